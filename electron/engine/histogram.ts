@@ -1,0 +1,42 @@
+import * as hdr from 'hdr-histogram-js';
+import type { LatencyStats } from '../../shared/result.ts';
+
+/** Latencies are recorded in microseconds, 3 significant digits, up to one hour. */
+export const HISTOGRAM_UNIT = 'us';
+const HIGHEST_TRACKABLE_US = 3_600_000_000;
+
+export type Histogram = hdr.Histogram;
+
+export function newHistogram(): Histogram {
+  return hdr.build({
+    bitBucketSize: 'packed',
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: HIGHEST_TRACKABLE_US,
+    numberOfSignificantValueDigits: 3,
+    autoResize: false,
+  });
+}
+
+export function encodeHistogram(h: Histogram): string {
+  return hdr.encodeIntoCompressedBase64(h);
+}
+
+export function decodeHistogram(encoded: string): Histogram {
+  return hdr.decodeFromCompressedBase64(encoded, 'packed');
+}
+
+const usToMs = (us: number): number => us / 1000;
+
+/** Summary of a microsecond histogram in milliseconds; null when it holds no value. */
+export function latencyStats(h: Histogram, percentiles: readonly number[]): LatencyStats | null {
+  if (h.totalCount === 0) return null;
+  const out: Record<string, number> = {};
+  for (const p of percentiles) out[String(p)] = usToMs(h.getValueAtPercentile(p));
+  return {
+    min: usToMs(h.minNonZeroValue === Number.MAX_SAFE_INTEGER ? 0 : h.minNonZeroValue),
+    mean: usToMs(h.mean),
+    stdev: usToMs(h.stdDeviation),
+    max: usToMs(h.maxValue),
+    percentiles: out,
+  };
+}

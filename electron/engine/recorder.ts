@@ -1,0 +1,213 @@
+import type { ErrorKind, Sample } from '../../shared/result.ts';
+import { newHistogram, type Histogram } from './histogram.ts';
+
+const MAX_STATUS = 600;
+
+interface Window {
+  requests: number;
+  bytesIn: number;
+  status: Uint32Array;
+  errors: Map<ErrorKind, number>;
+  late: number;
+}
+
+const emptyWindow = (): Window => ({
+  requests: 0,
+  bytesIn: 0,
+  status: new Uint32Array(MAX_STATUS),
+  errors: new Map(),
+  late: 0,
+});
+
+/** Whole-run counters, warm-up excluded. */
+export interface Totals {
+  total: number;
+  responses: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  sloExceeded: number;
+  late: number;
+  inBody: number;
+  inTotal: number;
+  outBody: number;
+  outTotal: number;
+  sent: number;
+  errorSet: Map<ErrorKind, { count: number; message: string }>;
+  /** Body length of the first successful response (ab's "Document Length"). */
+  documentLength: number | null;
+  /** Server header of the first response (ab's "Server Software"). */
+  serverSoftware: string | null;
+}
+
+/**
+ * Where every finished request is counted, inside the engine worker. Runners call
+ * response()/error() per request (cheap: a counter and one histogram record); the worker
+ * calls tick() once per sample interval, which folds the window into the whole-run
+ * histogram. Nothing per request is kept, so memory stays flat however long a run lasts.
+ */
+export class Recorder {
+  readonly histogram: Histogram = newHistogram();
+  private readonly window: Histogram = newHistogram();
+  private w: Window = emptyWindow();
+  private readonly sloUs: number | null;
+  private readonly sloMessage: string;
+  private seq = 0;
+  private lastTickAt: number;
+  /** False during warm-up: the window is still sampled, but not added to the totals. */
+  measuring: boolean;
+  /** Requests sent and not yet finished; runners keep it current. */
+  inFlight = 0;
+  readonly totals: Totals = {
+    total: 0,
+    responses: 0,
+    ok: 0,
+    non2xx: 0,
+    errors: 0,
+    sloExceeded: 0,
+    late: 0,
+    inBody: 0,
+    inTotal: 0,
+    outBody: 0,
+    outTotal: 0,
+    sent: 0,
+    errorSet: new Map(),
+    documentLength: null,
+    serverSoftware: null,
+  };
+  private readonly statusTotals = new Uint32Array(MAX_STATUS);
+  private readonly startedAt: number;
+
+  constructor(opts: { sloMs: number | null; warmup: boolean; now: number }) {
+    this.sloUs = opts.sloMs === null ? null : opts.sloMs * 1000;
+    this.sloMessage = `response slower than ${opts.sloMs} ms`;
+    this.measuring = !opts.warmup;
+    this.startedAt = opts.now;
+    this.lastTickAt = opts.now;
+  }
+
+  /** A response arrived. latencyUs: from (intended) send to last byte. */
+  response(status: number, latencyUs: number, bodyBytes: number, totalBytes: number): void {
+    const w = this.w;
+    w.requests++;
+    w.bytesIn += totalBytes;
+    if (status >= 0 && status < MAX_STATUS) w.status[status]!++;
+    this.window.recordValue(latencyUs < 1 ? 1 : latencyUs);
+    if (!this.measuring) return;
+    const t = this.totals;
+    t.total++;
+    t.responses++;
+    t.inBody += bodyBytes;
+    t.inTotal += totalBytes;
+    if (status < 200 || status > 299) t.non2xx++;
+    const slow = this.sloUs !== null && latencyUs > this.sloUs;
+    if (slow) {
+      t.sloExceeded++;
+      this.countError('slo', this.sloMessage, w);
+    } else if (status >= 200 && status < 400) {
+      t.ok++;
+    }
+  }
+
+  /** A request failed without a response. */
+  error(kind: ErrorKind, message: string): void {
+    this.w.requests++;
+    this.countError(kind, message, this.w);
+    if (!this.measuring) return;
+    this.totals.total++;
+    this.totals.errors++;
+  }
+
+  private countError(kind: ErrorKind, message: string, w: Window): void {
+    w.errors.set(kind, (w.errors.get(kind) ?? 0) + 1);
+    if (!this.measuring) return;
+    const entry = this.totals.errorSet.get(kind);
+    if (entry) entry.count++;
+    else this.totals.errorSet.set(kind, { count: 1, message });
+  }
+
+  /** A request was written. */
+  sent(bodyBytes: number, totalBytes: number): void {
+    if (!this.measuring) return;
+    const t = this.totals;
+    t.sent++;
+    t.outBody += bodyBytes;
+    t.outTotal += totalBytes;
+  }
+
+  /** Open model: a request missed its scheduled send time. */
+  late(n = 1): void {
+    this.w.late += n;
+    if (this.measuring) this.totals.late += n;
+  }
+
+  /** First-response facts for the report (ab's Server Software, Document Length). */
+  noteDocument(serverSoftware: string | null, bodyBytes: number): void {
+    if (!this.measuring || this.totals.documentLength !== null) return;
+    this.totals.documentLength = bodyBytes;
+    this.totals.serverSoftware = serverSoftware;
+  }
+
+  /**
+   * Ends warm-up: from now on requests count. Call tick() just before, so the warm-up's
+   * last window stays out of the totals. Requests still in flight from the warm-up are
+   * counted when they finish.
+   */
+  startMeasuring(): void {
+    this.measuring = true;
+  }
+
+  /** Closes the current window and returns it as a Sample. Called once per tick. */
+  tick(now: number, cpuPercent?: number): Sample {
+    const w = this.w;
+    const h = this.window;
+    const intervalSeconds = Math.max((now - this.lastTickAt) / 1000, 1e-3);
+    const statusCodes: Record<string, number> = {};
+    for (let s = 0; s < MAX_STATUS; s++) {
+      const c = w.status[s]!;
+      if (c === 0) continue;
+      statusCodes[s] = c;
+      if (this.measuring) this.statusTotals[s]! += c;
+    }
+    const errors: Sample['errors'] = {};
+    for (const [k, c] of w.errors) errors[k] = c;
+    const sample: Sample = {
+      seq: this.seq++,
+      elapsedSeconds: (now - this.startedAt) / 1000,
+      intervalSeconds,
+      warmup: !this.measuring,
+      requests: w.requests,
+      totalRequests: 0,
+      requestsPerSecond: w.requests / intervalSeconds,
+      bytesInPerSecond: w.bytesIn / intervalSeconds,
+      latency:
+        h.totalCount === 0
+          ? null
+          : {
+              mean: h.mean / 1000,
+              p50: h.getValueAtPercentile(50) / 1000,
+              p90: h.getValueAtPercentile(90) / 1000,
+              p99: h.getValueAtPercentile(99) / 1000,
+              max: h.maxValue / 1000,
+            },
+      statusCodes,
+      errors,
+      inFlight: this.inFlight,
+      ...(w.late > 0 ? { late: w.late } : {}),
+      ...(cpuPercent === undefined ? {} : { cpuPercent }),
+    };
+    if (this.measuring) this.histogram.add(h);
+    sample.totalRequests = this.totals.total;
+    h.reset();
+    this.w = emptyWindow();
+    this.lastTickAt = now;
+    return sample;
+  }
+
+  /** Status-code table of the measured part of the run (call after the last tick). */
+  statusCodes(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (let s = 0; s < MAX_STATUS; s++) if (this.statusTotals[s]! > 0) out[s] = this.statusTotals[s]!;
+    return out;
+  }
+}

@@ -1,0 +1,68 @@
+import type { Load, RunOptions, Target } from '../../shared/scenario.ts';
+import type {
+  GeneratorFacts,
+  LatencyStats,
+  Phase,
+  PhaseStats,
+  TlsFacts,
+  Warning,
+} from '../../shared/result.ts';
+import type { Recorder } from './recorder.ts';
+
+/** Everything a worker needs to run one target; plain data (structured-clone safe). */
+export interface RunSpec {
+  runId: string;
+  scenarioName: string;
+  target: Target;
+  load: Load;
+  options: RunOptions;
+  /** Request body, read on the host (file bodies included); null = no body. */
+  body: Uint8Array | null;
+  /** Extra trusted CA certificates (PEM), read on the host from options.tls.caFile. */
+  ca: string | null;
+  appVersion: string;
+}
+
+/** What a runner reports beyond what it fed into the Recorder. */
+export interface RunnerOutcome {
+  tls: TlsFacts | null;
+  /** Partial server facts the runner learnt (ab's Server Software, HTTP version). */
+  httpVersion: string | null;
+  /** Open model: seconds spent sending, and waiting for the last answers afterwards. */
+  attackSeconds: number | null;
+  waitSeconds: number | null;
+  /** Open model: scheduled requests never sent (no free slot under the in-flight cap). */
+  dropped: number | null;
+  /** Closed model with a rate cap: latency as the schedule would have seen it. */
+  correctedLatency: LatencyStats | null;
+  /** Per-request timing phases, when the runner measures them. */
+  phases: Partial<Record<Phase, PhaseStats>> | null;
+  warnings: Warning[];
+}
+
+export interface RunnerContext {
+  spec: RunSpec;
+  recorder: Recorder;
+  /**
+   * Aborted when the user stops the run. The runner stops sending, abandons what is in
+   * flight (leaving recorder.inFlight as it is) and resolves promptly.
+   */
+  signal: AbortSignal;
+  /**
+   * Called once the warm-up has elapsed (the worker times it). A requests-count limit
+   * (closed model) counts requests sent after this point.
+   */
+  warmupSeconds: number;
+}
+
+/**
+ * A load generator behind one interface. It enforces the scenario's load (duration or
+ * request count, rate) itself, records every finished request into ctx.recorder, and
+ * resolves when the load is done or ctx.signal aborts. It never throws for a failing
+ * target: failures are recorded as errors.
+ */
+export interface Runner {
+  readonly name: GeneratorFacts['engine'];
+  readonly version: string;
+  run(ctx: RunnerContext): Promise<RunnerOutcome>;
+}

@@ -1,0 +1,237 @@
+import { z } from 'zod';
+import { loadSchema, runOptionsSchema, targetSchema, thresholdSchema } from './scenario.ts';
+
+/**
+ * Why a request failed, vegeta-style. Transport failures have a kind of their own;
+ * 'slo' is a response that arrived but slower than the scenario's SLO (JMeter's rule).
+ * HTTP status codes are counted in statusCodes, never here.
+ */
+export const ERROR_KINDS = ['refused', 'dns', 'timeout', 'reset', 'tls', 'protocol', 'slo', 'other'] as const;
+export const errorKindSchema = z.enum(ERROR_KINDS);
+export type ErrorKind = z.infer<typeof errorKindSchema>;
+
+export const ERROR_KIND_LABELS: Record<ErrorKind, string> = {
+  refused: 'connection refused',
+  dns: 'DNS lookup failed',
+  timeout: 'timed out',
+  reset: 'connection reset',
+  tls: 'TLS error',
+  protocol: 'protocol error',
+  slo: 'slower than the SLO',
+  other: 'other error',
+};
+
+const count = z.number().int().nonnegative();
+const ms = z.number().nonnegative();
+
+/** One tick of a live run: aggregated over the window since the previous sample. */
+export const sampleSchema = z.object({
+  seq: count,
+  /** Seconds since the run started (warm-up included). */
+  elapsedSeconds: z.number().nonnegative(),
+  /** Length of this window in seconds. */
+  intervalSeconds: z.number().positive(),
+  /** True while the warm-up lasts; warm-up samples are shown but excluded from the result. */
+  warmup: z.boolean(),
+  /** Requests finished in this window (responses and errors). */
+  requests: count,
+  /** Requests finished since measuring began (warm-up excluded). */
+  totalRequests: count,
+  requestsPerSecond: z.number().nonnegative(),
+  bytesInPerSecond: z.number().nonnegative(),
+  /** Latency of this window's responses in ms; null when no response finished in it. */
+  latency: z.object({ mean: ms, p50: ms, p90: ms, p99: ms, max: ms }).nullable(),
+  statusCodes: z.record(z.string(), count),
+  errors: z.partialRecord(errorKindSchema, count),
+  /** Requests sent but not answered at the end of the window. */
+  inFlight: count,
+  /** Open model only: requests that missed their scheduled send time in this window. */
+  late: count.optional(),
+  /** Generator CPU use in this window, percent of one core (can exceed 100 with several threads). */
+  cpuPercent: z.number().nonnegative().optional(),
+});
+export type Sample = z.infer<typeof sampleSchema>;
+
+/** Latency summary in milliseconds (microsecond resolution). */
+export const latencyStatsSchema = z.object({
+  min: ms,
+  mean: ms,
+  stdev: ms,
+  max: ms,
+  /** Keyed by percentile as text: "50", "66", ..., "99.9", "99.99", "100". */
+  percentiles: z.record(z.string(), ms),
+});
+export type LatencyStats = z.infer<typeof latencyStatsSchema>;
+
+export const errorEntrySchema = z.object({
+  kind: errorKindSchema,
+  count: count,
+  /** The first message seen for this kind, for the report's Error Set. */
+  message: z.string(),
+});
+export type ErrorEntry = z.infer<typeof errorEntrySchema>;
+
+export const tlsFactsSchema = z.object({
+  protocol: z.string().nullable(),
+  cipher: z.string().nullable(),
+  alpn: z.string().nullable(),
+  /** True when the certificate chain and host name were checked and accepted. */
+  verified: z.boolean(),
+  /** Why the certificate would be rejected (when verification was off or failed). */
+  authorizationError: z.string().nullable(),
+});
+export type TlsFacts = z.infer<typeof tlsFactsSchema>;
+
+/** What ab prints about the server and document. */
+export const serverFactsSchema = z.object({
+  software: z.string().nullable(),
+  hostname: z.string(),
+  port: z.number().int(),
+  documentPath: z.string(),
+  /** Body length of the first successful response, in bytes. */
+  documentLength: z.number().int().nonnegative().nullable(),
+  /** Negotiated HTTP version, e.g. "1.1" or "2". */
+  httpVersion: z.string().nullable(),
+});
+export type ServerFacts = z.infer<typeof serverFactsSchema>;
+
+export const generatorFactsSchema = z.object({
+  engine: z.enum(['autocannon', 'native']),
+  engineVersion: z.string(),
+  appVersion: z.string(),
+  nodeVersion: z.string(),
+  platform: z.string(),
+  cpuModel: z.string(),
+  cpuCores: z.number().int().positive(),
+  /** Generator CPU use during the measured part of the run, percent of one core. */
+  cpuPercentMean: z.number().nonnegative(),
+  cpuPercentMax: z.number().nonnegative(),
+  /** True when the generator ran flat out: its numbers may measure the client, not the server. */
+  saturated: z.boolean(),
+});
+export type GeneratorFacts = z.infer<typeof generatorFactsSchema>;
+
+export const thresholdOutcomeSchema = z.object({
+  threshold: thresholdSchema,
+  actual: z.number().nullable(),
+  passed: z.boolean(),
+});
+export type ThresholdOutcome = z.infer<typeof thresholdOutcomeSchema>;
+
+/** ab's "Connection Times (ms)" row: min, mean, sd, median, max. */
+export const phaseStatsSchema = z.object({
+  min: ms,
+  mean: ms,
+  stdev: ms,
+  median: ms,
+  max: ms,
+  percentiles: z.record(z.string(), ms),
+});
+export type PhaseStats = z.infer<typeof phaseStatsSchema>;
+
+export const PHASES = ['dns', 'connect', 'tls', 'waiting', 'transfer', 'total'] as const;
+export type Phase = (typeof PHASES)[number];
+
+export const warningSchema = z.object({
+  code: z.enum([
+    'generator-saturated',
+    'tls-not-verified',
+    'closed-loop-latency',
+    'in-flight-at-end',
+    'engine-limit',
+    'rate-not-reached',
+    'other',
+  ]),
+  message: z.string(),
+});
+export type Warning = z.infer<typeof warningSchema>;
+
+export const RESULT_VERSION = 1;
+
+export const runResultSchema = z.object({
+  version: z.literal(RESULT_VERSION),
+  runId: z.string(),
+  scenarioName: z.string(),
+  target: targetSchema,
+  load: loadSchema,
+  options: runOptionsSchema,
+  /** completed: ran to its end; cancelled: stopped by the user (partial); failed: could not run (see error). */
+  status: z.enum(['completed', 'cancelled', 'failed']),
+  /** Set when the run could not start or broke down as a whole (pre-flight failure, engine crash). */
+  error: z.object({ kind: errorKindSchema, message: z.string() }).nullable(),
+  startedAt: z.string(),
+  endedAt: z.string(),
+  /** Measured time in seconds, warm-up excluded (ab's "Time taken for tests"). */
+  durationSeconds: z.number().nonnegative(),
+  /** Open model: time spent sending (vegeta "attack") and waiting for the last answers ("wait"). */
+  attackSeconds: z.number().nonnegative().nullable(),
+  waitSeconds: z.number().nonnegative().nullable(),
+  requests: z.object({
+    /** Every request that finished: responses plus transport errors. */
+    total: count,
+    /** Responses received (any status). */
+    responses: count,
+    /** Responses with status 200-399 and within the SLO: the success ratio's numerator. */
+    ok: count,
+    /** Responses outside 2xx (ab's "Non-2xx responses"). */
+    non2xx: count,
+    /** Transport errors (no response): refused, reset, timeout, TLS, ... */
+    errors: count,
+    /** Responses slower than the SLO. */
+    sloExceeded: count,
+    /** Sent but unanswered when the run ended; reported, not hidden. */
+    inFlightAtEnd: count,
+    /** Open model: requests that missed their scheduled send time, and ones never sent. */
+    late: count.nullable(),
+    dropped: count.nullable(),
+  }),
+  throughput: z.object({
+    /** Completed requests per second over the measured time. */
+    requestsPerSecond: z.number().nonnegative(),
+    /** Spread of the per-sample rates. */
+    requestsPerSecondStdev: z.number().nonnegative(),
+    requestsPerSecondMin: z.number().nonnegative(),
+    requestsPerSecondMax: z.number().nonnegative(),
+    /** Open model: the schedule's rate; null for closed runs without a rate cap. */
+    targetRate: z.number().positive().nullable(),
+    /** Rate at which requests were actually sent (vegeta's "rate"). */
+    sentRate: z.number().nonnegative(),
+    bytesInPerSecond: z.number().nonnegative(),
+  }),
+  bytes: z.object({
+    /** Everything received: status lines, headers and bodies (ab's "Total transferred"). */
+    inTotal: count,
+    /** Response bodies only (ab's "HTML transferred", vegeta's "Bytes In"). */
+    inBody: count,
+    /** Request bodies sent (vegeta's "Bytes Out"). */
+    outBody: count,
+    /** Everything sent, headers included. */
+    outTotal: count,
+  }),
+  /** Success ratio in [0, 1]: ok / total. */
+  successRatio: z.number().min(0).max(1),
+  latency: latencyStatsSchema.nullable(),
+  /**
+   * Closed model with a rate cap only: latency as a fixed schedule would have seen it (wrk2's
+   * corrected figures); `latency` then holds the uncorrected service time.
+   */
+  correctedLatency: latencyStatsSchema.nullable(),
+  /** Whole-run latency HdrHistogram (microseconds), compressed and base64-encoded. */
+  histogram: z.string().nullable(),
+  /** Per-request timing phases in ms, when the engine measures them (ab's Connection Times). */
+  phases: z.partialRecord(z.enum(PHASES), phaseStatsSchema).nullable(),
+  statusCodes: z.record(z.string(), count),
+  errors: z.array(errorEntrySchema),
+  tls: tlsFactsSchema.nullable(),
+  server: serverFactsSchema.nullable(),
+  generator: generatorFactsSchema,
+  thresholds: z.array(thresholdOutcomeSchema),
+  warnings: z.array(warningSchema),
+  samples: z.array(sampleSchema),
+});
+export type RunResult = z.infer<typeof runResultSchema>;
+
+/** Percentile key as used in LatencyStats.percentiles: 99.9 -> "99.9", 50 -> "50". */
+export function percentileKey(p: number): string {
+  return String(p);
+}
