@@ -41,3 +41,17 @@ export type RunEvent =
   | { type: 'error'; runId: string; message: string };
 
 export type RunEventType = RunEvent['type'];
+
+/**
+ * What the renderer holds: a curated object per area, the same whichever host is behind it
+ * (Electron's preload exposes it as window.trebuchet; the web host's WebSocket client
+ * implements it too). Commands reject with an Error whose message names the bad field.
+ */
+export interface TrebuchetApi {
+  run: {
+    start(input: CommandInput<'run.start'>): Promise<CommandOutput<'run.start'>>;
+    stop(input: CommandInput<'run.stop'>): Promise<CommandOutput<'run.stop'>>;
+  };
+  /** Every run's events; returns the unsubscribe function. */
+  onRunEvent(listener: (event: RunEvent) => void): () => void;
+}
