@@ -1,0 +1,266 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { RunManager } from '../engine/manager.ts';
+import {
+  clientIdSchema,
+  clientMessageSchema,
+  WEB_SOCKET_PATH,
+  type HostMessage,
+} from '../../shared/web-protocol.ts';
+import { createCommandHandlers, dispatchCommand } from './commands.ts';
+import { securityHeaders } from './csp.ts';
+import { RunRegistry, type RunService } from './run-registry.ts';
+import { readStaticFile } from './static-files.ts';
+
+export interface WebHostOptions {
+  /** Address to bind; default 127.0.0.1. Anything but loopback needs allowNonLoopback. */
+  host?: string;
+  /** Port to bind; default 0 (a free port, see the returned port). */
+  port?: number;
+  /** The built renderer (dist/renderer). */
+  staticDir: string;
+  appVersion: string;
+  /** Access token; default 24 random bytes, base64url. At least 16 of [A-Za-z0-9_-]. */
+  token?: string;
+  /** Bind a non-loopback address anyway (trebuchet serve --allow-remote). */
+  allowNonLoopback?: boolean;
+  /** The engine to drive; default a new RunManager({ appVersion }). Tests inject fakes. */
+  manager?: RunService;
+  /**
+   * How long a page's runs outlive its last socket, so a reload or a dropped connection
+   * finds them again (same client id from sessionStorage). Default 30 s; then they stop
+   * and keep their partial results.
+   */
+  reattachGraceMs?: number;
+}
+
+export interface WebHost {
+  /** The URL to open, token included. */
+  url: string;
+  token: string;
+  port: number;
+  /** Stops the runs started through this host (partial results kept), closes every socket. */
+  close(): Promise<void>;
+}
+
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,256}$/;
+const DEFAULT_REATTACH_GRACE_MS = 30_000;
+/** A scenario with many targets and headers stays far below this. */
+const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+interface Client {
+  sockets: Set<WebSocket>;
+  /** Pending stop of the client's runs after its last socket closed. */
+  release: NodeJS.Timeout | null;
+}
+
+/**
+ * Serves the built renderer and implements the API contract over a WebSocket, so the same
+ * UI runs in any browser. Guarded by a random token: the page (any HTML) and the
+ * WebSocket upgrade need it; static assets do not (a <script src> cannot carry it, and
+ * they hold no secret). The upgrade also checks Origin, and every request its Host header
+ * (loopback names only, against DNS rebinding) unless allowNonLoopback is set.
+ */
+export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
+  const bindHost = opts.host ?? '127.0.0.1';
+  if (!isLoopbackHost(bindHost) && !opts.allowNonLoopback) {
+    throw new Error(
+      `refusing to listen on ${bindHost}: the web host starts load tests from this machine, so it binds ` +
+        'to loopback (127.0.0.1) by default; reach it through an SSH tunnel, or force it with --allow-remote',
+    );
+  }
+  const token = opts.token ?? randomBytes(24).toString('base64url');
+  if (!TOKEN_PATTERN.test(token))
+    throw new Error('token must be at least 16 characters of A-Z, a-z, 0-9, _ or -');
+  const staticDir = path.resolve(opts.staticDir);
+  if (!existsSync(path.join(staticDir, 'index.html'))) {
+    throw new Error(
+      `${path.join(staticDir, 'index.html')} not found: build the UI first (npm run build:renderer)`,
+    );
+  }
+  const graceMs = opts.reattachGraceMs ?? DEFAULT_REATTACH_GRACE_MS;
+  const registry = new RunRegistry(opts.manager ?? new RunManager({ appVersion: opts.appVersion }));
+  const handlers = createCommandHandlers({
+    runs: registry,
+    info: { appVersion: opts.appVersion, host: 'web', platform: process.platform },
+  });
+  const clients = new Map<string, Client>();
+  let closing = false;
+  const allowedHosts = new Set<string>();
+
+  const tokenMatches = (candidate: string | null): boolean => {
+    if (candidate === null) return false;
+    const a = Buffer.from(candidate);
+    const b = Buffer.from(token);
+    return a.length === b.length && timingSafeEqual(a, b);
+  };
+  const hostAllowed = (hostHeader: string | undefined): boolean =>
+    hostHeader !== undefined &&
+    (opts.allowNonLoopback === true || allowedHosts.has(hostHeader.toLowerCase()));
+
+  const server = http.createServer((req, res) => {
+    serveFile(req, res).catch((error: unknown) => {
+      console.error('trebuchet serve: request failed:', error);
+      if (!res.headersSent) sendText(res, 500, 'internal error');
+      else res.destroy();
+    });
+  });
+
+  async function serveFile(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (!hostAllowed(req.headers.host)) return sendText(res, 403, 'This host name is not served here.');
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('allow', 'GET, HEAD');
+      return sendText(res, 405, 'Method not allowed.');
+    }
+    const url = new URL(req.url ?? '/', 'http://host.invalid');
+    const file = await readStaticFile(staticDir, url.pathname);
+    if (!file) return sendText(res, 404, 'Not found.');
+    if (file.isHtml && !tokenMatches(url.searchParams.get('token'))) {
+      return sendText(res, 401, 'This page needs its token: open the URL printed by `trebuchet serve`.');
+    }
+    res.writeHead(200, {
+      ...securityHeaders(),
+      'content-type': file.contentType,
+      'content-length': file.body.length,
+      'cache-control': file.isHtml ? 'no-store' : 'no-cache',
+    });
+    res.end(req.method === 'HEAD' ? undefined : file.body);
+  }
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+
+  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const url = new URL(req.url ?? '/', 'http://host.invalid');
+    const refuse = (status: number, message: string) => {
+      socket.end(
+        `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nconnection: close\r\n` +
+          `content-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(message)}\r\n\r\n${message}`,
+      );
+    };
+    if (closing) return refuse(503, 'Shutting down.');
+    if (url.pathname !== WEB_SOCKET_PATH) return refuse(404, 'Not found.');
+    if (!hostAllowed(req.headers.host)) return refuse(403, 'This host name is not served here.');
+    if (!tokenMatches(url.searchParams.get('token'))) return refuse(401, 'Missing or wrong token.');
+    // Browsers always send Origin: only this host's own page may connect. A client without
+    // one is not a browser, so no web page can be driving it, and it holds the token.
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin.toLowerCase() !== `http://${req.headers.host?.toLowerCase()}`) {
+      return refuse(403, 'Foreign origin.');
+    }
+    const requested = clientIdSchema.safeParse(url.searchParams.get('client'));
+    const clientId = requested.success ? requested.data : randomBytes(12).toString('base64url');
+    wss.handleUpgrade(req, socket, head, (ws) => connect(ws, clientId));
+  });
+
+  function clientFor(clientId: string): Client {
+    let client = clients.get(clientId);
+    if (!client) {
+      const created: Client = { sockets: new Set(), release: null };
+      registry.attach(clientId, (event) => {
+        const text = JSON.stringify({ kind: 'event', event } satisfies HostMessage);
+        for (const ws of created.sockets) if (ws.readyState === WebSocket.OPEN) ws.send(text);
+      });
+      clients.set(clientId, created);
+      client = created;
+    }
+    return client;
+  }
+
+  function connect(ws: WebSocket, clientId: string): void {
+    const client = clientFor(clientId);
+    if (client.release) clearTimeout(client.release);
+    client.release = null;
+    client.sockets.add(ws);
+    ws.on('error', () => ws.terminate());
+    ws.on('message', (data: RawData, isBinary: boolean) => receive(ws, clientId, data, isBinary));
+    ws.on('close', () => {
+      client.sockets.delete(ws);
+      if (client.sockets.size === 0) scheduleRelease(clientId, client);
+    });
+  }
+
+  /** A page that is gone for good (not reloaded within the grace) has its runs stopped. */
+  function scheduleRelease(clientId: string, client: Client): void {
+    const forget = () => {
+      registry.detach(clientId);
+      clients.delete(clientId);
+    };
+    if (closing || registry.runsOf(clientId).length === 0) return forget();
+    client.release = setTimeout(() => {
+      forget();
+      registry
+        .stopOwned(clientId)
+        .catch((error: unknown) => console.error('trebuchet serve: stop failed:', error));
+    }, graceMs);
+  }
+
+  function receive(ws: WebSocket, clientId: string, data: RawData, isBinary: boolean): void {
+    if (isBinary) return ws.close(1003, 'text frames only');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(rawText(data));
+    } catch {
+      return ws.close(1007, 'message is not JSON');
+    }
+    const message = clientMessageSchema.safeParse(parsed);
+    if (!message.success) return ws.close(1008, 'message is not { id, command, input }');
+    const { id, command, input } = message.data;
+    void dispatchCommand(handlers, command, input, clientId).then((reply) => {
+      if (ws.readyState === WebSocket.OPEN)
+        ws.send(JSON.stringify({ kind: 'reply', id, reply } satisfies HostMessage));
+    });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, bindHost, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = bindHost.includes(':') && !bindHost.startsWith('[') ? `[${bindHost}]` : bindHost;
+  for (const name of ['127.0.0.1', 'localhost', '[::1]', urlHost])
+    allowedHosts.add(`${name.toLowerCase()}:${port}`);
+
+  return {
+    url: `http://${urlHost}:${port}/?token=${token}`,
+    token,
+    port,
+    async close() {
+      closing = true;
+      for (const client of clients.values()) if (client.release) clearTimeout(client.release);
+      for (const ws of wss.clients) ws.terminate();
+      wss.close();
+      await registry.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function sendText(res: http.ServerResponse, status: number, text: string): void {
+  res.writeHead(status, {
+    ...securityHeaders(),
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+  });
+  res.end(text);
+}
+
+function rawText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(new Uint8Array(data)).toString('utf8');
+}

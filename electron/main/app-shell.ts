@@ -1,0 +1,55 @@
+import type { App, BrowserWindow } from 'electron';
+import type { RunRegistry } from '../host/run-registry.ts';
+import { windowOwner } from './ipc.ts';
+import { RUN_EVENT_CHANNEL } from './ipc-channels.ts';
+import { createMainWindow, type MainWindowOptions } from './window.ts';
+
+export interface AppShell {
+  registry: RunRegistry;
+  /** The app's windows' webContents ids, which IPC trusts. */
+  trusted: Set<number>;
+  window: MainWindowOptions;
+}
+
+/**
+ * Opens a window wired to the run registry: its runs' events go to it (never to a destroyed
+ * one), and closing it stops its runs, which keep their partial results.
+ */
+export function openAppWindow(shell: AppShell): BrowserWindow {
+  const window = createMainWindow(shell.window);
+  const contents = window.webContents;
+  const owner = windowOwner(contents);
+  shell.trusted.add(contents.id);
+  shell.registry.attach(owner, (event) => {
+    if (!contents.isDestroyed()) contents.send(RUN_EVENT_CHANNEL, event);
+  });
+  window.on('closed', () => {
+    shell.trusted.delete(contents.id);
+    shell.registry.detach(owner);
+    shell.registry
+      .stopOwned(owner)
+      .catch((error: unknown) => console.error('trebuchet: stopping runs failed:', error));
+  });
+  return window;
+}
+
+/**
+ * Quitting mid-run waits for every run to stop (each ends 'cancelled' with what it measured)
+ * before the app exits, so no worker is killed halfway through writing its result.
+ */
+export function stopRunsBeforeQuit(app: App, stopAll: () => Promise<void>): void {
+  let stopping = false;
+  let stopped = false;
+  app.on('before-quit', (event) => {
+    if (stopped) return;
+    event.preventDefault();
+    if (stopping) return;
+    stopping = true;
+    stopAll()
+      .catch((error: unknown) => console.error('trebuchet: stopping runs before quit failed:', error))
+      .finally(() => {
+        stopped = true;
+        app.quit();
+      });
+  });
+}

@@ -1,0 +1,52 @@
+import path from 'node:path';
+import { app, BrowserWindow, ipcMain, protocol, session } from 'electron';
+import { RunManager } from '../engine/manager.ts';
+import { createCommandHandlers } from '../host/commands.ts';
+import { RunRegistry } from '../host/run-registry.ts';
+import { APP_ORIGIN, APP_START_URL, registerAppScheme, serveRenderer } from './app-protocol.ts';
+import { openAppWindow, stopRunsBeforeQuit, type AppShell } from './app-shell.ts';
+import { registerIpcHandlers } from './ipc.ts';
+import { hardenSession } from './security.ts';
+
+// Wiring only: every piece lives in a module of its own, tested with a mocked electron.
+registerAppScheme(protocol);
+
+const manager = new RunManager({ appVersion: app.getVersion() });
+const shell: AppShell = {
+  registry: new RunRegistry(manager),
+  trusted: new Set(),
+  window: {
+    preloadPath: path.join(app.getAppPath(), 'dist', 'preload', 'index.cjs'),
+    url: APP_START_URL,
+    devTools: !app.isPackaged,
+  },
+};
+stopRunsBeforeQuit(app, () => manager.stopAll());
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});
+
+app
+  .whenReady()
+  .then(() => {
+    hardenSession(session.defaultSession);
+    serveRenderer(session.defaultSession.protocol, path.join(app.getAppPath(), 'dist', 'renderer'));
+    registerIpcHandlers({
+      ipcMain,
+      handlers: createCommandHandlers({
+        runs: shell.registry,
+        info: { appVersion: app.getVersion(), host: 'electron', platform: process.platform },
+      }),
+      trusted: shell.trusted,
+      appOrigin: APP_ORIGIN,
+    });
+    openAppWindow(shell);
+    app.on('activate', () => {
+      if (BrowserWindow.getAllWindows().length === 0) openAppWindow(shell);
+    });
+  })
+  .catch((error: unknown) => {
+    console.error('trebuchet: could not start:', error);
+    app.exit(1);
+  });

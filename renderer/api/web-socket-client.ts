@@ -1,0 +1,213 @@
+import {
+  createTrebuchetApi,
+  type CommandName,
+  type CommandReply,
+  type TrebuchetApi,
+} from '../../shared/api-client.ts';
+import type { RunEvent } from '../../shared/api.ts';
+import { hostMessageSchema, type ClientMessage } from '../../shared/web-protocol.ts';
+
+/** What the client needs to hear from a socket. */
+export interface SocketHandlers {
+  open(): void;
+  message(data: unknown): void;
+  /** Also after a failed attempt (browsers fire error, then close). */
+  close(): void;
+}
+
+/**
+ * The part of a WebSocket this client uses. The browser's, Node's global one and the `ws`
+ * package's all fit behind createSocket, so tests drive the same code against the real host.
+ */
+export interface SocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+}
+
+const OPEN = 1;
+
+export interface WebSocketApiOptions {
+  /** ws:// URL of the web host's socket, token included. */
+  url: string;
+  /** Opens a socket and wires its events to handlers. */
+  createSocket(url: string, handlers: SocketHandlers): SocketLike;
+  /** Delay before the first reconnect attempt; doubles up to maxReconnectDelayMs. */
+  reconnectDelayMs?: number;
+  maxReconnectDelayMs?: number;
+  /** How long a command waits for the connection to come back before it rejects. */
+  offlineTimeoutMs?: number;
+  /** Told whenever the connection goes up or down (for a "reconnecting" banner). */
+  onConnectionChange?(connected: boolean): void;
+}
+
+export interface WebSocketApi {
+  api: TrebuchetApi;
+  readonly connected: boolean;
+  /** Closes the socket for good (no reconnect); pending commands reject. */
+  close(): void;
+}
+
+interface Pending {
+  resolve(reply: CommandReply): void;
+  reject(error: Error): void;
+}
+
+/**
+ * Opens the web host's WebSocket and implements TrebuchetApi over it. Resolves once the
+ * first connection is open; rejects if that first attempt fails. Afterwards a dropped
+ * connection is reopened with backoff: commands sent meanwhile wait for it (up to
+ * offlineTimeoutMs), commands whose reply was lost with the old socket reject, and run
+ * events resume on the new socket (the host keys runs by the page, not by the socket).
+ * Every message from the host is validated; malformed ones are dropped.
+ */
+export function connectWebSocketApi(opts: WebSocketApiOptions): Promise<WebSocketApi> {
+  const baseDelay = opts.reconnectDelayMs ?? 250;
+  const maxDelay = opts.maxReconnectDelayMs ?? 5000;
+  const offlineTimeout = opts.offlineTimeoutMs ?? 15_000;
+  const listeners = new Set<(event: RunEvent) => void>();
+  const pending = new Map<number, Pending>();
+  const waitingForOpen = new Set<{ wake(): void; fail(error: Error): void }>();
+  let nextId = 1;
+  let socket: SocketLike | null = null;
+  let connected = false;
+  let closed = false;
+  let delay = baseDelay;
+  let reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+
+  const setConnected = (value: boolean) => {
+    if (connected === value) return;
+    connected = value;
+    opts.onConnectionChange?.(value);
+  };
+
+  const receive = (data: unknown) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(String(data));
+    } catch {
+      console.warn('trebuchet: dropped a message from the host that is not JSON');
+      return;
+    }
+    const message = hostMessageSchema.safeParse(parsed);
+    if (!message.success) {
+      console.warn('trebuchet: dropped a malformed message from the host:', message.error.message);
+      return;
+    }
+    const msg = message.data;
+    if (msg.kind === 'reply') {
+      const waiter = pending.get(msg.id);
+      pending.delete(msg.id);
+      waiter?.resolve(msg.reply.ok ? { ok: true, value: msg.reply.value } : msg.reply);
+      return;
+    }
+    for (const listener of listeners) {
+      try {
+        listener(msg.event);
+      } catch (error) {
+        console.error('trebuchet: a run event listener failed:', error);
+      }
+    }
+  };
+
+  const open = (onFirst?: { resolve(): void; reject(error: Error): void }) => {
+    const ws: SocketLike = opts.createSocket(opts.url, {
+      message: receive,
+      open: () => {
+        delay = baseDelay;
+        setConnected(true);
+        for (const waiter of waitingForOpen) waiter.wake();
+        waitingForOpen.clear();
+        onFirst?.resolve();
+        onFirst = undefined;
+      },
+      close: () => {
+        if (socket !== ws) return;
+        socket = null;
+        setConnected(false);
+        for (const [id, waiter] of pending) {
+          pending.delete(id);
+          waiter.reject(new Error('lost the connection to the Trebuchet host before it answered'));
+        }
+        if (onFirst) {
+          closed = true;
+          onFirst.reject(
+            new Error(
+              'could not connect to the Trebuchet host (is it running, and is the token in the page URL right?)',
+            ),
+          );
+          return;
+        }
+        if (closed) return;
+        reconnectTimer = setTimeout(() => {
+          reconnectTimer = null;
+          if (!closed) open();
+        }, delay);
+        delay = Math.min(delay * 2, maxDelay);
+      },
+    });
+    socket = ws;
+  };
+
+  const whenOpen = (): Promise<void> => {
+    if (closed) return Promise.reject(new Error('the connection to the Trebuchet host was closed'));
+    if (connected) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const waiter = {
+        wake() {
+          clearTimeout(timer);
+          resolve();
+        },
+        fail(error: Error) {
+          clearTimeout(timer);
+          reject(error);
+        },
+      };
+      const timer = setTimeout(() => {
+        waitingForOpen.delete(waiter);
+        reject(new Error('not connected to the Trebuchet host (still reconnecting)'));
+      }, offlineTimeout);
+      waitingForOpen.add(waiter);
+    });
+  };
+
+  const send = async (command: CommandName, input: unknown): Promise<CommandReply> => {
+    await whenOpen();
+    const ws = socket;
+    if (!ws || ws.readyState !== OPEN) throw new Error('not connected to the Trebuchet host');
+    const id = nextId++;
+    const message: ClientMessage = { id, command, input };
+    return new Promise<CommandReply>((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      ws.send(JSON.stringify(message));
+    });
+  };
+
+  const api = createTrebuchetApi(send, (listener) => {
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+    };
+  });
+
+  return new Promise<WebSocketApi>((resolve, reject) => {
+    open({
+      resolve: () =>
+        resolve({
+          api,
+          get connected() {
+            return connected;
+          },
+          close() {
+            closed = true;
+            if (reconnectTimer) clearTimeout(reconnectTimer);
+            for (const waiter of waitingForOpen)
+              waiter.fail(new Error('the connection to the Trebuchet host was closed'));
+            waitingForOpen.clear();
+            socket?.close(1000, 'closed by the page');
+          },
+        }),
+      reject,
+    });
+  });
+}

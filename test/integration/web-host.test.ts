@@ -1,0 +1,297 @@
+import http from 'node:http';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startWebHost, type WebHost } from '../../electron/host/server.ts';
+import { CONTENT_SECURITY_POLICY } from '../../electron/host/csp.ts';
+import { RunManager } from '../../electron/engine/manager.ts';
+import { connectWebSocketApi, type WebSocketApi } from '../../renderer/api/web-socket-client.ts';
+import type { RunEvent } from '../../shared/api.ts';
+import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
+
+let staticDir: string;
+let target: TestServer;
+let manager: RunManager;
+let host: WebHost;
+const INDEX = '<!doctype html><html><head><title>Trebuchet</title></head><body></body></html>';
+
+beforeAll(async () => {
+  staticDir = await mkdtemp(path.join(tmpdir(), 'trebuchet-web-host-'));
+  await mkdir(path.join(staticDir, 'assets'));
+  await writeFile(path.join(staticDir, 'index.html'), INDEX);
+  await writeFile(path.join(staticDir, 'assets', 'app.js'), 'export {};');
+  await writeFile(path.join(tmpdir(), 'trebuchet-web-host-outside.txt'), 'outside');
+  target = await startHttpServer(handlers.ok('hello'));
+  manager = new RunManager({ appVersion: 'test' });
+  host = await startWebHost({ staticDir, appVersion: 'test', manager, reattachGraceMs: 1500 });
+});
+
+afterAll(async () => {
+  await host.close();
+  await target.close();
+  await rm(staticDir, { recursive: true, force: true });
+});
+
+const base = () => `http://127.0.0.1:${host.port}`;
+const socketUrl = (token: string | null, client?: string) => {
+  const query = new URLSearchParams();
+  if (token !== null) query.set('token', token);
+  if (client) query.set('client', client);
+  return `ws://127.0.0.1:${host.port}/ws?${query.toString()}`;
+};
+
+function get(
+  urlPath: string,
+  headers: http.OutgoingHttpHeaders = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(`${base()}${urlPath}`, { headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+  });
+}
+
+/** The HTTP status of a WebSocket upgrade: 101 when accepted. */
+function upgradeStatus(url: string, origin?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, origin ? { origin } : {});
+    ws.on('open', () => {
+      ws.close();
+      resolve(101);
+    });
+    ws.on('unexpected-response', (_req, res) => {
+      resolve(res.statusCode ?? 0);
+      res.resume();
+      ws.terminate();
+    });
+    ws.on('error', (error) => reject(error));
+  });
+}
+
+/** The kinds of message ('reply', 'event') each test connection received, in wire order. */
+const received = new WeakMap<WebSocketApi, string[]>();
+
+async function connect(client?: string): Promise<WebSocketApi> {
+  const kinds: string[] = [];
+  const conn = await connectWebSocketApi({
+    url: socketUrl(host.token, client),
+    reconnectDelayMs: 50,
+    createSocket: (url, on) => {
+      const ws = new WebSocket(url, { origin: base() });
+      ws.on('open', () => on.open());
+      ws.on('message', (data: Buffer) => {
+        kinds.push((JSON.parse(data.toString('utf8')) as { kind: string }).kind);
+        on.message(data.toString('utf8'));
+      });
+      ws.on('close', () => on.close());
+      ws.on('error', () => undefined);
+      return ws;
+    },
+  });
+  received.set(conn, kinds);
+  return conn;
+}
+
+function untilDone(
+  events: RunEvent[],
+  runId: string,
+  timeoutMs = 60_000,
+): Promise<Extract<RunEvent, { type: 'done' }>> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const poll = setInterval(() => {
+      const done = events.find(
+        (e): e is Extract<RunEvent, { type: 'done' }> => e.type === 'done' && e.runId === runId,
+      );
+      if (done) {
+        clearInterval(poll);
+        resolve(done);
+      } else if (Date.now() - started > timeoutMs) {
+        clearInterval(poll);
+        reject(new Error(`run ${runId} did not finish in ${timeoutMs} ms`));
+      }
+    }, 20);
+  });
+}
+
+describe('web host: page and token', () => {
+  it('prints a loopback URL carrying a random token', () => {
+    expect(host.url).toBe(`http://127.0.0.1:${host.port}/?token=${host.token}`);
+    expect(host.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+  });
+
+  it('serves the page only with the token, with a strict CSP', async () => {
+    expect((await get('/')).status).toBe(401);
+    expect((await get('/?token=wrong-token-wrong-token-wrong-tok')).status).toBe(401);
+    expect((await get('/index.html')).status).toBe(401);
+    const page = await get(`/?token=${host.token}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toBe(INDEX);
+    expect(page.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  it('serves assets, but nothing outside the folder and nothing to a foreign Host', async () => {
+    const asset = await get('/assets/app.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect((await get('/../trebuchet-web-host-outside.txt')).status).toBe(404);
+    expect((await get('/%2e%2e/trebuchet-web-host-outside.txt')).status).toBe(404);
+    expect((await get(`/?token=${host.token}`, { host: `evil.example:${host.port}` })).status).toBe(403);
+  });
+
+  it('refuses to bind a non-loopback address unless forced', async () => {
+    await expect(startWebHost({ host: '0.0.0.0', staticDir, appVersion: 'test' })).rejects.toThrow(
+      /refusing to listen on 0\.0\.0\.0: .*loopback/,
+    );
+  });
+});
+
+describe('web host: WebSocket', () => {
+  it('accepts the token from its own origin and rejects a missing token or a foreign Origin', async () => {
+    expect(await upgradeStatus(socketUrl(null), base())).toBe(401);
+    expect(await upgradeStatus(socketUrl('x'.repeat(32)), base())).toBe(401);
+    expect(await upgradeStatus(socketUrl(host.token), 'http://evil.example')).toBe(403);
+    expect(await upgradeStatus(socketUrl(host.token), `http://127.0.0.1:${host.port + 1}`)).toBe(403);
+    expect(await upgradeStatus(socketUrl(host.token), base())).toBe(101);
+    expect(await upgradeStatus(socketUrl(host.token), `http://localhost:${host.port}`)).toBe(403);
+  });
+
+  it('answers app.info and names the bad field of an invalid command', async () => {
+    const conn = await connect();
+    try {
+      await expect(conn.api.app.info()).resolves.toEqual({
+        appVersion: 'test',
+        host: 'web',
+        platform: process.platform,
+      });
+      await expect(
+        conn.api.run.start({
+          scenario: { targets: [{ url: 'not a url' }], load: { model: 'open', rate: -1 } },
+        }),
+      ).rejects.toThrow(
+        /scenario\.targets\.0\.url: URL is not valid.*scenario\.load\.rate: rate must be at least 0\.1/,
+      );
+      await expect(conn.api.run.stop({ runId: 'run-unknown' })).resolves.toEqual({ stopped: false });
+    } finally {
+      conn.close();
+    }
+  });
+
+  it('runs 200 requests against a local server and streams samples and the result', async () => {
+    const conn = await connect();
+    try {
+      const events: RunEvent[] = [];
+      conn.api.onRunEvent((e) => events.push(e));
+      const requestsBefore = target.requests;
+      const { runId } = await conn.api.run.start({
+        scenario: {
+          name: 'two hundred',
+          targets: [{ url: target.url }],
+          load: { model: 'closed', connections: 4, limit: { kind: 'requests', count: 200 } },
+          options: { sampleIntervalMs: 100 },
+        },
+      });
+      const done = await untilDone(events, runId);
+
+      // No event of the run went out before its start reply.
+      const kinds = received.get(conn) ?? [];
+      expect(kinds[0]).toBe('reply');
+      expect(kinds.slice(1).every((kind) => kind === 'event')).toBe(true);
+      expect(kinds.length - 1).toBe(events.length);
+      expect(events[0]).toEqual({ type: 'started', runId, targetCount: 1 });
+      expect(events.every((e) => e.runId === runId)).toBe(true);
+      expect(done.status).toBe('completed');
+      const result = done.results[0]!;
+      expect(result.requests.total).toBe(200);
+      expect(result.requests.ok).toBe(200);
+      expect(result.statusCodes).toEqual({ '200': 200 });
+      expect(result.throughput.requestsPerSecond).toBeGreaterThan(0);
+      expect(result.latency?.max).toBeGreaterThan(0);
+      expect(target.requests - requestsBefore).toBeGreaterThanOrEqual(200);
+      const samples = events.filter((e) => e.type === 'sample');
+      expect(samples.length).toBeGreaterThan(0);
+      const sampled = samples.reduce((sum, e) => sum + (e.type === 'sample' ? e.sample.requests : 0), 0);
+      expect(sampled).toBeLessThanOrEqual(200);
+      expect(events.filter((e) => e.type === 'target-done')).toHaveLength(1);
+    } finally {
+      conn.close();
+    }
+  });
+
+  it('stops a run half-way and keeps its partial result', async () => {
+    const conn = await connect();
+    try {
+      const events: RunEvent[] = [];
+      conn.api.onRunEvent((e) => events.push(e));
+      const { runId } = await conn.api.run.start({
+        scenario: {
+          targets: [{ url: target.url }],
+          load: { model: 'closed', connections: 2, limit: { kind: 'duration', seconds: 60 } },
+          options: { sampleIntervalMs: 100 },
+        },
+      });
+      await waitFor(() => events.some((e) => e.type === 'sample' && e.sample.totalRequests > 0));
+      await expect(conn.api.run.stop({ runId })).resolves.toEqual({ stopped: true });
+      const done = await untilDone(events, runId);
+      expect(done.status).toBe('cancelled');
+      expect(done.results[0]?.status).toBe('cancelled');
+      expect(done.results[0]?.requests.total).toBeGreaterThan(0);
+    } finally {
+      conn.close();
+    }
+  });
+
+  it('keeps a run alive across a reload (same client id) and stops it when the page is gone', async () => {
+    const client = 'reload-test-client';
+    const first = await connect(client);
+    const { runId } = await first.api.run.start({
+      scenario: {
+        targets: [{ url: target.url }],
+        load: { model: 'closed', connections: 1, limit: { kind: 'duration', seconds: 60 } },
+        options: { sampleIntervalMs: 100 },
+      },
+    });
+    first.close();
+
+    // The reloaded page (same client id) gets the run's events and may stop it.
+    const second = await connect(client);
+    const events: RunEvent[] = [];
+    second.api.onRunEvent((e) => events.push(e));
+    await waitFor(() => events.some((e) => e.type === 'sample' && e.runId === runId));
+    // Another tab cannot stop it.
+    const stranger = await connect('another-tab-client');
+    await expect(stranger.api.run.stop({ runId })).resolves.toEqual({ stopped: false });
+    stranger.close();
+    expect(manager.activeRunIds()).toContain(runId);
+
+    // Gone for good: after the grace period the run is stopped and keeps what it measured.
+    second.close();
+    const results = await manager.whenDone(runId);
+    expect(results[0]?.status).toBe('cancelled');
+    expect(results[0]?.requests.total).toBeGreaterThan(0);
+    expect(manager.activeRunIds()).not.toContain(runId);
+  });
+});
+
+function waitFor(check: () => boolean, timeoutMs = 30_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const poll = setInterval(() => {
+      if (check()) {
+        clearInterval(poll);
+        resolve();
+      } else if (Date.now() - started > timeoutMs) {
+        clearInterval(poll);
+        reject(new Error(`condition not met in ${timeoutMs} ms`));
+      }
+    }, 20);
+  });
+}

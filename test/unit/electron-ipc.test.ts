@@ -1,0 +1,174 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeIpcMain, FakeWebContents, electronMock, exposed } from '../helpers/electron-mock.ts';
+import { FakeRunService, nextMacrotask } from '../helpers/fake-run-service.ts';
+import { createCommandHandlers } from '../../electron/host/commands.ts';
+import { RunRegistry } from '../../electron/host/run-registry.ts';
+import { APP_ORIGIN } from '../../electron/main/app-protocol.ts';
+import { registerIpcHandlers, windowOwner } from '../../electron/main/ipc.ts';
+import { commandChannel, RUN_EVENT_CHANNEL } from '../../electron/main/ipc-channels.ts';
+import { COMMAND_NAMES, type RunEvent, type TrebuchetApi } from '../../shared/api.ts';
+import { scenarioSchema } from '../../shared/scenario.ts';
+import type { IpcMain } from 'electron';
+
+vi.mock('electron', async () => (await import('../helpers/electron-mock.ts')).electronMock);
+
+interface FakeFrame {
+  origin: string;
+  url: string;
+  parent: FakeFrame | null;
+}
+
+function invokeEvent(sender: FakeWebContents, frame: FakeFrame | null) {
+  return { sender, senderFrame: frame, frameId: 1, processId: 1, type: 'frame' };
+}
+
+const appFrame: FakeFrame = { origin: APP_ORIGIN, url: `${APP_ORIGIN}/index.html`, parent: null };
+const goodScenario = { targets: [{ url: 'http://127.0.0.1:8080/' }] };
+const parsedScenario = scenarioSchema.parse(goodScenario);
+
+describe('IPC handlers', () => {
+  let ipcMain: FakeIpcMain;
+  let service: FakeRunService;
+  let registry: RunRegistry;
+  let ours: FakeWebContents;
+
+  beforeEach(() => {
+    ipcMain = new FakeIpcMain();
+    service = new FakeRunService();
+    registry = new RunRegistry(service);
+    ours = new FakeWebContents();
+    registerIpcHandlers({
+      ipcMain: ipcMain as unknown as IpcMain,
+      handlers: createCommandHandlers({
+        runs: registry,
+        info: { appVersion: '1.2.3', host: 'electron', platform: 'linux' },
+      }),
+      trusted: new Set([ours.id]),
+      appOrigin: APP_ORIGIN,
+    });
+  });
+
+  it('registers one channel per command of the contract', () => {
+    expect([...ipcMain.handlers.keys()].sort()).toEqual(COMMAND_NAMES.map(commandChannel).sort());
+  });
+
+  it('runs a valid command from the app window through the service', async () => {
+    const reply = await ipcMain.invoke(commandChannel('run.start'), invokeEvent(ours, appFrame), {
+      scenario: goodScenario,
+    });
+    expect(reply).toEqual({ ok: true, value: { runId: 'run-1' } });
+    expect(service.started).toHaveLength(1);
+    // Validated and defaulted by the shared schema before the service saw it.
+    expect(service.started[0]?.load).toMatchObject({ model: 'closed', connections: 10 });
+    expect(registry.runsOf(windowOwner(ours))).toEqual(['run-1']);
+    expect(await ipcMain.invoke(commandChannel('app.info'), invokeEvent(ours, appFrame))).toEqual({
+      ok: true,
+      value: { appVersion: '1.2.3', host: 'electron', platform: 'linux' },
+    });
+  });
+
+  it('rejects a bad payload with a message naming the field, without calling the service', async () => {
+    const badUrl = await ipcMain.invoke(commandChannel('run.start'), invokeEvent(ours, appFrame), {
+      scenario: { targets: [{ url: 'ftp://example' }], load: { model: 'closed', connections: 0 } },
+    });
+    expect(badUrl).toMatchObject({ ok: false });
+    const message = (badUrl as { error: string }).error;
+    expect(message).toContain('run.start input is invalid: scenario.targets.0.url: URL must start with');
+    expect(message).toContain('scenario.load.connections: connections must be at least 1');
+    const badId = await ipcMain.invoke(commandChannel('run.stop'), invokeEvent(ours, appFrame), {
+      runId: '../etc',
+    });
+    expect(badId).toEqual({ ok: false, error: 'run.stop input is invalid: runId: run id is malformed' });
+    const missing = await ipcMain.invoke(commandChannel('run.start'), invokeEvent(ours, appFrame), undefined);
+    expect(missing).toEqual({ ok: false, error: expect.any(String) as unknown });
+    expect((missing as { error: string }).error).toMatch(/^run\.start input is invalid/);
+    expect(service.started).toHaveLength(0);
+    expect(service.stopped).toHaveLength(0);
+  });
+
+  it('refuses foreign senders: another webContents, another origin, a subframe, a gone frame', async () => {
+    const stranger = new FakeWebContents();
+    const senders = [
+      invokeEvent(stranger, appFrame),
+      invokeEvent(ours, { origin: 'https://evil.example', url: 'https://evil.example/', parent: null }),
+      invokeEvent(ours, { origin: APP_ORIGIN, url: `${APP_ORIGIN}/index.html`, parent: appFrame }),
+      invokeEvent(ours, null),
+    ];
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    for (const event of senders) {
+      const reply = await ipcMain.invoke(commandChannel('run.start'), event, { scenario: goodScenario });
+      expect(reply).toEqual({
+        ok: false,
+        error: "run.start refused: the sender is not the app's own window",
+      });
+    }
+    warn.mockRestore();
+    expect(service.started).toHaveLength(0);
+  });
+
+  it('lets a window stop only its own runs', async () => {
+    const other = new FakeWebContents();
+    const runId = registry.start(parsedScenario, windowOwner(other));
+    const reply = await ipcMain.invoke(commandChannel('run.stop'), invokeEvent(ours, appFrame), { runId });
+    expect(reply).toEqual({ ok: true, value: { stopped: false } });
+    expect(service.stopped).toEqual([]);
+  });
+});
+
+describe('preload', () => {
+  it('exposes the curated API: one method per command and an event subscription', async () => {
+    const ipcRenderer = electronMock.ipcRenderer;
+    await import('../../electron/preload/index.ts');
+    const api = exposed.get('trebuchet') as TrebuchetApi;
+    expect(Object.keys(api).sort()).toEqual(['app', 'onRunEvent', 'run']);
+    expect(Object.keys(api.run).sort()).toEqual(['start', 'stop']);
+
+    ipcRenderer.invoke.mockResolvedValueOnce({ ok: true, value: { runId: 'run-9' } });
+    await expect(api.run.start({ scenario: goodScenario })).resolves.toEqual({ runId: 'run-9' });
+    expect(ipcRenderer.invoke).toHaveBeenLastCalledWith('trebuchet:run.start', { scenario: goodScenario });
+
+    ipcRenderer.invoke.mockResolvedValueOnce({
+      ok: false,
+      error: 'run.stop input is invalid: runId: run id is malformed',
+    });
+    await expect(api.run.stop({ runId: '!' })).rejects.toThrow('runId: run id is malformed');
+
+    const seen: RunEvent[] = [];
+    const unsubscribe = api.onRunEvent((event) => seen.push(event));
+    const event: RunEvent = { type: 'started', runId: 'run-9', targetCount: 2 };
+    ipcRenderer.emit(RUN_EVENT_CHANNEL, { sender: 'not for the renderer' }, event);
+    unsubscribe();
+    ipcRenderer.emit(RUN_EVENT_CHANNEL, {}, event);
+    expect(seen).toEqual([event]);
+    expect(ipcRenderer.listenerCount(RUN_EVENT_CHANNEL)).toBe(0);
+  });
+});
+
+describe('run registry', () => {
+  it("holds a run's events until its start reply is out, then routes them to the owner only", async () => {
+    const service = new FakeRunService();
+    const registry = new RunRegistry(service);
+    const a: RunEvent[] = [];
+    const b: RunEvent[] = [];
+    registry.attach('a', (e) => a.push(e));
+    registry.attach('b', (e) => b.push(e));
+    const runId = registry.start(parsedScenario, 'a');
+    service.emit({ type: 'started', runId, targetCount: 1 });
+    expect(a).toEqual([]);
+    await nextMacrotask();
+    expect(a).toEqual([{ type: 'started', runId, targetCount: 1 }]);
+    service.emit({ type: 'target-started', runId, targetIndex: 0 });
+    expect(a).toHaveLength(2);
+    expect(b).toEqual([]);
+
+    registry.detach('a');
+    service.emit({ type: 'target-started', runId, targetIndex: 1 });
+    expect(a).toHaveLength(2);
+    registry.attach('a', (e) => a.push(e));
+    expect(await registry.stop(runId, 'b')).toBe(false);
+    expect(await registry.stop(runId, 'a')).toBe(true);
+    expect(a.at(-1)).toEqual({ type: 'done', runId, status: 'cancelled', results: [] });
+    expect(registry.runsOf('a')).toEqual([]);
+    expect(b).toEqual([]);
+  });
+});
