@@ -23,6 +23,11 @@ export const DEFAULTS = {
   tls: {
     verify: true,
   },
+  comparison: {
+    /** Repetitions per cell: at least 2 give a spread to tell a difference from noise. */
+    repetitions: 3,
+    pauseSeconds: 0,
+  },
 } as const;
 
 export const LIMITS = {
@@ -36,6 +41,8 @@ export const LIMITS = {
   warmupSeconds: { min: 0, max: 3600 },
   sampleIntervalMs: { min: 100, max: 60_000 },
   sloMs: { min: 0.001, max: 3_600_000 },
+  repetitions: { min: 1, max: 100 },
+  pauseSeconds: { min: 0, max: 3600 },
 } as const;
 
 /** ab's percentile table plus the tail (99.9, 99.99). Order matters: reports print it as is. */

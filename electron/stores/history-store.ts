@@ -1,0 +1,343 @@
+import { randomBytes } from 'node:crypto';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import {
+  historyNameSchema,
+  historySummarySchema,
+  RUN_RECORD_FORMAT,
+  RUN_RECORD_VERSION,
+  runRecordSchema,
+  summarizeRecord,
+  type HistorySummary,
+  type RunRecord,
+  type RunRecordDraft,
+} from '../../shared/history.ts';
+import type { StoreProblem } from '../../shared/presets.ts';
+import { describeIssues, issuesOf, parseOrThrow } from '../../shared/validation.ts';
+import { isAtomicTempFile, moveAside, parseJsonText, writeFileAtomic } from './files.ts';
+import {
+  clearSecrets,
+  countSecrets,
+  jsonCopy,
+  sealSecrets,
+  unsealSecrets,
+  type SecretCipher,
+} from './secrets.ts';
+
+/*
+ * Layout of the history directory:
+ *   <id>.run.json        one finished or cancelled run (shared/history.ts RunRecord), written atomically
+ *   index.json           summaries of every run file, so the list needs no sample; a cache,
+ *                        rebuilt from the run files when missing, broken or out of date
+ *   <id>.run.broken-<time>.json   a run file that could not be read, kept for the user
+ */
+
+const INDEX_FILE = 'index.json';
+const INDEX_FORMAT = 'trebuchet-run-index';
+const RUN_FILE = /^([A-Za-z0-9_-]{1,64})\.run\.json$/;
+/** A temporary file this old is a leftover of a crash, not another process's write in progress. */
+const STALE_TEMP_MS = 10 * 60_000;
+
+const indexSchema = z.object({
+  format: z.literal(INDEX_FORMAT),
+  version: z.literal(1),
+  entries: z.array(historySummarySchema),
+});
+
+export interface HistoryStoreOptions {
+  /** The history directory (created when missing). */
+  dir: string;
+  /** Encrypts secret header values; without one they are cleared unless allowPlaintextSecrets. */
+  cipher?: SecretCipher | null;
+  /**
+   * Keep secret header values as plain text when there is no cipher. Runs are saved
+   * without asking, so without this setting (and without a cipher) their values are
+   * cleared from the saved scenario and results instead.
+   */
+  allowPlaintextSecrets?: boolean;
+  now?: () => Date;
+}
+
+export class HistoryNotFoundError extends Error {
+  readonly code = 'not-found';
+  constructor(id: string) {
+    super(`there is no saved run with id ${id}`);
+    this.name = 'HistoryNotFoundError';
+  }
+}
+
+export class BrokenHistoryFileError extends Error {
+  readonly code = 'broken';
+  readonly problem: StoreProblem;
+  constructor(problem: StoreProblem) {
+    super(problem.message);
+    this.name = 'BrokenHistoryFileError';
+    this.problem = problem;
+  }
+}
+
+const runFileName = (id: string) => `${id}.run.json`;
+
+/** Opens (and if needed repairs the index of) a history directory. */
+export async function openHistoryStore(opts: HistoryStoreOptions): Promise<HistoryStore> {
+  await fsp.mkdir(opts.dir, { recursive: true });
+  const store = new HistoryStore(opts);
+  await store.list();
+  return store;
+}
+
+/**
+ * Saved runs: save, list, get, rename, delete. Survives restarts (everything is on disk);
+ * another process saving into the same directory (CLI beside the web host) shows up at the
+ * next list(). Mutations of one store run one at a time.
+ */
+export class HistoryStore {
+  readonly dir: string;
+  private readonly cipher: SecretCipher | null;
+  private readonly allowPlaintextSecrets: boolean;
+  private readonly now: () => Date;
+  private readonly index = new Map<string, HistorySummary>();
+  private indexLoaded = false;
+  private readonly problemList: StoreProblem[] = [];
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /** Use openHistoryStore(), which creates the directory and checks it. */
+  constructor(opts: HistoryStoreOptions) {
+    this.dir = opts.dir;
+    this.cipher = opts.cipher ?? null;
+    this.allowPlaintextSecrets = opts.allowPlaintextSecrets === true;
+    this.now = opts.now ?? (() => new Date());
+  }
+
+  /** Run files set aside, oldest first. */
+  problems(): readonly StoreProblem[] {
+    return [...this.problemList];
+  }
+
+  /** Every saved run, newest first. */
+  list(): Promise<HistorySummary[]> {
+    return this.serial(async () => {
+      await this.reconcile();
+      return [...this.index.values()].sort(
+        (a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id),
+      );
+    });
+  }
+
+  /**
+   * Saves a run. Secret header values are sealed with the cipher, or kept as plain text
+   * when allowed, or else cleared. Throws a ValidationError when the draft is not a valid
+   * record (nothing is written then).
+   */
+  save(draft: RunRecordDraft): Promise<HistorySummary> {
+    return this.serial(async () => {
+      const createdAt = this.now();
+      const results = draft.kind === 'scenario' ? draft.results : draft.outcomes.map((o) => o.result);
+      const defaultName = draft.kind === 'scenario' ? draft.scenario.name : draft.plan.name;
+      const record: RunRecord = parseOrThrow(
+        runRecordSchema,
+        {
+          ...draft,
+          format: RUN_RECORD_FORMAT,
+          version: RUN_RECORD_VERSION,
+          id: newHistoryId(createdAt),
+          name: draft.name?.trim() || defaultName.trim() || 'Run',
+          createdAt: createdAt.toISOString(),
+          generator: results[0]?.generator ?? null,
+        },
+        'run record',
+      );
+      const tree = jsonCopy(record);
+      if (countSecrets(tree) > 0) {
+        if (this.cipher?.available() === true) sealSecrets(tree, this.cipher);
+        else if (!this.allowPlaintextSecrets) clearSecrets(tree);
+      }
+      const text = JSON.stringify(tree);
+      await writeFileAtomic(this.file(record.id), text);
+      const summary = summarizeRecord(record, Buffer.byteLength(text));
+      this.index.set(record.id, summary);
+      await this.writeIndex();
+      return summary;
+    });
+  }
+
+  /** A saved run with its results; a file that cannot be read is set aside and a BrokenHistoryFileError thrown. */
+  get(id: string): Promise<RunRecord> {
+    return this.serial(async () => {
+      const raw = await this.readRaw(id);
+      unsealSecrets(raw, this.cipher);
+      return this.validate(id, raw);
+    });
+  }
+
+  rename(id: string, name: string): Promise<HistorySummary> {
+    return this.serial(async () => {
+      const newName = parseOrThrow(historyNameSchema, name, 'name');
+      const raw = await this.readRaw(id);
+      // Validated as stored (sealed values read as empty headers) so a broken file is never rewritten.
+      const record = await this.validate(id, jsonCopy(raw));
+      (raw as Record<string, unknown>).name = newName;
+      const text = JSON.stringify(raw);
+      await writeFileAtomic(this.file(id), text);
+      const summary = summarizeRecord({ ...record, name: newName }, Buffer.byteLength(text));
+      this.index.set(id, summary);
+      await this.writeIndex();
+      return summary;
+    });
+  }
+
+  /** Deletes a saved run; false when there is none with that id. */
+  delete(id: string): Promise<boolean> {
+    return this.serial(async () => {
+      if (!RUN_FILE.test(runFileName(id))) return false;
+      try {
+        await fsp.rm(this.file(id));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        const known = this.index.delete(id);
+        if (known) await this.writeIndex();
+        return false;
+      }
+      this.index.delete(id);
+      await this.writeIndex();
+      return true;
+    });
+  }
+
+  // -------------------------------------------------------------------------------------
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(fn, fn);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private file(id: string): string {
+    return path.join(this.dir, runFileName(id));
+  }
+
+  private async readRaw(id: string): Promise<unknown> {
+    if (!RUN_FILE.test(runFileName(id))) throw new HistoryNotFoundError(id);
+    let text: string;
+    try {
+      text = await fsp.readFile(this.file(id), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        if (this.index.delete(id)) await this.writeIndex();
+        throw new HistoryNotFoundError(id);
+      }
+      throw err;
+    }
+    const json = parseJsonText(text);
+    if (!json.ok) throw await this.setAside(id, json.message);
+    return json.value;
+  }
+
+  private async validate(id: string, raw: unknown): Promise<RunRecord> {
+    const r = runRecordSchema.safeParse(raw);
+    if (!r.success) {
+      const version = (raw as { version?: unknown } | null)?.version;
+      const why =
+        typeof version === 'number' && version > RUN_RECORD_VERSION
+          ? `it was written by a newer Trebuchet (format version ${version})`
+          : describeIssues(issuesOf(r.error));
+      throw await this.setAside(id, why);
+    }
+    if (r.data.id !== id) throw await this.setAside(id, `it holds run ${r.data.id}, not ${id}`);
+    return r.data;
+  }
+
+  private async setAside(id: string, why: string): Promise<BrokenHistoryFileError> {
+    const file = this.file(id);
+    const keptAs = moveAside(file, this.now());
+    const problem: StoreProblem = {
+      store: 'history',
+      file,
+      keptAs,
+      message: `A saved run could not be read (${why}). It was kept as ${keptAs} and left out of the history.`,
+      at: this.now().toISOString(),
+    };
+    this.problemList.push(problem);
+    if (this.index.delete(id)) await this.writeIndex();
+    return new BrokenHistoryFileError(problem);
+  }
+
+  /** Brings the in-memory index in line with the run files on disk. */
+  private async reconcile(): Promise<void> {
+    let changed = false;
+    if (!this.indexLoaded) {
+      changed = !(await this.loadIndex());
+      this.indexLoaded = true;
+    }
+    const names = await fsp.readdir(this.dir);
+    const onDisk = new Set<string>();
+    for (const name of names) {
+      if (isAtomicTempFile(name)) {
+        await this.removeIfStale(name);
+        continue;
+      }
+      const m = RUN_FILE.exec(name);
+      if (m) onDisk.add(m[1]!);
+    }
+    for (const id of [...this.index.keys()]) {
+      if (!onDisk.has(id)) {
+        this.index.delete(id);
+        changed = true;
+      }
+    }
+    for (const id of onDisk) {
+      if (this.index.has(id)) continue;
+      try {
+        const raw = await this.readRaw(id);
+        const record = await this.validate(id, raw);
+        const stat = await fsp.stat(this.file(id));
+        this.index.set(id, summarizeRecord(record, stat.size));
+        changed = true;
+      } catch (err) {
+        // A broken file was set aside and reported; the others still load.
+        if (!(err instanceof BrokenHistoryFileError || err instanceof HistoryNotFoundError)) throw err;
+      }
+    }
+    if (changed) await this.writeIndex();
+  }
+
+  /** False when the index was missing or unreadable (it is then rebuilt from the run files). */
+  private async loadIndex(): Promise<boolean> {
+    let text: string;
+    try {
+      text = await fsp.readFile(path.join(this.dir, INDEX_FILE), 'utf8');
+    } catch {
+      return false;
+    }
+    const json = parseJsonText(text);
+    const parsed = json.ok ? indexSchema.safeParse(json.value) : null;
+    if (!parsed?.success) return false;
+    for (const e of parsed.data.entries) this.index.set(e.id, e);
+    return true;
+  }
+
+  private async writeIndex(): Promise<void> {
+    const doc: z.input<typeof indexSchema> = {
+      format: INDEX_FORMAT,
+      version: 1,
+      entries: [...this.index.values()],
+    };
+    await writeFileAtomic(path.join(this.dir, INDEX_FILE), JSON.stringify(doc));
+  }
+
+  private async removeIfStale(name: string): Promise<void> {
+    const file = path.join(this.dir, name);
+    const stat = await fsp.stat(file).catch(() => null);
+    if (stat && this.now().getTime() - stat.mtimeMs > STALE_TEMP_MS) await fsp.rm(file, { force: true });
+  }
+}
+
+/** Sortable by time, unique: 20250102-030405-678-a1b2c3d4. */
+function newHistoryId(at: Date): string {
+  const t = at
+    .toISOString()
+    .replace(/[-:TZ]/g, '')
+    .replace('.', '-');
+  return `${t.slice(0, 8)}-${t.slice(8)}-${randomBytes(4).toString('hex')}`;
+}

@@ -1,0 +1,157 @@
+import { isSecretHeader, type SecretOptions } from '../../shared/presets.ts';
+
+/**
+ * Encrypts secret header values for storage. The desktop implements it with Electron's
+ * safeStorage (electron-adapter.ts); the web host and the CLI have none, so their stores
+ * can only write plain text and must ask first.
+ */
+export interface SecretCipher {
+  /** True when values can be encrypted here (e.g. the OS keychain is reachable). */
+  available(): boolean;
+  /** Plain text in, printable ciphertext (base64) out. */
+  encrypt(text: string): string;
+  /** The inverse of encrypt(); throws when the value cannot be decrypted here. */
+  decrypt(text: string): string;
+}
+
+/*
+ * Secrets are found structurally: any array under a key named "headers" holding
+ * { name, value } objects (a scenario's targets, a comparison plan's targets, a
+ * RunResult's target). A sealed header is stored as { name, value: "", sealed: "<cipher>" },
+ * so a reader without the key still sees a valid, empty header.
+ */
+const SEALED = 'sealed';
+
+interface HeaderLike {
+  name: string;
+  value: string;
+  sealed?: unknown;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+function isHeaderLike(v: unknown): v is HeaderLike {
+  return isRecord(v) && typeof v.name === 'string' && typeof v.value === 'string';
+}
+
+/** Calls fn on every header object inside a JSON tree. */
+function forEachHeader(tree: unknown, fn: (h: HeaderLike) => void): void {
+  if (Array.isArray(tree)) {
+    for (const item of tree) forEachHeader(item, fn);
+    return;
+  }
+  if (!isRecord(tree)) return;
+  for (const [key, value] of Object.entries(tree)) {
+    if (key === 'headers' && Array.isArray(value)) {
+      for (const h of value) if (isHeaderLike(h)) fn(h);
+    } else if (typeof value === 'object' && value !== null) {
+      forEachHeader(value, fn);
+    }
+  }
+}
+
+/** A deep copy that is plain JSON, safe to mutate. */
+export function jsonCopy<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** Secret header values (non-empty) in a tree. */
+export function countSecrets(tree: unknown): number {
+  let n = 0;
+  forEachHeader(tree, (h) => {
+    if (isSecretHeader(h.name) && h.value !== '') n++;
+  });
+  return n;
+}
+
+/** Encrypts every secret value in place (the tree must be a copy). */
+export function sealSecrets(tree: unknown, cipher: SecretCipher): void {
+  forEachHeader(tree, (h) => {
+    if (!isSecretHeader(h.name) || h.value === '') return;
+    h[SEALED] = cipher.encrypt(h.value);
+    h.value = '';
+  });
+}
+
+/** True when the tree holds sealed values. */
+export function hasSealedSecrets(tree: unknown): boolean {
+  let found = false;
+  forEachHeader(tree, (h) => {
+    if (SEALED in h) found = true;
+  });
+  return found;
+}
+
+/**
+ * Decrypts sealed values in place (the tree must be a copy). A value that cannot be
+ * decrypted here (no cipher, another machine's key) is left empty; returns how many.
+ */
+export function unsealSecrets(tree: unknown, cipher: SecretCipher | null): { failed: number } {
+  let failed = 0;
+  forEachHeader(tree, (h) => {
+    if (!(SEALED in h)) return;
+    const sealed = h[SEALED];
+    delete h[SEALED];
+    h.value = '';
+    if (typeof sealed !== 'string' || cipher === null || !cipher.available()) {
+      failed++;
+      return;
+    }
+    try {
+      h.value = cipher.decrypt(sealed);
+    } catch {
+      failed++;
+    }
+  });
+  return { failed };
+}
+
+/**
+ * Copies the sealed values of one tree onto another holding the same headers in the same
+ * order (a preset before and after a migration), for values this machine cannot decrypt:
+ * they stay stored, sealed, instead of being lost on the rewrite.
+ */
+export function transplantSealed(from: unknown, to: unknown): void {
+  const src: HeaderLike[] = [];
+  const dst: HeaderLike[] = [];
+  forEachHeader(from, (h) => src.push(h));
+  forEachHeader(to, (h) => dst.push(h));
+  if (src.length !== dst.length)
+    throw new Error('the migration changed the headers; sealed values cannot follow');
+  src.forEach((h, i) => {
+    const d = dst[i]!;
+    if (!(SEALED in h)) return;
+    d[SEALED] = h[SEALED];
+    d.value = '';
+  });
+}
+
+/** Clears every secret value in place (the tree must be a copy); returns how many. */
+export function clearSecrets(tree: unknown): number {
+  let n = 0;
+  forEachHeader(tree, (h) => {
+    if (!isSecretHeader(h.name) || h.value === '') return;
+    h.value = '';
+    n++;
+  });
+  return n;
+}
+
+/**
+ * What to do with secret values before writing: nothing to do, encrypt them, write them
+ * as plain text (the user agreed), clear them (the user asked), or ask the user.
+ */
+export type SecretHandling = 'none' | 'seal' | 'plain' | 'omit' | 'ask';
+
+/** cipher null: the destination is plain text whatever the platform (an exported file). */
+export function decideSecretHandling(
+  secretCount: number,
+  cipher: SecretCipher | null,
+  opts: SecretOptions,
+): SecretHandling {
+  if (secretCount === 0) return 'none';
+  if (opts.omitSecrets === true) return 'omit';
+  if (cipher?.available() === true) return 'seal';
+  if (opts.allowPlaintextSecrets === true) return 'plain';
+  return 'ask';
+}

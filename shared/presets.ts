@@ -1,0 +1,345 @@
+import { z } from 'zod';
+import { comparisonPlanSchema, comparisonTargetLabel, type ComparisonPlan } from './comparison.ts';
+import { scenarioSchema, targetLabel, type Header, type Scenario } from './scenario.ts';
+import { parseWith, type FieldIssue } from './validation.ts';
+
+/*
+ * The stored and shared preset format. Every version ever written stays readable: a file
+ * is parsed with its own version's schema (a discriminated union on `version`), then
+ * brought up to date by migratePreset()'s chain, one version at a time.
+ */
+
+/** Marks a JSON file as a preset, so a scenario's own `version` is never mistaken for the preset's. */
+export const PRESET_FORMAT = 'trebuchet-preset';
+export const PRESET_VERSION = 2;
+
+export const presetIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'preset id is malformed');
+
+const isoTimeSchema = z
+  .string({ error: 'must be a date and time' })
+  .refine((s) => !Number.isNaN(Date.parse(s)), 'must be a date and time (ISO 8601)');
+
+export const presetNameSchema = z
+  .string({ error: 'name must be text' })
+  .trim()
+  .min(1, 'name is empty')
+  .max(200, 'name is longer than 200 characters');
+
+const descriptionSchema = z.string().max(4000, 'description is longer than 4000 characters');
+
+/** Version 1, the first stored format: one named scenario, a single timestamp, no id. */
+export const presetV1Schema = z.object({
+  format: z.literal(PRESET_FORMAT),
+  version: z.literal(1),
+  name: presetNameSchema,
+  savedAt: isoTimeSchema,
+  scenario: scenarioSchema,
+});
+export type PresetV1 = z.infer<typeof presetV1Schema>;
+
+const v2Fields = {
+  format: z.literal(PRESET_FORMAT),
+  version: z.literal(2),
+  id: presetIdSchema,
+  name: presetNameSchema,
+  /** What the preset reproduces and what to fill in (built-in presets explain their placeholders here). */
+  description: descriptionSchema.default(''),
+  createdAt: isoTimeSchema,
+  updatedAt: isoTimeSchema,
+};
+
+/** Version 2 (current): an id, two timestamps, and either a scenario or a comparison plan. */
+export const presetV2Schema = z.discriminatedUnion('kind', [
+  z.object({ ...v2Fields, kind: z.literal('scenario'), scenario: scenarioSchema }),
+  z.object({ ...v2Fields, kind: z.literal('comparison'), plan: comparisonPlanSchema }),
+]);
+export type PresetV2 = z.infer<typeof presetV2Schema>;
+
+/** A preset as the app holds it: the current version. */
+export type Preset = PresetV2;
+export type PresetKind = Preset['kind'];
+
+/** Any preset version this app reads. */
+export const presetFileSchema = z.discriminatedUnion('version', [presetV1Schema, presetV2Schema]);
+export type AnyPreset = z.infer<typeof presetFileSchema>;
+
+export interface MigrationContext {
+  /** A fresh preset id, for versions that had none. */
+  newId(): string;
+}
+
+export const defaultMigrationContext: MigrationContext = {
+  newId: () => globalThis.crypto.randomUUID(),
+};
+
+function v1ToV2(p: PresetV1, ctx: MigrationContext): PresetV2 {
+  return {
+    format: PRESET_FORMAT,
+    version: 2,
+    id: ctx.newId(),
+    name: p.name,
+    description: '',
+    createdAt: p.savedAt,
+    updatedAt: p.savedAt,
+    kind: 'scenario',
+    scenario: p.scenario,
+  };
+}
+
+/** Brings a preset of any known version up to the current one, one step at a time. */
+export function migratePreset(p: AnyPreset, ctx: MigrationContext = defaultMigrationContext): Preset {
+  switch (p.version) {
+    case 1:
+      return migratePreset(v1ToV2(p, ctx), ctx);
+    case 2:
+      return p;
+  }
+}
+
+export type ParsedPreset =
+  | {
+      ok: true;
+      value: Preset;
+      /** The version the input was written in, when older than the current one. */ migratedFrom:
+        number | null;
+    }
+  | { ok: false; issues: FieldIssue[] };
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const fail = (path: string, message: string): ParsedPreset => ({ ok: false, issues: [{ path, message }] });
+
+/**
+ * Reads any JSON value as a preset: a preset file of any known version, or a bare scenario
+ * or comparison plan (wrapped into a new preset named after it). Returns a current preset,
+ * or the issues naming each bad field ("scenario.targets.0.url: URL is not valid ...").
+ */
+export function parsePresetFile(
+  input: unknown,
+  ctx: MigrationContext & { now?: () => Date } = defaultMigrationContext,
+): ParsedPreset {
+  if (!isRecord(input)) {
+    return fail('', 'a preset file must hold a JSON object');
+  }
+  const now = (ctx.now ?? (() => new Date()))().toISOString();
+  if (!('format' in input)) {
+    if ('levels' in input) {
+      const r = parseWith(comparisonPlanSchema, input);
+      if (!r.ok) return r;
+      return { ok: true, value: fromPlan(r.value, ctx.newId(), now), migratedFrom: null };
+    }
+    if ('targets' in input) {
+      const r = parseWith(scenarioSchema, input);
+      if (!r.ok) return r;
+      return { ok: true, value: fromScenario(r.value, ctx.newId(), now), migratedFrom: null };
+    }
+    return fail(
+      'format',
+      `not a Trebuchet preset (expected "format": "${PRESET_FORMAT}", or a scenario with "targets")`,
+    );
+  }
+  if (input.format !== PRESET_FORMAT) {
+    return fail(
+      'format',
+      `not a Trebuchet preset (expected "${PRESET_FORMAT}", got ${JSON.stringify(input.format)})`,
+    );
+  }
+  const version = input.version;
+  if (typeof version !== 'number') return fail('version', 'version must be a number');
+  if (version > PRESET_VERSION && Number.isInteger(version)) {
+    return fail(
+      'version',
+      `version ${version} was written by a newer Trebuchet; this one reads versions 1 to ${PRESET_VERSION}`,
+    );
+  }
+  if (version !== 1 && version !== PRESET_VERSION) {
+    return fail(
+      'version',
+      `unknown preset version ${version}; this app reads versions 1 to ${PRESET_VERSION}`,
+    );
+  }
+  const r = parseWith(presetFileSchema, input);
+  if (!r.ok) return r;
+  return {
+    ok: true,
+    value: migratePreset(r.value, ctx),
+    migratedFrom: r.value.version === PRESET_VERSION ? null : r.value.version,
+  };
+}
+
+function fromScenario(scenario: Scenario, id: string, now: string): Preset {
+  return {
+    format: PRESET_FORMAT,
+    version: PRESET_VERSION,
+    id,
+    name: scenario.name.trim() || 'Imported scenario',
+    description: '',
+    createdAt: now,
+    updatedAt: now,
+    kind: 'scenario',
+    scenario,
+  };
+}
+
+function fromPlan(plan: ComparisonPlan, id: string, now: string): Preset {
+  return {
+    format: PRESET_FORMAT,
+    version: PRESET_VERSION,
+    id,
+    name: plan.name.trim() || 'Imported comparison',
+    description: '',
+    createdAt: now,
+    updatedAt: now,
+    kind: 'comparison',
+    plan,
+  };
+}
+
+/** What a caller saves: a name and the content; the store adds the id, version and timestamps. */
+export const presetDraftSchema = z.discriminatedUnion('kind', [
+  z.object({
+    name: presetNameSchema,
+    description: descriptionSchema.default(''),
+    kind: z.literal('scenario'),
+    scenario: scenarioSchema,
+  }),
+  z.object({
+    name: presetNameSchema,
+    description: descriptionSchema.default(''),
+    kind: z.literal('comparison'),
+    plan: comparisonPlanSchema,
+  }),
+]);
+export type PresetDraft = z.output<typeof presetDraftSchema>;
+export type PresetDraftInput = z.input<typeof presetDraftSchema>;
+
+// ---------------------------------------------------------------------------------------
+// Secrets in headers
+
+const SECRET_HEADER_NAMES = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key']);
+
+/**
+ * Header names whose values are credentials: Authorization, Proxy-Authorization, Cookie,
+ * X-API-Key, and any name ending in "-Token" or "Api-Key" (X-Auth-Token, X-Goog-Api-Key).
+ */
+export function isSecretHeader(name: string): boolean {
+  const n = name.toLowerCase();
+  return SECRET_HEADER_NAMES.has(n) || /(^|[-_])token$/.test(n) || /api[-_]?key$/.test(n);
+}
+
+/** A secret header value in a preset: which target, which header. */
+export interface SecretRef {
+  targetIndex: number;
+  headerIndex: number;
+  /** The target's display name. */
+  target: string;
+  header: string;
+}
+
+function targetsOf(p: Preset): { label: string; headers: Header[] }[] {
+  return p.kind === 'scenario'
+    ? p.scenario.targets.map((t) => ({ label: targetLabel(t), headers: t.headers }))
+    : p.plan.targets.map((t) => ({ label: comparisonTargetLabel(t), headers: t.headers }));
+}
+
+/** The preset's secret headers that hold a value (an empty value keeps no secret). */
+export function secretHeadersOf(p: Preset): SecretRef[] {
+  const out: SecretRef[] = [];
+  targetsOf(p).forEach((t, targetIndex) => {
+    t.headers.forEach((h, headerIndex) => {
+      if (isSecretHeader(h.name) && h.value !== '')
+        out.push({ targetIndex, headerIndex, target: t.label, header: h.name });
+    });
+  });
+  return out;
+}
+
+/** "Authorization on nginx, Cookie on apache" */
+export function describeSecrets(refs: readonly SecretRef[]): string {
+  return refs.map((r) => `${r.header} on ${r.target}`).join(', ');
+}
+
+// ---------------------------------------------------------------------------------------
+// What the stores answer with (shown by the UI)
+
+export interface PresetSummary {
+  id: string;
+  name: string;
+  description: string;
+  kind: PresetKind;
+  /** built-in: shipped with the app (read-only; duplicate it to change it). */
+  source: 'user' | 'built-in';
+  createdAt: string;
+  updatedAt: string;
+  /** Display names of the targets. */
+  targets: string[];
+  /** Secret header values the preset holds. */
+  secretCount: number;
+  /** True when some secret values could not be decrypted here; they read as empty. */
+  secretsUnavailable: boolean;
+}
+
+export function summarizePreset(
+  p: Preset,
+  source: PresetSummary['source'],
+  secretsUnavailable = false,
+): PresetSummary {
+  return {
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    kind: p.kind,
+    source,
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+    targets: targetsOf(p).map((t) => t.label),
+    secretCount: secretHeadersOf(p).length,
+    secretsUnavailable,
+  };
+}
+
+/** A store file that could not be read: kept aside under another name, reported, never wiped. */
+export interface StoreProblem {
+  store: 'presets' | 'history';
+  /** The file that was broken. */
+  file: string;
+  /** Where it was moved (kept for the user to inspect); null when nothing was moved. */
+  keptAs: string | null;
+  message: string;
+  /** When the problem was found (ISO 8601). */
+  at: string;
+}
+
+/** How a store handles secret header values when it can only write plain text. */
+export interface SecretOptions {
+  /** The user agreed to keep secret values as plain text. */
+  allowPlaintextSecrets?: boolean;
+  /** Save without the secret values (they are cleared). */
+  omitSecrets?: boolean;
+}
+
+/**
+ * The answer to a save, import or export. `secrets-need-consent`: the preset holds secret
+ * header values and the store can only write them as plain text; message is the question
+ * to ask, and repeating the call with allowPlaintextSecrets or omitSecrets answers it.
+ */
+export type SaveOutcome =
+  | { ok: true; preset: PresetSummary }
+  | { ok: false; reason: 'secrets-need-consent'; secrets: SecretRef[]; message: string };
+
+/** The answer to an export: the file's text and a suggested file name, or the secrets question. */
+export type ExportOutcome =
+  | { ok: true; text: string; fileName: string }
+  | { ok: false; reason: 'secrets-need-consent'; secrets: SecretRef[]; message: string };
+
+/** A file name for an exported preset: "ab -n 50000 -c 500" -> "ab-n-50000-c-500.trebuchet-preset.json". */
+export function presetFileName(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .toLowerCase()
+    .slice(0, 80);
+  return `${slug || 'preset'}.trebuchet-preset.json`;
+}

@@ -1,0 +1,55 @@
+import type { ErrorEntry, RunResult } from '../../shared/result.ts';
+import { runResultFixture } from './run-result-fixture.ts';
+
+/** A RunResult with the figures the comparison math reads set to chosen values. */
+export function resultWith(f: {
+  rps: number;
+  p50?: number;
+  p95?: number;
+  p99?: number;
+  mean?: number;
+  total?: number;
+  ok?: number;
+  status?: RunResult['status'];
+  url?: string;
+  noLatency?: boolean;
+  errors?: ErrorEntry[];
+}): RunResult {
+  const base = runResultFixture();
+  const total = f.total ?? 1000;
+  const ok = f.ok ?? total;
+  const p50 = f.p50 ?? 1;
+  const p95 = f.p95 ?? 2;
+  const p99 = f.p99 ?? 3;
+  return {
+    ...base,
+    status: f.status ?? 'completed',
+    error: f.status === 'failed' ? { kind: 'refused', message: 'connection refused' } : null,
+    target: { ...base.target, url: f.url ?? base.target.url },
+    requests: { ...base.requests, total, responses: total, ok, non2xx: total - ok },
+    successRatio: total === 0 ? 0 : ok / total,
+    errors: f.errors ?? [],
+    throughput: { ...base.throughput, requestsPerSecond: f.rps },
+    latency: f.noLatency
+      ? null
+      : {
+          min: 0.1,
+          mean: f.mean ?? p50,
+          stdev: 0.5,
+          max: p99 * 2,
+          percentiles: {
+            '50': p50,
+            '66': p50,
+            '75': p50,
+            '80': p50,
+            '90': p95,
+            '95': p95,
+            '98': p99,
+            '99': p99,
+            '99.9': p99,
+            '99.99': p99,
+            '100': p99 * 2,
+          },
+        },
+  };
+}

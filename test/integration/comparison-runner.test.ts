@@ -1,0 +1,147 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { RunManager } from '../../electron/engine/manager.ts';
+import { ComparisonRunner } from '../../electron/services/comparison-runner.ts';
+import {
+  cellAt,
+  comparisonPercentileTable,
+  comparisonPlanSchema,
+  scalingSeries,
+  type ComparisonEvent,
+  type ComparisonPlanInput,
+} from '../../shared/comparison.ts';
+import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
+
+let servers: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+
+async function twoServers(): Promise<[TestServer, TestServer]> {
+  // A short fixed delay keeps the request volume modest on a shared 2-core machine.
+  servers = [
+    await startHttpServer(handlers.delay(2, 'apache')),
+    await startHttpServer(handlers.delay(2, 'nginx')),
+  ];
+  return [servers[0]!, servers[1]!];
+}
+
+function planFor(a: TestServer, b: TestServer, over: Partial<ComparisonPlanInput>) {
+  return comparisonPlanSchema.parse({
+    name: 'two local servers',
+    targets: [
+      { name: 'first', urls: { http: a.url } },
+      { name: 'second', urls: { http: b.url } },
+    ],
+    protocols: ['http'],
+    load: { model: 'closed', limit: { kind: 'duration', seconds: 1 } },
+    levels: [1, 4],
+    repetitions: 2,
+    ...over,
+  });
+}
+
+describe('comparison runner against two local servers', () => {
+  it('runs 2 servers x 2 levels x 2 repetitions: 8 results in a 4-cell table', async () => {
+    const [a, b] = await twoServers();
+    const plan = planFor(a, b, {});
+    const manager = new RunManager({ appVersion: '0.0.0-test' });
+    const runner = new ComparisonRunner({ manager });
+    const events: ComparisonEvent[] = [];
+    runner.subscribe((e) => events.push(e));
+
+    const id = runner.start(plan);
+    const outcome = await runner.whenDone(id);
+
+    expect(outcome.status).toBe('completed');
+    expect(outcome.outcomes).toHaveLength(8);
+    expect(outcome.outcomes.every((o) => o.result.status === 'completed')).toBe(true);
+    // Progress over the whole matrix, in order.
+    expect(events[0]).toEqual({ type: 'started', comparisonId: id, cellCount: 8 });
+    const started = events.filter((e) => e.type === 'cell-started');
+    expect(started.map((e) => e.cellIndex)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(started.every((e) => e.cellCount === 8)).toBe(true);
+    expect(
+      started.map((e) => `${e.coordinates.repetition}/${e.coordinates.level}/${e.coordinates.targetIndex}`),
+    ).toEqual(['0/1/0', '0/1/1', '0/4/0', '0/4/1', '1/1/0', '1/1/1', '1/4/0', '1/4/1']);
+    expect(events.filter((e) => e.type === 'cell-done')).toHaveLength(8);
+    expect(events.filter((e) => e.type === 'cell-sample').length).toBeGreaterThanOrEqual(8);
+    expect(events.at(-1)).toMatchObject({ type: 'done', comparisonId: id, status: 'completed' });
+
+    const table = outcome.table;
+    expect(table.cells).toHaveLength(4);
+    for (const cell of table.cells) {
+      expect(cell.runs, cell.key).toBe(2);
+      expect(cell.figures.rps!.mean, cell.key).toBeGreaterThan(20);
+      expect(cell.figures.rps!.stdev, cell.key).not.toBeNull();
+      expect(cell.figures.rps!.min).toBeLessThanOrEqual(cell.figures.rps!.max);
+      // Each request waits for the server's 2 ms delay.
+      expect(cell.figures.p50!.mean, cell.key).toBeGreaterThanOrEqual(2);
+      expect(cell.figures.p99!.mean).toBeGreaterThanOrEqual(cell.figures.p50!.mean);
+      expect(cell.failedRequests).toBe(0);
+      expect(cell.figures.successRatio!.mean).toBe(1);
+    }
+    // Every request counted in a result reached its own server.
+    for (const [i, server] of [a, b].entries()) {
+      const counted = outcome.outcomes
+        .filter((o) => o.coordinates.targetIndex === i)
+        .reduce((n, o) => n + o.result.requests.total, 0);
+      expect(counted).toBeGreaterThan(0);
+      expect(server.requests).toBeGreaterThanOrEqual(counted);
+    }
+    // Every cell's results came from its own target at its own level.
+    for (const o of outcome.outcomes) {
+      expect(o.result.target.url).toBe(o.coordinates.targetIndex === 0 ? a.url : b.url);
+      expect(o.result.load.model === 'closed' && o.result.load.connections).toBe(o.coordinates.level);
+    }
+    const pt = comparisonPercentileTable(table, { protocol: 'http', level: 4 });
+    expect(pt.columns).toEqual(['first', 'second']);
+    expect(pt.rows.find((r) => r.percentile === 99)!.values.every((v) => v !== null && v >= 2)).toBe(true);
+    const series = scalingSeries(table);
+    expect(series.map((s) => s.points.map((p) => p.level))).toEqual([
+      [1, 4],
+      [1, 4],
+    ]);
+    const c4 = cellAt(table, { targetIndex: 0, protocol: 'http', level: 4 })!;
+    expect(series[0]!.points[1]!.rps).toBe(c4.figures.rps!.mean);
+  });
+
+  it('stops mid-cell, keeping the finished cells and the partial one', async () => {
+    const [a, b] = await twoServers();
+    const plan = planFor(a, b, {
+      levels: [2],
+      repetitions: 3,
+      load: { model: 'closed', limit: { kind: 'duration', seconds: 2 } },
+      options: { sampleIntervalMs: 200 },
+      pauseSeconds: 0.2,
+    });
+    const manager = new RunManager({ appVersion: '0.0.0-test' });
+    const runner = new ComparisonRunner({ manager });
+    const events: ComparisonEvent[] = [];
+    const stopping: { reply: Promise<boolean> | null } = { reply: null };
+    const id = runner.start(plan);
+    runner.subscribe((e) => {
+      events.push(e);
+      if (e.type === 'cell-sample' && e.cellIndex === 2 && !stopping.reply) stopping.reply = runner.stop(id);
+    });
+    const outcome = await runner.whenDone(id);
+    expect(await stopping.reply).toBe(true);
+
+    expect(outcome.status).toBe('cancelled');
+    expect(outcome.outcomes.map((o) => o.cellIndex)).toEqual([0, 1, 2]);
+    expect(outcome.outcomes.map((o) => o.result.status)).toEqual(['completed', 'completed', 'cancelled']);
+    expect(outcome.outcomes[2]!.result.requests.total).toBeGreaterThan(0);
+    expect(
+      events.filter((e) => e.type === 'pause').map((e) => e.type === 'pause' && e.nextCellIndex),
+    ).toEqual([1, 2]);
+    expect(events.filter((e) => e.type === 'cell-started')).toHaveLength(3);
+    // The partial cell stays out of the table: each target has one completed repetition.
+    expect(outcome.table.cells.map((c) => [c.runs, c.skipped])).toEqual([
+      [1, 1],
+      [1, 0],
+    ]);
+    expect(manager.activeRunIds()).toEqual([]);
+    expect(runner.activeComparisonIds()).toEqual([]);
+    expect(await runner.stop('cmp-unknown')).toBe(false);
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { ComparisonRunner, type RunManagerLike } from '../../electron/services/comparison-runner.ts';
+import type { RunEvent } from '../../shared/api.ts';
+import { comparisonPlanSchema, type ComparisonEvent } from '../../shared/comparison.ts';
+import type { RunResult } from '../../shared/result.ts';
+import type { Scenario } from '../../shared/scenario.ts';
+import { resultWith } from '../helpers/comparison-results.ts';
+
+/** A RunManager stand-in: each run answers at once with what answer() returns for it. */
+function fakeManager(
+  answer: (scenario: Scenario, n: number) => RunResult[] | Error,
+): RunManagerLike & { started: Scenario[] } {
+  const runs = new Map<string, Promise<RunResult[]>>();
+  const started: Scenario[] = [];
+  return {
+    started,
+    start(scenario) {
+      const id = `run-${started.length}`;
+      const a = answer(scenario, started.length);
+      started.push(scenario);
+      runs.set(id, a instanceof Error ? Promise.reject(a) : Promise.resolve(a));
+      return id;
+    },
+    subscribe: (_l: (e: RunEvent) => void) => () => undefined,
+    stop: () => Promise.resolve(true),
+    whenDone: (id) => runs.get(id) ?? Promise.reject(new Error('unknown')),
+  };
+}
+
+const plan = comparisonPlanSchema.parse({
+  targets: [
+    { name: 'a', urls: { http: 'http://127.0.0.1:1/' } },
+    { name: 'b', urls: { http: 'http://127.0.0.1:2/' } },
+  ],
+  load: { model: 'open', durationSeconds: 1 },
+  levels: [10, 20],
+  repetitions: 1,
+});
+
+function collect(runner: ComparisonRunner): ComparisonEvent[] {
+  const events: ComparisonEvent[] = [];
+  runner.subscribe((e) => events.push(e));
+  return events;
+}
+
+describe('comparison runner (fake engine)', () => {
+  it('hands each cell scenario to the engine in order and aggregates the results', async () => {
+    const manager = fakeManager((s) => [
+      resultWith({ rps: s.load.model === 'open' ? s.load.rate : 0, url: s.targets[0]!.url }),
+    ]);
+    const runner = new ComparisonRunner({ manager });
+    const out = await runner.whenDone(runner.start(plan));
+    expect(
+      manager.started.map((s) => `${s.targets[0]!.url}@${s.load.model === 'open' ? s.load.rate : ''}`),
+    ).toEqual([
+      'http://127.0.0.1:1/@10',
+      'http://127.0.0.1:2/@10',
+      'http://127.0.0.1:1/@20',
+      'http://127.0.0.1:2/@20',
+    ]);
+    expect(out.status).toBe('completed');
+    expect(out.table.cells.map((c) => c.figures.rps!.mean)).toEqual([10, 10, 20, 20]);
+  });
+
+  it('reports a cell the host could not run and carries on', async () => {
+    const manager = fakeManager((_s, n) =>
+      n === 1 ? new Error('worker crashed') : [resultWith({ rps: 5 })],
+    );
+    const runner = new ComparisonRunner({ manager });
+    const events = collect(runner);
+    const out = await runner.whenDone(runner.start(plan));
+    expect(events.filter((e) => e.type === 'error')).toEqual([
+      { type: 'error', comparisonId: out.comparisonId, cellIndex: 1, message: 'worker crashed' },
+    ]);
+    expect(out.outcomes.map((o) => o.cellIndex)).toEqual([0, 2, 3]);
+    expect(out.status).toBe('completed');
+  });
+
+  it('is failed when every cell failed', async () => {
+    const runner = new ComparisonRunner({
+      manager: fakeManager(() => [resultWith({ rps: 0, status: 'failed', total: 0 })]),
+    });
+    const out = await runner.whenDone(runner.start(plan));
+    expect(out.status).toBe('failed');
+    expect(out.table.cells[0]!.failures).toEqual(['connection refused']);
+  });
+
+  it('stops during the pause between cells', async () => {
+    const manager = fakeManager(() => [resultWith({ rps: 1 })]);
+    const runner = new ComparisonRunner({ manager });
+    const id = runner.start({ ...plan, pauseSeconds: 60 });
+    runner.subscribe((e) => {
+      if (e.type === 'pause') void runner.stop(id);
+    });
+    // A 60 s pause that stop() did not cut short would outlast the test's timeout.
+    const out = await runner.whenDone(id);
+    expect(out.status).toBe('cancelled');
+    expect(out.outcomes).toHaveLength(1);
+    expect(manager.started).toHaveLength(1);
+  });
+});

@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import {
+  isSecretHeader,
+  parsePresetFile,
+  PRESET_FORMAT,
+  presetFileName,
+  secretHeadersOf,
+  summarizePreset,
+} from '../../shared/presets.ts';
+import { describeIssues } from '../../shared/validation.ts';
+
+const ctx = { newId: () => 'fresh-id', now: () => new Date('2025-03-04T05:06:07.000Z') };
+
+const v2 = {
+  format: PRESET_FORMAT,
+  version: 2,
+  id: 'p1',
+  name: 'nginx smoke',
+  createdAt: '2025-01-01T00:00:00.000Z',
+  updatedAt: '2025-01-02T00:00:00.000Z',
+  kind: 'scenario',
+  scenario: {
+    targets: [{ url: 'http://127.0.0.1:8080/', headers: [{ name: 'Authorization', value: 'Bearer x' }] }],
+  },
+};
+
+function errors(input: unknown): string {
+  const r = parsePresetFile(input, ctx);
+  if (r.ok) throw new Error('expected the input to be refused');
+  return describeIssues(r.issues);
+}
+
+describe('parsePresetFile', () => {
+  it('reads the current version as is, with defaults filled', () => {
+    const r = parsePresetFile(v2, ctx);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.migratedFrom).toBeNull();
+    expect(r.value.id).toBe('p1');
+    expect(r.value.description).toBe('');
+    expect(r.value.kind === 'scenario' && r.value.scenario.load.model).toBe('closed');
+  });
+
+  it('migrates version 1 to the current version', () => {
+    const r = parsePresetFile(
+      {
+        format: PRESET_FORMAT,
+        version: 1,
+        name: 'old one',
+        savedAt: '2024-06-01T12:00:00.000Z',
+        scenario: { targets: [{ url: 'http://127.0.0.1:8080/' }], load: { model: 'open', rate: 500 } },
+      },
+      ctx,
+    );
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.migratedFrom).toBe(1);
+    const p = r.value;
+    expect(p).toMatchObject({
+      format: PRESET_FORMAT,
+      version: 2,
+      id: 'fresh-id',
+      name: 'old one',
+      createdAt: '2024-06-01T12:00:00.000Z',
+      updatedAt: '2024-06-01T12:00:00.000Z',
+      kind: 'scenario',
+    });
+    expect(p.kind === 'scenario' && p.scenario.load).toEqual({
+      model: 'open',
+      rate: 500,
+      durationSeconds: 5,
+      maxInFlight: 1000,
+    });
+  });
+
+  it('wraps a bare scenario or comparison plan into a new preset', () => {
+    const s = parsePresetFile({ name: 'from a run', targets: [{ url: 'http://127.0.0.1:1/' }] }, ctx);
+    expect(s.ok && s.value).toMatchObject({
+      id: 'fresh-id',
+      name: 'from a run',
+      kind: 'scenario',
+      createdAt: '2025-03-04T05:06:07.000Z',
+    });
+    const p = parsePresetFile(
+      { targets: [{ urls: { http: 'http://127.0.0.1:1/' } }], load: { model: 'closed' }, levels: [1, 2] },
+      ctx,
+    );
+    expect(p.ok && p.value.kind).toBe('comparison');
+    expect(p.ok && p.value.name).toBe('Untitled comparison');
+  });
+
+  it('names the field for anything else', () => {
+    expect(errors('hello')).toBe('a preset file must hold a JSON object');
+    expect(errors([1, 2])).toBe('a preset file must hold a JSON object');
+    expect(errors({ hello: 1 })).toMatch(/^format: not a Trebuchet preset/);
+    expect(errors({ format: 'k6' })).toBe(
+      'format: not a Trebuchet preset (expected "trebuchet-preset", got "k6")',
+    );
+    expect(errors({ format: PRESET_FORMAT })).toBe('version: version must be a number');
+    expect(errors({ ...v2, version: 9 })).toBe(
+      'version: version 9 was written by a newer Trebuchet; this one reads versions 1 to 2',
+    );
+    expect(errors({ ...v2, version: 0 })).toBe(
+      'version: unknown preset version 0; this app reads versions 1 to 2',
+    );
+    expect(errors({ ...v2, name: '  ' })).toBe('name: name is empty');
+    expect(errors({ ...v2, createdAt: 'yesterday' })).toBe('createdAt: must be a date and time (ISO 8601)');
+    expect(errors({ ...v2, kind: 'playlist' })).toMatch(/^kind: /);
+    expect(errors({ ...v2, scenario: { targets: [{ url: 'ftp://x' }] } })).toBe(
+      'scenario.targets.0.url: URL must start with http:// or https:// (got ftp://)',
+    );
+    expect(
+      errors({
+        ...v2,
+        scenario: { targets: [{ url: 'http://a/' }], load: { model: 'closed', connections: 0 } },
+      }),
+    ).toBe('scenario.load.connections: connections must be at least 1');
+    expect(
+      errors({
+        ...v2,
+        kind: 'comparison',
+        scenario: undefined,
+        plan: { targets: [{ urls: { http: 'http://a/' } }], load: { model: 'closed' }, levels: [] },
+      }),
+    ).toBe('plan.levels: add at least one load level');
+    expect(errors({ targets: [] })).toBe('targets: add at least one target');
+  });
+});
+
+describe('secret headers', () => {
+  it('recognises credentials by header name', () => {
+    for (const n of [
+      'Authorization',
+      'cookie',
+      'Proxy-Authorization',
+      'X-API-Key',
+      'X-Auth-Token',
+      'x-goog-api-key',
+      'Api-Key',
+      'token',
+    ]) {
+      expect(isSecretHeader(n), n).toBe(true);
+    }
+    for (const n of ['Accept', 'X-Request-Id', 'Content-Type', 'X-Tokens-Left', 'Keyboard']) {
+      expect(isSecretHeader(n), n).toBe(false);
+    }
+  });
+
+  it('lists the secret values of a preset, ignoring empty ones', () => {
+    const r = parsePresetFile(
+      {
+        ...v2,
+        scenario: {
+          targets: [
+            {
+              name: 'nginx',
+              url: 'http://127.0.0.1:1/',
+              headers: [
+                { name: 'Accept', value: '*/*' },
+                { name: 'Cookie', value: 'a=1' },
+              ],
+            },
+            {
+              url: 'http://127.0.0.1:2/x',
+              headers: [
+                { name: 'Authorization', value: '' },
+                { name: 'X-Api-Key', value: 'k' },
+              ],
+            },
+          ],
+        },
+      },
+      ctx,
+    );
+    if (!r.ok) throw new Error(describeIssues(r.issues));
+    expect(secretHeadersOf(r.value)).toEqual([
+      { targetIndex: 0, headerIndex: 1, target: 'nginx', header: 'Cookie' },
+      { targetIndex: 1, headerIndex: 1, target: '127.0.0.1:2/x', header: 'X-Api-Key' },
+    ]);
+    const summary = summarizePreset(r.value, 'user');
+    expect(summary.secretCount).toBe(2);
+    expect(summary.targets).toEqual(['nginx', '127.0.0.1:2/x']);
+  });
+});
+
+describe('presetFileName', () => {
+  it('makes a safe file name from the preset name', () => {
+    expect(presetFileName('ab -n 50000 -c 500 on an 8 KB image')).toBe(
+      'ab-n-50000-c-500-on-an-8-kb-image.trebuchet-preset.json',
+    );
+    expect(presetFileName('../../etc/passwd')).toBe('etc-passwd.trebuchet-preset.json');
+    expect(presetFileName('日本語')).toBe('preset.trebuchet-preset.json');
+  });
+});

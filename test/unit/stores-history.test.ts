@@ -1,0 +1,264 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { decodeHistogram, encodeHistogram, newHistogram } from '../../electron/engine/histogram.ts';
+import {
+  BrokenHistoryFileError,
+  HistoryNotFoundError,
+  openHistoryStore,
+} from '../../electron/stores/history-store.ts';
+import type { SecretCipher } from '../../electron/stores/secrets.ts';
+import { openStores } from '../../electron/stores/index.ts';
+import { comparisonPlanSchema, expandPlan } from '../../shared/comparison.ts';
+import { comparableParts, type RunRecordDraft } from '../../shared/history.ts';
+import type { RunResult } from '../../shared/result.ts';
+import { scenarioSchema } from '../../shared/scenario.ts';
+import { resultWith } from '../helpers/comparison-results.ts';
+import { sampleFixture } from '../helpers/run-result-fixture.ts';
+
+let dir: string;
+let clock: number;
+const now = () => new Date(Date.UTC(2025, 0, 1) + clock++ * 1000);
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trebuchet-history-'));
+  clock = 0;
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function histogramOf(values: number[]): string {
+  const h = newHistogram();
+  for (const v of values) h.recordValue(v);
+  return encodeHistogram(h);
+}
+
+const scenario = scenarioSchema.parse({
+  name: 'two servers',
+  targets: [
+    {
+      name: 'apache',
+      url: 'http://127.0.0.1:8080/',
+      headers: [{ name: 'Authorization', value: 'Bearer hunter2' }],
+    },
+    { name: 'nginx', url: 'http://127.0.0.1:8081/' },
+  ],
+});
+
+function results(): RunResult[] {
+  return scenario.targets.map((target, i) => ({
+    ...resultWith({ rps: 1000 * (i + 1), p99: 5 + i }),
+    target,
+    histogram: histogramOf([100, 200, 300 * (i + 1)]),
+    samples: [sampleFixture({ seq: 0 }), sampleFixture({ seq: 1, requestsPerSecond: 900 })],
+  }));
+}
+
+const draft = (name?: string, status: RunRecordDraft['status'] = 'completed'): RunRecordDraft => ({
+  kind: 'scenario',
+  name,
+  status,
+  appVersion: '0.1.0',
+  scenario,
+  results: results(),
+});
+
+const runFiles = () => fs.readdirSync(dir).filter((f) => f.endsWith('.run.json'));
+
+describe('history store', () => {
+  it('saves a run with its histograms and samples, and survives a restart', async () => {
+    const store = await openHistoryStore({ dir, now, allowPlaintextSecrets: true });
+    const s = await store.save(draft());
+    expect(s).toMatchObject({
+      name: 'two servers',
+      status: 'completed',
+      kind: 'scenario',
+      targets: ['apache', 'nginx'],
+      results: 2,
+    });
+    expect(s.perTarget).toEqual([
+      { target: 'apache', rps: 1000, p99: 5 },
+      { target: 'nginx', rps: 2000, p99: 6 },
+    ]);
+    expect(s.bytes).toBe(fs.statSync(path.join(dir, `${s.id}.run.json`)).size);
+
+    const again = await openHistoryStore({ dir, now, allowPlaintextSecrets: true });
+    expect((await again.list()).map((x) => x.id)).toEqual([s.id]);
+    const record = await again.get(s.id);
+    expect(record.kind).toBe('scenario');
+    if (record.kind !== 'scenario') return;
+    expect(record.results).toEqual(results());
+    expect(record.generator?.engine).toBe('autocannon');
+    expect(record.appVersion).toBe('0.1.0');
+    expect(decodeHistogram(record.results[1]!.histogram!).totalCount).toBe(3);
+    expect(decodeHistogram(record.results[1]!.histogram!).maxValue).toBeGreaterThanOrEqual(600);
+    expect(record.results[0]!.samples.map((x) => x.requestsPerSecond)).toEqual([1000, 900]);
+    // No temporary file is left behind by the atomic writes.
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('lists newest first, renames and deletes', async () => {
+    const store = await openHistoryStore({ dir, now });
+    const a = await store.save(draft('first'));
+    const b = await store.save(draft(undefined, 'cancelled'));
+    expect((await store.list()).map((x) => x.name)).toEqual(['two servers', 'first']);
+    expect((await store.list())[0]!.status).toBe('cancelled');
+    expect((await store.rename(a.id, 'baseline')).name).toBe('baseline');
+    expect((await store.get(a.id)).name).toBe('baseline');
+    expect(await store.delete(b.id)).toBe(true);
+    expect(await store.delete(b.id)).toBe(false);
+    await expect(store.get(b.id)).rejects.toThrow(HistoryNotFoundError);
+    await expect(store.get('../../etc/passwd')).rejects.toThrow(HistoryNotFoundError);
+    await expect(store.rename(a.id, ' ')).rejects.toThrow('name is empty');
+    const again = await openHistoryStore({ dir, now });
+    expect((await again.list()).map((x) => x.name)).toEqual(['baseline']);
+    expect(runFiles()).toHaveLength(1);
+  });
+
+  it('lists from the index without reading run files, and rebuilds a lost or broken index', async () => {
+    const store = await openHistoryStore({ dir, now });
+    const s = await store.save(draft('indexed'));
+    const index = path.join(dir, 'index.json');
+    const entries = (JSON.parse(fs.readFileSync(index, 'utf8')) as { entries: { id: string }[] }).entries;
+    expect(entries.map((e) => e.id)).toEqual([s.id]);
+    fs.rmSync(index);
+    expect((await (await openHistoryStore({ dir, now })).list()).map((x) => x.name)).toEqual(['indexed']);
+    fs.writeFileSync(index, '{"format": "trebuchet-run-index", "ver');
+    const rebuilt = await openHistoryStore({ dir, now });
+    expect((await rebuilt.list()).map((x) => x.name)).toEqual(['indexed']);
+    expect(rebuilt.problems()).toEqual([]);
+    expect(JSON.parse(fs.readFileSync(index, 'utf8'))).toMatchObject({
+      format: 'trebuchet-run-index',
+      version: 1,
+    });
+  });
+
+  it('sets a truncated run file aside, reports it and keeps the others', async () => {
+    const store = await openHistoryStore({ dir, now });
+    const good = await store.save(draft('good'));
+    const bad = await store.save(draft('bad'));
+    const badFile = path.join(dir, `${bad.id}.run.json`);
+    const truncated = fs.readFileSync(badFile, 'utf8').slice(0, 500);
+    fs.writeFileSync(badFile, truncated);
+    fs.rmSync(path.join(dir, 'index.json'));
+
+    const again = await openHistoryStore({ dir, now });
+    expect((await again.list()).map((x) => x.id)).toEqual([good.id]);
+    const [problem] = again.problems();
+    expect(problem!.store).toBe('history');
+    expect(problem!.message).toContain('not valid JSON');
+    expect(path.basename(problem!.keptAs!)).toMatch(new RegExp(`^${bad.id}\\.run\\.broken-.*\\.json$`));
+    expect(fs.readFileSync(problem!.keptAs!, 'utf8')).toBe(truncated);
+    expect(runFiles()).toEqual([`${good.id}.run.json`]);
+  });
+
+  it('sets a tampered run file aside when it is opened', async () => {
+    const store = await openHistoryStore({ dir, now });
+    const s = await store.save(draft('tampered'));
+    const f = path.join(dir, `${s.id}.run.json`);
+    const doc = JSON.parse(fs.readFileSync(f, 'utf8')) as { results: { successRatio: number }[] };
+    doc.results[0]!.successRatio = 7;
+    fs.writeFileSync(f, JSON.stringify(doc));
+    const err = await store.get(s.id).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BrokenHistoryFileError);
+    expect((err as BrokenHistoryFileError).message).toContain('results.0.successRatio');
+    expect(await store.list()).toEqual([]);
+    expect(fs.existsSync((err as BrokenHistoryFileError).problem.keptAs!)).toBe(true);
+    // A record from a newer app is set aside with that reason.
+    const s2 = await store.save(draft('future'));
+    const f2 = path.join(dir, `${s2.id}.run.json`);
+    fs.writeFileSync(f2, JSON.stringify({ ...JSON.parse(fs.readFileSync(f2, 'utf8')), version: 3 }));
+    await expect(store.get(s2.id)).rejects.toThrow('written by a newer Trebuchet (format version 3)');
+  });
+
+  it('removes temporary files a crash left behind, but not one being written now', async () => {
+    const oldTmp = path.join(dir, '.x.run.json.123.abcd.tmp');
+    const freshTmp = path.join(dir, '.y.run.json.124.abcd.tmp');
+    fs.writeFileSync(oldTmp, '{"half": ');
+    fs.writeFileSync(freshTmp, '{"half": ');
+    const past = new Date(Date.now() - 3600_000);
+    fs.utimesSync(oldTmp, past, past);
+    const store = await openHistoryStore({ dir });
+    expect(await store.list()).toEqual([]);
+    expect(fs.existsSync(oldTmp)).toBe(false);
+    expect(fs.existsSync(freshTmp)).toBe(true);
+    expect(store.problems()).toEqual([]);
+  });
+
+  it('refuses an invalid record without writing anything', async () => {
+    const store = await openHistoryStore({ dir, now });
+    const bad = { ...draft(), results: [{ ...results()[0]!, successRatio: 2 }] };
+    await expect(store.save(bad)).rejects.toThrow('run record is invalid: results.0.successRatio');
+    expect(runFiles()).toEqual([]);
+  });
+});
+
+describe('history secrets', () => {
+  const cipher: SecretCipher = {
+    available: () => true,
+    encrypt: (t) => `sealed:${Buffer.from(t).toString('hex')}`,
+    decrypt: (d) => Buffer.from(d.slice(7), 'hex').toString(),
+  };
+
+  it('clears secret values without a cipher or consent', async () => {
+    const store = await openHistoryStore({ dir, now });
+    const s = await store.save(draft());
+    const text = fs.readFileSync(path.join(dir, `${s.id}.run.json`), 'utf8');
+    expect(text).not.toContain('hunter2');
+    const r = await store.get(s.id);
+    expect(r.kind === 'scenario' && r.scenario.targets[0]!.headers).toEqual([
+      { name: 'Authorization', value: '' },
+    ]);
+    expect(r.kind === 'scenario' && r.results[0]!.target.headers).toEqual([
+      { name: 'Authorization', value: '' },
+    ]);
+  });
+
+  it('seals them with a cipher and opens them again', async () => {
+    const store = await openHistoryStore({ dir, now, cipher });
+    const s = await store.save(draft());
+    expect(fs.readFileSync(path.join(dir, `${s.id}.run.json`), 'utf8')).not.toContain('hunter2');
+    const r = await (await openHistoryStore({ dir, cipher })).get(s.id);
+    expect(r.kind === 'scenario' && r.results[0]!.target.headers[0]!.value).toBe('Bearer hunter2');
+    // Renaming keeps the sealed values.
+    await store.rename(s.id, 'renamed');
+    const r2 = await store.get(s.id);
+    expect(r2.kind === 'scenario' && r2.scenario.targets[0]!.headers[0]!.value).toBe('Bearer hunter2');
+  });
+});
+
+describe('comparison records', () => {
+  it('keeps the plan and cell outcomes and offers each cell for comparing', async () => {
+    const plan = comparisonPlanSchema.parse({
+      name: 'c10 vs c100',
+      targets: [
+        { name: 'a', urls: { http: 'http://127.0.0.1:1/' } },
+        { name: 'b', urls: { http: 'http://127.0.0.1:2/' } },
+      ],
+      load: { model: 'closed' },
+      levels: [10, 100],
+      repetitions: 2,
+    });
+    const outcomes = expandPlan(plan).map((c) => ({
+      cellIndex: c.index,
+      coordinates: c.coordinates,
+      result: resultWith({ rps: 100 * (c.coordinates.targetIndex + 1) + c.coordinates.repetition }),
+    }));
+    const stores = await openStores({ dataDir: dir, now });
+    const s = await stores.history.save({
+      kind: 'comparison',
+      status: 'completed',
+      appVersion: '0.1.0',
+      plan,
+      outcomes,
+    });
+    expect(s).toMatchObject({ kind: 'comparison', results: 8, targets: ['a', 'b'], perTarget: [] });
+    expect(fs.existsSync(path.join(dir, 'history', `${s.id}.run.json`))).toBe(true);
+    const record = await stores.history.get(s.id);
+    const parts = comparableParts(record);
+    expect(parts.map((p) => p.label)).toEqual(['a · c=10', 'b · c=10', 'a · c=100', 'b · c=100']);
+    expect(parts[1]!.summary.figures.rps).toMatchObject({ n: 2, mean: 200.5 });
+    expect(stores.problems()).toEqual([]);
+    expect(path.dirname(stores.presets.path)).toBe(dir);
+  });
+});
