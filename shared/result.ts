@@ -108,6 +108,12 @@ export const generatorFactsSchema = z.object({
   cpuPercentMax: z.number().nonnegative(),
   /** True when the generator ran flat out: its numbers may measure the client, not the server. */
   saturated: z.boolean(),
+  /**
+   * What the CPU figures cover: 'engine-thread' = the engine worker thread alone (its sockets,
+   * HTTP parsing and bookkeeping, kernel time included); 'process' = the whole generator
+   * process, host threads included (on a Node without per-thread CPU accounting).
+   */
+  cpuScope: z.enum(['engine-thread', 'process']).optional(),
 });
 export type GeneratorFacts = z.infer<typeof generatorFactsSchema>;
 
@@ -129,7 +135,21 @@ export const phaseStatsSchema = z.object({
 });
 export type PhaseStats = z.infer<typeof phaseStatsSchema>;
 
-export const PHASES = ['dns', 'connect', 'tls', 'waiting', 'transfer', 'total'] as const;
+/**
+ * Per-request timing phases. setup = dns + connect + tls (ab's "Connect" row, 0 on a reused
+ * keep-alive connection) and processing = total - setup (ab's "Processing" row); waiting runs
+ * from the request written to the first response byte (ab's "Waiting").
+ */
+export const PHASES = [
+  'dns',
+  'connect',
+  'tls',
+  'setup',
+  'waiting',
+  'transfer',
+  'processing',
+  'total',
+] as const;
 export type Phase = (typeof PHASES)[number];
 
 export const warningSchema = z.object({

@@ -7,9 +7,15 @@ const HIGHEST_TRACKABLE_US = 3_600_000_000;
 
 export type Histogram = hdr.Histogram;
 
-export function newHistogram(): Histogram {
+/**
+ * A latency histogram. Plain typed-array buckets (about 90 KB at 32 bits, 180 KB at 64):
+ * the 'packed' layout is ten times slower to record into and to read percentiles from,
+ * which a per-response record and a per-tick percentile read cannot afford.
+ * 'window' (32-bit counts) holds one tick; 'run' (64-bit counts) a whole run.
+ */
+export function newHistogram(kind: 'window' | 'run' = 'run'): Histogram {
   return hdr.build({
-    bitBucketSize: 'packed',
+    bitBucketSize: kind === 'window' ? 32 : 64,
     lowestDiscernibleValue: 1,
     highestTrackableValue: HIGHEST_TRACKABLE_US,
     numberOfSignificantValueDigits: 3,

@@ -48,7 +48,7 @@ export interface Totals {
  */
 export class Recorder {
   readonly histogram: Histogram = newHistogram();
-  private readonly window: Histogram = newHistogram();
+  private readonly window: Histogram = newHistogram('window');
   private w: Window = emptyWindow();
   private readonly sloUs: number | null;
   private readonly sloMessage: string;

@@ -48,11 +48,14 @@ export interface RunnerContext {
    * flight (leaving recorder.inFlight as it is) and resolves promptly.
    */
   signal: AbortSignal;
-  /**
-   * Called once the warm-up has elapsed (the worker times it). A requests-count limit
-   * (closed model) counts requests sent after this point.
-   */
+  /** Length of the warm-up; the worker times it and calls recorder.startMeasuring() at its end. */
   warmupSeconds: number;
+  /**
+   * Resolves once the warm-up has elapsed and the recorder measures (at once when there is
+   * no warm-up). A duration limit runs from this point; a requests-count limit (closed
+   * model) counts the requests that finish after it.
+   */
+  warmupDone: Promise<void>;
 }
 
 /**

@@ -168,6 +168,16 @@ export const handlers = {
       res.end();
     };
   },
+  /** Answers the first request (an engine's pre-flight) with 200 "ok", every later one with `then`. */
+  firstOk(then: http.RequestListener): http.RequestListener {
+    let first = true;
+    return (req, res) => {
+      if (!first) return then(req, res);
+      first = false;
+      res.writeHead(200, { 'content-length': 2 });
+      res.end('ok');
+    };
+  },
   /** Echoes the request body length and method, for body/method tests. */
   echo(): http.RequestListener {
     return (req, res) => {

@@ -1,0 +1,77 @@
+/** Help text; defaults come from shared/defaults.ts so the help cannot drift from the schema. */
+import { DEFAULTS, LIMITS } from '../../shared/defaults.ts';
+
+export const MAIN_HELP = `Usage: trebuchet <command> [options]
+
+Commands:
+  run <url>... [flags]        benchmark one or more URLs (or --scenario file.json)
+  serve [--host H] [--port N] serve the Trebuchet UI to a browser (web host)
+  help [command]              show help
+  version                     print the version
+
+Run "trebuchet help run" for the run flags.
+`;
+
+export const RUN_HELP = `Usage: trebuchet run <url>... [flags]
+       trebuchet run --scenario file.json [flags]
+
+Several URLs run one after another with the same load. Flags override the scenario file.
+Load goes to loopback or to servers you are allowed to test.
+
+Closed model (ab -n/-c, wrk; the default):
+  -c, --connections N     concurrent connections (default ${DEFAULTS.closed.connections}, max ${LIMITS.connections.max})
+  -n, --requests N        stop after N requests (measured after the warm-up)
+  -d, --duration T        run for T: 10, 10s, 1m30s (default ${DEFAULTS.closed.durationSeconds}s; a bare number is seconds)
+  -p, --pipelining N      requests in flight per connection (default ${DEFAULTS.closed.pipelining})
+      --closed            with --rate: a closed loop capped at that rate instead of the open model
+
+Open model (vegeta attack -rate):
+      --rate R            requests per second on a fixed schedule: 100, 100/s, 6000/1m
+                          (default duration ${DEFAULTS.open.durationSeconds}s; -c, -n, -p need --closed)
+      --max-in-flight N   cap on unanswered requests (default ${DEFAULTS.open.maxInFlight})
+
+Requests:
+  -m, --method M          GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS (a body without -m is a POST)
+  -H, --header 'N: v'     add a header (repeatable)
+      --body TEXT         request body
+      --body-file PATH    request body from a file
+  -k, --keepalive         keep connections alive (the default, as in wrk and vegeta; ab needs -k)
+      --no-keepalive      a new connection (and TLS handshake) for every request, like ab without -k
+      --http2             HTTP/2 (over TLS, negotiated by ALPN)
+      --timeout T         per-request timeout (default ${DEFAULTS.timeoutMs / 1000}s; a bare number is seconds)
+
+TLS (certificates are verified by default):
+      --insecure          accept self-signed, expired or wrong-host certificates
+      --cacert PATH       trust the CA certificates in this PEM file
+      --servername NAME   SNI name (and the name checked in the certificate)
+
+Measuring:
+      --engine E          auto, autocannon or native (default ${DEFAULTS.engine})
+      --warmup T          leave the first T out of the result (default ${DEFAULTS.warmupSeconds})
+      --slo T             a response slower than T counts as a failure (a bare number is ms)
+      --threshold RULE    pass/fail rule, repeatable: 'p99<50' (ms), 'errors<1%', 'rps>=1000';
+                          metrics p50 p90 p95 p99 p99.9 mean max errors rps
+      --interval T        sample interval (default ${DEFAULTS.sampleIntervalMs}ms; a bare number is ms)
+      --name NAME         scenario name
+
+Output:
+      --format F          text (default: what vegeta report and ab print), ab, vegeta or json
+      --json FILE         write the result as JSON (an array when there are several targets)
+      --csv FILE          write FILE's base name + .summary.csv, .timeseries.csv, .percentiles.csv
+  -q, --quiet             no progress on stderr
+  -h, --help              this help
+
+Exit codes: 0 ok, 1 a threshold failed or the run could not run, 2 bad input, 130 interrupted
+(Ctrl-C stops the run and prints the partial report).
+`;
+
+export const SERVE_HELP = `Usage: trebuchet serve [--host 127.0.0.1] [--port N] [--allow-remote]
+
+Serves the Trebuchet UI and its API to a browser. Prints a URL that carries an access
+token; runs until Ctrl-C or SIGTERM. Build the UI first (npm run serve does both).
+
+  --host H          address to bind (default 127.0.0.1)
+  --port N          port to bind (default 0: a free port, shown in the URL)
+  --allow-remote    bind a non-loopback address (anyone who has the URL can start load
+                    tests from this machine; prefer an SSH tunnel)
+`;

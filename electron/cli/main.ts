@@ -1,0 +1,88 @@
+/** The `trebuchet` command: dispatches to run / serve / help / version. */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { MAIN_HELP, RUN_HELP, SERVE_HELP } from './help.ts';
+import { EXIT } from './report.ts';
+
+const REPO_ROOT = new URL('../../', import.meta.url);
+
+function appVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('package.json', REPO_ROOT), 'utf8')) as { version?: unknown };
+  return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+}
+
+function onSignals(signals: readonly NodeJS.Signals[], handler: () => void): () => void {
+  for (const s of signals) process.on(s, handler);
+  return () => {
+    for (const s of signals) process.off(s, handler);
+  };
+}
+
+/** Runs the command; an unexpected failure prints its message and exits 1, never a stack dump. */
+export async function main(argv: readonly string[]): Promise<number> {
+  try {
+    return await dispatch(argv);
+  } catch (e) {
+    process.stderr.write(`trebuchet: ${e instanceof Error ? e.message : String(e)}\n`);
+    return EXIT.failed;
+  }
+}
+
+async function dispatch(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const version = appVersion();
+  switch (command) {
+    // Each command loads only its own modules: help and version start instantly, run never loads the web host.
+    case 'run': {
+      const { runCommand } = await import('./run-command.ts');
+      return runCommand({
+        argv: rest,
+        cwd: process.cwd(),
+        appVersion: version,
+        stdout: process.stdout,
+        stderr: process.stderr,
+        onInterrupt: (handler) => {
+          // A second Ctrl-C while stopping ends the process at once.
+          let count = 0;
+          return onSignals(['SIGINT', 'SIGTERM'], () => {
+            if (++count > 1) process.exit(EXIT.interrupted);
+            handler();
+          });
+        },
+      });
+    }
+    case 'serve': {
+      const { serveCommand } = await import('./serve-command.ts');
+      return serveCommand({
+        argv: rest,
+        appVersion: version,
+        staticDir: fileURLToPath(new URL('dist/renderer', REPO_ROOT)),
+        stdout: process.stdout,
+        stderr: process.stderr,
+        untilShutdown: () =>
+          new Promise((resolve) => {
+            const off = onSignals(['SIGINT', 'SIGTERM'], () => {
+              off();
+              resolve();
+            });
+          }),
+      });
+    }
+    case 'version':
+    case '--version':
+    case '-v':
+      process.stdout.write(`trebuchet ${version}\n`);
+      return EXIT.ok;
+    case 'help':
+    case '--help':
+    case '-h':
+    case undefined: {
+      const topic = rest[0];
+      process.stdout.write(topic === 'run' ? RUN_HELP : topic === 'serve' ? SERVE_HELP : MAIN_HELP);
+      return command === undefined ? EXIT.badInput : EXIT.ok;
+    }
+    default:
+      process.stderr.write(`trebuchet: unknown command "${command}"\n\n${MAIN_HELP}`);
+      return EXIT.badInput;
+  }
+}

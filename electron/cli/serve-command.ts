@@ -1,0 +1,76 @@
+/** `trebuchet serve`: the web host (the same UI in a browser) until Ctrl-C or SIGTERM. */
+import { parseArgs } from 'node:util';
+import { startWebHost } from '../host/server.ts';
+import { SERVE_HELP } from './help.ts';
+import { EXIT } from './report.ts';
+import { CliInputError, parseWholeNumber } from './values.ts';
+
+export interface ServeContext {
+  argv: readonly string[];
+  appVersion: string;
+  /** The built renderer (vite's outDir). */
+  staticDir: string;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  /** Resolves on the first SIGINT or SIGTERM. */
+  untilShutdown(): Promise<void>;
+}
+
+interface ServeOptions {
+  host: string;
+  port: number;
+  allowNonLoopback: boolean;
+}
+
+function parseServeArgs(argv: readonly string[]): ServeOptions | null {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        host: { type: 'string' },
+        port: { type: 'string' },
+        'allow-remote': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (e) {
+    throw new CliInputError('arguments', (e as Error).message);
+  }
+  if (values.help) return null;
+  const port = values.port === undefined ? 0 : parseWholeNumber('--port', values.port);
+  if (port > 65535)
+    throw new CliInputError('--port', `${port} is not a TCP port (0 to 65535; 0 picks a free one)`);
+  const host = values.host ?? '127.0.0.1';
+  if (host.trim() === '') throw new CliInputError('--host', 'is empty');
+  return { host, port, allowNonLoopback: values['allow-remote'] === true };
+}
+
+export async function serveCommand(ctx: ServeContext): Promise<number> {
+  let opts: ServeOptions | null;
+  try {
+    opts = parseServeArgs(ctx.argv);
+  } catch (e) {
+    if (!(e instanceof CliInputError)) throw e;
+    ctx.stderr.write(`trebuchet serve: ${e.message}\n`);
+    return EXIT.badInput;
+  }
+  if (opts === null) {
+    ctx.stdout.write(SERVE_HELP);
+    return EXIT.ok;
+  }
+  let host;
+  try {
+    host = await startWebHost({ ...opts, staticDir: ctx.staticDir, appVersion: ctx.appVersion });
+  } catch (e) {
+    // Not built yet, port taken, a non-loopback address without --allow-remote: say so, exit 1.
+    ctx.stderr.write(`trebuchet serve: ${(e as Error).message}\n`);
+    return EXIT.failed;
+  }
+  ctx.stdout.write(`Trebuchet ${ctx.appVersion} is serving at ${host.url}\nPress Ctrl-C to stop.\n`);
+  await ctx.untilShutdown();
+  ctx.stderr.write('trebuchet serve: stopping\n');
+  await host.close();
+  return EXIT.ok;
+}

@@ -1,0 +1,335 @@
+import { createRequire } from 'node:module';
+import type { EventEmitter } from 'node:events';
+import autocannon from 'autocannon';
+import type { ClosedLoad } from '../../shared/scenario.ts';
+import type { Warning } from '../../shared/result.ts';
+import { classifyError, type ClassifiedError } from './errors.ts';
+import { headerObject } from './preflight.ts';
+import type { Runner, RunnerContext, RunnerOutcome } from './types.ts';
+
+/*
+ * The parts of autocannon 9's Client (lib/httpClient.js) and its http-parser-js parser this
+ * runner hooks. autocannon's own accounting is wrong exactly where a benchmark needs it:
+ * a connection error or a server close re-connects without clearing the queue of requests
+ * in flight (later responses are then timed against the wrong request, and the queue grows),
+ * the parser is not reset after a broken response, a timeout counts `pipelining` errors even
+ * when nothing was in flight, a HEAD response waits for a body that never comes, and every
+ * body is decoded into a string. The hooks below count each lost request once, reset the
+ * parser, and count body bytes without decoding them.
+ */
+interface ParserInternals {
+  execute(chunk: Buffer): number | Error;
+  reinitialize(type: string): void;
+  /** kOnHeadersComplete; a true return tells the parser the response has no body. */
+  2: (info: unknown) => unknown;
+  /** kOnBody */
+  3: (chunk: Buffer, start: number, length: number) => void;
+}
+
+interface ClientInternals extends EventEmitter {
+  timeout: number;
+  destroyed: boolean;
+  parser: ParserInternals;
+  pipelinedRequests: { size(): number; clear(): void };
+  getRequestBuffer(): Buffer;
+  destroy(): void;
+  _connect: (this: ClientInternals) => void;
+  _destroyConnection: (this: ClientInternals) => void;
+  _doRequest: (this: ClientInternals, ...args: unknown[]) => void;
+}
+
+const PARSER_RESPONSE = 'RESPONSE';
+const K_ON_HEADERS_COMPLETE = 2;
+const K_ON_BODY = 3;
+/** autocannon stops on its own timer; ours ends the run, so its timer only has to outlast any run. */
+const AUTOCANNON_DURATION_S = 2_000_000;
+/** autocannon's bookkeeping tick: after stop() it lingers at most this long. */
+const AUTOCANNON_SAMPLE_MS = 100;
+
+const require = createRequire(import.meta.url);
+const AUTOCANNON_VERSION = (require('autocannon/package.json') as { version: string }).version;
+
+function assertInternals(client: ClientInternals): void {
+  const missing = (['_connect', '_destroyConnection', '_doRequest', 'getRequestBuffer'] as const).filter(
+    (k) => typeof client[k] !== 'function',
+  );
+  if (typeof client.pipelinedRequests?.size !== 'function') missing.push('pipelinedRequests' as never);
+  if (typeof client.parser?.reinitialize !== 'function') missing.push('parser' as never);
+  if (missing.length > 0) {
+    throw new Error(
+      `autocannon ${AUTOCANNON_VERSION} is not the version this runner was written for (missing ${missing.join(', ')})`,
+    );
+  }
+}
+
+interface ClientState {
+  /** Why the connection broke, set just before the connection is dropped or re-opened. */
+  pendingError: ClassifiedError | null;
+  /** Body bytes of the response being received. */
+  bodyBytes: number;
+  isHead: boolean;
+  /** The response being received said Connection: close (or is HTTP/1.0 without keep-alive). */
+  closeAfter: boolean;
+  /** A fresh connection already sent its requests: autocannon's next send would be one too many. */
+  skipNextSend: boolean;
+}
+
+/** What autocannon cannot do well for this load, said up front in the result. */
+export function autocannonWarnings(load: ClosedLoad): Warning[] {
+  const out: Warning[] = [];
+  if (load.rate !== null) {
+    const perConnection = load.rate / Math.min(load.connections, Math.floor(load.rate));
+    out.push({
+      code: 'engine-limit',
+      message:
+        `autocannon's rate limiter lets each connection send its share (${perConnection.toFixed(1)} req/s) back to back at the start of every second and then idle, so the load arrives in bursts rather than evenly spaced` +
+        (load.pipelining > 1
+          ? '; after its first pause a connection sends one request at a time, whatever the pipelining'
+          : '') +
+        (load.connections > load.rate
+          ? `; it also cuts the connections to ${Math.floor(load.rate)} (one per req/s)`
+          : '') +
+        (Number.isInteger(load.rate / Math.min(load.connections, load.rate))
+          ? ''
+          : "; each connection's share is rounded down to whole requests per second") +
+        '. Its own coordinated-omission correction assumes an interval of Math.ceil(1/rate) ms (1 ms at any rate of 1 req/s or more), so it is not used: latencies are service times. For an even schedule use the open model (native engine).',
+    });
+  }
+  return out;
+}
+
+/**
+ * Closed model over autocannon: `connections` connections, `pipelining` requests in flight
+ * on each, for a duration or a total request count, optionally capped in rate. Each
+ * response's latency (process.hrtime from the write to the last byte, sub-microsecond) goes
+ * into our Recorder; autocannon's own histograms and statistics are ignored.
+ * TLS: autocannon never verifies certificates (it forces rejectUnauthorized off), so the
+ * pre-flight does.
+ */
+export class AutocannonRunner implements Runner {
+  readonly name = 'autocannon' as const;
+  readonly version = AUTOCANNON_VERSION;
+
+  run(ctx: RunnerContext): Promise<RunnerOutcome> {
+    const { spec, recorder, signal } = ctx;
+    const load = spec.load;
+    if (load.model !== 'closed') return Promise.reject(new Error('autocannon runs the closed model only'));
+    return new Promise<RunnerOutcome>((resolve, reject) => {
+      const outcome: RunnerOutcome = {
+        tls: null,
+        httpVersion: null,
+        attackSeconds: null,
+        waitSeconds: null,
+        dropped: null,
+        correctedLatency: null,
+        phases: null,
+        warnings: autocannonWarnings(load),
+      };
+      const clients: ClientInternals[] = [];
+      const states = new Map<ClientInternals, ClientState>();
+      const bodyLength = spec.body?.length ?? 0;
+      const isHead = spec.target.method === 'HEAD';
+      const countLimit = load.limit.kind === 'requests' ? load.limit.count : null;
+      // Requests the count limit still allows; unlimited during the warm-up.
+      let budget = countLimit !== null && ctx.warmupSeconds <= 0 ? countLimit : Infinity;
+      let sentAgainstBudget = 0;
+      let requestBytes = -1;
+      let ended = false;
+      let durationTimer: NodeJS.Timeout | undefined;
+
+      const lose = (client: ClientInternals, error: ClassifiedError): void => {
+        const lost = client.pipelinedRequests.size();
+        for (let i = 0; i < lost; i++) recorder.error(error.kind, error.message);
+        recorder.inFlight -= lost;
+        client.pipelinedRequests.clear();
+        client.parser.reinitialize(PARSER_RESPONSE);
+      };
+
+      const end = (): void => {
+        if (ended) return;
+        ended = true;
+        clearTimeout(durationTimer);
+        signal.removeEventListener('abort', end);
+        // Destroyed clients drop what is in flight; recorder.inFlight keeps it for the report.
+        for (const c of clients) c.destroy();
+        instance.stop();
+        resolve(outcome);
+      };
+
+      const maybeFinishCount = (): void => {
+        if (countLimit !== null && sentAgainstBudget >= budget && recorder.inFlight <= 0) end();
+      };
+
+      const setupClient = (raw: unknown): void => {
+        const client = raw as ClientInternals;
+        assertInternals(client);
+        // autocannon takes whole seconds; its timer is created after this hook, with this value.
+        client.timeout = spec.options.timeoutMs;
+        clients.push(client);
+        const st: ClientState = {
+          pendingError: null,
+          bodyBytes: 0,
+          isHead,
+          closeAfter: false,
+          skipNextSend: false,
+        };
+        states.set(client, st);
+        const timeoutError: ClassifiedError = {
+          kind: 'timeout',
+          message: `no response within ${spec.options.timeoutMs} ms`,
+        };
+
+        client.on('request', () => {
+          if (requestBytes < 0) requestBytes = client.getRequestBuffer().length;
+          recorder.inFlight++;
+          recorder.sent(bodyLength, requestBytes);
+          sentAgainstBudget++;
+        });
+        client.on('response', (status: number, resBytes: number, durationMs: number) => {
+          recorder.inFlight--;
+          recorder.response(status, durationMs * 1000, st.bodyBytes, resBytes);
+          recorder.noteDocument(null, st.bodyBytes);
+          st.bodyBytes = 0;
+          if (st.closeAfter) {
+            // The server closes after this answer (e.g. nginx at keepalive_requests). autocannon
+            // would send the next request on the closing connection and lose it; like wrk, open
+            // a new connection first. Requests pipelined behind this answer are lost.
+            st.closeAfter = false;
+            st.pendingError = {
+              kind: 'reset',
+              message:
+                'the server closed the connection (Connection: close) with pipelined requests unanswered',
+            };
+            client._destroyConnection();
+            client._connect();
+            st.skipNextSend = true;
+          }
+          if (countLimit !== null) maybeFinishCount();
+        });
+        client.on('connError', (err: unknown) => {
+          st.pendingError = classifyError(err);
+        });
+
+        const connect = client._connect;
+        client._connect = function (this: ClientInternals) {
+          // Reached after a connection error or a close by the server: what was in flight is lost.
+          const why = st.pendingError ?? {
+            kind: 'reset',
+            message: 'the server closed the connection before answering',
+          };
+          st.pendingError = null;
+          st.bodyBytes = 0;
+          lose(this, why);
+          connect.call(this);
+        };
+        const destroyConnection = client._destroyConnection;
+        client._destroyConnection = function (this: ClientInternals) {
+          // Outside destroy() (end of run) autocannon only drops a connection on its timeout.
+          if (!this.destroyed) lose(this, st.pendingError ?? timeoutError);
+          st.pendingError = null;
+          destroyConnection.call(this);
+        };
+        const doRequest = client._doRequest;
+        client._doRequest = function (this: ClientInternals, ...args: unknown[]) {
+          if (st.skipNextSend) {
+            st.skipNextSend = false;
+            return;
+          }
+          if (ended || sentAgainstBudget >= budget) {
+            maybeFinishCount();
+            return;
+          }
+          doRequest.apply(this, args);
+        };
+      };
+
+      let instance: autocannon.Instance;
+      try {
+        instance = autocannon(
+          {
+            url: spec.target.url,
+            connections: load.connections,
+            pipelining: load.pipelining,
+            method: spec.target.method,
+            headers: headerObject(spec.target.headers),
+            ...(spec.body
+              ? { body: Buffer.from(spec.body.buffer, spec.body.byteOffset, spec.body.byteLength) }
+              : {}),
+            duration: AUTOCANNON_DURATION_S,
+            timeout: Math.max(1, Math.ceil(spec.options.timeoutMs / 1000)),
+            sampleInt: AUTOCANNON_SAMPLE_MS,
+            ...(load.rate !== null ? { overallRate: load.rate } : {}),
+            ...(spec.options.tls.servername ? { servername: spec.options.tls.servername } : {}),
+            tlsOptions: { ALPNProtocols: ['http/1.1'] },
+            setupClient,
+          },
+          (err: Error | null) => {
+            if (err && !ended) {
+              ended = true;
+              reject(err);
+            }
+          },
+        );
+      } catch (err) {
+        reject(err instanceof Error ? err : new Error(String(err)));
+        return;
+      }
+      if (ended) return;
+
+      // The clients exist now (autocannon builds them synchronously); no byte has arrived yet.
+      for (const client of clients) {
+        hookParser(client, states.get(client)!, (message) => {
+          lose(client, { kind: 'protocol', message: `invalid HTTP response: ${message}` });
+          client._destroyConnection();
+          client._connect();
+        });
+      }
+
+      if (signal.aborted) end();
+      else signal.addEventListener('abort', end, { once: true });
+
+      void ctx.warmupDone.then(() => {
+        if (ended) return;
+        if (countLimit !== null) {
+          // Warm-up requests still in flight finish inside the measured part: they use up budget.
+          budget = Math.max(0, countLimit - recorder.inFlight);
+          sentAgainstBudget = 0;
+          maybeFinishCount();
+        } else if (load.limit.kind === 'duration') {
+          durationTimer = setTimeout(end, load.limit.seconds * 1000);
+        }
+      });
+    });
+  }
+}
+
+/**
+ * Replaces autocannon's body callback (which appends every chunk to a string) with a byte
+ * count, ends HEAD, 204 and 304 answers at their headers (autocannon waits for a body), notes
+ * a Connection: close answer (autocannon ignores it), and
+ * turns an unparsable response into a protocol error and a fresh connection (autocannon
+ * ignores the parser's error and feeds it more bytes).
+ */
+function hookParser(
+  client: ClientInternals,
+  st: ClientState,
+  onProtocolError: (message: string) => void,
+): void {
+  const parser = client.parser;
+  parser[K_ON_BODY] = (_chunk, _start, length) => {
+    st.bodyBytes += length;
+  };
+  const onHeaders = parser[K_ON_HEADERS_COMPLETE];
+  parser[K_ON_HEADERS_COMPLETE] = (info) => {
+    onHeaders(info);
+    const { statusCode, shouldKeepAlive } = info as { statusCode?: number; shouldKeepAlive?: boolean };
+    st.closeAfter = shouldKeepAlive === false;
+    return st.isHead || statusCode === 204 || statusCode === 304;
+  };
+  const execute = parser.execute.bind(parser);
+  parser.execute = (chunk: Buffer) => {
+    const r = execute(chunk);
+    if (r instanceof Error && !client.destroyed) onProtocolError(r.message);
+    return r;
+  };
+}

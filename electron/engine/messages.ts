@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { runResultSchema, sampleSchema } from '../../shared/result.ts';
+import { loadSchema, runOptionsSchema, targetSchema } from '../../shared/scenario.ts';
+import type { RunSpec } from './types.ts';
+
+/**
+ * The worker boundary: the RunSpec goes in as workerData, the host may post `stop`, the
+ * worker posts one `sample` per tick and one `result` at the end. Both sides parse what they
+ * receive, so a malformed message is an error that names the field, not a silent misreading.
+ */
+export const runSpecSchema = z.object({
+  runId: z.string().min(1),
+  scenarioName: z.string(),
+  target: targetSchema,
+  load: loadSchema,
+  options: runOptionsSchema,
+  body: z.instanceof(Uint8Array).nullable(),
+  ca: z.string().nullable(),
+  appVersion: z.string(),
+}) satisfies z.ZodType<RunSpec>;
+
+export const hostMessageSchema = z.object({ type: z.literal('stop') });
+export type HostMessage = z.infer<typeof hostMessageSchema>;
+
+export const workerMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('sample'), sample: sampleSchema }),
+  z.object({ type: z.literal('result'), result: runResultSchema }),
+]);
+export type WorkerMessage = z.infer<typeof workerMessageSchema>;

@@ -1,0 +1,250 @@
+import { lookup } from 'node:dns/promises';
+import http from 'node:http';
+import http2 from 'node:http2';
+import net from 'node:net';
+import tls from 'node:tls';
+import type { TlsFacts } from '../../shared/result.ts';
+import { classifyError, describeCertError, type ClassifiedError } from './errors.ts';
+import { hostAndPort, type TargetFacts } from './result.ts';
+import type { RunSpec } from './types.ts';
+
+export type PreflightOutcome =
+  | { ok: true; facts: TargetFacts }
+  | { ok: false; error: ClassifiedError; tls: TlsFacts | null; stopped: boolean };
+
+class PreflightError extends Error {
+  readonly kind: ClassifiedError['kind'];
+  constructor(kind: ClassifiedError['kind'], message: string) {
+    super(message);
+    this.kind = kind;
+  }
+}
+
+/** Header list to a header object; repeated names are joined as HTTP allows. */
+export function headerObject(headers: RunSpec['target']['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const { name, value } of headers) {
+    const existing = Object.keys(out).find((k) => k.toLowerCase() === name.toLowerCase());
+    if (existing === undefined) out[name] = value;
+    else out[existing] = `${out[existing]}, ${value}`;
+  }
+  return out;
+}
+
+function once<T>(emitter: NodeJS.EventEmitter, event: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onError = (err: Error): void => {
+      emitter.off(event, onEvent);
+      reject(err);
+    };
+    const onEvent = (value: T): void => {
+      emitter.off('error', onError);
+      resolve(value);
+    };
+    emitter.once(event, onEvent);
+    emitter.once('error', onError);
+  });
+}
+
+interface Response {
+  server: string | null;
+  bodyBytes: number;
+  httpVersion: string;
+}
+
+/**
+ * Checks a target before any load: resolves its name, connects, completes the TLS handshake
+ * (verifying the certificate unless options.tls.verify is off), and sends the scenario's
+ * request once. Any failure comes back as an error with a message a person can act on, so
+ * a bad target costs one request, not thousands of errors. Never throws.
+ */
+export async function preflight(spec: RunSpec, signal: AbortSignal): Promise<PreflightOutcome> {
+  const url = new URL(spec.target.url);
+  const { hostname, port } = hostAndPort(spec.target.url);
+  const timeoutMs = spec.options.timeoutMs;
+  const sockets: net.Socket[] = [];
+  let tlsFacts: TlsFacts | null = null;
+  let phase = `resolving ${hostname}`;
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(new PreflightError('timeout', `timed out after ${timeoutMs} ms while ${phase} (${url.href})`)),
+      timeoutMs,
+    );
+    onAbort = () => reject(new PreflightError('other', 'stopped before the load began'));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+
+  const check = async (): Promise<TargetFacts> => {
+    let address = hostname;
+    if (!net.isIP(hostname)) {
+      try {
+        address = (await lookup(hostname)).address;
+      } catch (err) {
+        const { message } = classifyError(err);
+        throw new PreflightError('dns', `cannot resolve ${hostname}: ${message}`);
+      }
+    }
+
+    phase = `connecting to ${address}:${port}`;
+    const raw = net.connect({ host: address, port });
+    sockets.push(raw);
+    try {
+      await once(raw, 'connect');
+    } catch (err) {
+      const c = classifyError(err);
+      throw new PreflightError(c.kind, `cannot connect to ${url.host}: ${c.message}`);
+    }
+
+    let socket: net.Socket = raw;
+    if (url.protocol === 'https:') {
+      phase = 'completing the TLS handshake';
+      const servername = spec.options.tls.servername ?? (net.isIP(hostname) ? undefined : hostname);
+      const secure = tls.connect({
+        socket: raw,
+        // The name the certificate is checked against: SNI name if given, else the URL's host.
+        host: servername ?? hostname,
+        servername,
+        ca: spec.ca === null ? undefined : [...tls.rootCertificates, spec.ca],
+        // Verification is judged below, so the facts are known even for a certificate we reject.
+        rejectUnauthorized: false,
+        // Offering http/1.1 too lets a server without HTTP/2 finish the handshake, so the error can say so.
+        ALPNProtocols: spec.options.protocol === 'h2' ? ['h2', 'http/1.1'] : ['http/1.1'],
+      });
+      sockets.push(secure);
+      try {
+        await once(secure, 'secureConnect');
+      } catch (err) {
+        throw new PreflightError(
+          'tls',
+          `TLS handshake with ${url.host} failed: ${classifyError(err).message}`,
+        );
+      }
+      const authError = secure.authorizationError ? String(secure.authorizationError) : null;
+      tlsFacts = {
+        protocol: secure.getProtocol() ?? null,
+        cipher: secure.getCipher()?.name ?? null,
+        alpn: secure.alpnProtocol || null,
+        verified: spec.options.tls.verify && secure.authorized,
+        authorizationError: authError === null ? null : `${describeCertError(authError)} (${authError})`,
+      };
+      if (spec.options.tls.verify && !secure.authorized) {
+        const code = authError ?? 'UNKNOWN';
+        throw new PreflightError(
+          'tls',
+          `${describeCertError(code)} (${code}) for ${url.href} — turn off certificate verification to test it anyway`,
+        );
+      }
+      if (spec.options.protocol === 'h2' && secure.alpnProtocol !== 'h2') {
+        throw new PreflightError(
+          'protocol',
+          `${url.host} did not agree to HTTP/2 (ALPN answer: ${secure.alpnProtocol || 'none'})`,
+        );
+      }
+      socket = secure;
+    }
+
+    phase = 'waiting for the response to one request';
+    const res =
+      spec.options.protocol === 'h2'
+        ? await requestH2(spec, url, socket)
+        : await requestH1(spec, url, socket, port);
+    return {
+      tls: tlsFacts,
+      server: {
+        software: res.server,
+        ...hostAndPort(spec.target.url),
+        documentLength: res.bodyBytes,
+        httpVersion: res.httpVersion,
+      },
+    };
+  };
+
+  try {
+    const facts = await Promise.race([check(), deadline]);
+    return { ok: true, facts };
+  } catch (err) {
+    const error =
+      err instanceof PreflightError
+        ? { kind: err.kind, message: err.message }
+        : (() => {
+            const c = classifyError(err);
+            return { kind: c.kind, message: `request to ${url.href} failed: ${c.message}` };
+          })();
+    return { ok: false, error, tls: tlsFacts, stopped: signal.aborted };
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+    // Outermost first: destroying a TLS socket's underlying TCP socket before it crashes Node 24 (SIGSEGV).
+    for (const s of sockets.reverse()) s.destroy();
+  }
+}
+
+function requestH1(spec: RunSpec, url: URL, socket: net.Socket, port: number): Promise<Response> {
+  return new Promise<Response>((resolve, reject) => {
+    const headers = headerObject(spec.target.headers);
+    if (spec.body) headers['content-length'] = String(spec.body.length);
+    const req = http.request({
+      method: spec.target.method,
+      host: url.hostname,
+      port,
+      path: `${url.pathname}${url.search}`,
+      headers,
+      createConnection: () => socket,
+    });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      let bodyBytes = 0;
+      res.on('data', (chunk: Buffer) => (bodyBytes += chunk.length));
+      res.on('error', reject);
+      res.on('aborted', () => reject(Object.assign(new Error('response cut short'), { code: 'ECONNRESET' })));
+      res.on('end', () => {
+        if (!res.complete) {
+          reject(
+            Object.assign(new Error('connection closed before the response was complete'), {
+              code: 'ECONNRESET',
+            }),
+          );
+          return;
+        }
+        const server = res.headers.server;
+        resolve({
+          server: typeof server === 'string' ? server : null,
+          bodyBytes,
+          httpVersion: res.httpVersion,
+        });
+      });
+    });
+    req.end(spec.body ?? undefined);
+  });
+}
+
+function requestH2(spec: RunSpec, url: URL, socket: net.Socket): Promise<Response> {
+  return new Promise<Response>((resolve, reject) => {
+    const session = http2.connect(url.origin, { createConnection: () => socket });
+    session.on('error', reject);
+    const headers: http2.OutgoingHttpHeaders = {
+      ...headerObject(spec.target.headers),
+      ':method': spec.target.method,
+      ':path': `${url.pathname}${url.search}`,
+    };
+    if (spec.body) headers['content-length'] = spec.body.length;
+    const stream = session.request(headers);
+    let server: string | null = null;
+    let bodyBytes = 0;
+    stream.on('response', (h) => {
+      const s: unknown = h.server;
+      server = typeof s === 'string' ? s : null;
+    });
+    stream.on('data', (chunk: Buffer) => (bodyBytes += chunk.length));
+    stream.on('error', reject);
+    stream.on('end', () => {
+      session.close();
+      resolve({ server, bodyBytes, httpVersion: '2' });
+    });
+    stream.end(spec.body ?? undefined);
+  });
+}

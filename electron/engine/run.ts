@@ -1,0 +1,119 @@
+import { Worker } from 'node:worker_threads';
+import type { RunResult, Sample, Warning } from '../../shared/result.ts';
+import { describeIssues, issuesOf } from '../../shared/validation.ts';
+import type { ClassifiedError } from './errors.ts';
+import { workerMessageSchema, type HostMessage } from './messages.ts';
+import { resultFromSamples } from './result.ts';
+import { plannedEngine } from './runners.ts';
+import type { RunSpec } from './types.ts';
+
+// Same extension as this file: worker.ts when running from source, worker.js from the build.
+const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js', import.meta.url);
+
+/** How long a stopped worker may take to hand back its result before the host ends it. */
+const STOP_GRACE_MS = 3000;
+
+export interface RunCallbacks {
+  /** One call per tick with the window's aggregate (never one per request). */
+  onSample?: (sample: Sample) => void;
+}
+
+/** One target's run in its worker thread. */
+export interface RunHandle {
+  /** The result; never rejects (a failure is a result with status 'failed'). */
+  readonly done: Promise<RunResult>;
+  /** Ends the run within one tick; resolves with the partial result, status 'cancelled'. */
+  stop(): Promise<RunResult>;
+}
+
+/**
+ * Starts one target's run in a worker thread (the engine never runs on the host's event
+ * loop). Reads nothing itself: the spec carries the body and CA. A crashed or silent worker
+ * yields a result rebuilt from the samples it sent, never a thrown error.
+ */
+export function startRun(spec: RunSpec, callbacks: RunCallbacks = {}): RunHandle {
+  const startedAt = new Date();
+  const samples: Sample[] = [];
+  const engine = plannedEngine(spec.load, spec.options);
+  let settled = false;
+  let stopRequested = false;
+  let stopTimer: NodeJS.Timeout | undefined;
+  let worker: Worker | null = null;
+  let resolveDone: (result: RunResult) => void = () => undefined;
+  const done = new Promise<RunResult>((resolve) => (resolveDone = resolve));
+
+  const finish = (result: RunResult): void => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(stopTimer);
+    resolveDone(result);
+    // The result is in: anything the engine still holds open (timers, sockets) goes with it.
+    void worker?.terminate();
+  };
+  const fromSamples = (error: ClassifiedError | null, warnings: Warning[] = []): void =>
+    finish(
+      resultFromSamples(spec, stopRequested ? 'cancelled' : 'failed', stopRequested ? null : error, {
+        engine,
+        startedAt,
+        endedAt: new Date(),
+        samples,
+        warnings:
+          stopRequested && error ? [{ code: 'other', message: error.message }, ...warnings] : warnings,
+      }),
+    );
+
+  try {
+    worker = new Worker(WORKER_URL, { workerData: spec });
+  } catch (err) {
+    fromSamples({
+      kind: 'other',
+      message: `engine could not start: ${err instanceof Error ? err.message : String(err)}`,
+    });
+    return { done, stop: () => done };
+  }
+
+  worker.on('message', (raw: unknown) => {
+    const parsed = workerMessageSchema.safeParse(raw);
+    if (!parsed.success) {
+      fromSamples({
+        kind: 'other',
+        message: `engine sent a malformed message: ${describeIssues(issuesOf(parsed.error))}`,
+      });
+      return;
+    }
+    const msg = parsed.data;
+    if (msg.type === 'result') {
+      finish(msg.result);
+      return;
+    }
+    samples.push(msg.sample);
+    try {
+      callbacks.onSample?.(msg.sample);
+    } catch {
+      // A listener's failure is the listener's: the run goes on.
+    }
+  });
+  worker.on('error', (err: Error) =>
+    fromSamples({ kind: 'other', message: `engine crashed: ${err.message}` }),
+  );
+  worker.on('exit', (code) =>
+    fromSamples({ kind: 'other', message: `engine exited (code ${code}) before reporting a result` }),
+  );
+
+  const stop = (): Promise<RunResult> => {
+    if (!settled && !stopRequested && worker) {
+      stopRequested = true;
+      worker.postMessage({ type: 'stop' } satisfies HostMessage);
+      stopTimer = setTimeout(
+        () =>
+          fromSamples({
+            kind: 'other',
+            message: `the engine did not hand back its result within ${STOP_GRACE_MS / 1000} s of stop; figures come from the live samples (no percentiles)`,
+          }),
+        STOP_GRACE_MS,
+      );
+    }
+    return done;
+  };
+  return { done, stop };
+}

@@ -1,0 +1,62 @@
+import { readFile } from 'node:fs/promises';
+import type { RunResult } from '../../shared/result.ts';
+import type { Scenario } from '../../shared/scenario.ts';
+import { failedResult, type RunIdentity } from './result.ts';
+import { plannedEngine } from './runners.ts';
+import type { RunSpec } from './types.ts';
+
+export type BuiltSpec = { ok: true; spec: RunSpec } | { ok: false; result: RunResult };
+
+async function readField(path: string, field: string, as: 'bytes' | 'text'): Promise<Uint8Array | string> {
+  try {
+    return as === 'text' ? await readFile(path, 'utf8') : new Uint8Array(await readFile(path));
+  } catch (err) {
+    const why = err instanceof Error ? err.message.replace(/^\w+: /, '') : String(err);
+    const code = (err as { code?: unknown }).code;
+    throw new Error(`${field}: cannot read ${path}: ${typeof code === 'string' ? code : why}`, {
+      cause: err,
+    });
+  }
+}
+
+/**
+ * The RunSpec of one target of a scenario, read on the host: the body file and the CA file
+ * are read here (the worker reads nothing). An unreadable file gives a failed result that
+ * names the field, e.g. "targets.0.body.path: cannot read /x: ENOENT".
+ */
+export async function buildRunSpec(
+  scenario: Scenario,
+  targetIndex: number,
+  ctx: { runId: string; appVersion: string },
+): Promise<BuiltSpec> {
+  const target = scenario.targets[targetIndex];
+  if (!target) throw new RangeError(`scenario has no target ${targetIndex}`);
+  const id: RunIdentity = {
+    runId: ctx.runId,
+    scenarioName: scenario.name,
+    target,
+    load: scenario.load,
+    options: scenario.options,
+    appVersion: ctx.appVersion,
+  };
+  try {
+    let body: Uint8Array | null = null;
+    if (target.body.kind === 'text') body = new TextEncoder().encode(target.body.text);
+    if (target.body.kind === 'file') {
+      body = (await readField(target.body.path, `targets.${targetIndex}.body.path`, 'bytes')) as Uint8Array;
+    }
+    const caFile = scenario.options.tls.caFile;
+    const ca = caFile === null ? null : ((await readField(caFile, 'options.tls.caFile', 'text')) as string);
+    return { ok: true, spec: { ...id, body: body && body.length > 0 ? body : null, ca } };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return {
+      ok: false,
+      result: failedResult(
+        id,
+        { kind: 'other', message },
+        { engine: plannedEngine(scenario.load, scenario.options) },
+      ),
+    };
+  }
+}

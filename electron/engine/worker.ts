@@ -1,0 +1,160 @@
+import { performance } from 'node:perf_hooks';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import type { RunResult, Sample } from '../../shared/result.ts';
+import { describeIssues, issuesOf } from '../../shared/validation.ts';
+import { cpuClock } from './cpu.ts';
+import { classifyError } from './errors.ts';
+import { hostMessageSchema, runSpecSchema, type WorkerMessage } from './messages.ts';
+import { preflight } from './preflight.ts';
+import { Recorder } from './recorder.ts';
+import { buildRunResult, failedResult, resultFromSamples, type EngineId } from './result.ts';
+import { plannedEngine, selectRunner } from './runners.ts';
+import type { Runner, RunnerOutcome, RunSpec } from './types.ts';
+
+/*
+ * The engine worker: one per target run. It checks the target (pre-flight), runs the load
+ * through a runner, posts one Sample per tick and one RunResult at the end. The host may
+ * post { type: 'stop' } at any time; the run then ends within a tick, marked cancelled.
+ */
+
+function post(port: MessagePort, message: WorkerMessage): void {
+  port.postMessage(message);
+}
+
+function emptyOutcome(): RunnerOutcome {
+  return {
+    tls: null,
+    httpVersion: null,
+    attackSeconds: null,
+    waitSeconds: null,
+    dropped: null,
+    correctedLatency: null,
+    phases: null,
+    warnings: [],
+  };
+}
+
+async function execute(
+  spec: RunSpec,
+  signal: AbortSignal,
+  onSample: (s: Sample) => void,
+): Promise<RunResult> {
+  const startedAt = new Date();
+  let engine: EngineId = plannedEngine(spec.load, spec.options);
+  let runner: Runner;
+  try {
+    runner = await selectRunner(spec);
+    engine = { name: runner.name, version: runner.version };
+  } catch (err) {
+    return failedResult(
+      spec,
+      { kind: 'other', message: err instanceof Error ? err.message : String(err) },
+      { engine, startedAt },
+    );
+  }
+
+  const checked = await preflight(spec, signal);
+  if (!checked.ok) {
+    return resultFromSamples(
+      spec,
+      checked.stopped ? 'cancelled' : 'failed',
+      checked.stopped ? null : checked.error,
+      {
+        engine,
+        startedAt,
+        tls: checked.tls,
+      },
+    );
+  }
+
+  const warmupMs = spec.options.warmupSeconds * 1000;
+  const intervalMs = spec.options.sampleIntervalMs;
+  const t0 = performance.now();
+  const recorder = new Recorder({ sloMs: spec.options.sloMs, warmup: warmupMs > 0, now: t0 });
+  const samples: Sample[] = [];
+  let lastCpu = cpuClock();
+  let lastTick = t0;
+  const tick = (): void => {
+    const now = performance.now();
+    const cpu = cpuClock();
+    const cpuMicros = cpu.user - lastCpu.user + (cpu.system - lastCpu.system);
+    const cpuPercent = now > lastTick ? Math.max(0, (cpuMicros / 1000 / (now - lastTick)) * 100) : 0;
+    lastCpu = cpu;
+    lastTick = now;
+    const sample = recorder.tick(now, cpuPercent);
+    samples.push(sample);
+    onSample(sample);
+  };
+
+  let interval = setInterval(tick, intervalMs);
+  let measureStart = t0;
+  let warmupTimer: NodeJS.Timeout | undefined;
+  let warmupEnded: () => void = () => undefined;
+  const warmupDone = new Promise<void>((resolve) => (warmupEnded = resolve));
+  if (warmupMs > 0) {
+    warmupTimer = setTimeout(() => {
+      // The warm-up's last window closes before measuring starts, so it stays out of the totals.
+      tick();
+      recorder.startMeasuring();
+      measureStart = performance.now();
+      clearInterval(interval);
+      interval = setInterval(tick, intervalMs);
+      warmupEnded();
+    }, warmupMs);
+  } else {
+    warmupEnded();
+  }
+
+  let outcome: RunnerOutcome;
+  let failure: string | null = null;
+  try {
+    outcome = await runner.run({
+      spec,
+      recorder,
+      signal,
+      warmupSeconds: spec.options.warmupSeconds,
+      warmupDone,
+    });
+  } catch (err) {
+    outcome = emptyOutcome();
+    failure = `the ${engine.name} engine broke down: ${classifyError(err).message}`;
+  }
+  const end = performance.now();
+  clearInterval(interval);
+  clearTimeout(warmupTimer);
+  tick();
+
+  const result = buildRunResult({
+    spec,
+    status: signal.aborted ? 'cancelled' : 'completed',
+    startedAt,
+    endedAt: new Date(),
+    measuredSeconds: recorder.measuring ? (end - measureStart) / 1000 : 0,
+    recorder,
+    outcome,
+    samples,
+    engine,
+    facts: checked.facts,
+  });
+  return failure === null
+    ? result
+    : { ...result, status: 'failed', error: { kind: 'other', message: failure } };
+}
+
+async function main(): Promise<void> {
+  const port = parentPort;
+  if (!port) throw new Error('worker.ts runs as a worker thread only');
+  const parsed = runSpecSchema.safeParse(workerData);
+  if (!parsed.success) throw new Error(`run spec is invalid: ${describeIssues(issuesOf(parsed.error))}`);
+  const controller = new AbortController();
+  port.on('message', (raw: unknown) => {
+    if (hostMessageSchema.safeParse(raw).success) controller.abort();
+  });
+  const result = await execute(parsed.data, controller.signal, (sample) =>
+    post(port, { type: 'sample', sample }),
+  );
+  post(port, { type: 'result', result });
+  port.close();
+}
+
+await main();

@@ -1,0 +1,170 @@
+/**
+ * ApacheBench's report layout (ab 2.3): the same labels, column and number formats, so a
+ * reader of the seed articles finds every figure where ab puts it. Two deliberate
+ * differences, both stated in the headers: times in the tables carry three decimals
+ * (our histograms resolve microseconds; ab rounds to whole ms), and the percentile table
+ * adds 99.9% and 99.99%.
+ */
+import { REPORT_PERCENTILES } from '../defaults.ts';
+import type { LatencyStats, Phase, PhaseStats, RunResult } from '../result.ts';
+import {
+  concurrencyLevel,
+  failedRequests,
+  failureBreakdown,
+  timePerRequestAcrossMs,
+  timePerRequestMs,
+  transferRateKiBps,
+} from './summary.ts';
+import { fixed } from './units.ts';
+
+const LABEL_WIDTH = 24;
+
+type PhaseTimes = Partial<Record<Phase, PhaseStats>>;
+const line = (label: string, value: string | number): string =>
+  (`${label}:`.padEnd(LABEL_WIDTH) + String(value)).trimEnd();
+
+/** ab's four rows, in ab's order: Connect is our setup (DNS + TCP + TLS). */
+const AB_ROWS: readonly [Phase, string][] = [
+  ['setup', 'Connect'],
+  ['processing', 'Processing'],
+  ['waiting', 'Waiting'],
+  ['total', 'Total'],
+];
+/** What ab does not split out: the parts of Connect, and first-to-last-byte transfer. */
+const DETAIL_ROWS: readonly [Phase, string][] = [
+  ['dns', 'DNS'],
+  ['connect', 'TCP'],
+  ['tls', 'TLS'],
+  ['transfer', 'Transfer'],
+];
+
+function serverLines(r: RunResult): string[] {
+  const url = new URL(r.target.url);
+  const defaultPort = url.protocol === 'https:' ? 443 : 80;
+  const lines = [
+    line('Server Software', r.server?.software ?? ''),
+    line('Server Hostname', r.server?.hostname ?? url.hostname),
+    line('Server Port', r.server?.port ?? (url.port ? Number(url.port) : defaultPort)),
+  ];
+  if (r.tls) {
+    const facts = [r.tls.protocol, r.tls.cipher].filter((f) => f !== null);
+    if (facts.length > 0) lines.push(line('SSL/TLS Protocol', facts.join(',')));
+    if (r.options.tls.servername) lines.push(line('TLS Server Name', r.options.tls.servername));
+  }
+  const docLength = r.server?.documentLength;
+  lines.push(
+    '',
+    line('Document Path', r.server?.documentPath ?? `${url.pathname}${url.search}`),
+    line(
+      'Document Length',
+      docLength === null || docLength === undefined
+        ? 'unknown (no successful response)'
+        : `${docLength} bytes`,
+    ),
+  );
+  return lines;
+}
+
+function concurrencyText(r: RunResult): string {
+  if (r.load.model === 'open') {
+    return `open model, ${r.load.rate} req/s (at most ${r.load.maxInFlight} in flight)`;
+  }
+  return String(concurrencyLevel(r));
+}
+
+function totalsLines(r: RunResult): string[] {
+  const failed = failedRequests(r);
+  const lines = [
+    line('Concurrency Level', concurrencyText(r)),
+    line('Time taken for tests', `${fixed(r.durationSeconds, 3)} seconds`),
+    line('Complete requests', r.requests.total),
+    line('Failed requests', failed),
+  ];
+  if (failed > 0) {
+    const b = failureBreakdown(r);
+    const slo = r.options.sloMs !== null ? `, SLO: ${b.slo}` : '';
+    lines.push(
+      `   (Connect: ${b.connect}, Receive: ${b.receive}, Length: ${b.length}, Exceptions: ${b.exceptions}${slo})`,
+    );
+  }
+  if (r.requests.non2xx > 0) lines.push(line('Non-2xx responses', r.requests.non2xx));
+  if (r.requests.inFlightAtEnd > 0) lines.push(line('Unanswered at end', r.requests.inFlightAtEnd));
+  lines.push(line('Total transferred', `${r.bytes.inTotal} bytes`));
+  if (r.bytes.outBody > 0) lines.push(line('Total body sent', r.bytes.outBody));
+  lines.push(line('HTML transferred', `${r.bytes.inBody} bytes`));
+
+  const perRequest = timePerRequestMs(r);
+  const across = timePerRequestAcrossMs(r);
+  if (r.durationSeconds > 0 && r.requests.total > 0 && perRequest !== null && across !== null) {
+    lines.push(
+      line('Requests per second', `${fixed(r.throughput.requestsPerSecond, 2)} [#/sec] (mean)`),
+      line('Time per request', `${fixed(perRequest, 3)} [ms] (mean)`),
+      line('Time per request', `${fixed(across, 3)} [ms] (mean, across all concurrent requests)`),
+      line('Transfer rate', `${fixed(transferRateKiBps(r), 2)} [Kbytes/sec] received`),
+    );
+    if (r.bytes.outBody > 0) {
+      const sent = r.bytes.outBody / 1024 / r.durationSeconds;
+      const indent = ' '.repeat(LABEL_WIDTH);
+      lines.push(
+        `${indent}${fixed(sent, 2)} kb/s sent`,
+        `${indent}${fixed(sent + transferRateKiBps(r), 2)} kb/s total`,
+      );
+    }
+  }
+  return lines;
+}
+
+const cell = (ms: number, width: number): string => fixed(ms, 3).padStart(width);
+
+const PHASE_HEADER =
+  ' '.repeat(12) + ['min', 'mean', '[+/-sd]', 'median', 'max'].map((h) => h.padStart(10)).join('');
+
+function phaseTable(title: string, rows: readonly [Phase, string][], phases: PhaseTimes): string[] {
+  const lines = rows.flatMap(([phase, label]) => {
+    const s = phases[phase];
+    if (!s) return [];
+    return [
+      `${label}:`.padEnd(12) + [s.min, s.mean, s.stdev, s.median, s.max].map((v) => cell(v, 10)).join(''),
+    ];
+  });
+  return lines.length === 0 ? [] : ['', title, PHASE_HEADER, ...lines];
+}
+
+function connectionTimes(phases: PhaseTimes): string[] {
+  return [
+    ...phaseTable('Connection Times (ms, µs resolution)', AB_ROWS, phases),
+    ...phaseTable('Connect and transfer phases (ms, µs resolution)', DETAIL_ROWS, phases),
+  ];
+}
+
+function percentileTable(title: string, stats: LatencyStats): string[] {
+  const rows = REPORT_PERCENTILES.flatMap((p) => {
+    const v = stats.percentiles[String(p)];
+    if (v === undefined) return [];
+    const longest = p === 100 ? ' (longest request)' : '';
+    return [`${`${p}%`.padStart(7)}${cell(v, 10)}${longest}`];
+  });
+  return ['', title, ...rows];
+}
+
+export function formatAbReport(r: RunResult): string {
+  const lines = [...serverLines(r), '', ...totalsLines(r)];
+  if (r.phases && r.requests.responses > 0) lines.push(...connectionTimes(r.phases));
+  if (r.latency && r.requests.responses > 1) {
+    lines.push(
+      ...percentileTable(
+        'Percentage of the requests served within a certain time (ms, µs resolution)',
+        r.latency,
+      ),
+    );
+  }
+  if (r.correctedLatency && r.requests.responses > 1) {
+    lines.push(
+      ...percentileTable(
+        "The same, measured from each request's scheduled send time (ms, µs resolution)",
+        r.correctedLatency,
+      ),
+    );
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,186 @@
+/**
+ * CSV exports of RunResults (RFC 4180, CRLF line ends, units in the headers).
+ *
+ * Numbers are written as plain numbers so a spreadsheet reads them as numbers. Text that a
+ * server or a user supplied (labels, URLs, Server headers, error messages) is neutralised
+ * against formula injection: a cell starting with = + - @ tab or CR gets a leading `'`.
+ */
+import { REPORT_PERCENTILES } from '../defaults.ts';
+import type { RunResult, Sample } from '../result.ts';
+import { ERROR_KINDS } from '../result.ts';
+import { targetLabel } from '../scenario.ts';
+import {
+  concurrencyLevel,
+  errorPercent,
+  failedRequests,
+  successPercent,
+  timePerRequestMs,
+  transferRateKiBps,
+} from './summary.ts';
+
+/** A result with the name it goes by in a comparison (e.g. "nginx https c=100"). */
+export interface LabelledResult {
+  label: string;
+  result: RunResult;
+}
+
+export type CsvValue = string | number | boolean | null | undefined;
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** Digits beyond this carry no information (latency resolution is 1 µs = 0.001 ms). */
+const DECIMALS = 6;
+
+/** One CSV cell: numbers verbatim, text neutralised and quoted as needed. */
+export function csvCell(value: CsvValue): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return '';
+    return String(Number(value.toFixed(DECIMALS)));
+  }
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  const text = FORMULA_START.test(value) ? `'${value}` : value;
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function csvRows(rows: readonly (readonly CsvValue[])[]): string {
+  return rows.map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+}
+
+/** Every distinct key of a set of records, numeric keys in numeric order. */
+function unionKeys(records: readonly Record<string, unknown>[]): string[] {
+  const keys = new Set<string>();
+  for (const r of records) for (const k of Object.keys(r)) keys.add(k);
+  return [...keys].sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
+}
+
+const SAMPLE_COLUMNS: readonly [string, (s: Sample) => CsvValue][] = [
+  ['seq', (s) => s.seq],
+  ['elapsed (s)', (s) => s.elapsedSeconds],
+  ['interval (s)', (s) => s.intervalSeconds],
+  ['warmup', (s) => s.warmup],
+  ['requests', (s) => s.requests],
+  ['total requests', (s) => s.totalRequests],
+  ['rate (req/s)', (s) => s.requestsPerSecond],
+  ['bytes in (B/s)', (s) => s.bytesInPerSecond],
+  ['latency mean (ms)', (s) => s.latency?.mean],
+  ['latency p50 (ms)', (s) => s.latency?.p50],
+  ['latency p90 (ms)', (s) => s.latency?.p90],
+  ['latency p99 (ms)', (s) => s.latency?.p99],
+  ['latency max (ms)', (s) => s.latency?.max],
+  ['in flight', (s) => s.inFlight],
+  ['late', (s) => s.late ?? 0],
+  ['generator cpu (%)', (s) => s.cpuPercent],
+];
+
+/** One row per sample (per tick), for every result: the live charts' data. */
+export function timeSeriesCsv(results: readonly LabelledResult[]): string {
+  const samples = results.flatMap((r) => r.result.samples);
+  const codes = unionKeys(samples.map((s) => s.statusCodes));
+  const kinds = ERROR_KINDS.filter((k) => samples.some((s) => (s.errors[k] ?? 0) > 0));
+  const header = [
+    'target',
+    ...SAMPLE_COLUMNS.map(([name]) => name),
+    ...codes.map((c) => `status ${c}`),
+    ...kinds.map((k) => `errors ${k}`),
+  ];
+  const rows = results.flatMap(({ label, result }) =>
+    result.samples.map((s) => [
+      label,
+      ...SAMPLE_COLUMNS.map(([, get]) => get(s)),
+      ...codes.map((c) => s.statusCodes[c] ?? 0),
+      ...kinds.map((k) => s.errors[k] ?? 0),
+    ]),
+  );
+  return csvRows([header, ...rows]);
+}
+
+/** Percentile rows, one latency column per result (seed 001's side-by-side table). */
+export function percentilesCsv(results: readonly LabelledResult[]): string {
+  const corrected = results.filter((r) => r.result.correctedLatency !== null);
+  const header = [
+    'percentile (%)',
+    ...results.map((r) => `${r.label} latency (ms)`),
+    ...corrected.map((r) => `${r.label} corrected latency (ms)`),
+  ];
+  const rows = REPORT_PERCENTILES.map((p) => [
+    p,
+    ...results.map((r) => r.result.latency?.percentiles[String(p)]),
+    ...corrected.map((r) => r.result.correctedLatency?.percentiles[String(p)]),
+  ]);
+  return csvRows([header, ...rows]);
+}
+
+/** A summary column: header (with unit) and how to read the figure. */
+type Column = readonly [string, (r: RunResult) => CsvValue];
+
+const SUMMARY_COLUMNS: readonly Column[] = [
+  ['scenario', (r) => r.scenarioName],
+  ['target name', (r) => targetLabel(r.target)],
+  ['url', (r) => r.target.url],
+  ['method', (r) => r.target.method],
+  ['status', (r) => r.status],
+  ['started at', (r) => r.startedAt],
+  ['model', (r) => r.load.model],
+  ['concurrency', (r) => concurrencyLevel(r)],
+  ['target rate (req/s)', (r) => r.throughput.targetRate],
+  ['keep-alive', (r) => r.options.keepAlive],
+  ['protocol', (r) => r.options.protocol],
+  ['engine', (r) => r.generator.engine],
+  ['duration (s)', (r) => r.durationSeconds],
+  ['requests', (r) => r.requests.total],
+  ['responses', (r) => r.requests.responses],
+  ['ok', (r) => r.requests.ok],
+  ['failed', (r) => failedRequests(r)],
+  ['non-2xx', (r) => r.requests.non2xx],
+  ['transport errors', (r) => r.requests.errors],
+  ['slo exceeded', (r) => r.requests.sloExceeded],
+  ['in flight at end', (r) => r.requests.inFlightAtEnd],
+  ['success (%)', (r) => successPercent(r)],
+  ['error rate (%)', (r) => errorPercent(r)],
+  ['rate (req/s)', (r) => r.throughput.requestsPerSecond],
+  ['rate stdev (req/s)', (r) => r.throughput.requestsPerSecondStdev],
+  ['sent rate (req/s)', (r) => r.throughput.sentRate],
+  ['time per request (ms)', (r) => timePerRequestMs(r)],
+  ['transfer rate (KiB/s)', (r) => transferRateKiBps(r)],
+  ['bytes in total (B)', (r) => r.bytes.inTotal],
+  ['bytes in body (B)', (r) => r.bytes.inBody],
+  ['bytes out body (B)', (r) => r.bytes.outBody],
+  ['document length (B)', (r) => r.server?.documentLength],
+  ['server software', (r) => r.server?.software],
+  ['latency min (ms)', (r) => r.latency?.min],
+  ['latency mean (ms)', (r) => r.latency?.mean],
+  ['latency stdev (ms)', (r) => r.latency?.stdev],
+  ...REPORT_PERCENTILES.map((p): Column => [`latency p${p} (ms)`, (r) => r.latency?.percentiles[String(p)]]),
+  ['latency max (ms)', (r) => r.latency?.max],
+  ['tls protocol', (r) => r.tls?.protocol],
+  ['tls verified', (r) => r.tls?.verified],
+  ['generator cpu mean (%)', (r) => r.generator.cpuPercentMean],
+  ['generator saturated', (r) => r.generator.saturated],
+  ['error', (r) => r.error?.message],
+  ['error set', (r) => r.errors.map((e) => `${e.message} (${e.count})`).join(' | ')],
+];
+
+/** One row per result with the headline figures. */
+export function summaryCsv(results: readonly LabelledResult[]): string {
+  const header = ['label', ...SUMMARY_COLUMNS.map(([name]) => name)];
+  const rows = results.map(({ label, result }) => [label, ...SUMMARY_COLUMNS.map(([, get]) => get(result))]);
+  return csvRows([header, ...rows]);
+}
+
+/**
+ * The comparison matrix: one row per figure, one column per labelled result, plus a row
+ * per status code seen in any of them.
+ */
+export function comparisonCsv(results: readonly LabelledResult[]): string {
+  const header = ['metric', ...results.map((r) => r.label)];
+  const rows: CsvValue[][] = SUMMARY_COLUMNS.map(([name, get]) => [
+    name,
+    ...results.map((r) => get(r.result)),
+  ]);
+  for (const code of unionKeys(results.map((r) => r.result.statusCodes))) {
+    rows.push([`status ${code}`, ...results.map((r) => r.result.statusCodes[code] ?? 0)]);
+  }
+  return csvRows([header, ...rows]);
+}

@@ -1,0 +1,117 @@
+/**
+ * The few figures derived from a RunResult that several views print (the ab and vegeta
+ * reports, CSV files, the UI). Computed here once so no two views disagree.
+ */
+import type { ErrorKind, RunResult } from '../result.ts';
+import { statusLine } from './status-text.ts';
+
+/** ab's "Failed requests" breakdown; `slo` is ours (responses slower than the SLO). */
+export interface FailureBreakdown {
+  /** Could not connect: refused, DNS, TLS handshake. */
+  connect: number;
+  /** Broke while sending or receiving: reset, timeout, protocol error. */
+  receive: number;
+  /** ab counts bodies whose length differs from the first; we do not check lengths. */
+  length: number;
+  exceptions: number;
+  slo: number;
+}
+
+const BREAKDOWN_OF: Record<ErrorKind, keyof FailureBreakdown> = {
+  refused: 'connect',
+  dns: 'connect',
+  tls: 'connect',
+  reset: 'receive',
+  timeout: 'receive',
+  protocol: 'receive',
+  other: 'exceptions',
+  slo: 'slo',
+};
+
+/** Requests that failed: transport errors plus responses slower than the SLO. */
+export function failedRequests(r: RunResult): number {
+  return r.requests.errors + r.requests.sloExceeded;
+}
+
+export function failureBreakdown(r: RunResult): FailureBreakdown {
+  const out: FailureBreakdown = { connect: 0, receive: 0, length: 0, exceptions: 0, slo: 0 };
+  for (const e of r.errors) out[BREAKDOWN_OF[e.kind]] += e.count;
+  return out;
+}
+
+/** Success in percent (ok / total): 2xx-3xx within the SLO. */
+export function successPercent(r: RunResult): number {
+  return r.successRatio * 100;
+}
+
+/** Everything that is not a success, in percent: what an `errorRate` threshold compares. */
+export function errorPercent(r: RunResult): number {
+  return r.requests.total === 0 ? 0 : (1 - r.successRatio) * 100;
+}
+
+/** Requests a closed loop keeps in flight (connections x pipelining); null for the open model. */
+export function concurrencyLevel(r: RunResult): number | null {
+  return r.load.model === 'closed' ? r.load.connections * r.load.pipelining : null;
+}
+
+/**
+ * ab's first "Time per request" (concurrency x time / requests). For the open model, whose
+ * concurrency varies, the same figure by Little's law is the mean latency.
+ */
+export function timePerRequestMs(r: RunResult): number | null {
+  const rps = r.throughput.requestsPerSecond;
+  const concurrency = concurrencyLevel(r);
+  if (concurrency === null) return r.latency?.mean ?? null;
+  return rps > 0 ? (concurrency * 1000) / rps : null;
+}
+
+/** ab's second "Time per request" (mean, across all concurrent requests). */
+export function timePerRequestAcrossMs(r: RunResult): number | null {
+  const rps = r.throughput.requestsPerSecond;
+  return rps > 0 ? 1000 / rps : null;
+}
+
+/** ab's "Transfer rate": everything received, in KiB per second. */
+export function transferRateKiBps(r: RunResult): number {
+  return r.durationSeconds > 0 ? r.bytes.inTotal / 1024 / r.durationSeconds : 0;
+}
+
+/** vegeta's Duration [total, attack, wait] in seconds; a closed run has no wait phase of its own. */
+export function vegetaDurations(r: RunResult): { total: number; attack: number; wait: number } {
+  const attack = r.attackSeconds ?? r.durationSeconds;
+  const wait = r.waitSeconds ?? 0;
+  return { total: attack + wait, attack, wait };
+}
+
+/** vegeta's "throughput": successful requests per second over attack plus wait. */
+export function vegetaThroughput(r: RunResult): number {
+  const { total } = vegetaDurations(r);
+  return total > 0 ? r.requests.ok / total : 0;
+}
+
+/** vegeta's "rate": requests sent per second of attack. */
+export function vegetaRate(r: RunResult): number {
+  return r.throughput.sentRate;
+}
+
+export interface ErrorSetLine {
+  text: string;
+  count: number;
+}
+
+/**
+ * vegeta's Error Set: each transport error kind by its first message, then one line per
+ * HTTP status >= 400 ("404 Not Found"), as vegeta counts those as errors too.
+ */
+export function errorSet(r: RunResult): ErrorSetLine[] {
+  const lines: ErrorSetLine[] = r.errors.map((e) => ({ text: e.message, count: e.count }));
+  for (const code of sortedStatusCodes(r)) {
+    if (Number(code) >= 400) lines.push({ text: statusLine(Number(code)), count: r.statusCodes[code]! });
+  }
+  return lines;
+}
+
+/** Status codes in numeric order. */
+export function sortedStatusCodes(r: Pick<RunResult, 'statusCodes'>): string[] {
+  return Object.keys(r.statusCodes).sort((a, b) => Number(a) - Number(b));
+}

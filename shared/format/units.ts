@@ -1,0 +1,94 @@
+/**
+ * Unit formatting shared by the text reports, CSV files and the UI. Pure: no Node or DOM.
+ */
+
+const NS_PER_US = 1_000;
+const NS_PER_MS = 1_000_000;
+const NS_PER_S = 1_000_000_000;
+
+/** Digits of `frac` (an integer holding `prec` decimal places) without trailing zeros. */
+function fraction(frac: number, prec: number): string {
+  const digits = String(frac).padStart(prec, '0').replace(/0+$/, '');
+  return digits ? `.${digits}` : '';
+}
+
+/**
+ * A duration in nanoseconds as Go's time.Duration prints it (and so vegeta):
+ * `0s`, `850ns`, `254.706µs`, `1.742608ms`, `4.990221181s`, `1m30.5s`, `2h0m0s`.
+ */
+export function formatGoDuration(nanoseconds: number): string {
+  const ns = Math.round(Math.abs(nanoseconds));
+  const sign = nanoseconds < 0 && ns > 0 ? '-' : '';
+  if (ns === 0) return '0s';
+  if (ns < NS_PER_US) return `${sign}${ns}ns`;
+  if (ns < NS_PER_MS) return `${sign}${Math.floor(ns / NS_PER_US)}${fraction(ns % NS_PER_US, 3)}µs`;
+  if (ns < NS_PER_S) return `${sign}${Math.floor(ns / NS_PER_MS)}${fraction(ns % NS_PER_MS, 6)}ms`;
+  const frac = fraction(ns % NS_PER_S, 9);
+  let seconds = Math.floor(ns / NS_PER_S);
+  const s = `${seconds % 60}${frac}s`;
+  seconds = Math.floor(seconds / 60);
+  if (seconds === 0) return `${sign}${s}`;
+  const m = `${seconds % 60}m`;
+  const hours = Math.floor(seconds / 60);
+  return hours === 0 ? `${sign}${m}${s}` : `${sign}${hours}h${m}${s}`;
+}
+
+/** Milliseconds (with µs resolution) in Go's duration notation: 0.254706 -> `254.706µs`. */
+export function formatDurationMs(ms: number): string {
+  return formatGoDuration(ms * NS_PER_MS);
+}
+
+/** Seconds in Go's duration notation: 4.990221181 -> `4.990221181s`. */
+export function formatDurationSeconds(seconds: number): string {
+  return formatGoDuration(seconds * NS_PER_S);
+}
+
+/** Fixed decimals, with -0 shown as 0 (toFixed keeps the sign of tiny negatives). */
+export function fixed(value: number, decimals: number): string {
+  const text = value.toFixed(decimals);
+  return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
+}
+
+/** Milliseconds at µs resolution for tables: `12.345 ms`. */
+export function formatMs(ms: number): string {
+  return `${fixed(ms, 3)} ms`;
+}
+
+const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
+
+/** A byte count in binary units: `512 B`, `2.44 KiB`, `1.50 MiB`. */
+export function formatBytes(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (Math.abs(value) >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${Math.round(value)} B` : `${fixed(value, 2)} ${BYTE_UNITS[unit]}`;
+}
+
+/** A rate with grouped thousands: `12,345.67 req/s`. */
+export function formatRate(perSecond: number, unit = 'req/s'): string {
+  return `${groupThousands(fixed(perSecond, 2))} ${unit}`;
+}
+
+/** Bytes per second in binary units: `1.25 MiB/s`. */
+export function formatByteRate(bytesPerSecond: number): string {
+  return `${formatBytes(bytesPerSecond)}/s`;
+}
+
+/** A whole count with grouped thousands: 1234567 -> `1,234,567`. */
+export function formatCount(count: number): string {
+  return groupThousands(String(Math.round(count)));
+}
+
+/** A ratio in [0, 1] as a percentage with two decimals: 0.99 -> `99.00%`. */
+export function formatPercent(ratio: number): string {
+  return `${fixed(ratio * 100, 2)}%`;
+}
+
+function groupThousands(text: string): string {
+  const [int = '', dec] = text.split('.');
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return dec === undefined ? grouped : `${grouped}.${dec}`;
+}

@@ -1,0 +1,66 @@
+/** Runs the real `trebuchet` bin as a child process, as a user would. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+
+export const CLI_BIN = resolve(import.meta.dirname, '../../electron/cli/bin.js');
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliProcess {
+  child: ChildProcess;
+  /** Resolves when stderr contains the pattern (or rejects when the process ends first). */
+  waitForStderr(pattern: RegExp): Promise<void>;
+  done: Promise<CliRun>;
+}
+
+/** Starts `trebuchet ...args`; killed after timeoutMs so a hung run cannot hang the suite. */
+export function startCli(
+  args: readonly string[],
+  opts: { cwd?: string; timeoutMs?: number } = {},
+): CliProcess {
+  const child = spawn(process.execPath, [CLI_BIN, ...args], {
+    cwd: opts.cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const waiters: { pattern: RegExp; resolve: () => void; reject: (e: Error) => void }[] = [];
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    for (const w of [...waiters]) {
+      if (w.pattern.test(stderr)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
+    }
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
+  const done = new Promise<CliRun>((res) => {
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      for (const w of waiters)
+        w.reject(new Error(`trebuchet exited (${code}) before stderr matched ${w.pattern}:\n${stderr}`));
+      res({ code, stdout, stderr });
+    });
+  });
+  return {
+    child,
+    done,
+    waitForStderr: (pattern) =>
+      pattern.test(stderr)
+        ? Promise.resolve()
+        : new Promise((resolve, reject) => waiters.push({ pattern, resolve, reject })),
+  };
+}
+
+export function runCli(
+  args: readonly string[],
+  opts: { cwd?: string; timeoutMs?: number } = {},
+): Promise<CliRun> {
+  return startCli(args, opts).done;
+}

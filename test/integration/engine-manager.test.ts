@@ -1,0 +1,168 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../shared/api.ts';
+import { scenarioSchema, type ScenarioInput } from '../../shared/scenario.ts';
+import { RunManager } from '../../electron/engine/manager.ts';
+import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function serve(): Promise<TestServer> {
+  const s = await startHttpServer(handlers.ok());
+  servers.push(s);
+  return s;
+}
+
+/** Resolves ms after the run's first sample, i.e. that long into its load. */
+function loadFor(manager: RunManager, runId: string, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const off = manager.subscribe((e) => {
+      if (e.runId !== runId || (e.type !== 'sample' && e.type !== 'done')) return;
+      off();
+      setTimeout(resolve, e.type === 'sample' ? ms : 0);
+    });
+  });
+}
+
+function record(manager: RunManager): RunEvent[] {
+  const events: RunEvent[] = [];
+  manager.subscribe((e) => events.push(e));
+  return events;
+}
+
+const scenario = (input: ScenarioInput) => scenarioSchema.parse(input);
+
+describe('RunManager', () => {
+  it('runs targets one after another and reports each through one event stream', async () => {
+    const [a, b] = [await serve(), await serve()];
+    const manager = new RunManager({ appVersion: '1.2.3' });
+    const events = record(manager);
+    const runId = manager.start(
+      scenario({
+        name: 'two servers',
+        targets: [{ url: a.url }, { url: b.url, name: 'second' }],
+        load: { model: 'closed', connections: 2, limit: { kind: 'requests', count: 200 } },
+        options: { sampleIntervalMs: 100 },
+      }),
+    );
+    expect(manager.activeRunIds()).toEqual([runId]);
+    const results = await manager.whenDone(runId);
+
+    expect(results.map((r) => r.requests.total)).toEqual([200, 200]);
+    expect(results.map((r) => r.target.url)).toEqual([a.url, b.url]);
+    expect(results.every((r) => r.runId === runId && r.scenarioName === 'two servers')).toBe(true);
+    expect(results[0]!.generator.appVersion).toBe('1.2.3');
+    expect([a.requests, b.requests]).toEqual([201, 201]);
+
+    const order = events
+      .filter((e) => e.type !== 'sample')
+      .map((e) => `${e.type}${'targetIndex' in e ? e.targetIndex : ''}`);
+    expect(order).toEqual([
+      'started',
+      'target-started0',
+      'target-done0',
+      'target-started1',
+      'target-done1',
+      'done',
+    ]);
+    expect(events.every((e) => e.runId === runId)).toBe(true);
+    const started = events[0];
+    expect(started).toEqual({ type: 'started', runId, targetCount: 2 });
+    const done = events.at(-1);
+    expect(done?.type === 'done' && done.status).toBe('completed');
+    expect(done?.type === 'done' && done.results).toEqual(results);
+
+    // Samples belong to the target running at the time, and arrive between its start and done.
+    const samples0 = events.filter((e) => e.type === 'sample' && e.targetIndex === 0);
+    expect(samples0.length).toBeGreaterThan(0);
+    const firstSample1 = events.findIndex((e) => e.type === 'sample' && e.targetIndex === 1);
+    const targetDone0 = events.findIndex((e) => e.type === 'target-done' && e.targetIndex === 0);
+    if (firstSample1 >= 0) expect(firstSample1).toBeGreaterThan(targetDone0);
+    expect(manager.activeRunIds()).toEqual([]);
+  });
+
+  it('stop() cancels the running target, skips the rest and resolves after done', async () => {
+    const [a, b] = [await serve(), await serve()];
+    const manager = new RunManager({ appVersion: '0' });
+    const events = record(manager);
+    const runId = manager.start(
+      scenario({
+        targets: [{ url: a.url }, { url: b.url }],
+        load: { model: 'closed', connections: 2, limit: { kind: 'duration', seconds: 10 } },
+        options: { sampleIntervalMs: 200 },
+      }),
+    );
+    await loadFor(manager, runId, 800);
+    expect(await manager.stop(runId)).toBe(true);
+    const done = events.at(-1);
+    expect(done?.type).toBe('done');
+    expect(done?.type === 'done' && done.status).toBe('cancelled');
+    const results = await manager.whenDone(runId);
+    expect(results).toHaveLength(1);
+    expect(results[0]!.status).toBe('cancelled');
+    expect(results[0]!.requests.total).toBeGreaterThan(0);
+    expect(results[0]!.durationSeconds).toBeLessThan(3);
+    expect(b.requests).toBe(0);
+    expect(manager.activeRunIds()).toEqual([]);
+    // Stopping a finished run is harmless; an unknown one is reported.
+    expect(await manager.stop(runId)).toBe(true);
+    expect(await manager.stop('no-such-run')).toBe(false);
+    await expect(manager.whenDone('no-such-run')).rejects.toThrow(/unknown/);
+  });
+
+  it('stopAll() stops every active run', async () => {
+    const s = await serve();
+    const manager = new RunManager({ appVersion: '0' });
+    const input = scenario({
+      targets: [{ url: s.url }],
+      load: { model: 'closed', connections: 1, limit: { kind: 'duration', seconds: 10 } },
+    });
+    const ids = [manager.start(input), manager.start(input)];
+    await Promise.all(ids.map((id) => loadFor(manager, id, 300)));
+    await manager.stopAll();
+    expect(manager.activeRunIds()).toEqual([]);
+    for (const id of ids) {
+      const [result] = await manager.whenDone(id);
+      expect(result?.status).toBe('cancelled');
+    }
+  });
+
+  it('a target whose body file cannot be read fails on its own, naming the field', async () => {
+    const s = await serve();
+    const manager = new RunManager({ appVersion: '0' });
+    const events = record(manager);
+    const runId = manager.start(
+      scenario({
+        targets: [
+          { url: s.url, method: 'POST', body: { kind: 'file', path: '/nonexistent/body.json' } },
+          { url: s.url },
+        ],
+        load: { model: 'closed', connections: 1, limit: { kind: 'requests', count: 10 } },
+      }),
+    );
+    const results = await manager.whenDone(runId);
+    expect(results[0]!.status).toBe('failed');
+    expect(results[0]!.error).toEqual({
+      kind: 'other',
+      message: 'targets.0.body.path: cannot read /nonexistent/body.json: ENOENT',
+    });
+    expect(results[1]!.requests.total).toBe(10);
+    const done = events.at(-1);
+    expect(done?.type === 'done' && done.status).toBe('completed');
+  });
+
+  it('a run whose every target fails is failed; a throwing listener harms nobody', async () => {
+    const manager = new RunManager({ appVersion: '0' });
+    manager.subscribe(() => {
+      throw new Error('listener bug');
+    });
+    const events = record(manager);
+    const runId = manager.start(scenario({ targets: [{ url: 'http://trebuchet-test.invalid/' }] }));
+    const [result] = await manager.whenDone(runId);
+    expect(result?.error?.kind).toBe('dns');
+    const done = events.at(-1);
+    expect(done?.type === 'done' && done.status).toBe('failed');
+  });
+});

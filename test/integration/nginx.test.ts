@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runResultSchema } from '../../shared/result.ts';
+import { runCli } from '../helpers/cli.ts';
+import { startNginx, type NginxServer } from '../helpers/nginx.ts';
+
+let nginx: NginxServer;
+
+beforeAll(async () => {
+  nginx = await startNginx({ https: true });
+});
+afterAll(async () => {
+  await nginx.stop();
+});
+
+function abField(stdout: string, label: string): string {
+  const m = new RegExp(`^${label}:\\s+(.*)$`, 'm').exec(stdout);
+  if (!m) throw new Error(`no "${label}" line in:\n${stdout}`);
+  return m[1]!;
+}
+
+describe("trebuchet run against Debian's nginx", () => {
+  it("serves seed 000's 5-byte test.html: every request a 200", async () => {
+    const r = await runCli(['run', '-n', '2000', '-c', '20', `${nginx.httpUrl}test.html`]);
+    expect(r.code).toBe(0);
+    expect(abField(r.stdout, 'Server Software')).toMatch(/^nginx\/1\.\d+\.\d+$/);
+    expect(abField(r.stdout, 'Document Path')).toBe('/test.html');
+    expect(abField(r.stdout, 'Document Length')).toBe('5 bytes');
+    expect(abField(r.stdout, 'Complete requests')).toBe('2000');
+    expect(abField(r.stdout, 'Failed requests')).toBe('0');
+    expect(abField(r.stdout, 'HTML transferred')).toBe('10000 bytes');
+    expect(r.stdout).toMatch(/^Status Codes {2}\[code:count\] +200:2000$/m);
+    expect(r.stdout).toMatch(/^Bytes In {6}\[total, mean\] +10000, 5\.00$/m);
+    expect(r.stdout).toMatch(/^Error Set:\n\n/m);
+  });
+
+  it('counts a missing page as 404 in the status codes and the error set', async () => {
+    const r = await runCli([
+      'run',
+      '-n',
+      '100',
+      '-c',
+      '2',
+      '--format',
+      'json',
+      `${nginx.httpUrl}missing.html`,
+    ]);
+    expect(r.code).toBe(0);
+    const result = runResultSchema.parse(JSON.parse(r.stdout));
+    expect(result.statusCodes).toEqual({ '404': 100 });
+    expect(result.requests).toMatchObject({ total: 100, responses: 100, non2xx: 100, ok: 0, errors: 0 });
+    expect(result.successRatio).toBe(0);
+
+    const text = await runCli(['run', '-n', '100', '-c', '2', `${nginx.httpUrl}missing.html`]);
+    expect(text.stdout).toMatch(/^Status Codes {2}\[code:count\] +404:100$/m);
+    expect(text.stdout).toMatch(/^Error Set:\n404 Not Found\n/m);
+    expect(abField(text.stdout, 'Non-2xx responses')).toBe('100');
+    expect(text.stdout).toMatch(/^Success {7}\[ratio\] +0\.00%$/m);
+  });
+
+  it('verifies https against the test CA and reports the TLS facts', async () => {
+    const r = await runCli([
+      'run',
+      '-n',
+      '500',
+      '-c',
+      '5',
+      '--cacert',
+      nginx.caFile!,
+      `${nginx.httpsUrl!}8k.bin`,
+    ]);
+    expect(r.code).toBe(0);
+    expect(abField(r.stdout, 'SSL/TLS Protocol')).toMatch(/^TLSv1\.[23],/);
+    expect(abField(r.stdout, 'Document Length')).toBe('8192 bytes');
+    expect(abField(r.stdout, 'HTML transferred')).toBe(`${500 * 8192} bytes`);
+    expect(r.stdout).toMatch(/^Status Codes {2}\[code:count\] +200:500$/m);
+  });
+
+  it('refuses the test certificate without its CA (verification is on by default)', async () => {
+    const r = await runCli(['run', '-n', '10', `${nginx.httpsUrl!}test.html`]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('Status: failed');
+    expect(r.stderr).toMatch(/certificate/i);
+  });
+});

@@ -1,0 +1,235 @@
+import { describe, expect, it } from 'vitest';
+import type { ArgsIo, RunCommand } from '../../electron/cli/args.ts';
+import { parseRunArgs } from '../../electron/cli/args.ts';
+import { csvPaths } from '../../electron/cli/report.ts';
+import { CliInputError, parseDurationSeconds, parseRate, parseThreshold } from '../../electron/cli/values.ts';
+
+const files: Record<string, string> = {
+  '/w/s.json': JSON.stringify({
+    name: 'from file',
+    targets: [
+      {
+        url: 'https://127.0.0.1:8443/',
+        headers: [{ name: 'Accept', value: '*/*' }],
+        body: { kind: 'file', path: 'body.bin' },
+      },
+    ],
+    load: { model: 'closed', connections: 50, limit: { kind: 'requests', count: 5000 } },
+    options: {
+      tls: { verify: false, caFile: 'ca.pem' },
+      thresholds: [{ metric: 'p99', op: '<', value: 10 }],
+    },
+  }),
+  '/w/bad.json': JSON.stringify({
+    targets: [{ url: 'http://127.0.0.1/' }],
+    load: { model: 'closed', connections: 0 },
+  }),
+  '/w/broken.json': '{ not json',
+  '/w/body.txt': 'hello',
+};
+const io: ArgsIo = {
+  cwd: '/w',
+  readFile: (p) => files[p] ?? '',
+  isFile: (p) => p in files,
+  isDirectory: (p) => p === '/w' || p === '/',
+};
+
+function run(...argv: string[]): RunCommand {
+  const r = parseRunArgs(argv, io);
+  if (r.help) throw new Error('unexpected help');
+  return r;
+}
+
+function fails(...argv: string[]): CliInputError {
+  try {
+    parseRunArgs(argv, io);
+  } catch (e) {
+    if (e instanceof CliInputError) return e;
+    throw e;
+  }
+  throw new Error(`no error for ${argv.join(' ')}`);
+}
+
+describe('trebuchet run flags', () => {
+  it('maps ab flags onto a closed scenario', () => {
+    const { scenario, output } = run('-n', '1000', '-c', '10', '-k', 'http://127.0.0.1:8080/test.html');
+    expect(scenario.load).toEqual({
+      model: 'closed',
+      connections: 10,
+      pipelining: 1,
+      limit: { kind: 'requests', count: 1000 },
+      rate: null,
+    });
+    expect(scenario.options.keepAlive).toBe(true);
+    expect(scenario.targets).toHaveLength(1);
+    expect(scenario.targets[0]!.method).toBe('GET');
+    expect(output).toEqual({ format: 'text', jsonFile: null, csvFile: null, quiet: false });
+  });
+
+  it('maps vegeta flags onto the open model; --rate with --closed caps a closed loop', () => {
+    const open = run('--rate', '1000/s', '-d', '5s', '--max-in-flight', '200', 'http://localhost:8080/');
+    expect(open.scenario.load).toEqual({ model: 'open', rate: 1000, durationSeconds: 5, maxInFlight: 200 });
+    const capped = run('--rate', '6000/1m', '--closed', '-c', '4', '-d', '1m30s', 'http://localhost/');
+    expect(capped.scenario.load).toEqual({
+      model: 'closed',
+      connections: 4,
+      pipelining: 1,
+      limit: { kind: 'duration', seconds: 90 },
+      rate: 100,
+    });
+  });
+
+  it('reads every request, TLS and measuring flag', () => {
+    const { scenario, output } = run(
+      ...['-m', 'put', '-H', 'X-A: 1', '-H', 'Authorization: Bearer a:b', '--body-file', 'body.txt'],
+      ...['--no-keepalive', '--http2', '--insecure', '--servername', 'example.test', '--engine', 'native'],
+      ...['--timeout', '2.5', '--warmup', '1s', '--slo', '300', '--interval', '250'],
+      ...['--threshold', 'p99<50', '--threshold', 'errors<1%', '--threshold', 'p50<=0.2s', '--name', 'n'],
+      ...['--format', 'vegeta', '--json', 'out.json', '--csv', 'out.csv', '-q'],
+      'https://127.0.0.1:8443/a',
+      'https://127.0.0.1:8444/b',
+    );
+    expect(scenario.name).toBe('n');
+    expect(scenario.targets.map((t) => t.url)).toEqual([
+      'https://127.0.0.1:8443/a',
+      'https://127.0.0.1:8444/b',
+    ]);
+    expect(scenario.targets[1]).toMatchObject({
+      method: 'PUT',
+      headers: [
+        { name: 'X-A', value: '1' },
+        { name: 'Authorization', value: 'Bearer a:b' },
+      ],
+      body: { kind: 'file', path: '/w/body.txt' },
+    });
+    expect(scenario.options).toMatchObject({
+      keepAlive: false,
+      protocol: 'h2',
+      engine: 'native',
+      timeoutMs: 2500,
+      warmupSeconds: 1,
+      sloMs: 300,
+      sampleIntervalMs: 250,
+      tls: { verify: false, caFile: null, servername: 'example.test' },
+      thresholds: [
+        { metric: 'p99', op: '<', value: 50 },
+        { metric: 'errorRate', op: '<', value: 1 },
+        { metric: 'p50', op: '<=', value: 200 },
+      ],
+    });
+    expect(output).toEqual({ format: 'vegeta', jsonFile: '/w/out.json', csvFile: '/w/out.csv', quiet: true });
+  });
+
+  it('a text body without -m is a POST, as with ab -p', () => {
+    expect(run('--body', 'x=1', 'http://127.0.0.1/').scenario.targets[0]).toMatchObject({
+      method: 'POST',
+      body: { kind: 'text', text: 'x=1' },
+    });
+  });
+
+  it('takes a scenario file as the base, paths relative to it, and lets flags override', () => {
+    const base = run('--scenario', 's.json');
+    expect(base.scenario.name).toBe('from file');
+    expect(base.scenario.targets[0]!.body).toEqual({ kind: 'file', path: '/w/body.bin' });
+    expect(base.scenario.options.tls).toEqual({ verify: false, caFile: '/w/ca.pem', servername: null });
+    expect(base.scenario.load).toMatchObject({ connections: 50, limit: { kind: 'requests', count: 5000 } });
+
+    const over = run(
+      '--scenario',
+      's.json',
+      '-c',
+      '5',
+      '-d',
+      '3',
+      '-H',
+      'accept: text/html',
+      '--threshold',
+      'rps>10',
+    );
+    expect(over.scenario.load).toMatchObject({
+      model: 'closed',
+      connections: 5,
+      limit: { kind: 'duration', seconds: 3 },
+    });
+    expect(over.scenario.targets[0]!.headers).toEqual([{ name: 'accept', value: 'text/html' }]);
+    expect(over.scenario.options.thresholds).toEqual([{ metric: 'rps', op: '>', value: 10 }]);
+    expect(over.scenario.options.tls.verify).toBe(false);
+  });
+
+  it('prints help on -h', () => {
+    expect(parseRunArgs(['-h'], io)).toEqual({ help: true });
+  });
+});
+
+describe('trebuchet run errors name the flag', () => {
+  it.each([
+    [['-c', '0', 'http://127.0.0.1/'], '--connections', 'connections must be at least 1'],
+    [['-c', '20000', 'http://127.0.0.1/'], '--connections', 'connections must be at most 10000'],
+    [['-c', 'ten', 'http://127.0.0.1/'], '--connections', '"ten" is not a whole number'],
+    [['-n', '10', '-d', '5', 'http://127.0.0.1/'], '--requests', 'either --requests or --duration'],
+    [['-d', '5 minutes', 'http://127.0.0.1/'], '--duration', 'is not a duration'],
+    [['--rate', 'fast', 'http://127.0.0.1/'], '--rate', 'is not a rate'],
+    [['--rate', '100', '-n', '10', 'http://127.0.0.1/'], '--requests', 'closed model'],
+    [['--rate', '100', '-c', '10', 'http://127.0.0.1/'], '--connections', 'add --closed'],
+    [['--max-in-flight', '10', 'http://127.0.0.1/'], '--max-in-flight', 'open model only'],
+    [['-m', 'BREW', 'http://127.0.0.1/'], '--method', 'Invalid option'],
+    [['-H', 'NoColon', 'http://127.0.0.1/'], '--header', 'expected "Name: value"'],
+    [
+      ['-H', 'Bad Name: x', 'http://127.0.0.1/'],
+      '--header',
+      'header name has characters HTTP does not allow',
+    ],
+    [['--body', 'a', '--body-file', 'body.txt', 'http://127.0.0.1/'], '--body', 'not both'],
+    [['--body-file', 'missing.bin', 'http://127.0.0.1/'], '--body-file', 'no such file: /w/missing.bin'],
+    [['--cacert', 'ca.pem', 'https://127.0.0.1/'], '--cacert', 'no such file'],
+    [['--engine', 'turbo', 'http://127.0.0.1/'], '--engine', 'Invalid option'],
+    [['--threshold', 'p42<1', 'http://127.0.0.1/'], '--threshold', 'is not a threshold'],
+    [['--threshold', 'p99<1%', 'http://127.0.0.1/'], '--threshold', 'is a latency'],
+    [['--slo', '0', 'http://127.0.0.1/'], '--slo', 'SLO must be at least 0.001'],
+    [['--interval', '50', 'http://127.0.0.1/'], '--interval', 'sample interval must be at least 100'],
+    [['--timeout', '0', 'http://127.0.0.1/'], '--timeout', 'timeout must be at least 1'],
+    [['--format', 'xml', 'http://127.0.0.1/'], '--format', 'not one of text, ab, vegeta, json'],
+    [['--json', '/nope/out.json', 'http://127.0.0.1/'], '--json', 'folder does not exist: /nope'],
+    [['ftp://127.0.0.1/'], '<url>', 'URL must start with http:// or https://'],
+    [['not a url'], '<url>', 'URL is not valid'],
+    [[], '<url>', 'give at least one target URL'],
+    [['--frobnicate', 'http://127.0.0.1/'], '--frobnicate', "Unknown option '--frobnicate'"],
+    [['-c'], '-c', 'argument missing'],
+    [['--scenario', 'nope.json'], '--scenario', 'no such file: /w/nope.json'],
+    [['--scenario', 'broken.json'], '--scenario', 'is not valid JSON'],
+    [['--scenario', 'bad.json'], '--scenario load.connections', 'connections must be at least 1'],
+  ])('%j -> %s', (argv, field, message) => {
+    const e = fails(...argv);
+    expect(e.field).toBe(field);
+    expect(e.message).toContain(field);
+    expect(e.message).toContain(message);
+  });
+});
+
+describe('flag values', () => {
+  it('parses durations, rates and thresholds', () => {
+    expect(parseDurationSeconds('-d', '10', 's')).toBe(10);
+    expect(parseDurationSeconds('-d', '1m30s', 's')).toBe(90);
+    expect(parseDurationSeconds('-d', '1h', 's')).toBe(3600);
+    expect(parseDurationSeconds('--slo', '300', 'ms')).toBeCloseTo(0.3, 9);
+    expect(parseDurationSeconds('--slo', '1.5s', 'ms')).toBe(1.5);
+    expect(parseDurationSeconds('--slo', '250µs', 'ms')).toBeCloseTo(0.00025, 9);
+    expect(parseRate('--rate', '100')).toBe(100);
+    expect(parseRate('--rate', '50/500ms')).toBe(100);
+    expect(parseThreshold('--threshold', 'p99.9 >= 2ms')).toEqual({ metric: 'p99.9', op: '>=', value: 2 });
+    expect(parseThreshold('--threshold', 'errorRate<0.5')).toEqual({
+      metric: 'errorRate',
+      op: '<',
+      value: 0.5,
+    });
+  });
+
+  it('names the three CSV files after the one --csv path', () => {
+    expect(csvPaths('/tmp/run.csv')).toEqual({
+      summary: '/tmp/run.summary.csv',
+      timeseries: '/tmp/run.timeseries.csv',
+      percentiles: '/tmp/run.percentiles.csv',
+    });
+    expect(csvPaths('/tmp/run')).toMatchObject({ summary: '/tmp/run.summary.csv' });
+  });
+});

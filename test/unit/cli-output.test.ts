@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { Progress, plannedSeconds, progressLine } from '../../electron/cli/progress.ts';
+import { exitCodeFor, labelResults, renderReport, resultsJson } from '../../electron/cli/report.ts';
+import { runResultSchema, type RunResult, type Sample } from '../../shared/result.ts';
+import { scenarioSchema } from '../../shared/scenario.ts';
+import { abStyleResult, seed000Result } from '../helpers/run-result.ts';
+
+const scenario = (load: unknown, warmupSeconds = 0) =>
+  scenarioSchema.parse({ targets: [{ url: 'http://127.0.0.1/' }], load, options: { warmupSeconds } });
+
+function sink(isTTY: boolean): { text: () => string; stream: { isTTY: boolean; write(t: string): boolean } } {
+  let out = '';
+  return {
+    text: () => out,
+    stream: {
+      isTTY,
+      write: (t: string) => {
+        out += t;
+        return true;
+      },
+    },
+  };
+}
+
+const sample = (elapsedSeconds: number): Sample => ({ ...seed000Result().samples[1]!, elapsedSeconds });
+
+describe('progress on stderr', () => {
+  it('knows how long a run is planned to last', () => {
+    expect(plannedSeconds(scenario({ model: 'closed', limit: { kind: 'duration', seconds: 10 } }, 2))).toBe(
+      12,
+    );
+    expect(plannedSeconds(scenario({ model: 'open', rate: 10, durationSeconds: 5 }))).toBe(5);
+    expect(plannedSeconds(scenario({ model: 'closed', limit: { kind: 'requests', count: 10 } }))).toBeNull();
+  });
+
+  it('prints one line per sample off a terminal, nothing for runs of 2 s or less', () => {
+    const long = sink(false);
+    const p = new Progress(
+      long.stream,
+      scenario({ model: 'closed', limit: { kind: 'duration', seconds: 3 } }),
+    );
+    p.sample(0, sample(1));
+    p.sample(0, sample(2));
+    p.finish();
+    expect(long.text().split('\n')).toEqual([progressLine(sample(1), ''), progressLine(sample(2), ''), '']);
+    expect(progressLine(sample(2), '')).toBe(
+      '2.0s  100.00 req/s  p50 225µs  p99 500µs  total 200  failed 2  in flight 1',
+    );
+
+    const short = sink(false);
+    const q = new Progress(
+      short.stream,
+      scenario({ model: 'closed', limit: { kind: 'duration', seconds: 2 } }),
+    );
+    q.sample(0, sample(1));
+    expect(short.text()).toBe('');
+
+    // A request-count run's length is unknown: lines start once 2 s have passed.
+    const counted = sink(false);
+    const c = new Progress(
+      counted.stream,
+      scenario({ model: 'closed', limit: { kind: 'requests', count: 10 } }),
+    );
+    c.sample(0, sample(1));
+    c.sample(0, sample(2));
+    expect(counted.text().split('\n')).toHaveLength(2);
+  });
+
+  it('redraws one line on a terminal and ends it before the report', () => {
+    const tty = sink(true);
+    const p = new Progress(tty.stream, scenario({ model: 'open', rate: 10, durationSeconds: 5 }));
+    p.sample(0, sample(1));
+    p.sample(0, sample(2));
+    p.finish();
+    expect(tty.text()).toBe(`\r\x1b[K${progressLine(sample(1), '')}\r\x1b[K${progressLine(sample(2), '')}\n`);
+  });
+});
+
+describe('report output and exit codes', () => {
+  const failedThreshold = (): RunResult => ({
+    ...seed000Result(),
+    thresholds: [{ threshold: { metric: 'p99', op: '<', value: 0.1 }, actual: 0.57, passed: false }],
+  });
+
+  it('exits 0, 1 or 130 as documented', () => {
+    const ok = { interrupted: false, hostError: false };
+    expect(exitCodeFor([seed000Result()], ok)).toBe(0);
+    expect(exitCodeFor([seed000Result(), failedThreshold()], ok)).toBe(1);
+    expect(exitCodeFor([{ ...seed000Result(), status: 'failed' }], ok)).toBe(1);
+    expect(exitCodeFor([], ok)).toBe(1);
+    expect(exitCodeFor([seed000Result()], { interrupted: false, hostError: true })).toBe(1);
+    expect(exitCodeFor([failedThreshold()], { interrupted: true, hostError: false })).toBe(130);
+  });
+
+  it('json is one object for one target and an array for several', () => {
+    expect(runResultSchema.parse(JSON.parse(resultsJson([seed000Result()]))).runId).toBe('run-1');
+    const several = JSON.parse(renderReport([seed000Result(), abStyleResult()], 'json')) as unknown[];
+    expect(several).toHaveLength(2);
+  });
+
+  it('numbers repeated target labels and separates targets in the text report', () => {
+    expect(labelResults([seed000Result(), seed000Result(), abStyleResult()]).map((l) => l.label)).toEqual([
+      '127.0.0.1:8082/test.html',
+      '127.0.0.1:8082/test.html #2',
+      '127.0.0.1:8080',
+    ]);
+    const text = renderReport([seed000Result(), abStyleResult()], 'text');
+    expect(text).toContain('Target (1/2): 127.0.0.1:8082/test.html  GET http://127.0.0.1:8082/test.html\n');
+    expect(text).toContain(
+      `\n${'-'.repeat(78)}\n\nTarget (2/2): 127.0.0.1:8080  GET http://127.0.0.1:8080/\n`,
+    );
+    expect(
+      renderReport([seed000Result()], 'vegeta').startsWith('Requests      [total, rate, throughput]'),
+    ).toBe(true);
+    expect(renderReport([seed000Result()], 'ab').startsWith('Server Software:        nginx/1.22.1\n')).toBe(
+      true,
+    );
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import {
+  fixed,
+  formatBytes,
+  formatCount,
+  formatDurationMs,
+  formatDurationSeconds,
+  formatGoDuration,
+  formatPercent,
+  formatRate,
+} from '../../shared/format/units.ts';
+
+describe('Go duration notation', () => {
+  it('prints what vegeta printed in seed 000', () => {
+    expect(formatDurationSeconds(4.990221181)).toBe('4.990221181s');
+    expect(formatDurationSeconds(4.989910973)).toBe('4.989910973s');
+    expect(formatDurationMs(0.310208)).toBe('310.208µs');
+    expect(formatDurationMs(0.254706)).toBe('254.706µs');
+    expect(formatDurationMs(1.742608)).toBe('1.742608ms');
+    expect(formatDurationMs(0.37728)).toBe('377.28µs');
+    expect(formatDurationMs(0.2141)).toBe('214.1µs');
+    expect(formatDurationSeconds(1.586650398)).toBe('1.586650398s');
+    expect(formatDurationSeconds(4.99)).toBe('4.99s');
+  });
+
+  it('covers every unit boundary as Go does', () => {
+    expect(formatGoDuration(0)).toBe('0s');
+    expect(formatGoDuration(1)).toBe('1ns');
+    expect(formatGoDuration(999)).toBe('999ns');
+    expect(formatGoDuration(1000)).toBe('1µs');
+    expect(formatGoDuration(1_000_000)).toBe('1ms');
+    expect(formatGoDuration(1_000_000_000)).toBe('1s');
+    expect(formatGoDuration(60e9)).toBe('1m0s');
+    expect(formatGoDuration(90.5e9)).toBe('1m30.5s');
+    expect(formatGoDuration(7200e9)).toBe('2h0m0s');
+    expect(formatGoDuration(3723.000000001e9)).toBe('1h2m3.000000001s');
+    expect(formatGoDuration(-1500)).toBe('-1.5µs');
+  });
+});
+
+describe('numbers', () => {
+  it('formats bytes, rates, counts and percentages', () => {
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(2500)).toBe('2.44 KiB');
+    expect(formatBytes(1.5 * 1024 * 1024)).toBe('1.50 MiB');
+    expect(formatRate(12345.678)).toBe('12,345.68 req/s');
+    expect(formatCount(1234567)).toBe('1,234,567');
+    expect(formatPercent(0.999)).toBe('99.90%');
+    expect(fixed(-0.0001, 2)).toBe('0.00');
+  });
+});
