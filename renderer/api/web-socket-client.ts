@@ -4,7 +4,7 @@ import {
   type CommandReply,
   type TrebuchetApi,
 } from '../../shared/api-client.ts';
-import type { RunEvent } from '../../shared/api.ts';
+import type { ComparisonEvent, RunEvent } from '../../shared/api.ts';
 import { hostMessageSchema, type ClientMessage } from '../../shared/web-protocol.ts';
 
 /** What the client needs to hear from a socket. */
@@ -58,7 +58,8 @@ interface Pending {
  * first connection is open; rejects if that first attempt fails. Afterwards a dropped
  * connection is reopened with backoff: commands sent meanwhile wait for it (up to
  * offlineTimeoutMs), commands whose reply was lost with the old socket reject, and run
- * events resume on the new socket (the host keys runs by the page, not by the socket).
+ * and comparison events resume on the new socket (the host keys them by the page, not by
+ * the socket).
  * Every message from the host is validated; malformed ones are dropped.
  */
 export function connectWebSocketApi(opts: WebSocketApiOptions): Promise<WebSocketApi> {
@@ -66,6 +67,7 @@ export function connectWebSocketApi(opts: WebSocketApiOptions): Promise<WebSocke
   const maxDelay = opts.maxReconnectDelayMs ?? 5000;
   const offlineTimeout = opts.offlineTimeoutMs ?? 15_000;
   const listeners = new Set<(event: RunEvent) => void>();
+  const comparisonListeners = new Set<(event: ComparisonEvent) => void>();
   const pending = new Map<number, Pending>();
   const waitingForOpen = new Set<{ wake(): void; fail(error: Error): void }>();
   let nextId = 1;
@@ -101,13 +103,8 @@ export function connectWebSocketApi(opts: WebSocketApiOptions): Promise<WebSocke
       waiter?.resolve(msg.reply.ok ? { ok: true, value: msg.reply.value } : msg.reply);
       return;
     }
-    for (const listener of listeners) {
-      try {
-        listener(msg.event);
-      } catch (error) {
-        console.error('trebuchet: a run event listener failed:', error);
-      }
-    }
+    if (msg.kind === 'comparison') notify(comparisonListeners, msg.event, 'comparison');
+    else notify(listeners, msg.event, 'run');
   };
 
   const open = (onFirst?: { resolve(): void; reject(error: Error): void }) => {
@@ -183,11 +180,9 @@ export function connectWebSocketApi(opts: WebSocketApiOptions): Promise<WebSocke
     });
   };
 
-  const api = createTrebuchetApi(send, (listener) => {
-    listeners.add(listener);
-    return () => {
-      listeners.delete(listener);
-    };
+  const api = createTrebuchetApi(send, {
+    onRunEvent: (listener) => subscribe(listeners, listener),
+    onComparisonEvent: (listener) => subscribe(comparisonListeners, listener),
   });
 
   return new Promise<WebSocketApi>((resolve, reject) => {
@@ -210,4 +205,21 @@ export function connectWebSocketApi(opts: WebSocketApiOptions): Promise<WebSocke
       reject,
     });
   });
+}
+
+function subscribe<E>(set: Set<(event: E) => void>, listener: (event: E) => void): () => void {
+  set.add(listener);
+  return () => {
+    set.delete(listener);
+  };
+}
+
+function notify<E>(set: ReadonlySet<(event: E) => void>, event: E, what: string): void {
+  for (const listener of set) {
+    try {
+      listener(event);
+    } catch (error) {
+      console.error(`trebuchet: a ${what} event listener failed:`, error);
+    }
+  }
 }

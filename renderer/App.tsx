@@ -1,0 +1,171 @@
+import { useCallback, useState } from 'react';
+import type { TrebuchetApi } from '../shared/api.ts';
+import { PlayIcon, StopIcon } from './components/icons.tsx';
+import { ScenarioEditor } from './editor/ScenarioEditor.tsx';
+import { useScenarioDraft } from './editor/useScenarioDraft.ts';
+import { LiveCharts } from './live/LiveCharts.tsx';
+import { ReportDetails, ReportSummary } from './report/Report.tsx';
+import { RunPanel } from './run/RunPanel.tsx';
+import { createRunStore } from './run/runStore.ts';
+import { runShortcutLabel } from './run/shortcuts.ts';
+import { shownTarget } from './run/targetStatus.ts';
+import { useRunEvents, useRunState } from './run/useRunEvents.ts';
+import { useShortcuts } from './run/useShortcuts.ts';
+
+const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/** The window: scenario editor on the left; run progress, live charts and the report on the right. */
+export function App({ api }: { api: TrebuchetApi }) {
+  const [store] = useState(() => createRunStore());
+  useRunEvents(api, store);
+  const run = useRunState(store);
+  const editor = useScenarioDraft();
+  const [picked, setPicked] = useState<number | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const active = run.phase === 'starting' || run.phase === 'running' || run.phase === 'stopping';
+  const check = editor.check;
+  const canRun = check.ok && !active;
+  const firstIssue = check.ok ? null : check.list[0];
+
+  const start = useCallback((): boolean => {
+    if (active) return false;
+    if (!check.ok) {
+      editor.revealAll();
+      return true;
+    }
+    setPicked(null);
+    setNotice(null);
+    store.begin(check.scenario);
+    api.run.start({ scenario: check.scenario }).then(
+      ({ runId }) => {
+        store.attach(runId);
+        // Stop was pressed while the host was still starting the run.
+        if (store.getState().stopRequested)
+          api.run.stop({ runId }).catch((e: unknown) => setNotice(errorText(e)));
+      },
+      (e: unknown) => store.startFailed(errorText(e)),
+    );
+    return true;
+  }, [active, api, check, editor, store]);
+
+  const stop = useCallback((): boolean => {
+    const { phase, runId } = store.getState();
+    if (phase !== 'starting' && phase !== 'running') return false;
+    store.requestStop();
+    if (runId !== null) api.run.stop({ runId }).catch((e: unknown) => setNotice(errorText(e)));
+    return true;
+  }, [api, store]);
+
+  useShortcuts({ run: start, stop });
+
+  const shown = shownTarget(run, picked);
+  const shownResult = shown === null ? null : (run.results[shown] ?? null);
+  const runKey = runShortcutLabel(navigator.platform);
+  // A finished target without a single sample (refused before any load) has no timeline to draw.
+  const hasTimeline = shown !== null && (shownResult === null || store.samples(shown).length > 0);
+
+  return (
+    <div className="app">
+      <header className="topbar">
+        <div className="brand">
+          <span className="brand__mark" aria-hidden="true" />
+          <span className="brand__name">Trebuchet</span>
+        </div>
+        <input
+          className="input input--ghost topbar__name"
+          aria-label="Scenario name"
+          value={editor.draft.name}
+          disabled={active}
+          data-testid="scenario-name"
+          onChange={(e) => editor.update((d) => ({ ...d, name: e.target.value }))}
+        />
+        <div className="topbar__actions">
+          {!canRun && !active && firstIssue && (
+            <span className="topbar__hint" data-testid="run-blocked">
+              {firstIssue.path === 'targets.0.url' && editor.draft.targets[0]?.url.trim() === ''
+                ? 'Type a target URL to run'
+                : 'Fix the highlighted fields to run'}
+            </span>
+          )}
+          {active ? (
+            <button
+              type="button"
+              className="btn btn--stop"
+              disabled={run.phase === 'stopping'}
+              data-testid="stop-button"
+              onClick={stop}
+            >
+              <StopIcon />
+              {run.phase === 'stopping' ? 'Stopping…' : 'Stop'}
+              <kbd>Esc</kbd>
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="btn btn--run"
+              disabled={!canRun}
+              data-testid="run-button"
+              onClick={start}
+            >
+              <PlayIcon />
+              Run
+              <kbd>{runKey}</kbd>
+            </button>
+          )}
+        </div>
+      </header>
+
+      <main className="workspace">
+        <aside className="editor-pane" aria-label="Scenario">
+          <ScenarioEditor state={editor} disabled={active} />
+        </aside>
+
+        <div className="results-pane">
+          {run.error && (
+            <div className="alert alert--error" role="alert" data-testid="run-failed">
+              {run.error}
+            </div>
+          )}
+          {notice && (
+            <div className="alert alert--warn" role="status">
+              {notice}
+            </div>
+          )}
+          {run.phase === 'idle' ? (
+            <Welcome runKey={runKey} />
+          ) : (
+            <>
+              <RunPanel state={run} shown={shown} onPick={setPicked} />
+              {shownResult && <ReportSummary result={shownResult} />}
+              {hasTimeline && <LiveCharts store={store} targetIndex={shown} generation={run.generation} />}
+              {shown !== null && <ReportDetails results={run.results} shown={shown} />}
+            </>
+          )}
+        </div>
+      </main>
+    </div>
+  );
+}
+
+function Welcome({ runKey }: { runKey: string }) {
+  return (
+    <section className="welcome card" data-testid="welcome">
+      <h1>Benchmark a web server</h1>
+      <ol>
+        <li>
+          Type the URL of a server you run, e.g. <code>http://127.0.0.1:8080/</code>.
+        </li>
+        <li>Keep the defaults or set connections and duration.</li>
+        <li>
+          Press <strong>Run</strong> (<kbd>{runKey}</kbd>) and watch throughput and latency live;{' '}
+          <kbd>Esc</kbd> stops and keeps what was measured.
+        </li>
+      </ol>
+      <p className="muted small">
+        Closed model: N connections as fast as the server answers (ab, wrk). Open model: a fixed request rate
+        (vegeta) for honest latency under load.
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+import type { ChartOptions } from 'chart.js';
+import type { Palette } from './palette.ts';
+
+/**
+ * Options every chart shares: no animation (data arrives at tick rate and is drawn with
+ * update('none')), pre-parsed {x, y} points, themed text and grid.
+ */
+export function baseLineOptions(p: Palette, xTitle: string, yTitle: string): ChartOptions<'line'> {
+  return {
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: false,
+    parsing: false,
+    normalized: true,
+    color: p.text,
+    interaction: { mode: 'nearest', axis: 'x', intersect: false },
+    elements: {
+      // No dots on a line, but a lone first sample needs one to be seen at all.
+      point: { radius: (ctx) => (ctx.dataset.data.length < 2 ? 3 : 0), hoverRadius: 3 },
+      line: { borderWidth: 2, tension: 0.3, cubicInterpolationMode: 'monotone' },
+    },
+    plugins: {
+      legend: {
+        position: 'top',
+        align: 'end',
+        labels: { color: p.muted, boxWidth: 10, boxHeight: 10, usePointStyle: true, pointStyle: 'circle' },
+      },
+      tooltip: { backgroundColor: p.tooltipBg, titleColor: '#f9fafb', bodyColor: '#f9fafb' },
+    },
+    scales: {
+      x: {
+        type: 'linear',
+        min: 0,
+        title: { display: true, text: xTitle, color: p.muted },
+        ticks: { color: p.muted, maxTicksLimit: 8 },
+        grid: { color: p.grid },
+        border: { color: p.grid },
+      },
+      y: {
+        type: 'linear',
+        beginAtZero: true,
+        title: { display: true, text: yTitle, color: p.muted },
+        ticks: { color: p.muted, maxTicksLimit: 6 },
+        grid: { color: p.grid },
+        border: { color: p.grid },
+      },
+    },
+  };
+}

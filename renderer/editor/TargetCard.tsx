@@ -1,0 +1,190 @@
+import { httpMethodSchema } from '../../shared/scenario.ts';
+import { Field, Segmented, TextField } from '../components/fields.tsx';
+import { CloseIcon, CopyIcon } from '../components/icons.tsx';
+import { useFieldIssue } from './issues.ts';
+import { newHeader, type BodyKind, type HeaderDraft, type TargetDraft } from './draft.ts';
+
+interface TargetCardProps {
+  index: number;
+  target: TargetDraft;
+  canRemove: boolean;
+  onChange: (next: TargetDraft) => void;
+  onRemove: () => void;
+  onDuplicate: () => void;
+}
+
+const METHODS = httpMethodSchema.options;
+const BODY_KINDS: readonly { value: BodyKind; label: string }[] = [
+  { value: 'none', label: 'No body' },
+  { value: 'text', label: 'Text' },
+  { value: 'file', label: 'File' },
+];
+
+/** One target: method and URL up front, name, headers and body below. */
+export function TargetCard({ index, target, canRemove, onChange, onRemove, onDuplicate }: TargetCardProps) {
+  const set = (patch: Partial<TargetDraft>): void => onChange({ ...target, ...patch });
+  const setHeader = (j: number, patch: Partial<HeaderDraft>): void =>
+    set({ headers: target.headers.map((h, k) => (k === j ? { ...h, ...patch } : h)) });
+  const base = `targets.${index}`;
+  const urlIssue = useFieldIssue(`${base}.url`);
+
+  return (
+    <div className="target-card" data-testid={`target-${index}`}>
+      <div className="target-card__head">
+        <span className="target-card__index">{index + 1}</span>
+        <input
+          className="input input--ghost"
+          aria-label={`Target ${index + 1} name`}
+          placeholder="Name (optional)"
+          value={target.name}
+          data-testid={`target-name-${index}`}
+          onChange={(e) => set({ name: e.target.value })}
+        />
+        <div className="target-card__actions">
+          <button
+            type="button"
+            className="icon-btn"
+            title="Duplicate target"
+            aria-label="Duplicate target"
+            data-testid={`target-duplicate-${index}`}
+            onClick={onDuplicate}
+          >
+            <CopyIcon />
+          </button>
+          <button
+            type="button"
+            className="icon-btn icon-btn--danger"
+            title="Remove target"
+            aria-label="Remove target"
+            disabled={!canRemove}
+            data-testid={`target-remove-${index}`}
+            onClick={onRemove}
+          >
+            <CloseIcon />
+          </button>
+        </div>
+      </div>
+
+      <Field label="URL" path={`${base}.url`}>
+        {({ id, invalid, describedBy }) => (
+          <div className="url-row">
+            <select
+              className="input select url-row__method"
+              aria-label="Method"
+              value={target.method}
+              data-testid={`target-method-${index}`}
+              onChange={(e) => {
+                const m = httpMethodSchema.safeParse(e.target.value);
+                if (m.success) set({ method: m.data });
+              }}
+            >
+              {METHODS.map((m) => (
+                <option key={m} value={m}>
+                  {m}
+                </option>
+              ))}
+            </select>
+            <input
+              id={id}
+              className="input url-row__url"
+              type="text"
+              inputMode="url"
+              spellCheck={false}
+              autoComplete="off"
+              placeholder="http://127.0.0.1:8080/"
+              value={target.url}
+              aria-invalid={invalid}
+              aria-describedby={describedBy}
+              data-testid={`target-url-${index}`}
+              onChange={(e) => {
+                set({ url: e.target.value });
+                urlIssue.touch();
+              }}
+              onBlur={urlIssue.touch}
+            />
+          </div>
+        )}
+      </Field>
+
+      <details className="target-card__more" open={target.headers.length > 0 || target.bodyKind !== 'none'}>
+        <summary>
+          Headers and body
+          {target.headers.length > 0 && <span className="pill">{target.headers.length}</span>}
+          {target.bodyKind !== 'none' && <span className="pill">body</span>}
+        </summary>
+        <div className="headers">
+          {target.headers.map((h, j) => (
+            <div className="header-row" key={h.key}>
+              <TextField
+                label="Header"
+                path={`${base}.headers.${j}.name`}
+                value={h.name}
+                placeholder="Accept"
+                testId={`header-name-${index}-${j}`}
+                onChange={(name) => setHeader(j, { name })}
+              />
+              <TextField
+                label="Value"
+                path={`${base}.headers.${j}.value`}
+                value={h.value}
+                placeholder="*/*"
+                testId={`header-value-${index}-${j}`}
+                onChange={(value) => setHeader(j, { value })}
+              />
+              <button
+                type="button"
+                className="icon-btn header-row__remove"
+                aria-label="Remove header"
+                title="Remove header"
+                onClick={() => set({ headers: target.headers.filter((_, k) => k !== j) })}
+              >
+                <CloseIcon />
+              </button>
+            </div>
+          ))}
+          <button
+            type="button"
+            className="link-btn"
+            data-testid={`header-add-${index}`}
+            onClick={() => set({ headers: [...target.headers, newHeader()] })}
+          >
+            + Add header
+          </button>
+        </div>
+        <Segmented
+          label="Body"
+          value={target.bodyKind}
+          options={BODY_KINDS}
+          testId={`body-kind-${index}`}
+          onChange={(bodyKind) => set({ bodyKind })}
+        />
+        {target.bodyKind === 'text' && (
+          <Field label="Body text" path={`${base}.body.text`}>
+            {({ id, describedBy }) => (
+              <textarea
+                id={id}
+                className="input textarea"
+                rows={4}
+                spellCheck={false}
+                value={target.bodyText}
+                aria-describedby={describedBy}
+                data-testid={`body-text-${index}`}
+                onChange={(e) => set({ bodyText: e.target.value })}
+              />
+            )}
+          </Field>
+        )}
+        {target.bodyKind === 'file' && (
+          <TextField
+            label="Body file (path on the host)"
+            path={`${base}.body.path`}
+            value={target.bodyPath}
+            placeholder="/path/to/payload.json"
+            testId={`body-path-${index}`}
+            onChange={(bodyPath) => set({ bodyPath })}
+          />
+        )}
+      </details>
+    </div>
+  );
+}

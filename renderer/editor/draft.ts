@@ -1,0 +1,256 @@
+import { DEFAULTS } from '../../shared/defaults.ts';
+import {
+  scenarioSchema,
+  type EngineChoice,
+  type HttpMethod,
+  type Protocol,
+  type Scenario,
+  type Threshold,
+  type ThresholdMetric,
+} from '../../shared/scenario.ts';
+import { parseWith, type FieldIssue } from '../../shared/validation.ts';
+
+/**
+ * What the editor holds while a person types. Numbers stay text until validation, so
+ * "12a" or an empty box reaches the schema and comes back as the schema's own message.
+ * Every list item has a key that survives reordering and duplication.
+ */
+export interface HeaderDraft {
+  key: string;
+  name: string;
+  value: string;
+}
+
+export type BodyKind = 'none' | 'text' | 'file';
+
+export interface TargetDraft {
+  key: string;
+  name: string;
+  url: string;
+  method: HttpMethod;
+  headers: HeaderDraft[];
+  bodyKind: BodyKind;
+  bodyText: string;
+  bodyPath: string;
+}
+
+export interface ThresholdDraft {
+  key: string;
+  metric: ThresholdMetric;
+  op: Threshold['op'];
+  value: string;
+}
+
+export type LimitKind = 'duration' | 'requests';
+
+export interface ScenarioDraft {
+  name: string;
+  targets: TargetDraft[];
+  model: 'closed' | 'open';
+  closed: {
+    connections: string;
+    pipelining: string;
+    limitKind: LimitKind;
+    seconds: string;
+    requests: string;
+    /** Optional rate cap; empty = as fast as the server answers. */
+    rate: string;
+  };
+  open: { rate: string; seconds: string; maxInFlight: string };
+  keepAlive: boolean;
+  protocol: Protocol;
+  engine: EngineChoice;
+  timeoutMs: string;
+  warmupSeconds: string;
+  /** Empty = no SLO. */
+  sloMs: string;
+  sampleIntervalMs: string;
+  tls: { verify: boolean; caFile: string; servername: string };
+  thresholds: ThresholdDraft[];
+}
+
+let nextKey = 0;
+/** A key unique within this page, for React lists. */
+export function newKey(prefix: string): string {
+  nextKey += 1;
+  return `${prefix}${nextKey}`;
+}
+
+export function newTarget(url = ''): TargetDraft {
+  return {
+    key: newKey('t'),
+    name: '',
+    url,
+    method: DEFAULTS.method,
+    headers: [],
+    bodyKind: 'none',
+    bodyText: '',
+    bodyPath: '',
+  };
+}
+
+export function duplicateTarget(t: TargetDraft): TargetDraft {
+  return {
+    ...t,
+    key: newKey('t'),
+    headers: t.headers.map((h) => ({ ...h, key: newKey('h') })),
+  };
+}
+
+export function newHeader(): HeaderDraft {
+  return { key: newKey('h'), name: '', value: '' };
+}
+
+export function newThreshold(): ThresholdDraft {
+  return { key: newKey('th'), metric: 'p99', op: '<', value: '' };
+}
+
+/** The form a new user sees: every default from shared/defaults.ts, one empty target. */
+export function defaultDraft(): ScenarioDraft {
+  return {
+    name: 'Untitled scenario',
+    targets: [newTarget()],
+    model: 'closed',
+    closed: {
+      connections: String(DEFAULTS.closed.connections),
+      pipelining: String(DEFAULTS.closed.pipelining),
+      limitKind: 'duration',
+      seconds: String(DEFAULTS.closed.durationSeconds),
+      requests: '1000',
+      rate: '',
+    },
+    open: {
+      rate: String(DEFAULTS.open.rate),
+      seconds: String(DEFAULTS.open.durationSeconds),
+      maxInFlight: String(DEFAULTS.open.maxInFlight),
+    },
+    keepAlive: DEFAULTS.keepAlive,
+    protocol: DEFAULTS.protocol,
+    engine: DEFAULTS.engine,
+    timeoutMs: String(DEFAULTS.timeoutMs),
+    warmupSeconds: String(DEFAULTS.warmupSeconds),
+    sloMs: '',
+    sampleIntervalMs: String(DEFAULTS.sampleIntervalMs),
+    tls: { verify: DEFAULTS.tls.verify, caFile: '', servername: '' },
+    thresholds: [],
+  };
+}
+
+/** Text to number when it is one; otherwise the text itself, so the schema names the problem. */
+function num(text: string): number | string {
+  const t = text.trim();
+  if (t === '') return t;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : t;
+}
+
+/** Empty means "off" (null); anything else is validated like a number. */
+function optionalNum(text: string): number | string | null {
+  return text.trim() === '' ? null : num(text);
+}
+
+function optionalText(text: string): string | null {
+  return text.trim() === '' ? null : text.trim();
+}
+
+/** The draft as the schema's input: the shape run.start takes, numbers parsed where they parse. */
+export function draftToInput(d: ScenarioDraft): unknown {
+  return {
+    name: d.name,
+    targets: d.targets.map((t) => ({
+      name: t.name,
+      url: t.url.trim(),
+      method: t.method,
+      headers: t.headers.map((h) => ({ name: h.name.trim(), value: h.value })),
+      body:
+        t.bodyKind === 'text'
+          ? { kind: 'text', text: t.bodyText }
+          : t.bodyKind === 'file'
+            ? { kind: 'file', path: t.bodyPath.trim() }
+            : { kind: 'none' },
+    })),
+    load:
+      d.model === 'closed'
+        ? {
+            model: 'closed',
+            connections: num(d.closed.connections),
+            pipelining: num(d.closed.pipelining),
+            limit:
+              d.closed.limitKind === 'duration'
+                ? { kind: 'duration', seconds: num(d.closed.seconds) }
+                : { kind: 'requests', count: num(d.closed.requests) },
+            rate: optionalNum(d.closed.rate),
+          }
+        : {
+            model: 'open',
+            rate: num(d.open.rate),
+            durationSeconds: num(d.open.seconds),
+            maxInFlight: num(d.open.maxInFlight),
+          },
+    options: {
+      keepAlive: d.keepAlive,
+      protocol: d.protocol,
+      engine: d.engine,
+      timeoutMs: num(d.timeoutMs),
+      warmupSeconds: num(d.warmupSeconds),
+      sloMs: optionalNum(d.sloMs),
+      sampleIntervalMs: num(d.sampleIntervalMs),
+      thresholds: d.thresholds.map((t) => ({ metric: t.metric, op: t.op, value: num(t.value) })),
+      tls: {
+        verify: d.tls.verify,
+        caFile: optionalText(d.tls.caFile),
+        servername: optionalText(d.tls.servername),
+      },
+    },
+  };
+}
+
+export type DraftCheck =
+  | { ok: true; scenario: Scenario; issues: ReadonlyMap<string, string> }
+  | { ok: false; issues: ReadonlyMap<string, string>; list: FieldIssue[] };
+
+/**
+ * Validates the draft with the shared schema. Issues are keyed by field path
+ * ("targets.0.url", "load.limit.seconds"); the first message per path wins.
+ */
+export function checkDraft(d: ScenarioDraft): DraftCheck {
+  const r = parseWith(scenarioSchema, draftToInput(d));
+  if (r.ok) return { ok: true, scenario: r.value, issues: new Map() };
+  const issues = new Map<string, string>();
+  for (const i of r.issues) if (!issues.has(i.path)) issues.set(i.path, i.message);
+  return { ok: false, issues, list: r.issues };
+}
+
+/** Field paths the editor shows a message beside; anything else is listed under the form. */
+export function fieldPaths(d: ScenarioDraft): Set<string> {
+  const paths = new Set<string>(['name']);
+  d.targets.forEach((t, i) => {
+    paths.add(`targets.${i}.name`);
+    paths.add(`targets.${i}.url`);
+    paths.add(`targets.${i}.method`);
+    paths.add(`targets.${i}.body.text`);
+    paths.add(`targets.${i}.body.path`);
+    t.headers.forEach((_h, j) => {
+      paths.add(`targets.${i}.headers.${j}.name`);
+      paths.add(`targets.${i}.headers.${j}.value`);
+    });
+  });
+  for (const p of [
+    'load.connections',
+    'load.pipelining',
+    'load.limit.seconds',
+    'load.limit.count',
+    'load.rate',
+    'load.durationSeconds',
+    'load.maxInFlight',
+    'options.timeoutMs',
+    'options.warmupSeconds',
+    'options.sloMs',
+    'options.sampleIntervalMs',
+    'options.tls.caFile',
+    'options.tls.servername',
+  ])
+    paths.add(p);
+  d.thresholds.forEach((_t, i) => paths.add(`options.thresholds.${i}.value`));
+  return paths;
+}

@@ -1,0 +1,79 @@
+/**
+ * Number and time formatting for the UI (the text reports' units are in shared/format/units.ts;
+ * byte sizes come from there). Fixed 'en-US' grouping so screenshots and tests agree.
+ */
+export { formatBytes } from '../../shared/format/units.ts';
+
+const intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const fixedFormats = new Map<number, Intl.NumberFormat>();
+
+function fixed(digits: number): Intl.NumberFormat {
+  let f = fixedFormats.get(digits);
+  if (!f) {
+    f = new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    fixedFormats.set(digits, f);
+  }
+  return f;
+}
+
+/** 12345 -> "12,345". */
+export function formatInt(n: number): string {
+  return intFormat.format(n);
+}
+
+/** 12345.678 -> "12,345.68" (fixed digits). */
+export function formatDecimal(n: number, digits: number): string {
+  return fixed(digits).format(n);
+}
+
+/** Requests per second as the report shows it: two decimals like ab ("12,345.68"). */
+export function formatRate(reqPerSecond: number): string {
+  return formatDecimal(reqPerSecond, 2);
+}
+
+/** A live rate: no decimals once it is large enough that they are noise. */
+export function formatLiveRate(reqPerSecond: number): string {
+  return reqPerSecond >= 100 ? formatInt(reqPerSecond) : formatDecimal(reqPerSecond, 1);
+}
+
+/** Milliseconds with a precision that suits the size: "0.123 ms", "12.3 ms", "1.23 s". */
+export function formatMs(ms: number): string {
+  if (ms >= 10_000) return `${formatDecimal(ms / 1000, 1)} s`;
+  if (ms >= 1000) return `${formatDecimal(ms / 1000, 2)} s`;
+  if (ms >= 100) return `${formatDecimal(ms, 0)} ms`;
+  if (ms >= 10) return `${formatDecimal(ms, 1)} ms`;
+  if (ms >= 1) return `${formatDecimal(ms, 2)} ms`;
+  return `${formatDecimal(ms, 3)} ms`;
+}
+
+/** Milliseconds as a bare number for tables (ab prints whole ms; we keep µs resolution). */
+export function formatMsValue(ms: number): string {
+  return formatDecimal(ms, ms >= 100 ? 1 : 3);
+}
+
+/** Seconds as a clock: 3.4 -> "0:03", 3725 -> "1:02:05". */
+export function formatClock(seconds: number): string {
+  const total = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const ss = String(s).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+/** Seconds in words for reports: "3.00 s", "2 min 5 s". */
+export function formatSeconds(seconds: number): string {
+  if (seconds < 120) return `${formatDecimal(seconds, 2)} s`;
+  const m = Math.floor(seconds / 60);
+  return `${m} min ${Math.round(seconds - m * 60)} s`;
+}
+
+/** A ratio in [0, 1] as a percentage: 0.98765 -> "98.77%". */
+export function formatRatio(ratio: number, digits = 2): string {
+  return `${formatDecimal(ratio * 100, digits)}%`;
+}
+
+/** A percentile label: 50 -> "50%", 99.9 -> "99.9%". */
+export function formatPercentile(p: number): string {
+  return `${p}%`;
+}

@@ -1,0 +1,100 @@
+import type { Sample } from '../../shared/result.ts';
+import type { Palette } from '../charts/palette.ts';
+
+export type StatusClass = '2xx' | '3xx' | '4xx' | '5xx';
+
+/** A sample's responses per second by status class, and its errors per second. */
+export function statusRates(s: Sample): Record<StatusClass | 'errors', number> {
+  const out = { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, errors: 0 };
+  for (const [code, n] of Object.entries(s.statusCodes)) {
+    const cls = `${code.charAt(0)}xx`;
+    // 1xx never ends a request; anything unexpected is counted with the server errors.
+    if (cls === '2xx' || cls === '3xx' || cls === '4xx') out[cls] += n;
+    else out['5xx'] += n;
+  }
+  for (const n of Object.values(s.errors)) out.errors += n ?? 0;
+  const per = (n: number): number => n / s.intervalSeconds;
+  return {
+    '2xx': per(out['2xx']),
+    '3xx': per(out['3xx']),
+    '4xx': per(out['4xx']),
+    '5xx': per(out['5xx']),
+    errors: per(out.errors),
+  };
+}
+
+/** One line of a live chart: how to read its value from a sample (null = gap). */
+export interface LiveSeries {
+  id: string;
+  label: string;
+  color: (p: Palette) => string;
+  value: (s: Sample) => number | null;
+  /** Fill under the line (single-series charts only, or it hides the others). */
+  fill?: boolean;
+  /** Hidden until it first sees a value above zero, so rare classes (5xx) do not clutter. */
+  optional?: boolean;
+}
+
+export interface LiveChartSpec {
+  id: 'throughput' | 'latency' | 'status';
+  title: string;
+  unit: string;
+  series: readonly LiveSeries[];
+}
+
+const statusSeries = (cls: StatusClass | 'errors', label: string, optional: boolean): LiveSeries => ({
+  id: cls,
+  label,
+  color: (p) => p.status[cls],
+  value: (s) => statusRates(s)[cls],
+  optional,
+});
+
+export const LIVE_CHARTS: readonly LiveChartSpec[] = [
+  {
+    id: 'throughput',
+    title: 'Throughput',
+    unit: 'req/s',
+    series: [
+      {
+        id: 'rps',
+        label: 'req/s',
+        color: (p) => p.throughput,
+        value: (s) => s.requestsPerSecond,
+        fill: true,
+      },
+    ],
+  },
+  {
+    id: 'latency',
+    title: 'Latency',
+    unit: 'ms',
+    series: [
+      { id: 'p50', label: 'p50', color: (p) => p.p50, value: (s) => s.latency?.p50 ?? null },
+      { id: 'p90', label: 'p90', color: (p) => p.p90, value: (s) => s.latency?.p90 ?? null },
+      { id: 'p99', label: 'p99', color: (p) => p.p99, value: (s) => s.latency?.p99 ?? null },
+    ],
+  },
+  {
+    id: 'status',
+    title: 'Status codes and errors',
+    unit: 'per s',
+    series: [
+      statusSeries('2xx', '2xx', false),
+      statusSeries('3xx', '3xx', true),
+      statusSeries('4xx', '4xx', true),
+      statusSeries('5xx', '5xx', true),
+      statusSeries('errors', 'errors', false),
+    ],
+  },
+];
+
+export interface Point {
+  x: number;
+  y: number | null;
+}
+
+/** The point each series gains from one sample, at the end of its window. */
+export function pointsOf(spec: LiveChartSpec, s: Sample): Point[] {
+  return spec.series.map((series) => ({ x: s.elapsedSeconds, y: series.value(s) }));
+}

@@ -1,0 +1,46 @@
+import './zod-config.ts';
+import { StrictMode, useEffect, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { connectApi, onHostConnectionChange, type TrebuchetApi } from './api/index.ts';
+import { App } from './App.tsx';
+import './styles/app.css';
+
+/** Connects to the host, then shows the app; a lost web-host connection shows a banner. */
+function Root() {
+  const [api, setApi] = useState<TrebuchetApi | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [connected, setConnected] = useState(true);
+
+  useEffect(() => onHostConnectionChange(setConnected), []);
+  useEffect(() => {
+    connectApi().then(setApi, (e: unknown) => setFailure(e instanceof Error ? e.message : String(e)));
+  }, []);
+
+  if (failure) {
+    return (
+      <div className="boot boot--error" role="alert" data-testid="connect-error">
+        <h1>Cannot reach the Trebuchet host</h1>
+        <p>{failure}</p>
+      </div>
+    );
+  }
+  if (!api) return <div className="boot" aria-busy="true" />;
+  return (
+    <>
+      {!connected && (
+        <div className="banner" role="status" data-testid="reconnecting">
+          Connection to the host lost — reconnecting…
+        </div>
+      )}
+      <App api={api} />
+    </>
+  );
+}
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element');
+createRoot(root).render(
+  <StrictMode>
+    <Root />
+  </StrictMode>,
+);

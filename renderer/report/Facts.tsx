@@ -1,0 +1,75 @@
+import type { RunResult } from '../../shared/result.ts';
+import { formatBytes, formatDecimal, formatInt } from '../lib/format.ts';
+
+type Row = [label: string, value: string];
+
+function FactList({ title, rows, testId }: { title: string; rows: Row[]; testId: string }) {
+  return (
+    <figure className="card facts" data-testid={testId}>
+      <figcaption className="table-card__title">{title}</figcaption>
+      <dl>
+        {rows.map(([label, value]) => (
+          <div key={label} className="facts__row">
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </figure>
+  );
+}
+
+/** What ab prints about the server, the TLS session, and what we know of the generator. */
+export function Facts({ result }: { result: RunResult }) {
+  const s = result.server;
+  const tls = result.tls;
+  const g = result.generator;
+  return (
+    <div className="facts-grid">
+      {s && (
+        <FactList
+          title="Server"
+          testId="server-facts"
+          rows={[
+            ['Software', s.software ?? 'not announced'],
+            ['Host', `${s.hostname}:${s.port}`],
+            ['Document path', s.documentPath],
+            ['Document length', s.documentLength === null ? '–' : `${formatInt(s.documentLength)} bytes`],
+            ['HTTP version', s.httpVersion ?? '–'],
+          ]}
+        />
+      )}
+      {tls && (
+        <FactList
+          title="TLS"
+          testId="tls-facts"
+          rows={[
+            ['Protocol', tls.protocol ?? '–'],
+            ['Cipher', tls.cipher ?? '–'],
+            ['ALPN', tls.alpn ?? '–'],
+            [
+              'Certificate',
+              tls.verified
+                ? 'verified'
+                : `not verified${tls.authorizationError ? ` (${tls.authorizationError})` : ''}`,
+            ],
+          ]}
+        />
+      )}
+      <FactList
+        title="Generator"
+        testId="generator-facts"
+        rows={[
+          ['Engine', `${g.engine} ${g.engineVersion}`],
+          ['CPU', `${g.cpuModel} × ${g.cpuCores}`],
+          [
+            'CPU use',
+            `${formatDecimal(g.cpuPercentMean, 0)}% mean · ${formatDecimal(g.cpuPercentMax, 0)}% max`,
+          ],
+          ['Sent', `${formatBytes(result.bytes.outTotal)}`],
+          ['Runtime', `Node ${g.nodeVersion} · ${g.platform} · Trebuchet ${g.appVersion}`],
+        ]}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import { memo } from 'react';
+import type { RunResult } from '../../shared/result.ts';
+import { formatDecimal } from '../lib/format.ts';
+import { PercentileChart } from './PercentileChart.tsx';
+import { ConnectionTimes, ErrorSet, PercentileTable, StatusTable, Thresholds } from './ReportTables.tsx';
+import { Facts } from './Facts.tsx';
+import { failureSummary } from './reportModel.ts';
+import { SummaryCards } from './SummaryCards.tsx';
+import { Warnings } from './Warnings.tsx';
+
+interface ReportProps {
+  results: readonly (RunResult | null)[];
+  shown: number;
+}
+
+/** What a target's run came to: why it failed, if it did, and the headline figures. */
+export function ReportSummary({ result }: { result: RunResult }) {
+  const failure = failureSummary(result);
+  return (
+    <>
+      {failure && (
+        <div className="alert alert--error" role="alert" data-testid="run-error">
+          {failure}
+        </div>
+      )}
+      {/* A target that never answered has no figures worth a card: the error says it all. */}
+      {result.requests.total > 0 && <SummaryCards result={result} />}
+    </>
+  );
+}
+
+/** The detailed report of the shown target, its distribution beside the other targets'. */
+export const ReportDetails = memo(function ReportDetails({ results, shown }: ReportProps) {
+  const result = results[shown];
+  if (!result) return null;
+  return (
+    <section className="report" data-testid="report" data-status={result.status}>
+      <Warnings result={result} />
+      {result.latency && (
+        <div className="report-grid">
+          <PercentileTable percentiles={result.latency.percentiles} />
+          <PercentileChart results={results} shown={shown} />
+        </div>
+      )}
+      {result.phases && <ConnectionTimes phases={result.phases} />}
+      <div className="report-grid">
+        <StatusTable result={result} />
+        <ErrorSet result={result} />
+      </div>
+      <Thresholds result={result} />
+      <Facts result={result} />
+      <p className="muted small report-foot">
+        Run {result.runId} · {new Date(result.startedAt).toLocaleString()} · measured{' '}
+        {formatDecimal(result.durationSeconds, 2)} s
+      </p>
+    </section>
+  );
+});

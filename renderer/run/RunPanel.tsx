@@ -1,0 +1,173 @@
+import type { RunResult } from '../../shared/result.ts';
+import { targetLabel, type Scenario } from '../../shared/scenario.ts';
+import { formatClock, formatInt, formatLiveRate, formatMs, formatRate } from '../lib/format.ts';
+import { progressOf } from './progress.ts';
+import { useNow } from './useNow.ts';
+import type { RunState } from './runStore.ts';
+import { targetStatus, type TargetStatus } from './targetStatus.ts';
+
+interface RunPanelProps {
+  state: RunState;
+  shown: number | null;
+  onPick: (index: number) => void;
+}
+
+const STATUS_TEXT: Record<TargetStatus, string> = {
+  pending: 'waiting',
+  running: 'running',
+  completed: 'completed',
+  cancelled: 'cancelled · partial results',
+  failed: 'failed',
+  skipped: 'not run',
+};
+
+/** Progress, live counters and, for several targets, which one runs and each one's outcome. */
+export function RunPanel({ state, shown, onPick }: RunPanelProps) {
+  // The clock ticks here, so only this panel re-renders between samples.
+  const now = useNow(state.currentTarget !== null);
+  const scenario = state.scenario;
+  if (!scenario || shown === null) return null;
+  const live = state.live[shown];
+  const result = state.results[shown] ?? null;
+  const status = targetStatus(state, shown);
+  const running = status === 'running';
+  const target = scenario.targets[shown];
+
+  const elapsed =
+    running && state.targetStartedAt !== null
+      ? (now - state.targetStartedAt) / 1000
+      : (result?.durationSeconds ?? 0) + (result?.options.warmupSeconds ?? 0);
+  const progress = running ? progressOf(scenario, elapsed, live?.last ?? null) : null;
+  const fraction = progress
+    ? (progress.fraction ?? 0)
+    : result
+      ? finishedFraction(scenario, result, elapsed)
+      : 0;
+
+  // Live figures from the last sample; once the target has a result, its summary cards take over.
+  const requests = live?.last?.totalRequests ?? 0;
+  const rps = live?.last?.requestsPerSecond ?? 0;
+  const errors = live?.errors ?? 0;
+  const p99 = live?.last?.latency?.p99 ?? null;
+
+  return (
+    <section className="run-panel card" data-testid="run-panel" data-phase={state.phase}>
+      {state.targetCount > 1 && (
+        <div className="target-strip" role="tablist" aria-label="Targets" data-testid="target-strip">
+          {scenario.targets.map((t, i) => {
+            const st = targetStatus(state, i);
+            const r = state.results[i];
+            return (
+              <button
+                key={i}
+                type="button"
+                role="tab"
+                aria-selected={i === shown}
+                className={`target-tab${i === shown ? ' is-active' : ''}`}
+                data-testid={`target-tab-${i}`}
+                data-status={st}
+                onClick={() => onPick(i)}
+              >
+                <span className={`dot dot--${st}`} aria-hidden="true" />
+                <span className="target-tab__name">{targetLabel(t)}</span>
+                <span className="target-tab__meta">
+                  {r ? `${formatRate(r.throughput.requestsPerSecond)} req/s` : STATUS_TEXT[st]}
+                </span>
+              </button>
+            );
+          })}
+        </div>
+      )}
+
+      <div className="progress-head">
+        <div className="progress-head__what">
+          <span className={`badge badge--${status}`} data-testid="run-status" data-status={status}>
+            {progress?.warmup ? 'warming up' : STATUS_TEXT[status]}
+          </span>
+          <span className="progress-head__target">
+            {state.targetCount > 1 && `Target ${shown + 1} of ${state.targetCount} · `}
+            {target ? targetLabel(target) : ''}
+          </span>
+          {target && (
+            <span className="progress-head__url muted" title={target.url}>
+              {target.method} {target.url}
+            </span>
+          )}
+        </div>
+        <div className="progress-head__time">
+          <span data-testid="progress-elapsed">{formatClock(elapsed)}</span>
+          <span className="muted">{result ? ' measured' : ' elapsed'}</span>
+          {progress && (
+            <>
+              <span className="muted"> · </span>
+              <span data-testid="progress-remaining">
+                {progress.remaining === null ? '–' : formatClock(Math.ceil(progress.remaining))}
+              </span>
+              <span className="muted"> left</span>
+            </>
+          )}
+        </div>
+      </div>
+      <div
+        className={`progress${status === 'cancelled' || status === 'failed' ? ` progress--${status}` : ''}`}
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={Math.round(fraction * 100)}
+        data-testid="progress"
+      >
+        <div
+          className={`progress__bar${running ? ' is-running' : ''}`}
+          style={{ width: `${(fraction * 100).toFixed(1)}%` }}
+        />
+      </div>
+
+      {!result && (
+        <div className="counters">
+          <Counter label="Requests" value={formatInt(requests)} raw={requests} testId="counter-requests" />
+          <Counter label="Requests/s" value={formatLiveRate(rps)} raw={rps} testId="counter-rps" accent />
+          <Counter
+            label="Errors"
+            value={formatInt(errors)}
+            raw={errors}
+            testId="counter-errors"
+            tone={errors > 0 ? 'bad' : undefined}
+          />
+          <Counter
+            label="Latency p99"
+            value={p99 === null ? '–' : formatMs(p99)}
+            raw={p99 ?? undefined}
+            testId="counter-p99"
+          />
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** A stopped target's bar stays where it was stopped; a finished or failed one is full. */
+function finishedFraction(scenario: Scenario, result: RunResult, elapsed: number): number {
+  if (result.status !== 'cancelled') return 1;
+  const last = result.samples.at(-1) ?? null;
+  return progressOf(scenario, elapsed, last).fraction ?? 0;
+}
+
+function Counter(props: {
+  label: string;
+  value: string;
+  raw?: number;
+  testId: string;
+  accent?: boolean;
+  tone?: 'bad';
+}) {
+  return (
+    <div
+      className={`counter${props.accent ? ' counter--accent' : ''}${props.tone ? ` counter--${props.tone}` : ''}`}
+    >
+      <span className="counter__label">{props.label}</span>
+      <span className="counter__value" data-testid={props.testId} data-value={props.raw}>
+        {props.value}
+      </span>
+    </div>
+  );
+}

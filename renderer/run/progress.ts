@@ -1,0 +1,41 @@
+import type { Sample } from '../../shared/result.ts';
+import type { Scenario } from '../../shared/scenario.ts';
+
+export interface Progress {
+  /** Seconds since the target started, warm-up included. */
+  elapsed: number;
+  /** Seconds left, or null while it cannot be estimated (request-count run, no rate yet). */
+  remaining: number | null;
+  /** 0..1, or null when unknown. */
+  fraction: number | null;
+  /** True while the warm-up lasts. */
+  warmup: boolean;
+}
+
+/**
+ * How far one target's run has come. Duration runs: by the clock (warm-up + duration).
+ * Request-count runs: by requests done, with the time left estimated from the current rate.
+ */
+export function progressOf(scenario: Scenario, elapsedSeconds: number, last: Sample | null): Progress {
+  const warmupSeconds = scenario.options.warmupSeconds;
+  const elapsed = Math.max(0, elapsedSeconds);
+  const warmup = elapsed < warmupSeconds;
+  const load = scenario.load;
+  const byClock = (seconds: number): Progress => {
+    const total = warmupSeconds + seconds;
+    const done = Math.min(elapsed, total);
+    return { elapsed, remaining: total - done, fraction: total > 0 ? done / total : 1, warmup };
+  };
+  if (load.model === 'open') return byClock(load.durationSeconds);
+  if (load.limit.kind === 'duration') return byClock(load.limit.seconds);
+
+  const count = load.limit.count;
+  const done = Math.min(last?.totalRequests ?? 0, count);
+  const rate = last && !last.warmup ? last.requestsPerSecond : 0;
+  return {
+    elapsed,
+    remaining: warmup ? null : rate > 0 ? (count - done) / rate : null,
+    fraction: warmup ? 0 : done / count,
+    warmup,
+  };
+}

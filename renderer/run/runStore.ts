@@ -1,0 +1,222 @@
+import type { RunEvent } from '../../shared/api.ts';
+import type { RunResult, Sample } from '../../shared/result.ts';
+import type { Scenario } from '../../shared/scenario.ts';
+
+export type RunPhase = 'idle' | 'starting' | 'running' | 'stopping' | 'done';
+export type RunStatus = 'completed' | 'cancelled' | 'failed';
+
+/** What the counters show for one target; changes once per sample. */
+export interface TargetLive {
+  last: Sample | null;
+  /** Transport errors and SLO misses since measuring began (warm-up excluded). */
+  errors: number;
+}
+
+/** The live run as React sees it. A new object on every change, at most one per event. */
+export interface RunState {
+  phase: RunPhase;
+  runId: string | null;
+  scenario: Scenario | null;
+  /** Bumped by every begin(): views that draw samples start over when it changes. */
+  generation: number;
+  targetCount: number;
+  /** The target being measured now; null before the first starts and after the last ends. */
+  currentTarget: number | null;
+  /** Clock reading (ms) when the current target started. */
+  targetStartedAt: number | null;
+  live: TargetLive[];
+  results: (RunResult | null)[];
+  status: RunStatus | null;
+  /** Why the run could not start or broke down as a whole. */
+  error: string | null;
+  /** Stop was pressed before the host had answered with a run id. */
+  stopRequested: boolean;
+}
+
+export type SampleListener = (targetIndex: number, sample: Sample) => void;
+
+export interface RunStore {
+  getState: () => RunState;
+  /** For useSyncExternalStore: called after every state change. */
+  subscribe: (listener: () => void) => () => void;
+  /** Every sample as it arrives, for charts that append through a ref. */
+  onSample: (listener: SampleListener) => () => void;
+  /** The samples of one target so far (shared array: read, never modify). */
+  samples: (targetIndex: number) => readonly Sample[];
+  /** A run is being started: clears the previous one and waits for its id. */
+  begin: (scenario: Scenario) => void;
+  /** The host answered with the run's id: events buffered meanwhile are applied. */
+  attach: (runId: string) => void;
+  /** The host refused to start the run. */
+  startFailed: (message: string) => void;
+  /** Stop was pressed. */
+  requestStop: () => void;
+  /** One event from the bridge (any run's; others are ignored). */
+  receive: (event: RunEvent) => void;
+}
+
+const IDLE: RunState = {
+  phase: 'idle',
+  runId: null,
+  scenario: null,
+  generation: 0,
+  targetCount: 0,
+  currentTarget: null,
+  targetStartedAt: null,
+  live: [],
+  results: [],
+  status: null,
+  error: null,
+  stopRequested: false,
+};
+
+/** Events that may arrive before run.start resolves; bounded so a stray stream cannot grow it. */
+const MAX_BUFFERED = 10_000;
+
+function sumErrors(s: Sample): number {
+  let n = 0;
+  for (const v of Object.values(s.errors)) n += v ?? 0;
+  return n;
+}
+
+function resized<T>(list: readonly T[], length: number, fill: () => T): T[] {
+  const out = list.slice(0, length);
+  while (out.length < length) out.push(fill());
+  return out;
+}
+
+const emptyLive = (): TargetLive => ({ last: null, errors: 0 });
+
+/**
+ * The one store of the live run. Samples go to chart listeners and a per-target array (not
+ * React state); React state changes once per event, so at a 1 s tick the UI re-renders once
+ * a second whatever the request rate.
+ */
+export function createRunStore(now: () => number = () => performance.now()): RunStore {
+  let state: RunState = IDLE;
+  let samples: Sample[][] = [];
+  let buffered: RunEvent[] = [];
+  const listeners = new Set<() => void>();
+  const sampleListeners = new Set<SampleListener>();
+
+  const set = (next: Partial<RunState>): void => {
+    state = { ...state, ...next };
+    for (const l of listeners) l();
+  };
+
+  const ensureTargets = (count: number): void => {
+    if (count <= state.targetCount) return;
+    while (samples.length < count) samples.push([]);
+    set({
+      targetCount: count,
+      live: resized(state.live, count, emptyLive),
+      results: resized(state.results, count, () => null),
+    });
+  };
+
+  const apply = (e: RunEvent): void => {
+    switch (e.type) {
+      case 'started':
+        ensureTargets(e.targetCount);
+        if (state.phase === 'starting') set({ phase: 'running' });
+        return;
+      case 'target-started':
+        ensureTargets(e.targetIndex + 1);
+        set({ currentTarget: e.targetIndex, targetStartedAt: now() });
+        return;
+      case 'sample': {
+        ensureTargets(e.targetIndex + 1);
+        samples[e.targetIndex]!.push(e.sample);
+        const prev = state.live[e.targetIndex]!;
+        const live = state.live.slice();
+        live[e.targetIndex] = {
+          last: e.sample,
+          errors: prev.errors + (e.sample.warmup ? 0 : sumErrors(e.sample)),
+        };
+        set({ live });
+        for (const l of sampleListeners) l(e.targetIndex, e.sample);
+        return;
+      }
+      case 'target-done': {
+        ensureTargets(e.targetIndex + 1);
+        // A host that sends no samples (or a result restored later) still gets its timeline drawn.
+        if (samples[e.targetIndex]!.length === 0) samples[e.targetIndex]!.push(...e.result.samples);
+        const results = state.results.slice();
+        results[e.targetIndex] = e.result;
+        set({ results });
+        return;
+      }
+      case 'done': {
+        ensureTargets(e.results.length);
+        const results = state.results.slice();
+        e.results.forEach((r, i) => {
+          results[i] ??= r;
+          if (samples[i]!.length === 0) samples[i]!.push(...r.samples);
+        });
+        set({ phase: 'done', status: e.status, results, currentTarget: null, targetStartedAt: null });
+        return;
+      }
+      case 'error':
+        set({
+          phase: 'done',
+          status: 'failed',
+          error: e.message,
+          currentTarget: null,
+          targetStartedAt: null,
+        });
+        return;
+      default: {
+        const unknown: never = e;
+        void unknown;
+      }
+    }
+  };
+
+  return {
+    getState: () => state,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    onSample(listener) {
+      sampleListeners.add(listener);
+      return () => sampleListeners.delete(listener);
+    },
+    samples: (i) => samples[i] ?? [],
+    begin(scenario) {
+      samples = [];
+      buffered = [];
+      state = { ...IDLE, generation: state.generation };
+      set({ phase: 'starting', scenario, generation: state.generation + 1 });
+      ensureTargets(scenario.targets.length);
+    },
+    attach(runId) {
+      if (state.phase !== 'starting' && state.phase !== 'stopping') return;
+      if (state.runId !== null) return;
+      set({ runId, phase: state.phase === 'starting' ? 'running' : state.phase });
+      const pending = buffered.filter((e) => e.runId === runId);
+      buffered = [];
+      for (const e of pending) apply(e);
+    },
+    startFailed(message) {
+      buffered = [];
+      set({ phase: 'done', status: 'failed', error: message, currentTarget: null, targetStartedAt: null });
+    },
+    requestStop() {
+      if (state.phase === 'starting' || state.phase === 'running') {
+        set({ phase: 'stopping', stopRequested: true });
+      }
+    },
+    receive(e) {
+      if (state.runId === null) {
+        // Before run.start has answered, events of our run cannot be told apart yet: keep them.
+        if ((state.phase === 'starting' || state.phase === 'stopping') && buffered.length < MAX_BUFFERED) {
+          buffered.push(e);
+        }
+        return;
+      }
+      if (e.runId !== state.runId || state.phase === 'idle' || state.phase === 'done') return;
+      apply(e);
+    },
+  };
+}

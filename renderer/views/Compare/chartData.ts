@@ -1,0 +1,214 @@
+import type { ChartConfiguration, ChartDataset, TooltipItem } from 'chart.js';
+import {
+  cellAt,
+  levelLabel,
+  scalingSeries,
+  type ComparisonTable,
+  type LevelKind,
+  type ProtocolVariant,
+} from '../../../shared/comparison.ts';
+import { baseLineOptions } from '../../charts/baseOptions.ts';
+import type { Palette } from '../../charts/palette.ts';
+import { withAlpha } from '../../charts/palette.ts';
+import { formatMs, formatRate } from '../../lib/format.ts';
+import {
+  MAX_X,
+  PERCENTILE_TICKS,
+  percentileToX,
+  tickLabel,
+  xToPercentile,
+} from '../../report/percentileScale.ts';
+
+/*
+ * The comparison report's charts as chart.js configurations, built from the aggregated
+ * table. Pure: the components only hand them a palette and a canvas.
+ */
+
+export function levelAxisTitle(kind: LevelKind): string {
+  return kind === 'connections' ? 'concurrent connections' : 'request rate (req/s)';
+}
+
+function colorOf(p: Palette, i: number): string {
+  return p.series[i % p.series.length]!;
+}
+
+/** Levels in ascending order, as the x axis of every chart shows them. */
+function sortedLevels(table: ComparisonTable): number[] {
+  return [...table.levels].sort((a, b) => a - b);
+}
+
+/** Grouped bars: one group per level, one bar per target (and protocol); mean req/s over repetitions. */
+export function rpsBarChart(table: ComparisonTable, p: Palette): ChartConfiguration<'bar', (number | null)[]> {
+  const series = scalingSeries(table);
+  const levels = sortedLevels(table);
+  return {
+    type: 'bar',
+    data: {
+      labels: levels.map((l) => levelLabel(table.levelKind, l)),
+      datasets: series.map((s, i) => ({
+        label: s.label,
+        data: s.points.map((pt) => pt.rps),
+        backgroundColor: withAlpha(colorOf(p, i), 0.8),
+        borderColor: colorOf(p, i),
+        borderWidth: 1,
+        borderRadius: 3,
+      })),
+    },
+    options: {
+      responsive: true,
+      maintainAspectRatio: false,
+      animation: false,
+      color: p.text,
+      plugins: {
+        legend: {
+          position: 'top',
+          align: 'end',
+          labels: { color: p.muted, boxWidth: 10, boxHeight: 10 },
+        },
+        tooltip: {
+          backgroundColor: p.tooltipBg,
+          callbacks: {
+            label: (item: TooltipItem<'bar'>) => {
+              const pt = series[item.datasetIndex]?.points[item.dataIndex];
+              const sd = pt?.rpsStdev;
+              return `${item.dataset.label ?? ''}: ${formatRate(item.parsed.y ?? 0)} req/s${sd ? ` ± ${formatRate(sd)}` : ''}`;
+            },
+          },
+        },
+      },
+      scales: {
+        x: {
+          type: 'category',
+          title: { display: true, text: levelAxisTitle(table.levelKind), color: p.muted },
+          ticks: { color: p.muted },
+          grid: { display: false },
+          border: { color: p.grid },
+        },
+        y: {
+          type: 'linear',
+          beginAtZero: true,
+          title: { display: true, text: 'requests per second (mean)', color: p.muted },
+          ticks: { color: p.muted, maxTicksLimit: 6 },
+          grid: { color: p.grid },
+          border: { color: p.grid },
+        },
+      },
+    },
+  };
+}
+
+type XY = { x: number; y: number };
+
+/** A log x axis once the levels span a decade or more (10, 100, 1000), else linear. */
+function levelScaleType(levels: readonly number[]): 'linear' | 'logarithmic' {
+  const min = Math.min(...levels);
+  const max = Math.max(...levels);
+  return min > 0 && max / min >= 10 ? 'logarithmic' : 'linear';
+}
+
+/** Scaling lines: req/s or p99 latency against the level, one line per target (and protocol). */
+export function scalingChart(
+  table: ComparisonTable,
+  figure: 'rps' | 'p99',
+  p: Palette,
+): ChartConfiguration<'line', XY[]> {
+  const series = scalingSeries(table);
+  const levels = sortedLevels(table);
+  const options = baseLineOptions(
+    p,
+    '',
+    figure === 'rps' ? 'requests per second (mean)' : 'p99 latency (ms, mean)',
+  );
+  options.elements = {
+    point: { radius: 3.5, hoverRadius: 5 },
+    line: { borderWidth: 2, tension: 0 },
+  };
+  options.interaction = { mode: 'nearest', intersect: false };
+  const scaleType = levelScaleType(levels);
+  options.scales!.x = {
+    type: scaleType,
+    min: scaleType === 'linear' ? 0 : undefined,
+    title: { display: true, text: levelAxisTitle(table.levelKind), color: p.muted },
+    grid: { color: p.grid },
+    border: { color: p.grid },
+    afterBuildTicks: (axis) => {
+      axis.ticks = levels.map((value) => ({ value }));
+    },
+    ticks: { color: p.muted, autoSkip: false, maxRotation: 0, callback: (v) => String(v) },
+  };
+  options.plugins!.tooltip = {
+    ...options.plugins!.tooltip,
+    callbacks: {
+      title: (items) => levelLabel(table.levelKind, items[0]?.parsed.x ?? 0),
+      label: (item) =>
+        `${item.dataset.label ?? ''}: ${figure === 'rps' ? `${formatRate(item.parsed.y ?? 0)} req/s` : formatMs(item.parsed.y ?? 0)}`,
+    },
+  };
+  const datasets: ChartDataset<'line', XY[]>[] = series.map((s, i) => ({
+    label: s.label,
+    data: s.points.flatMap((pt) => {
+      const y = figure === 'rps' ? pt.rps : pt.p99;
+      return y === null ? [] : [{ x: pt.level, y }];
+    }),
+    borderColor: colorOf(p, i),
+    backgroundColor: colorOf(p, i),
+  }));
+  return { type: 'line', data: { datasets }, options };
+}
+
+/** Overlaid latency distributions at one protocol and level, on the run report's percentile axis. */
+export function percentileCurvesChart(
+  table: ComparisonTable,
+  at: { protocol: ProtocolVariant; level: number },
+  p: Palette,
+): ChartConfiguration<'line', XY[]> {
+  const datasets: ChartDataset<'line', XY[]>[] = [];
+  table.targets.forEach((target, targetIndex) => {
+    const cell = cellAt(table, { targetIndex, ...at });
+    if (!cell || cell.runs === 0) return;
+    const points = Object.entries(cell.percentiles)
+      .map(([key, y]) => ({ x: percentileToX(Number(key)), y }))
+      .filter((pt) => Number.isFinite(pt.x))
+      .sort((a, b) => a.x - b.x);
+    if (points.length === 0) return;
+    datasets.push({
+      label: target,
+      data: points,
+      borderColor: colorOf(p, targetIndex),
+      backgroundColor: colorOf(p, targetIndex),
+      borderWidth: 2,
+      pointRadius: 2,
+      tension: 0,
+    });
+  });
+  const options = baseLineOptions(p, 'percentile', 'latency (ms, mean over repetitions)');
+  options.interaction = { mode: 'nearest', intersect: false };
+  options.plugins!.tooltip = {
+    ...options.plugins!.tooltip,
+    callbacks: {
+      title: (items) => {
+        const x = items[0]?.parsed.x ?? 1;
+        return x >= MAX_X ? 'max' : `p${Math.round(xToPercentile(x) * 1000) / 1000}`;
+      },
+      label: (item) => `${item.dataset.label ?? ''}: ${formatMs(item.parsed.y ?? 0)}`,
+    },
+  };
+  options.scales!.x = {
+    type: 'logarithmic',
+    min: 1,
+    max: MAX_X,
+    title: { display: true, text: 'percentile (log scale of 1 / (1 − p))', color: p.muted },
+    grid: { color: p.grid },
+    border: { color: p.grid },
+    afterBuildTicks: (axis) => {
+      axis.ticks = PERCENTILE_TICKS.map((t) => ({ value: t.x }));
+    },
+    ticks: { color: p.muted, autoSkip: false, maxRotation: 0, callback: (v) => tickLabel(Number(v)) },
+  };
+  return { type: 'line', data: { datasets }, options };
+}
+
+/** Points drawn by a configuration (for the canvas' data-points, which tests read). */
+export function pointCount(config: { data: { datasets: { data: readonly unknown[] }[] } }): number {
+  return config.data.datasets.reduce((n, d) => n + d.data.filter((v) => v !== null).length, 0);
+}

@@ -1,0 +1,115 @@
+import type { CellOutcome, ComparisonEvent, ComparisonPlan } from '../../../shared/comparison.ts';
+import { expandPlan, type CellCoordinates } from '../../../shared/comparison.ts';
+
+export type CellStatus = 'pending' | 'running' | 'completed' | 'cancelled' | 'failed' | 'error';
+
+export interface CellProgress {
+  coordinates: CellCoordinates;
+  status: CellStatus;
+  /** The running cell's last req/s, then the finished cell's. */
+  rps: number | null;
+}
+
+export type ComparisonPhase = 'idle' | 'starting' | 'running' | 'stopping' | 'done';
+
+/** One comparison as the page follows it: the matrix's progress and the finished cells. */
+export interface ComparisonRunState {
+  phase: ComparisonPhase;
+  comparisonId: string | null;
+  plan: ComparisonPlan | null;
+  cells: CellProgress[];
+  /** The cell running now, or the next one during a pause. */
+  current: number | null;
+  pausing: boolean;
+  outcomes: CellOutcome[];
+  status: 'completed' | 'cancelled' | 'failed' | null;
+  historyId: string | null;
+  /** The host refused the start, or cells could not run, or the save failed. */
+  errors: string[];
+}
+
+export const idleComparison: ComparisonRunState = {
+  phase: 'idle',
+  comparisonId: null,
+  plan: null,
+  cells: [],
+  current: null,
+  pausing: false,
+  outcomes: [],
+  status: null,
+  historyId: null,
+  errors: [],
+};
+
+/** A comparison about to start: every cell of the matrix pending. */
+export function beginComparison(plan: ComparisonPlan): ComparisonRunState {
+  return {
+    ...idleComparison,
+    phase: 'starting',
+    plan,
+    cells: expandPlan(plan).map((c) => ({ coordinates: c.coordinates, status: 'pending', rps: null })),
+  };
+}
+
+function setCell(cells: CellProgress[], index: number, patch: Partial<CellProgress>): CellProgress[] {
+  const cell = cells[index];
+  if (!cell) return cells;
+  const next = [...cells];
+  next[index] = { ...cell, ...patch };
+  return next;
+}
+
+/** The state after one event of this comparison; events of other comparisons change nothing. */
+export function reduceComparison(state: ComparisonRunState, event: ComparisonEvent): ComparisonRunState {
+  if (state.comparisonId === null || event.comparisonId !== state.comparisonId) return state;
+  switch (event.type) {
+    case 'started':
+      return { ...state, phase: state.phase === 'stopping' ? 'stopping' : 'running' };
+    case 'cell-started':
+      return {
+        ...state,
+        current: event.cellIndex,
+        pausing: false,
+        cells: setCell(state.cells, event.cellIndex, { status: 'running', rps: null }),
+      };
+    case 'cell-sample':
+      return event.sample.warmup
+        ? state
+        : { ...state, cells: setCell(state.cells, event.cellIndex, { rps: event.sample.requestsPerSecond }) };
+    case 'cell-done': {
+      const { cellIndex, result } = event.outcome;
+      return {
+        ...state,
+        outcomes: [...state.outcomes, event.outcome],
+        cells: setCell(state.cells, cellIndex, {
+          status: result.status,
+          rps: result.status === 'failed' ? null : result.throughput.requestsPerSecond,
+        }),
+      };
+    }
+    case 'pause':
+      return { ...state, current: event.nextCellIndex, pausing: true };
+    case 'error':
+      return {
+        ...state,
+        errors: [...state.errors, `Cell ${event.cellIndex + 1}: ${event.message}`],
+        cells: setCell(state.cells, event.cellIndex, { status: 'error' }),
+      };
+    case 'done':
+      return {
+        ...state,
+        phase: 'done',
+        current: null,
+        pausing: false,
+        status: event.status,
+        outcomes: event.outcomes,
+        historyId: event.historyId ?? null,
+        errors: event.historyError ? [...state.errors, event.historyError] : state.errors,
+      };
+  }
+}
+
+/** Cells finished (whatever their outcome) out of all. */
+export function cellsFinished(state: ComparisonRunState): number {
+  return state.cells.filter((c) => c.status !== 'pending' && c.status !== 'running').length;
+}

@@ -1,0 +1,185 @@
+import {
+  comparisonPlanSchema,
+  PROTOCOL_VARIANTS,
+  type ComparisonPlan,
+  type ComparisonTarget,
+  type ProtocolVariant,
+} from '../../../shared/comparison.ts';
+import { DEFAULTS } from '../../../shared/defaults.ts';
+import { runOptionsSchema } from '../../../shared/scenario.ts';
+import { parseWith, type FieldIssue } from '../../../shared/validation.ts';
+import { newKey } from '../../editor/draft.ts';
+
+/**
+ * The comparison editor's state while a person types: text for numbers (so "1o0" reaches
+ * the schema and comes back with its message), the levels as one list ("10, 100, 1000").
+ * What the editor does not show (headers, bodies, thresholds...) rides along from the
+ * loaded preset in `rest` and goes back into the plan unchanged.
+ */
+export interface PlanTargetDraft {
+  key: string;
+  name: string;
+  urls: Record<ProtocolVariant, string>;
+  rest: Pick<ComparisonTarget, 'method' | 'headers' | 'body'> | null;
+}
+
+export interface PlanDraft {
+  name: string;
+  targets: PlanTargetDraft[];
+  protocols: ProtocolVariant[];
+  model: 'closed' | 'open';
+  /** Connections (closed) or req/s (open), separated by commas or spaces. */
+  levels: string;
+  limitKind: 'duration' | 'requests';
+  seconds: string;
+  requests: string;
+  repetitions: string;
+  warmupSeconds: string;
+  pauseSeconds: string;
+  keepAlive: boolean;
+  verifyTls: boolean;
+  sloMs: string;
+  rest: { plan: ComparisonPlan } | null;
+}
+
+export function newPlanTarget(name = ''): PlanTargetDraft {
+  return { key: newKey('ct'), name, urls: { http: '', https: '', h2: '' }, rest: null };
+}
+
+export function defaultPlanDraft(): PlanDraft {
+  return {
+    name: 'Untitled comparison',
+    targets: [newPlanTarget(), newPlanTarget()],
+    protocols: ['http'],
+    model: 'closed',
+    levels: '10, 100',
+    limitKind: 'duration',
+    seconds: '5',
+    requests: '10000',
+    repetitions: String(DEFAULTS.comparison.repetitions),
+    warmupSeconds: '0',
+    pauseSeconds: String(DEFAULTS.comparison.pauseSeconds),
+    keepAlive: DEFAULTS.keepAlive,
+    verifyTls: DEFAULTS.tls.verify,
+    sloMs: '',
+    rest: null,
+  };
+}
+
+/** A saved plan (a preset, a comparison from history) as an editable draft. */
+export function draftFromPlan(plan: ComparisonPlan): PlanDraft {
+  const base = defaultPlanDraft();
+  const load = plan.load;
+  return {
+    ...base,
+    name: plan.name,
+    targets: plan.targets.map((t) => ({
+      key: newKey('ct'),
+      name: t.name,
+      urls: { http: t.urls.http ?? '', https: t.urls.https ?? '', h2: t.urls.h2 ?? '' },
+      rest: { method: t.method, headers: t.headers, body: t.body },
+    })),
+    protocols: [...plan.protocols],
+    model: load.model,
+    levels: plan.levels.join(', '),
+    limitKind: load.model === 'closed' ? load.limit.kind : 'duration',
+    seconds:
+      load.model === 'open'
+        ? String(load.durationSeconds)
+        : load.limit.kind === 'duration'
+          ? String(load.limit.seconds)
+          : base.seconds,
+    requests: load.model === 'closed' && load.limit.kind === 'requests' ? String(load.limit.count) : base.requests,
+    repetitions: String(plan.repetitions),
+    warmupSeconds: String(plan.options.warmupSeconds),
+    pauseSeconds: String(plan.pauseSeconds),
+    keepAlive: plan.options.keepAlive,
+    verifyTls: plan.options.tls.verify,
+    sloMs: plan.options.sloMs === null ? '' : String(plan.options.sloMs),
+    rest: { plan },
+  };
+}
+
+function num(text: string): number | string {
+  const t = text.trim();
+  if (t === '') return t;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : t;
+}
+
+/** "10, 100 1000" -> [10, 100, 1000]; a word that is no number stays text for the schema to name. */
+export function parseLevels(text: string): (number | string)[] {
+  return text
+    .split(/[\s,;]+/)
+    .filter((s) => s !== '')
+    .map(num);
+}
+
+/** The draft as the plan schema's input. */
+export function draftToPlanInput(d: PlanDraft): unknown {
+  const restPlan = d.rest?.plan;
+  const restLoad = restPlan?.load;
+  const options = restPlan?.options ?? runOptionsSchema.omit({ protocol: true }).parse({});
+  const duration = num(d.seconds);
+  return {
+    name: d.name,
+    targets: d.targets.map((t) => {
+      const urls: Partial<Record<ProtocolVariant, string>> = {};
+      for (const p of PROTOCOL_VARIANTS) if (t.urls[p].trim() !== '') urls[p] = t.urls[p].trim();
+      return { ...(t.rest ?? {}), name: t.name, urls };
+    }),
+    protocols: PROTOCOL_VARIANTS.filter((p) => d.protocols.includes(p)),
+    load:
+      d.model === 'closed'
+        ? {
+            model: 'closed',
+            // Every cell replaces the connections with its level.
+            connections: DEFAULTS.closed.connections,
+            pipelining: restLoad?.model === 'closed' ? restLoad.pipelining : DEFAULTS.closed.pipelining,
+            limit:
+              d.limitKind === 'duration'
+                ? { kind: 'duration', seconds: duration }
+                : { kind: 'requests', count: num(d.requests) },
+            rate: restLoad?.model === 'closed' ? restLoad.rate : null,
+          }
+        : {
+            model: 'open',
+            rate: DEFAULTS.open.rate,
+            durationSeconds: duration,
+            maxInFlight: restLoad?.model === 'open' ? restLoad.maxInFlight : DEFAULTS.open.maxInFlight,
+          },
+    levels: parseLevels(d.levels),
+    repetitions: num(d.repetitions),
+    pauseSeconds: num(d.pauseSeconds),
+    options: {
+      ...options,
+      keepAlive: d.keepAlive,
+      warmupSeconds: num(d.warmupSeconds),
+      sloMs: d.sloMs.trim() === '' ? null : num(d.sloMs),
+      tls: { ...options.tls, verify: d.verifyTls },
+    },
+  };
+}
+
+export type PlanCheck =
+  | { ok: true; plan: ComparisonPlan; issues: ReadonlyMap<string, string> }
+  | { ok: false; issues: ReadonlyMap<string, string>; list: FieldIssue[] };
+
+/** Field paths the editor shows messages beside; a level's message ("levels.2") shows under "levels". */
+export function fieldOf(path: string): string {
+  if (/^levels\.\d+$/.test(path)) return 'levels';
+  if (path === 'load.durationSeconds') return 'load.limit.seconds';
+  if (/^protocols(\.\d+)?$/.test(path)) return 'protocols';
+  return path;
+}
+
+export function checkPlanDraft(d: PlanDraft): PlanCheck {
+  const r = parseWith(comparisonPlanSchema, draftToPlanInput(d));
+  if (r.ok) return { ok: true, plan: r.value, issues: new Map() };
+  const issues = new Map<string, string>();
+  for (const i of r.issues) {
+    const field = fieldOf(i.path);
+    if (!issues.has(field)) issues.set(field, i.message);
+  }
+  return { ok: false, issues, list: r.issues };
+}

@@ -1,0 +1,57 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { TrebuchetApi } from '../../../shared/api.ts';
+import type { ComparisonPlan } from '../../../shared/comparison.ts';
+import {
+  beginComparison,
+  idleComparison,
+  reduceComparison,
+  type ComparisonRunState,
+} from './comparisonRun.ts';
+
+const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+export interface ComparisonRun {
+  state: ComparisonRunState;
+  start(plan: ComparisonPlan): void;
+  stop(): void;
+  /** Back to the editor's empty state (after a comparison ended). */
+  reset(): void;
+}
+
+/** Starts, follows and stops one comparison at a time through the host's compare.* commands. */
+export function useComparisonRun(api: TrebuchetApi): ComparisonRun {
+  const [state, setState] = useState<ComparisonRunState>(idleComparison);
+  // The latest state for callbacks, without re-subscribing on every event.
+  const current = useRef(state);
+  current.current = state;
+
+  useEffect(() => api.onComparisonEvent((event) => setState((s) => reduceComparison(s, event))), [api]);
+
+  const start = useCallback(
+    (plan: ComparisonPlan) => {
+      setState(beginComparison(plan));
+      api.compare.start({ plan }).then(
+        ({ comparisonId }) => {
+          const stopRequested = current.current.phase === 'stopping';
+          setState((s) => ({ ...s, comparisonId, phase: stopRequested ? 'stopping' : 'running' }));
+          if (stopRequested) void api.compare.stop({ comparisonId });
+        },
+        (e: unknown) => setState((s) => ({ ...s, phase: 'done', status: 'failed', errors: [errorText(e)] })),
+      );
+    },
+    [api],
+  );
+
+  const stop = useCallback(() => {
+    const { phase, comparisonId } = current.current;
+    if (phase !== 'starting' && phase !== 'running') return;
+    setState((s) => ({ ...s, phase: 'stopping' }));
+    if (comparisonId !== null)
+      api.compare.stop({ comparisonId }).catch((e: unknown) =>
+        setState((s) => ({ ...s, errors: [...s.errors, errorText(e)] })),
+      );
+  }, [api]);
+
+  const reset = useCallback(() => setState(idleComparison), []);
+  return { state, start, stop, reset };
+}

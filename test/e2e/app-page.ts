@@ -1,0 +1,195 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { RunEvent } from '../../shared/api.ts';
+import type { RunResult } from '../../shared/result.ts';
+import { hostMessageSchema } from '../../shared/web-protocol.ts';
+
+export const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts');
+
+/**
+ * The few browser globals the in-page probes use. This file is type-checked as Node code
+ * (no DOM lib), so each probe casts globalThis to this; the cast is erased before Playwright
+ * sends the function to the page.
+ */
+interface PageElement {
+  dataset: Record<string, string | undefined>;
+}
+interface PageGlobals {
+  document: {
+    body: unknown;
+    querySelector(selector: string): PageElement | null;
+    addEventListener(
+      type: 'securitypolicyviolation',
+      listener: (e: { violatedDirective: string; blockedURI: string }) => void,
+    ): void;
+  };
+  MutationObserver: new (callback: () => void) => { observe(target: unknown, options: object): void };
+  requestAnimationFrame(callback: (time: number) => void): number;
+  __cspViolations?: string[];
+  __pointLog?: PointLogEntry[];
+  __frames?: number[];
+  __framesRunning?: boolean;
+}
+
+export interface PointLogEntry {
+  points: number;
+  status: string | undefined;
+}
+
+/**
+ * The app in a browser tab, as a person uses it, plus what the test reads beside the screen:
+ * the run events the host sent over the WebSocket (validated with the shared schema), page
+ * errors, and CSP violations.
+ */
+export interface AppPage {
+  page: Page;
+  /** Every run event received, in order. */
+  events: RunEvent[];
+  /** Uncaught page errors and console errors. */
+  errors: string[];
+  /** Results from target-done events, in order. */
+  results(): RunResult[];
+  /** The page's CSP violation reports (blocked inline script, eval, remote content...). */
+  cspViolations(): Promise<string[]>;
+  screenshot(name: string, fullPage?: boolean): Promise<string>;
+}
+
+export async function openApp(context: BrowserContext, url: string): Promise<AppPage> {
+  const page = await context.newPage();
+  const events: RunEvent[] = [];
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  page.on('websocket', (ws) => {
+    ws.on('framereceived', ({ payload }) => {
+      const parsed = hostMessageSchema.safeParse(JSON.parse(String(payload)));
+      if (parsed.success && parsed.data.kind === 'event') events.push(parsed.data.event);
+    });
+  });
+  // Runs before the page's own scripts; CDP-injected, so the page's CSP does not apply to it.
+  await page.addInitScript(() => {
+    const w = globalThis as unknown as PageGlobals;
+    const violations: string[] = [];
+    w.__cspViolations = violations;
+    w.document.addEventListener('securitypolicyviolation', (e) => {
+      violations.push(`${e.violatedDirective}: ${e.blockedURI}`);
+    });
+  });
+  await page.goto(url);
+  await page.getByTestId('target-url-0').waitFor();
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return {
+    page,
+    events,
+    errors,
+    results: () => events.flatMap((e) => (e.type === 'target-done' ? [e.result] : [])),
+    cspViolations: () => page.evaluate(() => (globalThis as unknown as PageGlobals).__cspViolations ?? []),
+    async screenshot(name, fullPage = false) {
+      // Off the buttons, so none is caught in its hover colour.
+      await page.mouse.move(1270, 790);
+      const path = join(ARTIFACTS, name);
+      await page.screenshot({ path, fullPage });
+      return path;
+    },
+  };
+}
+
+/** Fills the editor the way a person would: URL, then the closed model's connections and duration. */
+export async function fillScenario(
+  app: AppPage,
+  s: { url: string; connections?: number; seconds?: number; pipelining?: number },
+): Promise<void> {
+  const { page } = app;
+  await page.getByTestId('target-url-0').fill(s.url);
+  if (s.connections !== undefined) await page.getByTestId('load-connections').fill(String(s.connections));
+  if (s.pipelining !== undefined) await page.getByTestId('load-pipelining').fill(String(s.pipelining));
+  if (s.seconds !== undefined) await page.getByTestId('load-duration').fill(String(s.seconds));
+}
+
+/**
+ * Records every change of the throughput chart's point count with the run status at that
+ * moment, so the test can tell the chart grew while the run was still going.
+ */
+export async function watchThroughputPoints(app: AppPage): Promise<void> {
+  await app.page.evaluate(() => {
+    const w = globalThis as unknown as PageGlobals;
+    const log: PointLogEntry[] = [];
+    w.__pointLog = log;
+    new w.MutationObserver(() => {
+      const canvas = w.document.querySelector('[data-testid="chart-throughput"]');
+      const status = w.document.querySelector('[data-testid="run-status"]')?.dataset.status;
+      const points = Number(canvas?.dataset.points ?? 0);
+      const last = log.at(-1);
+      if (!last || last.points !== points || last.status !== status) log.push({ points, status });
+    }).observe(w.document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['data-points', 'data-status'],
+    });
+  });
+}
+
+export function pointLog(app: AppPage): Promise<PointLogEntry[]> {
+  return app.page.evaluate(() => (globalThis as unknown as PageGlobals).__pointLog ?? []);
+}
+
+/** Waits until the throughput chart has at least `min` points. */
+export async function waitForPoints(app: AppPage, min: number, timeout = 60_000): Promise<void> {
+  await app.page.waitForFunction(
+    (wanted) => {
+      const w = globalThis as unknown as PageGlobals;
+      const canvas = w.document.querySelector('[data-testid="chart-throughput"]');
+      return Number(canvas?.dataset.points ?? 0) >= wanted;
+    },
+    min,
+    { timeout },
+  );
+}
+
+/** Waits until the shown target's run status is one of the given ones, and returns it. */
+export async function waitForStatus(app: AppPage, statuses: string[], timeout = 60_000): Promise<string> {
+  const handle = await app.page.waitForFunction(
+    (wanted) => {
+      const w = globalThis as unknown as PageGlobals;
+      const s = w.document.querySelector('[data-testid="run-status"]')?.dataset.status;
+      return s !== undefined && wanted.includes(s) ? s : false;
+    },
+    statuses,
+    { timeout },
+  );
+  return String(await handle.jsonValue());
+}
+
+/** Starts sampling frame intervals with requestAnimationFrame (the page's own clock). */
+export async function startFrameTimer(app: AppPage): Promise<void> {
+  await app.page.evaluate(() => {
+    const w = globalThis as unknown as PageGlobals;
+    const frames: number[] = [];
+    w.__frames = frames;
+    w.__framesRunning = true;
+    let prev = 0;
+    const tick = (t: number): void => {
+      if (!w.__framesRunning) return;
+      frames.push(t - prev);
+      prev = t;
+      w.requestAnimationFrame(tick);
+    };
+    w.requestAnimationFrame((t) => {
+      prev = t;
+      w.requestAnimationFrame(tick);
+    });
+  });
+}
+
+/** Stops the frame timer and returns the intervals between frames, in ms. */
+export async function stopFrameTimer(app: AppPage): Promise<number[]> {
+  return app.page.evaluate(() => {
+    const w = globalThis as unknown as PageGlobals;
+    w.__framesRunning = false;
+    return w.__frames ?? [];
+  });
+}

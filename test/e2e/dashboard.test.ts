@@ -1,0 +1,203 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startWebHost, type WebHost } from '../../electron/host/server.ts';
+import { REPORT_PERCENTILES } from '../../shared/defaults.ts';
+import { targetUrlSchema } from '../../shared/scenario.ts';
+import { parseWith } from '../../shared/validation.ts';
+import { formatInt, formatMsValue, formatRate } from '../../renderer/lib/format.ts';
+import { launchChromium, type TestBrowser } from '../helpers/browser.ts';
+import { handlers, refusedPort, startHttpServer, type TestServer } from '../helpers/servers.ts';
+import {
+  fillScenario,
+  openApp,
+  pointLog,
+  waitForPoints,
+  waitForStatus,
+  watchThroughputPoints,
+  type AppPage,
+} from './app-page.ts';
+
+const STATIC_DIR = join(import.meta.dirname, '..', '..', 'dist', 'renderer');
+
+let host: WebHost;
+let dataDir: string;
+let target: TestServer;
+let browser: TestBrowser;
+const pages: AppPage[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(join(STATIC_DIR, 'index.html'))) {
+    throw new Error(
+      'dist/renderer is missing: build the UI first (npm run build:renderer; npm test does it)',
+    );
+  }
+  target = await startHttpServer(handlers.ok('hello from the e2e target'));
+  // Presets and history go to a temp dir, never the user's config directory.
+  dataDir = mkdtempSync(join(tmpdir(), 'trebuchet-e2e-data-'));
+  host = await startWebHost({ staticDir: STATIC_DIR, appVersion: '0.1.0', dataDir });
+  browser = await launchChromium();
+});
+
+afterEach(async () => {
+  // Every page must have run clean: no script errors, nothing the CSP had to block.
+  for (const app of pages.splice(0)) {
+    expect(await app.cspViolations()).toEqual([]);
+    expect(app.errors).toEqual([]);
+    await app.page.close();
+  }
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await target?.close();
+});
+
+async function open(): Promise<AppPage> {
+  const app = await openApp(browser.context, host.url);
+  pages.push(app);
+  return app;
+}
+
+describe('dashboard in Chromium against the web host and the real engine', () => {
+  it('runs 50 connections for 3 s, draws the charts live and reports the req/s of the result', async () => {
+    const app = await open();
+    const { page } = app;
+    await fillScenario(app, { url: target.url, connections: 50, seconds: 3 });
+    await watchThroughputPoints(app);
+    await page.getByTestId('run-button').click();
+
+    await waitForPoints(app, 1);
+    await app.screenshot('e2e-running.png');
+    expect(await waitForStatus(app, ['completed', 'cancelled', 'failed'])).toBe('completed');
+
+    // The throughput chart gained points one by one while the run was still going.
+    const whileRunning = (await pointLog(app)).filter((e) => e.status === 'running').map((e) => e.points);
+    expect(whileRunning.filter((n) => n > 0).length).toBeGreaterThanOrEqual(2);
+    for (let i = 1; i < whileRunning.length; i++)
+      expect(whileRunning[i]).toBeGreaterThanOrEqual(whileRunning[i - 1]!);
+
+    const [result] = app.results();
+    expect(result).toBeDefined();
+    expect(result!.status).toBe('completed');
+    expect(result!.load).toMatchObject({
+      model: 'closed',
+      connections: 50,
+      limit: { kind: 'duration', seconds: 3 },
+    });
+    expect(result!.requests.total).toBeGreaterThan(0);
+    expect(target.requests).toBeGreaterThanOrEqual(result!.requests.total);
+
+    // The summary shows the result's figures, formatted as the report formats them.
+    const rps = page.getByTestId('summary-rps');
+    expect(await rps.textContent()).toBe(formatRate(result!.throughput.requestsPerSecond));
+    expect(Number(await rps.getAttribute('data-value'))).toBe(result!.throughput.requestsPerSecond);
+    expect(await page.getByTestId('summary-requests').textContent()).toBe(formatInt(result!.requests.total));
+
+    // Every sample of the run is a point on the chart.
+    const sampleEvents = app.events.filter((e) => e.type === 'sample').length;
+    expect(sampleEvents).toBeGreaterThanOrEqual(3);
+    expect(Number(await page.getByTestId('chart-throughput').getAttribute('data-points'))).toBe(sampleEvents);
+
+    // ab's percentile table, row by row, and the percentile distribution chart.
+    const rows = page.getByTestId('percentile-table').locator('tr');
+    expect(await rows.count()).toBe(REPORT_PERCENTILES.length);
+    const p50 = await rows.first().locator('td.num').textContent();
+    expect(p50).toBe(formatMsValue(result!.latency!.percentiles['50']!));
+    expect(
+      Number(await page.getByTestId('chart-percentiles').getAttribute('data-points')),
+    ).toBeGreaterThanOrEqual(REPORT_PERCENTILES.length);
+    expect(
+      await page.getByTestId('status-table').locator('tr[data-code="200"] td').first().textContent(),
+    ).toBe(formatInt(result!.statusCodes['200']!));
+
+    await app.screenshot('report-light.png');
+    await app.screenshot('report-light-full.png', true);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    // Charts redraw in the dark palette on the media change; give them a frame.
+    await page.waitForTimeout(200);
+    await app.screenshot('report-dark.png');
+    await app.screenshot('report-dark-full.png', true);
+  });
+
+  it('stops a run half-way and shows the partial result marked cancelled', async () => {
+    const app = await open();
+    const { page } = app;
+    await fillScenario(app, { url: target.url, connections: 20, seconds: 20 });
+    await page.getByTestId('run-button').click();
+    await waitForPoints(app, 2);
+    await page.getByTestId('stop-button').click();
+    expect(await waitForStatus(app, ['completed', 'cancelled', 'failed'])).toBe('cancelled');
+
+    const [result] = app.results();
+    expect(result!.status).toBe('cancelled');
+    expect(result!.durationSeconds).toBeGreaterThan(1);
+    expect(result!.durationSeconds).toBeLessThan(20);
+    expect(result!.requests.total).toBeGreaterThan(0);
+    expect(await page.getByTestId('report').getAttribute('data-status')).toBe('cancelled');
+    expect(await page.getByTestId('run-status').textContent()).toContain('partial');
+    // The progress bar stays where the run was stopped.
+    expect(Number(await page.getByTestId('progress').getAttribute('aria-valuenow'))).toBeLessThan(100);
+    expect(await page.getByTestId('summary-requests').textContent()).toBe(formatInt(result!.requests.total));
+    expect(await page.getByTestId('summary-rps').textContent()).toBe(
+      formatRate(result!.throughput.requestsPerSecond),
+    );
+    await app.screenshot('e2e-cancelled.png');
+
+    // Escape stops too: run again with the keyboard and stop with Escape.
+    app.events.length = 0;
+    await page.keyboard.press('Control+Enter');
+    await waitForPoints(app, 1);
+    await page.keyboard.press('Escape');
+    expect(await waitForStatus(app, ['completed', 'cancelled', 'failed'])).toBe('cancelled');
+    expect(app.results()[0]!.status).toBe('cancelled');
+  });
+
+  it("shows an invalid URL's message next to the field and keeps Run disabled", async () => {
+    const app = await open();
+    const { page } = app;
+    const expected = parseWith(targetUrlSchema, 'not a url');
+    expect(expected.ok).toBe(false);
+    await page.getByTestId('target-url-0').fill('not a url');
+    const message = page.getByTestId('error-targets.0.url');
+    expect(await message.textContent()).toBe(!expected.ok && expected.issues[0]!.message);
+    expect(await page.getByTestId('target-url-0').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByTestId('run-button').isDisabled()).toBe(true);
+    // The message sits right under its field.
+    const field = await page.getByTestId('target-url-0').boundingBox();
+    const msg = await message.boundingBox();
+    expect(msg!.y).toBeGreaterThan(field!.y);
+    expect(msg!.y - (field!.y + field!.height)).toBeLessThan(40);
+    // The shortcut does not start it either.
+    await page.keyboard.press('Control+Enter');
+    expect(await page.getByTestId('welcome').isVisible()).toBe(true);
+    expect(app.events).toEqual([]);
+    await app.screenshot('e2e-invalid-url.png');
+
+    await page.getByTestId('target-url-0').fill(target.url);
+    expect(await message.count()).toBe(0);
+    expect(await page.getByTestId('run-button').isEnabled()).toBe(true);
+  });
+
+  it('shows a clear error for a target that is down', async () => {
+    const app = await open();
+    const { page } = app;
+    const port = await refusedPort();
+    await fillScenario(app, { url: `http://127.0.0.1:${port}/`, connections: 5, seconds: 1 });
+    await page.getByTestId('run-button').click();
+    const status = await waitForStatus(app, ['completed', 'cancelled', 'failed']);
+    const [result] = app.results();
+    expect(result!.status).toBe(status);
+    expect(result!.requests.responses).toBe(0);
+    const error = page.getByTestId('run-error');
+    expect(await error.isVisible()).toBe(true);
+    expect((await error.textContent())!.toLowerCase()).toContain('refused');
+    // No figure cards or empty charts for a target that never answered: the error is the report.
+    expect(await page.getByTestId('summary').count()).toBe(result!.requests.total > 0 ? 1 : 0);
+    expect(await page.getByTestId('percentile-table').count()).toBe(0);
+    await app.screenshot('e2e-target-down.png');
+  });
+});

@@ -1,0 +1,200 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { RunEvent } from '../../shared/api.ts';
+import { createTrebuchetApi, type SendCommand } from '../../shared/api-client.ts';
+import type { Scenario } from '../../shared/scenario.ts';
+import { App } from '../../renderer/App.tsx';
+import { runResultFixture, sampleFixture } from '../helpers/run-result-fixture.ts';
+
+/**
+ * A bridge that records commands and lets the test play the host's events. Built with the
+ * same createTrebuchetApi as the real hosts, so it has exactly the contract's shape.
+ */
+function stubBridge(opts: { refuseStart?: string } = {}) {
+  const listeners = new Set<(e: RunEvent) => void>();
+  const started: Scenario[] = [];
+  const stopped: string[] = [];
+  const send: SendCommand = (command, input) => {
+    switch (command) {
+      case 'run.start':
+        if (opts.refuseStart) return Promise.resolve({ ok: false, error: opts.refuseStart });
+        started.push((input as { scenario: Scenario }).scenario);
+        return Promise.resolve({ ok: true, value: { runId: 'r1' } });
+      case 'run.stop':
+        stopped.push((input as { runId: string }).runId);
+        return Promise.resolve({ ok: true, value: { stopped: true } });
+      default:
+        return Promise.resolve({ ok: false, error: `${command} is not used by this test` });
+    }
+  };
+  const api = createTrebuchetApi(send, {
+    onRunEvent: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    onComparisonEvent: () => () => undefined,
+  });
+  const emit = (e: RunEvent) => act(() => listeners.forEach((l) => l(e)));
+  return { api, started, stopped, emit, listenerCount: () => listeners.size };
+}
+
+// jsdom has no 2D canvas: charts are a stand-in that keeps the data and counts redraws.
+const charts = vi.hoisted(() => ({
+  live: [] as { data: { datasets: { data: unknown[] }[] }; updates: number }[],
+}));
+vi.mock('../../renderer/charts/setup.ts', () => ({
+  Chart: class {
+    data: { datasets: { data: unknown[] }[] };
+    updates = 0;
+    constructor(_canvas: unknown, config: { data: { datasets: { data: unknown[] }[] } }) {
+      this.data = config.data;
+      charts.live.push(this);
+    }
+    update() {
+      this.updates++;
+    }
+    destroy() {
+      charts.live.splice(charts.live.indexOf(this), 1);
+    }
+  },
+}));
+
+beforeAll(() => {
+  // jsdom has no media queries: the OS theme is light.
+  window.matchMedia = (query: string) =>
+    ({
+      matches: false,
+      media: query,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    }) as unknown as MediaQueryList;
+});
+afterEach(cleanup);
+
+describe('App with a stubbed bridge', () => {
+  it('validates the URL inline and keeps Run disabled until it is valid', () => {
+    const { api } = stubBridge();
+    render(<App api={api} />);
+    const run = screen.getByTestId('run-button');
+    expect(run).toHaveProperty('disabled', true);
+    fireEvent.change(screen.getByTestId('target-url-0'), { target: { value: 'not a url' } });
+    expect(screen.getByTestId('error-targets.0.url').textContent).toBe(
+      'URL is not valid (expected e.g. http://127.0.0.1:8080/)',
+    );
+    expect(screen.getByTestId('target-url-0').getAttribute('aria-invalid')).toBe('true');
+    expect(run).toHaveProperty('disabled', true);
+    fireEvent.change(screen.getByTestId('target-url-0'), { target: { value: 'http://127.0.0.1:8080/' } });
+    expect(screen.queryByTestId('error-targets.0.url')).toBeNull();
+    expect(run).toHaveProperty('disabled', false);
+    fireEvent.change(screen.getByTestId('load-connections'), { target: { value: '0' } });
+    expect(screen.getByTestId('error-load.connections').textContent).toBe('connections must be at least 1');
+    expect(run).toHaveProperty('disabled', true);
+  });
+
+  it('adds, duplicates and removes targets', () => {
+    const { api } = stubBridge();
+    render(<App api={api} />);
+    fireEvent.change(screen.getByTestId('target-url-0'), { target: { value: 'http://127.0.0.1:1/' } });
+    expect(screen.getByTestId('target-remove-0')).toHaveProperty('disabled', true);
+    fireEvent.click(screen.getByTestId('target-duplicate-0'));
+    expect(screen.getByTestId<HTMLInputElement>('target-url-1').value).toBe('http://127.0.0.1:1/');
+    fireEvent.click(screen.getByTestId('target-add'));
+    expect(screen.getByTestId<HTMLInputElement>('target-url-2').value).toBe('');
+    fireEvent.click(screen.getByTestId('target-remove-0'));
+    expect(screen.queryByTestId('target-url-2')).toBeNull();
+    expect(screen.getByTestId<HTMLInputElement>('target-url-0').value).toBe('http://127.0.0.1:1/');
+  });
+
+  it('runs on Ctrl+Enter, shows live counters, stops on Escape and shows the partial result', async () => {
+    const bridge = stubBridge();
+    render(<App api={bridge.api} />);
+    expect(bridge.listenerCount()).toBe(1);
+    fireEvent.change(screen.getByTestId('target-url-0'), { target: { value: 'http://127.0.0.1:8080/' } });
+    fireEvent.change(screen.getByTestId('load-connections'), { target: { value: '50' } });
+    fireEvent.change(screen.getByTestId('load-duration'), { target: { value: '3' } });
+    await act(async () => {
+      fireEvent.keyDown(window, { key: 'Enter', ctrlKey: true });
+      await Promise.resolve();
+    });
+    expect(bridge.started).toHaveLength(1);
+    expect(bridge.started[0]!.load).toMatchObject({
+      connections: 50,
+      limit: { kind: 'duration', seconds: 3 },
+    });
+    expect(screen.getByTestId('stop-button')).toBeTruthy();
+
+    bridge.emit({ type: 'started', runId: 'r1', targetCount: 1 });
+    bridge.emit({ type: 'target-started', runId: 'r1', targetIndex: 0 });
+    bridge.emit({
+      type: 'sample',
+      runId: 'r1',
+      targetIndex: 0,
+      sample: sampleFixture({ totalRequests: 15_321, requestsPerSecond: 15_321.4, errors: { reset: 2 } }),
+    });
+    expect(screen.getByTestId('counter-requests').textContent).toBe('15,321');
+    expect(screen.getByTestId('chart-throughput').dataset.points).toBe('1');
+    bridge.emit({
+      type: 'sample',
+      runId: 'r1',
+      targetIndex: 0,
+      sample: sampleFixture({ seq: 2, elapsedSeconds: 2 }),
+    });
+    expect(screen.getByTestId('chart-throughput').dataset.points).toBe('2');
+    expect(screen.getByTestId('chart-latency').dataset.points).toBe('2');
+    // Charts are appended to and redrawn, not rebuilt, per sample.
+    expect(charts.live).toHaveLength(3);
+    const throughputChart = charts.live[0]!;
+    const updatesBefore = throughputChart.updates;
+    bridge.emit({
+      type: 'sample',
+      runId: 'r1',
+      targetIndex: 0,
+      sample: sampleFixture({
+        seq: 3,
+        elapsedSeconds: 3,
+        totalRequests: 15_321,
+        requestsPerSecond: 15_321.4,
+      }),
+    });
+    expect(charts.live[0]).toBe(throughputChart);
+    expect(throughputChart.updates).toBe(updatesBefore + 1);
+    expect(throughputChart.data.datasets[0]!.data).toHaveLength(3);
+    expect(screen.getByTestId('counter-rps').textContent).toBe('15,321');
+    expect(screen.getByTestId('counter-errors').textContent).toBe('2');
+    expect(screen.getByTestId('run-status').dataset.status).toBe('running');
+
+    fireEvent.keyDown(window, { key: 'Escape' });
+    expect(bridge.stopped).toEqual(['r1']);
+    expect(screen.getByTestId('stop-button').textContent).toContain('Stopping');
+
+    const partial = runResultFixture({ runId: 'r1', status: 'cancelled' });
+    bridge.emit({ type: 'target-done', runId: 'r1', targetIndex: 0, result: partial });
+    bridge.emit({ type: 'done', runId: 'r1', status: 'cancelled', results: [partial] });
+    expect(screen.getByTestId('run-status').dataset.status).toBe('cancelled');
+    expect(screen.getByTestId('report').dataset.status).toBe('cancelled');
+    expect(screen.getByTestId('summary-rps').textContent).toBe('12,000.46');
+    expect(screen.getByTestId('summary-rps').dataset.value).toBe('12000.456');
+    // The live counters give way to the result's summary cards.
+    expect(screen.queryByTestId('counter-rps')).toBeNull();
+    expect(screen.getAllByTestId('percentile-table')).toHaveLength(1);
+    expect(screen.getByTestId('status-table').textContent).toContain('503');
+    expect(screen.getByTestId('warnings').textContent).toContain('Closed-loop run');
+    expect(screen.getByTestId('run-button')).toBeTruthy();
+  });
+
+  it('shows a clear error when the host refuses the run, and unsubscribes on unmount', async () => {
+    const bridge = stubBridge({ refuseStart: 'run.start input is invalid: scenario.targets.0.url: nope' });
+    const view = render(<App api={bridge.api} />);
+    fireEvent.change(screen.getByTestId('target-url-0'), { target: { value: 'http://127.0.0.1:8080/' } });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('run-button'));
+      await Promise.resolve();
+    });
+    expect(screen.getByTestId('run-failed').textContent).toBe(
+      'run.start input is invalid: scenario.targets.0.url: nope',
+    );
+    view.unmount();
+    expect(bridge.listenerCount()).toBe(0);
+  });
+});

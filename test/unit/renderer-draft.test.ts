@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULTS } from '../../shared/defaults.ts';
+import { scenarioSchema } from '../../shared/scenario.ts';
+import {
+  checkDraft,
+  defaultDraft,
+  duplicateTarget,
+  fieldPaths,
+  newHeader,
+  newThreshold,
+  type ScenarioDraft,
+} from '../../renderer/editor/draft.ts';
+
+function withUrl(url: string, change: (d: ScenarioDraft) => ScenarioDraft = (d) => d): ScenarioDraft {
+  const d = defaultDraft();
+  return change({ ...d, targets: [{ ...d.targets[0]!, url }] });
+}
+
+describe('scenario draft', () => {
+  it('needs only a URL: the rest are the shared defaults', () => {
+    const check = checkDraft(withUrl('http://127.0.0.1:8080/'));
+    expect(check.ok).toBe(true);
+    if (!check.ok) return;
+    expect(check.scenario).toEqual(
+      scenarioSchema.parse({ name: 'Untitled scenario', targets: [{ url: 'http://127.0.0.1:8080/' }] }),
+    );
+    expect(check.scenario.load).toMatchObject({ connections: DEFAULTS.closed.connections, rate: null });
+  });
+
+  it('keys the schema messages by field path', () => {
+    const check = checkDraft(withUrl('not a url'));
+    expect(check.ok).toBe(false);
+    expect(check.issues.get('targets.0.url')).toBe('URL is not valid (expected e.g. http://127.0.0.1:8080/)');
+    const ftp = checkDraft(withUrl('ftp://127.0.0.1/'));
+    expect(ftp.issues.get('targets.0.url')).toBe('URL must start with http:// or https:// (got ftp://)');
+  });
+
+  it('passes text that is not a number to the schema, which names the field', () => {
+    const check = checkDraft(
+      withUrl('http://127.0.0.1/', (d) => ({
+        ...d,
+        closed: { ...d.closed, connections: '12a', pipelining: '', seconds: '0' },
+        timeoutMs: '1.5',
+      })),
+    );
+    expect(check.issues.get('load.connections')).toBe('connections must be a number');
+    expect(check.issues.get('load.pipelining')).toBe('pipelining must be a number');
+    expect(check.issues.get('load.limit.seconds')).toBe('duration must be at least 0.1');
+    expect(check.issues.get('options.timeoutMs')).toBe('timeout must be a whole number');
+  });
+
+  it('maps empty optional fields to null and filled ones to numbers', () => {
+    const off = checkDraft(withUrl('http://127.0.0.1/'));
+    expect(off.ok && off.scenario.options.sloMs).toBeNull();
+    const on = checkDraft(
+      withUrl('http://127.0.0.1/', (d) => ({
+        ...d,
+        sloMs: '250',
+        closed: { ...d.closed, rate: '500', limitKind: 'requests', requests: '2000' },
+        tls: { verify: false, caFile: ' /tmp/ca.pem ', servername: '' },
+        thresholds: [{ ...newThreshold(), metric: 'p99', op: '<', value: '50' }],
+      })),
+    );
+    expect(on.ok).toBe(true);
+    if (!on.ok) return;
+    expect(on.scenario.options.sloMs).toBe(250);
+    expect(on.scenario.load).toEqual({
+      model: 'closed',
+      connections: DEFAULTS.closed.connections,
+      pipelining: 1,
+      limit: { kind: 'requests', count: 2000 },
+      rate: 500,
+    });
+    expect(on.scenario.options.tls).toEqual({ verify: false, caFile: '/tmp/ca.pem', servername: null });
+    expect(on.scenario.options.thresholds).toEqual([{ metric: 'p99', op: '<', value: 50 }]);
+  });
+
+  it('builds the open model and request bodies', () => {
+    const check = checkDraft(
+      withUrl('http://127.0.0.1/', (d) => ({
+        ...d,
+        model: 'open',
+        open: { rate: '2000', seconds: '5', maxInFlight: '64' },
+        targets: [
+          {
+            ...d.targets[0]!,
+            url: 'http://127.0.0.1/',
+            method: 'POST',
+            bodyKind: 'text',
+            bodyText: '{"a":1}',
+          },
+        ],
+      })),
+    );
+    expect(check.ok).toBe(true);
+    if (!check.ok) return;
+    expect(check.scenario.load).toEqual({ model: 'open', rate: 2000, durationSeconds: 5, maxInFlight: 64 });
+    expect(check.scenario.targets[0]!.body).toEqual({ kind: 'text', text: '{"a":1}' });
+  });
+
+  it('shows header problems beside the header and knows which paths it places', () => {
+    const d = withUrl('http://127.0.0.1/', (x) => ({
+      ...x,
+      targets: [{ ...x.targets[0]!, headers: [{ ...newHeader(), name: 'Bad Name', value: 'v' }] }],
+    }));
+    const check = checkDraft(d);
+    expect(check.issues.get('targets.0.headers.0.name')).toBe(
+      'header name has characters HTTP does not allow',
+    );
+    expect(fieldPaths(d).has('targets.0.headers.0.name')).toBe(true);
+    expect(fieldPaths(d).has('targets')).toBe(false);
+  });
+
+  it('duplicates a target with fresh keys', () => {
+    const d = withUrl('http://127.0.0.1/', (x) => ({
+      ...x,
+      targets: [{ ...x.targets[0]!, headers: [{ ...newHeader(), name: 'Accept', value: '*/*' }] }],
+    }));
+    const copy = duplicateTarget(d.targets[0]!);
+    expect(copy.url).toBe('http://127.0.0.1/');
+    expect(copy.key).not.toBe(d.targets[0]!.key);
+    expect(copy.headers[0]!.key).not.toBe(d.targets[0]!.headers[0]!.key);
+    expect(copy.headers[0]!.name).toBe('Accept');
+  });
+});

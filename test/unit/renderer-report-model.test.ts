@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { runResultSchema } from '../../shared/result.ts';
+import {
+  errorRows,
+  failureSummary,
+  percentileRows,
+  phaseRows,
+  reportWarnings,
+  statusRows,
+  summaryCards,
+  thresholdActual,
+  thresholdText,
+} from '../../renderer/report/reportModel.ts';
+import { runResultFixture } from '../helpers/run-result-fixture.ts';
+
+describe('report model', () => {
+  it('uses a fixture the result schema accepts', () => {
+    expect(runResultSchema.safeParse(runResultFixture()).success).toBe(true);
+  });
+
+  it('puts the result figures on the summary cards', () => {
+    const cards = Object.fromEntries(summaryCards(runResultFixture()).map((c) => [c.id, c]));
+    expect(cards.rps).toMatchObject({
+      value: '12,000.46',
+      raw: 12_000.456,
+      detail: 'min 11,800 · max 12,200',
+    });
+    expect(cards.requests).toMatchObject({ value: '36,000', detail: '35,990 ok · 10 not ok' });
+    expect(cards.success).toMatchObject({ value: '99.97%', tone: 'good' });
+    expect(cards.p50).toMatchObject({ value: '3.90 ms', raw: 3.9 });
+    expect(cards.p99).toMatchObject({ value: '9.90 ms', detail: 'max 48.7 ms' });
+    expect(cards.transfer).toMatchObject({ value: '1.46 MiB/s' });
+    expect(cards.duration).toMatchObject({ value: '3.00 s' });
+  });
+
+  it('orders the percentile table like ab and scales its bars to the longest', () => {
+    const rows = percentileRows(runResultFixture().latency!.percentiles);
+    expect(rows.map((r) => r.label)).toEqual([
+      '50%',
+      '66%',
+      '75%',
+      '80%',
+      '90%',
+      '95%',
+      '98%',
+      '99%',
+      '99.9%',
+      '99.99%',
+      '100%',
+    ]);
+    expect(rows.at(-1)!.share).toBe(1);
+    expect(rows[0]!.share).toBeCloseTo(3.9 / 48.7, 10);
+  });
+
+  it('lists status codes and errors with their shares', () => {
+    expect(statusRows({ '503': 10, '200': 30, '404': 10 })).toEqual([
+      { code: '200', count: 30, share: 0.6, tone: 'good' },
+      { code: '404', count: 10, share: 0.2, tone: 'warn' },
+      { code: '503', count: 10, share: 0.2, tone: 'bad' },
+    ]);
+    const r = runResultFixture({
+      requests: { ...runResultFixture().requests, total: 100 },
+      errors: [
+        { kind: 'timeout', count: 5, message: 'timed out after 10000 ms' },
+        { kind: 'reset', count: 20, message: 'ECONNRESET' },
+      ],
+    });
+    expect(errorRows(r).map((e) => [e.label, e.count, e.share])).toEqual([
+      ['connection reset', 20, 0.2],
+      ['timed out', 5, 0.05],
+    ]);
+  });
+
+  it('adds the warnings the report always states, once each', () => {
+    const base = runResultFixture();
+    expect(reportWarnings(base).map((w) => w.code)).toEqual(['closed-loop-latency']);
+    const r = runResultFixture({
+      generator: { ...base.generator, saturated: true, cpuPercentMax: 99 },
+      tls: {
+        protocol: 'TLSv1.3',
+        cipher: 'TLS_AES_256_GCM_SHA384',
+        alpn: 'http/1.1',
+        verified: false,
+        authorizationError: 'DEPTH_ZERO_SELF_SIGNED_CERT',
+      },
+      warnings: [{ code: 'closed-loop-latency', message: 'engine wording' }],
+    });
+    const w = reportWarnings(r);
+    expect(w.map((x) => x.code)).toEqual(['closed-loop-latency', 'generator-saturated', 'tls-not-verified']);
+    expect(w[0]!.message).toBe('engine wording');
+    expect(w[1]!.message).toContain('99%');
+    expect(w[2]!.message).toContain('DEPTH_ZERO_SELF_SIGNED_CERT');
+    const open = runResultFixture({
+      load: { model: 'open', rate: 100, durationSeconds: 5, maxInFlight: 10 },
+    });
+    expect(reportWarnings(open)).toEqual([]);
+  });
+
+  it('says plainly why a target could not be measured', () => {
+    expect(failureSummary(runResultFixture())).toBeNull();
+    const down = runResultFixture({
+      requests: { ...runResultFixture().requests, total: 40, responses: 0, ok: 0, non2xx: 0, errors: 40 },
+      errors: [{ kind: 'refused', count: 40, message: 'connect ECONNREFUSED 127.0.0.1:9' }],
+      latency: null,
+    });
+    expect(failureSummary(down)).toBe(
+      'No response from the target: connection refused on 40 of 40 requests (connect ECONNREFUSED 127.0.0.1:9).',
+    );
+    const failed = runResultFixture({
+      status: 'failed',
+      error: { kind: 'dns', message: 'getaddrinfo ENOTFOUND nope' },
+    });
+    expect(failureSummary(failed)).toBe('DNS lookup failed: getaddrinfo ENOTFOUND nope');
+  });
+
+  it('orders connection times like a request goes and words thresholds', () => {
+    const stats = { min: 0.1, mean: 0.2, stdev: 0.05, median: 0.2, max: 1, percentiles: {} };
+    expect(phaseRows({ total: stats, connect: stats, waiting: stats }).map((r) => r.label)).toEqual([
+      'Connect',
+      'Waiting',
+      'Total',
+    ]);
+    const outcome = {
+      threshold: { metric: 'p99' as const, op: '<' as const, value: 50 },
+      actual: 9.9,
+      passed: true,
+    };
+    expect(thresholdText(outcome)).toBe('p99 < 50 ms');
+    expect(thresholdActual(outcome)).toBe('9.900 ms');
+  });
+});

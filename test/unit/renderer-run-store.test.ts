@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../shared/api.ts';
+import { scenarioSchema } from '../../shared/scenario.ts';
+import type { Sample } from '../../shared/result.ts';
+import { createRunStore } from '../../renderer/run/runStore.ts';
+import { shownTarget, targetStatus } from '../../renderer/run/targetStatus.ts';
+import { runResultFixture, sampleFixture } from '../helpers/run-result-fixture.ts';
+
+const twoTargets = scenarioSchema.parse({
+  targets: [{ url: 'http://127.0.0.1:1/' }, { url: 'http://127.0.0.1:2/' }],
+});
+
+function setup() {
+  let clock = 1000;
+  const store = createRunStore(() => clock);
+  const changes: number[] = [];
+  store.subscribe(() => changes.push(store.getState().generation));
+  const seen: [number, number][] = [];
+  store.onSample((i, s) => seen.push([i, s.seq]));
+  return { store, changes, seen, tick: (ms: number) => (clock += ms) };
+}
+
+const sample = (runId: string, targetIndex: number, over: Partial<Sample>): RunEvent => ({
+  type: 'sample',
+  runId,
+  targetIndex,
+  sample: sampleFixture(over),
+});
+
+describe('run store', () => {
+  it('buffers events that arrive before run.start answers, then applies only its own', () => {
+    const { store, seen } = setup();
+    store.begin(twoTargets);
+    expect(store.getState()).toMatchObject({ phase: 'starting', targetCount: 2, runId: null });
+    store.receive({ type: 'started', runId: 'other', targetCount: 5 });
+    store.receive({ type: 'started', runId: 'r1', targetCount: 2 });
+    store.receive({ type: 'target-started', runId: 'r1', targetIndex: 0 });
+    store.receive(sample('r1', 0, { seq: 1 }));
+    store.receive(sample('other', 0, { seq: 99 }));
+    expect(seen).toEqual([]);
+    store.attach('r1');
+    expect(store.getState()).toMatchObject({
+      phase: 'running',
+      runId: 'r1',
+      targetCount: 2,
+      currentTarget: 0,
+    });
+    expect(seen).toEqual([[0, 1]]);
+    store.receive(sample('other', 0, { seq: 100 }));
+    expect(store.samples(0).map((s) => s.seq)).toEqual([1]);
+  });
+
+  it('keeps samples out of React state and counts measured errors per target', () => {
+    const { store, changes, seen, tick } = setup();
+    store.begin(twoTargets);
+    store.attach('r1');
+    store.receive({ type: 'target-started', runId: 'r1', targetIndex: 0 });
+    tick(2500);
+    expect(store.getState().targetStartedAt).toBe(1000);
+    store.receive(sample('r1', 0, { seq: 1, warmup: true, errors: { refused: 7 } }));
+    store.receive(sample('r1', 0, { seq: 2, errors: { refused: 3, timeout: 2 } }));
+    store.receive(sample('r1', 0, { seq: 3, errors: { reset: 1 }, totalRequests: 2000 }));
+    const live = store.getState().live[0]!;
+    expect(live.errors).toBe(6);
+    expect(live.last?.totalRequests).toBe(2000);
+    expect(store.samples(0)).toHaveLength(3);
+    expect(seen).toEqual([
+      [0, 1],
+      [0, 2],
+      [0, 3],
+    ]);
+    // One state change per event: begin (2: reset, then sized for 2 targets), attach, target-started, 3 samples.
+    expect(changes).toHaveLength(7);
+  });
+
+  it('ends a stopped run with status cancelled and the partial result', () => {
+    const { store } = setup();
+    store.begin(twoTargets);
+    store.attach('r1');
+    store.receive({ type: 'started', runId: 'r1', targetCount: 2 });
+    store.receive({ type: 'target-started', runId: 'r1', targetIndex: 0 });
+    store.requestStop();
+    expect(store.getState()).toMatchObject({ phase: 'stopping', stopRequested: true });
+    const partial = runResultFixture({
+      runId: 'r1',
+      status: 'cancelled',
+      samples: [sampleFixture({ seq: 4 })],
+    });
+    store.receive({ type: 'target-done', runId: 'r1', targetIndex: 0, result: partial });
+    store.receive({ type: 'done', runId: 'r1', status: 'cancelled', results: [partial] });
+    const s = store.getState();
+    expect(s).toMatchObject({ phase: 'done', status: 'cancelled', currentTarget: null });
+    expect(s.results).toEqual([partial, null]);
+    // No sample event came: the timeline is drawn from the result's samples.
+    expect(store.samples(0).map((x) => x.seq)).toEqual([4]);
+    expect(targetStatus(s, 0)).toBe('cancelled');
+    expect(targetStatus(s, 1)).toBe('skipped');
+    expect(shownTarget(s, null)).toBe(0);
+    store.receive(sample('r1', 0, { seq: 9 }));
+    expect(store.samples(0)).toHaveLength(1);
+  });
+
+  it('reports a refused start and a host error', () => {
+    const { store } = setup();
+    store.begin(twoTargets);
+    store.startFailed('run.start input is invalid: scenario.targets.0.url: URL is not valid');
+    expect(store.getState()).toMatchObject({ phase: 'done', status: 'failed' });
+    expect(store.getState().error).toContain('targets.0.url');
+
+    store.begin(twoTargets);
+    expect(store.getState()).toMatchObject({ phase: 'starting', error: null, generation: 2 });
+    store.attach('r2');
+    store.receive({ type: 'error', runId: 'r2', message: 'engine worker exited' });
+    expect(store.getState()).toMatchObject({
+      phase: 'done',
+      status: 'failed',
+      error: 'engine worker exited',
+    });
+  });
+
+  it('follows the running target unless one is picked', () => {
+    const { store } = setup();
+    store.begin(twoTargets);
+    store.attach('r1');
+    store.receive({ type: 'target-started', runId: 'r1', targetIndex: 0 });
+    store.receive({ type: 'target-done', runId: 'r1', targetIndex: 0, result: runResultFixture() });
+    store.receive({ type: 'target-started', runId: 'r1', targetIndex: 1 });
+    const s = store.getState();
+    expect(shownTarget(s, null)).toBe(1);
+    expect(shownTarget(s, 0)).toBe(0);
+    expect(targetStatus(s, 0)).toBe('completed');
+    expect(targetStatus(s, 1)).toBe('running');
+  });
+});
