@@ -1,5 +1,9 @@
 import { useCallback, useState } from 'react';
 import type { TrebuchetApi } from '../shared/api.ts';
+import type { ComparisonPlan } from '../shared/comparison.ts';
+import type { Preset } from '../shared/presets.ts';
+import type { RunResult } from '../shared/result.ts';
+import type { Scenario } from '../shared/scenario.ts';
 import { PlayIcon, StopIcon } from './components/icons.tsx';
 import { ScenarioEditor } from './editor/ScenarioEditor.tsx';
 import { useScenarioDraft } from './editor/useScenarioDraft.ts';
@@ -11,10 +15,28 @@ import { runShortcutLabel } from './run/shortcuts.ts';
 import { shownTarget } from './run/targetStatus.ts';
 import { useRunEvents, useRunState } from './run/useRunEvents.ts';
 import { useShortcuts } from './run/useShortcuts.ts';
+import { CompareView } from './views/Compare/CompareView.tsx';
+import { defaultPlanDraft, draftFromPlan, type PlanDraft } from './views/Compare/planDraft.ts';
+import { useComparisonRun } from './views/Compare/useComparisonRun.ts';
+import { StoreProblems } from './views/common/StoreProblems.tsx';
+import { useStartupProblems } from './views/common/useStartupProblems.ts';
+import { ViewTabs, type View } from './views/common/ViewTabs.tsx';
+import { ResultExports } from './views/Export/ResultExports.tsx';
+import { HistoryView } from './views/History/HistoryView.tsx';
+import { PresetsView } from './views/Presets/PresetsView.tsx';
+import { SavePresetButton } from './views/Presets/SavePresetButton.tsx';
+import { draftFromScenario } from './views/Presets/scenarioDraft.ts';
+import './views/views.css';
 
 const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
-/** The window: scenario editor on the left; run progress, live charts and the report on the right. */
+const isResult = (r: RunResult | null): r is RunResult => r !== null;
+
+/**
+ * The window: four views under one top bar. Run: scenario editor on the left; run progress,
+ * live charts and the report on the right. Compare: the comparison editor and its report.
+ * History and Presets: what was kept. Runs and comparisons go on while another view is shown.
+ */
 export function App({ api }: { api: TrebuchetApi }) {
   const [store] = useState(() => createRunStore());
   useRunEvents(api, store);
@@ -22,6 +44,13 @@ export function App({ api }: { api: TrebuchetApi }) {
   const editor = useScenarioDraft();
   const [picked, setPicked] = useState<number | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [view, setView] = useState<View>('run');
+  const [planDraft, setPlanDraft] = useState<PlanDraft>(defaultPlanDraft);
+  const [planSource, setPlanSource] = useState<{ name: string; description: string } | null>(null);
+  const comparison = useComparisonRun(api);
+  const [historyToOpen, setHistoryToOpen] = useState<string | null>(null);
+  const startupProblems = useStartupProblems(api);
+  const [problemsSeen, setProblemsSeen] = useState(false);
 
   const active = run.phase === 'starting' || run.phase === 'running' || run.phase === 'stopping';
   const check = editor.check;
@@ -57,9 +86,51 @@ export function App({ api }: { api: TrebuchetApi }) {
     return true;
   }, [api, store]);
 
-  useShortcuts({ run: start, stop });
+  // The keys act on the run view only; elsewhere they keep their usual meaning.
+  useShortcuts({ run: () => view === 'run' && start(), stop: () => view === 'run' && stop() });
+
+  const comparing =
+    comparison.state.phase === 'starting' ||
+    comparison.state.phase === 'running' ||
+    comparison.state.phase === 'stopping';
+
+  const loadScenario = useCallback(
+    (scenario: Scenario) => {
+      if (active) {
+        setNotice('Stop the run before opening another scenario.');
+      } else {
+        editor.update(() => draftFromScenario(scenario));
+        setNotice(null);
+      }
+      setView('run');
+    },
+    [active, editor],
+  );
+  const loadPlan = useCallback(
+    (plan: ComparisonPlan) => {
+      if (!comparing) {
+        setPlanDraft(draftFromPlan(plan));
+        setPlanSource(null);
+        comparison.reset();
+      }
+      setView('compare');
+    },
+    [comparing, comparison],
+  );
+  const openPreset = (preset: Preset) => {
+    if (preset.kind === 'scenario') return loadScenario(preset.scenario);
+    loadPlan(preset.plan);
+    if (!comparing) setPlanSource({ name: preset.name, description: preset.description });
+  };
+  const openHistory = (historyId: string) => {
+    setHistoryToOpen(historyId);
+    setView('history');
+  };
+  const clearHistoryToOpen = useCallback(() => setHistoryToOpen(null), []);
 
   const shown = shownTarget(run, picked);
+  const savedId = run.saved?.historyId ?? null;
+  const saveError = run.saved?.error ?? null;
   const shownResult = shown === null ? null : (run.results[shown] ?? null);
   const runKey = runShortcutLabel(navigator.platform);
   // A finished target without a single sample (refused before any load) has no timeline to draw.
@@ -72,78 +143,142 @@ export function App({ api }: { api: TrebuchetApi }) {
           <span className="brand__mark" aria-hidden="true" />
           <span className="brand__name">Trebuchet</span>
         </div>
-        <input
-          className="input input--ghost topbar__name"
-          aria-label="Scenario name"
-          value={editor.draft.name}
-          disabled={active}
-          data-testid="scenario-name"
-          onChange={(e) => editor.update((d) => ({ ...d, name: e.target.value }))}
-        />
-        <div className="topbar__actions">
-          {!canRun && !active && firstIssue && (
-            <span className="topbar__hint" data-testid="run-blocked">
-              {firstIssue.path === 'targets.0.url' && editor.draft.targets[0]?.url.trim() === ''
-                ? 'Type a target URL to run'
-                : 'Fix the highlighted fields to run'}
-            </span>
-          )}
-          {active ? (
-            <button
-              type="button"
-              className="btn btn--stop"
-              disabled={run.phase === 'stopping'}
-              data-testid="stop-button"
-              onClick={stop}
-            >
-              <StopIcon />
-              {run.phase === 'stopping' ? 'Stopping…' : 'Stop'}
-              <kbd>Esc</kbd>
-            </button>
-          ) : (
-            <button
-              type="button"
-              className="btn btn--run"
-              disabled={!canRun}
-              data-testid="run-button"
-              onClick={start}
-            >
-              <PlayIcon />
-              Run
-              <kbd>{runKey}</kbd>
-            </button>
-          )}
-        </div>
+        <ViewTabs view={view} onChange={setView} busy={{ run: active, compare: comparing }} />
+        {view === 'run' && (
+          <>
+            <input
+              className="input input--ghost topbar__name"
+              aria-label="Scenario name"
+              value={editor.draft.name}
+              disabled={active}
+              data-testid="scenario-name"
+              onChange={(e) => editor.update((d) => ({ ...d, name: e.target.value }))}
+            />
+            <div className="topbar__actions">
+              <SavePresetButton
+                api={api}
+                content={check.ok ? { kind: 'scenario', scenario: check.scenario } : null}
+                defaultName={editor.draft.name}
+                testId="save-scenario-preset"
+              />
+              {!canRun && !active && firstIssue && (
+                <span className="topbar__hint" data-testid="run-blocked">
+                  {firstIssue.path === 'targets.0.url' && editor.draft.targets[0]?.url.trim() === ''
+                    ? 'Type a target URL to run'
+                    : 'Fix the highlighted fields to run'}
+                </span>
+              )}
+              {active ? (
+                <button
+                  type="button"
+                  className="btn btn--stop"
+                  disabled={run.phase === 'stopping'}
+                  data-testid="stop-button"
+                  onClick={stop}
+                >
+                  <StopIcon />
+                  {run.phase === 'stopping' ? 'Stopping…' : 'Stop'}
+                  <kbd>Esc</kbd>
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  className="btn btn--run"
+                  disabled={!canRun}
+                  data-testid="run-button"
+                  onClick={start}
+                >
+                  <PlayIcon />
+                  Run
+                  <kbd>{runKey}</kbd>
+                </button>
+              )}
+            </div>
+          </>
+        )}
       </header>
 
-      <main className="workspace">
-        <aside className="editor-pane" aria-label="Scenario">
-          <ScenarioEditor state={editor} disabled={active} />
-        </aside>
-
-        <div className="results-pane">
-          {run.error && (
-            <div className="alert alert--error" role="alert" data-testid="run-failed">
-              {run.error}
-            </div>
-          )}
-          {notice && (
-            <div className="alert alert--warn" role="status">
-              {notice}
-            </div>
-          )}
-          {run.phase === 'idle' ? (
-            <Welcome runKey={runKey} />
-          ) : (
-            <>
-              <RunPanel state={run} shown={shown} onPick={setPicked} />
-              {shownResult && <ReportSummary result={shownResult} />}
-              {hasTimeline && <LiveCharts store={store} targetIndex={shown} generation={run.generation} />}
-              {shown !== null && <ReportDetails results={run.results} shown={shown} />}
-            </>
-          )}
+      {startupProblems.length > 0 && !problemsSeen && (
+        <div className="app-problems">
+          <StoreProblems problems={startupProblems} />
+          <button type="button" className="btn btn--ghost btn--sm" onClick={() => setProblemsSeen(true)}>
+            Dismiss
+          </button>
         </div>
-      </main>
+      )}
+
+      {view === 'compare' && (
+        <CompareView
+          api={api}
+          draft={planDraft}
+          onDraftChange={setPlanDraft}
+          run={comparison}
+          onOpenHistory={openHistory}
+          source={planSource}
+        />
+      )}
+      {view === 'history' && (
+        <HistoryView
+          api={api}
+          openId={historyToOpen}
+          onOpened={clearHistoryToOpen}
+          onLoadScenario={loadScenario}
+          onLoadPlan={loadPlan}
+        />
+      )}
+      {view === 'presets' && <PresetsView api={api} onOpen={openPreset} />}
+      {view === 'run' && (
+        <main className="workspace">
+          <aside className="editor-pane" aria-label="Scenario">
+            <ScenarioEditor state={editor} disabled={active} />
+          </aside>
+
+          <div className="results-pane">
+            {run.error && (
+              <div className="alert alert--error" role="alert" data-testid="run-failed">
+                {run.error}
+              </div>
+            )}
+            {notice && (
+              <div className="alert alert--warn" role="status">
+                {notice}
+              </div>
+            )}
+            {run.phase === 'idle' ? (
+              <Welcome runKey={runKey} />
+            ) : (
+              <>
+                <RunPanel state={run} shown={shown} onPick={setPicked} />
+                {shownResult && <ReportSummary result={shownResult} />}
+                {hasTimeline && <LiveCharts store={store} targetIndex={shown} generation={run.generation} />}
+                {shown !== null && <ReportDetails results={run.results} shown={shown} />}
+                {run.phase === 'done' && run.results.some(isResult) && (
+                  <>
+                    <ResultExports
+                      results={run.results.filter(isResult)}
+                      name={run.scenario?.name ?? 'run'}
+                    />
+                    {(savedId !== null || saveError !== null) && (
+                      <p className="muted small saved-note" data-testid="run-saved">
+                        {savedId !== null ? (
+                          <>
+                            Saved in history ·{' '}
+                            <button type="button" className="link-btn" onClick={() => openHistory(savedId)}>
+                              open it there
+                            </button>
+                          </>
+                        ) : (
+                          saveError
+                        )}
+                      </p>
+                    )}
+                  </>
+                )}
+              </>
+            )}
+          </div>
+        </main>
+      )}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import type { CommandInput, CommandOutput, RunEvent } from './api.ts';
+import type { CommandInput, CommandOutput, ComparisonEvent, RunEvent } from './api.ts';
 
 /**
  * The zod-free half of the contract: the command names, the reply envelope and the one
@@ -9,7 +9,25 @@ import type { CommandInput, CommandOutput, RunEvent } from './api.ts';
  * schema in `commandInputSchemas`, its output in `CommandOutputs` and its handler in the
  * hosts' dispatch table (each step is a type error until done).
  */
-export const COMMAND_NAMES = ['app.info', 'run.start', 'run.stop'] as const;
+export const COMMAND_NAMES = [
+  'app.info',
+  'run.start',
+  'run.stop',
+  'presets.list',
+  'presets.get',
+  'presets.save',
+  'presets.rename',
+  'presets.duplicate',
+  'presets.delete',
+  'presets.import',
+  'presets.export',
+  'history.list',
+  'history.get',
+  'history.rename',
+  'history.delete',
+  'compare.start',
+  'compare.stop',
+] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 export function isCommandName(value: unknown): value is CommandName {
@@ -39,6 +57,8 @@ export type TrebuchetApi = {
 } & {
   /** Every run's events (only the runs this window or page started); returns the unsubscribe function. */
   onRunEvent(listener: (event: RunEvent) => void): () => void;
+  /** Every comparison's events (only the comparisons this window or page started); returns the unsubscribe function. */
+  onComparisonEvent(listener: (event: ComparisonEvent) => void): () => void;
 };
 
 /** Sends one command and resolves with the host's reply (a transport failure may reject). */
@@ -52,9 +72,13 @@ export function unwrapReply(reply: CommandReply): unknown {
 
 /**
  * Builds the curated API object from a transport. Exactly the commands in COMMAND_NAMES
- * become methods; nothing else (no generic channel) reaches the renderer.
+ * become methods, plus the two event subscriptions; nothing else (no generic channel)
+ * reaches the renderer.
  */
-export function createTrebuchetApi(send: SendCommand, onRunEvent: TrebuchetApi['onRunEvent']): TrebuchetApi {
+export function createTrebuchetApi(
+  send: SendCommand,
+  events: Pick<TrebuchetApi, 'onRunEvent' | 'onComparisonEvent'>,
+): TrebuchetApi {
   const areas: Record<string, Record<string, (input?: unknown) => Promise<unknown>>> = {};
   for (const command of COMMAND_NAMES) {
     const [area = '', verb = ''] = command.split('.');
@@ -62,5 +86,9 @@ export function createTrebuchetApi(send: SendCommand, onRunEvent: TrebuchetApi['
   }
   // The only cast on the client side: the loop builds exactly the shape TrebuchetApi derives
   // from COMMAND_NAMES, and the host validated every value it answers with.
-  return { ...areas, onRunEvent } as unknown as TrebuchetApi;
+  return {
+    ...areas,
+    onRunEvent: events.onRunEvent,
+    onComparisonEvent: events.onComparisonEvent,
+  } as unknown as TrebuchetApi;
 }

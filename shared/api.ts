@@ -1,12 +1,24 @@
 import { z } from 'zod';
-import { scenarioSchema } from './scenario.ts';
-import { runResultSchema, sampleSchema } from './result.ts';
 import type { CommandName } from './api-client.ts';
+import { comparisonPlanSchema } from './comparison.ts';
+import { historyIdSchema, historyNameSchema, type HistorySummary, type RunRecord } from './history.ts';
+import {
+  presetDraftSchema,
+  presetIdSchema,
+  presetNameSchema,
+  type ExportOutcome,
+  type Preset,
+  type PresetSummary,
+  type SaveOutcome,
+  type StoreProblem,
+} from './presets.ts';
+import { runResultSchema, sampleSchema } from './result.ts';
+import { scenarioSchema } from './scenario.ts';
 
 /**
  * The one contract between the UI and a host (Electron main over IPC, the web host over a
  * WebSocket). Each command has an input schema (validated by the host) and an output type.
- * Areas: app, run (more areas are added beside them: presets, history, export). The
+ * Areas: app, run, presets, history, compare. The
  * command names, the reply envelope and the API object's type live in api-client.ts (no
  * zod there, so the preload can bundle it); they are re-exported here.
  */
@@ -19,12 +31,49 @@ export {
   type TrebuchetApi,
 } from './api-client.ts';
 
+export type { ComparisonEvent } from './comparison.ts';
+
 export const runIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'run id is malformed');
+export const comparisonIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'comparison id is malformed');
+
+/** A preset file is a few kilobytes; the web host's message limit is 4 MiB. */
+export const MAX_PRESET_TEXT = 1024 * 1024;
+
+/**
+ * How to treat secret header values (Authorization, Cookie, API keys) where they would be
+ * written as plain text: a store without encryption, or an exported file. Without either
+ * flag the host answers `secrets-need-consent` and writes nothing.
+ */
+const secretChoice = {
+  allowPlaintextSecrets: z.boolean().optional(),
+  omitSecrets: z.boolean().optional(),
+};
+
+const noInput = z.object({}).optional();
 
 export const commandInputSchemas = {
-  'app.info': z.object({}).optional(),
+  'app.info': noInput,
   'run.start': z.object({ scenario: scenarioSchema }),
   'run.stop': z.object({ runId: runIdSchema }),
+  'presets.list': noInput,
+  'presets.get': z.object({ id: presetIdSchema }),
+  /** A new preset, or (with id) new content for the user preset id. */
+  'presets.save': z.object({ preset: presetDraftSchema, id: presetIdSchema.optional(), ...secretChoice }),
+  'presets.rename': z.object({ id: presetIdSchema, name: presetNameSchema }),
+  'presets.duplicate': z.object({ id: presetIdSchema, name: presetNameSchema.optional() }),
+  'presets.delete': z.object({ id: presetIdSchema }),
+  /** The text of a preset file (any version), or of a bare scenario or comparison plan. */
+  'presets.import': z.object({
+    text: z.string().max(MAX_PRESET_TEXT, `a preset file is at most ${MAX_PRESET_TEXT} characters`),
+    ...secretChoice,
+  }),
+  'presets.export': z.object({ id: presetIdSchema, ...secretChoice }),
+  'history.list': noInput,
+  'history.get': z.object({ id: historyIdSchema }),
+  'history.rename': z.object({ id: historyIdSchema, name: historyNameSchema }),
+  'history.delete': z.object({ id: historyIdSchema }),
+  'compare.start': z.object({ plan: comparisonPlanSchema }),
+  'compare.stop': z.object({ comparisonId: comparisonIdSchema }),
 } as const satisfies Record<CommandName, z.ZodType>;
 
 /** Which host the UI talks to, for the About line and host-specific hints. */
@@ -33,6 +82,30 @@ export interface AppInfo {
   host: 'electron' | 'web';
   /** The host's platform (process.platform), e.g. "linux". */
   platform: string;
+  /** Where presets.json and history/ live; absent from hosts without stores. */
+  dataDir?: string;
+  /** Store files that were broken and kept aside, or secrets that could not be decrypted. */
+  problems?: StoreProblem[];
+}
+
+/** How a store keeps secret header values: encrypted (desktop keychain) or plain text (asks first). */
+export type SecretStorage = 'encrypted' | 'plaintext';
+
+export interface PresetList {
+  /** Built-in presets first (read-only), then the user's in the order they were created. */
+  presets: PresetSummary[];
+  secretStorage: SecretStorage;
+  /** The presets file. */
+  file: string;
+  problems: StoreProblem[];
+}
+
+export interface HistoryList {
+  /** Newest first. */
+  runs: HistorySummary[];
+  /** The history directory. */
+  dir: string;
+  problems: StoreProblem[];
 }
 
 export interface CommandOutputs {
@@ -40,6 +113,22 @@ export interface CommandOutputs {
   'run.start': { runId: string };
   /** stopped is false when the run is unknown, already over, or not started by this caller. */
   'run.stop': { stopped: boolean };
+  'presets.list': PresetList;
+  'presets.get': { preset: Preset; source: PresetSummary['source'] };
+  'presets.save': SaveOutcome;
+  'presets.rename': PresetSummary;
+  'presets.duplicate': PresetSummary;
+  /** deleted is false when there was no such preset. */
+  'presets.delete': { deleted: boolean };
+  'presets.import': SaveOutcome;
+  'presets.export': ExportOutcome;
+  'history.list': HistoryList;
+  'history.get': RunRecord;
+  'history.rename': HistorySummary;
+  'history.delete': { deleted: boolean };
+  'compare.start': { comparisonId: string };
+  /** stopped is false when the comparison is unknown, already over, or not started by this caller. */
+  'compare.stop': { stopped: boolean };
 }
 
 /** What a caller passes (defaults may be omitted). */
@@ -67,6 +156,9 @@ export const runEventSchema = z.discriminatedUnion('type', [
     runId: runIdField,
     status: z.enum(['completed', 'cancelled', 'failed']),
     results: z.array(runResultSchema),
+    /** Set by a host that saved the run in history before passing this on (the saved run's id), or could not. */
+    historyId: z.string().optional(),
+    historyError: z.string().optional(),
   }),
   /** The run broke down outside any target (host error); results so far are in earlier events. */
   z.object({ type: z.literal('error'), runId: runIdField, message: z.string() }),

@@ -313,6 +313,9 @@ export const comparisonEventSchema = z.discriminatedUnion('type', [
     comparisonId: z.string(),
     status: z.enum(['completed', 'cancelled', 'failed']),
     outcomes: z.array(cellOutcomeSchema),
+    /** Set by a host that saved the comparison in run history (the saved run's id), or could not. */
+    historyId: z.string().optional(),
+    historyError: z.string().optional(),
   }),
 ]);
 export type ComparisonEvent = z.infer<typeof comparisonEventSchema>;

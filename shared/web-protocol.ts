@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { runEventSchema } from './api.ts';
+import { comparisonEventSchema } from './comparison.ts';
 
 /**
  * The web host's WebSocket messages (JSON text frames). The page asks with
  * `{ id, command, input }` and the host answers `{ kind: 'reply', id, reply }`; run events
- * arrive as `{ kind: 'event', event }`. Both ends validate what they receive.
+ * arrive as `{ kind: 'event', event }`, comparison events as `{ kind: 'comparison', event }`. Both ends validate what they receive.
  */
 export const WEB_SOCKET_PATH = '/ws';
 
@@ -27,5 +28,6 @@ export const commandReplySchema = z.discriminatedUnion('ok', [
 export const hostMessageSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('reply'), id: z.number().int().nonnegative(), reply: commandReplySchema }),
   z.object({ kind: z.literal('event'), event: runEventSchema }),
+  z.object({ kind: z.literal('comparison'), event: comparisonEventSchema }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;

@@ -65,13 +65,19 @@ Exit codes: 0 ok, 1 a threshold failed or the run could not run, 2 bad input, 13
 (Ctrl-C stops the run and prints the partial report).
 `;
 
-export const SERVE_HELP = `Usage: trebuchet serve [--host 127.0.0.1] [--port N] [--allow-remote]
+export const SERVE_HELP = `Usage: trebuchet serve [--host 127.0.0.1] [--port N] [--data-dir DIR] [--allow-remote]
 
 Serves the Trebuchet UI and its API to a browser. Prints a URL that carries an access
 token; runs until Ctrl-C or SIGTERM. Build the UI first (npm run serve does both).
 
   --host H          address to bind (default 127.0.0.1)
   --port N          port to bind (default 0: a free port, shown in the URL)
+  --data-dir DIR    where presets.json and the run history (history/) are kept
+                    (default ~/.config/trebuchet-nodejs on Linux)
   --allow-remote    bind a non-loopback address (anyone who has the URL can start load
                     tests from this machine; prefer an SSH tunnel)
+
+Every finished or stopped run and comparison is saved in the history. Secret header
+values (Authorization, Cookie, API keys) are cleared from saved runs and written to
+presets only when you agree to keep them as plain text.
 `;

@@ -55,6 +55,7 @@ async function dispatch(argv: readonly string[]): Promise<number> {
       const { serveCommand } = await import('./serve-command.ts');
       return serveCommand({
         argv: rest,
+        cwd: process.cwd(),
         appVersion: version,
         staticDir: fileURLToPath(new URL('dist/renderer', REPO_ROOT)),
         stdout: process.stdout,

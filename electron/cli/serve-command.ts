@@ -1,4 +1,5 @@
 /** `trebuchet serve`: the web host (the same UI in a browser) until Ctrl-C or SIGTERM. */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startWebHost } from '../host/server.ts';
 import { SERVE_HELP } from './help.ts';
@@ -7,6 +8,8 @@ import { CliInputError, parseWholeNumber } from './values.ts';
 
 export interface ServeContext {
   argv: readonly string[];
+  /** --data-dir is resolved against it. */
+  cwd: string;
   appVersion: string;
   /** The built renderer (vite's outDir). */
   staticDir: string;
@@ -20,9 +23,11 @@ interface ServeOptions {
   host: string;
   port: number;
   allowNonLoopback: boolean;
+  /** Resolved against the working directory; undefined = the stores' default directory. */
+  dataDir: string | undefined;
 }
 
-function parseServeArgs(argv: readonly string[]): ServeOptions | null {
+function parseServeArgs(argv: readonly string[], cwd: string): ServeOptions | null {
   let values;
   try {
     ({ values } = parseArgs({
@@ -31,6 +36,7 @@ function parseServeArgs(argv: readonly string[]): ServeOptions | null {
         host: { type: 'string' },
         port: { type: 'string' },
         'allow-remote': { type: 'boolean' },
+        'data-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -44,13 +50,20 @@ function parseServeArgs(argv: readonly string[]): ServeOptions | null {
     throw new CliInputError('--port', `${port} is not a TCP port (0 to 65535; 0 picks a free one)`);
   const host = values.host ?? '127.0.0.1';
   if (host.trim() === '') throw new CliInputError('--host', 'is empty');
-  return { host, port, allowNonLoopback: values['allow-remote'] === true };
+  const dataDir = values['data-dir'];
+  if (dataDir !== undefined && dataDir.trim() === '') throw new CliInputError('--data-dir', 'is empty');
+  return {
+    host,
+    port,
+    allowNonLoopback: values['allow-remote'] === true,
+    dataDir: dataDir === undefined ? undefined : path.resolve(cwd, dataDir),
+  };
 }
 
 export async function serveCommand(ctx: ServeContext): Promise<number> {
   let opts: ServeOptions | null;
   try {
-    opts = parseServeArgs(ctx.argv);
+    opts = parseServeArgs(ctx.argv, ctx.cwd);
   } catch (e) {
     if (!(e instanceof CliInputError)) throw e;
     ctx.stderr.write(`trebuchet serve: ${e.message}\n`);
@@ -68,7 +81,9 @@ export async function serveCommand(ctx: ServeContext): Promise<number> {
     ctx.stderr.write(`trebuchet serve: ${(e as Error).message}\n`);
     return EXIT.failed;
   }
-  ctx.stdout.write(`Trebuchet ${ctx.appVersion} is serving at ${host.url}\nPress Ctrl-C to stop.\n`);
+  ctx.stdout.write(
+    `Trebuchet ${ctx.appVersion} is serving at ${host.url}\nPresets and run history: ${host.dataDir}\nPress Ctrl-C to stop.\n`,
+  );
   await ctx.untilShutdown();
   ctx.stderr.write('trebuchet serve: stopping\n');
   await host.close();

@@ -8,22 +8,63 @@ import {
   type CommandReply,
 } from '../../shared/api.ts';
 import { parseOrThrow } from '../../shared/validation.ts';
-import type { RunRegistry } from './run-registry.ts';
+import type { SecretOptions } from '../../shared/presets.ts';
+import type { HostServices } from './services.ts';
 
 /**
  * The one dispatch table both hosts (Electron IPC, the web host's WebSocket) call: each
  * command maps to a service call, nothing more. `caller` is the owner key of whoever sent
- * the command (a window, a page), so runs are routed and stopped per caller.
+ * the command (a window, a page), so runs and comparisons are routed and stopped per caller.
  */
 export type CommandHandlers = {
   [K in CommandName]: (args: CommandArgs<K>, caller: string) => CommandOutput<K> | Promise<CommandOutput<K>>;
 };
 
-export function createCommandHandlers(deps: { runs: RunRegistry; info: AppInfo }): CommandHandlers {
+export interface CommandDeps {
+  services: HostServices;
+  /** The host's static facts; dataDir and problems are added from the stores. */
+  info: Omit<AppInfo, 'dataDir' | 'problems'>;
+}
+
+export function createCommandHandlers({ services, info }: CommandDeps): CommandHandlers {
+  const { runs, comparisons, stores } = services;
+  const { presets, history } = stores;
+  const secretOptions = (a: SecretOptions): SecretOptions => ({
+    allowPlaintextSecrets: a.allowPlaintextSecrets,
+    omitSecrets: a.omitSecrets,
+  });
   return {
-    'app.info': () => deps.info,
-    'run.start': ({ scenario }, caller) => ({ runId: deps.runs.start(scenario, caller) }),
-    'run.stop': async ({ runId }, caller) => ({ stopped: await deps.runs.stop(runId, caller) }),
+    'app.info': () => ({ ...info, dataDir: stores.dataDir, problems: stores.problems() }),
+    'run.start': ({ scenario }, caller) => ({ runId: runs.start(scenario, caller) }),
+    'run.stop': async ({ runId }, caller) => ({ stopped: await runs.stop(runId, caller) }),
+    'presets.list': () => ({
+      presets: presets.list(),
+      secretStorage: presets.secretStorage(),
+      file: presets.path,
+      problems: stores.problems(),
+    }),
+    'presets.get': ({ id }) => {
+      const preset = presets.get(id);
+      return { preset, source: presets.isBuiltIn(id) ? 'built-in' : 'user' };
+    },
+    'presets.save': (a) => presets.save(a.preset, { ...secretOptions(a), id: a.id }),
+    'presets.rename': ({ id, name }) => presets.rename(id, name),
+    'presets.duplicate': ({ id, name }) => presets.duplicate(id, name),
+    'presets.delete': ({ id }) => ({ deleted: presets.delete(id) }),
+    'presets.import': (a) => presets.importText(a.text, secretOptions(a)),
+    'presets.export': (a) => presets.exportText(a.id, secretOptions(a)),
+    'history.list': async () => ({
+      runs: await history.list(),
+      dir: history.dir,
+      problems: stores.problems(),
+    }),
+    'history.get': ({ id }) => history.get(id),
+    'history.rename': ({ id, name }) => history.rename(id, name),
+    'history.delete': async ({ id }) => ({ deleted: await history.delete(id) }),
+    'compare.start': ({ plan }, caller) => ({ comparisonId: comparisons.start(plan, caller) }),
+    'compare.stop': async ({ comparisonId }, caller) => ({
+      stopped: await comparisons.stop(comparisonId, caller),
+    }),
   };
 }
 

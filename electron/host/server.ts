@@ -14,7 +14,9 @@ import {
 } from '../../shared/web-protocol.ts';
 import { createCommandHandlers, dispatchCommand } from './commands.ts';
 import { securityHeaders } from './csp.ts';
-import { RunRegistry, type RunService } from './run-registry.ts';
+import type { RunManagerLike } from '../services/comparison-runner.ts';
+import { openStores, type Stores } from '../stores/index.ts';
+import { createHostServices } from './services.ts';
 import { readStaticFile } from './static-files.ts';
 
 export interface WebHostOptions {
@@ -29,8 +31,19 @@ export interface WebHostOptions {
   token?: string;
   /** Bind a non-loopback address anyway (trebuchet serve --allow-remote). */
   allowNonLoopback?: boolean;
-  /** The engine to drive; default a new RunManager({ appVersion }). Tests inject fakes. */
-  manager?: RunService;
+  /** The engine to drive; default a new RunManager({ appVersion }). */
+  manager?: RunManagerLike & { stopAll(): Promise<void> };
+  /**
+   * Where presets.json and history/ live (trebuchet serve --data-dir); default conf's
+   * directory for "trebuchet" (~/.config/trebuchet-nodejs on Linux). Tests use temp dirs.
+   */
+  dataDir?: string;
+  /**
+   * Keep secret header values (Authorization, Cookie, API keys) of saved runs as plain
+   * text. The web host has no encryption, so by default they are cleared from history;
+   * presets ask the user each time.
+   */
+  allowPlaintextSecretsInHistory?: boolean;
   /**
    * How long a page's runs outlive its last socket, so a reload or a dropped connection
    * finds them again (same client id from sessionStorage). Default 30 s; then they stop
@@ -44,7 +57,9 @@ export interface WebHost {
   url: string;
   token: string;
   port: number;
-  /** Stops the runs started through this host (partial results kept), closes every socket. */
+  /** Where presets.json and history/ are kept. */
+  dataDir: string;
+  /** Stops the runs and comparisons started through this host (partial results kept and saved), closes every socket. */
   close(): Promise<void>;
 }
 
@@ -89,9 +104,17 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     );
   }
   const graceMs = opts.reattachGraceMs ?? DEFAULT_REATTACH_GRACE_MS;
-  const registry = new RunRegistry(opts.manager ?? new RunManager({ appVersion: opts.appVersion }));
+  const stores: Stores = await openStores({
+    dataDir: opts.dataDir,
+    allowPlaintextSecretsInHistory: opts.allowPlaintextSecretsInHistory,
+  });
+  const services = createHostServices({
+    engine: opts.manager ?? new RunManager({ appVersion: opts.appVersion }),
+    stores,
+    appVersion: opts.appVersion,
+  });
   const handlers = createCommandHandlers({
-    runs: registry,
+    services,
     info: { appVersion: opts.appVersion, host: 'web', platform: process.platform },
   });
   const clients = new Map<string, Client>();
@@ -167,9 +190,13 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     let client = clients.get(clientId);
     if (!client) {
       const created: Client = { sockets: new Set(), release: null };
-      registry.attach(clientId, (event) => {
-        const text = JSON.stringify({ kind: 'event', event } satisfies HostMessage);
+      const broadcast = (message: HostMessage) => {
+        const text = JSON.stringify(message);
         for (const ws of created.sockets) if (ws.readyState === WebSocket.OPEN) ws.send(text);
+      };
+      services.attach(clientId, {
+        run: (event) => broadcast({ kind: 'event', event }),
+        comparison: (event) => broadcast({ kind: 'comparison', event }),
       });
       clients.set(clientId, created);
       client = created;
@@ -190,16 +217,16 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     });
   }
 
-  /** A page that is gone for good (not reloaded within the grace) has its runs stopped. */
+  /** A page that is gone for good (not reloaded within the grace) has its runs and comparisons stopped. */
   function scheduleRelease(clientId: string, client: Client): void {
     const forget = () => {
-      registry.detach(clientId);
+      services.detach(clientId);
       clients.delete(clientId);
     };
-    if (closing || registry.runsOf(clientId).length === 0) return forget();
+    if (closing || !services.busy(clientId)) return forget();
     client.release = setTimeout(() => {
       forget();
-      registry
+      services
         .stopOwned(clientId)
         .catch((error: unknown) => console.error('trebuchet serve: stop failed:', error));
     }, graceMs);
@@ -238,12 +265,13 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     url: `http://${urlHost}:${port}/?token=${token}`,
     token,
     port,
+    dataDir: stores.dataDir,
     async close() {
       closing = true;
       for (const client of clients.values()) if (client.release) clearTimeout(client.release);
       for (const ws of wss.clients) ws.terminate();
       wss.close();
-      await registry.close();
+      await services.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

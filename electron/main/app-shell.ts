@@ -1,32 +1,39 @@
 import type { App, BrowserWindow } from 'electron';
-import type { RunRegistry } from '../host/run-registry.ts';
+import type { HostServices } from '../host/services.ts';
 import { windowOwner } from './ipc.ts';
-import { RUN_EVENT_CHANNEL } from './ipc-channels.ts';
+import { COMPARISON_EVENT_CHANNEL, RUN_EVENT_CHANNEL } from './ipc-channels.ts';
 import { createMainWindow, type MainWindowOptions } from './window.ts';
 
 export interface AppShell {
-  registry: RunRegistry;
+  /** Runs and comparisons, routed per window. */
+  services: Pick<HostServices, 'attach' | 'detach' | 'stopOwned'>;
   /** The app's windows' webContents ids, which IPC trusts. */
   trusted: Set<number>;
   window: MainWindowOptions;
 }
 
 /**
- * Opens a window wired to the run registry: its runs' events go to it (never to a destroyed
- * one), and closing it stops its runs, which keep their partial results.
+ * Opens a window wired to the host's services: its runs' and comparisons' events go to it
+ * (never to a destroyed one), and closing it stops them; they keep (and save) their
+ * partial results.
  */
 export function openAppWindow(shell: AppShell): BrowserWindow {
   const window = createMainWindow(shell.window);
   const contents = window.webContents;
   const owner = windowOwner(contents);
   shell.trusted.add(contents.id);
-  shell.registry.attach(owner, (event) => {
-    if (!contents.isDestroyed()) contents.send(RUN_EVENT_CHANNEL, event);
+  shell.services.attach(owner, {
+    run: (event) => {
+      if (!contents.isDestroyed()) contents.send(RUN_EVENT_CHANNEL, event);
+    },
+    comparison: (event) => {
+      if (!contents.isDestroyed()) contents.send(COMPARISON_EVENT_CHANNEL, event);
+    },
   });
   window.on('closed', () => {
     shell.trusted.delete(contents.id);
-    shell.registry.detach(owner);
-    shell.registry
+    shell.services.detach(owner);
+    shell.services
       .stopOwned(owner)
       .catch((error: unknown) => console.error('trebuchet: stopping runs failed:', error));
   });

@@ -2,7 +2,8 @@ import path from 'node:path';
 import { app, BrowserWindow, ipcMain, protocol, session } from 'electron';
 import { RunManager } from '../engine/manager.ts';
 import { createCommandHandlers } from '../host/commands.ts';
-import { RunRegistry } from '../host/run-registry.ts';
+import { createHostServices, type HostServices } from '../host/services.ts';
+import { openDesktopStores } from '../stores/electron-adapter.ts';
 import { APP_ORIGIN, APP_START_URL, registerAppScheme, serveRenderer } from './app-protocol.ts';
 import { openAppWindow, stopRunsBeforeQuit, type AppShell } from './app-shell.ts';
 import { registerIpcHandlers } from './ipc.ts';
@@ -12,16 +13,9 @@ import { hardenSession } from './security.ts';
 registerAppScheme(protocol);
 
 const manager = new RunManager({ appVersion: app.getVersion() });
-const shell: AppShell = {
-  registry: new RunRegistry(manager),
-  trusted: new Set(),
-  window: {
-    preloadPath: path.join(app.getAppPath(), 'dist', 'preload', 'index.cjs'),
-    url: APP_START_URL,
-    devTools: !app.isPackaged,
-  },
-};
-stopRunsBeforeQuit(app, () => manager.stopAll());
+// Set once the app is ready (safeStorage, behind the stores, needs it).
+let services: HostServices | null = null;
+stopRunsBeforeQuit(app, () => (services ? services.close() : manager.stopAll()));
 
 app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
@@ -29,13 +23,28 @@ app.on('window-all-closed', () => {
 
 app
   .whenReady()
-  .then(() => {
-    hardenSession(session.defaultSession);
+  .then(async () => {
+    hardenSession(session.defaultSession, APP_ORIGIN);
     serveRenderer(session.defaultSession.protocol, path.join(app.getAppPath(), 'dist', 'renderer'));
+    const ready = createHostServices({
+      engine: manager,
+      stores: await openDesktopStores(),
+      appVersion: app.getVersion(),
+    });
+    services = ready;
+    const shell: AppShell = {
+      services: ready,
+      trusted: new Set(),
+      window: {
+        preloadPath: path.join(app.getAppPath(), 'dist', 'preload', 'index.cjs'),
+        url: APP_START_URL,
+        devTools: !app.isPackaged,
+      },
+    };
     registerIpcHandlers({
       ipcMain,
       handlers: createCommandHandlers({
-        runs: shell.registry,
+        services: ready,
         info: { appVersion: app.getVersion(), host: 'electron', platform: process.platform },
       }),
       trusted: shell.trusted,

@@ -2,10 +2,13 @@ import type { CommandName } from '../../shared/api-client.ts';
 
 /**
  * IPC channel names, shared by the main process and the preload (which bundles this file).
- * One invoke channel per command; one channel carries every run event (the RunEvent union).
+ * One invoke channel per command; one channel carries every run event (the RunEvent union),
+ * one every comparison event (the ComparisonEvent union).
  */
 export function commandChannel(command: CommandName): string {
   return `trebuchet:${command}`;
 }
 
 export const RUN_EVENT_CHANNEL = 'trebuchet:run-event';
+
+export const COMPARISON_EVENT_CHANNEL = 'trebuchet:comparison-event';

@@ -32,9 +32,30 @@ export function hardenWebContents(contents: WebContents): void {
   contents.setWindowOpenHandler(() => ({ action: 'deny' }));
 }
 
-/** No permission (camera, notifications, clipboard read, USB, ...) is ever granted. */
-export function hardenSession(session: Session): void {
-  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.setPermissionCheckHandler(() => false);
+/**
+ * The one permission the app uses: writing text to the clipboard on a click ("Copy report"),
+ * which Chromium asks for as clipboard-sanitized-write. Reading the clipboard stays denied.
+ */
+export const CLIPBOARD_WRITE_PERMISSION = 'clipboard-sanitized-write';
+
+/** True for the app's own pages (app://trebuchet/...), whatever path they show. */
+function isAppUrl(url: string | undefined, appOrigin: string): boolean {
+  if (url === undefined) return false;
+  return url === appOrigin || url.startsWith(`${appOrigin}/`);
+}
+
+/**
+ * No permission (camera, notifications, clipboard read, USB, ...) is ever granted, except
+ * clipboard-sanitized-write to the app's own origin. Chromium asks twice: a check (synchronous,
+ * with the requesting origin) and a request (with the requesting URL); both must agree.
+ */
+export function hardenSession(session: Session, appOrigin: string): void {
+  session.setPermissionRequestHandler((_contents, permission, callback, details) => {
+    callback(permission === CLIPBOARD_WRITE_PERMISSION && isAppUrl(details.requestingUrl, appOrigin));
+  });
+  session.setPermissionCheckHandler(
+    (_contents, permission, requestingOrigin) =>
+      permission === CLIPBOARD_WRITE_PERMISSION && isAppUrl(requestingOrigin, appOrigin),
+  );
   session.setDevicePermissionHandler(() => false);
 }

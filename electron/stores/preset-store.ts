@@ -174,6 +174,11 @@ export class PresetStore {
     ];
   }
 
+  /** True for a preset shipped with the app (read-only). */
+  isBuiltIn(id: string): boolean {
+    return this.builtIns.has(id);
+  }
+
   /** A preset with its secret values decrypted. */
   get(id: string): Preset {
     const builtIn = this.builtIns.get(id);

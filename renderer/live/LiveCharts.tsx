@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { ChartPngButton } from '../views/Export/ChartPngButton.tsx';
 import type { RunStore } from '../run/runStore.ts';
 import { LIVE_CHARTS, type LiveChartSpec } from './liveSeries.ts';
 import { useLiveChart } from './useLiveChart.ts';
@@ -31,8 +32,11 @@ function LiveChart({ spec, store, targetIndex, generation }: { spec: LiveChartSp
   const canvasRef = useLiveChart(spec, store, targetIndex, generation);
   return (
     <figure className="card chart-card">
-      <figcaption className="chart-card__title">
-        {spec.title} <span className="muted">({spec.unit})</span>
+      <figcaption className="chart-card__title chart-card__title--actions">
+        <span>
+          {spec.title} <span className="muted">({spec.unit})</span>
+        </span>
+        <ChartPngButton canvasRef={canvasRef} fileName={spec.title} testId={`png-chart-${spec.id}`} />
       </figcaption>
       <div className="chart-card__canvas">
         <canvas

@@ -6,6 +6,7 @@ import { baseLineOptions } from '../charts/baseOptions.ts';
 import { paletteFor, withAlpha } from '../charts/palette.ts';
 import { Chart } from '../charts/setup.ts';
 import { useColorScheme } from '../charts/useColorScheme.ts';
+import { ChartPngButton } from '../views/Export/ChartPngButton.tsx';
 import { formatMs } from '../lib/format.ts';
 import {
   MAX_X,
@@ -104,7 +105,14 @@ export function PercentileChart({ results, shown }: PercentileChartProps) {
 
   return (
     <figure className="card chart-card chart-card--tall">
-      <figcaption className="chart-card__title">Latency by percentile</figcaption>
+      <figcaption className="chart-card__title chart-card__title--actions">
+        <span>Latency by percentile</span>
+        <ChartPngButton
+          canvasRef={canvasRef}
+          fileName="latency-by-percentile"
+          testId="png-chart-percentiles"
+        />
+      </figcaption>
       <div className="chart-card__canvas">
         <canvas
           ref={canvasRef}

@@ -31,6 +31,8 @@ export interface RunState {
   error: string | null;
   /** Stop was pressed before the host had answered with a run id. */
   stopRequested: boolean;
+  /** Where the host saved the finished run in history (or why it could not); null before the end. */
+  saved: { historyId: string | null; error: string | null } | null;
 }
 
 export type SampleListener = (targetIndex: number, sample: Sample) => void;
@@ -68,6 +70,7 @@ const IDLE: RunState = {
   status: null,
   error: null,
   stopRequested: false,
+  saved: null,
 };
 
 /** Events that may arrive before run.start resolves; bounded so a stray stream cannot grow it. */
@@ -153,7 +156,14 @@ export function createRunStore(now: () => number = () => performance.now()): Run
           results[i] ??= r;
           if (samples[i]!.length === 0) samples[i]!.push(...r.samples);
         });
-        set({ phase: 'done', status: e.status, results, currentTarget: null, targetStartedAt: null });
+        set({
+          phase: 'done',
+          status: e.status,
+          results,
+          currentTarget: null,
+          targetStartedAt: null,
+          saved: { historyId: e.historyId ?? null, error: e.historyError ?? null },
+        });
         return;
       }
       case 'error':

@@ -5,6 +5,7 @@
  * server or a user supplied (labels, URLs, Server headers, error messages) is neutralised
  * against formula injection: a cell starting with = + - @ tab or CR gets a leading `'`.
  */
+import type { CellAggregate, ComparisonTable, PercentileTable } from '../comparison.ts';
 import { REPORT_PERCENTILES } from '../defaults.ts';
 import type { RunResult, Sample } from '../result.ts';
 import { ERROR_KINDS } from '../result.ts';
@@ -182,5 +183,54 @@ export function comparisonCsv(results: readonly LabelledResult[]): string {
   for (const code of unionKeys(results.map((r) => r.result.statusCodes))) {
     rows.push([`status ${code}`, ...results.map((r) => r.result.statusCodes[code] ?? 0)]);
   }
+  return csvRows([header, ...rows]);
+}
+
+type StatFigure = 'rps' | 'p50' | 'p95' | 'p99' | 'latencyMean';
+type MatrixColumn = readonly [string, (c: CellAggregate) => CsvValue];
+
+/** Mean, stdev, min and max of a figure across repetitions: four columns. */
+function statColumns(figure: StatFigure, name: string, unit: string): readonly MatrixColumn[] {
+  return [
+    [`${name} mean (${unit})`, (c) => c.figures[figure]?.mean],
+    [`${name} stdev (${unit})`, (c) => c.figures[figure]?.stdev],
+    [`${name} min (${unit})`, (c) => c.figures[figure]?.min],
+    [`${name} max (${unit})`, (c) => c.figures[figure]?.max],
+  ];
+}
+
+const MATRIX_COLUMNS: readonly MatrixColumn[] = [
+  ['protocol', (c) => c.protocol],
+  ['repetitions planned', (c) => c.planned],
+  ['repetitions counted', (c) => c.runs],
+  ['repetitions left out', (c) => c.skipped],
+  ...statColumns('rps', 'rate', 'req/s'),
+  ['latency mean (ms)', (c) => c.figures.latencyMean?.mean],
+  ...statColumns('p50', 'latency p50', 'ms'),
+  ...statColumns('p95', 'latency p95', 'ms'),
+  ...statColumns('p99', 'latency p99', 'ms'),
+  ['requests', (c) => c.requests],
+  ['failed requests', (c) => c.failedRequests],
+  ['non-2xx', (c) => c.non2xx],
+  ...ERROR_KINDS.map((k): MatrixColumn => [`errors ${k}`, (c) => c.errors[k] ?? 0]),
+  ['success (%)', (c) => (c.figures.successRatio ? c.figures.successRatio.mean * 100 : null)],
+  ['failures', (c) => c.failures.join(' | ')],
+];
+
+/**
+ * A comparison's matrix: one row per cell (target x protocol x level), each figure's mean,
+ * stdev, min and max across the repetitions. Cells without results have empty figures.
+ */
+export function comparisonMatrixCsv(table: ComparisonTable): string {
+  const levelHeader = table.levelKind === 'connections' ? 'connections' : 'rate level (req/s)';
+  const header = ['target', levelHeader, ...MATRIX_COLUMNS.map(([name]) => name)];
+  const rows = table.cells.map((c) => [c.target, c.level, ...MATRIX_COLUMNS.map(([, get]) => get(c))]);
+  return csvRows([header, ...rows]);
+}
+
+/** A percentile table (seed 001 style): one row per percentile, one latency column per server. */
+export function percentileTableCsv(table: PercentileTable): string {
+  const header = ['percentile (%)', ...table.columns.map((c) => `${c} latency (ms)`)];
+  const rows = table.rows.map((r) => [r.percentile, ...r.values]);
   return csvRows([header, ...rows]);
 }

@@ -75,7 +75,13 @@ export class FakeIpcRenderer extends EventEmitter {
 
 export class FakeSession {
   permissionRequestHandler:
-    ((wc: unknown, permission: string, callback: (granted: boolean) => void) => void) | null = null;
+    | ((
+        wc: unknown,
+        permission: string,
+        callback: (granted: boolean) => void,
+        details: { requestingUrl?: string },
+      ) => void)
+    | null = null;
   permissionCheckHandler: ((...args: unknown[]) => boolean) | null = null;
   devicePermissionHandler: ((...args: unknown[]) => boolean) | null = null;
   readonly protocol = new FakeProtocol();

@@ -109,11 +109,17 @@ export const handlers = {
       }, headerDelayMs);
     };
   },
-  /** A fixed status code (and optional status text, e.g. a malicious one for CSV tests). */
-  status(code: number, statusText?: string, body = ''): http.RequestListener {
+  /** A fixed status code (and optional status text and headers, e.g. malicious ones for CSV tests). */
+  status(
+    code: number,
+    statusText?: string,
+    body = '',
+    headers: http.OutgoingHttpHeaders = {},
+  ): http.RequestListener {
     return (_req, res) => {
       res.writeHead(code, statusText ?? http.STATUS_CODES[code] ?? '', {
         'content-length': Buffer.byteLength(body),
+        ...headers,
       });
       res.end(body);
     };

@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -141,7 +141,8 @@ describe('trebuchet run', () => {
 describe('trebuchet serve', () => {
   it('prints a URL with the token, serves the UI there, and stops on SIGTERM', async () => {
     // npm test builds the renderer before the tests run; serve needs that build.
-    const cli = startCli(['serve', '--port', '0'], { timeoutMs: 30_000 });
+    const dataDir = join(dir, 'serve-data');
+    const cli = startCli(['serve', '--port', '0', '--data-dir', dataDir], { timeoutMs: 30_000 });
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
       cli.child.stdout!.on('data', (d: Buffer) => {
@@ -160,6 +161,8 @@ describe('trebuchet serve', () => {
     const r = await cli.done;
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('stopping');
+    expect(r.stdout).toContain(`Presets and run history: ${dataDir}`);
+    expect(existsSync(join(dataDir, 'history'))).toBe(true);
   });
 
   it('exits 2 on a bad port and on an unknown command', async () => {

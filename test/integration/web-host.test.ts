@@ -12,6 +12,7 @@ import type { RunEvent } from '../../shared/api.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 
 let staticDir: string;
+let dataDir: string;
 let target: TestServer;
 let manager: RunManager;
 let host: WebHost;
@@ -25,13 +26,15 @@ beforeAll(async () => {
   await writeFile(path.join(tmpdir(), 'trebuchet-web-host-outside.txt'), 'outside');
   target = await startHttpServer(handlers.ok('hello'));
   manager = new RunManager({ appVersion: 'test' });
-  host = await startWebHost({ staticDir, appVersion: 'test', manager, reattachGraceMs: 1500 });
+  dataDir = await mkdtemp(path.join(tmpdir(), 'trebuchet-web-host-data-'));
+  host = await startWebHost({ staticDir, appVersion: 'test', manager, reattachGraceMs: 1500, dataDir });
 });
 
 afterAll(async () => {
   await host.close();
   await target.close();
   await rm(staticDir, { recursive: true, force: true });
+  await rm(dataDir, { recursive: true, force: true });
 });
 
 const base = () => `http://127.0.0.1:${host.port}`;
@@ -171,6 +174,8 @@ describe('web host: WebSocket', () => {
         appVersion: 'test',
         host: 'web',
         platform: process.platform,
+        dataDir,
+        problems: [],
       });
       await expect(
         conn.api.run.start({

@@ -1,12 +1,21 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeIpcMain, FakeWebContents, electronMock, exposed } from '../helpers/electron-mock.ts';
 import { FakeRunService, nextMacrotask } from '../helpers/fake-run-service.ts';
 import { createCommandHandlers } from '../../electron/host/commands.ts';
 import { RunRegistry } from '../../electron/host/run-registry.ts';
+import { createHostServices, type HostServices } from '../../electron/host/services.ts';
+import { openStores } from '../../electron/stores/index.ts';
 import { APP_ORIGIN } from '../../electron/main/app-protocol.ts';
 import { registerIpcHandlers, windowOwner } from '../../electron/main/ipc.ts';
-import { commandChannel, RUN_EVENT_CHANNEL } from '../../electron/main/ipc-channels.ts';
-import { COMMAND_NAMES, type RunEvent, type TrebuchetApi } from '../../shared/api.ts';
+import {
+  commandChannel,
+  COMPARISON_EVENT_CHANNEL,
+  RUN_EVENT_CHANNEL,
+} from '../../electron/main/ipc-channels.ts';
+import { COMMAND_NAMES, type ComparisonEvent, type RunEvent, type TrebuchetApi } from '../../shared/api.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';
 import type { IpcMain } from 'electron';
 
@@ -29,23 +38,34 @@ const parsedScenario = scenarioSchema.parse(goodScenario);
 describe('IPC handlers', () => {
   let ipcMain: FakeIpcMain;
   let service: FakeRunService;
-  let registry: RunRegistry;
+  let services: HostServices;
+  let dataDir: string;
   let ours: FakeWebContents;
 
-  beforeEach(() => {
+  beforeEach(async () => {
     ipcMain = new FakeIpcMain();
     service = new FakeRunService();
-    registry = new RunRegistry(service);
+    dataDir = await mkdtemp(path.join(tmpdir(), 'trebuchet-ipc-'));
+    services = createHostServices({
+      engine: service,
+      stores: await openStores({ dataDir }),
+      appVersion: '1.2.3',
+    });
     ours = new FakeWebContents();
     registerIpcHandlers({
       ipcMain: ipcMain as unknown as IpcMain,
       handlers: createCommandHandlers({
-        runs: registry,
+        services,
         info: { appVersion: '1.2.3', host: 'electron', platform: 'linux' },
       }),
       trusted: new Set([ours.id]),
       appOrigin: APP_ORIGIN,
     });
+  });
+
+  afterEach(async () => {
+    await services.close();
+    await rm(dataDir, { recursive: true, force: true });
   });
 
   it('registers one channel per command of the contract', () => {
@@ -60,10 +80,10 @@ describe('IPC handlers', () => {
     expect(service.started).toHaveLength(1);
     // Validated and defaulted by the shared schema before the service saw it.
     expect(service.started[0]?.load).toMatchObject({ model: 'closed', connections: 10 });
-    expect(registry.runsOf(windowOwner(ours))).toEqual(['run-1']);
+    expect(services.runs.runsOf(windowOwner(ours))).toEqual(['run-1']);
     expect(await ipcMain.invoke(commandChannel('app.info'), invokeEvent(ours, appFrame))).toEqual({
       ok: true,
-      value: { appVersion: '1.2.3', host: 'electron', platform: 'linux' },
+      value: { appVersion: '1.2.3', host: 'electron', platform: 'linux', dataDir, problems: [] },
     });
   });
 
@@ -108,7 +128,7 @@ describe('IPC handlers', () => {
 
   it('lets a window stop only its own runs', async () => {
     const other = new FakeWebContents();
-    const runId = registry.start(parsedScenario, windowOwner(other));
+    const runId = services.runs.start(parsedScenario, windowOwner(other));
     const reply = await ipcMain.invoke(commandChannel('run.stop'), invokeEvent(ours, appFrame), { runId });
     expect(reply).toEqual({ ok: true, value: { stopped: false } });
     expect(service.stopped).toEqual([]);
@@ -116,12 +136,32 @@ describe('IPC handlers', () => {
 });
 
 describe('preload', () => {
-  it('exposes the curated API: one method per command and an event subscription', async () => {
+  it('exposes the curated API: one method per command and the two event subscriptions', async () => {
     const ipcRenderer = electronMock.ipcRenderer;
     await import('../../electron/preload/index.ts');
     const api = exposed.get('trebuchet') as TrebuchetApi;
-    expect(Object.keys(api).sort()).toEqual(['app', 'onRunEvent', 'run']);
+    expect(Object.keys(api).sort()).toEqual([
+      'app',
+      'compare',
+      'history',
+      'onComparisonEvent',
+      'onRunEvent',
+      'presets',
+      'run',
+    ]);
     expect(Object.keys(api.run).sort()).toEqual(['start', 'stop']);
+    expect(Object.keys(api.compare).sort()).toEqual(['start', 'stop']);
+    expect(Object.keys(api.presets).sort()).toEqual([
+      'delete',
+      'duplicate',
+      'export',
+      'get',
+      'import',
+      'list',
+      'rename',
+      'save',
+    ]);
+    expect(Object.keys(api.history).sort()).toEqual(['delete', 'get', 'list', 'rename']);
 
     ipcRenderer.invoke.mockResolvedValueOnce({ ok: true, value: { runId: 'run-9' } });
     await expect(api.run.start({ scenario: goodScenario })).resolves.toEqual({ runId: 'run-9' });
@@ -141,6 +181,15 @@ describe('preload', () => {
     ipcRenderer.emit(RUN_EVENT_CHANNEL, {}, event);
     expect(seen).toEqual([event]);
     expect(ipcRenderer.listenerCount(RUN_EVENT_CHANNEL)).toBe(0);
+
+    const comparisons: ComparisonEvent[] = [];
+    const stopListening = api.onComparisonEvent((e) => comparisons.push(e));
+    const started: ComparisonEvent = { type: 'started', comparisonId: 'cmp-1', cellCount: 8 };
+    ipcRenderer.emit(COMPARISON_EVENT_CHANNEL, {}, started);
+    ipcRenderer.emit(RUN_EVENT_CHANNEL, {}, event);
+    stopListening();
+    expect(comparisons).toEqual([started]);
+    expect(ipcRenderer.listenerCount(COMPARISON_EVENT_CHANNEL)).toBe(0);
   });
 });
 

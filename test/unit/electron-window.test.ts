@@ -6,12 +6,18 @@ import { FakeBrowserWindow, FakeSession, electronMock } from '../helpers/electro
 import { FakeRunService, nextMacrotask } from '../helpers/fake-run-service.ts';
 import { CONTENT_SECURITY_POLICY } from '../../electron/host/csp.ts';
 import { RunRegistry } from '../../electron/host/run-registry.ts';
-import { APP_START_URL, registerAppScheme, serveRenderer } from '../../electron/main/app-protocol.ts';
-import { openAppWindow, stopRunsBeforeQuit } from '../../electron/main/app-shell.ts';
+import {
+  APP_ORIGIN,
+  APP_START_URL,
+  registerAppScheme,
+  serveRenderer,
+} from '../../electron/main/app-protocol.ts';
+import { openAppWindow, stopRunsBeforeQuit, type AppShell } from '../../electron/main/app-shell.ts';
 import { windowOwner } from '../../electron/main/ipc.ts';
-import { RUN_EVENT_CHANNEL } from '../../electron/main/ipc-channels.ts';
+import { COMPARISON_EVENT_CHANNEL, RUN_EVENT_CHANNEL } from '../../electron/main/ipc-channels.ts';
 import { hardenSession } from '../../electron/main/security.ts';
 import { createMainWindow } from '../../electron/main/window.ts';
+import type { ComparisonEvent } from '../../shared/comparison.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';
 import type { App, Protocol, Session } from 'electron';
 
@@ -58,16 +64,42 @@ describe('main window', () => {
 });
 
 describe('session', () => {
-  it('denies every permission request and check', () => {
+  const appPage = `${APP_ORIGIN}/index.html`;
+
+  it('denies every permission request and check but the clipboard write', () => {
     const session = new FakeSession();
-    hardenSession(session as unknown as Session);
+    hardenSession(session as unknown as Session, APP_ORIGIN);
     const granted: boolean[] = [];
     for (const permission of ['media', 'notifications', 'clipboard-read', 'geolocation']) {
-      session.permissionRequestHandler?.({}, permission, (ok) => granted.push(ok));
+      session.permissionRequestHandler?.({}, permission, (ok) => granted.push(ok), {
+        requestingUrl: appPage,
+      });
     }
     expect(granted).toEqual([false, false, false, false]);
-    expect(session.permissionCheckHandler?.({}, 'media', 'app://trebuchet', {})).toBe(false);
+    expect(session.permissionCheckHandler?.({}, 'media', APP_ORIGIN, {})).toBe(false);
+    expect(session.permissionCheckHandler?.({}, 'clipboard-read', APP_ORIGIN, {})).toBe(false);
     expect(session.devicePermissionHandler?.({})).toBe(false);
+  });
+
+  it('grants clipboard-sanitized-write to the app origin only', () => {
+    const session = new FakeSession();
+    hardenSession(session as unknown as Session, APP_ORIGIN);
+    const ask = (requestingUrl: string | undefined) => {
+      let answer: boolean | null = null;
+      session.permissionRequestHandler?.({}, 'clipboard-sanitized-write', (ok) => (answer = ok), {
+        requestingUrl,
+      });
+      return answer;
+    };
+    expect(ask(appPage)).toBe(true);
+    expect(ask('https://evil.example/')).toBe(false);
+    // A look-alike host that merely starts with the app's origin.
+    expect(ask('app://trebuchet.evil/index.html')).toBe(false);
+    expect(ask(undefined)).toBe(false);
+    expect(session.permissionCheckHandler?.({}, 'clipboard-sanitized-write', APP_ORIGIN, {})).toBe(true);
+    expect(
+      session.permissionCheckHandler?.({}, 'clipboard-sanitized-write', 'https://evil.example', {}),
+    ).toBe(false);
   });
 });
 
@@ -136,11 +168,27 @@ describe('content security policy', () => {
 });
 
 describe('window and its runs', () => {
-  it('receives only its own runs, never after it is destroyed, and closing it stops its runs', async () => {
+  it('receives only its own runs and comparisons, never after it is destroyed, and closing it stops them', async () => {
     const service = new FakeRunService();
     const registry = new RunRegistry(service);
+    const comparisonSinks = new Map<string, (event: ComparisonEvent) => void>();
+    const stoppedOwners: string[] = [];
+    const services: AppShell['services'] = {
+      attach: (owner, sinks) => {
+        registry.attach(owner, sinks.run);
+        comparisonSinks.set(owner, sinks.comparison);
+      },
+      detach: (owner) => {
+        registry.detach(owner);
+        comparisonSinks.delete(owner);
+      },
+      stopOwned: async (owner) => {
+        stoppedOwners.push(owner);
+        await registry.stopOwned(owner);
+      },
+    };
     const trusted = new Set<number>();
-    const shell = { registry, trusted, window: windowOptions };
+    const shell = { services, trusted, window: windowOptions };
     openAppWindow(shell);
     const first = lastWindow();
     openAppWindow(shell);
@@ -155,15 +203,21 @@ describe('window and its runs', () => {
       runId,
       targetCount: 1,
     });
-    expect(second.webContents.send).not.toHaveBeenCalled();
+    const comparisonStarted: ComparisonEvent = { type: 'started', comparisonId: 'cmp-1', cellCount: 4 };
+    comparisonSinks.get(windowOwner(second.webContents))?.(comparisonStarted);
+    expect(second.webContents.send).toHaveBeenCalledWith(COMPARISON_EVENT_CHANNEL, comparisonStarted);
+    expect(second.webContents.send).toHaveBeenCalledTimes(1);
+    expect(first.webContents.send).toHaveBeenCalledTimes(1);
 
     first.simulateClose();
     await nextMacrotask();
     expect(service.stopped).toEqual([runId]);
+    expect(stoppedOwners).toEqual([windowOwner(first.webContents)]);
     // The cancelled run's 'done' came after the window was gone: nothing was sent to it.
     expect(first.webContents.send).toHaveBeenCalledTimes(1);
     expect(trusted.has(first.webContents.id)).toBe(false);
     expect(registry.runsOf(windowOwner(first.webContents))).toEqual([]);
+    expect(comparisonSinks.has(windowOwner(first.webContents))).toBe(false);
   });
 });
 

@@ -38,7 +38,10 @@ function sortedLevels(table: ComparisonTable): number[] {
 }
 
 /** Grouped bars: one group per level, one bar per target (and protocol); mean req/s over repetitions. */
-export function rpsBarChart(table: ComparisonTable, p: Palette): ChartConfiguration<'bar', (number | null)[]> {
+export function rpsBarChart(
+  table: ComparisonTable,
+  p: Palette,
+): ChartConfiguration<'bar', (number | null)[]> {
   const series = scalingSeries(table);
   const levels = sortedLevels(table);
   return {
@@ -181,7 +184,7 @@ export function percentileCurvesChart(
       tension: 0,
     });
   });
-  const options = baseLineOptions(p, 'percentile', 'latency (ms, mean over repetitions)');
+  const options = baseLineOptions(p, 'percentile', 'latency (ms)');
   options.interaction = { mode: 'nearest', intersect: false };
   options.plugins!.tooltip = {
     ...options.plugins!.tooltip,
@@ -206,9 +209,4 @@ export function percentileCurvesChart(
     ticks: { color: p.muted, autoSkip: false, maxRotation: 0, callback: (v) => tickLabel(Number(v)) },
   };
   return { type: 'line', data: { datasets }, options };
-}
-
-/** Points drawn by a configuration (for the canvas' data-points, which tests read). */
-export function pointCount(config: { data: { datasets: { data: readonly unknown[] }[] } }): number {
-  return config.data.datasets.reduce((n, d) => n + d.data.filter((v) => v !== null).length, 0);
 }

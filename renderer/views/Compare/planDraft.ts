@@ -89,7 +89,8 @@ export function draftFromPlan(plan: ComparisonPlan): PlanDraft {
         : load.limit.kind === 'duration'
           ? String(load.limit.seconds)
           : base.seconds,
-    requests: load.model === 'closed' && load.limit.kind === 'requests' ? String(load.limit.count) : base.requests,
+    requests:
+      load.model === 'closed' && load.limit.kind === 'requests' ? String(load.limit.count) : base.requests,
     repetitions: String(plan.repetitions),
     warmupSeconds: String(plan.options.warmupSeconds),
     pauseSeconds: String(plan.pauseSeconds),
@@ -133,8 +134,8 @@ export function draftToPlanInput(d: PlanDraft): unknown {
       d.model === 'closed'
         ? {
             model: 'closed',
-            // Every cell replaces the connections with its level.
-            connections: DEFAULTS.closed.connections,
+            // Every cell replaces the connections with its level; kept only so a preset round-trips.
+            connections: restLoad?.model === 'closed' ? restLoad.connections : DEFAULTS.closed.connections,
             pipelining: restLoad?.model === 'closed' ? restLoad.pipelining : DEFAULTS.closed.pipelining,
             limit:
               d.limitKind === 'duration'
@@ -144,7 +145,7 @@ export function draftToPlanInput(d: PlanDraft): unknown {
           }
         : {
             model: 'open',
-            rate: DEFAULTS.open.rate,
+            rate: restLoad?.model === 'open' ? restLoad.rate : DEFAULTS.open.rate,
             durationSeconds: duration,
             maxInFlight: restLoad?.model === 'open' ? restLoad.maxInFlight : DEFAULTS.open.maxInFlight,
           },

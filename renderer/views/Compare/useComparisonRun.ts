@@ -12,10 +12,10 @@ const errorText = (e: unknown): string => (e instanceof Error ? e.message : Stri
 
 export interface ComparisonRun {
   state: ComparisonRunState;
-  start(plan: ComparisonPlan): void;
-  stop(): void;
+  start: (plan: ComparisonPlan) => void;
+  stop: () => void;
   /** Back to the editor's empty state (after a comparison ended). */
-  reset(): void;
+  reset: () => void;
 }
 
 /** Starts, follows and stops one comparison at a time through the host's compare.* commands. */
@@ -23,7 +23,9 @@ export function useComparisonRun(api: TrebuchetApi): ComparisonRun {
   const [state, setState] = useState<ComparisonRunState>(idleComparison);
   // The latest state for callbacks, without re-subscribing on every event.
   const current = useRef(state);
-  current.current = state;
+  useEffect(() => {
+    current.current = state;
+  });
 
   useEffect(() => api.onComparisonEvent((event) => setState((s) => reduceComparison(s, event))), [api]);
 
@@ -47,9 +49,9 @@ export function useComparisonRun(api: TrebuchetApi): ComparisonRun {
     if (phase !== 'starting' && phase !== 'running') return;
     setState((s) => ({ ...s, phase: 'stopping' }));
     if (comparisonId !== null)
-      api.compare.stop({ comparisonId }).catch((e: unknown) =>
-        setState((s) => ({ ...s, errors: [...s.errors, errorText(e)] })),
-      );
+      api.compare
+        .stop({ comparisonId })
+        .catch((e: unknown) => setState((s) => ({ ...s, errors: [...s.errors, errorText(e)] })));
   }, [api]);
 
   const reset = useCallback(() => setState(idleComparison), []);

@@ -19,7 +19,12 @@ export function isOpaque(color: string): boolean {
   if (c === '' || c === 'transparent') return false;
   const m = /^rgba\((.*)\)$/.exec(c);
   if (!m) return true;
-  const alpha = Number(m[1]!.split(/[ ,/]+/).filter(Boolean).at(-1));
+  const alpha = Number(
+    m[1]!
+      .split(/[ ,/]+/)
+      .filter(Boolean)
+      .at(-1),
+  );
   return alpha >= 1;
 }
 
@@ -33,6 +38,9 @@ export function chartToPng(canvas: HTMLCanvasElement, background = backgroundBeh
   ctx.fillRect(0, 0, out.width, out.height);
   ctx.drawImage(canvas, 0, 0);
   return new Promise((resolve, reject) => {
-    out.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('could not encode the chart as PNG'))), 'image/png');
+    out.toBlob(
+      (blob) => (blob ? resolve(blob) : reject(new Error('could not encode the chart as PNG'))),
+      'image/png',
+    );
   });
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import type { ChartConfiguration } from 'chart.js';
 import { paletteFor, type Palette } from '../../charts/palette.ts';
 import { useColorScheme } from '../../charts/useColorScheme.ts';
@@ -6,36 +6,35 @@ import { Chart } from './chart.ts';
 import { ChartPngButton } from '../Export/ChartPngButton.tsx';
 
 interface ChartCardProps {
-  title: ReactNode;
+  title: string;
   /** data-testid of the canvas, e.g. "chart-compare-rps". */
   testId: string;
   /** File name of the PNG export, without extension. */
   fileName: string;
   /** Builds the chart for the current theme; a new function (new data) redraws it. */
   build: (palette: Palette) => ChartConfiguration;
-  /** How many points the chart holds (data-points on the canvas, for tests). */
-  points: number;
   tall?: boolean;
   actions?: ReactNode;
 }
 
+/** Points a configuration draws (nulls are gaps, not points). */
+function pointCount(config: ChartConfiguration): number {
+  return config.data.datasets.reduce((n, d) => n + d.data.filter((v) => v !== null).length, 0);
+}
+
 /** A chart in a card, with a button that saves it as a PNG. */
-export function ChartCard({ title, testId, fileName, build, points, tall, actions }: ChartCardProps) {
+export function ChartCard({ title, testId, fileName, build, tall, actions }: ChartCardProps) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const scheme = useColorScheme();
-  const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas) return;
-    try {
-      const chart = new Chart(canvas, build(paletteFor(scheme)));
-      setError(null);
-      return () => chart.destroy();
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-      return undefined;
-    }
+    const config = build(paletteFor(scheme));
+    const chart = new Chart(canvas, config);
+    // How many points are drawn, for tests to read.
+    canvas.dataset.points = String(pointCount(config));
+    return () => chart.destroy();
   }, [build, scheme]);
 
   return (
@@ -47,9 +46,8 @@ export function ChartCard({ title, testId, fileName, build, points, tall, action
           <ChartPngButton canvasRef={canvasRef} fileName={fileName} testId={`png-${testId}`} />
         </span>
       </figcaption>
-      {error && <p className="muted small">This chart could not be drawn: {error}</p>}
       <div className="chart-card__canvas">
-        <canvas ref={canvasRef} data-testid={testId} data-points={points} role="img" aria-label={String(title)} />
+        <canvas ref={canvasRef} data-testid={testId} role="img" aria-label={title} />
       </div>
     </figure>
   );

@@ -15,9 +15,9 @@ interface Pending {
  * user's choice (keep as plain text, or leave the secrets out). null when the user cancels.
  */
 export function useSecretConsent(): {
-  withConsent<T extends { ok: boolean }>(
+  withConsent: <T extends { ok: boolean }>(
     call: (options: SecretOptions) => Promise<T | NeedsConsent>,
-  ): Promise<T | null>;
+  ) => Promise<T | null>;
   dialog: ReactNode;
 } {
   const [pending, setPending] = useState<Pending | null>(null);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 
 export interface Query<T> {
   data: T | null;
@@ -7,38 +7,48 @@ export interface Query<T> {
   reload: () => void;
 }
 
+interface Answer<T> {
+  request: object;
+  data: T | null;
+  error: string | null;
+}
+
 /**
  * A request to the host whose answer a view shows (the preset list, the history list):
  * loaded on mount and whenever reload() is called; the previous answer stays on screen
  * while a new one loads.
  */
 export function useQuery<T>(load: () => Promise<T>): Query<T> {
-  const [data, setData] = useState<T | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
   const [generation, setGeneration] = useState(0);
+  // A new object per request, so an answer can tell which request it belongs to.
+  const request = useMemo(() => ({ load, generation }), [load, generation]);
+  const [answer, setAnswer] = useState<Answer<T> | null>(null);
 
   useEffect(() => {
     let live = true;
-    setLoading(true);
-    load().then(
-      (value) => {
-        if (!live) return;
-        setData(value);
-        setError(null);
-        setLoading(false);
+    request.load().then(
+      (data) => {
+        if (live) setAnswer({ request, data, error: null });
       },
       (e: unknown) => {
-        if (!live) return;
-        setError(e instanceof Error ? e.message : String(e));
-        setLoading(false);
+        if (live)
+          setAnswer((prev) => ({
+            request,
+            data: prev?.data ?? null,
+            error: e instanceof Error ? e.message : String(e),
+          }));
       },
     );
     return () => {
       live = false;
     };
-  }, [load, generation]);
+  }, [request]);
 
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
-  return { data, error, loading, reload };
+  return {
+    data: answer?.data ?? null,
+    error: answer?.error ?? null,
+    loading: answer?.request !== request,
+    reload,
+  };
 }

@@ -1,0 +1,63 @@
+import type { ComparisonEvent } from '../../shared/comparison.ts';
+import { ComparisonRunner, type RunManagerLike } from '../services/comparison-runner.ts';
+import { HistoryRecorder, RecordingRunService } from '../services/history-recorder.ts';
+import type { Stores } from '../stores/index.ts';
+import { ComparisonRegistry } from './comparison-registry.ts';
+import { RunRegistry, type EventSink } from './run-registry.ts';
+
+/**
+ * Everything a host (Electron main, the web host) serves the UI with, wired the same way
+ * for both: runs and comparisons routed per owner (a window, a page) and saved in run
+ * history when they end, and the preset and history stores.
+ */
+export interface HostServices {
+  runs: RunRegistry;
+  comparisons: ComparisonRegistry;
+  stores: Stores;
+  /** Sends the owner's run and comparison events to these sinks from now on. */
+  attach(owner: string, sinks: { run: EventSink; comparison: (event: ComparisonEvent) => void }): void;
+  detach(owner: string): void;
+  /** True while the owner has a run or a comparison that has not ended. */
+  busy(owner: string): boolean;
+  /** Stops the owner's runs and comparisons; each is saved with what it measured. */
+  stopOwned(owner: string): Promise<void>;
+  /** Stops everything started through these services and waits for the last saves. */
+  close(): Promise<void>;
+}
+
+export function createHostServices(opts: {
+  engine: RunManagerLike & { stopAll(): Promise<void> };
+  stores: Stores;
+  appVersion: string;
+}): HostServices {
+  const recorder = new HistoryRecorder({ history: opts.stores.history, appVersion: opts.appVersion });
+  const recording = new RecordingRunService({ engine: opts.engine, recorder });
+  const runs = new RunRegistry(recording);
+  const comparisons = new ComparisonRegistry({
+    service: new ComparisonRunner({ manager: opts.engine }),
+    recorder,
+  });
+  return {
+    runs,
+    comparisons,
+    stores: opts.stores,
+    attach(owner, sinks) {
+      runs.attach(owner, sinks.run);
+      comparisons.attach(owner, sinks.comparison);
+    },
+    detach(owner) {
+      runs.detach(owner);
+      comparisons.detach(owner);
+    },
+    busy: (owner) => runs.runsOf(owner).length > 0 || comparisons.comparisonsOf(owner).length > 0,
+    async stopOwned(owner) {
+      await Promise.all([runs.stopOwned(owner), comparisons.stopOwned(owner)]);
+      await recorder.idle();
+    },
+    async close() {
+      await Promise.all([runs.close(), comparisons.close()]);
+      await recorder.idle();
+      recording.close();
+    },
+  };
+}

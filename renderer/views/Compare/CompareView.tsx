@@ -1,0 +1,126 @@
+import { useMemo, useState } from 'react';
+import type { TrebuchetApi } from '../../../shared/api.ts';
+import { PlayIcon, StopIcon } from '../../components/icons.tsx';
+import { SavePresetButton } from '../Presets/SavePresetButton.tsx';
+import { ComparisonReport } from './ComparisonReport.tsx';
+import { MatrixProgress } from './MatrixProgress.tsx';
+import { PlanEditor } from './PlanEditor.tsx';
+import { checkPlanDraft, type PlanDraft } from './planDraft.ts';
+import type { ComparisonRun } from './useComparisonRun.ts';
+
+interface CompareViewProps {
+  api: TrebuchetApi;
+  draft: PlanDraft;
+  onDraftChange: (change: (d: PlanDraft) => PlanDraft) => void;
+  run: ComparisonRun;
+  /** Shows a saved run (the finished comparison) in History. */
+  onOpenHistory: (historyId: string) => void;
+  /** The preset the draft came from, whose description says what to fill in. */
+  source: { name: string; description: string } | null;
+}
+
+/** Comparison editor on the left; the matrix's progress and the side-by-side report on the right. */
+export function CompareView({ api, draft, onDraftChange, run, onOpenHistory, source }: CompareViewProps) {
+  const check = useMemo(() => checkPlanDraft(draft), [draft]);
+  const [revealed, setRevealed] = useState(false);
+  const { state } = run;
+  const active = state.phase === 'starting' || state.phase === 'running' || state.phase === 'stopping';
+
+  const start = () => {
+    if (!check.ok) {
+      setRevealed(true);
+      return;
+    }
+    run.start(check.plan);
+  };
+
+  return (
+    <main className="workspace" data-testid="compare-view">
+      <aside className="editor-pane" aria-label="Comparison">
+        <div className="pane-toolbar">
+          <SavePresetButton
+            api={api}
+            content={check.ok ? { kind: 'comparison', plan: check.plan } : null}
+            defaultName={draft.name}
+            testId="save-comparison-preset"
+          />
+          {active ? (
+            <button
+              type="button"
+              className="btn btn--stop"
+              disabled={state.phase === 'stopping'}
+              data-testid="compare-stop"
+              onClick={run.stop}
+            >
+              <StopIcon />
+              {state.phase === 'stopping' ? 'Stopping…' : 'Stop'}
+            </button>
+          ) : (
+            <button type="button" className="btn btn--run" data-testid="compare-run" onClick={start}>
+              <PlayIcon />
+              Run comparison
+            </button>
+          )}
+        </div>
+        <PlanEditor
+          draft={draft}
+          check={check}
+          onChange={onDraftChange}
+          revealed={revealed}
+          disabled={active}
+        />
+      </aside>
+      <div className="results-pane">
+        {state.phase === 'idle' ? (
+          <>
+            {source && (
+              <section className="card preset-note" data-testid="compare-source">
+                <span className="kind kind--comparison">Preset</span>
+                <h2>{source.name}</h2>
+                {source.description && <p>{source.description}</p>}
+              </section>
+            )}
+            <CompareWelcome />
+          </>
+        ) : (
+          <>
+            <MatrixProgress state={state} />
+            {state.phase === 'done' && state.historyId && (
+              <p className="muted small saved-note" data-testid="comparison-saved">
+                Saved in history ·{' '}
+                <button type="button" className="link-btn" onClick={() => onOpenHistory(state.historyId!)}>
+                  open it there
+                </button>
+              </p>
+            )}
+            {state.plan && state.outcomes.length > 0 && (
+              <ComparisonReport plan={state.plan} outcomes={state.outcomes} status={state.status} />
+            )}
+          </>
+        )}
+      </div>
+    </main>
+  );
+}
+
+function CompareWelcome() {
+  return (
+    <section className="welcome card" data-testid="compare-welcome">
+      <h1>Compare servers side by side</h1>
+      <ol>
+        <li>Name each server and give its URL for every protocol you compare (http, https, h2).</li>
+        <li>
+          List the load levels, e.g. <code>10, 100, 1000</code> connections, or rates for the open model.
+        </li>
+        <li>
+          Choose repetitions (2 or more tell a real difference from run-to-run noise), then press{' '}
+          <strong>Run comparison</strong>.
+        </li>
+      </ol>
+      <p className="muted small">
+        Cells run one after another, never at once, so servers do not compete for the machine. Start from a
+        built-in preset under Presets to reproduce a seed article's experiment against your own servers.
+      </p>
+    </section>
+  );
+}

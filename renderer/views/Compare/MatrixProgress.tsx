@@ -1,0 +1,144 @@
+import { comparisonTargetLabel, levelKindOf, levelLabel } from '../../../shared/comparison.ts';
+import { formatLiveRate } from '../../lib/format.ts';
+import { cellsFinished, type CellProgress, type ComparisonRunState } from './comparisonRun.ts';
+
+const STATUS_TEXT: Record<CellProgress['status'], string> = {
+  pending: 'waiting',
+  running: 'running',
+  completed: 'done',
+  cancelled: 'stopped',
+  failed: 'failed',
+  error: 'could not run',
+};
+
+/**
+ * The whole matrix at a glance: one row per target (and protocol), one column per level,
+ * one square per repetition in each, coloured by its state, with the live req/s.
+ */
+export function MatrixProgress({ state }: { state: ComparisonRunState }) {
+  const { plan, cells } = state;
+  if (!plan) return null;
+  const kind = levelKindOf(plan.load);
+  const levels = plan.levels;
+  const several = plan.protocols.length > 1;
+  const finished = cellsFinished(state);
+  const total = cells.length;
+  const current = state.current === null ? null : cells[state.current];
+  const running = state.phase === 'running' || state.phase === 'starting' || state.phase === 'stopping';
+  const currentText =
+    current && plan.targets[current.coordinates.targetIndex]
+      ? [
+          comparisonTargetLabel(plan.targets[current.coordinates.targetIndex]!),
+          ...(several ? [current.coordinates.protocol] : []),
+          levelLabel(kind, current.coordinates.level),
+          `repetition ${current.coordinates.repetition + 1} of ${plan.repetitions}`,
+        ].join(' · ')
+      : null;
+
+  return (
+    <section
+      className="card matrix"
+      data-testid="matrix-progress"
+      data-finished={finished}
+      data-total={total}
+    >
+      <div className="matrix__head">
+        <div>
+          <h2 className="matrix__title">
+            {running ? (state.pausing ? 'Pausing between cells' : 'Running') : statusTitle(state)}
+            <span className="muted">
+              {' '}
+              · {finished} of {total} runs
+            </span>
+          </h2>
+          {running && currentText && (
+            <p className="muted small" data-testid="matrix-current">
+              {state.pausing ? `next: ${currentText}` : currentText}
+            </p>
+          )}
+        </div>
+      </div>
+      <div
+        className="progress"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={total}
+        aria-valuenow={finished}
+        aria-label="Comparison progress"
+      >
+        <div className="progress__bar" style={{ width: `${total === 0 ? 0 : (finished / total) * 100}%` }} />
+      </div>
+      <div className="table-scroll">
+        <table className="table matrix__grid">
+          <thead>
+            <tr>
+              <th scope="col">Target</th>
+              {levels.map((l) => (
+                <th scope="col" key={l}>
+                  {levelLabel(kind, l)}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {plan.protocols.flatMap((protocol) =>
+              plan.targets.map((t, targetIndex) => (
+                <tr key={`${protocol}-${targetIndex}`}>
+                  <th scope="row">
+                    {comparisonTargetLabel(t)}
+                    {several && <span className="muted"> · {protocol}</span>}
+                  </th>
+                  {levels.map((level) => {
+                    const reps = cells.filter(
+                      (c) =>
+                        c.coordinates.targetIndex === targetIndex &&
+                        c.coordinates.protocol === protocol &&
+                        c.coordinates.level === level,
+                    );
+                    const last = [...reps].reverse().find((c) => c.rps !== null);
+                    return (
+                      <td key={level}>
+                        <div className="reps">
+                          {reps.map((c) => (
+                            <span
+                              key={c.coordinates.repetition}
+                              className={`rep rep--${state.phase === 'done' && c.status === 'pending' ? 'skipped' : c.status}`}
+                              title={`repetition ${c.coordinates.repetition + 1}: ${state.phase === 'done' && c.status === 'pending' ? 'skipped' : STATUS_TEXT[c.status]}`}
+                            />
+                          ))}
+                          <span className="reps__rate">
+                            {last?.rps != null ? `${formatLiveRate(last.rps)} req/s` : ''}
+                          </span>
+                        </div>
+                      </td>
+                    );
+                  })}
+                </tr>
+              )),
+            )}
+          </tbody>
+        </table>
+      </div>
+      {state.errors.length > 0 && (
+        <div className="alert alert--error" role="alert" data-testid="comparison-errors">
+          {state.errors.map((e) => (
+            <p key={e}>{e}</p>
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function statusTitle(state: ComparisonRunState): string {
+  switch (state.status) {
+    case 'completed':
+      return 'Comparison finished';
+    case 'cancelled':
+      return 'Comparison stopped';
+    case 'failed':
+      return 'Comparison failed';
+    case null:
+      return 'Comparison';
+  }
+}

@@ -1,0 +1,280 @@
+import { memo, useMemo, useState } from 'react';
+import { PROTOCOL_VARIANTS, type ProtocolVariant } from '../../../shared/comparison.ts';
+import { Segmented, TextField, Toggle } from '../../components/fields.tsx';
+import { CloseIcon } from '../../components/icons.tsx';
+import { IssuesContext, type FieldIssues } from '../../editor/issues.ts';
+import {
+  newPlanTarget,
+  parseLevels,
+  type PlanCheck,
+  type PlanDraft,
+  type PlanTargetDraft,
+} from './planDraft.ts';
+
+interface PlanEditorProps {
+  draft: PlanDraft;
+  check: PlanCheck;
+  onChange: (change: (d: PlanDraft) => PlanDraft) => void;
+  /** Show every message (a run was attempted), touched or not. */
+  revealed: boolean;
+  disabled: boolean;
+}
+
+const PROTOCOL_HINTS: Record<ProtocolVariant, string> = {
+  http: 'HTTP/1.1 over TCP',
+  https: 'HTTP/1.1 over TLS',
+  h2: 'HTTP/2 over TLS (ALPN)',
+};
+
+const URL_PLACEHOLDERS: Record<ProtocolVariant, string> = {
+  http: 'http://127.0.0.1:8080/',
+  https: 'https://127.0.0.1:8443/',
+  h2: 'same as https',
+};
+
+/** The comparison's matrix: targets x protocols x levels x repetitions, and how each cell runs. */
+export const PlanEditor = memo(function PlanEditor({
+  draft,
+  check,
+  onChange,
+  revealed,
+  disabled,
+}: PlanEditorProps) {
+  const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set());
+  const issues = useMemo<FieldIssues>(
+    () => ({
+      messageFor: (path) => (revealed || touched.has(path) ? check.issues.get(path) : undefined),
+      touch: (path) => setTouched((prev) => (prev.has(path) ? prev : new Set(prev).add(path))),
+    }),
+    [check, revealed, touched],
+  );
+  const set = (patch: Partial<PlanDraft>) => onChange((d) => ({ ...d, ...patch }));
+  const setTarget = (i: number, patch: Partial<PlanTargetDraft>) =>
+    onChange((d) => ({ ...d, targets: d.targets.map((t, j) => (j === i ? { ...t, ...patch } : t)) }));
+  const toggleProtocol = (p: ProtocolVariant, on: boolean) =>
+    onChange((d) => ({
+      ...d,
+      protocols: on
+        ? PROTOCOL_VARIANTS.filter((q) => q === p || d.protocols.includes(q))
+        : d.protocols.filter((q) => q !== p),
+    }));
+  const levelCount = parseLevels(draft.levels).length;
+  const reps = Number(draft.repetitions);
+  const runs =
+    draft.targets.length * draft.protocols.length * levelCount * (Number.isInteger(reps) ? reps : 0);
+  const protocolIssue = issues.messageFor('protocols');
+  const otherIssues = check.ok
+    ? []
+    : check.list.filter(
+        (i) => i.path === '' || i.path === 'targets' || /^targets\.\d+\.(headers|body|method)/.test(i.path),
+      );
+
+  return (
+    <IssuesContext.Provider value={issues}>
+      <fieldset className="editor plan-editor" disabled={disabled} data-testid="plan-editor">
+        <TextField
+          label="Comparison name"
+          path="name"
+          value={draft.name}
+          testId="plan-name"
+          onChange={(name) => set({ name })}
+        />
+
+        <div className="plan-section">
+          <h3 className="subhead">Protocols</h3>
+          <div className="check-row" role="group" aria-label="Protocols">
+            {PROTOCOL_VARIANTS.map((p) => (
+              <label
+                key={p}
+                className={`check-chip${draft.protocols.includes(p) ? ' is-on' : ''}`}
+                title={PROTOCOL_HINTS[p]}
+              >
+                <input
+                  type="checkbox"
+                  checked={draft.protocols.includes(p)}
+                  data-testid={`plan-protocol-${p}`}
+                  onChange={(e) => toggleProtocol(p, e.target.checked)}
+                />
+                {p}
+              </label>
+            ))}
+          </div>
+          {protocolIssue && (
+            <p className="field__error" role="alert">
+              {protocolIssue}
+            </p>
+          )}
+        </div>
+
+        <div className="plan-section">
+          <h3 className="subhead">Targets</h3>
+          {draft.targets.map((t, i) => (
+            <div className="plan-target" key={t.key} data-testid={`plan-target-${i}`}>
+              <div className="plan-target__head">
+                <span className="target-card__index">{i + 1}</span>
+                <input
+                  className="input input--ghost plan-target__name"
+                  aria-label={`Target ${i + 1} name`}
+                  placeholder={`Server ${i + 1} name (e.g. nginx)`}
+                  value={t.name}
+                  data-testid={`plan-target-name-${i}`}
+                  onChange={(e) => setTarget(i, { name: e.target.value })}
+                />
+                <button
+                  type="button"
+                  className="icon-btn icon-btn--danger"
+                  aria-label={`Remove target ${i + 1}`}
+                  disabled={draft.targets.length <= 1}
+                  onClick={() => onChange((d) => ({ ...d, targets: d.targets.filter((_, j) => j !== i) }))}
+                >
+                  <CloseIcon />
+                </button>
+              </div>
+              {draft.protocols.map((p) => (
+                <TextField
+                  key={p}
+                  label={`${p} URL`}
+                  path={`targets.${i}.urls.${p}`}
+                  placeholder={URL_PLACEHOLDERS[p]}
+                  value={t.urls[p]}
+                  testId={`plan-target-${i}-${p}`}
+                  onChange={(url) => setTarget(i, { urls: { ...t.urls, [p]: url } })}
+                />
+              ))}
+            </div>
+          ))}
+          <button
+            type="button"
+            className="link-btn"
+            data-testid="plan-add-target"
+            onClick={() => onChange((d) => ({ ...d, targets: [...d.targets, newPlanTarget()] }))}
+          >
+            + Add target
+          </button>
+        </div>
+
+        <div className="plan-section">
+          <h3 className="subhead">Load per cell</h3>
+          <Segmented
+            label="Model"
+            value={draft.model}
+            options={[
+              {
+                value: 'closed',
+                label: 'Closed',
+                title: 'N connections back to back (ab, wrk): levels are connections',
+              },
+              { value: 'open', label: 'Open', title: 'A fixed request rate (vegeta): levels are rates' },
+            ]}
+            testId="plan-model"
+            onChange={(model) => set({ model })}
+          />
+          <TextField
+            label={draft.model === 'closed' ? 'Concurrency levels' : 'Rate levels'}
+            path="levels"
+            unit={draft.model === 'closed' ? 'conns' : 'req/s'}
+            hint="one cell per level, separated by commas: 10, 100, 1000"
+            value={draft.levels}
+            testId="plan-levels"
+            onChange={(levels) => set({ levels })}
+          />
+          {draft.model === 'closed' && (
+            <Segmented
+              label="Each cell stops after"
+              value={draft.limitKind}
+              options={[
+                { value: 'duration', label: 'Duration' },
+                { value: 'requests', label: 'Request count' },
+              ]}
+              testId="plan-limit"
+              onChange={(limitKind) => set({ limitKind })}
+            />
+          )}
+          <div className="grid-2">
+            {draft.model === 'open' || draft.limitKind === 'duration' ? (
+              <TextField
+                label="Duration"
+                path="load.limit.seconds"
+                numeric
+                unit="s"
+                value={draft.seconds}
+                testId="plan-duration"
+                onChange={(seconds) => set({ seconds })}
+              />
+            ) : (
+              <TextField
+                label="Requests"
+                path="load.limit.count"
+                numeric
+                value={draft.requests}
+                testId="plan-requests"
+                onChange={(requests) => set({ requests })}
+              />
+            )}
+            <TextField
+              label="Repetitions"
+              path="repetitions"
+              numeric
+              hint="2 or more show the run-to-run spread"
+              value={draft.repetitions}
+              testId="plan-repetitions"
+              onChange={(repetitions) => set({ repetitions })}
+            />
+            <TextField
+              label="Warm-up per cell"
+              path="options.warmupSeconds"
+              numeric
+              unit="s"
+              value={draft.warmupSeconds}
+              testId="plan-warmup"
+              onChange={(warmupSeconds) => set({ warmupSeconds })}
+            />
+            <TextField
+              label="Pause between cells"
+              path="pauseSeconds"
+              numeric
+              unit="s"
+              value={draft.pauseSeconds}
+              testId="plan-pause"
+              onChange={(pauseSeconds) => set({ pauseSeconds })}
+            />
+            <TextField
+              label="SLO"
+              path="options.sloMs"
+              numeric
+              unit="ms"
+              placeholder="none"
+              hint="slower responses count as failed"
+              value={draft.sloMs}
+              testId="plan-slo"
+              onChange={(sloMs) => set({ sloMs })}
+            />
+          </div>
+          <Toggle label="Keep-alive" checked={draft.keepAlive} onChange={(keepAlive) => set({ keepAlive })} />
+          <Toggle
+            label="Verify TLS certificates"
+            hint="turn off for self-signed test servers"
+            checked={draft.verifyTls}
+            testId="plan-verify-tls"
+            onChange={(verifyTls) => set({ verifyTls })}
+          />
+        </div>
+
+        <p className="plan-summary" data-testid="plan-summary">
+          {draft.targets.length} target{draft.targets.length === 1 ? '' : 's'} × {draft.protocols.length}{' '}
+          protocol
+          {draft.protocols.length === 1 ? '' : 's'} × {levelCount} level{levelCount === 1 ? '' : 's'} ×{' '}
+          {Number.isInteger(reps) ? reps : '?'} repetition{reps === 1 ? '' : 's'} ={' '}
+          <strong>{runs} runs</strong>, one after another
+        </p>
+        {otherIssues.length > 0 && (revealed || touched.size > 0) && (
+          <ul className="form-issues" role="alert">
+            {otherIssues.map((i) => (
+              <li key={`${i.path}|${i.message}`}>{i.path ? `${i.path}: ${i.message}` : i.message}</li>
+            ))}
+          </ul>
+        )}
+      </fieldset>
+    </IssuesContext.Provider>
+  );
+});

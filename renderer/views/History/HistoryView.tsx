@@ -1,0 +1,236 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { TrebuchetApi } from '../../../shared/api.ts';
+import type { ComparisonPlan } from '../../../shared/comparison.ts';
+import type { HistorySummary, RunRecord } from '../../../shared/history.ts';
+import type { Scenario } from '../../../shared/scenario.ts';
+import { formatBytes, formatRate } from '../../lib/format.ts';
+import { NameDialog } from '../common/Dialog.tsx';
+import { StoreProblems } from '../common/StoreProblems.tsx';
+import { formatWhen } from '../common/time.ts';
+import { useQuery } from '../common/useQuery.ts';
+import { RecordView } from './RecordView.tsx';
+import { RunDiff } from './RunDiff.tsx';
+
+const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+interface HistoryViewProps {
+  api: TrebuchetApi;
+  /** A saved run to open at once (e.g. the comparison that just finished). */
+  openId: string | null;
+  onOpened: () => void;
+  onLoadScenario: (scenario: Scenario) => void;
+  onLoadPlan: (plan: ComparisonPlan) => void;
+}
+
+/** Every finished or stopped run, newest first: open, rename, delete, and compare any two. */
+export function HistoryView({ api, openId, onOpened, onLoadScenario, onLoadPlan }: HistoryViewProps) {
+  const load = useCallback(() => api.history.list(), [api]);
+  const list = useQuery(load);
+  const { reload } = list;
+  const [selected, setSelected] = useState<string[]>([]);
+  const [diff, setDiff] = useState<[string, string] | null>(null);
+  const [record, setRecord] = useState<RunRecord | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [renaming, setRenaming] = useState<HistorySummary | null>(null);
+  const [renameError, setRenameError] = useState<string | null>(null);
+
+  const open = useCallback(
+    (id: string) => {
+      setDiff(null);
+      api.history.get({ id }).then(
+        (r) => {
+          setRecord(r);
+          setError(null);
+        },
+        (e: unknown) => {
+          setError(errorText(e));
+          // A broken file was set aside: the list and its problems changed.
+          reload();
+        },
+      );
+    },
+    [api, reload],
+  );
+
+  // A run to show at once (the comparison that just finished): fetched, then shown.
+  useEffect(() => {
+    if (openId === null) return;
+    let live = true;
+    api.history.get({ id: openId }).then(
+      (r) => {
+        if (live) setRecord(r);
+      },
+      (e: unknown) => {
+        if (live) setError(errorText(e));
+      },
+    );
+    onOpened();
+    return () => {
+      live = false;
+    };
+  }, [api, openId, onOpened]);
+
+  const remove = (s: HistorySummary) => {
+    if (!window.confirm(`Delete the saved run "${s.name}"? This cannot be undone.`)) return;
+    api.history.delete({ id: s.id }).then(
+      () => {
+        if (record?.id === s.id) setRecord(null);
+        setSelected((sel) => sel.filter((x) => x !== s.id));
+        list.reload();
+      },
+      (e: unknown) => setError(errorText(e)),
+    );
+  };
+
+  const rename = (name: string) => {
+    if (!renaming) return;
+    api.history.rename({ id: renaming.id, name }).then(
+      (saved) => {
+        setRenaming(null);
+        setRenameError(null);
+        if (record?.id === saved.id) setRecord({ ...record, name: saved.name });
+        list.reload();
+      },
+      (e: unknown) => setRenameError(errorText(e)),
+    );
+  };
+
+  const toggle = (id: string, on: boolean) =>
+    setSelected((sel) => (on ? [...sel.filter((x) => x !== id), id].slice(-2) : sel.filter((x) => x !== id)));
+
+  const runs = list.data?.runs ?? [];
+  return (
+    <main className="workspace workspace--history" data-testid="history-view">
+      <aside className="editor-pane history-pane" aria-label="Saved runs">
+        <div className="pane-toolbar pane-toolbar--spread">
+          <h1 className="pane-title">History</h1>
+          <button
+            type="button"
+            className="btn btn--secondary btn--sm"
+            disabled={selected.length !== 2}
+            title="Tick two runs to compare them"
+            data-testid="history-compare"
+            onClick={() => {
+              setRecord(null);
+              setDiff([selected[0]!, selected[1]!]);
+            }}
+          >
+            Compare selected ({selected.length}/2)
+          </button>
+        </div>
+        <StoreProblems problems={list.data?.problems ?? []} />
+        {list.error && (
+          <div className="alert alert--error" role="alert">
+            {list.error}
+          </div>
+        )}
+        {runs.length === 0 && !list.loading && (
+          <p className="muted small empty-note" data-testid="history-empty">
+            Nothing here yet: every run and comparison you finish or stop is saved here.
+          </p>
+        )}
+        <ul className="history-list" data-testid="history-list">
+          {runs.map((s) => (
+            <li
+              key={s.id}
+              className={`history-item${record?.id === s.id ? ' is-open' : ''}`}
+              data-testid="history-row"
+              data-history-id={s.id}
+            >
+              <input
+                type="checkbox"
+                aria-label={`Select ${s.name} for comparing`}
+                checked={selected.includes(s.id)}
+                data-testid="history-select"
+                onChange={(e) => toggle(s.id, e.target.checked)}
+              />
+              <button
+                type="button"
+                className="history-item__main"
+                data-testid="history-open"
+                onClick={() => open(s.id)}
+              >
+                <span className="history-item__title">
+                  <span className={`kind kind--${s.kind}`}>
+                    {s.kind === 'comparison' ? 'Comparison' : 'Run'}
+                  </span>
+                  <span className="history-item__name" data-testid="history-name">
+                    {s.name}
+                  </span>
+                </span>
+                <span className="history-item__meta muted small">
+                  {formatWhen(s.createdAt)} · <span className={`status status--${s.status}`}>{s.status}</span>{' '}
+                  ·{' '}
+                  {s.kind === 'scenario'
+                    ? s.perTarget
+                        .map((t) => `${t.target} ${t.rps === null ? '–' : `${formatRate(t.rps)} req/s`}`)
+                        .join(' · ')
+                    : `${s.targets.join(' vs ')} · ${s.results} runs`}
+                </span>
+              </button>
+              <div className="history-item__actions">
+                <button
+                  type="button"
+                  className="btn btn--ghost btn--xs"
+                  data-testid="history-rename"
+                  onClick={() => setRenaming(s)}
+                >
+                  Rename
+                </button>
+                <button
+                  type="button"
+                  className="btn btn--ghost btn--xs btn--danger-text"
+                  data-testid="history-delete"
+                  onClick={() => remove(s)}
+                >
+                  Delete
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+        {list.data && (
+          <p className="muted small history-dir">
+            Kept in <code>{list.data.dir}</code>
+            {runs.length > 0 && <> · {formatBytes(runs.reduce((n, r) => n + r.bytes, 0))}</>}
+          </p>
+        )}
+      </aside>
+      <div className="results-pane">
+        {error && (
+          <div className="alert alert--error" role="alert" data-testid="history-error">
+            {error}
+          </div>
+        )}
+        {diff ? (
+          <RunDiff api={api} a={diff[0]} b={diff[1]} onClose={() => setDiff(null)} />
+        ) : record ? (
+          <RecordView record={record} onLoadScenario={onLoadScenario} onLoadPlan={onLoadPlan} />
+        ) : (
+          <section className="welcome card">
+            <h1>Saved runs</h1>
+            <p>
+              Open a run to see its report again and export it. Tick two runs (or two comparisons) and press{' '}
+              <strong>Compare selected</strong> to see the change of every figure and whether it is larger
+              than the run-to-run noise.
+            </p>
+          </section>
+        )}
+      </div>
+      {renaming && (
+        <NameDialog
+          title="Rename saved run"
+          label="Name"
+          initial={renaming.name}
+          action="Rename"
+          error={renameError}
+          onSubmit={rename}
+          onClose={() => {
+            setRenaming(null);
+            setRenameError(null);
+          }}
+        />
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,34 @@
+import type { ChartConfiguration, ChartDataset } from 'chart.js';
+import type { RunResult } from '../../../shared/result.ts';
+import { targetLabel } from '../../../shared/scenario.ts';
+import { baseLineOptions } from '../../charts/baseOptions.ts';
+import type { Palette } from '../../charts/palette.ts';
+
+type XY = { x: number; y: number };
+
+/** A saved run's samples over time, one line per target: req/s, or p99 latency in ms. */
+export function timelineChart(
+  results: readonly RunResult[],
+  figure: 'rps' | 'p99',
+  p: Palette,
+): ChartConfiguration<'line', XY[]> {
+  const datasets: ChartDataset<'line', XY[]>[] = results.map((r, i) => {
+    const color = p.series[i % p.series.length]!;
+    return {
+      label: targetLabel(r.target),
+      data: r.samples.flatMap((s) => {
+        const y = figure === 'rps' ? s.requestsPerSecond : s.latency?.p99;
+        return y === undefined ? [] : [{ x: s.elapsedSeconds, y }];
+      }),
+      borderColor: color,
+      backgroundColor: color,
+    };
+  });
+  const options = baseLineOptions(
+    p,
+    'time (s)',
+    figure === 'rps' ? 'requests per second' : 'p99 latency (ms)',
+  );
+  options.plugins!.legend!.display = results.length > 1;
+  return { type: 'line', data: { datasets }, options };
+}

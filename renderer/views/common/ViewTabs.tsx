@@ -1,0 +1,37 @@
+export type View = 'run' | 'compare' | 'history' | 'presets';
+
+const VIEWS: readonly { view: View; label: string }[] = [
+  { view: 'run', label: 'Run' },
+  { view: 'compare', label: 'Compare' },
+  { view: 'history', label: 'History' },
+  { view: 'presets', label: 'Presets' },
+];
+
+/** The app's four places; a dot marks a view with something running in it. */
+export function ViewTabs({
+  view,
+  onChange,
+  busy,
+}: {
+  view: View;
+  onChange: (view: View) => void;
+  busy: Partial<Record<View, boolean>>;
+}) {
+  return (
+    <nav className="view-tabs" aria-label="Views">
+      {VIEWS.map((v) => (
+        <button
+          key={v.view}
+          type="button"
+          className={`view-tab${v.view === view ? ' is-active' : ''}`}
+          aria-current={v.view === view ? 'page' : undefined}
+          data-testid={`tab-${v.view}`}
+          onClick={() => onChange(v.view)}
+        >
+          {v.label}
+          {busy[v.view] && <span className="view-tab__dot" aria-label="running" />}
+        </button>
+      ))}
+    </nav>
+  );
+}

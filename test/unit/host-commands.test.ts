@@ -1,0 +1,335 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  createCommandHandlers,
+  dispatchCommand,
+  type CommandHandlers,
+} from '../../electron/host/commands.ts';
+import { ComparisonRegistry, type ComparisonService } from '../../electron/host/comparison-registry.ts';
+import { createHostServices, type HostServices } from '../../electron/host/services.ts';
+import { HistoryRecorder, RecordingRunService } from '../../electron/services/history-recorder.ts';
+import { openStores, type Stores } from '../../electron/stores/index.ts';
+import type { CommandName, CommandOutput, RunEvent } from '../../shared/api.ts';
+import {
+  comparisonPlanSchema,
+  type ComparisonEvent,
+  type ComparisonPlan,
+  type CellOutcome,
+} from '../../shared/comparison.ts';
+import type { HistorySummary, RunRecordDraft } from '../../shared/history.ts';
+import { scenarioSchema } from '../../shared/scenario.ts';
+import { resultWith } from '../helpers/comparison-results.ts';
+import { FakeRunService, nextMacrotask } from '../helpers/fake-run-service.ts';
+
+const scenarioInput = {
+  name: 'nginx static',
+  targets: [{ url: 'http://127.0.0.1:8080/', headers: [{ name: 'Authorization', value: 'Bearer s3cret' }] }],
+};
+const planInput = {
+  name: 'nginx vs apache',
+  targets: [
+    { name: 'nginx', urls: { http: 'http://127.0.0.1:8081/' } },
+    { name: 'apache', urls: { http: 'http://127.0.0.1:8082/' } },
+  ],
+  load: { model: 'closed', connections: 10, limit: { kind: 'duration', seconds: 1 } },
+  levels: [10, 20],
+  repetitions: 2,
+};
+
+let dataDir: string;
+let stores: Stores;
+let engine: FakeRunService;
+let services: HostServices;
+let handlers: CommandHandlers;
+
+beforeEach(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'trebuchet-commands-'));
+  stores = await openStores({ dataDir });
+  engine = new FakeRunService();
+  services = createHostServices({ engine, stores, appVersion: '9.8.7' });
+  handlers = createCommandHandlers({
+    services,
+    info: { appVersion: '9.8.7', host: 'web', platform: 'linux' },
+  });
+});
+
+afterEach(async () => {
+  await services.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** Sends a command as a host would (validation included) and unwraps its value. */
+async function call<K extends CommandName>(command: K, input?: unknown, caller = 'page-a') {
+  const reply = await dispatchCommand(handlers, command, input, caller);
+  if (!reply.ok) throw new Error(reply.error);
+  return reply.value as CommandOutput<K>;
+}
+
+async function callError(command: CommandName, input?: unknown): Promise<string> {
+  const reply = await dispatchCommand(handlers, command, input, 'page-a');
+  if (reply.ok) throw new Error(`${command} succeeded, expected an error`);
+  return reply.error;
+}
+
+describe('presets commands', () => {
+  it('lists the five built-in presets first, read-only, and where the file is', async () => {
+    const list = await call('presets.list');
+    expect(list.presets.map((p) => p.source)).toEqual(Array(5).fill('built-in'));
+    expect(list.presets.map((p) => p.id)).toEqual([
+      'builtin-seed-000-vegeta-rate',
+      expect.stringMatching(/^builtin-seed-001/),
+      expect.stringMatching(/^builtin-seed-002/),
+      expect.stringMatching(/^builtin-seed-003/),
+      expect.stringMatching(/^builtin-seed-004/),
+    ]);
+    expect(list.file).toBe(path.join(dataDir, 'presets.json'));
+    expect(list.secretStorage).toBe('plaintext');
+    expect(list.problems).toEqual([]);
+    const builtIn = list.presets[0]!.id;
+    expect(await callError('presets.rename', { id: builtIn, name: 'mine' })).toContain(
+      'is a built-in preset',
+    );
+    expect(await callError('presets.delete', { id: builtIn })).toContain('duplicate it and change the copy');
+    const got = await call('presets.get', { id: builtIn });
+    expect(got.source).toBe('built-in');
+    expect(got.preset.kind).toBe('comparison');
+  });
+
+  it('asks before writing a secret header as plain text, then saves with or without it', async () => {
+    const draft = { name: 'with token', kind: 'scenario', scenario: scenarioInput };
+    const asked = await call('presets.save', { preset: draft });
+    expect(asked).toMatchObject({ ok: false, reason: 'secrets-need-consent' });
+    if (asked.ok) throw new Error('unreachable');
+    expect(asked.message).toContain('Authorization on');
+    expect((await call('presets.list')).presets).toHaveLength(5);
+
+    const omitted = await call('presets.save', { preset: draft, omitSecrets: true });
+    if (!omitted.ok) throw new Error(omitted.message);
+    const stored = await readFile(path.join(dataDir, 'presets.json'), 'utf8');
+    expect(stored).not.toContain('s3cret');
+    const kept = await call('presets.save', { preset: draft, allowPlaintextSecrets: true });
+    if (!kept.ok) throw new Error(kept.message);
+    expect(await readFile(path.join(dataDir, 'presets.json'), 'utf8')).toContain('Bearer s3cret');
+
+    const list = await call('presets.list');
+    expect(list.presets.filter((p) => p.source === 'user').map((p) => [p.name, p.secretCount])).toEqual([
+      ['with token', 0],
+      ['with token', 1],
+    ]);
+  });
+
+  it('renames, duplicates (a built-in too), updates and deletes user presets', async () => {
+    const saved = await call('presets.save', {
+      preset: { name: 'plain', kind: 'scenario', scenario: { targets: [{ url: 'http://127.0.0.1:1/' }] } },
+    });
+    if (!saved.ok) throw new Error(saved.message);
+    const id = saved.preset.id;
+    expect((await call('presets.rename', { id, name: '  renamed  ' })).name).toBe('renamed');
+    const copy = await call('presets.duplicate', { id: 'builtin-seed-000-vegeta-rate' });
+    expect(copy.source).toBe('user');
+    expect(copy.name).toMatch(/\(copy\)$/);
+    const updated = await call('presets.save', {
+      id,
+      preset: { name: 'renamed', kind: 'scenario', scenario: { targets: [{ url: 'http://127.0.0.1:2/' }] } },
+    });
+    if (!updated.ok) throw new Error(updated.message);
+    const got = await call('presets.get', { id });
+    expect(got.source).toBe('user');
+    expect(got.preset.kind === 'scenario' && got.preset.scenario.targets[0]!.url).toBe('http://127.0.0.1:2/');
+    expect(await call('presets.delete', { id })).toEqual({ deleted: true });
+    expect(await call('presets.delete', { id })).toEqual({ deleted: false });
+    expect((await call('presets.list')).presets.map((p) => p.id)).toContain(copy.id);
+    expect(await callError('presets.get', { id })).toBe(`there is no preset with id ${id}`);
+  });
+
+  it('exports to JSON text and imports it back; a bad file names the field', async () => {
+    const exported = await call('presets.export', { id: 'builtin-seed-000-vegeta-rate' });
+    if (!exported.ok) throw new Error(exported.message);
+    expect(exported.fileName).toMatch(/\.trebuchet-preset\.json$/);
+    const imported = await call('presets.import', { text: exported.text });
+    if (!imported.ok) throw new Error(imported.message);
+    expect(imported.preset.source).toBe('user');
+    const original = (await call('presets.get', { id: 'builtin-seed-000-vegeta-rate' })).preset;
+    const copy = (await call('presets.get', { id: imported.preset.id })).preset;
+    expect(copy.kind === 'comparison' && copy.plan).toEqual(original.kind === 'comparison' && original.plan);
+
+    const bad = JSON.stringify({ ...JSON.parse(exported.text), plan: { ...planInput, levels: [0] } });
+    expect(await callError('presets.import', { text: bad })).toContain('plan.levels.0');
+    expect(await callError('presets.import', { text: '{"format": "trebuchet-preset"' })).toContain(
+      'not valid JSON',
+    );
+    expect(await callError('presets.import', { text: 42 })).toBe(
+      'presets.import input is invalid: text: Invalid input: expected string, received number',
+    );
+  });
+
+  it('rejects malformed ids and names before reaching the store', async () => {
+    expect(await callError('presets.get', { id: '../presets' })).toBe(
+      'presets.get input is invalid: id: preset id is malformed',
+    );
+    expect(await callError('presets.rename', { id: 'abc', name: '   ' })).toBe(
+      'presets.rename input is invalid: name: name is empty',
+    );
+    expect(await callError('history.get', { id: 'a/b' })).toBe(
+      'history.get input is invalid: id: history id is malformed',
+    );
+  });
+});
+
+describe('history through the run registry', () => {
+  it("saves a finished run before its 'done' reaches the page, with the app version", async () => {
+    const seen: RunEvent[] = [];
+    services.attach('page-a', { run: (e) => seen.push(e), comparison: () => undefined });
+    const { runId } = await call('run.start', { scenario: scenarioInput });
+    await nextMacrotask();
+    const result = resultWith({ rps: 1234.5 });
+    engine.emit({ type: 'target-done', runId, targetIndex: 0, result });
+    engine.emit({ type: 'done', runId, status: 'completed', results: [result] });
+    expect(seen.map((e) => e.type)).toEqual(['target-done']);
+    await expect.poll(() => seen.length).toBe(2);
+    const done = seen[1]!;
+    if (done.type !== 'done' || done.historyId === undefined) throw new Error('no history id on done');
+
+    const list = await call('history.list');
+    expect(list.dir).toBe(path.join(dataDir, 'history'));
+    expect(list.runs.map((r) => [r.id, r.name, r.status, r.appVersion])).toEqual([
+      [done.historyId, 'nginx static', 'completed', '9.8.7'],
+    ]);
+    expect(list.runs[0]!.perTarget[0]!.rps).toBe(1234.5);
+    const record = await call('history.get', { id: done.historyId });
+    expect(record.kind === 'scenario' && record.results[0]!.throughput.requestsPerSecond).toBe(1234.5);
+    // The web host has no encryption: the secret header value never reaches the disk.
+    expect(record.kind === 'scenario' && record.scenario.targets[0]!.headers[0]!.value).toBe('');
+
+    expect((await call('history.rename', { id: done.historyId, name: 'kept' })).name).toBe('kept');
+    expect(await call('history.delete', { id: done.historyId })).toEqual({ deleted: true });
+    expect((await call('history.list')).runs).toEqual([]);
+  });
+
+  it('saves a cancelled run too, and runs another caller started stay out of this page', async () => {
+    const seen: RunEvent[] = [];
+    services.attach('page-a', { run: (e) => seen.push(e), comparison: () => undefined });
+    const { runId } = await call('run.start', { scenario: scenarioInput }, 'page-b');
+    await nextMacrotask();
+    expect(await call('run.stop', { runId })).toEqual({ stopped: false });
+    expect(await call('run.stop', { runId }, 'page-b')).toEqual({ stopped: true });
+    await services.close();
+    expect(seen).toEqual([]);
+    const runs = (await call('history.list')).runs;
+    expect(runs.map((r) => r.status)).toEqual(['cancelled']);
+  });
+});
+
+describe('history recorder', () => {
+  it('passes done on with the save error when the store cannot write, and passes no foreign runs', async () => {
+    const failing = {
+      save: (_d: RunRecordDraft): Promise<HistorySummary> => Promise.reject(new Error('disk full')),
+    };
+    const recorder = new HistoryRecorder({ history: failing, appVersion: '1' });
+    const fake = new FakeRunService();
+    const recording = new RecordingRunService({ engine: fake, recorder });
+    const seen: RunEvent[] = [];
+    recording.subscribe((e) => seen.push(e));
+    const runId = recording.start(scenarioSchema.parse(scenarioInput));
+    // A run someone else started on the same engine (a comparison cell).
+    fake.emit({ type: 'started', runId: 'cell-run', targetCount: 1 });
+    fake.emit({ type: 'done', runId: 'cell-run', status: 'completed', results: [] });
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => errors.push(args);
+    try {
+      fake.emit({ type: 'done', runId, status: 'completed', results: [] });
+      await recorder.idle();
+      await expect.poll(() => seen.length).toBe(1);
+    } finally {
+      console.error = original;
+    }
+    expect(seen[0]).toMatchObject({
+      type: 'done',
+      runId,
+      historyError: 'The run could not be saved in history: disk full',
+    });
+    expect(errors).toHaveLength(1);
+    recording.close();
+  });
+});
+
+/** A comparison runner stand-in that emits what the test pushes. */
+class FakeComparisons implements ComparisonService {
+  readonly stopped: string[] = [];
+  readonly #listeners = new Set<(e: ComparisonEvent) => void>();
+  #next = 1;
+  start(_plan: ComparisonPlan): string {
+    return `cmp-${this.#next++}`;
+  }
+  subscribe(listener: (e: ComparisonEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+  stop(comparisonId: string): Promise<boolean> {
+    this.stopped.push(comparisonId);
+    this.emit({ type: 'done', comparisonId, status: 'cancelled', outcomes: [] });
+    return Promise.resolve(true);
+  }
+  emit(e: ComparisonEvent): void {
+    for (const l of this.#listeners) l(e);
+  }
+}
+
+describe('comparison registry', () => {
+  it('holds events until the reply, routes them to the owner, and saves the comparison before done', async () => {
+    const fake = new FakeComparisons();
+    const recorder = new HistoryRecorder({ history: stores.history, appVersion: '2.0.0' });
+    const registry = new ComparisonRegistry({ service: fake, recorder });
+    const a: ComparisonEvent[] = [];
+    const b: ComparisonEvent[] = [];
+    registry.attach('a', (e) => a.push(e));
+    registry.attach('b', (e) => b.push(e));
+    const plan = comparisonPlanSchema.parse(planInput);
+    const id = registry.start(plan, 'a');
+    fake.emit({ type: 'started', comparisonId: id, cellCount: 8 });
+    expect(a).toEqual([]);
+    await nextMacrotask();
+    expect(a).toEqual([{ type: 'started', comparisonId: id, cellCount: 8 }]);
+
+    const outcome: CellOutcome = {
+      cellIndex: 0,
+      coordinates: { targetIndex: 0, protocol: 'http', level: 10, repetition: 0 },
+      result: resultWith({ rps: 500 }),
+    };
+    fake.emit({ type: 'cell-done', comparisonId: id, cellCount: 8, outcome });
+    expect(await registry.stop(id, 'b')).toBe(false);
+    expect(registry.comparisonsOf('a')).toEqual([id]);
+    fake.emit({ type: 'done', comparisonId: id, status: 'completed', outcomes: [outcome] });
+    await recorder.idle();
+    await expect.poll(() => a.length).toBe(3);
+    const done = a[2]!;
+    if (done.type !== 'done' || !done.historyId) throw new Error('no history id');
+    expect(b).toEqual([]);
+    expect(registry.comparisonsOf('a')).toEqual([]);
+
+    const record = await stores.history.get(done.historyId);
+    expect(record.kind).toBe('comparison');
+    expect(record.appVersion).toBe('2.0.0');
+    expect(
+      record.kind === 'comparison' && record.outcomes.map((o) => o.result.throughput.requestsPerSecond),
+    ).toEqual([500]);
+    await registry.close();
+  });
+
+  it('stops the comparisons of a page that went away and saves them as cancelled', async () => {
+    const fake = new FakeComparisons();
+    const recorder = new HistoryRecorder({ history: stores.history, appVersion: '2.0.0' });
+    const registry = new ComparisonRegistry({ service: fake, recorder });
+    const id = registry.start(comparisonPlanSchema.parse(planInput), 'gone');
+    await registry.stopOwned('gone');
+    expect(fake.stopped).toEqual([id]);
+    const runs = await stores.history.list();
+    expect(runs.map((r) => [r.kind, r.status, r.name])).toEqual([
+      ['comparison', 'cancelled', 'nginx vs apache'],
+    ]);
+    await registry.close();
+  });
+});

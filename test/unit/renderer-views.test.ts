@@ -1,0 +1,254 @@
+import { describe, expect, it } from 'vitest';
+import { builtInPresets } from '../../electron/stores/built-in-presets.ts';
+import {
+  aggregateComparison,
+  compareFigure,
+  comparisonPlanSchema,
+  type CellOutcome,
+  type ComparisonEvent,
+} from '../../shared/comparison.ts';
+import { scenarioSchema } from '../../shared/scenario.ts';
+import { checkDraft } from '../../renderer/editor/draft.ts';
+import { paletteFor } from '../../renderer/charts/palette.ts';
+import { percentileToX, MAX_X } from '../../renderer/report/percentileScale.ts';
+import { percentileCurvesChart, rpsBarChart, scalingChart } from '../../renderer/views/Compare/chartData.ts';
+import {
+  beginComparison,
+  cellsFinished,
+  reduceComparison,
+  type ComparisonRunState,
+} from '../../renderer/views/Compare/comparisonRun.ts';
+import {
+  checkPlanDraft,
+  defaultPlanDraft,
+  draftFromPlan,
+  parseLevels,
+} from '../../renderer/views/Compare/planDraft.ts';
+import { isOpaque } from '../../renderer/views/Export/chartImage.ts';
+import { fileSlug } from '../../renderer/views/Export/download.ts';
+import { labelOutcomes, labelResults } from '../../renderer/views/Export/exports.ts';
+import { deltaText, verdictText } from '../../renderer/views/History/RunDiff.tsx';
+import { draftFromScenario } from '../../renderer/views/Presets/scenarioDraft.ts';
+import { resultWith } from '../helpers/comparison-results.ts';
+
+const plan = comparisonPlanSchema.parse({
+  name: 'nginx vs apache',
+  targets: [
+    { name: 'nginx', urls: { http: 'http://127.0.0.1:8081/' } },
+    { name: 'apache', urls: { http: 'http://127.0.0.1:8082/' } },
+  ],
+  load: { model: 'closed', connections: 10, limit: { kind: 'duration', seconds: 1 } },
+  levels: [10, 100, 1000],
+  repetitions: 2,
+});
+
+function outcome(targetIndex: number, level: number, repetition: number, rps: number): CellOutcome {
+  return {
+    cellIndex: 0,
+    coordinates: { targetIndex, protocol: 'http', level, repetition },
+    result: resultWith({ rps, p99: rps / 1000 }),
+  };
+}
+
+describe('comparison editor draft', () => {
+  it('gives back every built-in comparison plan unchanged after a round trip through the editor', () => {
+    const plans = builtInPresets().flatMap((p) => (p.kind === 'comparison' ? [p.plan] : []));
+    expect(plans).toHaveLength(5);
+    for (const p of plans) {
+      const check = checkPlanDraft(draftFromPlan(p));
+      if (!check.ok)
+        throw new Error(`${p.name}: ${check.list.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+      expect(check.plan).toEqual(p);
+    }
+  });
+
+  it('names the bad field: a level that is no number, a missing URL for a chosen protocol', () => {
+    const d = defaultPlanDraft();
+    const withHttp = d.targets.map((t, i) => ({
+      ...t,
+      urls: { ...t.urls, http: `http://127.0.0.1:80${i}/` },
+    }));
+    expect(checkPlanDraft({ ...d, targets: withHttp, levels: '10, ten' }).issues.get('levels')).toBe(
+      'level must be a number',
+    );
+    const noHttps = checkPlanDraft({ ...d, targets: withHttp, protocols: ['http', 'https'] });
+    expect(noHttps.ok).toBe(false);
+    expect(noHttps.issues.get('targets.0.urls.https')).toBe(
+      'the plan compares https, but this target has no https URL',
+    );
+    expect(noHttps.issues.get('targets.1.urls.https')).toBe(
+      'the plan compares https, but this target has no https URL',
+    );
+    expect(checkPlanDraft({ ...d, targets: withHttp }).ok).toBe(true);
+  });
+
+  it('reads levels separated by commas, spaces or semicolons', () => {
+    expect(parseLevels('10, 100 1000;5000')).toEqual([10, 100, 1000, 5000]);
+    expect(parseLevels(' 1,2 , x ')).toEqual([1, 2, 'x']);
+    expect(parseLevels('')).toEqual([]);
+  });
+
+  it('puts an open-model duration message under the duration field', () => {
+    const d = { ...defaultPlanDraft(), model: 'open' as const, seconds: '0' };
+    expect(checkPlanDraft(d).issues.get('load.limit.seconds')).toBe('duration must be at least 0.1');
+  });
+});
+
+describe('scenario draft from a saved scenario', () => {
+  it('gives back the scenario the editor would run, for both load models', () => {
+    const closed = scenarioSchema.parse({
+      name: 'with everything',
+      targets: [
+        {
+          name: 'api',
+          url: 'https://127.0.0.1:8443/v1',
+          method: 'POST',
+          headers: [{ name: 'Authorization', value: 'Bearer x' }],
+          body: { kind: 'text', text: '{"a":1}' },
+        },
+        { url: 'http://127.0.0.1:8080/', body: { kind: 'file', path: '/tmp/body.bin' } },
+      ],
+      load: {
+        model: 'closed',
+        connections: 30,
+        pipelining: 2,
+        limit: { kind: 'requests', count: 30000 },
+        rate: 500,
+      },
+      options: {
+        keepAlive: false,
+        protocol: 'h2',
+        warmupSeconds: 2,
+        sloMs: 300,
+        thresholds: [{ metric: 'p99', op: '<', value: 50 }],
+        tls: { verify: false, caFile: '/tmp/ca.pem', servername: 'example.test' },
+      },
+    });
+    const open = scenarioSchema.parse({
+      targets: [{ url: 'http://127.0.0.1:8080/' }],
+      load: { model: 'open', rate: 1000, durationSeconds: 5, maxInFlight: 200 },
+    });
+    for (const s of [closed, open]) {
+      const check = checkDraft(draftFromScenario(s));
+      expect(check.ok && check.scenario).toEqual(s);
+    }
+  });
+});
+
+describe('comparison progress', () => {
+  const events = (id: string): ComparisonEvent[] => [
+    { type: 'started', comparisonId: id, cellCount: 12 },
+    {
+      type: 'cell-started',
+      comparisonId: id,
+      cellIndex: 0,
+      cellCount: 12,
+      coordinates: { targetIndex: 0, protocol: 'http', level: 10, repetition: 0 },
+      runId: 'run-1',
+    },
+  ];
+
+  it('follows the matrix cell by cell and ignores other comparisons', () => {
+    let s: ComparisonRunState = { ...beginComparison(plan), comparisonId: 'cmp-a', phase: 'running' };
+    expect(s.cells).toHaveLength(12);
+    for (const e of [...events('cmp-b'), ...events('cmp-a')]) s = reduceComparison(s, e);
+    expect(s.current).toBe(0);
+    expect(s.cells[0]!.status).toBe('running');
+    expect(s.cells.filter((c) => c.status === 'running')).toHaveLength(1);
+    const first = outcome(0, 10, 0, 1234);
+    s = reduceComparison(s, { type: 'cell-done', comparisonId: 'cmp-a', cellCount: 12, outcome: first });
+    expect(s.cells[0]).toMatchObject({ status: 'completed', rps: 1234 });
+    s = reduceComparison(s, { type: 'pause', comparisonId: 'cmp-a', nextCellIndex: 1, seconds: 2 });
+    expect(s.pausing).toBe(true);
+    s = reduceComparison(s, { type: 'error', comparisonId: 'cmp-a', cellIndex: 1, message: 'worker died' });
+    expect(s.cells[1]!.status).toBe('error');
+    expect(cellsFinished(s)).toBe(2);
+    s = reduceComparison(s, {
+      type: 'done',
+      comparisonId: 'cmp-a',
+      status: 'cancelled',
+      outcomes: [first],
+      historyId: 'h-1',
+    });
+    expect(s).toMatchObject({ phase: 'done', status: 'cancelled', historyId: 'h-1', current: null });
+    expect(s.errors).toEqual(['Cell 2: worker died']);
+  });
+});
+
+describe('comparison charts', () => {
+  const table = aggregateComparison(plan, [
+    outcome(0, 10, 0, 1000),
+    outcome(0, 10, 1, 3000),
+    outcome(1, 10, 0, 500),
+    outcome(0, 1000, 0, 9000),
+  ]);
+  const palette = paletteFor('light');
+
+  it('draws one bar per target and level at the mean req/s, gaps where a cell has no result yet', () => {
+    const chart = rpsBarChart(table, palette);
+    expect(chart.data.labels).toEqual(['c=10', 'c=100', 'c=1000']);
+    expect(chart.data.datasets.map((d) => [d.label, d.data])).toEqual([
+      ['nginx', [2000, null, 9000]],
+      ['apache', [500, null, null]],
+    ]);
+  });
+
+  it('plots scaling against the level on a log axis when the levels span decades', () => {
+    const chart = scalingChart(table, 'p99', palette);
+    expect(chart.options?.scales?.x?.type).toBe('logarithmic');
+    expect(chart.data.datasets[0]!.data).toEqual([
+      { x: 10, y: 2 },
+      { x: 1000, y: 9 },
+    ]);
+  });
+
+  it('overlays the distributions on the run report percentile axis', () => {
+    const chart = percentileCurvesChart(table, { protocol: 'http', level: 10 }, palette);
+    const nginx = chart.data.datasets[0]!.data;
+    expect(chart.data.datasets.map((d) => d.label)).toEqual(['nginx', 'apache']);
+    // p50 is 1 ms in both repetitions; the maximum is 2 and 6 ms, so 4 on average.
+    expect(nginx[0]).toEqual({ x: percentileToX(50), y: 1 });
+    expect(nginx.at(-1)).toEqual({ x: MAX_X, y: 4 });
+    expect(nginx.map((p) => p.x)).toEqual([...nginx.map((p) => p.x)].sort((a, b) => a - b));
+  });
+});
+
+describe('export helpers', () => {
+  it('tells opaque colours from transparent ones', () => {
+    expect(isOpaque('rgb(255, 255, 255)')).toBe(true);
+    expect(isOpaque('rgba(18, 24, 41, 1)')).toBe(true);
+    expect(isOpaque('rgba(0, 0, 0, 0)')).toBe(false);
+    expect(isOpaque('rgba(255, 255, 255, 0.5)')).toBe(false);
+    expect(isOpaque('transparent')).toBe(false);
+  });
+
+  it('makes file names from any text', () => {
+    expect(fileSlug('nginx vs Apache · c=100')).toBe('nginx-vs-apache-c-100');
+    expect(fileSlug('../../etc/passwd')).toBe('etc-passwd');
+    expect(fileSlug('···', 'chart')).toBe('chart');
+  });
+
+  it('labels results by target, numbering repeated names, and cell runs by their coordinates', () => {
+    const a = resultWith({ rps: 1, url: 'http://127.0.0.1:1/' });
+    const b = resultWith({ rps: 2, url: 'http://127.0.0.1:2/' });
+    expect(labelResults([a, a, b]).map((r) => r.label)).toEqual([
+      '127.0.0.1:1 #1',
+      '127.0.0.1:1 #2',
+      '127.0.0.1:2',
+    ]);
+    expect(labelOutcomes(plan, [outcome(1, 100, 1, 5)]).map((r) => r.label)).toEqual(['apache · c=100 · #2']);
+  });
+});
+
+describe('two saved runs compared', () => {
+  it('says the change and the verdict in words', () => {
+    const one = { n: 1, mean: 100, stdev: null, min: 100, max: 100 };
+    const few = compareFigure('rps', one, { ...one, mean: 110 });
+    expect([deltaText(few), verdictText(few)]).toEqual(['+10.0 %', 'too few repetitions to tell']);
+    const a = { n: 3, mean: 100, stdev: 1, min: 99, max: 101 };
+    const worse = compareFigure('rps', a, { ...a, mean: 80 });
+    expect([deltaText(worse), verdictText(worse)]).toEqual(['−20.0 %', 'A better, beyond noise']);
+    const noise = compareFigure('p99', a, { ...a, mean: 100.5 });
+    expect(verdictText(noise)).toBe('within run-to-run noise');
+  });
+});
