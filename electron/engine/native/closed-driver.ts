@@ -1,0 +1,142 @@
+import type { Client, ClientOwner, RunState } from './run-state.ts';
+
+export interface ClosedPlan {
+  /** Connections (HTTP/1.1) or sessions (HTTP/2), each carrying `depth` requests at a time. */
+  connections: number;
+  /**
+   * Measure for this long, or until this many requests have finished while measuring (those
+   * in flight when the warm-up ends count: they finish after it).
+   */
+  limit: { kind: 'duration'; ms: number } | { kind: 'requests'; count: number };
+  /** Optional cap on the total rate (req/s): requests then follow a fixed schedule. */
+  rate: number | null;
+  timeoutMs: number;
+}
+
+/** How often unfinished requests are checked against the timeout (a tenth of it, within bounds). */
+export function sweepInterval(timeoutMs: number): number {
+  return Math.min(250, Math.max(5, Math.floor(timeoutMs / 10)));
+}
+
+/**
+ * The closed model (ab, wrk, autocannon): every connection keeps its requests in flight and
+ * sends the next one as soon as an answer arrives. With a rate cap (wrk2's closed loop) the
+ * k-th request is due at start + k/rate; a connection that is free early waits for its due
+ * time, one that is late sends at once, and the intended time is kept so the corrected
+ * latency can be reported beside the measured one.
+ */
+export class ClosedDriver implements ClientOwner {
+  private readonly plan: ClosedPlan;
+  private readonly state: RunState;
+  private readonly clients: Client[] = [];
+  private readonly waiting = new Set<Client>();
+  private t0 = 0;
+  private interval = 0;
+  private token = 0;
+  private measuring = false;
+  /** Requests-count limit: how many more may be sent once measuring. */
+  private budget = Infinity;
+  private sendingDone = false;
+  private finished = false;
+  private pacer: NodeJS.Timeout | null = null;
+  private deadline: NodeJS.Timeout | null = null;
+  private sweeper: NodeJS.Timeout | null = null;
+  private resolve: () => void = () => undefined;
+
+  constructor(plan: ClosedPlan, state: RunState, makeClient: (owner: ClientOwner) => Client) {
+    this.plan = plan;
+    this.state = state;
+    for (let i = 0; i < plan.connections; i++) this.clients.push(makeClient(this));
+  }
+
+  /**
+   * Resolves when the limit is reached or the signal aborts. warmupDone (null without a
+   * warm-up) resolves when measuring starts: the limit counts from then.
+   */
+  run(signal: AbortSignal, warmupDone: Promise<void> | null): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.resolve = resolve;
+      if (signal.aborted) return this.finish();
+      signal.addEventListener('abort', () => this.finish(), { once: true });
+      this.t0 = performance.now();
+      if (this.plan.rate !== null) this.interval = 1000 / this.plan.rate;
+      if (warmupDone === null) this.beginMeasuring();
+      else void warmupDone.then(() => this.beginMeasuring());
+      this.sweeper = setInterval(() => {
+        const now = performance.now();
+        for (const c of this.clients) c.sweep(now);
+      }, sweepInterval(this.plan.timeoutMs));
+      for (const c of this.clients) this.fill(c);
+    });
+  }
+
+  private beginMeasuring(): void {
+    if (this.finished || this.measuring) return;
+    this.measuring = true;
+    const limit = this.plan.limit;
+    if (limit.kind === 'duration') {
+      this.deadline = setTimeout(() => this.finish(), limit.ms);
+    } else {
+      this.budget = limit.count - this.state.pending;
+      if (this.budget <= 0) this.stopSending();
+    }
+  }
+
+  private stopSending(): void {
+    this.sendingDone = true;
+    if (this.state.pending === 0) this.finish();
+  }
+
+  onFree(client: Client): void {
+    if (this.finished) return;
+    if (this.sendingDone) {
+      if (this.state.pending === 0) this.finish();
+      return;
+    }
+    this.fill(client);
+  }
+
+  private fill(client: Client): void {
+    const now = performance.now();
+    while (client.free > 0 && !this.finished) {
+      if (this.sendingDone) return;
+      if (this.measuring && this.budget <= 0) {
+        this.stopSending();
+        return;
+      }
+      let intended = now;
+      if (this.interval > 0) {
+        intended = this.t0 + this.token * this.interval;
+        if (intended > now) {
+          this.wait(client, intended - now);
+          return;
+        }
+        this.token++;
+      }
+      if (this.measuring) this.budget--;
+      client.send(intended, now);
+    }
+  }
+
+  /** A free connection waits for the next due time (rate cap). */
+  private wait(client: Client, ms: number): void {
+    this.waiting.add(client);
+    if (this.pacer !== null) return;
+    this.pacer = setTimeout(() => {
+      this.pacer = null;
+      const ready = [...this.waiting];
+      this.waiting.clear();
+      for (const c of ready) this.fill(c);
+    }, ms);
+  }
+
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    if (this.pacer !== null) clearTimeout(this.pacer);
+    if (this.deadline !== null) clearTimeout(this.deadline);
+    if (this.sweeper !== null) clearInterval(this.sweeper);
+    for (const c of this.clients) c.destroy();
+    this.resolve();
+  }
+}

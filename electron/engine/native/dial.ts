@@ -1,0 +1,185 @@
+import dns from 'node:dns';
+import net from 'node:net';
+import tls from 'node:tls';
+import type { TlsFacts } from '../../../shared/result.ts';
+import type { RunSpec } from '../types.ts';
+import { endpointOf, type Endpoint } from './request-bytes.ts';
+
+/** How long each step of opening a connection took, in ms. */
+export interface DialTiming {
+  /** performance.now() when the dial began. */
+  startAt: number;
+  dnsMs: number;
+  connectMs: number;
+  /** null for plain TCP. */
+  tlsMs: number | null;
+}
+
+/** Receives bytes straight from the socket's read buffer (net's `onread`), valid only during the call. */
+export type ReadHandler = (bytes: number, buffer: Buffer) => void;
+
+export interface Dialer {
+  readonly endpoint: Endpoint;
+  /**
+   * Opens a connection. `done` runs once: with the ready socket (connected, TLS handshake
+   * finished) or with the error. The returned handle cancels a dial in progress.
+   */
+  dial(
+    onRead: ReadHandler | null,
+    done: (err: Error | null, socket: net.Socket | null, timing: DialTiming) => void,
+  ): {
+    cancel(): void;
+  };
+  /** TLS facts of the first handshake, for the report. */
+  readonly tlsFacts: TlsFacts | null;
+}
+
+/**
+ * One reused read buffer for every socket of the runner. Safe because each read is handed
+ * to its handler synchronously, and the parsers copy whatever they keep across reads.
+ */
+const READ_BUFFER_BYTES = 256 * 1024;
+
+/** Connection errors after which the next address of a host name is tried. */
+const FALLBACK_CODES = new Set([
+  'ECONNREFUSED',
+  'EADDRNOTAVAIL',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'EAFNOSUPPORT',
+]);
+
+export function createDialer(spec: RunSpec, alpn: readonly string[]): Dialer {
+  const endpoint = endpointOf(spec.target.url);
+  const verify = spec.options.tls.verify;
+  const servername =
+    spec.options.tls.servername ?? (net.isIP(endpoint.hostname) ? undefined : endpoint.hostname);
+  // One secure context for every connection: building it (and parsing the CA) per
+  // handshake would be measured as the generator's cost, not the server's.
+  const secureContext = endpoint.secure
+    ? tls.createSecureContext(spec.ca ? { ca: [...tls.rootCertificates, spec.ca] } : {})
+    : null;
+  const readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+  let tlsFacts: TlsFacts | null = null;
+
+  const dial: Dialer['dial'] = (onRead, done) => {
+    const timing: DialTiming = { startAt: performance.now(), dnsMs: 0, connectMs: 0, tlsMs: null };
+    let socket: net.Socket | null = null;
+    let settled = false;
+    const finish = (err: Error | null): void => {
+      if (settled) return;
+      settled = true;
+      if (err) {
+        socket?.destroy();
+        done(err, null, timing);
+      } else {
+        done(null, socket, timing);
+      }
+    };
+    let connectStart = 0;
+    /** Connects to addresses[i]; a refused or unreachable address falls back to the next (::1 then 127.0.0.1 for localhost). */
+    const connectTo = (addresses: readonly string[], i: number): void => {
+      if (i === 0) {
+        connectStart = performance.now();
+        timing.dnsMs = connectStart - timing.startAt;
+      }
+      const address = addresses[i]!;
+      const onread = onRead
+        ? {
+            buffer: readBuffer,
+            callback: (n: number, b: Uint8Array): boolean => {
+              onRead(n, b as Buffer);
+              return true;
+            },
+          }
+        : undefined;
+      let connected = false;
+      let s: net.Socket;
+      if (secureContext) {
+        // No `session` option: every connection does a full handshake, as ab does.
+        const t = tls.connect({
+          host: address,
+          port: endpoint.port,
+          servername,
+          secureContext,
+          rejectUnauthorized: verify,
+          ALPNProtocols: [...alpn],
+          ...(onread ? { onread } : {}),
+        });
+        s = t;
+        t.setNoDelay(true);
+        t.once('connect', () => {
+          connected = true;
+          timing.connectMs = performance.now() - connectStart;
+        });
+        t.once('secureConnect', () => {
+          timing.tlsMs = performance.now() - (connectStart + timing.connectMs);
+          if (tlsFacts === null) tlsFacts = factsOf(t, verify);
+          t.removeListener('error', onError);
+          finish(null);
+        });
+      } else {
+        s = net.connect({ host: address, port: endpoint.port, noDelay: true, ...(onread ? { onread } : {}) });
+        s.once('connect', () => {
+          connected = true;
+          timing.connectMs = performance.now() - connectStart;
+          s.removeListener('error', onError);
+          finish(null);
+        });
+      }
+      socket = s;
+      const onError = (err: NodeJS.ErrnoException): void => {
+        if (!connected && !settled && i + 1 < addresses.length && FALLBACK_CODES.has(err.code ?? '')) {
+          s.destroy();
+          connectTo(addresses, i + 1);
+        } else {
+          finish(err);
+        }
+      };
+      s.once('error', onError);
+    };
+
+    if (net.isIP(endpoint.hostname)) {
+      connectTo([endpoint.hostname], 0);
+    } else {
+      dns.lookup(endpoint.hostname, { all: true }, (err, found) => {
+        if (settled) return;
+        if (err) finish(err);
+        else if (found.length === 0)
+          finish(Object.assign(new Error(`no address for ${endpoint.hostname}`), { code: 'ENOTFOUND' }));
+        else
+          connectTo(
+            found.map((a) => a.address),
+            0,
+          );
+      });
+    }
+    return {
+      cancel: () => {
+        if (settled) return;
+        settled = true;
+        socket?.destroy();
+      },
+    };
+  };
+
+  return {
+    endpoint,
+    dial,
+    get tlsFacts() {
+      return tlsFacts;
+    },
+  };
+}
+
+function factsOf(s: tls.TLSSocket, verify: boolean): TlsFacts {
+  // Typed as Error, but Node sets an OpenSSL code string (e.g. DEPTH_ZERO_SELF_SIGNED_CERT).
+  const err = s.authorizationError as unknown;
+  return {
+    protocol: s.getProtocol() ?? null,
+    cipher: s.getCipher()?.name ?? null,
+    alpn: typeof s.alpnProtocol === 'string' ? s.alpnProtocol : null,
+    verified: verify && s.authorized,
+    authorizationError: err instanceof Error ? err.message : typeof err === 'string' ? err : null,
+  };
+}

@@ -1,0 +1,302 @@
+import type net from 'node:net';
+import type { DialTiming, Dialer } from './dial.ts';
+import { classifyError, closedFailure, timeoutFailure, type Failure } from './errors.ts';
+import { ResponseParser } from './response-parser.ts';
+import type { Client, ClientOwner, RunState } from './run-state.ts';
+
+/** What every HTTP/1.1 client of a run shares. */
+export interface Http1Config {
+  state: RunState;
+  dialer: Dialer;
+  /** The request, built once (see request-bytes.ts). */
+  request: Buffer;
+  requestBodyBytes: number;
+  /** Requests in flight per connection (pipelining depth); 1 without pipelining. */
+  depth: number;
+  keepAlive: boolean;
+  headRequests: boolean;
+}
+
+const MAX_HEAD_BYTES = 1024 * 1024;
+const MAX_BACKOFF_MS = 100;
+
+/**
+ * One HTTP/1.1 connection slot: a socket (replaced when the server closes it) carrying up
+ * to `depth` pipelined requests. Requests live in a ring of typed arrays, so a request costs
+ * no allocation. With keep-alive off every request gets its own socket (and TLS handshake).
+ *
+ * When a reused connection closes cleanly before answering (the server's keep-alive limit,
+ * `Connection: close`, an idle-timeout race), the unanswered requests were never processed
+ * and are sent again on a new connection, so no count is lost. Any other failure fails the
+ * requests it cut off.
+ */
+export class Http1Client implements Client {
+  private readonly cfg: Http1Config;
+  private readonly owner: ClientOwner;
+  private readonly parser: ResponseParser;
+  private readonly intended: Float64Array;
+  private readonly startAt: Float64Array;
+  private readonly writtenAt: Float64Array;
+  private head = 0;
+  private count = 0;
+  /** The first `written` requests of the ring were written to the current socket. */
+  private written = 0;
+  private socket: net.Socket | null = null;
+  private dialing: { cancel(): void } | null = null;
+  /** Bumped whenever the socket is dropped, so late events of an old socket are ignored. */
+  private generation = 0;
+  /** Timing of the current socket's dial, until its first response claims it. */
+  private dialTiming: DialTiming | null = null;
+  private socketResponses = 0;
+  private dialFailures = 0;
+  private backoff: NodeJS.Timeout | null = null;
+  private destroyed = false;
+
+  constructor(cfg: Http1Config, owner: ClientOwner) {
+    this.cfg = cfg;
+    this.owner = owner;
+    this.intended = new Float64Array(cfg.depth);
+    this.startAt = new Float64Array(cfg.depth);
+    this.writtenAt = new Float64Array(cfg.depth);
+    this.parser = new ResponseParser(this.onResponse, {
+      headRequests: cfg.headRequests,
+      maxHeadBytes: MAX_HEAD_BYTES,
+    });
+  }
+
+  get free(): number {
+    return this.destroyed ? 0 : this.cfg.depth - this.count;
+  }
+
+  get pending(): number {
+    return this.count;
+  }
+
+  send(intendedAt: number, now: number): void {
+    const depth = this.cfg.depth;
+    let i = this.head + this.count;
+    if (i >= depth) i -= depth;
+    this.intended[i] = intendedAt;
+    this.startAt[i] = now;
+    this.count++;
+    this.cfg.state.started();
+    const socket = this.socket;
+    if (socket !== null) {
+      this.writtenAt[i] = now;
+      this.written++;
+      socket.write(this.cfg.request);
+      this.cfg.state.recorder.sent(this.cfg.requestBodyBytes, this.cfg.request.length);
+    } else if (this.dialing === null && this.backoff === null) {
+      this.retryConnect();
+    }
+  }
+
+  sweep(now: number): void {
+    if (this.count === 0 || now - this.startAt[this.head]! <= this.cfg.state.timeoutMs) return;
+    // Requests pipelined behind a stuck one cannot be answered before it: they time out too.
+    this.dropSocket();
+    this.fail(this.count, timeoutFailure(this.cfg.state.timeoutMs), now);
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    if (this.backoff !== null) clearTimeout(this.backoff);
+    this.backoff = null;
+    // May run inside this client's own response callback (the run just ended): parse no further.
+    this.parser.halt();
+    this.dropSocket();
+  }
+
+  private connect(): void {
+    const generation = ++this.generation;
+    this.parser.reset();
+    this.dialing = this.cfg.dialer.dial(
+      (n, buf) => {
+        if (generation === this.generation) this.onRead(n, buf);
+      },
+      (err, socket, timing) => {
+        if (generation !== this.generation || this.destroyed) {
+          socket?.destroy();
+          return;
+        }
+        this.dialing = null;
+        if (err !== null || socket === null) {
+          this.dialFailures++;
+          // Nothing was written: every request waiting for this connection fails with it.
+          this.fail(this.count, classifyError(err), performance.now());
+          return;
+        }
+        this.dialFailures = 0;
+        this.socket = socket;
+        this.dialTiming = timing;
+        this.socketResponses = 0;
+        let lastError: Error | null = null;
+        socket.on('error', (e: Error) => (lastError = e));
+        socket.on('close', () => {
+          if (generation === this.generation) this.onClosed(lastError);
+        });
+        this.writeQueued();
+      },
+    );
+  }
+
+  /** Writes the requests that waited for a connection. */
+  private writeQueued(): void {
+    const socket = this.socket!;
+    const n = this.count - this.written;
+    if (n === 0) return;
+    const now = performance.now();
+    const depth = this.cfg.depth;
+    const recorder = this.cfg.state.recorder;
+    if (n > 1) socket.cork();
+    for (let k = 0; k < n; k++) {
+      let i = this.head + this.written;
+      if (i >= depth) i -= depth;
+      this.writtenAt[i] = now;
+      this.written++;
+      socket.write(this.cfg.request);
+      recorder.sent(this.cfg.requestBodyBytes, this.cfg.request.length);
+    }
+    if (n > 1) socket.uncork();
+  }
+
+  private onRead(n: number, buf: Buffer): void {
+    const parser = this.parser;
+    parser.now = performance.now();
+    if (!parser.execute(buf, 0, n)) {
+      const now = parser.now;
+      this.dropSocket();
+      this.fail(this.count, { kind: 'protocol', message: parser.error ?? 'malformed response' }, now);
+    }
+  }
+
+  // An arrow property: the parser calls it once per response, with no binding cost.
+  private readonly onResponse = (
+    status: number,
+    bodyBytes: number,
+    totalBytes: number,
+    close: boolean,
+  ): void => {
+    const parser = this.parser;
+    const now = parser.now;
+    const state = this.cfg.state;
+    if (this.written === 0) {
+      // A response nobody asked for.
+      this.dropSocket();
+      this.fail(this.count, { kind: 'protocol', message: 'response received without a request' }, now);
+      return;
+    }
+    const i = this.head;
+    this.head = i + 1 === this.cfg.depth ? 0 : i + 1;
+    this.count--;
+    this.written--;
+    this.socketResponses++;
+    const startAt = this.startAt[i]!;
+    if (state.httpVersion === null) state.httpVersion = `1.${parser.minorVersion}`;
+    const wantsServer = state.wantsDocument;
+    state.response(status, bodyBytes, totalBytes, this.intended[i]!, startAt, now, parser.server);
+    if (wantsServer) parser.captureServer = state.wantsDocument;
+    if (state.measuring) {
+      const firstByteAt = parser.firstByteAt;
+      const d = this.dialTiming;
+      if (d !== null) {
+        this.dialTiming = null;
+        state.phases.newConnection(
+          d.dnsMs,
+          d.connectMs,
+          d.tlsMs,
+          firstByteAt - this.writtenAt[i]!,
+          now - firstByteAt,
+          now - startAt,
+        );
+      } else {
+        state.phases.reusedConnection(firstByteAt - this.writtenAt[i]!, now - firstByteAt, now - startAt);
+      }
+    } else {
+      this.dialTiming = null;
+    }
+    if (close || !this.cfg.keepAlive) {
+      // The server answers nothing more on this connection: what was pipelined behind
+      // this response was never processed, and goes out again on a new connection.
+      parser.halt();
+      this.dropSocket();
+    }
+    this.owner.onFree(this);
+    if (this.count > this.written && this.socket === null && this.dialing === null && this.backoff === null) {
+      this.retryConnect();
+    }
+  };
+
+  /** The socket closed without us closing it. */
+  private onClosed(err: Error | null): void {
+    const reused = this.socketResponses > 0;
+    this.socket = null;
+    this.dialTiming = null;
+    this.generation++;
+    const now = performance.now();
+    this.parser.now = now;
+    // A body delimited by the close completes here (and may start new requests).
+    const clean = this.parser.finish();
+    this.parser.reset();
+    if (this.written > 0) {
+      if (clean && reused && (err === null || classifyError(err).kind === 'reset')) {
+        // Closed between responses on a reused connection: resend on a new one.
+        this.written = 0;
+      } else {
+        this.fail(this.written, err ? classifyError(err) : closedFailure(), now);
+      }
+    }
+    if (this.count > 0 && this.dialing === null && this.backoff === null && !this.destroyed)
+      this.retryConnect();
+  }
+
+  /** Reconnects, after a short growing pause when connecting keeps failing (a dead server is not hammered). */
+  private retryConnect(): void {
+    if (this.dialFailures === 0) {
+      this.connect();
+      return;
+    }
+    const delay = Math.min(MAX_BACKOFF_MS, 2 ** (this.dialFailures - 1));
+    this.backoff = setTimeout(() => {
+      this.backoff = null;
+      if (!this.destroyed && this.count > this.written && this.socket === null && this.dialing === null)
+        this.connect();
+    }, delay);
+  }
+
+  private dropSocket(): void {
+    this.generation++;
+    this.written = 0;
+    this.dialTiming = null;
+    if (this.socket !== null) {
+      this.socket.destroy();
+      this.socket = null;
+    }
+    if (this.dialing !== null) {
+      this.dialing.cancel();
+      this.dialing = null;
+    }
+  }
+
+  /** Fails the `n` oldest requests with one failure, then tells the owner there is room. */
+  private fail(n: number, f: Failure, now: number): void {
+    if (n === 0) return;
+    const depth = this.cfg.depth;
+    for (let k = 0; k < n; k++) {
+      this.head = this.head + 1 === depth ? 0 : this.head + 1;
+      this.count--;
+      if (this.written > 0) this.written--;
+      this.cfg.state.failed(f, now);
+    }
+    this.owner.onFree(this);
+    if (
+      this.count > 0 &&
+      this.socket === null &&
+      this.dialing === null &&
+      this.backoff === null &&
+      !this.destroyed
+    ) {
+      this.retryConnect();
+    }
+  }
+}

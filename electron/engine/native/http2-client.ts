@@ -1,0 +1,344 @@
+import type net from 'node:net';
+import type { Dialer, DialTiming } from './dial.ts';
+import { classifyError, timeoutFailure, type Failure } from './errors.ts';
+import { encodeRequestBlock } from './hpack.ts';
+import { H2_REFUSED_STREAM, H2Session, h2ErrorName, type H2Exchange } from './http2-session.ts';
+import type { Client, ClientOwner, RunState } from './run-state.ts';
+
+export interface Http2Config {
+  state: RunState;
+  dialer: Dialer;
+  /** The request's header fields (pseudo-headers included), encoded once. */
+  headers: Record<string, string>;
+  body: Uint8Array | null;
+  /** Concurrent streams per connection (the scenario's pipelining, or the open model's cap). */
+  streams: number;
+  /** Off: one connection per request. */
+  keepAlive: boolean;
+}
+
+/** A connection and what the client tracks about it. */
+interface Conn {
+  session: H2Session;
+  /** Timing of its dial, until its first response claims it. */
+  timing: DialTiming | null;
+  /** GOAWAY received: streams above lastStreamId were not processed. */
+  goawayLastStreamId: number;
+}
+
+const MAX_BACKOFF_MS = 100;
+
+/**
+ * One HTTP/2 connection slot on the raw-socket session (http2-session.ts): up to `streams`
+ * concurrent requests, capped by the server's SETTINGS_MAX_CONCURRENT_STREAMS. On GOAWAY
+ * (nginx sends one after keepalive_requests) the old connection finishes its accepted streams
+ * while a new one takes the rest; streams the server refused (REFUSED_STREAM) or never
+ * accepted (above GOAWAY's last stream) are sent again, so no count is lost. A stream reset
+ * by the server counts as a 'reset' error naming RST_STREAM or GOAWAY, apart from HTTP
+ * statuses. Byte counts are as framed on the wire (compressed headers), like h2load's.
+ */
+export class Http2Client implements Client {
+  private readonly cfg: Http2Config;
+  private readonly owner: ClientOwner;
+  private readonly block: Buffer;
+  private readonly body: Uint8Array | null;
+  private readonly requestBytes: number;
+  private conn: Conn | null = null;
+  private readonly conns = new Map<H2Session, Conn>();
+  private dialing: { cancel(): void } | null = null;
+  /** Requests waiting for a connection. */
+  private readonly queue: H2Exchange[] = [];
+  /** Requests on a stream, by exchange (their connection may be a draining one). */
+  private readonly active = new Map<H2Exchange, Conn>();
+  private limit: number;
+  private dialFailures = 0;
+  private backoff: NodeJS.Timeout | null = null;
+  private destroyed = false;
+
+  constructor(cfg: Http2Config, owner: ClientOwner) {
+    this.cfg = cfg;
+    this.owner = owner;
+    this.limit = cfg.keepAlive ? cfg.streams : 1;
+    this.block = encodeRequestBlock(cfg.headers);
+    this.body = cfg.body !== null && cfg.body.byteLength > 0 ? cfg.body : null;
+    const bodyBytes = this.body?.byteLength ?? 0;
+    this.requestBytes =
+      9 + this.block.length + (this.body === null ? 0 : 9 * Math.ceil(bodyBytes / 16_384) + bodyBytes);
+  }
+
+  get free(): number {
+    return this.destroyed ? 0 : Math.max(0, this.limit - this.queue.length - this.active.size);
+  }
+
+  get pending(): number {
+    return this.queue.length + this.active.size;
+  }
+
+  send(intendedAt: number, now: number): void {
+    this.cfg.state.started();
+    this.dispatch(
+      {
+        id: 0,
+        intendedAt,
+        startAt: now,
+        writtenAt: 0,
+        firstByteAt: 0,
+        status: 0,
+        bodyBytes: 0,
+        wireBytes: 0,
+        server: null,
+        bodyOffset: 0,
+        sendWindow: 0,
+        received: 0,
+        ended: false,
+      },
+      now,
+    );
+  }
+
+  sweep(now: number): void {
+    const limit = this.cfg.state.timeoutMs;
+    let expired = 0;
+    const f = timeoutFailure(limit);
+    for (const [ex, conn] of this.active) {
+      if (now - ex.startAt <= limit) continue;
+      this.active.delete(ex);
+      conn.session.cancel(ex);
+      this.cfg.state.failed(f, now);
+      expired++;
+    }
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      const ex = this.queue[i]!;
+      if (now - ex.startAt <= limit) continue;
+      this.queue.splice(i, 1);
+      ex.ended = true;
+      this.cfg.state.failed(f, now);
+      expired++;
+    }
+    if (expired > 0) this.owner.onFree(this);
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    if (this.backoff !== null) clearTimeout(this.backoff);
+    this.backoff = null;
+    this.dialing?.cancel();
+    this.dialing = null;
+    for (const ex of this.active.keys()) ex.ended = true;
+    for (const c of this.conns.values()) c.session.destroy();
+    this.conn = null;
+  }
+
+  /** Starts a request on the current connection, or queues it for the next one. */
+  private dispatch(ex: H2Exchange, now: number): void {
+    const conn = this.conn;
+    if (conn !== null && conn.session.usable) {
+      ex.ended = false;
+      ex.status = 0;
+      ex.bodyBytes = 0;
+      ex.wireBytes = 0;
+      ex.firstByteAt = 0;
+      ex.bodyOffset = 0;
+      ex.received = 0;
+      this.active.set(ex, conn);
+      conn.session.request(ex, now);
+      this.cfg.state.recorder.sent(this.body?.byteLength ?? 0, this.requestBytes);
+      return;
+    }
+    if (conn !== null) this.retire(conn);
+    this.queue.push(ex);
+    if (this.dialing === null && this.backoff === null) this.retryConnect();
+  }
+
+  private retryConnect(): void {
+    if (this.destroyed) return;
+    if (this.dialFailures === 0) {
+      this.connect();
+      return;
+    }
+    this.backoff = setTimeout(
+      () => {
+        this.backoff = null;
+        if (!this.destroyed && this.conn === null && this.dialing === null && this.queue.length > 0)
+          this.connect();
+      },
+      Math.min(MAX_BACKOFF_MS, 2 ** (this.dialFailures - 1)),
+    );
+  }
+
+  private connect(): void {
+    // Reads reach the session created once the dial completes (none arrive before).
+    let session: H2Session | null = null;
+    const dialing = this.cfg.dialer.dial(
+      (n, buf) => session?.onRead(n, buf),
+      (err, socket, timing) => {
+        if (this.dialing !== dialing || this.destroyed) {
+          socket?.destroy();
+          return;
+        }
+        this.dialing = null;
+        const noH2 =
+          err === null
+            ? this.cfg.dialer.endpoint.secure &&
+              (socket as net.Socket & { alpnProtocol?: string | false }).alpnProtocol !== 'h2'
+            : (err as NodeJS.ErrnoException).code === 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL';
+        if (err !== null || socket === null || noH2) {
+          socket?.destroy();
+          this.dialFailures++;
+          this.failQueued(
+            noH2
+              ? {
+                  kind: 'protocol',
+                  message:
+                    'the server does not speak HTTP/2 over TLS (ALPN offered h2, the server refused it)',
+                }
+              : classifyError(err),
+          );
+          return;
+        }
+        this.dialFailures = 0;
+        session = new H2Session(
+          socket,
+          { block: this.block, body: this.body, wantServer: () => this.cfg.state.wantsDocument },
+          this.sessionEvents,
+        );
+        const conn: Conn = { session, timing, goawayLastStreamId: -1 };
+        this.conns.set(session, conn);
+        this.conn = conn;
+        const now = performance.now();
+        for (const ex of this.queue.splice(0)) this.dispatch(ex, now);
+      },
+    );
+    this.dialing = dialing;
+  }
+
+  /** Stops opening streams on a connection; a new one is dialled for what remains. */
+  private retire(conn: Conn): void {
+    conn.session.goingAway = true;
+    if (this.conn === conn) this.conn = null;
+    this.closeIfIdle(conn);
+    if (this.queue.length > 0 && this.dialing === null && this.backoff === null) this.retryConnect();
+  }
+
+  private closeIfIdle(conn: Conn): void {
+    if (conn.session.goingAway && conn.session.active === 0) {
+      this.conns.delete(conn.session);
+      conn.session.destroy();
+    }
+  }
+
+  private readonly sessionEvents = {
+    onResponse: (ex: H2Exchange): void => {
+      const conn = this.active.get(ex);
+      if (conn === undefined || ex.ended) return;
+      this.active.delete(ex);
+      ex.ended = true;
+      const state = this.cfg.state;
+      const now = conn.session.readAt;
+      if (state.httpVersion === null) state.httpVersion = '2';
+      if (ex.firstByteAt === 0) ex.firstByteAt = now;
+      state.response(ex.status, ex.bodyBytes, ex.wireBytes, ex.intendedAt, ex.startAt, now, ex.server);
+      if (state.measuring) {
+        const t = conn.timing;
+        if (t !== null) {
+          conn.timing = null;
+          state.phases.newConnection(
+            t.dnsMs,
+            t.connectMs,
+            t.tlsMs,
+            ex.firstByteAt - ex.writtenAt,
+            now - ex.firstByteAt,
+            now - ex.startAt,
+          );
+        } else {
+          state.phases.reusedConnection(
+            ex.firstByteAt - ex.writtenAt,
+            now - ex.firstByteAt,
+            now - ex.startAt,
+          );
+        }
+      } else {
+        conn.timing = null;
+      }
+      if (!this.cfg.keepAlive) this.retire(conn);
+      else this.closeIfIdle(conn);
+      this.owner.onFree(this);
+    },
+
+    onReset: (ex: H2Exchange, code: number): void => {
+      const conn = this.active.get(ex);
+      if (conn === undefined) return;
+      this.active.delete(ex);
+      if (code === H2_REFUSED_STREAM && !this.destroyed) {
+        // Not processed (RFC 9113 section 8.7): sent again, keeping its start and intended times.
+        this.dispatch(ex, performance.now());
+        this.closeIfIdle(conn);
+        return;
+      }
+      this.cfg.state.failed(
+        { kind: 'reset', message: `stream reset by the server (RST_STREAM ${h2ErrorName(code)})` },
+        performance.now(),
+      );
+      this.closeIfIdle(conn);
+      this.owner.onFree(this);
+    },
+
+    onGoaway: (session: H2Session, lastStreamId: number): void => {
+      const conn = this.conns.get(session);
+      if (conn === undefined) return;
+      conn.goawayLastStreamId = lastStreamId;
+      // Streams above the last one were never processed: they go out on a new connection.
+      const now = performance.now();
+      const again: H2Exchange[] = [];
+      for (const [ex, c] of this.active) {
+        if (c === conn && ex.id > lastStreamId) {
+          this.active.delete(ex);
+          session.forget(ex);
+          again.push(ex);
+        }
+      }
+      this.retire(conn);
+      for (const ex of again) this.dispatch(ex, now);
+    },
+
+    onMaxStreams: (_session: H2Session, max: number): void => {
+      if (this.cfg.keepAlive) this.limit = Math.max(1, Math.min(this.cfg.streams, max));
+    },
+
+    onClose: (session: H2Session, err: Error | null, open: H2Exchange[]): void => {
+      const conn = this.conns.get(session);
+      this.conns.delete(session);
+      if (conn === undefined || this.destroyed) return;
+      if (this.conn === conn) this.conn = null;
+      const now = performance.now();
+      let failed = 0;
+      for (const ex of open) {
+        if (!this.active.has(ex)) continue;
+        this.active.delete(ex);
+        ex.ended = true;
+        if (conn.goawayLastStreamId >= 0 && ex.id > conn.goawayLastStreamId) {
+          this.dispatch(ex, now);
+          continue;
+        }
+        const f: Failure = err
+          ? classifyError(err)
+          : conn.goawayLastStreamId >= 0
+            ? { kind: 'reset', message: `stream cut off by GOAWAY (last stream ${conn.goawayLastStreamId})` }
+            : { kind: 'reset', message: 'HTTP/2 connection closed before the response was complete' };
+        this.cfg.state.failed(f, now);
+        failed++;
+      }
+      if (failed > 0) this.owner.onFree(this);
+      if (this.queue.length > 0 && this.dialing === null && this.backoff === null) this.retryConnect();
+    },
+  };
+
+  private failQueued(f: Failure): void {
+    const now = performance.now();
+    for (const ex of this.queue.splice(0)) {
+      ex.ended = true;
+      this.cfg.state.failed(f, now);
+    }
+    this.owner.onFree(this);
+  }
+}

@@ -1,0 +1,148 @@
+import { REPORT_PERCENTILES } from '../../../shared/defaults.ts';
+import type { Warning } from '../../../shared/result.ts';
+import { latencyStats } from '../histogram.ts';
+import type { Runner, RunnerContext, RunnerOutcome, RunSpec } from '../types.ts';
+import { ClosedDriver } from './closed-driver.ts';
+import { createDialer } from './dial.ts';
+import { Http1Client, type Http1Config } from './http1-client.ts';
+import { Http2Client, type Http2Config } from './http2-client.ts';
+import { OpenDriver, LATE_TOLERANCE_MS } from './open-driver.ts';
+import { http1RequestBytes, http2RequestHeaders } from './request-bytes.ts';
+import { RunState, type Client, type ClientOwner } from './run-state.ts';
+import { NATIVE_RUNNER_VERSION } from './version.ts';
+
+/**
+ * The native runner: HTTP/1.1 and HTTP/2 on raw net/tls sockets, in the
+ * closed model (connections x pipelining, duration or request count, optional rate cap) and
+ * the open model (fixed schedule, latency from the intended send time), with per-request
+ * timing phases.
+ */
+export const nativeRunner: Runner = {
+  name: 'native',
+  version: NATIVE_RUNNER_VERSION,
+  run: runNative,
+};
+
+async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
+  const { spec, recorder, signal } = ctx;
+  const { load, options } = spec;
+  // Without a warm-up, measuring has begun (the promise is already resolved) and the limit
+  // counts from the first request.
+  const warmupDone = ctx.warmupSeconds > 0 ? ctx.warmupDone : null;
+  if (warmupDone === null) await ctx.warmupDone;
+  const h2 = options.protocol === 'h2';
+  const open = load.model === 'open';
+  const state = new RunState(recorder, {
+    clock: open ? 'intended' : 'start',
+    corrected: load.model === 'closed' && load.rate !== null,
+    timeoutMs: options.timeoutMs,
+  });
+  const dialer = createDialer(spec, h2 ? ['h2'] : ['http/1.1']);
+  // Open model: one request per HTTP/1.1 connection (the pool grows instead); HTTP/2 sessions
+  // carry up to maxInFlight streams. Closed model: `pipelining` per connection. Without
+  // keep-alive a connection carries one request, then closes.
+  const depth = open ? (h2 ? load.maxInFlight : 1) : options.keepAlive || h2 ? load.pipelining : 1;
+  const makeClient = h2 ? http2Factory(spec, state, dialer, depth) : http1Factory(spec, state, dialer, depth);
+  const warnings: Warning[] = [];
+  if (!options.keepAlive && !h2 && load.model === 'closed' && load.pipelining > 1) {
+    warnings.push({
+      code: 'engine-limit',
+      message: 'pipelining needs keep-alive: without keep-alive each connection carries one request',
+    });
+  }
+
+  let attackSeconds: number | null = null;
+  let waitSeconds: number | null = null;
+  let dropped: number | null = null;
+  if (open) {
+    const driver = new OpenDriver(
+      {
+        rate: load.rate,
+        durationMs: load.durationSeconds * 1000,
+        maxInFlight: load.maxInFlight,
+        timeoutMs: options.timeoutMs,
+      },
+      state,
+      makeClient,
+    );
+    const o = await driver.run(signal, warmupDone);
+    attackSeconds = o.attackSeconds;
+    waitSeconds = o.waitSeconds;
+    dropped = o.dropped;
+    const sentRate = attackSeconds > 0 ? o.sent / (attackSeconds + 1 / load.rate) : 0;
+    if (o.dropped > 0 || o.late > 0.01 * Math.max(1, o.sent)) {
+      warnings.push({
+        code: 'rate-not-reached',
+        message:
+          `target ${load.rate} req/s, sent ${sentRate.toFixed(1)} req/s: ${o.late} requests went out more than ` +
+          `${LATE_TOLERANCE_MS} ms late and ${o.dropped} were never sent (no free slot under the in-flight cap of ` +
+          `${load.maxInFlight}); latency is measured from the scheduled time`,
+      });
+    }
+  } else {
+    const driver = new ClosedDriver(
+      {
+        connections: load.connections,
+        limit:
+          load.limit.kind === 'duration'
+            ? { kind: 'duration', ms: load.limit.seconds * 1000 }
+            : { kind: 'requests', count: load.limit.count },
+        rate: load.rate,
+        timeoutMs: options.timeoutMs,
+      },
+      state,
+      makeClient,
+    );
+    await driver.run(signal, warmupDone);
+  }
+
+  return {
+    tls: dialer.tlsFacts,
+    httpVersion: state.httpVersion,
+    attackSeconds,
+    waitSeconds,
+    dropped,
+    correctedLatency: state.corrected === null ? null : latencyStats(state.corrected, REPORT_PERCENTILES),
+    phases: state.phases.stats(),
+    warnings,
+  };
+}
+
+function http1Factory(
+  spec: RunSpec,
+  state: RunState,
+  dialer: Http1Config['dialer'],
+  depth: number,
+): (owner: ClientOwner) => Client {
+  const { bytes, bodyBytes } = http1RequestBytes(spec.target, spec.body, {
+    keepAlive: spec.options.keepAlive,
+    appVersion: spec.appVersion,
+  });
+  const cfg: Http1Config = {
+    state,
+    dialer,
+    request: bytes,
+    requestBodyBytes: bodyBytes,
+    depth,
+    keepAlive: spec.options.keepAlive,
+    headRequests: spec.target.method === 'HEAD',
+  };
+  return (owner) => new Http1Client(cfg, owner);
+}
+
+function http2Factory(
+  spec: RunSpec,
+  state: RunState,
+  dialer: Http2Config['dialer'],
+  depth: number,
+): (owner: ClientOwner) => Client {
+  const cfg: Http2Config = {
+    state,
+    dialer,
+    headers: http2RequestHeaders(spec.target, spec.body, spec.appVersion),
+    body: spec.body,
+    streams: depth,
+    keepAlive: spec.options.keepAlive,
+  };
+  return (owner) => new Http2Client(cfg, owner);
+}

@@ -1,0 +1,113 @@
+import { REPORT_PERCENTILES } from '../../../shared/defaults.ts';
+import { PHASES, type Phase, type PhaseStats } from '../../../shared/result.ts';
+import { newHistogram, type Histogram } from '../histogram.ts';
+
+/**
+ * Per-request timing phases, in histograms (never arrays), and how they map to ab's
+ * "Connection Times (ms)" table (ab.c: ctime = connect - start, time = done - start,
+ * waittime = beginread - endwrite):
+ *
+ *   dns       name lookup, when the request opened a connection (0 for an IP literal)
+ *   connect   TCP handshake, when the request opened a connection
+ *   tls       TLS handshake, when the request opened an https connection
+ *   setup     dns + connect + tls: ab's "Connect" row; 0 for a request on a reused
+ *             keep-alive connection (ab -k resets its start to the reuse time too)
+ *   waiting   request written to first response byte: ab's "Waiting" row
+ *   transfer  first response byte to last
+ *   processing total - setup: ab's "Processing" row
+ *   total     request start (connection opening included) to last byte: ab's "Total" row
+ *
+ * A phase that did not happen (dns, connect, tls, setup on a reused connection) counts as 0,
+ * as in ab, so every row holds one value per completed request.
+ */
+export class PhaseRecorder {
+  private readonly h: Record<Phase, Histogram>;
+  /** Requests on reused connections: their dns/connect/tls/setup are 0, added in one go at the end. */
+  private reused = 0;
+  private tlsUsed = false;
+
+  constructor() {
+    this.h = {
+      dns: newHistogram('run'),
+      connect: newHistogram('run'),
+      tls: newHistogram('run'),
+      setup: newHistogram('run'),
+      waiting: newHistogram('run'),
+      transfer: newHistogram('run'),
+      processing: newHistogram('run'),
+      total: newHistogram('run'),
+    };
+  }
+
+  /** A request on a reused connection (times in ms, from performance.now()). */
+  reusedConnection(waitingMs: number, transferMs: number, totalMs: number): void {
+    this.reused++;
+    const h = this.h;
+    h.waiting.recordValue(us(waitingMs));
+    h.transfer.recordValue(us(transferMs));
+    const total = us(totalMs);
+    h.processing.recordValue(total);
+    h.total.recordValue(total);
+  }
+
+  /** The first request on a connection it opened: it carries the connection's setup. */
+  newConnection(
+    dnsMs: number,
+    connectMs: number,
+    tlsMs: number | null,
+    waitingMs: number,
+    transferMs: number,
+    totalMs: number,
+  ): void {
+    const h = this.h;
+    const setup = us(dnsMs) + us(connectMs) + (tlsMs === null ? 0 : us(tlsMs));
+    const total = Math.max(us(totalMs), setup);
+    h.dns.recordValue(us(dnsMs));
+    h.connect.recordValue(us(connectMs));
+    if (tlsMs !== null) this.tlsUsed = true;
+    h.tls.recordValue(tlsMs === null ? 0 : us(tlsMs));
+    h.setup.recordValue(setup);
+    h.waiting.recordValue(us(waitingMs));
+    h.transfer.recordValue(us(transferMs));
+    h.processing.recordValue(total - setup);
+    h.total.recordValue(total);
+  }
+
+  /** Summaries per phase in ms; null before any measured response. */
+  stats(): Partial<Record<Phase, PhaseStats>> | null {
+    if (this.h.total.totalCount === 0) return null;
+    const out: Partial<Record<Phase, PhaseStats>> = {};
+    for (const phase of PHASES) {
+      if (phase === 'tls' && !this.tlsUsed) continue;
+      const h = this.h[phase];
+      const zeros =
+        phase === 'dns' || phase === 'connect' || phase === 'tls' || phase === 'setup' ? this.reused : 0;
+      out[phase] = phaseStats(h, zeros);
+    }
+    return out;
+  }
+}
+
+const us = (ms: number): number => (ms <= 0 ? 0 : Math.round(ms * 1000));
+
+/** ab-style row (min, mean, sd, median, max) plus the report's percentiles, in ms. */
+export function phaseStats(source: Histogram, extraZeros = 0): PhaseStats {
+  let h = source;
+  if (extraZeros > 0) {
+    h = newHistogram('run');
+    h.add(source);
+    h.recordValueWithCount(0, extraZeros);
+  }
+  const ms = (v: number) => v / 1000;
+  const percentiles: Record<string, number> = {};
+  for (const p of REPORT_PERCENTILES) percentiles[String(p)] = ms(h.getValueAtPercentile(p));
+  return {
+    // Percentile 0 is the lowest recorded value, zero included (minNonZeroValue skips zeros).
+    min: h.totalCount === 0 ? 0 : ms(h.getValueAtPercentile(0)),
+    mean: ms(h.mean),
+    stdev: ms(h.stdDeviation),
+    median: ms(h.getValueAtPercentile(50)),
+    max: ms(h.maxValue),
+    percentiles,
+  };
+}

@@ -1,0 +1,448 @@
+/**
+ * Incremental HTTP/1.1 response parser for the native runner.
+ *
+ * It frames responses (status line, headers, Content-Length or chunked bodies, HEAD, 1xx,
+ * 204 and 304 without a body, bodies delimited by the connection's close) and counts bytes;
+ * it never decodes a body or builds a header object. The head of a response is scanned byte
+ * by byte for the four headers that matter (Content-Length, Transfer-Encoding, Connection,
+ * and Server when asked). Input may arrive split at any byte, and one read may hold many
+ * pipelined responses.
+ *
+ * The caller may pass a reused read buffer (net's `onread`): anything the parser keeps
+ * across calls (a head split between reads) is copied.
+ */
+
+/** Called once per complete final response, synchronously from execute() or finish(). */
+export type ResponseCallback = (
+  status: number,
+  bodyBytes: number,
+  totalBytes: number,
+  /** The server will close the connection after this response (no more responses follow). */
+  close: boolean,
+) => void;
+
+export interface ResponseParserOptions {
+  /** Every request on this connection is HEAD: responses carry no body whatever they say. */
+  headRequests: boolean;
+  /** A head longer than this is a protocol error (protects memory from a runaway peer). */
+  maxHeadBytes: number;
+}
+
+const CR = 13;
+const LF = 10;
+const COLON = 58;
+const SPACE = 32;
+const TAB = 9;
+const SEMICOLON = 59;
+const CRLFCRLF = Buffer.from('\r\n\r\n');
+
+// States. Plain numbers (no enum: the code runs through Node's type stripping).
+const HEAD = 0;
+const BODY_LENGTH = 1;
+const BODY_UNTIL_CLOSE = 2;
+const CHUNK_SIZE = 3;
+const CHUNK_EXTENSION = 4;
+const CHUNK_SIZE_LF = 5;
+const CHUNK_DATA = 6;
+const CHUNK_DATA_CR = 7;
+const CHUNK_DATA_LF = 8;
+const TRAILER_LINE_START = 9;
+const TRAILER_LINE = 10;
+const TRAILER_LAST_LF = 11;
+const TRAILER_LINE_LF = 12;
+const FAILED = 13;
+const HALTED = 14;
+
+const NAME_CONTENT_LENGTH = Buffer.from('content-length');
+const NAME_TRANSFER_ENCODING = Buffer.from('transfer-encoding');
+const NAME_CONNECTION = Buffer.from('connection');
+const NAME_SERVER = Buffer.from('server');
+
+/** Case-insensitive compare of buf[at, at+name.length) with a lower-case ASCII name. */
+function nameIs(buf: Uint8Array, at: number, len: number, name: Uint8Array): boolean {
+  if (len !== name.length) return false;
+  for (let i = 0; i < len; i++) if ((buf[at + i]! | 0x20) !== name[i]) return false;
+  return true;
+}
+
+const isSeparator = (c: number): boolean => c === SPACE || c === TAB || c === 44; /* , */
+
+/** Does buf[from, to) contain `word` as a comma/space separated token (case-insensitive)? */
+function hasToken(buf: Uint8Array, from: number, to: number, word: string): boolean {
+  const n = word.length;
+  for (let i = from; i + n <= to; i++) {
+    let match = true;
+    for (let j = 0; j < n; j++) {
+      if ((buf[i + j]! | 0x20) !== word.charCodeAt(j)) {
+        match = false;
+        break;
+      }
+    }
+    if (!match) continue;
+    const before = i === from ? SPACE : buf[i - 1]!;
+    const after = i + n === to ? SPACE : buf[i + n]!;
+    if (isSeparator(before) && isSeparator(after)) return true;
+  }
+  return false;
+}
+
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  const l = c | 0x20;
+  if (l >= 97 && l <= 102) return l - 87;
+  return -1;
+}
+
+export class ResponseParser {
+  private state = HEAD;
+  private readonly onResponse: ResponseCallback;
+  private readonly headRequests: boolean;
+  private readonly maxHeadBytes: number;
+  /** Head bytes kept from earlier reads while its end has not arrived. */
+  private pending: Buffer | null = null;
+
+  // The response being parsed.
+  private status = 0;
+  private close = false;
+  private remaining = 0;
+  private bodyBytes = 0;
+  private totalBytes = 0;
+  private chunkDigits = 0;
+  private trailerLineEmpty = true;
+  /** True from the first byte of a response until it completes. */
+  private inResponse = false;
+
+  /** Set by the caller before execute(): when the bytes being parsed were read. */
+  now = 0;
+  /** `now` of the read that brought the current (or last completed) response's first byte. */
+  firstByteAt = 0;
+  /** When true, the next head's Server header is captured into `server`. */
+  captureServer = false;
+  server: string | null = null;
+  /** HTTP minor version of the last status line (1 for HTTP/1.1, 0 for HTTP/1.0). */
+  minorVersion = 1;
+  /** Why parsing failed; once set, the connection is unusable. */
+  error: string | null = null;
+
+  constructor(onResponse: ResponseCallback, opts: ResponseParserOptions) {
+    this.onResponse = onResponse;
+    this.headRequests = opts.headRequests;
+    this.maxHeadBytes = opts.maxHeadBytes;
+  }
+
+  /** True between responses: no byte of an unfinished response has been seen. */
+  get idle(): boolean {
+    return !this.inResponse;
+  }
+
+  /** Forget any partial response (the connection was replaced). */
+  reset(): void {
+    this.state = HEAD;
+    this.pending = null;
+    this.inResponse = false;
+    this.error = null;
+  }
+
+  /** Stops the execute() in progress after the current response (its connection is closing). */
+  halt(): void {
+    this.state = HALTED;
+    this.pending = null;
+  }
+
+  /**
+   * Parses buf[start, end). Returns false when the input is not valid HTTP (see `error`);
+   * the caller must then drop the connection.
+   */
+  execute(buf: Buffer, start: number, end: number): boolean {
+    let pos = start;
+    while (pos < end && this.state !== HALTED) {
+      switch (this.state) {
+        case HEAD: {
+          pos = this.parseHead(buf, pos, end);
+          if (pos < 0) return this.error === null;
+          break;
+        }
+        case BODY_LENGTH: {
+          const n = Math.min(this.remaining, end - pos);
+          this.remaining -= n;
+          this.bodyBytes += n;
+          this.totalBytes += n;
+          pos += n;
+          if (this.remaining === 0) this.complete();
+          break;
+        }
+        case BODY_UNTIL_CLOSE: {
+          const n = end - pos;
+          this.bodyBytes += n;
+          this.totalBytes += n;
+          pos = end;
+          break;
+        }
+        case CHUNK_DATA: {
+          const n = Math.min(this.remaining, end - pos);
+          this.remaining -= n;
+          this.bodyBytes += n;
+          this.totalBytes += n;
+          pos += n;
+          if (this.remaining === 0) this.state = CHUNK_DATA_CR;
+          break;
+        }
+        default: {
+          // Chunk framing and trailers: a byte at a time (a few bytes per chunk). Counted
+          // first: the last byte completes the response.
+          this.totalBytes++;
+          if (!this.framingByte(buf[pos]!)) return false;
+          pos++;
+        }
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The connection ended. Completes a response whose body runs until the close; returns
+   * false when a response was cut short (the caller counts it as a reset).
+   */
+  finish(): boolean {
+    if (this.state === BODY_UNTIL_CLOSE) {
+      this.close = true;
+      this.complete();
+      return true;
+    }
+    return !this.inResponse;
+  }
+
+  private fail(message: string): boolean {
+    this.error = message;
+    this.state = FAILED;
+    return false;
+  }
+
+  /**
+   * Handles the head of a response starting at pos. Returns the position after the head
+   * (the body follows in the same read), or -1 when the head is incomplete or invalid.
+   */
+  private parseHead(buf: Buffer, pos: number, end: number): number {
+    if (this.pending === null) {
+      // Tolerate empty lines before a status line (RFC 9112 section 2.2).
+      while (pos < end && (buf[pos] === CR || buf[pos] === LF)) pos++;
+      if (pos === end) return -1;
+      if (!this.inResponse) {
+        this.inResponse = true;
+        this.firstByteAt = this.now;
+        this.totalBytes = 0;
+      }
+      const at = buf.indexOf(CRLFCRLF, pos);
+      if (at !== -1 && at + 4 <= end) {
+        return this.headParsed(buf, pos, at + 4) ? at + 4 : -1;
+      }
+      if (end - pos > this.maxHeadBytes) {
+        this.fail(`response head larger than ${this.maxHeadBytes} bytes`);
+        return -1;
+      }
+      this.pending = Buffer.from(buf.subarray(pos, end));
+      return -1;
+    }
+    // A head split across reads: join what we have and look again (from just before the seam).
+    const prev = this.pending;
+    const joined = Buffer.concat([prev, buf.subarray(pos, end)]);
+    const at = joined.indexOf(CRLFCRLF, Math.max(0, prev.length - 3));
+    if (at === -1) {
+      if (joined.length > this.maxHeadBytes) {
+        this.fail(`response head larger than ${this.maxHeadBytes} bytes`);
+        return -1;
+      }
+      this.pending = joined;
+      return -1;
+    }
+    this.pending = null;
+    if (!this.headParsed(joined, 0, at + 4)) return -1;
+    return pos + (at + 4 - prev.length);
+  }
+
+  /** Reads the status line and framing headers of buf[from, to) (to is just past CRLFCRLF). */
+  private headParsed(buf: Buffer, from: number, to: number): boolean {
+    // "HTTP/1.x SSS"
+    if (
+      to - from < 16 ||
+      buf[from] !== 72 /* H */ ||
+      buf[from + 1] !== 84 ||
+      buf[from + 2] !== 84 ||
+      buf[from + 3] !== 80 ||
+      buf[from + 4] !== 47 /* / */ ||
+      buf[from + 5] !== 49 /* 1 */ ||
+      buf[from + 6] !== 46 /* . */ ||
+      buf[from + 8] !== SPACE ||
+      (buf[from + 12] !== SPACE && buf[from + 12] !== CR)
+    ) {
+      return this.fail('response does not start with an HTTP/1.x status line');
+    }
+    const minor = buf[from + 7]! - 48;
+    const d0 = buf[from + 9]! - 48;
+    const d1 = buf[from + 10]! - 48;
+    const d2 = buf[from + 11]! - 48;
+    if (minor < 0 || minor > 9 || d0 < 1 || d0 > 5 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) {
+      return this.fail('malformed status line');
+    }
+    const status = d0 * 100 + d1 * 10 + d2;
+    this.minorVersion = minor;
+
+    let contentLength = -1;
+    let chunked = false;
+    let connClose = minor === 0;
+    // Skip the status line.
+    let i = from + 12;
+    while (buf[i] !== LF) i++;
+    i++;
+    const headEnd = to - 2; // the final empty line's CRLF
+    while (i < headEnd) {
+      const lineStart = i;
+      let colon = -1;
+      while (buf[i] !== LF) {
+        if (colon === -1 && buf[i] === COLON) colon = i;
+        i++;
+      }
+      const lineEnd = buf[i - 1] === CR ? i - 1 : i;
+      i++;
+      if (colon <= lineStart) continue; // not a header line (or empty name): ignore it
+      let v = colon + 1;
+      while (v < lineEnd && (buf[v] === SPACE || buf[v] === TAB)) v++;
+      let ve = lineEnd;
+      while (ve > v && (buf[ve - 1] === SPACE || buf[ve - 1] === TAB)) ve--;
+      const nameLen = colon - lineStart;
+      switch (nameLen) {
+        case 14:
+          if (nameIs(buf, lineStart, nameLen, NAME_CONTENT_LENGTH)) {
+            let n = 0;
+            if (v === ve) return this.fail('empty Content-Length');
+            for (let k = v; k < ve; k++) {
+              const c = buf[k]! - 48;
+              if (c < 0 || c > 9) return this.fail('malformed Content-Length');
+              n = n * 10 + c;
+            }
+            if (contentLength !== -1 && contentLength !== n)
+              return this.fail('conflicting Content-Length headers');
+            contentLength = n;
+          }
+          break;
+        case 17:
+          if (nameIs(buf, lineStart, nameLen, NAME_TRANSFER_ENCODING)) {
+            // chunked must be the final coding; anything else is read until close.
+            chunked = ve - v >= 7 && hasToken(buf, ve - 7 === v ? v : ve - 8, ve, 'chunked');
+          }
+          break;
+        case 10:
+          if (nameIs(buf, lineStart, nameLen, NAME_CONNECTION)) {
+            if (hasToken(buf, v, ve, 'close')) connClose = true;
+            else if (minor === 0 && hasToken(buf, v, ve, 'keep-alive')) connClose = false;
+          }
+          break;
+        case 6:
+          if (this.captureServer && nameIs(buf, lineStart, nameLen, NAME_SERVER)) {
+            this.server = buf.toString('latin1', v, ve);
+          }
+          break;
+      }
+    }
+
+    this.status = status;
+    this.close = connClose;
+    this.bodyBytes = 0;
+    this.totalBytes += to - from;
+    // 1xx informational: no body; the final response to the same request follows (its
+    // bytes count towards that response, and its arrival is the first byte).
+    if (status < 200) return true;
+    if (this.headRequests || status === 204 || status === 304) {
+      this.complete();
+      return true;
+    }
+    if (chunked) {
+      this.state = CHUNK_SIZE;
+      this.chunkDigits = 0;
+      this.remaining = 0;
+    } else if (contentLength >= 0) {
+      this.remaining = contentLength;
+      if (contentLength === 0) this.complete();
+      else this.state = BODY_LENGTH;
+    } else {
+      this.state = BODY_UNTIL_CLOSE;
+      this.close = true;
+    }
+    return true;
+  }
+
+  /** One byte of chunk framing or trailer. */
+  private framingByte(c: number): boolean {
+    switch (this.state) {
+      case CHUNK_SIZE: {
+        const h = hexValue(c);
+        if (h >= 0) {
+          if (++this.chunkDigits > 12) return this.fail('chunk size too large');
+          this.remaining = this.remaining * 16 + h;
+          return true;
+        }
+        if (this.chunkDigits === 0) return this.fail('malformed chunk size');
+        if (c === CR) this.state = CHUNK_SIZE_LF;
+        else if (c === SEMICOLON || c === SPACE || c === TAB) this.state = CHUNK_EXTENSION;
+        else if (c === LF) this.chunkSizeDone();
+        else return this.fail('malformed chunk size');
+        return true;
+      }
+      case CHUNK_EXTENSION:
+        if (c === CR) this.state = CHUNK_SIZE_LF;
+        else if (c === LF) this.chunkSizeDone();
+        return true;
+      case CHUNK_SIZE_LF:
+        if (c !== LF) return this.fail('chunk size line not ended by CRLF');
+        this.chunkSizeDone();
+        return true;
+      case CHUNK_DATA_CR:
+        if (c === CR) this.state = CHUNK_DATA_LF;
+        else if (c === LF) this.nextChunk();
+        else return this.fail('chunk data not followed by CRLF');
+        return true;
+      case CHUNK_DATA_LF:
+        if (c !== LF) return this.fail('chunk data not followed by CRLF');
+        this.nextChunk();
+        return true;
+      case TRAILER_LINE_START:
+        if (c === CR) this.state = TRAILER_LAST_LF;
+        else if (c === LF) this.complete();
+        else this.state = TRAILER_LINE;
+        return true;
+      case TRAILER_LINE:
+        if (c === CR) this.state = TRAILER_LINE_LF;
+        else if (c === LF) this.state = TRAILER_LINE_START;
+        return true;
+      case TRAILER_LINE_LF:
+        if (c !== LF) return this.fail('trailer line not ended by CRLF');
+        this.state = TRAILER_LINE_START;
+        return true;
+      case TRAILER_LAST_LF:
+        if (c !== LF) return this.fail('trailers not ended by CRLF');
+        this.complete();
+        return true;
+      default:
+        return this.fail('parser used after a failure');
+    }
+  }
+
+  private chunkSizeDone(): void {
+    this.chunkDigits = 0;
+    if (this.remaining === 0) this.state = TRAILER_LINE_START;
+    else this.state = CHUNK_DATA;
+  }
+
+  private nextChunk(): void {
+    this.state = CHUNK_SIZE;
+    this.remaining = 0;
+  }
+
+  private complete(): void {
+    this.state = HEAD;
+    this.inResponse = false;
+    this.captureServer = false;
+    // The callback may halt() the parser (its connection closes).
+    this.onResponse(this.status, this.bodyBytes, this.totalBytes, this.close);
+  }
+}

@@ -1,0 +1,101 @@
+import type { Recorder } from '../recorder.ts';
+import type { Failure } from './errors.ts';
+import { newHistogram, type Histogram } from '../histogram.ts';
+import { PhaseRecorder } from './phases.ts';
+
+/** What a load driver hands out to clients and hears back from them. */
+export interface Client {
+  /** Requests this client can take now (free pipeline slots or streams). */
+  readonly free: number;
+  /** Requests it holds that have not finished. */
+  readonly pending: number;
+  /** Starts a request scheduled for intendedAt (performance.now() ms; equal to now when unscheduled). */
+  send(intendedAt: number, now: number): void;
+  /** Fails requests older than the timeout. */
+  sweep(now: number): void;
+  /** Drops every connection now; unfinished requests stay unfinished (a stopped run). */
+  destroy(): void;
+}
+
+export interface ClientOwner {
+  /** A client finished one or more requests and has room again. */
+  onFree(client: Client): void;
+}
+
+/**
+ * Which clock a response's latency runs from. `start`: when the request was started (closed
+ * model; a rate cap adds the corrected histogram from the intended time beside it).
+ * `intended`: the schedule's send time (open model), so a stalled server or a late
+ * generator shows up in the latency instead of being omitted.
+ */
+export type LatencyClock = 'start' | 'intended';
+
+/** Everything the clients of one run share: the recorder, phase and corrected histograms, facts. */
+export class RunState {
+  readonly recorder: Recorder;
+  readonly phases = new PhaseRecorder();
+  /** Closed model with a rate cap: latency from the intended send time (wrk2's corrected). */
+  readonly corrected: Histogram | null;
+  readonly clock: LatencyClock;
+  readonly timeoutMs: number;
+  /** "1.1", "1.0" or "2", from the first response. */
+  httpVersion: string | null = null;
+  /** Requests started and not yet finished, warm-up included (the recorder's inFlight is the same figure). */
+  pending = 0;
+  /** performance.now() of the last finished request. */
+  lastDoneAt = 0;
+  private documentNoted = false;
+
+  constructor(recorder: Recorder, opts: { clock: LatencyClock; corrected: boolean; timeoutMs: number }) {
+    this.recorder = recorder;
+    this.clock = opts.clock;
+    this.corrected = opts.corrected ? newHistogram('run') : null;
+    this.timeoutMs = opts.timeoutMs;
+  }
+
+  /** False during warm-up: phases and corrected latency skip those requests, like the recorder. */
+  get measuring(): boolean {
+    return this.recorder.measuring;
+  }
+
+  /** Whether the next response's Server header is still wanted (ab's "Server Software"). */
+  get wantsDocument(): boolean {
+    return !this.documentNoted;
+  }
+
+  started(): void {
+    this.pending++;
+    this.recorder.inFlight++;
+  }
+
+  /** A response arrived (times from performance.now(), in ms). */
+  response(
+    status: number,
+    bodyBytes: number,
+    totalBytes: number,
+    intendedAt: number,
+    startAt: number,
+    doneAt: number,
+    server: string | null,
+  ): void {
+    this.pending--;
+    this.recorder.inFlight--;
+    this.lastDoneAt = doneAt;
+    const from = this.clock === 'intended' ? intendedAt : startAt;
+    this.recorder.response(status, Math.round((doneAt - from) * 1000), bodyBytes, totalBytes);
+    if (this.corrected !== null && this.recorder.measuring)
+      this.corrected.recordValue(Math.max(1, Math.round((doneAt - intendedAt) * 1000)));
+    if (!this.documentNoted && status >= 200 && status < 300) {
+      this.recorder.noteDocument(server, bodyBytes);
+      this.documentNoted = this.recorder.totals.documentLength !== null;
+    }
+  }
+
+  /** A request failed without a response. */
+  failed(f: Failure, doneAt: number): void {
+    this.pending--;
+    this.recorder.inFlight--;
+    this.lastDoneAt = doneAt;
+    this.recorder.error(f.kind, f.message);
+  }
+}

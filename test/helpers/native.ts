@@ -1,0 +1,184 @@
+/**
+ * Helpers for the native runner's tests: run it in-process against a Recorder (no worker),
+ * and servers with the behaviours those tests need (a periodic stall, HTTP/2 with GOAWAY).
+ */
+import http from 'node:http';
+import http2 from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import type net from 'node:net';
+import { nativeRunner } from '../../electron/engine/native/native-runner.ts';
+import { Recorder } from '../../electron/engine/recorder.ts';
+import type { RunnerOutcome, RunSpec } from '../../electron/engine/types.ts';
+import { scenarioSchema, type ScenarioInput } from '../../shared/scenario.ts';
+
+export interface NativeRun {
+  recorder: Recorder;
+  outcome: RunnerOutcome;
+  /** Wall-clock seconds the runner took. */
+  seconds: number;
+}
+
+/**
+ * Runs the scenario's first target through the native runner in this process, ticking the
+ * recorder as the worker would. `ca` is the PEM text the host would read from caFile.
+ */
+export async function runNative(
+  input: ScenarioInput,
+  opts: { ca?: string; warmupSeconds?: number; signal?: AbortSignal; body?: Uint8Array } = {},
+): Promise<NativeRun> {
+  const scenario = scenarioSchema.parse(input);
+  const target = scenario.targets[0]!;
+  const spec: RunSpec = {
+    runId: 'native-test',
+    scenarioName: scenario.name,
+    target,
+    load: scenario.load,
+    options: scenario.options,
+    body: opts.body ?? (target.body.kind === 'text' ? Buffer.from(target.body.text) : null),
+    ca: opts.ca ?? null,
+    appVersion: '0.0.0-test',
+  };
+  const warmupSeconds = opts.warmupSeconds ?? 0;
+  const t0 = performance.now();
+  const recorder = new Recorder({ sloMs: scenario.options.sloMs, warmup: warmupSeconds > 0, now: t0 });
+  const ticker = setInterval(() => recorder.tick(performance.now()), 200);
+  let warmupTimer: NodeJS.Timeout | undefined;
+  const warmupDone =
+    warmupSeconds > 0
+      ? new Promise<void>((resolve) => {
+          warmupTimer = setTimeout(() => {
+            recorder.tick(performance.now());
+            recorder.startMeasuring();
+            resolve();
+          }, warmupSeconds * 1000);
+        })
+      : Promise.resolve();
+  try {
+    const outcome = await nativeRunner.run({
+      spec,
+      recorder,
+      signal: opts.signal ?? new AbortController().signal,
+      warmupSeconds,
+      warmupDone,
+    });
+    recorder.tick(performance.now());
+    return { recorder, outcome, seconds: (performance.now() - t0) / 1000 };
+  } finally {
+    clearInterval(ticker);
+    clearTimeout(warmupTimer);
+  }
+}
+
+/** Latency percentile of the whole run in ms. */
+export function percentileMs(recorder: Recorder, p: number): number {
+  return recorder.histogram.getValueAtPercentile(p) / 1000;
+}
+
+/**
+ * An HTTP server that pauses like a stop-the-world GC: for `stallMs` at the start of every
+ * `periodMs`, nothing is answered; requests arriving then are answered when the pause ends.
+ */
+export async function startStallServer(
+  stallMs: number,
+  periodMs: number,
+): Promise<{ url: string; requests: () => number; close(): Promise<void> }> {
+  const start = performance.now();
+  let requests = 0;
+  const server = http.createServer((_req, res) => {
+    requests++;
+    const phase = (performance.now() - start) % periodMs;
+    const answer = () => {
+      res.writeHead(200, { 'content-length': 2 });
+      res.end('ok');
+    };
+    if (phase < stallMs) setTimeout(answer, stallMs - phase);
+    else answer();
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    requests: () => requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface H2Server {
+  url: string;
+  /** HTTP/2 sessions (connections) accepted. */
+  readonly sessions: number;
+  /** Streams answered with a complete response. */
+  readonly answered: number;
+  /** GOAWAY frames sent. */
+  readonly goaways: number;
+  close(): Promise<void>;
+}
+
+/**
+ * A Node HTTP/2 server: h2 over TLS (ALPN) when given a certificate, h2c (prior knowledge)
+ * without. With goawayAfter, each session answers that many streams, then sends GOAWAY
+ * naming the last one it processed and closes; streams the client opened past it are
+ * refused, unanswered, as nginx does at keepalive_requests.
+ */
+export async function startH2Server(
+  opts: { tls?: { key: string; cert: string }; goawayAfter?: number; body?: string } = {},
+): Promise<H2Server> {
+  const body = Buffer.from(opts.body ?? 'hello h2');
+  const counts = { sessions: 0, answered: 0, goaways: 0 };
+  const server = opts.tls
+    ? http2.createSecureServer({ key: opts.tls.key, cert: opts.tls.cert })
+    : http2.createServer();
+  const sockets = new Set<net.Socket>();
+  server.on('connection', (s: net.Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  server.on('session', (session: http2.ServerHttp2Session) => {
+    counts.sessions++;
+    let streams = 0;
+    let closing = false;
+    session.on('error', () => undefined);
+    session.on('stream', (stream, headers) => {
+      stream.on('error', () => undefined);
+      if (closing) {
+        stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
+        return;
+      }
+      streams++;
+      const last = opts.goawayAfter !== undefined && streams >= opts.goawayAfter;
+      stream.respond({ ':status': 200, 'content-length': body.length, server: 'node-h2-test' });
+      stream.end(headers[':method'] === 'HEAD' ? undefined : body, () => counts.answered++);
+      if (last) {
+        closing = true;
+        counts.goaways++;
+        session.goaway(http2.constants.NGHTTP2_NO_ERROR, stream.id);
+        // Let the last answers go out, then close as nginx does.
+        setTimeout(() => session.close(), 20);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}/`,
+    get sessions() {
+      return counts.sessions;
+    },
+    get answered() {
+      return counts.answered;
+    },
+    get goaways() {
+      return counts.goaways;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
