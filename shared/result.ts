@@ -49,6 +49,17 @@ export const sampleSchema = z.object({
   late: count.optional(),
   /** Generator CPU use in this window, percent of one core (can exceed 100 with several threads). */
   cpuPercent: z.number().nonnegative().optional(),
+  /**
+   * True on a run's last sample only (absent elsewhere, and in results saved before it
+   * existed). Its window runs from the previous tick to the moment the load ended: answers to
+   * requests still in flight are in it, the engine's summary work after the end is not; a
+   * stopped run ends at the stop. intervalSeconds says how long it really is: for a timed run
+   * (duration, open model) the worker skips the tick that would fall within half an interval
+   * of the planned end, so the last window spans 0.5 to 1.5 ticks instead of a few ms of
+   * wind-down (a rate near 0 and a handful of answers). A run limited by a request count, or
+   * stopped, can still end with a short final window: its rates are per its own interval.
+   */
+  final: z.boolean().optional(),
 });
 export type Sample = z.infer<typeof sampleSchema>;
 
@@ -199,6 +210,12 @@ export const runResultSchema = z.object({
     errors: count,
     /** Responses slower than the SLO. */
     sloExceeded: count,
+    /**
+     * Responses whose body length differs from the document length (the first measured
+     * response's): ab's "Length" failures. Absent in results of engines or app versions that
+     * did not count it.
+     */
+    lengthMismatch: count.optional(),
     /** Sent but unanswered when the run ended; reported, not hidden. */
     inFlightAtEnd: count,
     /** Open model: requests that missed their scheduled send time, and ones never sent. */

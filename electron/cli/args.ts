@@ -1,15 +1,23 @@
 /**
- * `trebuchet run` arguments -> a validated Scenario plus output choices. Flags mirror ab and
- * vegeta; a scenario file gives the base and flags override it. Every error is a
- * CliInputError naming the flag or the scenario field.
+ * `trebuchet run` arguments -> a validated Scenario or comparison plan plus output choices.
+ * Flags mirror ab and vegeta; a scenario file or a preset gives the base and flags override
+ * it. Every error is a CliInputError naming the flag or the scenario field.
  */
 import { isAbsolute, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { comparisonPlanSchema, type ComparisonPlan } from '../../shared/comparison.ts';
 import { DEFAULTS } from '../../shared/defaults.ts';
+import type { Preset } from '../../shared/presets.ts';
 import type { Body, Header, Load, Scenario, Threshold } from '../../shared/scenario.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';
 import type { FieldIssue } from '../../shared/validation.ts';
 import { parseWith } from '../../shared/validation.ts';
+import {
+  parseTargetPointer,
+  pointPlanTargets,
+  pointScenarioTargets,
+  type TargetPointer,
+} from './preset-targets.ts';
 import {
   CliInputError,
   parseDurationSeconds,
@@ -19,7 +27,7 @@ import {
   parseWholeNumber,
 } from './values.ts';
 
-export const REPORT_FORMATS = ['text', 'ab', 'vegeta', 'json'] as const;
+export const REPORT_FORMATS = ['text', 'ab', 'vegeta', 'http_load', 'jmeter', 'json'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 export interface OutputOptions {
@@ -32,9 +40,36 @@ export interface OutputOptions {
   quiet: boolean;
 }
 
-export interface RunCommand {
-  scenario: Scenario;
+/** Where `--save` keeps runs: the data directory of `trebuchet serve --data-dir` (the stores' default when undefined). */
+export interface HistoryOptions {
+  save: boolean;
+  dataDir: string | undefined;
+}
+
+interface CommandCommon {
   output: OutputOptions;
+  history: HistoryOptions;
+  /** What a preset run changed beyond the given values (targets left out), for stderr. */
+  notes: string[];
+}
+
+/** A run of one scenario (its targets one after another), or a comparison preset's matrix. */
+export type RunCommand = CommandCommon &
+  ({ kind: 'scenario'; scenario: Scenario } | { kind: 'comparison'; plan: ComparisonPlan });
+
+/** `--preset ref`: the preset is found (files, stores) by the caller, then applyPreset() finishes the command. */
+export interface PresetRequest {
+  kind: 'preset';
+  ref: string;
+  output: OutputOptions;
+  history: HistoryOptions;
+  flags: RunFlags;
+}
+
+/** The parsed flags and URLs, kept for applyPreset(). */
+export interface RunFlags {
+  values: Values;
+  positionals: string[];
 }
 
 /** What argument parsing needs from the outside world (tests pass fakes). */
@@ -47,6 +82,13 @@ export interface ArgsIo {
 
 export const RUN_OPTIONS = {
   scenario: { type: 'string' },
+  preset: { type: 'string' },
+  target: { type: 'string', multiple: true },
+  levels: { type: 'string' },
+  repetitions: { type: 'string' },
+  pause: { type: 'string' },
+  save: { type: 'boolean' },
+  'data-dir': { type: 'string' },
   name: { type: 'string' },
   connections: { type: 'string', short: 'c' },
   requests: { type: 'string', short: 'n' },
@@ -89,9 +131,13 @@ function parseRunFlags(argv: readonly string[]) {
   });
 }
 
-/** Which flag sets which scenario field, so schema errors name the flag the user typed. */
+/**
+ * Which flag sets which scenario or plan field, so schema errors name the flag the user
+ * typed (the first entry whose flag was given).
+ */
 const FLAG_OF_PATH: readonly [RegExp, string][] = [
   [/^targets\.\d+\.url/, '<url>'],
+  [/^targets\.\d+\.url/, '--target'],
   [/^targets\.\d+\.method/, '--method'],
   [/^targets\.\d+\.headers/, '--header'],
   [/^targets\.\d+\.body/, '--body'],
@@ -111,13 +157,17 @@ const FLAG_OF_PATH: readonly [RegExp, string][] = [
   [/^options\.tls\.caFile/, '--cacert'],
   [/^options\.tls\.servername/, '--servername'],
   [/^options\.engine/, '--engine'],
+  [/^levels/, '--levels'],
+  [/^repetitions/, '--repetitions'],
+  [/^pauseSeconds/, '--pause'],
   [/^name/, '--name'],
 ];
 
-function flagIssue(issue: FieldIssue, setByFlag: ReadonlySet<string>): CliInputError {
-  const flag = FLAG_OF_PATH.find(([re]) => re.test(issue.path))?.[1];
-  if (flag && setByFlag.has(flag)) return new CliInputError(flag, issue.message);
-  return new CliInputError(issue.path || 'scenario', issue.message);
+function flagIssue(issue: FieldIssue, setByFlag: ReadonlySet<string>, what: string): CliInputError {
+  const flag = FLAG_OF_PATH.find(([re, f]) => re.test(issue.path) && setByFlag.has(f))?.[1];
+  if (flag) return new CliInputError(flag, issue.message);
+  const field = [what, issue.path].filter((part) => part !== '').join(' ');
+  return new CliInputError(field || 'scenario', issue.message);
 }
 
 function readScenarioFile(path: string, io: ArgsIo): Scenario {
@@ -259,7 +309,227 @@ function givenFlags(v: Values, positionals: readonly string[]): Set<string> {
   return set;
 }
 
-export type ParsedRun = { help: true } | ({ help: false } & RunCommand);
+function historyFromFlags(v: Values, io: ArgsIo): HistoryOptions {
+  const dir = v['data-dir'];
+  if (dir !== undefined && dir.trim() === '') throw new CliInputError('--data-dir', 'is empty');
+  return { save: v.save === true, dataDir: dir === undefined ? undefined : resolve(io.cwd, dir) };
+}
+
+/** -m, -H and --body as they change a target of a file or preset. */
+interface RequestFlags {
+  method: string | undefined;
+  headers: Header[];
+  body: Body | null;
+}
+
+function requestFlags(v: Values, io: ArgsIo): RequestFlags {
+  return {
+    method: v.method?.toUpperCase(),
+    headers: (v.header ?? []).map((h) => parseHeader('--header', h)),
+    body: bodyFromFlags(v, io),
+  };
+}
+
+function overrideRequest<T extends { method: string; headers: Header[]; body: Body }>(
+  t: T,
+  r: RequestFlags,
+): Omit<T, 'method'> & { method: string } {
+  return {
+    ...t,
+    ...(r.method ? { method: r.method } : {}),
+    headers: mergeHeaders(t.headers, r.headers),
+    ...(r.body ? { body: r.body } : {}),
+  };
+}
+
+/** The run options as flags change them (the protocol aside: a comparison sets it per cell). */
+function optionsFromFlags(v: Values, o: Omit<Scenario['options'], 'protocol'> | undefined, io: ArgsIo) {
+  const thresholds: Threshold[] | undefined = v.threshold?.map((t) => parseThreshold('--threshold', t));
+  return {
+    keepAlive: v.keepalive ?? o?.keepAlive,
+    engine: v.engine ?? o?.engine,
+    timeoutMs:
+      v.timeout === undefined
+        ? o?.timeoutMs
+        : Math.round(parseDurationSeconds('--timeout', v.timeout, 's') * 1000),
+    warmupSeconds:
+      v.warmup === undefined ? o?.warmupSeconds : parseDurationSeconds('--warmup', v.warmup, 's'),
+    sloMs: v.slo === undefined ? o?.sloMs : parseDurationSeconds('--slo', v.slo, 'ms') * 1000,
+    thresholds: thresholds ?? o?.thresholds,
+    tls: {
+      verify: v.insecure === undefined ? o?.tls.verify : !v.insecure,
+      caFile: v.cacert === undefined ? (o?.tls.caFile ?? null) : existingFile('--cacert', v.cacert, io),
+      servername: v.servername ?? o?.tls.servername ?? null,
+    },
+    sampleIntervalMs:
+      v.interval === undefined
+        ? o?.sampleIntervalMs
+        : Math.round(parseDurationSeconds('--interval', v.interval, 'ms') * 1000),
+  };
+}
+
+/**
+ * A scenario from flags over a base (a scenario file or preset, or none). URLs given here
+ * are new targets that replace the base's; otherwise the base's targets take -m, -H, --body.
+ */
+function scenarioFromFlags(
+  v: Values,
+  positionals: readonly string[],
+  base: Scenario | null,
+  io: ArgsIo,
+  what: string,
+): Scenario {
+  const request = requestFlags(v, io);
+  const targets = (base ? base.targets : []).map((t) => overrideRequest(t, request));
+  const fromUrls = positionals.map((url) => ({
+    name: '',
+    url,
+    // A body without -m is a POST, as with ab -p.
+    method: request.method ?? (request.body ? 'POST' : DEFAULTS.method),
+    headers: request.headers,
+    body: request.body ?? { kind: 'none' as const },
+  }));
+  const o = base?.options;
+  const input = {
+    version: base?.version,
+    name: v.name ?? base?.name,
+    targets: positionals.length > 0 ? fromUrls : targets,
+    load: loadFromFlags(v, base?.load ?? null),
+    options: {
+      ...optionsFromFlags(v, o, io),
+      protocol: v.http2 === undefined ? o?.protocol : v.http2 ? 'h2' : 'http1.1',
+    },
+  };
+  const parsed = parseWith(scenarioSchema, input);
+  if (!parsed.ok) throw flagIssue(parsed.issues[0]!, givenFlags(v, positionals), what);
+  return parsed.value;
+}
+
+/** `--levels 10,100,1000`: connections (closed model) or rates (open model). */
+function parseLevels(text: string): number[] {
+  const parts = text.split(',').map((p) => p.trim());
+  if (parts.some((p) => !/^(\d+(\.\d+)?|\.\d+)$/.test(p))) {
+    throw new CliInputError('--levels', `"${text}" is not a list of numbers (e.g. 10,100,1000)`);
+  }
+  return parts.map(Number);
+}
+
+/** Flags that a comparison sets per cell or level, with what to use instead. */
+const NOT_FOR_COMPARISONS: readonly [keyof Values, string, string][] = [
+  ['connections', '--connections', 'a comparison sets connections per level: use --levels'],
+  ['rate', '--rate', 'a comparison sets the rate per level: use --levels'],
+  ['closed', '--closed', "a comparison keeps its preset's load model"],
+  ['http2', '--http2', 'a comparison sets the protocol per cell (http, https or h2 in the preset)'],
+];
+
+/** A comparison plan's load with -n, -d, -p and --max-in-flight applied. */
+function planLoad(v: Values, load: Load): Load {
+  const requests = v.requests === undefined ? undefined : parseWholeNumber('--requests', v.requests);
+  const seconds = v.duration === undefined ? undefined : parseDurationSeconds('--duration', v.duration, 's');
+  if (requests !== undefined && seconds !== undefined) {
+    throw new CliInputError('--requests', 'give either --requests or --duration, not both');
+  }
+  if (load.model === 'open') {
+    if (requests !== undefined) {
+      throw new CliInputError('--requests', "the preset's load is the open model, which runs for -d seconds");
+    }
+    if (v.pipelining !== undefined) {
+      throw new CliInputError(
+        '--pipelining',
+        "belongs to the closed model; the preset's load is the open model",
+      );
+    }
+    const maxInFlight =
+      v['max-in-flight'] === undefined ? undefined : parseWholeNumber('--max-in-flight', v['max-in-flight']);
+    return {
+      ...load,
+      durationSeconds: seconds ?? load.durationSeconds,
+      maxInFlight: maxInFlight ?? load.maxInFlight,
+    };
+  }
+  if (v['max-in-flight'] !== undefined) {
+    throw new CliInputError(
+      '--max-in-flight',
+      "caps the open model only; the preset's load is the closed model",
+    );
+  }
+  return {
+    ...load,
+    pipelining: v.pipelining === undefined ? load.pipelining : parseWholeNumber('--pipelining', v.pipelining),
+    limit:
+      requests !== undefined
+        ? { kind: 'requests', count: requests }
+        : seconds !== undefined
+          ? { kind: 'duration', seconds }
+          : load.limit,
+  };
+}
+
+function targetPointers(flags: RunFlags): TargetPointer[] {
+  return [
+    ...flags.positionals.map((url) => ({ name: null, url })),
+    ...(flags.values.target ?? []).map((t) => parseTargetPointer('--target', t)),
+  ];
+}
+
+function planFromPreset(
+  plan: ComparisonPlan,
+  flags: RunFlags,
+  io: ArgsIo,
+): { plan: ComparisonPlan; notes: string[] } {
+  const v = flags.values;
+  for (const [key, flag, why] of NOT_FOR_COMPARISONS) {
+    if (v[key] !== undefined) throw new CliInputError(flag, why);
+  }
+  const pointed = pointPlanTargets('--target', plan.targets, plan.protocols, targetPointers(flags));
+  const request = requestFlags(v, io);
+  const input = {
+    ...plan,
+    name: v.name ?? plan.name,
+    targets: pointed.targets.map((t) => overrideRequest(t, request)),
+    protocols: pointed.protocols,
+    load: planLoad(v, plan.load),
+    levels: v.levels === undefined ? plan.levels : parseLevels(v.levels),
+    repetitions:
+      v.repetitions === undefined ? plan.repetitions : parseWholeNumber('--repetitions', v.repetitions),
+    pauseSeconds: v.pause === undefined ? plan.pauseSeconds : parseDurationSeconds('--pause', v.pause, 's'),
+    options: optionsFromFlags(v, plan.options, io),
+  };
+  const parsed = parseWith(comparisonPlanSchema, input);
+  if (!parsed.ok) throw flagIssue(parsed.issues[0]!, givenFlags(v, flags.positionals), '--preset');
+  return { plan: parsed.value, notes: pointed.notes };
+}
+
+/** Flags that mean nothing for a preset run of a scenario or comparison. */
+const COMPARISON_ONLY: readonly [keyof Values, string][] = [
+  ['levels', '--levels'],
+  ['repetitions', '--repetitions'],
+  ['pause', '--pause'],
+];
+
+/** Finishes a `--preset` command once the preset is found: its scenario or plan with the flags applied. */
+export function applyPreset(request: PresetRequest, preset: Preset, io: ArgsIo): RunCommand {
+  const common = { output: request.output, history: request.history };
+  if (preset.kind === 'comparison') {
+    const { plan, notes } = planFromPreset(preset.plan, request.flags, io);
+    return { ...common, kind: 'comparison', plan, notes };
+  }
+  const v = request.flags.values;
+  for (const [key, flag] of COMPARISON_ONLY) {
+    if (v[key] !== undefined)
+      throw new CliInputError(flag, `"${preset.name}" is a scenario, not a comparison`);
+  }
+  const pointed = pointScenarioTargets('--target', preset.scenario.targets, targetPointers(request.flags));
+  const base: Scenario = { ...preset.scenario, targets: pointed.targets };
+  return {
+    ...common,
+    kind: 'scenario',
+    scenario: scenarioFromFlags(v, [], base, io, '--preset'),
+    notes: pointed.notes,
+  };
+}
+
+export type ParsedRun = { help: true } | ({ help: false } & (RunCommand | PresetRequest));
 
 export function parseRunArgs(argv: readonly string[], io: ArgsIo): ParsedRun {
   let flags: ReturnType<typeof parseRunFlags>;
@@ -275,60 +545,20 @@ export function parseRunArgs(argv: readonly string[], io: ArgsIo): ParsedRun {
   if (v.help) return { help: true };
 
   const output = outputFromFlags(v, io);
+  const history = historyFromFlags(v, io);
+  if (v.preset !== undefined) {
+    if (v.scenario !== undefined)
+      throw new CliInputError('--preset', 'give either --preset or --scenario, not both');
+    if (v.preset.trim() === '') throw new CliInputError('--preset', 'is empty');
+    return { help: false, kind: 'preset', ref: v.preset, output, history, flags: { values: v, positionals } };
+  }
+  for (const [key, flag] of [...COMPARISON_ONLY, ['target', '--target'] as const]) {
+    if (v[key] !== undefined) throw new CliInputError(flag, 'goes with --preset');
+  }
   const base = v.scenario === undefined ? null : readScenarioFile(v.scenario, io);
   if (!base && positionals.length === 0) {
-    throw new CliInputError('<url>', 'give at least one target URL, or --scenario file.json');
+    throw new CliInputError('<url>', 'give at least one target URL, or --scenario file.json, or --preset');
   }
-
-  const body = bodyFromFlags(v, io);
-  const headers = (v.header ?? []).map((h) => parseHeader('--header', h));
-  const method = v.method?.toUpperCase();
-  const targets = (base ? base.targets : []).map((t) => ({
-    ...t,
-    ...(method ? { method } : {}),
-    headers: mergeHeaders(t.headers, headers),
-    ...(body ? { body } : {}),
-  }));
-  const fromUrls = positionals.map((url) => ({
-    name: '',
-    url,
-    // A body without -m is a POST, as with ab -p.
-    method: method ?? (body ? 'POST' : DEFAULTS.method),
-    headers,
-    body: body ?? { kind: 'none' as const },
-  }));
-
-  const o = base?.options;
-  const thresholds: Threshold[] | undefined = v.threshold?.map((t) => parseThreshold('--threshold', t));
-  const input = {
-    version: base?.version,
-    name: v.name ?? base?.name,
-    targets: positionals.length > 0 ? fromUrls : targets,
-    load: loadFromFlags(v, base?.load ?? null),
-    options: {
-      keepAlive: v.keepalive ?? o?.keepAlive,
-      protocol: v.http2 === undefined ? o?.protocol : v.http2 ? 'h2' : 'http1.1',
-      engine: v.engine ?? o?.engine,
-      timeoutMs:
-        v.timeout === undefined
-          ? o?.timeoutMs
-          : Math.round(parseDurationSeconds('--timeout', v.timeout, 's') * 1000),
-      warmupSeconds:
-        v.warmup === undefined ? o?.warmupSeconds : parseDurationSeconds('--warmup', v.warmup, 's'),
-      sloMs: v.slo === undefined ? o?.sloMs : parseDurationSeconds('--slo', v.slo, 'ms') * 1000,
-      thresholds: thresholds ?? o?.thresholds,
-      tls: {
-        verify: v.insecure === undefined ? o?.tls.verify : !v.insecure,
-        caFile: v.cacert === undefined ? (o?.tls.caFile ?? null) : existingFile('--cacert', v.cacert, io),
-        servername: v.servername ?? o?.tls.servername ?? null,
-      },
-      sampleIntervalMs:
-        v.interval === undefined
-          ? o?.sampleIntervalMs
-          : Math.round(parseDurationSeconds('--interval', v.interval, 'ms') * 1000),
-    },
-  };
-  const parsed = parseWith(scenarioSchema, input);
-  if (!parsed.ok) throw flagIssue(parsed.issues[0]!, givenFlags(v, positionals));
-  return { help: false, scenario: parsed.value, output };
+  const scenario = scenarioFromFlags(v, positionals, base, io, '');
+  return { help: false, kind: 'scenario', scenario, output, history, notes: [] };
 }

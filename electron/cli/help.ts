@@ -5,6 +5,8 @@ export const MAIN_HELP = `Usage: trebuchet <command> [options]
 
 Commands:
   run <url>... [flags]        benchmark one or more URLs (or --scenario file.json)
+  run --preset NAME [flags]   run a preset (a scenario or a comparison), e.g. a seed experiment
+  presets [list|show NAME]    the built-in and saved presets
   serve [--host H] [--port N] serve the Trebuchet UI to a browser (web host)
   help [command]              show help
   version                     print the version
@@ -14,9 +16,24 @@ Run "trebuchet help run" for the run flags.
 
 export const RUN_HELP = `Usage: trebuchet run <url>... [flags]
        trebuchet run --scenario file.json [flags]
+       trebuchet run --preset NAME [--target 'name=url']... [<url>...] [flags]
 
-Several URLs run one after another with the same load. Flags override the scenario file.
-Load goes to loopback or to servers you are allowed to test.
+Several URLs run one after another with the same load. Flags override the scenario file
+or preset. Load goes to loopback or to servers you are allowed to test.
+
+Presets (trebuchet presets list shows them):
+      --preset NAME       a built-in or saved preset by id, name or a part only one has
+                          (seed-004, jmeter), or a preset file (.json, or a bare scenario)
+      --target 'N=URL'    point the preset's target N at URL (repeatable; http:// and https://
+                          URLs of one target fill its http and https cells). URLs given without
+                          --target replace the targets in order. A URL without a path
+                          (http://127.0.0.1:8080) keeps the preset's path and query. Targets
+                          given no URL are left out. Built-in presets hold placeholder URLs.
+      --levels L,L,...    a comparison's levels: connections (closed) or rates (open model)
+      --repetitions N     a comparison's runs per cell
+      --pause T           a comparison's idle time between runs
+  -n, -d, -p and the request, TLS and measuring flags below apply to a preset too; a
+  comparison sets -c, --rate and the protocol per cell, so those are refused.
 
 Closed model (ab -n/-c, wrk; the default):
   -c, --connections N     concurrent connections (default ${DEFAULTS.closed.connections}, max ${LIMITS.connections.max})
@@ -37,7 +54,8 @@ Requests:
       --body-file PATH    request body from a file
   -k, --keepalive         keep connections alive (the default, as in wrk and vegeta; ab needs -k)
       --no-keepalive      a new connection (and TLS handshake) for every request, like ab without -k
-      --http2             HTTP/2 (over TLS, negotiated by ALPN)
+      --http2             HTTP/2: over TLS for https:// (negotiated by ALPN h2), and h2c with
+                          prior knowledge for http:// (the server must accept h2c)
       --timeout T         per-request timeout (default ${DEFAULTS.timeoutMs / 1000}s; a bare number is seconds)
 
 TLS (certificates are verified by default):
@@ -55,14 +73,31 @@ Measuring:
       --name NAME         scenario name
 
 Output:
-      --format F          text (default: what vegeta report and ab print), ab, vegeta or json
+      --format F          text (default: what vegeta report and ab print), ab, vegeta,
+                          http_load, jmeter (Aggregate and Summary Report) or json; a
+                          comparison prints its table after each run's report
       --json FILE         write the result as JSON (an array when there are several targets)
       --csv FILE          write FILE's base name + .summary.csv, .timeseries.csv, .percentiles.csv
+                          (a comparison: .matrix.csv and .summary.csv)
+      --save              keep the run in the history the app and trebuchet serve show (off by
+                          default, so scripts leave no trace; secret header values are cleared)
+      --data-dir DIR      where presets.json and history/ are (as trebuchet serve --data-dir)
   -q, --quiet             no progress on stderr
   -h, --help              this help
 
 Exit codes: 0 ok, 1 a threshold failed or the run could not run, 2 bad input, 130 interrupted
 (Ctrl-C stops the run and prints the partial report).
+`;
+
+export const PRESETS_HELP = `Usage: trebuchet presets [list] [--json] [--data-dir DIR]
+       trebuchet presets show NAME [--data-dir DIR]
+
+list   the built-in presets (the seed experiments, with placeholder URLs) and the ones saved
+       by the app or trebuchet serve, with their targets; --json prints them as JSON
+show   one preset as JSON (by id, name, a part only one has, or a file); save it to a file,
+       edit it, and run it with trebuchet run --preset file.json
+
+  --data-dir DIR    where presets.json is (default ~/.config/trebuchet-nodejs on Linux)
 `;
 
 export const SERVE_HELP = `Usage: trebuchet serve [--host 127.0.0.1] [--port N] [--data-dir DIR] [--allow-remote]

@@ -1,10 +1,12 @@
 /** The `trebuchet` command: dispatches to run / serve / help / version. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { MAIN_HELP, RUN_HELP, SERVE_HELP } from './help.ts';
+import { MAIN_HELP, PRESETS_HELP, RUN_HELP, SERVE_HELP } from './help.ts';
 import { EXIT } from './report.ts';
 
 const REPO_ROOT = new URL('../../', import.meta.url);
+/** How soon after a signal a repeat counts as its echo (see onInterrupt below). */
+const SIGNAL_ECHO_MS = 250;
 
 function appVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('package.json', REPO_ROOT), 'utf8')) as { version?: unknown };
@@ -42,11 +44,18 @@ async function dispatch(argv: readonly string[]): Promise<number> {
         stdout: process.stdout,
         stderr: process.stderr,
         onInterrupt: (handler) => {
-          // A second Ctrl-C while stopping ends the process at once.
-          let count = 0;
+          // A second Ctrl-C while stopping ends the process at once. The stores' file library
+          // (conf -> atomically -> when-exit) re-raises every signal once after its own handler,
+          // so a repeat within SIGNAL_ECHO_MS is the first Ctrl-C again, not a second one.
+          let first: number | null = null;
           return onSignals(['SIGINT', 'SIGTERM'], () => {
-            if (++count > 1) process.exit(EXIT.interrupted);
-            handler();
+            const now = performance.now();
+            if (first === null) {
+              first = now;
+              handler();
+            } else if (now - first > SIGNAL_ECHO_MS) {
+              process.exit(EXIT.interrupted);
+            }
           });
         },
       });
@@ -69,6 +78,15 @@ async function dispatch(argv: readonly string[]): Promise<number> {
           }),
       });
     }
+    case 'presets': {
+      const { presetsCommand } = await import('./presets-command.ts');
+      return presetsCommand({
+        argv: rest,
+        cwd: process.cwd(),
+        stdout: process.stdout,
+        stderr: process.stderr,
+      });
+    }
     case 'version':
     case '--version':
     case '-v':
@@ -79,7 +97,8 @@ async function dispatch(argv: readonly string[]): Promise<number> {
     case '-h':
     case undefined: {
       const topic = rest[0];
-      process.stdout.write(topic === 'run' ? RUN_HELP : topic === 'serve' ? SERVE_HELP : MAIN_HELP);
+      const help: Record<string, string> = { run: RUN_HELP, serve: SERVE_HELP, presets: PRESETS_HELP };
+      process.stdout.write((topic === undefined ? undefined : help[topic]) ?? MAIN_HELP);
       return command === undefined ? EXIT.badInput : EXIT.ok;
     }
     default:

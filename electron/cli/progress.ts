@@ -2,7 +2,7 @@
  * Live progress on stderr: one line per sample, or one redrawn line on a terminal. Runs
  * planned for 2 s or less print nothing; request-count runs start printing once 2 s passed.
  */
-import type { Sample } from '../../shared/result.ts';
+import type { RunResult, Sample } from '../../shared/result.ts';
 import type { Scenario } from '../../shared/scenario.ts';
 import { formatCount, formatDurationMs, formatRate } from '../../shared/format/units.ts';
 
@@ -31,6 +31,19 @@ export function progressLine(sample: Sample, target: string): string {
     `in flight ${formatCount(sample.inFlight)}`,
   ];
   return parts.join('  ');
+}
+
+/** One comparison run's headline figures, printed when it ends. */
+export function cellSummaryLine(r: RunResult): string {
+  const p99 = r.latency?.percentiles['99'];
+  const failed = r.requests.total - r.requests.ok;
+  return [
+    `  ${r.status}:`,
+    formatRate(r.throughput.requestsPerSecond),
+    p99 === undefined ? 'no responses' : `p99 ${formatDurationMs(p99)}`,
+    `total ${formatCount(r.requests.total)}`,
+    `failed ${formatCount(failed)}`,
+  ].join('  ');
 }
 
 export interface ProgressStream {

@@ -1,12 +1,17 @@
-/** What `trebuchet run` prints and writes once the run is over. */
+/** What `trebuchet run` prints and writes once the run or comparison is over. */
 import { writeFileSync } from 'node:fs';
+import { levelKindOf, levelLabel, type CellOutcome, type ComparisonPlan } from '../../shared/comparison.ts';
 import type { LabelledResult } from '../../shared/format/csv.ts';
-import { percentilesCsv, summaryCsv, timeSeriesCsv } from '../../shared/format/csv.ts';
+import { comparisonMatrixCsv, percentilesCsv, summaryCsv, timeSeriesCsv } from '../../shared/format/csv.ts';
 import { formatAbReport } from '../../shared/format/ab.ts';
+import { formatComparisonTable } from '../../shared/format/comparison-text.ts';
+import { formatHttpLoadReport } from '../../shared/format/http-load.ts';
+import { formatJmeterReport } from '../../shared/format/jmeter.ts';
 import { formatTextReport } from '../../shared/format/report.ts';
 import { formatVegetaReport } from '../../shared/format/vegeta.ts';
 import type { RunResult } from '../../shared/result.ts';
 import { targetLabel } from '../../shared/scenario.ts';
+import type { ComparisonOutcome } from '../services/comparison-runner.ts';
 import type { OutputOptions, ReportFormat } from './args.ts';
 
 export const EXIT = { ok: 0, failed: 1, badInput: 2, interrupted: 130 } as const;
@@ -16,15 +21,60 @@ export function resultsJson(results: readonly RunResult[]): string {
   return JSON.stringify(results.length === 1 ? results[0] : results, null, 2) + '\n';
 }
 
+/** One result in one of the tools' layouts (json aside: several results make one document). */
+function formatOne(
+  r: RunResult,
+  format: Exclude<ReportFormat, 'json'>,
+  index: number,
+  count: number,
+): string {
+  switch (format) {
+    case 'ab':
+      return formatAbReport(r);
+    case 'vegeta':
+      return formatVegetaReport(r);
+    case 'http_load':
+      return formatHttpLoadReport(r);
+    case 'jmeter':
+      return formatJmeterReport(r);
+    case 'text':
+      return formatTextReport(r, index, count);
+  }
+}
+
 export function renderReport(results: readonly RunResult[], format: ReportFormat): string {
   if (format === 'json') return resultsJson(results);
-  const one = (r: RunResult, i: number): string => {
-    if (format === 'ab') return formatAbReport(r);
-    if (format === 'vegeta') return formatVegetaReport(r);
-    return formatTextReport(r, i, results.length);
-  };
   const separator = format === 'text' ? `\n${'-'.repeat(78)}\n\n` : '\n';
-  return results.map(one).join(separator);
+  return results.map((r, i) => formatOne(r, format, i, results.length)).join(separator);
+}
+
+/** "nginx · https · c=100 · #2": where a comparison run sits in the matrix. */
+export function cellLabel(plan: ComparisonPlan, o: CellOutcome): string {
+  const c = o.coordinates;
+  const level = levelLabel(levelKindOf(plan.load), c.level);
+  return [targetLabel(o.result.target), c.protocol, level, `#${c.repetition + 1}`].join(' · ');
+}
+
+/** What --format json and --json hold for a comparison. */
+function comparisonJson(outcome: ComparisonOutcome): string {
+  const { plan, status, table, outcomes } = outcome;
+  return JSON.stringify({ plan, status, table, outcomes }, null, 2) + '\n';
+}
+
+/**
+ * A comparison's report: the matrix and percentile tables; with a tool's format, each run's
+ * report in that format first, under its place in the matrix.
+ */
+export function renderComparisonReport(outcome: ComparisonOutcome, format: ReportFormat): string {
+  if (format === 'json') return comparisonJson(outcome);
+  const table = formatComparisonTable(outcome.table);
+  const status = outcome.status === 'completed' ? '' : `Status: ${outcome.status}\n`;
+  if (format === 'text') return status + table;
+  const runs = outcome.outcomes.map(
+    (o, i) =>
+      `== ${cellLabel(outcome.plan, o)} ==\n${formatOne(o.result, format, i, outcome.outcomes.length)}`,
+  );
+  return [...runs, status + table].join('\n');
 }
 
 /** Target labels for CSV columns; repeated labels get a #n suffix so columns stay distinct. */
@@ -62,6 +112,29 @@ export function writeOutputFiles(results: readonly RunResult[], output: OutputOp
     writeFileSync(paths.timeseries, timeSeriesCsv(labelled));
     writeFileSync(paths.percentiles, percentilesCsv(labelled));
     written.push(paths.summary, paths.timeseries, paths.percentiles);
+  }
+  return written;
+}
+
+/** `--csv out.csv` for a comparison -> out.matrix.csv (one row per cell) and out.summary.csv (one per run). */
+export function comparisonCsvPaths(file: string): { matrix: string; summary: string } {
+  const base = file.replace(/\.csv$/i, '');
+  return { matrix: `${base}.matrix.csv`, summary: `${base}.summary.csv` };
+}
+
+/** Writes a comparison's --json and --csv files; returns the paths written. */
+export function writeComparisonFiles(outcome: ComparisonOutcome, output: OutputOptions): string[] {
+  const written: string[] = [];
+  if (output.jsonFile) {
+    writeFileSync(output.jsonFile, comparisonJson(outcome));
+    written.push(output.jsonFile);
+  }
+  if (output.csvFile) {
+    const paths = comparisonCsvPaths(output.csvFile);
+    const labelled = outcome.outcomes.map((o) => ({ label: cellLabel(outcome.plan, o), result: o.result }));
+    writeFileSync(paths.matrix, comparisonMatrixCsv(outcome.table));
+    writeFileSync(paths.summary, summaryCsv(labelled));
+    written.push(paths.matrix, paths.summary);
   }
   return written;
 }

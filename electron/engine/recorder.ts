@@ -27,6 +27,8 @@ export interface Totals {
   non2xx: number;
   errors: number;
   sloExceeded: number;
+  /** Responses whose body length differs from documentLength (ab's "Length" failures). */
+  lengthMismatch: number;
   late: number;
   inBody: number;
   inTotal: number;
@@ -65,6 +67,7 @@ export class Recorder {
     non2xx: 0,
     errors: 0,
     sloExceeded: 0,
+    lengthMismatch: 0,
     late: 0,
     inBody: 0,
     inTotal: 0,
@@ -100,6 +103,8 @@ export class Recorder {
     t.inBody += bodyBytes;
     t.inTotal += totalBytes;
     if (status < 200 || status > 299) t.non2xx++;
+    // ab's "Length" check, against the first measured response's length (null until a runner notes it).
+    if (t.documentLength !== null && bodyBytes !== t.documentLength) t.lengthMismatch++;
     const slow = this.sloUs !== null && latencyUs > this.sloUs;
     if (slow) {
       t.sloExceeded++;

@@ -214,6 +214,7 @@ export function buildRunResult(input: ResultInput): RunResult {
       non2xx: t.non2xx,
       errors: t.errors,
       sloExceeded: t.sloExceeded,
+      lengthMismatch: t.lengthMismatch,
       inFlightAtEnd: recorder.inFlight,
       late: open ? t.late : null,
       dropped: open ? (outcome.dropped ?? 0) : null,
@@ -224,7 +225,7 @@ export function buildRunResult(input: ResultInput): RunResult {
       requestsPerSecondMin: spread.min,
       requestsPerSecondMax: spread.max,
       targetRate: spec.load.rate ?? null,
-      sentRate: perSecond(t.sent),
+      sentRate: sentRate(t.sent, outcome.attackSeconds, seconds),
       bytesInPerSecond: perSecond(t.inTotal),
     },
     bytes: { inTotal: t.inTotal, inBody: t.inBody, outBody: t.outBody, outTotal: t.outTotal },
@@ -247,6 +248,17 @@ export function buildRunResult(input: ResultInput): RunResult {
     warnings,
     samples,
   };
+}
+
+/**
+ * vegeta's "rate": requests sent over the attack (first to last send) when the runner
+ * reports one, else over the measured time. The measured time of an open run also holds
+ * the wait for the last answers, which would put the rate below vegeta's throughput
+ * (successes over attack + wait) although the schedule was kept.
+ */
+export function sentRate(sent: number, attackSeconds: number | null, measuredSeconds: number): number {
+  if (attackSeconds !== null && attackSeconds > 0) return sent / attackSeconds;
+  return measuredSeconds > 0 ? sent / measuredSeconds : 0;
 }
 
 export interface PartialFacts {

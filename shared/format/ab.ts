@@ -8,9 +8,10 @@
 import { REPORT_PERCENTILES } from '../defaults.ts';
 import type { LatencyStats, Phase, PhaseStats, RunResult } from '../result.ts';
 import {
+  abFailedRequests,
   concurrencyLevel,
-  failedRequests,
   failureBreakdown,
+  keepAliveRequests,
   timePerRequestAcrossMs,
   timePerRequestMs,
   transferRateKiBps,
@@ -73,7 +74,7 @@ function concurrencyText(r: RunResult): string {
 }
 
 function totalsLines(r: RunResult): string[] {
-  const failed = failedRequests(r);
+  const failed = abFailedRequests(r);
   const lines = [
     line('Concurrency Level', concurrencyText(r)),
     line('Time taken for tests', `${fixed(r.durationSeconds, 3)} seconds`),
@@ -88,6 +89,8 @@ function totalsLines(r: RunResult): string[] {
     );
   }
   if (r.requests.non2xx > 0) lines.push(line('Non-2xx responses', r.requests.non2xx));
+  // ab prints this line with -k only; here keep-alive is a scenario option, so always (0 when off).
+  lines.push(line('Keep-Alive requests', keepAliveRequests(r)));
   if (r.requests.inFlightAtEnd > 0) lines.push(line('Unanswered at end', r.requests.inFlightAtEnd));
   lines.push(line('Total transferred', `${r.bytes.inTotal} bytes`));
   if (r.bytes.outBody > 0) lines.push(line('Total body sent', r.bytes.outBody));

@@ -137,6 +137,7 @@ const SUMMARY_COLUMNS: readonly Column[] = [
   ['non-2xx', (r) => r.requests.non2xx],
   ['transport errors', (r) => r.requests.errors],
   ['slo exceeded', (r) => r.requests.sloExceeded],
+  ['length mismatch', (r) => r.requests.lengthMismatch],
   ['in flight at end', (r) => r.requests.inFlightAtEnd],
   ['success (%)', (r) => successPercent(r)],
   ['error rate (%)', (r) => errorPercent(r)],

@@ -11,7 +11,7 @@ export interface FailureBreakdown {
   connect: number;
   /** Broke while sending or receiving: reset, timeout, protocol error. */
   receive: number;
-  /** ab counts bodies whose length differs from the first; we do not check lengths. */
+  /** Responses whose body length differs from the first response's (ab's check). */
   length: number;
   exceptions: number;
   slo: number;
@@ -34,9 +34,37 @@ export function failedRequests(r: RunResult): number {
 }
 
 export function failureBreakdown(r: RunResult): FailureBreakdown {
-  const out: FailureBreakdown = { connect: 0, receive: 0, length: 0, exceptions: 0, slo: 0 };
+  const out: FailureBreakdown = {
+    connect: 0,
+    receive: 0,
+    length: r.requests.lengthMismatch ?? 0,
+    exceptions: 0,
+    slo: 0,
+  };
   for (const e of r.errors) out[BREAKDOWN_OF[e.kind]] += e.count;
   return out;
+}
+
+/**
+ * ab's "Failed requests": the sum of its breakdown, Length included. A response of another
+ * length is a failure to ab only (vegeta's success ratio and the error rate ignore it), and
+ * a response both slower than the SLO and of another length counts once per reason, as
+ * ab's own breakdown would count it.
+ */
+export function abFailedRequests(r: RunResult): number {
+  const b = failureBreakdown(r);
+  return b.connect + b.receive + b.length + b.exceptions + b.slo;
+}
+
+/**
+ * ab's "Keep-Alive requests". ab counts responses after which the server kept the
+ * connection open. The runners do not report that per response, so this is every response
+ * of a keep-alive run and 0 otherwise: equal to ab's figure when the server honours
+ * keep-alive, too high when it closes connections (e.g. nginx after keepalive_requests; the
+ * runners reconnect and count the new connection's responses too).
+ */
+export function keepAliveRequests(r: RunResult): number {
+  return r.options.keepAlive ? r.requests.responses : 0;
 }
 
 /** Success in percent (ok / total): 2xx-3xx within the SLO. */

@@ -92,3 +92,28 @@ function groupThousands(text: string): string {
   const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return dec === undefined ? grouped : `${grouped}.${dec}`;
 }
+
+/** Drops trailing fractional zeros and a bare point: "1.500" -> "1.5", "2.000" -> "2". */
+function trimFraction(text: string): string {
+  return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+}
+
+/**
+ * A number as C's printf("%g") writes it (http_load prints every figure so): `precision`
+ * significant digits, trailing zeros dropped, exponent notation below 1e-4 or from
+ * 10^precision on: 289884 -> `289884`, 4.892741 -> `4.89274`, 30720000 -> `3.072e+07`.
+ */
+export function formatCG(value: number, precision = 6): string {
+  if (Number.isNaN(value)) return 'nan';
+  if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
+  if (value === 0) return '0';
+  const p = Math.max(1, precision);
+  // The exponent after rounding to p digits decides the notation (9999995 -> 1e+07).
+  const [mantissa = '', exp = '0'] = value.toExponential(p - 1).split('e');
+  const x = Number(exp);
+  if (x < -4 || x >= p) {
+    const digits = String(Math.abs(x)).padStart(2, '0');
+    return `${trimFraction(mantissa)}e${x < 0 ? '-' : '+'}${digits}`;
+  }
+  return trimFraction(value.toFixed(p - 1 - x));
+}

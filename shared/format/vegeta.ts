@@ -1,7 +1,9 @@
 /**
  * `vegeta report` text layout (vegeta 12): the same rows, brackets and Go duration notation,
  * aligned like Go's tabwriter (padding 2). Durations are printed unrounded at our
- * microsecond resolution, as vegeta before 12.8 did.
+ * microsecond resolution, as vegeta before 12.8 did. One row is ours: an open-model run
+ * adds "Schedule" after Requests (target rate, late and dropped requests), marked as ours:
+ * vegeta's report does not say when the generator fell behind its schedule.
  */
 import type { RunResult } from '../result.ts';
 import { errorSet, sortedStatusCodes, vegetaDurations, vegetaRate, vegetaThroughput } from './summary.ts';
@@ -21,6 +23,20 @@ function alignColumns(rows: readonly (readonly string[])[]): string[] {
       .join('')
       .trimEnd(),
   );
+}
+
+/** Open model: whether the schedule was kept. Not a vegeta row, and it says so. */
+function scheduleRow(r: RunResult): string[][] {
+  if (r.load.model !== 'open') return [];
+  const late = r.requests.late ?? 0;
+  const dropped = r.requests.dropped ?? 0;
+  return [
+    [
+      'Schedule',
+      '[target rate, late, dropped]',
+      `${fixed(r.load.rate, 2)}, ${late}, ${dropped}  (Trebuchet's row, not vegeta's)`,
+    ],
+  ];
 }
 
 export function formatVegetaReport(r: RunResult): string {
@@ -50,6 +66,7 @@ export function formatVegetaReport(r: RunResult): string {
       '[total, rate, throughput]',
       `${count}, ${fixed(vegetaRate(r), 2)}, ${fixed(vegetaThroughput(r), 2)}`,
     ],
+    ...scheduleRow(r),
     ['Duration', '[total, attack, wait]', [total, attack, wait].map(formatDurationSeconds).join(', ')],
     [
       'Latencies',

@@ -1,8 +1,11 @@
 import { parse } from 'csv-parse/sync';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { vegetaRate, vegetaThroughput } from '../../shared/format/summary.ts';
+import { cellOutcomeSchema } from '../../shared/comparison.ts';
 import { runResultSchema } from '../../shared/result.ts';
 import { runCli, startCli } from '../helpers/cli.ts';
 import { handlers, refusedPort, startHttpServer, type TestServer } from '../helpers/servers.ts';
@@ -135,6 +138,205 @@ describe('trebuchet run', () => {
     } finally {
       await slow.close();
     }
+  });
+});
+
+/** Bodies of 5 and 11 bytes in turn, so every other response differs from the first one's length. */
+function alternatingLength(): http.RequestListener {
+  let n = 0;
+  return (_req, res) => {
+    const body = n++ % 2 === 0 ? 'hello' : 'hello world';
+    res.writeHead(200, { 'content-length': body.length });
+    res.end(body);
+  };
+}
+
+describe('ab and vegeta fidelity', () => {
+  it("counts ab's Length failures against a server whose body length alternates, and Keep-Alive requests", async () => {
+    const alternating = await startHttpServer(alternatingLength());
+    try {
+      const json = join(dir, 'length.json');
+      // One connection: the 100 measured responses alternate strictly, whichever length comes first.
+      const r = await runCli([
+        'run',
+        '-n',
+        '100',
+        '-c',
+        '1',
+        '--format',
+        'ab',
+        '--json',
+        json,
+        alternating.url,
+      ]);
+      expect(r.code).toBe(0);
+      expect(abField(r.stdout, 'Complete requests')).toBe('100');
+      expect(abField(r.stdout, 'Failed requests')).toBe('50');
+      expect(r.stdout).toContain('   (Connect: 0, Receive: 0, Length: 50, Exceptions: 0)\n');
+      expect(abField(r.stdout, 'Keep-Alive requests')).toBe('100');
+      const result = runResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
+      expect(result.requests.lengthMismatch).toBe(50);
+      // A different length is ab's failure only: every response is a vegeta success.
+      expect(result.successRatio).toBe(1);
+
+      const closing = await runCli([
+        'run',
+        '-n',
+        '20',
+        '-c',
+        '1',
+        '--no-keepalive',
+        '--format',
+        'ab',
+        alternating.url,
+      ]);
+      expect(abField(closing.stdout, 'Keep-Alive requests')).toBe('0');
+      expect(abField(closing.stdout, 'Failed requests')).toBe('10');
+    } finally {
+      await alternating.close();
+    }
+  });
+
+  it("an all-success open run reports vegeta's rate (sent / attack) at or above its throughput", async () => {
+    const r = await runCli(['run', '--rate', '200', '-d', '1', '--format', 'json', server.url]);
+    expect(r.code).toBe(0);
+    const result = runResultSchema.parse(JSON.parse(r.stdout));
+    expect(result.successRatio).toBe(1);
+    expect(result.requests.total).toBeGreaterThanOrEqual(198);
+    expect(result.attackSeconds).toBeGreaterThan(0.9);
+    expect(result.throughput.sentRate).toBeCloseTo(result.requests.total / result.attackSeconds!, 6);
+    expect(vegetaRate(result)).toBeGreaterThanOrEqual(vegetaThroughput(result));
+  });
+});
+
+describe('trebuchet run --preset and --save, trebuchet presets', () => {
+  it('runs built-in seed 004 as a comparison against a local server, with flags shortening it, and saves it', async () => {
+    const dataDir = join(dir, 'preset-data');
+    const json = join(dir, 'seed-004.json');
+    const before = server.requests;
+    const r = await runCli([
+      ...['run', '--preset', 'seed-004', '--target', `lighttpd=${server.url}hello`],
+      ...['-n', '200', '--levels', '5,10', '--pause', '0', '--save', '--data-dir', dataDir, '--json', json],
+    ]);
+    expect(r.stderr).toContain('left out (no URL given): Apache (prefork), Apache (worker)');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^target +protocol +level +runs +req\/s/m);
+    expect(r.stdout).toMatch(/^lighttpd +http +c=5 +1\/1 /m);
+    expect(r.stdout).toMatch(/^lighttpd +http +c=10 +1\/1 /m);
+    const saved = JSON.parse(readFileSync(json, 'utf8')) as { status: string; outcomes: unknown[] };
+    expect(saved.status).toBe('completed');
+    const outcomes = saved.outcomes.map((o) => cellOutcomeSchema.parse(o));
+    expect(outcomes.map((o) => [o.coordinates.level, o.result.requests.total, o.result.statusCodes])).toEqual(
+      [
+        [5, 200, { '200': 200 }],
+        [10, 200, { '200': 200 }],
+      ],
+    );
+    // Seed 004 is ab without -k: a connection per request, as the preset says.
+    expect(outcomes.every((o) => !o.result.options.keepAlive)).toBe(true);
+    expect(server.requests - before).toBeGreaterThanOrEqual(400);
+    const id = /saved in history as (\S+)/.exec(r.stderr)?.[1];
+    expect(id).toBeDefined();
+    expect(readdirSync(join(dataDir, 'history')).some((f) => f.startsWith(id!))).toBe(true);
+  });
+
+  it('prints one run per cell in a tool format, then the table', async () => {
+    const r = await runCli([
+      ...['run', '--preset', 'builtin-seed-002-ab-repeated', server.url, '-n', '100', '--repetitions', '2'],
+      ...['--pause', '0', '--format', 'http_load', '--data-dir', join(dir, 'preset-data')],
+    ]);
+    expect(r.code).toBe(0);
+    const headings = r.stdout.match(/^== .* ==$/gm) ?? [];
+    expect(headings).toHaveLength(2);
+    expect(r.stdout.match(/^ {2}code 200 -- 100$/gm)).toHaveLength(2);
+    expect(r.stdout).toMatch(/ 2\/2 /);
+  });
+
+  it('stops a comparison on Ctrl-C with the partial run in the table, and exits 130', async () => {
+    const slow = await startHttpServer(handlers.delay(5));
+    try {
+      const cli = startCli(
+        [
+          ...[
+            'run',
+            '--preset',
+            'seed-004',
+            '--target',
+            `lighttpd=${slow.url}`,
+            '-d',
+            '30',
+            '--levels',
+            '2,4',
+          ],
+          ...['--interval', '200', '--data-dir', join(dir, 'preset-data')],
+        ],
+        { timeoutMs: 40_000 },
+      );
+      await cli.waitForStderr(/req\/s .*total [\d,]+.*\n.*req\/s/);
+      cli.child.kill('SIGINT');
+      const r = await cli.done;
+      expect(r.code).toBe(130);
+      expect(r.stdout).toMatch(/^Status: cancelled$/m);
+      // The first level's run ended early and counts as cancelled (left out of the means); the second never ran.
+      expect(r.stdout).toMatch(/^lighttpd +http +c=2 +0\/1 /m);
+      expect(r.stdout).toMatch(/^lighttpd +http +c=4 +0\/1 /m);
+      expect(r.stderr).not.toContain('[2/2]');
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('--save keeps a plain run in the history with secret header values cleared; without it nothing is written', async () => {
+    const dataDir = join(dir, 'save-data');
+    const args = [
+      'run',
+      '-q',
+      '-n',
+      '100',
+      '-H',
+      'Authorization: Bearer s3cret',
+      '--data-dir',
+      dataDir,
+      server.url,
+    ];
+    const unsaved = await runCli(args);
+    expect(unsaved.code).toBe(0);
+    expect(existsSync(dataDir)).toBe(false);
+    const r = await runCli([...args, '--save']);
+    expect(r.code).toBe(0);
+    const id = /saved in history as (\S+)/.exec(r.stderr)?.[1];
+    const file = readdirSync(join(dataDir, 'history')).find((f) => id !== undefined && f.startsWith(id));
+    const record = JSON.parse(readFileSync(join(dataDir, 'history', file!), 'utf8')) as {
+      kind: string;
+      status: string;
+      scenario: { targets: { headers: { name: string; value: string }[] }[] };
+      results: unknown[];
+    };
+    expect(record).toMatchObject({ kind: 'scenario', status: 'completed' });
+    expect(runResultSchema.parse(record.results[0]).requests.total).toBe(100);
+    expect(record.scenario.targets[0]!.headers).toEqual([{ name: 'Authorization', value: '' }]);
+  });
+
+  it('lists the built-in presets, as text and as JSON', async () => {
+    const dataDir = join(dir, 'list-data');
+    const text = await runCli(['presets', 'list', '--data-dir', dataDir]);
+    expect(text.code).toBe(0);
+    for (const id of [
+      'builtin-seed-000-vegeta-rate',
+      'builtin-seed-001-ab-8kb-image',
+      'builtin-seed-002-ab-repeated',
+      'builtin-seed-003-jmeter-threads',
+      'builtin-seed-004-3kb-concurrency',
+    ]) {
+      expect(text.stdout).toMatch(new RegExp(`^${id} +comparison +built-in +\\S`, 'm'));
+    }
+    expect(text.stdout).toContain('targets: Apache (prefork), Apache (worker), lighttpd');
+    const json = await runCli(['presets', 'list', '--json', '--data-dir', dataDir]);
+    const list = JSON.parse(json.stdout) as { id: string; source: string }[];
+    expect(list.map((p) => p.source)).toEqual(['built-in', 'built-in', 'built-in', 'built-in', 'built-in']);
+    const bad = await runCli(['run', '--preset', 'no-such-preset', '--data-dir', dataDir]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--preset: no preset file or preset named "no-such-preset"');
   });
 });
 

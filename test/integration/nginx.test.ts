@@ -33,6 +33,22 @@ describe("trebuchet run against Debian's nginx", () => {
     expect(r.stdout).toMatch(/^Error Set:\n\n/m);
   });
 
+  it("--format http_load prints seed 004's layout: code 200 -- N equal to the fetches", async () => {
+    const r = await runCli([
+      ...['run', '-n', '1000', '-c', '10', '--no-keepalive', '--engine', 'native', '--format', 'http_load'],
+      `${nginx.httpUrl}3k.html`,
+    ]);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toMatch(/^1000 fetches, 10 max parallel, 3\.072e\+06 bytes, in \d+(\.\d+)? seconds$/);
+    expect(lines[1]).toBe('3072 mean bytes/connection');
+    expect(lines[2]).toMatch(/^\d+(\.\d+)? fetches\/sec, \d+(\.\d+)?(e\+\d+)? bytes\/sec$/);
+    // A connection per fetch, as http_load makes them: every fetch has a connect time.
+    expect(lines[3]).toMatch(/^msecs\/connect: [\d.e+-]+ mean, [\d.e+-]+ max, [\d.e+-]+ min$/);
+    expect(lines[4]).toMatch(/^msecs\/first-response: [\d.e+-]+ mean, [\d.e+-]+ max, [\d.e+-]+ min$/);
+    expect(lines.slice(5)).toEqual(['HTTP response codes:', '  code 200 -- 1000', '']);
+  });
+
   it('counts a missing page as 404 in the status codes and the error set', async () => {
     const r = await runCli([
       'run',

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ArgsIo, RunCommand } from '../../electron/cli/args.ts';
-import { parseRunArgs } from '../../electron/cli/args.ts';
+import { applyPreset, parseRunArgs } from '../../electron/cli/args.ts';
+import { findPreset, readPresetFile, type PresetSource } from '../../electron/cli/preset-lookup.ts';
+import { summarizePreset } from '../../shared/presets.ts';
+import { builtInPresets } from '../../electron/stores/built-in-presets.ts';
 import { csvPaths } from '../../electron/cli/report.ts';
 import { CliInputError, parseDurationSeconds, parseRate, parseThreshold } from '../../electron/cli/values.ts';
 
@@ -25,6 +28,28 @@ const files: Record<string, string> = {
     load: { model: 'closed', connections: 0 },
   }),
   '/w/broken.json': '{ not json',
+  '/w/saved.json': JSON.stringify({
+    format: 'trebuchet-preset',
+    version: 2,
+    id: 'mine',
+    name: 'two servers',
+    createdAt: '2025-01-01T00:00:00.000Z',
+    updatedAt: '2025-01-01T00:00:00.000Z',
+    kind: 'scenario',
+    scenario: {
+      name: 'two servers',
+      targets: [
+        {
+          name: 'old',
+          url: 'http://127.0.0.1:1/a?x=1',
+          method: 'POST',
+          body: { kind: 'file', path: 'body.bin' },
+        },
+        { name: 'new', url: 'http://127.0.0.1:2/b' },
+      ],
+      load: { model: 'closed', connections: 20, limit: { kind: 'duration', seconds: 30 } },
+    },
+  }),
   '/w/body.txt': 'hello',
 };
 const io: ArgsIo = {
@@ -34,15 +59,41 @@ const io: ArgsIo = {
   isDirectory: (p) => p === '/w' || p === '/',
 };
 
-function run(...argv: string[]): RunCommand {
+type ScenarioRun = Extract<RunCommand, { kind: 'scenario' }>;
+type ComparisonRun = Extract<RunCommand, { kind: 'comparison' }>;
+
+const builtIns = builtInPresets();
+const presets: PresetSource = {
+  list: () => builtIns.map((p) => summarizePreset(p, 'built-in')),
+  get: (id) => builtIns.find((p) => p.id === id)!,
+};
+
+/** parseRunArgs, then (for --preset) the lookup and applyPreset, as run-command does. */
+function command(argv: readonly string[]): RunCommand {
   const r = parseRunArgs(argv, io);
   if (r.help) throw new Error('unexpected help');
+  if (r.kind !== 'preset') return r;
+  const preset = r.ref.endsWith('.json')
+    ? readPresetFile('--preset', `/w/${r.ref}`, io)
+    : findPreset('--preset', r.ref, presets);
+  return applyPreset(r, preset, io);
+}
+
+function run(...argv: string[]): ScenarioRun {
+  const r = command(argv);
+  if (r.kind !== 'scenario') throw new Error('expected a scenario run');
+  return r;
+}
+
+function compare(...argv: string[]): ComparisonRun {
+  const r = command(argv);
+  if (r.kind !== 'comparison') throw new Error('expected a comparison');
   return r;
 }
 
 function fails(...argv: string[]): CliInputError {
   try {
-    parseRunArgs(argv, io);
+    command(argv);
   } catch (e) {
     if (e instanceof CliInputError) return e;
     throw e;
@@ -188,7 +239,11 @@ describe('trebuchet run errors name the flag', () => {
     [['--slo', '0', 'http://127.0.0.1/'], '--slo', 'SLO must be at least 0.001'],
     [['--interval', '50', 'http://127.0.0.1/'], '--interval', 'sample interval must be at least 100'],
     [['--timeout', '0', 'http://127.0.0.1/'], '--timeout', 'timeout must be at least 1'],
-    [['--format', 'xml', 'http://127.0.0.1/'], '--format', 'not one of text, ab, vegeta, json'],
+    [
+      ['--format', 'xml', 'http://127.0.0.1/'],
+      '--format',
+      'not one of text, ab, vegeta, http_load, jmeter, json',
+    ],
     [['--json', '/nope/out.json', 'http://127.0.0.1/'], '--json', 'folder does not exist: /nope'],
     [['ftp://127.0.0.1/'], '<url>', 'URL must start with http:// or https://'],
     [['not a url'], '<url>', 'URL is not valid'],
@@ -202,6 +257,140 @@ describe('trebuchet run errors name the flag', () => {
     const e = fails(...argv);
     expect(e.field).toBe(field);
     expect(e.message).toContain(field);
+    expect(e.message).toContain(message);
+  });
+});
+
+describe('trebuchet run --preset', () => {
+  it('points a built-in comparison at one server, keeping its path, with a shorter load', () => {
+    const r = compare(
+      ...['--preset', 'seed-004', '--target', 'lighttpd=http://127.0.0.1:9000', '-n', '500'],
+      ...['--levels', '10,50', '--repetitions', '2', '--pause', '0', '--save', '--data-dir', 'data'],
+    );
+    expect(r.plan.targets).toEqual([
+      expect.objectContaining({ name: 'lighttpd', urls: { http: 'http://127.0.0.1:9000/3kb.html' } }),
+    ]);
+    expect(r.plan.protocols).toEqual(['http']);
+    expect(r.plan.load).toMatchObject({ model: 'closed', limit: { kind: 'requests', count: 500 } });
+    expect(r.plan).toMatchObject({ levels: [10, 50], repetitions: 2, pauseSeconds: 0 });
+    // The preset's own options stay: seed 004 is ab without -k.
+    expect(r.plan.options.keepAlive).toBe(false);
+    expect(r.notes).toEqual(['left out (no URL given): Apache (prefork), Apache (worker)']);
+    expect(r.history).toEqual({ save: true, dataDir: '/w/data' });
+  });
+
+  it('takes URLs in order, and keeps only the protocols every kept target has a URL for', () => {
+    const r = compare(
+      '--preset',
+      'builtin-seed-000-vegeta-rate',
+      '-d',
+      '1',
+      'http://127.0.0.1:1/t',
+      'http://127.0.0.1:2',
+    );
+    expect(r.plan.targets.map((t) => [t.name, t.urls])).toEqual([
+      ['Apache', { http: 'http://127.0.0.1:1/t' }],
+      ['nginx', { http: 'http://127.0.0.1:2/test.html' }],
+    ]);
+    expect(r.plan.protocols).toEqual(['http']);
+    expect(r.plan.load).toMatchObject({ model: 'open', durationSeconds: 1 });
+    expect(r.notes).toEqual([
+      'left out (no URL given): H2O',
+      'protocols left out (no URL given for them): https',
+    ]);
+  });
+
+  it('fills http and https cells of one target from two --target URLs (names ignore case)', () => {
+    const r = compare(
+      ...[
+        '--preset',
+        'vegeta',
+        '--target',
+        'NGINX=http://127.0.0.1:8080/x',
+        '--target',
+        'nginx=https://localhost:8443',
+      ],
+      '--insecure',
+    );
+    expect(r.plan.targets.map((t) => t.urls)).toEqual([
+      { http: 'http://127.0.0.1:8080/x', https: 'https://localhost:8443/test.html' },
+    ]);
+    expect(r.plan.protocols).toEqual(['http', 'https']);
+    expect(r.plan.options.tls.verify).toBe(false);
+  });
+
+  it('measures https when only https URLs are given to an http-only preset', () => {
+    const r = compare('--preset', 'seed-002', '--target', 'nginx=https://127.0.0.1:8443/');
+    expect(r.plan.protocols).toEqual(['https']);
+    expect(r.notes).toContain('protocols measured instead: https');
+  });
+
+  it('runs a scenario preset from a file, its paths relative to the file, flags on top', () => {
+    const r = run('--preset', 'saved.json', '-c', '5', '-d', '2', '--target', 'old=http://127.0.0.1:7000');
+    expect(r.scenario.targets).toEqual([
+      expect.objectContaining({
+        name: 'old',
+        url: 'http://127.0.0.1:7000/a?x=1',
+        method: 'POST',
+        body: { kind: 'file', path: '/w/body.bin' },
+      }),
+    ]);
+    expect(r.scenario.load).toMatchObject({ connections: 5, limit: { kind: 'duration', seconds: 2 } });
+    expect(r.notes).toEqual(['left out (no URL given): new']);
+    // Without URLs every target runs as saved.
+    expect(run('--preset', 'saved.json').scenario.targets.map((t) => t.url)).toEqual([
+      'http://127.0.0.1:1/a?x=1',
+      'http://127.0.0.1:2/b',
+    ]);
+  });
+
+  it.each([
+    [['--preset', 'seed'], '--preset', 'matches 5 presets'],
+    [['--preset', 'nothing-like-it'], '--preset', 'no preset file or preset named "nothing-like-it"'],
+    [
+      ['--preset', 'seed-004', '--target', 'nginx=http://127.0.0.1:1/'],
+      '--target',
+      'no target named "nginx"',
+    ],
+    [['--preset', 'seed-004', '--target', 'http://127.0.0.1:1/'], '--target', 'is not name=url'],
+    [['--preset', 'seed-004', '-c', '10', 'http://127.0.0.1:1/'], '--connections', 'use --levels'],
+    [['--preset', 'seed-004', '--http2', 'http://127.0.0.1:1/'], '--http2', 'protocol per cell'],
+    [['--preset', 'seed-000', '-n', '10', 'http://127.0.0.1:1/'], '--requests', 'open model'],
+    [
+      ['--preset', 'seed-004', '--levels', '10,x', 'http://127.0.0.1:1/'],
+      '--levels',
+      'not a list of numbers',
+    ],
+    [['--preset', 'seed-004', '--levels', '10,5.5', 'http://127.0.0.1:1/'], '--levels', 'whole number'],
+    [
+      ['--preset', 'seed-004', '-n', '50', 'http://127.0.0.1:1/'],
+      '--preset levels.1',
+      'exceed the 50 requests',
+    ],
+    [
+      [
+        '--preset',
+        'seed-000',
+        '--target',
+        'Apache=http://127.0.0.1:1/',
+        '--target',
+        'nginx=https://127.0.0.1:2/',
+      ],
+      '--target',
+      'give nginx an http:// URL too',
+    ],
+    [
+      ['--preset', 'seed-004', 'http://a/', 'http://b/', 'http://c/', 'http://d/'],
+      '<url>',
+      'has 3 target(s)',
+    ],
+    [['--preset', 'saved.json', '--levels', '1'], '--levels', 'is a scenario, not a comparison'],
+    [['--preset', 'seed-004', '--scenario', 's.json'], '--preset', 'not both'],
+    [['--levels', '1,2', 'http://127.0.0.1/'], '--levels', 'goes with --preset'],
+    [['--target', 'a=http://127.0.0.1/', 'http://127.0.0.1/'], '--target', 'goes with --preset'],
+  ])('%j -> %s', (argv, field, message) => {
+    const e = fails(...argv);
+    expect(e.field).toBe(field);
     expect(e.message).toContain(message);
   });
 });

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { Progress, plannedSeconds, progressLine } from '../../electron/cli/progress.ts';
-import { exitCodeFor, labelResults, renderReport, resultsJson } from '../../electron/cli/report.ts';
+import { formatPresetList } from '../../electron/cli/presets-command.ts';
+import {
+  comparisonCsvPaths,
+  exitCodeFor,
+  labelResults,
+  renderComparisonReport,
+  renderReport,
+  resultsJson,
+} from '../../electron/cli/report.ts';
+import type { ComparisonOutcome } from '../../electron/services/comparison-runner.ts';
+import { builtInPresets } from '../../electron/stores/built-in-presets.ts';
+import { aggregateComparison, comparisonPlanSchema, type CellOutcome } from '../../shared/comparison.ts';
+import { summarizePreset } from '../../shared/presets.ts';
 import { runResultSchema, type RunResult, type Sample } from '../../shared/result.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';
 import { abStyleResult, seed000Result } from '../helpers/run-result.ts';
@@ -115,5 +127,70 @@ describe('report output and exit codes', () => {
     expect(renderReport([seed000Result()], 'ab').startsWith('Server Software:        nginx/1.22.1\n')).toBe(
       true,
     );
+  });
+});
+
+describe('tool formats and comparisons on stdout', () => {
+  it('prints http_load and JMeter layouts per target', () => {
+    const text = renderReport([seed000Result(), abStyleResult()], 'http_load');
+    expect(text.split('\n')[0]).toBe('500 fetches, 1 max parallel, 2500 bytes, in 4.99034 seconds');
+    expect(text).toContain('\n\nhttp://127.0.0.1:8080/: connect ECONNREFUSED 127.0.0.1:8080 (4 times)\n');
+    expect(renderReport([abStyleResult()], 'jmeter').split('\n')[0]).toBe('Aggregate Report');
+  });
+
+  it('prints each comparison run in the chosen format under its place in the matrix, then the table', () => {
+    const plan = comparisonPlanSchema.parse({
+      name: 'two',
+      targets: [
+        { name: 'nginx', urls: { http: 'http://127.0.0.1:8081/' } },
+        { name: 'apache', urls: { http: 'http://127.0.0.1:8082/' } },
+      ],
+      load: { model: 'closed', connections: 10, limit: { kind: 'duration', seconds: 1 } },
+      levels: [10, 20],
+      repetitions: 1,
+    });
+    const outcomes: CellOutcome[] = [
+      {
+        cellIndex: 0,
+        coordinates: { targetIndex: 0, protocol: 'http', level: 10, repetition: 0 },
+        result: { ...abStyleResult(), target: { ...abStyleResult().target, name: 'nginx' } },
+      },
+    ];
+    const outcome: ComparisonOutcome = {
+      comparisonId: 'cmp-1',
+      plan,
+      status: 'cancelled',
+      outcomes,
+      table: aggregateComparison(plan, outcomes),
+    };
+    const text = renderComparisonReport(outcome, 'http_load');
+    expect(
+      text.startsWith('== nginx · http · c=10 · #1 ==\nhttp://127.0.0.1:8080/: connect ECONNREFUSED'),
+    ).toBe(true);
+    expect(text).toContain('  code 503 -- 5\n\nStatus: cancelled\ntwo\n');
+    expect(renderComparisonReport(outcome, 'text').startsWith('Status: cancelled\ntwo\n')).toBe(true);
+    const json = JSON.parse(renderComparisonReport(outcome, 'json')) as {
+      status: string;
+      table: { cells: unknown[] };
+    };
+    expect(json.status).toBe('cancelled');
+    expect(json.table.cells).toHaveLength(4);
+    expect(comparisonCsvPaths('/tmp/cmp.csv')).toEqual({
+      matrix: '/tmp/cmp.matrix.csv',
+      summary: '/tmp/cmp.summary.csv',
+    });
+  });
+
+  it('lists presets with their targets under them', () => {
+    const list = builtInPresets()
+      .slice(0, 2)
+      .map((p) => summarizePreset(p, 'built-in'));
+    const lines = formatPresetList(list).split('\n');
+    // The longest id (builtin-seed-001-ab-8kb-image, 29 characters) sets the first column.
+    expect(lines[0]).toMatch(/^ID {29}KIND {8}SOURCE {4}NAME$/);
+    expect(lines[1]).toBe(
+      'builtin-seed-000-vegeta-rate   comparison  built-in  vegeta: 100/1000/10000 req/s for 5 s, http and https (Apache, nginx, H2O)',
+    );
+    expect(lines[2]).toBe(`${' '.repeat(31 + 12 + 10)}targets: Apache, nginx, H2O`);
   });
 });

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { formatAbReport } from '../../shared/format/ab.ts';
 import { formatTextReport } from '../../shared/format/report.ts';
 import {
+  abFailedRequests,
   failedRequests,
   failureBreakdown,
+  keepAliveRequests,
   timePerRequestAcrossMs,
   timePerRequestMs,
 } from '../../shared/format/summary.ts';
@@ -26,6 +28,7 @@ describe('ab report layout', () => {
       'Failed requests:        18',
       '   (Connect: 4, Receive: 6, Length: 0, Exceptions: 0, SLO: 8)',
       'Non-2xx responses:      12',
+      'Keep-Alive requests:    29990',
       'Total transferred:      10530000 bytes',
       'HTML transferred:       2550000 bytes',
       'Requests per second:    1366.79 [#/sec] (mean)',
@@ -60,6 +63,26 @@ describe('ab report layout', () => {
       '   100%     1.179 (longest request)',
       '',
     ]);
+  });
+
+  it('counts Length failures and keep-alive responses as ab does', () => {
+    const base = abStyleResult();
+    const r: RunResult = {
+      ...base,
+      requests: { ...base.requests, lengthMismatch: 15 },
+      options: { ...base.options, keepAlive: false },
+    };
+    const lines = formatAbReport(r).split('\n');
+    expect(lines.slice(10, 14)).toEqual([
+      'Failed requests:        33',
+      '   (Connect: 4, Receive: 6, Length: 15, Exceptions: 0, SLO: 8)',
+      'Non-2xx responses:      12',
+      'Keep-Alive requests:    0',
+    ]);
+    // A different length fails a request for ab only: vegeta's success and the error rate ignore it.
+    expect(abFailedRequests(r)).toBe(33);
+    expect(failedRequests(r)).toBe(18);
+    expect(keepAliveRequests(base)).toBe(29990);
   });
 
   it('derives the figures once for every view', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   fixed,
   formatBytes,
+  formatCG,
   formatCount,
   formatDurationMs,
   formatDurationSeconds,
@@ -47,5 +48,24 @@ describe('numbers', () => {
     expect(formatCount(1234567)).toBe('1,234,567');
     expect(formatPercent(0.999)).toBe('99.90%');
     expect(fixed(-0.0001, 2)).toBe('0.00');
+  });
+});
+
+describe("C's %g (http_load's numbers)", () => {
+  it('keeps six significant digits, drops trailing zeros and switches to exponents as printf does', () => {
+    expect(formatCG(0)).toBe('0');
+    expect(formatCG(289884)).toBe('289884');
+    expect(formatCG(4.892741)).toBe('4.89274');
+    expect(formatCG(28945.54)).toBe('28945.5');
+    expect(formatCG(10.0148)).toBe('10.0148');
+    expect(formatCG(2)).toBe('2');
+    expect(formatCG(-2.5)).toBe('-2.5');
+    expect(formatCG(30720000)).toBe('3.072e+07');
+    expect(formatCG(123456789)).toBe('1.23457e+08');
+    // Rounding to six digits can carry into the next power of ten.
+    expect(formatCG(999999.5)).toBe('1e+06');
+    expect(formatCG(0.0001234)).toBe('0.0001234');
+    expect(formatCG(0.00001234)).toBe('1.234e-05');
+    expect(formatCG(1.5, 3)).toBe('1.5');
   });
 });

@@ -1,0 +1,127 @@
+/**
+ * `trebuchet presets list|show`: the built-in presets (the seed experiments) and the ones
+ * saved in the data directory (the desktop app's and `trebuchet serve`'s presets.json).
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { PresetSummary } from '../../shared/presets.ts';
+import { openStores } from '../stores/index.ts';
+import { PRESETS_HELP } from './help.ts';
+import { findPreset, presetFilePath, readPresetFile } from './preset-lookup.ts';
+import { EXIT } from './report.ts';
+import { CliInputError } from './values.ts';
+
+export interface PresetsContext {
+  argv: readonly string[];
+  cwd: string;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+const GAP = '  ';
+
+/** One preset per line (id, kind, source, name), its targets on the line below. */
+export function formatPresetList(presets: readonly PresetSummary[]): string {
+  const header = ['ID', 'KIND', 'SOURCE', 'NAME'];
+  const rows = presets.map((p) => [p.id, p.kind, p.source, p.name]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const indent = widths.slice(0, 3).reduce((a, w) => a + w + GAP.length, 0);
+  const line = (cells: readonly string[]) =>
+    cells.map((c, i) => (i < cells.length - 1 ? c.padEnd(widths[i]!) : c)).join(GAP);
+  const lines = [line(header)];
+  presets.forEach((p, i) => {
+    lines.push(line(rows[i]!));
+    if (p.targets.length > 0) lines.push(`${' '.repeat(indent)}targets: ${p.targets.join(', ')}`);
+  });
+  return lines.join('\n') + '\n';
+}
+
+interface PresetsOptions {
+  action: 'list' | 'show';
+  ref: string | null;
+  json: boolean;
+  dataDir: string | undefined;
+}
+
+function parsePresetsArgs(argv: readonly string[], cwd: string): PresetsOptions | null {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: {
+        json: { type: 'boolean' },
+        'data-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (e) {
+    throw new CliInputError('arguments', (e as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return null;
+  const [action = 'list', ref, ...extra] = positionals;
+  if (action !== 'list' && action !== 'show') {
+    throw new CliInputError('<action>', `"${action}" is not list or show`);
+  }
+  if (action === 'show' && ref === undefined)
+    throw new CliInputError('show', 'name the preset: an id, a name or a file');
+  const unexpected = action === 'list' ? [ref, ...extra] : extra;
+  if (unexpected.some((x) => x !== undefined)) {
+    throw new CliInputError(action, `unexpected argument "${unexpected.find((x) => x !== undefined)}"`);
+  }
+  const dir = values['data-dir'];
+  if (dir !== undefined && dir.trim() === '') throw new CliInputError('--data-dir', 'is empty');
+  return {
+    action,
+    ref: ref ?? null,
+    json: values.json === true,
+    dataDir: dir === undefined ? undefined : path.resolve(cwd, dir),
+  };
+}
+
+export async function presetsCommand(ctx: PresetsContext): Promise<number> {
+  let opts: PresetsOptions | null;
+  try {
+    opts = parsePresetsArgs(ctx.argv, ctx.cwd);
+    if (opts === null) {
+      ctx.stdout.write(PRESETS_HELP);
+      return EXIT.ok;
+    }
+    const io = {
+      cwd: ctx.cwd,
+      isFile: (p: string) => existsSync(p) && statSync(p).isFile(),
+      readFile: (p: string) => readFileSync(p, 'utf8'),
+    };
+    const file = opts.ref === null ? null : presetFilePath(opts.ref, io);
+    if (opts.action === 'show' && file !== null) {
+      ctx.stdout.write(JSON.stringify(readPresetFile('show', file, io), null, 2) + '\n');
+      return EXIT.ok;
+    }
+    const stores = await openStores({ dataDir: opts.dataDir });
+    for (const p of stores.problems()) {
+      ctx.stderr.write(`trebuchet presets: ${p.message}${p.keptAs ? ` (kept as ${p.keptAs})` : ''}\n`);
+    }
+    if (opts.action === 'show') {
+      const preset = findPreset('show', opts.ref!, stores.presets);
+      ctx.stdout.write(JSON.stringify(preset, null, 2) + '\n');
+      return EXIT.ok;
+    }
+    const list = stores.presets.list();
+    if (opts.json) {
+      ctx.stdout.write(JSON.stringify(list, null, 2) + '\n');
+    } else {
+      ctx.stdout.write(formatPresetList(list));
+      ctx.stdout.write(
+        `\nSaved presets: ${stores.presets.path}\nRun one: trebuchet run --preset <id> --target '<target>=<url>' (see trebuchet help run)\n`,
+      );
+    }
+    return EXIT.ok;
+  } catch (e) {
+    if (!(e instanceof CliInputError)) throw e;
+    ctx.stderr.write(`trebuchet presets: ${e.message}\n`);
+    return EXIT.badInput;
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * JMeter's Aggregate Report and Summary Report listeners (seed 003), with JMeter's columns
+ * and number formats: Error % with two decimals, Throughput as JMeter's rate renderer writes
+ * it (one decimal, per second, or per minute / hour below 1/s), KB = 1024 bytes. Each table
+ * has the target's row and JMeter's TOTAL row (the same figures for a single target).
+ *
+ * A sample is a finished request. Error % counts everything JMeter marks failed: transport
+ * errors, statuses outside 200-399, and responses slower than the scenario's SLO (JMeter's
+ * Duration Assertion, the seed's 300 ms rule). One deliberate difference, stated in the
+ * heading: times carry three decimals (microsecond histograms; JMeter prints whole ms).
+ */
+import type { RunResult } from '../result.ts';
+import { targetLabel } from '../scenario.ts';
+import { errorPercent } from './summary.ts';
+import { fixed } from './units.ts';
+
+const GAP = 2;
+const NONE = '-';
+
+type Column = readonly [header: string, cell: (r: RunResult) => string];
+
+const ms = (v: number | undefined): string => (v === undefined ? NONE : fixed(v, 3));
+const percentile = (p: string) => (r: RunResult) => ms(r.latency?.percentiles[p]);
+const perSecond = (r: RunResult, n: number): number => (r.durationSeconds > 0 ? n / r.durationSeconds : 0);
+
+/** JMeter's RateRenderer ("#.0"): per second, else per minute, else per hour. */
+function jmeterRate(perSec: number): string {
+  let rate = perSec;
+  let unit = 'sec';
+  if (rate < 1) {
+    rate *= 60;
+    unit = 'min';
+  }
+  if (rate < 1) {
+    rate *= 60;
+    unit = 'hour';
+  }
+  return `${fixed(rate, 1)}/${unit}`;
+}
+
+const SAMPLES: Column = ['# Samples', (r) => String(r.requests.total)];
+const AVERAGE: Column = ['Average', (r) => ms(r.latency?.mean)];
+const MIN: Column = ['Min', (r) => ms(r.latency?.min)];
+const MAX: Column = ['Max', (r) => ms(r.latency?.max)];
+const ERROR: Column = ['Error %', (r) => `${fixed(errorPercent(r), 2)}%`];
+const THROUGHPUT: Column = ['Throughput', (r) => jmeterRate(r.throughput.requestsPerSecond)];
+const RECEIVED: Column = ['Received KB/sec', (r) => fixed(perSecond(r, r.bytes.inTotal) / 1024, 2)];
+const SENT: Column = ['Sent KB/sec', (r) => fixed(perSecond(r, r.bytes.outTotal) / 1024, 2)];
+
+const AGGREGATE_COLUMNS: readonly Column[] = [
+  SAMPLES,
+  AVERAGE,
+  ['Median', percentile('50')],
+  ['90% Line', percentile('90')],
+  ['95% Line', percentile('95')],
+  ['99% Line', percentile('99')],
+  MIN,
+  MAX,
+  ERROR,
+  THROUGHPUT,
+  RECEIVED,
+  SENT,
+];
+
+const SUMMARY_COLUMNS: readonly Column[] = [
+  SAMPLES,
+  AVERAGE,
+  MIN,
+  MAX,
+  ['Std. Dev.', (r) => ms(r.latency?.stdev)],
+  ERROR,
+  THROUGHPUT,
+  RECEIVED,
+  SENT,
+  ['Avg. Bytes', (r) => fixed(r.requests.total > 0 ? r.bytes.inTotal / r.requests.total : 0, 1)],
+];
+
+/** Label left-aligned, figures right-aligned, two spaces between columns. */
+function table(columns: readonly Column[], r: RunResult): string[] {
+  const header = ['Label', ...columns.map(([h]) => h)];
+  const cells = columns.map(([, cell]) => cell(r));
+  const rows = [header, [targetLabel(r.target), ...cells], ['TOTAL', ...cells]];
+  const widths = header.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  return rows.map((row) =>
+    row
+      .map((text, i) => (i === 0 ? text.padEnd(widths[i]!) : text.padStart(widths[i]!)))
+      .join(' '.repeat(GAP))
+      .trimEnd(),
+  );
+}
+
+function notes(r: RunResult): string[] {
+  const slo =
+    r.options.sloMs === null
+      ? 'no SLO was set'
+      : `responses slower than ${r.options.sloMs} ms count as errors (JMeter's Duration Assertion)`;
+  const lines = [`Times in ms at µs resolution (JMeter prints whole ms); Error %: ${slo}.`];
+  if (r.error) lines.push(`The run failed: ${r.error.message}`);
+  return lines;
+}
+
+export function formatJmeterReport(r: RunResult): string {
+  const lines = [
+    'Aggregate Report',
+    ...table(AGGREGATE_COLUMNS, r),
+    '',
+    'Summary Report',
+    ...table(SUMMARY_COLUMNS, r),
+    '',
+    ...notes(r),
+  ];
+  return lines.join('\n') + '\n';
+}
