@@ -5,7 +5,7 @@ import type { ClosedLoad } from '../../shared/scenario.ts';
 import type { Warning } from '../../shared/result.ts';
 import { classifyError, type ClassifiedError } from './errors.ts';
 import { headerObject } from './preflight.ts';
-import type { Runner, RunnerContext, RunnerOutcome } from './types.ts';
+import { emptyOutcome, type Runner, type RunnerContext, type RunnerOutcome } from './types.ts';
 
 /*
  * The parts of autocannon 9's Client (lib/httpClient.js) and its http-parser-js parser this
@@ -115,16 +115,7 @@ export class AutocannonRunner implements Runner {
     const load = spec.load;
     if (load.model !== 'closed') return Promise.reject(new Error('autocannon runs the closed model only'));
     return new Promise<RunnerOutcome>((resolve, reject) => {
-      const outcome: RunnerOutcome = {
-        tls: null,
-        httpVersion: null,
-        attackSeconds: null,
-        waitSeconds: null,
-        dropped: null,
-        correctedLatency: null,
-        phases: null,
-        warnings: autocannonWarnings(load),
-      };
+      const outcome = emptyOutcome({ warnings: autocannonWarnings(load) });
       const clients: ClientInternals[] = [];
       const states = new Map<ClientInternals, ClientState>();
       const bodyLength = spec.body?.length ?? 0;
@@ -152,6 +143,7 @@ export class AutocannonRunner implements Runner {
         signal.removeEventListener('abort', end);
         // Destroyed clients drop what is in flight; recorder.inFlight keeps it for the report.
         for (const c of clients) c.destroy();
+        outcome.loadEndedAt = performance.now();
         instance.stop();
         resolve(outcome);
       };

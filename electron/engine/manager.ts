@@ -1,24 +1,20 @@
-import { randomBytes } from 'node:crypto';
 import type { RunEvent } from '../../shared/api.ts';
 import type { RunResult } from '../../shared/result.ts';
 import type { Scenario } from '../../shared/scenario.ts';
+import { EventStream } from './event-stream.ts';
+import { JobTable } from './job-table.ts';
 import { startRun, type RunHandle } from './run.ts';
 import { buildRunSpec } from './spec.ts';
 
 type RunStatus = Extract<RunEvent, { type: 'done' }>['status'];
 
-interface RunEntry {
-  readonly runId: string;
+/** What the manager tracks of one run beside its id and outcome. */
+interface RunState {
   readonly results: RunResult[];
-  readonly done: Promise<RunResult[]>;
   /** The target running now, if any. */
   current: RunHandle | null;
   cancelled: boolean;
-  finished: boolean;
 }
-
-/** Finished runs kept so whenDone() and stop() still answer for them; older ones are forgotten. */
-const FINISHED_KEPT = 100;
 
 /**
  * Every run of this host, keyed by run id (no module-level "current run"). A run executes its
@@ -28,8 +24,9 @@ const FINISHED_KEPT = 100;
  */
 export class RunManager {
   readonly #appVersion: string;
-  readonly #runs = new Map<string, RunEntry>();
-  readonly #listeners = new Set<(event: RunEvent) => void>();
+  /** Finished runs are kept (100) so whenDone() and stop() still answer for them. */
+  readonly #runs = new JobTable<RunState, RunResult[]>({ prefix: 'run', noun: 'run', keep: 100 });
+  readonly #events = new EventStream<RunEvent>();
 
   constructor(opts: { appVersion: string }) {
     this.#appVersion = opts.appVersion;
@@ -40,33 +37,14 @@ export class RunManager {
    * on a microtask, so a listener subscribed right after start() still sees 'started'.
    */
   start(scenario: Scenario): string {
-    const runId = newRunId();
-    let resolveDone: (results: RunResult[]) => void = () => undefined;
-    const entry: RunEntry = {
-      runId,
-      results: [],
-      done: new Promise((resolve) => (resolveDone = resolve)),
-      current: null,
-      cancelled: false,
-      finished: false,
-    };
-    this.#runs.set(runId, entry);
-    queueMicrotask(() => {
-      void this.#execute(entry, scenario).then(() => {
-        entry.finished = true;
-        this.#forgetOldRuns();
-        resolveDone(entry.results);
-      });
-    });
-    return runId;
+    return this.#runs.start({ results: [], current: null, cancelled: false }, (runId, state) =>
+      this.#execute(runId, state, scenario),
+    );
   }
 
   /** Listens to every run's events; returns the unsubscribe function. */
   subscribe(listener: (event: RunEvent) => void): () => void {
-    this.#listeners.add(listener);
-    return () => {
-      this.#listeners.delete(listener);
-    };
+    return this.#events.subscribe(listener);
   }
 
   /**
@@ -75,13 +53,13 @@ export class RunManager {
    * when the run id is unknown.
    */
   async stop(runId: string): Promise<boolean> {
-    const entry = this.#runs.get(runId);
-    if (!entry) return false;
-    if (!entry.finished) {
-      entry.cancelled = true;
-      await entry.current?.stop();
+    const run = this.#runs.get(runId);
+    if (!run) return false;
+    if (!run.finished) {
+      run.state.cancelled = true;
+      await run.state.current?.stop();
     }
-    await entry.done;
+    await run.done;
     return true;
   }
 
@@ -91,28 +69,26 @@ export class RunManager {
 
   /** The run's results, one per target that ran; rejects for an unknown run id. */
   whenDone(runId: string): Promise<RunResult[]> {
-    const entry = this.#runs.get(runId);
-    return entry ? entry.done : Promise.reject(new Error(`run ${runId} is unknown`));
+    return this.#runs.whenDone(runId);
   }
 
   /** Runs not finished yet. */
   activeRunIds(): string[] {
-    return [...this.#runs.values()].filter((r) => !r.finished).map((r) => r.runId);
+    return this.#runs.activeIds();
   }
 
-  async #execute(entry: RunEntry, scenario: Scenario): Promise<void> {
-    const { runId } = entry;
-    this.#emit({ type: 'started', runId, targetCount: scenario.targets.length });
+  async #execute(runId: string, entry: RunState, scenario: Scenario): Promise<RunResult[]> {
+    this.#events.emit({ type: 'started', runId, targetCount: scenario.targets.length });
     try {
       for (let targetIndex = 0; targetIndex < scenario.targets.length; targetIndex++) {
         if (entry.cancelled) break;
         const built = await buildRunSpec(scenario, targetIndex, { runId, appVersion: this.#appVersion });
         if (entry.cancelled) break;
-        this.#emit({ type: 'target-started', runId, targetIndex });
+        this.#events.emit({ type: 'target-started', runId, targetIndex });
         let result: RunResult;
         if (built.ok) {
           const handle = startRun(built.spec, {
-            onSample: (sample) => this.#emit({ type: 'sample', runId, targetIndex, sample }),
+            onSample: (sample) => this.#events.emit({ type: 'sample', runId, targetIndex, sample }),
           });
           entry.current = handle;
           result = await handle.done;
@@ -121,9 +97,9 @@ export class RunManager {
           result = built.result;
         }
         entry.results.push(result);
-        this.#emit({ type: 'target-done', runId, targetIndex, result });
+        this.#events.emit({ type: 'target-done', runId, targetIndex, result });
       }
-      this.#emit({
+      this.#events.emit({
         type: 'done',
         runId,
         status: runStatus(entry, scenario.targets.length),
@@ -131,30 +107,15 @@ export class RunManager {
       });
     } catch (err) {
       // Only a host-side breakdown lands here (runs themselves never throw).
-      this.#emit({ type: 'error', runId, message: err instanceof Error ? err.message : String(err) });
-      this.#emit({ type: 'done', runId, status: 'failed', results: entry.results });
+      this.#events.emit({ type: 'error', runId, message: err instanceof Error ? err.message : String(err) });
+      this.#events.emit({ type: 'done', runId, status: 'failed', results: entry.results });
     }
-  }
-
-  #emit(event: RunEvent): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener(event);
-      } catch {
-        // One listener's failure must not stop the run or starve the other listeners.
-      }
-    }
-  }
-
-  #forgetOldRuns(): void {
-    const finished = [...this.#runs.values()].filter((r) => r.finished);
-    for (const r of finished.slice(0, Math.max(0, finished.length - FINISHED_KEPT)))
-      this.#runs.delete(r.runId);
+    return entry.results;
   }
 }
 
 /** cancelled when stopped before every target finished; failed when every target failed. */
-function runStatus(entry: RunEntry, targetCount: number): RunStatus {
+function runStatus(entry: RunState, targetCount: number): RunStatus {
   if (
     entry.results.some((r) => r.status === 'cancelled') ||
     (entry.cancelled && entry.results.length < targetCount)
@@ -163,8 +124,4 @@ function runStatus(entry: RunEntry, targetCount: number): RunStatus {
   }
   if (entry.results.length > 0 && entry.results.every((r) => r.status === 'failed')) return 'failed';
   return 'completed';
-}
-
-function newRunId(): string {
-  return `run-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
 }

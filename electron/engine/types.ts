@@ -38,6 +38,28 @@ export interface RunnerOutcome {
   /** Per-request timing phases, when the runner measures them. */
   phases: Partial<Record<Phase, PhaseStats>> | null;
   warnings: Warning[];
+  /**
+   * performance.now() when the load ended: the last request finished or was abandoned, before
+   * the runner's summary work (percentiles of the phase histograms take tens of ms). The
+   * worker closes the final sample and the measured time there; null = when run() resolved.
+   */
+  loadEndedAt: number | null;
+}
+
+/** An outcome that adds nothing to what the recorder holds; `over` fills in what a runner knows. */
+export function emptyOutcome(over: Partial<RunnerOutcome> = {}): RunnerOutcome {
+  return {
+    tls: null,
+    httpVersion: null,
+    attackSeconds: null,
+    waitSeconds: null,
+    dropped: null,
+    correctedLatency: null,
+    phases: null,
+    warnings: [],
+    loadEndedAt: null,
+    ...over,
+  };
 }
 
 export interface RunnerContext {

@@ -9,29 +9,19 @@ import { preflight } from './preflight.ts';
 import { Recorder } from './recorder.ts';
 import { buildRunResult, failedResult, resultFromSamples, type EngineId } from './result.ts';
 import { plannedEngine, selectRunner } from './runners.ts';
-import type { Runner, RunnerOutcome, RunSpec } from './types.ts';
+import { plannedLoadMs, SampleClock } from './sample-clock.ts';
+import { emptyOutcome, type Runner, type RunnerOutcome, type RunSpec } from './types.ts';
 
 /*
  * The engine worker: one per target run. It checks the target (pre-flight), runs the load
  * through a runner, posts one Sample per tick and one RunResult at the end. The host may
  * post { type: 'stop' } at any time; the run then ends within a tick, marked cancelled.
+ * Ticks follow SampleClock's grid; the last Sample (final: true) closes the window at the
+ * load's end, so a timed run's chart does not end on a sliver of wind-down (see Sample.final).
  */
 
 function post(port: MessagePort, message: WorkerMessage): void {
   port.postMessage(message);
-}
-
-function emptyOutcome(): RunnerOutcome {
-  return {
-    tls: null,
-    httpVersion: null,
-    attackSeconds: null,
-    waitSeconds: null,
-    dropped: null,
-    correctedLatency: null,
-    phases: null,
-    warnings: [],
-  };
 }
 
 async function execute(
@@ -68,40 +58,47 @@ async function execute(
   }
 
   const warmupMs = spec.options.warmupSeconds * 1000;
-  const intervalMs = spec.options.sampleIntervalMs;
   const t0 = performance.now();
   const recorder = new Recorder({ sloMs: spec.options.sloMs, warmup: warmupMs > 0, now: t0 });
   const samples: Sample[] = [];
   let lastCpu = cpuClock();
-  let lastTick = t0;
-  const tick = (): void => {
+  let lastCpuAt = t0;
+  let lastTickAt = t0;
+  /** Closes the window at `at` (the final one: when the load ended, maybe just before now). */
+  const tick = (at: number, final = false): void => {
+    // CPU over the wall time it was spent in, which for the final tick runs past `at`.
     const now = performance.now();
     const cpu = cpuClock();
     const cpuMicros = cpu.user - lastCpu.user + (cpu.system - lastCpu.system);
-    const cpuPercent = now > lastTick ? Math.max(0, (cpuMicros / 1000 / (now - lastTick)) * 100) : 0;
+    const cpuPercent = now > lastCpuAt ? Math.max(0, (cpuMicros / 1000 / (now - lastCpuAt)) * 100) : 0;
     lastCpu = cpu;
-    lastTick = now;
-    const sample = recorder.tick(now, cpuPercent);
+    lastCpuAt = now;
+    const sample = recorder.tick(at, cpuPercent);
+    lastTickAt = at;
+    if (final) sample.final = true;
     samples.push(sample);
     onSample(sample);
   };
 
-  let interval = setInterval(tick, intervalMs);
+  const durationMs = plannedLoadMs(spec.load);
+  const clock = new SampleClock(spec.options.sampleIntervalMs, () => tick(performance.now()));
   let measureStart = t0;
   let warmupTimer: NodeJS.Timeout | undefined;
   let warmupEnded: () => void = () => undefined;
   const warmupDone = new Promise<void>((resolve) => (warmupEnded = resolve));
   if (warmupMs > 0) {
+    clock.begin(t0, t0 + warmupMs);
     warmupTimer = setTimeout(() => {
-      // The warm-up's last window closes before measuring starts, so it stays out of the totals.
-      tick();
-      recorder.startMeasuring();
+      // The warm-up's last window closes before measuring starts, so it stays out of the totals;
+      // the measured time starts at that window's end (nothing can finish in between).
       measureStart = performance.now();
-      clearInterval(interval);
-      interval = setInterval(tick, intervalMs);
+      tick(measureStart);
+      recorder.startMeasuring();
+      clock.begin(measureStart, durationMs === null ? null : measureStart + durationMs);
       warmupEnded();
     }, warmupMs);
   } else {
+    clock.begin(t0, durationMs === null ? null : t0 + durationMs);
     warmupEnded();
   }
 
@@ -119,10 +116,12 @@ async function execute(
     outcome = emptyOutcome();
     failure = `the ${engine.name} engine broke down: ${classifyError(err).message}`;
   }
-  const end = performance.now();
-  clearInterval(interval);
+  clock.stop();
   clearTimeout(warmupTimer);
-  tick();
+  // The final window and the measured time stop where the load ended, not after the runner's
+  // summary work; never before the last tick, never after now.
+  const end = Math.min(performance.now(), Math.max(outcome.loadEndedAt ?? Infinity, lastTickAt));
+  tick(end, true);
 
   const result = buildRunResult({
     spec,

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunEvent } from '../../shared/api.ts';
 import {
@@ -11,6 +10,8 @@ import {
 } from '../../shared/comparison.ts';
 import type { RunResult } from '../../shared/result.ts';
 import type { Scenario } from '../../shared/scenario.ts';
+import { EventStream } from '../engine/event-stream.ts';
+import { JobTable } from '../engine/job-table.ts';
 
 /** What the runner needs from the engine's RunManager (electron/engine/manager.ts). */
 export interface RunManagerLike {
@@ -32,17 +33,13 @@ export interface ComparisonOutcome {
   table: ComparisonTable;
 }
 
-interface Entry {
+/** What the runner tracks of one comparison beside its id and outcome. */
+interface ComparisonState {
   readonly plan: ComparisonPlan;
-  readonly done: Promise<ComparisonOutcome>;
   readonly abort: AbortController;
   /** The engine run of the cell running now. */
   currentRunId: string | null;
-  finished: boolean;
 }
-
-/** Finished comparisons kept so whenDone() still answers for them. */
-const FINISHED_KEPT = 20;
 
 /**
  * Runs comparison plans cell after cell through the RunManager (one engine run per cell,
@@ -51,8 +48,14 @@ const FINISHED_KEPT = 20;
  */
 export class ComparisonRunner {
   readonly #manager: RunManagerLike;
-  readonly #entries = new Map<string, Entry>();
-  readonly #listeners = new Set<(event: ComparisonEvent) => void>();
+  /** Finished comparisons are kept (20) so whenDone() still answers for them. */
+  readonly #comparisons = new JobTable<ComparisonState, ComparisonOutcome>({
+    prefix: 'cmp',
+    noun: 'comparison',
+    keep: 20,
+    onFinished: () => this.#unsubscribeWhenIdle(),
+  });
+  readonly #events = new EventStream<ComparisonEvent>();
   /** Engine run id -> the comparison and cell it belongs to, to forward its samples. */
   readonly #runCells = new Map<string, { comparisonId: string; cellIndex: number }>();
   #unsubscribe: (() => void) | null = null;
@@ -63,33 +66,15 @@ export class ComparisonRunner {
 
   /** Starts a validated plan and returns its id at once; events begin on a microtask. */
   start(plan: ComparisonPlan): string {
-    const comparisonId = `cmp-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
-    let resolveDone: (o: ComparisonOutcome) => void = () => undefined;
-    const entry: Entry = {
-      plan,
-      done: new Promise((resolve) => (resolveDone = resolve)),
-      abort: new AbortController(),
-      currentRunId: null,
-      finished: false,
-    };
-    this.#entries.set(comparisonId, entry);
     this.#unsubscribe ??= this.#manager.subscribe((e) => this.#forward(e));
-    queueMicrotask(() => {
-      void this.#execute(comparisonId, entry).then((outcome) => {
-        entry.finished = true;
-        this.#forget();
-        resolveDone(outcome);
-      });
-    });
-    return comparisonId;
+    return this.#comparisons.start({ plan, abort: new AbortController(), currentRunId: null }, (id, state) =>
+      this.#execute(id, state),
+    );
   }
 
   /** Every comparison's events; returns the unsubscribe function. */
   subscribe(listener: (event: ComparisonEvent) => void): () => void {
-    this.#listeners.add(listener);
-    return () => {
-      this.#listeners.delete(listener);
-    };
+    return this.#events.subscribe(listener);
   }
 
   /**
@@ -97,36 +82,41 @@ export class ComparisonRunner {
    * skipped, finished cells are kept. Resolves after 'done'; false for an unknown id.
    */
   async stop(comparisonId: string): Promise<boolean> {
-    const entry = this.#entries.get(comparisonId);
-    if (!entry) return false;
-    if (!entry.finished) {
-      entry.abort.abort();
-      if (entry.currentRunId !== null) await this.#manager.stop(entry.currentRunId);
+    const comparison = this.#comparisons.get(comparisonId);
+    if (!comparison) return false;
+    if (!comparison.finished) {
+      const state = comparison.state;
+      state.abort.abort();
+      if (state.currentRunId !== null) await this.#manager.stop(state.currentRunId);
     }
-    await entry.done;
+    await comparison.done;
     return true;
   }
 
   /** The comparison's outcome; rejects for an unknown id. */
   whenDone(comparisonId: string): Promise<ComparisonOutcome> {
-    const entry = this.#entries.get(comparisonId);
-    return entry ? entry.done : Promise.reject(new Error(`comparison ${comparisonId} is unknown`));
+    return this.#comparisons.whenDone(comparisonId);
   }
 
   activeComparisonIds(): string[] {
-    return [...this.#entries].filter(([, e]) => !e.finished).map(([id]) => id);
+    return this.#comparisons.activeIds();
   }
 
-  async #execute(comparisonId: string, entry: Entry): Promise<ComparisonOutcome> {
+  async #execute(comparisonId: string, entry: ComparisonState): Promise<ComparisonOutcome> {
     const { plan, abort } = entry;
     const cells = expandPlan(plan);
     const cellCount = cells.length;
     const outcomes: CellOutcome[] = [];
-    this.#emit({ type: 'started', comparisonId, cellCount });
+    this.#events.emit({ type: 'started', comparisonId, cellCount });
     for (const cell of cells) {
       if (abort.signal.aborted) break;
       if (cell.index > 0 && plan.pauseSeconds > 0) {
-        this.#emit({ type: 'pause', comparisonId, nextCellIndex: cell.index, seconds: plan.pauseSeconds });
+        this.#events.emit({
+          type: 'pause',
+          comparisonId,
+          nextCellIndex: cell.index,
+          seconds: plan.pauseSeconds,
+        });
         try {
           await sleep(plan.pauseSeconds * 1000, undefined, { signal: abort.signal });
         } catch {
@@ -138,7 +128,7 @@ export class ComparisonRunner {
         const runId = this.#manager.start(cell.scenario);
         entry.currentRunId = runId;
         this.#runCells.set(runId, { comparisonId, cellIndex: cell.index });
-        this.#emit({
+        this.#events.emit({
           type: 'cell-started',
           comparisonId,
           cellIndex: cell.index,
@@ -151,7 +141,7 @@ export class ComparisonRunner {
         results = await this.#manager.whenDone(runId);
         this.#runCells.delete(runId);
       } catch (err) {
-        this.#emit({
+        this.#events.emit({
           type: 'error',
           comparisonId,
           cellIndex: cell.index,
@@ -165,7 +155,7 @@ export class ComparisonRunner {
       if (!result) continue;
       const outcome: CellOutcome = { cellIndex: cell.index, coordinates: cell.coordinates, result };
       outcomes.push(outcome);
-      this.#emit({ type: 'cell-done', comparisonId, cellCount, outcome });
+      this.#events.emit({ type: 'cell-done', comparisonId, cellCount, outcome });
     }
     const status: ComparisonStatus =
       abort.signal.aborted || outcomes.some((o) => o.result.status === 'cancelled')
@@ -173,7 +163,7 @@ export class ComparisonRunner {
         : outcomes.length > 0 && outcomes.every((o) => o.result.status === 'failed')
           ? 'failed'
           : 'completed';
-    this.#emit({ type: 'done', comparisonId, status, outcomes });
+    this.#events.emit({ type: 'done', comparisonId, status, outcomes });
     return { comparisonId, plan, status, outcomes, table: aggregateComparison(plan, outcomes) };
   }
 
@@ -181,7 +171,7 @@ export class ComparisonRunner {
     if (event.type !== 'sample') return;
     const where = this.#runCells.get(event.runId);
     if (!where) return;
-    this.#emit({
+    this.#events.emit({
       type: 'cell-sample',
       comparisonId: where.comparisonId,
       cellIndex: where.cellIndex,
@@ -189,20 +179,7 @@ export class ComparisonRunner {
     });
   }
 
-  #emit(event: ComparisonEvent): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener(event);
-      } catch {
-        // One listener's failure must not stop the comparison or starve the others.
-      }
-    }
-  }
-
-  #forget(): void {
-    const finished = [...this.#entries].filter(([, e]) => e.finished);
-    for (const [id] of finished.slice(0, Math.max(0, finished.length - FINISHED_KEPT)))
-      this.#entries.delete(id);
+  #unsubscribeWhenIdle(): void {
     if (this.activeComparisonIds().length === 0 && this.#unsubscribe) {
       this.#unsubscribe();
       this.#unsubscribe = null;

@@ -1,6 +1,7 @@
 import type { RunEvent } from '../../shared/api.ts';
 import type { HistorySummary, RunRecordDraft } from '../../shared/history.ts';
 import type { Scenario } from '../../shared/scenario.ts';
+import { EventStream } from '../engine/event-stream.ts';
 import type { RunService } from '../host/run-registry.ts';
 
 /** What the recorder needs from the history store (electron/stores/history-store.ts). */
@@ -61,7 +62,9 @@ export class RecordingRunService implements RunService {
   readonly #engine: RunService;
   readonly #recorder: HistoryRecorder;
   readonly #scenarios = new Map<string, Scenario>();
-  readonly #listeners = new Set<(event: RunEvent) => void>();
+  readonly #events = new EventStream<RunEvent>((error) =>
+    console.error('trebuchet: a run event listener failed:', error),
+  );
   readonly #unsubscribe: () => void;
 
   constructor(opts: { engine: RunService; recorder: HistoryRecorder }) {
@@ -77,10 +80,7 @@ export class RecordingRunService implements RunService {
   }
 
   subscribe(listener: (event: RunEvent) => void): () => void {
-    this.#listeners.add(listener);
-    return () => {
-      this.#listeners.delete(listener);
-    };
+    return this.#events.subscribe(listener);
   }
 
   stop(runId: string): Promise<boolean> {
@@ -96,30 +96,20 @@ export class RecordingRunService implements RunService {
   /** Stops listening to the engine (the engine itself is not stopped). */
   close(): void {
     this.#unsubscribe();
-    this.#listeners.clear();
+    this.#events.clear();
   }
 
   #receive(event: RunEvent): void {
     const scenario = this.#scenarios.get(event.runId);
     if (!scenario) return;
     if (event.type !== 'done') {
-      this.#emit(event);
+      this.#events.emit(event);
       return;
     }
     this.#scenarios.delete(event.runId);
     // 'done' is a run's last event, so holding it back while saving keeps the run's order.
     void this.#recorder
       .record({ kind: 'scenario', status: event.status, scenario, results: event.results })
-      .then((saved) => this.#emit({ ...event, ...saved }));
-  }
-
-  #emit(event: RunEvent): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        console.error('trebuchet: a run event listener failed:', error);
-      }
-    }
+      .then((saved) => this.#events.emit({ ...event, ...saved }));
   }
 }

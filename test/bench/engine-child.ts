@@ -1,67 +1,66 @@
 /**
- * One engine run in its own process, so the benchmark measures the engine's CPU time and
- * memory the same way as the reference tools' (a process of its own). Argument: a JSON
- * EngineJob. Prints one JSON line (EngineOutcome) on stdout.
+ * One scenario run through RunManager in a process of its own, so the benchmark measures the
+ * engine's CPU time and memory the way it measures the reference tools' (a process each).
+ * Argument: a JSON ScenarioInput with one target. Prints one JSON line (EngineOutcome).
  */
 import { RunManager } from '../../electron/engine/manager.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';
 
-export interface EngineJob {
-  url: string;
-  engine: 'autocannon' | 'native';
-  connections: number;
-  seconds: number;
-}
-
 export interface EngineOutcome {
   status: 'completed' | 'cancelled' | 'failed';
   error: string | null;
+  /** e.g. "native 0.1.0" */
   engine: string;
-  engineVersion: string;
   requests: number;
+  /** Non-2xx responses plus transport errors. */
+  errors: number;
   seconds: number;
   requestsPerSecond: number;
-  errors: number;
-  /** The engine worker thread's CPU seconds (the result's own generator figure). */
-  workerCpuSeconds: number;
+  /** Open model: requests sent, late (over the tolerance) and never sent. */
+  sent: number;
+  late: number | null;
+  dropped: number | null;
   /** This whole process's CPU seconds from start to end of the run (every thread). */
   runCpuSeconds: number;
+  /** The engine worker thread's CPU seconds (the result's per-tick cpuPercent over the run). */
+  workerCpuSeconds: number;
   /** The host (main) thread's CPU seconds over the run: what RunManager and its events cost. */
   hostThreadCpuSeconds: number;
   /** Peak resident set size of this process, KiB. */
   maxRssKiB: number;
+  p50: number | null;
+  p99: number | null;
+  alpn: string | null;
 }
 
-const job = JSON.parse(process.argv[2] ?? '') as EngineJob;
-const scenario = scenarioSchema.parse({
-  name: 'bench',
-  targets: [{ url: job.url }],
-  load: { model: 'closed', connections: job.connections, limit: { kind: 'duration', seconds: job.seconds } },
-  options: { engine: job.engine, keepAlive: true },
-});
-
+const scenario = scenarioSchema.parse(JSON.parse(process.argv[2] ?? ''));
 const manager = new RunManager({ appVersion: 'bench' });
 const cpuBefore = process.cpuUsage();
 const hostBefore = process.threadCpuUsage();
 const runId = manager.start(scenario);
-const [result] = await manager.whenDone(runId);
+const [r] = await manager.whenDone(runId);
 const cpu = process.cpuUsage(cpuBefore);
 const host = process.threadCpuUsage(hostBefore);
-if (!result) throw new Error('the run returned no result');
+if (!r) throw new Error('the run returned no result');
 
 const outcome: EngineOutcome = {
-  status: result.status,
-  error: result.error?.message ?? null,
-  engine: result.generator.engine,
-  engineVersion: result.generator.engineVersion,
-  requests: result.requests.total,
-  seconds: result.durationSeconds,
-  requestsPerSecond: result.throughput.requestsPerSecond,
-  errors: result.requests.total - result.requests.ok,
-  workerCpuSeconds: (result.generator.cpuPercentMean / 100) * result.durationSeconds,
+  status: r.status,
+  error: r.error?.message ?? null,
+  engine: `${r.generator.engine} ${r.generator.engineVersion}`,
+  requests: r.requests.total,
+  errors: r.requests.errors + r.requests.non2xx,
+  seconds: r.durationSeconds,
+  requestsPerSecond: r.throughput.requestsPerSecond,
+  sent: Math.round(r.throughput.sentRate * r.durationSeconds),
+  late: r.requests.late,
+  dropped: r.requests.dropped,
   runCpuSeconds: (cpu.user + cpu.system) / 1e6,
+  workerCpuSeconds: r.samples.reduce((a, s) => a + ((s.cpuPercent ?? 0) / 100) * s.intervalSeconds, 0),
   hostThreadCpuSeconds: (host.user + host.system) / 1e6,
   maxRssKiB: process.resourceUsage().maxRSS,
+  p50: r.latency?.percentiles['50'] ?? null,
+  p99: r.latency?.percentiles['99'] ?? null,
+  alpn: r.tls?.alpn ?? null,
 };
 process.stdout.write(`${JSON.stringify(outcome)}\n`);
 process.exit(0);

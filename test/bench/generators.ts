@@ -1,121 +1,111 @@
 /**
- * The load generators the benchmark compares, as a table: Trebuchet's engines (each run
- * through RunManager in a process of its own) and the reference tools. Add an engine by
- * adding a row.
+ * The load generators the benchmark runs, each in a process of its own: Trebuchet's engines
+ * (through RunManager, engine-child.ts) and the reference tools (wrk, autocannon's CLI,
+ * h2load, ab). Each returns the figures of one run.
  */
 import { resolve } from 'node:path';
+import type { ScenarioInput } from '../../shared/scenario.ts';
 import {
   AUTOCANNON_BIN,
+  parseAb,
   parseAutocannonJson,
+  parseH2load,
   parseWrk,
   runMeasured,
   type LoadFigures,
 } from '../helpers/reference-tools.ts';
-import type { EngineJob, EngineOutcome } from './engine-child.ts';
+import type { EngineOutcome } from './engine-child.ts';
+import type { Figures } from './report.ts';
 
 const ENGINE_CHILD = resolve(import.meta.dirname, 'engine-child.ts');
 
-export interface BenchLoad {
+/** Generous: a generator that hangs is killed instead of stalling the benchmark. */
+const timeoutFor = (seconds: number): number => (seconds + 60) * 1000;
+
+export interface EngineFigures extends Figures {
+  outcome: EngineOutcome;
+}
+
+/** Runs a scenario (one target, load on 127.0.0.1) through RunManager in a child process. */
+export async function runEngine(scenario: ScenarioInput, seconds: number): Promise<EngineFigures> {
+  const m = await runMeasured(
+    process.execPath,
+    [ENGINE_CHILD, JSON.stringify(scenario)],
+    timeoutFor(seconds),
+  );
+  const line = m.stdout.trim().split('\n').pop() ?? '';
+  if (m.exitCode !== 0 || !line.startsWith('{')) {
+    throw new Error(`engine child exited ${m.exitCode}: ${m.stderr.trim() || m.stdout.trim()}`);
+  }
+  const o = JSON.parse(line) as EngineOutcome;
+  if (o.status !== 'completed') throw new Error(`engine run ${o.status}: ${o.error}`);
+  return {
+    requests: o.requests,
+    seconds: o.seconds,
+    requestsPerSecond: o.requestsPerSecond,
+    errors: o.errors,
+    cpuSeconds: o.runCpuSeconds,
+    workerCpuSeconds: o.workerCpuSeconds,
+    outcome: o,
+  };
+}
+
+async function runTool(
+  command: string,
+  args: string[],
+  seconds: number,
+  parse: (out: string) => LoadFigures,
+  env: Record<string, string> = {},
+): Promise<Figures> {
+  const m = await runMeasured(command, args, timeoutFor(seconds), env);
+  if (m.exitCode !== 0) throw new Error(`${command} exited ${m.exitCode}: ${m.stderr.trim()}`);
+  return { ...parse(m.stdout), cpuSeconds: m.cpuSeconds };
+}
+
+export interface ToolLoad {
   url: string;
   connections: number;
   seconds: number;
 }
 
-export interface GeneratorRun extends LoadFigures {
-  /** CPU seconds of the generator's process, start to exit (every thread). */
-  cpuSeconds: number;
-  /** Engines only: the worker thread's CPU, the whole process's CPU during the run, peak RSS. */
-  engine?: Pick<
-    EngineOutcome,
-    'workerCpuSeconds' | 'runCpuSeconds' | 'hostThreadCpuSeconds' | 'maxRssKiB' | 'engineVersion'
-  >;
-}
-
-export interface Generator {
-  id: string;
-  label: string;
-  kind: 'engine' | 'reference';
-  run(load: BenchLoad): Promise<GeneratorRun>;
-}
-
-/** Generous: a generator that hangs is killed instead of stalling the benchmark. */
-const timeoutFor = (load: BenchLoad): number => (load.seconds + 60) * 1000;
-
-export class GeneratorUnavailable extends Error {
-  override readonly name = 'GeneratorUnavailable';
-}
-
-export function engineGenerator(engine: EngineJob['engine']): Generator {
-  return {
-    id: `engine-${engine}`,
-    label: `Trebuchet, ${engine} engine`,
-    kind: 'engine',
-    async run(load) {
-      const job: EngineJob = { ...load, engine };
-      const m = await runMeasured(process.execPath, [ENGINE_CHILD, JSON.stringify(job)], timeoutFor(load));
-      const line = m.stdout.trim().split('\n').pop() ?? '';
-      if (m.exitCode !== 0 || !line.startsWith('{')) {
-        throw new Error(`engine ${engine} exited ${m.exitCode}: ${m.stderr.trim() || m.stdout.trim()}`);
-      }
-      const o = JSON.parse(line) as EngineOutcome;
-      if (o.status === 'failed') {
-        const unavailable = /not available|not part of this build/i.test(o.error ?? '');
-        throw unavailable
-          ? new GeneratorUnavailable(o.error ?? '')
-          : new Error(`engine ${engine} failed: ${o.error}`);
-      }
-      return {
-        requests: o.requests,
-        seconds: o.seconds,
-        requestsPerSecond: o.requestsPerSecond,
-        errors: o.errors,
-        cpuSeconds: m.cpuSeconds,
-        engine: {
-          workerCpuSeconds: o.workerCpuSeconds,
-          runCpuSeconds: o.runCpuSeconds,
-          hostThreadCpuSeconds: o.hostThreadCpuSeconds,
-          maxRssKiB: o.maxRssKiB,
-          engineVersion: o.engineVersion,
-        },
-      };
-    },
-  };
-}
-
-async function reference(
-  command: string,
-  args: string[],
-  load: BenchLoad,
-  parse: (out: string) => LoadFigures,
-): Promise<GeneratorRun> {
-  const m = await runMeasured(command, args, timeoutFor(load));
-  if (m.exitCode !== 0) throw new Error(`${command} exited ${m.exitCode}: ${m.stderr.trim()}`);
-  return { ...parse(m.stdout), cpuSeconds: m.cpuSeconds };
-}
-
-/** autocannon's own CLI: same library, no worker thread, no HdrHistogram of ours. */
-export const autocannonCli: Generator = {
-  id: 'autocannon-cli',
-  label: 'autocannon CLI',
-  kind: 'reference',
-  run: (load) =>
-    reference(
+/** The reference tools, by the label their table rows carry. */
+export const tools = {
+  /** wrk with one thread: the C reference, on the single core an engine worker gets. */
+  wrk: (l: ToolLoad) =>
+    runTool('wrk', ['-t1', `-c${l.connections}`, `-d${l.seconds}s`, l.url], l.seconds, parseWrk),
+  /** autocannon's own CLI: the library the autocannon engine wraps, without a worker or our histograms. */
+  autocannon: (l: ToolLoad, caFile?: string) =>
+    runTool(
       AUTOCANNON_BIN,
-      ['-c', String(load.connections), '-d', String(load.seconds), '-j', load.url],
-      load,
+      ['-c', String(l.connections), '-d', String(l.seconds), '-j', l.url],
+      l.seconds,
       parseAutocannonJson,
+      caFile ? { NODE_EXTRA_CA_CERTS: caFile } : {},
+    ),
+  /** h2load over TLS: `streams` concurrent streams per connection. */
+  h2load: (l: ToolLoad, streams: number) =>
+    runTool(
+      'h2load',
+      [`-c${l.connections}`, `-m${streams}`, '-D', String(l.seconds), l.url],
+      l.seconds,
+      parseH2load,
+    ),
+  /** ab, with -k (keep-alive) or without (a new connection, and TLS handshake, per request). */
+  ab: (l: ToolLoad, keepAlive: boolean) =>
+    runTool(
+      'ab',
+      [
+        '-q',
+        '-c',
+        String(l.connections),
+        '-t',
+        String(l.seconds),
+        '-n',
+        '10000000',
+        ...(keepAlive ? ['-k'] : []),
+        l.url,
+      ],
+      l.seconds,
+      parseAb,
     ),
 };
-
-/** wrk with one thread: the C reference, on the same single core an engine worker gets. */
-export const wrk: Generator = {
-  id: 'wrk',
-  label: 'wrk -t1',
-  kind: 'reference',
-  run: (load) =>
-    reference('wrk', ['-t1', `-c${load.connections}`, `-d${load.seconds}s`, load.url], load, parseWrk),
-};
-
-/** Every engine the benchmark knows; one that this build lacks is reported and skipped. */
-export const ENGINES: readonly Generator[] = [engineGenerator('autocannon'), engineGenerator('native')];
-export const REFERENCES: readonly Generator[] = [autocannonCli, wrk];

@@ -1,10 +1,26 @@
-/** Aggregates benchmark rounds and prints them as a markdown table ready for docs/benchmarks.md. */
-import type { GeneratorRun } from './generators.ts';
+/** Aggregates benchmark rounds into markdown tables with ratios against reference tools. */
 
+/** One run of one generator. */
+export interface Figures {
+  requests: number;
+  seconds: number;
+  requestsPerSecond: number;
+  /** Non-2xx responses plus transport errors. */
+  errors: number;
+  /**
+   * The CPU seconds per-CPU-second figures divide by: a tool's whole process (bash `times`),
+   * an engine's whole process during the run (every thread; start-up and module loading left out).
+   */
+  cpuSeconds: number;
+  /** Engines only: the engine worker thread's CPU seconds alone. */
+  workerCpuSeconds?: number;
+}
+
+/** A generator's runs in one table (one per round). */
 export interface Row {
   id: string;
   label: string;
-  runs: GeneratorRun[];
+  runs: Figures[];
 }
 
 export function median(values: readonly number[]): number {
@@ -14,7 +30,8 @@ export function median(values: readonly number[]): number {
   return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
-const perCpu = (r: GeneratorRun): number => (r.cpuSeconds > 0 ? r.requests / r.cpuSeconds : Number.NaN);
+export const perCpuSecond = (f: Figures): number =>
+  f.cpuSeconds > 0 ? f.requests / f.cpuSeconds : Number.NaN;
 
 export interface Summary {
   label: string;
@@ -27,43 +44,46 @@ export interface Summary {
 
 export function summarise(row: Row): Summary {
   const rps = row.runs.map((r) => r.requestsPerSecond);
-  const workers = row.runs.flatMap((r) => (r.engine ? [r.requests / r.engine.workerCpuSeconds] : []));
+  const workers = row.runs.flatMap((r) =>
+    r.workerCpuSeconds !== undefined && r.workerCpuSeconds > 0 ? [r.requests / r.workerCpuSeconds] : [],
+  );
   return {
     label: row.label,
     rps: median(rps),
     rpsRange: [Math.min(...rps), Math.max(...rps)],
     cpuSeconds: median(row.runs.map((r) => r.cpuSeconds)),
-    perCpuSecond: median(row.runs.map(perCpu)),
+    perCpuSecond: median(row.runs.map(perCpuSecond)),
     workerPerCpuSecond: workers.length > 0 ? median(workers) : null,
   };
 }
 
-const int = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a');
-const ratio = (a: number, b: number | undefined): string =>
+export const int = (n: number): string =>
+  Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a';
+export const ratio = (a: number, b: number | undefined): string =>
   b !== undefined && Number.isFinite(a) && Number.isFinite(b) && b > 0 ? (a / b).toFixed(2) : 'n/a';
 
-/** The throughput table: medians over the rounds, ratios against wrk and autocannon's CLI. */
-export function throughputTable(rows: readonly Row[], refs: { wrk?: string; autocannon?: string }): string {
+/**
+ * Medians over the rounds, one line per generator that ran, with req/s and req per CPU-second
+ * as ratios against each reference row (by id) measured in the same table.
+ */
+export function ratioTable(rows: readonly Row[], refs: readonly string[]): string {
   const sums = new Map(rows.filter((r) => r.runs.length > 0).map((r) => [r.id, summarise(r)]));
-  const wrk = refs.wrk ? sums.get(refs.wrk) : undefined;
-  const ac = refs.autocannon ? sums.get(refs.autocannon) : undefined;
+  const refLabel = (id: string): string => rows.find((r) => r.id === id)?.label ?? id;
   const lines = [
-    '| generator | req/s (median, min–max) | CPU s per run | req per CPU-s | vs wrk: req/s · req/CPU-s | vs autocannon CLI: req/s · req/CPU-s |',
-    '|---|---:|---:|---:|---:|---:|',
+    `| generator | req/s (median, min–max) | CPU s per run | req per CPU-s |${refs.map((id) => ` vs ${refLabel(id)}: req/s · req/CPU-s |`).join('')}`,
+    `|---|---:|---:|---:|${refs.map(() => '---:|').join('')}`,
   ];
   for (const [id, s] of sums) {
     const worker =
       s.workerPerCpuSecond === null ? '' : ` (worker thread alone: ${int(s.workerPerCpuSecond)})`;
-    const vsWrk =
-      id === refs.wrk
-        ? '1.00 · 1.00'
-        : `${ratio(s.rps, wrk?.rps)} · ${ratio(s.perCpuSecond, wrk?.perCpuSecond)}`;
-    const vsAc =
-      id === refs.autocannon
-        ? '1.00 · 1.00'
-        : `${ratio(s.rps, ac?.rps)} · ${ratio(s.perCpuSecond, ac?.perCpuSecond)}`;
+    const vs = refs.map((refId) => {
+      const ref = sums.get(refId);
+      return id === refId
+        ? ' 1.00 · 1.00 |'
+        : ` ${ratio(s.rps, ref?.rps)} · ${ratio(s.perCpuSecond, ref?.perCpuSecond)} |`;
+    });
     lines.push(
-      `| ${s.label} | ${int(s.rps)} (${int(s.rpsRange[0])}–${int(s.rpsRange[1])}) | ${s.cpuSeconds.toFixed(2)} | ${int(s.perCpuSecond)}${worker} | ${vsWrk} | ${vsAc} |`,
+      `| ${s.label} | ${int(s.rps)} (${int(s.rpsRange[0])}–${int(s.rpsRange[1])}) | ${s.cpuSeconds.toFixed(2)} | ${int(s.perCpuSecond)}${worker} |${vs.join('')}`,
     );
   }
   return lines.join('\n');

@@ -1,5 +1,5 @@
 import type { ErrorEntry, RunResult } from '../../shared/result.ts';
-import { runResultFixture } from './run-result-fixture.ts';
+import { runResultFixture } from './run-result.ts';
 
 /** A RunResult with the figures the comparison math reads set to chosen values. */
 export function resultWith(f: {

@@ -2,6 +2,7 @@ import type { RunResult, Sample } from '../../shared/result.ts';
 import { scenarioSchema, type ScenarioInput } from '../../shared/scenario.ts';
 import { startRun } from '../../electron/engine/run.ts';
 import { buildRunSpec } from '../../electron/engine/spec.ts';
+import type { RunSpec } from '../../electron/engine/types.ts';
 
 /** A scenario with one target at url; every other field may be overridden. */
 export function oneTarget(
@@ -12,12 +13,39 @@ export function oneTarget(
   return { name: 'engine test', ...scenario, targets: [{ url, ...target }] };
 }
 
+/**
+ * The RunSpec of the scenario's first target, built in memory (a text body becomes bytes; no
+ * file is read): for tests that drive a runner or the result builder without a worker.
+ */
+export function runSpecFixture(input: ScenarioInput, over: Partial<RunSpec> = {}): RunSpec {
+  const scenario = scenarioSchema.parse(input);
+  const target = scenario.targets[0]!;
+  return {
+    runId: 'test-run',
+    scenarioName: scenario.name,
+    target,
+    load: scenario.load,
+    options: scenario.options,
+    body: target.body.kind === 'text' ? new TextEncoder().encode(target.body.text) : null,
+    ca: null,
+    appVersion: '0.0.0-test',
+    ...over,
+  };
+}
+
 export interface TargetRun {
   result: RunResult;
   /** Samples as the host received them, one per tick. */
   samples: Sample[];
   /** Wall-clock ms from stop() to the result, when stopAfterMs was given. */
   stopMs: number | null;
+  /**
+   * When stopAfterMs was given: the most the run's own clock (Sample.elapsedSeconds) can have
+   * read when the result arrived, i.e. the first sample's elapsed time plus the host time since
+   * that sample arrived. A stopped run's durationSeconds stays within it however slowly the
+   * machine ran, so tests compare with it instead of a fixed number of seconds.
+   */
+  elapsedBound: number | null;
 }
 
 /** oneTarget with the engine forced to autocannon (unless the options name another). */
@@ -36,22 +64,29 @@ export async function runTarget(
 ): Promise<TargetRun> {
   const scenario = scenarioSchema.parse(input);
   const built = await buildRunSpec(scenario, 0, { runId: 'test-run', appVersion: '0.0.0-test' });
-  if (!built.ok) return { result: built.result, samples: [], stopMs: null };
+  if (!built.ok) return { result: built.result, samples: [], stopMs: null, elapsedBound: null };
   const samples: Sample[] = [];
-  let firstSample: (s: Sample) => void = () => undefined;
-  const gotSample = new Promise<Sample>((resolve) => (firstSample = resolve));
+  let firstSample: (s: { sample: Sample; at: number }) => void = () => undefined;
+  const gotSample = new Promise<{ sample: Sample; at: number }>((resolve) => (firstSample = resolve));
   const handle = startRun(built.spec, {
     onSample: (s) => {
       samples.push(s);
-      firstSample(s);
+      firstSample({ sample: s, at: performance.now() });
     },
   });
   const stopAfterMs = opts.stopAfterMs;
-  if (stopAfterMs === undefined) return { result: await handle.done, samples, stopMs: null };
+  if (stopAfterMs === undefined)
+    return { result: await handle.done, samples, stopMs: null, elapsedBound: null };
   const first = await Promise.race([gotSample, handle.done.then(() => null)]);
-  if (first === null) return { result: await handle.done, samples, stopMs: null };
-  await new Promise((r) => setTimeout(r, Math.max(0, stopAfterMs - first.elapsedSeconds * 1000)));
+  if (first === null) return { result: await handle.done, samples, stopMs: null, elapsedBound: null };
+  await new Promise((r) => setTimeout(r, Math.max(0, stopAfterMs - first.sample.elapsedSeconds * 1000)));
   const t = performance.now();
   const result = await handle.stop();
-  return { result, samples, stopMs: performance.now() - t };
+  const end = performance.now();
+  return {
+    result,
+    samples,
+    stopMs: end - t,
+    elapsedBound: first.sample.elapsedSeconds + (end - first.at) / 1000,
+  };
 }

@@ -8,14 +8,19 @@ import type { AddressInfo } from 'node:net';
 import type net from 'node:net';
 import { nativeRunner } from '../../electron/engine/native/native-runner.ts';
 import { Recorder } from '../../electron/engine/recorder.ts';
-import type { RunnerOutcome, RunSpec } from '../../electron/engine/types.ts';
-import { scenarioSchema, type ScenarioInput } from '../../shared/scenario.ts';
+import type { RunnerOutcome } from '../../electron/engine/types.ts';
+import type { ScenarioInput } from '../../shared/scenario.ts';
+import { runSpecFixture } from './engine.ts';
 
 export interface NativeRun {
   recorder: Recorder;
   outcome: RunnerOutcome;
   /** Wall-clock seconds the runner took. */
   seconds: number;
+  /** Seconds from the runner's start to the load's end (its summary work after that left out). */
+  loadSeconds: number;
+  /** How long the warm-up really lasted (its timer may fire late on a busy machine); null without one. */
+  warmupSeconds: number | null;
 }
 
 /**
@@ -26,28 +31,23 @@ export async function runNative(
   input: ScenarioInput,
   opts: { ca?: string; warmupSeconds?: number; signal?: AbortSignal; body?: Uint8Array } = {},
 ): Promise<NativeRun> {
-  const scenario = scenarioSchema.parse(input);
-  const target = scenario.targets[0]!;
-  const spec: RunSpec = {
+  const spec = runSpecFixture(input, {
     runId: 'native-test',
-    scenarioName: scenario.name,
-    target,
-    load: scenario.load,
-    options: scenario.options,
-    body: opts.body ?? (target.body.kind === 'text' ? Buffer.from(target.body.text) : null),
+    ...(opts.body ? { body: opts.body } : {}),
     ca: opts.ca ?? null,
-    appVersion: '0.0.0-test',
-  };
+  });
   const warmupSeconds = opts.warmupSeconds ?? 0;
+  let warmupEndedAt: number | null = null;
   const t0 = performance.now();
-  const recorder = new Recorder({ sloMs: scenario.options.sloMs, warmup: warmupSeconds > 0, now: t0 });
+  const recorder = new Recorder({ sloMs: spec.options.sloMs, warmup: warmupSeconds > 0, now: t0 });
   const ticker = setInterval(() => recorder.tick(performance.now()), 200);
   let warmupTimer: NodeJS.Timeout | undefined;
   const warmupDone =
     warmupSeconds > 0
       ? new Promise<void>((resolve) => {
           warmupTimer = setTimeout(() => {
-            recorder.tick(performance.now());
+            warmupEndedAt = performance.now();
+            recorder.tick(warmupEndedAt);
             recorder.startMeasuring();
             resolve();
           }, warmupSeconds * 1000);
@@ -61,8 +61,15 @@ export async function runNative(
       warmupSeconds,
       warmupDone,
     });
-    recorder.tick(performance.now());
-    return { recorder, outcome, seconds: (performance.now() - t0) / 1000 };
+    const end = performance.now();
+    recorder.tick(end);
+    return {
+      recorder,
+      outcome,
+      seconds: (end - t0) / 1000,
+      loadSeconds: ((outcome.loadEndedAt ?? end) - t0) / 1000,
+      warmupSeconds: warmupEndedAt === null ? null : (warmupEndedAt - t0) / 1000,
+    };
   } finally {
     clearInterval(ticker);
     clearTimeout(warmupTimer);
@@ -126,9 +133,10 @@ export interface H2Server {
  * refused, unanswered, as nginx does at keepalive_requests.
  */
 export async function startH2Server(
-  opts: { tls?: { key: string; cert: string }; goawayAfter?: number; body?: string } = {},
+  opts: { tls?: { key: string; cert: string }; goawayAfter?: number; body?: string; server?: string } = {},
 ): Promise<H2Server> {
   const body = Buffer.from(opts.body ?? 'hello h2');
+  const software = opts.server ?? 'node-h2-test';
   const counts = { sessions: 0, answered: 0, goaways: 0 };
   const server = opts.tls
     ? http2.createSecureServer({ key: opts.tls.key, cert: opts.tls.cert })
@@ -151,7 +159,7 @@ export async function startH2Server(
       }
       streams++;
       const last = opts.goawayAfter !== undefined && streams >= opts.goawayAfter;
-      stream.respond({ ':status': 200, 'content-length': body.length, server: 'node-h2-test' });
+      stream.respond({ ':status': 200, 'content-length': body.length, server: software });
       stream.end(headers[':method'] === 'HEAD' ? undefined : body, () => counts.answered++);
       if (last) {
         closing = true;

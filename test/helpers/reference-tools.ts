@@ -32,6 +32,7 @@ export async function runMeasured(
   command: string,
   args: readonly string[],
   timeoutMs: number,
+  env: Record<string, string> = {},
 ): Promise<Measured> {
   const dir = mkdtempSync(join(tmpdir(), 'trebuchet-times-'));
   const timesFile = join(dir, 'times');
@@ -41,7 +42,7 @@ export async function runMeasured(
       'bash',
       ['-c', '"$@"; rc=$?; times > "$TIMES_OUT"; exit $rc', 'bash', command, ...args],
       {
-        env: { ...process.env, TIMES_OUT: timesFile },
+        env: { ...process.env, ...env, TIMES_OUT: timesFile },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );

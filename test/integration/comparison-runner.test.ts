@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RunManager } from '../../electron/engine/manager.ts';
 import { ComparisonRunner } from '../../electron/services/comparison-runner.ts';
 import {
@@ -9,21 +9,17 @@ import {
   type ComparisonEvent,
   type ComparisonPlanInput,
 } from '../../shared/comparison.ts';
+import { endAfterEach } from '../helpers/cleanup.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 
-let servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
+const track = endAfterEach();
 
 async function twoServers(): Promise<[TestServer, TestServer]> {
   // A short fixed delay keeps the request volume modest on a shared 2-core machine.
-  servers = [
-    await startHttpServer(handlers.delay(2, 'apache')),
-    await startHttpServer(handlers.delay(2, 'nginx')),
+  return [
+    track(await startHttpServer(handlers.delay(2, 'apache'))),
+    track(await startHttpServer(handlers.delay(2, 'nginx'))),
   ];
-  return [servers[0]!, servers[1]!];
 }
 
 function planFor(a: TestServer, b: TestServer, over: Partial<ComparisonPlanInput>) {

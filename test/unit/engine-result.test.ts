@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { REPORT_PERCENTILES } from '../../shared/defaults.ts';
 import { runResultSchema, type Sample } from '../../shared/result.ts';
-import { scenarioSchema, type ScenarioInput } from '../../shared/scenario.ts';
+import type { ScenarioInput } from '../../shared/scenario.ts';
 import { decodeHistogram } from '../../electron/engine/histogram.ts';
 import { Recorder } from '../../electron/engine/recorder.ts';
 import {
@@ -12,33 +12,14 @@ import {
   resultFromSamples,
   type TargetFacts,
 } from '../../electron/engine/result.ts';
-import type { RunnerOutcome, RunSpec } from '../../electron/engine/types.ts';
+import { emptyOutcome } from '../../electron/engine/types.ts';
+import { runSpecFixture } from '../helpers/engine.ts';
 
-function spec(input: Partial<ScenarioInput> = {}): RunSpec {
-  const s = scenarioSchema.parse({ targets: [{ url: 'http://127.0.0.1:8080/index.html?x=1' }], ...input });
-  return {
-    runId: 'r1',
-    scenarioName: s.name,
-    target: s.targets[0]!,
-    load: s.load,
-    options: s.options,
-    body: null,
-    ca: null,
-    appVersion: '9.9.9',
-  };
-}
-
-const outcome = (over: Partial<RunnerOutcome> = {}): RunnerOutcome => ({
-  tls: null,
-  httpVersion: null,
-  attackSeconds: null,
-  waitSeconds: null,
-  dropped: null,
-  correctedLatency: null,
-  phases: null,
-  warnings: [],
-  ...over,
-});
+const spec = (input: Partial<ScenarioInput> = {}) =>
+  runSpecFixture(
+    { targets: [{ url: 'http://127.0.0.1:8080/index.html?x=1' }], ...input },
+    { runId: 'r1', appVersion: '9.9.9' },
+  );
 
 const facts: TargetFacts = {
   tls: null,
@@ -93,7 +74,7 @@ describe('result math', () => {
       endedAt: new Date(2000),
       measuredSeconds: 2,
       recorder: r,
-      outcome: outcome(),
+      outcome: emptyOutcome(),
       samples,
       engine: { name: 'autocannon', version: '9.0.0' },
       facts,
@@ -148,7 +129,7 @@ describe('result math', () => {
       endedAt: new Date(1000),
       measuredSeconds: 1,
       recorder: r,
-      outcome: outcome({ warnings: [{ code: 'engine-limit', message: 'bursts' }] }),
+      outcome: emptyOutcome({ warnings: [{ code: 'engine-limit', message: 'bursts' }] }),
       samples: [r.tick(1000, 10)],
       engine: { name: 'autocannon', version: '9.0.0' },
       facts: {

@@ -15,7 +15,7 @@ import { comparableParts, type RunRecordDraft } from '../../shared/history.ts';
 import type { RunResult } from '../../shared/result.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';
 import { resultWith } from '../helpers/comparison-results.ts';
-import { sampleFixture } from '../helpers/run-result-fixture.ts';
+import { sampleFixture } from '../helpers/run-result.ts';
 
 let dir: string;
 let clock: number;

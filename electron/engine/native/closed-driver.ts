@@ -1,3 +1,4 @@
+import { LoadDriver } from './load-driver.ts';
 import type { Client, ClientOwner, RunState } from './run-state.ts';
 
 export interface ClosedPlan {
@@ -13,11 +14,6 @@ export interface ClosedPlan {
   timeoutMs: number;
 }
 
-/** How often unfinished requests are checked against the timeout (a tenth of it, within bounds). */
-export function sweepInterval(timeoutMs: number): number {
-  return Math.min(250, Math.max(5, Math.floor(timeoutMs / 10)));
-}
-
 /**
  * The closed model (ab, wrk, autocannon): every connection keeps its requests in flight and
  * sends the next one as soon as an answer arrives. With a rate cap (wrk2's closed loop) the
@@ -25,49 +21,29 @@ export function sweepInterval(timeoutMs: number): number {
  * time, one that is late sends at once, and the intended time is kept so the corrected
  * latency can be reported beside the measured one.
  */
-export class ClosedDriver implements ClientOwner {
+export class ClosedDriver extends LoadDriver<void> {
   private readonly plan: ClosedPlan;
-  private readonly state: RunState;
-  private readonly clients: Client[] = [];
   private readonly waiting = new Set<Client>();
-  private t0 = 0;
   private interval = 0;
   private token = 0;
   private measuring = false;
   /** Requests-count limit: how many more may be sent once measuring. */
   private budget = Infinity;
   private sendingDone = false;
-  private finished = false;
   private pacer: NodeJS.Timeout | null = null;
   private deadline: NodeJS.Timeout | null = null;
-  private sweeper: NodeJS.Timeout | null = null;
-  private resolve: () => void = () => undefined;
 
   constructor(plan: ClosedPlan, state: RunState, makeClient: (owner: ClientOwner) => Client) {
+    super(state, plan.timeoutMs);
     this.plan = plan;
-    this.state = state;
     for (let i = 0; i < plan.connections; i++) this.clients.push(makeClient(this));
   }
 
-  /**
-   * Resolves when the limit is reached or the signal aborts. warmupDone (null without a
-   * warm-up) resolves when measuring starts: the limit counts from then.
-   */
-  run(signal: AbortSignal, warmupDone: Promise<void> | null): Promise<void> {
-    return new Promise<void>((resolve) => {
-      this.resolve = resolve;
-      if (signal.aborted) return this.finish();
-      signal.addEventListener('abort', () => this.finish(), { once: true });
-      this.t0 = performance.now();
-      if (this.plan.rate !== null) this.interval = 1000 / this.plan.rate;
-      if (warmupDone === null) this.beginMeasuring();
-      else void warmupDone.then(() => this.beginMeasuring());
-      this.sweeper = setInterval(() => {
-        const now = performance.now();
-        for (const c of this.clients) c.sweep(now);
-      }, sweepInterval(this.plan.timeoutMs));
-      for (const c of this.clients) this.fill(c);
-    });
+  protected override begin(warmupDone: Promise<void> | null): void {
+    if (this.plan.rate !== null) this.interval = 1000 / this.plan.rate;
+    if (warmupDone === null) this.beginMeasuring();
+    else void warmupDone.then(() => this.beginMeasuring());
+    for (const c of this.clients) this.fill(c);
   }
 
   private beginMeasuring(): void {
@@ -87,7 +63,7 @@ export class ClosedDriver implements ClientOwner {
     if (this.state.pending === 0) this.finish();
   }
 
-  onFree(client: Client): void {
+  override onFree(client: Client): void {
     if (this.finished) return;
     if (this.sendingDone) {
       if (this.state.pending === 0) this.finish();
@@ -130,13 +106,12 @@ export class ClosedDriver implements ClientOwner {
     }, ms);
   }
 
-  private finish(): void {
-    if (this.finished) return;
-    this.finished = true;
+  protected override clearTimers(): void {
     if (this.pacer !== null) clearTimeout(this.pacer);
     if (this.deadline !== null) clearTimeout(this.deadline);
-    if (this.sweeper !== null) clearInterval(this.sweeper);
-    for (const c of this.clients) c.destroy();
-    this.resolve();
+  }
+
+  protected override outcome(): void {
+    return undefined;
   }
 }

@@ -54,6 +54,7 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
   let attackSeconds: number | null = null;
   let waitSeconds: number | null = null;
   let dropped: number | null = null;
+  let loadEndedAt: number;
   if (open) {
     const driver = new OpenDriver(
       {
@@ -66,6 +67,7 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
       makeClient,
     );
     const o = await driver.run(signal, warmupDone);
+    loadEndedAt = performance.now();
     attackSeconds = o.attackSeconds;
     waitSeconds = o.waitSeconds;
     dropped = o.dropped;
@@ -94,9 +96,11 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
       makeClient,
     );
     await driver.run(signal, warmupDone);
+    loadEndedAt = performance.now();
   }
 
   return {
+    loadEndedAt,
     tls: dialer.tlsFacts,
     httpVersion: state.httpVersion,
     attackSeconds,

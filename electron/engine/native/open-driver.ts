@@ -1,4 +1,4 @@
-import { sweepInterval } from './closed-driver.ts';
+import { LoadDriver } from './load-driver.ts';
 import type { Client, ClientOwner, RunState } from './run-state.ts';
 
 export interface OpenPlan {
@@ -44,11 +44,9 @@ export interface OpenOutcome {
  * frees, and those still unsent when the schedule's time is up are dropped (counted). The
  * rate is never lowered.
  */
-export class OpenDriver implements ClientOwner {
+export class OpenDriver extends LoadDriver<OpenOutcome> {
   private readonly plan: OpenPlan;
-  private readonly state: RunState;
   private readonly makeClient: (owner: ClientOwner) => Client;
-  private readonly clients: Client[] = [];
   /** Clients with room, most recently freed last (reused first: warm connections). */
   private readonly idle: Client[] = [];
   private readonly isIdle = new Set<Client>();
@@ -57,7 +55,6 @@ export class OpenDriver implements ClientOwner {
   private readonly interval: number;
   /** Requests in the schedule; open-ended until measuring starts and fixes the end. */
   private total = Infinity;
-  private t0 = 0;
   /** End of the schedule, ms after t0. */
   private endAt = Infinity;
   private next = 0;
@@ -66,38 +63,25 @@ export class OpenDriver implements ClientOwner {
   private lastSendAt = 0;
   private firstMeasuredAt = -1;
   private attackDone = false;
-  private finished = false;
   private ticking = false;
   private pacer: NodeJS.Timeout | null = null;
   private windowEnd: NodeJS.Timeout | null = null;
-  private sweeper: NodeJS.Timeout | null = null;
-  private resolve: () => void = () => undefined;
 
   constructor(plan: OpenPlan, state: RunState, makeClient: (owner: ClientOwner) => Client) {
+    super(state, plan.timeoutMs);
     this.plan = plan;
-    this.state = state;
     this.makeClient = makeClient;
     this.interval = 1000 / plan.rate;
   }
 
-  /** warmupDone (null without a warm-up) resolves when measuring starts; the duration runs from then. */
-  run(signal: AbortSignal, warmupDone: Promise<void> | null): Promise<OpenOutcome> {
-    return new Promise<OpenOutcome>((resolve) => {
-      this.resolve = () => resolve(this.outcome());
-      if (signal.aborted) return this.finish();
-      signal.addEventListener('abort', () => this.finish(), { once: true });
-      this.t0 = performance.now();
-      this.sweeper = setInterval(() => {
-        const now = performance.now();
-        for (const c of this.clients) c.sweep(now);
-      }, sweepInterval(this.plan.timeoutMs));
-      if (warmupDone === null) {
-        this.beginMeasuring(this.t0);
-      } else {
-        void warmupDone.then(() => this.beginMeasuring(performance.now()));
-        this.tick();
-      }
-    });
+  /** Without a warm-up the schedule's duration runs from t0; with one, the warm-up runs at the same rate first. */
+  protected override begin(warmupDone: Promise<void> | null): void {
+    if (warmupDone === null) {
+      this.beginMeasuring(this.t0);
+    } else {
+      void warmupDone.then(() => this.beginMeasuring(performance.now()));
+      this.tick();
+    }
   }
 
   /** Fixes the schedule's end: every request due before measuring start + duration. */
@@ -110,7 +94,7 @@ export class OpenDriver implements ClientOwner {
     this.tick();
   }
 
-  onFree(client: Client): void {
+  override onFree(client: Client): void {
     if (this.finished) return;
     this.opening.delete(client);
     if (!this.isIdle.has(client) && client.free > 0) {
@@ -192,7 +176,7 @@ export class OpenDriver implements ClientOwner {
     if (this.state.pending === 0) this.finish();
   }
 
-  private outcome(): OpenOutcome {
+  protected override outcome(): OpenOutcome {
     const start = this.firstMeasuredAt >= 0 ? this.firstMeasuredAt : this.lastSendAt;
     const lastDone = Math.max(this.state.lastDoneAt, this.lastSendAt);
     return {
@@ -205,13 +189,8 @@ export class OpenDriver implements ClientOwner {
     };
   }
 
-  private finish(): void {
-    if (this.finished) return;
-    this.finished = true;
+  protected override clearTimers(): void {
     if (this.pacer !== null) clearTimeout(this.pacer);
     if (this.windowEnd !== null) clearTimeout(this.windowEnd);
-    if (this.sweeper !== null) clearInterval(this.sweeper);
-    for (const c of this.clients) c.destroy();
-    this.resolve();
   }
 }

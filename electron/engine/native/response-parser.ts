@@ -162,29 +162,21 @@ export class ResponseParser {
           if (pos < 0) return this.error === null;
           break;
         }
-        case BODY_LENGTH: {
-          const n = Math.min(this.remaining, end - pos);
-          this.remaining -= n;
-          this.bodyBytes += n;
-          this.totalBytes += n;
-          pos += n;
-          if (this.remaining === 0) this.complete();
-          break;
-        }
         case BODY_UNTIL_CLOSE: {
-          const n = end - pos;
-          this.bodyBytes += n;
-          this.totalBytes += n;
+          this.countBody(end - pos);
           pos = end;
           break;
         }
+        case BODY_LENGTH:
         case CHUNK_DATA: {
+          // Counted, never copied or decoded.
           const n = Math.min(this.remaining, end - pos);
+          this.countBody(n);
           this.remaining -= n;
-          this.bodyBytes += n;
-          this.totalBytes += n;
           pos += n;
-          if (this.remaining === 0) this.state = CHUNK_DATA_CR;
+          if (this.remaining > 0) break;
+          if (this.state === BODY_LENGTH) this.complete();
+          else this.state = CHUNK_DATA_CR;
           break;
         }
         default: {
@@ -218,6 +210,17 @@ export class ResponseParser {
     return false;
   }
 
+  /** parseHead's answer to a head that outgrew maxHeadBytes without ending. */
+  private headTooLarge(): number {
+    this.fail(`response head larger than ${this.maxHeadBytes} bytes`);
+    return -1;
+  }
+
+  private countBody(n: number): void {
+    this.bodyBytes += n;
+    this.totalBytes += n;
+  }
+
   /**
    * Handles the head of a response starting at pos. Returns the position after the head
    * (the body follows in the same read), or -1 when the head is incomplete or invalid.
@@ -236,10 +239,7 @@ export class ResponseParser {
       if (at !== -1 && at + 4 <= end) {
         return this.headParsed(buf, pos, at + 4) ? at + 4 : -1;
       }
-      if (end - pos > this.maxHeadBytes) {
-        this.fail(`response head larger than ${this.maxHeadBytes} bytes`);
-        return -1;
-      }
+      if (end - pos > this.maxHeadBytes) return this.headTooLarge();
       this.pending = Buffer.from(buf.subarray(pos, end));
       return -1;
     }
@@ -248,10 +248,7 @@ export class ResponseParser {
     const joined = Buffer.concat([prev, buf.subarray(pos, end)]);
     const at = joined.indexOf(CRLFCRLF, Math.max(0, prev.length - 3));
     if (at === -1) {
-      if (joined.length > this.maxHeadBytes) {
-        this.fail(`response head larger than ${this.maxHeadBytes} bytes`);
-        return -1;
-      }
+      if (joined.length > this.maxHeadBytes) return this.headTooLarge();
       this.pending = joined;
       return -1;
     }
