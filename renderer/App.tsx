@@ -4,7 +4,8 @@ import type { ComparisonPlan } from '../shared/comparison.ts';
 import type { Preset } from '../shared/presets.ts';
 import type { RunResult } from '../shared/result.ts';
 import type { Scenario } from '../shared/scenario.ts';
-import { PlayIcon, StopIcon } from './components/icons.tsx';
+import { Alert } from './components/Alert.tsx';
+import { RunStopButton } from './components/RunStopButton.tsx';
 import { ScenarioEditor } from './editor/ScenarioEditor.tsx';
 import { useScenarioDraft } from './editor/useScenarioDraft.ts';
 import { LiveCharts } from './live/LiveCharts.tsx';
@@ -18,6 +19,7 @@ import { useShortcuts } from './run/useShortcuts.ts';
 import { CompareView } from './views/Compare/CompareView.tsx';
 import { defaultPlanDraft, draftFromPlan, type PlanDraft } from './views/Compare/planDraft.ts';
 import { useComparisonRun } from './views/Compare/useComparisonRun.ts';
+import { SavedNote } from './views/common/SavedNote.tsx';
 import { StoreProblems } from './views/common/StoreProblems.tsx';
 import { useStartupProblems } from './views/common/useStartupProblems.ts';
 import { ViewTabs, type View } from './views/common/ViewTabs.tsx';
@@ -39,15 +41,30 @@ const isResult = (r: RunResult | null): r is RunResult => r !== null;
  */
 export function App({ api }: { api: TrebuchetApi }) {
   const [store] = useState(() => createRunStore());
-  useRunEvents(api, store);
-  const run = useRunState(store);
   const editor = useScenarioDraft();
+  const { update: updateDraft } = editor;
   const [picked, setPicked] = useState<number | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [view, setView] = useState<View>('run');
   const [planDraft, setPlanDraft] = useState<PlanDraft>(defaultPlanDraft);
   const [planSource, setPlanSource] = useState<{ name: string; description: string } | null>(null);
-  const comparison = useComparisonRun(api);
+  // After a reload, the run or comparison taken up again shows its own scenario or plan.
+  const adoptScenario = useCallback(
+    (scenario: Scenario) => updateDraft(() => draftFromScenario(scenario)),
+    [updateDraft],
+  );
+  const adoptPlan = useCallback(
+    (plan: ComparisonPlan) => {
+      setPlanDraft(draftFromPlan(plan));
+      setPlanSource(null);
+      // With no run going on, the comparison is what the page was showing.
+      setView((v) => (v === 'run' && store.getState().phase === 'idle' ? 'compare' : v));
+    },
+    [store],
+  );
+  useRunEvents(api, store, adoptScenario);
+  const run = useRunState(store);
+  const comparison = useComparisonRun(api, adoptPlan);
   const [historyToOpen, setHistoryToOpen] = useState<string | null>(null);
   const startupProblems = useStartupProblems(api);
   const [problemsSeen, setProblemsSeen] = useState(false);
@@ -168,31 +185,16 @@ export function App({ api }: { api: TrebuchetApi }) {
                     : 'Fix the highlighted fields to run'}
                 </span>
               )}
-              {active ? (
-                <button
-                  type="button"
-                  className="btn btn--stop"
-                  disabled={run.phase === 'stopping'}
-                  data-testid="stop-button"
-                  onClick={stop}
-                >
-                  <StopIcon />
-                  {run.phase === 'stopping' ? 'Stopping…' : 'Stop'}
-                  <kbd>Esc</kbd>
-                </button>
-              ) : (
-                <button
-                  type="button"
-                  className="btn btn--run"
-                  disabled={!canRun}
-                  data-testid="run-button"
-                  onClick={start}
-                >
-                  <PlayIcon />
-                  Run
-                  <kbd>{runKey}</kbd>
-                </button>
-              )}
+              <RunStopButton
+                active={active}
+                stopping={run.phase === 'stopping'}
+                canRun={canRun}
+                onRun={start}
+                onStop={stop}
+                runLabel="Run"
+                testIds={{ run: 'run-button', stop: 'stop-button' }}
+                keys={{ run: runKey, stop: 'Esc' }}
+              />
             </div>
           </>
         )}
@@ -234,16 +236,10 @@ export function App({ api }: { api: TrebuchetApi }) {
           </aside>
 
           <div className="results-pane">
-            {run.error && (
-              <div className="alert alert--error" role="alert" data-testid="run-failed">
-                {run.error}
-              </div>
-            )}
-            {notice && (
-              <div className="alert alert--warn" role="status">
-                {notice}
-              </div>
-            )}
+            <Alert tone="error" testId="run-failed">
+              {run.error}
+            </Alert>
+            <Alert tone="warn">{notice}</Alert>
             {run.phase === 'idle' ? (
               <Welcome runKey={runKey} />
             ) : (
@@ -258,20 +254,12 @@ export function App({ api }: { api: TrebuchetApi }) {
                       results={run.results.filter(isResult)}
                       name={run.scenario?.name ?? 'run'}
                     />
-                    {(savedId !== null || saveError !== null) && (
-                      <p className="muted small saved-note" data-testid="run-saved">
-                        {savedId !== null ? (
-                          <>
-                            Saved in history ·{' '}
-                            <button type="button" className="link-btn" onClick={() => openHistory(savedId)}>
-                              open it there
-                            </button>
-                          </>
-                        ) : (
-                          saveError
-                        )}
-                      </p>
-                    )}
+                    <SavedNote
+                      historyId={savedId}
+                      error={saveError}
+                      testId="run-saved"
+                      onOpen={openHistory}
+                    />
                   </>
                 )}
               </>

@@ -1,27 +1,15 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { META_CONTENT_SECURITY_POLICY } from '../shared/csp.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 /**
- * The built page carries its own CSP, so the renderer is locked down whichever host serves it;
- * both hosts also send the same policy as a header (electron/host/csp.ts): keep them equal.
- * Only in the build: the dev server's React refresh preamble is an inline script this policy
- * would block. (frame-ancestors is header-only, so it is not repeated here.)
+ * The built page carries the policy too (shared/csp.ts, also sent as a header by both hosts),
+ * so the renderer is locked down whichever host serves it. Only in the build: the dev
+ * server's React refresh preamble is an inline script this policy would block.
  */
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
-
 function contentSecurityPolicy(): Plugin {
   return {
     name: 'trebuchet-csp',
@@ -29,7 +17,7 @@ function contentSecurityPolicy(): Plugin {
     transformIndexHtml: () => [
       {
         tag: 'meta',
-        attrs: { 'http-equiv': 'Content-Security-Policy', content: CSP },
+        attrs: { 'http-equiv': 'Content-Security-Policy', content: META_CONTENT_SECURITY_POLICY },
         injectTo: 'head-prepend',
       },
     ],

@@ -13,6 +13,7 @@ export const COMMAND_NAMES = [
   'app.info',
   'run.start',
   'run.stop',
+  'run.active',
   'presets.list',
   'presets.get',
   'presets.save',
@@ -27,6 +28,7 @@ export const COMMAND_NAMES = [
   'history.delete',
   'compare.start',
   'compare.stop',
+  'compare.active',
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 

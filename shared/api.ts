@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CommandName } from './api-client.ts';
-import { comparisonPlanSchema } from './comparison.ts';
+import { comparisonPlanSchema, type ComparisonEvent, type ComparisonPlan } from './comparison.ts';
 import { historyIdSchema, historyNameSchema, type HistorySummary, type RunRecord } from './history.ts';
 import {
   presetDraftSchema,
@@ -13,7 +13,7 @@ import {
   type StoreProblem,
 } from './presets.ts';
 import { runResultSchema, sampleSchema } from './result.ts';
-import { scenarioSchema } from './scenario.ts';
+import { scenarioSchema, type Scenario } from './scenario.ts';
 
 /**
  * The one contract between the UI and a host (Electron main over IPC, the web host over a
@@ -55,6 +55,7 @@ export const commandInputSchemas = {
   'app.info': noInput,
   'run.start': z.object({ scenario: scenarioSchema }),
   'run.stop': z.object({ runId: runIdSchema }),
+  'run.active': noInput,
   'presets.list': noInput,
   'presets.get': z.object({ id: presetIdSchema }),
   /** A new preset, or (with id) new content for the user preset id. */
@@ -74,6 +75,7 @@ export const commandInputSchemas = {
   'history.delete': z.object({ id: historyIdSchema }),
   'compare.start': z.object({ plan: comparisonPlanSchema }),
   'compare.stop': z.object({ comparisonId: comparisonIdSchema }),
+  'compare.active': noInput,
 } as const satisfies Record<CommandName, z.ZodType>;
 
 /** Which host the UI talks to, for the About line and host-specific hints. */
@@ -108,11 +110,38 @@ export interface HistoryList {
   problems: StoreProblem[];
 }
 
+/**
+ * A run the caller (this window, this page across reloads) started and that has not ended,
+ * so a reloaded page takes it up again where it stands.
+ */
+export interface ActiveRun {
+  runId: string;
+  scenario: Scenario;
+  /**
+   * Its events so far, in order, to replay as if they had just arrived. Samples of a finished
+   * target are left out (its result carries them all); the target running now keeps its
+   * latest samples, one per tick (bounded, the oldest go first on a very long run).
+   */
+  events: RunEvent[];
+  /** Seconds since the target running now started; null between targets. */
+  targetElapsedSeconds: number | null;
+}
+
+/** A comparison the caller started and that has not ended, for a reloaded page. */
+export interface ActiveComparison {
+  comparisonId: string;
+  plan: ComparisonPlan;
+  /** Its events so far, in order: every one but the cells' samples, of which only the latest is kept. */
+  events: ComparisonEvent[];
+}
+
 export interface CommandOutputs {
   'app.info': AppInfo;
   'run.start': { runId: string };
   /** stopped is false when the run is unknown, already over, or not started by this caller. */
   'run.stop': { stopped: boolean };
+  /** The caller's runs that have not ended, oldest first. */
+  'run.active': { runs: ActiveRun[] };
   'presets.list': PresetList;
   'presets.get': { preset: Preset; source: PresetSummary['source'] };
   'presets.save': SaveOutcome;
@@ -129,6 +158,8 @@ export interface CommandOutputs {
   'compare.start': { comparisonId: string };
   /** stopped is false when the comparison is unknown, already over, or not started by this caller. */
   'compare.stop': { stopped: boolean };
+  /** The caller's comparisons that have not ended, oldest first. */
+  'compare.active': { comparisons: ActiveComparison[] };
 }
 
 /** What a caller passes (defaults may be omitted). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fileSlug } from './file-name.ts';
 import { comparisonPlanSchema, comparisonTargetLabel, type ComparisonPlan } from './comparison.ts';
 import { scenarioSchema, targetLabel, type Header, type Scenario } from './scenario.ts';
 import { parseWith, type FieldIssue } from './validation.ts';
@@ -335,11 +336,5 @@ export type ExportOutcome =
 
 /** A file name for an exported preset: "ab -n 50000 -c 500" -> "ab-n-50000-c-500.trebuchet-preset.json". */
 export function presetFileName(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[^A-Za-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .toLowerCase()
-    .slice(0, 80);
-  return `${slug || 'preset'}.trebuchet-preset.json`;
+  return `${fileSlug(name, 'preset')}.trebuchet-preset.json`;
 }

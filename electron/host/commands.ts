@@ -37,6 +37,7 @@ export function createCommandHandlers({ services, info }: CommandDeps): CommandH
     'app.info': () => ({ ...info, dataDir: stores.dataDir, problems: stores.problems() }),
     'run.start': ({ scenario }, caller) => ({ runId: runs.start(scenario, caller) }),
     'run.stop': async ({ runId }, caller) => ({ stopped: await runs.stop(runId, caller) }),
+    'run.active': (_args, caller) => ({ runs: runs.activeOf(caller) }),
     'presets.list': () => ({
       presets: presets.list(),
       secretStorage: presets.secretStorage(),
@@ -65,6 +66,7 @@ export function createCommandHandlers({ services, info }: CommandDeps): CommandH
     'compare.stop': async ({ comparisonId }, caller) => ({
       stopped: await comparisons.stop(comparisonId, caller),
     }),
+    'compare.active': (_args, caller) => ({ comparisons: comparisons.activeOf(caller) }),
   };
 }
 

@@ -1,9 +1,11 @@
+import type { RunEvent } from '../../shared/api.ts';
 import type { ComparisonEvent } from '../../shared/comparison.ts';
 import { ComparisonRunner, type RunManagerLike } from '../services/comparison-runner.ts';
 import { HistoryRecorder, RecordingRunService } from '../services/history-recorder.ts';
 import type { Stores } from '../stores/index.ts';
 import { ComparisonRegistry } from './comparison-registry.ts';
-import { RunRegistry, type EventSink } from './run-registry.ts';
+import type { Sink } from './owned-jobs.ts';
+import { RunRegistry } from './run-registry.ts';
 
 /**
  * Everything a host (Electron main, the web host) serves the UI with, wired the same way
@@ -15,7 +17,7 @@ export interface HostServices {
   comparisons: ComparisonRegistry;
   stores: Stores;
   /** Sends the owner's run and comparison events to these sinks from now on. */
-  attach(owner: string, sinks: { run: EventSink; comparison: (event: ComparisonEvent) => void }): void;
+  attach(owner: string, sinks: { run: Sink<RunEvent>; comparison: Sink<ComparisonEvent> }): void;
   detach(owner: string): void;
   /** True while the owner has a run or a comparison that has not ended. */
   busy(owner: string): boolean;
@@ -49,7 +51,7 @@ export function createHostServices(opts: {
       runs.detach(owner);
       comparisons.detach(owner);
     },
-    busy: (owner) => runs.runsOf(owner).length > 0 || comparisons.comparisonsOf(owner).length > 0,
+    busy: (owner) => runs.idsOf(owner).length > 0 || comparisons.idsOf(owner).length > 0,
     async stopOwned(owner) {
       await Promise.all([runs.stopOwned(owner), comparisons.stopOwned(owner)]);
       await recorder.idle();

@@ -31,6 +31,8 @@ export function baseLineOptions(p: Palette, xTitle: string, yTitle: string): Cha
       x: {
         type: 'linear',
         min: 0,
+        // The axis ends at the last point, not at the next round number (no empty quarter).
+        bounds: 'data',
         title: { display: true, text: xTitle, color: p.muted },
         ticks: { color: p.muted, maxTicksLimit: 8 },
         grid: { color: p.grid },

@@ -1,5 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import { useFieldIssue } from '../editor/issues.ts';
+import { CloseIcon } from './icons.tsx';
 
 interface FieldShellProps {
   label: string;
@@ -87,6 +88,91 @@ export function TextField(props: TextFieldProps) {
         </div>
       )}
     </Field>
+  );
+}
+
+/** The keys of a draft object that hold free text (numbers are typed as text too), not a union of literals. */
+export type TextKeys<T> = {
+  [K in keyof T]-?: T[K] extends string ? (string extends T[K] ? K : never) : never;
+}[keyof T] &
+  string;
+
+/** One text field of a draft object: the key it edits, and how it is shown. */
+export interface FieldSpec<K extends string> extends Omit<TextFieldProps, 'value' | 'onChange'> {
+  key: K;
+}
+
+type SpecExtras<K extends string> = Omit<FieldSpec<K>, 'key' | 'label' | 'path' | 'numeric'>;
+
+/** A text field's spec. */
+export function textField<K extends string>(
+  key: K,
+  label: string,
+  path: string,
+  more: SpecExtras<K> = {},
+): FieldSpec<K> {
+  return { key, label, path, ...more };
+}
+
+/** A numeric field's spec (a text box too, so a typo reaches the schema and gets its message). */
+export function numberField<K extends string>(
+  key: K,
+  label: string,
+  path: string,
+  more: SpecExtras<K> = {},
+): FieldSpec<K> {
+  return { key, label, path, numeric: true, ...more };
+}
+
+interface TextFieldsProps<K extends string> {
+  fields: readonly FieldSpec<K>[];
+  values: Readonly<Record<K, string>>;
+  /** An edit, as a patch of the draft: { [key]: text }. */
+  onChange: (patch: Partial<Record<K, string>>) => void;
+  /** Wraps the fields in a div of this class (a grid); without it they stand in their parent. */
+  className?: string;
+}
+
+/** Text fields bound to keys of one draft, so a form lists its fields as data. */
+export function TextFields<K extends string>({ fields, values, onChange, className }: TextFieldsProps<K>) {
+  const items = fields.map(({ key, ...props }) => (
+    <TextField
+      key={key}
+      {...props}
+      value={values[key]}
+      // The only cast: a computed key widens to string, but it is the spec's own key K.
+      onChange={(text) => onChange({ [key]: text } as Partial<Record<K, string>>)}
+    />
+  ));
+  return className ? <div className={className}>{items}</div> : <>{items}</>;
+}
+
+/** The cross that removes one row of a list (a target, a header, a threshold). */
+export function RemoveButton({
+  label,
+  className,
+  disabled,
+  testId,
+  onClick,
+}: {
+  label: string;
+  className?: string;
+  disabled?: boolean;
+  testId?: string;
+  onClick: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      className={`icon-btn${className ? ` ${className}` : ''}`}
+      aria-label={label}
+      title={label}
+      disabled={disabled}
+      data-testid={testId}
+      onClick={onClick}
+    >
+      <CloseIcon />
+    </button>
   );
 }
 

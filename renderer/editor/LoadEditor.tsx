@@ -1,4 +1,4 @@
-import { Segmented, TextField } from '../components/fields.tsx';
+import { numberField, Segmented, TextFields, type FieldSpec, type TextKeys } from '../components/fields.tsx';
 import type { LimitKind, ScenarioDraft } from './draft.ts';
 
 interface LoadEditorProps {
@@ -22,6 +22,34 @@ const MODELS = [
 const LIMITS: readonly { value: LimitKind; label: string }[] = [
   { value: 'duration', label: 'Duration' },
   { value: 'requests', label: 'Request count' },
+];
+
+type ClosedKey = TextKeys<ScenarioDraft['closed']>;
+type OpenKey = TextKeys<ScenarioDraft['open']>;
+
+const CLOSED_CONCURRENCY: readonly FieldSpec<ClosedKey>[] = [
+  numberField('connections', 'Connections', 'load.connections', { testId: 'load-connections' }),
+  numberField('pipelining', 'Pipelining', 'load.pipelining', {
+    hint: 'requests in flight per connection',
+    testId: 'load-pipelining',
+  }),
+];
+const RATE_CAP = numberField<ClosedKey>('rate', 'Rate cap', 'load.rate', {
+  unit: 'req/s',
+  placeholder: 'none',
+  testId: 'load-rate-cap',
+});
+const CLOSED_LIMITS: Record<LimitKind, readonly FieldSpec<ClosedKey>[]> = {
+  duration: [
+    numberField('seconds', 'Duration', 'load.limit.seconds', { unit: 's', testId: 'load-duration' }),
+    RATE_CAP,
+  ],
+  requests: [numberField('requests', 'Requests', 'load.limit.count', { testId: 'load-requests' }), RATE_CAP],
+};
+const OPEN_FIELDS: readonly FieldSpec<OpenKey>[] = [
+  numberField('rate', 'Rate', 'load.rate', { unit: 'req/s', testId: 'load-rate' }),
+  numberField('seconds', 'Duration', 'load.durationSeconds', { unit: 's', testId: 'load-open-duration' }),
+  numberField('maxInFlight', 'In-flight cap', 'load.maxInFlight', { testId: 'load-max-in-flight' }),
 ];
 
 /** Load model and its parameters; field paths match the schema's. */
@@ -48,25 +76,7 @@ export function LoadEditor({ draft, onChange }: LoadEditorProps) {
       </p>
       {draft.model === 'closed' ? (
         <>
-          <div className="grid-2">
-            <TextField
-              label="Connections"
-              path="load.connections"
-              numeric
-              value={c.connections}
-              testId="load-connections"
-              onChange={(connections) => setClosed({ connections })}
-            />
-            <TextField
-              label="Pipelining"
-              path="load.pipelining"
-              numeric
-              hint="requests in flight per connection"
-              value={c.pipelining}
-              testId="load-pipelining"
-              onChange={(pipelining) => setClosed({ pipelining })}
-            />
-          </div>
+          <TextFields className="grid-2" fields={CLOSED_CONCURRENCY} values={c} onChange={setClosed} />
           <Segmented
             label="Stop after"
             value={c.limitKind}
@@ -74,68 +84,15 @@ export function LoadEditor({ draft, onChange }: LoadEditorProps) {
             testId="load-limit"
             onChange={(limitKind) => setClosed({ limitKind })}
           />
-          <div className="grid-2">
-            {c.limitKind === 'duration' ? (
-              <TextField
-                label="Duration"
-                path="load.limit.seconds"
-                numeric
-                unit="s"
-                value={c.seconds}
-                testId="load-duration"
-                onChange={(seconds) => setClosed({ seconds })}
-              />
-            ) : (
-              <TextField
-                label="Requests"
-                path="load.limit.count"
-                numeric
-                value={c.requests}
-                testId="load-requests"
-                onChange={(requests) => setClosed({ requests })}
-              />
-            )}
-            <TextField
-              label="Rate cap"
-              path="load.rate"
-              numeric
-              unit="req/s"
-              placeholder="none"
-              value={c.rate}
-              testId="load-rate-cap"
-              onChange={(rate) => setClosed({ rate })}
-            />
-          </div>
+          <TextFields
+            className="grid-2"
+            fields={CLOSED_LIMITS[c.limitKind]}
+            values={c}
+            onChange={setClosed}
+          />
         </>
       ) : (
-        <div className="grid-3">
-          <TextField
-            label="Rate"
-            path="load.rate"
-            numeric
-            unit="req/s"
-            value={o.rate}
-            testId="load-rate"
-            onChange={(rate) => setOpen({ rate })}
-          />
-          <TextField
-            label="Duration"
-            path="load.durationSeconds"
-            numeric
-            unit="s"
-            value={o.seconds}
-            testId="load-open-duration"
-            onChange={(seconds) => setOpen({ seconds })}
-          />
-          <TextField
-            label="In-flight cap"
-            path="load.maxInFlight"
-            numeric
-            value={o.maxInFlight}
-            testId="load-max-in-flight"
-            onChange={(maxInFlight) => setOpen({ maxInFlight })}
-          />
-        </div>
+        <TextFields className="grid-3" fields={OPEN_FIELDS} values={o} onChange={setOpen} />
       )}
     </div>
   );

@@ -4,8 +4,18 @@ import {
   type Protocol,
   type Threshold,
 } from '../../shared/scenario.ts';
-import { Segmented, SelectField, TextField, Toggle } from '../components/fields.tsx';
-import { CloseIcon } from '../components/icons.tsx';
+import {
+  numberField,
+  RemoveButton,
+  Segmented,
+  SelectField,
+  TextField,
+  textField,
+  TextFields,
+  Toggle,
+  type FieldSpec,
+  type TextKeys,
+} from '../components/fields.tsx';
 import { newThreshold, type ScenarioDraft, type ThresholdDraft } from './draft.ts';
 
 type Patch = (patch: Partial<ScenarioDraft>) => void;
@@ -60,6 +70,19 @@ export function ConnectionEditor({ draft, onChange }: { draft: ScenarioDraft; on
   );
 }
 
+type TlsKey = TextKeys<ScenarioDraft['tls']>;
+
+const TLS_FIELDS: readonly FieldSpec<TlsKey>[] = [
+  textField('caFile', 'Extra CA file (PEM)', 'options.tls.caFile', {
+    placeholder: '/etc/ssl/my-ca.pem',
+    testId: 'opt-tls-ca',
+  }),
+  textField('servername', 'Server name (SNI)', 'options.tls.servername', {
+    placeholder: "the URL's host",
+    testId: 'opt-tls-servername',
+  }),
+];
+
 export function TlsEditor({ draft, onChange }: { draft: ScenarioDraft; onChange: Patch }) {
   const tls = draft.tls;
   const set = (patch: Partial<ScenarioDraft['tls']>): void => onChange({ tls: { ...tls, ...patch } });
@@ -76,59 +99,22 @@ export function TlsEditor({ draft, onChange }: { draft: ScenarioDraft; onChange:
         testId="opt-tls-verify"
         onChange={(verify) => set({ verify })}
       />
-      <TextField
-        label="Extra CA file (PEM)"
-        path="options.tls.caFile"
-        placeholder="/etc/ssl/my-ca.pem"
-        value={tls.caFile}
-        testId="opt-tls-ca"
-        onChange={(caFile) => set({ caFile })}
-      />
-      <TextField
-        label="Server name (SNI)"
-        path="options.tls.servername"
-        placeholder="the URL's host"
-        value={tls.servername}
-        testId="opt-tls-servername"
-        onChange={(servername) => set({ servername })}
-      />
+      <TextFields fields={TLS_FIELDS} values={tls} onChange={set} />
     </div>
   );
 }
 
+const MEASUREMENT_FIELDS: readonly FieldSpec<TextKeys<ScenarioDraft>>[] = [
+  numberField('warmupSeconds', 'Warm-up', 'options.warmupSeconds', { unit: 's', testId: 'opt-warmup' }),
+  numberField('sampleIntervalMs', 'Sample every', 'options.sampleIntervalMs', {
+    unit: 'ms',
+    testId: 'opt-sample-interval',
+  }),
+  numberField('sloMs', 'SLO', 'options.sloMs', { unit: 'ms', placeholder: 'off', testId: 'opt-slo' }),
+];
+
 export function MeasurementEditor({ draft, onChange }: { draft: ScenarioDraft; onChange: Patch }) {
-  return (
-    <div className="grid-3">
-      <TextField
-        label="Warm-up"
-        path="options.warmupSeconds"
-        numeric
-        unit="s"
-        value={draft.warmupSeconds}
-        testId="opt-warmup"
-        onChange={(warmupSeconds) => onChange({ warmupSeconds })}
-      />
-      <TextField
-        label="Sample every"
-        path="options.sampleIntervalMs"
-        numeric
-        unit="ms"
-        value={draft.sampleIntervalMs}
-        testId="opt-sample-interval"
-        onChange={(sampleIntervalMs) => onChange({ sampleIntervalMs })}
-      />
-      <TextField
-        label="SLO"
-        path="options.sloMs"
-        numeric
-        unit="ms"
-        placeholder="off"
-        value={draft.sloMs}
-        testId="opt-slo"
-        onChange={(sloMs) => onChange({ sloMs })}
-      />
-    </div>
-  );
+  return <TextFields className="grid-3" fields={MEASUREMENT_FIELDS} values={draft} onChange={onChange} />;
 }
 
 const METRICS = thresholdMetricSchema.options.map((m) => ({
@@ -173,15 +159,11 @@ export function ThresholdsEditor({ draft, onChange }: { draft: ScenarioDraft; on
             value={t.value}
             onChange={(value) => setAt(i, { value })}
           />
-          <button
-            type="button"
-            className="icon-btn threshold-row__remove"
-            aria-label="Remove threshold"
-            title="Remove threshold"
+          <RemoveButton
+            label="Remove threshold"
+            className="threshold-row__remove"
             onClick={() => onChange({ thresholds: list.filter((_, k) => k !== i) })}
-          >
-            <CloseIcon />
-          </button>
+          />
         </div>
       ))}
       <button

@@ -1,6 +1,6 @@
 import { httpMethodSchema } from '../../shared/scenario.ts';
-import { Field, Segmented, TextField } from '../components/fields.tsx';
-import { CloseIcon, CopyIcon } from '../components/icons.tsx';
+import { Field, RemoveButton, Segmented, TextField, TextFields, textField } from '../components/fields.tsx';
+import { CopyIcon } from '../components/icons.tsx';
 import { useFieldIssue } from './issues.ts';
 import { newHeader, type BodyKind, type HeaderDraft, type TargetDraft } from './draft.ts';
 
@@ -51,17 +51,13 @@ export function TargetCard({ index, target, canRemove, onChange, onRemove, onDup
           >
             <CopyIcon />
           </button>
-          <button
-            type="button"
-            className="icon-btn icon-btn--danger"
-            title="Remove target"
-            aria-label="Remove target"
+          <RemoveButton
+            label="Remove target"
+            className="icon-btn--danger"
             disabled={!canRemove}
-            data-testid={`target-remove-${index}`}
+            testId={`target-remove-${index}`}
             onClick={onRemove}
-          >
-            <CloseIcon />
-          </button>
+          />
         </div>
       </div>
 
@@ -115,31 +111,25 @@ export function TargetCard({ index, target, canRemove, onChange, onRemove, onDup
         <div className="headers">
           {target.headers.map((h, j) => (
             <div className="header-row" key={h.key}>
-              <TextField
-                label="Header"
-                path={`${base}.headers.${j}.name`}
-                value={h.name}
-                placeholder="Accept"
-                testId={`header-name-${index}-${j}`}
-                onChange={(name) => setHeader(j, { name })}
+              <TextFields
+                values={h}
+                onChange={(patch) => setHeader(j, patch)}
+                fields={[
+                  textField('name', 'Header', `${base}.headers.${j}.name`, {
+                    placeholder: 'Accept',
+                    testId: `header-name-${index}-${j}`,
+                  }),
+                  textField('value', 'Value', `${base}.headers.${j}.value`, {
+                    placeholder: '*/*',
+                    testId: `header-value-${index}-${j}`,
+                  }),
+                ]}
               />
-              <TextField
-                label="Value"
-                path={`${base}.headers.${j}.value`}
-                value={h.value}
-                placeholder="*/*"
-                testId={`header-value-${index}-${j}`}
-                onChange={(value) => setHeader(j, { value })}
-              />
-              <button
-                type="button"
-                className="icon-btn header-row__remove"
-                aria-label="Remove header"
-                title="Remove header"
+              <RemoveButton
+                label="Remove header"
+                className="header-row__remove"
                 onClick={() => set({ headers: target.headers.filter((_, k) => k !== j) })}
-              >
-                <CloseIcon />
-              </button>
+              />
             </div>
           ))}
           <button

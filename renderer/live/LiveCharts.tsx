@@ -1,51 +1,51 @@
 import { memo } from 'react';
-import { ChartPngButton } from '../views/Export/ChartPngButton.tsx';
 import type { RunStore } from '../run/runStore.ts';
+import { ChartFrame } from '../views/common/ChartCard.tsx';
 import { LIVE_CHARTS, type LiveChartSpec } from './liveSeries.ts';
 import { useLiveChart } from './useLiveChart.ts';
 
 interface LiveChartsProps {
   store: RunStore;
   targetIndex: number | null;
+  /** The run's generation: a new run draws on fresh charts. */
   generation: number;
 }
 
-/** Throughput, latency percentiles and status classes over time, one point per sample. */
-/** Memoised: its props change only with the run or the shown target, not per sample. */
+/**
+ * Throughput, latency percentiles and status classes over time, one point per sample.
+ * Memoised: its props change only with the run or the shown target, not per sample.
+ */
 export const LiveCharts = memo(function LiveCharts({ store, targetIndex, generation }: LiveChartsProps) {
   return (
     <section className="live-charts" data-testid="live-charts">
       {LIVE_CHARTS.map((spec) => (
-        <LiveChart
-          key={spec.id}
-          spec={spec}
-          store={store}
-          targetIndex={targetIndex}
-          generation={generation}
-        />
+        <LiveChart key={`${spec.id}-${generation}`} spec={spec} store={store} targetIndex={targetIndex} />
       ))}
     </section>
   );
 });
 
-function LiveChart({ spec, store, targetIndex, generation }: { spec: LiveChartSpec } & LiveChartsProps) {
-  const canvasRef = useLiveChart(spec, store, targetIndex, generation);
+function LiveChart({
+  spec,
+  store,
+  targetIndex,
+}: {
+  spec: LiveChartSpec;
+  store: RunStore;
+  targetIndex: number | null;
+}) {
+  const canvasRef = useLiveChart(spec, store, targetIndex);
   return (
-    <figure className="card chart-card">
-      <figcaption className="chart-card__title chart-card__title--actions">
-        <span>
+    <ChartFrame
+      canvasRef={canvasRef}
+      title={
+        <>
           {spec.title} <span className="muted">({spec.unit})</span>
-        </span>
-        <ChartPngButton canvasRef={canvasRef} fileName={spec.title} testId={`png-chart-${spec.id}`} />
-      </figcaption>
-      <div className="chart-card__canvas">
-        <canvas
-          ref={canvasRef}
-          data-testid={`chart-${spec.id}`}
-          role="img"
-          aria-label={`${spec.title} over time`}
-        />
-      </div>
-    </figure>
+        </>
+      }
+      label={`${spec.title} over time`}
+      testId={`chart-${spec.id}`}
+      fileName={spec.title}
+    />
   );
 }

@@ -77,7 +77,7 @@ export const LIVE_CHARTS: readonly LiveChartSpec[] = [
   },
   {
     id: 'status',
-    title: 'Status codes and errors',
+    title: 'Status & errors',
     unit: 'per s',
     series: [
       statusSeries('2xx', '2xx', false),
@@ -97,4 +97,75 @@ export interface Point {
 /** The point each series gains from one sample, at the end of its window. */
 export function pointsOf(spec: LiveChartSpec, s: Sample): Point[] {
   return spec.series.map((series) => ({ x: s.elapsedSeconds, y: series.value(s) }));
+}
+
+/**
+ * Whether a run's last sample is drawn together with the one before it. The engine closes
+ * the last window when the load ends (Sample.final); after a request-count run or a stop
+ * that window can last a few milliseconds, and a point for it says more about its length
+ * than about the server (a handful of answers: a rate near 0 or a wild one, a latency
+ * spike). Under half as long as the window before it, it is folded into that one.
+ */
+export function foldsIntoPrevious(sample: Sample, previous: Sample | null): boolean {
+  return (
+    sample.final === true &&
+    previous !== null &&
+    previous.warmup === sample.warmup &&
+    sample.intervalSeconds < previous.intervalSeconds / 2
+  );
+}
+
+function sumCounts<K extends string>(
+  a: Partial<Record<K, number>>,
+  b: Partial<Record<K, number>>,
+): Partial<Record<K, number>> {
+  const out: Partial<Record<K, number>> = { ...a };
+  for (const [k, n] of Object.entries(b) as [K, number | undefined][]) out[k] = (out[k] ?? 0) + (n ?? 0);
+  return out;
+}
+
+/**
+ * Two adjacent windows as one, ending where the later ends: counts add up and rates are
+ * over their combined time, so the totals lose nothing. Percentiles of the union cannot be
+ * had from two summaries: the window with more requests gives them (the other holds few),
+ * the mean is weighted by requests and the max is the larger.
+ */
+export function mergeWindows(previous: Sample, last: Sample): Sample {
+  const intervalSeconds = previous.intervalSeconds + last.intervalSeconds;
+  const requests = previous.requests + last.requests;
+  const bytes =
+    previous.bytesInPerSecond * previous.intervalSeconds + last.bytesInPerSecond * last.intervalSeconds;
+  const [a, b] = [previous.latency, last.latency];
+  const latency =
+    a && b
+      ? {
+          ...(previous.requests >= last.requests ? a : b),
+          mean: requests > 0 ? (a.mean * previous.requests + b.mean * last.requests) / requests : a.mean,
+          max: Math.max(a.max, b.max),
+        }
+      : (a ?? b);
+  const late = (previous.late ?? 0) + (last.late ?? 0);
+  return {
+    ...last,
+    intervalSeconds,
+    requests,
+    requestsPerSecond: requests / intervalSeconds,
+    bytesInPerSecond: bytes / intervalSeconds,
+    latency,
+    statusCodes: sumCounts(previous.statusCodes, last.statusCodes) as Record<string, number>,
+    errors: sumCounts(previous.errors, last.errors),
+    ...(late > 0 ? { late } : {}),
+  };
+}
+
+/** The windows a chart draws for a target's samples: one each, a short final one folded in. */
+export function drawnWindows(samples: readonly Sample[]): Sample[] {
+  const out: Sample[] = [];
+  let previous: Sample | null = null;
+  for (const s of samples) {
+    if (previous && foldsIntoPrevious(s, previous)) out[out.length - 1] = mergeWindows(previous, s);
+    else out.push(s);
+    previous = s;
+  }
+  return out;
 }

@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import type { RunResult } from '../../shared/result.ts';
+import { Alert } from '../components/Alert.tsx';
 import { formatDecimal } from '../lib/format.ts';
 import { PercentileChart } from './PercentileChart.tsx';
 import { ConnectionTimes, ErrorSet, PercentileTable, StatusTable, Thresholds } from './ReportTables.tsx';
@@ -18,11 +19,9 @@ export function ReportSummary({ result }: { result: RunResult }) {
   const failure = failureSummary(result);
   return (
     <>
-      {failure && (
-        <div className="alert alert--error" role="alert" data-testid="run-error">
-          {failure}
-        </div>
-      )}
+      <Alert tone="error" testId="run-error">
+        {failure}
+      </Alert>
       {/* A target that never answered has no figures worth a card: the error says it all. */}
       {result.requests.total > 0 && <SummaryCards result={result} />}
     </>

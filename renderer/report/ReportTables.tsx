@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { Phase, PhaseStats, RunResult } from '../../shared/result.ts';
 import { formatDecimal, formatInt, formatMsValue, formatRatio } from '../lib/format.ts';
 import {
@@ -12,8 +13,7 @@ import {
 /** ab's percentile table, with a bar per row so the tail stands out. */
 export function PercentileTable({ percentiles }: { percentiles: Record<string, number> }) {
   return (
-    <figure className="card table-card">
-      <figcaption className="table-card__title">Requests served within (ms)</figcaption>
+    <TableCard title="Requests served within (ms)">
       <table className="table table--bars" data-testid="percentile-table">
         <tbody>
           {percentileRows(percentiles).map((row) => (
@@ -27,110 +27,137 @@ export function PercentileTable({ percentiles }: { percentiles: Record<string, n
           ))}
         </tbody>
       </table>
-    </figure>
+    </TableCard>
   );
 }
+
+const PHASE_COLUMNS = [
+  ['min', 'min'],
+  ['mean', 'mean'],
+  ['stdev', '[+/-sd]'],
+  ['median', 'median'],
+  ['max', 'max'],
+] as const satisfies readonly (readonly [keyof PhaseStats, string])[];
 
 /** ab's "Connection Times (ms)": min, mean, [+/-sd], median, max per phase. */
 export function ConnectionTimes({ phases }: { phases: Partial<Record<Phase, PhaseStats>> }) {
   const rows = phaseRows(phases);
   if (rows.length === 0) return null;
   return (
-    <figure className="card table-card">
-      <figcaption className="table-card__title">Connection times (ms)</figcaption>
+    <TableCard title="Connection times (ms)">
       <table className="table" data-testid="connection-times">
         <thead>
           <tr>
             <th />
-            <th className="num">min</th>
-            <th className="num">mean</th>
-            <th className="num">[+/-sd]</th>
-            <th className="num">median</th>
-            <th className="num">max</th>
+            {PHASE_COLUMNS.map(([key, label]) => (
+              <th className="num" key={key}>
+                {label}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
           {rows.map(({ phase, label, stats }) => (
             <tr key={phase} data-phase={phase} className={phase === 'total' ? 'is-total' : undefined}>
               <th scope="row">{label}</th>
-              <td className="num">{formatMsValue(stats.min)}</td>
-              <td className="num">{formatMsValue(stats.mean)}</td>
-              <td className="num">{formatMsValue(stats.stdev)}</td>
-              <td className="num">{formatMsValue(stats.median)}</td>
-              <td className="num">{formatMsValue(stats.max)}</td>
+              {PHASE_COLUMNS.map(([key]) => (
+                <td className="num" key={key}>
+                  {formatMsValue(stats[key])}
+                </td>
+              ))}
             </tr>
           ))}
         </tbody>
       </table>
-    </figure>
+    </TableCard>
   );
 }
 
 export function StatusTable({ result }: { result: RunResult }) {
-  const rows = statusRows(result.statusCodes);
+  const rows = statusRows(result.statusCodes).map((r) => ({
+    key: r.code,
+    head: <span className={`code code--${r.tone}`}>{r.code}</span>,
+    count: r.count,
+    share: r.share,
+  }));
   return (
-    <figure className="card table-card">
-      <figcaption className="table-card__title">Status codes</figcaption>
-      {rows.length === 0 ? (
+    <TableCard title="Status codes">
+      <CountTable rows={rows} what="code" count="responses" keyAttr="data-code" testId="status-table">
         <p className="muted empty-note">No responses.</p>
-      ) : (
-        <table className="table" data-testid="status-table">
-          <thead>
-            <tr>
-              <th>code</th>
-              <th className="num">responses</th>
-              <th className="num">share</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.code} data-code={r.code}>
-                <th scope="row">
-                  <span className={`code code--${r.tone}`}>{r.code}</span>
-                </th>
-                <td className="num">{formatInt(r.count)}</td>
-                <td className="num">{formatRatio(r.share, 1)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-    </figure>
+      </CountTable>
+    </TableCard>
   );
 }
 
 export function ErrorSet({ result }: { result: RunResult }) {
-  const rows = errorRows(result);
+  const rows = errorRows(result).map((r) => ({
+    key: r.kind,
+    head: (
+      <>
+        <span className="error-kind">{r.label}</span>
+        <span className="error-message">{r.message}</span>
+      </>
+    ),
+    count: r.count,
+    share: r.share,
+  }));
   return (
-    <figure className="card table-card">
-      <figcaption className="table-card__title">Error set</figcaption>
-      {rows.length === 0 ? (
+    <TableCard title="Error set">
+      <CountTable rows={rows} what="error" count="count" keyAttr="data-kind" testId="error-set">
         <p className="muted empty-note" data-testid="error-set-empty">
           No errors.
         </p>
-      ) : (
-        <table className="table" data-testid="error-set">
-          <thead>
-            <tr>
-              <th>error</th>
-              <th className="num">count</th>
-              <th className="num">share</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.kind} data-kind={r.kind}>
-                <th scope="row">
-                  <span className="error-kind">{r.label}</span>
-                  <span className="error-message">{r.message}</span>
-                </th>
-                <td className="num">{formatInt(r.count)}</td>
-                <td className="num">{formatRatio(r.share, 1)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      </CountTable>
+    </TableCard>
+  );
+}
+
+interface CountRow {
+  key: string;
+  head: ReactNode;
+  count: number;
+  share: number;
+}
+
+/** Rows of "what, how many, what share" (status codes, error kinds); children stand in when there are none. */
+function CountTable(props: {
+  rows: readonly CountRow[];
+  what: string;
+  count: string;
+  /** The data attribute that carries each row's key, for tests and styles. */
+  keyAttr: 'data-code' | 'data-kind';
+  testId: string;
+  children: ReactNode;
+}) {
+  if (props.rows.length === 0) return props.children;
+  return (
+    <table className="table" data-testid={props.testId}>
+      <thead>
+        <tr>
+          <th>{props.what}</th>
+          <th className="num">{props.count}</th>
+          <th className="num">share</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.map((r) => (
+          <tr key={r.key} {...{ [props.keyAttr]: r.key }}>
+            <th scope="row">{r.head}</th>
+            <td className="num">{formatInt(r.count)}</td>
+            <td className="num">{formatRatio(r.share, 1)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** A table with its title, as a card of the report. */
+function TableCard({ title, children }: { title: ReactNode; children: ReactNode }) {
+  return (
+    <figure className="card table-card">
+      <figcaption className="table-card__title">{title}</figcaption>
+      {children}
     </figure>
   );
 }
@@ -139,13 +166,16 @@ export function Thresholds({ result }: { result: RunResult }) {
   if (result.thresholds.length === 0) return null;
   const passed = result.thresholds.filter((t) => t.passed).length;
   return (
-    <figure className="card table-card">
-      <figcaption className="table-card__title">
-        Thresholds{' '}
-        <span className="muted">
-          ({formatDecimal(passed, 0)} of {result.thresholds.length} passed)
-        </span>
-      </figcaption>
+    <TableCard
+      title={
+        <>
+          Thresholds{' '}
+          <span className="muted">
+            ({formatDecimal(passed, 0)} of {result.thresholds.length} passed)
+          </span>
+        </>
+      }
+    >
       <table className="table" data-testid="thresholds">
         <tbody>
           {result.thresholds.map((t, i) => (
@@ -161,6 +191,6 @@ export function Thresholds({ result }: { result: RunResult }) {
           ))}
         </tbody>
       </table>
-    </figure>
+    </TableCard>
   );
 }

@@ -1,6 +1,7 @@
 import type { RunResult } from '../../shared/result.ts';
 import { targetLabel, type Scenario } from '../../shared/scenario.ts';
 import { formatClock, formatInt, formatLiveRate, formatMs, formatRate } from '../lib/format.ts';
+import { TargetStrip } from '../components/TargetStrip.tsx';
 import { progressOf } from './progress.ts';
 import { useNow } from './useNow.ts';
 import type { RunState } from './runStore.ts';
@@ -53,30 +54,20 @@ export function RunPanel({ state, shown, onPick }: RunPanelProps) {
   return (
     <section className="run-panel card" data-testid="run-panel" data-phase={state.phase}>
       {state.targetCount > 1 && (
-        <div className="target-strip" role="tablist" aria-label="Targets" data-testid="target-strip">
-          {scenario.targets.map((t, i) => {
+        <TargetStrip
+          targets={scenario.targets.map((t, i) => {
             const st = targetStatus(state, i);
             const r = state.results[i];
-            return (
-              <button
-                key={i}
-                type="button"
-                role="tab"
-                aria-selected={i === shown}
-                className={`target-tab${i === shown ? ' is-active' : ''}`}
-                data-testid={`target-tab-${i}`}
-                data-status={st}
-                onClick={() => onPick(i)}
-              >
-                <span className={`dot dot--${st}`} aria-hidden="true" />
-                <span className="target-tab__name">{targetLabel(t)}</span>
-                <span className="target-tab__meta">
-                  {r ? `${formatRate(r.throughput.requestsPerSecond)} req/s` : STATUS_TEXT[st]}
-                </span>
-              </button>
-            );
+            return {
+              label: targetLabel(t),
+              status: st,
+              meta: r ? `${formatRate(r.throughput.requestsPerSecond)} req/s` : STATUS_TEXT[st],
+            };
           })}
-        </div>
+          shown={shown}
+          onPick={onPick}
+          testIds
+        />
       )}
 
       <div className="progress-head">

@@ -1,4 +1,4 @@
-import type { RunEvent } from '../../shared/api.ts';
+import type { ActiveRun, RunEvent } from '../../shared/api.ts';
 import type { RunResult, Sample } from '../../shared/result.ts';
 import type { Scenario } from '../../shared/scenario.ts';
 
@@ -55,6 +55,12 @@ export interface RunStore {
   requestStop: () => void;
   /** One event from the bridge (any run's; others are ignored). */
   receive: (event: RunEvent) => void;
+  /**
+   * Takes up a run this page started before it was reloaded (the host's run.active): its
+   * events so far are replayed and later ones apply as they come. Only while idle; true when
+   * taken up.
+   */
+  adopt: (run: ActiveRun) => boolean;
 }
 
 const IDLE: RunState = {
@@ -182,6 +188,23 @@ export function createRunStore(now: () => number = () => performance.now()): Run
     }
   };
 
+  const begin = (scenario: Scenario): void => {
+    samples = [];
+    buffered = [];
+    state = { ...IDLE, generation: state.generation };
+    set({ phase: 'starting', scenario, generation: state.generation + 1 });
+    ensureTargets(scenario.targets.length);
+  };
+
+  const attach = (runId: string): void => {
+    if (state.phase !== 'starting' && state.phase !== 'stopping') return;
+    if (state.runId !== null) return;
+    set({ runId, phase: state.phase === 'starting' ? 'running' : state.phase });
+    const pending = buffered.filter((e) => e.runId === runId);
+    buffered = [];
+    for (const e of pending) apply(e);
+  };
+
   return {
     getState: () => state,
     subscribe(listener) {
@@ -193,21 +216,8 @@ export function createRunStore(now: () => number = () => performance.now()): Run
       return () => sampleListeners.delete(listener);
     },
     samples: (i) => samples[i] ?? [],
-    begin(scenario) {
-      samples = [];
-      buffered = [];
-      state = { ...IDLE, generation: state.generation };
-      set({ phase: 'starting', scenario, generation: state.generation + 1 });
-      ensureTargets(scenario.targets.length);
-    },
-    attach(runId) {
-      if (state.phase !== 'starting' && state.phase !== 'stopping') return;
-      if (state.runId !== null) return;
-      set({ runId, phase: state.phase === 'starting' ? 'running' : state.phase });
-      const pending = buffered.filter((e) => e.runId === runId);
-      buffered = [];
-      for (const e of pending) apply(e);
-    },
+    begin,
+    attach,
     startFailed(message) {
       buffered = [];
       set({ phase: 'done', status: 'failed', error: message, currentTarget: null, targetStartedAt: null });
@@ -227,6 +237,17 @@ export function createRunStore(now: () => number = () => performance.now()): Run
       }
       if (e.runId !== state.runId || state.phase === 'idle' || state.phase === 'done') return;
       apply(e);
+    },
+    adopt(run) {
+      if (state.phase !== 'idle') return false;
+      begin(run.scenario);
+      attach(run.runId);
+      for (const e of run.events) apply(e);
+      // The target's clock goes on from where the host says it is, not from the reload.
+      if (state.currentTarget !== null && run.targetElapsedSeconds !== null) {
+        set({ targetStartedAt: now() - run.targetElapsedSeconds * 1000 });
+      }
+      return true;
     },
   };
 }

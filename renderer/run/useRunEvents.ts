@@ -1,13 +1,34 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import type { TrebuchetApi } from '../../shared/api.ts';
+import type { Scenario } from '../../shared/scenario.ts';
 import type { RunState, RunStore } from './runStore.ts';
 
 /**
  * The one subscription to the host's run events: feeds the store, which keeps the current
- * run's events (by run id) and drops the rest. Unsubscribes on unmount.
+ * run's events (by run id) and drops the rest. Unsubscribes on unmount. Then, once, it asks
+ * the host for a run this page started before a reload (run.active) and takes it up, so the
+ * page shows the run going on instead of idling until it ends; onAdopt hears its scenario.
+ * Events that arrive before the answer are in it: the store, idle, ignores them meanwhile.
  */
-export function useRunEvents(api: TrebuchetApi, store: RunStore): void {
+export function useRunEvents(
+  api: TrebuchetApi,
+  store: RunStore,
+  onAdopt: (scenario: Scenario) => void,
+): void {
   useEffect(() => api.onRunEvent((event) => store.receive(event)), [api, store]);
+  useEffect(() => {
+    let live = true;
+    api.run.active().then(
+      ({ runs }) => {
+        const run = runs.at(-1);
+        if (live && run && store.adopt(run)) onAdopt(run.scenario);
+      },
+      (e: unknown) => console.warn('trebuchet: could not ask the host for runs in progress:', e),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, store, onAdopt]);
 }
 
 /** The store's state; re-renders on every change (at most once per run event). */

@@ -100,13 +100,34 @@ export async function openApp(context: BrowserContext, url: string): Promise<App
 /** Fills the editor the way a person would: URL, then the closed model's connections and duration. */
 export async function fillScenario(
   app: AppPage,
-  s: { url: string; connections?: number; seconds?: number; pipelining?: number },
+  s: { url: string; connections?: number; seconds?: number; pipelining?: number; name?: string },
 ): Promise<void> {
   const { page } = app;
   await page.getByTestId('target-url-0').fill(s.url);
+  if (s.name !== undefined) await page.getByTestId('scenario-name').fill(s.name);
   if (s.connections !== undefined) await page.getByTestId('load-connections').fill(String(s.connections));
   if (s.pipelining !== undefined) await page.getByTestId('load-pipelining').fill(String(s.pipelining));
   if (s.seconds !== undefined) await page.getByTestId('load-duration').fill(String(s.seconds));
+}
+
+/**
+ * Fills the comparison editor (the Compare view shown): its name, two servers' http URLs, the
+ * levels, each cell's duration and the repetitions.
+ */
+export async function fillPlan(
+  app: AppPage,
+  p: { name: string; targets: [{ name: string; url: string }, { name: string; url: string }] },
+  load: { levels: string; seconds: number; repetitions: number },
+): Promise<void> {
+  const { page } = app;
+  await page.getByTestId('plan-name').fill(p.name);
+  for (const [i, t] of p.targets.entries()) {
+    await page.getByTestId(`plan-target-name-${i}`).fill(t.name);
+    await page.getByTestId(`plan-target-${i}-http`).fill(t.url);
+  }
+  await page.getByTestId('plan-levels').fill(load.levels);
+  await page.getByTestId('plan-duration').fill(String(load.seconds));
+  await page.getByTestId('plan-repetitions').fill(String(load.repetitions));
 }
 
 /**

@@ -1,70 +1,27 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startWebHost, type WebHost } from '../../electron/host/server.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_PERCENTILES } from '../../shared/defaults.ts';
 import { targetUrlSchema } from '../../shared/scenario.ts';
 import { parseWith } from '../../shared/validation.ts';
 import { formatInt, formatMsValue, formatRate } from '../../renderer/lib/format.ts';
-import { launchChromium, type TestBrowser } from '../helpers/browser.ts';
+import { drawnWindows } from '../../renderer/live/liveSeries.ts';
 import { handlers, refusedPort, startHttpServer, type TestServer } from '../helpers/servers.ts';
-import {
-  fillScenario,
-  openApp,
-  pointLog,
-  waitForPoints,
-  waitForStatus,
-  watchThroughputPoints,
-  type AppPage,
-} from './app-page.ts';
+import { fillScenario, pointLog, waitForPoints, waitForStatus, watchThroughputPoints } from './app-page.ts';
+import { useE2eApp } from './fixture.ts';
 
-const STATIC_DIR = join(import.meta.dirname, '..', '..', 'dist', 'renderer');
-
-let host: WebHost;
-let dataDir: string;
+const e2e = useE2eApp();
 let target: TestServer;
-let browser: TestBrowser;
-const pages: AppPage[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(join(STATIC_DIR, 'index.html'))) {
-    throw new Error(
-      'dist/renderer is missing: build the UI first (npm run build:renderer; npm test does it)',
-    );
-  }
   target = await startHttpServer(handlers.ok('hello from the e2e target'));
-  // Presets and history go to a temp dir, never the user's config directory.
-  dataDir = mkdtempSync(join(tmpdir(), 'trebuchet-e2e-data-'));
-  host = await startWebHost({ staticDir: STATIC_DIR, appVersion: '0.1.0', dataDir });
-  browser = await launchChromium();
-});
-
-afterEach(async () => {
-  // Every page must have run clean: no script errors, nothing the CSP had to block.
-  for (const app of pages.splice(0)) {
-    expect(await app.cspViolations()).toEqual([]);
-    expect(app.errors).toEqual([]);
-    await app.page.close();
-  }
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await host?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   await target?.close();
 });
 
-async function open(): Promise<AppPage> {
-  const app = await openApp(browser.context, host.url);
-  pages.push(app);
-  return app;
-}
-
 describe('dashboard in Chromium against the web host and the real engine', () => {
   it('runs 50 connections for 3 s, draws the charts live and reports the req/s of the result', async () => {
-    const app = await open();
+    const app = await e2e.open();
     const { page } = app;
     await fillScenario(app, { url: target.url, connections: 50, seconds: 3 });
     await watchThroughputPoints(app);
@@ -97,10 +54,12 @@ describe('dashboard in Chromium against the web host and the real engine', () =>
     expect(Number(await rps.getAttribute('data-value'))).toBe(result!.throughput.requestsPerSecond);
     expect(await page.getByTestId('summary-requests').textContent()).toBe(formatInt(result!.requests.total));
 
-    // Every sample of the run is a point on the chart.
-    const sampleEvents = app.events.filter((e) => e.type === 'sample').length;
-    expect(sampleEvents).toBeGreaterThanOrEqual(3);
-    expect(Number(await page.getByTestId('chart-throughput').getAttribute('data-points'))).toBe(sampleEvents);
+    // Every sample of the run is a point on the chart (a short last window drawn with the one before).
+    const samples = app.events.flatMap((e) => (e.type === 'sample' ? [e.sample] : []));
+    expect(samples.length).toBeGreaterThanOrEqual(3);
+    expect(Number(await page.getByTestId('chart-throughput').getAttribute('data-points'))).toBe(
+      drawnWindows(samples).length,
+    );
 
     // ab's percentile table, row by row, and the percentile distribution chart.
     const rows = page.getByTestId('percentile-table').locator('tr');
@@ -124,7 +83,7 @@ describe('dashboard in Chromium against the web host and the real engine', () =>
   });
 
   it('stops a run half-way and shows the partial result marked cancelled', async () => {
-    const app = await open();
+    const app = await e2e.open();
     const { page } = app;
     await fillScenario(app, { url: target.url, connections: 20, seconds: 20 });
     await page.getByTestId('run-button').click();
@@ -156,8 +115,46 @@ describe('dashboard in Chromium against the web host and the real engine', () =>
     expect(app.results()[0]!.status).toBe('cancelled');
   });
 
+  it('takes a run up again after a reload: the live chart goes on and the result arrives', async () => {
+    const app = await e2e.open();
+    const { page } = app;
+    await fillScenario(app, { url: target.url, connections: 10, seconds: 6, name: 'survives a reload' });
+    await page.getByTestId('run-button').click();
+    await waitForPoints(app, 2);
+
+    await page.reload();
+    await page.getByTestId('target-url-0').waitFor();
+    // The page shows the run going on, with the samples it had before the reload.
+    expect(await waitForStatus(app, ['running', 'completed'])).toBe('running');
+    const replayed = Number(await page.getByTestId('chart-throughput').getAttribute('data-points'));
+    expect(replayed).toBeGreaterThanOrEqual(2);
+    expect(await page.getByTestId('scenario-name').inputValue()).toBe('survives a reload');
+    expect(await page.getByTestId('target-url-0').inputValue()).toBe(target.url);
+    expect(await page.getByTestId('stop-button').isVisible()).toBe(true);
+    // The clock goes on from where the run is, not from the reload.
+    const elapsed = (await page.getByTestId('progress-elapsed').textContent()) ?? '';
+    expect(Number(elapsed.split(':')[1])).toBeGreaterThanOrEqual(2);
+    await watchThroughputPoints(app);
+    await waitForPoints(app, replayed + 1);
+    await app.screenshot('e2e-reattached.png');
+
+    expect(await waitForStatus(app, ['completed', 'cancelled', 'failed'])).toBe('completed');
+    const whileRunning = (await pointLog(app)).filter((e) => e.status === 'running').map((e) => e.points);
+    expect(Math.max(...whileRunning)).toBeGreaterThan(replayed);
+    const [result] = app.results();
+    expect(result!.status).toBe('completed');
+    expect(await page.getByTestId('summary-rps').textContent()).toBe(
+      formatRate(result!.throughput.requestsPerSecond),
+    );
+    // The chart holds the whole run, from before the reload and after.
+    expect(Number(await page.getByTestId('chart-throughput').getAttribute('data-points'))).toBe(
+      drawnWindows(result!.samples).length,
+    );
+    expect(await page.getByTestId('run-saved').isVisible()).toBe(true);
+  });
+
   it("shows an invalid URL's message next to the field and keeps Run disabled", async () => {
-    const app = await open();
+    const app = await e2e.open();
     const { page } = app;
     const expected = parseWith(targetUrlSchema, 'not a url');
     expect(expected.ok).toBe(false);
@@ -183,7 +180,7 @@ describe('dashboard in Chromium against the web host and the real engine', () =>
   });
 
   it('shows a clear error for a target that is down', async () => {
-    const app = await open();
+    const app = await e2e.open();
     const { page } = app;
     const port = await refusedPort();
     await fillScenario(app, { url: `http://127.0.0.1:${port}/`, connections: 5, seconds: 1 });

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import type { Download, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startWebHost, type WebHost } from '../../electron/host/server.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWebHost } from '../../electron/host/server.ts';
 import { formatRate } from '../../renderer/lib/format.ts';
-import { launchChromium, type TestBrowser } from '../helpers/browser.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
-import { ARTIFACTS, fillScenario, openApp, waitForStatus, type AppPage } from './app-page.ts';
+import { ARTIFACTS, fillPlan, fillScenario, waitForStatus } from './app-page.ts';
+import { STATIC_DIR, useE2eApp } from './fixture.ts';
 
 /*
  * Presets, comparisons, history and exports in Chromium against the web host and the real
@@ -17,55 +17,33 @@ import { ARTIFACTS, fillScenario, openApp, waitForStatus, type AppPage } from '.
  * the chart's pixel size and show something, the CSV must parse back to the numbers shown.
  */
 
-const STATIC_DIR = join(import.meta.dirname, '..', '..', 'dist', 'renderer');
 /** A formula a spreadsheet would run: sent by a server as its status text and Server header. */
 const FORMULA = '=HYPERLINK("http://evil.example","click")';
 
-let host: WebHost;
-let dataDir: string;
+const e2e = useE2eApp();
 let downloads: string;
 let plain: TestServer;
 let evil: TestServer;
-let browser: TestBrowser;
-const pages: AppPage[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(join(STATIC_DIR, 'index.html'))) {
-    throw new Error(
-      'dist/renderer is missing: build the UI first (npm run build:renderer; npm test does it)',
-    );
-  }
   plain = await startHttpServer(handlers.ok('hello from the plain server', { server: 'plain/1.0' }));
   evil = await startHttpServer(
     handlers.status(200, FORMULA, 'hello from the evil server', { server: FORMULA }),
   );
-  dataDir = mkdtempSync(join(tmpdir(), 'trebuchet-e2e-compare-data-'));
   downloads = mkdtempSync(join(tmpdir(), 'trebuchet-e2e-downloads-'));
-  host = await startWebHost({ staticDir: STATIC_DIR, appVersion: '0.1.0', dataDir });
-  browser = await launchChromium();
-});
-
-afterEach(async () => {
-  for (const app of pages.splice(0)) {
-    expect(await app.cspViolations()).toEqual([]);
-    expect(app.errors).toEqual([]);
-    await app.page.close();
-  }
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await host?.close();
   await plain?.close();
   await evil?.close();
-  for (const dir of [dataDir, downloads]) if (dir) rmSync(dir, { recursive: true, force: true });
+  if (downloads) rmSync(downloads, { recursive: true, force: true });
 });
 
-async function open(): Promise<AppPage> {
-  const app = await openApp(browser.context, host.url);
-  pages.push(app);
-  return app;
-}
+/** The two servers a comparison puts side by side, as the plan editor names them. */
+const servers = (): [{ name: string; url: string }, { name: string; url: string }] => [
+  { name: 'plain', url: plain.url },
+  { name: 'evil', url: evil.url },
+];
 
 /** Clicks the button and saves what it downloads; returns the file's path and suggested name. */
 async function download(page: Page, testId: string): Promise<{ path: string; name: string }> {
@@ -90,10 +68,14 @@ function formulaCells(path: string): string[] {
 
 describe('presets in the browser', () => {
   it('saves the scenario as a preset that is still there after a reload, and opens it again', async () => {
-    const app = await open();
+    const app = await e2e.open();
     const { page } = app;
-    await fillScenario(app, { url: plain.url, connections: 3, seconds: 1 });
-    await page.getByTestId('scenario-name').fill('plain server, 3 connections');
+    await fillScenario(app, {
+      url: plain.url,
+      connections: 3,
+      seconds: 1,
+      name: 'plain server, 3 connections',
+    });
     await page.getByTestId('save-scenario-preset').click();
     await expect.poll(() => page.getByTestId('dialog-name').inputValue()).toBe('plain server, 3 connections');
     await page.getByTestId('dialog-name').fill('My plain server');
@@ -111,8 +93,9 @@ describe('presets in the browser', () => {
     expect(await builtIn.count()).toBe(5);
     expect(await builtIn.getByTestId('preset-delete').count()).toBe(0);
     expect(await builtIn.first().getByTestId('preset-duplicate').textContent()).toBe('Duplicate to edit');
-    expect(await page.getByTestId('presets-file').textContent()).toBe(join(dataDir, 'presets.json'));
-    await app.screenshot('e2e-presets.png', true);
+    expect(await page.getByTestId('presets-file').textContent()).toBe(join(e2e.dataDir, 'presets.json'));
+    await app.screenshot('e2e-presets.png');
+    await app.screenshot('e2e-presets-full.png', true);
 
     // Export the preset: a JSON file holding the same scenario.
     const exported = await download(page, 'preset-export');
@@ -148,8 +131,7 @@ describe('a broken presets file', () => {
     writeFileSync(join(brokenDir, 'presets.json'), '{"presets": [{"format": "trebuchet-pre');
     const brokenHost = await startWebHost({ staticDir: STATIC_DIR, appVersion: '0.1.0', dataDir: brokenDir });
     try {
-      const app = await openApp(browser.context, brokenHost.url);
-      pages.push(app);
+      const app = await e2e.open(brokenHost.url);
       const banner = app.page.getByTestId('store-problems');
       await banner.waitFor();
       const text = await banner.textContent();
@@ -172,17 +154,14 @@ describe('a broken presets file', () => {
 
 describe('comparisons in the browser', () => {
   it('runs 2 servers x 2 levels x 2 repetitions, shows the 4-cell table and the charts, and exports them', async () => {
-    const app = await open();
+    const app = await e2e.open();
     const { page } = app;
     await page.getByTestId('tab-compare').click();
-    await page.getByTestId('plan-name').fill('plain vs evil');
-    await page.getByTestId('plan-target-name-0').fill('plain');
-    await page.getByTestId('plan-target-0-http').fill(plain.url);
-    await page.getByTestId('plan-target-name-1').fill('evil');
-    await page.getByTestId('plan-target-1-http').fill(evil.url);
-    await page.getByTestId('plan-levels').fill('1, 2');
-    await page.getByTestId('plan-duration').fill('0.6');
-    await page.getByTestId('plan-repetitions').fill('2');
+    await fillPlan(
+      app,
+      { name: 'plain vs evil', targets: servers() },
+      { levels: '1, 2', seconds: 0.6, repetitions: 2 },
+    );
     expect(await page.getByTestId('plan-summary').textContent()).toContain('= 8 runs');
     await page.getByTestId('compare-run').click();
 
@@ -229,7 +208,8 @@ describe('comparisons in the browser', () => {
     expect(await points('chart-compare-p99')).toBe(4);
     expect(await points('chart-compare-percentiles')).toBeGreaterThanOrEqual(2 * 11);
     expect(await page.getByTestId('comparison-percentiles').locator('tbody tr').count()).toBe(11);
-    await app.screenshot('e2e-compare-report.png', true);
+    await app.screenshot('e2e-compare-report.png');
+    await app.screenshot('e2e-compare-report-full.png', true);
 
     // A chart as PNG: the canvas' own pixel size, opaque, and not blank.
     // chart.js sizes the canvas in device pixels through its width and height attributes.
@@ -291,7 +271,7 @@ describe('comparisons in the browser', () => {
 
 describe('history in the browser', () => {
   it('keeps every run, opens one with its exports, and compares two saved runs', async () => {
-    const app = await open();
+    const app = await e2e.open();
     const { page } = app;
     await fillScenario(app, { url: evil.url, connections: 2, seconds: 1 });
     await page.getByTestId('run-button').click();
@@ -306,10 +286,11 @@ describe('history in the browser', () => {
     await rows.first().getByTestId('history-open').click();
     await page.getByTestId('history-record').waitFor();
     expect(await page.getByTestId('history-record').getAttribute('data-kind')).toBe('scenario');
+    await app.screenshot('e2e-history.png');
 
     // The ab-style text report, copied to the clipboard.
-    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
-      origin: new URL(host.url).origin,
+    await e2e.browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: new URL(e2e.host.url).origin,
     });
     await page.getByTestId('export-ab').click();
     const report = await page.getByTestId('text-report').textContent();
@@ -326,6 +307,18 @@ describe('history in the browser', () => {
     );
     expect(clipboard).toBe(report);
     await app.screenshot('e2e-history-report.png');
+    await page.keyboard.press('Escape');
+
+    // The same run as http_load and JMeter print theirs.
+    await page.getByTestId('export-http-load').click();
+    expect(await page.getByTestId('text-report').textContent()).toContain(
+      `${result!.requests.total} fetches, 2 max parallel,`,
+    );
+    await page.keyboard.press('Escape');
+    await page.getByTestId('export-jmeter').click();
+    const jmeter = (await page.getByTestId('text-report').textContent()) ?? '';
+    expect(jmeter.split('\n').filter((l) => /^(Aggregate|Summary) Report$/.test(l))).toHaveLength(2);
+    expect(jmeter).toContain(String(result!.requests.total));
     await page.keyboard.press('Escape');
 
     // The run's time series as CSV: one row per sample, the numbers of the result.
@@ -349,5 +342,34 @@ describe('history in the browser', () => {
     expect(await rps.getByTestId('diff-delta').textContent()).toMatch(/^[+−±]\d+(\.\d)? %$/);
     await app.screenshot('e2e-run-diff.png');
     expect(existsSync(join(ARTIFACTS, 'e2e-run-diff.png'))).toBe(true);
+  });
+});
+
+describe('a comparison across a reload', () => {
+  it('is taken up again: the matrix keeps its finished cells and the report arrives', async () => {
+    const app = await e2e.open();
+    const { page } = app;
+    await page.getByTestId('tab-compare').click();
+    await fillPlan(
+      app,
+      { name: 'survives a reload', targets: servers() },
+      { levels: '1', seconds: 1.5, repetitions: 1 },
+    );
+    await page.getByTestId('compare-run').click();
+    const finished = async () =>
+      Number(await page.getByTestId('matrix-progress').getAttribute('data-finished'));
+    await expect.poll(finished, { timeout: 60_000, interval: 100 }).toBeGreaterThanOrEqual(1);
+
+    await page.reload();
+    // Back on the comparison, with its plan and the cell it had finished.
+    await page.getByTestId('matrix-progress').waitFor();
+    expect(await page.getByTestId('plan-name').inputValue()).toBe('survives a reload');
+    expect(await finished()).toBeGreaterThanOrEqual(1);
+    expect(await page.getByTestId('matrix-progress').getAttribute('data-total')).toBe('2');
+    await page.getByTestId('comparison-saved').waitFor({ timeout: 60_000 });
+    expect(await finished()).toBe(2);
+    expect(await page.getByTestId('comparison-cell').count()).toBe(2);
+    const cells = await page.getByTestId('comparison-cell').all();
+    expect(await Promise.all(cells.map((c) => c.getAttribute('data-runs')))).toEqual(['1', '1']);
   });
 });

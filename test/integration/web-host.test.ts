@@ -5,10 +5,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startWebHost, type WebHost } from '../../electron/host/server.ts';
-import { CONTENT_SECURITY_POLICY } from '../../electron/host/csp.ts';
+import { CONTENT_SECURITY_POLICY } from '../../shared/csp.ts';
 import { RunManager } from '../../electron/engine/manager.ts';
 import { connectWebSocketApi, type WebSocketApi } from '../../renderer/api/web-socket-client.ts';
-import type { RunEvent } from '../../shared/api.ts';
+import type { ComparisonEvent, RunEvent } from '../../shared/api.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 
 let staticDir: string;
@@ -283,6 +283,99 @@ describe('web host: WebSocket', () => {
     expect(results[0]?.status).toBe('cancelled');
     expect(results[0]?.requests.total).toBeGreaterThan(0);
     expect(manager.activeRunIds()).not.toContain(runId);
+  });
+});
+
+describe('web host: taking up runs after a reload', () => {
+  it('hands the reloaded page its run with the samples so far, then the rest of its events', async () => {
+    const client = 'reattach-run-client';
+    const first = await connect(client);
+    const firstEvents: RunEvent[] = [];
+    first.api.onRunEvent((e) => firstEvents.push(e));
+    const { runId } = await first.api.run.start({
+      scenario: {
+        name: 'reattached',
+        targets: [{ url: target.url }],
+        load: { model: 'closed', connections: 2, limit: { kind: 'duration', seconds: 3 } },
+        options: { sampleIntervalMs: 100 },
+      },
+    });
+    await waitFor(() => firstEvents.filter((e) => e.type === 'sample').length >= 3);
+    first.close();
+
+    const second = await connect(client);
+    const events: RunEvent[] = [];
+    second.api.onRunEvent((e) => events.push(e));
+    try {
+      const { runs } = await second.api.run.active();
+      expect(runs.map((r) => r.runId)).toEqual([runId]);
+      const active = runs[0]!;
+      expect(active.scenario.name).toBe('reattached');
+      expect(active.events.slice(0, 2).map((e) => e.type)).toEqual(['started', 'target-started']);
+      const replayed = active.events.flatMap((e) => (e.type === 'sample' ? [e.sample.seq] : []));
+      // Every sample so far, one per tick, in order, from the first one on.
+      expect(replayed.length).toBeGreaterThanOrEqual(3);
+      expect(replayed).toEqual(replayed.map((_, i) => replayed[0]! + i));
+      expect(replayed[0]).toBe(0);
+      expect(active.targetElapsedSeconds).toBeGreaterThan(0.2);
+      expect(active.targetElapsedSeconds).toBeLessThan(3.5);
+
+      // The rest arrives live, then the result. Samples sent between the reconnect and the
+      // answer are in both (a page ignores them until it has the answer); none is missing.
+      const done = await untilDone(events, runId);
+      const live = events.flatMap((e) => (e.type === 'sample' ? [e.sample.seq] : []));
+      expect(live.length).toBeGreaterThan(0);
+      expect(live.at(-1)).toBeGreaterThan(replayed.at(-1)!);
+      expect(done.status).toBe('completed');
+      expect(done.results[0]!.requests.total).toBeGreaterThan(0);
+      const seen = [...new Set([...replayed, ...live])].sort((a, b) => a - b);
+      expect(done.results[0]!.samples.map((s) => s.seq)).toEqual(seen);
+      expect((await second.api.run.active()).runs).toEqual([]);
+    } finally {
+      second.close();
+    }
+  });
+
+  it('hands the reloaded page its comparison with the finished cells, then its end', async () => {
+    const client = 'reattach-compare-client';
+    const first = await connect(client);
+    const firstEvents: ComparisonEvent[] = [];
+    first.api.onComparisonEvent((e) => firstEvents.push(e));
+    const { comparisonId } = await first.api.compare.start({
+      plan: {
+        name: 'reattached comparison',
+        targets: [{ name: 'local', urls: { http: target.url } }],
+        load: { model: 'closed', connections: 2, limit: { kind: 'duration', seconds: 1 } },
+        levels: [1, 2],
+        repetitions: 1,
+        pauseSeconds: 0,
+        options: { sampleIntervalMs: 100 },
+      },
+    });
+    await waitFor(() => firstEvents.some((e) => e.type === 'cell-done'));
+    first.close();
+
+    const second = await connect(client);
+    const events: ComparisonEvent[] = [];
+    second.api.onComparisonEvent((e) => events.push(e));
+    try {
+      const { comparisons } = await second.api.compare.active();
+      expect(comparisons.map((c) => c.comparisonId)).toEqual([comparisonId]);
+      const active = comparisons[0]!;
+      expect(active.plan.name).toBe('reattached comparison');
+      const types = active.events.map((e) => e.type);
+      expect(types.slice(0, 3)).toEqual(['started', 'cell-started', 'cell-done']);
+      expect(types.filter((t) => t === 'cell-sample').length).toBeLessThanOrEqual(1);
+      const cellDone = active.events.find((e) => e.type === 'cell-done');
+      expect(cellDone?.type === 'cell-done' && cellDone.outcome.result.requests.total).toBeGreaterThan(0);
+
+      await waitFor(() => events.some((e) => e.type === 'done'));
+      const done = events.find((e) => e.type === 'done');
+      expect(done?.type === 'done' && done.status).toBe('completed');
+      expect(done?.type === 'done' && done.outcomes).toHaveLength(2);
+    } finally {
+      second.close();
+    }
   });
 });
 

@@ -80,7 +80,7 @@ describe('IPC handlers', () => {
     expect(service.started).toHaveLength(1);
     // Validated and defaulted by the shared schema before the service saw it.
     expect(service.started[0]?.load).toMatchObject({ model: 'closed', connections: 10 });
-    expect(services.runs.runsOf(windowOwner(ours))).toEqual(['run-1']);
+    expect(services.runs.idsOf(windowOwner(ours))).toEqual(['run-1']);
     expect(await ipcMain.invoke(commandChannel('app.info'), invokeEvent(ours, appFrame))).toEqual({
       ok: true,
       value: { appVersion: '1.2.3', host: 'electron', platform: 'linux', dataDir, problems: [] },
@@ -149,8 +149,8 @@ describe('preload', () => {
       'presets',
       'run',
     ]);
-    expect(Object.keys(api.run).sort()).toEqual(['start', 'stop']);
-    expect(Object.keys(api.compare).sort()).toEqual(['start', 'stop']);
+    expect(Object.keys(api.run).sort()).toEqual(['active', 'start', 'stop']);
+    expect(Object.keys(api.compare).sort()).toEqual(['active', 'start', 'stop']);
     expect(Object.keys(api.presets).sort()).toEqual([
       'delete',
       'duplicate',
@@ -217,7 +217,7 @@ describe('run registry', () => {
     expect(await registry.stop(runId, 'b')).toBe(false);
     expect(await registry.stop(runId, 'a')).toBe(true);
     expect(a.at(-1)).toEqual({ type: 'done', runId, status: 'cancelled', results: [] });
-    expect(registry.runsOf('a')).toEqual([]);
+    expect(registry.idsOf('a')).toEqual([]);
     expect(b).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FakeBrowserWindow, FakeSession, electronMock } from '../helpers/electron-mock.ts';
 import { FakeRunService, nextMacrotask } from '../helpers/fake-run-service.ts';
-import { CONTENT_SECURITY_POLICY } from '../../electron/host/csp.ts';
+import { CONTENT_SECURITY_POLICY, META_CONTENT_SECURITY_POLICY } from '../../shared/csp.ts';
 import { RunRegistry } from '../../electron/host/run-registry.ts';
 import {
   APP_ORIGIN,
@@ -120,6 +120,11 @@ describe('content security policy', () => {
     expect(CONTENT_SECURITY_POLICY).not.toMatch(/https?:|\*/);
   });
 
+  it("puts the header's policy in the page's meta tag too, less the header-only frame-ancestors", () => {
+    expect(CONTENT_SECURITY_POLICY).toBe(`${META_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`);
+    expect(META_CONTENT_SECURITY_POLICY).not.toContain('frame-ancestors');
+  });
+
   describe('app:// protocol', () => {
     let root: string;
     let protocol: FakeSession['protocol'];
@@ -216,7 +221,7 @@ describe('window and its runs', () => {
     // The cancelled run's 'done' came after the window was gone: nothing was sent to it.
     expect(first.webContents.send).toHaveBeenCalledTimes(1);
     expect(trusted.has(first.webContents.id)).toBe(false);
-    expect(registry.runsOf(windowOwner(first.webContents))).toEqual([]);
+    expect(registry.idsOf(windowOwner(first.webContents))).toEqual([]);
     expect(comparisonSinks.has(windowOwner(first.webContents))).toBe(false);
   });
 });

@@ -8,6 +8,7 @@ import {
   type CommandHandlers,
 } from '../../electron/host/commands.ts';
 import { ComparisonRegistry, type ComparisonService } from '../../electron/host/comparison-registry.ts';
+import { MAX_REPLAY_SAMPLES } from '../../electron/host/run-registry.ts';
 import { createHostServices, type HostServices } from '../../electron/host/services.ts';
 import { HistoryRecorder, RecordingRunService } from '../../electron/services/history-recorder.ts';
 import { openStores, type Stores } from '../../electron/stores/index.ts';
@@ -21,6 +22,7 @@ import {
 import type { HistorySummary, RunRecordDraft } from '../../shared/history.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';
 import { resultWith } from '../helpers/comparison-results.ts';
+import { sampleFixture } from '../helpers/run-result.ts';
 import { FakeRunService, nextMacrotask } from '../helpers/fake-run-service.ts';
 
 const scenarioInput = {
@@ -222,6 +224,72 @@ describe('history through the run registry', () => {
   });
 });
 
+describe('runs in progress, for a reloaded page (run.active)', () => {
+  const twoTargets = {
+    name: 'two targets',
+    targets: [{ url: 'http://127.0.0.1:8080/' }, { url: 'http://127.0.0.1:8081/' }],
+  };
+  const sample = (runId: string, targetIndex: number, seq: number): RunEvent => ({
+    type: 'sample',
+    runId,
+    targetIndex,
+    sample: sampleFixture({ seq }),
+  });
+
+  it("hands back the caller's run: all events but a finished target's samples, and the clock", async () => {
+    services.attach('page-a', { run: () => undefined, comparison: () => undefined });
+    const { runId } = await call('run.start', { scenario: twoTargets });
+    await call('run.start', { scenario: scenarioInput }, 'page-b');
+    await nextMacrotask();
+    engine.emit({ type: 'started', runId, targetCount: 2 });
+    engine.emit({ type: 'target-started', runId, targetIndex: 0 });
+    engine.emit(sample(runId, 0, 1));
+    engine.emit(sample(runId, 0, 2));
+    engine.emit({ type: 'target-done', runId, targetIndex: 0, result: resultWith({ rps: 10 }) });
+    // The page is gone for a moment (a reload): its run's events still count.
+    services.detach('page-a');
+    engine.emit({ type: 'target-started', runId, targetIndex: 1 });
+    for (const seq of [3, 4, 5]) engine.emit(sample(runId, 1, seq));
+
+    const { runs } = await call('run.active');
+    expect(runs).toHaveLength(1);
+    const [active] = runs;
+    expect(active!.runId).toBe(runId);
+    expect(active!.scenario.name).toBe('two targets');
+    expect(active!.events.map((e) => (e.type === 'sample' ? `sample ${e.sample.seq}` : e.type))).toEqual([
+      'started',
+      'target-started',
+      'target-done',
+      'target-started',
+      'sample 3',
+      'sample 4',
+      'sample 5',
+    ]);
+    expect(active!.targetElapsedSeconds).toBeGreaterThanOrEqual(0);
+    expect(active!.targetElapsedSeconds).toBeLessThan(5);
+    // Another page sees only its own run.
+    expect((await call('run.active', undefined, 'page-b')).runs.map((r) => r.scenario.name)).toEqual([
+      'nginx static',
+    ]);
+    engine.emit({ type: 'done', runId, status: 'completed', results: [] });
+    await expect.poll(async () => (await call('run.active')).runs.length).toBe(0);
+  });
+
+  it('keeps at most MAX_REPLAY_SAMPLES samples of the running target, the newest', async () => {
+    const { runId } = await call('run.start', { scenario: scenarioInput });
+    await nextMacrotask();
+    engine.emit({ type: 'target-started', runId, targetIndex: 0 });
+    const count = MAX_REPLAY_SAMPLES + 5;
+    for (let seq = 1; seq <= count; seq++) engine.emit(sample(runId, 0, seq));
+    const samples = (await call('run.active')).runs[0]!.events.filter((e) => e.type === 'sample');
+    expect(samples.length).toBeLessThanOrEqual(MAX_REPLAY_SAMPLES);
+    expect(samples.length).toBeGreaterThanOrEqual(MAX_REPLAY_SAMPLES * 0.9);
+    const seqs = samples.map((e) => (e.type === 'sample' ? e.sample.seq : 0));
+    expect(seqs.at(-1)).toBe(count);
+    expect(seqs[0]).toBe(count - samples.length + 1);
+  });
+});
+
 describe('history recorder', () => {
   it('passes done on with the save error when the store cannot write, and passes no foreign runs', async () => {
     const failing = {
@@ -278,11 +346,16 @@ class FakeComparisons implements ComparisonService {
   }
 }
 
+/** A comparison registry over a fake runner, saving in this test's history store. */
+function comparisonRegistry() {
+  const fake = new FakeComparisons();
+  const recorder = new HistoryRecorder({ history: stores.history, appVersion: '2.0.0' });
+  return { fake, recorder, registry: new ComparisonRegistry({ service: fake, recorder }) };
+}
+
 describe('comparison registry', () => {
   it('holds events until the reply, routes them to the owner, and saves the comparison before done', async () => {
-    const fake = new FakeComparisons();
-    const recorder = new HistoryRecorder({ history: stores.history, appVersion: '2.0.0' });
-    const registry = new ComparisonRegistry({ service: fake, recorder });
+    const { fake, recorder, registry } = comparisonRegistry();
     const a: ComparisonEvent[] = [];
     const b: ComparisonEvent[] = [];
     registry.attach('a', (e) => a.push(e));
@@ -301,14 +374,14 @@ describe('comparison registry', () => {
     };
     fake.emit({ type: 'cell-done', comparisonId: id, cellCount: 8, outcome });
     expect(await registry.stop(id, 'b')).toBe(false);
-    expect(registry.comparisonsOf('a')).toEqual([id]);
+    expect(registry.idsOf('a')).toEqual([id]);
     fake.emit({ type: 'done', comparisonId: id, status: 'completed', outcomes: [outcome] });
     await recorder.idle();
     await expect.poll(() => a.length).toBe(3);
     const done = a[2]!;
     if (done.type !== 'done' || !done.historyId) throw new Error('no history id');
     expect(b).toEqual([]);
-    expect(registry.comparisonsOf('a')).toEqual([]);
+    expect(registry.idsOf('a')).toEqual([]);
 
     const record = await stores.history.get(done.historyId);
     expect(record.kind).toBe('comparison');
@@ -319,10 +392,53 @@ describe('comparison registry', () => {
     await registry.close();
   });
 
+  it("hands a reloaded page its comparison: every event but the cells' samples, of which the latest", async () => {
+    const { fake, recorder, registry } = comparisonRegistry();
+    const id = registry.start(comparisonPlanSchema.parse(planInput), 'a');
+    await nextMacrotask();
+    const coordinates = { targetIndex: 0, protocol: 'http', level: 10, repetition: 0 } as const;
+    fake.emit({ type: 'started', comparisonId: id, cellCount: 8 });
+    fake.emit({
+      type: 'cell-started',
+      comparisonId: id,
+      cellIndex: 0,
+      cellCount: 8,
+      coordinates,
+      runId: 'r1',
+    });
+    for (const rps of [100, 200, 300]) {
+      fake.emit({
+        type: 'cell-sample',
+        comparisonId: id,
+        cellIndex: 0,
+        sample: sampleFixture({ requestsPerSecond: rps }),
+      });
+    }
+    const [active] = registry.activeOf('a');
+    expect(active!.comparisonId).toBe(id);
+    expect(active!.plan.name).toBe('nginx vs apache');
+    expect(active!.events.map((e) => e.type)).toEqual(['started', 'cell-started', 'cell-sample']);
+    const last = active!.events[2]!;
+    expect(last.type === 'cell-sample' && last.sample.requestsPerSecond).toBe(300);
+    expect(registry.activeOf('b')).toEqual([]);
+
+    const outcome: CellOutcome = { cellIndex: 0, coordinates, result: resultWith({ rps: 250 }) };
+    fake.emit({ type: 'cell-done', comparisonId: id, cellCount: 8, outcome });
+    expect(registry.activeOf('a')[0]!.events.map((e) => e.type)).toEqual([
+      'started',
+      'cell-started',
+      'cell-done',
+    ]);
+    // Listed until its 'done' is passed on, after the save.
+    fake.emit({ type: 'done', comparisonId: id, status: 'completed', outcomes: [outcome] });
+    expect(registry.idsOf('a')).toEqual([id]);
+    await recorder.idle();
+    await expect.poll(() => registry.activeOf('a')).toEqual([]);
+    await registry.close();
+  });
+
   it('stops the comparisons of a page that went away and saves them as cancelled', async () => {
-    const fake = new FakeComparisons();
-    const recorder = new HistoryRecorder({ history: stores.history, appVersion: '2.0.0' });
-    const registry = new ComparisonRegistry({ service: fake, recorder });
+    const { fake, registry } = comparisonRegistry();
     const id = registry.start(comparisonPlanSchema.parse(planInput), 'gone');
     await registry.stopOwned('gone');
     expect(fake.stopped).toEqual([id]);

@@ -1,17 +1,23 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RunEvent } from '../../shared/api.ts';
+import type { ActiveRun, RunEvent } from '../../shared/api.ts';
 import { createTrebuchetApi, type SendCommand } from '../../shared/api-client.ts';
-import type { Scenario } from '../../shared/scenario.ts';
+import type { Sample } from '../../shared/result.ts';
+import { scenarioSchema, type Scenario } from '../../shared/scenario.ts';
 import { App } from '../../renderer/App.tsx';
-import { runResultFixture, sampleFixture } from '../helpers/run-result-fixture.ts';
+import { runResultFixture, sampleFixture } from '../helpers/run-result.ts';
+
+/** A sample event of target 0 of run runId; `over` replaces any field of the sample. */
+function sampleEvent(runId: string, over: Partial<Sample> = {}): RunEvent {
+  return { type: 'sample', runId, targetIndex: 0, sample: sampleFixture(over) };
+}
 
 /**
  * A bridge that records commands and lets the test play the host's events. Built with the
  * same createTrebuchetApi as the real hosts, so it has exactly the contract's shape.
  */
-function stubBridge(opts: { refuseStart?: string } = {}) {
+function stubBridge(opts: { refuseStart?: string; active?: ActiveRun[] } = {}) {
   const listeners = new Set<(e: RunEvent) => void>();
   const started: Scenario[] = [];
   const stopped: string[] = [];
@@ -24,6 +30,10 @@ function stubBridge(opts: { refuseStart?: string } = {}) {
       case 'run.stop':
         stopped.push((input as { runId: string }).runId);
         return Promise.resolve({ ok: true, value: { stopped: true } });
+      case 'run.active':
+        return Promise.resolve({ ok: true, value: { runs: opts.active ?? [] } });
+      case 'compare.active':
+        return Promise.resolve({ ok: true, value: { comparisons: [] } });
       default:
         return Promise.resolve({ ok: false, error: `${command} is not used by this test` });
     }
@@ -126,37 +136,26 @@ describe('App with a stubbed bridge', () => {
 
     bridge.emit({ type: 'started', runId: 'r1', targetCount: 1 });
     bridge.emit({ type: 'target-started', runId: 'r1', targetIndex: 0 });
-    bridge.emit({
-      type: 'sample',
-      runId: 'r1',
-      targetIndex: 0,
-      sample: sampleFixture({ totalRequests: 15_321, requestsPerSecond: 15_321.4, errors: { reset: 2 } }),
-    });
+    bridge.emit(
+      sampleEvent('r1', { totalRequests: 15_321, requestsPerSecond: 15_321.4, errors: { reset: 2 } }),
+    );
     expect(screen.getByTestId('counter-requests').textContent).toBe('15,321');
     expect(screen.getByTestId('chart-throughput').dataset.points).toBe('1');
-    bridge.emit({
-      type: 'sample',
-      runId: 'r1',
-      targetIndex: 0,
-      sample: sampleFixture({ seq: 2, elapsedSeconds: 2 }),
-    });
+    bridge.emit(sampleEvent('r1', { seq: 2, elapsedSeconds: 2 }));
     expect(screen.getByTestId('chart-throughput').dataset.points).toBe('2');
     expect(screen.getByTestId('chart-latency').dataset.points).toBe('2');
     // Charts are appended to and redrawn, not rebuilt, per sample.
     expect(charts.live).toHaveLength(3);
     const throughputChart = charts.live[0]!;
     const updatesBefore = throughputChart.updates;
-    bridge.emit({
-      type: 'sample',
-      runId: 'r1',
-      targetIndex: 0,
-      sample: sampleFixture({
+    bridge.emit(
+      sampleEvent('r1', {
         seq: 3,
         elapsedSeconds: 3,
         totalRequests: 15_321,
         requestsPerSecond: 15_321.4,
       }),
-    });
+    );
     expect(charts.live[0]).toBe(throughputChart);
     expect(throughputChart.updates).toBe(updatesBefore + 1);
     expect(throughputChart.data.datasets[0]!.data).toHaveLength(3);
@@ -181,6 +180,79 @@ describe('App with a stubbed bridge', () => {
     expect(screen.getByTestId('status-table').textContent).toContain('503');
     expect(screen.getByTestId('warnings').textContent).toContain('Closed-loop run');
     expect(screen.getByTestId('run-button')).toBeTruthy();
+  });
+
+  it("draws a run's short last window together with the one before, on the live charts", async () => {
+    const bridge = stubBridge();
+    render(<App api={bridge.api} />);
+    fireEvent.change(screen.getByTestId('target-url-0'), { target: { value: 'http://127.0.0.1:8080/' } });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('run-button'));
+      await Promise.resolve();
+    });
+    bridge.emit({ type: 'target-started', runId: 'r1', targetIndex: 0 });
+    for (const seq of [1, 2]) {
+      bridge.emit(sampleEvent('r1', { seq, elapsedSeconds: seq }));
+    }
+    const throughput = charts.live[0]!;
+    expect(throughput.data.datasets[0]!.data).toEqual([
+      { x: 1, y: 1000 },
+      { x: 2, y: 1000 },
+    ]);
+    // The wind-down: 3 answers in 30 ms. Not a point of its own at 100 req/s, but counted in the last.
+    bridge.emit(
+      sampleEvent('r1', {
+        seq: 3,
+        elapsedSeconds: 2.03,
+        intervalSeconds: 0.03,
+        requests: 3,
+        requestsPerSecond: 100,
+        final: true,
+      }),
+    );
+    expect(screen.getByTestId('chart-throughput').dataset.points).toBe('2');
+    const last = throughput.data.datasets[0]!.data.at(-1) as { x: number; y: number };
+    expect(last.x).toBe(2.03);
+    expect(last.y).toBeCloseTo(1003 / 1.03, 6);
+  });
+
+  it('takes up a run started before a reload: its scenario, samples and clock, then its later events', async () => {
+    const scenario = scenarioSchema.parse({
+      name: 'reloaded run',
+      targets: [{ url: 'http://127.0.0.1:8080/' }],
+      load: { model: 'closed', connections: 7, limit: { kind: 'duration', seconds: 60 } },
+    });
+    const bridge = stubBridge({
+      active: [
+        {
+          runId: 'r9',
+          scenario,
+          events: [
+            { type: 'started', runId: 'r9', targetCount: 1 },
+            { type: 'target-started', runId: 'r9', targetIndex: 0 },
+            sampleEvent('r9', { seq: 1, elapsedSeconds: 1 }),
+            sampleEvent('r9', { seq: 2, elapsedSeconds: 2, totalRequests: 4321 }),
+          ],
+          targetElapsedSeconds: 12.4,
+        },
+      ],
+    });
+    await act(async () => {
+      render(<App api={bridge.api} />);
+      await Promise.resolve();
+    });
+    expect(screen.getByTestId('run-status').dataset.status).toBe('running');
+    expect(screen.getByTestId('chart-throughput').dataset.points).toBe('2');
+    expect(screen.getByTestId('counter-requests').textContent).toBe('4,321');
+    // The clock goes on from the host's figure (12.4 s), not from the reload.
+    expect(screen.getByTestId('progress-elapsed').textContent).toBe('0:12');
+    expect(screen.getByTestId('scenario-name')).toHaveProperty('value', 'reloaded run');
+    expect(screen.getByTestId<HTMLInputElement>('load-connections').value).toBe('7');
+
+    bridge.emit(sampleEvent('r9', { seq: 3, elapsedSeconds: 3 }));
+    expect(screen.getByTestId('chart-throughput').dataset.points).toBe('3');
+    fireEvent.click(screen.getByTestId('stop-button'));
+    expect(bridge.stopped).toEqual(['r9']);
   });
 
   it('shows a clear error when the host refuses the run, and unsubscribes on unmount', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scenarioSchema } from '../../shared/scenario.ts';
 import { progressOf } from '../../renderer/run/progress.ts';
-import { sampleFixture } from '../helpers/run-result-fixture.ts';
+import { sampleFixture } from '../helpers/run-result.ts';
 
 describe('run progress', () => {
   it('counts a duration run by the clock, warm-up included', () => {

@@ -11,7 +11,7 @@ import {
   thresholdActual,
   thresholdText,
 } from '../../renderer/report/reportModel.ts';
-import { runResultFixture } from '../helpers/run-result-fixture.ts';
+import { runResultFixture } from '../helpers/run-result.ts';
 
 describe('report model', () => {
   it('uses a fixture the result schema accepts', () => {

@@ -4,7 +4,7 @@ import { scenarioSchema } from '../../shared/scenario.ts';
 import type { Sample } from '../../shared/result.ts';
 import { createRunStore } from '../../renderer/run/runStore.ts';
 import { shownTarget, targetStatus } from '../../renderer/run/targetStatus.ts';
-import { runResultFixture, sampleFixture } from '../helpers/run-result-fixture.ts';
+import { runResultFixture, sampleFixture } from '../helpers/run-result.ts';
 
 const twoTargets = scenarioSchema.parse({
   targets: [{ url: 'http://127.0.0.1:1/' }, { url: 'http://127.0.0.1:2/' }],
@@ -130,5 +130,42 @@ describe('run store', () => {
     expect(shownTarget(s, 0)).toBe(0);
     expect(targetStatus(s, 0)).toBe('completed');
     expect(targetStatus(s, 1)).toBe('running');
+  });
+
+  it('takes up a run in progress after a reload, only while idle, and follows it from there', () => {
+    const { store, seen, tick } = setup();
+    const active = {
+      runId: 'r7',
+      scenario: twoTargets,
+      events: [
+        { type: 'started', runId: 'r7', targetCount: 2 },
+        { type: 'target-started', runId: 'r7', targetIndex: 0 },
+        { type: 'target-done', runId: 'r7', targetIndex: 0, result: runResultFixture({ samples: [] }) },
+        { type: 'target-started', runId: 'r7', targetIndex: 1 },
+        sample('r7', 1, { seq: 1, totalRequests: 500 }),
+        sample('r7', 1, { seq: 2, totalRequests: 900 }),
+      ] satisfies RunEvent[],
+      targetElapsedSeconds: 2.5,
+    };
+    // Before the answer came, the idle store ignored the run's live events (they are in the answer).
+    store.receive(sample('r7', 1, { seq: 2 }));
+    expect(store.samples(1)).toEqual([]);
+    tick(9000);
+    expect(store.adopt(active)).toBe(true);
+    expect(store.getState()).toMatchObject({
+      phase: 'running',
+      runId: 'r7',
+      currentTarget: 1,
+      // The host's 2.5 s before the clock's 10 000 ms now.
+      targetStartedAt: 7500,
+    });
+    expect(store.getState().results[0]).not.toBeNull();
+    expect(store.samples(1).map((x) => x.seq)).toEqual([1, 2]);
+    expect(store.getState().live[1]!.last?.totalRequests).toBe(900);
+    store.receive(sample('r7', 1, { seq: 3 }));
+    expect(seen.at(-1)).toEqual([1, 3]);
+    // Only an idle store takes a run up: not twice, not over a run of its own.
+    expect(store.adopt({ ...active, runId: 'r8' })).toBe(false);
+    expect(store.getState().runId).toBe('r7');
   });
 });

@@ -13,6 +13,7 @@ import { paletteFor } from '../../renderer/charts/palette.ts';
 import { percentileToX, MAX_X } from '../../renderer/report/percentileScale.ts';
 import { percentileCurvesChart, rpsBarChart, scalingChart } from '../../renderer/views/Compare/chartData.ts';
 import {
+  adoptComparison,
   beginComparison,
   cellsFinished,
   reduceComparison,
@@ -25,11 +26,12 @@ import {
   parseLevels,
 } from '../../renderer/views/Compare/planDraft.ts';
 import { isOpaque } from '../../renderer/views/Export/chartImage.ts';
-import { fileSlug } from '../../renderer/views/Export/download.ts';
+import { fileSlug } from '../../shared/file-name.ts';
 import { labelOutcomes, labelResults } from '../../renderer/views/Export/exports.ts';
 import { deltaText, verdictText } from '../../renderer/views/History/RunDiff.tsx';
 import { draftFromScenario } from '../../renderer/views/Presets/scenarioDraft.ts';
 import { resultWith } from '../helpers/comparison-results.ts';
+import { sampleFixture } from '../helpers/run-result.ts';
 
 const plan = comparisonPlanSchema.parse({
   name: 'nginx vs apache',
@@ -172,6 +174,44 @@ describe('comparison progress', () => {
     });
     expect(s).toMatchObject({ phase: 'done', status: 'cancelled', historyId: 'h-1', current: null });
     expect(s.errors).toEqual(['Cell 2: worker died']);
+  });
+
+  it('takes up a comparison in progress after a reload by replaying its events', () => {
+    const first = outcome(0, 10, 0, 1234);
+    const s = adoptComparison({
+      comparisonId: 'cmp-a',
+      plan,
+      events: [
+        ...events('cmp-a'),
+        { type: 'cell-done', comparisonId: 'cmp-a', cellCount: 12, outcome: first },
+        {
+          type: 'cell-started',
+          comparisonId: 'cmp-a',
+          cellIndex: 1,
+          cellCount: 12,
+          coordinates: { targetIndex: 0, protocol: 'http', level: 10, repetition: 1 },
+          runId: 'run-2',
+        },
+        {
+          type: 'cell-sample',
+          comparisonId: 'cmp-a',
+          cellIndex: 1,
+          sample: sampleFixture({ requestsPerSecond: 900 }),
+        },
+      ],
+    });
+    expect(s).toMatchObject({ phase: 'running', comparisonId: 'cmp-a', current: 1, outcomes: [first] });
+    expect(s.cells[0]).toMatchObject({ status: 'completed', rps: 1234 });
+    expect(s.cells[1]).toMatchObject({ status: 'running', rps: 900 });
+    expect(cellsFinished(s)).toBe(1);
+    // Later events apply as they come.
+    const next = reduceComparison(s, {
+      type: 'done',
+      comparisonId: 'cmp-a',
+      status: 'completed',
+      outcomes: [first],
+    });
+    expect(next.phase).toBe('done');
   });
 });
 

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { TrebuchetApi } from '../../../shared/api.ts';
-import { PlayIcon, StopIcon } from '../../components/icons.tsx';
+import { RunStopButton } from '../../components/RunStopButton.tsx';
+import { SavedNote } from '../common/SavedNote.tsx';
 import { SavePresetButton } from '../Presets/SavePresetButton.tsx';
 import { ComparisonReport } from './ComparisonReport.tsx';
 import { MatrixProgress } from './MatrixProgress.tsx';
@@ -44,23 +45,14 @@ export function CompareView({ api, draft, onDraftChange, run, onOpenHistory, sou
             defaultName={draft.name}
             testId="save-comparison-preset"
           />
-          {active ? (
-            <button
-              type="button"
-              className="btn btn--stop"
-              disabled={state.phase === 'stopping'}
-              data-testid="compare-stop"
-              onClick={run.stop}
-            >
-              <StopIcon />
-              {state.phase === 'stopping' ? 'Stopping…' : 'Stop'}
-            </button>
-          ) : (
-            <button type="button" className="btn btn--run" data-testid="compare-run" onClick={start}>
-              <PlayIcon />
-              Run comparison
-            </button>
-          )}
+          <RunStopButton
+            active={active}
+            stopping={state.phase === 'stopping'}
+            onRun={start}
+            onStop={run.stop}
+            runLabel="Run comparison"
+            testIds={{ run: 'compare-run', stop: 'compare-stop' }}
+          />
         </div>
         <PlanEditor
           draft={draft}
@@ -85,13 +77,8 @@ export function CompareView({ api, draft, onDraftChange, run, onOpenHistory, sou
         ) : (
           <>
             <MatrixProgress state={state} />
-            {state.phase === 'done' && state.historyId && (
-              <p className="muted small saved-note" data-testid="comparison-saved">
-                Saved in history ·{' '}
-                <button type="button" className="link-btn" onClick={() => onOpenHistory(state.historyId!)}>
-                  open it there
-                </button>
-              </p>
+            {state.phase === 'done' && (
+              <SavedNote historyId={state.historyId} testId="comparison-saved" onOpen={onOpenHistory} />
             )}
             {state.plan && state.outcomes.length > 0 && (
               <ComparisonReport plan={state.plan} outcomes={state.outcomes} status={state.status} />

@@ -19,7 +19,9 @@ import {
 import type { Palette } from '../../charts/palette.ts';
 import { formatInt, formatMsValue, formatRate } from '../../lib/format.ts';
 import { ChartCard } from '../common/ChartCard.tsx';
-import { downloadText, fileSlug, MIME } from '../Export/download.ts';
+import { fileSlug } from '../../../shared/file-name.ts';
+import { MIME } from '../Export/download.ts';
+import { downloadAction, ExportBar, type ExportAction } from '../Export/ExportBar.tsx';
 import { labelOutcomes, resultJson } from '../Export/exports.ts';
 import { percentileCurvesChart, rpsBarChart, scalingChart } from './chartData.ts';
 
@@ -44,38 +46,26 @@ export function ComparisonReport({ plan, outcomes, status }: ComparisonReportPro
   const p99 = useCallback((p: Palette) => scalingChart(table, 'p99', p), [table]);
   const curves = useCallback((p: Palette) => percentileCurvesChart(table, at, p), [table, at]);
   const labelled = useMemo(() => labelOutcomes(plan, outcomes), [plan, outcomes]);
-  const exports: { label: string; testId: string; run: () => void }[] = [
-    {
-      label: 'Matrix CSV',
-      testId: 'export-matrix-csv',
-      run: () => downloadText(comparisonMatrixCsv(table), `${base}.matrix.csv`, MIME.csv),
-    },
-    {
-      label: 'Percentiles CSV',
-      testId: 'export-percentiles-csv',
-      run: () =>
-        downloadText(
-          percentileTableCsv(comparisonPercentileTable(table, at)),
-          `${base}.percentiles-${fileSlug(atLabel)}.csv`,
-          MIME.csv,
-        ),
-    },
-    {
-      label: 'Runs summary CSV',
-      testId: 'export-summary-csv',
-      run: () => downloadText(summaryCsv(labelled), `${base}.summary.csv`, MIME.csv),
-    },
-    {
-      label: 'Time series CSV',
-      testId: 'export-timeseries-csv',
-      run: () => downloadText(timeSeriesCsv(labelled), `${base}.timeseries.csv`, MIME.csv),
-    },
-    {
-      label: 'JSON',
-      testId: 'export-json',
-      run: () =>
-        downloadText(resultJson({ kind: 'comparison', status, plan, outcomes }), `${base}.json`, MIME.json),
-    },
+  const exports: ExportAction[] = [
+    downloadAction('Matrix CSV', 'export-matrix-csv', `${base}.matrix.csv`, MIME.csv, () =>
+      comparisonMatrixCsv(table),
+    ),
+    downloadAction(
+      'Percentiles CSV',
+      'export-percentiles-csv',
+      `${base}.percentiles-${fileSlug(atLabel)}.csv`,
+      MIME.csv,
+      () => percentileTableCsv(comparisonPercentileTable(table, at)),
+    ),
+    downloadAction('Runs summary CSV', 'export-summary-csv', `${base}.summary.csv`, MIME.csv, () =>
+      summaryCsv(labelled),
+    ),
+    downloadAction('Time series CSV', 'export-timeseries-csv', `${base}.timeseries.csv`, MIME.csv, () =>
+      timeSeriesCsv(labelled),
+    ),
+    downloadAction('JSON', 'export-json', `${base}.json`, MIME.json, () =>
+      resultJson({ kind: 'comparison', status, plan, outcomes }),
+    ),
   ];
 
   return (
@@ -91,20 +81,7 @@ export function ComparisonReport({ plan, outcomes, status }: ComparisonReportPro
         <MatrixTable table={table} />
       </div>
 
-      <div className="export-bar" role="group" aria-label="Export">
-        <span className="export-bar__label">Export</span>
-        {exports.map((e) => (
-          <button
-            key={e.testId}
-            type="button"
-            className="btn btn--secondary btn--sm"
-            data-testid={e.testId}
-            onClick={e.run}
-          >
-            {e.label}
-          </button>
-        ))}
-      </div>
+      <ExportBar groups={[{ label: 'Export', actions: exports }]} />
 
       <div className="chart-grid">
         <ChartCard
@@ -189,6 +166,8 @@ function AtPicker({
   );
 }
 
+const MATRIX_FIGURES = ['req/s', '± stdev', 'min', 'max', 'p50 ms', 'p95 ms', 'p99 ms', 'Errors', 'Runs'];
+
 const ms = (s: Stat | null) => (s ? formatMsValue(s.mean) : '–');
 
 function MatrixTable({ table }: { table: ComparisonTable }) {
@@ -201,33 +180,11 @@ function MatrixTable({ table }: { table: ComparisonTable }) {
             <th scope="col">Target</th>
             {several && <th scope="col">Protocol</th>}
             <th scope="col">{table.levelKind === 'connections' ? 'Connections' : 'Rate'}</th>
-            <th scope="col" className="num">
-              req/s
-            </th>
-            <th scope="col" className="num">
-              ± stdev
-            </th>
-            <th scope="col" className="num">
-              min
-            </th>
-            <th scope="col" className="num">
-              max
-            </th>
-            <th scope="col" className="num">
-              p50 ms
-            </th>
-            <th scope="col" className="num">
-              p95 ms
-            </th>
-            <th scope="col" className="num">
-              p99 ms
-            </th>
-            <th scope="col" className="num">
-              Errors
-            </th>
-            <th scope="col" className="num">
-              Runs
-            </th>
+            {MATRIX_FIGURES.map((label) => (
+              <th scope="col" className="num" key={label}>
+                {label}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>

@@ -1,4 +1,5 @@
 import { comparisonTargetLabel, levelKindOf, levelLabel } from '../../../shared/comparison.ts';
+import { Alert } from '../../components/Alert.tsx';
 import { formatLiveRate } from '../../lib/format.ts';
 import { cellsFinished, type CellProgress, type ComparisonRunState } from './comparisonRun.ts';
 
@@ -120,11 +121,11 @@ export function MatrixProgress({ state }: { state: ComparisonRunState }) {
         </table>
       </div>
       {state.errors.length > 0 && (
-        <div className="alert alert--error" role="alert" data-testid="comparison-errors">
+        <Alert tone="error" testId="comparison-errors">
           {state.errors.map((e) => (
             <p key={e}>{e}</p>
           ))}
-        </div>
+        </Alert>
       )}
     </section>
   );

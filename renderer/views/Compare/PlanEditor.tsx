@@ -1,7 +1,15 @@
 import { memo, useMemo, useState } from 'react';
 import { PROTOCOL_VARIANTS, type ProtocolVariant } from '../../../shared/comparison.ts';
-import { Segmented, TextField, Toggle } from '../../components/fields.tsx';
-import { CloseIcon } from '../../components/icons.tsx';
+import {
+  numberField,
+  RemoveButton,
+  Segmented,
+  TextField,
+  TextFields,
+  Toggle,
+  type FieldSpec,
+  type TextKeys,
+} from '../../components/fields.tsx';
 import { IssuesContext, type FieldIssues } from '../../editor/issues.ts';
 import {
   newPlanTarget,
@@ -31,6 +39,35 @@ const URL_PLACEHOLDERS: Record<ProtocolVariant, string> = {
   https: 'https://127.0.0.1:8443/',
   h2: 'same as https',
 };
+
+type PlanKey = TextKeys<PlanDraft>;
+
+/** How each cell runs, after its limit (a duration, or a request count for the closed model). */
+const CELL_FIELDS: readonly FieldSpec<PlanKey>[] = [
+  numberField('repetitions', 'Repetitions', 'repetitions', {
+    hint: '2 or more show the run-to-run spread',
+    testId: 'plan-repetitions',
+  }),
+  numberField('warmupSeconds', 'Warm-up per cell', 'options.warmupSeconds', {
+    unit: 's',
+    testId: 'plan-warmup',
+  }),
+  numberField('pauseSeconds', 'Pause between cells', 'pauseSeconds', { unit: 's', testId: 'plan-pause' }),
+  numberField('sloMs', 'SLO', 'options.sloMs', {
+    unit: 'ms',
+    placeholder: 'none',
+    hint: 'slower responses count as failed',
+    testId: 'plan-slo',
+  }),
+];
+const BY_DURATION = [
+  numberField<PlanKey>('seconds', 'Duration', 'load.limit.seconds', { unit: 's', testId: 'plan-duration' }),
+  ...CELL_FIELDS,
+];
+const BY_COUNT = [
+  numberField<PlanKey>('requests', 'Requests', 'load.limit.count', { testId: 'plan-requests' }),
+  ...CELL_FIELDS,
+];
 
 /** The comparison's matrix: targets x protocols x levels x repetitions, and how each cell runs. */
 export const PlanEditor = memo(function PlanEditor({
@@ -120,15 +157,12 @@ export const PlanEditor = memo(function PlanEditor({
                   data-testid={`plan-target-name-${i}`}
                   onChange={(e) => setTarget(i, { name: e.target.value })}
                 />
-                <button
-                  type="button"
-                  className="icon-btn icon-btn--danger"
-                  aria-label={`Remove target ${i + 1}`}
+                <RemoveButton
+                  label={`Remove target ${i + 1}`}
+                  className="icon-btn--danger"
                   disabled={draft.targets.length <= 1}
                   onClick={() => onChange((d) => ({ ...d, targets: d.targets.filter((_, j) => j !== i) }))}
-                >
-                  <CloseIcon />
-                </button>
+                />
               </div>
               {draft.protocols.map((p) => (
                 <TextField
@@ -190,66 +224,12 @@ export const PlanEditor = memo(function PlanEditor({
               onChange={(limitKind) => set({ limitKind })}
             />
           )}
-          <div className="grid-2">
-            {draft.model === 'open' || draft.limitKind === 'duration' ? (
-              <TextField
-                label="Duration"
-                path="load.limit.seconds"
-                numeric
-                unit="s"
-                value={draft.seconds}
-                testId="plan-duration"
-                onChange={(seconds) => set({ seconds })}
-              />
-            ) : (
-              <TextField
-                label="Requests"
-                path="load.limit.count"
-                numeric
-                value={draft.requests}
-                testId="plan-requests"
-                onChange={(requests) => set({ requests })}
-              />
-            )}
-            <TextField
-              label="Repetitions"
-              path="repetitions"
-              numeric
-              hint="2 or more show the run-to-run spread"
-              value={draft.repetitions}
-              testId="plan-repetitions"
-              onChange={(repetitions) => set({ repetitions })}
-            />
-            <TextField
-              label="Warm-up per cell"
-              path="options.warmupSeconds"
-              numeric
-              unit="s"
-              value={draft.warmupSeconds}
-              testId="plan-warmup"
-              onChange={(warmupSeconds) => set({ warmupSeconds })}
-            />
-            <TextField
-              label="Pause between cells"
-              path="pauseSeconds"
-              numeric
-              unit="s"
-              value={draft.pauseSeconds}
-              testId="plan-pause"
-              onChange={(pauseSeconds) => set({ pauseSeconds })}
-            />
-            <TextField
-              label="SLO"
-              path="options.sloMs"
-              numeric
-              unit="ms"
-              placeholder="none"
-              hint="slower responses count as failed"
-              value={draft.sloMs}
-              testId="plan-slo"
-              onChange={(sloMs) => set({ sloMs })}
-            />
-          </div>
+          <TextFields
+            className="grid-2"
+            fields={draft.model === 'open' || draft.limitKind === 'duration' ? BY_DURATION : BY_COUNT}
+            values={draft}
+            onChange={set}
+          />
           <Toggle label="Keep-alive" checked={draft.keepAlive} onChange={(keepAlive) => set({ keepAlive })} />
           <Toggle
             label="Verify TLS certificates"

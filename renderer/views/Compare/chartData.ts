@@ -11,13 +11,8 @@ import { baseLineOptions } from '../../charts/baseOptions.ts';
 import type { Palette } from '../../charts/palette.ts';
 import { withAlpha } from '../../charts/palette.ts';
 import { formatMs, formatRate } from '../../lib/format.ts';
-import {
-  MAX_X,
-  PERCENTILE_TICKS,
-  percentileToX,
-  tickLabel,
-  xToPercentile,
-} from '../../report/percentileScale.ts';
+import { percentileChartOptions } from '../../charts/percentileOptions.ts';
+import { percentileToX } from '../../report/percentileScale.ts';
 
 /*
  * The comparison report's charts as chart.js configurations, built from the aggregated
@@ -184,29 +179,6 @@ export function percentileCurvesChart(
       tension: 0,
     });
   });
-  const options = baseLineOptions(p, 'percentile', 'latency (ms)');
-  options.interaction = { mode: 'nearest', intersect: false };
-  options.plugins!.tooltip = {
-    ...options.plugins!.tooltip,
-    callbacks: {
-      title: (items) => {
-        const x = items[0]?.parsed.x ?? 1;
-        return x >= MAX_X ? 'max' : `p${Math.round(xToPercentile(x) * 1000) / 1000}`;
-      },
-      label: (item) => `${item.dataset.label ?? ''}: ${formatMs(item.parsed.y ?? 0)}`,
-    },
-  };
-  options.scales!.x = {
-    type: 'logarithmic',
-    min: 1,
-    max: MAX_X,
-    title: { display: true, text: 'percentile (log scale of 1 / (1 − p))', color: p.muted },
-    grid: { color: p.grid },
-    border: { color: p.grid },
-    afterBuildTicks: (axis) => {
-      axis.ticks = PERCENTILE_TICKS.map((t) => ({ value: t.x }));
-    },
-    ticks: { color: p.muted, autoSkip: false, maxRotation: 0, callback: (v) => tickLabel(Number(v)) },
-  };
+  const options = percentileChartOptions(p);
   return { type: 'line', data: { datasets }, options };
 }

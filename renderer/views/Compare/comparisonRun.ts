@@ -1,3 +1,4 @@
+import type { ActiveComparison } from '../../../shared/api.ts';
 import type { CellOutcome, ComparisonEvent, ComparisonPlan } from '../../../shared/comparison.ts';
 import { expandPlan, type CellCoordinates } from '../../../shared/comparison.ts';
 
@@ -49,6 +50,16 @@ export function beginComparison(plan: ComparisonPlan): ComparisonRunState {
     plan,
     cells: expandPlan(plan).map((c) => ({ coordinates: c.coordinates, status: 'pending', rps: null })),
   };
+}
+
+/** A comparison this page started before a reload (the host's compare.active), its events replayed. */
+export function adoptComparison(active: ActiveComparison): ComparisonRunState {
+  const started: ComparisonRunState = {
+    ...beginComparison(active.plan),
+    comparisonId: active.comparisonId,
+    phase: 'running',
+  };
+  return active.events.reduce(reduceComparison, started);
 }
 
 function setCell(cells: CellProgress[], index: number, patch: Partial<CellProgress>): CellProgress[] {

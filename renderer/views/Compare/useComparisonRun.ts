@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TrebuchetApi } from '../../../shared/api.ts';
 import type { ComparisonPlan } from '../../../shared/comparison.ts';
 import {
+  adoptComparison,
   beginComparison,
   idleComparison,
   reduceComparison,
@@ -18,8 +19,12 @@ export interface ComparisonRun {
   reset: () => void;
 }
 
-/** Starts, follows and stops one comparison at a time through the host's compare.* commands. */
-export function useComparisonRun(api: TrebuchetApi): ComparisonRun {
+/**
+ * Starts, follows and stops one comparison at a time through the host's compare.* commands.
+ * On mount it takes up a comparison this page started before a reload (compare.active);
+ * onAdopt hears its plan.
+ */
+export function useComparisonRun(api: TrebuchetApi, onAdopt: (plan: ComparisonPlan) => void): ComparisonRun {
   const [state, setState] = useState<ComparisonRunState>(idleComparison);
   // The latest state for callbacks, without re-subscribing on every event.
   const current = useRef(state);
@@ -28,6 +33,22 @@ export function useComparisonRun(api: TrebuchetApi): ComparisonRun {
   });
 
   useEffect(() => api.onComparisonEvent((event) => setState((s) => reduceComparison(s, event))), [api]);
+  useEffect(() => {
+    let live = true;
+    api.compare.active().then(
+      ({ comparisons }) => {
+        const active = comparisons.at(-1);
+        // Events that came before this answer are in it; the idle state ignored them meanwhile.
+        if (!live || !active || current.current.phase !== 'idle') return;
+        setState(adoptComparison(active));
+        onAdopt(active.plan);
+      },
+      (e: unknown) => console.warn('trebuchet: could not ask the host for comparisons in progress:', e),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, onAdopt]);
 
   const start = useCallback(
     (plan: ComparisonPlan) => {

@@ -1,6 +1,7 @@
 import { useState, type RefObject } from 'react';
 import { chartToPng } from './chartImage.ts';
-import { downloadBlob, fileSlug } from './download.ts';
+import { fileSlug } from '../../../shared/file-name.ts';
+import { downloadBlob } from './download.ts';
 
 /** Saves the chart drawn on the canvas as a PNG (full resolution, opaque background). */
 export function ChartPngButton({

@@ -1,28 +1,13 @@
 import { useMemo, useState } from 'react';
-import { formatAbReport } from '../../../shared/format/ab.ts';
 import { percentilesCsv, summaryCsv, timeSeriesCsv } from '../../../shared/format/csv.ts';
-import { formatVegetaReport } from '../../../shared/format/vegeta.ts';
 import type { RunResult } from '../../../shared/result.ts';
 import { CopyIcon } from '../../components/icons.tsx';
 import { Dialog } from '../common/Dialog.tsx';
 import { copyText } from './clipboard.ts';
-import { downloadText, fileSlug, MIME } from './download.ts';
-import { labelResults, resultJson } from './exports.ts';
-
-type TextFormat = 'ab' | 'vegeta';
-
-const TEXT_TITLES: Record<TextFormat, string> = { ab: "ab's report", vegeta: "vegeta's report" };
-
-/** A run's text report in ab's or vegeta's layout, every target one after another. */
-function textReport(results: readonly RunResult[], format: TextFormat): string {
-  const labelled = labelResults(results);
-  return labelled
-    .map(({ label, result }) => {
-      const body = format === 'ab' ? formatAbReport(result) : formatVegetaReport(result);
-      return labelled.length > 1 ? `# ${label}\n\n${body}` : body;
-    })
-    .join('\n');
-}
+import { fileSlug } from '../../../shared/file-name.ts';
+import { downloadText, MIME } from './download.ts';
+import { downloadAction, ExportBar, type ExportAction } from './ExportBar.tsx';
+import { labelResults, resultJson, TEXT_REPORTS, textReport, type TextReport } from './exports.ts';
 
 interface ResultExportsProps {
   results: readonly RunResult[];
@@ -32,59 +17,45 @@ interface ResultExportsProps {
   json?: unknown;
 }
 
-/** Exports of a plain run: CSV (summary, time series, percentiles), JSON, and ab/vegeta text with copy. */
+/** Exports of a plain run: CSV (summary, time series, percentiles), JSON, and text reports (ab, vegeta, http_load, JMeter) to copy. */
 export function ResultExports({ results, name, json }: ResultExportsProps) {
-  const [text, setText] = useState<TextFormat | null>(null);
+  const [text, setText] = useState<TextReport | null>(null);
   const labelled = useMemo(() => labelResults(results), [results]);
   const base = fileSlug(name, 'run');
   if (results.length === 0) return null;
-  const buttons: { label: string; testId: string; run: () => void }[] = [
-    {
-      label: 'Summary CSV',
-      testId: 'export-summary-csv',
-      run: () => downloadText(summaryCsv(labelled), `${base}.summary.csv`, MIME.csv),
-    },
-    {
-      label: 'Time series CSV',
-      testId: 'export-timeseries-csv',
-      run: () => downloadText(timeSeriesCsv(labelled), `${base}.timeseries.csv`, MIME.csv),
-    },
-    {
-      label: 'Percentiles CSV',
-      testId: 'export-percentiles-csv',
-      run: () => downloadText(percentilesCsv(labelled), `${base}.percentiles.csv`, MIME.csv),
-    },
-    {
-      label: 'JSON',
-      testId: 'export-json',
-      run: () => downloadText(resultJson(json ?? results), `${base}.json`, MIME.json),
-    },
-    { label: 'ab text', testId: 'export-ab', run: () => setText('ab') },
-    { label: 'vegeta text', testId: 'export-vegeta', run: () => setText('vegeta') },
+  const actions: ExportAction[] = [
+    downloadAction('Summary CSV', 'export-summary-csv', `${base}.summary.csv`, MIME.csv, () =>
+      summaryCsv(labelled),
+    ),
+    downloadAction('Time series CSV', 'export-timeseries-csv', `${base}.timeseries.csv`, MIME.csv, () =>
+      timeSeriesCsv(labelled),
+    ),
+    downloadAction('Percentiles CSV', 'export-percentiles-csv', `${base}.percentiles.csv`, MIME.csv, () =>
+      percentilesCsv(labelled),
+    ),
+    downloadAction('JSON', 'export-json', `${base}.json`, MIME.json, () => resultJson(json ?? results)),
   ];
+  const texts: ExportAction[] = TEXT_REPORTS.map((t) => ({
+    label: t.button,
+    testId: `export-${t.id}`,
+    run: () => setText(t),
+  }));
   return (
-    <div className="export-bar" role="group" aria-label="Export">
-      <span className="export-bar__label">Export</span>
-      {buttons.map((b) => (
-        <button
-          key={b.testId}
-          type="button"
-          className="btn btn--secondary btn--sm"
-          data-testid={b.testId}
-          onClick={b.run}
-        >
-          {b.label}
-        </button>
-      ))}
+    <ExportBar
+      groups={[
+        { label: 'Export', actions },
+        { label: 'Text report', actions: texts },
+      ]}
+    >
       {text && (
         <TextReportDialog
-          title={TEXT_TITLES[text]}
+          title={text.title}
           text={textReport(results, text)}
-          fileName={`${base}.${text}.txt`}
+          fileName={`${base}.${text.id}.txt`}
           onClose={() => setText(null)}
         />
       )}
-    </div>
+    </ExportBar>
   );
 }
 

@@ -4,17 +4,6 @@
  * will-download default), so no extra IPC is needed.
  */
 
-/** "nginx vs apache · c=100" -> "nginx-vs-apache-c-100"; never empty, never a path. */
-export function fileSlug(name: string, fallback = 'trebuchet'): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[^A-Za-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .toLowerCase()
-    .slice(0, 80);
-  return slug || fallback;
-}
-
 export function downloadBlob(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');

@@ -5,7 +5,11 @@ import {
   type CellOutcome,
   type ComparisonPlan,
 } from '../../../shared/comparison.ts';
+import { formatAbReport } from '../../../shared/format/ab.ts';
 import type { LabelledResult } from '../../../shared/format/csv.ts';
+import { formatHttpLoadReport } from '../../../shared/format/http-load.ts';
+import { formatJmeterReport } from '../../../shared/format/jmeter.ts';
+import { formatVegetaReport } from '../../../shared/format/vegeta.ts';
 import type { RunResult } from '../../../shared/result.ts';
 import { targetLabel } from '../../../shared/scenario.ts';
 
@@ -41,4 +45,36 @@ export function labelOutcomes(plan: ComparisonPlan, outcomes: readonly CellOutco
 /** The full result as JSON: what history keeps, readable by other tools. */
 export function resultJson(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/** A text report layout: the button that opens it, the dialog's title, the formatter. */
+export interface TextReport {
+  id: string;
+  button: string;
+  title: string;
+  format: (r: RunResult) => string;
+}
+
+/** The text reports a run can be copied as, in the layouts of the tools the seeds use. */
+export const TEXT_REPORTS: readonly TextReport[] = [
+  { id: 'ab', button: 'ab', title: "ab's report", format: formatAbReport },
+  { id: 'vegeta', button: 'vegeta', title: "vegeta's report", format: formatVegetaReport },
+  { id: 'http-load', button: 'http_load', title: "http_load's report", format: formatHttpLoadReport },
+  {
+    id: 'jmeter',
+    button: 'JMeter',
+    title: "JMeter's aggregate and summary reports",
+    format: formatJmeterReport,
+  },
+];
+
+/** A run's text report in one layout, every target one after another under its label. */
+export function textReport(results: readonly RunResult[], report: TextReport): string {
+  const labelled = labelResults(results);
+  return labelled
+    .map(({ label, result }) => {
+      const body = report.format(result);
+      return labelled.length > 1 ? `# ${label}\n\n${body}` : body;
+    })
+    .join('\n');
 }

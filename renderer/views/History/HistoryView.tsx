@@ -3,6 +3,8 @@ import type { TrebuchetApi } from '../../../shared/api.ts';
 import type { ComparisonPlan } from '../../../shared/comparison.ts';
 import type { HistorySummary, RunRecord } from '../../../shared/history.ts';
 import type { Scenario } from '../../../shared/scenario.ts';
+import { ActionButtons } from '../../components/ActionButtons.tsx';
+import { Alert } from '../../components/Alert.tsx';
 import { formatBytes, formatRate } from '../../lib/format.ts';
 import { NameDialog } from '../common/Dialog.tsx';
 import { StoreProblems } from '../common/StoreProblems.tsx';
@@ -119,11 +121,7 @@ export function HistoryView({ api, openId, onOpened, onLoadScenario, onLoadPlan 
           </button>
         </div>
         <StoreProblems problems={list.data?.problems ?? []} />
-        {list.error && (
-          <div className="alert alert--error" role="alert">
-            {list.error}
-          </div>
-        )}
+        <Alert tone="error">{list.error}</Alert>
         {runs.length === 0 && !list.loading && (
           <p className="muted small empty-note" data-testid="history-empty">
             Nothing here yet: every run and comparison you finish or stop is saved here.
@@ -168,24 +166,14 @@ export function HistoryView({ api, openId, onOpened, onLoadScenario, onLoadPlan 
                     : `${s.targets.join(' vs ')} · ${s.results} runs`}
                 </span>
               </button>
-              <div className="history-item__actions">
-                <button
-                  type="button"
-                  className="btn btn--ghost btn--xs"
-                  data-testid="history-rename"
-                  onClick={() => setRenaming(s)}
-                >
-                  Rename
-                </button>
-                <button
-                  type="button"
-                  className="btn btn--ghost btn--xs btn--danger-text"
-                  data-testid="history-delete"
-                  onClick={() => remove(s)}
-                >
-                  Delete
-                </button>
-              </div>
+              <ActionButtons
+                className="history-item__actions"
+                size="xs"
+                actions={[
+                  { label: 'Rename', testId: 'history-rename', look: 'ghost', onClick: () => setRenaming(s) },
+                  { label: 'Delete', testId: 'history-delete', look: 'danger', onClick: () => remove(s) },
+                ]}
+              />
             </li>
           ))}
         </ul>
@@ -197,11 +185,9 @@ export function HistoryView({ api, openId, onOpened, onLoadScenario, onLoadPlan 
         )}
       </aside>
       <div className="results-pane">
-        {error && (
-          <div className="alert alert--error" role="alert" data-testid="history-error">
-            {error}
-          </div>
-        )}
+        <Alert tone="error" testId="history-error">
+          {error}
+        </Alert>
         {diff ? (
           <RunDiff api={api} a={diff[0]} b={diff[1]} onClose={() => setDiff(null)} />
         ) : record ? (

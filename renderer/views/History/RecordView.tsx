@@ -4,11 +4,12 @@ import type { RunRecord } from '../../../shared/history.ts';
 import type { Scenario } from '../../../shared/scenario.ts';
 import { targetLabel } from '../../../shared/scenario.ts';
 import type { Palette } from '../../charts/palette.ts';
+import { TargetStrip } from '../../components/TargetStrip.tsx';
 import { ReportDetails, ReportSummary } from '../../report/Report.tsx';
 import { ChartCard } from '../common/ChartCard.tsx';
 import { formatWhen } from '../common/time.ts';
 import { ComparisonReport } from '../Compare/ComparisonReport.tsx';
-import { fileSlug } from '../Export/download.ts';
+import { fileSlug } from '../../../shared/file-name.ts';
 import { ResultExports } from '../Export/ResultExports.tsx';
 import { timelineChart } from './timeline.ts';
 
@@ -72,20 +73,11 @@ function ScenarioRecord({ record }: { record: Extract<RunRecord, { kind: 'scenar
     <>
       <ResultExports results={results} name={record.name} json={record} />
       {results.length > 1 && (
-        <div className="target-strip" role="tablist">
-          {results.map((r, i) => (
-            <button
-              key={i}
-              type="button"
-              role="tab"
-              aria-selected={i === shown}
-              className={`target-tab${i === shown ? ' is-active' : ''}`}
-              onClick={() => setShown(i)}
-            >
-              <span className="target-tab__name">{targetLabel(r.target)}</span>
-            </button>
-          ))}
-        </div>
+        <TargetStrip
+          targets={results.map((r) => ({ label: targetLabel(r.target) }))}
+          shown={shown}
+          onPick={setShown}
+        />
       )}
       <ReportSummary result={result} />
       <div className="chart-grid">

@@ -2,6 +2,7 @@ import { useCallback, useMemo, useState } from 'react';
 import type { TrebuchetApi } from '../../../shared/api.ts';
 import { compareSummaries, type FigureComparison, type Stat } from '../../../shared/comparison.ts';
 import { comparableParts, type RunRecord } from '../../../shared/history.ts';
+import { Alert } from '../../components/Alert.tsx';
 import { formatDecimal, formatInt, formatMsValue, formatRate } from '../../lib/format.ts';
 import { formatWhen } from '../common/time.ts';
 import { useQuery } from '../common/useQuery.ts';
@@ -71,11 +72,7 @@ export function RunDiff({
           Close
         </button>
       </div>
-      {records.error && (
-        <div className="alert alert--error" role="alert">
-          {records.error}
-        </div>
-      )}
+      <Alert tone="error">{records.error}</Alert>
       {records.data && <DiffTable a={records.data[0]} b={records.data[1]} />}
     </section>
   );

@@ -3,6 +3,7 @@ import type { RunResult } from '../../../shared/result.ts';
 import { targetLabel } from '../../../shared/scenario.ts';
 import { baseLineOptions } from '../../charts/baseOptions.ts';
 import type { Palette } from '../../charts/palette.ts';
+import { drawnWindows } from '../../live/liveSeries.ts';
 
 type XY = { x: number; y: number };
 
@@ -16,7 +17,7 @@ export function timelineChart(
     const color = p.series[i % p.series.length]!;
     return {
       label: targetLabel(r.target),
-      data: r.samples.flatMap((s) => {
+      data: drawnWindows(r.samples).flatMap((s) => {
         const y = figure === 'rps' ? s.requestsPerSecond : s.latency?.p99;
         return y === undefined ? [] : [{ x: s.elapsedSeconds, y }];
       }),

@@ -1,6 +1,8 @@
 import { useCallback, useRef, useState } from 'react';
 import type { TrebuchetApi } from '../../../shared/api.ts';
 import type { Preset, PresetSummary } from '../../../shared/presets.ts';
+import { ActionButtons } from '../../components/ActionButtons.tsx';
+import { Alert } from '../../components/Alert.tsx';
 import { NameDialog } from '../common/Dialog.tsx';
 import { StoreProblems } from '../common/StoreProblems.tsx';
 import { formatWhen } from '../common/time.ts';
@@ -124,20 +126,10 @@ export function PresetsView({ api, onOpen }: PresetsViewProps) {
       </header>
 
       <StoreProblems problems={list.data?.problems ?? []} />
-      {list.error && (
-        <div className="alert alert--error" role="alert">
-          {list.error}
-        </div>
-      )}
-      {notice && (
-        <div
-          className={`alert ${notice.kind === 'error' ? 'alert--error' : 'alert--ok'}`}
-          role={notice.kind === 'error' ? 'alert' : 'status'}
-          data-testid="presets-notice"
-        >
-          {notice.text}
-        </div>
-      )}
+      <Alert tone="error">{list.error}</Alert>
+      <Alert tone={notice?.kind === 'error' ? 'error' : 'ok'} testId="presets-notice">
+        {notice?.text}
+      </Alert>
 
       <section className="card list-card">
         <h2 className="list-card__title">Yours</h2>
@@ -236,47 +228,22 @@ function PresetRow({ preset: p, onOpen, onDuplicate, onExport, onRename, onDelet
           {!builtIn && <> · updated {formatWhen(p.updatedAt)}</>}
         </p>
       </div>
-      <div className="item__actions">
-        <button type="button" className="btn btn--primary btn--sm" data-testid="preset-open" onClick={onOpen}>
-          Open
-        </button>
-        <button
-          type="button"
-          className="btn btn--secondary btn--sm"
-          data-testid="preset-duplicate"
-          onClick={onDuplicate}
-        >
-          {builtIn ? 'Duplicate to edit' : 'Duplicate'}
-        </button>
-        {onRename && (
-          <button
-            type="button"
-            className="btn btn--ghost btn--sm"
-            data-testid="preset-rename"
-            onClick={onRename}
-          >
-            Rename
-          </button>
-        )}
-        <button
-          type="button"
-          className="btn btn--ghost btn--sm"
-          data-testid="preset-export"
-          onClick={onExport}
-        >
-          Export
-        </button>
-        {onDelete && (
-          <button
-            type="button"
-            className="btn btn--ghost btn--sm btn--danger-text"
-            data-testid="preset-delete"
-            onClick={onDelete}
-          >
-            Delete
-          </button>
-        )}
-      </div>
+      <ActionButtons
+        className="item__actions"
+        size="sm"
+        actions={[
+          { label: 'Open', testId: 'preset-open', look: 'primary', onClick: onOpen },
+          {
+            label: builtIn ? 'Duplicate to edit' : 'Duplicate',
+            testId: 'preset-duplicate',
+            look: 'secondary',
+            onClick: onDuplicate,
+          },
+          onRename && { label: 'Rename', testId: 'preset-rename', look: 'ghost', onClick: onRename },
+          { label: 'Export', testId: 'preset-export', look: 'ghost', onClick: onExport },
+          onDelete && { label: 'Delete', testId: 'preset-delete', look: 'danger', onClick: onDelete },
+        ]}
+      />
     </li>
   );
 }

@@ -1,13 +1,14 @@
+import { Alert } from '../../components/Alert.tsx';
 import type { StoreProblem } from '../../../shared/presets.ts';
 
 /** Store files that were broken and kept aside (or secrets that could not be decrypted). */
 export function StoreProblems({ problems }: { problems: readonly StoreProblem[] }) {
   if (problems.length === 0) return null;
   return (
-    <div className="alert alert--warn store-problems" role="status" data-testid="store-problems">
+    <Alert tone="warn" className="store-problems" testId="store-problems">
       {problems.map((p) => (
         <p key={`${p.file}|${p.at}|${p.message}`}>{p.message}</p>
       ))}
-    </div>
+    </Alert>
   );
 }
