@@ -128,6 +128,15 @@ describe('ab report layout', () => {
     expect(lines).toContain('                        25.39 kb/s total');
   });
 
+  it('says that open-model phases count from the write, not the scheduled time', () => {
+    const closed = abStyleResult();
+    const open: RunResult = { ...closed, load: seed000Result().load };
+    expect(formatAbReport(closed).split('\n')).toContain('Connection Times (ms, µs resolution)');
+    expect(formatAbReport(open).split('\n')).toContain(
+      'Connection Times (ms, µs resolution, from the moment each request was written)',
+    );
+  });
+
   it('puts vegeta, ab, thresholds and warnings in the default text report', () => {
     const r: RunResult = {
       ...seed000Result(),
