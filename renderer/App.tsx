@@ -8,10 +8,11 @@ import { Alert } from './components/Alert.tsx';
 import { RunStopButton } from './components/RunStopButton.tsx';
 import { ScenarioEditor } from './editor/ScenarioEditor.tsx';
 import { useScenarioDraft } from './editor/useScenarioDraft.ts';
+import { errorText } from './lib/errors.ts';
 import { LiveCharts } from './live/LiveCharts.tsx';
 import { ReportDetails, ReportSummary } from './report/Report.tsx';
 import { RunPanel } from './run/RunPanel.tsx';
-import { createRunStore } from './run/runStore.ts';
+import { createRunStore, isBusy } from './run/runStore.ts';
 import { runShortcutLabel } from './run/shortcuts.ts';
 import { shownTarget } from './run/targetStatus.ts';
 import { useRunEvents, useRunState } from './run/useRunEvents.ts';
@@ -29,8 +30,6 @@ import { PresetsView } from './views/Presets/PresetsView.tsx';
 import { SavePresetButton } from './views/Presets/SavePresetButton.tsx';
 import { draftFromScenario } from './views/Presets/scenarioDraft.ts';
 import './views/views.css';
-
-const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 const isResult = (r: RunResult | null): r is RunResult => r !== null;
 
@@ -69,7 +68,7 @@ export function App({ api }: { api: TrebuchetApi }) {
   const startupProblems = useStartupProblems(api);
   const [problemsSeen, setProblemsSeen] = useState(false);
 
-  const active = run.phase === 'starting' || run.phase === 'running' || run.phase === 'stopping';
+  const active = isBusy(run.phase);
   const check = editor.check;
   const canRun = check.ok && !active;
   const firstIssue = check.ok ? null : check.list[0];
@@ -106,10 +105,7 @@ export function App({ api }: { api: TrebuchetApi }) {
   // The keys act on the run view only; elsewhere they keep their usual meaning.
   useShortcuts({ run: () => view === 'run' && start(), stop: () => view === 'run' && stop() });
 
-  const comparing =
-    comparison.state.phase === 'starting' ||
-    comparison.state.phase === 'running' ||
-    comparison.state.phase === 'stopping';
+  const comparing = isBusy(comparison.state.phase);
 
   const loadScenario = useCallback(
     (scenario: Scenario) => {

@@ -3,6 +3,7 @@ import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { connectApi, onHostConnectionChange, type TrebuchetApi } from './api/index.ts';
 import { App } from './App.tsx';
+import { errorText } from './lib/errors.ts';
 import './styles/app.css';
 
 /** Connects to the host, then shows the app; a lost web-host connection shows a banner. */
@@ -13,7 +14,7 @@ function Root() {
 
   useEffect(() => onHostConnectionChange(setConnected), []);
   useEffect(() => {
-    connectApi().then(setApi, (e: unknown) => setFailure(e instanceof Error ? e.message : String(e)));
+    connectApi().then(setApi, (e: unknown) => setFailure(errorText(e)));
   }, []);
 
   if (failure) {

@@ -26,7 +26,7 @@ function contentSecurityPolicy(): Plugin {
 
 export default defineConfig({
   root,
-  // Relative asset URLs, so Electron's file:// load finds them.
+  // Relative asset URLs: the page works wherever it is served from (app://trebuchet/, the web host).
   base: './',
   plugins: [react(), contentSecurityPolicy()],
   build: {

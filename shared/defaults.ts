@@ -47,6 +47,3 @@ export const LIMITS = {
 
 /** ab's percentile table plus the tail (99.9, 99.99). Order matters: reports print it as is. */
 export const REPORT_PERCENTILES = [50, 66, 75, 80, 90, 95, 98, 99, 99.9, 99.99, 100] as const;
-
-/** Percentiles carried by each live sample (one per tick). */
-export const SAMPLE_PERCENTILES = [50, 90, 99] as const;

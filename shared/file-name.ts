@@ -7,8 +7,9 @@ export function fileSlug(name: string, fallback = 'trebuchet'): string {
   const slug = name
     .normalize('NFKD')
     .replace(/[^A-Za-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .toLowerCase()
-    .slice(0, 80);
+    .replace(/^-/, '')
+    .slice(0, 80)
+    .replace(/-$/, '')
+    .toLowerCase();
   return slug || fallback;
 }

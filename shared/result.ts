@@ -267,8 +267,3 @@ export const runResultSchema = z.object({
   samples: z.array(sampleSchema),
 });
 export type RunResult = z.infer<typeof runResultSchema>;
-
-/** Percentile key as used in LatencyStats.percentiles: 99.9 -> "99.9", 50 -> "50". */
-export function percentileKey(p: number): string {
-  return String(p);
-}

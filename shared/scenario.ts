@@ -119,7 +119,20 @@ export const thresholdMetricSchema = z.enum([
 ]);
 export type ThresholdMetric = z.infer<typeof thresholdMetricSchema>;
 
-/** A pass/fail rule: latency metrics in ms, errorRate in percent, rps in requests/s. */
+/** The unit a threshold's value is in: latency metrics in ms, errorRate in percent, rps in requests/s. */
+export const THRESHOLD_UNITS: Readonly<Record<ThresholdMetric, 'ms' | '%' | 'req/s'>> = {
+  p50: 'ms',
+  p90: 'ms',
+  p95: 'ms',
+  p99: 'ms',
+  'p99.9': 'ms',
+  mean: 'ms',
+  max: 'ms',
+  errorRate: '%',
+  rps: 'req/s',
+};
+
+/** A pass/fail rule, its value in the metric's THRESHOLD_UNITS. */
 export const thresholdSchema = z.object({
   metric: thresholdMetricSchema,
   op: z.enum(['<', '<=', '>', '>=']),

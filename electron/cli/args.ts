@@ -3,15 +3,16 @@
  * Flags mirror ab and vegeta; a scenario file or a preset gives the base and flags override
  * it. Every error is a CliInputError naming the flag or the scenario field.
  */
-import { isAbsolute, dirname, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { comparisonPlanSchema, type ComparisonPlan } from '../../shared/comparison.ts';
 import { DEFAULTS } from '../../shared/defaults.ts';
 import type { Preset } from '../../shared/presets.ts';
-import type { Body, Header, Load, Scenario, Threshold } from '../../shared/scenario.ts';
+import type { Body, ClosedLimit, Header, Load, Scenario, Threshold } from '../../shared/scenario.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';
 import type { FieldIssue } from '../../shared/validation.ts';
 import { parseWith } from '../../shared/validation.ts';
+import { pathsRelativeTo, readJsonFile, type FileIo } from './files.ts';
 import {
   parseTargetPointer,
   pointPlanTargets,
@@ -20,6 +21,7 @@ import {
 } from './preset-targets.ts';
 import {
   CliInputError,
+  parseDataDir,
   parseDurationSeconds,
   parseHeader,
   parseRate,
@@ -27,7 +29,7 @@ import {
   parseWholeNumber,
 } from './values.ts';
 
-export const REPORT_FORMATS = ['text', 'ab', 'vegeta', 'http_load', 'jmeter', 'json'] as const;
+const REPORT_FORMATS = ['text', 'ab', 'vegeta', 'http_load', 'jmeter', 'json'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 export interface OutputOptions {
@@ -72,15 +74,7 @@ export interface RunFlags {
   positionals: string[];
 }
 
-/** What argument parsing needs from the outside world (tests pass fakes). */
-export interface ArgsIo {
-  cwd: string;
-  readFile(path: string): string;
-  isFile(path: string): boolean;
-  isDirectory(path: string): boolean;
-}
-
-export const RUN_OPTIONS = {
+const RUN_OPTIONS = {
   scenario: { type: 'string' },
   preset: { type: 'string' },
   target: { type: 'string', multiple: true },
@@ -170,44 +164,24 @@ function flagIssue(issue: FieldIssue, setByFlag: ReadonlySet<string>, what: stri
   return new CliInputError(field || 'scenario', issue.message);
 }
 
-function readScenarioFile(path: string, io: ArgsIo): Scenario {
-  const file = resolve(io.cwd, path);
-  if (!io.isFile(file)) throw new CliInputError('--scenario', `no such file: ${file}`);
-  let json: unknown;
-  try {
-    json = JSON.parse(io.readFile(file));
-  } catch (e) {
-    throw new CliInputError('--scenario', `${file} is not valid JSON (${(e as Error).message})`);
-  }
-  const parsed = parseWith(scenarioSchema, json);
+function readScenarioFile(path: string, io: FileIo): Scenario {
+  const file = existingFile('--scenario', path, io);
+  const parsed = parseWith(scenarioSchema, readJsonFile('--scenario', file, io));
   if (!parsed.ok) {
     const first = parsed.issues[0]!;
     const rest = parsed.issues.length > 1 ? ` (and ${parsed.issues.length - 1} more)` : '';
     throw new CliInputError(`--scenario ${first.path || '(root)'}`, `${first.message}${rest}`);
   }
-  // Paths inside the file are relative to the file, not to wherever the CLI was started.
-  const base = dirname(file);
-  const rel = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
-  const s = parsed.value;
-  return {
-    ...s,
-    targets: s.targets.map((t) =>
-      t.body.kind === 'file' ? { ...t, body: { kind: 'file', path: rel(t.body.path) } } : t,
-    ),
-    options: {
-      ...s.options,
-      tls: { ...s.options.tls, caFile: s.options.tls.caFile && rel(s.options.tls.caFile) },
-    },
-  };
+  return { ...parsed.value, ...pathsRelativeTo(dirname(file), parsed.value) };
 }
 
-function existingFile(flag: string, path: string, io: ArgsIo): string {
+function existingFile(flag: string, path: string, io: FileIo): string {
   const abs = resolve(io.cwd, path);
   if (!io.isFile(abs)) throw new CliInputError(flag, `no such file: ${abs}`);
   return abs;
 }
 
-function bodyFromFlags(v: Values, io: ArgsIo): Body | null {
+function bodyFromFlags(v: Values, io: FileIo): Body | null {
   if (v.body !== undefined && v['body-file'] !== undefined) {
     throw new CliInputError('--body', 'give either --body or --body-file, not both');
   }
@@ -223,19 +197,52 @@ function mergeHeaders(base: readonly Header[], extra: readonly Header[]): Header
   return [...base.filter((h) => !names.has(h.name.toLowerCase())), ...extra];
 }
 
-function loadFromFlags(v: Values, base: Load | null): Load {
-  const rate = v.rate === undefined ? null : parseRate('--rate', v.rate);
-  const connections =
-    v.connections === undefined ? undefined : parseWholeNumber('--connections', v.connections);
-  const pipelining = v.pipelining === undefined ? undefined : parseWholeNumber('--pipelining', v.pipelining);
-  const requests = v.requests === undefined ? undefined : parseWholeNumber('--requests', v.requests);
-  const seconds = v.duration === undefined ? undefined : parseDurationSeconds('--duration', v.duration, 's');
-  const maxInFlight =
-    v['max-in-flight'] === undefined ? undefined : parseWholeNumber('--max-in-flight', v['max-in-flight']);
+type WholeNumberFlag = 'connections' | 'pipelining' | 'requests' | 'max-in-flight' | 'repetitions';
 
+/** A whole-number flag's value, when it was given. */
+function wholeNumberFlag(v: Values, key: WholeNumberFlag): number | undefined {
+  const text = v[key];
+  return text === undefined ? undefined : parseWholeNumber(`--${key}`, text);
+}
+
+type DurationFlag = 'duration' | 'timeout' | 'warmup' | 'slo' | 'interval' | 'pause';
+
+/** A duration flag's value in seconds (a bare number is in `bareUnit`), when it was given. */
+function secondsFlag(v: Values, key: DurationFlag, bareUnit: 's' | 'ms'): number | undefined {
+  const text = v[key];
+  return text === undefined ? undefined : parseDurationSeconds(`--${key}`, text, bareUnit);
+}
+
+interface LimitFlags {
+  requests: number | undefined;
+  seconds: number | undefined;
+}
+
+/** -n and -d, of which a run takes one at most. */
+function limitFlags(v: Values): LimitFlags {
+  const requests = wholeNumberFlag(v, 'requests');
+  const seconds = secondsFlag(v, 'duration', 's');
   if (requests !== undefined && seconds !== undefined) {
     throw new CliInputError('--requests', 'give either --requests or --duration, not both');
   }
+  return { requests, seconds };
+}
+
+/** The closed model's limit: -n, else -d, else the base's. */
+function closedLimit({ requests, seconds }: LimitFlags, base: ClosedLimit): ClosedLimit {
+  if (requests !== undefined) return { kind: 'requests', count: requests };
+  if (seconds !== undefined) return { kind: 'duration', seconds };
+  return base;
+}
+
+function loadFromFlags(v: Values, base: Load | null): Load {
+  const rate = v.rate === undefined ? null : parseRate('--rate', v.rate);
+  const connections = wholeNumberFlag(v, 'connections');
+  const pipelining = wholeNumberFlag(v, 'pipelining');
+  const limit = limitFlags(v);
+  const { requests, seconds } = limit;
+  const maxInFlight = wholeNumberFlag(v, 'max-in-flight');
+
   const closedFlag =
     v.closed === true || connections !== undefined || pipelining !== undefined || requests !== undefined;
   const open = rate !== null ? v.closed !== true : !closedFlag && base?.model === 'open';
@@ -270,18 +277,13 @@ function loadFromFlags(v: Values, base: Load | null): Load {
     model: 'closed',
     connections: connections ?? b?.connections ?? DEFAULTS.closed.connections,
     pipelining: pipelining ?? b?.pipelining ?? DEFAULTS.closed.pipelining,
-    limit:
-      requests !== undefined
-        ? { kind: 'requests', count: requests }
-        : seconds !== undefined
-          ? { kind: 'duration', seconds }
-          : (b?.limit ?? { kind: 'duration', seconds: DEFAULTS.closed.durationSeconds }),
+    limit: closedLimit(limit, b?.limit ?? { kind: 'duration', seconds: DEFAULTS.closed.durationSeconds }),
     rate: rate ?? b?.rate ?? null,
   };
 }
 
 /** An output file path whose folder exists, so a long run does not end in a write error. */
-function outputFile(flag: string, path: string | undefined, io: ArgsIo): string | null {
+function outputFile(flag: string, path: string | undefined, io: FileIo): string | null {
   if (path === undefined) return null;
   const abs = resolve(io.cwd, path);
   if (!io.isDirectory(dirname(abs))) throw new CliInputError(flag, `folder does not exist: ${dirname(abs)}`);
@@ -289,7 +291,7 @@ function outputFile(flag: string, path: string | undefined, io: ArgsIo): string 
   return abs;
 }
 
-function outputFromFlags(v: Values, io: ArgsIo): OutputOptions {
+function outputFromFlags(v: Values, io: FileIo): OutputOptions {
   const format = v.format ?? 'text';
   if (!(REPORT_FORMATS as readonly string[]).includes(format)) {
     throw new CliInputError('--format', `"${format}" is not one of ${REPORT_FORMATS.join(', ')}`);
@@ -309,10 +311,8 @@ function givenFlags(v: Values, positionals: readonly string[]): Set<string> {
   return set;
 }
 
-function historyFromFlags(v: Values, io: ArgsIo): HistoryOptions {
-  const dir = v['data-dir'];
-  if (dir !== undefined && dir.trim() === '') throw new CliInputError('--data-dir', 'is empty');
-  return { save: v.save === true, dataDir: dir === undefined ? undefined : resolve(io.cwd, dir) };
+function historyFromFlags(v: Values, io: FileIo): HistoryOptions {
+  return { save: v.save === true, dataDir: parseDataDir(v['data-dir'], io.cwd) };
 }
 
 /** -m, -H and --body as they change a target of a file or preset. */
@@ -322,7 +322,7 @@ interface RequestFlags {
   body: Body | null;
 }
 
-function requestFlags(v: Values, io: ArgsIo): RequestFlags {
+function requestFlags(v: Values, io: FileIo): RequestFlags {
   return {
     method: v.method?.toUpperCase(),
     headers: (v.header ?? []).map((h) => parseHeader('--header', h)),
@@ -343,28 +343,24 @@ function overrideRequest<T extends { method: string; headers: Header[]; body: Bo
 }
 
 /** The run options as flags change them (the protocol aside: a comparison sets it per cell). */
-function optionsFromFlags(v: Values, o: Omit<Scenario['options'], 'protocol'> | undefined, io: ArgsIo) {
+function optionsFromFlags(v: Values, o: Omit<Scenario['options'], 'protocol'> | undefined, io: FileIo) {
   const thresholds: Threshold[] | undefined = v.threshold?.map((t) => parseThreshold('--threshold', t));
+  const timeout = secondsFlag(v, 'timeout', 's');
+  const slo = secondsFlag(v, 'slo', 'ms');
+  const interval = secondsFlag(v, 'interval', 'ms');
   return {
     keepAlive: v.keepalive ?? o?.keepAlive,
     engine: v.engine ?? o?.engine,
-    timeoutMs:
-      v.timeout === undefined
-        ? o?.timeoutMs
-        : Math.round(parseDurationSeconds('--timeout', v.timeout, 's') * 1000),
-    warmupSeconds:
-      v.warmup === undefined ? o?.warmupSeconds : parseDurationSeconds('--warmup', v.warmup, 's'),
-    sloMs: v.slo === undefined ? o?.sloMs : parseDurationSeconds('--slo', v.slo, 'ms') * 1000,
+    timeoutMs: timeout === undefined ? o?.timeoutMs : Math.round(timeout * 1000),
+    warmupSeconds: secondsFlag(v, 'warmup', 's') ?? o?.warmupSeconds,
+    sloMs: slo === undefined ? o?.sloMs : slo * 1000,
     thresholds: thresholds ?? o?.thresholds,
     tls: {
       verify: v.insecure === undefined ? o?.tls.verify : !v.insecure,
       caFile: v.cacert === undefined ? (o?.tls.caFile ?? null) : existingFile('--cacert', v.cacert, io),
       servername: v.servername ?? o?.tls.servername ?? null,
     },
-    sampleIntervalMs:
-      v.interval === undefined
-        ? o?.sampleIntervalMs
-        : Math.round(parseDurationSeconds('--interval', v.interval, 'ms') * 1000),
+    sampleIntervalMs: interval === undefined ? o?.sampleIntervalMs : Math.round(interval * 1000),
   };
 }
 
@@ -376,7 +372,7 @@ function scenarioFromFlags(
   v: Values,
   positionals: readonly string[],
   base: Scenario | null,
-  io: ArgsIo,
+  io: FileIo,
   what: string,
 ): Scenario {
   const request = requestFlags(v, io);
@@ -424,13 +420,9 @@ const NOT_FOR_COMPARISONS: readonly [keyof Values, string, string][] = [
 
 /** A comparison plan's load with -n, -d, -p and --max-in-flight applied. */
 function planLoad(v: Values, load: Load): Load {
-  const requests = v.requests === undefined ? undefined : parseWholeNumber('--requests', v.requests);
-  const seconds = v.duration === undefined ? undefined : parseDurationSeconds('--duration', v.duration, 's');
-  if (requests !== undefined && seconds !== undefined) {
-    throw new CliInputError('--requests', 'give either --requests or --duration, not both');
-  }
+  const limit = limitFlags(v);
   if (load.model === 'open') {
-    if (requests !== undefined) {
+    if (limit.requests !== undefined) {
       throw new CliInputError('--requests', "the preset's load is the open model, which runs for -d seconds");
     }
     if (v.pipelining !== undefined) {
@@ -439,12 +431,10 @@ function planLoad(v: Values, load: Load): Load {
         "belongs to the closed model; the preset's load is the open model",
       );
     }
-    const maxInFlight =
-      v['max-in-flight'] === undefined ? undefined : parseWholeNumber('--max-in-flight', v['max-in-flight']);
     return {
       ...load,
-      durationSeconds: seconds ?? load.durationSeconds,
-      maxInFlight: maxInFlight ?? load.maxInFlight,
+      durationSeconds: limit.seconds ?? load.durationSeconds,
+      maxInFlight: wholeNumberFlag(v, 'max-in-flight') ?? load.maxInFlight,
     };
   }
   if (v['max-in-flight'] !== undefined) {
@@ -455,13 +445,8 @@ function planLoad(v: Values, load: Load): Load {
   }
   return {
     ...load,
-    pipelining: v.pipelining === undefined ? load.pipelining : parseWholeNumber('--pipelining', v.pipelining),
-    limit:
-      requests !== undefined
-        ? { kind: 'requests', count: requests }
-        : seconds !== undefined
-          ? { kind: 'duration', seconds }
-          : load.limit,
+    pipelining: wholeNumberFlag(v, 'pipelining') ?? load.pipelining,
+    limit: closedLimit(limit, load.limit),
   };
 }
 
@@ -475,7 +460,7 @@ function targetPointers(flags: RunFlags): TargetPointer[] {
 function planFromPreset(
   plan: ComparisonPlan,
   flags: RunFlags,
-  io: ArgsIo,
+  io: FileIo,
 ): { plan: ComparisonPlan; notes: string[] } {
   const v = flags.values;
   for (const [key, flag, why] of NOT_FOR_COMPARISONS) {
@@ -490,9 +475,8 @@ function planFromPreset(
     protocols: pointed.protocols,
     load: planLoad(v, plan.load),
     levels: v.levels === undefined ? plan.levels : parseLevels(v.levels),
-    repetitions:
-      v.repetitions === undefined ? plan.repetitions : parseWholeNumber('--repetitions', v.repetitions),
-    pauseSeconds: v.pause === undefined ? plan.pauseSeconds : parseDurationSeconds('--pause', v.pause, 's'),
+    repetitions: wholeNumberFlag(v, 'repetitions') ?? plan.repetitions,
+    pauseSeconds: secondsFlag(v, 'pause', 's') ?? plan.pauseSeconds,
     options: optionsFromFlags(v, plan.options, io),
   };
   const parsed = parseWith(comparisonPlanSchema, input);
@@ -508,7 +492,7 @@ const COMPARISON_ONLY: readonly [keyof Values, string][] = [
 ];
 
 /** Finishes a `--preset` command once the preset is found: its scenario or plan with the flags applied. */
-export function applyPreset(request: PresetRequest, preset: Preset, io: ArgsIo): RunCommand {
+export function applyPreset(request: PresetRequest, preset: Preset, io: FileIo): RunCommand {
   const common = { output: request.output, history: request.history };
   if (preset.kind === 'comparison') {
     const { plan, notes } = planFromPreset(preset.plan, request.flags, io);
@@ -531,7 +515,7 @@ export function applyPreset(request: PresetRequest, preset: Preset, io: ArgsIo):
 
 export type ParsedRun = { help: true } | ({ help: false } & (RunCommand | PresetRequest));
 
-export function parseRunArgs(argv: readonly string[], io: ArgsIo): ParsedRun {
+export function parseRunArgs(argv: readonly string[], io: FileIo): ParsedRun {
   let flags: ReturnType<typeof parseRunFlags>;
   try {
     flags = parseRunFlags(argv);

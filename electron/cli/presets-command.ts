@@ -2,15 +2,15 @@
  * `trebuchet presets list|show`: the built-in presets (the seed experiments) and the ones
  * saved in the data directory (the desktop app's and `trebuchet serve`'s presets.json).
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { alignColumns } from '../../shared/format/table.ts';
 import type { PresetSummary } from '../../shared/presets.ts';
 import { openStores } from '../stores/index.ts';
+import { nodeFileIo } from './files.ts';
 import { PRESETS_HELP } from './help.ts';
 import { findPreset, presetFilePath, readPresetFile } from './preset-lookup.ts';
 import { EXIT } from './report.ts';
-import { CliInputError } from './values.ts';
+import { CliInputError, parseDataDir } from './values.ts';
 
 export interface PresetsContext {
   argv: readonly string[];
@@ -19,22 +19,18 @@ export interface PresetsContext {
   stderr: NodeJS.WritableStream;
 }
 
-const GAP = '  ';
-
-/** One preset per line (id, kind, source, name), its targets on the line below. */
+/** One preset per line (id, kind, source, name), its targets on the line below, under the name. */
 export function formatPresetList(presets: readonly PresetSummary[]): string {
-  const header = ['ID', 'KIND', 'SOURCE', 'NAME'];
-  const rows = presets.map((p) => [p.id, p.kind, p.source, p.name]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const indent = widths.slice(0, 3).reduce((a, w) => a + w + GAP.length, 0);
-  const line = (cells: readonly string[]) =>
-    cells.map((c, i) => (i < cells.length - 1 ? c.padEnd(widths[i]!) : c)).join(GAP);
-  const lines = [line(header)];
-  presets.forEach((p, i) => {
-    lines.push(line(rows[i]!));
-    if (p.targets.length > 0) lines.push(`${' '.repeat(indent)}targets: ${p.targets.join(', ')}`);
-  });
-  return lines.join('\n') + '\n';
+  const [header = '', ...rows] = alignColumns([
+    ['ID', 'KIND', 'SOURCE', 'NAME'],
+    ...presets.map((p) => [p.id, p.kind, p.source, p.name]),
+  ]);
+  const indent = ' '.repeat(header.length - 'NAME'.length);
+  const lines = presets.flatMap((p, i) => [
+    rows[i]!,
+    ...(p.targets.length > 0 ? [`${indent}targets: ${p.targets.join(', ')}`] : []),
+  ]);
+  return [header, ...lines].join('\n') + '\n';
 }
 
 interface PresetsOptions {
@@ -72,13 +68,11 @@ function parsePresetsArgs(argv: readonly string[], cwd: string): PresetsOptions 
   if (unexpected.some((x) => x !== undefined)) {
     throw new CliInputError(action, `unexpected argument "${unexpected.find((x) => x !== undefined)}"`);
   }
-  const dir = values['data-dir'];
-  if (dir !== undefined && dir.trim() === '') throw new CliInputError('--data-dir', 'is empty');
   return {
     action,
     ref: ref ?? null,
     json: values.json === true,
-    dataDir: dir === undefined ? undefined : path.resolve(cwd, dir),
+    dataDir: parseDataDir(values['data-dir'], cwd),
   };
 }
 
@@ -90,20 +84,15 @@ export async function presetsCommand(ctx: PresetsContext): Promise<number> {
       ctx.stdout.write(PRESETS_HELP);
       return EXIT.ok;
     }
-    const io = {
-      cwd: ctx.cwd,
-      isFile: (p: string) => existsSync(p) && statSync(p).isFile(),
-      readFile: (p: string) => readFileSync(p, 'utf8'),
-    };
+    const io = nodeFileIo(ctx.cwd);
     const file = opts.ref === null ? null : presetFilePath(opts.ref, io);
     if (opts.action === 'show' && file !== null) {
       ctx.stdout.write(JSON.stringify(readPresetFile('show', file, io), null, 2) + '\n');
       return EXIT.ok;
     }
     const stores = await openStores({ dataDir: opts.dataDir });
-    for (const p of stores.problems()) {
-      ctx.stderr.write(`trebuchet presets: ${p.message}${p.keptAs ? ` (kept as ${p.keptAs})` : ''}\n`);
-    }
+    // Each message says where a broken file was kept.
+    for (const p of stores.problems()) ctx.stderr.write(`trebuchet presets: ${p.message}\n`);
     if (opts.action === 'show') {
       const preset = findPreset('show', opts.ref!, stores.presets);
       ctx.stdout.write(JSON.stringify(preset, null, 2) + '\n');

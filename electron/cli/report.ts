@@ -49,7 +49,7 @@ export function renderReport(results: readonly RunResult[], format: ReportFormat
 }
 
 /** "nginx · https · c=100 · #2": where a comparison run sits in the matrix. */
-export function cellLabel(plan: ComparisonPlan, o: CellOutcome): string {
+function cellLabel(plan: ComparisonPlan, o: CellOutcome): string {
   const c = o.coordinates;
   const level = levelLabel(levelKindOf(plan.load), c.level);
   return [targetLabel(o.result.target), c.protocol, level, `#${c.repetition + 1}`].join(' · ');
@@ -88,55 +88,55 @@ export function labelResults(results: readonly RunResult[]): LabelledResult[] {
   });
 }
 
+/** `--csv out.csv` and a part name -> out.<part>.csv */
+const csvPath = (file: string, part: string): string => `${file.replace(/\.csv$/i, '')}.${part}.csv`;
+
 /** `--csv out.csv` -> out.summary.csv, out.timeseries.csv, out.percentiles.csv. */
 export function csvPaths(file: string): { summary: string; timeseries: string; percentiles: string } {
-  const base = file.replace(/\.csv$/i, '');
   return {
-    summary: `${base}.summary.csv`,
-    timeseries: `${base}.timeseries.csv`,
-    percentiles: `${base}.percentiles.csv`,
+    summary: csvPath(file, 'summary'),
+    timeseries: csvPath(file, 'timeseries'),
+    percentiles: csvPath(file, 'percentiles'),
   };
-}
-
-/** Writes the --json and --csv files; returns the paths written. */
-export function writeOutputFiles(results: readonly RunResult[], output: OutputOptions): string[] {
-  const written: string[] = [];
-  if (output.jsonFile) {
-    writeFileSync(output.jsonFile, resultsJson(results));
-    written.push(output.jsonFile);
-  }
-  if (output.csvFile) {
-    const labelled = labelResults(results);
-    const paths = csvPaths(output.csvFile);
-    writeFileSync(paths.summary, summaryCsv(labelled));
-    writeFileSync(paths.timeseries, timeSeriesCsv(labelled));
-    writeFileSync(paths.percentiles, percentilesCsv(labelled));
-    written.push(paths.summary, paths.timeseries, paths.percentiles);
-  }
-  return written;
 }
 
 /** `--csv out.csv` for a comparison -> out.matrix.csv (one row per cell) and out.summary.csv (one per run). */
 export function comparisonCsvPaths(file: string): { matrix: string; summary: string } {
-  const base = file.replace(/\.csv$/i, '');
-  return { matrix: `${base}.matrix.csv`, summary: `${base}.summary.csv` };
+  return { matrix: csvPath(file, 'matrix'), summary: csvPath(file, 'summary') };
+}
+
+/** Writes each [path, content]; returns the paths written. */
+function writeFiles(files: readonly (readonly [string, string])[]): string[] {
+  for (const [path, content] of files) writeFileSync(path, content);
+  return files.map(([path]) => path);
+}
+
+/** Writes the --json and --csv files; returns the paths written. */
+export function writeOutputFiles(results: readonly RunResult[], output: OutputOptions): string[] {
+  const files: [string, string][] = [];
+  if (output.jsonFile) files.push([output.jsonFile, resultsJson(results)]);
+  if (output.csvFile) {
+    const labelled = labelResults(results);
+    const paths = csvPaths(output.csvFile);
+    files.push(
+      [paths.summary, summaryCsv(labelled)],
+      [paths.timeseries, timeSeriesCsv(labelled)],
+      [paths.percentiles, percentilesCsv(labelled)],
+    );
+  }
+  return writeFiles(files);
 }
 
 /** Writes a comparison's --json and --csv files; returns the paths written. */
 export function writeComparisonFiles(outcome: ComparisonOutcome, output: OutputOptions): string[] {
-  const written: string[] = [];
-  if (output.jsonFile) {
-    writeFileSync(output.jsonFile, comparisonJson(outcome));
-    written.push(output.jsonFile);
-  }
+  const files: [string, string][] = [];
+  if (output.jsonFile) files.push([output.jsonFile, comparisonJson(outcome)]);
   if (output.csvFile) {
     const paths = comparisonCsvPaths(output.csvFile);
     const labelled = outcome.outcomes.map((o) => ({ label: cellLabel(outcome.plan, o), result: o.result }));
-    writeFileSync(paths.matrix, comparisonMatrixCsv(outcome.table));
-    writeFileSync(paths.summary, summaryCsv(labelled));
-    written.push(paths.matrix, paths.summary);
+    files.push([paths.matrix, comparisonMatrixCsv(outcome.table)], [paths.summary, summaryCsv(labelled)]);
   }
-  return written;
+  return writeFiles(files);
 }
 
 /**

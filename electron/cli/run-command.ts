@@ -3,7 +3,6 @@
  * RunManager or a comparison through the ComparisonRunner, print, write files, save in the
  * history when asked, and pick the exit code.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
 import { RunManager } from '../engine/manager.ts';
 import { ComparisonRunner, type ComparisonOutcome } from '../services/comparison-runner.ts';
 import { HistoryRecorder } from '../services/history-recorder.ts';
@@ -12,7 +11,8 @@ import type { RunEvent } from '../../shared/api.ts';
 import { expandPlan, levelLabel, levelKindOf, type ComparisonEvent } from '../../shared/comparison.ts';
 import type { RunStatus } from '../../shared/history.ts';
 import type { RunResult } from '../../shared/result.ts';
-import { applyPreset, parseRunArgs, type ArgsIo, type PresetRequest, type RunCommand } from './args.ts';
+import { applyPreset, parseRunArgs, type PresetRequest, type RunCommand } from './args.ts';
+import { nodeFileIo, type FileIo } from './files.ts';
 import { RUN_HELP } from './help.ts';
 import { findPreset, presetFilePath, readPresetFile } from './preset-lookup.ts';
 import { Progress, cellSummaryLine } from './progress.ts';
@@ -36,9 +36,6 @@ export interface CliContext {
   onInterrupt(handler: () => void): () => void;
 }
 
-const isFile = (p: string): boolean => existsSync(p) && statSync(p).isFile();
-const isDirectory = (p: string): boolean => existsSync(p) && statSync(p).isDirectory();
-
 /**
  * The stores of the data directory, loaded and opened once and only when needed (a preset by
  * name, --save): a plain run loads neither conf nor the history code.
@@ -57,20 +54,18 @@ class LazyStores {
   }
 }
 
-async function resolvePreset(request: PresetRequest, io: ArgsIo, stores: LazyStores): Promise<RunCommand> {
+async function resolvePreset(request: PresetRequest, io: FileIo, stores: LazyStores): Promise<RunCommand> {
   const file = presetFilePath(request.ref, io);
   if (file !== null) return applyPreset(request, readPresetFile('--preset', file, io), io);
   const opened = await stores.get();
   const command = applyPreset(request, findPreset('--preset', request.ref, opened.presets), io);
-  // A broken presets.json was set aside: say so, or the user's preset seems to have vanished.
-  const problems = opened
-    .problems()
-    .map((p) => (p.keptAs ? `${p.message} (kept as ${p.keptAs})` : p.message));
+  // A broken presets.json was set aside (its message says where): say so, or the user's preset seems to have vanished.
+  const problems = opened.problems().map((p) => p.message);
   return { ...command, notes: [...problems, ...command.notes] };
 }
 
 export async function runCommand(ctx: CliContext): Promise<number> {
-  const io: ArgsIo = { cwd: ctx.cwd, isFile, isDirectory, readFile: (p) => readFileSync(p, 'utf8') };
+  const io = nodeFileIo(ctx.cwd);
   let command: RunCommand;
   let stores: LazyStores;
   try {
@@ -90,6 +85,41 @@ export async function runCommand(ctx: CliContext): Promise<number> {
   return command.kind === 'scenario'
     ? runScenario(ctx, command, stores)
     : runComparison(ctx, command, stores);
+}
+
+/** The RunManager or the ComparisonRunner: what a started run or comparison is awaited and stopped by. */
+interface Runs<T> {
+  whenDone(id: string): Promise<T>;
+  stop(id: string): Promise<unknown>;
+}
+
+/**
+ * Starts a run or comparison and waits for its end. The first Ctrl-C stops it (`onStop`
+ * first, then a note on stderr saying what follows) and the partial outcome still comes back.
+ */
+async function untilDone<T>(
+  ctx: CliContext,
+  runs: Runs<T>,
+  start: () => string,
+  onStop: () => void,
+  stopping: string,
+): Promise<{ outcome: T; interrupted: boolean }> {
+  let interrupted = false;
+  let id: string | null = null;
+  const stopInterrupt = ctx.onInterrupt(() => {
+    if (interrupted || id === null) return;
+    interrupted = true;
+    onStop();
+    ctx.stderr.write(`trebuchet run: stopping (${stopping})...\n`);
+    void runs.stop(id);
+  });
+  try {
+    id = start();
+    const outcome = await runs.whenDone(id);
+    return { outcome, interrupted };
+  } finally {
+    stopInterrupt();
+  }
 }
 
 /** Saves the run in the history (never throws: a failed save is a message); prints where. */
@@ -146,26 +176,22 @@ async function runScenario(
   };
   const unsubscribe = manager.subscribe(onEvent);
 
-  let interrupted = false;
-  let results: RunResult[];
-  let runId: string | null = null;
-  const stopInterrupt = ctx.onInterrupt(() => {
-    if (interrupted || runId === null) return;
-    interrupted = true;
-    progress.finish();
-    ctx.stderr.write('trebuchet run: stopping (partial results follow)...\n');
-    void manager.stop(runId);
-  });
+  let run: { outcome: RunResult[]; interrupted: boolean };
   try {
-    runId = manager.start(scenario);
-    results = await manager.whenDone(runId);
+    run = await untilDone(
+      ctx,
+      manager,
+      () => manager.start(scenario),
+      () => progress.finish(),
+      'partial results follow',
+    );
   } finally {
-    stopInterrupt();
     unsubscribe();
     progress.finish();
     await manager.stopAll();
   }
 
+  const { outcome: results, interrupted } = run;
   if (results.length > 0) ctx.stdout.write(renderReport(results, output.format));
   for (const path of writeOutputFiles(results, output)) ctx.stderr.write(`wrote ${path}\n`);
   if (command.history.save && results.length > 0) {
@@ -229,26 +255,22 @@ async function runComparison(
   };
   const unsubscribe = runner.subscribe(onEvent);
 
-  let interrupted = false;
-  let outcome: ComparisonOutcome;
-  let comparisonId: string | null = null;
-  const stopInterrupt = ctx.onInterrupt(() => {
-    if (interrupted || comparisonId === null) return;
-    interrupted = true;
-    progress?.finish();
-    ctx.stderr.write('trebuchet run: stopping (finished runs and the partial one follow)...\n');
-    void runner.stop(comparisonId);
-  });
+  let run: { outcome: ComparisonOutcome; interrupted: boolean };
   try {
-    comparisonId = runner.start(plan);
-    outcome = await runner.whenDone(comparisonId);
+    run = await untilDone(
+      ctx,
+      runner,
+      () => runner.start(plan),
+      () => progress?.finish(),
+      'finished runs and the partial one follow',
+    );
   } finally {
-    stopInterrupt();
     unsubscribe();
     progress?.finish();
     await manager.stopAll();
   }
 
+  const { outcome, interrupted } = run;
   const results = outcome.outcomes.map((o) => o.result);
   ctx.stdout.write(renderComparisonReport(outcome, output.format));
   for (const path of writeComparisonFiles(outcome, output)) ctx.stderr.write(`wrote ${path}\n`);

@@ -1,10 +1,9 @@
 /** `trebuchet serve`: the web host (the same UI in a browser) until Ctrl-C or SIGTERM. */
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startWebHost } from '../host/server.ts';
 import { SERVE_HELP } from './help.ts';
 import { EXIT } from './report.ts';
-import { CliInputError, parseWholeNumber } from './values.ts';
+import { CliInputError, parseDataDir, parseWholeNumber } from './values.ts';
 
 export interface ServeContext {
   argv: readonly string[];
@@ -50,13 +49,11 @@ function parseServeArgs(argv: readonly string[], cwd: string): ServeOptions | nu
     throw new CliInputError('--port', `${port} is not a TCP port (0 to 65535; 0 picks a free one)`);
   const host = values.host ?? '127.0.0.1';
   if (host.trim() === '') throw new CliInputError('--host', 'is empty');
-  const dataDir = values['data-dir'];
-  if (dataDir !== undefined && dataDir.trim() === '') throw new CliInputError('--data-dir', 'is empty');
   return {
     host,
     port,
     allowNonLoopback: values['allow-remote'] === true,
-    dataDir: dataDir === undefined ? undefined : path.resolve(cwd, dataDir),
+    dataDir: parseDataDir(values['data-dir'], cwd),
   };
 }
 

@@ -2,7 +2,8 @@
  * Parsers for the text of CLI flag values. Each throws a CliInputError naming the flag, so
  * `trebuchet run` can exit 2 with a message that says which flag is wrong and why.
  */
-import type { Threshold, ThresholdMetric } from '../../shared/scenario.ts';
+import { resolve } from 'node:path';
+import { THRESHOLD_UNITS, type Threshold, type ThresholdMetric } from '../../shared/scenario.ts';
 
 /** Bad command-line input: `field` names the flag (or scenario field) at fault. */
 export class CliInputError extends Error {
@@ -54,6 +55,13 @@ export function parseWholeNumber(flag: string, text: string): number {
   return Number(text);
 }
 
+/** `--data-dir DIR` resolved against `cwd`; undefined (the stores' default folder) when not given. */
+export function parseDataDir(text: string | undefined, cwd: string): string | undefined {
+  if (text === undefined) return undefined;
+  if (text.trim() === '') throw new CliInputError('--data-dir', 'is empty');
+  return resolve(cwd, text);
+}
+
 /** A rate in requests per second: `100`, or vegeta's `100/s`, `100/1s`, `6000/1m`. */
 export function parseRate(flag: string, text: string): number {
   const m = /^(\d+(?:\.\d+)?)(?:\/(\d+(?:\.\d+)?)?(ms|s|m|h))?$/.exec(text.trim());
@@ -83,7 +91,6 @@ const METRIC_ALIASES: Record<string, ThresholdMetric> = {
   'error-rate': 'errorRate',
   rps: 'rps',
 };
-const LATENCY: ReadonlySet<ThresholdMetric> = new Set(['p50', 'p90', 'p95', 'p99', 'p99.9', 'mean', 'max']);
 
 /**
  * A pass/fail rule: `p99<50` (ms; `50ms` and `0.05s` too), `errors<1%` (percent),
@@ -100,7 +107,7 @@ export function parseThreshold(flag: string, text: string): Threshold {
   }
   const unit = m[4]?.toLowerCase();
   let value = Number(m[3]);
-  if (LATENCY.has(metric)) {
+  if (THRESHOLD_UNITS[metric] === 'ms') {
     if (unit === '%') throw new CliInputError(flag, `"${text}": ${metric} is a latency, give it in ms or s`);
     if (unit === 's') value *= 1000;
   } else if (metric === 'errorRate') {

@@ -75,9 +75,25 @@ export function isLoopbackHost(host: string): boolean {
 
 interface Client {
   sockets: Set<WebSocket>;
+  /**
+   * Messages sent while none of the page's sockets was open (a dropped connection being
+   * reopened, a reload), in order; the next socket it opens gets them first, so a run's
+   * events (its 'done' above all) are not lost in the gap.
+   */
+  backlog: string[];
   /** Pending stop of the client's runs after its last socket closed. */
   release: NodeJS.Timeout | null;
 }
+
+/**
+ * Backlog messages past which samples are dropped (a page gone for a long grace period);
+ * every other event, a few per run, is kept.
+ */
+const MAX_BACKLOG = 10_000;
+
+const isSample = (message: HostMessage): boolean =>
+  (message.kind === 'event' && message.event.type === 'sample') ||
+  (message.kind === 'comparison' && message.event.type === 'cell-sample');
 
 /**
  * Serves the built renderer and implements the API contract over a WebSocket, so the same
@@ -189,10 +205,16 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   function clientFor(clientId: string): Client {
     let client = clients.get(clientId);
     if (!client) {
-      const created: Client = { sockets: new Set(), release: null };
+      const created: Client = { sockets: new Set(), backlog: [], release: null };
       const broadcast = (message: HostMessage) => {
         const text = JSON.stringify(message);
-        for (const ws of created.sockets) if (ws.readyState === WebSocket.OPEN) ws.send(text);
+        let sent = false;
+        for (const ws of created.sockets) {
+          if (ws.readyState !== WebSocket.OPEN) continue;
+          ws.send(text);
+          sent = true;
+        }
+        if (!sent && (created.backlog.length < MAX_BACKLOG || !isSample(message))) created.backlog.push(text);
       };
       services.attach(clientId, {
         run: (event) => broadcast({ kind: 'event', event }),
@@ -209,6 +231,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     if (client.release) clearTimeout(client.release);
     client.release = null;
     client.sockets.add(ws);
+    for (const text of client.backlog.splice(0)) ws.send(text);
     ws.on('error', () => ws.terminate());
     ws.on('message', (data: RawData, isBinary: boolean) => receive(ws, clientId, data, isBinary));
     ws.on('close', () => {

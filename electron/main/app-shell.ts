@@ -20,8 +20,11 @@ export interface AppShell {
 export function openAppWindow(shell: AppShell): BrowserWindow {
   const window = createMainWindow(shell.window);
   const contents = window.webContents;
+  // Read now: once the window is closed its webContents is destroyed, and Electron throws
+  // ("Object has been destroyed") on any property read but isDestroyed().
+  const contentsId = contents.id;
   const owner = windowOwner(contents);
-  shell.trusted.add(contents.id);
+  shell.trusted.add(contentsId);
   shell.services.attach(owner, {
     run: (event) => {
       if (!contents.isDestroyed()) contents.send(RUN_EVENT_CHANNEL, event);
@@ -31,7 +34,7 @@ export function openAppWindow(shell: AppShell): BrowserWindow {
     },
   });
   window.on('closed', () => {
-    shell.trusted.delete(contents.id);
+    shell.trusted.delete(contentsId);
     shell.services.detach(owner);
     shell.services
       .stopOwned(owner)

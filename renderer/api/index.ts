@@ -1,5 +1,5 @@
 import type { TrebuchetApi } from '../../shared/api.ts';
-import { WEB_SOCKET_PATH } from '../../shared/web-protocol.ts';
+import { clientIdSchema, WEB_SOCKET_PATH } from '../../shared/web-protocol.ts';
 import { connectWebSocketApi } from './web-socket-client.ts';
 
 export type { TrebuchetApi } from '../../shared/api.ts';
@@ -73,8 +73,8 @@ async function connectToWebHost(): Promise<TrebuchetApi> {
  */
 function pageClientId(): string {
   try {
-    const stored = window.sessionStorage.getItem(CLIENT_ID_KEY);
-    if (stored && /^[A-Za-z0-9_-]{8,64}$/.test(stored)) return stored;
+    const stored = clientIdSchema.safeParse(window.sessionStorage.getItem(CLIENT_ID_KEY));
+    if (stored.success) return stored.data;
     const fresh = randomId();
     window.sessionStorage.setItem(CLIENT_ID_KEY, fresh);
     return fresh;

@@ -58,8 +58,8 @@ interface Pending {
  * first connection is open; rejects if that first attempt fails. Afterwards a dropped
  * connection is reopened with backoff: commands sent meanwhile wait for it (up to
  * offlineTimeoutMs), commands whose reply was lost with the old socket reject, and run
- * and comparison events resume on the new socket (the host keys them by the page, not by
- * the socket).
+ * and comparison events resume on the new socket, those sent in the gap first (the host
+ * keys them by the page, not by the socket, and keeps them while the page has none open).
  * Every message from the host is validated; malformed ones are dropped.
  */
 export function connectWebSocketApi(opts: WebSocketApiOptions): Promise<WebSocketApi> {

@@ -45,6 +45,11 @@ export function paletteFor(scheme: ColorScheme): Palette {
   return scheme === 'dark' ? DARK : LIGHT;
 }
 
+/** The colour of the i-th target (or series) of a chart, the palette's colours in turn. */
+export function seriesColor(p: Palette, i: number): string {
+  return p.series[i % p.series.length]!;
+}
+
 /** The same colour with an alpha, for fills under lines. */
 export function withAlpha(hex: string, alpha: number): string {
   const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { formatInt } from '../lib/format.ts';
+import { formatCount } from '../lib/format.ts';
 import { fieldPaths, type ScenarioDraft } from './draft.ts';
 import { IssuesContext } from './issues.ts';
 import { LoadEditor } from './LoadEditor.tsx';
@@ -29,7 +29,7 @@ export const ScenarioEditor = memo(function ScenarioEditor({
   const patch = (p: Partial<ScenarioDraft>): void => update((d) => ({ ...d, ...p }));
   const shown = fieldPaths(draft);
   const unplaced = [...check.issues].filter(([path]) => !shown.has(path));
-  const connectionSummary = `${draft.protocol === 'h2' ? 'HTTP/2' : 'HTTP/1.1'} · ${draft.keepAlive ? 'keep-alive' : 'no keep-alive'} · ${formatInt(Number(draft.timeoutMs) || 0)} ms timeout`;
+  const connectionSummary = `${draft.protocol === 'h2' ? 'HTTP/2' : 'HTTP/1.1'} · ${draft.keepAlive ? 'keep-alive' : 'no keep-alive'} · ${formatCount(Number(draft.timeoutMs) || 0)} ms timeout`;
   const tlsSummary = draft.tls.verify ? 'verify certificates' : 'not verified';
   const measureSummary = [
     Number(draft.warmupSeconds) > 0 ? `${draft.warmupSeconds} s warm-up` : 'no warm-up',

@@ -1,7 +1,6 @@
 import { httpMethodSchema } from '../../shared/scenario.ts';
 import { Field, RemoveButton, Segmented, TextField, TextFields, textField } from '../components/fields.tsx';
 import { CopyIcon } from '../components/icons.tsx';
-import { useFieldIssue } from './issues.ts';
 import { newHeader, type BodyKind, type HeaderDraft, type TargetDraft } from './draft.ts';
 
 interface TargetCardProps {
@@ -26,7 +25,6 @@ export function TargetCard({ index, target, canRemove, onChange, onRemove, onDup
   const setHeader = (j: number, patch: Partial<HeaderDraft>): void =>
     set({ headers: target.headers.map((h, k) => (k === j ? { ...h, ...patch } : h)) });
   const base = `targets.${index}`;
-  const urlIssue = useFieldIssue(`${base}.url`);
 
   return (
     <div className="target-card" data-testid={`target-${index}`}>
@@ -62,7 +60,7 @@ export function TargetCard({ index, target, canRemove, onChange, onRemove, onDup
       </div>
 
       <Field label="URL" path={`${base}.url`}>
-        {({ id, invalid, describedBy }) => (
+        {({ id, invalid, describedBy, touch }) => (
           <div className="url-row">
             <select
               className="input select url-row__method"
@@ -94,9 +92,9 @@ export function TargetCard({ index, target, canRemove, onChange, onRemove, onDup
               data-testid={`target-url-${index}`}
               onChange={(e) => {
                 set({ url: e.target.value });
-                urlIssue.touch();
+                touch();
               }}
-              onBlur={urlIssue.touch}
+              onBlur={touch}
             />
           </div>
         )}

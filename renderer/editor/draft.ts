@@ -137,7 +137,7 @@ export function defaultDraft(): ScenarioDraft {
 }
 
 /** Text to number when it is one; otherwise the text itself, so the schema names the problem. */
-function num(text: string): number | string {
+export function numberOrText(text: string): number | string {
   const t = text.trim();
   if (t === '') return t;
   const n = Number(t);
@@ -145,8 +145,8 @@ function num(text: string): number | string {
 }
 
 /** Empty means "off" (null); anything else is validated like a number. */
-function optionalNum(text: string): number | string | null {
-  return text.trim() === '' ? null : num(text);
+export function optionalNumberOrText(text: string): number | string | null {
+  return text.trim() === '' ? null : numberOrText(text);
 }
 
 function optionalText(text: string): string | null {
@@ -173,29 +173,29 @@ export function draftToInput(d: ScenarioDraft): unknown {
       d.model === 'closed'
         ? {
             model: 'closed',
-            connections: num(d.closed.connections),
-            pipelining: num(d.closed.pipelining),
+            connections: numberOrText(d.closed.connections),
+            pipelining: numberOrText(d.closed.pipelining),
             limit:
               d.closed.limitKind === 'duration'
-                ? { kind: 'duration', seconds: num(d.closed.seconds) }
-                : { kind: 'requests', count: num(d.closed.requests) },
-            rate: optionalNum(d.closed.rate),
+                ? { kind: 'duration', seconds: numberOrText(d.closed.seconds) }
+                : { kind: 'requests', count: numberOrText(d.closed.requests) },
+            rate: optionalNumberOrText(d.closed.rate),
           }
         : {
             model: 'open',
-            rate: num(d.open.rate),
-            durationSeconds: num(d.open.seconds),
-            maxInFlight: num(d.open.maxInFlight),
+            rate: numberOrText(d.open.rate),
+            durationSeconds: numberOrText(d.open.seconds),
+            maxInFlight: numberOrText(d.open.maxInFlight),
           },
     options: {
       keepAlive: d.keepAlive,
       protocol: d.protocol,
       engine: d.engine,
-      timeoutMs: num(d.timeoutMs),
-      warmupSeconds: num(d.warmupSeconds),
-      sloMs: optionalNum(d.sloMs),
-      sampleIntervalMs: num(d.sampleIntervalMs),
-      thresholds: d.thresholds.map((t) => ({ metric: t.metric, op: t.op, value: num(t.value) })),
+      timeoutMs: numberOrText(d.timeoutMs),
+      warmupSeconds: numberOrText(d.warmupSeconds),
+      sloMs: optionalNumberOrText(d.sloMs),
+      sampleIntervalMs: numberOrText(d.sampleIntervalMs),
+      thresholds: d.thresholds.map((t) => ({ metric: t.metric, op: t.op, value: numberOrText(t.value) })),
       tls: {
         verify: d.tls.verify,
         caFile: optionalText(d.tls.caFile),

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
 import { checkDraft, defaultDraft, type DraftCheck, type ScenarioDraft } from './draft.ts';
-import type { FieldIssues } from './issues.ts';
+import { useTouchedIssues, type FieldIssues } from './issues.ts';
 
 export interface ScenarioDraftState {
   draft: ScenarioDraft;
@@ -17,23 +17,10 @@ export interface ScenarioDraftState {
  * a wall of red.
  */
 export function useScenarioDraft(initial: () => ScenarioDraft = defaultDraft): ScenarioDraftState {
-  const [draft, setDraft] = useState(initial);
-  const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set());
+  const [draft, update] = useState(initial);
   const [revealed, setRevealed] = useState(false);
   const check = useMemo(() => checkDraft(draft), [draft]);
-
-  const update = useCallback((change: (d: ScenarioDraft) => ScenarioDraft) => setDraft(change), []);
-  const touch = useCallback(
-    (path: string) => setTouched((prev) => (prev.has(path) ? prev : new Set(prev).add(path))),
-    [],
-  );
-  const issues = useMemo<FieldIssues>(
-    () => ({
-      messageFor: (path) => (revealed || touched.has(path) ? check.issues.get(path) : undefined),
-      touch,
-    }),
-    [check, revealed, touched, touch],
-  );
+  const { issues } = useTouchedIssues(check.issues, revealed);
   const revealAll = useCallback(() => setRevealed(true), []);
   // One object per change of its parts, so a memoised editor skips the live run's re-renders.
   return useMemo(

@@ -1,54 +1,36 @@
 /**
- * Number and time formatting for the UI (the text reports' units are in shared/format/units.ts;
- * byte sizes come from there). Fixed 'en-US' grouping so screenshots and tests agree.
+ * Number and time formatting for the UI. Grouped numbers ("12,345.68") and byte sizes are
+ * the text reports' own (shared/format/units.ts), so the screen and an exported report
+ * agree to the digit; the rest (latency at a precision that suits its size, clocks) suits
+ * a screen.
  */
-export { formatBytes } from '../../shared/format/units.ts';
+import { formatCount, formatGrouped } from '../../shared/format/units.ts';
 
-const intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const fixedFormats = new Map<number, Intl.NumberFormat>();
-
-function fixed(digits: number): Intl.NumberFormat {
-  let f = fixedFormats.get(digits);
-  if (!f) {
-    f = new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-    fixedFormats.set(digits, f);
-  }
-  return f;
-}
-
-/** 12345 -> "12,345". */
-export function formatInt(n: number): string {
-  return intFormat.format(n);
-}
-
-/** 12345.678 -> "12,345.68" (fixed digits). */
-export function formatDecimal(n: number, digits: number): string {
-  return fixed(digits).format(n);
-}
+export { formatBytes, formatCount, formatGrouped } from '../../shared/format/units.ts';
 
 /** Requests per second as the report shows it: two decimals like ab ("12,345.68"). */
 export function formatRate(reqPerSecond: number): string {
-  return formatDecimal(reqPerSecond, 2);
+  return formatGrouped(reqPerSecond, 2);
 }
 
 /** A live rate: no decimals once it is large enough that they are noise. */
 export function formatLiveRate(reqPerSecond: number): string {
-  return reqPerSecond >= 100 ? formatInt(reqPerSecond) : formatDecimal(reqPerSecond, 1);
+  return reqPerSecond >= 100 ? formatCount(reqPerSecond) : formatGrouped(reqPerSecond, 1);
 }
 
 /** Milliseconds with a precision that suits the size: "0.123 ms", "12.3 ms", "1.23 s". */
 export function formatMs(ms: number): string {
-  if (ms >= 10_000) return `${formatDecimal(ms / 1000, 1)} s`;
-  if (ms >= 1000) return `${formatDecimal(ms / 1000, 2)} s`;
-  if (ms >= 100) return `${formatDecimal(ms, 0)} ms`;
-  if (ms >= 10) return `${formatDecimal(ms, 1)} ms`;
-  if (ms >= 1) return `${formatDecimal(ms, 2)} ms`;
-  return `${formatDecimal(ms, 3)} ms`;
+  if (ms >= 10_000) return `${formatGrouped(ms / 1000, 1)} s`;
+  if (ms >= 1000) return `${formatGrouped(ms / 1000, 2)} s`;
+  if (ms >= 100) return `${formatGrouped(ms, 0)} ms`;
+  if (ms >= 10) return `${formatGrouped(ms, 1)} ms`;
+  if (ms >= 1) return `${formatGrouped(ms, 2)} ms`;
+  return `${formatGrouped(ms, 3)} ms`;
 }
 
 /** Milliseconds as a bare number for tables (ab prints whole ms; we keep µs resolution). */
 export function formatMsValue(ms: number): string {
-  return formatDecimal(ms, ms >= 100 ? 1 : 3);
+  return formatGrouped(ms, ms >= 100 ? 1 : 3);
 }
 
 /** Seconds as a clock: 3.4 -> "0:03", 3725 -> "1:02:05". */
@@ -63,17 +45,12 @@ export function formatClock(seconds: number): string {
 
 /** Seconds in words for reports: "3.00 s", "2 min 5 s". */
 export function formatSeconds(seconds: number): string {
-  if (seconds < 120) return `${formatDecimal(seconds, 2)} s`;
+  if (seconds < 120) return `${formatGrouped(seconds, 2)} s`;
   const m = Math.floor(seconds / 60);
   return `${m} min ${Math.round(seconds - m * 60)} s`;
 }
 
 /** A ratio in [0, 1] as a percentage: 0.98765 -> "98.77%". */
 export function formatRatio(ratio: number, digits = 2): string {
-  return `${formatDecimal(ratio * 100, digits)}%`;
-}
-
-/** A percentile label: 50 -> "50%", 99.9 -> "99.9%". */
-export function formatPercentile(p: number): string {
-  return `${p}%`;
+  return `${formatGrouped(ratio * 100, digits)}%`;
 }

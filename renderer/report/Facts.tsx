@@ -1,5 +1,5 @@
 import type { RunResult } from '../../shared/result.ts';
-import { formatBytes, formatDecimal, formatInt } from '../lib/format.ts';
+import { formatBytes, formatCount, formatGrouped } from '../lib/format.ts';
 
 type Row = [label: string, value: string];
 
@@ -34,7 +34,7 @@ export function Facts({ result }: { result: RunResult }) {
             ['Software', s.software ?? 'not announced'],
             ['Host', `${s.hostname}:${s.port}`],
             ['Document path', s.documentPath],
-            ['Document length', s.documentLength === null ? '–' : `${formatInt(s.documentLength)} bytes`],
+            ['Document length', s.documentLength === null ? '–' : `${formatCount(s.documentLength)} bytes`],
             ['HTTP version', s.httpVersion ?? '–'],
           ]}
         />
@@ -64,7 +64,7 @@ export function Facts({ result }: { result: RunResult }) {
           ['CPU', `${g.cpuModel} × ${g.cpuCores}`],
           [
             'CPU use',
-            `${formatDecimal(g.cpuPercentMean, 0)}% mean · ${formatDecimal(g.cpuPercentMax, 0)}% max`,
+            `${formatGrouped(g.cpuPercentMean, 0)}% mean · ${formatGrouped(g.cpuPercentMax, 0)}% max`,
           ],
           ['Sent', `${formatBytes(result.bytes.outTotal)}`],
           ['Runtime', `Node ${g.nodeVersion} · ${g.platform} · Trebuchet ${g.appVersion}`],

@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import type { RunResult } from '../../shared/result.ts';
 import { Alert } from '../components/Alert.tsx';
-import { formatDecimal } from '../lib/format.ts';
+import { formatGrouped } from '../lib/format.ts';
 import { PercentileChart } from './PercentileChart.tsx';
 import { ConnectionTimes, ErrorSet, PercentileTable, StatusTable, Thresholds } from './ReportTables.tsx';
 import { Facts } from './Facts.tsx';
@@ -50,7 +50,7 @@ export const ReportDetails = memo(function ReportDetails({ results, shown }: Rep
       <Facts result={result} />
       <p className="muted small report-foot">
         Run {result.runId} · {new Date(result.startedAt).toLocaleString()} · measured{' '}
-        {formatDecimal(result.durationSeconds, 2)} s
+        {formatGrouped(result.durationSeconds, 2)} s
       </p>
     </section>
   );

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Phase, PhaseStats, RunResult } from '../../shared/result.ts';
-import { formatDecimal, formatInt, formatMsValue, formatRatio } from '../lib/format.ts';
+import { formatCount, formatMsValue, formatRatio } from '../lib/format.ts';
 import {
   errorRows,
   percentileRows,
@@ -143,7 +143,7 @@ function CountTable(props: {
         {props.rows.map((r) => (
           <tr key={r.key} {...{ [props.keyAttr]: r.key }}>
             <th scope="row">{r.head}</th>
-            <td className="num">{formatInt(r.count)}</td>
+            <td className="num">{formatCount(r.count)}</td>
             <td className="num">{formatRatio(r.share, 1)}</td>
           </tr>
         ))}
@@ -171,7 +171,7 @@ export function Thresholds({ result }: { result: RunResult }) {
         <>
           Thresholds{' '}
           <span className="muted">
-            ({formatDecimal(passed, 0)} of {result.thresholds.length} passed)
+            ({formatCount(passed)} of {result.thresholds.length} passed)
           </span>
         </>
       }

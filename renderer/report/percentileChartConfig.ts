@@ -1,7 +1,7 @@
 import type { ChartConfiguration, ChartDataset } from 'chart.js';
 import type { RunResult } from '../../shared/result.ts';
 import { targetLabel } from '../../shared/scenario.ts';
-import { withAlpha, type Palette } from '../charts/palette.ts';
+import { seriesColor, withAlpha, type Palette } from '../charts/palette.ts';
 import { percentileChartOptions } from '../charts/percentileOptions.ts';
 import { percentilePoints, type PercentilePoint } from './percentileScale.ts';
 
@@ -18,7 +18,7 @@ export function percentileChart(
   const datasets: ChartDataset<'line', PercentilePoint[]>[] = [];
   results.forEach((r, i) => {
     if (!r?.latency) return;
-    const color = palette.series[i % palette.series.length]!;
+    const color = seriesColor(palette, i);
     const main = i === shown;
     datasets.push({
       label: results.length > 1 ? `${i + 1}. ${targetLabel(r.target)}` : 'latency',

@@ -1,4 +1,3 @@
-import { REPORT_PERCENTILES } from '../../shared/defaults.ts';
 import {
   ERROR_KIND_LABELS,
   PHASES,
@@ -8,10 +7,11 @@ import {
   type ThresholdOutcome,
   type Warning,
 } from '../../shared/result.ts';
+import { THRESHOLD_UNITS } from '../../shared/scenario.ts';
 import {
   formatBytes,
-  formatDecimal,
-  formatInt,
+  formatCount,
+  formatGrouped,
   formatMs,
   formatRate,
   formatRatio,
@@ -39,7 +39,7 @@ export function summaryCards(r: RunResult): SummaryCard[] {
   const rateDetail =
     t.targetRate !== null
       ? `target ${formatRate(t.targetRate)} · sent ${formatRate(t.sentRate)}`
-      : `min ${formatInt(t.requestsPerSecondMin)} · max ${formatInt(t.requestsPerSecondMax)}`;
+      : `min ${formatCount(t.requestsPerSecondMin)} · max ${formatCount(t.requestsPerSecondMax)}`;
   const failed = q.total - q.ok;
   return [
     {
@@ -52,16 +52,16 @@ export function summaryCards(r: RunResult): SummaryCard[] {
     {
       id: 'requests',
       label: 'Requests',
-      value: formatInt(q.total),
+      value: formatCount(q.total),
       raw: q.total,
-      detail: `${formatInt(q.ok)} ok · ${formatInt(failed)} not ok`,
+      detail: `${formatCount(q.ok)} ok · ${formatCount(failed)} not ok`,
     },
     {
       id: 'success',
       label: 'Success',
       value: formatRatio(r.successRatio),
       raw: r.successRatio,
-      detail: `${formatInt(q.non2xx)} non-2xx · ${formatInt(q.errors)} errors`,
+      detail: `${formatCount(q.non2xx)} non-2xx · ${formatCount(q.errors)} errors`,
       tone:
         q.total === 0 ? 'bad' : r.successRatio >= 0.999 ? 'good' : r.successRatio >= 0.99 ? 'warn' : 'bad',
     },
@@ -116,14 +116,12 @@ export interface PercentileRow {
   share: number;
 }
 
-/** ab's "Percentage of the requests served within a certain time", in report order. */
+/** ab's "Percentage of the requests served within a certain time", lowest percentile first. */
 export function percentileRows(percentiles: Record<string, number>): PercentileRow[] {
   const keys = Object.keys(percentiles)
     .map(Number)
     .filter((p) => Number.isFinite(p));
-  const order = [...new Set<number>([...REPORT_PERCENTILES.filter((p) => keys.includes(p)), ...keys])].sort(
-    (a, b) => a - b,
-  );
+  const order = [...new Set(keys)].sort((a, b) => a - b);
   const max = Math.max(0, ...order.map((p) => percentiles[String(p)] ?? 0));
   return order.map((p) => {
     const ms = percentiles[String(p)] ?? 0;
@@ -192,7 +190,7 @@ export function reportWarnings(r: RunResult): Warning[] {
   if (r.generator.saturated && !has('generator-saturated')) {
     out.push({
       code: 'generator-saturated',
-      message: `The load generator ran flat out (CPU up to ${formatDecimal(r.generator.cpuPercentMax, 0)}% of a core): these numbers may measure the client, not the server.`,
+      message: `The load generator ran flat out (CPU up to ${formatGrouped(r.generator.cpuPercentMax, 0)}% of a core): these numbers may measure the client, not the server.`,
     });
   }
   if (r.tls && !r.tls.verified && !has('tls-not-verified')) {
@@ -221,7 +219,7 @@ export function failureSummary(r: RunResult): string | null {
   if (r.requests.responses === 0 && r.requests.errors > 0) {
     const top = errorRows(r)[0];
     if (top) {
-      return `No response from the target: ${top.label} on ${formatInt(top.count)} of ${formatInt(r.requests.total)} requests (${top.message}).`;
+      return `No response from the target: ${top.label} on ${formatCount(top.count)} of ${formatCount(r.requests.total)} requests (${top.message}).`;
     }
   }
   if (r.status === 'failed') return 'The run failed before it could measure anything.';
@@ -255,25 +253,13 @@ export function phaseRows(phases: Partial<Record<Phase, PhaseStats>>): PhaseRow[
   });
 }
 
-const METRIC_UNITS: Record<ThresholdOutcome['threshold']['metric'], string> = {
-  p50: 'ms',
-  p90: 'ms',
-  p95: 'ms',
-  p99: 'ms',
-  'p99.9': 'ms',
-  mean: 'ms',
-  max: 'ms',
-  errorRate: '%',
-  rps: 'req/s',
-};
-
 /** "p99 < 50 ms" */
 export function thresholdText(o: ThresholdOutcome): string {
   const t = o.threshold;
-  return `${t.metric} ${t.op} ${t.value} ${METRIC_UNITS[t.metric]}`;
+  return `${t.metric} ${t.op} ${t.value} ${THRESHOLD_UNITS[t.metric]}`;
 }
 
 export function thresholdActual(o: ThresholdOutcome): string {
   if (o.actual === null) return '–';
-  return `${formatDecimal(o.actual, o.actual >= 100 ? 1 : 3)} ${METRIC_UNITS[o.threshold.metric]}`;
+  return `${formatGrouped(o.actual, o.actual >= 100 ? 1 : 3)} ${THRESHOLD_UNITS[o.threshold.metric]}`;
 }

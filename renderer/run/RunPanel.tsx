@@ -1,6 +1,6 @@
 import type { RunResult } from '../../shared/result.ts';
 import { targetLabel, type Scenario } from '../../shared/scenario.ts';
-import { formatClock, formatInt, formatLiveRate, formatMs, formatRate } from '../lib/format.ts';
+import { formatClock, formatCount, formatLiveRate, formatMs, formatRate } from '../lib/format.ts';
 import { TargetStrip } from '../components/TargetStrip.tsx';
 import { progressOf } from './progress.ts';
 import { useNow } from './useNow.ts';
@@ -115,11 +115,11 @@ export function RunPanel({ state, shown, onPick }: RunPanelProps) {
 
       {!result && (
         <div className="counters">
-          <Counter label="Requests" value={formatInt(requests)} raw={requests} testId="counter-requests" />
+          <Counter label="Requests" value={formatCount(requests)} raw={requests} testId="counter-requests" />
           <Counter label="Requests/s" value={formatLiveRate(rps)} raw={rps} testId="counter-rps" accent />
           <Counter
             label="Errors"
-            value={formatInt(errors)}
+            value={formatCount(errors)}
             raw={errors}
             testId="counter-errors"
             tone={errors > 0 ? 'bad' : undefined}

@@ -3,6 +3,11 @@ import type { RunResult, Sample } from '../../shared/result.ts';
 import type { Scenario } from '../../shared/scenario.ts';
 
 export type RunPhase = 'idle' | 'starting' | 'running' | 'stopping' | 'done';
+
+/** From Run until the end: starting, running or stopping (a comparison goes through the same phases). */
+export function isBusy(phase: RunPhase): boolean {
+  return phase === 'starting' || phase === 'running' || phase === 'stopping';
+}
 export type RunStatus = 'completed' | 'cancelled' | 'failed';
 
 /** What the counters show for one target; changes once per sample. */

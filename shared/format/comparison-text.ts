@@ -1,5 +1,5 @@
 /**
- * A comparison as text (the CLI's report of a comparison preset, "copy as text" in the UI):
+ * A comparison as text (the CLI's report of a comparison preset):
  * the matrix with one row per target, protocol and level, each figure's mean over the
  * repetitions with the req/s spread, then seed 001's percentile table (one column per
  * server) for each protocol and level.
@@ -12,24 +12,10 @@ import {
   type ComparisonTable,
   type PercentileTable,
 } from '../comparison.ts';
+import { alignColumns } from './table.ts';
 import { fixed, formatPercent } from './units.ts';
 
-const GAP = '  ';
 const NONE = '-';
-
-type Align = 'left' | 'right';
-
-/** Columns padded to their widest cell: text left, figures right. */
-function alignTable(rows: readonly (readonly string[])[], align: readonly Align[]): string[] {
-  const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return rows.map((row) =>
-    row
-      .map((cell, i) => (align[i] === 'left' ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
-      .join(GAP)
-      .trimEnd(),
-  );
-}
 
 const num = (v: number | null | undefined, decimals: number): string =>
   v === null || v === undefined ? NONE : fixed(v, decimals);
@@ -49,7 +35,6 @@ const MATRIX_HEADER = [
   'failed',
   'success',
 ];
-const MATRIX_ALIGN: readonly Align[] = MATRIX_HEADER.map((_, i) => (i < 3 ? 'left' : 'right'));
 
 function matrixRow(table: ComparisonTable, c: CellAggregate): string[] {
   const f = c.figures;
@@ -71,10 +56,9 @@ function matrixRow(table: ComparisonTable, c: CellAggregate): string[] {
 }
 
 /** Percentile rows, one latency column (ms) per server. */
-export function formatPercentileTable(title: string, pt: PercentileTable): string {
+function formatPercentileTable(title: string, pt: PercentileTable): string {
   const rows = [['', ...pt.columns], ...pt.rows.map((r) => [r.label, ...r.values.map((v) => num(v, 3))])];
-  const align: Align[] = rows[0]!.map((_, i) => (i === 0 ? 'left' : 'right'));
-  return [title, ...alignTable(rows, align)].join('\n') + '\n';
+  return [title, ...alignColumns(rows, 1)].join('\n') + '\n';
 }
 
 export function formatComparisonTable(table: ComparisonTable): string {
@@ -84,7 +68,7 @@ export function formatComparisonTable(table: ComparisonTable): string {
       table.name,
       `${table.targets.length} target(s) x ${table.protocols.length} protocol(s) x ${table.levels.length} level(s) x ${table.repetitions} repetition(s); figures are means over the counted runs, latencies in ms`,
       '',
-      ...alignTable(rows, MATRIX_ALIGN),
+      ...alignColumns(rows, 3), // target, protocol and level are text
     ].join('\n') + '\n',
   ];
   const failures = table.cells.flatMap((c) =>

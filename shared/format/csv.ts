@@ -45,7 +45,7 @@ export function csvCell(value: CsvValue): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export function csvRows(rows: readonly (readonly CsvValue[])[]): string {
+function csvRows(rows: readonly (readonly CsvValue[])[]): string {
   return rows.map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }
 

@@ -11,17 +11,16 @@
  */
 import type { RunResult } from '../result.ts';
 import { targetLabel } from '../scenario.ts';
-import { errorPercent } from './summary.ts';
+import { errorPercent, sentRateKiBps, transferRateKiBps } from './summary.ts';
+import { alignColumns } from './table.ts';
 import { fixed } from './units.ts';
 
-const GAP = 2;
 const NONE = '-';
 
 type Column = readonly [header: string, cell: (r: RunResult) => string];
 
 const ms = (v: number | undefined): string => (v === undefined ? NONE : fixed(v, 3));
 const percentile = (p: string) => (r: RunResult) => ms(r.latency?.percentiles[p]);
-const perSecond = (r: RunResult, n: number): number => (r.durationSeconds > 0 ? n / r.durationSeconds : 0);
 
 /** JMeter's RateRenderer ("#.0"): per second, else per minute, else per hour. */
 function jmeterRate(perSec: number): string {
@@ -44,8 +43,8 @@ const MIN: Column = ['Min', (r) => ms(r.latency?.min)];
 const MAX: Column = ['Max', (r) => ms(r.latency?.max)];
 const ERROR: Column = ['Error %', (r) => `${fixed(errorPercent(r), 2)}%`];
 const THROUGHPUT: Column = ['Throughput', (r) => jmeterRate(r.throughput.requestsPerSecond)];
-const RECEIVED: Column = ['Received KB/sec', (r) => fixed(perSecond(r, r.bytes.inTotal) / 1024, 2)];
-const SENT: Column = ['Sent KB/sec', (r) => fixed(perSecond(r, r.bytes.outTotal) / 1024, 2)];
+const RECEIVED: Column = ['Received KB/sec', (r) => fixed(transferRateKiBps(r), 2)];
+const SENT: Column = ['Sent KB/sec', (r) => fixed(sentRateKiBps(r), 2)];
 
 const AGGREGATE_COLUMNS: readonly Column[] = [
   SAMPLES,
@@ -75,17 +74,16 @@ const SUMMARY_COLUMNS: readonly Column[] = [
   ['Avg. Bytes', (r) => fixed(r.requests.total > 0 ? r.bytes.inTotal / r.requests.total : 0, 1)],
 ];
 
-/** Label left-aligned, figures right-aligned, two spaces between columns. */
+/** The target's row and JMeter's TOTAL row: label left-aligned, figures right-aligned. */
 function table(columns: readonly Column[], r: RunResult): string[] {
-  const header = ['Label', ...columns.map(([h]) => h)];
   const cells = columns.map(([, cell]) => cell(r));
-  const rows = [header, [targetLabel(r.target), ...cells], ['TOTAL', ...cells]];
-  const widths = header.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  return rows.map((row) =>
-    row
-      .map((text, i) => (i === 0 ? text.padEnd(widths[i]!) : text.padStart(widths[i]!)))
-      .join(' '.repeat(GAP))
-      .trimEnd(),
+  return alignColumns(
+    [
+      ['Label', ...columns.map(([header]) => header)],
+      [targetLabel(r.target), ...cells],
+      ['TOTAL', ...cells],
+    ],
+    1,
   );
 }
 

@@ -1,23 +1,21 @@
 /**
- * The default text report: a heading, what `vegeta report` prints, what `ab` prints, then
- * thresholds and warnings. The CLI prints it; the UI can offer it as "copy as text".
+ * The CLI's default text report: a heading, what `vegeta report` prints, what `ab` prints,
+ * then thresholds and warnings.
  */
 import type { RunResult, ThresholdOutcome } from '../result.ts';
-import { targetLabel } from '../scenario.ts';
+import { THRESHOLD_UNITS, targetLabel, type ThresholdMetric } from '../scenario.ts';
 import { formatAbReport } from './ab.ts';
 import { fixed } from './units.ts';
 import { formatVegetaReport } from './vegeta.ts';
 
-const LATENCY_METRICS = new Set(['p50', 'p90', 'p95', 'p99', 'p99.9', 'mean', 'max']);
-
-function unitOf(metric: string): string {
-  if (LATENCY_METRICS.has(metric)) return ' ms';
-  if (metric === 'errorRate') return '%';
-  return ' req/s';
+/** " ms", "%" or " req/s": a percent sign sits on its number. */
+function unitOf(metric: ThresholdMetric): string {
+  const unit = THRESHOLD_UNITS[metric];
+  return unit === '%' ? unit : ` ${unit}`;
 }
 
 /** "p99 < 50 ms: passed (actual 1.234 ms)" */
-export function formatThresholdOutcome(o: ThresholdOutcome): string {
+function formatThresholdOutcome(o: ThresholdOutcome): string {
   const { metric, op, value } = o.threshold;
   const unit = unitOf(metric);
   const actual = o.actual === null ? 'no data' : `actual ${fixed(o.actual, 3)}${unit}`;

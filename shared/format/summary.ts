@@ -104,6 +104,11 @@ export function transferRateKiBps(r: RunResult): number {
   return r.durationSeconds > 0 ? r.bytes.inTotal / 1024 / r.durationSeconds : 0;
 }
 
+/** Everything sent (request lines, headers, bodies), in KiB per second: JMeter's "Sent KB/sec". */
+export function sentRateKiBps(r: RunResult): number {
+  return r.durationSeconds > 0 ? r.bytes.outTotal / 1024 / r.durationSeconds : 0;
+}
+
 /** vegeta's Duration [total, attack, wait] in seconds; a closed run has no wait phase of its own. */
 export function vegetaDurations(r: RunResult): { total: number; attack: number; wait: number } {
   const attack = r.attackSeconds ?? r.durationSeconds;

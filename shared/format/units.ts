@@ -1,5 +1,5 @@
 /**
- * Unit formatting shared by the text reports, CSV files and the UI. Pure: no Node or DOM.
+ * Unit formatting shared by the text reports, the CLI's progress lines and the UI. Pure: no Node or DOM.
  */
 
 const NS_PER_US = 1_000;
@@ -49,11 +49,6 @@ export function fixed(value: number, decimals: number): string {
   return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
 }
 
-/** Milliseconds at µs resolution for tables: `12.345 ms`. */
-export function formatMs(ms: number): string {
-  return `${fixed(ms, 3)} ms`;
-}
-
 const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
 
 /** A byte count in binary units: `512 B`, `2.44 KiB`, `1.50 MiB`. */
@@ -67,14 +62,14 @@ export function formatBytes(bytes: number): string {
   return unit === 0 ? `${Math.round(value)} B` : `${fixed(value, 2)} ${BYTE_UNITS[unit]}`;
 }
 
-/** A rate with grouped thousands: `12,345.67 req/s`. */
-export function formatRate(perSecond: number, unit = 'req/s'): string {
-  return `${groupThousands(fixed(perSecond, 2))} ${unit}`;
+/** Fixed decimals with grouped thousands: (12345.678, 2) -> `12,345.68`. */
+export function formatGrouped(value: number, decimals: number): string {
+  return groupThousands(fixed(value, decimals));
 }
 
-/** Bytes per second in binary units: `1.25 MiB/s`. */
-export function formatByteRate(bytesPerSecond: number): string {
-  return `${formatBytes(bytesPerSecond)}/s`;
+/** A rate with grouped thousands: `12,345.67 req/s`. */
+export function formatRate(perSecond: number, unit = 'req/s'): string {
+  return `${formatGrouped(perSecond, 2)} ${unit}`;
 }
 
 /** A whole count with grouped thousands: 1234567 -> `1,234,567`. */

@@ -1,12 +1,9 @@
 /** Aggregates benchmark rounds into markdown tables with ratios against reference tools. */
+import { formatCount } from '../../shared/format/units.ts';
+import type { LoadFigures } from '../helpers/reference-tools.ts';
 
-/** One run of one generator. */
-export interface Figures {
-  requests: number;
-  seconds: number;
-  requestsPerSecond: number;
-  /** Non-2xx responses plus transport errors. */
-  errors: number;
+/** One run of one generator: its load figures and the CPU they cost. */
+export interface Figures extends LoadFigures {
   /**
    * The CPU seconds per-CPU-second figures divide by: a tool's whole process (bash `times`),
    * an engine's whole process during the run (every thread; start-up and module loading left out).
@@ -42,7 +39,7 @@ export interface Summary {
   workerPerCpuSecond: number | null;
 }
 
-export function summarise(row: Row): Summary {
+function summarise(row: Row): Summary {
   const rps = row.runs.map((r) => r.requestsPerSecond);
   const workers = row.runs.flatMap((r) =>
     r.workerCpuSeconds !== undefined && r.workerCpuSeconds > 0 ? [r.requests / r.workerCpuSeconds] : [],
@@ -57,8 +54,7 @@ export function summarise(row: Row): Summary {
   };
 }
 
-export const int = (n: number): string =>
-  Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a';
+export const int = (n: number): string => (Number.isFinite(n) ? formatCount(n) : 'n/a');
 export const ratio = (a: number, b: number | undefined): string =>
   b !== undefined && Number.isFinite(a) && Number.isFinite(b) && b > 0 ? (a / b).toFixed(2) : 'n/a';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_PERCENTILES } from '../../shared/defaults.ts';
 import { targetUrlSchema } from '../../shared/scenario.ts';
 import { parseWith } from '../../shared/validation.ts';
-import { formatInt, formatMsValue, formatRate } from '../../renderer/lib/format.ts';
+import { formatCount, formatMsValue, formatRate } from '../../renderer/lib/format.ts';
 import { drawnWindows } from '../../renderer/live/liveSeries.ts';
 import { handlers, refusedPort, startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { fillScenario, pointLog, waitForPoints, waitForStatus, watchThroughputPoints } from './app-page.ts';
@@ -52,7 +52,9 @@ describe('dashboard in Chromium against the web host and the real engine', () =>
     const rps = page.getByTestId('summary-rps');
     expect(await rps.textContent()).toBe(formatRate(result!.throughput.requestsPerSecond));
     expect(Number(await rps.getAttribute('data-value'))).toBe(result!.throughput.requestsPerSecond);
-    expect(await page.getByTestId('summary-requests').textContent()).toBe(formatInt(result!.requests.total));
+    expect(await page.getByTestId('summary-requests').textContent()).toBe(
+      formatCount(result!.requests.total),
+    );
 
     // Every sample of the run is a point on the chart (a short last window drawn with the one before).
     const samples = app.events.flatMap((e) => (e.type === 'sample' ? [e.sample] : []));
@@ -71,7 +73,7 @@ describe('dashboard in Chromium against the web host and the real engine', () =>
     ).toBeGreaterThanOrEqual(REPORT_PERCENTILES.length);
     expect(
       await page.getByTestId('status-table').locator('tr[data-code="200"] td').first().textContent(),
-    ).toBe(formatInt(result!.statusCodes['200']!));
+    ).toBe(formatCount(result!.statusCodes['200']!));
 
     await app.screenshot('report-light.png');
     await app.screenshot('report-light-full.png', true);
@@ -100,7 +102,9 @@ describe('dashboard in Chromium against the web host and the real engine', () =>
     expect(await page.getByTestId('run-status').textContent()).toContain('partial');
     // The progress bar stays where the run was stopped.
     expect(Number(await page.getByTestId('progress').getAttribute('aria-valuenow'))).toBeLessThan(100);
-    expect(await page.getByTestId('summary-requests').textContent()).toBe(formatInt(result!.requests.total));
+    expect(await page.getByTestId('summary-requests').textContent()).toBe(
+      formatCount(result!.requests.total),
+    );
     expect(await page.getByTestId('summary-rps').textContent()).toBe(
       formatRate(result!.throughput.requestsPerSecond),
     );

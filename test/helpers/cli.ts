@@ -15,6 +15,8 @@ export interface CliProcess {
   /** Resolves when stderr contains the pattern (or rejects when the process ends first). */
   waitForStderr(pattern: RegExp): Promise<void>;
   done: Promise<CliRun>;
+  /** Kills the process if it still runs and waits for its end (for endAfterEach). */
+  close(): Promise<CliRun>;
 }
 
 /** Starts `trebuchet ...args`; killed after timeoutMs so a hung run cannot hang the suite. */
@@ -51,6 +53,10 @@ export function startCli(
   return {
     child,
     done,
+    close: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      return done;
+    },
     waitForStderr: (pattern) =>
       pattern.test(stderr)
         ? Promise.resolve()
@@ -63,4 +69,11 @@ export function runCli(
   opts: { cwd?: string; timeoutMs?: number } = {},
 ): Promise<CliRun> {
   return startCli(args, opts).done;
+}
+
+/** The value on an ab report line ("Complete requests:      1000" -> "1000"). */
+export function abField(stdout: string, label: string): string {
+  const m = new RegExp(`^${label}:\\s+(.*)$`, 'm').exec(stdout);
+  if (!m) throw new Error(`no "${label}" line in:\n${stdout}`);
+  return m[1]!;
 }

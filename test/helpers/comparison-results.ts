@@ -1,5 +1,28 @@
+import {
+  comparisonPlanSchema,
+  type ComparisonPlan,
+  type ComparisonPlanInput,
+} from '../../shared/comparison.ts';
 import type { ErrorEntry, RunResult } from '../../shared/result.ts';
 import { runResultFixture } from './run-result.ts';
+
+/**
+ * A comparison of nginx and apache on loopback (http), 10 connections for 1 s at level 10,
+ * 2 repetitions; `over` replaces any plan field.
+ */
+export function twoServerPlan(over: Partial<ComparisonPlanInput> = {}): ComparisonPlan {
+  return comparisonPlanSchema.parse({
+    name: 'nginx vs apache',
+    targets: [
+      { name: 'nginx', urls: { http: 'http://127.0.0.1:8081/' } },
+      { name: 'apache', urls: { http: 'http://127.0.0.1:8082/' } },
+    ],
+    load: { model: 'closed', connections: 10, limit: { kind: 'duration', seconds: 1 } },
+    levels: [10],
+    repetitions: 2,
+    ...over,
+  });
+}
 
 /** A RunResult with the figures the comparison math reads set to chosen values. */
 export function resultWith(f: {

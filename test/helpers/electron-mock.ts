@@ -11,10 +11,16 @@ import { vi } from 'vitest';
 let nextContentsId = 1;
 
 export class FakeWebContents extends EventEmitter {
-  readonly id = nextContentsId++;
+  readonly #id = nextContentsId++;
   readonly send = vi.fn<(channel: string, ...args: unknown[]) => void>();
   windowOpenHandler: ((details: { url: string }) => { action: 'allow' | 'deny' }) | null = null;
   #destroyed = false;
+
+  /** Like Electron's, readable only until the contents is destroyed. */
+  get id(): number {
+    if (this.#destroyed) throw new TypeError('Object has been destroyed');
+    return this.#id;
+  }
 
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'allow' | 'deny' }): void {
     this.windowOpenHandler = handler;

@@ -7,10 +7,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeTestCerts, type TestCerts } from './certs.ts';
+import { freePort } from './servers.ts';
 
 export const NGINX_BIN = '/usr/sbin/nginx';
 
@@ -43,18 +43,6 @@ export interface NginxServer {
   /** The master process id (for CPU accounting). */
   pid: number;
   stop(): Promise<void>;
-}
-
-/** A loopback port free right now (bound once, then released). */
-export async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((resolve, reject) => {
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => resolve());
-  });
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
 }
 
 function config(

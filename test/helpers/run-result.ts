@@ -8,6 +8,21 @@ import type { RunResult, Sample } from '../../shared/result.ts';
 import { runResultSchema } from '../../shared/result.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';
 
+/** ab's "Percentage of the requests served within" rows plus the tail, in ab's order. */
+export const AB_PERCENTILE_LABELS = [
+  '50%',
+  '66%',
+  '75%',
+  '80%',
+  '90%',
+  '95%',
+  '98%',
+  '99%',
+  '99.9%',
+  '99.99%',
+  '100%',
+] as const;
+
 /** One live sample; `over` replaces any field. */
 export function sampleFixture(over: Partial<Sample> = {}): Sample {
   return {
@@ -24,6 +39,27 @@ export function sampleFixture(over: Partial<Sample> = {}): Sample {
     errors: {},
     inFlight: 10,
     ...over,
+  };
+}
+
+/** The parts of a RunResult that amendResult changes field by field. */
+type Section = 'target' | 'options' | 'requests' | 'throughput' | 'bytes' | 'generator';
+export type ResultChanges = Partial<Omit<RunResult, Section>> & { [K in Section]?: Partial<RunResult[K]> };
+
+/**
+ * `base` with some fields replaced; target, options, requests, throughput, bytes and
+ * generator take only the fields given: amendResult(r, { requests: { total: 0 } }).
+ */
+export function amendResult(base: RunResult, changes: ResultChanges): RunResult {
+  return {
+    ...base,
+    ...changes,
+    target: { ...base.target, ...changes.target },
+    options: { ...base.options, ...changes.options },
+    requests: { ...base.requests, ...changes.requests },
+    throughput: { ...base.throughput, ...changes.throughput },
+    bytes: { ...base.bytes, ...changes.bytes },
+    generator: { ...base.generator, ...changes.generator },
   };
 }
 
@@ -135,7 +171,7 @@ export function seed000Result(): RunResult {
   const sample = { requests: 100, requestsPerSecond: 100, bytesInPerSecond: 23900 };
   // The fixture must stay a valid result, or the formatter tests test nothing real.
   return runResultSchema.parse(
-    runResultFixture({
+    amendResult(base, {
       runId: 'run-1',
       scenarioName: scenario.name,
       target: scenario.targets[0]!,
@@ -146,7 +182,7 @@ export function seed000Result(): RunResult {
       durationSeconds: 4.990335713,
       attackSeconds: 4.99005168,
       waitSeconds: 0.000284033,
-      requests: { ...base.requests, total: 500, responses: 500, ok: 500, non2xx: 0, late: 0, dropped: 0 },
+      requests: { total: 500, responses: 500, ok: 500, non2xx: 0, late: 0, dropped: 0 },
       throughput: {
         requestsPerSecond: 100.19,
         requestsPerSecondStdev: 0.5,
@@ -186,7 +222,6 @@ export function seed000Result(): RunResult {
         documentLength: 5,
       },
       generator: {
-        ...base.generator,
         engine: 'native',
         engineVersion: '0.1.0',
         nodeVersion: 'v24.21.0',
@@ -228,44 +263,51 @@ export function abStyleResult(): RunResult {
     load: { model: 'closed', connections: 30, limit: { kind: 'requests', count: 30000 } },
     options: { sloMs: 300 },
   });
-  return runResultSchema.parse({
-    ...base,
-    scenarioName: s.name,
-    target: s.targets[0],
-    load: s.load,
-    options: s.options,
-    durationSeconds: 21.949,
-    attackSeconds: null,
-    waitSeconds: null,
-    requests: {
-      total: 30000,
-      responses: 29990,
-      ok: 29970,
-      non2xx: 12,
-      errors: 10,
-      sloExceeded: 8,
-      inFlightAtEnd: 0,
-      late: null,
-      dropped: null,
-    },
-    throughput: { ...base.throughput, requestsPerSecond: 1366.79, targetRate: null, sentRate: 1366.79 },
-    bytes: { inTotal: 10530000, inBody: 2550000, outBody: 0, outTotal: 2000000 },
-    successRatio: 29970 / 30000,
-    server: { ...base.server!, software: 'Apache/2.2.15', port: 8080, documentPath: '/', documentLength: 85 },
-    statusCodes: { '200': 29978, '404': 7, '503': 5 },
-    errors: [
-      { kind: 'refused', count: 4, message: 'connect ECONNREFUSED 127.0.0.1:8080' },
-      { kind: 'reset', count: 6, message: 'read ECONNRESET' },
-      { kind: 'slo', count: 8, message: 'response slower than 300 ms' },
-    ],
-    phases: {
-      dns: { min: 0, mean: 0.002, stdev: 0.01, median: 0, max: 0.2, percentiles: {} },
-      connect: { min: 0.01, mean: 1.198, stdev: 16.29, median: 0.045, max: 1003.8, percentiles: {} },
-      setup: { min: 0.01, mean: 1.2, stdev: 16.3, median: 0.045, max: 1004, percentiles: {} },
-      processing: { min: 0.99, mean: 20.92, stdev: 32.3, median: 15.2, max: 419, percentiles: {} },
-      waiting: { min: 0.2, mean: 15.25, stdev: 12.04, median: 14.1, max: 392.5, percentiles: {} },
-      transfer: { min: 0.001, mean: 0.01, stdev: 0.002, median: 0.009, max: 0.5, percentiles: {} },
-      total: { min: 1.001, mean: 22.12, stdev: 36.1, median: 15.3, max: 1021, percentiles: {} },
-    },
-  });
+  return runResultSchema.parse(
+    amendResult(base, {
+      scenarioName: s.name,
+      target: s.targets[0]!,
+      load: s.load,
+      options: s.options,
+      durationSeconds: 21.949,
+      attackSeconds: null,
+      waitSeconds: null,
+      requests: {
+        total: 30000,
+        responses: 29990,
+        ok: 29970,
+        non2xx: 12,
+        errors: 10,
+        sloExceeded: 8,
+        inFlightAtEnd: 0,
+        late: null,
+        dropped: null,
+      },
+      throughput: { requestsPerSecond: 1366.79, targetRate: null, sentRate: 1366.79 },
+      bytes: { inTotal: 10530000, inBody: 2550000, outBody: 0, outTotal: 2000000 },
+      successRatio: 29970 / 30000,
+      server: {
+        ...base.server!,
+        software: 'Apache/2.2.15',
+        port: 8080,
+        documentPath: '/',
+        documentLength: 85,
+      },
+      statusCodes: { '200': 29978, '404': 7, '503': 5 },
+      errors: [
+        { kind: 'refused', count: 4, message: 'connect ECONNREFUSED 127.0.0.1:8080' },
+        { kind: 'reset', count: 6, message: 'read ECONNRESET' },
+        { kind: 'slo', count: 8, message: 'response slower than 300 ms' },
+      ],
+      phases: {
+        dns: { min: 0, mean: 0.002, stdev: 0.01, median: 0, max: 0.2, percentiles: {} },
+        connect: { min: 0.01, mean: 1.198, stdev: 16.29, median: 0.045, max: 1003.8, percentiles: {} },
+        setup: { min: 0.01, mean: 1.2, stdev: 16.3, median: 0.045, max: 1004, percentiles: {} },
+        processing: { min: 0.99, mean: 20.92, stdev: 32.3, median: 15.2, max: 419, percentiles: {} },
+        waiting: { min: 0.2, mean: 15.25, stdev: 12.04, median: 14.1, max: 392.5, percentiles: {} },
+        transfer: { min: 0.001, mean: 0.01, stdev: 0.002, median: 0.009, max: 0.5, percentiles: {} },
+        total: { min: 1.001, mean: 22.12, stdev: 36.1, median: 15.3, max: 1021, percentiles: {} },
+      },
+    }),
+  );
 }

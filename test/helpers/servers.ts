@@ -74,14 +74,20 @@ export function startRawServer(onSocket: (socket: net.Socket) => void): Promise<
   return listen(track(server, 'connection'), 'http');
 }
 
-/** A loopback port that refuses connections: bound once, then released. */
-export async function refusedPort(): Promise<number> {
+/** A loopback port nothing listens on right now (bound once, then released): free for a server to bind. */
+export async function freePort(): Promise<number> {
   const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  await new Promise<void>((resolve, reject) => {
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => resolve());
+  });
   const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
+  await new Promise<void>((resolve) => s.close(() => resolve()));
   return port;
 }
+
+/** A loopback port that refuses connections: a free one, as long as nothing binds it. */
+export const refusedPort = freePort;
 
 /** Ready-made request handlers for the behaviours the tests need. */
 export const handlers = {

@@ -3,31 +3,24 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import type http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { vegetaRate, vegetaThroughput } from '../../shared/format/summary.ts';
 import { cellOutcomeSchema } from '../../shared/comparison.ts';
 import { runResultSchema } from '../../shared/result.ts';
-import { runCli, startCli } from '../helpers/cli.ts';
+import { endAfterAll, endAfterEach } from '../helpers/cleanup.ts';
+import { abField, runCli, startCli } from '../helpers/cli.ts';
 import { handlers, refusedPort, startHttpServer, type TestServer } from '../helpers/servers.ts';
 
+const endAll = endAfterAll();
+const end = endAfterEach();
 let server: TestServer;
 let dir: string;
 
 beforeAll(async () => {
-  server = await startHttpServer(handlers.ok('hello', { server: 'node-test/1' }));
+  server = endAll(await startHttpServer(handlers.ok('hello', { server: 'node-test/1' })));
   dir = mkdtempSync(join(tmpdir(), 'trebuchet-cli-'));
+  endAll({ remove: () => rmSync(dir, { recursive: true, force: true }) });
 });
-afterAll(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-/** "Label:   value" of the ab block. */
-function abField(stdout: string, label: string): string {
-  const m = new RegExp(`^${label}:\\s+(.*)$`, 'm').exec(stdout);
-  if (!m) throw new Error(`no "${label}" line in:\n${stdout}`);
-  return m[1]!;
-}
 
 describe('trebuchet run', () => {
   it('-n 1000 -c 10 completes exactly 1000 requests and prints the ab and vegeta figures', async () => {
@@ -121,23 +114,19 @@ describe('trebuchet run', () => {
   });
 
   it('shows progress on stderr, stops on Ctrl-C with a partial report and exits 130', async () => {
-    const slow = await startHttpServer(handlers.delay(5));
-    try {
-      const cli = startCli(['run', '-d', '30', '-c', '4', '--interval', '200', slow.url], {
-        timeoutMs: 40_000,
-      });
-      // Runs longer than 2 s print a line per sample on stderr (not a TTY here).
-      await cli.waitForStderr(/req\/s .*total [\d,]+.*\n.*req\/s/);
-      cli.child.kill('SIGINT');
-      const r = await cli.done;
-      expect(r.code).toBe(130);
-      expect(r.stdout).toContain('Status: cancelled');
-      const complete = Number(abField(r.stdout, 'Complete requests'));
-      expect(complete).toBeGreaterThan(0);
-      expect(complete).toBeLessThan(30 * 4 * 200);
-    } finally {
-      await slow.close();
-    }
+    const slow = end(await startHttpServer(handlers.delay(5)));
+    const cli = end(
+      startCli(['run', '-d', '30', '-c', '4', '--interval', '200', slow.url], { timeoutMs: 40_000 }),
+    );
+    // Runs longer than 2 s print a line per sample on stderr (not a TTY here).
+    await cli.waitForStderr(/req\/s .*total [\d,]+.*\n.*req\/s/);
+    cli.child.kill('SIGINT');
+    const r = await cli.done;
+    expect(r.code).toBe(130);
+    expect(r.stdout).toContain('Status: cancelled');
+    const complete = Number(abField(r.stdout, 'Complete requests'));
+    expect(complete).toBeGreaterThan(0);
+    expect(complete).toBeLessThan(30 * 4 * 200);
   });
 });
 
@@ -153,48 +142,44 @@ function alternatingLength(): http.RequestListener {
 
 describe('ab and vegeta fidelity', () => {
   it("counts ab's Length failures against a server whose body length alternates, and Keep-Alive requests", async () => {
-    const alternating = await startHttpServer(alternatingLength());
-    try {
-      const json = join(dir, 'length.json');
-      // One connection: the 100 measured responses alternate strictly, whichever length comes first.
-      const r = await runCli([
-        'run',
-        '-n',
-        '100',
-        '-c',
-        '1',
-        '--format',
-        'ab',
-        '--json',
-        json,
-        alternating.url,
-      ]);
-      expect(r.code).toBe(0);
-      expect(abField(r.stdout, 'Complete requests')).toBe('100');
-      expect(abField(r.stdout, 'Failed requests')).toBe('50');
-      expect(r.stdout).toContain('   (Connect: 0, Receive: 0, Length: 50, Exceptions: 0)\n');
-      expect(abField(r.stdout, 'Keep-Alive requests')).toBe('100');
-      const result = runResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
-      expect(result.requests.lengthMismatch).toBe(50);
-      // A different length is ab's failure only: every response is a vegeta success.
-      expect(result.successRatio).toBe(1);
+    const alternating = end(await startHttpServer(alternatingLength()));
+    const json = join(dir, 'length.json');
+    // One connection: the 100 measured responses alternate strictly, whichever length comes first.
+    const r = await runCli([
+      'run',
+      '-n',
+      '100',
+      '-c',
+      '1',
+      '--format',
+      'ab',
+      '--json',
+      json,
+      alternating.url,
+    ]);
+    expect(r.code).toBe(0);
+    expect(abField(r.stdout, 'Complete requests')).toBe('100');
+    expect(abField(r.stdout, 'Failed requests')).toBe('50');
+    expect(r.stdout).toContain('   (Connect: 0, Receive: 0, Length: 50, Exceptions: 0)\n');
+    expect(abField(r.stdout, 'Keep-Alive requests')).toBe('100');
+    const result = runResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
+    expect(result.requests.lengthMismatch).toBe(50);
+    // A different length is ab's failure only: every response is a vegeta success.
+    expect(result.successRatio).toBe(1);
 
-      const closing = await runCli([
-        'run',
-        '-n',
-        '20',
-        '-c',
-        '1',
-        '--no-keepalive',
-        '--format',
-        'ab',
-        alternating.url,
-      ]);
-      expect(abField(closing.stdout, 'Keep-Alive requests')).toBe('0');
-      expect(abField(closing.stdout, 'Failed requests')).toBe('10');
-    } finally {
-      await alternating.close();
-    }
+    const closing = await runCli([
+      'run',
+      '-n',
+      '20',
+      '-c',
+      '1',
+      '--no-keepalive',
+      '--format',
+      'ab',
+      alternating.url,
+    ]);
+    expect(abField(closing.stdout, 'Keep-Alive requests')).toBe('0');
+    expect(abField(closing.stdout, 'Failed requests')).toBe('10');
   });
 
   it("an all-success open run reports vegeta's rate (sent / attack) at or above its throughput", async () => {
@@ -253,37 +238,19 @@ describe('trebuchet run --preset and --save, trebuchet presets', () => {
   });
 
   it('stops a comparison on Ctrl-C with the partial run in the table, and exits 130', async () => {
-    const slow = await startHttpServer(handlers.delay(5));
-    try {
-      const cli = startCli(
-        [
-          ...[
-            'run',
-            '--preset',
-            'seed-004',
-            '--target',
-            `lighttpd=${slow.url}`,
-            '-d',
-            '30',
-            '--levels',
-            '2,4',
-          ],
-          ...['--interval', '200', '--data-dir', join(dir, 'preset-data')],
-        ],
-        { timeoutMs: 40_000 },
-      );
-      await cli.waitForStderr(/req\/s .*total [\d,]+.*\n.*req\/s/);
-      cli.child.kill('SIGINT');
-      const r = await cli.done;
-      expect(r.code).toBe(130);
-      expect(r.stdout).toMatch(/^Status: cancelled$/m);
-      // The first level's run ended early and counts as cancelled (left out of the means); the second never ran.
-      expect(r.stdout).toMatch(/^lighttpd +http +c=2 +0\/1 /m);
-      expect(r.stdout).toMatch(/^lighttpd +http +c=4 +0\/1 /m);
-      expect(r.stderr).not.toContain('[2/2]');
-    } finally {
-      await slow.close();
-    }
+    const slow = end(await startHttpServer(handlers.delay(5)));
+    const preset = ['--preset', 'seed-004', '--target', `lighttpd=${slow.url}`, '--levels', '2,4'];
+    const flags = ['-d', '30', '--interval', '200', '--data-dir', join(dir, 'preset-data')];
+    const cli = end(startCli(['run', ...preset, ...flags], { timeoutMs: 40_000 }));
+    await cli.waitForStderr(/req\/s .*total [\d,]+.*\n.*req\/s/);
+    cli.child.kill('SIGINT');
+    const r = await cli.done;
+    expect(r.code).toBe(130);
+    expect(r.stdout).toMatch(/^Status: cancelled$/m);
+    // The first level's run ended early and counts as cancelled (left out of the means); the second never ran.
+    expect(r.stdout).toMatch(/^lighttpd +http +c=2 +0\/1 /m);
+    expect(r.stdout).toMatch(/^lighttpd +http +c=4 +0\/1 /m);
+    expect(r.stderr).not.toContain('[2/2]');
   });
 
   it('--save keeps a plain run in the history with secret header values cleared; without it nothing is written', async () => {
@@ -344,7 +311,7 @@ describe('trebuchet serve', () => {
   it('prints a URL with the token, serves the UI there, and stops on SIGTERM', async () => {
     // npm test builds the renderer before the tests run; serve needs that build.
     const dataDir = join(dir, 'serve-data');
-    const cli = startCli(['serve', '--port', '0', '--data-dir', dataDir], { timeoutMs: 30_000 });
+    const cli = end(startCli(['serve', '--port', '0', '--data-dir', dataDir], { timeoutMs: 30_000 }));
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
       cli.child.stdout!.on('data', (d: Buffer) => {

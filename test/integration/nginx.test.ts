@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runResultSchema } from '../../shared/result.ts';
-import { runCli } from '../helpers/cli.ts';
+import { endAfterAll } from '../helpers/cleanup.ts';
+import { abField, runCli } from '../helpers/cli.ts';
 import { startNginx, type NginxServer } from '../helpers/nginx.ts';
 
+const endAll = endAfterAll();
 let nginx: NginxServer;
 
 beforeAll(async () => {
-  nginx = await startNginx({ https: true });
+  nginx = endAll(await startNginx({ https: true }));
 });
-afterAll(async () => {
-  await nginx.stop();
-});
-
-function abField(stdout: string, label: string): string {
-  const m = new RegExp(`^${label}:\\s+(.*)$`, 'm').exec(stdout);
-  if (!m) throw new Error(`no "${label}" line in:\n${stdout}`);
-  return m[1]!;
-}
 
 describe("trebuchet run against Debian's nginx", () => {
   it("serves seed 000's 5-byte test.html: every request a 200", async () => {

@@ -7,8 +7,14 @@ import WebSocket from 'ws';
 import { startWebHost, type WebHost } from '../../electron/host/server.ts';
 import { CONTENT_SECURITY_POLICY } from '../../shared/csp.ts';
 import { RunManager } from '../../electron/engine/manager.ts';
-import { connectWebSocketApi, type WebSocketApi } from '../../renderer/api/web-socket-client.ts';
+import {
+  connectWebSocketApi,
+  type SocketLike,
+  type WebSocketApi,
+} from '../../renderer/api/web-socket-client.ts';
 import type { ComparisonEvent, RunEvent } from '../../shared/api.ts';
+import { FakeRunService } from '../helpers/fake-run-service.ts';
+import { sampleFixture } from '../helpers/run-result.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 
 let staticDir: string;
@@ -378,6 +384,76 @@ describe('web host: taking up runs after a reload', () => {
     }
   });
 });
+
+describe('web host: a dropped connection', () => {
+  it("passes on the events sent while the page was reconnecting, the run's 'done' included", async () => {
+    const engine = new FakeRunService();
+    const engineDataDir = await mkdtemp(path.join(tmpdir(), 'trebuchet-web-host-gap-'));
+    const gapHost = await startWebHost({
+      staticDir,
+      appVersion: 'test',
+      manager: engine,
+      dataDir: engineDataDir,
+    });
+    // The page's sockets: the first opens at once, the reconnect waits until the test lets it.
+    const sockets: WebSocket[] = [];
+    let letReconnect: () => void = () => undefined;
+    const reconnectAllowed = new Promise<void>((resolve) => (letReconnect = resolve));
+    const conn = await connectWebSocketApi({
+      url: `ws://127.0.0.1:${gapHost.port}/ws?token=${gapHost.token}&client=dropped-connection`,
+      reconnectDelayMs: 10,
+      createSocket: (url, on) => {
+        const open = () => {
+          const ws = new WebSocket(url, { origin: `http://127.0.0.1:${gapHost.port}` });
+          ws.on('open', () => on.open());
+          ws.on('message', (data: Buffer) => on.message(data.toString('utf8')));
+          ws.on('close', () => on.close());
+          ws.on('error', () => undefined);
+          sockets.push(ws);
+          return ws;
+        };
+        return sockets.length === 0 ? open() : heldSocket(reconnectAllowed, open);
+      },
+    });
+    const events: RunEvent[] = [];
+    conn.api.onRunEvent((e) => events.push(e));
+    try {
+      const { runId } = await conn.api.run.start({ scenario: { targets: [{ url: target.url }] } });
+      engine.emit({ type: 'started', runId, targetCount: 1 });
+      await waitFor(() => events.length === 1);
+
+      // The connection drops (closed cleanly, so the host knows before the page does).
+      sockets[0]!.close();
+      await waitFor(() => !conn.connected);
+      const sample: RunEvent = { type: 'sample', runId, targetIndex: 0, sample: sampleFixture() };
+      engine.emit(sample);
+      engine.emit({ type: 'done', runId, status: 'completed', results: [] });
+      letReconnect();
+
+      const done = await untilDone(events, runId, 10_000);
+      expect(events).toEqual([{ type: 'started', runId, targetCount: 1 }, sample, done]);
+      expect(done.historyId).toMatch(/\S/);
+      expect(sockets).toHaveLength(2);
+    } finally {
+      conn.close();
+      await gapHost.close();
+      await rm(engineDataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** A socket that opens only once gate resolves: a reconnect held back by the test. */
+function heldSocket(gate: Promise<void>, open: () => WebSocket): SocketLike {
+  let ws: WebSocket | null = null;
+  void gate.then(() => (ws = open()));
+  return {
+    get readyState() {
+      return ws?.readyState ?? WebSocket.CONNECTING;
+    },
+    send: (data) => ws?.send(data),
+    close: (code, reason) => ws?.close(code, reason),
+  };
+}
 
 function waitFor(check: () => boolean, timeoutMs = 30_000): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ArgsIo, RunCommand } from '../../electron/cli/args.ts';
+import type { RunCommand } from '../../electron/cli/args.ts';
 import { applyPreset, parseRunArgs } from '../../electron/cli/args.ts';
+import type { FileIo } from '../../electron/cli/files.ts';
 import { findPreset, readPresetFile, type PresetSource } from '../../electron/cli/preset-lookup.ts';
 import { summarizePreset } from '../../shared/presets.ts';
 import { builtInPresets } from '../../electron/stores/built-in-presets.ts';
@@ -52,7 +53,7 @@ const files: Record<string, string> = {
   }),
   '/w/body.txt': 'hello',
 };
-const io: ArgsIo = {
+const io: FileIo = {
   cwd: '/w',
   readFile: (p) => files[p] ?? '',
   isFile: (p) => p in files,

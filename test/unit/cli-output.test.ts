@@ -11,10 +11,11 @@ import {
 } from '../../electron/cli/report.ts';
 import type { ComparisonOutcome } from '../../electron/services/comparison-runner.ts';
 import { builtInPresets } from '../../electron/stores/built-in-presets.ts';
-import { aggregateComparison, comparisonPlanSchema, type CellOutcome } from '../../shared/comparison.ts';
+import { aggregateComparison, type CellOutcome } from '../../shared/comparison.ts';
 import { summarizePreset } from '../../shared/presets.ts';
 import { runResultSchema, type RunResult, type Sample } from '../../shared/result.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';
+import { twoServerPlan } from '../helpers/comparison-results.ts';
 import { abStyleResult, seed000Result } from '../helpers/run-result.ts';
 
 const scenario = (load: unknown, warmupSeconds = 0) =>
@@ -139,16 +140,7 @@ describe('tool formats and comparisons on stdout', () => {
   });
 
   it('prints each comparison run in the chosen format under its place in the matrix, then the table', () => {
-    const plan = comparisonPlanSchema.parse({
-      name: 'two',
-      targets: [
-        { name: 'nginx', urls: { http: 'http://127.0.0.1:8081/' } },
-        { name: 'apache', urls: { http: 'http://127.0.0.1:8082/' } },
-      ],
-      load: { model: 'closed', connections: 10, limit: { kind: 'duration', seconds: 1 } },
-      levels: [10, 20],
-      repetitions: 1,
-    });
+    const plan = twoServerPlan({ name: 'two', levels: [10, 20], repetitions: 1 });
     const outcomes: CellOutcome[] = [
       {
         cellIndex: 0,

@@ -10,7 +10,7 @@ import {
   timePerRequestMs,
 } from '../../shared/format/summary.ts';
 import type { RunResult } from '../../shared/result.ts';
-import { abStyleResult, seed000Result } from '../helpers/run-result.ts';
+import { abStyleResult, amendResult, seed000Result } from '../helpers/run-result.ts';
 
 describe('ab report layout', () => {
   it("prints seed 002's figures where ab puts them", () => {
@@ -67,11 +67,7 @@ describe('ab report layout', () => {
 
   it('counts Length failures and keep-alive responses as ab does', () => {
     const base = abStyleResult();
-    const r: RunResult = {
-      ...base,
-      requests: { ...base.requests, lengthMismatch: 15 },
-      options: { ...base.options, keepAlive: false },
-    };
+    const r = amendResult(base, { requests: { lengthMismatch: 15 }, options: { keepAlive: false } });
     const lines = formatAbReport(r).split('\n');
     expect(lines.slice(10, 14)).toEqual([
       'Failed requests:        33',
@@ -96,11 +92,9 @@ describe('ab report layout', () => {
   });
 
   it('shows TLS facts, a body sent and the open model', () => {
-    const base = seed000Result();
-    const r: RunResult = {
-      ...base,
-      target: { ...base.target, url: 'https://localhost:8443/test.html?x=1', method: 'POST' },
-      options: { ...base.options, tls: { verify: true, caFile: null, servername: 'localhost' } },
+    const r = amendResult(seed000Result(), {
+      target: { url: 'https://localhost:8443/test.html?x=1', method: 'POST' },
+      options: { tls: { verify: true, caFile: null, servername: 'localhost' } },
       tls: {
         protocol: 'TLSv1.3',
         cipher: 'TLS_AES_256_GCM_SHA384',
@@ -109,8 +103,8 @@ describe('ab report layout', () => {
         authorizationError: null,
       },
       server: null,
-      bytes: { ...base.bytes, outBody: 10240 },
-    };
+      bytes: { outBody: 10240 },
+    });
     const lines = formatAbReport(r).split('\n');
     expect(lines.slice(0, 8)).toEqual([
       'Server Software:',

@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateComparison, comparisonPlanSchema, type CellOutcome } from '../../shared/comparison.ts';
+import { aggregateComparison, type CellOutcome } from '../../shared/comparison.ts';
 import { formatComparisonTable } from '../../shared/format/comparison-text.ts';
-import { resultWith } from '../helpers/comparison-results.ts';
+import { resultWith, twoServerPlan } from '../helpers/comparison-results.ts';
 
-const plan = comparisonPlanSchema.parse({
-  name: 'nginx vs apache',
-  targets: [
-    { name: 'nginx', urls: { http: 'http://127.0.0.1:8081/' } },
-    { name: 'apache', urls: { http: 'http://127.0.0.1:8082/' } },
-  ],
-  load: { model: 'closed', connections: 10, limit: { kind: 'duration', seconds: 1 } },
-  levels: [10],
-  repetitions: 2,
-});
+const plan = twoServerPlan();
 
 function outcome(targetIndex: number, repetition: number, rps: number, p99: number, ok = 100): CellOutcome {
   return {
@@ -64,7 +55,7 @@ describe('comparison as text', () => {
   });
 
   it('leaves figures of a cell without runs as "-" and skips the percentile table of one target', () => {
-    const one = comparisonPlanSchema.parse({ ...plan, targets: [plan.targets[0]] });
+    const one = twoServerPlan({ targets: [plan.targets[0]!] });
     const text = formatComparisonTable(aggregateComparison(one, []));
     expect(text.split('\n')[4]).toBe(
       'nginx   http      c=10    0/2      -        -    -    -       -       -       -       -        -',

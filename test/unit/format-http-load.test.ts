@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatHttpLoadReport } from '../../shared/format/http-load.ts';
 import type { RunResult } from '../../shared/result.ts';
-import { abStyleResult, seed000Result } from '../helpers/run-result.ts';
+import { abStyleResult, amendResult, seed000Result } from '../helpers/run-result.ts';
 
 describe('http_load report layout', () => {
   it("prints seed 004's lines with C's %g, failed fetches first, connect and first-response from the phases", () => {
@@ -25,12 +25,10 @@ describe('http_load report layout', () => {
   });
 
   it('says the times were not measured by an engine without timing phases, and counts timeouts', () => {
-    const base = seed000Result();
-    const r: RunResult = {
-      ...base,
-      generator: { ...base.generator, engine: 'autocannon' },
+    const r = amendResult(seed000Result(), {
+      generator: { engine: 'autocannon' },
       errors: [{ kind: 'timeout', count: 2, message: 'timed out after 10000 ms' }],
-    };
+    });
     expect(formatHttpLoadReport(r).split('\n')).toEqual([
       // Open model: the most requests in flight at a tick (the fixture's samples: 0, then 1).
       '500 fetches, 1 max parallel, 2500 bytes, in 4.99034 seconds',
@@ -46,15 +44,13 @@ describe('http_load report layout', () => {
   });
 
   it('prints only the first line and the empty code table when nothing finished, after the reason', () => {
-    const base = seed000Result();
-    const r: RunResult = {
-      ...base,
+    const r = amendResult(seed000Result(), {
       durationSeconds: 0,
-      requests: { ...base.requests, total: 0, responses: 0, ok: 0 },
+      requests: { total: 0, responses: 0, ok: 0 },
       bytes: { inTotal: 0, inBody: 0, outBody: 0, outTotal: 0 },
       statusCodes: {},
       samples: [],
-    };
+    });
     expect(formatHttpLoadReport(r)).toBe(
       '0 fetches, 0 max parallel, 0 bytes, in 0 seconds\nHTTP response codes:\n',
     );

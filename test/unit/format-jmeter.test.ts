@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatJmeterReport } from '../../shared/format/jmeter.ts';
 import type { RunResult } from '../../shared/result.ts';
-import { abStyleResult, seed000Result } from '../helpers/run-result.ts';
+import { abStyleResult, amendResult, seed000Result } from '../helpers/run-result.ts';
 
 describe('JMeter Aggregate and Summary Report', () => {
   it("prints seed 003's columns, Error % counting SLO misses like a Duration Assertion", () => {
@@ -24,17 +24,15 @@ describe('JMeter Aggregate and Summary Report', () => {
   });
 
   it('writes rates below 1/s per minute, times of a run without responses as "-", and says when no SLO was set', () => {
-    const base = seed000Result();
-    const r: RunResult = {
-      ...base,
-      target: { ...base.target, name: 'nginx' },
+    const r = amendResult(seed000Result(), {
+      target: { name: 'nginx' },
       durationSeconds: 120,
-      requests: { ...base.requests, total: 60, responses: 0, ok: 0, errors: 60 },
+      requests: { total: 60, responses: 0, ok: 0, errors: 60 },
       successRatio: 0,
-      throughput: { ...base.throughput, requestsPerSecond: 0.5 },
+      throughput: { requestsPerSecond: 0.5 },
       bytes: { inTotal: 0, inBody: 0, outBody: 0, outTotal: 6144 },
       latency: null,
-    };
+    });
     const lines = formatJmeterReport(r).split('\n');
     expect(lines.slice(1, 3)).toEqual([
       'Label  # Samples  Average  Median  90% Line  95% Line  99% Line  Min  Max  Error %  Throughput  Received KB/sec  Sent KB/sec',

@@ -4,9 +4,8 @@ import { buildRunResult } from '../../electron/engine/result.ts';
 import { emptyOutcome, type RunSpec } from '../../electron/engine/types.ts';
 import { vegetaRate, vegetaThroughput } from '../../shared/format/summary.ts';
 import { formatVegetaReport } from '../../shared/format/vegeta.ts';
-import type { RunResult } from '../../shared/result.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';
-import { abStyleResult, seed000Result } from '../helpers/run-result.ts';
+import { abStyleResult, amendResult, seed000Result } from '../helpers/run-result.ts';
 
 describe('vegeta report layout', () => {
   it("prints seed 000's nginx run row by row", () => {
@@ -51,8 +50,7 @@ describe('vegeta report layout', () => {
 
 describe('vegeta rate and throughput', () => {
   it('prints late and dropped requests of an open run on a row of its own', () => {
-    const base = seed000Result();
-    const r: RunResult = { ...base, requests: { ...base.requests, late: 12, dropped: 3 } };
+    const r = amendResult(seed000Result(), { requests: { late: 12, dropped: 3 } });
     expect(formatVegetaReport(r).split('\n')[1]).toBe(
       "Schedule      [target rate, late, dropped]      100.00, 12, 3  (Trebuchet's row, not vegeta's)",
     );

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   formatBytes,
   formatClock,
-  formatInt,
+  formatCount,
   formatLiveRate,
   formatMs,
   formatMsValue,
@@ -13,8 +13,8 @@ import {
 
 describe('renderer number formatting', () => {
   it('groups thousands and fixes decimals', () => {
-    expect(formatInt(1234567)).toBe('1,234,567');
-    expect(formatInt(0)).toBe('0');
+    expect(formatCount(1234567)).toBe('1,234,567');
+    expect(formatCount(0)).toBe('0');
     expect(formatRate(12345.678)).toBe('12,345.68');
     expect(formatRate(0)).toBe('0.00');
     expect(formatLiveRate(15234.4)).toBe('15,234');

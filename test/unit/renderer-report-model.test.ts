@@ -11,7 +11,7 @@ import {
   thresholdActual,
   thresholdText,
 } from '../../renderer/report/reportModel.ts';
-import { runResultFixture } from '../helpers/run-result.ts';
+import { AB_PERCENTILE_LABELS, runResultFixture } from '../helpers/run-result.ts';
 
 describe('report model', () => {
   it('uses a fixture the result schema accepts', () => {
@@ -35,19 +35,7 @@ describe('report model', () => {
 
   it('orders the percentile table like ab and scales its bars to the longest', () => {
     const rows = percentileRows(runResultFixture().latency!.percentiles);
-    expect(rows.map((r) => r.label)).toEqual([
-      '50%',
-      '66%',
-      '75%',
-      '80%',
-      '90%',
-      '95%',
-      '98%',
-      '99%',
-      '99.9%',
-      '99.99%',
-      '100%',
-    ]);
+    expect(rows.map((r) => r.label)).toEqual(AB_PERCENTILE_LABELS);
     expect(rows.at(-1)!.share).toBe(1);
     expect(rows[0]!.share).toBeCloseTo(3.9 / 48.7, 10);
   });

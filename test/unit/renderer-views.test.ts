@@ -266,6 +266,8 @@ describe('export helpers', () => {
     expect(fileSlug('nginx vs Apache · c=100')).toBe('nginx-vs-apache-c-100');
     expect(fileSlug('../../etc/passwd')).toBe('etc-passwd');
     expect(fileSlug('···', 'chart')).toBe('chart');
+    // Cut to 80 characters without a dash left hanging at the end.
+    expect(fileSlug(`${'a'.repeat(79)} b`)).toBe('a'.repeat(79));
   });
 
   it('labels results by target, numbering repeated names, and cell runs by their coordinates', () => {

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { TrebuchetApi } from '../../../shared/api.ts';
 import { RunStopButton } from '../../components/RunStopButton.tsx';
+import { isBusy } from '../../run/runStore.ts';
 import { SavedNote } from '../common/SavedNote.tsx';
 import { SavePresetButton } from '../Presets/SavePresetButton.tsx';
 import { ComparisonReport } from './ComparisonReport.tsx';
@@ -25,7 +26,7 @@ export function CompareView({ api, draft, onDraftChange, run, onOpenHistory, sou
   const check = useMemo(() => checkPlanDraft(draft), [draft]);
   const [revealed, setRevealed] = useState(false);
   const { state } = run;
-  const active = state.phase === 'starting' || state.phase === 'running' || state.phase === 'stopping';
+  const active = isBusy(state.phase);
 
   const start = () => {
     if (!check.ok) {

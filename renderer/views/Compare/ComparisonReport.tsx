@@ -17,7 +17,7 @@ import {
   timeSeriesCsv,
 } from '../../../shared/format/csv.ts';
 import type { Palette } from '../../charts/palette.ts';
-import { formatInt, formatMsValue, formatRate } from '../../lib/format.ts';
+import { formatCount, formatMsValue, formatRate } from '../../lib/format.ts';
 import { ChartCard } from '../common/ChartCard.tsx';
 import { fileSlug } from '../../../shared/file-name.ts';
 import { MIME } from '../Export/download.ts';
@@ -233,13 +233,13 @@ function MatrixRow({
       </td>
       <td
         className={`num${c.failedRequests > 0 ? ' bad' : ''}`}
-        title={`${formatInt(c.failedRequests)} of ${formatInt(c.requests)} requests failed`}
+        title={`${formatCount(c.failedRequests)} of ${formatCount(c.requests)} requests failed`}
       >
         {c.runs === 0
           ? '–'
           : c.failedRequests === 0
             ? '0'
-            : `${formatInt(c.failedRequests)} (${(errorShare * 100).toFixed(1)}%)`}
+            : `${formatCount(c.failedRequests)} (${(errorShare * 100).toFixed(1)}%)`}
       </td>
       <td className="num" title={c.failures.join('\n') || undefined}>
         {c.runs}/{c.planned}

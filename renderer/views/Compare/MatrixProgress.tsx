@@ -1,6 +1,7 @@
 import { comparisonTargetLabel, levelKindOf, levelLabel } from '../../../shared/comparison.ts';
 import { Alert } from '../../components/Alert.tsx';
 import { formatLiveRate } from '../../lib/format.ts';
+import { isBusy } from '../../run/runStore.ts';
 import { cellsFinished, type CellProgress, type ComparisonRunState } from './comparisonRun.ts';
 
 const STATUS_TEXT: Record<CellProgress['status'], string> = {
@@ -25,7 +26,7 @@ export function MatrixProgress({ state }: { state: ComparisonRunState }) {
   const finished = cellsFinished(state);
   const total = cells.length;
   const current = state.current === null ? null : cells[state.current];
-  const running = state.phase === 'running' || state.phase === 'starting' || state.phase === 'stopping';
+  const running = isBusy(state.phase);
   const currentText =
     current && plan.targets[current.coordinates.targetIndex]
       ? [

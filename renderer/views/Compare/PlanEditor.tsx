@@ -1,4 +1,4 @@
-import { memo, useMemo, useState } from 'react';
+import { memo } from 'react';
 import { PROTOCOL_VARIANTS, type ProtocolVariant } from '../../../shared/comparison.ts';
 import {
   numberField,
@@ -10,7 +10,7 @@ import {
   type FieldSpec,
   type TextKeys,
 } from '../../components/fields.tsx';
-import { IssuesContext, type FieldIssues } from '../../editor/issues.ts';
+import { IssuesContext, useTouchedIssues } from '../../editor/issues.ts';
 import {
   newPlanTarget,
   parseLevels,
@@ -77,14 +77,7 @@ export const PlanEditor = memo(function PlanEditor({
   revealed,
   disabled,
 }: PlanEditorProps) {
-  const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set());
-  const issues = useMemo<FieldIssues>(
-    () => ({
-      messageFor: (path) => (revealed || touched.has(path) ? check.issues.get(path) : undefined),
-      touch: (path) => setTouched((prev) => (prev.has(path) ? prev : new Set(prev).add(path))),
-    }),
-    [check, revealed, touched],
-  );
+  const { issues, touched } = useTouchedIssues(check.issues, revealed);
   const set = (patch: Partial<PlanDraft>) => onChange((d) => ({ ...d, ...patch }));
   const setTarget = (i: number, patch: Partial<PlanTargetDraft>) =>
     onChange((d) => ({ ...d, targets: d.targets.map((t, j) => (j === i ? { ...t, ...patch } : t)) }));
@@ -247,7 +240,7 @@ export const PlanEditor = memo(function PlanEditor({
           {Number.isInteger(reps) ? reps : '?'} repetition{reps === 1 ? '' : 's'} ={' '}
           <strong>{runs} runs</strong>, one after another
         </p>
-        {otherIssues.length > 0 && (revealed || touched.size > 0) && (
+        {otherIssues.length > 0 && (revealed || touched) && (
           <ul className="form-issues" role="alert">
             {otherIssues.map((i) => (
               <li key={`${i.path}|${i.message}`}>{i.path ? `${i.path}: ${i.message}` : i.message}</li>

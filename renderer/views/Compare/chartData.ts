@@ -8,8 +8,7 @@ import {
   type ProtocolVariant,
 } from '../../../shared/comparison.ts';
 import { baseLineOptions } from '../../charts/baseOptions.ts';
-import type { Palette } from '../../charts/palette.ts';
-import { withAlpha } from '../../charts/palette.ts';
+import { seriesColor, withAlpha, type Palette } from '../../charts/palette.ts';
 import { formatMs, formatRate } from '../../lib/format.ts';
 import { percentileChartOptions } from '../../charts/percentileOptions.ts';
 import { percentileToX } from '../../report/percentileScale.ts';
@@ -21,10 +20,6 @@ import { percentileToX } from '../../report/percentileScale.ts';
 
 export function levelAxisTitle(kind: LevelKind): string {
   return kind === 'connections' ? 'concurrent connections' : 'request rate (req/s)';
-}
-
-function colorOf(p: Palette, i: number): string {
-  return p.series[i % p.series.length]!;
 }
 
 /** Levels in ascending order, as the x axis of every chart shows them. */
@@ -46,8 +41,8 @@ export function rpsBarChart(
       datasets: series.map((s, i) => ({
         label: s.label,
         data: s.points.map((pt) => pt.rps),
-        backgroundColor: withAlpha(colorOf(p, i), 0.8),
-        borderColor: colorOf(p, i),
+        backgroundColor: withAlpha(seriesColor(p, i), 0.8),
+        borderColor: seriesColor(p, i),
         borderWidth: 1,
         borderRadius: 3,
       })),
@@ -148,8 +143,8 @@ export function scalingChart(
       const y = figure === 'rps' ? pt.rps : pt.p99;
       return y === null ? [] : [{ x: pt.level, y }];
     }),
-    borderColor: colorOf(p, i),
-    backgroundColor: colorOf(p, i),
+    borderColor: seriesColor(p, i),
+    backgroundColor: seriesColor(p, i),
   }));
   return { type: 'line', data: { datasets }, options };
 }
@@ -172,8 +167,8 @@ export function percentileCurvesChart(
     datasets.push({
       label: target,
       data: points,
-      borderColor: colorOf(p, targetIndex),
-      backgroundColor: colorOf(p, targetIndex),
+      borderColor: seriesColor(p, targetIndex),
+      backgroundColor: seriesColor(p, targetIndex),
       borderWidth: 2,
       pointRadius: 2,
       tension: 0,

@@ -1,6 +1,12 @@
 import type { ActiveComparison } from '../../../shared/api.ts';
-import type { CellOutcome, ComparisonEvent, ComparisonPlan } from '../../../shared/comparison.ts';
-import { expandPlan, type CellCoordinates } from '../../../shared/comparison.ts';
+import {
+  expandPlan,
+  type CellCoordinates,
+  type CellOutcome,
+  type ComparisonEvent,
+  type ComparisonPlan,
+} from '../../../shared/comparison.ts';
+import type { RunPhase } from '../../run/runStore.ts';
 
 export type CellStatus = 'pending' | 'running' | 'completed' | 'cancelled' | 'failed' | 'error';
 
@@ -11,11 +17,10 @@ export interface CellProgress {
   rps: number | null;
 }
 
-export type ComparisonPhase = 'idle' | 'starting' | 'running' | 'stopping' | 'done';
-
 /** One comparison as the page follows it: the matrix's progress and the finished cells. */
 export interface ComparisonRunState {
-  phase: ComparisonPhase;
+  /** A comparison goes through a run's phases. */
+  phase: RunPhase;
   comparisonId: string | null;
   plan: ComparisonPlan | null;
   cells: CellProgress[];

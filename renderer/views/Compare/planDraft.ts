@@ -8,7 +8,7 @@ import {
 import { DEFAULTS } from '../../../shared/defaults.ts';
 import { runOptionsSchema } from '../../../shared/scenario.ts';
 import { parseWith, type FieldIssue } from '../../../shared/validation.ts';
-import { newKey } from '../../editor/draft.ts';
+import { newKey, numberOrText, optionalNumberOrText } from '../../editor/draft.ts';
 
 /**
  * The comparison editor's state while a person types: text for numbers (so "1o0" reaches
@@ -101,19 +101,12 @@ export function draftFromPlan(plan: ComparisonPlan): PlanDraft {
   };
 }
 
-function num(text: string): number | string {
-  const t = text.trim();
-  if (t === '') return t;
-  const n = Number(t);
-  return Number.isFinite(n) ? n : t;
-}
-
 /** "10, 100 1000" -> [10, 100, 1000]; a word that is no number stays text for the schema to name. */
 export function parseLevels(text: string): (number | string)[] {
   return text
     .split(/[\s,;]+/)
     .filter((s) => s !== '')
-    .map(num);
+    .map(numberOrText);
 }
 
 /** The draft as the plan schema's input. */
@@ -121,7 +114,7 @@ export function draftToPlanInput(d: PlanDraft): unknown {
   const restPlan = d.rest?.plan;
   const restLoad = restPlan?.load;
   const options = restPlan?.options ?? runOptionsSchema.omit({ protocol: true }).parse({});
-  const duration = num(d.seconds);
+  const duration = numberOrText(d.seconds);
   return {
     name: d.name,
     targets: d.targets.map((t) => {
@@ -140,7 +133,7 @@ export function draftToPlanInput(d: PlanDraft): unknown {
             limit:
               d.limitKind === 'duration'
                 ? { kind: 'duration', seconds: duration }
-                : { kind: 'requests', count: num(d.requests) },
+                : { kind: 'requests', count: numberOrText(d.requests) },
             rate: restLoad?.model === 'closed' ? restLoad.rate : null,
           }
         : {
@@ -150,13 +143,13 @@ export function draftToPlanInput(d: PlanDraft): unknown {
             maxInFlight: restLoad?.model === 'open' ? restLoad.maxInFlight : DEFAULTS.open.maxInFlight,
           },
     levels: parseLevels(d.levels),
-    repetitions: num(d.repetitions),
-    pauseSeconds: num(d.pauseSeconds),
+    repetitions: numberOrText(d.repetitions),
+    pauseSeconds: numberOrText(d.pauseSeconds),
     options: {
       ...options,
       keepAlive: d.keepAlive,
-      warmupSeconds: num(d.warmupSeconds),
-      sloMs: d.sloMs.trim() === '' ? null : num(d.sloMs),
+      warmupSeconds: numberOrText(d.warmupSeconds),
+      sloMs: optionalNumberOrText(d.sloMs),
       tls: { ...options.tls, verify: d.verifyTls },
     },
   };

@@ -8,8 +8,7 @@ import {
   reduceComparison,
   type ComparisonRunState,
 } from './comparisonRun.ts';
-
-const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+import { errorText } from '../../lib/errors.ts';
 
 export interface ComparisonRun {
   state: ComparisonRunState;
@@ -50,30 +49,37 @@ export function useComparisonRun(api: TrebuchetApi, onAdopt: (plan: ComparisonPl
     };
   }, [api, onAdopt]);
 
+  const sendStop = useCallback(
+    (comparisonId: string) => {
+      api.compare
+        .stop({ comparisonId })
+        .catch((e: unknown) => setState((s) => ({ ...s, errors: [...s.errors, errorText(e)] })));
+    },
+    [api],
+  );
+
   const start = useCallback(
     (plan: ComparisonPlan) => {
       setState(beginComparison(plan));
       api.compare.start({ plan }).then(
         ({ comparisonId }) => {
+          // Stop was pressed while the host was still starting it.
           const stopRequested = current.current.phase === 'stopping';
           setState((s) => ({ ...s, comparisonId, phase: stopRequested ? 'stopping' : 'running' }));
-          if (stopRequested) void api.compare.stop({ comparisonId });
+          if (stopRequested) sendStop(comparisonId);
         },
         (e: unknown) => setState((s) => ({ ...s, phase: 'done', status: 'failed', errors: [errorText(e)] })),
       );
     },
-    [api],
+    [api, sendStop],
   );
 
   const stop = useCallback(() => {
     const { phase, comparisonId } = current.current;
     if (phase !== 'starting' && phase !== 'running') return;
     setState((s) => ({ ...s, phase: 'stopping' }));
-    if (comparisonId !== null)
-      api.compare
-        .stop({ comparisonId })
-        .catch((e: unknown) => setState((s) => ({ ...s, errors: [...s.errors, errorText(e)] })));
-  }, [api]);
+    if (comparisonId !== null) sendStop(comparisonId);
+  }, [sendStop]);
 
   const reset = useCallback(() => setState(idleComparison), []);
   return { state, start, stop, reset };

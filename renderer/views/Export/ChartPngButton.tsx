@@ -2,6 +2,7 @@ import { useState, type RefObject } from 'react';
 import { chartToPng } from './chartImage.ts';
 import { fileSlug } from '../../../shared/file-name.ts';
 import { downloadBlob } from './download.ts';
+import { errorText } from '../../lib/errors.ts';
 
 /** Saves the chart drawn on the canvas as a PNG (full resolution, opaque background). */
 export function ChartPngButton({
@@ -22,7 +23,7 @@ export function ChartPngButton({
         setFailed(null);
         downloadBlob(blob, `${fileSlug(fileName, 'chart')}.png`);
       },
-      (e: unknown) => setFailed(e instanceof Error ? e.message : String(e)),
+      (e: unknown) => setFailed(errorText(e)),
     );
   };
   return (

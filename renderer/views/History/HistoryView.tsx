@@ -12,8 +12,7 @@ import { formatWhen } from '../common/time.ts';
 import { useQuery } from '../common/useQuery.ts';
 import { RecordView } from './RecordView.tsx';
 import { RunDiff } from './RunDiff.tsx';
-
-const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+import { errorText } from '../../lib/errors.ts';
 
 interface HistoryViewProps {
   api: TrebuchetApi;

@@ -3,7 +3,7 @@ import type { TrebuchetApi } from '../../../shared/api.ts';
 import { compareSummaries, type FigureComparison, type Stat } from '../../../shared/comparison.ts';
 import { comparableParts, type RunRecord } from '../../../shared/history.ts';
 import { Alert } from '../../components/Alert.tsx';
-import { formatDecimal, formatInt, formatMsValue, formatRate } from '../../lib/format.ts';
+import { formatCount, formatGrouped, formatMsValue, formatRate, formatRatio } from '../../lib/format.ts';
 import { formatWhen } from '../common/time.ts';
 import { useQuery } from '../common/useQuery.ts';
 
@@ -15,9 +15,9 @@ export function formatFigure(unit: string, value: number): string {
     case 'ms':
       return formatMsValue(value);
     case 'ratio':
-      return `${formatDecimal(value * 100, 2)}%`;
+      return formatRatio(value);
     default:
-      return formatInt(value);
+      return formatCount(value);
   }
 }
 
@@ -31,7 +31,7 @@ function statText(unit: string, s: Stat | null): string {
 export function deltaText(c: FigureComparison): string {
   if (c.deltaPercent === null) return c.delta === null ? '–' : 'n/a';
   const sign = c.deltaPercent > 0 ? '+' : c.deltaPercent < 0 ? '−' : '±';
-  return `${sign}${formatDecimal(Math.abs(c.deltaPercent), 1)} %`;
+  return `${sign}${formatGrouped(Math.abs(c.deltaPercent), 1)} %`;
 }
 
 export function verdictText(c: FigureComparison): string {
@@ -73,7 +73,14 @@ export function RunDiff({
         </button>
       </div>
       <Alert tone="error">{records.error}</Alert>
-      {records.data && <DiffTable a={records.data[0]} b={records.data[1]} />}
+      {records.data && (
+        // A new pair starts from its own first parts, not from the indexes picked in the last.
+        <DiffTable
+          key={`${records.data[0].id}|${records.data[1].id}`}
+          a={records.data[0]}
+          b={records.data[1]}
+        />
+      )}
     </section>
   );
 }

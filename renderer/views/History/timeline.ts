@@ -2,7 +2,7 @@ import type { ChartConfiguration, ChartDataset } from 'chart.js';
 import type { RunResult } from '../../../shared/result.ts';
 import { targetLabel } from '../../../shared/scenario.ts';
 import { baseLineOptions } from '../../charts/baseOptions.ts';
-import type { Palette } from '../../charts/palette.ts';
+import { seriesColor, type Palette } from '../../charts/palette.ts';
 import { drawnWindows } from '../../live/liveSeries.ts';
 
 type XY = { x: number; y: number };
@@ -14,7 +14,7 @@ export function timelineChart(
   p: Palette,
 ): ChartConfiguration<'line', XY[]> {
   const datasets: ChartDataset<'line', XY[]>[] = results.map((r, i) => {
-    const color = p.series[i % p.series.length]!;
+    const color = seriesColor(p, i);
     return {
       label: targetLabel(r.target),
       data: drawnWindows(r.samples).flatMap((s) => {

@@ -9,8 +9,7 @@ import { formatWhen } from '../common/time.ts';
 import { useSecretConsent } from '../common/useConsent.tsx';
 import { useQuery } from '../common/useQuery.ts';
 import { downloadText, MIME } from '../Export/download.ts';
-
-const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+import { errorText } from '../../lib/errors.ts';
 
 interface PresetsViewProps {
   api: TrebuchetApi;

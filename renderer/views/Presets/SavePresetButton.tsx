@@ -3,6 +3,7 @@ import type { TrebuchetApi } from '../../../shared/api.ts';
 import type { PresetDraftInput, PresetSummary } from '../../../shared/presets.ts';
 import { NameDialog } from '../common/Dialog.tsx';
 import { useSecretConsent } from '../common/useConsent.tsx';
+import { errorText } from '../../lib/errors.ts';
 
 type Content =
   | Omit<Extract<PresetDraftInput, { kind: 'scenario' }>, 'name'>
@@ -36,15 +37,14 @@ export function SavePresetButton({
     if (!content) return;
     withConsent((options) => api.presets.save({ preset: { ...content, name }, ...options })).then(
       (out) => {
-        if (!out) return;
-        if (!out.ok) return;
+        if (!out?.ok) return;
         setOpen(false);
         setError(null);
         setSaved(out.preset.name);
         setTimeout(() => setSaved(null), 4000);
         onSaved?.(out.preset);
       },
-      (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+      (e: unknown) => setError(errorText(e)),
     );
   };
 

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { errorText } from '../../lib/errors.ts';
 
 export interface Query<T> {
   data: T | null;
@@ -35,7 +36,7 @@ export function useQuery<T>(load: () => Promise<T>): Query<T> {
           setAnswer((prev) => ({
             request,
             data: prev?.data ?? null,
-            error: e instanceof Error ? e.message : String(e),
+            error: errorText(e),
           }));
       },
     );

@@ -1,0 +1,61 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTrebuchetApi, type SendCommand } from '../../shared/api-client.ts';
+import { RUN_RECORD_FORMAT, RUN_RECORD_VERSION, type RunRecord } from '../../shared/history.ts';
+import { scenarioSchema } from '../../shared/scenario.ts';
+import { RunDiff } from '../../renderer/views/History/RunDiff.tsx';
+import { resultWith } from '../helpers/comparison-results.ts';
+
+/** A saved plain run with one result per URL. */
+function savedRun(id: string, urls: string[]): RunRecord {
+  return {
+    format: RUN_RECORD_FORMAT,
+    version: RUN_RECORD_VERSION,
+    id,
+    name: `run ${id}`,
+    createdAt: '2025-01-02T03:04:05.000Z',
+    appVersion: 'test',
+    status: 'completed',
+    generator: null,
+    kind: 'scenario',
+    scenario: scenarioSchema.parse({ targets: urls.map((url) => ({ url })) }),
+    results: urls.map((url, i) => resultWith({ rps: 1000 * (i + 1), url })),
+  };
+}
+
+const records = new Map(
+  [
+    savedRun('two-a', ['http://127.0.0.1:1/', 'http://127.0.0.1:2/']),
+    savedRun('two-b', ['http://127.0.0.1:1/', 'http://127.0.0.1:2/']),
+    savedRun('one-a', ['http://127.0.0.1:3/']),
+    savedRun('one-b', ['http://127.0.0.1:3/']),
+  ].map((r) => [r.id, r]),
+);
+
+const send: SendCommand = (command, input) => {
+  const record = command === 'history.get' ? records.get((input as { id: string }).id) : undefined;
+  return Promise.resolve(record ? { ok: true, value: record } : { ok: false, error: `${command}: not here` });
+};
+const api = createTrebuchetApi(send, {
+  onRunEvent: () => () => undefined,
+  onComparisonEvent: () => () => undefined,
+});
+
+afterEach(cleanup);
+
+describe('two saved runs compared', () => {
+  it('starts again from the first part when another pair of runs is compared', async () => {
+    const view = render(<RunDiff api={api} a="two-a" b="two-b" onClose={() => undefined} />);
+    await screen.findByTestId('diff-table');
+    // The second target of A against the first of B.
+    fireEvent.change(screen.getByTestId('diff-part-A'), { target: { value: '1' } });
+    expect(screen.getByTestId<HTMLSelectElement>('diff-part-A').value).toBe('1');
+
+    // Two runs of a single target each: there is no second part to stay on.
+    view.rerender(<RunDiff api={api} a="one-a" b="one-b" onClose={() => undefined} />);
+    await waitFor(() => expect(screen.queryByText('run two-a')).toBeNull());
+    expect(screen.getByText('run one-a')).toBeTruthy();
+    expect(screen.getAllByTestId('diff-row').length).toBeGreaterThan(0);
+  });
+});
