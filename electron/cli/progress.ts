@@ -4,6 +4,7 @@
  */
 import type { RunResult, Sample } from '../../shared/result.ts';
 import type { Scenario } from '../../shared/scenario.ts';
+import { failedRequests } from '../../shared/format/summary.ts';
 import { formatCount, formatDurationMs, formatRate } from '../../shared/format/units.ts';
 
 const QUIET_UNDER_SECONDS = 2;
@@ -27,7 +28,8 @@ export function progressLine(sample: Sample, target: string): string {
     formatRate(sample.requestsPerSecond),
     lat ? `p50 ${formatDurationMs(lat.p50)}  p99 ${formatDurationMs(lat.p99)}` : 'no responses',
     `total ${formatCount(sample.totalRequests)}`,
-    `failed ${formatCount(errors)}`,
+    // Per tick only errors are known apart (transport and SLO); "failed" is a whole-run figure.
+    `errors ${formatCount(errors)}`,
     `in flight ${formatCount(sample.inFlight)}`,
   ];
   return parts.join('  ');
@@ -36,7 +38,7 @@ export function progressLine(sample: Sample, target: string): string {
 /** One comparison run's headline figures, printed when it ends. */
 export function cellSummaryLine(r: RunResult): string {
   const p99 = r.latency?.percentiles['99'];
-  const failed = r.requests.total - r.requests.ok;
+  const failed = failedRequests(r);
   return [
     `  ${r.status}:`,
     formatRate(r.throughput.requestsPerSecond),

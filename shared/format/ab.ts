@@ -93,7 +93,8 @@ function totalsLines(r: RunResult): string[] {
   lines.push(line('Keep-Alive requests', keepAliveRequests(r)));
   if (r.requests.inFlightAtEnd > 0) lines.push(line('Unanswered at end', r.requests.inFlightAtEnd));
   lines.push(line('Total transferred', `${r.bytes.inTotal} bytes`));
-  if (r.bytes.outBody > 0) lines.push(line('Total body sent', r.bytes.outBody));
+  // ab prints this when it posts a body, and counts every byte written, headers included.
+  if (r.bytes.outBody > 0) lines.push(line('Total body sent', r.bytes.outTotal));
   lines.push(line('HTML transferred', `${r.bytes.inBody} bytes`));
 
   const perRequest = timePerRequestMs(r);
@@ -106,7 +107,7 @@ function totalsLines(r: RunResult): string[] {
       line('Transfer rate', `${fixed(transferRateKiBps(r), 2)} [Kbytes/sec] received`),
     );
     if (r.bytes.outBody > 0) {
-      const sent = r.bytes.outBody / 1024 / r.durationSeconds;
+      const sent = r.bytes.outTotal / 1024 / r.durationSeconds;
       const indent = ' '.repeat(LABEL_WIDTH);
       lines.push(
         `${indent}${fixed(sent, 2)} kb/s sent`,

@@ -28,9 +28,13 @@ const BREAKDOWN_OF: Record<ErrorKind, keyof FailureBreakdown> = {
   slo: 'slo',
 };
 
-/** Requests that failed: transport errors plus responses slower than the SLO. */
+/**
+ * Requests that did not succeed (vegeta's 1 - success): transport errors, responses slower
+ * than the SLO and statuses outside 200-399. The UI, the CSV and the comparison table all
+ * mean this by "failed"; ab's own narrower count is abFailedRequests.
+ */
 export function failedRequests(r: RunResult): number {
-  return r.requests.errors + r.requests.sloExceeded;
+  return r.requests.total - r.requests.ok;
 }
 
 export function failureBreakdown(r: RunResult): FailureBreakdown {

@@ -57,7 +57,7 @@ describe('progress on stderr', () => {
     p.finish();
     expect(long.text().split('\n')).toEqual([progressLine(sample(1), ''), progressLine(sample(2), ''), '']);
     expect(progressLine(sample(2), '')).toBe(
-      '2.0s  100.00 req/s  p50 225µs  p99 500µs  total 200  failed 2  in flight 1',
+      '2.0s  100.00 req/s  p50 225µs  p99 500µs  total 200  errors 2  in flight 1',
     );
 
     const short = sink(false);

@@ -77,13 +77,14 @@ describe('ab report layout', () => {
     ]);
     // A different length fails a request for ab only: vegeta's success and the error rate ignore it.
     expect(abFailedRequests(r)).toBe(33);
-    expect(failedRequests(r)).toBe(18);
+    expect(failedRequests(r)).toBe(30);
     expect(keepAliveRequests(base)).toBe(29990);
   });
 
   it('derives the figures once for every view', () => {
     const r = abStyleResult();
-    expect(failedRequests(r)).toBe(18);
+    // Not a success: 10 transport errors, 8 slower than the SLO, 12 non-2xx.
+    expect(failedRequests(r)).toBe(30);
     expect(failureBreakdown(r)).toEqual({ connect: 4, receive: 6, length: 0, exceptions: 0, slo: 8 });
     expect(timePerRequestMs(r)).toBeCloseTo(21.949, 3);
     expect(timePerRequestAcrossMs(r)).toBeCloseTo(0.732, 3);
@@ -103,7 +104,7 @@ describe('ab report layout', () => {
         authorizationError: null,
       },
       server: null,
-      bytes: { outBody: 10240 },
+      bytes: { outBody: 10240, outTotal: 55240 },
     });
     const lines = formatAbReport(r).split('\n');
     expect(lines.slice(0, 8)).toEqual([
@@ -117,9 +118,10 @@ describe('ab report layout', () => {
       'Document Length:        unknown (no successful response)',
     ]);
     expect(lines).toContain('Concurrency Level:      open model, 100 req/s (at most 1000 in flight)');
-    expect(lines).toContain('Total body sent:        10240');
-    expect(lines).toContain('                        2.00 kb/s sent');
-    expect(lines).toContain('                        25.39 kb/s total');
+    // ab counts headers in what it sent: 55240 B / 1024 / 4.990 s = 10.81 kb/s.
+    expect(lines).toContain('Total body sent:        55240');
+    expect(lines).toContain('                        10.81 kb/s sent');
+    expect(lines).toContain('                        34.20 kb/s total');
   });
 
   it('says that open-model phases count from the write, not the scheduled time', () => {
