@@ -31,12 +31,6 @@ export const PROTOCOL_VARIANTS = ['http', 'https', 'h2'] as const;
 export const protocolVariantSchema = z.enum(PROTOCOL_VARIANTS);
 export type ProtocolVariant = z.infer<typeof protocolVariantSchema>;
 
-export const PROTOCOL_VARIANT_LABELS: Record<ProtocolVariant, string> = {
-  http: 'http',
-  https: 'https',
-  h2: 'h2',
-};
-
 const schemeUrl = (scheme: 'http:' | 'https:', variant: ProtocolVariant) =>
   targetUrlSchema.refine(
     (u) => {
@@ -222,6 +216,7 @@ function loadAt(load: Load, level: number): Load {
  */
 export function expandPlan(plan: ComparisonPlan): ComparisonCell[] {
   const kind = levelKindOf(plan.load);
+  const labels = plan.targets.map(comparisonTargetLabel);
   const cells: ComparisonCell[] = [];
   for (let repetition = 0; repetition < plan.repetitions; repetition++) {
     for (const level of plan.levels) {
@@ -230,7 +225,7 @@ export function expandPlan(plan: ComparisonPlan): ComparisonCell[] {
           const url = urlFor(t, protocol);
           // The schema guarantees a URL for every listed protocol; a plan built by hand may not.
           if (url === null) throw new Error(`target ${targetIndex} has no ${protocol} URL`);
-          const label = comparisonTargetLabel(t);
+          const label = labels[targetIndex]!;
           const coordinates: CellCoordinates = { targetIndex, protocol, level, repetition };
           cells.push({
             index: cells.length,

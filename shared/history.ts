@@ -83,8 +83,12 @@ export type RunRecordDraft =
 
 export type RunRecordOf<K extends RunRecord['kind']> = Extract<RunRecord, { kind: K }>;
 
-/** The results of a record, whatever its kind. */
-export function resultsOf(record: RunRecord): RunResult[] {
+/** The results of a record (or of a draft), whatever its kind. */
+export function resultsOf(
+  record:
+    | { kind: 'scenario'; results: RunResult[] }
+    | { kind: 'comparison'; outcomes: readonly { result: RunResult }[] },
+): RunResult[] {
   return record.kind === 'scenario' ? record.results : record.outcomes.map((o) => o.result);
 }
 

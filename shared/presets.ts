@@ -106,7 +106,8 @@ export type ParsedPreset =
     }
   | { ok: false; issues: FieldIssue[] };
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
+/** A JSON object (not null, not an array). */
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const fail = (path: string, message: string): ParsedPreset => ({ ok: false, issues: [{ path, message }] });

@@ -67,7 +67,6 @@ interface ClientState {
   pendingError: ClassifiedError | null;
   /** Body bytes of the response being received. */
   bodyBytes: number;
-  isHead: boolean;
   /** The response being received said Connection: close (or is HTTP/1.0 without keep-alive). */
   closeAfter: boolean;
   /** A fresh connection already sent its requests: autocannon's next send would be one too many. */
@@ -161,7 +160,6 @@ export class AutocannonRunner implements Runner {
         const st: ClientState = {
           pendingError: null,
           bodyBytes: 0,
-          isHead,
           closeAfter: false,
           skipNextSend: false,
         };
@@ -270,7 +268,7 @@ export class AutocannonRunner implements Runner {
 
       // The clients exist now (autocannon builds them synchronously); no byte has arrived yet.
       for (const client of clients) {
-        hookParser(client, states.get(client)!, (message) => {
+        hookParser(client, states.get(client)!, isHead, (message) => {
           lose(client, { kind: 'protocol', message: `invalid HTTP response: ${message}` });
           client._destroyConnection();
           client._connect();
@@ -305,6 +303,7 @@ export class AutocannonRunner implements Runner {
 function hookParser(
   client: ClientInternals,
   st: ClientState,
+  isHead: boolean,
   onProtocolError: (message: string) => void,
 ): void {
   const parser = client.parser;
@@ -316,7 +315,7 @@ function hookParser(
     onHeaders(info);
     const { statusCode, shouldKeepAlive } = info as { statusCode?: number; shouldKeepAlive?: boolean };
     st.closeAfter = shouldKeepAlive === false;
-    return st.isHead || statusCode === 204 || statusCode === 304;
+    return isHead || statusCode === 204 || statusCode === 304;
   };
   const execute = parser.execute.bind(parser);
   parser.execute = (chunk: Buffer) => {

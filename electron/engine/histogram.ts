@@ -2,7 +2,6 @@ import * as hdr from 'hdr-histogram-js';
 import type { LatencyStats } from '../../shared/result.ts';
 
 /** Latencies are recorded in microseconds, 3 significant digits, up to one hour. */
-export const HISTOGRAM_UNIT = 'us';
 const HIGHEST_TRACKABLE_US = 3_600_000_000;
 
 export type Histogram = hdr.Histogram;

@@ -1,4 +1,5 @@
 import { lookup } from 'node:dns/promises';
+import { once } from 'node:events';
 import http from 'node:http';
 import http2 from 'node:http2';
 import net from 'node:net';
@@ -31,21 +32,6 @@ export function headerObject(headers: RunSpec['target']['headers']): Record<stri
   return out;
 }
 
-function once<T>(emitter: NodeJS.EventEmitter, event: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onError = (err: Error): void => {
-      emitter.off(event, onEvent);
-      reject(err);
-    };
-    const onEvent = (value: T): void => {
-      emitter.off('error', onError);
-      resolve(value);
-    };
-    emitter.once(event, onEvent);
-    emitter.once('error', onError);
-  });
-}
-
 interface Response {
   server: string | null;
   bodyBytes: number;
@@ -60,7 +46,8 @@ interface Response {
  */
 export async function preflight(spec: RunSpec, signal: AbortSignal): Promise<PreflightOutcome> {
   const url = new URL(spec.target.url);
-  const { hostname, port } = hostAndPort(spec.target.url);
+  const where = hostAndPort(spec.target.url);
+  const { hostname, port } = where;
   const timeoutMs = spec.options.timeoutMs;
   const sockets: net.Socket[] = [];
   let tlsFacts: TlsFacts | null = null;
@@ -156,7 +143,7 @@ export async function preflight(spec: RunSpec, signal: AbortSignal): Promise<Pre
       tls: tlsFacts,
       server: {
         software: res.server,
-        ...hostAndPort(spec.target.url),
+        ...where,
         documentLength: res.bodyBytes,
         httpVersion: res.httpVersion,
       },

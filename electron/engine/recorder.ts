@@ -182,7 +182,7 @@ export class Recorder {
       intervalSeconds,
       warmup: !this.measuring,
       requests: w.requests,
-      totalRequests: 0,
+      totalRequests: this.totals.total,
       requestsPerSecond: w.requests / intervalSeconds,
       bytesInPerSecond: w.bytesIn / intervalSeconds,
       latency:
@@ -202,7 +202,6 @@ export class Recorder {
       ...(cpuPercent === undefined ? {} : { cpuPercent }),
     };
     if (this.measuring) this.histogram.add(h);
-    sample.totalRequests = this.totals.total;
     h.reset();
     this.w = emptyWindow();
     this.lastTickAt = now;

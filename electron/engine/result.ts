@@ -15,6 +15,7 @@ import {
 import { CPU_SCOPE } from './cpu.ts';
 import type { ClassifiedError } from './errors.ts';
 import { encodeHistogram, latencyStats } from './histogram.ts';
+import { endpointOf } from './native/request-bytes.ts';
 import type { Recorder } from './recorder.ts';
 import { evaluateThresholds } from './thresholds.ts';
 import type { RunnerOutcome, RunSpec } from './types.ts';
@@ -399,9 +400,8 @@ export function failedResult(id: RunIdentity, error: ClassifiedError, facts: Par
 /** ab's "Server Hostname / Port / Document Path" from a target URL. */
 export function hostAndPort(url: string): Pick<ServerFacts, 'hostname' | 'port' | 'documentPath'> {
   try {
-    const u = new URL(url);
-    const port = u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
-    return { hostname: u.hostname.replace(/^\[|\]$/g, ''), port, documentPath: `${u.pathname}${u.search}` };
+    const { hostname, port, path } = endpointOf(url);
+    return { hostname, port, documentPath: path };
   } catch {
     return { hostname: url, port: 0, documentPath: '/' };
   }

@@ -34,7 +34,7 @@ export interface RunHandle {
 export function startRun(spec: RunSpec, callbacks: RunCallbacks = {}): RunHandle {
   const startedAt = new Date();
   const samples: Sample[] = [];
-  const engine = plannedEngine(spec.load, spec.options);
+  const engine = plannedEngine(spec.options);
   let settled = false;
   let stopRequested = false;
   let stopTimer: NodeJS.Timeout | undefined;

@@ -38,7 +38,7 @@ function autocannonRefusal(load: Load, options: RunOptions): string | null {
  * sends 2 to 3 times more requests per CPU-second than autocannon on the same machine
  * (figures in docs/benchmarks.md). autocannon stays selectable, and serves as a cross-check.
  */
-export function plannedEngine(_load: Load, options: RunOptions): EngineId {
+export function plannedEngine(options: RunOptions): EngineId {
   const name = options.engine === 'auto' ? 'native' : options.engine;
   return { name, version: name === 'autocannon' ? packageVersion('autocannon') : NATIVE_RUNNER_VERSION };
 }
@@ -49,7 +49,7 @@ export function plannedEngine(_load: Load, options: RunOptions): EngineId {
  */
 export async function selectRunner(spec: RunSpec): Promise<Runner> {
   const { load, options } = spec;
-  const engine = plannedEngine(load, options).name;
+  const engine = plannedEngine(options).name;
   if (engine === 'autocannon') {
     const refusal = autocannonRefusal(load, options);
     if (refusal !== null)

@@ -7,9 +7,9 @@ import type { RunSpec } from './types.ts';
 
 export type BuiltSpec = { ok: true; spec: RunSpec } | { ok: false; result: RunResult };
 
-async function readField(path: string, field: string, as: 'bytes' | 'text'): Promise<Uint8Array | string> {
+async function readField<T>(path: string, field: string, read: (path: string) => Promise<T>): Promise<T> {
   try {
-    return as === 'text' ? await readFile(path, 'utf8') : new Uint8Array(await readFile(path));
+    return await read(path);
   } catch (err) {
     const why = err instanceof Error ? err.message.replace(/^\w+: /, '') : String(err);
     const code = (err as { code?: unknown }).code;
@@ -43,20 +43,21 @@ export async function buildRunSpec(
     let body: Uint8Array | null = null;
     if (target.body.kind === 'text') body = new TextEncoder().encode(target.body.text);
     if (target.body.kind === 'file') {
-      body = (await readField(target.body.path, `targets.${targetIndex}.body.path`, 'bytes')) as Uint8Array;
+      body = await readField(
+        target.body.path,
+        `targets.${targetIndex}.body.path`,
+        async (p) => new Uint8Array(await readFile(p)),
+      );
     }
     const caFile = scenario.options.tls.caFile;
-    const ca = caFile === null ? null : ((await readField(caFile, 'options.tls.caFile', 'text')) as string);
+    const ca =
+      caFile === null ? null : await readField(caFile, 'options.tls.caFile', (p) => readFile(p, 'utf8'));
     return { ok: true, spec: { ...id, body: body && body.length > 0 ? body : null, ca } };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     return {
       ok: false,
-      result: failedResult(
-        id,
-        { kind: 'other', message },
-        { engine: plannedEngine(scenario.load, scenario.options) },
-      ),
+      result: failedResult(id, { kind: 'other', message }, { engine: plannedEngine(scenario.options) }),
     };
   }
 }

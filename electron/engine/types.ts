@@ -26,7 +26,7 @@ export interface RunSpec {
 /** What a runner reports beyond what it fed into the Recorder. */
 export interface RunnerOutcome {
   tls: TlsFacts | null;
-  /** Partial server facts the runner learnt (ab's Server Software, HTTP version). */
+  /** HTTP version of the responses ("1.0", "1.1", "2"), when the runner learnt it. */
   httpVersion: string | null;
   /** Open model: seconds spent sending, and waiting for the last answers afterwards. */
   attackSeconds: number | null;

@@ -30,7 +30,7 @@ async function execute(
   onSample: (s: Sample) => void,
 ): Promise<RunResult> {
   const startedAt = new Date();
-  let engine: EngineId = plannedEngine(spec.load, spec.options);
+  let engine: EngineId = plannedEngine(spec.options);
   let runner: Runner;
   try {
     runner = await selectRunner(spec);

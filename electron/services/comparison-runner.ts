@@ -139,7 +139,6 @@ export class ComparisonRunner {
         // A stop() that came between start() and here would have found no run to stop.
         if (abort.signal.aborted) await this.#manager.stop(runId);
         results = await this.#manager.whenDone(runId);
-        this.#runCells.delete(runId);
       } catch (err) {
         this.#events.emit({
           type: 'error',
@@ -149,6 +148,7 @@ export class ComparisonRunner {
         });
         continue;
       } finally {
+        if (entry.currentRunId !== null) this.#runCells.delete(entry.currentRunId);
         entry.currentRunId = null;
       }
       const result = results[0];

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import {
   historyNameSchema,
   historySummarySchema,
+  resultsOf,
   RUN_RECORD_FORMAT,
   RUN_RECORD_VERSION,
   runRecordSchema,
@@ -133,7 +134,6 @@ export class HistoryStore {
   save(draft: RunRecordDraft): Promise<HistorySummary> {
     return this.serial(async () => {
       const createdAt = this.now();
-      const results = draft.kind === 'scenario' ? draft.results : draft.outcomes.map((o) => o.result);
       const defaultName = draft.kind === 'scenario' ? draft.scenario.name : draft.plan.name;
       const record: RunRecord = parseOrThrow(
         runRecordSchema,
@@ -144,7 +144,7 @@ export class HistoryStore {
           id: newHistoryId(createdAt),
           name: draft.name?.trim() || defaultName.trim() || 'Run',
           createdAt: createdAt.toISOString(),
-          generator: results[0]?.generator ?? null,
+          generator: resultsOf(draft)[0]?.generator ?? null,
         },
         'run record',
       );

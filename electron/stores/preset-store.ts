@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import {
   describeSecrets,
+  isRecord,
   parsePresetFile,
   presetDraftSchema,
   presetFileName,
@@ -115,9 +116,6 @@ interface Entry {
   /** Some sealed values could not be decrypted here; raw keeps them sealed. */
   locked: boolean;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The user's presets: save, load, list, rename, duplicate, delete, import and export. The
@@ -232,13 +230,13 @@ export class PresetStore {
 
   /** Copies a preset (a built-in one too) into a new user preset, "<name> (copy)" by default. */
   duplicate(id: string, name?: string): PresetSummary {
-    const source = this.builtIns.get(id) ?? this.read().find((e) => e.preset.id === id)?.preset;
+    const entries = [...this.read()];
+    const from = entries.find((e) => e.preset.id === id);
+    const source = this.builtIns.get(id) ?? from?.preset;
     if (!source) throw new PresetNotFoundError(id);
     const newName = parseOrThrow(presetNameSchema, name ?? `${source.name} (copy)`, 'name');
-    const entries = [...this.read()];
     const now = this.now().toISOString();
     const fields = { id: this.newId(), name: newName, createdAt: now, updatedAt: now };
-    const from = entries.find((e) => e.preset.id === id);
     // A user preset's stored form is copied as is, so sealed values stay sealed (even undecryptable ones).
     const entry: Entry = from
       ? {

@@ -1,4 +1,4 @@
-import { isSecretHeader, type SecretOptions } from '../../shared/presets.ts';
+import { isRecord, isSecretHeader, type SecretOptions } from '../../shared/presets.ts';
 
 /**
  * Encrypts secret header values for storage. The desktop implements it with Electron's
@@ -27,8 +27,6 @@ interface HeaderLike {
   value: string;
   sealed?: unknown;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
 function isHeaderLike(v: unknown): v is HeaderLike {
   return isRecord(v) && typeof v.name === 'string' && typeof v.value === 'string';
@@ -71,15 +69,6 @@ export function sealSecrets(tree: unknown, cipher: SecretCipher): void {
     h[SEALED] = cipher.encrypt(h.value);
     h.value = '';
   });
-}
-
-/** True when the tree holds sealed values. */
-export function hasSealedSecrets(tree: unknown): boolean {
-  let found = false;
-  forEachHeader(tree, (h) => {
-    if (SEALED in h) found = true;
-  });
-  return found;
 }
 
 /**

@@ -1,10 +1,10 @@
 import http2 from 'node:http2';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
 import { runNative, startH2Server } from '../helpers/native.ts';
 import { startNginx } from '../helpers/nginx.ts';
-import { handlers, startHttpServer } from '../helpers/servers.ts';
+import { handlers, startHttpServer, startRawServer } from '../helpers/servers.ts';
 import { endAfterEach } from '../helpers/cleanup.ts';
 
 const track = endAfterEach();
@@ -194,6 +194,34 @@ describe('native runner, HTTP/2', () => {
     });
     expect(recorder.totals.errors).toBe(3);
     expect(recorder.totals.errorSet.get('timeout')?.count).toBe(3);
+  });
+
+  it('dials again after a TLS handshake that never finishes', async () => {
+    const server = track(await startH2Server({ tls: certs.valid }));
+    const serverPort = Number(new URL(server.url).port);
+    let accepted = 0;
+    const front = track(
+      await startRawServer((socket) => {
+        // The first connection is accepted and never answered; later ones reach the server.
+        if (accepted++ === 0) return;
+        const upstream = net.connect(serverPort, '127.0.0.1');
+        upstream.on('error', () => socket.destroy());
+        socket.on('error', () => upstream.destroy());
+        socket.pipe(upstream).pipe(socket);
+      }),
+    );
+    const { recorder } = await runNative(
+      {
+        targets: [{ url: `https://127.0.0.1:${front.port}/` }],
+        ...h2Closed(1, 1, 20),
+        options: { protocol: 'h2', timeoutMs: 300, tls: { caFile: 'ca' } },
+      },
+      { ca: certs.ca.cert },
+    );
+    // The request that waited on the stuck handshake times out; a new dial carries the rest.
+    expect(recorder.totals.errorSet.get('timeout')?.count).toBe(1);
+    expect(recorder.totals.ok).toBe(19);
+    expect(server.sessions).toBe(1);
   });
 
   it('fails with a protocol error when the server does not offer h2 by ALPN', async () => {

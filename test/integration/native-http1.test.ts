@@ -74,6 +74,25 @@ describe('native runner, HTTP/1.1', () => {
     expect(server.connections).toBeGreaterThan(3);
   });
 
+  it('ignores what a server sends after a Connection: close response', async () => {
+    // The reconnect starts inside the parser's callback; the old read's extra response must
+    // not be parsed as the new connection's.
+    const server = track(
+      await startRawServer((socket) => {
+        socket.once('data', () => {
+          socket.end(
+            'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok' +
+              'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok',
+          );
+        });
+      }),
+    );
+    const { recorder } = await runNative({ targets: [{ url: server.url }], load: closed(1, 5) });
+    expect(recorder.totals.errors).toBe(0);
+    expect(recorder.totals.responses).toBe(5);
+    expect(server.connections).toBe(5);
+  });
+
   it('reads HEAD responses without a body', async () => {
     const server = track(await startHttpServer(handlers.ok('a body HEAD must not wait for')));
     const { recorder } = await runNative({

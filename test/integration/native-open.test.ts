@@ -83,6 +83,28 @@ describe('native runner, open model and rate caps', () => {
     expect(percentileMs(recorder, 100)).toBeGreaterThan(500);
   });
 
+  it('states the attack and the rate it sent over the measured part, the warm-up left out', async () => {
+    // 2 slots, 100 ms each: about 20 req/s go out of the 100 scheduled, so the warm-up leaves
+    // a backlog whose scheduled times lie long before measuring starts.
+    const server = track(await startHttpServer(handlers.delay(100)));
+    const { recorder, outcome } = await runNative(
+      {
+        targets: [{ url: server.url }],
+        load: { model: 'open', rate: 100, durationSeconds: 1, maxInFlight: 2 },
+      },
+      { warmupSeconds: 2 },
+    );
+    // The attack runs from the start of measuring, not from a backlogged request's due time.
+    expect(outcome.attackSeconds).toBeGreaterThan(0.5);
+    expect(outcome.attackSeconds).toBeLessThan(1.5);
+    const warning = outcome.warnings.find((w) => w.code === 'rate-not-reached');
+    const stated = Number(/sent ([\d.]+) req\/s/.exec(warning?.message ?? '')?.[1]);
+    expect(recorder.totals.sent).toBeGreaterThan(0);
+    expect(recorder.totals.sent).toBeLessThanOrEqual(25);
+    expect(stated).toBeGreaterThan(0);
+    expect(stated).toBeLessThanOrEqual(25);
+  });
+
   it('runs the warm-up at the same rate and measures only the duration after it', async () => {
     const server = track(await startHttpServer(handlers.ok()));
     const { recorder, warmupSeconds } = await runNative(

@@ -15,6 +15,7 @@ import {
   type CellOutcome,
 } from '../../shared/comparison.ts';
 import { resultWith } from '../helpers/comparison-results.ts';
+import { AB_PERCENTILE_LABELS } from '../helpers/run-result.ts';
 
 describe('statOf', () => {
   it('gives mean, sample stdev, min and max', () => {
@@ -153,19 +154,7 @@ describe('aggregateComparison', () => {
   it('builds the seed-001 percentile table, one column per server', () => {
     const pt = comparisonPercentileTable(table, { protocol: 'http', level: 10 });
     expect(pt.columns).toEqual(['a', 'b']);
-    expect(pt.rows.map((r) => r.label)).toEqual([
-      '50%',
-      '66%',
-      '75%',
-      '80%',
-      '90%',
-      '95%',
-      '98%',
-      '99%',
-      '99.9%',
-      '99.99%',
-      '100%',
-    ]);
+    expect(pt.rows.map((r) => r.label)).toEqual(AB_PERCENTILE_LABELS);
     expect(pt.rows[0]!.values).toEqual([1, 2]);
     expect(pt.rows.find((r) => r.percentile === 99)!.values).toEqual([6, 3]);
     expect(pt.rows.find((r) => r.percentile === 100)!.values).toEqual([12, 6]);

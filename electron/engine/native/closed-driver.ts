@@ -24,7 +24,8 @@ export interface ClosedPlan {
 export class ClosedDriver extends LoadDriver<void> {
   private readonly plan: ClosedPlan;
   private readonly waiting = new Set<Client>();
-  private interval = 0;
+  /** ms between due times under a rate cap; 0 without one. */
+  private readonly interval: number;
   private token = 0;
   private measuring = false;
   /** Requests-count limit: how many more may be sent once measuring. */
@@ -36,11 +37,11 @@ export class ClosedDriver extends LoadDriver<void> {
   constructor(plan: ClosedPlan, state: RunState, makeClient: (owner: ClientOwner) => Client) {
     super(state, plan.timeoutMs);
     this.plan = plan;
+    this.interval = plan.rate === null ? 0 : 1000 / plan.rate;
     for (let i = 0; i < plan.connections; i++) this.clients.push(makeClient(this));
   }
 
   protected override begin(warmupDone: Promise<void> | null): void {
-    if (this.plan.rate !== null) this.interval = 1000 / this.plan.rate;
     if (warmupDone === null) this.beginMeasuring();
     else void warmupDone.then(() => this.beginMeasuring());
     for (const c of this.clients) this.fill(c);

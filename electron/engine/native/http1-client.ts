@@ -1,6 +1,6 @@
 import type net from 'node:net';
 import type { DialTiming, Dialer } from './dial.ts';
-import { classifyError, closedFailure, timeoutFailure, type Failure } from './errors.ts';
+import { classifyError, type ClassifiedError } from '../errors.ts';
 import { ResponseParser } from './response-parser.ts';
 import type { Client, ClientOwner, RunState } from './run-state.ts';
 
@@ -19,6 +19,11 @@ export interface Http1Config {
 
 const MAX_HEAD_BYTES = 1024 * 1024;
 const MAX_BACKOFF_MS = 100;
+
+const CLOSED: ClassifiedError = {
+  kind: 'reset',
+  message: 'connection closed by the server before the response was complete',
+};
 
 /**
  * One HTTP/1.1 connection slot: a socket (replaced when the server closes it) carrying up
@@ -68,10 +73,6 @@ export class Http1Client implements Client {
     return this.destroyed ? 0 : this.cfg.depth - this.count;
   }
 
-  get pending(): number {
-    return this.count;
-  }
-
   send(intendedAt: number, now: number): void {
     const depth = this.cfg.depth;
     let i = this.head + this.count;
@@ -95,7 +96,7 @@ export class Http1Client implements Client {
     if (this.count === 0 || now - this.startAt[this.head]! <= this.cfg.state.timeoutMs) return;
     // Requests pipelined behind a stuck one cannot be answered before it: they time out too.
     this.dropSocket();
-    this.fail(this.count, timeoutFailure(this.cfg.state.timeoutMs), now);
+    this.fail(this.count, this.cfg.state.timedOut, now);
   }
 
   destroy(): void {
@@ -109,7 +110,6 @@ export class Http1Client implements Client {
 
   private connect(): void {
     const generation = ++this.generation;
-    this.parser.reset();
     this.dialing = this.cfg.dialer.dial(
       (n, buf) => {
         if (generation === this.generation) this.onRead(n, buf);
@@ -127,6 +127,9 @@ export class Http1Client implements Client {
           return;
         }
         this.dialFailures = 0;
+        // Reset only now, not when dialling: connect() may run inside the parser's callback for
+        // the old socket's last response, and a reset there would un-halt it mid-read.
+        this.parser.reset();
         this.socket = socket;
         this.dialTiming = timing;
         this.socketResponses = 0;
@@ -243,7 +246,7 @@ export class Http1Client implements Client {
         // Closed between responses on a reused connection: resend on a new one.
         this.written = 0;
       } else {
-        this.fail(this.written, err ? classifyError(err) : closedFailure(), now);
+        this.fail(this.written, err ? classifyError(err) : CLOSED, now);
       }
     }
     if (this.count > 0 && this.dialing === null && this.backoff === null && !this.destroyed)
@@ -279,7 +282,7 @@ export class Http1Client implements Client {
   }
 
   /** Fails the `n` oldest requests with one failure, then tells the owner there is room. */
-  private fail(n: number, f: Failure, now: number): void {
+  private fail(n: number, f: ClassifiedError, now: number): void {
     if (n === 0) return;
     const depth = this.cfg.depth;
     for (let k = 0; k < n; k++) {

@@ -1,6 +1,6 @@
 import type net from 'node:net';
 import type { Dialer, DialTiming } from './dial.ts';
-import { classifyError, timeoutFailure, type Failure } from './errors.ts';
+import { classifyError, type ClassifiedError } from '../errors.ts';
 import { encodeRequestBlock } from './hpack.ts';
 import { H2_REFUSED_STREAM, H2Session, h2ErrorName, type H2Exchange } from './http2-session.ts';
 import type { Client, ClientOwner, RunState } from './run-state.ts';
@@ -70,10 +70,6 @@ export class Http2Client implements Client {
     return this.destroyed ? 0 : Math.max(0, this.limit - this.queue.length - this.active.size);
   }
 
-  get pending(): number {
-    return this.queue.length + this.active.size;
-  }
-
   send(intendedAt: number, now: number): void {
     this.cfg.state.started();
     this.dispatch(
@@ -98,8 +94,8 @@ export class Http2Client implements Client {
 
   sweep(now: number): void {
     const limit = this.cfg.state.timeoutMs;
+    const f = this.cfg.state.timedOut;
     let expired = 0;
-    const f = timeoutFailure(limit);
     for (const [ex, conn] of this.active) {
       if (now - ex.startAt <= limit) continue;
       this.active.delete(ex);
@@ -107,6 +103,7 @@ export class Http2Client implements Client {
       this.cfg.state.failed(f, now);
       expired++;
     }
+    let waitedOut = false;
     for (let i = this.queue.length - 1; i >= 0; i--) {
       const ex = this.queue[i]!;
       if (now - ex.startAt <= limit) continue;
@@ -114,6 +111,14 @@ export class Http2Client implements Client {
       ex.ended = true;
       this.cfg.state.failed(f, now);
       expired++;
+      waitedOut = true;
+    }
+    if (waitedOut && this.dialing !== null) {
+      // A request waited its whole timeout for a connection: the dial is stuck (a handshake
+      // that never finishes). Give it up, as the HTTP/1.1 client does, and dial anew.
+      this.dialing.cancel();
+      this.dialing = null;
+      if (this.queue.length > 0 && this.backoff === null) this.retryConnect();
     }
     if (expired > 0) this.owner.onFree(this);
   }
@@ -320,7 +325,7 @@ export class Http2Client implements Client {
           this.dispatch(ex, now);
           continue;
         }
-        const f: Failure = err
+        const f: ClassifiedError = err
           ? classifyError(err)
           : conn.goawayLastStreamId >= 0
             ? { kind: 'reset', message: `stream cut off by GOAWAY (last stream ${conn.goawayLastStreamId})` }
@@ -333,7 +338,7 @@ export class Http2Client implements Client {
     },
   };
 
-  private failQueued(f: Failure): void {
+  private failQueued(f: ClassifiedError): void {
     const now = performance.now();
     for (const ex of this.queue.splice(0)) {
       ex.ended = true;

@@ -248,19 +248,16 @@ export class H2Session {
   onRead(n: number, buf: Buffer): void {
     if (this.closed) return;
     this.now = performance.now();
-    let b = buf;
     let pos = 0;
-    let end = n;
-    if (this.pending !== null) {
-      b = Buffer.concat([this.pending, buf.subarray(0, n)]);
-      end = b.length;
-      this.pending = null;
-    }
     try {
-      while (end - pos >= 9) {
-        const len = (b[pos]! << 16) | (b[pos + 1]! << 8) | b[pos + 2]!;
-        if (end - pos < 9 + len) break;
-        this.frame(b, pos, len);
+      if (this.pending !== null) {
+        pos = this.completePending(buf, n);
+        if (pos < 0 || this.closed) return;
+      }
+      while (n - pos >= 9) {
+        const len = (buf[pos]! << 16) | (buf[pos + 1]! << 8) | buf[pos + 2]!;
+        if (n - pos < 9 + len) break;
+        this.frame(buf, pos, len);
         pos += 9 + len;
         if (this.closed) return;
       }
@@ -268,7 +265,30 @@ export class H2Session {
       this.protocolError(e instanceof Error ? e.message : String(e));
       return;
     }
-    if (pos < end) this.pending = Buffer.from(b.subarray(pos, end));
+    if (pos < n) this.pending = Buffer.from(buf.subarray(pos, n));
+  }
+
+  /**
+   * Finishes the frame the last read left partial with only the bytes it lacks (not the whole
+   * read: a large response splits frames across nearly every read). Returns where the next
+   * frame starts in buf, or -1 when this read did not complete it either.
+   */
+  private completePending(buf: Buffer, n: number): number {
+    const kept = this.pending!;
+    this.pending = null;
+    if (kept.length < 9 && kept.length + n < 9) {
+      this.pending = Buffer.concat([kept, buf.subarray(0, n)]);
+      return -1;
+    }
+    const lengthByte = (i: number): number => (i < kept.length ? kept[i]! : buf[i - kept.length]!);
+    const len = (lengthByte(0) << 16) | (lengthByte(1) << 8) | lengthByte(2);
+    const take = 9 + len - kept.length;
+    if (take > n) {
+      this.pending = Buffer.concat([kept, buf.subarray(0, n)]);
+      return -1;
+    }
+    this.frame(Buffer.concat([kept, buf.subarray(0, take)]), 0, len);
+    return take;
   }
 
   private frame(b: Buffer, at: number, len: number): void {

@@ -26,14 +26,13 @@ const MAX_OPENING = 64;
 export interface OpenOutcome {
   /** Scheduled requests never sent: no free slot under maxInFlight until the schedule ended. */
   dropped: number;
-  /** Requests sent later than LATE_TOLERANCE_MS after their scheduled time. */
-  late: number;
-  /** First measured scheduled send to the last send (vegeta's "attack"). */
+  /**
+   * First measured send (its scheduled time, or the start of measuring for a request the
+   * warm-up left behind) to the last send (vegeta's "attack").
+   */
   attackSeconds: number;
   /** Last send to the last answer (vegeta's "wait"). */
   waitSeconds: number;
-  scheduled: number;
-  sent: number;
 }
 
 /**
@@ -58,9 +57,10 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
   /** End of the schedule, ms after t0. */
   private endAt = Infinity;
   private next = 0;
-  private late = 0;
   private dropped = 0;
   private lastSendAt = 0;
+  /** When measuring started (performance.now()); -Infinity until then. */
+  private measureStartAt = -Infinity;
   private firstMeasuredAt = -1;
   private attackDone = false;
   private ticking = false;
@@ -87,6 +87,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
   /** Fixes the schedule's end: every request due before measuring start + duration. */
   private beginMeasuring(at: number): void {
     if (this.finished) return;
+    this.measureStartAt = at;
     const endAt = at - this.t0 + this.plan.durationMs;
     this.endAt = endAt;
     this.total = Math.max(1, Math.ceil(endAt / this.interval - 1e-9));
@@ -145,11 +146,10 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
       const client = this.acquire();
       if (client === null) break;
       const intended = this.t0 + this.next * this.interval;
-      if (now - intended > LATE_TOLERANCE_MS) {
-        recorder.late(1);
-        if (recorder.measuring) this.late++;
+      if (now - intended > LATE_TOLERANCE_MS) recorder.late(1);
+      if (this.firstMeasuredAt < 0 && recorder.measuring) {
+        this.firstMeasuredAt = Math.max(intended, this.measureStartAt);
       }
-      if (this.firstMeasuredAt < 0 && recorder.measuring) this.firstMeasuredAt = intended;
       this.next++;
       this.lastSendAt = now;
       client.send(intended, now);
@@ -181,11 +181,8 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     const lastDone = Math.max(this.state.lastDoneAt, this.lastSendAt);
     return {
       dropped: this.dropped,
-      late: this.late,
       attackSeconds: Math.max(0, this.lastSendAt - start) / 1000,
       waitSeconds: this.attackDone ? Math.max(0, lastDone - this.lastSendAt) / 1000 : 0,
-      scheduled: this.total,
-      sent: this.next - this.dropped,
     };
   }
 

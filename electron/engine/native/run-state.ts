@@ -1,5 +1,5 @@
 import type { Recorder } from '../recorder.ts';
-import type { Failure } from './errors.ts';
+import type { ClassifiedError } from '../errors.ts';
 import { newHistogram, type Histogram } from '../histogram.ts';
 import { PhaseRecorder } from './phases.ts';
 
@@ -7,8 +7,6 @@ import { PhaseRecorder } from './phases.ts';
 export interface Client {
   /** Requests this client can take now (free pipeline slots or streams). */
   readonly free: number;
-  /** Requests it holds that have not finished. */
-  readonly pending: number;
   /** Starts a request scheduled for intendedAt (performance.now() ms; equal to now when unscheduled). */
   send(intendedAt: number, now: number): void;
   /** Fails requests older than the timeout. */
@@ -38,10 +36,10 @@ export class RunState {
   readonly corrected: Histogram | null;
   readonly clock: LatencyClock;
   readonly timeoutMs: number;
+  /** The failure of a request that outlived timeoutMs (one object for the whole run). */
+  readonly timedOut: ClassifiedError;
   /** "1.1", "1.0" or "2", from the first response. */
   httpVersion: string | null = null;
-  /** Requests started and not yet finished, warm-up included (the recorder's inFlight is the same figure). */
-  pending = 0;
   /** performance.now() of the last finished request. */
   lastDoneAt = 0;
   private documentNoted = false;
@@ -51,11 +49,17 @@ export class RunState {
     this.clock = opts.clock;
     this.corrected = opts.corrected ? newHistogram('run') : null;
     this.timeoutMs = opts.timeoutMs;
+    this.timedOut = { kind: 'timeout', message: `no complete response within ${opts.timeoutMs} ms` };
   }
 
   /** False during warm-up: phases and corrected latency skip those requests, like the recorder. */
   get measuring(): boolean {
     return this.recorder.measuring;
+  }
+
+  /** Requests started and not yet finished, warm-up included. */
+  get pending(): number {
+    return this.recorder.inFlight;
   }
 
   /** Whether the next response's Server header is still wanted (ab's "Server Software"). */
@@ -64,7 +68,6 @@ export class RunState {
   }
 
   started(): void {
-    this.pending++;
     this.recorder.inFlight++;
   }
 
@@ -78,7 +81,6 @@ export class RunState {
     doneAt: number,
     server: string | null,
   ): void {
-    this.pending--;
     this.recorder.inFlight--;
     this.lastDoneAt = doneAt;
     const from = this.clock === 'intended' ? intendedAt : startAt;
@@ -92,8 +94,7 @@ export class RunState {
   }
 
   /** A request failed without a response. */
-  failed(f: Failure, doneAt: number): void {
-    this.pending--;
+  failed(f: ClassifiedError, doneAt: number): void {
     this.recorder.inFlight--;
     this.lastDoneAt = doneAt;
     this.recorder.error(f.kind, f.message);

@@ -1,0 +1,100 @@
+import { EventEmitter } from 'node:events';
+import type net from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { H2Session, type H2Exchange } from '../../electron/engine/native/http2-session.ts';
+
+/** A socket that keeps what the session writes and is fed the server's bytes by the test. */
+class FakeSocket extends EventEmitter {
+  written: Buffer[] = [];
+  write(chunk: Uint8Array): boolean {
+    this.written.push(Buffer.from(chunk));
+    return true;
+  }
+  cork(): void {}
+  uncork(): void {}
+  destroy(): void {
+    this.emit('close');
+  }
+}
+
+function frame(type: number, flags: number, id: number, payload: Buffer): Buffer {
+  const h = Buffer.alloc(9);
+  h.writeUIntBE(payload.length, 0, 3);
+  h[3] = type;
+  h[4] = flags;
+  h.writeUInt32BE(id, 5);
+  return Buffer.concat([h, payload]);
+}
+
+function exchange(): H2Exchange {
+  return {
+    id: 0,
+    intendedAt: 0,
+    startAt: 0,
+    writtenAt: 0,
+    firstByteAt: 0,
+    status: 0,
+    bodyBytes: 0,
+    wireBytes: 0,
+    server: null,
+    bodyOffset: 0,
+    sendWindow: 0,
+    received: 0,
+    ended: false,
+  };
+}
+
+const DATA = 0x0;
+const HEADERS = 0x1;
+const SETTINGS = 0x4;
+const END_STREAM = 0x1;
+const END_HEADERS = 0x4;
+
+describe('HTTP/2 session framing', () => {
+  it('reads frames split across reads at any byte, counting every body byte once', () => {
+    // Server SETTINGS, then for streams 1 and 3: HEADERS (:status 200, static index 8) and a DATA
+    // frame of 700 and 3000 bytes that ends the stream.
+    const server = Buffer.concat([
+      frame(SETTINGS, 0, 0, Buffer.alloc(0)),
+      frame(HEADERS, END_HEADERS, 1, Buffer.from([0x88])),
+      frame(HEADERS, END_HEADERS, 3, Buffer.from([0x88])),
+      frame(DATA, END_STREAM, 1, Buffer.alloc(700, 1)),
+      frame(DATA, END_STREAM, 3, Buffer.alloc(3000, 3)),
+    ]);
+    for (const chunk of [1, 2, 5, 8, 9, 10, 13, 100, 709, 4096]) {
+      const socket = new FakeSocket();
+      const done: H2Exchange[] = [];
+      const session = new H2Session(
+        socket as unknown as net.Socket,
+        { block: Buffer.from([0x82]), body: null, wantServer: () => false },
+        {
+          onResponse: (ex) => done.push(ex),
+          onReset: () => expect.unreachable('no stream is reset'),
+          onGoaway: () => expect.unreachable('no GOAWAY is sent'),
+          onMaxStreams: () => undefined,
+          onClose: (_s, err) => expect.unreachable(`the session closed: ${err?.message}`),
+        },
+      );
+      const a = exchange();
+      const b = exchange();
+      session.request(a, 0);
+      session.request(b, 0);
+      // A reused read buffer, as net's onread hands it: stale bytes after n must be ignored.
+      const read = Buffer.alloc(8192, 0xff);
+      for (let at = 0; at < server.length; at += chunk) {
+        const n = server.copy(read, 0, at, Math.min(server.length, at + chunk));
+        session.onRead(n, read);
+      }
+      expect(
+        done.map((ex) => [ex.id, ex.status, ex.bodyBytes]),
+        `chunks of ${chunk} bytes`,
+      ).toEqual([
+        [1, 200, 700],
+        [3, 200, 3000],
+      ]);
+      expect(a.wireBytes).toBe(9 + 1 + 9 + 700);
+      expect(b.wireBytes).toBe(9 + 1 + 9 + 3000);
+      expect(session.active).toBe(0);
+    }
+  });
+});
