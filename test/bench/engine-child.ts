@@ -28,9 +28,15 @@ export interface EngineOutcome {
   hostThreadCpuSeconds: number;
   /** Peak resident set size of this process, KiB. */
   maxRssKiB: number;
+  /** Latency in ms (null without a response). */
+  mean: number | null;
   p50: number | null;
+  p95: number | null;
   p99: number | null;
+  max: number | null;
   alpn: string | null;
+  /** The Server header. */
+  server: string | null;
 }
 
 const scenario = scenarioSchema.parse(JSON.parse(process.argv[2] ?? ''));
@@ -58,9 +64,13 @@ const outcome: EngineOutcome = {
   workerCpuSeconds: r.samples.reduce((a, s) => a + ((s.cpuPercent ?? 0) / 100) * s.intervalSeconds, 0),
   hostThreadCpuSeconds: (host.user + host.system) / 1e6,
   maxRssKiB: process.resourceUsage().maxRSS,
+  mean: r.latency?.mean ?? null,
   p50: r.latency?.percentiles['50'] ?? null,
+  p95: r.latency?.percentiles['95'] ?? null,
   p99: r.latency?.percentiles['99'] ?? null,
+  max: r.latency?.max ?? null,
   alpn: r.tls?.alpn ?? null,
+  server: r.server?.software ?? null,
 };
 process.stdout.write(`${JSON.stringify(outcome)}\n`);
 process.exit(0);

@@ -12,9 +12,12 @@
  *   keepalive  https with and without keep-alive: native engine against ab -k and ab
  *   rss        each engine's peak RSS for a 10 s and a 60 s run
  *   frames     UI frame times, as the e2e test last measured them
+ *   servers    opt-in (--only servers): seed 000's table, the native engine at 1000 req/s for 5 s
+ *              against Debian's Apache, nginx, H2O, lighttpd and Caddy over http and https
  *
  * Flags: --quick (1 round of 2 s runs, RSS runs of 3 and 6 s: a smoke check of a minute or
- * two), --only <section>[,<section>...], --rounds N and --seconds S (override every section).
+ * two), --only <section>[,<section>...] (the default: every section but the opt-in ones),
+ * --rounds N and --seconds S (override every section).
  */
 import { spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
@@ -28,11 +31,13 @@ import {
   keepAliveSection,
   openSection,
   rssSection,
+  ALL_SECTIONS,
   SECTIONS,
   type Bench,
   type Section,
   type Shape,
 } from './sections.ts';
+import { serversSection } from './servers-section.ts';
 
 function options() {
   const { values } = parseArgs({
@@ -50,9 +55,9 @@ function options() {
     return n;
   };
   const only = values.only?.split(',').map((s) => s.trim()) ?? [...SECTIONS];
-  const unknown = only.filter((s) => !(SECTIONS as readonly string[]).includes(s));
+  const unknown = only.filter((s) => !(ALL_SECTIONS as readonly string[]).includes(s));
   if (unknown.length > 0)
-    throw new Error(`--only: unknown section ${unknown.join(', ')} (sections: ${SECTIONS.join(', ')})`);
+    throw new Error(`--only: unknown section ${unknown.join(', ')} (sections: ${ALL_SECTIONS.join(', ')})`);
   return {
     quick: values.quick === true,
     sections: new Set(only as Section[]),
@@ -100,10 +105,11 @@ const runners: Record<Section, () => Promise<string> | string> = {
   keepalive: () => keepAliveSection(bench),
   rss: () => rssSection(bench),
   frames: framesSection,
+  servers: () => serversSection(bench.shape({ rounds: 1, seconds: 5 })),
 };
 try {
   // Print each section as it completes, so a long run shows its tables early.
-  for (const section of SECTIONS) {
+  for (const section of ALL_SECTIONS) {
     if (opts.sections.has(section)) console.log(await runners[section]());
   }
 } finally {

@@ -21,8 +21,12 @@ import {
   type Row,
 } from './report.ts';
 
+/** The sections a plain `npm run bench` runs, in order. */
 export const SECTIONS = ['closed', 'open', 'h2', 'keepalive', 'rss', 'frames'] as const;
-export type Section = (typeof SECTIONS)[number];
+/** Sections run only when named in --only: `servers` starts the whole Debian server suite. */
+export const OPT_IN_SECTIONS = ['servers'] as const;
+export const ALL_SECTIONS = [...SECTIONS, ...OPT_IN_SECTIONS] as const;
+export type Section = (typeof ALL_SECTIONS)[number];
 
 export interface Shape {
   rounds: number;

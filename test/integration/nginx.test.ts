@@ -29,7 +29,7 @@ describe("trebuchet run against Debian's nginx", () => {
   it("--format http_load prints seed 004's layout: code 200 -- N equal to the fetches", async () => {
     const r = await runCli([
       ...['run', '-n', '1000', '-c', '10', '--no-keepalive', '--engine', 'native', '--format', 'http_load'],
-      `${nginx.httpUrl}3k.html`,
+      `${nginx.httpUrl}3kb.html`,
     ]);
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
