@@ -230,7 +230,8 @@ describe('native runner, HTTP/1.1', () => {
       targets: [{ url: server.url }],
       load: { model: 'closed', connections: 2, limit: { kind: 'duration', seconds: 1 } },
     });
-    expect(timed.seconds).toBeGreaterThanOrEqual(1);
+    // Node's timers may fire up to 1 ms early against performance.now().
+    expect(timed.seconds).toBeGreaterThanOrEqual(0.999);
     expect(timed.seconds).toBeLessThan(3);
     expect(timed.recorder.totals.ok).toBeGreaterThan(0);
 

@@ -115,8 +115,9 @@ describe('native runner, open model and rate caps', () => {
       { warmupSeconds: 0.5 },
     );
     // The schedule ran at 100 req/s through the warm-up (0.5 s, or longer when its timer fired
-    // late) and the measured second after it.
-    expect(warmupSeconds).toBeGreaterThanOrEqual(0.5);
+    // late; Node's timers may also fire up to 1 ms early against performance.now()) and the
+    // measured second after it.
+    expect(warmupSeconds).toBeGreaterThanOrEqual(0.499);
     const scheduled = 100 * (warmupSeconds! + 1);
     expect(server.requests).toBeGreaterThanOrEqual(scheduled - 5);
     expect(server.requests).toBeLessThanOrEqual(scheduled + 5);
