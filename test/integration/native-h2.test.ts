@@ -6,6 +6,8 @@ import { runNative, startH2Server } from '../helpers/native.ts';
 import { startNginx } from '../helpers/nginx.ts';
 import { handlers, startHttpServer, startRawServer } from '../helpers/servers.ts';
 import { endAfterEach } from '../helpers/cleanup.ts';
+import { DOCROOT_FILES } from '../helpers/server-process.ts';
+import { startH2o } from '../helpers/web-servers.ts';
 
 const track = endAfterEach();
 
@@ -166,6 +168,31 @@ describe('native runner, HTTP/2', () => {
     expect(download.recorder.totals.inBody).toBe(4 * big.length);
   });
 
+  it("decodes responses that refer to the server's HPACK dynamic table", async () => {
+    // nghttp2 (node:http2) indexes repeated fields: after each connection's first response,
+    // x-custom, server and date are one-byte references to its dynamic table.
+    const custom = 'c'.repeat(300);
+    let answered = 0;
+    const { url } = track(
+      await h2c((stream) => {
+        answered++;
+        stream.respond({ ':status': 200, 'x-custom': custom, server: 'node-hpack-test' });
+        stream.end('x');
+      }),
+    );
+    const { recorder, outcome } = await runNative({ targets: [{ url }], ...h2Closed(2, 5, 300) });
+    expect(recorder.totals.total).toBe(300);
+    expect(recorder.totals.ok).toBe(300);
+    expect(recorder.totals.errors).toBe(0);
+    expect(recorder.statusCodes()).toEqual({ 200: 300 });
+    expect(answered).toBe(300);
+    expect(outcome.httpVersion).toBe('2');
+    expect(recorder.totals.serverSoftware).toBe('node-hpack-test');
+    // The table was in use: about 25 bytes of frames a response; spelling x-custom out each time
+    // (Huffman-coded) takes over 250.
+    expect(recorder.totals.inTotal).toBeLessThan(300 * 100);
+  });
+
   it('splits a header block larger than a frame into HEADERS and CONTINUATION', async () => {
     const seen: string[] = [];
     const { url } = track(
@@ -251,5 +278,25 @@ describe('native runner, HTTP/2', () => {
     // nginx ended each connection after 50 requests: about 20 of the 1000 requests opened
     // one (2%, so the 99th percentile of setup is a handshake); 4 connections alone would be 0.4%.
     expect(outcome.phases?.setup?.percentiles['99']).toBeGreaterThan(0);
+  });
+
+  it("runs against Debian's H2O 2.2, which indexes its dynamic table whatever the client announces", async () => {
+    const h2o = track(await startH2o({ certs }));
+    const { recorder, outcome } = await runNative(
+      {
+        targets: [{ url: `${h2o.httpsUrl}test.html` }],
+        load: { model: 'closed', connections: 4, pipelining: 10, limit: { kind: 'requests', count: 1000 } },
+        options: { protocol: 'h2', tls: { caFile: 'ca' } },
+      },
+      { ca: certs.ca.cert },
+    );
+    expect(recorder.totals.total).toBe(1000);
+    expect(recorder.totals.ok).toBe(1000);
+    expect(recorder.totals.errors).toBe(0);
+    expect(recorder.statusCodes()).toEqual({ 200: 1000 });
+    expect(recorder.totals.inBody).toBe(1000 * DOCROOT_FILES['test.html'].length);
+    expect(outcome.tls).toMatchObject({ alpn: 'h2', verified: true });
+    expect(outcome.httpVersion).toBe('2');
+    expect(recorder.totals.serverSoftware).toMatch(/^h2o\/2\.2\.\d+$/);
   });
 });

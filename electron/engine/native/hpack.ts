@@ -1,21 +1,101 @@
 /**
- * The little HPACK (RFC 7541) the native HTTP/2 client needs.
+ * The HPACK (RFC 7541) the native HTTP/2 client needs.
  *
  * Requests: one header block built once per run, with literal fields that never touch the
- * dynamic table, so the same bytes go out on every stream.
+ * server's dynamic table, so the same bytes go out on every stream.
  *
- * Responses: the client announces SETTINGS_HEADER_TABLE_SIZE = 0, so the server's encoder
- * keeps no dynamic table (every entry it inserts is evicted at once, RFC 7541 section 4.4).
- * The decoder then only has to walk the block and read :status (static index 8-14, or a
- * literal) and, when asked, the Server value. A reference to the dynamic table is a
- * protocol error.
+ * Responses: a full decoder with a dynamic table per connection (HpackDecoder, one per
+ * session). The client announces SETTINGS_HEADER_TABLE_SIZE = 4096, the protocol default: a
+ * smaller value is not something a client can rely on (H2O before 2.3 ignores it and refers
+ * to its table anyway), and a benchmark client must read whatever a server sends. From a
+ * block the client reads :status and, when asked, the Server value. Fields the server adds
+ * to its table are decoded and stored whole (later blocks refer to them by index); other
+ * fields are skipped undecoded. nginx adds Server, Date, Content-Type, Content-Length and
+ * Last-Modified to the table on every response and never refers to them: a field equal, as
+ * encoded, to the last one added under the same name reuses that entry without decoding.
+ * Any decoding error is an HpackError: the connection's table can no longer be trusted, so
+ * the session closes that connection.
  */
 
-/** Static table entries with a value the client may meet (RFC 7541 appendix A). */
-const STATIC_STATUS: Record<number, number> = { 8: 200, 9: 204, 10: 206, 11: 304, 12: 400, 13: 404, 14: 500 };
-const NAME_STATUS = 8;
-const NAME_SERVER = 54;
-const STATIC_TABLE_SIZE = 61;
+/** The table size the client announces and the largest a server's size update may set. */
+export const DECODER_TABLE_SIZE = 4096;
+
+/** The static table (RFC 7541 appendix A), from index 1. */
+const STATIC_TABLE: readonly (readonly [string, string])[] = [
+  [':authority', ''],
+  [':method', 'GET'],
+  [':method', 'POST'],
+  [':path', '/'],
+  [':path', '/index.html'],
+  [':scheme', 'http'],
+  [':scheme', 'https'],
+  [':status', '200'],
+  [':status', '204'],
+  [':status', '206'],
+  [':status', '304'],
+  [':status', '400'],
+  [':status', '404'],
+  [':status', '500'],
+  ['accept-charset', ''],
+  ['accept-encoding', 'gzip, deflate'],
+  ['accept-language', ''],
+  ['accept-ranges', ''],
+  ['accept', ''],
+  ['access-control-allow-origin', ''],
+  ['age', ''],
+  ['allow', ''],
+  ['authorization', ''],
+  ['cache-control', ''],
+  ['content-disposition', ''],
+  ['content-encoding', ''],
+  ['content-language', ''],
+  ['content-length', ''],
+  ['content-location', ''],
+  ['content-range', ''],
+  ['content-type', ''],
+  ['cookie', ''],
+  ['date', ''],
+  ['etag', ''],
+  ['expect', ''],
+  ['expires', ''],
+  ['from', ''],
+  ['host', ''],
+  ['if-match', ''],
+  ['if-modified-since', ''],
+  ['if-none-match', ''],
+  ['if-range', ''],
+  ['if-unmodified-since', ''],
+  ['last-modified', ''],
+  ['link', ''],
+  ['location', ''],
+  ['max-forwards', ''],
+  ['proxy-authenticate', ''],
+  ['proxy-authorization', ''],
+  ['range', ''],
+  ['referer', ''],
+  ['refresh', ''],
+  ['retry-after', ''],
+  ['server', ''],
+  ['set-cookie', ''],
+  ['strict-transport-security', ''],
+  ['transfer-encoding', ''],
+  ['user-agent', ''],
+  ['vary', ''],
+  ['via', ''],
+  ['www-authenticate', ''],
+];
+const STATIC_COUNT = STATIC_TABLE.length;
+/** By static index: the entry's name, and its status code when it is a :status entry (else 0). */
+const STATIC_NAMES = ['', ...STATIC_TABLE.map(([name]) => name)];
+const STATIC_STATUS = Int32Array.from([
+  0,
+  ...STATIC_TABLE.map(([n, v]) => (n === ':status' ? Number(v) : 0)),
+]);
+/** Bytes an entry counts for beyond its name and value (RFC 7541 section 4.1). */
+const ENTRY_OVERHEAD = 32;
+/** The names the client reads a value of, and their lengths as raw and as Huffman-coded octets. */
+const READ_NAMES = [':status', 'server'];
+const READ_NAMES_OCTETS = READ_NAMES.map((name) => name.length);
 
 /** Static name indexes for the request's fields. */
 const NAME_INDEX: Record<string, number> = {
@@ -82,56 +162,97 @@ const HUFFMAN_LENGTHS =
   '7777FBEDSKMKKMMMNMNNNNNONOOMNONNNNLMNMNNOMLKMMNNLNMMOLMNNLLMLNMNNKMMMNMMNQQKJMNMPQQQRRQOPJLQRRQROLLQQSRRRKOKLMLLNMMPPOOQ' +
   'NQRQQRRRRRSRRRRRQU';
 
-/** Canonical decoding tables: per code length, the first code, how many codes, and where their symbols start. */
+const EOS = 256;
+
+/**
+ * The Huffman code as a state machine read 4 bits at a time (as nghttp2 does). A state is a
+ * node inside the code tree (256 of them, the root 0). Each of a state's 16 transitions packs
+ * the next state (bits 0-7), whether a symbol was completed (bit 8; at most one per 4 bits,
+ * the shortest code being 5 bits), that symbol (bits 9-16), and whether the bits spell EOS,
+ * which a string must not contain (bit 17). A string may end only in a state reached by
+ * fewer than 8 bits, all ones, since its last symbol: padding, a prefix of EOS (`accept`).
+ */
 const HUFFMAN = (() => {
   const lengths = [...HUFFMAN_LENGTHS].map((c) => parseInt(c, 32));
-  const symbols = lengths.map((_, sym) => sym).sort((a, b) => lengths[a]! - lengths[b]! || a - b);
-  const first = new Int32Array(31).fill(-1);
-  const count = new Int32Array(31);
-  const offset = new Int32Array(31);
+  const bySize = lengths.map((_, sym) => sym).sort((a, b) => lengths[a]! - lengths[b]! || a - b);
+  // The tree: per internal node, its two children: another internal node (< 256) or 256 + symbol.
+  const next: [number, number][] = [[-1, -1]];
+  const depth = [0];
+  const ones = [true];
   let code = 0;
-  let prev = lengths[symbols[0]!]!;
-  symbols.forEach((sym, i) => {
+  bySize.forEach((sym, i) => {
     const len = lengths[sym]!;
-    if (i > 0) code = (code + 1) << (len - prev);
-    prev = len;
-    if (first[len] === -1) {
-      first[len] = code;
-      offset[len] = i;
+    if (i > 0) code = (code + 1) << (len - lengths[bySize[i - 1]!]!);
+    let node = 0;
+    for (let bit = len - 1; bit > 0; bit--) {
+      const b = (code >> bit) & 1;
+      if (next[node]![b] === -1) {
+        next[node]![b] = next.length;
+        next.push([-1, -1]);
+        depth.push(depth[node]! + 1);
+        ones.push(ones[node]! && b === 1);
+      }
+      node = next[node]![b]!;
     }
-    count[len]!++;
+    next[node]![code & 1] = 256 + sym;
   });
-  return { symbols: Int32Array.from(symbols), first, count, offset };
+  const step = new Int32Array(next.length * 16);
+  for (let state = 0; state < next.length; state++) {
+    for (let nibble = 0; nibble < 16; nibble++) {
+      let node = state;
+      let out = 0;
+      for (let bit = 3; bit >= 0; bit--) {
+        const child = next[node]![(nibble >> bit) & 1]!;
+        if (child < 256) {
+          node = child;
+          continue;
+        }
+        out = child - 256 === EOS ? 1 << 17 : 0x100 | ((child - 256) << 9);
+        node = 0;
+      }
+      step[state * 16 + nibble] = node | out;
+    }
+  }
+  const accept = Uint8Array.from(ones, (allOnes, state) => Number(allOnes && depth[state]! < 8));
+  /** Octets a text takes Huffman-coded. */
+  const octets = (text: string): number =>
+    Math.ceil([...Buffer.from(text, 'latin1')].reduce((bits, byte) => bits + lengths[byte]!, 0) / 8);
+  return { step, accept, octets };
 })();
 
-const EOS = 256;
+const READ_NAMES_HUFFMAN_OCTETS = READ_NAMES.map(HUFFMAN.octets);
+
+const SYMBOL = 0x100;
+const INVALID = 1 << 17;
+/** Where Huffman-decoded octets go before they become a string (grown when a string needs more). */
+let scratch = Buffer.allocUnsafe(512);
+
+/** Decodes Huffman-coded octets into `scratch`; returns how many, or -1 when the coding is invalid. */
+function huffmanInto(buf: Uint8Array, from: number, to: number): number {
+  const { step, accept } = HUFFMAN;
+  // The shortest code is 5 bits: at most 8 / 5 symbols per octet.
+  const most = Math.ceil(((to - from) * 8) / 5);
+  if (most > scratch.length) scratch = Buffer.allocUnsafe(most);
+  const out = scratch;
+  let state = 0;
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const byte = buf[i]!;
+    let t = step[(state << 4) | (byte >> 4)]!;
+    if (t & INVALID) return -1;
+    if (t & SYMBOL) out[n++] = t >> 9;
+    t = step[((t & 0xff) << 4) | (byte & 15)]!;
+    if (t & INVALID) return -1;
+    if (t & SYMBOL) out[n++] = t >> 9;
+    state = t & 0xff;
+  }
+  return accept[state] === 1 ? n : -1;
+}
 
 /** Decodes a Huffman-coded string (RFC 7541 section 5.2); null when the coding is invalid. */
 export function huffmanDecode(buf: Uint8Array, from: number, to: number): string | null {
-  const { symbols, first, count, offset } = HUFFMAN;
-  const out: number[] = [];
-  let code = 0;
-  let len = 0;
-  for (let i = from; i < to; i++) {
-    const byte = buf[i]!;
-    for (let bit = 7; bit >= 0; bit--) {
-      code = (code << 1) | ((byte >> bit) & 1);
-      len++;
-      const k = code - first[len]!;
-      if (first[len] !== -1 && k >= 0 && k < count[len]!) {
-        const sym = symbols[offset[len]! + k]!;
-        if (sym === EOS) return null;
-        out.push(sym);
-        code = 0;
-        len = 0;
-      } else if (len >= 30) {
-        return null;
-      }
-    }
-  }
-  // Padding: fewer than 8 bits, all ones (a prefix of EOS).
-  if (len >= 8 || code !== (1 << len) - 1) return null;
-  return Buffer.from(out).toString('latin1');
+  const n = huffmanInto(buf, from, to);
+  return n < 0 ? null : scratch.toString('latin1', 0, n);
 }
 
 export interface DecodedHead {
@@ -144,89 +265,255 @@ export class HpackError extends Error {
   override readonly name = 'HpackError';
 }
 
-function decodeInt(buf: Uint8Array, at: { pos: number }, end: number, prefixBits: number): number {
-  const max = (1 << prefixBits) - 1;
-  let value = buf[at.pos++]! & max;
-  if (value < max) return value;
-  let shift = 0;
-  for (;;) {
-    if (at.pos >= end) throw new HpackError('truncated integer in a header block');
-    const b = buf[at.pos++]!;
-    value += (b & 127) * 2 ** shift;
-    shift += 7;
-    if ((b & 128) === 0) return value;
-    if (shift > 28) throw new HpackError('integer too large in a header block');
-  }
+/** A dynamic table entry, with what the client reads from it worked out once on insertion. */
+interface Entry {
+  name: string;
+  value: string;
+  size: number;
+  /** The status code when this is a :status entry, else 0. */
+  status: number;
+  isServer: boolean;
 }
 
-/** Skips a string literal, or returns its value when wanted (null when its Huffman coding is invalid). */
-function readString(buf: Uint8Array, at: { pos: number }, end: number, want: boolean): string | null {
-  if (at.pos >= end) throw new HpackError('truncated string in a header block');
-  const huffman = (buf[at.pos]! & 0x80) !== 0;
-  const len = decodeInt(buf, at, end, 7);
-  const from = at.pos;
-  at.pos += len;
-  if (at.pos > end) throw new HpackError('truncated string in a header block');
-  if (!want) return null;
-  if (!huffman) return Buffer.from(buf.buffer, buf.byteOffset + from, len).toString('latin1');
-  return huffmanDecode(buf, from, at.pos);
+function parseStatus(value: string): number {
+  const n = /^\d{3}$/.test(value) ? Number(value) : NaN;
+  if (!(n >= 100 && n <= 599)) throw new HpackError('malformed :status in a response');
+  return n;
 }
 
 /**
- * Reads :status (and Server when wantServer) from a response header block. status is 0
- * when the block has no :status (trailers).
+ * The decoding side of one connection's HPACK context: the dynamic table the server's
+ * encoder fills (RFC 7541 sections 2.3 and 4), kept as a ring of at most limit / 32 entries
+ * (every entry counts 32 bytes or more), newest at `newest`.
  */
-export function decodeResponseBlock(
-  buf: Uint8Array,
-  from: number,
-  to: number,
-  wantServer: boolean,
-): DecodedHead {
-  const at = { pos: from };
-  let status = 0;
-  let server: string | null = null;
-  while (at.pos < to) {
-    const b = buf[at.pos]!;
-    if (b & 0x80) {
-      const index = decodeInt(buf, at, to, 7);
-      if (index === 0 || index > STATIC_TABLE_SIZE) {
-        throw new HpackError(
-          `header block refers to index ${index} though the client keeps no dynamic table`,
-        );
+export class HpackDecoder {
+  /** The announced SETTINGS_HEADER_TABLE_SIZE: no size update may go above it. */
+  private readonly limit: number;
+  /** The table's current maximum size (the last size update, initially the limit). */
+  private capacity: number;
+  private size = 0;
+  private readonly ring: (Entry | undefined)[];
+  private newest = -1;
+  private count = 0;
+  /** Read position in the block being decoded. */
+  private pos = 0;
+  /** Per static name index, the last entry added with that name, and its value as encoded. */
+  private readonly lastEntry: (Entry | undefined)[] = [];
+  private readonly lastOctets: (Uint8Array | undefined)[] = [];
+
+  constructor(limit: number = DECODER_TABLE_SIZE) {
+    this.limit = limit;
+    this.capacity = limit;
+    this.ring = new Array<Entry | undefined>(Math.max(1, Math.floor(limit / ENTRY_OVERHEAD)));
+  }
+
+  /**
+   * Reads :status (and Server when wantServer) from a response header block, updating the
+   * table as the block says. status is 0 when the block has no :status (trailers). With
+   * `fields`, every field is decoded and appended to it as [name, value].
+   */
+  decode(
+    buf: Uint8Array,
+    from: number,
+    to: number,
+    wantServer: boolean,
+    fields: [string, string][] | null = null,
+  ): DecodedHead {
+    this.pos = from;
+    let status = 0;
+    let server: string | null = null;
+    let fieldSeen = false;
+    while (this.pos < to) {
+      const b = buf[this.pos]!;
+      if (b & 0x80) {
+        // Indexed field (RFC 7541 section 6.1).
+        const index = this.int(buf, to, 7);
+        fieldSeen = true;
+        if (index <= STATIC_COUNT) {
+          if (index === 0) throw new HpackError('header block refers to index 0');
+          if (STATIC_STATUS[index] !== 0) status = STATIC_STATUS[index]!;
+          if (fields !== null) {
+            const [name, value] = STATIC_TABLE[index - 1]!;
+            fields.push([name, value]);
+          }
+        } else {
+          const e = this.entry(index);
+          if (e.status !== 0) status = e.status;
+          else if (e.isServer && wantServer) server = e.value;
+          if (fields !== null) fields.push([e.name, e.value]);
+        }
+        continue;
       }
-      const s = STATIC_STATUS[index];
-      if (s !== undefined) status = s;
-      continue;
+      if ((b & 0xe0) === 0x20) {
+        // Dynamic table size update (section 6.3): only before the block's first field.
+        if (fieldSeen) throw new HpackError('dynamic table size update after a header field');
+        const max = this.int(buf, to, 5);
+        if (max > this.limit) {
+          throw new HpackError(
+            `server set the dynamic table size to ${max}, above the client's SETTINGS_HEADER_TABLE_SIZE of ${this.limit}`,
+          );
+        }
+        this.capacity = max;
+        this.evictFor(0);
+        continue;
+      }
+      // Literal: with incremental indexing (01), without (0000) or never indexed (0001).
+      fieldSeen = true;
+      const indexing = (b & 0x40) !== 0;
+      const nameIndex = this.int(buf, to, indexing ? 6 : 4);
+      if (!indexing && fields === null) {
+        // Not stored: its value is read only for :status, or Server when wanted.
+        const named = nameIndex === 0 ? this.literalName(buf, to) : this.indexedName(nameIndex);
+        if (named === ':status') status = parseStatus(this.string(buf, to));
+        else if (named === 'server' && wantServer) server = this.string(buf, to);
+        else this.skipString(buf, to);
+        continue;
+      }
+      const e =
+        nameIndex > 0 && nameIndex <= STATIC_COUNT
+          ? this.staticNamed(nameIndex, buf, to)
+          : this.entryOf(nameIndex === 0 ? this.string(buf, to) : this.indexedName(nameIndex), buf, to);
+      if (e.status !== 0) status = e.status;
+      else if (e.isServer && wantServer) server = e.value;
+      if (indexing) this.insert(e);
+      if (fields !== null) fields.push([e.name, e.value]);
     }
-    if ((b & 0xe0) === 0x20) {
-      // Dynamic table size update: only 0 is allowed (the client's SETTINGS_HEADER_TABLE_SIZE).
-      if (decodeInt(buf, at, to, 5) !== 0)
-        throw new HpackError('server grew the dynamic table beyond the client setting of 0');
-      continue;
+    return { status, server };
+  }
+
+  /**
+   * The field a literal with a static name index carries: when its value is encoded as the
+   * last one under that name was, that entry again (entries never change), else decoded.
+   */
+  private staticNamed(nameIndex: number, buf: Uint8Array, end: number): Entry {
+    const start = this.pos;
+    this.skipString(buf, end);
+    const last = this.lastOctets[nameIndex];
+    if (last !== undefined && last.length === this.pos - start) {
+      let same = true;
+      for (let i = 0; i < last.length && same; i++) same = last[i] === buf[start + i];
+      if (same) return this.lastEntry[nameIndex]!;
     }
-    // Literal: with incremental indexing (01), without (0000) or never indexed (0001).
-    const nameIndex = decodeInt(buf, at, to, (b & 0x40) !== 0 ? 6 : 4);
-    if (nameIndex > STATIC_TABLE_SIZE) {
+    this.pos = start;
+    const e = this.entryOf(STATIC_NAMES[nameIndex]!, buf, end);
+    this.lastOctets[nameIndex] = new Uint8Array(buf.subarray(start, this.pos));
+    this.lastEntry[nameIndex] = e;
+    return e;
+  }
+
+  /** A field of the given name whose value is the string literal at this.pos. */
+  private entryOf(name: string, buf: Uint8Array, end: number): Entry {
+    const value = this.string(buf, end);
+    return {
+      name,
+      value,
+      size: name.length + value.length + ENTRY_OVERHEAD,
+      status: name === ':status' ? parseStatus(value) : 0,
+      isServer: name === 'server',
+    };
+  }
+
+  /** The name at a static or dynamic index (literal fields). */
+  private indexedName(index: number): string {
+    return index <= STATIC_COUNT ? STATIC_NAMES[index]! : this.entry(index).name;
+  }
+
+  /**
+   * Reads a literal name that will not be stored, as far as needed: the names the client
+   * reads (:status, server) are decoded, any other is skipped and returned as ''. Its length
+   * tells most apart before decoding: "etag" or "accept-ranges" never are.
+   */
+  private literalName(buf: Uint8Array, end: number): string {
+    const start = this.pos;
+    const huffman = this.pos < end && (buf[this.pos]! & 0x80) !== 0;
+    const from = this.skipString(buf, end);
+    const octets = this.pos - from;
+    const lengths = huffman ? READ_NAMES_HUFFMAN_OCTETS : READ_NAMES_OCTETS;
+    if (octets !== lengths[0] && octets !== lengths[1]) return '';
+    this.pos = start;
+    return this.string(buf, end);
+  }
+
+  /** The dynamic table, newest entry first, and its size (RFC 7541 section 4.1). */
+  get table(): { entries: [string, string][]; size: number } {
+    const entries: [string, string][] = [];
+    for (let k = 0; k < this.count; k++) {
+      const e = this.entry(STATIC_COUNT + 1 + k);
+      entries.push([e.name, e.value]);
+    }
+    return { entries, size: this.size };
+  }
+
+  /** The dynamic entry at an index above the static table (62 is the newest). */
+  private entry(index: number): Entry {
+    const k = index - STATIC_COUNT - 1;
+    if (k >= this.count) {
       throw new HpackError(
-        `header block refers to index ${nameIndex} though the client keeps no dynamic table`,
+        `header block refers to index ${index}, beyond the table (${STATIC_COUNT} static and ${this.count} dynamic entries)`,
       );
     }
-    let name = nameIndex;
-    if (nameIndex === 0) {
-      const literal = readString(buf, at, to, true);
-      name = literal === ':status' ? NAME_STATUS : literal === 'server' ? NAME_SERVER : -1;
-    }
-    if (name === NAME_STATUS) {
-      const value = readString(buf, at, to, true);
-      const n = value !== null && /^\d{3}$/.test(value) ? Number(value) : NaN;
-      if (!(n >= 100 && n <= 599)) throw new HpackError('malformed :status in a response');
-      status = n;
-    } else if (name === NAME_SERVER && wantServer) {
-      server = readString(buf, at, to, true);
-    } else {
-      readString(buf, at, to, false);
-    }
-    // An incrementally indexed entry is evicted at once from a table of size 0.
+    const n = this.ring.length;
+    return this.ring[(this.newest - k + n) % n]!;
   }
-  return { status, server };
+
+  /** Adds an entry, evicting the oldest ones to make room (section 4.4). */
+  private insert(e: Entry): void {
+    if (e.size > this.capacity) {
+      // Larger than the whole table: it empties the table and is not added.
+      this.evictFor(this.capacity + 1);
+      return;
+    }
+    this.evictFor(e.size);
+    this.newest = (this.newest + 1) % this.ring.length;
+    this.ring[this.newest] = e;
+    this.count++;
+    this.size += e.size;
+  }
+
+  /** Evicts the oldest entries until `room` more bytes fit under the capacity (or none are left). */
+  private evictFor(room: number): void {
+    const n = this.ring.length;
+    while (this.count > 0 && this.size + room > this.capacity) {
+      const oldest = (this.newest - this.count + 1 + n) % n;
+      this.size -= this.ring[oldest]!.size;
+      this.ring[oldest] = undefined;
+      this.count--;
+    }
+  }
+
+  /** An integer with an N-bit prefix (section 5.1), starting at this.pos. */
+  private int(buf: Uint8Array, end: number, prefixBits: number): number {
+    const max = (1 << prefixBits) - 1;
+    let value = buf[this.pos++]! & max;
+    if (value < max) return value;
+    let shift = 0;
+    for (;;) {
+      if (this.pos >= end) throw new HpackError('truncated integer in a header block');
+      const b = buf[this.pos++]!;
+      value += (b & 127) * 2 ** shift;
+      shift += 7;
+      if ((b & 128) === 0) return value;
+      if (shift > 28) throw new HpackError('integer too large in a header block');
+    }
+  }
+
+  /** Moves past a string literal (section 5.2); returns where its octets start. */
+  private skipString(buf: Uint8Array, end: number): number {
+    if (this.pos >= end) throw new HpackError('truncated string in a header block');
+    const len = this.int(buf, end, 7);
+    const from = this.pos;
+    this.pos += len;
+    if (this.pos > end) throw new HpackError('truncated string in a header block');
+    return from;
+  }
+
+  /** Reads a string literal, raw or Huffman-coded. */
+  private string(buf: Uint8Array, end: number): string {
+    const huffman = this.pos < end && (buf[this.pos]! & 0x80) !== 0;
+    const from = this.skipString(buf, end);
+    if (!huffman) return Buffer.from(buf.buffer, buf.byteOffset + from, this.pos - from).toString('latin1');
+    const text = huffmanDecode(buf, from, this.pos);
+    if (text === null) throw new HpackError('invalid Huffman coding in a header block');
+    return text;
+  }
 }

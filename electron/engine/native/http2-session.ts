@@ -1,5 +1,5 @@
 import type net from 'node:net';
-import { decodeResponseBlock } from './hpack.ts';
+import { DECODER_TABLE_SIZE, HpackDecoder } from './hpack.ts';
 
 /**
  * One HTTP/2 connection (RFC 9113) on a raw socket: the client side of the framing layer,
@@ -98,13 +98,16 @@ export interface H2SessionConfig {
   wantServer: () => boolean;
 }
 
-/** The client's SETTINGS: no dynamic table, no push, large stream windows; plus the connection window. */
+/**
+ * The client's SETTINGS: the default HPACK table size (said outright, see hpack.ts), no push,
+ * large stream windows; plus the connection window.
+ */
 function preamble(): Buffer {
   const settings = Buffer.alloc(9 + 18);
   settings.writeUIntBE(18, 0, 3);
   settings[3] = SETTINGS;
   settings.writeUInt16BE(0x1, 9); // HEADER_TABLE_SIZE
-  settings.writeUInt32BE(0, 11);
+  settings.writeUInt32BE(DECODER_TABLE_SIZE, 11);
   settings.writeUInt16BE(0x2, 15); // ENABLE_PUSH
   settings.writeUInt32BE(0, 17);
   settings.writeUInt16BE(0x4, 21); // INITIAL_WINDOW_SIZE
@@ -137,6 +140,8 @@ export class H2Session {
   private readonly cfg: H2SessionConfig;
   private readonly events: H2SessionEvents;
   private readonly streams = new Map<number, H2Exchange>();
+  /** The server's header compression state: every header block on the connection goes through it, in order. */
+  private readonly hpack = new HpackDecoder();
   private nextId = 1;
   /** Partial frame kept from the previous read (the read buffer is reused). */
   private pending: Buffer | null = null;
@@ -401,8 +406,8 @@ export class H2Session {
 
   private headersDone(id: number, block: Buffer, from: number, to: number, endStream: boolean): void {
     const ex = this.streams.get(id);
-    // The block is decoded even for a stream we gave up on: it may carry :status only.
-    const head = decodeResponseBlock(
+    // Every block is decoded, even for a stream we gave up on: it may change the dynamic table.
+    const head = this.hpack.decode(
       block,
       from,
       to,
