@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { H2Session, type H2Exchange } from '../../electron/engine/native/http2-session.ts';
+import { H2Session, newExchange, type H2Exchange } from '../../electron/engine/native/http2-session.ts';
 
 /** A socket that keeps what the session writes and is fed the server's bytes by the test. */
 class FakeSocket extends EventEmitter {
@@ -26,23 +26,7 @@ function frame(type: number, flags: number, id: number, payload: Buffer): Buffer
   return Buffer.concat([h, payload]);
 }
 
-function exchange(): H2Exchange {
-  return {
-    id: 0,
-    intendedAt: 0,
-    startAt: 0,
-    writtenAt: 0,
-    firstByteAt: 0,
-    status: 0,
-    bodyBytes: 0,
-    wireBytes: 0,
-    server: null,
-    bodyOffset: 0,
-    sendWindow: 0,
-    received: 0,
-    ended: false,
-  };
-}
+const exchange = (): H2Exchange => newExchange(0, 0);
 
 const DATA = 0x0;
 const HEADERS = 0x1;

@@ -2,7 +2,7 @@ import type net from 'node:net';
 import type { Dialer, DialTiming } from './dial.ts';
 import { classifyError, type ClassifiedError } from '../errors.ts';
 import { encodeRequestBlock } from './hpack.ts';
-import { H2_REFUSED_STREAM, H2Session, h2ErrorName, type H2Exchange } from './http2-session.ts';
+import { H2_REFUSED_STREAM, H2Session, h2ErrorName, newExchange, type H2Exchange } from './http2-session.ts';
 import type { Client, ClientOwner, RunState } from './run-state.ts';
 
 export interface Http2Config {
@@ -72,24 +72,7 @@ export class Http2Client implements Client {
 
   send(intendedAt: number, now: number): void {
     this.cfg.state.started();
-    this.dispatch(
-      {
-        id: 0,
-        intendedAt,
-        startAt: now,
-        writtenAt: 0,
-        firstByteAt: 0,
-        status: 0,
-        bodyBytes: 0,
-        wireBytes: 0,
-        server: null,
-        bodyOffset: 0,
-        sendWindow: 0,
-        received: 0,
-        ended: false,
-      },
-      now,
-    );
+    this.dispatch(newExchange(intendedAt, now), now);
   }
 
   sweep(now: number): void {

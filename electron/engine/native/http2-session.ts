@@ -77,6 +77,25 @@ export interface H2Exchange {
   ended: boolean;
 }
 
+/** A fresh exchange, not yet given a stream id or written. */
+export function newExchange(intendedAt: number, startAt: number): H2Exchange {
+  return {
+    id: 0,
+    intendedAt,
+    startAt,
+    writtenAt: 0,
+    firstByteAt: 0,
+    status: 0,
+    bodyBytes: 0,
+    wireBytes: 0,
+    server: null,
+    bodyOffset: 0,
+    sendWindow: 0,
+    received: 0,
+    ended: false,
+  };
+}
+
 export interface H2SessionEvents {
   /** A stream's response is complete. */
   onResponse(ex: H2Exchange): void;
