@@ -45,6 +45,8 @@ const K_ON_BODY = 3;
 const AUTOCANNON_DURATION_S = 2_000_000;
 /** autocannon's bookkeeping tick: after stop() it lingers at most this long. */
 const AUTOCANNON_SAMPLE_MS = 100;
+/** How long end() waits for autocannon's last tick before resolving anyway. */
+const AUTOCANNON_WIND_DOWN_MS = 10 * AUTOCANNON_SAMPLE_MS;
 
 const require = createRequire(import.meta.url);
 const AUTOCANNON_VERSION = (require('autocannon/package.json') as { version: string }).version;
@@ -126,6 +128,11 @@ export class AutocannonRunner implements Runner {
       let requestBytes = -1;
       let ended = false;
       let durationTimer: NodeJS.Timeout | undefined;
+      // autocannon's callback: after stop() its last tick compresses its own histograms
+      // (zlib). The worker is terminated once our result is posted, and terminating it in the
+      // middle of that compression aborts the whole process (Node asserts "close before init").
+      let autocannonFinished: () => void = () => undefined;
+      const finished = new Promise<void>((r) => (autocannonFinished = r));
 
       const lose = (client: ClientInternals, error: ClassifiedError): void => {
         const lost = client.pipelinedRequests.size();
@@ -144,7 +151,11 @@ export class AutocannonRunner implements Runner {
         for (const c of clients) c.destroy();
         outcome.loadEndedAt = performance.now();
         instance.stop();
-        resolve(outcome);
+        const windDown = setTimeout(autocannonFinished, AUTOCANNON_WIND_DOWN_MS);
+        void finished.then(() => {
+          clearTimeout(windDown);
+          resolve(outcome);
+        });
       };
 
       const maybeFinishCount = (): void => {
@@ -254,6 +265,7 @@ export class AutocannonRunner implements Runner {
             setupClient,
           },
           (err: Error | null) => {
+            autocannonFinished();
             if (err && !ended) {
               ended = true;
               reject(err);

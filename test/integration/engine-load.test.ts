@@ -303,3 +303,31 @@ describe('engine (autocannon runner) against a real server', () => {
     expect(limit?.message).toMatch(/bursts/);
   });
 });
+
+describe('autocannon runner wind-down', () => {
+  it('resolves only after autocannon has finished its own last tick (no timer of it left running)', async () => {
+    // autocannon compresses its histograms (zlib) on the tick after stop(); a worker terminated
+    // while that runs aborts the whole process, so the runner must outlast it.
+    const s = await serve(handlers.ok());
+    const { AutocannonRunner } = await import('../../electron/engine/autocannon-runner.ts');
+    const { Recorder } = await import('../../electron/engine/recorder.ts');
+    const { runSpecFixture } = await import('../helpers/engine.ts');
+    const spec = runSpecFixture(
+      autocannonTarget(s.url, {
+        load: { model: 'closed', connections: 2, limit: { kind: 'requests', count: 50 } },
+      }),
+    );
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const recorder = new Recorder({ sloMs: null, warmup: false, now: performance.now() });
+    await new AutocannonRunner().run({
+      spec,
+      recorder,
+      signal: new AbortController().signal,
+      warmupSeconds: 0,
+      warmupDone: Promise.resolve(),
+    });
+    expect(recorder.totals.total).toBe(50);
+    expect(timers()).toBeLessThanOrEqual(before);
+  });
+});

@@ -18,16 +18,19 @@ async function serve(): Promise<TestServer> {
 /**
  * Resolves ms after the run's first sample arrived, i.e. that long into its load however long
  * the worker took to start. Resolves with a function giving the most the run's own clock can
- * read now (the first sample's elapsed time plus the host time since it arrived).
+ * read now: the host time since the first target started (the run's clock starts later, in
+ * the worker). A bound from the sample's arrival would be too tight: the sample is older than
+ * its arrival by the time it spent in the message queue.
  */
 function loadFor(manager: RunManager, runId: string, ms: number): Promise<() => number> {
   return new Promise((resolve) => {
+    let startedAt = performance.now();
     const off = manager.subscribe((e) => {
-      if (e.runId !== runId || (e.type !== 'sample' && e.type !== 'done')) return;
+      if (e.runId !== runId) return;
+      if (e.type === 'target-started' && e.targetIndex === 0) startedAt = performance.now();
+      if (e.type !== 'sample' && e.type !== 'done') return;
       off();
-      const at = performance.now();
-      const elapsed = e.type === 'sample' ? e.sample.elapsedSeconds : 0;
-      const bound = () => elapsed + (performance.now() - at) / 1000;
+      const bound = () => (performance.now() - startedAt) / 1000;
       setTimeout(() => resolve(bound), e.type === 'sample' ? ms : 0);
     });
   });
