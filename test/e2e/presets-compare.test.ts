@@ -93,7 +93,7 @@ describe('presets in the browser', () => {
     expect(await builtIn.count()).toBe(5);
     expect(await builtIn.getByTestId('preset-delete').count()).toBe(0);
     expect(await builtIn.first().getByTestId('preset-duplicate').textContent()).toBe('Duplicate to edit');
-    expect(await page.getByTestId('presets-file').textContent()).toBe(join(e2e.dataDir, 'presets.json'));
+    expect(await page.getByTestId('presets-file').textContent()).toBe(join(e2e.dataDir, 'presets'));
     await app.screenshot('e2e-presets.png');
     await app.screenshot('e2e-presets-full.png', true);
 

@@ -76,7 +76,7 @@ async function callError(command: CommandName, input?: unknown): Promise<string>
 }
 
 describe('presets commands', () => {
-  it('lists the five built-in presets first, read-only, and where the file is', async () => {
+  it('lists the five built-in presets first, read-only, and where the presets are kept', async () => {
     const list = await call('presets.list');
     expect(list.presets.map((p) => p.source)).toEqual(Array(5).fill('built-in'));
     expect(list.presets.map((p) => p.id)).toEqual([
@@ -86,7 +86,7 @@ describe('presets commands', () => {
       expect.stringMatching(/^builtin-seed-003/),
       expect.stringMatching(/^builtin-seed-004/),
     ]);
-    expect(list.file).toBe(path.join(dataDir, 'presets.json'));
+    expect(list.file).toBe(path.join(dataDir, 'presets'));
     expect(list.secretStorage).toBe('plaintext');
     expect(list.problems).toEqual([]);
     const builtIn = list.presets[0]!.id;
@@ -107,13 +107,13 @@ describe('presets commands', () => {
     expect(asked.message).toContain('Authorization on');
     expect((await call('presets.list')).presets).toHaveLength(5);
 
+    const stored = (id: string) => readFile(path.join(dataDir, 'presets', `${id}.preset.json`), 'utf8');
     const omitted = await call('presets.save', { preset: draft, omitSecrets: true });
     if (!omitted.ok) throw new Error(omitted.message);
-    const stored = await readFile(path.join(dataDir, 'presets.json'), 'utf8');
-    expect(stored).not.toContain('s3cret');
+    expect(await stored(omitted.preset.id)).not.toContain('s3cret');
     const kept = await call('presets.save', { preset: draft, allowPlaintextSecrets: true });
     if (!kept.ok) throw new Error(kept.message);
-    expect(await readFile(path.join(dataDir, 'presets.json'), 'utf8')).toContain('Bearer s3cret');
+    expect(await stored(kept.preset.id)).toContain('Bearer s3cret');
 
     const list = await call('presets.list');
     expect(list.presets.filter((p) => p.source === 'user').map((p) => [p.name, p.secretCount])).toEqual([
