@@ -1,5 +1,14 @@
 import { parse } from 'csv-parse/sync';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import type http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,6 +71,51 @@ describe('trebuchet run', () => {
     const s = await runCli(['run', '--scenario', scenario]);
     expect(s.code).toBe(2);
     expect(s.stderr).toContain('--scenario targets.0.method');
+    expect(server.requests).toBe(before);
+  });
+
+  it('exits 2 on header values and input files it cannot send, naming the flag or field and the file', async () => {
+    const before = server.requests;
+    const euro = await runCli(['run', '-n', '1', '-H', 'X-Price: 5 \u20ac', server.url]);
+    expect(euro.code).toBe(2);
+    expect(euro.stderr).toContain('--header: header value has "\u20ac" (U+20AC) at position 3');
+    const nul = await runCli(['run', '-n', '1', '-H', 'X-A: a\u0001b', server.url]);
+    expect(nul.code).toBe(2);
+    expect(nul.stderr).toContain('--header: header value has a control character (U+0001) at position 2');
+
+    const notPem = join(dir, 'not.pem');
+    writeFileSync(notPem, 'not a certificate\n');
+    const ca = await runCli(['run', '-n', '1', '--cacert', notPem, server.url.replace('http:', 'https:')]);
+    expect(ca.code).toBe(2);
+    expect(ca.stderr).toContain(
+      `--cacert: ${notPem} is not a PEM certificate (no "-----BEGIN CERTIFICATE-----" block)`,
+    );
+
+    const folder = join(dir, 'a-folder');
+    mkdirSync(folder, { recursive: true });
+    const fifo = join(dir, 'body.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const asFlag = await runCli(['run', '-n', '1', '--body-file', fifo, server.url], { timeoutMs: 10_000 });
+    expect(asFlag.code).toBe(2);
+    expect(asFlag.stderr).toContain(`--body-file: ${fifo} is a named pipe (FIFO), not a regular file`);
+    const scenarioWith = (file: string) => {
+      const f = join(dir, `with-body-${file.length}.json`);
+      writeFileSync(
+        f,
+        JSON.stringify({
+          targets: [{ url: server.url, method: 'POST', body: { kind: 'file', path: file } }],
+        }),
+      );
+      return f;
+    };
+    const inFolder = await runCli(['run', '-n', '1', '--scenario', scenarioWith(folder)]);
+    expect(inFolder.code).toBe(2);
+    expect(inFolder.stderr).toContain(`--scenario targets.0.body.path: ${folder} is a folder, not a file`);
+    const missing = await runCli(['run', '-n', '1', '--scenario', scenarioWith(join(dir, 'missing.bin'))]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(
+      `--scenario targets.0.body.path: ${join(dir, 'missing.bin')} does not exist`,
+    );
     expect(server.requests).toBe(before);
   });
 
