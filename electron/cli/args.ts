@@ -41,6 +41,8 @@ export interface OutputOptions {
   csvFile: string | null;
   /** No progress lines on stderr. */
   quiet: boolean;
+  /** Keep secret header values in the report and the files (--keep-secrets); cleared by default. */
+  keepSecrets: boolean;
 }
 
 /** Where `--save` keeps runs: the data directory of `trebuchet serve --data-dir` (the stores' default when undefined). */
@@ -111,6 +113,7 @@ const RUN_OPTIONS = {
   json: { type: 'string' },
   csv: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
+  'keep-secrets': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -319,6 +322,7 @@ function outputFromFlags(v: Values, io: FileIo): OutputOptions {
     jsonFile: outputFile('--json', v.json, io),
     csvFile: outputFile('--csv', v.csv, io),
     quiet: v.quiet === true,
+    keepSecrets: v['keep-secrets'] === true,
   };
 }
 
