@@ -172,7 +172,13 @@ export class HistoryStore {
         if (this.cipher?.available() === true) sealSecrets(tree, this.cipher);
         else if (!this.allowPlaintextSecrets) clearSecrets(tree);
       }
-      await writeFileAtomic(this.file(record.id), JSON.stringify(tree));
+      const text = JSON.stringify(tree);
+      // A file the store would refuse to read back is not written at all.
+      const bytes = Buffer.byteLength(text);
+      if (bytes > MAX_RUN_FILE_BYTES) {
+        throw new Error(`the run is ${bytes} bytes as JSON; a run file is at most ${MAX_RUN_FILE_BYTES}`);
+      }
+      await writeFileAtomic(this.file(record.id), text);
       return this.indexed(record);
     });
   }

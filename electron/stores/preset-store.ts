@@ -57,7 +57,7 @@ import {
  * two hosts) never overwrite each other's saves, and a broken preset costs only itself.
  */
 
-export const PRESETS_DIR = 'presets';
+const PRESETS_DIR = 'presets';
 const LEGACY_FILE = 'presets.json';
 const PRESET_FILE = /^([A-Za-z0-9_-]{1,64})\.preset\.json$/;
 /** A preset is a few kilobytes; refuse anything that cannot be one before reading it. */
@@ -108,6 +108,18 @@ const byCreation = (a: Entry, b: Entry): number =>
 
 /** Identifies a file's current version, so an unchanged file is not parsed again. */
 const stampOf = (st: fs.Stats): string => `${st.ino}:${st.size}:${st.mtimeMs}`;
+
+/** A preset file's text; one that could not be read back (past MAX_PRESET_BYTES) is refused. */
+function presetText(raw: Record<string, unknown>): string {
+  const text = `${JSON.stringify(raw, null, 2)}\n`;
+  const bytes = Buffer.byteLength(text);
+  if (bytes > MAX_PRESET_BYTES) {
+    throw new ValidationError('preset', [
+      { path: '', message: `the preset is ${bytes} bytes; a preset is at most ${MAX_PRESET_BYTES}` },
+    ]);
+  }
+  return text;
+}
 
 /**
  * The user's presets: save, load, list, rename, duplicate, delete, import and export, one
@@ -356,7 +368,7 @@ export class PresetStore {
   private write(entry: Entry): PresetSummary {
     const name = this.fileName(entry.preset.id);
     const file = path.join(this.path, name);
-    writeFileAtomicSync(file, `${JSON.stringify(entry.raw, null, 2)}\n`);
+    writeFileAtomicSync(file, presetText(entry.raw));
     this.cache.set(name, { stamp: stampOf(fs.statSync(file)), entry });
     return summarizePreset(entry.preset, 'user', entry.locked);
   }
@@ -413,7 +425,13 @@ export class PresetStore {
     if (r.entry.preset.id !== id)
       return this.setAside(file, `it holds preset ${r.entry.preset.id}, not ${id}`);
     // Written back once in the current version, so every later read (and an older reader) sees it.
-    if (r.migrated) writeFileAtomicSync(file, `${JSON.stringify(r.entry.raw, null, 2)}\n`);
+    if (r.migrated) {
+      try {
+        writeFileAtomicSync(file, presetText(r.entry.raw));
+      } catch {
+        // The file stays as it was (nothing is lost) and is migrated again at the next start.
+      }
+    }
     return r.entry;
   }
 
@@ -481,6 +499,7 @@ export class PresetStore {
     const list: unknown[] = Array.isArray(doc.presets) ? doc.presets : [];
     const refused: string[] = [];
     const ids = new Set<string>();
+    let writeError: string | null = null;
     for (const [i, raw] of list.entries()) {
       const where = `preset ${i + 1} of ${LEGACY_FILE}`;
       if (deeperThan(raw, MAX_JSON_DEPTH)) {
@@ -505,7 +524,22 @@ export class PresetStore {
       }
       ids.add(id);
       const file = this.file(id);
-      if (!fs.existsSync(file)) writeFileAtomicSync(file, `${JSON.stringify(r.entry.raw, null, 2)}\n`);
+      if (fs.existsSync(file)) continue;
+      try {
+        writeFileAtomicSync(file, presetText(r.entry.raw));
+      } catch (err) {
+        if (err instanceof ValidationError) refused.push(`${where}: ${describeIssues(err.issues)}`);
+        else writeError ??= (err as NodeJS.ErrnoException).code ?? String(err);
+      }
+    }
+    if (writeError !== null) {
+      // Nothing is lost: the old file stays where it is, and the next start moves the rest.
+      this.report(
+        legacy,
+        null,
+        `The presets in ${legacy} could not all be moved to ${this.path} (${writeError}). It stays in place and is read again at the next start.`,
+      );
+      return;
     }
     const keptAs = moveAside(legacy, this.now(), 'migrated');
     // Null: another process migrated the file at the same moment (and reports what it refused).
