@@ -84,7 +84,7 @@ export interface AppInfo {
   host: 'electron' | 'web';
   /** The host's platform (process.platform), e.g. "linux". */
   platform: string;
-  /** Where presets.json and history/ live; absent from hosts without stores. */
+  /** Where presets/ and history/ live; absent from hosts without stores. */
   dataDir?: string;
   /** Store files that were broken and kept aside, or secrets that could not be decrypted. */
   problems?: StoreProblem[];
@@ -97,7 +97,7 @@ export interface PresetList {
   /** Built-in presets first (read-only), then the user's in the order they were created. */
   presets: PresetSummary[];
   secretStorage: SecretStorage;
-  /** The presets file. */
+  /** Where the user's presets are kept: the presets/ folder, one file each. */
   file: string;
   problems: StoreProblem[];
 }

@@ -2,11 +2,13 @@ import { z } from 'zod';
 import { DEFAULTS, LIMITS, REPORT_PERCENTILES } from './defaults.ts';
 import { runResultSchema, sampleSchema, type ErrorKind, type RunResult } from './result.ts';
 import {
+  displayNameSchema,
   loadSchema,
   runOptionsSchema,
   SCENARIO_VERSION,
   targetLabel,
   targetSchema,
+  targetsSchema,
   targetUrlSchema,
   type Load,
   type Scenario,
@@ -83,14 +85,17 @@ const int = (name: string, lim: { min: number; max: number }) =>
 export const comparisonPlanSchema = z
   .object({
     version: z.literal(COMPARISON_PLAN_VERSION).default(COMPARISON_PLAN_VERSION),
-    name: z.string().max(200).default('Untitled comparison'),
-    targets: z.array(comparisonTargetSchema).min(1, 'add at least one target'),
+    name: displayNameSchema.default('Untitled comparison'),
+    targets: targetsSchema(comparisonTargetSchema),
     /** Protocols every target is measured with. */
     protocols: z.array(protocolVariantSchema).min(1, 'pick at least one protocol').default(['http']),
     /** The load of every cell; each level replaces its connections (closed) or rate (open). */
     load: loadSchema,
     /** Connections (closed model) or requests per second (open model), one cell per level. */
-    levels: z.array(z.number({ error: 'level must be a number' })).min(1, 'add at least one load level'),
+    levels: z
+      .array(z.number({ error: 'level must be a number' }))
+      .min(1, 'add at least one load level')
+      .max(LIMITS.levels.max, `at most ${LIMITS.levels.max} load levels`),
     repetitions: int('repetitions', LIMITS.repetitions).default(DEFAULTS.comparison.repetitions),
     /** Idle time between cells, so the server settles (TIME_WAIT sockets, GC) before the next one. */
     pauseSeconds: z
@@ -138,6 +143,15 @@ export const comparisonPlanSchema = z
         ctx.addIssue({ code: 'custom', path: ['protocols', i], message: `${p} is listed twice` });
       protocols.add(p);
     });
+    // Each cell is a run of its own (and an entry in the saved record): bound the matrix.
+    const runs = plan.targets.length * plan.protocols.length * plan.levels.length * plan.repetitions;
+    if (runs > LIMITS.comparisonRuns.max) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['repetitions'],
+        message: `the plan makes ${runs} runs (targets × protocols × levels × repetitions); at most ${LIMITS.comparisonRuns.max}`,
+      });
+    }
     plan.targets.forEach((target, i) => {
       for (const p of protocols) {
         if (urlFor(target, p) === null) {

@@ -43,6 +43,31 @@ export const LIMITS = {
   sloMs: { min: 0.001, max: 3_600_000 },
   repetitions: { min: 1, max: 100 },
   pauseSeconds: { min: 0, max: 3600 },
+  /** Targets of a scenario or a comparison plan. */
+  targets: { max: 100 },
+  /** Load levels of a comparison plan, and the runs (cells) its matrix expands to. */
+  levels: { max: 100 },
+  comparisonRuns: { max: 10_000 },
+  /** Names of scenarios, plans and targets; a target's URL. */
+  nameChars: { max: 200 },
+  urlChars: { max: 64 * 1024 },
+  /** Headers of one target: their count, one name, one value, and all of them together (name + value). */
+  headers: { max: 1000 },
+  headerNameChars: { max: 1024 },
+  headerValueChars: { max: 64 * 1024 },
+  headerChars: { max: 1024 * 1024 },
+  /** A body typed in (characters) and a body file (bytes): the engine holds the body in memory. */
+  textBodyChars: { max: 4 * 1024 * 1024 },
+  bodyFileBytes: { max: 256 * 1024 * 1024 },
+  /** A PEM file of trusted CA certificates. */
+  caFileBytes: { max: 4 * 1024 * 1024 },
+  /** A file path in a scenario (body, CA file). */
+  pathChars: { max: 4096 },
+  /** SNI server name: a DNS name is at most 253 characters. */
+  servernameChars: { max: 253 },
+  thresholds: { max: 100 },
+  /** Runs and comparisons one host (desktop app, web host) runs at the same time. */
+  concurrentRuns: { max: 4 },
 } as const;
 
 /** ab's percentile table plus the tail (99.9, 99.99). Order matters: reports print it as is. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS } from './defaults.ts';
 import {
   aggregateComparison,
   cellOutcomeSchema,
@@ -26,7 +27,7 @@ export const historyNameSchema = z
   .string({ error: 'name must be text' })
   .trim()
   .min(1, 'name is empty')
-  .max(200, 'name is longer than 200 characters');
+  .max(LIMITS.nameChars.max, `name is longer than ${LIMITS.nameChars.max} characters`);
 
 export const runStatusSchema = z.enum(['completed', 'cancelled', 'failed']);
 export type RunStatus = z.infer<typeof runStatusSchema>;

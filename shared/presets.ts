@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS } from './defaults.ts';
 import { fileSlug } from './file-name.ts';
 import { comparisonPlanSchema, comparisonTargetLabel, type ComparisonPlan } from './comparison.ts';
 import { scenarioSchema, targetLabel, type Header, type Scenario } from './scenario.ts';
@@ -24,7 +25,7 @@ export const presetNameSchema = z
   .string({ error: 'name must be text' })
   .trim()
   .min(1, 'name is empty')
-  .max(200, 'name is longer than 200 characters');
+  .max(LIMITS.nameChars.max, `name is longer than ${LIMITS.nameChars.max} characters`);
 
 const descriptionSchema = z.string().max(4000, 'description is longer than 4000 characters');
 

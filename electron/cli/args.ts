@@ -12,6 +12,7 @@ import type { Body, ClosedLimit, Header, Load, Scenario, Threshold } from '../..
 import { scenarioSchema } from '../../shared/scenario.ts';
 import type { FieldIssue } from '../../shared/validation.ts';
 import { parseWith } from '../../shared/validation.ts';
+import { inputFilesOf, type InputFileKind } from '../engine/input-files.ts';
 import { pathsRelativeTo, readJsonFile, type FileIo } from './files.ts';
 import {
   parseTargetPointer,
@@ -40,6 +41,8 @@ export interface OutputOptions {
   csvFile: string | null;
   /** No progress lines on stderr. */
   quiet: boolean;
+  /** Keep secret header values in the report and the files (--keep-secrets); cleared by default. */
+  keepSecrets: boolean;
 }
 
 /** Where `--save` keeps runs: the data directory of `trebuchet serve --data-dir` (the stores' default when undefined). */
@@ -110,6 +113,7 @@ const RUN_OPTIONS = {
   json: { type: 'string' },
   csv: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
+  'keep-secrets': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -177,8 +181,25 @@ function readScenarioFile(path: string, io: FileIo): Scenario {
 
 function existingFile(flag: string, path: string, io: FileIo): string {
   const abs = resolve(io.cwd, path);
+  if (io.isDirectory(abs)) throw new CliInputError(flag, `${abs} is a folder, not a file`);
   if (!io.isFile(abs)) throw new CliInputError(flag, `no such file: ${abs}`);
   return abs;
+}
+
+/** A body or CA file given by a flag, checked as the engine will read it. */
+function inputFile(flag: string, path: string, io: FileIo, kind: InputFileKind): string {
+  const abs = resolve(io.cwd, path);
+  const problem = io.inputFileProblem(abs, kind);
+  if (problem) throw new CliInputError(flag, `${abs} ${problem}`);
+  return abs;
+}
+
+/** The body and CA files a scenario or plan file names, checked as the engine will read them. */
+function checkInputFiles(s: Parameters<typeof inputFilesOf>[0], io: FileIo, what: string): void {
+  for (const { field, file, kind } of inputFilesOf(s)) {
+    const problem = io.inputFileProblem(file, kind);
+    if (problem) throw new CliInputError(`${what} ${field}`.trim(), `${file} ${problem}`);
+  }
 }
 
 function bodyFromFlags(v: Values, io: FileIo): Body | null {
@@ -187,7 +208,7 @@ function bodyFromFlags(v: Values, io: FileIo): Body | null {
   }
   if (v.body !== undefined) return { kind: 'text', text: v.body };
   if (v['body-file'] !== undefined)
-    return { kind: 'file', path: existingFile('--body-file', v['body-file'], io) };
+    return { kind: 'file', path: inputFile('--body-file', v['body-file'], io, 'body') };
   return null;
 }
 
@@ -301,6 +322,7 @@ function outputFromFlags(v: Values, io: FileIo): OutputOptions {
     jsonFile: outputFile('--json', v.json, io),
     csvFile: outputFile('--csv', v.csv, io),
     quiet: v.quiet === true,
+    keepSecrets: v['keep-secrets'] === true,
   };
 }
 
@@ -357,7 +379,7 @@ function optionsFromFlags(v: Values, o: Omit<Scenario['options'], 'protocol'> | 
     thresholds: thresholds ?? o?.thresholds,
     tls: {
       verify: v.insecure === undefined ? o?.tls.verify : !v.insecure,
-      caFile: v.cacert === undefined ? (o?.tls.caFile ?? null) : existingFile('--cacert', v.cacert, io),
+      caFile: v.cacert === undefined ? (o?.tls.caFile ?? null) : inputFile('--cacert', v.cacert, io, 'ca'),
       servername: v.servername ?? o?.tls.servername ?? null,
     },
     sampleIntervalMs: interval === undefined ? o?.sampleIntervalMs : Math.round(interval * 1000),
@@ -398,6 +420,7 @@ function scenarioFromFlags(
   };
   const parsed = parseWith(scenarioSchema, input);
   if (!parsed.ok) throw flagIssue(parsed.issues[0]!, givenFlags(v, positionals), what);
+  checkInputFiles(parsed.value, io, what);
   return parsed.value;
 }
 
@@ -481,6 +504,7 @@ function planFromPreset(
   };
   const parsed = parseWith(comparisonPlanSchema, input);
   if (!parsed.ok) throw flagIssue(parsed.issues[0]!, givenFlags(v, flags.positionals), '--preset');
+  checkInputFiles(parsed.value, io, '--preset');
   return { plan: parsed.value, notes: pointed.notes };
 }
 
@@ -543,6 +567,6 @@ export function parseRunArgs(argv: readonly string[], io: FileIo): ParsedRun {
   if (!base && positionals.length === 0) {
     throw new CliInputError('<url>', 'give at least one target URL, or --scenario file.json, or --preset');
   }
-  const scenario = scenarioFromFlags(v, positionals, base, io, '');
+  const scenario = scenarioFromFlags(v, positionals, base, io, v.scenario === undefined ? '' : '--scenario');
   return { help: false, kind: 'scenario', scenario, output, history, notes: [] };
 }

@@ -81,7 +81,10 @@ Output:
                           (a comparison: .matrix.csv and .summary.csv)
       --save              keep the run in the history the app and trebuchet serve show (off by
                           default, so scripts leave no trace; secret header values are cleared)
-      --data-dir DIR      where presets.json and history/ are (as trebuchet serve --data-dir)
+      --data-dir DIR      where presets/ and history/ are (as trebuchet serve --data-dir)
+      --keep-secrets      keep secret header values (Authorization, Cookie, API keys) in the
+                          report and the --json and --csv files, written owner-only; without
+                          it they are cleared
   -q, --quiet             no progress on stderr
   -h, --help              this help
 
@@ -97,7 +100,7 @@ list   the built-in presets (the seed experiments, with placeholder URLs) and th
 show   one preset as JSON (by id, name, a part only one has, or a file); save it to a file,
        edit it, and run it with trebuchet run --preset file.json
 
-  --data-dir DIR    where presets.json is (default ~/.config/trebuchet-nodejs on Linux)
+  --data-dir DIR    where presets/ is (default ~/.config/trebuchet-nodejs on Linux)
 `;
 
 export const SERVE_HELP = `Usage: trebuchet serve [--host 127.0.0.1] [--port N] [--data-dir DIR] [--allow-remote]

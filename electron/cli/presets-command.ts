@@ -1,6 +1,6 @@
 /**
  * `trebuchet presets list|show`: the built-in presets (the seed experiments) and the ones
- * saved in the data directory (the desktop app's and `trebuchet serve`'s presets.json).
+ * saved in the data directory (the desktop app's and `trebuchet serve`'s presets/ folder).
  */
 import { parseArgs } from 'node:util';
 import { alignColumns } from '../../shared/format/table.ts';

@@ -1,5 +1,5 @@
 /** What `trebuchet run` prints and writes once the run or comparison is over. */
-import { writeFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { levelKindOf, levelLabel, type CellOutcome, type ComparisonPlan } from '../../shared/comparison.ts';
 import type { LabelledResult } from '../../shared/format/csv.ts';
 import { comparisonMatrixCsv, percentilesCsv, summaryCsv, timeSeriesCsv } from '../../shared/format/csv.ts';
@@ -12,6 +12,8 @@ import { formatVegetaReport } from '../../shared/format/vegeta.ts';
 import type { RunResult } from '../../shared/result.ts';
 import { targetLabel } from '../../shared/scenario.ts';
 import type { ComparisonOutcome } from '../services/comparison-runner.ts';
+import { PRIVATE_FILE_MODE, SHARED_FILE_MODE, writeFileAtomic } from '../stores/files.ts';
+import { clearSecrets, countSecrets } from '../stores/secrets.ts';
 import type { OutputOptions, ReportFormat } from './args.ts';
 
 export const EXIT = { ok: 0, failed: 1, badInput: 2, interrupted: 130 } as const;
@@ -105,14 +107,74 @@ export function comparisonCsvPaths(file: string): { matrix: string; summary: str
   return { matrix: csvPath(file, 'matrix'), summary: csvPath(file, 'summary') };
 }
 
-/** Writes each [path, content]; returns the paths written. */
-function writeFiles(files: readonly (readonly [string, string])[]): string[] {
-  for (const [path, content] of files) writeFileSync(path, content);
-  return files.map(([path]) => path);
+/**
+ * What a report or an output file shows of results: secret header values (Authorization,
+ * Cookie, API keys: the ones electron/stores/secrets.ts finds) cleared, unless the user
+ * asked to keep them (--keep-secrets). `--save` is not an export: history seals or clears
+ * them itself.
+ */
+export function exportable<T>(value: T, keepSecrets: boolean): T {
+  if (keepSecrets) return value;
+  const copy = structuredClone(value);
+  clearSecrets(copy);
+  return copy;
 }
 
-/** Writes the --json and --csv files; returns the paths written. */
-export function writeOutputFiles(results: readonly RunResult[], output: OutputOptions): string[] {
+/** Why an output file could not be written, in words (the temporary file's name says nothing). */
+function writeFailure(err: unknown): string {
+  switch ((err as NodeJS.ErrnoException).code) {
+    case 'ENOSPC':
+      return 'the disk is full';
+    case 'EDQUOT':
+      return 'the disk quota is used up';
+    case 'ENOENT':
+      return 'its folder does not exist (any more)';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EROFS':
+      return 'the file system is read-only';
+    default:
+      return err instanceof Error ? err.message : String(err);
+  }
+}
+
+/** What writing the output files did: the paths written, and for each failed one why. */
+export interface WrittenFiles {
+  written: string[];
+  failed: { path: string; message: string }[];
+}
+
+/**
+ * Writes each [path, content] atomically (a failed write, a full disk, leaves no half file
+ * and never a previous one truncated), owner-only when it holds a secret value, and goes on
+ * with the others when one fails.
+ */
+async function writeFiles(
+  files: readonly (readonly [string, string])[],
+  holdsSecrets: boolean,
+): Promise<WrittenFiles> {
+  const out: WrittenFiles = { written: [], failed: [] };
+  const mode = holdsSecrets ? PRIVATE_FILE_MODE : SHARED_FILE_MODE;
+  for (const [path, content] of files) {
+    try {
+      // The write renames a new file into place: never over a device or a pipe (/dev/full).
+      const existing = await stat(path).catch(() => null);
+      if (existing && !existing.isFile()) throw new Error('it is not a regular file; give a file name');
+      await writeFileAtomic(path, content, mode);
+      out.written.push(path);
+    } catch (err) {
+      out.failed.push({ path, message: writeFailure(err) });
+    }
+  }
+  return out;
+}
+
+/** Writes the --json and --csv files of results as exportable() made them. */
+export function writeOutputFiles(
+  results: readonly RunResult[],
+  output: OutputOptions,
+): Promise<WrittenFiles> {
   const files: [string, string][] = [];
   if (output.jsonFile) files.push([output.jsonFile, resultsJson(results)]);
   if (output.csvFile) {
@@ -124,11 +186,14 @@ export function writeOutputFiles(results: readonly RunResult[], output: OutputOp
       [paths.percentiles, percentilesCsv(labelled)],
     );
   }
-  return writeFiles(files);
+  return writeFiles(files, countSecrets(results) > 0);
 }
 
-/** Writes a comparison's --json and --csv files; returns the paths written. */
-export function writeComparisonFiles(outcome: ComparisonOutcome, output: OutputOptions): string[] {
+/** Writes a comparison's --json and --csv files, of an outcome as exportable() made it. */
+export function writeComparisonFiles(
+  outcome: ComparisonOutcome,
+  output: OutputOptions,
+): Promise<WrittenFiles> {
   const files: [string, string][] = [];
   if (output.jsonFile) files.push([output.jsonFile, comparisonJson(outcome)]);
   if (output.csvFile) {
@@ -136,20 +201,21 @@ export function writeComparisonFiles(outcome: ComparisonOutcome, output: OutputO
     const labelled = outcome.outcomes.map((o) => ({ label: cellLabel(outcome.plan, o), result: o.result }));
     files.push([paths.matrix, comparisonMatrixCsv(outcome.table)], [paths.summary, summaryCsv(labelled)]);
   }
-  return writeFiles(files);
+  return writeFiles(files, countSecrets(outcome) > 0);
 }
 
 /**
- * 130 when interrupted; 1 when the host broke down, nothing ran, a target could not run or
- * a threshold failed; else 0.
+ * 130 when interrupted; 1 when the host broke down, nothing ran, a target could not run, a
+ * threshold failed or an output file could not be written; else 0.
  */
 export function exitCodeFor(
   results: readonly RunResult[],
-  opts: { interrupted: boolean; hostError: boolean },
+  opts: { interrupted: boolean; hostError: boolean; filesFailed?: boolean },
 ): number {
   if (opts.interrupted) return EXIT.interrupted;
   const failed =
     opts.hostError ||
+    opts.filesFailed === true ||
     results.length === 0 ||
     results.some((r) => r.status === 'failed' || r.thresholds.some((t) => !t.passed));
   return failed ? EXIT.failed : EXIT.ok;

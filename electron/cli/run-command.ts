@@ -19,10 +19,12 @@ import { Progress, cellSummaryLine } from './progress.ts';
 import {
   EXIT,
   exitCodeFor,
+  exportable,
   renderComparisonReport,
   renderReport,
   writeComparisonFiles,
   writeOutputFiles,
+  type WrittenFiles,
 } from './report.ts';
 import { CliInputError } from './values.ts';
 
@@ -38,18 +40,24 @@ export interface CliContext {
 
 /**
  * The stores of the data directory, loaded and opened once and only when needed (a preset by
- * name, --save): a plain run loads neither conf nor the history code.
+ * name, --save): a plain run loads none of the store code. Opening them may set a broken
+ * file aside: each such problem is said on stderr (its message says where the file was
+ * kept), or a preset or a run would seem to have vanished.
  */
 class LazyStores {
   readonly #dataDir: string | undefined;
+  readonly #say: (message: string) => void;
   #stores: Promise<Stores> | null = null;
-  constructor(dataDir: string | undefined) {
+  constructor(dataDir: string | undefined, say: (message: string) => void) {
     this.#dataDir = dataDir;
+    this.#say = say;
   }
   get(): Promise<Stores> {
-    this.#stores ??= import('../stores/index.ts').then(({ openStores }) =>
-      openStores({ dataDir: this.#dataDir }),
-    );
+    this.#stores ??= import('../stores/index.ts').then(async ({ openStores }) => {
+      const stores = await openStores({ dataDir: this.#dataDir });
+      for (const problem of stores.problems()) this.#say(problem.message);
+      return stores;
+    });
     return this.#stores;
   }
 }
@@ -57,11 +65,16 @@ class LazyStores {
 async function resolvePreset(request: PresetRequest, io: FileIo, stores: LazyStores): Promise<RunCommand> {
   const file = presetFilePath(request.ref, io);
   if (file !== null) return applyPreset(request, readPresetFile('--preset', file, io), io);
-  const opened = await stores.get();
-  const command = applyPreset(request, findPreset('--preset', request.ref, opened.presets), io);
-  // A broken presets.json was set aside (its message says where): say so, or the user's preset seems to have vanished.
-  const problems = opened.problems().map((p) => p.message);
-  return { ...command, notes: [...problems, ...command.notes] };
+  return applyPreset(request, findPreset('--preset', request.ref, (await stores.get()).presets), io);
+}
+
+/** Says which output files were written and which could not be; true when one failed. */
+function reportFiles(ctx: CliContext, files: WrittenFiles): boolean {
+  for (const path of files.written) ctx.stderr.write(`wrote ${path}\n`);
+  for (const { path, message } of files.failed) {
+    ctx.stderr.write(`trebuchet run: could not write ${path}: ${message}\n`);
+  }
+  return files.failed.length > 0;
 }
 
 export async function runCommand(ctx: CliContext): Promise<number> {
@@ -74,7 +87,9 @@ export async function runCommand(ctx: CliContext): Promise<number> {
       ctx.stdout.write(RUN_HELP);
       return EXIT.ok;
     }
-    stores = new LazyStores(parsed.history.dataDir);
+    stores = new LazyStores(parsed.history.dataDir, (message) =>
+      ctx.stderr.write(`trebuchet run: ${message}\n`),
+    );
     command = parsed.kind === 'preset' ? await resolvePreset(parsed, io, stores) : parsed;
   } catch (e) {
     if (!(e instanceof CliInputError)) throw e;
@@ -192,12 +207,14 @@ async function runScenario(
   }
 
   const { outcome: results, interrupted } = run;
-  if (results.length > 0) ctx.stdout.write(renderReport(results, output.format));
-  for (const path of writeOutputFiles(results, output)) ctx.stderr.write(`wrote ${path}\n`);
+  const shown = exportable(results, output.keepSecrets);
+  if (results.length > 0) ctx.stdout.write(renderReport(shown, output.format));
+  const filesFailed = reportFiles(ctx, await writeOutputFiles(shown, output));
+  // Saved whatever became of the files: a full disk for --json does not cost the run.
   if (command.history.save && results.length > 0) {
     await save(ctx, stores, { kind: 'scenario', status, scenario, results });
   }
-  return exitCodeFor(results, { interrupted, hostError });
+  return exitCodeFor(results, { interrupted, hostError, filesFailed });
 }
 
 async function runComparison(
@@ -272,10 +289,11 @@ async function runComparison(
 
   const { outcome, interrupted } = run;
   const results = outcome.outcomes.map((o) => o.result);
-  ctx.stdout.write(renderComparisonReport(outcome, output.format));
-  for (const path of writeComparisonFiles(outcome, output)) ctx.stderr.write(`wrote ${path}\n`);
+  const shown = exportable(outcome, output.keepSecrets);
+  ctx.stdout.write(renderComparisonReport(shown, output.format));
+  const filesFailed = reportFiles(ctx, await writeComparisonFiles(shown, output));
   if (command.history.save && results.length > 0) {
     await save(ctx, stores, { kind: 'comparison', status: outcome.status, plan, outcomes: outcome.outcomes });
   }
-  return exitCodeFor(results, { interrupted, hostError });
+  return exitCodeFor(results, { interrupted, hostError, filesFailed });
 }

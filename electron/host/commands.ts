@@ -7,8 +7,10 @@ import {
   type CommandOutput,
   type CommandReply,
 } from '../../shared/api.ts';
-import { parseOrThrow } from '../../shared/validation.ts';
+import { parseOrThrow, ValidationError } from '../../shared/validation.ts';
 import type { SecretOptions } from '../../shared/presets.ts';
+import { inputFileIssues } from '../engine/input-files.ts';
+import { RunAdmission } from './run-admission.ts';
 import type { HostServices } from './services.ts';
 
 /**
@@ -26,16 +28,40 @@ export interface CommandDeps {
   info: Omit<AppInfo, 'dataDir' | 'problems'>;
 }
 
+/**
+ * The body and CA files a run will read, checked before it starts (a missing file, a folder,
+ * a named pipe, a file past its size limit), so the caller's start fails naming the field.
+ */
+async function checkInputFiles(
+  command: CommandName,
+  key: string,
+  s: Parameters<typeof inputFileIssues>[0],
+): Promise<void> {
+  const issues = await inputFileIssues(s);
+  if (issues.length > 0) {
+    throw new ValidationError(
+      `${command} input`,
+      issues.map((i) => ({ ...i, path: `${key}.${i.path}` })),
+    );
+  }
+}
+
 export function createCommandHandlers({ services, info }: CommandDeps): CommandHandlers {
   const { runs, comparisons, stores } = services;
   const { presets, history } = stores;
+  const admission = new RunAdmission([runs, comparisons]);
   const secretOptions = (a: SecretOptions): SecretOptions => ({
     allowPlaintextSecrets: a.allowPlaintextSecrets,
     omitSecrets: a.omitSecrets,
   });
   return {
     'app.info': () => ({ ...info, dataDir: stores.dataDir, problems: stores.problems() }),
-    'run.start': ({ scenario }, caller) => ({ runId: runs.start(scenario, caller) }),
+    'run.start': async ({ scenario }, caller) => {
+      await checkInputFiles('run.start', 'scenario', scenario);
+      // Counted and started in the same tick, so concurrent starts cannot pass the cap together.
+      admission.admit(caller);
+      return { runId: runs.start(scenario, caller) };
+    },
     'run.stop': async ({ runId }, caller) => ({ stopped: await runs.stop(runId, caller) }),
     'run.active': (_args, caller) => ({ runs: runs.activeOf(caller) }),
     'presets.list': () => ({
@@ -62,7 +88,11 @@ export function createCommandHandlers({ services, info }: CommandDeps): CommandH
     'history.get': ({ id }) => history.get(id),
     'history.rename': ({ id, name }) => history.rename(id, name),
     'history.delete': async ({ id }) => ({ deleted: await history.delete(id) }),
-    'compare.start': ({ plan }, caller) => ({ comparisonId: comparisons.start(plan, caller) }),
+    'compare.start': async ({ plan }, caller) => {
+      await checkInputFiles('compare.start', 'plan', plan);
+      admission.admit(caller);
+      return { comparisonId: comparisons.start(plan, caller) };
+    },
     'compare.stop': async ({ comparisonId }, caller) => ({
       stopped: await comparisons.stop(comparisonId, caller),
     }),

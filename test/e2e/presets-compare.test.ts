@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
@@ -93,7 +93,7 @@ describe('presets in the browser', () => {
     expect(await builtIn.count()).toBe(5);
     expect(await builtIn.getByTestId('preset-delete').count()).toBe(0);
     expect(await builtIn.first().getByTestId('preset-duplicate').textContent()).toBe('Duplicate to edit');
-    expect(await page.getByTestId('presets-file').textContent()).toBe(join(e2e.dataDir, 'presets.json'));
+    expect(await page.getByTestId('presets-file').textContent()).toBe(join(e2e.dataDir, 'presets'));
     await app.screenshot('e2e-presets.png');
     await app.screenshot('e2e-presets-full.png', true);
 
@@ -148,6 +148,44 @@ describe('a broken presets file', () => {
     } finally {
       await brokenHost.close();
       rmSync(brokenDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('one broken preset among good ones', () => {
+  it('is named in the banner and kept aside, and the other presets are listed', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'trebuchet-e2e-one-broken-'));
+    mkdirSync(join(dataDir, 'presets'));
+    const preset = (id: string, name: string) => ({
+      format: 'trebuchet-preset',
+      version: 2,
+      id,
+      name,
+      createdAt: '2025-01-01T00:00:00.000Z',
+      updatedAt: '2025-01-01T00:00:00.000Z',
+      kind: 'scenario',
+      scenario: { targets: [{ url: plain.url }] },
+    });
+    writeFileSync(join(dataDir, 'presets', 'good.preset.json'), JSON.stringify(preset('good', 'Still here')));
+    const broken = JSON.stringify({ ...preset('bad', 'Broken'), scenario: { targets: [] } });
+    writeFileSync(join(dataDir, 'presets', 'bad.preset.json'), broken);
+    const host = await startWebHost({ staticDir: STATIC_DIR, appVersion: '0.1.0', dataDir });
+    try {
+      const app = await e2e.open(host.url);
+      const banner = app.page.getByTestId('store-problems');
+      await banner.waitFor();
+      const text = (await banner.textContent()) ?? '';
+      expect(text).toContain('A saved preset could not be read (scenario.targets: add at least one target)');
+      const keptAs = /kept as (\S+\.json) and left out/.exec(text)?.[1];
+      expect(keptAs).toMatch(/bad\.preset\.broken-.*\.json$/);
+      expect(readFileSync(keptAs!, 'utf8')).toBe(broken);
+      await app.page.getByTestId('tab-presets').click();
+      const mine = app.page.getByTestId('presets-mine').getByTestId('preset-row');
+      await expect.poll(() => mine.count()).toBe(1);
+      expect(await mine.getByTestId('preset-name').textContent()).toBe('Still here');
+    } finally {
+      await host.close();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

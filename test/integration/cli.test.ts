@@ -1,5 +1,15 @@
 import { parse } from 'csv-parse/sync';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import type http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,6 +72,51 @@ describe('trebuchet run', () => {
     const s = await runCli(['run', '--scenario', scenario]);
     expect(s.code).toBe(2);
     expect(s.stderr).toContain('--scenario targets.0.method');
+    expect(server.requests).toBe(before);
+  });
+
+  it('exits 2 on header values and input files it cannot send, naming the flag or field and the file', async () => {
+    const before = server.requests;
+    const euro = await runCli(['run', '-n', '1', '-H', 'X-Price: 5 \u20ac', server.url]);
+    expect(euro.code).toBe(2);
+    expect(euro.stderr).toContain('--header: header value has "\u20ac" (U+20AC) at position 3');
+    const nul = await runCli(['run', '-n', '1', '-H', 'X-A: a\u0001b', server.url]);
+    expect(nul.code).toBe(2);
+    expect(nul.stderr).toContain('--header: header value has a control character (U+0001) at position 2');
+
+    const notPem = join(dir, 'not.pem');
+    writeFileSync(notPem, 'not a certificate\n');
+    const ca = await runCli(['run', '-n', '1', '--cacert', notPem, server.url.replace('http:', 'https:')]);
+    expect(ca.code).toBe(2);
+    expect(ca.stderr).toContain(
+      `--cacert: ${notPem} is not a PEM certificate (no "-----BEGIN CERTIFICATE-----" block)`,
+    );
+
+    const folder = join(dir, 'a-folder');
+    mkdirSync(folder, { recursive: true });
+    const fifo = join(dir, 'body.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const asFlag = await runCli(['run', '-n', '1', '--body-file', fifo, server.url], { timeoutMs: 10_000 });
+    expect(asFlag.code).toBe(2);
+    expect(asFlag.stderr).toContain(`--body-file: ${fifo} is a named pipe (FIFO), not a regular file`);
+    const scenarioWith = (file: string) => {
+      const f = join(dir, `with-body-${file.length}.json`);
+      writeFileSync(
+        f,
+        JSON.stringify({
+          targets: [{ url: server.url, method: 'POST', body: { kind: 'file', path: file } }],
+        }),
+      );
+      return f;
+    };
+    const inFolder = await runCli(['run', '-n', '1', '--scenario', scenarioWith(folder)]);
+    expect(inFolder.code).toBe(2);
+    expect(inFolder.stderr).toContain(`--scenario targets.0.body.path: ${folder} is a folder, not a file`);
+    const missing = await runCli(['run', '-n', '1', '--scenario', scenarioWith(join(dir, 'missing.bin'))]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(
+      `--scenario targets.0.body.path: ${join(dir, 'missing.bin')} does not exist`,
+    );
     expect(server.requests).toBe(before);
   });
 
@@ -282,6 +337,119 @@ describe('trebuchet run --preset and --save, trebuchet presets', () => {
     expect(record).toMatchObject({ kind: 'scenario', status: 'completed' });
     expect(runResultSchema.parse(record.results[0]).requests.total).toBe(100);
     expect(record.scenario.targets[0]!.headers).toEqual([{ name: 'Authorization', value: '' }]);
+  });
+
+  it('clears secret header values from the report, --json and --csv unless --keep-secrets, which writes them owner-only', async () => {
+    const secret = ['-H', 'Authorization: Bearer s3cret', '-H', 'X-Api-Key: k3y', '-H', 'Accept: text/plain'];
+    const cleared = join(dir, 'cleared.json');
+    const r = await runCli([
+      'run',
+      '-q',
+      '-n',
+      '20',
+      ...secret,
+      '--format',
+      'json',
+      '--json',
+      cleared,
+      '--csv',
+      join(dir, 'cleared.csv'),
+      server.url,
+    ]);
+    expect(r.code).toBe(0);
+    const headersOf = (text: string) => runResultSchema.parse(JSON.parse(text)).target.headers;
+    const clearedHeaders = [
+      { name: 'Authorization', value: '' },
+      { name: 'X-Api-Key', value: '' },
+      { name: 'Accept', value: 'text/plain' },
+    ];
+    expect(headersOf(r.stdout)).toEqual(clearedHeaders);
+    expect(headersOf(readFileSync(cleared, 'utf8'))).toEqual(clearedHeaders);
+    // Files without secrets get the usual mode (as a file the user writes here).
+    const reference = join(dir, 'reference.txt');
+    writeFileSync(reference, '');
+    const usualMode = statSync(reference).mode & 0o777;
+    expect(statSync(cleared).mode & 0o777).toBe(usualMode);
+
+    const kept = join(dir, 'kept.json');
+    const k = await runCli([
+      'run',
+      '-q',
+      '-n',
+      '20',
+      ...secret,
+      '--keep-secrets',
+      '--json',
+      kept,
+      '--csv',
+      join(dir, 'kept.csv'),
+      server.url,
+    ]);
+    expect(k.code).toBe(0);
+    expect(headersOf(readFileSync(kept, 'utf8'))[0]).toEqual({
+      name: 'Authorization',
+      value: 'Bearer s3cret',
+    });
+    for (const file of [kept, join(dir, 'kept.summary.csv'), join(dir, 'kept.timeseries.csv')]) {
+      expect(statSync(file).mode & 0o777, file).toBe(0o600);
+    }
+  });
+
+  it('says on stderr that --save set a broken presets file aside', async () => {
+    const dataDir = join(dir, 'broken-presets-data');
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(join(dataDir, 'presets.json'), '{"presets": [{"format": "trebuchet-pre');
+    const r = await runCli(['run', '-q', '-n', '10', '--save', '--data-dir', dataDir, server.url]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      /^trebuchet run: The presets file could not be read \(the file is not valid JSON \(truncated, or edited by hand\?\)\)\. It was kept as \S+presets\.broken-\S+\.json; no preset was taken from it\.$/m,
+    );
+    expect(r.stderr).toMatch(/saved in history as /);
+  });
+
+  it('a --json that cannot be written leaves no file, says why, exits 1, and --save still keeps the run', async () => {
+    const outDir = join(dir, 'vanishing');
+    mkdirSync(outDir);
+    const dataDir = join(dir, 'vanishing-data');
+    // The folder is there when the flags are checked, and gone when the file is written.
+    let held: (() => void)[] = [];
+    let removed = false;
+    const holding = end(
+      await startHttpServer((_req, res) => {
+        const answer = () => res.end('ok');
+        if (removed) return answer();
+        held.push(answer);
+        rmSync(outDir, { recursive: true });
+        removed = true;
+        for (const release of held) release();
+        held = [];
+      }),
+    );
+    const json = join(outDir, 'result.json');
+    const r = await runCli([
+      'run',
+      '-q',
+      '-n',
+      '5',
+      '-c',
+      '1',
+      '--json',
+      json,
+      '--save',
+      '--data-dir',
+      dataDir,
+      holding.url,
+    ]);
+    expect(removed).toBe(true);
+    expect(r.stderr).toContain(
+      `trebuchet run: could not write ${json}: its folder does not exist (any more)`,
+    );
+    expect(r.code).toBe(1);
+    expect(existsSync(outDir)).toBe(false);
+    expect(r.stdout).toMatch(/^Requests {6}\[total, rate, throughput\] {9}5, /m);
+    const id = /saved in history as (\S+)/.exec(r.stderr)?.[1];
+    expect(id).toBeDefined();
+    expect(readdirSync(join(dataDir, 'history'))).toContain(`${id}.run.json`);
   });
 
   it('lists the built-in presets, as text and as JSON', async () => {

@@ -210,7 +210,7 @@ describe('TLS', () => {
       }),
     );
     expect(result.status).toBe('failed');
-    expect(result.error?.message).toBe('options.tls.caFile: cannot read /nonexistent/ca.pem: ENOENT');
+    expect(result.error?.message).toBe('options.tls.caFile: /nonexistent/ca.pem does not exist');
   });
 });
 

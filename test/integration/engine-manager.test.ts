@@ -159,7 +159,7 @@ describe('RunManager', () => {
     expect(results[0]!.status).toBe('failed');
     expect(results[0]!.error).toEqual({
       kind: 'other',
-      message: 'targets.0.body.path: cannot read /nonexistent/body.json: ENOENT',
+      message: 'targets.0.body.path: /nonexistent/body.json does not exist',
     });
     expect(results[1]!.requests.total).toBe(10);
     const done = events.at(-1);

@@ -29,6 +29,9 @@ const files: Record<string, string> = {
     load: { model: 'closed', connections: 0 },
   }),
   '/w/broken.json': '{ not json',
+  '/w/fifo-body.json': JSON.stringify({
+    targets: [{ url: 'http://127.0.0.1/', body: { kind: 'file', path: 'fifo' } }],
+  }),
   '/w/saved.json': JSON.stringify({
     format: 'trebuchet-preset',
     version: 2,
@@ -52,12 +55,17 @@ const files: Record<string, string> = {
     },
   }),
   '/w/body.txt': 'hello',
+  '/w/body.bin': 'bytes',
+  '/w/ca.pem': '-----BEGIN CERTIFICATE-----',
 };
+/** Files a check refuses, and why (electron/engine/input-files.ts says it on real files). */
+const refused: Record<string, string> = { '/w/fifo': 'is a named pipe (FIFO), not a regular file' };
 const io: FileIo = {
   cwd: '/w',
   readFile: (p) => files[p] ?? '',
   isFile: (p) => p in files,
   isDirectory: (p) => p === '/w' || p === '/',
+  inputFileProblem: (p) => refused[p] ?? (p in files ? null : 'does not exist'),
 };
 
 type ScenarioRun = Extract<RunCommand, { kind: 'scenario' }>;
@@ -115,7 +123,14 @@ describe('trebuchet run flags', () => {
     expect(scenario.options.keepAlive).toBe(true);
     expect(scenario.targets).toHaveLength(1);
     expect(scenario.targets[0]!.method).toBe('GET');
-    expect(output).toEqual({ format: 'text', jsonFile: null, csvFile: null, quiet: false });
+    expect(output).toEqual({
+      format: 'text',
+      jsonFile: null,
+      csvFile: null,
+      quiet: false,
+      keepSecrets: false,
+    });
+    expect(run('--keep-secrets', 'http://127.0.0.1/').output.keepSecrets).toBe(true);
   });
 
   it('maps vegeta flags onto the open model; --rate with --closed caps a closed loop', () => {
@@ -169,7 +184,13 @@ describe('trebuchet run flags', () => {
         { metric: 'p50', op: '<=', value: 200 },
       ],
     });
-    expect(output).toEqual({ format: 'vegeta', jsonFile: '/w/out.json', csvFile: '/w/out.csv', quiet: true });
+    expect(output).toEqual({
+      format: 'vegeta',
+      jsonFile: '/w/out.json',
+      csvFile: '/w/out.csv',
+      quiet: true,
+      keepSecrets: false,
+    });
   });
 
   it('a text body without -m is a POST, as with ab -p', () => {
@@ -232,8 +253,16 @@ describe('trebuchet run errors name the flag', () => {
       'header name has characters HTTP does not allow',
     ],
     [['--body', 'a', '--body-file', 'body.txt', 'http://127.0.0.1/'], '--body', 'not both'],
-    [['--body-file', 'missing.bin', 'http://127.0.0.1/'], '--body-file', 'no such file: /w/missing.bin'],
-    [['--cacert', 'ca.pem', 'https://127.0.0.1/'], '--cacert', 'no such file'],
+    [['--body-file', 'missing.bin', 'http://127.0.0.1/'], '--body-file', '/w/missing.bin does not exist'],
+    [['--body-file', 'fifo', 'http://127.0.0.1/'], '--body-file', '/w/fifo is a named pipe (FIFO)'],
+    [['--cacert', 'nope.pem', 'https://127.0.0.1/'], '--cacert', '/w/nope.pem does not exist'],
+    [
+      ['-H', 'X: \u20ac', 'http://127.0.0.1/'],
+      '--header',
+      'header value has "\u20ac" (U+20AC) at position 1',
+    ],
+    [['-H', 'X: a\u0000b', 'http://127.0.0.1/'], '--header', 'a control character (U+0000)'],
+    [['--scenario', 'fifo-body.json'], '--scenario targets.0.body.path', '/w/fifo is a named pipe'],
     [['--engine', 'turbo', 'http://127.0.0.1/'], '--engine', 'Invalid option'],
     [['--threshold', 'p42<1', 'http://127.0.0.1/'], '--threshold', 'is not a threshold'],
     [['--threshold', 'p99<1%', 'http://127.0.0.1/'], '--threshold', 'is a latency'],
@@ -252,6 +281,7 @@ describe('trebuchet run errors name the flag', () => {
     [['--frobnicate', 'http://127.0.0.1/'], '--frobnicate', "Unknown option '--frobnicate'"],
     [['-c'], '-c', 'argument missing'],
     [['--scenario', 'nope.json'], '--scenario', 'no such file: /w/nope.json'],
+    [['--scenario', '/'], '--scenario', '/ is a folder, not a file'],
     [['--scenario', 'broken.json'], '--scenario', 'is not valid JSON'],
     [['--scenario', 'bad.json'], '--scenario load.connections', 'connections must be at least 1'],
   ])('%j -> %s', (argv, field, message) => {

@@ -4,6 +4,7 @@ import { formatPresetList } from '../../electron/cli/presets-command.ts';
 import {
   comparisonCsvPaths,
   exitCodeFor,
+  exportable,
   labelResults,
   renderComparisonReport,
   renderReport,
@@ -171,6 +172,34 @@ describe('tool formats and comparisons on stdout', () => {
       matrix: '/tmp/cmp.matrix.csv',
       summary: '/tmp/cmp.summary.csv',
     });
+  });
+
+  it("clears a comparison's secret header values, in the plan and in every run, and leaves the original", () => {
+    const auth = [{ name: 'Cookie', value: 'session=s3cret' }];
+    const plan = twoServerPlan({
+      targets: [
+        { name: 'nginx', urls: { http: 'http://127.0.0.1:8081/' }, headers: auth },
+        { name: 'apache', urls: { http: 'http://127.0.0.1:8082/' } },
+      ],
+    });
+    const result = { ...abStyleResult(), target: { ...abStyleResult().target, headers: auth } };
+    const outcomes: CellOutcome[] = [
+      { cellIndex: 0, coordinates: { targetIndex: 0, protocol: 'http', level: 10, repetition: 0 }, result },
+    ];
+    const outcome: ComparisonOutcome = {
+      comparisonId: 'cmp-2',
+      plan,
+      status: 'completed',
+      outcomes,
+      table: aggregateComparison(plan, outcomes),
+    };
+    const shown = exportable(outcome, false);
+    const json = renderComparisonReport(shown, 'json');
+    expect(json).not.toContain('s3cret');
+    expect(shown.plan.targets[0]!.headers).toEqual([{ name: 'Cookie', value: '' }]);
+    expect(shown.outcomes[0]!.result.target.headers).toEqual([{ name: 'Cookie', value: '' }]);
+    expect(outcome.plan.targets[0]!.headers).toEqual(auth);
+    expect(renderComparisonReport(exportable(outcome, true), 'json')).toContain('session=s3cret');
   });
 
   it('lists presets with their targets under them', () => {

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -20,6 +20,7 @@ import {
   type CellOutcome,
 } from '../../shared/comparison.ts';
 import type { HistorySummary, RunRecordDraft } from '../../shared/history.ts';
+import { LIMITS } from '../../shared/defaults.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';
 import { resultWith } from '../helpers/comparison-results.ts';
 import { sampleFixture } from '../helpers/run-result.ts';
@@ -76,7 +77,7 @@ async function callError(command: CommandName, input?: unknown): Promise<string>
 }
 
 describe('presets commands', () => {
-  it('lists the five built-in presets first, read-only, and where the file is', async () => {
+  it('lists the five built-in presets first, read-only, and where the presets are kept', async () => {
     const list = await call('presets.list');
     expect(list.presets.map((p) => p.source)).toEqual(Array(5).fill('built-in'));
     expect(list.presets.map((p) => p.id)).toEqual([
@@ -86,7 +87,7 @@ describe('presets commands', () => {
       expect.stringMatching(/^builtin-seed-003/),
       expect.stringMatching(/^builtin-seed-004/),
     ]);
-    expect(list.file).toBe(path.join(dataDir, 'presets.json'));
+    expect(list.file).toBe(path.join(dataDir, 'presets'));
     expect(list.secretStorage).toBe('plaintext');
     expect(list.problems).toEqual([]);
     const builtIn = list.presets[0]!.id;
@@ -107,13 +108,13 @@ describe('presets commands', () => {
     expect(asked.message).toContain('Authorization on');
     expect((await call('presets.list')).presets).toHaveLength(5);
 
+    const stored = (id: string) => readFile(path.join(dataDir, 'presets', `${id}.preset.json`), 'utf8');
     const omitted = await call('presets.save', { preset: draft, omitSecrets: true });
     if (!omitted.ok) throw new Error(omitted.message);
-    const stored = await readFile(path.join(dataDir, 'presets.json'), 'utf8');
-    expect(stored).not.toContain('s3cret');
+    expect(await stored(omitted.preset.id)).not.toContain('s3cret');
     const kept = await call('presets.save', { preset: draft, allowPlaintextSecrets: true });
     if (!kept.ok) throw new Error(kept.message);
-    expect(await readFile(path.join(dataDir, 'presets.json'), 'utf8')).toContain('Bearer s3cret');
+    expect(await stored(kept.preset.id)).toContain('Bearer s3cret');
 
     const list = await call('presets.list');
     expect(list.presets.filter((p) => p.source === 'user').map((p) => [p.name, p.secretCount])).toEqual([
@@ -221,6 +222,48 @@ describe('history through the run registry', () => {
     expect(seen).toEqual([]);
     const runs = (await call('history.list')).runs;
     expect(runs.map((r) => r.status)).toEqual(['cancelled']);
+  });
+});
+
+describe('what run.start and compare.start refuse', () => {
+  it(`runs ${LIMITS.concurrentRuns.max} runs and comparisons at once, whoever started them, and refuses more`, async () => {
+    expect(LIMITS.concurrentRuns.max).toBe(4);
+    const a1 = await call('run.start', { scenario: scenarioInput }, 'page-a');
+    const a2 = await call('run.start', { scenario: scenarioInput }, 'page-a');
+    await call('run.start', { scenario: scenarioInput }, 'page-b');
+    const c = await call('compare.start', { plan: planInput }, 'page-b');
+    const refused =
+      'this host already runs 4 runs and comparisons at once, the most it allows (each one loads the machine); stop one or wait for one to end';
+    expect(await callError('run.start', { scenario: scenarioInput })).toBe(refused);
+    expect(await callError('compare.start', { plan: planInput })).toBe(refused);
+    // Three plain runs went to the engine, and the comparison's first cell run.
+    expect(engine.started).toHaveLength(4);
+
+    // A run that ends makes room; a stopped comparison too.
+    engine.emit({ type: 'done', runId: a1.runId, status: 'completed', results: [] });
+    await expect.poll(() => services.runs.idsOf('page-a')).toEqual([a2.runId]);
+    const next = await call('run.start', { scenario: scenarioInput }, 'page-c');
+    expect(await callError('run.start', { scenario: scenarioInput })).toBe(refused);
+    expect(await call('compare.stop', { comparisonId: c.comparisonId }, 'page-b')).toEqual({ stopped: true });
+    await expect.poll(() => services.comparisons.idsOf('page-b')).toEqual([]);
+    expect((await call('run.start', { scenario: scenarioInput }, 'page-a')).runId).not.toBe(next.runId);
+  });
+
+  it('refuses a run whose body or CA file cannot be read, naming the field, before starting anything', async () => {
+    const folder = path.join(dataDir, 'a-folder');
+    await mkdir(folder);
+    const scenario = {
+      ...scenarioInput,
+      targets: [{ ...scenarioInput.targets[0], body: { kind: 'file', path: folder } }],
+    };
+    expect(await callError('run.start', { scenario })).toBe(
+      `run.start input is invalid: scenario.targets.0.body.path: ${folder} is a folder, not a file`,
+    );
+    const missing = path.join(dataDir, 'missing.pem');
+    expect(
+      await callError('compare.start', { plan: { ...planInput, options: { tls: { caFile: missing } } } }),
+    ).toBe(`compare.start input is invalid: plan.options.tls.caFile: ${missing} does not exist`);
+    expect(engine.started).toEqual([]);
   });
 });
 

@@ -109,6 +109,14 @@ describe('scenario draft', () => {
     );
     expect(fieldPaths(d).has('targets.0.headers.0.name')).toBe(true);
     expect(fieldPaths(d).has('targets')).toBe(false);
+    // A value HTTP cannot carry gets the message the CLI gives for -H.
+    const euro = withUrl('http://127.0.0.1/', (x) => ({
+      ...x,
+      targets: [{ ...x.targets[0]!, headers: [{ ...newHeader(), name: 'X-Price', value: '5 \u20ac' }] }],
+    }));
+    expect(checkDraft(euro).issues.get('targets.0.headers.0.value')).toBe(
+      'header value has "\u20ac" (U+20AC) at position 3; HTTP allows visible Latin-1 characters, spaces and tabs only',
+    );
   });
 
   it('duplicates a target with fresh keys', () => {

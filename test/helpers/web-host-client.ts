@@ -1,0 +1,17 @@
+import WebSocket from 'ws';
+import { connectWebSocketApi, type WebSocketApi } from '../../renderer/api/web-socket-client.ts';
+
+/** The API of a web host on 127.0.0.1:port, reached as its page reaches it (token, same origin). */
+export function connectToHost(port: number, token: string): Promise<WebSocketApi> {
+  return connectWebSocketApi({
+    url: `ws://127.0.0.1:${port}/ws?token=${token}`,
+    createSocket: (url, on) => {
+      const ws = new WebSocket(url, { origin: `http://127.0.0.1:${port}` });
+      ws.on('open', () => on.open());
+      ws.on('message', (data: Buffer) => on.message(data.toString('utf8')));
+      ws.on('close', () => on.close());
+      ws.on('error', () => undefined);
+      return ws;
+    },
+  });
+}
