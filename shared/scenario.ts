@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULTS, LIMITS } from './defaults.ts';
+import { monitorSchema } from './monitor.ts';
 
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export const httpMethodSchema = z.enum(HTTP_METHODS);
@@ -56,6 +57,8 @@ export const targetSchema = z.object({
   method: httpMethodSchema.default(DEFAULTS.method),
   headers: z.array(headerSchema).default([]),
   body: bodySchema.default({ kind: 'none' }),
+  /** How the server's CPU and memory are watched during the run (shared/monitor.ts). */
+  monitor: monitorSchema.default({ kind: DEFAULTS.monitor.kind }),
 });
 export type Target = z.infer<typeof targetSchema>;
 

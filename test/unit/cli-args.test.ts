@@ -414,11 +414,12 @@ describe('flag values', () => {
     });
   });
 
-  it('names the three CSV files after the one --csv path', () => {
+  it('names the CSV files after the one --csv path', () => {
     expect(csvPaths('/tmp/run.csv')).toEqual({
       summary: '/tmp/run.summary.csv',
       timeseries: '/tmp/run.timeseries.csv',
       percentiles: '/tmp/run.percentiles.csv',
+      resources: '/tmp/run.resources.csv',
     });
     expect(csvPaths('/tmp/run')).toMatchObject({ summary: '/tmp/run.summary.csv' });
   });
