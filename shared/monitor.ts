@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './defaults.ts';
+import { httpUrlSchema } from './http-url.ts';
 
 /*
  * How a target's server is watched while it is under load (its CPU, memory and load on the
@@ -17,25 +18,8 @@ import { LIMITS } from './defaults.ts';
  * - off: nothing is sampled.
  */
 
-/** A node_exporter URL: http(s), no credentials (they would be stored in presets as plain text). */
-export const exporterUrlSchema = z.string().superRefine((value, ctx) => {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    ctx.addIssue({
-      code: 'custom',
-      message: 'node_exporter URL is not valid (expected e.g. http://server:9100/metrics)',
-    });
-    return;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    ctx.addIssue({ code: 'custom', message: `node_exporter URL must start with http:// or https://` });
-  }
-  if (url.username || url.password) {
-    ctx.addIssue({ code: 'custom', message: 'node_exporter URL must not carry credentials' });
-  }
-});
+/** A node_exporter URL: http(s), no credentials. */
+export const exporterUrlSchema = httpUrlSchema('node_exporter URL', 'http://server:9100/metrics', '');
 
 export const monitorSchema = z.discriminatedUnion(
   'kind',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULTS, LIMITS } from './defaults.ts';
+import { httpUrlSchema } from './http-url.ts';
 import { monitorSchema } from './monitor.ts';
 
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -15,24 +16,11 @@ const num = (name: string, lim: { min: number; max: number }) =>
 const int = (name: string, lim: { min: number; max: number }) =>
   num(name, lim).int(`${name} must be a whole number`);
 
-export const targetUrlSchema = z.string().superRefine((value, ctx) => {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    ctx.addIssue({ code: 'custom', message: 'URL is not valid (expected e.g. http://127.0.0.1:8080/)' });
-    return;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    ctx.addIssue({
-      code: 'custom',
-      message: `URL must start with http:// or https:// (got ${url.protocol}//)`,
-    });
-  }
-  if (url.username || url.password) {
-    ctx.addIssue({ code: 'custom', message: 'URL must not carry credentials; use an Authorization header' });
-  }
-});
+export const targetUrlSchema = httpUrlSchema(
+  'URL',
+  'http://127.0.0.1:8080/',
+  '; use an Authorization header',
+);
 
 const headerNameSchema = z
   .string()

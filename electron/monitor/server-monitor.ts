@@ -80,7 +80,8 @@ class RunMonitor implements ServerMonitor {
   readonly #warmupSeconds: number;
   readonly #samples: ResourceSample[] = [];
   readonly #startedAt = performance.now();
-  #lastReadAt = performance.now();
+  /** The engine's elapsed seconds at the last reading (0: the baseline, at the run's start). */
+  #lastReadElapsed = 0;
   #busy = false;
   /** The reading in progress (and a final one queued behind it). */
   #chain: Promise<void> = Promise.resolve();
@@ -102,10 +103,13 @@ class RunMonitor implements ServerMonitor {
     // The warm-up's last tick is read, so the measured part starts on a reading of its own.
     const warmupEnds =
       sample.warmup && sample.elapsedSeconds + this.#sampleIntervalMs / 2000 >= this.#warmupSeconds;
+    // Due by the engine's clock (its ticks are on a grid), not by when the samples arrive here:
+    // a busy host delivers them with jitter, which would skip readings at random.
     const due =
       sample.final === true ||
       warmupEnds ||
-      performance.now() - this.#lastReadAt >= this.#minIntervalMs * 0.9;
+      sample.elapsedSeconds - this.#lastReadElapsed >=
+        (this.#minIntervalMs - this.#sampleIntervalMs / 2) / 1000;
     if (!due) return;
     if (this.#busy && sample.final !== true) {
       this.#push(sample, { gap: 'the previous reading was still running (slower than the tick)' });
@@ -136,7 +140,7 @@ class RunMonitor implements ServerMonitor {
     const source = this.#source;
     if (!source) return;
     this.#busy = true;
-    this.#lastReadAt = performance.now();
+    this.#lastReadElapsed = sample.elapsedSeconds;
     const warmup = this.#warmupSinceRead;
     this.#warmupSinceRead = false;
     try {
