@@ -9,6 +9,7 @@ import type { ResourceSample } from '../../shared/resources.ts';
 import type { RunResult, Sample } from '../../shared/result.ts';
 import { scenarioSchema, type ScenarioInput } from '../../shared/scenario.ts';
 import { RunManager } from '../../electron/engine/manager.ts';
+import { fetchMetricsText } from '../../electron/monitor/exporter-source.ts';
 import { startServerMonitor } from '../../electron/monitor/server-monitor.ts';
 import { endAfterAll } from '../helpers/cleanup.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -270,5 +271,41 @@ describe('a node_exporter', () => {
       `node_exporter ${exporter.httpUrl}: not a metrics page (Content-Type text/html; charset=utf-8)`,
     ]);
     expect(b!.serverResources!.cpuSecondsPer10kRequests).toBeNull();
+  });
+});
+
+describe('a hostile exporter', () => {
+  const limits = { timeoutMs: 300, maxBytes: 1024 * 1024, maxSeries: 100 };
+
+  it('stops reading past the size cap, gives up after the timeout, and names an HTTP error', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 'node_load1 1\n');
+    const server = endAll(
+      await startHttpServer((req, res) => {
+        if (req.url === '/endless') {
+          res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
+          // Bounded: 20 MiB at most, far past the 1 MiB cap; the client hangs up first.
+          let left = 320;
+          const more = (): void => {
+            while (left-- > 0 && res.write(chunk));
+            if (left > 0) res.once('drain', more);
+            else res.end();
+          };
+          more();
+        } else if (req.url === '/silent') {
+          setTimeout(() => res.end(), 2000);
+        } else {
+          res.writeHead(500).end('boom');
+        }
+      }),
+    );
+    expect(await fetchMetricsText(`${server.url}endless`, limits)).toEqual({
+      ok: false,
+      reason: 'the answer is larger than 1 MiB',
+    });
+    expect(await fetchMetricsText(`${server.url}silent`, limits)).toEqual({
+      ok: false,
+      reason: 'no answer within 0.3 s',
+    });
+    expect(await fetchMetricsText(`${server.url}other`, limits)).toEqual({ ok: false, reason: 'HTTP 500' });
   });
 });
