@@ -68,7 +68,16 @@ export async function startServerMonitor(
   } catch (err) {
     reason = `the monitor could not start: ${messageOf(err)}`;
   }
-  return new RunMonitor(source, reason ?? 'nothing to sample', opts);
+  return monitorOf(source, reason ?? 'nothing to sample', opts);
+}
+
+/** A monitor over a started source (or none, with the reason); startServerMonitor's second half. */
+export function monitorOf(
+  source: MonitorSource | null,
+  noSourceReason: string,
+  opts: ServerMonitorOptions,
+): ServerMonitor {
+  return new RunMonitor(source, noSourceReason, opts);
 }
 
 class RunMonitor implements ServerMonitor {
@@ -115,7 +124,11 @@ class RunMonitor implements ServerMonitor {
       this.#push(sample, { gap: 'the previous reading was still running (slower than the tick)' });
       return;
     }
-    this.#chain = this.#chain.then(() => this.#read(sample));
+    // What the reading covers is settled now, not when it runs: ticks may queue behind a slow one.
+    const warmup = this.#warmupSinceRead;
+    this.#warmupSinceRead = false;
+    this.#lastReadElapsed = sample.elapsedSeconds;
+    this.#chain = this.#chain.then(() => this.#read(sample, warmup));
   }
 
   async stop(measured: { seconds: number; requests: number }): Promise<ServerResources> {
@@ -136,13 +149,10 @@ class RunMonitor implements ServerMonitor {
     };
   }
 
-  async #read(sample: Sample): Promise<void> {
+  async #read(sample: Sample, warmup: boolean): Promise<void> {
     const source = this.#source;
     if (!source) return;
     this.#busy = true;
-    this.#lastReadElapsed = sample.elapsedSeconds;
-    const warmup = this.#warmupSinceRead;
-    this.#warmupSinceRead = false;
     try {
       const reading = await source.read();
       this.#push(sample, 'gap' in reading ? reading : reading.figures, warmup);
