@@ -200,9 +200,9 @@ describe("the server's process tree (nginx with 2 workers)", () => {
         ),
       );
       expect(r.stdout).toMatch(/^ {2}server CPU-seconds per 10,000 requests: \d+\.\d{3}$/m);
-      const rows = parseCsv(readFileSync(join(dir, 'run.resources.csv'), 'utf8'), {
+      const rows = parseCsv<Record<string, string>>(readFileSync(join(dir, 'run.resources.csv'), 'utf8'), {
         columns: true,
-      }) as Record<string, string>[];
+      });
       expect(rows.length).toBeGreaterThanOrEqual(2);
       expect(rows.every((row) => row.method === 'process' && row.processes === '3')).toBe(true);
       expect(

@@ -256,10 +256,8 @@ describe('the monitor model', () => {
       ok: false,
       message: '"pid:x": pid:N takes a process id (e.g. pid:1234)',
     });
-    expect(parseMonitorText('server:9100')).toMatchObject({
-      ok: false,
-      message: expect.stringMatching(/is not a monitor/),
-    });
+    const notOne = parseMonitorText('server:9100');
+    expect(!notOne.ok && notOne.message).toMatch(/is not a monitor/);
   });
 
   it('tells loopback names by their text', () => {
@@ -280,10 +278,7 @@ describe('the monitor model', () => {
       port: 443,
     });
     const remote = await resolveMonitor({ url: 'http://192.0.2.10/', monitor: { kind: 'auto' } });
-    expect(remote).toMatchObject({
-      kind: 'none',
-      reason: expect.stringMatching(/^192\.0\.2\.10 is not this machine/),
-    });
+    expect(remote?.kind === 'none' && remote.reason).toMatch(/^192\.0\.2\.10 is not this machine/);
     expect(await resolveMonitor({ url: 'http://127.0.0.1/', monitor: { kind: 'off' } })).toBeNull();
   });
 
@@ -350,10 +345,9 @@ describe('server resources in the exports', () => {
   const result = { ...runResultFixture(), serverResources: resources };
 
   it('writes one resources CSV row per reading, on the engine time axis', () => {
-    const rows = parseCsv(resourcesCsv([{ label: 'nginx', result }]), { columns: true }) as Record<
-      string,
-      string
-    >[];
+    const rows = parseCsv<Record<string, string>>(resourcesCsv([{ label: 'nginx', result }]), {
+      columns: true,
+    });
     expect(rows).toHaveLength(2);
     expect(rows[0]).toMatchObject({
       target: 'nginx',
@@ -370,10 +364,9 @@ describe('server resources in the exports', () => {
   });
 
   it('adds the efficiency figure to the summary CSV and a Server resources block to the text report', () => {
-    const rows = parseCsv(summaryCsv([{ label: 'nginx', result }]), { columns: true }) as Record<
-      string,
-      string
-    >[];
+    const rows = parseCsv<Record<string, string>>(summaryCsv([{ label: 'nginx', result }]), {
+      columns: true,
+    });
     expect(rows[0]).toMatchObject({
       'server monitor': 'process',
       'server cpu mean (% of a core)': '40',
