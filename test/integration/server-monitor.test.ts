@@ -9,6 +9,8 @@ import type { ResourceSample } from '../../shared/resources.ts';
 import type { RunResult, Sample } from '../../shared/result.ts';
 import { scenarioSchema, type ScenarioInput } from '../../shared/scenario.ts';
 import { RunManager } from '../../electron/engine/manager.ts';
+import { ComparisonRunner } from '../../electron/services/comparison-runner.ts';
+import { comparisonPlanSchema } from '../../shared/comparison.ts';
 import { fetchMetricsText } from '../../electron/monitor/exporter-source.ts';
 import { startServerMonitor } from '../../electron/monitor/server-monitor.ts';
 import { endAfterAll } from '../helpers/cleanup.ts';
@@ -17,6 +19,7 @@ import { startNginx, type NginxServer } from '../helpers/nginx.ts';
 import { startNodeExporter } from '../helpers/node-exporter.ts';
 import { sampleFixture } from '../helpers/run-result.ts';
 import type { LocalServer } from '../helpers/server-process.ts';
+import { startApache, startCaddy, startH2o, startLighttpd } from '../helpers/web-servers.ts';
 import { handlers, refusedPort, startHttpServer, type TestServer } from '../helpers/servers.ts';
 
 const endAll = endAfterAll();
@@ -210,6 +213,67 @@ describe("the server's process tree (nginx with 2 workers)", () => {
       ).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the comparison suite's other servers", () => {
+  const servers: [() => Promise<LocalServer>, string[]][] = [
+    [() => startApache({ mpm: 'event' }), ['apache2']],
+    [() => startApache({ mpm: 'prefork' }), ['apache2']],
+    [() => startH2o(), ['h2o', 'perl']],
+    [() => startLighttpd(), ['lighttpd']],
+    [() => startCaddy(), ['caddy']],
+  ];
+
+  it('are each found from their port, with the whole family below the first process', async () => {
+    for (const [start, names] of servers) {
+      const server = await start();
+      try {
+        const monitor = await startServerMonitor(
+          { url: server.httpUrl, monitor: { kind: 'auto' } },
+          { options: { sampleIntervalMs: 1000, warmupSeconds: 0 } },
+        );
+        monitor!.tick(sampleFixture({ seq: 0, elapsedSeconds: 1 }));
+        const sr = await monitor!.stop({ seconds: 1, requests: 0 });
+        expect(sr.source, server.name).toMatchObject({ method: 'process', rootPid: server.pid });
+        if (sr.source.method !== 'process') throw new Error('not a process source');
+        const family = psTree(server.pid);
+        expect(sr.source.processes.map((p) => p.pid).sort(), server.name).toEqual(
+          expect.arrayContaining(family.map((p) => p.pid)),
+        );
+        expect(new Set(sr.source.processes.map((p) => p.name)), server.name).toEqual(new Set(names));
+        expect(sr.samples[0]!.processes, server.name).toBe(sr.source.processes.length);
+      } finally {
+        await server.stop();
+      }
+    }
+  });
+});
+
+describe('a comparison of two local servers', () => {
+  it("gives each run the server's own CPU-seconds per 10,000 requests", async () => {
+    const manager = new RunManager({ appVersion: 'test' });
+    const runner = new ComparisonRunner({ manager });
+    const plan = comparisonPlanSchema.parse({
+      targets: [
+        { name: 'nginx', urls: { http: `${nginx.httpUrl}test.html` } },
+        { name: 'node', urls: { http: node.url } },
+      ],
+      load: { model: 'closed', limit: { kind: 'duration', seconds: 2 } },
+      levels: [10],
+      repetitions: 1,
+    });
+    const outcome = await runner.whenDone(runner.start(plan));
+    expect(outcome.outcomes).toHaveLength(2);
+    const [a, b] = outcome.outcomes.map((o) => o.result.serverResources!);
+    expect(a!.source).toMatchObject({ method: 'process', rootPid: nginx.pid });
+    // The Node server runs in this test process: its family (same-named parents) is the test runner's.
+    if (b!.source.method !== 'process') throw new Error('not a process source');
+    expect(b!.source.processes.map((p) => p.pid)).toContain(process.pid);
+    for (const sr of [a!, b!]) {
+      expect(sr.cpuSecondsPer10kRequests).toBeGreaterThan(0);
+      expect(sr.gaps).toEqual([]);
     }
   });
 });
