@@ -12,6 +12,7 @@ import {
   type SaveOutcome,
   type StoreProblem,
 } from './presets.ts';
+import { resourceSampleSchema } from './resources.ts';
 import { runResultSchema, sampleSchema } from './result.ts';
 import { scenarioSchema, type Scenario } from './scenario.ts';
 
@@ -180,6 +181,17 @@ export const runEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('started'), runId: runIdField, targetCount: z.number().int().nonnegative() }),
   z.object({ type: z.literal('target-started'), runId: runIdField, targetIndex }),
   z.object({ type: z.literal('sample'), runId: runIdField, targetIndex, sample: sampleSchema }),
+  /**
+   * One reading of the target's server (target.monitor), on the same time axis as the engine
+   * sample it was taken at (same seq and elapsedSeconds); at most one per engine sample, and
+   * at most one per DEFAULTS.monitor.minIntervalMs. The target's result carries them all.
+   */
+  z.object({
+    type: z.literal('server-sample'),
+    runId: runIdField,
+    targetIndex,
+    sample: resourceSampleSchema,
+  }),
   z.object({ type: z.literal('target-done'), runId: runIdField, targetIndex, result: runResultSchema }),
   /** The whole run ended; status 'cancelled' when stopped, results keep what was measured. */
   z.object({

@@ -249,7 +249,9 @@ export function expandPlan(plan: ComparisonPlan): ComparisonCell[] {
             scenario: {
               version: SCENARIO_VERSION,
               name: `${plan.name} · ${label} · ${protocol} · ${levelLabel(kind, level)} · #${repetition + 1}`,
-              targets: [{ name: label, url, method: t.method, headers: t.headers, body: t.body }],
+              targets: [
+                { name: label, url, method: t.method, headers: t.headers, body: t.body, monitor: t.monitor },
+              ],
               load: loadAt(plan.load, level),
               options: { ...plan.options, protocol: protocol === 'h2' ? 'h2' : 'http1.1' },
             },

@@ -23,6 +23,26 @@ export const DEFAULTS = {
   tls: {
     verify: true,
   },
+  /** How a target's server is watched (shared/monitor.ts): 'auto' = its process when it runs on this machine, else nothing. */
+  monitor: {
+    kind: 'auto',
+    /**
+     * Readings are at least this far apart: a 100 ms engine tick would otherwise read /proc or
+     * scrape a node_exporter ten times a second. Readings fall on engine ticks (the run's time
+     * axis), so a shorter sample interval gives a resource sample every few ticks.
+     */
+    minIntervalMs: 1000,
+    /** A node_exporter scrape slower than this is a gap (never a failed run). */
+    exporterTimeoutMs: 2000,
+    /** node_exporter sends 50-300 KB; a larger answer is a gap, never read further. */
+    exporterMaxBytes: 8 * 1024 * 1024,
+    /** Series of the families used (CPU modes x cores, network devices); more is a gap. */
+    exporterMaxSeries: 50_000,
+    /** Network devices left out of the in/out rates (loopback traffic is not the server's network). */
+    excludeDevices: ['lo'],
+    /** Processes of one tree sampled at most (nginx, Apache children); the rest is a named gap. */
+    maxProcesses: 1024,
+  },
   comparison: {
     /** Repetitions per cell: at least 2 give a spread to tell a difference from noise. */
     repetitions: 3,
@@ -68,6 +88,8 @@ export const LIMITS = {
   thresholds: { max: 100 },
   /** Runs and comparisons one host (desktop app, web host) runs at the same time. */
   concurrentRuns: { max: 4 },
+  /** Process ids: Linux allows up to 2^22, Windows larger ones. */
+  pid: { min: 1, max: 2 ** 31 - 1 },
 } as const;
 
 /** ab's percentile table plus the tail (99.9, 99.99). Order matters: reports print it as is. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { serverResourcesSchema } from './resources.ts';
 import { loadSchema, runOptionsSchema, targetSchema, thresholdSchema } from './scenario.ts';
 
 /**
@@ -265,5 +266,10 @@ export const runResultSchema = z.object({
   thresholds: z.array(thresholdOutcomeSchema),
   warnings: z.array(warningSchema),
   samples: z.array(sampleSchema),
+  /**
+   * The server's CPU, memory and load during the run (target.monitor), sampled on the host.
+   * Absent when the monitor was off, and in results saved before it existed.
+   */
+  serverResources: serverResourcesSchema.optional(),
 });
 export type RunResult = z.infer<typeof runResultSchema>;

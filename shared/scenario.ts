@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { DEFAULTS, LIMITS } from './defaults.ts';
+import { httpUrlSchema } from './http-url.ts';
+import { monitorSchema } from './monitor.ts';
 
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export const httpMethodSchema = z.enum(HTTP_METHODS);
@@ -19,28 +21,11 @@ const atMost = (what: string, max: number) => `${what} is longer than ${max} cha
 /** The name of a scenario, a plan or a target (may be empty: a label is derived then). */
 export const displayNameSchema = z.string().max(LIMITS.nameChars.max, atMost('name', LIMITS.nameChars.max));
 
-export const targetUrlSchema = z.string().superRefine((value, ctx) => {
-  if (value.length > LIMITS.urlChars.max) {
-    ctx.addIssue({ code: 'custom', message: atMost('URL', LIMITS.urlChars.max) });
-    return;
-  }
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    ctx.addIssue({ code: 'custom', message: 'URL is not valid (expected e.g. http://127.0.0.1:8080/)' });
-    return;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    ctx.addIssue({
-      code: 'custom',
-      message: `URL must start with http:// or https:// (got ${url.protocol}//)`,
-    });
-  }
-  if (url.username || url.password) {
-    ctx.addIssue({ code: 'custom', message: 'URL must not carry credentials; use an Authorization header' });
-  }
-});
+export const targetUrlSchema = httpUrlSchema(
+  'URL',
+  'http://127.0.0.1:8080/',
+  '; use an Authorization header',
+);
 
 const headerNameSchema = z
   .string()
@@ -115,6 +100,8 @@ export const targetSchema = z.object({
   method: httpMethodSchema.default(DEFAULTS.method),
   headers: headersSchema.default([]),
   body: bodySchema.default({ kind: 'none' }),
+  /** How the server's CPU and memory are watched during the run (shared/monitor.ts). */
+  monitor: monitorSchema.default({ kind: DEFAULTS.monitor.kind }),
 });
 export type Target = z.infer<typeof targetSchema>;
 

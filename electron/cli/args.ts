@@ -7,6 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { comparisonPlanSchema, type ComparisonPlan } from '../../shared/comparison.ts';
 import { DEFAULTS } from '../../shared/defaults.ts';
+import type { Monitor } from '../../shared/monitor.ts';
 import type { Preset } from '../../shared/presets.ts';
 import type { Body, ClosedLimit, Header, Load, Scenario, Threshold } from '../../shared/scenario.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';
@@ -25,6 +26,7 @@ import {
   parseDataDir,
   parseDurationSeconds,
   parseHeader,
+  parseMonitor,
   parseRate,
   parseThreshold,
   parseWholeNumber,
@@ -98,6 +100,7 @@ const RUN_OPTIONS = {
   method: { type: 'string', short: 'm' },
   header: { type: 'string', short: 'H', multiple: true },
   body: { type: 'string' },
+  monitor: { type: 'string' },
   'body-file': { type: 'string' },
   insecure: { type: 'boolean' },
   cacert: { type: 'string' },
@@ -139,6 +142,7 @@ const FLAG_OF_PATH: readonly [RegExp, string][] = [
   [/^targets\.\d+\.method/, '--method'],
   [/^targets\.\d+\.headers/, '--header'],
   [/^targets\.\d+\.body/, '--body'],
+  [/^targets\.\d+\.monitor/, '--monitor'],
   [/^targets$/, '<url>'],
   [/^load\.connections/, '--connections'],
   [/^load\.pipelining/, '--pipelining'],
@@ -337,11 +341,12 @@ function historyFromFlags(v: Values, io: FileIo): HistoryOptions {
   return { save: v.save === true, dataDir: parseDataDir(v['data-dir'], io.cwd) };
 }
 
-/** -m, -H and --body as they change a target of a file or preset. */
+/** -m, -H, --body and --monitor as they change a target of a file or preset. */
 interface RequestFlags {
   method: string | undefined;
   headers: Header[];
   body: Body | null;
+  monitor: Monitor | null;
 }
 
 function requestFlags(v: Values, io: FileIo): RequestFlags {
@@ -349,10 +354,11 @@ function requestFlags(v: Values, io: FileIo): RequestFlags {
     method: v.method?.toUpperCase(),
     headers: (v.header ?? []).map((h) => parseHeader('--header', h)),
     body: bodyFromFlags(v, io),
+    monitor: v.monitor === undefined ? null : parseMonitor('--monitor', v.monitor),
   };
 }
 
-function overrideRequest<T extends { method: string; headers: Header[]; body: Body }>(
+function overrideRequest<T extends { method: string; headers: Header[]; body: Body; monitor: Monitor }>(
   t: T,
   r: RequestFlags,
 ): Omit<T, 'method'> & { method: string } {
@@ -361,6 +367,7 @@ function overrideRequest<T extends { method: string; headers: Header[]; body: Bo
     ...(r.method ? { method: r.method } : {}),
     headers: mergeHeaders(t.headers, r.headers),
     ...(r.body ? { body: r.body } : {}),
+    ...(r.monitor ? { monitor: r.monitor } : {}),
   };
 }
 
@@ -406,6 +413,7 @@ function scenarioFromFlags(
     method: request.method ?? (request.body ? 'POST' : DEFAULTS.method),
     headers: request.headers,
     body: request.body ?? { kind: 'none' as const },
+    ...(request.monitor ? { monitor: request.monitor } : {}),
   }));
   const o = base?.options;
   const input = {

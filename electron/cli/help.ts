@@ -58,6 +58,14 @@ Requests:
                           prior knowledge for http:// (the server must accept h2c)
       --timeout T         per-request timeout (default ${DEFAULTS.timeoutMs / 1000}s; a bare number is seconds)
 
+Server resources (CPU, memory and load of the server beside throughput):
+      --monitor M         auto: a target on this machine is watched through the process
+                          listening on its port and its children (Linux), a remote one not at all;
+                          pid:N: that process and its children; a node_exporter URL
+                          (http://server:9100/metrics): machine CPU, load, memory, network;
+                          off. Default ${DEFAULTS.monitor.kind}. The report's Server resources and
+                          --csv's .resources.csv show the figures.
+
 TLS (certificates are verified by default):
       --insecure          accept self-signed, expired or wrong-host certificates
       --cacert PATH       trust the CA certificates in this PEM file
@@ -78,6 +86,7 @@ Output:
                           comparison prints its table after each run's report
       --json FILE         write the result as JSON (an array when there are several targets)
       --csv FILE          write FILE's base name + .summary.csv, .timeseries.csv, .percentiles.csv
+                          (and .resources.csv when the server was sampled)
                           (a comparison: .matrix.csv and .summary.csv)
       --save              keep the run in the history the app and trebuchet serve show (off by
                           default, so scripts leave no trace; secret header values are cleared)

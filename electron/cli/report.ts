@@ -2,7 +2,13 @@
 import { stat } from 'node:fs/promises';
 import { levelKindOf, levelLabel, type CellOutcome, type ComparisonPlan } from '../../shared/comparison.ts';
 import type { LabelledResult } from '../../shared/format/csv.ts';
-import { comparisonMatrixCsv, percentilesCsv, summaryCsv, timeSeriesCsv } from '../../shared/format/csv.ts';
+import {
+  comparisonMatrixCsv,
+  percentilesCsv,
+  resourcesCsv,
+  summaryCsv,
+  timeSeriesCsv,
+} from '../../shared/format/csv.ts';
 import { formatAbReport } from '../../shared/format/ab.ts';
 import { formatComparisonTable } from '../../shared/format/comparison-text.ts';
 import { formatHttpLoadReport } from '../../shared/format/http-load.ts';
@@ -93,12 +99,18 @@ export function labelResults(results: readonly RunResult[]): LabelledResult[] {
 /** `--csv out.csv` and a part name -> out.<part>.csv */
 const csvPath = (file: string, part: string): string => `${file.replace(/\.csv$/i, '')}.${part}.csv`;
 
-/** `--csv out.csv` -> out.summary.csv, out.timeseries.csv, out.percentiles.csv. */
-export function csvPaths(file: string): { summary: string; timeseries: string; percentiles: string } {
+/** `--csv out.csv` -> out.summary.csv, out.timeseries.csv, out.percentiles.csv (and out.resources.csv). */
+export function csvPaths(file: string): {
+  summary: string;
+  timeseries: string;
+  percentiles: string;
+  resources: string;
+} {
   return {
     summary: csvPath(file, 'summary'),
     timeseries: csvPath(file, 'timeseries'),
     percentiles: csvPath(file, 'percentiles'),
+    resources: csvPath(file, 'resources'),
   };
 }
 
@@ -185,6 +197,10 @@ export function writeOutputFiles(
       [paths.timeseries, timeSeriesCsv(labelled)],
       [paths.percentiles, percentilesCsv(labelled)],
     );
+    // Only when a server was sampled: a run with the monitor off writes what it always did.
+    if (results.some((r) => r.serverResources && r.serverResources.samples.length > 0)) {
+      files.push([paths.resources, resourcesCsv(labelled)]);
+    }
   }
   return writeFiles(files, countSecrets(results) > 0);
 }

@@ -3,6 +3,7 @@
  * `trebuchet run` can exit 2 with a message that says which flag is wrong and why.
  */
 import { resolve } from 'node:path';
+import { parseMonitorText, type Monitor } from '../../shared/monitor.ts';
 import { THRESHOLD_UNITS, type Threshold, type ThresholdMetric } from '../../shared/scenario.ts';
 
 /** Bad command-line input: `field` names the flag (or scenario field) at fault. */
@@ -76,6 +77,13 @@ export function parseHeader(flag: string, text: string): { name: string; value: 
   const colon = text.indexOf(':');
   if (colon <= 0) throw new CliInputError(flag, `"${text}" is not a header (expected "Name: value")`);
   return { name: text.slice(0, colon).trim(), value: text.slice(colon + 1).trim() };
+}
+
+/** `--monitor auto|off|pid:N|URL`: how the server's CPU and memory are watched. */
+export function parseMonitor(flag: string, text: string): Monitor {
+  const parsed = parseMonitorText(text);
+  if (!parsed.ok) throw new CliInputError(flag, parsed.message);
+  return parsed.monitor;
 }
 
 const METRIC_ALIASES: Record<string, ThresholdMetric> = {

@@ -1,6 +1,7 @@
 import type { RunEvent } from '../../shared/api.ts';
 import type { RunResult } from '../../shared/result.ts';
 import type { Scenario } from '../../shared/scenario.ts';
+import { startServerMonitor, withServerResources } from '../monitor/server-monitor.ts';
 import { EventStream } from './event-stream.ts';
 import { JobTable } from './job-table.ts';
 import { startRun, type RunHandle } from './run.ts';
@@ -83,15 +84,25 @@ export class RunManager {
       for (let targetIndex = 0; targetIndex < scenario.targets.length; targetIndex++) {
         if (entry.cancelled) break;
         const built = await buildRunSpec(scenario, targetIndex, { runId, appVersion: this.#appVersion });
+        // The server's side (issue 11): sampled on the host beside the run, on its ticks.
+        const monitor = built.ok
+          ? await startServerMonitor(built.spec.target, {
+              options: scenario.options,
+              onSample: (sample) => this.#events.emit({ type: 'server-sample', runId, targetIndex, sample }),
+            })
+          : null;
         if (entry.cancelled) break;
         this.#events.emit({ type: 'target-started', runId, targetIndex });
         let result: RunResult;
         if (built.ok) {
           const handle = startRun(built.spec, {
-            onSample: (sample) => this.#events.emit({ type: 'sample', runId, targetIndex, sample }),
+            onSample: (sample) => {
+              this.#events.emit({ type: 'sample', runId, targetIndex, sample });
+              monitor?.tick(sample);
+            },
           });
           entry.current = handle;
-          result = await handle.done;
+          result = await withServerResources(await handle.done, monitor);
           entry.current = null;
         } else {
           result = built.result;

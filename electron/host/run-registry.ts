@@ -34,6 +34,7 @@ class RunReplay implements Replay<RunEvent, ActiveRun> {
   add(event: RunEvent): void {
     switch (event.type) {
       case 'sample':
+      case 'server-sample':
         this.#samples.push(event);
         if (this.#samples.length > MAX_REPLAY_SAMPLES) this.#samples.splice(0, MAX_REPLAY_SAMPLES / 10);
         return;

@@ -92,7 +92,7 @@ interface Client {
 const MAX_BACKLOG = 10_000;
 
 const isSample = (message: HostMessage): boolean =>
-  (message.kind === 'event' && message.event.type === 'sample') ||
+  (message.kind === 'event' && (message.event.type === 'sample' || message.event.type === 'server-sample')) ||
   (message.kind === 'comparison' && message.event.type === 'cell-sample');
 
 /**

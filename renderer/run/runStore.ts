@@ -186,6 +186,9 @@ export function createRunStore(now: () => number = () => performance.now()): Run
           targetStartedAt: null,
         });
         return;
+      case 'server-sample':
+        // The server panel (issue 11) is not drawn yet; the target's result carries the series.
+        return;
       default: {
         const unknown: never = e;
         void unknown;

@@ -7,6 +7,7 @@
  */
 import type { CellAggregate, ComparisonTable, PercentileTable } from '../comparison.ts';
 import { REPORT_PERCENTILES } from '../defaults.ts';
+import { RESOURCE_FIGURE_LABELS, RESOURCE_FIGURES, type ResourceSample } from '../resources.ts';
 import type { RunResult, Sample } from '../result.ts';
 import { ERROR_KINDS } from '../result.ts';
 import { targetLabel } from '../scenario.ts';
@@ -97,6 +98,37 @@ export function timeSeriesCsv(results: readonly LabelledResult[]): string {
   return csvRows([header, ...rows]);
 }
 
+const RESOURCE_COLUMNS: readonly [string, (s: ResourceSample) => CsvValue][] = [
+  ['seq', (s) => s.seq],
+  ['elapsed (s)', (s) => s.elapsedSeconds],
+  ['interval (s)', (s) => s.intervalSeconds],
+  ['warmup', (s) => s.warmup],
+  ['cpu seconds', (s) => s.cpuSeconds],
+  ...RESOURCE_FIGURES.map((f): [string, (s: ResourceSample) => CsvValue] => [
+    RESOURCE_FIGURE_LABELS[f],
+    (s) => s[f],
+  ]),
+  ['memory total (B)', (s) => s.memoryTotalBytes],
+  ['gap', (s) => s.gap],
+];
+
+/**
+ * One row per server reading (target.monitor), for every result that has them: the server
+ * panel's data, on the time axis of timeSeriesCsv (same seq and elapsed seconds). A figure
+ * the method does not measure is an empty cell.
+ */
+export function resourcesCsv(results: readonly LabelledResult[]): string {
+  const header = ['target', 'method', ...RESOURCE_COLUMNS.map(([name]) => name)];
+  const rows = results.flatMap(({ label, result }) =>
+    (result.serverResources?.samples ?? []).map((s) => [
+      label,
+      result.serverResources?.source.method,
+      ...RESOURCE_COLUMNS.map(([, get]) => get(s)),
+    ]),
+  );
+  return csvRows([header, ...rows]);
+}
+
 /** Percentile rows, one latency column per result (seed 001's side-by-side table). */
 export function percentilesCsv(results: readonly LabelledResult[]): string {
   const corrected = results.filter((r) => r.result.correctedLatency !== null);
@@ -160,6 +192,14 @@ const SUMMARY_COLUMNS: readonly Column[] = [
   ['tls verified', (r) => r.tls?.verified],
   ['generator cpu mean (%)', (r) => r.generator.cpuPercentMean],
   ['generator saturated', (r) => r.generator.saturated],
+  ['server monitor', (r) => r.serverResources?.source.method],
+  ['server cpu mean (% of a core)', (r) => r.serverResources?.summary.cpuPercent?.mean],
+  ['server cpu max (% of a core)', (r) => r.serverResources?.summary.cpuPercent?.max],
+  ['server cpu seconds', (r) => r.serverResources?.cpuSeconds],
+  ['server cpu seconds per 10k requests', (r) => r.serverResources?.cpuSecondsPer10kRequests],
+  ['server rss max (B)', (r) => r.serverResources?.summary.rssBytes?.max],
+  ['server memory used max (B)', (r) => r.serverResources?.summary.memoryUsedBytes?.max],
+  ['server load1 max', (r) => r.serverResources?.summary.load1?.max],
   ['error', (r) => r.error?.message],
   ['error set', (r) => r.errors.map((e) => `${e.message} (${e.count})`).join(' | ')],
 ];

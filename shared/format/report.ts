@@ -5,6 +5,7 @@
 import type { RunResult, ThresholdOutcome } from '../result.ts';
 import { THRESHOLD_UNITS, targetLabel, type ThresholdMetric } from '../scenario.ts';
 import { formatAbReport } from './ab.ts';
+import { formatServerResources } from './resources-text.ts';
 import { fixed } from './units.ts';
 import { formatVegetaReport } from './vegeta.ts';
 
@@ -35,6 +36,7 @@ function heading(r: RunResult, index: number, count: number): string[] {
 
 export function formatTextReport(r: RunResult, index = 0, count = 1): string {
   const parts = [heading(r, index, count).join('\n') + '\n', formatVegetaReport(r), formatAbReport(r)];
+  if (r.serverResources) parts.push(formatServerResources(r.serverResources));
   if (r.thresholds.length > 0) {
     parts.push(
       ['Thresholds:', ...r.thresholds.map((t) => `  ${formatThresholdOutcome(t)}`)].join('\n') + '\n',

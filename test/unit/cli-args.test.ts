@@ -111,6 +111,29 @@ function fails(...argv: string[]): CliInputError {
 }
 
 describe('trebuchet run flags', () => {
+  it('--monitor sets how every target is watched: auto by default, pid:N, a node_exporter URL, off', () => {
+    expect(run('http://127.0.0.1:8080/').scenario.targets[0]!.monitor).toEqual({ kind: 'auto' });
+    const pid = run('--monitor', 'pid:4321', 'http://127.0.0.1:1/', 'http://127.0.0.1:2/');
+    expect(pid.scenario.targets.map((t) => t.monitor)).toEqual([
+      { kind: 'pid', pid: 4321 },
+      { kind: 'pid', pid: 4321 },
+    ]);
+    const far = run('--monitor', 'http://10.0.0.5:9100/metrics', '--scenario', 's.json');
+    expect(far.scenario.targets[0]!.monitor).toEqual({
+      kind: 'node-exporter',
+      url: 'http://10.0.0.5:9100/metrics',
+    });
+    expect(run('--monitor', 'off', 'http://127.0.0.1:1/').scenario.targets[0]!.monitor).toEqual({
+      kind: 'off',
+    });
+    expect(fails('--monitor', 'pid:0', 'http://127.0.0.1:1/').message).toBe(
+      '--monitor: "pid:0": pid must be at least 1',
+    );
+    expect(fails('--monitor', 'top', 'http://127.0.0.1:1/').message).toMatch(
+      /^--monitor: "top" is not a monitor \(auto, off, pid:N/,
+    );
+  });
+
   it('maps ab flags onto a closed scenario', () => {
     const { scenario, output } = run('-n', '1000', '-c', '10', '-k', 'http://127.0.0.1:8080/test.html');
     expect(scenario.load).toEqual({
@@ -444,11 +467,12 @@ describe('flag values', () => {
     });
   });
 
-  it('names the three CSV files after the one --csv path', () => {
+  it('names the CSV files after the one --csv path', () => {
     expect(csvPaths('/tmp/run.csv')).toEqual({
       summary: '/tmp/run.summary.csv',
       timeseries: '/tmp/run.timeseries.csv',
       percentiles: '/tmp/run.percentiles.csv',
+      resources: '/tmp/run.resources.csv',
     });
     expect(csvPaths('/tmp/run')).toMatchObject({ summary: '/tmp/run.summary.csv' });
   });

@@ -175,6 +175,7 @@ describe('expandPlan', () => {
         method: 'GET',
         headers: [{ name: 'X-Test', value: '1' }],
         body: { kind: 'none' },
+        monitor: { kind: 'auto' },
       },
     ]);
     expect(h2.scenario.options.protocol).toBe('h2');
