@@ -22,7 +22,7 @@ class RunReplay implements Replay<RunEvent, ActiveRun> {
   readonly #runId: string;
   readonly #scenario: Scenario;
   readonly #events: RunEvent[] = [];
-  #samples: RunEvent[] = [];
+  #samples: Extract<RunEvent, { type: 'sample' }>[] = [];
   /** performance.now() when the target running now started; null between targets. */
   #targetStartedAt: number | null = null;
 
@@ -34,6 +34,8 @@ class RunReplay implements Replay<RunEvent, ActiveRun> {
   add(event: RunEvent): void {
     switch (event.type) {
       case 'sample':
+        // A sample under the last one's seq replaces it (the engine's final fold).
+        if (this.#samples.at(-1)?.sample.seq === event.sample.seq) this.#samples.pop();
         this.#samples.push(event);
         if (this.#samples.length > MAX_REPLAY_SAMPLES) this.#samples.splice(0, MAX_REPLAY_SAMPLES / 10);
         return;

@@ -1,5 +1,5 @@
 import type { ActiveRun, RunEvent } from '../../shared/api.ts';
-import type { RunResult, Sample } from '../../shared/result.ts';
+import { addSample, type RunResult, type Sample } from '../../shared/result.ts';
 import type { Scenario } from '../../shared/scenario.ts';
 
 export type RunPhase = 'idle' | 'starting' | 'running' | 'stopping' | 'done';
@@ -87,7 +87,9 @@ const IDLE: RunState = {
 /** Events that may arrive before run.start resolves; bounded so a stray stream cannot grow it. */
 const MAX_BUFFERED = 10_000;
 
-function sumErrors(s: Sample): number {
+/** Transport errors and SLO misses of a measured (not warm-up) window. */
+function measuredErrors(s: Sample | null): number {
+  if (s === null || s.warmup) return 0;
   let n = 0;
   for (const v of Object.values(s.errors)) n += v ?? 0;
   return n;
@@ -140,12 +142,15 @@ export function createRunStore(now: () => number = () => performance.now()): Run
         return;
       case 'sample': {
         ensureTargets(e.targetIndex + 1);
-        samples[e.targetIndex]!.push(e.sample);
+        const target = samples[e.targetIndex]!;
+        // A sample that replaces the last one (the engine's final fold) holds that one's errors too.
+        const replaced = target.at(-1)?.seq === e.sample.seq ? target.at(-1)! : null;
+        addSample(target, e.sample);
         const prev = state.live[e.targetIndex]!;
         const live = state.live.slice();
         live[e.targetIndex] = {
           last: e.sample,
-          errors: prev.errors + (e.sample.warmup ? 0 : sumErrors(e.sample)),
+          errors: prev.errors - measuredErrors(replaced) + measuredErrors(e.sample),
         };
         set({ live });
         for (const l of sampleListeners) l(e.targetIndex, e.sample);

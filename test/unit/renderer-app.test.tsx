@@ -199,14 +199,15 @@ describe('App with a stubbed bridge', () => {
       { x: 1, y: 1000 },
       { x: 2, y: 1000 },
     ]);
-    // The wind-down: 3 answers in 30 ms. Not a point of its own at 100 req/s, but counted in the last.
+    // The wind-down, 3 answers in 30 ms, folded by the engine into the window before: the
+    // sample replaces that one (same seq). Not a point of its own, but counted in the last.
     bridge.emit(
       sampleEvent('r1', {
-        seq: 3,
+        seq: 2,
         elapsedSeconds: 2.03,
-        intervalSeconds: 0.03,
-        requests: 3,
-        requestsPerSecond: 100,
+        intervalSeconds: 1.03,
+        requests: 1003,
+        requestsPerSecond: 1003 / 1.03,
         final: true,
       }),
     );

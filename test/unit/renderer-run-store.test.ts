@@ -73,6 +73,25 @@ describe('run store', () => {
     expect(changes).toHaveLength(7);
   });
 
+  it("replaces the last sample with the engine's folded last window, its errors counted once", () => {
+    const { store, seen } = setup();
+    store.begin(twoTargets);
+    store.attach('r1');
+    store.receive(sample('r1', 0, { seq: 1, errors: { refused: 2 } }));
+    store.receive(sample('r1', 0, { seq: 2, errors: { refused: 3 } }));
+    store.receive(sample('r1', 0, { seq: 2, final: true, errors: { refused: 4 }, totalRequests: 3000 }));
+    expect(store.samples(0).map((s) => [s.seq, s.final === true])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
+    expect(store.getState().live[0]).toMatchObject({ errors: 6, last: { totalRequests: 3000 } });
+    expect(seen).toEqual([
+      [0, 1],
+      [0, 2],
+      [0, 2],
+    ]);
+  });
+
   it('ends a stopped run with status cancelled and the partial result', () => {
     const { store } = setup();
     store.begin(twoTargets);
