@@ -19,6 +19,16 @@ const emptyWindow = (): Window => ({
   late: 0,
 });
 
+/** A response outside 200-299 is a non-2xx one (ab's "Non-2xx responses"). */
+export function isNon2xx(status: number): boolean {
+  return status < 200 || status > 299;
+}
+
+/** A response within 200-399 is ok, unless it was slower than the SLO. */
+export function isOkStatus(status: number): boolean {
+  return status >= 200 && status < 400;
+}
+
 /** Adds one window's counts to another's. */
 function addWindow(into: Window, w: Window): void {
   into.requests += w.requests;
@@ -127,14 +137,14 @@ export class Recorder {
     t.responses++;
     t.inBody += bodyBytes;
     t.inTotal += totalBytes;
-    if (status < 200 || status > 299) t.non2xx++;
+    if (isNon2xx(status)) t.non2xx++;
     // ab's "Length" check, against the first measured response's length (null until a runner notes it).
     if (t.documentLength !== null && bodyBytes !== t.documentLength) t.lengthMismatch++;
     const slow = this.sloUs !== null && latencyUs > this.sloUs;
     if (slow) {
       t.sloExceeded++;
       this.countError('slo', this.sloMessage, w);
-    } else if (status >= 200 && status < 400) {
+    } else if (isOkStatus(status)) {
       t.ok++;
     }
   }
