@@ -3,6 +3,7 @@
  * RunManager or a comparison through the ComparisonRunner, print, write files, save in the
  * history when asked, and pick the exit code.
  */
+import type { JobHandle } from '../engine/job-table.ts';
 import { RunManager } from '../engine/manager.ts';
 import { ComparisonRunner, type ComparisonOutcome } from '../services/comparison-runner.ts';
 import { HistoryRecorder } from '../services/history-recorder.ts';
@@ -87,35 +88,28 @@ export async function runCommand(ctx: CliContext): Promise<number> {
     : runComparison(ctx, command, stores);
 }
 
-/** The RunManager or the ComparisonRunner: what a started run or comparison is awaited and stopped by. */
-interface Runs<T> {
-  whenDone(id: string): Promise<T>;
-  stop(id: string): Promise<unknown>;
-}
-
 /**
- * Starts a run or comparison and waits for its end. The first Ctrl-C stops it (`onStop`
- * first, then a note on stderr saying what follows) and the partial outcome still comes back.
+ * Follows a started run or comparison to its end: subscribes onEvent to its handle (which
+ * starts it). The first Ctrl-C stops it (`on.interrupted` first, then a note on stderr saying
+ * what follows) and the partial outcome still comes back.
  */
-async function untilDone<T>(
+async function untilDone<E, T>(
   ctx: CliContext,
-  runs: Runs<T>,
-  start: () => string,
-  onStop: () => void,
+  job: JobHandle<E, T>,
+  on: { event: (event: E) => void; stop: (id: string) => Promise<unknown>; interrupted: () => void },
   stopping: string,
 ): Promise<{ outcome: T; interrupted: boolean }> {
   let interrupted = false;
-  let id: string | null = null;
   const stopInterrupt = ctx.onInterrupt(() => {
-    if (interrupted || id === null) return;
+    if (interrupted) return;
     interrupted = true;
-    onStop();
+    on.interrupted();
     ctx.stderr.write(`trebuchet run: stopping (${stopping})...\n`);
-    void runs.stop(id);
+    void on.stop(job.id);
   });
   try {
-    id = start();
-    const outcome = await runs.whenDone(id);
+    job.events(on.event);
+    const outcome = await job.done;
     return { outcome, interrupted };
   } finally {
     stopInterrupt();
@@ -174,19 +168,15 @@ async function runScenario(
         return;
     }
   };
-  const unsubscribe = manager.subscribe(onEvent);
-
   let run: { outcome: RunResult[]; interrupted: boolean };
   try {
     run = await untilDone(
       ctx,
-      manager,
-      () => manager.start(scenario),
-      () => progress.finish(),
+      manager.start(scenario),
+      { event: onEvent, stop: (id) => manager.stop(id), interrupted: () => progress.finish() },
       'partial results follow',
     );
   } finally {
-    unsubscribe();
     progress.finish();
     await manager.stopAll();
   }
@@ -253,19 +243,15 @@ async function runComparison(
         return;
     }
   };
-  const unsubscribe = runner.subscribe(onEvent);
-
   let run: { outcome: ComparisonOutcome; interrupted: boolean };
   try {
     run = await untilDone(
       ctx,
-      runner,
-      () => runner.start(plan),
-      () => progress?.finish(),
+      runner.start(plan),
+      { event: onEvent, stop: (id) => runner.stop(id), interrupted: () => progress?.finish() },
       'finished runs and the partial one follow',
     );
   } finally {
-    unsubscribe();
     progress?.finish();
     await manager.stopAll();
   }

@@ -1,8 +1,4 @@
-import type { RunEvent } from '../../shared/api.ts';
 import type { HistorySummary, RunRecordDraft } from '../../shared/history.ts';
-import type { Scenario } from '../../shared/scenario.ts';
-import { EventStream } from '../engine/event-stream.ts';
-import type { RunService } from '../host/run-registry.ts';
 
 /** What the recorder needs from the history store (electron/stores/history-store.ts). */
 export interface HistorySink {
@@ -29,7 +25,7 @@ export class HistoryRecorder {
   }
 
   /** Saves a record; appVersion is filled in here so every record says which app wrote it. */
-  record(draft: DistributiveOmit<RunRecordDraft, 'appVersion'>): Promise<SavedAs> {
+  record(draft: HistoryDraft): Promise<SavedAs> {
     const full: RunRecordDraft = { ...draft, appVersion: this.#appVersion };
     const saving = this.#history.save(full).then(
       (summary): SavedAs => ({ historyId: summary.id }),
@@ -52,64 +48,5 @@ export class HistoryRecorder {
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-/**
- * The engine as the run registry sees it, with history: every run started through it is
- * saved when it ends (completed, cancelled or failed), and its 'done' event is passed on
- * only after the save, carrying the saved run's id. Runs started on the engine by others
- * (a comparison's cells, saved as one comparison) are neither saved nor passed on.
- */
-export class RecordingRunService implements RunService {
-  readonly #engine: RunService;
-  readonly #recorder: HistoryRecorder;
-  readonly #scenarios = new Map<string, Scenario>();
-  readonly #events = new EventStream<RunEvent>((error) =>
-    console.error('trebuchet: a run event listener failed:', error),
-  );
-  readonly #unsubscribe: () => void;
-
-  constructor(opts: { engine: RunService; recorder: HistoryRecorder }) {
-    this.#engine = opts.engine;
-    this.#recorder = opts.recorder;
-    this.#unsubscribe = this.#engine.subscribe((event) => this.#receive(event));
-  }
-
-  start(scenario: Scenario): string {
-    const runId = this.#engine.start(scenario);
-    this.#scenarios.set(runId, scenario);
-    return runId;
-  }
-
-  subscribe(listener: (event: RunEvent) => void): () => void {
-    return this.#events.subscribe(listener);
-  }
-
-  stop(runId: string): Promise<boolean> {
-    return this.#engine.stop(runId);
-  }
-
-  /** Stops every run and waits until each one is saved. */
-  async stopAll(): Promise<void> {
-    await this.#engine.stopAll();
-    await this.#recorder.idle();
-  }
-
-  /** Stops listening to the engine (the engine itself is not stopped). */
-  close(): void {
-    this.#unsubscribe();
-    this.#events.clear();
-  }
-
-  #receive(event: RunEvent): void {
-    const scenario = this.#scenarios.get(event.runId);
-    if (!scenario) return;
-    if (event.type !== 'done') {
-      this.#events.emit(event);
-      return;
-    }
-    this.#scenarios.delete(event.runId);
-    // 'done' is a run's last event, so holding it back while saving keeps the run's order.
-    void this.#recorder
-      .record({ kind: 'scenario', status: event.status, scenario, results: event.results })
-      .then((saved) => this.#events.emit({ ...event, ...saved }));
-  }
-}
+/** A record to save, as its job knows it (the app version is filled in on saving). */
+export type HistoryDraft = DistributiveOmit<RunRecordDraft, 'appVersion'>;

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startWebHost, type WebHost } from '../../electron/host/server.ts';
 import { CONTENT_SECURITY_POLICY } from '../../shared/csp.ts';
+import type { JobHandle } from '../../electron/engine/job-table.ts';
 import { RunManager } from '../../electron/engine/manager.ts';
 import {
   connectWebSocketApi,
@@ -13,7 +14,8 @@ import {
   type WebSocketApi,
 } from '../../renderer/api/web-socket-client.ts';
 import type { ComparisonEvent, RunEvent } from '../../shared/api.ts';
-import { addSample, type Sample } from '../../shared/result.ts';
+import { addSample, type RunResult, type Sample } from '../../shared/result.ts';
+import type { Scenario } from '../../shared/scenario.ts';
 import { FakeRunService } from '../helpers/fake-run-service.ts';
 import { sampleFixture } from '../helpers/run-result.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
@@ -21,7 +23,17 @@ import { handlers, startHttpServer, type TestServer } from '../helpers/servers.t
 let staticDir: string;
 let dataDir: string;
 let target: TestServer;
-let manager: RunManager;
+/** The engine, keeping the handle of every run it starts so a test can await one by its id. */
+class WatchedRunManager extends RunManager {
+  readonly runs = new Map<string, JobHandle<RunEvent, RunResult[]>>();
+  override start(scenario: Scenario): JobHandle<RunEvent, RunResult[]> {
+    const run = super.start(scenario);
+    this.runs.set(run.id, run);
+    return run;
+  }
+}
+
+let manager: WatchedRunManager;
 let host: WebHost;
 const INDEX = '<!doctype html><html><head><title>Trebuchet</title></head><body></body></html>';
 
@@ -32,7 +44,7 @@ beforeAll(async () => {
   await writeFile(path.join(staticDir, 'assets', 'app.js'), 'export {};');
   await writeFile(path.join(tmpdir(), 'trebuchet-web-host-outside.txt'), 'outside');
   target = await startHttpServer(handlers.ok('hello'));
-  manager = new RunManager({ appVersion: 'test' });
+  manager = new WatchedRunManager({ appVersion: 'test' });
   dataDir = await mkdtemp(path.join(tmpdir(), 'trebuchet-web-host-data-'));
   host = await startWebHost({ staticDir, appVersion: 'test', manager, reattachGraceMs: 1500, dataDir });
 });
@@ -289,7 +301,7 @@ describe('web host: WebSocket', () => {
 
     // Gone for good: after the grace period the run is stopped and keeps what it measured.
     second.close();
-    const results = await manager.whenDone(runId);
+    const results = await manager.runs.get(runId)!.done;
     expect(results[0]?.status).toBe('cancelled');
     expect(results[0]?.requests.total).toBeGreaterThan(0);
     expect(manager.activeRunIds()).not.toContain(runId);
