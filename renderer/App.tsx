@@ -39,7 +39,7 @@ const isResult = (r: RunResult | null): r is RunResult => r !== null;
  * History and Presets: what was kept. Runs and comparisons go on while another view is shown.
  */
 export function App({ api }: { api: TrebuchetApi }) {
-  const [store] = useState(() => createRunStore());
+  const [store] = useState(() => createRunStore((runId, listener) => api.onRunEvent(runId, listener)));
   const editor = useScenarioDraft();
   const { update: updateDraft } = editor;
   const [picked, setPicked] = useState<number | null>(null);

@@ -57,11 +57,57 @@ export type CommandMethod<K extends CommandName> =
 export type TrebuchetApi = {
   [A in ApiArea]: { [K in CommandName as K extends `${A}.${infer V}` ? V : never]: CommandMethod<K> };
 } & {
-  /** Every run's events (only the runs this window or page started); returns the unsubscribe function. */
-  onRunEvent(listener: (event: RunEvent) => void): () => void;
-  /** Every comparison's events (only the comparisons this window or page started); returns the unsubscribe function. */
-  onComparisonEvent(listener: (event: ComparisonEvent) => void): () => void;
+  /**
+   * One run's events (a run this window or page started), from now on; returns the
+   * unsubscribe function. Subscribe when run.start answers: the host sends a run's first
+   * event after that reply.
+   */
+  onRunEvent(runId: string, listener: (event: RunEvent) => void): () => void;
+  /** One comparison's events, from now on (subscribe when compare.start answers); returns the unsubscribe function. */
+  onComparisonEvent(comparisonId: string, listener: (event: ComparisonEvent) => void): () => void;
 };
+
+/**
+ * The receiving end of a window's or page's event channel, which carries the events of all
+ * of its jobs: each event goes to the listeners of its own job only (a lookup, not a
+ * broadcast), and one of a job nobody follows is dropped. The preload and the WebSocket
+ * client each hold one per kind of job.
+ */
+export class JobEvents<E> {
+  readonly #listeners = new Map<string, Set<(event: E) => void>>();
+  readonly #idOf: (event: E) => string;
+  readonly #what: string;
+
+  constructor(idOf: (event: E) => string, what: string) {
+    this.#idOf = idOf;
+    this.#what = what;
+  }
+
+  subscribe(id: string, listener: (event: E) => void): () => void {
+    const listeners = this.#listeners.get(id) ?? new Set();
+    listeners.add(listener);
+    this.#listeners.set(id, listeners);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.#listeners.get(id) === listeners) this.#listeners.delete(id);
+    };
+  }
+
+  deliver(event: E): void {
+    for (const listener of this.#listeners.get(this.#idOf(event)) ?? []) {
+      try {
+        listener(event);
+      } catch (error) {
+        console.error(`trebuchet: a ${this.#what} event listener failed:`, error);
+      }
+    }
+  }
+
+  /** Jobs followed now. */
+  get size(): number {
+    return this.#listeners.size;
+  }
+}
 
 /** Sends one command and resolves with the host's reply (a transport failure may reject). */
 export type SendCommand = (command: CommandName, input: unknown) => Promise<CommandReply>;

@@ -52,7 +52,11 @@ async function connect(host: WebHost): Promise<WebSocketApi> {
   const conn = await connectWebSocketApi({
     url: `ws://127.0.0.1:${host.port}/ws?token=${host.token}`,
     createSocket: (url, on) => {
-      const ws = new WebSocket(url, { origin: `http://127.0.0.1:${host.port}` });
+      // As a browser: one message per task (see web-host.test.ts).
+      const ws = new WebSocket(url, {
+        origin: `http://127.0.0.1:${host.port}`,
+        allowSynchronousEvents: false,
+      });
       ws.on('open', () => on.open());
       ws.on('message', (data: Buffer) => on.message(data.toString('utf8')));
       ws.on('close', () => on.close());
@@ -106,10 +110,10 @@ describe('stores through the web host', () => {
     presetId = saved.preset.id;
 
     const events: RunEvent[] = [];
-    conn.api.onRunEvent((e) => events.push(e));
     const { runId } = await conn.api.run.start({
       scenario: { name: 'nginx run', targets: [{ name: 'nginx', url: nginx.url }], load: shortLoad },
     });
+    conn.api.onRunEvent(runId, (e) => events.push(e));
     const done = await waitFor(events, (e) => e.type === 'done' && e.runId === runId);
     if (done.type !== 'done' || done.historyId === undefined) throw new Error('the run was not saved');
     expect(done.status).toBe('completed');
@@ -137,7 +141,6 @@ describe('stores through the web host', () => {
   it('runs a comparison of two servers and keeps it in history as one record', async () => {
     const conn = await connect(await startHost());
     const events: ComparisonEvent[] = [];
-    conn.api.onComparisonEvent((e) => events.push(e));
     const { comparisonId } = await conn.api.compare.start({
       plan: {
         name: 'nginx vs apache',
@@ -150,6 +153,7 @@ describe('stores through the web host', () => {
         repetitions: 1,
       },
     });
+    conn.api.onComparisonEvent(comparisonId, (e) => events.push(e));
     const done = await waitFor(events, (e) => e.type === 'done');
     if (done.type !== 'done' || done.historyId === undefined) throw new Error('the comparison was not saved');
     expect(done.comparisonId).toBe(comparisonId);

@@ -96,6 +96,13 @@ function upgradeStatus(url: string, origin?: string): Promise<number> {
   });
 }
 
+/**
+ * A browser hands each WebSocket message to the page in a task of its own, so a reply's
+ * continuation (subscribing to the run it started) runs before the next message; `ws` by
+ * default emits the messages of one read in a row. The tests' sockets do as a browser does.
+ */
+const AS_A_BROWSER = { allowSynchronousEvents: false } as const;
+
 /** The kinds of message ('reply', 'event') each test connection received, in wire order. */
 const received = new WeakMap<WebSocketApi, string[]>();
 
@@ -105,7 +112,7 @@ async function connect(client?: string): Promise<WebSocketApi> {
     url: socketUrl(host.token, client),
     reconnectDelayMs: 50,
     createSocket: (url, on) => {
-      const ws = new WebSocket(url, { origin: base() });
+      const ws = new WebSocket(url, { origin: base(), ...AS_A_BROWSER });
       ws.on('open', () => on.open());
       ws.on('message', (data: Buffer) => {
         kinds.push((JSON.parse(data.toString('utf8')) as { kind: string }).kind);
@@ -213,7 +220,6 @@ describe('web host: WebSocket', () => {
     const conn = await connect();
     try {
       const events: RunEvent[] = [];
-      conn.api.onRunEvent((e) => events.push(e));
       const requestsBefore = target.requests;
       const { runId } = await conn.api.run.start({
         scenario: {
@@ -223,6 +229,8 @@ describe('web host: WebSocket', () => {
           options: { sampleIntervalMs: 100 },
         },
       });
+      // Subscribed once the reply is in: the run's first event comes after it.
+      conn.api.onRunEvent(runId, (e) => events.push(e));
       const done = await untilDone(events, runId);
 
       // No event of the run went out before its start reply.
@@ -257,7 +265,6 @@ describe('web host: WebSocket', () => {
     const conn = await connect();
     try {
       const events: RunEvent[] = [];
-      conn.api.onRunEvent((e) => events.push(e));
       const { runId } = await conn.api.run.start({
         scenario: {
           targets: [{ url: target.url }],
@@ -265,6 +272,7 @@ describe('web host: WebSocket', () => {
           options: { sampleIntervalMs: 100 },
         },
       });
+      conn.api.onRunEvent(runId, (e) => events.push(e));
       await waitFor(() => events.some((e) => e.type === 'sample' && e.sample.totalRequests > 0));
       await expect(conn.api.run.stop({ runId })).resolves.toEqual({ stopped: true });
       const done = await untilDone(events, runId);
@@ -291,7 +299,7 @@ describe('web host: WebSocket', () => {
     // The reloaded page (same client id) gets the run's events and may stop it.
     const second = await connect(client);
     const events: RunEvent[] = [];
-    second.api.onRunEvent((e) => events.push(e));
+    second.api.onRunEvent(runId, (e) => events.push(e));
     await waitFor(() => events.some((e) => e.type === 'sample' && e.runId === runId));
     // Another tab cannot stop it.
     const stranger = await connect('another-tab-client');
@@ -313,7 +321,6 @@ describe('web host: taking up runs after a reload', () => {
     const client = 'reattach-run-client';
     const first = await connect(client);
     const firstEvents: RunEvent[] = [];
-    first.api.onRunEvent((e) => firstEvents.push(e));
     const { runId } = await first.api.run.start({
       scenario: {
         name: 'reattached',
@@ -322,12 +329,14 @@ describe('web host: taking up runs after a reload', () => {
         options: { sampleIntervalMs: 100 },
       },
     });
+    first.api.onRunEvent(runId, (e) => firstEvents.push(e));
     await waitFor(() => firstEvents.filter((e) => e.type === 'sample').length >= 3);
     first.close();
 
     const second = await connect(client);
     const events: RunEvent[] = [];
-    second.api.onRunEvent((e) => events.push(e));
+    // Followed before the answer, unlike a page (which follows from the answer on): the test sees both.
+    second.api.onRunEvent(runId, (e) => events.push(e));
     try {
       const { runs } = await second.api.run.active();
       expect(runs.map((r) => r.runId)).toEqual([runId]);
@@ -362,7 +371,6 @@ describe('web host: taking up runs after a reload', () => {
     const client = 'reattach-compare-client';
     const first = await connect(client);
     const firstEvents: ComparisonEvent[] = [];
-    first.api.onComparisonEvent((e) => firstEvents.push(e));
     const { comparisonId } = await first.api.compare.start({
       plan: {
         name: 'reattached comparison',
@@ -374,12 +382,13 @@ describe('web host: taking up runs after a reload', () => {
         options: { sampleIntervalMs: 100 },
       },
     });
+    first.api.onComparisonEvent(comparisonId, (e) => firstEvents.push(e));
     await waitFor(() => firstEvents.some((e) => e.type === 'cell-done'));
     first.close();
 
     const second = await connect(client);
     const events: ComparisonEvent[] = [];
-    second.api.onComparisonEvent((e) => events.push(e));
+    second.api.onComparisonEvent(comparisonId, (e) => events.push(e));
     try {
       const { comparisons } = await second.api.compare.active();
       expect(comparisons.map((c) => c.comparisonId)).toEqual([comparisonId]);
@@ -420,7 +429,7 @@ describe('web host: a dropped connection', () => {
       reconnectDelayMs: 10,
       createSocket: (url, on) => {
         const open = () => {
-          const ws = new WebSocket(url, { origin: `http://127.0.0.1:${gapHost.port}` });
+          const ws = new WebSocket(url, { origin: `http://127.0.0.1:${gapHost.port}`, ...AS_A_BROWSER });
           ws.on('open', () => on.open());
           ws.on('message', (data: Buffer) => on.message(data.toString('utf8')));
           ws.on('close', () => on.close());
@@ -432,9 +441,9 @@ describe('web host: a dropped connection', () => {
       },
     });
     const events: RunEvent[] = [];
-    conn.api.onRunEvent((e) => events.push(e));
     try {
       const { runId } = await conn.api.run.start({ scenario: { targets: [{ url: target.url }] } });
+      conn.api.onRunEvent(runId, (e) => events.push(e));
       engine.emit({ type: 'started', runId, targetCount: 1 });
       await waitFor(() => events.length === 1);
 

@@ -147,7 +147,7 @@ describe('IPC handlers', () => {
 });
 
 describe('preload', () => {
-  it('exposes the curated API: one method per command and the two event subscriptions', async () => {
+  it('exposes the curated API: one method per command and the two per-job event subscriptions', async () => {
     const ipcRenderer = electronMock.ipcRenderer;
     await import('../../electron/preload/index.ts');
     const api = exposed.get('trebuchet') as TrebuchetApi;
@@ -184,23 +184,25 @@ describe('preload', () => {
     });
     await expect(api.run.stop({ runId: '!' })).rejects.toThrow('runId: run id is malformed');
 
+    // One listener per channel, whoever follows what; each event reaches its own job's listeners.
+    expect(ipcRenderer.listenerCount(RUN_EVENT_CHANNEL)).toBe(1);
     const seen: RunEvent[] = [];
-    const unsubscribe = api.onRunEvent((event) => seen.push(event));
+    const unsubscribe = api.onRunEvent('run-9', (event) => seen.push(event));
     const event: RunEvent = { type: 'started', runId: 'run-9', targetCount: 2 };
     ipcRenderer.emit(RUN_EVENT_CHANNEL, { sender: 'not for the renderer' }, event);
+    ipcRenderer.emit(RUN_EVENT_CHANNEL, {}, { ...event, runId: 'run-8' });
     unsubscribe();
     ipcRenderer.emit(RUN_EVENT_CHANNEL, {}, event);
     expect(seen).toEqual([event]);
-    expect(ipcRenderer.listenerCount(RUN_EVENT_CHANNEL)).toBe(0);
 
     const comparisons: ComparisonEvent[] = [];
-    const stopListening = api.onComparisonEvent((e) => comparisons.push(e));
+    const stopListening = api.onComparisonEvent('cmp-1', (e) => comparisons.push(e));
     const started: ComparisonEvent = { type: 'started', comparisonId: 'cmp-1', cellCount: 8 };
     ipcRenderer.emit(COMPARISON_EVENT_CHANNEL, {}, started);
     ipcRenderer.emit(RUN_EVENT_CHANNEL, {}, event);
     stopListening();
+    ipcRenderer.emit(COMPARISON_EVENT_CHANNEL, {}, started);
     expect(comparisons).toEqual([started]);
-    expect(ipcRenderer.listenerCount(COMPARISON_EVENT_CHANNEL)).toBe(0);
   });
 });
 

@@ -75,9 +75,8 @@ function setCell(cells: CellProgress[], index: number, patch: Partial<CellProgre
   return next;
 }
 
-/** The state after one event of this comparison; events of other comparisons change nothing. */
+/** The state after one event of this comparison (the page follows its own comparison's events only). */
 export function reduceComparison(state: ComparisonRunState, event: ComparisonEvent): ComparisonRunState {
-  if (state.comparisonId === null || event.comparisonId !== state.comparisonId) return state;
   switch (event.type) {
     case 'started':
       return { ...state, phase: state.phase === 'stopping' ? 'stopping' : 'running' };
