@@ -12,7 +12,7 @@ import {
   type SaveOutcome,
   type StoreProblem,
 } from './presets.ts';
-import { runResultSchema, sampleSchema } from './result.ts';
+import { runResultSchema, runStatusSchema, sampleSchema } from './result.ts';
 import { scenarioSchema, type Scenario } from './scenario.ts';
 
 /**
@@ -185,7 +185,7 @@ export const runEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('done'),
     runId: runIdField,
-    status: z.enum(['completed', 'cancelled', 'failed']),
+    status: runStatusSchema,
     results: z.array(runResultSchema),
     /** Set by a host that saved the run in history before passing this on (the saved run's id), or could not. */
     historyId: z.string().optional(),

@@ -8,7 +8,13 @@ import {
   summarizeRepetitions,
   type RepetitionSummary,
 } from './comparison.ts';
-import { generatorFactsSchema, runResultSchema, type RunResult } from './result.ts';
+import {
+  generatorFactsSchema,
+  runResultSchema,
+  runStatusSchema,
+  type RunResult,
+  type RunStatus,
+} from './result.ts';
 import { scenarioSchema, targetLabel } from './scenario.ts';
 
 /*
@@ -27,9 +33,6 @@ export const historyNameSchema = z
   .trim()
   .min(1, 'name is empty')
   .max(200, 'name is longer than 200 characters');
-
-export const runStatusSchema = z.enum(['completed', 'cancelled', 'failed']);
-export type RunStatus = z.infer<typeof runStatusSchema>;
 
 const common = {
   format: z.literal(RUN_RECORD_FORMAT),

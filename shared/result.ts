@@ -24,6 +24,13 @@ export const ERROR_KIND_LABELS: Record<ErrorKind, string> = {
 const count = z.number().int().nonnegative();
 const ms = z.number().nonnegative();
 
+/**
+ * How a run, a target's result, a comparison or a saved record ended: completed (ran to its
+ * end), cancelled (stopped; what was measured is kept) or failed (could not run).
+ */
+export const runStatusSchema = z.enum(['completed', 'cancelled', 'failed']);
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
 /** One tick of a live run: aggregated over the window since the previous sample. */
 export const sampleSchema = z.object({
   seq: count,
@@ -195,7 +202,7 @@ export const runResultSchema = z.object({
   load: loadSchema,
   options: runOptionsSchema,
   /** completed: ran to its end; cancelled: stopped by the user (partial); failed: could not run (see error). */
-  status: z.enum(['completed', 'cancelled', 'failed']),
+  status: runStatusSchema,
   /** Set when the run could not start or broke down as a whole (pre-flight failure, engine crash). */
   error: z.object({ kind: errorKindSchema, message: z.string() }).nullable(),
   startedAt: z.string(),

@@ -6,12 +6,11 @@
 import type { JobHandle } from '../engine/job-table.ts';
 import { RunManager } from '../engine/manager.ts';
 import { ComparisonRunner, type ComparisonOutcome } from '../services/comparison-runner.ts';
-import { HistoryRecorder } from '../services/history-recorder.ts';
+import { HistorySaver, type HistoryDraft } from '../services/history-saver.ts';
 import type { Stores } from '../stores/index.ts';
 import type { RunEvent } from '../../shared/api.ts';
 import { expandPlan, levelLabel, levelKindOf, type ComparisonEvent } from '../../shared/comparison.ts';
-import type { RunStatus } from '../../shared/history.ts';
-import type { RunResult } from '../../shared/result.ts';
+import type { RunResult, RunStatus } from '../../shared/result.ts';
 import { applyPreset, parseRunArgs, type PresetRequest, type RunCommand } from './args.ts';
 import { nodeFileIo, type FileIo } from './files.ts';
 import { RUN_HELP } from './help.ts';
@@ -117,19 +116,15 @@ async function untilDone<E, T>(
 }
 
 /** Saves the run in the history (never throws: a failed save is a message); prints where. */
-async function save(
-  ctx: CliContext,
-  stores: LazyStores,
-  draft: Parameters<HistoryRecorder['record']>[0],
-): Promise<void> {
-  let recorder: HistoryRecorder;
+async function save(ctx: CliContext, stores: LazyStores, draft: HistoryDraft): Promise<void> {
+  let saver: HistorySaver;
   try {
-    recorder = new HistoryRecorder({ history: (await stores.get()).history, appVersion: ctx.appVersion });
+    saver = new HistorySaver({ history: (await stores.get()).history, appVersion: ctx.appVersion });
   } catch (e) {
     ctx.stderr.write(`trebuchet run: could not open the history: ${(e as Error).message}\n`);
     return;
   }
-  const saved = await recorder.record(draft);
+  const saved = await saver.save(draft);
   if ('historyId' in saved) ctx.stderr.write(`saved in history as ${saved.historyId}\n`);
   else ctx.stderr.write(`trebuchet run: ${saved.historyError}\n`);
 }

@@ -1,14 +1,12 @@
 import type { RunEvent } from '../../shared/api.ts';
-import type { RunResult } from '../../shared/result.ts';
+import type { RunResult, RunStatus } from '../../shared/result.ts';
 import type { Scenario } from '../../shared/scenario.ts';
 import { JobTable, type JobHandle } from './job-table.ts';
 import { startRun, type RunHandle } from './run.ts';
 import { buildRunSpec } from './spec.ts';
 
-type RunStatus = Extract<RunEvent, { type: 'done' }>['status'];
-
 /** What the manager tracks of one run beside its id and outcome. */
-interface RunState {
+interface RunEntry {
   readonly results: RunResult[];
   /** The target running now, if any. */
   current: RunHandle | null;
@@ -24,7 +22,7 @@ interface RunState {
 export class RunManager {
   readonly #appVersion: string;
   /** Finished runs are kept (100) so stop() still answers for them. */
-  readonly #runs = new JobTable<RunState, RunEvent, RunResult[]>({ prefix: 'run', noun: 'run', keep: 100 });
+  readonly #runs = new JobTable<RunEntry, RunEvent, RunResult[]>({ prefix: 'run', noun: 'run', keep: 100 });
 
   constructor(opts: { appVersion: string }) {
     this.#appVersion = opts.appVersion;
@@ -68,7 +66,7 @@ export class RunManager {
 
   async #execute(
     runId: string,
-    entry: RunState,
+    entry: RunEntry,
     scenario: Scenario,
     emit: (event: RunEvent) => void,
   ): Promise<RunResult[]> {
@@ -109,7 +107,7 @@ export class RunManager {
 }
 
 /** cancelled when stopped before every target finished; failed when every target failed. */
-function runStatus(entry: RunState, targetCount: number): RunStatus {
+function runStatus(entry: RunEntry, targetCount: number): RunStatus {
   if (
     entry.results.some((r) => r.status === 'cancelled') ||
     (entry.cancelled && entry.results.length < targetCount)

@@ -1,6 +1,6 @@
 import type { ActiveComparison } from '../../shared/api.ts';
 import type { ComparisonEvent, ComparisonPlan } from '../../shared/comparison.ts';
-import type { HistoryRecorder } from '../services/history-recorder.ts';
+import type { HistorySaver } from '../services/history-saver.ts';
 import { OwnedJobs, type JobKind, type JobService, type Replay } from './owned-jobs.ts';
 
 /** The part of the ComparisonRunner (electron/services/comparison-runner.ts) a host uses. */
@@ -52,7 +52,7 @@ const COMPARISONS: JobKind<ComparisonPlan, ComparisonEvent, ActiveComparison> = 
  * in run history as one record.
  */
 export class ComparisonRegistry extends OwnedJobs<ComparisonPlan, ComparisonEvent, ActiveComparison> {
-  constructor(opts: { service: ComparisonService; history: HistoryRecorder }) {
+  constructor(opts: { service: ComparisonService; history: HistorySaver }) {
     super({ service: opts.service, kind: COMPARISONS, history: opts.history });
   }
 }

@@ -1,5 +1,5 @@
 import type { JobHandle } from '../engine/job-table.ts';
-import type { HistoryDraft, HistoryRecorder, SavedAs } from '../services/history-recorder.ts';
+import type { HistoryDraft, HistorySaver, SavedAs } from '../services/history-saver.ts';
 
 /** The part of a job service (the engine's runs, the comparison runner) a host uses. */
 export interface JobService<I, E, R> {
@@ -63,16 +63,12 @@ export interface OwnedJob {
 export class OwnedJobs<I, E, S> {
   readonly #service: JobService<I, E, unknown>;
   readonly #kind: JobKind<I, E, S>;
-  readonly #history: HistoryRecorder;
+  readonly #history: HistorySaver;
   readonly #jobs = new Map<string, Entry<I, E, S>>();
   readonly #openers = new Map<string, SinkOpener<E>>();
   readonly #finishing = new Set<Promise<void>>();
 
-  constructor(opts: {
-    service: JobService<I, E, unknown>;
-    kind: JobKind<I, E, S>;
-    history: HistoryRecorder;
-  }) {
+  constructor(opts: { service: JobService<I, E, unknown>; kind: JobKind<I, E, S>; history: HistorySaver }) {
     this.#service = opts.service;
     this.#kind = opts.kind;
     this.#history = opts.history;
@@ -149,7 +145,7 @@ export class OwnedJobs<I, E, S> {
     }
     // The last event waits for the save; the job stays listed until it is passed on.
     const finishing = this.#history
-      .record(record)
+      .save(record)
       .then((saved: SavedAs) => this.#deliver(id, entry, { ...event, ...saved }, true));
     this.#finishing.add(finishing);
     void finishing.finally(() => this.#finishing.delete(finishing));

@@ -1,6 +1,6 @@
 import type { ActiveRun, RunEvent } from '../../shared/api.ts';
 import type { Scenario } from '../../shared/scenario.ts';
-import type { HistoryRecorder } from '../services/history-recorder.ts';
+import type { HistorySaver } from '../services/history-saver.ts';
 import { OwnedJobs, type JobKind, type JobService, type Replay } from './owned-jobs.ts';
 
 /** The part of the engine's RunManager a host uses (electron/engine/manager.ts). */
@@ -80,7 +80,7 @@ const RUNS: JobKind<Scenario, RunEvent, ActiveRun> = {
  * (run.active), an owner's runs stop when it goes away, and each is saved in run history.
  */
 export class RunRegistry extends OwnedJobs<Scenario, RunEvent, ActiveRun> {
-  constructor(opts: { service: RunService; history: HistoryRecorder }) {
+  constructor(opts: { service: RunService; history: HistorySaver }) {
     super({ service: opts.service, kind: RUNS, history: opts.history });
   }
 }

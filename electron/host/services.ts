@@ -1,7 +1,7 @@
 import type { RunEvent } from '../../shared/api.ts';
 import type { ComparisonEvent } from '../../shared/comparison.ts';
 import { ComparisonRunner, type RunManagerLike } from '../services/comparison-runner.ts';
-import { HistoryRecorder } from '../services/history-recorder.ts';
+import { HistorySaver } from '../services/history-saver.ts';
 import type { Stores } from '../stores/index.ts';
 import { ComparisonRegistry } from './comparison-registry.ts';
 import type { SinkOpener } from './owned-jobs.ts';
@@ -32,7 +32,7 @@ export function createHostServices(opts: {
   stores: Stores;
   appVersion: string;
 }): HostServices {
-  const history = new HistoryRecorder({ history: opts.stores.history, appVersion: opts.appVersion });
+  const history = new HistorySaver({ history: opts.stores.history, appVersion: opts.appVersion });
   const runs = new RunRegistry({ service: opts.engine, history });
   // A comparison's cell runs go from the runner to the engine directly: saved as one comparison.
   const comparisons = new ComparisonRegistry({

@@ -8,7 +8,7 @@ import {
   type ComparisonPlan,
   type ComparisonTable,
 } from '../../shared/comparison.ts';
-import type { RunResult } from '../../shared/result.ts';
+import type { RunResult, RunStatus } from '../../shared/result.ts';
 import type { Scenario } from '../../shared/scenario.ts';
 import { JobTable, type JobHandle } from '../engine/job-table.ts';
 
@@ -18,13 +18,11 @@ export interface RunManagerLike {
   stop(runId: string): Promise<boolean>;
 }
 
-export type ComparisonStatus = Extract<ComparisonEvent, { type: 'done' }>['status'];
-
 /** A finished comparison: every cell run that produced a result, and the table built from them. */
 export interface ComparisonOutcome {
   comparisonId: string;
   plan: ComparisonPlan;
-  status: ComparisonStatus;
+  status: RunStatus;
   /** In run order; a cell stopped midway is included with status 'cancelled' (the table leaves it out). */
   outcomes: CellOutcome[];
   table: ComparisonTable;
@@ -144,7 +142,7 @@ export class ComparisonRunner {
       outcomes.push(outcome);
       emit({ type: 'cell-done', comparisonId, cellCount, outcome });
     }
-    const status: ComparisonStatus =
+    const status: RunStatus =
       abort.signal.aborted || outcomes.some((o) => o.result.status === 'cancelled')
         ? 'cancelled'
         : outcomes.length > 0 && outcomes.every((o) => o.result.status === 'failed')

@@ -1,5 +1,5 @@
 import type { ActiveRun, RunEvent } from '../../shared/api.ts';
-import { addSample, type RunResult, type Sample } from '../../shared/result.ts';
+import { addSample, type RunResult, type RunStatus, type Sample } from '../../shared/result.ts';
 import type { Scenario } from '../../shared/scenario.ts';
 
 export type RunPhase = 'idle' | 'starting' | 'running' | 'stopping' | 'done';
@@ -8,7 +8,6 @@ export type RunPhase = 'idle' | 'starting' | 'running' | 'stopping' | 'done';
 export function isBusy(phase: RunPhase): boolean {
   return phase === 'starting' || phase === 'running' || phase === 'stopping';
 }
-export type RunStatus = 'completed' | 'cancelled' | 'failed';
 
 /** What the counters show for one target; changes once per sample. */
 export interface TargetLive {

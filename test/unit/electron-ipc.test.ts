@@ -7,7 +7,7 @@ import { FakeRunService, nextMacrotask } from '../helpers/fake-run-service.ts';
 import { createCommandHandlers } from '../../electron/host/commands.ts';
 import { RunRegistry } from '../../electron/host/run-registry.ts';
 import { createHostServices, type HostServices } from '../../electron/host/services.ts';
-import { HistoryRecorder } from '../../electron/services/history-recorder.ts';
+import { HistorySaver } from '../../electron/services/history-saver.ts';
 import { openStores } from '../../electron/stores/index.ts';
 import { APP_ORIGIN } from '../../electron/main/app-protocol.ts';
 import { registerIpcHandlers, windowOwner } from '../../electron/main/ipc.ts';
@@ -211,7 +211,7 @@ describe('run registry', () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'trebuchet-registry-'));
     const stores = await openStores({ dataDir });
     const service = new FakeRunService();
-    const history = new HistoryRecorder({ history: stores.history, appVersion: '1' });
+    const history = new HistorySaver({ history: stores.history, appVersion: '1' });
     const registry = new RunRegistry({ service, history });
     const a: RunEvent[] = [];
     const b: RunEvent[] = [];

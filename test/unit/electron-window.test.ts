@@ -7,7 +7,7 @@ import { FakeRunService, nextMacrotask } from '../helpers/fake-run-service.ts';
 import { CONTENT_SECURITY_POLICY, META_CONTENT_SECURITY_POLICY } from '../../shared/csp.ts';
 import type { SinkOpener } from '../../electron/host/owned-jobs.ts';
 import { RunRegistry } from '../../electron/host/run-registry.ts';
-import { HistoryRecorder } from '../../electron/services/history-recorder.ts';
+import { HistorySaver } from '../../electron/services/history-saver.ts';
 import { openStores } from '../../electron/stores/index.ts';
 import {
   APP_ORIGIN,
@@ -179,7 +179,7 @@ describe('window and its runs', () => {
   it('receives only its own runs and comparisons, never after it is destroyed, and closing it stops them', async () => {
     const service = new FakeRunService();
     const dataDir = await mkdtemp(path.join(tmpdir(), 'trebuchet-window-'));
-    const history = new HistoryRecorder({
+    const history = new HistorySaver({
       history: (await openStores({ dataDir })).history,
       appVersion: '1',
     });

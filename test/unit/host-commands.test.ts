@@ -10,7 +10,7 @@ import {
 import { ComparisonRegistry } from '../../electron/host/comparison-registry.ts';
 import { MAX_REPLAY_SAMPLES, RunRegistry } from '../../electron/host/run-registry.ts';
 import { createHostServices, type HostServices } from '../../electron/host/services.ts';
-import { HistoryRecorder } from '../../electron/services/history-recorder.ts';
+import { HistorySaver } from '../../electron/services/history-saver.ts';
 import { openStores, type Stores } from '../../electron/stores/index.ts';
 import type { CommandName, CommandOutput, RunEvent } from '../../shared/api.ts';
 import { comparisonPlanSchema, type ComparisonEvent, type CellOutcome } from '../../shared/comparison.ts';
@@ -283,12 +283,12 @@ describe('runs in progress, for a reloaded page (run.active)', () => {
   });
 });
 
-describe('history recorder', () => {
+describe('history saver', () => {
   it('passes done on with the save error when the store cannot write, and no run it did not start', async () => {
     const failing = {
       save: (_d: RunRecordDraft): Promise<HistorySummary> => Promise.reject(new Error('disk full')),
     };
-    const history = new HistoryRecorder({ history: failing, appVersion: '1' });
+    const history = new HistorySaver({ history: failing, appVersion: '1' });
     const fake = new FakeRunService();
     const registry = new RunRegistry({ service: fake, history });
     const seen: RunEvent[] = [];
@@ -323,13 +323,13 @@ describe('history recorder', () => {
 /** A comparison registry over a fake runner, saving in this test's history store. */
 function comparisonRegistry() {
   const fake = new FakeComparisonService();
-  const recorder = new HistoryRecorder({ history: stores.history, appVersion: '2.0.0' });
-  return { fake, recorder, registry: new ComparisonRegistry({ service: fake, history: recorder }) };
+  const saver = new HistorySaver({ history: stores.history, appVersion: '2.0.0' });
+  return { fake, saver, registry: new ComparisonRegistry({ service: fake, history: saver }) };
 }
 
 describe('comparison registry', () => {
   it('begins a comparison only once begun (after the reply), routes it to the owner, saves it before done', async () => {
-    const { fake, recorder, registry } = comparisonRegistry();
+    const { fake, saver, registry } = comparisonRegistry();
     const a: ComparisonEvent[] = [];
     const b: ComparisonEvent[] = [];
     registry.attach('a', () => (e) => a.push(e));
@@ -352,7 +352,7 @@ describe('comparison registry', () => {
     expect(await registry.stop(id, 'b')).toBe(false);
     expect(registry.idsOf('a')).toEqual([id]);
     fake.emit({ type: 'done', comparisonId: id, status: 'completed', outcomes: [outcome] });
-    await recorder.idle();
+    await saver.idle();
     await expect.poll(() => a.length).toBe(3);
     const done = a[2]!;
     if (done.type !== 'done' || !done.historyId) throw new Error('no history id');
@@ -369,7 +369,7 @@ describe('comparison registry', () => {
   });
 
   it("hands a reloaded page its comparison: every event but the cells' samples, of which the latest", async () => {
-    const { fake, recorder, registry } = comparisonRegistry();
+    const { fake, saver, registry } = comparisonRegistry();
     const job = registry.start(comparisonPlanSchema.parse(planInput), 'a');
     job.begin();
     const id = job.id;
@@ -409,7 +409,7 @@ describe('comparison registry', () => {
     // Listed until its 'done' is passed on, after the save.
     fake.emit({ type: 'done', comparisonId: id, status: 'completed', outcomes: [outcome] });
     expect(registry.idsOf('a')).toEqual([id]);
-    await recorder.idle();
+    await saver.idle();
     await expect.poll(() => registry.activeOf('a')).toEqual([]);
     await registry.close();
   });

@@ -6,9 +6,10 @@ import {
   type ComparisonEvent,
   type ComparisonPlan,
 } from '../../../shared/comparison.ts';
+import type { RunStatus } from '../../../shared/result.ts';
 import type { RunPhase } from '../../run/runStore.ts';
 
-export type CellStatus = 'pending' | 'running' | 'completed' | 'cancelled' | 'failed' | 'error';
+export type CellStatus = 'pending' | 'running' | RunStatus | 'error';
 
 export interface CellProgress {
   coordinates: CellCoordinates;
@@ -28,7 +29,7 @@ export interface ComparisonRunState {
   current: number | null;
   pausing: boolean;
   outcomes: CellOutcome[];
-  status: 'completed' | 'cancelled' | 'failed' | null;
+  status: RunStatus | null;
   historyId: string | null;
   /** The host refused the start, or cells could not run, or the save failed. */
   errors: string[];

@@ -1,6 +1,6 @@
 import type { HistorySummary, RunRecordDraft } from '../../shared/history.ts';
 
-/** What the recorder needs from the history store (electron/stores/history-store.ts). */
+/** What the saver needs from the history store (electron/stores/history-store.ts). */
 export interface HistorySink {
   save(draft: RunRecordDraft): Promise<HistorySummary>;
 }
@@ -14,7 +14,7 @@ export type SavedAs = { historyId: string } | { historyError: string };
  * the run's results still reach the UI. idle() lets a host that is shutting down wait for
  * the saves in flight.
  */
-export class HistoryRecorder {
+export class HistorySaver {
   readonly #history: HistorySink;
   readonly #appVersion: string;
   readonly #pending = new Set<Promise<unknown>>();
@@ -25,7 +25,7 @@ export class HistoryRecorder {
   }
 
   /** Saves a record; appVersion is filled in here so every record says which app wrote it. */
-  record(draft: HistoryDraft): Promise<SavedAs> {
+  save(draft: HistoryDraft): Promise<SavedAs> {
     const full: RunRecordDraft = { ...draft, appVersion: this.#appVersion };
     const saving = this.#history.save(full).then(
       (summary): SavedAs => ({ historyId: summary.id }),
