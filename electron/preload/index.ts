@@ -1,6 +1,6 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import type { ComparisonEvent, RunEvent } from '../../shared/api.ts';
-import { createTrebuchetApi, JobEvents, type TrebuchetApi } from '../../shared/api-client.ts';
+import type { ComparisonEvent, RunEvent, TrebuchetApi } from '../../shared/api.ts';
+import { createTrebuchetApi, JobEvents } from '../../shared/api-client.ts';
 import { commandChannel, COMPARISON_EVENT_CHANNEL, RUN_EVENT_CHANNEL } from '../main/ipc-channels.ts';
 
 /**

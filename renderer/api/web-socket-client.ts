@@ -1,11 +1,5 @@
-import {
-  createTrebuchetApi,
-  JobEvents,
-  type CommandName,
-  type CommandReply,
-  type TrebuchetApi,
-} from '../../shared/api-client.ts';
-import type { ComparisonEvent, RunEvent } from '../../shared/api.ts';
+import { createTrebuchetApi, JobEvents } from '../../shared/api-client.ts';
+import type { CommandName, CommandReply, ComparisonEvent, RunEvent, TrebuchetApi } from '../../shared/api.ts';
 import { hostMessageSchema, type ClientMessage } from '../../shared/web-protocol.ts';
 
 /** What the client needs to hear from a socket. */
