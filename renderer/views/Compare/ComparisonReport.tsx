@@ -18,7 +18,7 @@ import {
 } from '../../../shared/format/csv.ts';
 import type { Palette } from '../../charts/palette.ts';
 import { formatCount, formatMsValue, formatRate } from '../../lib/format.ts';
-import { ChartCard } from '../common/ChartCard.tsx';
+import { ChartCard } from '../../components/ChartCard.tsx';
 import { fileSlug } from '../../../shared/file-name.ts';
 import type { RunStatus } from '../../../shared/result.ts';
 import { MIME } from '../Export/download.ts';
