@@ -20,10 +20,10 @@ import { useShortcuts } from './run/useShortcuts.ts';
 import { CompareView } from './views/Compare/CompareView.tsx';
 import { defaultPlanDraft, draftFromPlan, type PlanDraft } from './views/Compare/planDraft.ts';
 import { useComparisonRun } from './views/Compare/useComparisonRun.ts';
-import { SavedNote } from './views/common/SavedNote.tsx';
-import { StoreProblems } from './views/common/StoreProblems.tsx';
-import { useStartupProblems } from './views/common/useStartupProblems.ts';
-import { ViewTabs, type View } from './views/common/ViewTabs.tsx';
+import { SavedNote } from './components/SavedNote.tsx';
+import { StoreProblems } from './components/StoreProblems.tsx';
+import { useStartupProblems } from './components/useStartupProblems.ts';
+import { ViewTabs, type View } from './components/ViewTabs.tsx';
 import { ResultExports } from './views/Export/ResultExports.tsx';
 import { HistoryView } from './views/History/HistoryView.tsx';
 import { PresetsView } from './views/Presets/PresetsView.tsx';
@@ -39,7 +39,7 @@ const isResult = (r: RunResult | null): r is RunResult => r !== null;
  * History and Presets: what was kept. Runs and comparisons go on while another view is shown.
  */
 export function App({ api }: { api: TrebuchetApi }) {
-  const [store] = useState(() => createRunStore());
+  const [store] = useState(() => createRunStore((runId, listener) => api.onRunEvent(runId, listener)));
   const editor = useScenarioDraft();
   const { update: updateDraft } = editor;
   const [picked, setPicked] = useState<number | null>(null);

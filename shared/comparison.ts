@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULTS, LIMITS, REPORT_PERCENTILES } from './defaults.ts';
-import { runResultSchema, sampleSchema, type ErrorKind, type RunResult } from './result.ts';
+import { runResultSchema, runStatusSchema, sampleSchema, type ErrorKind, type RunResult } from './result.ts';
 import {
   displayNameSchema,
   loadSchema,
@@ -322,7 +322,7 @@ export const comparisonEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('done'),
     comparisonId: z.string(),
-    status: z.enum(['completed', 'cancelled', 'failed']),
+    status: runStatusSchema,
     outcomes: z.array(cellOutcomeSchema),
     /** Set by a host that saved the comparison in run history (the saved run's id), or could not. */
     historyId: z.string().optional(),

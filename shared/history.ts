@@ -9,7 +9,13 @@ import {
   summarizeRepetitions,
   type RepetitionSummary,
 } from './comparison.ts';
-import { generatorFactsSchema, runResultSchema, type RunResult } from './result.ts';
+import {
+  generatorFactsSchema,
+  runResultSchema,
+  runStatusSchema,
+  type RunResult,
+  type RunStatus,
+} from './result.ts';
 import { scenarioSchema, targetLabel } from './scenario.ts';
 
 /*
@@ -28,9 +34,6 @@ export const historyNameSchema = z
   .trim()
   .min(1, 'name is empty')
   .max(LIMITS.nameChars.max, `name is longer than ${LIMITS.nameChars.max} characters`);
-
-export const runStatusSchema = z.enum(['completed', 'cancelled', 'failed']);
-export type RunStatus = z.infer<typeof runStatusSchema>;
 
 const common = {
   format: z.literal(RUN_RECORD_FORMAT),

@@ -25,6 +25,13 @@ export const ERROR_KIND_LABELS: Record<ErrorKind, string> = {
 const count = z.number().int().nonnegative();
 const ms = z.number().nonnegative();
 
+/**
+ * How a run, a target's result, a comparison or a saved record ended: completed (ran to its
+ * end), cancelled (stopped; what was measured is kept) or failed (could not run).
+ */
+export const runStatusSchema = z.enum(['completed', 'cancelled', 'failed']);
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
 /** One tick of a live run: aggregated over the window since the previous sample. */
 export const sampleSchema = z.object({
   seq: count,
@@ -52,17 +59,25 @@ export const sampleSchema = z.object({
   cpuPercent: z.number().nonnegative().optional(),
   /**
    * True on a run's last sample only (absent elsewhere, and in results saved before it
-   * existed). Its window runs from the previous tick to the moment the load ended: answers to
-   * requests still in flight are in it, the engine's summary work after the end is not; a
-   * stopped run ends at the stop. intervalSeconds says how long it really is: for a timed run
-   * (duration, open model) the worker skips the tick that would fall within half an interval
-   * of the planned end, so the last window spans 0.5 to 1.5 ticks instead of a few ms of
-   * wind-down (a rate near 0 and a handful of answers). A run limited by a request count, or
-   * stopped, can still end with a short final window: its rates are per its own interval.
+   * existed). Its window runs to the moment the load ended: answers to requests still in
+   * flight are in it, the engine's summary work after the end is not; a stopped run ends at
+   * the stop. When that last stretch is under half as long as the window before it, the
+   * engine folds the two into one window, sent under the earlier window's seq (it replaces
+   * that sample: see addSample), so no run ends on a sliver of wind-down.
    */
   final: z.boolean().optional(),
 });
 export type Sample = z.infer<typeof sampleSchema>;
+
+/**
+ * Adds a sample as it arrives to a target's samples: one whose seq is the last one's replaces
+ * it (the engine's final fold, see Sample.final), any other is appended.
+ */
+export function addSample(samples: Sample[], sample: Sample): void {
+  if (samples.length > 0 && samples[samples.length - 1]!.seq === sample.seq)
+    samples[samples.length - 1] = sample;
+  else samples.push(sample);
+}
 
 /** Latency summary in milliseconds (microsecond resolution). */
 export const latencyStatsSchema = z.object({
@@ -188,7 +203,7 @@ export const runResultSchema = z.object({
   load: loadSchema,
   options: runOptionsSchema,
   /** completed: ran to its end; cancelled: stopped by the user (partial); failed: could not run (see error). */
-  status: z.enum(['completed', 'cancelled', 'failed']),
+  status: runStatusSchema,
   /** Set when the run could not start or broke down as a whole (pre-flight failure, engine crash). */
   error: z.object({ kind: errorKindSchema, message: z.string() }).nullable(),
   startedAt: z.string(),

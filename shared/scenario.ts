@@ -138,7 +138,7 @@ export type Load = z.infer<typeof loadSchema>;
 export const protocolSchema = z.enum(['http1.1', 'h2']);
 export type Protocol = z.infer<typeof protocolSchema>;
 
-/** 'auto' picks the best runner for the protocol and model; the others force one. */
+/** 'auto' is the native engine (it runs every model and protocol); 'autocannon' forces that one. */
 export const engineChoiceSchema = z.enum(['auto', 'autocannon', 'native']);
 export type EngineChoice = z.infer<typeof engineChoiceSchema>;
 

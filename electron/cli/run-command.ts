@@ -3,14 +3,14 @@
  * RunManager or a comparison through the ComparisonRunner, print, write files, save in the
  * history when asked, and pick the exit code.
  */
+import type { JobHandle } from '../engine/job-table.ts';
 import { RunManager } from '../engine/manager.ts';
 import { ComparisonRunner, type ComparisonOutcome } from '../services/comparison-runner.ts';
-import { HistoryRecorder } from '../services/history-recorder.ts';
+import { HistorySaver, type HistoryDraft } from '../services/history-saver.ts';
 import type { Stores } from '../stores/index.ts';
 import type { RunEvent } from '../../shared/api.ts';
 import { expandPlan, levelLabel, levelKindOf, type ComparisonEvent } from '../../shared/comparison.ts';
-import type { RunStatus } from '../../shared/history.ts';
-import type { RunResult } from '../../shared/result.ts';
+import type { RunResult, RunStatus } from '../../shared/result.ts';
 import { applyPreset, parseRunArgs, type PresetRequest, type RunCommand } from './args.ts';
 import { nodeFileIo, type FileIo } from './files.ts';
 import { RUN_HELP } from './help.ts';
@@ -102,35 +102,28 @@ export async function runCommand(ctx: CliContext): Promise<number> {
     : runComparison(ctx, command, stores);
 }
 
-/** The RunManager or the ComparisonRunner: what a started run or comparison is awaited and stopped by. */
-interface Runs<T> {
-  whenDone(id: string): Promise<T>;
-  stop(id: string): Promise<unknown>;
-}
-
 /**
- * Starts a run or comparison and waits for its end. The first Ctrl-C stops it (`onStop`
- * first, then a note on stderr saying what follows) and the partial outcome still comes back.
+ * Follows a started run or comparison to its end: subscribes onEvent to its handle (which
+ * starts it). The first Ctrl-C stops it (`on.interrupted` first, then a note on stderr saying
+ * what follows) and the partial outcome still comes back.
  */
-async function untilDone<T>(
+async function untilDone<E, T>(
   ctx: CliContext,
-  runs: Runs<T>,
-  start: () => string,
-  onStop: () => void,
+  job: JobHandle<E, T>,
+  on: { event: (event: E) => void; stop: (id: string) => Promise<unknown>; interrupted: () => void },
   stopping: string,
 ): Promise<{ outcome: T; interrupted: boolean }> {
   let interrupted = false;
-  let id: string | null = null;
   const stopInterrupt = ctx.onInterrupt(() => {
-    if (interrupted || id === null) return;
+    if (interrupted) return;
     interrupted = true;
-    onStop();
+    on.interrupted();
     ctx.stderr.write(`trebuchet run: stopping (${stopping})...\n`);
-    void runs.stop(id);
+    void on.stop(job.id);
   });
   try {
-    id = start();
-    const outcome = await runs.whenDone(id);
+    job.events(on.event);
+    const outcome = await job.done;
     return { outcome, interrupted };
   } finally {
     stopInterrupt();
@@ -138,19 +131,15 @@ async function untilDone<T>(
 }
 
 /** Saves the run in the history (never throws: a failed save is a message); prints where. */
-async function save(
-  ctx: CliContext,
-  stores: LazyStores,
-  draft: Parameters<HistoryRecorder['record']>[0],
-): Promise<void> {
-  let recorder: HistoryRecorder;
+async function save(ctx: CliContext, stores: LazyStores, draft: HistoryDraft): Promise<void> {
+  let saver: HistorySaver;
   try {
-    recorder = new HistoryRecorder({ history: (await stores.get()).history, appVersion: ctx.appVersion });
+    saver = new HistorySaver({ history: (await stores.get()).history, appVersion: ctx.appVersion });
   } catch (e) {
     ctx.stderr.write(`trebuchet run: could not open the history: ${(e as Error).message}\n`);
     return;
   }
-  const saved = await recorder.record(draft);
+  const saved = await saver.save(draft);
   if ('historyId' in saved) ctx.stderr.write(`saved in history as ${saved.historyId}\n`);
   else ctx.stderr.write(`trebuchet run: ${saved.historyError}\n`);
 }
@@ -189,19 +178,15 @@ async function runScenario(
         return;
     }
   };
-  const unsubscribe = manager.subscribe(onEvent);
-
   let run: { outcome: RunResult[]; interrupted: boolean };
   try {
     run = await untilDone(
       ctx,
-      manager,
-      () => manager.start(scenario),
-      () => progress.finish(),
+      manager.start(scenario),
+      { event: onEvent, stop: (id) => manager.stop(id), interrupted: () => progress.finish() },
       'partial results follow',
     );
   } finally {
-    unsubscribe();
     progress.finish();
     await manager.stopAll();
   }
@@ -270,19 +255,15 @@ async function runComparison(
         return;
     }
   };
-  const unsubscribe = runner.subscribe(onEvent);
-
   let run: { outcome: ComparisonOutcome; interrupted: boolean };
   try {
     run = await untilDone(
       ctx,
-      runner,
-      () => runner.start(plan),
-      () => progress?.finish(),
+      runner.start(plan),
+      { event: onEvent, stop: (id) => runner.stop(id), interrupted: () => progress?.finish() },
       'finished runs and the partial one follow',
     );
   } finally {
-    unsubscribe();
     progress?.finish();
     await manager.stopAll();
   }

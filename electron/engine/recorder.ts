@@ -19,6 +19,38 @@ const emptyWindow = (): Window => ({
   late: 0,
 });
 
+/** A response outside 200-299 is a non-2xx one (ab's "Non-2xx responses"). */
+export function isNon2xx(status: number): boolean {
+  return status < 200 || status > 299;
+}
+
+/** A response within 200-399 is ok, unless it was slower than the SLO. */
+export function isOkStatus(status: number): boolean {
+  return status >= 200 && status < 400;
+}
+
+/** Adds one window's counts to another's. */
+function addWindow(into: Window, w: Window): void {
+  into.requests += w.requests;
+  into.bytesIn += w.bytesIn;
+  for (let s = 0; s < MAX_STATUS; s++) into.status[s]! += w.status[s]!;
+  for (const [k, c] of w.errors) into.errors.set(k, (into.errors.get(k) ?? 0) + c);
+  into.late += w.late;
+}
+
+/** CPU over two windows folded into one: each window's figure weighted by its length. */
+function mergedCpu(
+  previous: Sample,
+  intervalSeconds: number,
+  cpuPercent: number | undefined,
+): Partial<Sample> {
+  if (previous.cpuPercent === undefined || cpuPercent === undefined) return {};
+  const lastSeconds = Math.max(0, intervalSeconds - previous.intervalSeconds);
+  return {
+    cpuPercent: (previous.cpuPercent * previous.intervalSeconds + cpuPercent * lastSeconds) / intervalSeconds,
+  };
+}
+
 /** Whole-run counters, warm-up excluded. */
 export interface Totals {
   total: number;
@@ -50,8 +82,11 @@ export interface Totals {
  */
 export class Recorder {
   readonly histogram: Histogram = newHistogram();
-  private readonly window: Histogram = newHistogram('window');
+  private window: Histogram = newHistogram('window');
+  /** The last closed window's latencies, kept until the next tick (see tick's final fold). */
+  private previousWindow: Histogram = newHistogram('window');
   private w: Window = emptyWindow();
+  private closed: { counts: Window; sample: Sample; from: number } | null = null;
   private readonly sloUs: number | null;
   private readonly sloMessage: string;
   private seq = 0;
@@ -102,14 +137,14 @@ export class Recorder {
     t.responses++;
     t.inBody += bodyBytes;
     t.inTotal += totalBytes;
-    if (status < 200 || status > 299) t.non2xx++;
+    if (isNon2xx(status)) t.non2xx++;
     // ab's "Length" check, against the first measured response's length (null until a runner notes it).
     if (t.documentLength !== null && bodyBytes !== t.documentLength) t.lengthMismatch++;
     const slow = this.sloUs !== null && latencyUs > this.sloUs;
     if (slow) {
       t.sloExceeded++;
       this.countError('slo', this.sloMessage, w);
-    } else if (status >= 200 && status < 400) {
+    } else if (isOkStatus(status)) {
       t.ok++;
     }
   }
@@ -162,23 +197,61 @@ export class Recorder {
     this.measuring = true;
   }
 
-  /** Closes the current window and returns it as a Sample. Called once per tick. */
-  tick(now: number, cpuPercent?: number): Sample {
+  /**
+   * Closes the current window and returns it as a Sample. Called once per tick, and once more
+   * with `final` when the load ended. A final window under half as long as the one before it
+   * (a request-count run or a stop just after a tick, or the tick at a timed run's planned
+   * end) is folded into that one: the sample returned then carries the earlier window's seq
+   * and spans both, with their counts added and percentiles of both histograms, so what
+   * replaces the earlier sample is one honest window instead of a sliver of wind-down (a
+   * handful of answers: a rate near 0 or a wild one, a latency spike).
+   */
+  tick(now: number, cpuPercent?: number, final = false): Sample {
     const w = this.w;
-    const h = this.window;
-    const intervalSeconds = Math.max((now - this.lastTickAt) / 1000, 1e-3);
-    const statusCodes: Record<string, number> = {};
-    for (let s = 0; s < MAX_STATUS; s++) {
-      const c = w.status[s]!;
-      if (c === 0) continue;
-      statusCodes[s] = c;
-      if (this.measuring) this.statusTotals[s]! += c;
+    if (this.measuring) for (let s = 0; s < MAX_STATUS; s++) this.statusTotals[s]! += w.status[s]!;
+    if (this.measuring) this.histogram.add(this.window);
+    const previous = this.closed;
+    const fold =
+      final &&
+      previous !== null &&
+      previous.sample.warmup === !this.measuring &&
+      now - this.lastTickAt < (previous.sample.intervalSeconds * 1000) / 2;
+    let sample: Sample;
+    if (fold && previous) {
+      addWindow(previous.counts, w);
+      this.previousWindow.add(this.window);
+      const merged = this.sampleOf(
+        previous.sample.seq,
+        previous.counts,
+        this.previousWindow,
+        previous.from,
+        now,
+      );
+      sample = { ...merged, ...mergedCpu(previous.sample, merged.intervalSeconds, cpuPercent) };
+      this.closed = { counts: previous.counts, sample, from: previous.from };
+    } else {
+      sample = this.sampleOf(this.seq++, w, this.window, this.lastTickAt, now);
+      if (cpuPercent !== undefined) sample.cpuPercent = cpuPercent;
+      this.closed = { counts: w, sample, from: this.lastTickAt };
+      // The window just closed is kept (for a final fold); the one before it is cleared for reuse.
+      [this.window, this.previousWindow] = [this.previousWindow, this.window];
     }
+    if (final) sample.final = true;
+    this.window.reset();
+    this.w = emptyWindow();
+    this.lastTickAt = now;
+    return sample;
+  }
+
+  private sampleOf(seq: number, w: Window, h: Histogram, from: number, to: number): Sample {
+    const intervalSeconds = Math.max((to - from) / 1000, 1e-3);
+    const statusCodes: Record<string, number> = {};
+    for (let s = 0; s < MAX_STATUS; s++) if (w.status[s]! > 0) statusCodes[s] = w.status[s]!;
     const errors: Sample['errors'] = {};
     for (const [k, c] of w.errors) errors[k] = c;
-    const sample: Sample = {
-      seq: this.seq++,
-      elapsedSeconds: (now - this.startedAt) / 1000,
+    return {
+      seq,
+      elapsedSeconds: (to - this.startedAt) / 1000,
       intervalSeconds,
       warmup: !this.measuring,
       requests: w.requests,
@@ -199,13 +272,7 @@ export class Recorder {
       errors,
       inFlight: this.inFlight,
       ...(w.late > 0 ? { late: w.late } : {}),
-      ...(cpuPercent === undefined ? {} : { cpuPercent }),
     };
-    if (this.measuring) this.histogram.add(h);
-    h.reset();
-    this.w = emptyWindow();
-    this.lastTickAt = now;
-    return sample;
   }
 
   /** Status-code table of the measured part of the run (call after the last tick). */

@@ -13,13 +13,20 @@ import { inputFileIssues } from '../engine/input-files.ts';
 import { RunAdmission } from './run-admission.ts';
 import type { HostServices } from './services.ts';
 
+/** Who sent a command, as a handler sees them. */
+export interface Caller {
+  /** The owner key of a window or a page: runs and comparisons are routed and stopped per owner. */
+  readonly owner: string;
+  /** Runs action once the host has sent the reply (a started job begins then, so its events follow it). */
+  afterReply(action: () => void): void;
+}
+
 /**
  * The one dispatch table both hosts (Electron IPC, the web host's WebSocket) call: each
- * command maps to a service call, nothing more. `caller` is the owner key of whoever sent
- * the command (a window, a page), so runs and comparisons are routed and stopped per caller.
+ * command maps to a service call, nothing more.
  */
 export type CommandHandlers = {
-  [K in CommandName]: (args: CommandArgs<K>, caller: string) => CommandOutput<K> | Promise<CommandOutput<K>>;
+  [K in CommandName]: (args: CommandArgs<K>, caller: Caller) => CommandOutput<K> | Promise<CommandOutput<K>>;
 };
 
 export interface CommandDeps {
@@ -59,11 +66,13 @@ export function createCommandHandlers({ services, info }: CommandDeps): CommandH
     'run.start': async ({ scenario }, caller) => {
       await checkInputFiles('run.start', 'scenario', scenario);
       // Counted and started in the same tick, so concurrent starts cannot pass the cap together.
-      admission.admit(caller);
-      return { runId: runs.start(scenario, caller) };
+      admission.admit(caller.owner);
+      const run = runs.start(scenario, caller.owner);
+      caller.afterReply(run.begin);
+      return { runId: run.id };
     },
-    'run.stop': async ({ runId }, caller) => ({ stopped: await runs.stop(runId, caller) }),
-    'run.active': (_args, caller) => ({ runs: runs.activeOf(caller) }),
+    'run.stop': async ({ runId }, caller) => ({ stopped: await runs.stop(runId, caller.owner) }),
+    'run.active': (_args, caller) => ({ runs: runs.activeOf(caller.owner) }),
     'presets.list': () => ({
       presets: presets.list(),
       secretStorage: presets.secretStorage(),
@@ -90,14 +99,23 @@ export function createCommandHandlers({ services, info }: CommandDeps): CommandH
     'history.delete': async ({ id }) => ({ deleted: await history.delete(id) }),
     'compare.start': async ({ plan }, caller) => {
       await checkInputFiles('compare.start', 'plan', plan);
-      admission.admit(caller);
-      return { comparisonId: comparisons.start(plan, caller) };
+      admission.admit(caller.owner);
+      const comparison = comparisons.start(plan, caller.owner);
+      caller.afterReply(comparison.begin);
+      return { comparisonId: comparison.id };
     },
     'compare.stop': async ({ comparisonId }, caller) => ({
-      stopped: await comparisons.stop(comparisonId, caller),
+      stopped: await comparisons.stop(comparisonId, caller.owner),
     }),
-    'compare.active': (_args, caller) => ({ comparisons: comparisons.activeOf(caller) }),
+    'compare.active': (_args, caller) => ({ comparisons: comparisons.activeOf(caller.owner) }),
   };
+}
+
+/** A command's reply, and what the host calls once it has sent it. */
+export interface Dispatched {
+  reply: CommandReply;
+  /** Runs what the handler left for after the reply (a started job begins). Call it once, always. */
+  replied: () => void;
 }
 
 /**
@@ -109,16 +127,22 @@ export async function dispatchCommand(
   handlers: CommandHandlers,
   command: unknown,
   input: unknown,
-  caller: string,
-): Promise<CommandReply> {
-  if (!isCommandName(command)) return { ok: false, error: `unknown command: ${JSON.stringify(command)}` };
+  owner: string,
+): Promise<Dispatched> {
+  const after: (() => void)[] = [];
+  const replied = (): void => {
+    for (const action of after.splice(0)) action();
+  };
+  if (!isCommandName(command))
+    return { reply: { ok: false, error: `unknown command: ${JSON.stringify(command)}` }, replied };
+  const caller: Caller = { owner, afterReply: (action) => after.push(action) };
   try {
     const args = parseOrThrow(commandInputSchemas[command], input, `${command} input`);
     // The only cast on the host side: args was parsed by the schema of the same command
     // the handler is looked up by, which TypeScript cannot correlate through a union key.
-    const handler = handlers[command] as (args: unknown, caller: string) => unknown;
-    return { ok: true, value: await handler(args, caller) };
+    const handler = handlers[command] as (args: unknown, caller: Caller) => unknown;
+    return { reply: { ok: true, value: await handler(args, caller) }, replied };
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { reply: { ok: false, error: error instanceof Error ? error.message : String(error) }, replied };
   }
 }

@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import type { RunStore } from '../run/runStore.ts';
-import { ChartFrame } from '../views/common/ChartCard.tsx';
+import { ChartFrame } from '../components/ChartCard.tsx';
 import { LIVE_CHARTS, type LiveChartSpec } from './liveSeries.ts';
 import { useLiveChart } from './useLiveChart.ts';
 

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import type { RunResult } from '../../shared/result.ts';
 import type { Palette } from '../charts/palette.ts';
-import { ChartCard } from '../views/common/ChartCard.tsx';
+import { ChartCard } from '../components/ChartCard.tsx';
 import { percentileChart } from './percentileChartConfig.ts';
 
 interface PercentileChartProps {

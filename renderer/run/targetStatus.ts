@@ -1,6 +1,7 @@
+import type { RunStatus } from '../../shared/result.ts';
 import type { RunState } from './runStore.ts';
 
-export type TargetStatus = 'pending' | 'running' | 'completed' | 'cancelled' | 'failed' | 'skipped';
+export type TargetStatus = 'pending' | 'running' | RunStatus | 'skipped';
 
 /** Where one target of the run stands, for the target strip and the counters. */
 export function targetStatus(state: RunState, i: number): TargetStatus {

@@ -44,10 +44,10 @@ describe('comparison runner against two local servers', () => {
     const manager = new RunManager({ appVersion: '0.0.0-test' });
     const runner = new ComparisonRunner({ manager });
     const events: ComparisonEvent[] = [];
-    runner.subscribe((e) => events.push(e));
-
-    const id = runner.start(plan);
-    const outcome = await runner.whenDone(id);
+    const comparison = runner.start(plan);
+    const id = comparison.id;
+    comparison.events((e) => events.push(e));
+    const outcome = await comparison.done;
 
     expect(outcome.status).toBe('completed');
     expect(outcome.outcomes).toHaveLength(8);
@@ -115,12 +115,13 @@ describe('comparison runner against two local servers', () => {
     const runner = new ComparisonRunner({ manager });
     const events: ComparisonEvent[] = [];
     const stopping: { reply: Promise<boolean> | null } = { reply: null };
-    const id = runner.start(plan);
-    runner.subscribe((e) => {
+    const comparison = runner.start(plan);
+    comparison.events((e) => {
       events.push(e);
-      if (e.type === 'cell-sample' && e.cellIndex === 2 && !stopping.reply) stopping.reply = runner.stop(id);
+      if (e.type === 'cell-sample' && e.cellIndex === 2 && !stopping.reply)
+        stopping.reply = runner.stop(comparison.id);
     });
-    const outcome = await runner.whenDone(id);
+    const outcome = await comparison.done;
     expect(await stopping.reply).toBe(true);
 
     expect(outcome.status).toBe('cancelled');

@@ -70,9 +70,10 @@ interface MonitoredRun {
 async function monitoredRun(input: ScenarioInput): Promise<MonitoredRun> {
   const manager = new RunManager({ appVersion: 'test' });
   const events: RunEvent[] = [];
-  const off = manager.subscribe((e) => events.push(e));
+  const run = manager.start(scenarioSchema.parse(input));
+  const off = run.events((e) => events.push(e));
   try {
-    const results = await manager.whenDone(manager.start(scenarioSchema.parse(input)));
+    const results = await run.done;
     return {
       results,
       samples: events.flatMap((e) => (e.type === 'sample' ? [e.sample] : [])),
@@ -267,7 +268,9 @@ describe('a comparison of two local servers', () => {
       levels: [10],
       repetitions: 1,
     });
-    const outcome = await runner.whenDone(runner.start(plan));
+    const comparison = runner.start(plan);
+    comparison.events(() => undefined);
+    const outcome = await comparison.done;
     expect(outcome.outcomes).toHaveLength(2);
     const [a, b] = outcome.outcomes.map((o) => o.result.serverResources!);
     expect(a!.source).toMatchObject({ method: 'process', rootPid: nginx.pid });

@@ -46,13 +46,13 @@ const longRun = (url: string): ScenarioInput => ({
 describe('the web host', () => {
   it(`starts ${LIMITS.concurrentRuns.max} of 100 run.start sent at once and refuses the others, naming the limit`, async () => {
     const events: RunEvent[] = [];
-    const off = conn.api.onRunEvent((e) => events.push(e));
     const replies = await Promise.allSettled(
       Array.from({ length: 100 }, () => conn.api.run.start({ scenario: longRun(slow.url) })),
     );
     const started = replies.flatMap((r) => (r.status === 'fulfilled' ? [r.value.runId] : []));
     const refused = replies.flatMap((r) => (r.status === 'rejected' ? [(r.reason as Error).message] : []));
     expect(started).toHaveLength(4);
+    const offs = started.map((runId) => conn.api.onRunEvent(runId, (e) => events.push(e)));
     expect(refused).toHaveLength(96);
     expect(new Set(refused)).toEqual(
       new Set([
@@ -77,9 +77,10 @@ describe('the web host', () => {
     await expect.poll(() => events.filter((e) => e.type === 'done').length, { timeout: 30_000 }).toBe(4);
     await expect.poll(async () => (await conn.api.run.active()).runs.length).toBe(0);
     const again = await conn.api.run.start({ scenario: longRun(slow.url) });
+    offs.push(conn.api.onRunEvent(again.runId, (e) => events.push(e)));
     expect(await conn.api.run.stop({ runId: again.runId })).toEqual({ stopped: true });
     await expect.poll(() => events.filter((e) => e.type === 'done').length, { timeout: 30_000 }).toBe(5);
-    off();
+    for (const off of offs) off();
   });
 
   it('refuses a body file that is a named pipe, a device or a folder at once, and keeps answering', async () => {

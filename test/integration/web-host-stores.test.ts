@@ -97,10 +97,10 @@ describe('stores through the web host', () => {
     presetId = saved.preset.id;
 
     const events: RunEvent[] = [];
-    conn.api.onRunEvent((e) => events.push(e));
     const { runId } = await conn.api.run.start({
       scenario: { name: 'nginx run', targets: [{ name: 'nginx', url: nginx.url }], load: shortLoad },
     });
+    conn.api.onRunEvent(runId, (e) => events.push(e));
     const done = await waitFor(events, (e) => e.type === 'done' && e.runId === runId);
     if (done.type !== 'done' || done.historyId === undefined) throw new Error('the run was not saved');
     expect(done.status).toBe('completed');
@@ -128,7 +128,6 @@ describe('stores through the web host', () => {
   it('runs a comparison of two servers and keeps it in history as one record', async () => {
     const conn = await connect(await startHost());
     const events: ComparisonEvent[] = [];
-    conn.api.onComparisonEvent((e) => events.push(e));
     const { comparisonId } = await conn.api.compare.start({
       plan: {
         name: 'nginx vs apache',
@@ -141,6 +140,7 @@ describe('stores through the web host', () => {
         repetitions: 1,
       },
     });
+    conn.api.onComparisonEvent(comparisonId, (e) => events.push(e));
     const done = await waitFor(events, (e) => e.type === 'done');
     if (done.type !== 'done' || done.historyId === undefined) throw new Error('the comparison was not saved');
     expect(done.comparisonId).toBe(comparisonId);

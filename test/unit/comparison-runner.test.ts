@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ComparisonRunner, type RunManagerLike } from '../../electron/services/comparison-runner.ts';
-import type { RunEvent } from '../../shared/api.ts';
-import { comparisonPlanSchema, type ComparisonEvent } from '../../shared/comparison.ts';
+import { comparisonPlanSchema, type ComparisonEvent, type ComparisonPlan } from '../../shared/comparison.ts';
 import type { RunResult } from '../../shared/result.ts';
 import type { Scenario } from '../../shared/scenario.ts';
 import { resultWith } from '../helpers/comparison-results.ts';
 
-/** A RunManager stand-in: each run answers at once with what answer() returns for it. */
+/** A RunManager stand-in: each run answers, once subscribed to, with what answer() returns for it. */
 function fakeManager(
   answer: (scenario: Scenario, n: number) => RunResult[] | Error,
 ): RunManagerLike & { started: Scenario[] } {
-  const runs = new Map<string, Promise<RunResult[]>>();
   const started: Scenario[] = [];
   return {
     started,
@@ -18,12 +16,13 @@ function fakeManager(
       const id = `run-${started.length}`;
       const a = answer(scenario, started.length);
       started.push(scenario);
-      runs.set(id, a instanceof Error ? Promise.reject(a) : Promise.resolve(a));
-      return id;
+      return {
+        id,
+        events: () => () => undefined,
+        done: a instanceof Error ? Promise.reject(a) : Promise.resolve(a),
+      };
     },
-    subscribe: (_l: (e: RunEvent) => void) => () => undefined,
     stop: () => Promise.resolve(true),
-    whenDone: (id) => runs.get(id) ?? Promise.reject(new Error('unknown')),
   };
 }
 
@@ -37,10 +36,19 @@ const plan = comparisonPlanSchema.parse({
   repetitions: 1,
 });
 
-function collect(runner: ComparisonRunner): ComparisonEvent[] {
+/** Starts the plan's comparison, records its events, and resolves with them and its outcome. */
+async function run(
+  runner: ComparisonRunner,
+  p: ComparisonPlan,
+  onEvent: (e: ComparisonEvent, id: string) => void = () => undefined,
+) {
   const events: ComparisonEvent[] = [];
-  runner.subscribe((e) => events.push(e));
-  return events;
+  const comparison = runner.start(p);
+  comparison.events((e) => {
+    events.push(e);
+    onEvent(e, comparison.id);
+  });
+  return { events, out: await comparison.done };
 }
 
 describe('comparison runner (fake engine)', () => {
@@ -49,7 +57,7 @@ describe('comparison runner (fake engine)', () => {
       resultWith({ rps: s.load.model === 'open' ? s.load.rate : 0, url: s.targets[0]!.url }),
     ]);
     const runner = new ComparisonRunner({ manager });
-    const out = await runner.whenDone(runner.start(plan));
+    const { out } = await run(runner, plan);
     expect(
       manager.started.map((s) => `${s.targets[0]!.url}@${s.load.model === 'open' ? s.load.rate : ''}`),
     ).toEqual([
@@ -67,8 +75,7 @@ describe('comparison runner (fake engine)', () => {
       n === 1 ? new Error('worker crashed') : [resultWith({ rps: 5 })],
     );
     const runner = new ComparisonRunner({ manager });
-    const events = collect(runner);
-    const out = await runner.whenDone(runner.start(plan));
+    const { events, out } = await run(runner, plan);
     expect(events.filter((e) => e.type === 'error')).toEqual([
       { type: 'error', comparisonId: out.comparisonId, cellIndex: 1, message: 'worker crashed' },
     ]);
@@ -80,7 +87,7 @@ describe('comparison runner (fake engine)', () => {
     const runner = new ComparisonRunner({
       manager: fakeManager(() => [resultWith({ rps: 0, status: 'failed', total: 0 })]),
     });
-    const out = await runner.whenDone(runner.start(plan));
+    const { out } = await run(runner, plan);
     expect(out.status).toBe('failed');
     expect(out.table.cells[0]!.failures).toEqual(['connection refused']);
   });
@@ -88,12 +95,10 @@ describe('comparison runner (fake engine)', () => {
   it('stops during the pause between cells', async () => {
     const manager = fakeManager(() => [resultWith({ rps: 1 })]);
     const runner = new ComparisonRunner({ manager });
-    const id = runner.start({ ...plan, pauseSeconds: 60 });
-    runner.subscribe((e) => {
+    // A 60 s pause that stop() did not cut short would outlast the test's timeout.
+    const { out } = await run(runner, { ...plan, pauseSeconds: 60 }, (e, id) => {
       if (e.type === 'pause') void runner.stop(id);
     });
-    // A 60 s pause that stop() did not cut short would outlast the test's timeout.
-    const out = await runner.whenDone(id);
     expect(out.status).toBe('cancelled');
     expect(out.outcomes).toHaveLength(1);
     expect(manager.started).toHaveLength(1);

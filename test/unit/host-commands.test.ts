@@ -7,24 +7,19 @@ import {
   dispatchCommand,
   type CommandHandlers,
 } from '../../electron/host/commands.ts';
-import { ComparisonRegistry, type ComparisonService } from '../../electron/host/comparison-registry.ts';
-import { MAX_REPLAY_SAMPLES } from '../../electron/host/run-registry.ts';
+import { ComparisonRegistry } from '../../electron/host/comparison-registry.ts';
+import { MAX_REPLAY_SAMPLES, RunRegistry } from '../../electron/host/run-registry.ts';
 import { createHostServices, type HostServices } from '../../electron/host/services.ts';
-import { HistoryRecorder, RecordingRunService } from '../../electron/services/history-recorder.ts';
+import { HistorySaver } from '../../electron/services/history-saver.ts';
 import { openStores, type Stores } from '../../electron/stores/index.ts';
 import type { CommandName, CommandOutput, RunEvent } from '../../shared/api.ts';
-import {
-  comparisonPlanSchema,
-  type ComparisonEvent,
-  type ComparisonPlan,
-  type CellOutcome,
-} from '../../shared/comparison.ts';
+import { comparisonPlanSchema, type ComparisonEvent, type CellOutcome } from '../../shared/comparison.ts';
 import type { HistorySummary, RunRecordDraft } from '../../shared/history.ts';
 import { LIMITS } from '../../shared/defaults.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';
 import { resultWith } from '../helpers/comparison-results.ts';
 import { sampleFixture } from '../helpers/run-result.ts';
-import { FakeRunService, nextMacrotask } from '../helpers/fake-run-service.ts';
+import { FakeComparisonService, FakeRunService } from '../helpers/fake-run-service.ts';
 
 const scenarioInput = {
   name: 'nginx static',
@@ -63,15 +58,17 @@ afterEach(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-/** Sends a command as a host would (validation included) and unwraps its value. */
+/** Sends a command as a host would (validation included, then the reply "sent") and unwraps its value. */
 async function call<K extends CommandName>(command: K, input?: unknown, caller = 'page-a') {
-  const reply = await dispatchCommand(handlers, command, input, caller);
+  const { reply, replied } = await dispatchCommand(handlers, command, input, caller);
+  replied();
   if (!reply.ok) throw new Error(reply.error);
   return reply.value as CommandOutput<K>;
 }
 
 async function callError(command: CommandName, input?: unknown): Promise<string> {
-  const reply = await dispatchCommand(handlers, command, input, 'page-a');
+  const { reply, replied } = await dispatchCommand(handlers, command, input, 'page-a');
+  replied();
   if (reply.ok) throw new Error(`${command} succeeded, expected an error`);
   return reply.error;
 }
@@ -184,9 +181,8 @@ describe('presets commands', () => {
 describe('history through the run registry', () => {
   it("saves a finished run before its 'done' reaches the page, with the app version", async () => {
     const seen: RunEvent[] = [];
-    services.attach('page-a', { run: (e) => seen.push(e), comparison: () => undefined });
+    services.attach('page-a', { run: () => (e) => seen.push(e), comparison: () => () => undefined });
     const { runId } = await call('run.start', { scenario: scenarioInput });
-    await nextMacrotask();
     const result = resultWith({ rps: 1234.5 });
     engine.emit({ type: 'target-done', runId, targetIndex: 0, result });
     engine.emit({ type: 'done', runId, status: 'completed', results: [result] });
@@ -213,9 +209,8 @@ describe('history through the run registry', () => {
 
   it('saves a cancelled run too, and runs another caller started stay out of this page', async () => {
     const seen: RunEvent[] = [];
-    services.attach('page-a', { run: (e) => seen.push(e), comparison: () => undefined });
+    services.attach('page-a', { run: () => (e) => seen.push(e), comparison: () => () => undefined });
     const { runId } = await call('run.start', { scenario: scenarioInput }, 'page-b');
-    await nextMacrotask();
     expect(await call('run.stop', { runId })).toEqual({ stopped: false });
     expect(await call('run.stop', { runId }, 'page-b')).toEqual({ stopped: true });
     await services.close();
@@ -280,10 +275,9 @@ describe('runs in progress, for a reloaded page (run.active)', () => {
   });
 
   it("hands back the caller's run: all events but a finished target's samples, and the clock", async () => {
-    services.attach('page-a', { run: () => undefined, comparison: () => undefined });
+    services.attach('page-a', { run: () => () => undefined, comparison: () => () => undefined });
     const { runId } = await call('run.start', { scenario: twoTargets });
     await call('run.start', { scenario: scenarioInput }, 'page-b');
-    await nextMacrotask();
     engine.emit({ type: 'started', runId, targetCount: 2 });
     engine.emit({ type: 'target-started', runId, targetIndex: 0 });
     engine.emit(sample(runId, 0, 1));
@@ -320,7 +314,6 @@ describe('runs in progress, for a reloaded page (run.active)', () => {
 
   it('keeps at most MAX_REPLAY_SAMPLES samples of the running target, the newest', async () => {
     const { runId } = await call('run.start', { scenario: scenarioInput });
-    await nextMacrotask();
     engine.emit({ type: 'target-started', runId, targetIndex: 0 });
     const count = MAX_REPLAY_SAMPLES + 5;
     for (let seq = 1; seq <= count; seq++) engine.emit(sample(runId, 0, seq));
@@ -333,81 +326,64 @@ describe('runs in progress, for a reloaded page (run.active)', () => {
   });
 });
 
-describe('history recorder', () => {
-  it('passes done on with the save error when the store cannot write, and passes no foreign runs', async () => {
+describe('history saver', () => {
+  it('passes done on with the save error when the store cannot write, and no run it did not start', async () => {
     const failing = {
       save: (_d: RunRecordDraft): Promise<HistorySummary> => Promise.reject(new Error('disk full')),
     };
-    const recorder = new HistoryRecorder({ history: failing, appVersion: '1' });
+    const history = new HistorySaver({ history: failing, appVersion: '1' });
     const fake = new FakeRunService();
-    const recording = new RecordingRunService({ engine: fake, recorder });
+    const registry = new RunRegistry({ service: fake, history });
     const seen: RunEvent[] = [];
-    recording.subscribe((e) => seen.push(e));
-    const runId = recording.start(scenarioSchema.parse(scenarioInput));
+    registry.attach('a', () => (e) => seen.push(e));
+    const run = registry.start(scenarioSchema.parse(scenarioInput), 'a');
+    run.begin();
     // A run someone else started on the same engine (a comparison cell).
-    fake.emit({ type: 'started', runId: 'cell-run', targetCount: 1 });
-    fake.emit({ type: 'done', runId: 'cell-run', status: 'completed', results: [] });
+    const cell = fake.start(scenarioSchema.parse(scenarioInput));
+    cell.events(() => undefined);
+    fake.emit({ type: 'started', runId: cell.id, targetCount: 1 });
+    fake.emit({ type: 'done', runId: cell.id, status: 'completed', results: [] });
     const errors: unknown[] = [];
     const original = console.error;
     console.error = (...args: unknown[]) => errors.push(args);
     try {
-      fake.emit({ type: 'done', runId, status: 'completed', results: [] });
-      await recorder.idle();
+      fake.emit({ type: 'done', runId: run.id, status: 'completed', results: [] });
+      await history.idle();
       await expect.poll(() => seen.length).toBe(1);
     } finally {
       console.error = original;
     }
     expect(seen[0]).toMatchObject({
       type: 'done',
-      runId,
+      runId: run.id,
       historyError: 'The run could not be saved in history: disk full',
     });
     expect(errors).toHaveLength(1);
-    recording.close();
+    await registry.close();
   });
 });
 
-/** A comparison runner stand-in that emits what the test pushes. */
-class FakeComparisons implements ComparisonService {
-  readonly stopped: string[] = [];
-  readonly #listeners = new Set<(e: ComparisonEvent) => void>();
-  #next = 1;
-  start(_plan: ComparisonPlan): string {
-    return `cmp-${this.#next++}`;
-  }
-  subscribe(listener: (e: ComparisonEvent) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-  stop(comparisonId: string): Promise<boolean> {
-    this.stopped.push(comparisonId);
-    this.emit({ type: 'done', comparisonId, status: 'cancelled', outcomes: [] });
-    return Promise.resolve(true);
-  }
-  emit(e: ComparisonEvent): void {
-    for (const l of this.#listeners) l(e);
-  }
-}
-
 /** A comparison registry over a fake runner, saving in this test's history store. */
 function comparisonRegistry() {
-  const fake = new FakeComparisons();
-  const recorder = new HistoryRecorder({ history: stores.history, appVersion: '2.0.0' });
-  return { fake, recorder, registry: new ComparisonRegistry({ service: fake, recorder }) };
+  const fake = new FakeComparisonService();
+  const saver = new HistorySaver({ history: stores.history, appVersion: '2.0.0' });
+  return { fake, saver, registry: new ComparisonRegistry({ service: fake, history: saver }) };
 }
 
 describe('comparison registry', () => {
-  it('holds events until the reply, routes them to the owner, and saves the comparison before done', async () => {
-    const { fake, recorder, registry } = comparisonRegistry();
+  it('begins a comparison only once begun (after the reply), routes it to the owner, saves it before done', async () => {
+    const { fake, saver, registry } = comparisonRegistry();
     const a: ComparisonEvent[] = [];
     const b: ComparisonEvent[] = [];
-    registry.attach('a', (e) => a.push(e));
-    registry.attach('b', (e) => b.push(e));
+    registry.attach('a', () => (e) => a.push(e));
+    registry.attach('b', () => (e) => b.push(e));
     const plan = comparisonPlanSchema.parse(planInput);
-    const id = registry.start(plan, 'a');
+    const job = registry.start(plan, 'a');
+    const id = job.id;
+    // Until then its handle has no subscriber, so it cannot have begun.
+    expect(fake.begun(id)).toBe(false);
+    job.begin();
     fake.emit({ type: 'started', comparisonId: id, cellCount: 8 });
-    expect(a).toEqual([]);
-    await nextMacrotask();
     expect(a).toEqual([{ type: 'started', comparisonId: id, cellCount: 8 }]);
 
     const outcome: CellOutcome = {
@@ -419,7 +395,7 @@ describe('comparison registry', () => {
     expect(await registry.stop(id, 'b')).toBe(false);
     expect(registry.idsOf('a')).toEqual([id]);
     fake.emit({ type: 'done', comparisonId: id, status: 'completed', outcomes: [outcome] });
-    await recorder.idle();
+    await saver.idle();
     await expect.poll(() => a.length).toBe(3);
     const done = a[2]!;
     if (done.type !== 'done' || !done.historyId) throw new Error('no history id');
@@ -436,9 +412,10 @@ describe('comparison registry', () => {
   });
 
   it("hands a reloaded page its comparison: every event but the cells' samples, of which the latest", async () => {
-    const { fake, recorder, registry } = comparisonRegistry();
-    const id = registry.start(comparisonPlanSchema.parse(planInput), 'a');
-    await nextMacrotask();
+    const { fake, saver, registry } = comparisonRegistry();
+    const job = registry.start(comparisonPlanSchema.parse(planInput), 'a');
+    job.begin();
+    const id = job.id;
     const coordinates = { targetIndex: 0, protocol: 'http', level: 10, repetition: 0 } as const;
     fake.emit({ type: 'started', comparisonId: id, cellCount: 8 });
     fake.emit({
@@ -475,16 +452,17 @@ describe('comparison registry', () => {
     // Listed until its 'done' is passed on, after the save.
     fake.emit({ type: 'done', comparisonId: id, status: 'completed', outcomes: [outcome] });
     expect(registry.idsOf('a')).toEqual([id]);
-    await recorder.idle();
+    await saver.idle();
     await expect.poll(() => registry.activeOf('a')).toEqual([]);
     await registry.close();
   });
 
   it('stops the comparisons of a page that went away and saves them as cancelled', async () => {
     const { fake, registry } = comparisonRegistry();
-    const id = registry.start(comparisonPlanSchema.parse(planInput), 'gone');
+    const job = registry.start(comparisonPlanSchema.parse(planInput), 'gone');
+    job.begin();
     await registry.stopOwned('gone');
-    expect(fake.stopped).toEqual([id]);
+    expect(fake.stopped).toEqual([job.id]);
     const runs = await stores.history.list();
     expect(runs.map((r) => [r.kind, r.status, r.name])).toEqual([
       ['comparison', 'cancelled', 'nginx vs apache'],

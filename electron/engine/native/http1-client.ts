@@ -2,11 +2,11 @@ import type net from 'node:net';
 import type { DialTiming, Dialer } from './dial.ts';
 import { classifyError, type ClassifiedError } from '../errors.ts';
 import { ResponseParser } from './response-parser.ts';
-import type { Client, ClientOwner, RunState } from './run-state.ts';
+import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
 
 /** What every HTTP/1.1 client of a run shares. */
 export interface Http1Config {
-  state: RunState;
+  state: RequestLedger;
   dialer: Dialer;
   /** The request, built once (see request-bytes.ts). */
   request: Buffer;

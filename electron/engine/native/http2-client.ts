@@ -3,10 +3,10 @@ import type { Dialer, DialTiming } from './dial.ts';
 import { classifyError, type ClassifiedError } from '../errors.ts';
 import { encodeRequestBlock } from './hpack.ts';
 import { H2_REFUSED_STREAM, H2Session, h2ErrorName, newExchange, type H2Exchange } from './http2-session.ts';
-import type { Client, ClientOwner, RunState } from './run-state.ts';
+import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
 
 export interface Http2Config {
-  state: RunState;
+  state: RequestLedger;
   dialer: Dialer;
   /** The request's header fields (pseudo-headers included), encoded once. */
   headers: Record<string, string>;

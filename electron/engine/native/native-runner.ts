@@ -8,7 +8,7 @@ import { Http1Client, type Http1Config } from './http1-client.ts';
 import { Http2Client, type Http2Config } from './http2-client.ts';
 import { OpenDriver, LATE_TOLERANCE_MS } from './open-driver.ts';
 import { http1RequestBytes, http2RequestHeaders } from './request-bytes.ts';
-import { RunState, type Client, type ClientOwner } from './run-state.ts';
+import { RequestLedger, type Client, type ClientOwner } from './run-state.ts';
 import { NATIVE_RUNNER_VERSION } from './version.ts';
 
 /**
@@ -32,7 +32,7 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
   if (warmupDone === null) await ctx.warmupDone;
   const h2 = options.protocol === 'h2';
   const open = load.model === 'open';
-  const state = new RunState(recorder, {
+  const state = new RequestLedger(recorder, {
     clock: open ? 'intended' : 'start',
     corrected: load.model === 'closed' && load.rate !== null,
     timeoutMs: options.timeoutMs,
@@ -116,7 +116,7 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
 
 function http1Factory(
   spec: RunSpec,
-  state: RunState,
+  state: RequestLedger,
   dialer: Http1Config['dialer'],
   depth: number,
 ): (owner: ClientOwner) => Client {
@@ -138,7 +138,7 @@ function http1Factory(
 
 function http2Factory(
   spec: RunSpec,
-  state: RunState,
+  state: RequestLedger,
   dialer: Http2Config['dialer'],
   depth: number,
 ): (owner: ClientOwner) => Client {

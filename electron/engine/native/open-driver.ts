@@ -1,5 +1,5 @@
 import { LoadDriver } from './load-driver.ts';
-import type { Client, ClientOwner, RunState } from './run-state.ts';
+import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
 
 export interface OpenPlan {
   /** Requests per second. */
@@ -67,7 +67,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
   private pacer: NodeJS.Timeout | null = null;
   private windowEnd: NodeJS.Timeout | null = null;
 
-  constructor(plan: OpenPlan, state: RunState, makeClient: (owner: ClientOwner) => Client) {
+  constructor(plan: OpenPlan, state: RequestLedger, makeClient: (owner: ClientOwner) => Client) {
     super(state, plan.timeoutMs);
     this.plan = plan;
     this.makeClient = makeClient;

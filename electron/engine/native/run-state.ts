@@ -1,7 +1,7 @@
 import type { Recorder } from '../recorder.ts';
 import type { ClassifiedError } from '../errors.ts';
 import { newHistogram, type Histogram } from '../histogram.ts';
-import { PhaseRecorder } from './phases.ts';
+import { PhaseHistograms } from './phases.ts';
 
 /** What a load driver hands out to clients and hears back from them. */
 export interface Client {
@@ -28,10 +28,13 @@ export interface ClientOwner {
  */
 export type LatencyClock = 'start' | 'intended';
 
-/** Everything the clients of one run share: the recorder, phase and corrected histograms, facts. */
-export class RunState {
+/**
+ * Where the clients of one run book each request (started, answered, failed) into the
+ * recorder, the phase and corrected histograms, and the facts they learn.
+ */
+export class RequestLedger {
   readonly recorder: Recorder;
-  readonly phases = new PhaseRecorder();
+  readonly phases = new PhaseHistograms();
   /** Closed model with a rate cap: latency from the intended send time (wrk2's corrected). */
   readonly corrected: Histogram | null;
   readonly clock: LatencyClock;

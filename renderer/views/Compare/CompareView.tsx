@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import type { TrebuchetApi } from '../../../shared/api.ts';
 import { RunStopButton } from '../../components/RunStopButton.tsx';
 import { isBusy } from '../../run/runStore.ts';
-import { SavedNote } from '../common/SavedNote.tsx';
+import { SavedNote } from '../../components/SavedNote.tsx';
 import { SavePresetButton } from '../Presets/SavePresetButton.tsx';
 import { ComparisonReport } from './ComparisonReport.tsx';
 import { MatrixProgress } from './MatrixProgress.tsx';

@@ -18,8 +18,9 @@ import {
 } from '../../../shared/format/csv.ts';
 import type { Palette } from '../../charts/palette.ts';
 import { formatCount, formatMsValue, formatRate } from '../../lib/format.ts';
-import { ChartCard } from '../common/ChartCard.tsx';
+import { ChartCard } from '../../components/ChartCard.tsx';
 import { fileSlug } from '../../../shared/file-name.ts';
+import type { RunStatus } from '../../../shared/result.ts';
 import { MIME } from '../Export/download.ts';
 import { downloadAction, ExportBar, type ExportAction } from '../Export/ExportBar.tsx';
 import { labelOutcomes, resultJson } from '../Export/exports.ts';
@@ -28,7 +29,7 @@ import { percentileCurvesChart, rpsBarChart, scalingChart } from './chartData.ts
 interface ComparisonReportProps {
   plan: ComparisonPlan;
   outcomes: readonly CellOutcome[];
-  status: 'completed' | 'cancelled' | 'failed' | null;
+  status: RunStatus | null;
 }
 
 /** A comparison side by side: the matrix table, the charts, the seed-001 percentile table, exports. */

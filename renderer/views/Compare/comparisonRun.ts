@@ -6,9 +6,10 @@ import {
   type ComparisonEvent,
   type ComparisonPlan,
 } from '../../../shared/comparison.ts';
+import type { RunStatus } from '../../../shared/result.ts';
 import type { RunPhase } from '../../run/runStore.ts';
 
-export type CellStatus = 'pending' | 'running' | 'completed' | 'cancelled' | 'failed' | 'error';
+export type CellStatus = 'pending' | 'running' | RunStatus | 'error';
 
 export interface CellProgress {
   coordinates: CellCoordinates;
@@ -28,7 +29,7 @@ export interface ComparisonRunState {
   current: number | null;
   pausing: boolean;
   outcomes: CellOutcome[];
-  status: 'completed' | 'cancelled' | 'failed' | null;
+  status: RunStatus | null;
   historyId: string | null;
   /** The host refused the start, or cells could not run, or the save failed. */
   errors: string[];
@@ -75,9 +76,8 @@ function setCell(cells: CellProgress[], index: number, patch: Partial<CellProgre
   return next;
 }
 
-/** The state after one event of this comparison; events of other comparisons change nothing. */
+/** The state after one event of this comparison (the page follows its own comparison's events only). */
 export function reduceComparison(state: ComparisonRunState, event: ComparisonEvent): ComparisonRunState {
-  if (state.comparisonId === null || event.comparisonId !== state.comparisonId) return state;
   switch (event.type) {
     case 'started':
       return { ...state, phase: state.phase === 'stopping' ? 'stopping' : 'running' };

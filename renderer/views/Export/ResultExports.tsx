@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { percentilesCsv, summaryCsv, timeSeriesCsv } from '../../../shared/format/csv.ts';
 import type { RunResult } from '../../../shared/result.ts';
 import { CopyIcon } from '../../components/icons.tsx';
-import { Dialog } from '../common/Dialog.tsx';
+import { Dialog } from '../../components/Dialog.tsx';
 import { copyText } from './clipboard.ts';
 import { fileSlug } from '../../../shared/file-name.ts';
 import { downloadText, MIME } from './download.ts';

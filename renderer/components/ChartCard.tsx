@@ -1,9 +1,9 @@
 import { useCallback, type ReactNode, type RefObject } from 'react';
 import type { ChartConfiguration } from 'chart.js';
-import type { Palette } from '../../charts/palette.ts';
-import { Chart } from '../../charts/setup.ts';
-import { useChartCanvas } from '../../charts/useChartCanvas.ts';
-import { ChartPngButton } from '../Export/ChartPngButton.tsx';
+import type { Palette } from '../charts/palette.ts';
+import { Chart } from '../charts/setup.ts';
+import { useChartCanvas } from '../charts/useChartCanvas.ts';
+import { ChartPngButton } from '../views/Export/ChartPngButton.tsx';
 
 interface ChartFrameProps {
   canvasRef: RefObject<HTMLCanvasElement | null>;
