@@ -45,5 +45,18 @@ export const LIMITS = {
   pauseSeconds: { min: 0, max: 3600 },
 } as const;
 
+/**
+ * When a result's figures stop being the server's (shared/verdict.ts). Shares are percent of
+ * the requests concerned: scheduled ones for the rate, finished ones for failures.
+ */
+export const VERDICT = {
+  /** Open model: late or dropped requests above this share of the scheduled ones: the rate was not reached. */
+  rateShortfallPercent: 1,
+  /** Generator CPU (percent of one core) above this: the client, not the server, was the limit. */
+  clientBoundCpuPercent: 90,
+  /** Transport errors, error statuses or SLO failures above this share of the requests: failures. */
+  failurePercent: 1,
+} as const;
+
 /** ab's percentile table plus the tail (99.9, 99.99). Order matters: reports print it as is. */
 export const REPORT_PERCENTILES = [50, 66, 75, 80, 90, 95, 98, 99, 99.9, 99.99, 100] as const;
