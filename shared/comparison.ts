@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULTS, LIMITS, REPORT_PERCENTILES } from './defaults.ts';
+import { comparisonReportSchema } from './report-settings.ts';
 import { runResultSchema, sampleSchema, type ErrorKind, type RunResult } from './result.ts';
 import {
   loadSchema,
@@ -105,6 +106,8 @@ export const comparisonPlanSchema = z
     options: runOptionsSchema
       .omit({ protocol: true })
       .default(() => runOptionsSchema.omit({ protocol: true }).parse({})),
+    /** Layout and matrix columns of the report; absent: planReport()'s default for the load. */
+    report: comparisonReportSchema.optional(),
   })
   .superRefine((plan, ctx) => {
     const kind = levelKindOf(plan.load);

@@ -27,6 +27,20 @@ export const DEFAULTS = {
     /** Repetitions per cell: at least 2 give a spread to tell a difference from noise. */
     repetitions: 3,
     pauseSeconds: 0,
+    /** The matrix's columns when a plan names none (see shared/report-settings.ts). */
+    columns: [
+      'runs',
+      'rps',
+      'rpsStdev',
+      'rpsMin',
+      'rpsMax',
+      'p50',
+      'p95',
+      'p99',
+      'failed',
+      'success',
+      'verdict',
+    ],
   },
 } as const;
 
