@@ -5,6 +5,7 @@
  */
 import type { JobHandle } from '../engine/job-table.ts';
 import { RunManager } from '../engine/manager.ts';
+import { checkTarget } from '../engine/target-check.ts';
 import { ComparisonRunner, type ComparisonOutcome } from '../services/comparison-runner.ts';
 import { HistorySaver, type HistoryDraft } from '../services/history-saver.ts';
 import type { Stores } from '../stores/index.ts';
@@ -193,7 +194,7 @@ async function runScenario(
 
   const { outcome: results, interrupted } = run;
   const shown = exportable(results, output.keepSecrets);
-  if (results.length > 0) ctx.stdout.write(renderReport(shown, output.format));
+  if (results.length > 0) ctx.stdout.write(renderReport(shown, output.format ?? 'text'));
   const filesFailed = reportFiles(ctx, await writeOutputFiles(shown, output));
   // Saved whatever became of the files: a full disk for --json does not cost the run.
   if (command.history.save && results.length > 0) {
@@ -211,7 +212,10 @@ async function runComparison(
   const cells = expandPlan(plan);
   const kind = levelKindOf(plan.load);
   const manager = new RunManager({ appVersion: ctx.appVersion });
-  const runner = new ComparisonRunner({ manager });
+  const runner = new ComparisonRunner({
+    manager,
+    checkTarget: (scenario, signal) => checkTarget(scenario, { appVersion: ctx.appVersion, signal }),
+  });
   let progress = null as Progress | null;
   let hostError = false;
   const say = (text: string): void => {
@@ -245,6 +249,14 @@ async function runComparison(
       }
       case 'pause':
         say(`pausing ${event.seconds} s before the next run\n`);
+        return;
+      case 'preflight':
+        say(`checking ${event.checks.length} URL(s) before any load\n`);
+        return;
+      case 'preflight-failed':
+        ctx.stderr.write(
+          `trebuchet run: ${event.failures.length} URL(s) failed the check; no load was sent (the report says why)\n`,
+        );
         return;
       case 'error':
         hostError = true;

@@ -1,5 +1,5 @@
 import type { ErrorKind, Sample } from '../../shared/result.ts';
-import { newHistogram, type Histogram } from './histogram.ts';
+import { newHistogram, valueAtPercentile, type Histogram } from './histogram.ts';
 
 const MAX_STATUS = 600;
 
@@ -66,6 +66,7 @@ export interface Totals {
   inTotal: number;
   outBody: number;
   outTotal: number;
+  /** Requests started, each once however often it is written (a resend on a new connection is the same request). */
   sent: number;
   errorSet: Map<ErrorKind, { count: number; message: string }>;
   /** Body length of the first successful response (ab's "Document Length"). */
@@ -166,11 +167,16 @@ export class Recorder {
     else this.totals.errorSet.set(kind, { count: 1, message });
   }
 
-  /** A request was written. */
+  /** A request was started: it counts as sent once, and is in flight until it finishes. */
+  started(): void {
+    this.inFlight++;
+    if (this.measuring) this.totals.sent++;
+  }
+
+  /** A request's bytes were written (again, when it goes out anew on a new connection). */
   sent(bodyBytes: number, totalBytes: number): void {
     if (!this.measuring) return;
     const t = this.totals;
-    t.sent++;
     t.outBody += bodyBytes;
     t.outTotal += totalBytes;
   }
@@ -263,9 +269,9 @@ export class Recorder {
           ? null
           : {
               mean: h.mean / 1000,
-              p50: h.getValueAtPercentile(50) / 1000,
-              p90: h.getValueAtPercentile(90) / 1000,
-              p99: h.getValueAtPercentile(99) / 1000,
+              p50: valueAtPercentile(h, 50) / 1000,
+              p90: valueAtPercentile(h, 90) / 1000,
+              p99: valueAtPercentile(h, 99) / 1000,
               max: h.maxValue / 1000,
             },
       statusCodes,

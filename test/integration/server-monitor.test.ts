@@ -9,6 +9,7 @@ import type { ResourceSample } from '../../shared/resources.ts';
 import type { RunResult, Sample } from '../../shared/result.ts';
 import { scenarioSchema, type ScenarioInput } from '../../shared/scenario.ts';
 import { RunManager } from '../../electron/engine/manager.ts';
+import { checkTarget } from '../../electron/engine/target-check.ts';
 import { ComparisonRunner } from '../../electron/services/comparison-runner.ts';
 import { comparisonPlanSchema } from '../../shared/comparison.ts';
 import { fetchMetricsText } from '../../electron/monitor/exporter-source.ts';
@@ -258,7 +259,10 @@ describe("the comparison suite's other servers", () => {
 describe('a comparison of two local servers', () => {
   it("gives each run the server's own CPU-seconds per 10,000 requests", async () => {
     const manager = new RunManager({ appVersion: 'test' });
-    const runner = new ComparisonRunner({ manager });
+    const runner = new ComparisonRunner({
+      manager,
+      checkTarget: (scenario, signal) => checkTarget(scenario, { appVersion: 'test', signal }),
+    });
     const plan = comparisonPlanSchema.parse({
       targets: [
         { name: 'nginx', urls: { http: `${nginx.httpUrl}test.html` } },

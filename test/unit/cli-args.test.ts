@@ -147,9 +147,10 @@ describe('trebuchet run flags', () => {
     expect(scenario.targets).toHaveLength(1);
     expect(scenario.targets[0]!.method).toBe('GET');
     expect(output).toEqual({
-      format: 'text',
+      format: null,
       jsonFile: null,
       csvFile: null,
+      htmlFile: null,
       quiet: false,
       keepSecrets: false,
     });
@@ -211,6 +212,7 @@ describe('trebuchet run flags', () => {
       format: 'vegeta',
       jsonFile: '/w/out.json',
       csvFile: '/w/out.csv',
+      htmlFile: null,
       quiet: true,
       keepSecrets: false,
     });

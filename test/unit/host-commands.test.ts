@@ -46,7 +46,13 @@ beforeEach(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'trebuchet-commands-'));
   stores = await openStores({ dataDir });
   engine = new FakeRunService();
-  services = createHostServices({ engine, stores, appVersion: '9.8.7' });
+  // Every URL passes the comparison's pre-flight (its own tests are in comparison-runner.test.ts).
+  services = createHostServices({
+    engine,
+    stores,
+    appVersion: '9.8.7',
+    checkTarget: () => Promise.resolve({ ok: true }),
+  });
   handlers = createCommandHandlers({
     services,
     info: { appVersion: '9.8.7', host: 'web', platform: 'linux' },
@@ -231,8 +237,8 @@ describe('what run.start and compare.start refuse', () => {
       'this host already runs 4 runs and comparisons at once, the most it allows (each one loads the machine); stop one or wait for one to end';
     expect(await callError('run.start', { scenario: scenarioInput })).toBe(refused);
     expect(await callError('compare.start', { plan: planInput })).toBe(refused);
-    // Three plain runs went to the engine, and the comparison's first cell run.
-    expect(engine.started).toHaveLength(4);
+    // Three plain runs went to the engine, and the comparison's first cell run (after its pre-flight).
+    await expect.poll(() => engine.started.length).toBe(4);
 
     // A run that ends makes room; a stopped comparison too.
     engine.emit({ type: 'done', runId: a1.runId, status: 'completed', results: [] });

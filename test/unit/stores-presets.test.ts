@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { builtInPresets } from '../../electron/stores/built-in-presets.ts';
 import { PresetNotFoundError, PresetStore, ReadOnlyPresetError } from '../../electron/stores/preset-store.ts';
 import type { SecretCipher } from '../../electron/stores/secrets.ts';
-import { PRESET_FORMAT, type PresetDraftInput } from '../../shared/presets.ts';
+import { PRESET_FORMAT, PRESET_VERSION, type PresetDraftInput } from '../../shared/presets.ts';
 import { ValidationError } from '../../shared/validation.ts';
 
 /** A reversible stand-in for safeStorage, bound to a key like the OS keychain's. */
@@ -82,7 +82,11 @@ describe('preset store', () => {
     expect(again.problems()).toEqual([]);
     // One file per preset, in the preset file format, owner-only.
     expect(presetFiles()).toEqual([`${a.preset.id}.preset.json`, `${copy.id}.preset.json`].sort());
-    expect(storedPreset(a.preset.id)).toMatchObject({ format: PRESET_FORMAT, version: 2, name: 'alpha 2' });
+    expect(storedPreset(a.preset.id)).toMatchObject({
+      format: PRESET_FORMAT,
+      version: PRESET_VERSION,
+      name: 'alpha 2',
+    });
     expect(fs.statSync(presetFile(a.preset.id)).mode & 0o777).toBe(0o600);
   });
 
@@ -288,7 +292,7 @@ describe('preset store', () => {
     const [p] = store.list();
     expect(p).toMatchObject({ name: 'legacy', createdAt: '2024-05-05T05:05:05.000Z', kind: 'scenario' });
     expect(presetFiles()).toEqual([`${p!.id}.preset.json`]);
-    expect(storedPreset(p!.id)).toMatchObject({ version: 2, id: p!.id });
+    expect(storedPreset(p!.id)).toMatchObject({ version: PRESET_VERSION, id: p!.id });
     expect(open().list()[0]!.id).toBe(p!.id);
     expect(store.problems()).toEqual([]);
     // Two hosts migrating the same file give the version-1 preset the same id: no duplicate.

@@ -71,7 +71,7 @@ export class RequestLedger {
   }
 
   started(): void {
-    this.recorder.inFlight++;
+    this.recorder.started();
   }
 
   /** A response arrived (times from performance.now(), in ms). */

@@ -49,7 +49,7 @@ export function ComparisonReport({ plan, outcomes, status }: ComparisonReportPro
   const labelled = useMemo(() => labelOutcomes(plan, outcomes), [plan, outcomes]);
   const exports: ExportAction[] = [
     downloadAction('Matrix CSV', 'export-matrix-csv', `${base}.matrix.csv`, MIME.csv, () =>
-      comparisonMatrixCsv(table),
+      comparisonMatrixCsv(table, outcomes),
     ),
     downloadAction(
       'Percentiles CSV',

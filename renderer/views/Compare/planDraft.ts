@@ -152,6 +152,8 @@ export function draftToPlanInput(d: PlanDraft): unknown {
       sloMs: optionalNumberOrText(d.sloMs),
       tls: { ...options.tls, verify: d.verifyTls },
     },
+    // The editor has no report fields (yet): a loaded plan keeps its layout and columns.
+    ...(restPlan?.report ? { report: restPlan.report } : {}),
   };
 }
 
