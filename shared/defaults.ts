@@ -23,6 +23,13 @@ export const DEFAULTS = {
   tls: {
     verify: true,
   },
+  /**
+   * The largest response head the engines and the pre-flight accept: an HTTP/1.1 status
+   * line and headers, or an HTTP/2 header block (HEADERS plus CONTINUATION frames) and the
+   * header list it decodes to. Beyond it the response is a protocol error, so a server
+   * cannot make the client buffer without bound.
+   */
+  maxResponseHeaderBytes: 1024 * 1024,
   comparison: {
     /** Repetitions per cell: at least 2 give a spread to tell a difference from noise. */
     repetitions: 3,
