@@ -4,6 +4,7 @@ import http from 'node:http';
 import http2 from 'node:http2';
 import net from 'node:net';
 import tls from 'node:tls';
+import { DEFAULTS } from '../../shared/defaults.ts';
 import type { TlsFacts } from '../../shared/result.ts';
 import { classifyError, describeCertError, type ClassifiedError } from './errors.ts';
 import { hostAndPort, type TargetFacts } from './result.ts';
@@ -157,10 +158,15 @@ export async function preflight(spec: RunSpec, signal: AbortSignal): Promise<Pre
     const error =
       err instanceof PreflightError
         ? { kind: err.kind, message: err.message }
-        : (() => {
-            const c = classifyError(err);
-            return { kind: c.kind, message: `request to ${url.href} failed: ${c.message}` };
-          })();
+        : (err as NodeJS.ErrnoException).code === 'HPE_HEADER_OVERFLOW'
+          ? {
+              kind: 'protocol' as const,
+              message: `the response from ${url.href} has headers larger than ${DEFAULTS.maxResponseHeaderBytes} bytes, the limit of both engines (HPE_HEADER_OVERFLOW)`,
+            }
+          : (() => {
+              const c = classifyError(err);
+              return { kind: c.kind, message: `request to ${url.href} failed: ${c.message}` };
+            })();
     return { ok: false, error, tls: tlsFacts, stopped: signal.aborted };
   } finally {
     clearTimeout(timer);
@@ -180,6 +186,8 @@ function requestH1(spec: RunSpec, url: URL, socket: net.Socket, port: number): P
       port,
       path: `${url.pathname}${url.search}`,
       headers,
+      // The engines' limit, not Node's 16 KB: a server the load would run against passes.
+      maxHeaderSize: DEFAULTS.maxResponseHeaderBytes,
       createConnection: () => socket,
     });
     req.on('error', reject);
@@ -211,7 +219,10 @@ function requestH1(spec: RunSpec, url: URL, socket: net.Socket, port: number): P
 
 function requestH2(spec: RunSpec, url: URL, socket: net.Socket): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
-    const session = http2.connect(url.origin, { createConnection: () => socket });
+    const session = http2.connect(url.origin, {
+      createConnection: () => socket,
+      settings: { maxHeaderListSize: DEFAULTS.maxResponseHeaderBytes },
+    });
     session.on('error', reject);
     const headers: http2.OutgoingHttpHeaders = {
       ...headerObject(spec.target.headers),
