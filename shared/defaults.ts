@@ -22,6 +22,8 @@ export const DEFAULTS = {
   sampleIntervalMs: 1000,
   tls: {
     verify: true,
+    /** Node's own default: TLS 1.0 and 1.1 only when a scenario asks for them. */
+    minVersion: 'TLSv1.2',
   },
   /**
    * The largest response head the engines and the pre-flight accept: an HTTP/1.1 status

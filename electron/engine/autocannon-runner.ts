@@ -13,6 +13,7 @@ import {
 } from './autocannon-parser.ts';
 import { classifyError, type ClassifiedError } from './errors.ts';
 import { headerObject } from './preflight.ts';
+import { tlsVersionOptions } from './tls-version.ts';
 import { emptyOutcome, type Runner, type RunnerContext, type RunnerOutcome } from './types.ts';
 
 /*
@@ -304,7 +305,7 @@ export class AutocannonRunner implements Runner {
             sampleInt: AUTOCANNON_SAMPLE_MS,
             ...(load.rate !== null ? { overallRate: load.rate } : {}),
             ...(spec.options.tls.servername ? { servername: spec.options.tls.servername } : {}),
-            tlsOptions: { ALPNProtocols: ['http/1.1'] },
+            tlsOptions: { ALPNProtocols: ['http/1.1'], ...tlsVersionOptions(spec.options.tls.minVersion) },
             setupClient,
           },
           (err: Error | null) => {

@@ -8,6 +8,7 @@ import { DEFAULTS } from '../../shared/defaults.ts';
 import type { TlsFacts } from '../../shared/result.ts';
 import { classifyError, describeCertError, type ClassifiedError } from './errors.ts';
 import { hostAndPort, type TargetFacts } from './result.ts';
+import { explainVersionMismatch, isVersionMismatch, tlsVersionOptions } from './tls-version.ts';
 import type { RunSpec } from './types.ts';
 
 export type PreflightOutcome =
@@ -101,14 +102,22 @@ export async function preflight(spec: RunSpec, signal: AbortSignal): Promise<Pre
         rejectUnauthorized: false,
         // Offering http/1.1 too lets a server without HTTP/2 finish the handshake, so the error can say so.
         ALPNProtocols: spec.options.protocol === 'h2' ? ['h2', 'http/1.1'] : ['http/1.1'],
+        ...tlsVersionOptions(spec.options.tls.minVersion),
       });
       sockets.push(secure);
       try {
         await once(secure, 'secureConnect');
       } catch (err) {
+        const why = isVersionMismatch(err)
+          ? await explainVersionMismatch(
+              { host: address, port, servername },
+              spec.options.tls.minVersion,
+              (s) => sockets.push(s),
+            )
+          : null;
         throw new PreflightError(
           'tls',
-          `TLS handshake with ${url.host} failed: ${classifyError(err).message}`,
+          `TLS handshake with ${url.host} failed: ${why ?? classifyError(err).message}`,
         );
       }
       const authError = secure.authorizationError ? String(secure.authorizationError) : null;
