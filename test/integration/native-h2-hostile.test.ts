@@ -149,6 +149,19 @@ describe('native HTTP/2 client against hostile servers', () => {
     // Each request went out on two connections, one stream each; none is left open (idle()).
     expect(server.connections).toBe(80);
     expect(server.streams).toBe(80);
+
+    // The open model: one session carries every stream, and each connection that answers
+    // nothing delays the next, so connections stay far fewer than requests.
+    const before = server.connections;
+    const open = await runNative({
+      targets: [{ url: server.url }],
+      load: { model: 'open', rate: 200, durationSeconds: 0.5, maxInFlight: 100 },
+      options: { protocol: 'h2', timeoutMs: 2000 },
+    });
+    await server.idle();
+    expect(open.recorder.totals.total).toBe(100);
+    expect(open.recorder.totals.errorSet.get('goaway')?.count).toBe(100);
+    expect(server.connections - before).toBeLessThan(100);
   });
 
   it('a stream cut off when the server closes after GOAWAY counts as goaway, not retried', async () => {
