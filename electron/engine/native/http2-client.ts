@@ -63,7 +63,8 @@ export class Http2Client implements Client {
   /** Requests on a stream, by exchange (their connection may be a draining one). */
   private readonly active = new Map<H2Exchange, Conn>();
   private limit: number;
-  private dialFailures = 0;
+  /** Dials that failed and connections that ended unanswered, since the last response: the backoff's exponent. */
+  private failedConnections = 0;
   private backoff: NodeJS.Timeout | null = null;
   private destroyed = false;
 
@@ -152,7 +153,7 @@ export class Http2Client implements Client {
 
   private retryConnect(): void {
     if (this.destroyed) return;
-    if (this.dialFailures === 0) {
+    if (this.failedConnections === 0) {
       this.connect();
       return;
     }
@@ -162,7 +163,7 @@ export class Http2Client implements Client {
         if (!this.destroyed && this.conn === null && this.dialing === null && this.queue.length > 0)
           this.connect();
       },
-      Math.min(MAX_BACKOFF_MS, 2 ** (this.dialFailures - 1)),
+      Math.min(MAX_BACKOFF_MS, 2 ** (this.failedConnections - 1)),
     );
   }
 
@@ -184,7 +185,7 @@ export class Http2Client implements Client {
             : (err as NodeJS.ErrnoException).code === 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL';
         if (err !== null || socket === null || noH2) {
           socket?.destroy();
-          this.dialFailures++;
+          this.failedConnections++;
           this.failQueued(
             noH2
               ? {
@@ -228,7 +229,7 @@ export class Http2Client implements Client {
   private ended(conn: Conn): void {
     if (conn.settled) return;
     conn.settled = true;
-    this.dialFailures++;
+    this.failedConnections++;
   }
 
   /**
@@ -263,7 +264,7 @@ export class Http2Client implements Client {
       const now = conn.session.readAt;
       if (!conn.settled) {
         conn.settled = true;
-        this.dialFailures = 0;
+        this.failedConnections = 0;
       }
       if (state.httpVersion === null) state.httpVersion = '2';
       if (ex.firstByteAt === 0) ex.firstByteAt = now;

@@ -394,7 +394,7 @@ export class H2Session {
       this.socket.write(windowUpdate(0, this.connReceived));
       this.connReceived = 0;
     }
-    const ex = this.open(id, FRAME.DATA);
+    const ex = this.openStream(id, FRAME.DATA);
     if (ex === null) return;
     ex.bodyBytes += to - from;
     ex.wireBytes += 9 + len;
@@ -411,7 +411,7 @@ export class H2Session {
 
   private headers(b: Buffer, p: number, len: number, flags: number, id: number): void {
     const [from, to] = unpadded(b, p, len, flags, FRAME.HEADERS);
-    const ex = this.open(id, FRAME.HEADERS);
+    const ex = this.openStream(id, FRAME.HEADERS);
     if (ex !== null) ex.wireBytes += 9 + len;
     this.headerBytes = 0;
     this.addHeaderBytes(to - from);
@@ -510,7 +510,7 @@ export class H2Session {
    * late frames are dropped). A stream the client never opened, or one already closed, is a
    * connection error (section 5.1).
    */
-  private open(id: number, type: number): H2Exchange | null {
+  private openStream(id: number, type: number): H2Exchange | null {
     const ex = this.known(id, type);
     if (ex !== null || this.abandoned.has(id)) return ex;
     return connectionError(
