@@ -1,6 +1,6 @@
 import type net from 'node:net';
 import { connectionError, H2_CODE, H2ConnectionError, h2ErrorName } from './h2-errors.ts';
-import { checkFrameHeader, FLAG, FRAME, frameName, unpadded } from './h2-rules.ts';
+import { checkFrameHeader, contentStart, FLAG, FRAME, frameName, padLength } from './h2-rules.ts';
 import { MAX_WINDOW, MIN_MAX_FRAME_SIZE, readSettings, SETTING } from './h2-settings.ts';
 import { DECODER_TABLE_SIZE, HeaderListTooLargeError, HpackDecoder, HpackError } from './hpack.ts';
 
@@ -384,7 +384,8 @@ export class H2Session {
   }
 
   private data(b: Buffer, p: number, len: number, flags: number, id: number): void {
-    const [from, to] = unpadded(b, p, len, flags, FRAME.DATA);
+    const from = contentStart(b, p, len, flags, FRAME.DATA);
+    const to = p + len - padLength(b, p, flags);
     // The whole payload, padding included, counts against the windows (section 6.9.1).
     this.connReceived += len;
     if (this.connReceived > RECEIVE_WINDOW) {
@@ -410,7 +411,8 @@ export class H2Session {
   }
 
   private headers(b: Buffer, p: number, len: number, flags: number, id: number): void {
-    const [from, to] = unpadded(b, p, len, flags, FRAME.HEADERS);
+    const from = contentStart(b, p, len, flags, FRAME.HEADERS);
+    const to = p + len - padLength(b, p, flags);
     const ex = this.openStream(id, FRAME.HEADERS);
     if (ex !== null) ex.wireBytes += 9 + len;
     this.headerBytes = 0;
