@@ -22,6 +22,8 @@ export const DEFAULTS = {
   sampleIntervalMs: 1000,
   tls: {
     verify: true,
+    /** Node's own default: TLS 1.0 and 1.1 only when a scenario asks for them. */
+    minVersion: 'TLSv1.2',
   },
   /** How a target's server is watched (shared/monitor.ts): 'auto' = its process when it runs on this machine, else nothing. */
   monitor: {
@@ -43,6 +45,13 @@ export const DEFAULTS = {
     /** Processes of one tree sampled at most (nginx, Apache children); the rest is a named gap. */
     maxProcesses: 1024,
   },
+  /**
+   * The largest response head the engines and the pre-flight accept: an HTTP/1.1 status
+   * line and headers, or an HTTP/2 header block (HEADERS plus CONTINUATION frames) and the
+   * header list it decodes to. Beyond it the response is a protocol error, so a server
+   * cannot make the client buffer without bound.
+   */
+  maxResponseHeaderBytes: 1024 * 1024,
   comparison: {
     /** Repetitions per cell: at least 2 give a spread to tell a difference from noise. */
     repetitions: 3,

@@ -4,10 +4,23 @@ import { loadSchema, runOptionsSchema, targetSchema, thresholdSchema } from './s
 
 /**
  * Why a request failed, vegeta-style. Transport failures have a kind of their own;
+ * 'refused-stream' and 'goaway' are HTTP/2 requests the server would not process (refused
+ * again after one retry, or cut off when it closed the connection);
  * 'slo' is a response that arrived but slower than the scenario's SLO (JMeter's rule).
  * HTTP status codes are counted in statusCodes, never here.
  */
-export const ERROR_KINDS = ['refused', 'dns', 'timeout', 'reset', 'tls', 'protocol', 'slo', 'other'] as const;
+export const ERROR_KINDS = [
+  'refused',
+  'dns',
+  'timeout',
+  'reset',
+  'tls',
+  'protocol',
+  'refused-stream',
+  'goaway',
+  'slo',
+  'other',
+] as const;
 export const errorKindSchema = z.enum(ERROR_KINDS);
 export type ErrorKind = z.infer<typeof errorKindSchema>;
 
@@ -18,6 +31,8 @@ export const ERROR_KIND_LABELS: Record<ErrorKind, string> = {
   reset: 'connection reset',
   tls: 'TLS error',
   protocol: 'protocol error',
+  'refused-stream': 'stream refused by the server (HTTP/2)',
+  goaway: 'cut off by GOAWAY (HTTP/2)',
   slo: 'slower than the SLO',
   other: 'other error',
 };

@@ -142,6 +142,10 @@ export type Protocol = z.infer<typeof protocolSchema>;
 export const engineChoiceSchema = z.enum(['auto', 'autocannon', 'native']);
 export type EngineChoice = z.infer<typeof engineChoiceSchema>;
 
+/** TLS versions as Node names them, oldest first. */
+export const TLS_VERSIONS = ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'] as const;
+export type TlsVersion = (typeof TLS_VERSIONS)[number];
+
 export const tlsOptionsSchema = z.object({
   /** Verify the server certificate. Off = accept self-signed, expired or wrong-host certificates. */
   verify: z.boolean().default(DEFAULTS.tls.verify),
@@ -154,6 +158,13 @@ export const tlsOptionsSchema = z.object({
     .max(LIMITS.servernameChars.max, atMost('server name', LIMITS.servernameChars.max))
     .nullable()
     .default(null),
+  /**
+   * The oldest TLS version offered. Node refuses TLS 1.0 and 1.1 by default; TLSv1 or
+   * TLSv1.1 here allows them (with OpenSSL's security level 0, which their SHA-1 needs).
+   */
+  minVersion: z
+    .enum(TLS_VERSIONS, { error: `TLS version must be one of ${TLS_VERSIONS.join(', ')}` })
+    .default(DEFAULTS.tls.minVersion),
 });
 export type TlsOptions = z.infer<typeof tlsOptionsSchema>;
 
@@ -203,7 +214,12 @@ export const runOptionsSchema = z.object({
     .array(thresholdSchema)
     .max(LIMITS.thresholds.max, `at most ${LIMITS.thresholds.max} thresholds`)
     .default([]),
-  tls: tlsOptionsSchema.default({ verify: DEFAULTS.tls.verify, caFile: null, servername: null }),
+  tls: tlsOptionsSchema.default({
+    verify: DEFAULTS.tls.verify,
+    caFile: null,
+    servername: null,
+    minVersion: DEFAULTS.tls.minVersion,
+  }),
   sampleIntervalMs: int('sample interval', LIMITS.sampleIntervalMs).default(DEFAULTS.sampleIntervalMs),
 });
 export type RunOptions = z.infer<typeof runOptionsSchema>;

@@ -108,6 +108,7 @@ const RUN_OPTIONS = {
   insecure: { type: 'boolean' },
   cacert: { type: 'string' },
   servername: { type: 'string' },
+  'tls-min-version': { type: 'string' },
   http2: { type: 'boolean' },
   engine: { type: 'string' },
   timeout: { type: 'string' },
@@ -162,6 +163,7 @@ const FLAG_OF_PATH: readonly [RegExp, string][] = [
   [/^options\.sampleIntervalMs/, '--interval'],
   [/^options\.tls\.caFile/, '--cacert'],
   [/^options\.tls\.servername/, '--servername'],
+  [/^options\.tls\.minVersion/, '--tls-min-version'],
   [/^options\.engine/, '--engine'],
   [/^levels/, '--levels'],
   [/^repetitions/, '--repetitions'],
@@ -393,6 +395,7 @@ function optionsFromFlags(v: Values, o: Omit<Scenario['options'], 'protocol'> | 
       verify: v.insecure === undefined ? o?.tls.verify : !v.insecure,
       caFile: v.cacert === undefined ? (o?.tls.caFile ?? null) : inputFile('--cacert', v.cacert, io, 'ca'),
       servername: v.servername ?? o?.tls.servername ?? null,
+      minVersion: v['tls-min-version'] ?? o?.tls.minVersion,
     },
     sampleIntervalMs: interval === undefined ? o?.sampleIntervalMs : Math.round(interval * 1000),
   };

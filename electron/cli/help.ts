@@ -70,6 +70,8 @@ TLS (certificates are verified by default):
       --insecure          accept self-signed, expired or wrong-host certificates
       --cacert PATH       trust the CA certificates in this PEM file
       --servername NAME   SNI name (and the name checked in the certificate)
+      --tls-min-version V oldest TLS version offered: TLSv1, TLSv1.1, TLSv1.2 or TLSv1.3
+                          (default ${DEFAULTS.tls.minVersion}; TLSv1 for a server that offers nothing newer)
 
 Measuring:
       --engine E          auto, autocannon or native (default ${DEFAULTS.engine})

@@ -3,6 +3,7 @@ import {
   type EngineChoice,
   type Protocol,
   type Threshold,
+  type TlsVersion,
 } from '../../shared/scenario.ts';
 import {
   numberField,
@@ -72,6 +73,13 @@ export function ConnectionEditor({ draft, onChange }: { draft: ScenarioDraft; on
 
 type TlsKey = TextKeys<ScenarioDraft['tls']>;
 
+const TLS_MIN_VERSIONS: readonly { value: TlsVersion; label: string }[] = [
+  { value: 'TLSv1.2', label: 'TLS 1.2 (Node default)' },
+  { value: 'TLSv1.3', label: 'TLS 1.3' },
+  { value: 'TLSv1.1', label: 'TLS 1.1 (obsolete)' },
+  { value: 'TLSv1', label: 'TLS 1.0 (obsolete)' },
+];
+
 const TLS_FIELDS: readonly FieldSpec<TlsKey>[] = [
   textField('caFile', 'Extra CA file (PEM)', 'options.tls.caFile', {
     placeholder: '/etc/ssl/my-ca.pem',
@@ -100,6 +108,13 @@ export function TlsEditor({ draft, onChange }: { draft: ScenarioDraft; onChange:
         onChange={(verify) => set({ verify })}
       />
       <TextFields fields={TLS_FIELDS} values={tls} onChange={set} />
+      <SelectField
+        label="Oldest TLS version"
+        value={tls.minVersion}
+        options={TLS_MIN_VERSIONS}
+        testId="opt-tls-min-version"
+        onChange={(minVersion) => set({ minVersion })}
+      />
     </div>
   );
 }

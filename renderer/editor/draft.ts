@@ -7,6 +7,7 @@ import {
   type Scenario,
   type Threshold,
   type ThresholdMetric,
+  type TlsVersion,
 } from '../../shared/scenario.ts';
 import { parseWith, type FieldIssue } from '../../shared/validation.ts';
 
@@ -65,7 +66,7 @@ export interface ScenarioDraft {
   /** Empty = no SLO. */
   sloMs: string;
   sampleIntervalMs: string;
-  tls: { verify: boolean; caFile: string; servername: string };
+  tls: { verify: boolean; caFile: string; servername: string; minVersion: TlsVersion };
   thresholds: ThresholdDraft[];
 }
 
@@ -131,7 +132,7 @@ export function defaultDraft(): ScenarioDraft {
     warmupSeconds: String(DEFAULTS.warmupSeconds),
     sloMs: '',
     sampleIntervalMs: String(DEFAULTS.sampleIntervalMs),
-    tls: { verify: DEFAULTS.tls.verify, caFile: '', servername: '' },
+    tls: { verify: DEFAULTS.tls.verify, caFile: '', servername: '', minVersion: DEFAULTS.tls.minVersion },
     thresholds: [],
   };
 }
@@ -200,6 +201,7 @@ export function draftToInput(d: ScenarioDraft): unknown {
         verify: d.tls.verify,
         caFile: optionalText(d.tls.caFile),
         servername: optionalText(d.tls.servername),
+        minVersion: d.tls.minVersion,
       },
     },
   };

@@ -81,6 +81,33 @@ describe('native runner, open model and rate caps', () => {
     expect(outcome.warnings.map((w) => w.code)).toContain('rate-not-reached');
     // Latency runs from the scheduled time, so it includes the wait for a slot.
     expect(percentileMs(recorder, 100)).toBeGreaterThan(500);
+    // The limit that held them is named, with how many it held (the dropped ones at least):
+    // the in-flight cap, not the connections opening.
+    const warning = outcome.warnings.find((w) => w.code === 'rate-not-reached')!.message;
+    const held = Number(/(\d+) found the in-flight cap of 5 reached/.exec(warning)?.[1]);
+    expect(held).toBeGreaterThanOrEqual(outcome.dropped!);
+    expect(warning).not.toMatch(/opening/);
+  });
+
+  it('against a silent server names the cap on connections opening at once, not the in-flight cap', async () => {
+    // Accepts every connection and never answers: 64 connections open, none answers, and
+    // the in-flight cap of 1000 is far off.
+    const server = track(await startHttpServer(handlers.neverAnswer()));
+    const { recorder, outcome } = await runNative({
+      targets: [{ url: server.url }],
+      load: { model: 'open', rate: 200, durationSeconds: 1, maxInFlight: 1000 },
+      // Longer than the schedule, however late its end fires: no slot frees before it.
+      options: { timeoutMs: 3000 },
+    });
+    expect(recorder.totals.sent).toBe(64);
+    expect(server.connections).toBe(64);
+    expect(outcome.dropped).toBe(136);
+    expect(recorder.totals.errorSet.get('timeout')?.count).toBe(64);
+    const warning = outcome.warnings.find((w) => w.code === 'rate-not-reached')!.message;
+    expect(warning).toMatch(
+      /^target 200 req\/s, sent 64\.0 req\/s over the schedule: \d+ requests went out more than 10 ms late and 136 were never sent; requests due found no free slot: 136 found 64 new connections still opening, none answered yet \(the engine opens at most 64 at once\)\. Latency is measured from the scheduled time$/,
+    );
+    expect(warning).not.toMatch(/in-flight cap/);
   });
 
   it('states the attack and the rate it sent over the measured part, the warm-up left out', async () => {

@@ -174,6 +174,7 @@ describe('trebuchet run flags', () => {
     const { scenario, output } = run(
       ...['-m', 'put', '-H', 'X-A: 1', '-H', 'Authorization: Bearer a:b', '--body-file', 'body.txt'],
       ...['--no-keepalive', '--http2', '--insecure', '--servername', 'example.test', '--engine', 'native'],
+      ...['--tls-min-version', 'TLSv1'],
       ...['--timeout', '2.5', '--warmup', '1s', '--slo', '300', '--interval', '250'],
       ...['--threshold', 'p99<50', '--threshold', 'errors<1%', '--threshold', 'p50<=0.2s', '--name', 'n'],
       ...['--format', 'vegeta', '--json', 'out.json', '--csv', 'out.csv', '-q'],
@@ -201,7 +202,7 @@ describe('trebuchet run flags', () => {
       warmupSeconds: 1,
       sloMs: 300,
       sampleIntervalMs: 250,
-      tls: { verify: false, caFile: null, servername: 'example.test' },
+      tls: { verify: false, caFile: null, servername: 'example.test', minVersion: 'TLSv1' },
       thresholds: [
         { metric: 'p99', op: '<', value: 50 },
         { metric: 'errorRate', op: '<', value: 1 },
@@ -229,7 +230,12 @@ describe('trebuchet run flags', () => {
     const base = run('--scenario', 's.json');
     expect(base.scenario.name).toBe('from file');
     expect(base.scenario.targets[0]!.body).toEqual({ kind: 'file', path: '/w/body.bin' });
-    expect(base.scenario.options.tls).toEqual({ verify: false, caFile: '/w/ca.pem', servername: null });
+    expect(base.scenario.options.tls).toEqual({
+      verify: false,
+      caFile: '/w/ca.pem',
+      servername: null,
+      minVersion: 'TLSv1.2',
+    });
     expect(base.scenario.load).toMatchObject({ connections: 50, limit: { kind: 'requests', count: 5000 } });
 
     const over = run(
@@ -289,6 +295,11 @@ describe('trebuchet run errors name the flag', () => {
     [['-H', 'X: a\u0000b', 'http://127.0.0.1/'], '--header', 'a control character (U+0000)'],
     [['--scenario', 'fifo-body.json'], '--scenario targets.0.body.path', '/w/fifo is a named pipe'],
     [['--engine', 'turbo', 'http://127.0.0.1/'], '--engine', 'Invalid option'],
+    [
+      ['--tls-min-version', 'SSLv3', 'https://127.0.0.1/'],
+      '--tls-min-version',
+      'TLS version must be one of TLSv1, TLSv1.1, TLSv1.2, TLSv1.3',
+    ],
     [['--threshold', 'p42<1', 'http://127.0.0.1/'], '--threshold', 'is not a threshold'],
     [['--threshold', 'p99<1%', 'http://127.0.0.1/'], '--threshold', 'is a latency'],
     [['--slo', '0', 'http://127.0.0.1/'], '--slo', 'SLO must be at least 0.001'],

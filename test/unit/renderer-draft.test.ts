@@ -57,7 +57,7 @@ describe('scenario draft', () => {
         ...d,
         sloMs: '250',
         closed: { ...d.closed, rate: '500', limitKind: 'requests', requests: '2000' },
-        tls: { verify: false, caFile: ' /tmp/ca.pem ', servername: '' },
+        tls: { verify: false, caFile: ' /tmp/ca.pem ', servername: '', minVersion: 'TLSv1' },
         thresholds: [{ ...newThreshold(), metric: 'p99', op: '<', value: '50' }],
       })),
     );
@@ -71,7 +71,12 @@ describe('scenario draft', () => {
       limit: { kind: 'requests', count: 2000 },
       rate: 500,
     });
-    expect(on.scenario.options.tls).toEqual({ verify: false, caFile: '/tmp/ca.pem', servername: null });
+    expect(on.scenario.options.tls).toEqual({
+      verify: false,
+      caFile: '/tmp/ca.pem',
+      servername: null,
+      minVersion: 'TLSv1',
+    });
     expect(on.scenario.options.thresholds).toEqual([{ metric: 'p99', op: '<', value: 50 }]);
   });
 

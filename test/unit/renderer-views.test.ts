@@ -123,7 +123,7 @@ describe('scenario draft from a saved scenario', () => {
         warmupSeconds: 2,
         sloMs: 300,
         thresholds: [{ metric: 'p99', op: '<', value: 50 }],
-        tls: { verify: false, caFile: '/tmp/ca.pem', servername: 'example.test' },
+        tls: { verify: false, caFile: '/tmp/ca.pem', servername: 'example.test', minVersion: 'TLSv1.1' },
       },
     });
     const open = scenarioSchema.parse({

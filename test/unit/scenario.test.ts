@@ -14,6 +14,7 @@ describe('scenario schema', () => {
       rate: null,
     });
     expect(s.options.tls.verify).toBe(true);
+    expect(s.options.tls.minVersion).toBe('TLSv1.2');
     expect(s.options.sampleIntervalMs).toBe(1000);
     expect(s.targets[0]!.method).toBe('GET');
   });
@@ -22,7 +23,7 @@ describe('scenario schema', () => {
     const r = parseWith(scenarioSchema, {
       targets: [{ url: 'ftp://example' }],
       load: { model: 'closed', connections: 20_000 },
-      options: { sampleIntervalMs: 50 },
+      options: { sampleIntervalMs: 50, tls: { minVersion: 'SSLv3' } },
     });
     expect(r.ok).toBe(false);
     if (r.ok) return;
@@ -30,6 +31,9 @@ describe('scenario schema', () => {
     expect(text).toContain('targets.0.url: URL must start with http:// or https://');
     expect(text).toContain('load.connections: connections must be at most 10000');
     expect(text).toContain('options.sampleIntervalMs: sample interval must be at least 100');
+    expect(text).toContain(
+      'options.tls.minVersion: TLS version must be one of TLSv1, TLSv1.1, TLSv1.2, TLSv1.3',
+    );
   });
 
   it('rejects header injection and an empty target list', () => {

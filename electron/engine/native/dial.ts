@@ -2,6 +2,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 import tls from 'node:tls';
 import type { TlsFacts } from '../../../shared/result.ts';
+import { tlsVersionOptions } from '../tls-version.ts';
 import type { RunSpec } from '../types.ts';
 import { endpointOf, type Endpoint } from './request-bytes.ts';
 
@@ -57,7 +58,10 @@ export function createDialer(spec: RunSpec, alpn: readonly string[]): Dialer {
   // One secure context for every connection: building it (and parsing the CA) per
   // handshake would be measured as the generator's cost, not the server's.
   const secureContext = endpoint.secure
-    ? tls.createSecureContext(spec.ca ? { ca: [...tls.rootCertificates, spec.ca] } : {})
+    ? tls.createSecureContext({
+        ...(spec.ca ? { ca: [...tls.rootCertificates, spec.ca] } : {}),
+        ...tlsVersionOptions(spec.options.tls.minVersion),
+      })
     : null;
   const readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
   let tlsFacts: TlsFacts | null = null;

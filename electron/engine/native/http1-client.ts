@@ -1,4 +1,5 @@
 import type net from 'node:net';
+import { DEFAULTS } from '../../../shared/defaults.ts';
 import type { DialTiming, Dialer } from './dial.ts';
 import { classifyError, type ClassifiedError } from '../errors.ts';
 import { ResponseParser } from './response-parser.ts';
@@ -17,7 +18,6 @@ export interface Http1Config {
   headRequests: boolean;
 }
 
-const MAX_HEAD_BYTES = 1024 * 1024;
 const MAX_BACKOFF_MS = 100;
 
 const CLOSED: ClassifiedError = {
@@ -65,7 +65,7 @@ export class Http1Client implements Client {
     this.writtenAt = new Float64Array(cfg.depth);
     this.parser = new ResponseParser(this.onResponse, {
       headRequests: cfg.headRequests,
-      maxHeadBytes: MAX_HEAD_BYTES,
+      maxHeadBytes: DEFAULTS.maxResponseHeaderBytes,
     });
   }
 

@@ -7,7 +7,7 @@ import { ClosedDriver } from './closed-driver.ts';
 import { createDialer } from './dial.ts';
 import { Http1Client, type Http1Config } from './http1-client.ts';
 import { Http2Client, type Http2Config } from './http2-client.ts';
-import { OpenDriver, LATE_TOLERANCE_MS } from './open-driver.ts';
+import { OpenDriver, LATE_TOLERANCE_MS, MAX_OPENING, type OpenOutcome } from './open-driver.ts';
 import { http1RequestBytes, http2RequestHeaders } from './request-bytes.ts';
 import { RequestLedger, type Client, type ClientOwner } from './run-state.ts';
 import { NATIVE_RUNNER_VERSION } from './version.ts';
@@ -75,14 +75,10 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
     // Measured figures only: warm-up sends would inflate the rate over a measured attack.
     // The same rate as the result's, so the warning and the report agree.
     const { sent, late } = recorder.totals;
-    const rate = sentRate(sent, attackSeconds, 0);
     if (o.dropped > 0 || late > 0.01 * Math.max(1, sent)) {
       warnings.push({
         code: 'rate-not-reached',
-        message:
-          `target ${load.rate} req/s, sent ${rate.toFixed(1)} req/s: ${late} requests went out more than ` +
-          `${LATE_TOLERANCE_MS} ms late and ${o.dropped} were never sent (no free slot under the in-flight cap of ` +
-          `${load.maxInFlight}); latency is measured from the scheduled time`,
+        message: rateNotReached(load.rate, sentRate(sent, attackSeconds, 0), late, o, load.maxInFlight),
       });
     }
   } else {
@@ -114,6 +110,33 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
     phases: state.phases.stats(),
     warnings,
   };
+}
+
+/** Says how far the open model fell behind its schedule, and which limit held it back. */
+function rateNotReached(
+  rate: number,
+  sentRate: number,
+  late: number,
+  o: OpenOutcome,
+  maxInFlight: number,
+): string {
+  const held: string[] = [];
+  if (o.heldBack.openingCap > 0) {
+    held.push(
+      `${o.heldBack.openingCap} found ${MAX_OPENING} new connections still opening, none answered yet (the engine opens at most ${MAX_OPENING} at once)`,
+    );
+  }
+  if (o.heldBack.inFlightCap > 0) {
+    held.push(`${o.heldBack.inFlightCap} found the in-flight cap of ${maxInFlight} reached`);
+  }
+  const why =
+    held.length > 0
+      ? `requests due found no free slot: ${held.join('; ')}`
+      : 'no limit held requests back: the generator could not keep the schedule';
+  return (
+    `target ${rate} req/s, sent ${sentRate.toFixed(1)} req/s over the schedule: ${late} requests went out more than ` +
+    `${LATE_TOLERANCE_MS} ms late and ${o.dropped} were never sent; ${why}. Latency is measured from the scheduled time`
+  );
 }
 
 function http1Factory(

@@ -21,7 +21,10 @@ export interface OpenPlan {
 export const LATE_TOLERANCE_MS = 10;
 
 /** New connections opened at once, at most (see acquire()). */
-const MAX_OPENING = 64;
+export const MAX_OPENING = 64;
+
+/** Why a request due now found no client: the in-flight cap, or the cap on connections opening at once. */
+type HeldBy = 'in-flight' | 'opening';
 
 export interface OpenOutcome {
   /** Scheduled requests never sent: no free slot under maxInFlight until the schedule ended. */
@@ -33,6 +36,13 @@ export interface OpenOutcome {
   attackSeconds: number;
   /** Last send to the last answer (vegeta's "wait"). */
   waitSeconds: number;
+  /**
+   * Scheduled requests that were due when no slot was free, by the limit that held them:
+   * the in-flight cap (maxInFlight), or MAX_OPENING connections being opened, none answered
+   * yet (a silent server). Each counts once, for the limit that held when the schedule next
+   * tried to catch up; they went out late, or were dropped.
+   */
+  heldBack: { inFlightCap: number; openingCap: number };
 }
 
 /**
@@ -56,8 +66,13 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
   private total = Infinity;
   /** End of the schedule, ms after t0. */
   private endAt = Infinity;
+  /** Set when the schedule's end timer fired. */
+  private scheduleOver = false;
   private next = 0;
   private dropped = 0;
+  private readonly heldBack = { inFlightCap: 0, openingCap: 0 };
+  /** Requests of the schedule below this index are counted in heldBack already. */
+  private heldUpTo = 0;
   private lastSendAt = 0;
   /** When measuring started (performance.now()); -Infinity until then. */
   private measureStartAt = -Infinity;
@@ -91,7 +106,15 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     const endAt = at - this.t0 + this.plan.durationMs;
     this.endAt = endAt;
     this.total = Math.max(1, Math.ceil(endAt / this.interval - 1e-9));
-    this.windowEnd = setTimeout(() => this.tick(), Math.max(0, this.t0 + endAt - performance.now()));
+    this.windowEnd = setTimeout(
+      () => {
+        // Node may fire a timer up to 1 ms early: the schedule is over all the same, or a
+        // backlog with no free slot (a silent server) would keep it open until one frees.
+        this.scheduleOver = true;
+        this.tick();
+      },
+      Math.max(0, this.t0 + endAt - performance.now()),
+    );
     this.tick();
   }
 
@@ -116,15 +139,15 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
    * requests due meanwhile would otherwise each open a connection (a TLS handshake each)
    * although the existing ones free up within a round trip.
    */
-  private acquire(): Client | null {
-    if (this.state.pending >= this.plan.maxInFlight) return null;
+  private acquire(): Client | HeldBy {
+    if (this.state.pending >= this.plan.maxInFlight) return 'in-flight';
     while (this.idle.length > 0) {
       const c = this.idle[this.idle.length - 1]!;
       if (c.free > 0) return c;
       this.idle.pop();
       this.isIdle.delete(c);
     }
-    if (this.opening.size >= MAX_OPENING) return null;
+    if (this.opening.size >= MAX_OPENING) return 'opening';
     const c = this.makeClient(this);
     this.clients.push(c);
     this.opening.add(c);
@@ -144,7 +167,14 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     const recorder = this.state.recorder;
     while (this.next < due) {
       const client = this.acquire();
-      if (client === null) break;
+      if (typeof client === 'string') {
+        const from = Math.max(this.next, this.heldUpTo);
+        if (due > from) {
+          this.heldUpTo = due;
+          this.heldBack[client === 'in-flight' ? 'inFlightCap' : 'openingCap'] += due - from;
+        }
+        break;
+      }
       const intended = this.t0 + this.next * this.interval;
       if (now - intended > LATE_TOLERANCE_MS) recorder.late(1);
       if (this.firstMeasuredAt < 0 && recorder.measuring) {
@@ -157,7 +187,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     this.ticking = false;
     if (this.next >= this.total) {
       this.endAttack();
-    } else if (elapsed >= this.endAt) {
+    } else if (this.scheduleOver || elapsed >= this.endAt) {
       // The schedule's time is up and the backlog found no slot: those requests are dropped.
       this.dropped = this.total - this.next;
       this.next = this.total;
@@ -178,11 +208,15 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
 
   protected override outcome(): OpenOutcome {
     const start = this.firstMeasuredAt >= 0 ? this.firstMeasuredAt : this.lastSendAt;
-    const lastDone = Math.max(this.state.lastDoneAt, this.lastSendAt);
+    // With requests dropped the attack lasted the whole schedule, not just until the last send
+    // that found a slot: 64 sends in the first milliseconds of a 1 s schedule are 64 req/s.
+    const attackEnd = this.dropped > 0 ? Math.max(this.lastSendAt, this.t0 + this.endAt) : this.lastSendAt;
+    const lastDone = Math.max(this.state.lastDoneAt, attackEnd);
     return {
       dropped: this.dropped,
-      attackSeconds: Math.max(0, this.lastSendAt - start) / 1000,
-      waitSeconds: this.attackDone ? Math.max(0, lastDone - this.lastSendAt) / 1000 : 0,
+      heldBack: { ...this.heldBack },
+      attackSeconds: Math.max(0, attackEnd - start) / 1000,
+      waitSeconds: this.attackDone ? Math.max(0, lastDone - attackEnd) / 1000 : 0,
     };
   }
 
