@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Download, Page } from 'playwright-core';
 import type { RunEvent } from '../../shared/api.ts';
 import type { RunResult } from '../../shared/result.ts';
 import { hostMessageSchema } from '../../shared/web-protocol.ts';
@@ -213,4 +213,19 @@ export async function stopFrameTimer(app: AppPage): Promise<number[]> {
     w.__framesRunning = false;
     return w.__frames ?? [];
   });
+}
+
+/** Clicks the button and saves what it downloads into dir; returns the file's path and suggested name. */
+export async function saveDownload(
+  page: Page,
+  testId: string,
+  dir: string,
+): Promise<{ path: string; name: string }> {
+  const [file]: [Download, void] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId(testId).first().click(),
+  ]);
+  const path = join(dir, file.suggestedFilename());
+  await file.saveAs(path);
+  return { path, name: file.suggestedFilename() };
 }

@@ -24,6 +24,8 @@ import { MIME } from '../Export/download.ts';
 import { downloadAction, ExportBar, type ExportAction } from '../Export/ExportBar.tsx';
 import { labelOutcomes, resultJson } from '../Export/exports.ts';
 import { percentileCurvesChart, rpsBarChart, scalingChart } from './chartData.ts';
+import { shownAt, type At } from './percentileAt.ts';
+import { aboutComparison, levelsTag } from '../Export/chartSubject.ts';
 
 interface ComparisonReportProps {
   plan: ComparisonPlan;
@@ -34,10 +36,8 @@ interface ComparisonReportProps {
 /** A comparison side by side: the matrix table, the charts, the seed-001 percentile table, exports. */
 export function ComparisonReport({ plan, outcomes, status }: ComparisonReportProps) {
   const table = useMemo(() => aggregateComparison(plan, outcomes), [plan, outcomes]);
-  const [at, setAt] = useState<{ protocol: ProtocolVariant; level: number }>(() => ({
-    protocol: plan.protocols[0] ?? 'http',
-    level: Math.max(...plan.levels),
-  }));
+  const [picked, setAt] = useState<At | null>(null);
+  const at = useMemo(() => shownAt(table, picked), [table, picked]);
   const base = fileSlug(plan.name, 'comparison');
   const atLabel = `${table.protocols.length > 1 ? `${at.protocol} · ` : ''}${levelLabel(table.levelKind, at.level)}`;
 
@@ -46,6 +46,11 @@ export function ComparisonReport({ plan, outcomes, status }: ComparisonReportPro
   const p99 = useCallback((p: Palette) => scalingChart(table, 'p99', p), [table]);
   const curves = useCallback((p: Palette) => percentileCurvesChart(table, at, p), [table, at]);
   const labelled = useMemo(() => labelOutcomes(plan, outcomes), [plan, outcomes]);
+  const about = useMemo(() => aboutComparison(plan, outcomes), [plan, outcomes]);
+  const aboutAt = useMemo(
+    () => ({ ...about, load: levelsTag(table.levelKind, [at.level]) }),
+    [about, table.levelKind, at.level],
+  );
   const exports: ExportAction[] = [
     downloadAction('Matrix CSV', 'export-matrix-csv', `${base}.matrix.csv`, MIME.csv, () =>
       comparisonMatrixCsv(table),
@@ -87,25 +92,29 @@ export function ComparisonReport({ plan, outcomes, status }: ComparisonReportPro
         <ChartCard
           title="Requests per second by level"
           testId="chart-compare-bars"
-          fileName={`${base}-rps-by-level`}
+          slug="rps-by-level"
+          about={about}
           build={bar}
         />
         <ChartCard
           title="Scaling: requests per second"
           testId="chart-compare-rps"
-          fileName={`${base}-scaling-rps`}
+          slug="scaling-rps"
+          about={about}
           build={rps}
         />
         <ChartCard
           title="Scaling: p99 latency"
           testId="chart-compare-p99"
-          fileName={`${base}-scaling-p99`}
+          slug="scaling-p99"
+          about={about}
           build={p99}
         />
         <ChartCard
           title={`Latency by percentile · ${atLabel}`}
           testId="chart-compare-percentiles"
-          fileName={`${base}-percentiles-${atLabel}`}
+          slug={`percentiles${table.protocols.length > 1 ? `-${at.protocol}` : ''}`}
+          about={aboutAt}
           build={curves}
         />
       </div>
@@ -121,15 +130,7 @@ export function ComparisonReport({ plan, outcomes, status }: ComparisonReportPro
   );
 }
 
-function AtPicker({
-  table,
-  at,
-  onChange,
-}: {
-  table: ComparisonTable;
-  at: { protocol: ProtocolVariant; level: number };
-  onChange: (at: { protocol: ProtocolVariant; level: number }) => void;
-}) {
+function AtPicker({ table, at, onChange }: { table: ComparisonTable; at: At; onChange: (at: At) => void }) {
   return (
     <div className="at-picker">
       {table.protocols.length > 1 && (
@@ -250,13 +251,7 @@ function MatrixRow({
 }
 
 /** Seed 001's table: ab's percentiles as rows, one column per server. */
-function PercentileColumns({
-  table,
-  at,
-}: {
-  table: ComparisonTable;
-  at: { protocol: ProtocolVariant; level: number };
-}) {
+function PercentileColumns({ table, at }: { table: ComparisonTable; at: At }) {
   const pt = comparisonPercentileTable(table, at);
   return (
     <div className="table-scroll">
