@@ -124,6 +124,16 @@ export function numberField<K extends string>(
   return { key, label, path, numeric: true, ...more };
 }
 
+/** A duration field's spec: seconds, or as the CLI takes it (`1m30s`, `500ms`). */
+export function durationField<K extends string>(
+  key: K,
+  label: string,
+  path: string,
+  more: SpecExtras<K> = {},
+): FieldSpec<K> {
+  return { key, label, path, unit: 's', hint: 'or 1m30s, 500ms', ...more };
+}
+
 interface TextFieldsProps<K extends string> {
   fields: readonly FieldSpec<K>[];
   values: Readonly<Record<K, string>>;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { ARTIFACTS, fillPlan, fillScenario, waitForStatus, saveDownload } from './app-page.ts';
 import { useE2eApp } from './fixture.ts';
@@ -17,8 +18,12 @@ const e2e = useE2eApp();
 let downloads: string;
 let alpha: TestServer;
 let beta: TestServer;
+let certs: TestCerts;
+let secure: TestServer;
 
 beforeAll(async () => {
+  certs = makeTestCerts();
+  secure = await startHttpServer(handlers.ok('hello over tls'), { tls: certs.valid });
   alpha = await startHttpServer(handlers.ok('hello from alpha', { server: 'alpha/1.0' }));
   beta = await startHttpServer(handlers.ok('hello from beta', { server: 'beta/1.0' }));
   downloads = mkdtempSync(join(tmpdir(), 'trebuchet-e2e-fixes-'));
@@ -27,6 +32,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await alpha?.close();
   await beta?.close();
+  await secure?.close();
+  certs?.remove();
   if (downloads) rmSync(downloads, { recursive: true, force: true });
 });
 
@@ -145,5 +152,34 @@ describe('chart PNGs', () => {
     const band = image.height - 2 * Math.floor(box.height);
     expect(drawnPixels(image, 0, band)).toBeGreaterThan(image.width);
     copyFileSync(png.path, join(ARTIFACTS, 'e2e-chart-export.png'));
+  });
+});
+
+describe('the comparison editor', () => {
+  it('takes an extra CA file, as the Run tab does, and verifies https cells with it', async () => {
+    const app = await e2e.open();
+    const { page } = app;
+    await page.getByTestId('tab-compare').click();
+    // Certificates are asked for once a TLS protocol is compared.
+    expect(await page.getByTestId('plan-tls-ca').count()).toBe(0);
+    await page.getByTestId('plan-protocol-https').check();
+    await page.getByTestId('plan-protocol-http').uncheck();
+    await page.getByTestId('plan-name').fill('verified with the test CA');
+    await page.getByTestId('plan-target-name-0').fill('secure');
+    await page.getByTestId('plan-target-0-https').fill(secure.url);
+    await page.getByTestId('plan-remove-target-1').click();
+    await page.getByTestId('plan-levels').fill('1');
+    await page.getByTestId('plan-duration').fill('0.5');
+    await page.getByTestId('plan-repetitions').fill('1');
+    await page.getByTestId('plan-pause').fill('0');
+    expect(await page.getByTestId('plan-tls-verify').isChecked()).toBe(true);
+    await page.getByTestId('plan-tls-ca').fill(certs.ca.certFile);
+    await page.getByTestId('compare-run').click();
+    await page.getByTestId('comparison-saved').waitFor({ timeout: 60_000 });
+    const cell = page.getByTestId('comparison-cell');
+    expect(await cell.count()).toBe(1);
+    expect(await cell.getAttribute('data-runs')).toBe('1');
+    expect(Number(await cell.getAttribute('data-rps'))).toBeGreaterThan(0);
+    expect(await cell.getAttribute('data-failed')).toBe('0');
   });
 });

@@ -217,6 +217,7 @@ function MatrixRow({
       data-protocol={c.protocol}
       data-runs={c.runs}
       data-rps={rps?.mean ?? ''}
+      data-failed={c.failedRequests}
     >
       <th scope="row">{c.target}</th>
       {several && <td>{c.protocol}</td>}

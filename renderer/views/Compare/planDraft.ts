@@ -8,7 +8,14 @@ import {
 import { DEFAULTS } from '../../../shared/defaults.ts';
 import { runOptionsSchema } from '../../../shared/scenario.ts';
 import { parseWith, type FieldIssue } from '../../../shared/validation.ts';
-import { newKey, numberOrText, optionalNumberOrText } from '../../editor/draft.ts';
+import {
+  durationOrText,
+  newKey,
+  numberOrText,
+  optionalDurationOrText,
+  tlsInput,
+  type TlsDraft,
+} from '../../editor/draft.ts';
 
 /**
  * The comparison editor's state while a person types: text for numbers (so "1o0" reaches
@@ -37,7 +44,7 @@ export interface PlanDraft {
   warmupSeconds: string;
   pauseSeconds: string;
   keepAlive: boolean;
-  verifyTls: boolean;
+  tls: TlsDraft;
   sloMs: string;
   rest: { plan: ComparisonPlan } | null;
 }
@@ -60,7 +67,7 @@ export function defaultPlanDraft(): PlanDraft {
     warmupSeconds: '0',
     pauseSeconds: String(DEFAULTS.comparison.pauseSeconds),
     keepAlive: DEFAULTS.keepAlive,
-    verifyTls: DEFAULTS.tls.verify,
+    tls: { verify: DEFAULTS.tls.verify, caFile: '', servername: '' },
     sloMs: '',
     rest: null,
   };
@@ -95,7 +102,11 @@ export function draftFromPlan(plan: ComparisonPlan): PlanDraft {
     warmupSeconds: String(plan.options.warmupSeconds),
     pauseSeconds: String(plan.pauseSeconds),
     keepAlive: plan.options.keepAlive,
-    verifyTls: plan.options.tls.verify,
+    tls: {
+      verify: plan.options.tls.verify,
+      caFile: plan.options.tls.caFile ?? '',
+      servername: plan.options.tls.servername ?? '',
+    },
     sloMs: plan.options.sloMs === null ? '' : String(plan.options.sloMs),
     rest: { plan },
   };
@@ -114,7 +125,7 @@ export function draftToPlanInput(d: PlanDraft): unknown {
   const restPlan = d.rest?.plan;
   const restLoad = restPlan?.load;
   const options = restPlan?.options ?? runOptionsSchema.omit({ protocol: true }).parse({});
-  const duration = numberOrText(d.seconds);
+  const duration = durationOrText(d.seconds, 's');
   return {
     name: d.name,
     targets: d.targets.map((t) => {
@@ -144,13 +155,13 @@ export function draftToPlanInput(d: PlanDraft): unknown {
           },
     levels: parseLevels(d.levels),
     repetitions: numberOrText(d.repetitions),
-    pauseSeconds: numberOrText(d.pauseSeconds),
+    pauseSeconds: durationOrText(d.pauseSeconds, 's'),
     options: {
       ...options,
       keepAlive: d.keepAlive,
-      warmupSeconds: numberOrText(d.warmupSeconds),
-      sloMs: optionalNumberOrText(d.sloMs),
-      tls: { ...options.tls, verify: d.verifyTls },
+      warmupSeconds: durationOrText(d.warmupSeconds, 's'),
+      sloMs: optionalDurationOrText(d.sloMs, 'ms'),
+      tls: tlsInput(d.tls),
     },
   };
 }
