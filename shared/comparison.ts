@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { DEFAULTS, LIMITS, REPORT_PERCENTILES } from './defaults.ts';
+import { preflightCheckSchema, preflightFailureSchema } from './preflight.ts';
+import { comparisonReportSchema } from './report-settings.ts';
 import { runResultSchema, sampleSchema, type ErrorKind, type RunResult } from './result.ts';
 import {
   loadSchema,
@@ -105,6 +107,8 @@ export const comparisonPlanSchema = z
     options: runOptionsSchema
       .omit({ protocol: true })
       .default(() => runOptionsSchema.omit({ protocol: true }).parse({})),
+    /** Layout and matrix columns of the report; absent: planReport()'s default for the load. */
+    report: comparisonReportSchema.optional(),
   })
   .superRefine((plan, ctx) => {
     const kind = levelKindOf(plan.load);
@@ -265,6 +269,13 @@ export const comparisonEventSchema = z.discriminatedUnion('type', [
     type: z.literal('started'),
     comparisonId: z.string(),
     cellCount: z.number().int().nonnegative(),
+  }),
+  /** Before the first cell: the pre-flight of every distinct URL, then its failures (none: cells follow). */
+  z.object({ type: z.literal('preflight'), comparisonId: z.string(), checks: z.array(preflightCheckSchema) }),
+  z.object({
+    type: z.literal('preflight-failed'),
+    comparisonId: z.string(),
+    failures: z.array(preflightFailureSchema).min(1),
   }),
   /** Cell cellIndex (0-based, of cellCount) began as engine run runId. */
   z.object({

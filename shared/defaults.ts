@@ -27,6 +27,20 @@ export const DEFAULTS = {
     /** Repetitions per cell: at least 2 give a spread to tell a difference from noise. */
     repetitions: 3,
     pauseSeconds: 0,
+    /** The matrix's columns when a plan names none (see shared/report-settings.ts). */
+    columns: [
+      'runs',
+      'rps',
+      'rpsStdev',
+      'rpsMin',
+      'rpsMax',
+      'p50',
+      'p95',
+      'p99',
+      'failed',
+      'success',
+      'verdict',
+    ],
   },
 } as const;
 
@@ -43,6 +57,19 @@ export const LIMITS = {
   sloMs: { min: 0.001, max: 3_600_000 },
   repetitions: { min: 1, max: 100 },
   pauseSeconds: { min: 0, max: 3600 },
+} as const;
+
+/**
+ * When a result's figures stop being the server's (shared/verdict.ts). Shares are percent of
+ * the requests concerned: scheduled ones for the rate, finished ones for failures.
+ */
+export const VERDICT = {
+  /** Open model: late or dropped requests above this share of the scheduled ones: the rate was not reached. */
+  rateShortfallPercent: 1,
+  /** Generator CPU (percent of one core) above this: the client, not the server, was the limit. */
+  clientBoundCpuPercent: 90,
+  /** Transport errors, error statuses or SLO failures above this share of the requests: failures. */
+  failurePercent: 1,
 } as const;
 
 /** ab's percentile table plus the tail (99.9, 99.99). Order matters: reports print it as is. */

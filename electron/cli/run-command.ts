@@ -4,6 +4,7 @@
  * history when asked, and pick the exit code.
  */
 import { RunManager } from '../engine/manager.ts';
+import { checkTarget } from '../engine/target-check.ts';
 import { ComparisonRunner, type ComparisonOutcome } from '../services/comparison-runner.ts';
 import { HistoryRecorder } from '../services/history-recorder.ts';
 import type { Stores } from '../stores/index.ts';
@@ -209,7 +210,10 @@ async function runComparison(
   const cells = expandPlan(plan);
   const kind = levelKindOf(plan.load);
   const manager = new RunManager({ appVersion: ctx.appVersion });
-  const runner = new ComparisonRunner({ manager });
+  const runner = new ComparisonRunner({
+    manager,
+    checkTarget: (scenario, signal) => checkTarget(scenario, { appVersion: ctx.appVersion, signal }),
+  });
   let progress = null as Progress | null;
   let hostError = false;
   const say = (text: string): void => {

@@ -32,11 +32,21 @@ export function decodeHistogram(encoded: string): Histogram {
 
 const usToMs = (us: number): number => us / 1000;
 
+/**
+ * The value at a percentile, never above the largest value recorded. The histogram answers
+ * with the highest value its bucket stands for, which can lie above the recorded max
+ * (149.631 ms for a 149.506 ms longest request); ab prints one number for 100% and the
+ * longest request, and so do we.
+ */
+export function valueAtPercentile(h: Histogram, percentile: number): number {
+  return percentile >= 100 ? h.maxValue : Math.min(h.getValueAtPercentile(percentile), h.maxValue);
+}
+
 /** Summary of a microsecond histogram in milliseconds; null when it holds no value. */
 export function latencyStats(h: Histogram, percentiles: readonly number[]): LatencyStats | null {
   if (h.totalCount === 0) return null;
   const out: Record<string, number> = {};
-  for (const p of percentiles) out[String(p)] = usToMs(h.getValueAtPercentile(p));
+  for (const p of percentiles) out[String(p)] = usToMs(valueAtPercentile(h, p));
   return {
     min: usToMs(h.minNonZeroValue === Number.MAX_SAFE_INTEGER ? 0 : h.minNonZeroValue),
     mean: usToMs(h.mean),

@@ -1,5 +1,5 @@
 import type { ErrorKind, Sample } from '../../shared/result.ts';
-import { newHistogram, type Histogram } from './histogram.ts';
+import { newHistogram, valueAtPercentile, type Histogram } from './histogram.ts';
 
 const MAX_STATUS = 600;
 
@@ -190,9 +190,9 @@ export class Recorder {
           ? null
           : {
               mean: h.mean / 1000,
-              p50: h.getValueAtPercentile(50) / 1000,
-              p90: h.getValueAtPercentile(90) / 1000,
-              p99: h.getValueAtPercentile(99) / 1000,
+              p50: valueAtPercentile(h, 50) / 1000,
+              p90: valueAtPercentile(h, 90) / 1000,
+              p99: valueAtPercentile(h, 99) / 1000,
               max: h.maxValue / 1000,
             },
       statusCodes,

@@ -1,6 +1,7 @@
 import type { RunEvent } from '../../shared/api.ts';
 import type { ComparisonEvent } from '../../shared/comparison.ts';
-import { ComparisonRunner, type RunManagerLike } from '../services/comparison-runner.ts';
+import { checkTarget } from '../engine/target-check.ts';
+import { ComparisonRunner, type RunManagerLike, type TargetChecker } from '../services/comparison-runner.ts';
 import { HistoryRecorder, RecordingRunService } from '../services/history-recorder.ts';
 import type { Stores } from '../stores/index.ts';
 import { ComparisonRegistry } from './comparison-registry.ts';
@@ -31,12 +32,19 @@ export function createHostServices(opts: {
   engine: RunManagerLike & { stopAll(): Promise<void> };
   stores: Stores;
   appVersion: string;
+  /** The pre-flight a comparison runs on each URL first; the engine's by default. */
+  checkTarget?: TargetChecker;
 }): HostServices {
   const recorder = new HistoryRecorder({ history: opts.stores.history, appVersion: opts.appVersion });
   const recording = new RecordingRunService({ engine: opts.engine, recorder });
   const runs = new RunRegistry(recording);
   const comparisons = new ComparisonRegistry({
-    service: new ComparisonRunner({ manager: opts.engine }),
+    service: new ComparisonRunner({
+      manager: opts.engine,
+      checkTarget:
+        opts.checkTarget ??
+        ((scenario, signal) => checkTarget(scenario, { appVersion: opts.appVersion, signal })),
+    }),
     recorder,
   });
   return {

@@ -8,6 +8,7 @@ import {
   type ComparisonPlan,
   type ComparisonTable,
 } from '../../shared/comparison.ts';
+import { preflightChecks, type PreflightFailure, type TargetCheckResult } from '../../shared/preflight.ts';
 import type { RunResult } from '../../shared/result.ts';
 import type { Scenario } from '../../shared/scenario.ts';
 import { EventStream } from '../engine/event-stream.ts';
@@ -21,6 +22,9 @@ export interface RunManagerLike {
   whenDone(runId: string): Promise<RunResult[]>;
 }
 
+/** The pre-flight of one URL (electron/engine/target-check.ts, or a stand-in in tests). */
+export type TargetChecker = (scenario: Scenario, signal: AbortSignal) => Promise<TargetCheckResult>;
+
 export type ComparisonStatus = Extract<ComparisonEvent, { type: 'done' }>['status'];
 
 /** A finished comparison: every cell run that produced a result, and the table built from them. */
@@ -31,6 +35,8 @@ export interface ComparisonOutcome {
   /** In run order; a cell stopped midway is included with status 'cancelled' (the table leaves it out). */
   outcomes: CellOutcome[];
   table: ComparisonTable;
+  /** URLs that failed the check before the first cell (the comparison then ran no cell). */
+  preflightFailures: PreflightFailure[];
 }
 
 /** What the runner tracks of one comparison beside its id and outcome. */
@@ -48,6 +54,7 @@ interface ComparisonState {
  */
 export class ComparisonRunner {
   readonly #manager: RunManagerLike;
+  readonly #checkTarget: TargetChecker;
   /** Finished comparisons are kept (20) so whenDone() still answers for them. */
   readonly #comparisons = new JobTable<ComparisonState, ComparisonOutcome>({
     prefix: 'cmp',
@@ -60,8 +67,9 @@ export class ComparisonRunner {
   readonly #runCells = new Map<string, { comparisonId: string; cellIndex: number }>();
   #unsubscribe: (() => void) | null = null;
 
-  constructor(opts: { manager: RunManagerLike }) {
+  constructor(opts: { manager: RunManagerLike; checkTarget: TargetChecker }) {
     this.#manager = opts.manager;
+    this.#checkTarget = opts.checkTarget;
   }
 
   /** Starts a validated plan and returns its id at once; events begin on a microtask. */
@@ -107,7 +115,27 @@ export class ComparisonRunner {
     const cells = expandPlan(plan);
     const cellCount = cells.length;
     const outcomes: CellOutcome[] = [];
+    const finish = (
+      status: ComparisonStatus,
+      preflightFailures: PreflightFailure[] = [],
+    ): ComparisonOutcome => {
+      this.#events.emit({ type: 'done', comparisonId, status, outcomes });
+      return {
+        comparisonId,
+        plan,
+        status,
+        outcomes,
+        table: aggregateComparison(plan, outcomes),
+        preflightFailures,
+      };
+    };
     this.#events.emit({ type: 'started', comparisonId, cellCount });
+    const failures = await this.#preflight(comparisonId, cells, abort.signal);
+    if (abort.signal.aborted) return finish('cancelled');
+    if (failures.length > 0) {
+      this.#events.emit({ type: 'preflight-failed', comparisonId, failures });
+      return finish('failed', failures);
+    }
     for (const cell of cells) {
       if (abort.signal.aborted) break;
       if (cell.index > 0 && plan.pauseSeconds > 0) {
@@ -163,8 +191,37 @@ export class ComparisonRunner {
         : outcomes.length > 0 && outcomes.every((o) => o.result.status === 'failed')
           ? 'failed'
           : 'completed';
-    this.#events.emit({ type: 'done', comparisonId, status, outcomes });
-    return { comparisonId, plan, status, outcomes, table: aggregateComparison(plan, outcomes) };
+    return finish(status);
+  }
+
+  /** Checks every distinct URL of the plan at once; the ones that failed, in plan order. */
+  async #preflight(
+    comparisonId: string,
+    cells: ReturnType<typeof expandPlan>,
+    signal: AbortSignal,
+  ): Promise<PreflightFailure[]> {
+    const checks = preflightChecks(cells);
+    this.#events.emit({ type: 'preflight', comparisonId, checks: checks.map((c) => c.check) });
+    // A listener may have stopped the comparison on that event, before any check began.
+    if (signal.aborted) return [];
+    const results = await Promise.all(
+      checks.map(async ({ check, scenario }): Promise<PreflightFailure | null> => {
+        let r: TargetCheckResult;
+        try {
+          r = await this.#checkTarget(scenario, signal);
+        } catch (err) {
+          // The checker never throws for a failing target; a host-side breakdown still stops the matrix.
+          r = {
+            ok: false,
+            kind: 'other',
+            message: err instanceof Error ? err.message : String(err),
+            fixes: [],
+          };
+        }
+        return r.ok ? null : { ...check, kind: r.kind, message: r.message, fixes: r.fixes };
+      }),
+    );
+    return results.filter((f): f is PreflightFailure => f !== null);
   }
 
   #forward(event: RunEvent): void {

@@ -154,6 +154,7 @@ describe('tool formats and comparisons on stdout', () => {
       status: 'cancelled',
       outcomes,
       table: aggregateComparison(plan, outcomes),
+      preflightFailures: [],
     };
     const text = renderComparisonReport(outcome, 'http_load');
     expect(

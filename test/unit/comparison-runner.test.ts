@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ComparisonRunner, type RunManagerLike } from '../../electron/services/comparison-runner.ts';
+import {
+  ComparisonRunner,
+  type RunManagerLike,
+  type TargetChecker,
+} from '../../electron/services/comparison-runner.ts';
 import type { RunEvent } from '../../shared/api.ts';
-import { comparisonPlanSchema, type ComparisonEvent } from '../../shared/comparison.ts';
+import {
+  comparisonEventSchema,
+  comparisonPlanSchema,
+  type ComparisonEvent,
+} from '../../shared/comparison.ts';
 import type { RunResult } from '../../shared/result.ts';
 import type { Scenario } from '../../shared/scenario.ts';
 import { resultWith } from '../helpers/comparison-results.ts';
@@ -37,6 +45,9 @@ const plan = comparisonPlanSchema.parse({
   repetitions: 1,
 });
 
+/** A pre-flight stand-in that passes every URL. */
+const passes: TargetChecker = () => Promise.resolve({ ok: true });
+
 function collect(runner: ComparisonRunner): ComparisonEvent[] {
   const events: ComparisonEvent[] = [];
   runner.subscribe((e) => events.push(e));
@@ -48,7 +59,7 @@ describe('comparison runner (fake engine)', () => {
     const manager = fakeManager((s) => [
       resultWith({ rps: s.load.model === 'open' ? s.load.rate : 0, url: s.targets[0]!.url }),
     ]);
-    const runner = new ComparisonRunner({ manager });
+    const runner = new ComparisonRunner({ manager, checkTarget: passes });
     const out = await runner.whenDone(runner.start(plan));
     expect(
       manager.started.map((s) => `${s.targets[0]!.url}@${s.load.model === 'open' ? s.load.rate : ''}`),
@@ -66,7 +77,7 @@ describe('comparison runner (fake engine)', () => {
     const manager = fakeManager((_s, n) =>
       n === 1 ? new Error('worker crashed') : [resultWith({ rps: 5 })],
     );
-    const runner = new ComparisonRunner({ manager });
+    const runner = new ComparisonRunner({ manager, checkTarget: passes });
     const events = collect(runner);
     const out = await runner.whenDone(runner.start(plan));
     expect(events.filter((e) => e.type === 'error')).toEqual([
@@ -79,6 +90,7 @@ describe('comparison runner (fake engine)', () => {
   it('is failed when every cell failed', async () => {
     const runner = new ComparisonRunner({
       manager: fakeManager(() => [resultWith({ rps: 0, status: 'failed', total: 0 })]),
+      checkTarget: passes,
     });
     const out = await runner.whenDone(runner.start(plan));
     expect(out.status).toBe('failed');
@@ -87,7 +99,7 @@ describe('comparison runner (fake engine)', () => {
 
   it('stops during the pause between cells', async () => {
     const manager = fakeManager(() => [resultWith({ rps: 1 })]);
-    const runner = new ComparisonRunner({ manager });
+    const runner = new ComparisonRunner({ manager, checkTarget: passes });
     const id = runner.start({ ...plan, pauseSeconds: 60 });
     runner.subscribe((e) => {
       if (e.type === 'pause') void runner.stop(id);
@@ -97,5 +109,98 @@ describe('comparison runner (fake engine)', () => {
     expect(out.status).toBe('cancelled');
     expect(out.outcomes).toHaveLength(1);
     expect(manager.started).toHaveLength(1);
+  });
+
+  it('checks every distinct URL once before the first cell, then runs the matrix', async () => {
+    const checked: string[] = [];
+    const manager = fakeManager(() => [resultWith({ rps: 1 })]);
+    const twice = comparisonPlanSchema.parse({
+      ...plan,
+      targets: [...plan.targets, { name: 'a again', urls: { http: 'http://127.0.0.1:1/' } }],
+      repetitions: 2,
+    });
+    const runner = new ComparisonRunner({
+      manager,
+      checkTarget: (s) => {
+        // No cell may start before every check answered.
+        expect(manager.started).toHaveLength(0);
+        checked.push(`${s.targets[0]!.url} ${s.options.protocol}`);
+        return Promise.resolve({ ok: true });
+      },
+    });
+    const events = collect(runner);
+    const out = await runner.whenDone(runner.start(twice));
+    expect(checked).toEqual(['http://127.0.0.1:1/ http1.1', 'http://127.0.0.1:2/ http1.1']);
+    expect(events.find((e) => e.type === 'preflight')).toEqual({
+      type: 'preflight',
+      comparisonId: out.comparisonId,
+      checks: [
+        { url: 'http://127.0.0.1:1/', protocol: 'http1.1', targets: ['a', 'a again'] },
+        { url: 'http://127.0.0.1:2/', protocol: 'http1.1', targets: ['b'] },
+      ],
+    });
+    expect(manager.started).toHaveLength(12);
+    expect(out.preflightFailures).toEqual([]);
+  });
+
+  it('stops before any load when a URL fails the check, saying why and what would fix it', async () => {
+    const manager = fakeManager(() => [resultWith({ rps: 1 })]);
+    const runner = new ComparisonRunner({
+      manager,
+      checkTarget: (s) =>
+        Promise.resolve(
+          s.targets[0]!.url.endsWith(':2/')
+            ? {
+                ok: false,
+                kind: 'tls',
+                message: 'certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT) for https://127.0.0.1:2/',
+                fixes: ['turn-off-verification', 'choose-ca-file'],
+              }
+            : { ok: true },
+        ),
+    });
+    const events = collect(runner);
+    const out = await runner.whenDone(runner.start(plan));
+    const failures = [
+      {
+        url: 'http://127.0.0.1:2/',
+        protocol: 'http1.1',
+        targets: ['b'],
+        kind: 'tls',
+        message: 'certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT) for https://127.0.0.1:2/',
+        fixes: ['turn-off-verification', 'choose-ca-file'],
+      },
+    ];
+    expect(manager.started).toHaveLength(0);
+    expect(out).toMatchObject({ status: 'failed', outcomes: [], preflightFailures: failures });
+    expect(events.map((e) => e.type)).toEqual(['started', 'preflight', 'preflight-failed', 'done']);
+    const failed = events.find((e) => e.type === 'preflight-failed');
+    // What crosses to the UI validates against the event schema.
+    expect(comparisonEventSchema.parse(failed)).toEqual({
+      type: 'preflight-failed',
+      comparisonId: out.comparisonId,
+      failures,
+    });
+  });
+
+  it('is cancelled when stopped during the check', async () => {
+    const manager = fakeManager(() => [resultWith({ rps: 1 })]);
+    let id = '';
+    const runner: ComparisonRunner = new ComparisonRunner({
+      manager,
+      checkTarget: (_s, signal) =>
+        new Promise((resolve) => {
+          const stopped = () =>
+            resolve({ ok: false, kind: 'other', message: 'stopped before the load began', fixes: [] });
+          if (signal.aborted) stopped();
+          signal.addEventListener('abort', stopped);
+          void runner.stop(id);
+        }),
+    });
+    id = runner.start(plan);
+    const out = await runner.whenDone(id);
+    expect(out.status).toBe('cancelled');
+    expect(out.preflightFailures).toEqual([]);
+    expect(manager.started).toHaveLength(0);
   });
 });

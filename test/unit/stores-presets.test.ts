@@ -190,7 +190,7 @@ describe('preset store', () => {
     const stored = JSON.parse(fs.readFileSync(file(), 'utf8')) as {
       presets: { version: number; id: string }[];
     };
-    expect(stored.presets[0]!.version).toBe(2);
+    expect(stored.presets[0]!.version).toBe(3);
     expect(stored.presets[0]!.id).toBe(p!.id);
     expect(open().list()[0]!.id).toBe(p!.id);
     expect(store.problems()).toEqual([]);

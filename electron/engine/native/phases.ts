@@ -1,6 +1,6 @@
 import { REPORT_PERCENTILES } from '../../../shared/defaults.ts';
 import { PHASES, type Phase, type PhaseStats } from '../../../shared/result.ts';
-import { newHistogram, type Histogram } from '../histogram.ts';
+import { newHistogram, valueAtPercentile, type Histogram } from '../histogram.ts';
 
 /**
  * Per-request timing phases, in histograms (never arrays), and how they map to ab's
@@ -100,13 +100,13 @@ export function phaseStats(source: Histogram, extraZeros = 0): PhaseStats {
   }
   const ms = (v: number) => v / 1000;
   const percentiles: Record<string, number> = {};
-  for (const p of REPORT_PERCENTILES) percentiles[String(p)] = ms(h.getValueAtPercentile(p));
+  for (const p of REPORT_PERCENTILES) percentiles[String(p)] = ms(valueAtPercentile(h, p));
   return {
     // Percentile 0 is the lowest recorded value, zero included (minNonZeroValue skips zeros).
     min: h.totalCount === 0 ? 0 : ms(h.getValueAtPercentile(0)),
     mean: ms(h.mean),
     stdev: ms(h.stdDeviation),
-    median: ms(h.getValueAtPercentile(50)),
+    median: ms(valueAtPercentile(h, 50)),
     max: ms(h.maxValue),
     percentiles,
   };

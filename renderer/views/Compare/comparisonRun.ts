@@ -105,6 +105,10 @@ export function reduceComparison(state: ComparisonRunState, event: ComparisonEve
     }
     case 'pause':
       return { ...state, current: event.nextCellIndex, pausing: true };
+    case 'preflight':
+      return state;
+    case 'preflight-failed':
+      return { ...state, errors: [...state.errors, ...event.failures.map((f) => f.message)] };
     case 'error':
       return {
         ...state,

@@ -163,6 +163,8 @@ export function draftToPlanInput(d: PlanDraft): unknown {
       sloMs: optionalDurationOrText(d.sloMs, 'ms'),
       tls: tlsInput(d.tls),
     },
+    // The editor has no report fields (yet): a loaded plan keeps its layout and columns.
+    ...(restPlan?.report ? { report: restPlan.report } : {}),
   };
 }
 
