@@ -112,12 +112,12 @@ export async function fillScenario(
 
 /**
  * Fills the comparison editor (the Compare view shown): its name, two servers' http URLs, the
- * levels, each cell's duration and the repetitions.
+ * levels, each cell's duration, the repetitions and (when given) the pause between cells.
  */
 export async function fillPlan(
   app: AppPage,
   p: { name: string; targets: [{ name: string; url: string }, { name: string; url: string }] },
-  load: { levels: string; seconds: number; repetitions: number },
+  load: { levels: string; seconds: number; repetitions: number; pause?: number },
 ): Promise<void> {
   const { page } = app;
   await page.getByTestId('plan-name').fill(p.name);
@@ -128,6 +128,7 @@ export async function fillPlan(
   await page.getByTestId('plan-levels').fill(load.levels);
   await page.getByTestId('plan-duration').fill(String(load.seconds));
   await page.getByTestId('plan-repetitions').fill(String(load.repetitions));
+  if (load.pause !== undefined) await page.getByTestId('plan-pause').fill(String(load.pause));
 }
 
 /**

@@ -69,9 +69,9 @@ describe('"Saved in history · open it there"', () => {
         levels: '1',
         seconds: 0.5,
         repetitions: 1,
+        pause: 0,
       },
     );
-    await page.getByTestId('plan-pause').fill('0');
     await page.getByTestId('compare-run').click();
     await page.getByTestId('comparison-saved').waitFor({ timeout: 60_000 });
     await page.getByTestId('comparison-saved').getByRole('button', { name: 'open it there' }).click();
@@ -93,9 +93,9 @@ describe('the comparison percentile picker', () => {
         levels: '1, 2',
         seconds: 1.5,
         repetitions: 1,
+        pause: 0,
       },
     );
-    await page.getByTestId('plan-pause').fill('0');
     await page.getByTestId('compare-run').click();
     // The first level's two cells come first; the report shows once the first has finished.
     const matrix = page.getByTestId('matrix-progress');

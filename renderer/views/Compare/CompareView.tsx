@@ -4,7 +4,7 @@ import { RunStopButton } from '../../components/RunStopButton.tsx';
 import { isBusy } from '../../run/runStore.ts';
 import { SavedNote } from '../common/SavedNote.tsx';
 import { SavePresetButton } from '../Presets/SavePresetButton.tsx';
-import { ComparisonReport } from './ComparisonReport.tsx';
+import { ComparisonResults } from './ComparisonResults.tsx';
 import { MatrixProgress } from './MatrixProgress.tsx';
 import { PlanEditor } from './PlanEditor.tsx';
 import { checkPlanDraft, type PlanDraft } from './planDraft.ts';
@@ -26,6 +26,11 @@ export function CompareView({ api, draft, onDraftChange, run, onOpenHistory, sou
   const check = useMemo(() => checkPlanDraft(draft), [draft]);
   const [revealed, setRevealed] = useState(false);
   const { state } = run;
+  // The cell run whose full report is open, of the comparison shown.
+  const [openedRun, setOpened] = useState<{ comparison: string | null; cellIndex: number } | null>(null);
+  const opened = openedRun?.comparison === state.comparisonId ? openedRun.cellIndex : null;
+  const open = (cellIndex: number | null) =>
+    setOpened(cellIndex === null ? null : { comparison: state.comparisonId, cellIndex });
   const active = isBusy(state.phase);
 
   const start = () => {
@@ -77,12 +82,18 @@ export function CompareView({ api, draft, onDraftChange, run, onOpenHistory, sou
           </>
         ) : (
           <>
-            <MatrixProgress state={state} />
+            <MatrixProgress state={state} onOpenRun={open} />
             {state.phase === 'done' && (
               <SavedNote historyId={state.historyId} testId="comparison-saved" onOpen={onOpenHistory} />
             )}
             {state.plan && state.outcomes.length > 0 && (
-              <ComparisonReport plan={state.plan} outcomes={state.outcomes} status={state.status} />
+              <ComparisonResults
+                plan={state.plan}
+                outcomes={state.outcomes}
+                status={state.status}
+                opened={opened}
+                onOpen={open}
+              />
             )}
           </>
         )}

@@ -1,49 +1,86 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   aggregateComparison,
   comparisonPercentileTable,
   levelLabel,
-  type CellAggregate,
   type CellOutcome,
   type ComparisonPlan,
   type ComparisonTable,
   type ProtocolVariant,
-  type Stat,
 } from '../../../shared/comparison.ts';
+import {
+  columnAffected,
+  columnText,
+  matrixCells,
+  matrixColumns,
+  REPETITION_COLUMNS,
+  repetitionRows,
+  type MatrixCell,
+  type MatrixColumn,
+  type RepetitionRow,
+} from '../../../shared/comparison-columns.ts';
+import { fileSlug } from '../../../shared/file-name.ts';
 import {
   comparisonMatrixCsv,
   percentileTableCsv,
   summaryCsv,
   timeSeriesCsv,
 } from '../../../shared/format/csv.ts';
+import { planReport, type MatrixColumnId } from '../../../shared/report-settings.ts';
+import { VERDICT_STATE_LABELS, verdictLabel } from '../../../shared/verdict.ts';
 import type { Palette } from '../../charts/palette.ts';
-import { formatCount, formatMsValue, formatRate } from '../../lib/format.ts';
+import { formatMsValue } from '../../lib/format.ts';
 import { ChartCard } from '../common/ChartCard.tsx';
-import { fileSlug } from '../../../shared/file-name.ts';
+import { aboutComparison, levelsTag } from '../Export/chartSubject.ts';
 import { MIME } from '../Export/download.ts';
 import { downloadAction, ExportBar, type ExportAction } from '../Export/ExportBar.tsx';
 import { labelOutcomes, resultJson } from '../Export/exports.ts';
-import { percentileCurvesChart, rpsBarChart, scalingChart } from './chartData.ts';
+import { flaggedCount, percentileCurvesChart, rpsBarChart, scalingChart } from './chartData.ts';
+import {
+  caveatKeys,
+  cellLabel,
+  cellsWithCaveats,
+  columnChoices,
+  firstRunOf,
+  toggleColumn,
+} from './matrixView.ts';
+import { verdictTone } from '../../report/reportModel.ts';
 import { shownAt, type At } from './percentileAt.ts';
-import { aboutComparison, levelsTag } from '../Export/chartSubject.ts';
 
 interface ComparisonReportProps {
   plan: ComparisonPlan;
   outcomes: readonly CellOutcome[];
   status: 'completed' | 'cancelled' | 'failed' | null;
+  /** Opens one cell run's full report (by its cellIndex). */
+  onOpenRun: (cellIndex: number) => void;
+  /** The run whose report was just closed: its cell's open button gets the focus back. */
+  returnFocus?: number | null;
 }
 
-/** A comparison side by side: the matrix table, the charts, the seed-001 percentile table, exports. */
-export function ComparisonReport({ plan, outcomes, status }: ComparisonReportProps) {
+/**
+ * A comparison side by side: the matrix (columns to pick, caveats marked, every cell opening
+ * its run), the per-repetition table, the charts, the seed-001 percentile table, exports.
+ */
+export function ComparisonReport({
+  plan,
+  outcomes,
+  status,
+  onOpenRun,
+  returnFocus = null,
+}: ComparisonReportProps) {
   const table = useMemo(() => aggregateComparison(plan, outcomes), [plan, outcomes]);
+  const cells = useMemo(() => matrixCells(table, outcomes), [table, outcomes]);
+  const [columns, setColumns] = useState<MatrixColumnId[]>(() => planReport(plan).columns);
   const [picked, setAt] = useState<At | null>(null);
   const at = useMemo(() => shownAt(table, picked), [table, picked]);
   const base = fileSlug(plan.name, 'comparison');
   const atLabel = `${table.protocols.length > 1 ? `${at.protocol} · ` : ''}${levelLabel(table.levelKind, at.level)}`;
 
-  const bar = useCallback((p: Palette) => rpsBarChart(table, p), [table]);
-  const rps = useCallback((p: Palette) => scalingChart(table, 'rps', p), [table]);
-  const p99 = useCallback((p: Palette) => scalingChart(table, 'p99', p), [table]);
+  const slowed = useMemo(() => caveatKeys(cells, 'throughput'), [cells]);
+  const skewed = useMemo(() => caveatKeys(cells, 'latency'), [cells]);
+  const bar = useCallback((p: Palette) => rpsBarChart(table, p, slowed), [table, slowed]);
+  const rps = useCallback((p: Palette) => scalingChart(table, 'rps', p, slowed), [table, slowed]);
+  const p99 = useCallback((p: Palette) => scalingChart(table, 'p99', p, skewed), [table, skewed]);
   const curves = useCallback((p: Palette) => percentileCurvesChart(table, at, p), [table, at]);
   const labelled = useMemo(() => labelOutcomes(plan, outcomes), [plan, outcomes]);
   const about = useMemo(() => aboutComparison(plan, outcomes), [plan, outcomes]);
@@ -72,6 +109,10 @@ export function ComparisonReport({ plan, outcomes, status }: ComparisonReportPro
       resultJson({ kind: 'comparison', status, plan, outcomes }),
     ),
   ];
+  const marked = (n: number, what: string) =>
+    n > 0
+      ? `${what}: the cell has a caveat (listed under the matrix), so the figure is not the server's.`
+      : null;
 
   return (
     <section className="compare-report" data-testid="comparison-report">
@@ -80,11 +121,29 @@ export function ComparisonReport({ plan, outcomes, status }: ComparisonReportPro
           <h2 className="table-card__title">Side by side</h2>
           <span className="muted small">
             mean over {plan.repetitions} repetition{plan.repetitions === 1 ? '' : 's'} per cell; ± is the
-            sample standard deviation
+            sample standard deviation; open a cell for its full report
           </span>
+          <ColumnPicker columns={columns} onChange={setColumns} />
         </div>
-        <MatrixTable table={table} />
+        <MatrixTable
+          plan={plan}
+          cells={cells}
+          table={table}
+          columns={matrixColumns(columns)}
+          onOpenRun={onOpenRun}
+          returnFocus={returnFocus}
+        />
+        <CaveatList plan={plan} cells={cells} onOpenRun={onOpenRun} />
       </div>
+
+      {plan.repetitions > 1 && outcomes.length > 0 && (
+        <RepetitionTable
+          rows={repetitionRows(table, outcomes)}
+          outcomes={outcomes}
+          several={table.protocols.length > 1}
+          onOpenRun={onOpenRun}
+        />
+      )}
 
       <ExportBar groups={[{ label: 'Export', actions: exports }]} />
 
@@ -95,6 +154,8 @@ export function ComparisonReport({ plan, outcomes, status }: ComparisonReportPro
           slug="rps-by-level"
           about={about}
           build={bar}
+          marks={flaggedCount(table, slowed, 'rps')}
+          note={marked(flaggedCount(table, slowed, 'rps'), 'Hatched bar')}
         />
         <ChartCard
           title="Scaling: requests per second"
@@ -102,6 +163,8 @@ export function ComparisonReport({ plan, outcomes, status }: ComparisonReportPro
           slug="scaling-rps"
           about={about}
           build={rps}
+          marks={flaggedCount(table, slowed, 'rps')}
+          note={marked(flaggedCount(table, slowed, 'rps'), 'Hollow triangle, dashed line')}
         />
         <ChartCard
           title="Scaling: p99 latency"
@@ -109,6 +172,8 @@ export function ComparisonReport({ plan, outcomes, status }: ComparisonReportPro
           slug="scaling-p99"
           about={about}
           build={p99}
+          marks={flaggedCount(table, skewed, 'p99')}
+          note={marked(flaggedCount(table, skewed, 'p99'), 'Hollow triangle, dashed line')}
         />
         <ChartCard
           title={`Latency by percentile · ${atLabel}`}
@@ -127,6 +192,40 @@ export function ComparisonReport({ plan, outcomes, status }: ComparisonReportPro
         <PercentileColumns table={table} at={at} />
       </div>
     </section>
+  );
+}
+
+/** Which of the registry's columns the matrix shows: a menu of checkboxes. */
+function ColumnPicker({
+  columns,
+  onChange,
+}: {
+  columns: readonly MatrixColumnId[];
+  onChange: (columns: MatrixColumnId[]) => void;
+}) {
+  return (
+    <details className="column-picker" data-testid="column-picker">
+      <summary className="btn btn--secondary btn--sm" data-testid="column-picker-toggle">
+        Columns ({columns.length})
+      </summary>
+      <fieldset className="column-picker__menu">
+        <legend className="sr-only">Matrix columns</legend>
+        {columnChoices(columns).map((c) => (
+          <label key={c.id} className="column-picker__item" title={c.description}>
+            <input
+              type="checkbox"
+              checked={c.on}
+              data-testid={`column-${c.id}`}
+              // The matrix needs one column at least besides the cell's name.
+              disabled={c.on && columns.length === 1}
+              onChange={(e) => onChange(toggleColumn(columns, c.id, e.target.checked))}
+            />
+            <span>{c.label}</span>
+            <span className="muted small">{c.description}</span>
+          </label>
+        ))}
+      </fieldset>
+    </details>
   );
 }
 
@@ -167,11 +266,55 @@ function AtPicker({ table, at, onChange }: { table: ComparisonTable; at: At; onC
   );
 }
 
-const MATRIX_FIGURES = ['req/s', '± stdev', 'min', 'max', 'p50 ms', 'p95 ms', 'p99 ms', 'Errors', 'Runs'];
+/** The button that opens a cell's (or a repetition's) run, or its plain name before it ran. */
+function OpenRun({
+  cellIndex,
+  label,
+  title,
+  onOpenRun,
+  focus,
+}: {
+  cellIndex: number | null;
+  label: string;
+  title: string;
+  onOpenRun: (cellIndex: number) => void;
+  focus?: boolean;
+}) {
+  const ref = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (focus) ref.current?.focus();
+  }, [focus]);
+  if (cellIndex === null) return <>{label}</>;
+  return (
+    <button
+      ref={ref}
+      type="button"
+      className="link-btn cell-open"
+      title={`Open the full report of ${title}`}
+      data-testid="open-run"
+      data-cell-index={cellIndex}
+      onClick={() => onOpenRun(cellIndex)}
+    >
+      {label}
+    </button>
+  );
+}
 
-const ms = (s: Stat | null) => (s ? formatMsValue(s.mean) : '–');
-
-function MatrixTable({ table }: { table: ComparisonTable }) {
+function MatrixTable({
+  plan,
+  cells,
+  table,
+  columns,
+  onOpenRun,
+  returnFocus,
+}: {
+  plan: ComparisonPlan;
+  cells: readonly MatrixCell[];
+  table: ComparisonTable;
+  columns: readonly MatrixColumn[];
+  onOpenRun: (cellIndex: number) => void;
+  returnFocus: number | null;
+}) {
   const several = table.protocols.length > 1;
   return (
     <div className="table-scroll">
@@ -181,73 +324,194 @@ function MatrixTable({ table }: { table: ComparisonTable }) {
             <th scope="col">Target</th>
             {several && <th scope="col">Protocol</th>}
             <th scope="col">{table.levelKind === 'connections' ? 'Connections' : 'Rate'}</th>
-            {MATRIX_FIGURES.map((label) => (
-              <th scope="col" className="num" key={label}>
-                {label}
+            {columns.map((c) => (
+              <th
+                scope="col"
+                className={c.unit === '' ? undefined : 'num'}
+                key={c.id}
+                title={c.description}
+                data-column={c.id}
+              >
+                {c.label}
               </th>
             ))}
           </tr>
         </thead>
         <tbody>
-          {table.cells.map((c) => (
-            <MatrixRow key={c.key} cell={c} several={several} kind={table.levelKind} />
-          ))}
+          {cells.map((cell) => {
+            const first = firstRunOf(cell);
+            const tone = cell.results.length === 0 ? 'none' : verdictTone(cell.verdict);
+            return (
+              <tr
+                key={cell.key}
+                data-testid="comparison-cell"
+                data-target={cell.target}
+                data-level={cell.level}
+                data-protocol={cell.protocol}
+                data-runs={cell.runs}
+                data-rps={cell.figures.rps?.mean ?? ''}
+                data-failed={cell.failedRequests}
+                data-verdict={cell.results.length === 0 ? '' : cell.verdict.state}
+                className={tone === 'bad' ? 'has-caveat' : undefined}
+              >
+                <th scope="row">
+                  {tone === 'bad' && (
+                    <span className="caveat-mark" aria-label="caveat" title={cell.verdict.headline}>
+                      !
+                    </span>
+                  )}
+                  <OpenRun
+                    cellIndex={first}
+                    label={cell.target}
+                    title={cellLabel(plan, cell)}
+                    onOpenRun={onOpenRun}
+                    focus={first !== null && cell.outcomes.some((o) => o.cellIndex === returnFocus)}
+                  />
+                </th>
+                {several && <td>{cell.protocol}</td>}
+                <td>{levelLabel(table.levelKind, cell.level)}</td>
+                {columns.map((c) =>
+                  c.id === 'verdict' ? (
+                    <td key={c.id} data-testid="cell-verdict">
+                      {cell.results.length === 0 ? (
+                        '–'
+                      ) : (
+                        <span
+                          className={`verdict-badge verdict-badge--${tone}`}
+                          title={cell.verdict.headline}
+                        >
+                          {verdictLabel(cell.verdict)}
+                        </span>
+                      )}
+                    </td>
+                  ) : (
+                    <td
+                      key={c.id}
+                      className={`${c.unit === '' ? '' : 'num'}${columnAffected(c, cell) ? ' is-caveat' : ''}`}
+                      data-testid={`cell-${c.id}`}
+                      title={columnAffected(c, cell) ? cell.verdict.headline : undefined}
+                    >
+                      {columnText(c, cell)}
+                    </td>
+                  ),
+                )}
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </div>
   );
 }
 
-function MatrixRow({
-  cell: c,
-  several,
-  kind,
+/** Every cell with a caveat, in words under the matrix (not only in a tooltip). */
+function CaveatList({
+  plan,
+  cells,
+  onOpenRun,
 }: {
-  cell: CellAggregate;
-  several: boolean;
-  kind: ComparisonTable['levelKind'];
+  plan: ComparisonPlan;
+  cells: readonly MatrixCell[];
+  onOpenRun: (cellIndex: number) => void;
 }) {
-  const rps = c.figures.rps;
-  const errorShare = c.requests > 0 ? c.failedRequests / c.requests : 0;
+  const said = cellsWithCaveats(cells);
+  if (said.length === 0) return null;
   return (
-    <tr
-      data-testid="comparison-cell"
-      data-target={c.target}
-      data-level={c.level}
-      data-protocol={c.protocol}
-      data-runs={c.runs}
-      data-rps={rps?.mean ?? ''}
-      data-failed={c.failedRequests}
-    >
-      <th scope="row">{c.target}</th>
-      {several && <td>{c.protocol}</td>}
-      <td>{levelLabel(kind, c.level)}</td>
-      <td className="num strong" data-testid="cell-rps">
-        {rps ? formatRate(rps.mean) : '–'}
-      </td>
-      <td className="num muted">{rps?.stdev != null ? formatRate(rps.stdev) : '–'}</td>
-      <td className="num">{rps ? formatRate(rps.min) : '–'}</td>
-      <td className="num">{rps ? formatRate(rps.max) : '–'}</td>
-      <td className="num">{ms(c.figures.p50)}</td>
-      <td className="num">{ms(c.figures.p95)}</td>
-      <td className="num" data-testid="cell-p99">
-        {ms(c.figures.p99)}
-      </td>
-      <td
-        className={`num${c.failedRequests > 0 ? ' bad' : ''}`}
-        title={`${formatCount(c.failedRequests)} of ${formatCount(c.requests)} requests failed`}
-      >
-        {c.runs === 0
-          ? '–'
-          : c.failedRequests === 0
-            ? '0'
-            : `${formatCount(c.failedRequests)} (${(errorShare * 100).toFixed(1)}%)`}
-      </td>
-      <td className="num" title={c.failures.join('\n') || undefined}>
-        {c.runs}/{c.planned}
-        {c.skipped > 0 && <span className="bad"> ({c.skipped} left out)</span>}
-      </td>
-    </tr>
+    <ul className="caveat-list" data-testid="matrix-caveats">
+      {said.map((cell) => (
+        <li
+          key={cell.key}
+          className={`caveat caveat--${verdictTone(cell.verdict)}`}
+          data-testid="matrix-caveat"
+          data-key={cell.key}
+          data-verdict={cell.verdict.state}
+        >
+          <span className="caveat__where">
+            <OpenRun
+              cellIndex={firstRunOf(cell)}
+              label={cellLabel(plan, cell)}
+              title={cellLabel(plan, cell)}
+              onOpenRun={onOpenRun}
+            />
+            <span className={`verdict-badge verdict-badge--${verdictTone(cell.verdict)}`}>
+              {VERDICT_STATE_LABELS[cell.verdict.state]}
+            </span>
+          </span>
+          <span className="caveat__what">{cell.verdict.caveats.map((c) => c.message).join(' ')}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Seed 002's Résumé: each repetition's time taken, req/s and time per request, a row per run. */
+function RepetitionTable({
+  rows,
+  outcomes,
+  several,
+  onOpenRun,
+}: {
+  rows: readonly RepetitionRow[];
+  outcomes: readonly CellOutcome[];
+  several: boolean;
+  onOpenRun: (cellIndex: number) => void;
+}) {
+  const cellIndexOf = new Map(outcomes.map((o) => [o.result.runId, o.cellIndex]));
+  return (
+    <div className="card table-card">
+      <div className="table-card__head">
+        <h2 className="table-card__title">Each repetition</h2>
+        <span className="muted small">one row per run, as ab prints it each time</span>
+      </div>
+      <div className="table-scroll">
+        <table className="table table--matrix" data-testid="repetition-table">
+          <thead>
+            <tr>
+              <th scope="col">Target</th>
+              {several && <th scope="col">Protocol</th>}
+              <th scope="col">Level</th>
+              <th scope="col" className="num">
+                run
+              </th>
+              {REPETITION_COLUMNS.map((c) => (
+                <th scope="col" className={c.unit === '' ? undefined : 'num'} key={c.id}>
+                  {c.label}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr
+                key={r.key}
+                data-testid="repetition-row"
+                data-target={r.target}
+                data-level={r.level}
+                data-repetition={r.repetition}
+                data-verdict={r.verdict.state}
+              >
+                <th scope="row">
+                  <OpenRun
+                    cellIndex={cellIndexOf.get(r.result.runId) ?? null}
+                    label={r.target}
+                    title={`${r.target} · ${r.levelText} · #${r.repetition}`}
+                    onOpenRun={onOpenRun}
+                  />
+                </th>
+                {several && <td>{r.protocol}</td>}
+                <td>{r.levelText}</td>
+                <td className="num">{r.repetition}</td>
+                {REPETITION_COLUMNS.map((c) => (
+                  <td key={c.id} className={c.unit === '' ? undefined : 'num'} data-testid={`rep-${c.id}`}>
+                    {c.format(c.value(r))}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
   );
 }
 

@@ -17,7 +17,14 @@ const STATUS_TEXT: Record<CellProgress['status'], string> = {
  * The whole matrix at a glance: one row per target (and protocol), one column per level,
  * one square per repetition in each, coloured by its state, with the live req/s.
  */
-export function MatrixProgress({ state }: { state: ComparisonRunState }) {
+export function MatrixProgress({
+  state,
+  onOpenRun,
+}: {
+  state: ComparisonRunState;
+  /** Opens a finished repetition's full report (by its cellIndex). */
+  onOpenRun: (cellIndex: number) => void;
+}) {
   const { plan, cells } = state;
   if (!plan) return null;
   const kind = levelKindOf(plan.load);
@@ -101,13 +108,29 @@ export function MatrixProgress({ state }: { state: ComparisonRunState }) {
                     return (
                       <td key={level}>
                         <div className="reps">
-                          {reps.map((c) => (
-                            <span
-                              key={c.coordinates.repetition}
-                              className={`rep rep--${state.phase === 'done' && c.status === 'pending' ? 'skipped' : c.status}`}
-                              title={`repetition ${c.coordinates.repetition + 1}: ${state.phase === 'done' && c.status === 'pending' ? 'skipped' : STATUS_TEXT[c.status]}`}
-                            />
-                          ))}
+                          {reps.map((c) => {
+                            const status =
+                              state.phase === 'done' && c.status === 'pending' ? 'skipped' : c.status;
+                            const title = `repetition ${c.coordinates.repetition + 1}: ${status === 'skipped' ? 'skipped' : STATUS_TEXT[c.status]}`;
+                            const index = cells.indexOf(c);
+                            return state.outcomes.some((o) => o.cellIndex === index) ? (
+                              <button
+                                type="button"
+                                key={c.coordinates.repetition}
+                                className={`rep rep--${status}`}
+                                title={`${title}: open its report`}
+                                aria-label={`Open ${comparisonTargetLabel(t)} ${levelLabel(kind, level)} ${title}`}
+                                data-testid="open-repetition"
+                                onClick={() => onOpenRun(index)}
+                              />
+                            ) : (
+                              <span
+                                key={c.coordinates.repetition}
+                                className={`rep rep--${status}`}
+                                title={title}
+                              />
+                            );
+                          })}
                           <span className="reps__rate">
                             {last?.rps != null ? `${formatLiveRate(last.rps)} req/s` : ''}
                           </span>

@@ -1,9 +1,10 @@
+import { useState } from 'react';
 import type { ComparisonPlan } from '../../../shared/comparison.ts';
 import type { RunRecord } from '../../../shared/history.ts';
 import type { Scenario } from '../../../shared/scenario.ts';
 import { RunReport } from '../../report/RunReport.tsx';
 import { formatWhen } from '../common/time.ts';
-import { ComparisonReport } from '../Compare/ComparisonReport.tsx';
+import { ComparisonResults } from '../Compare/ComparisonResults.tsx';
 
 interface RecordViewProps {
   record: RunRecord;
@@ -46,8 +47,22 @@ export function RecordView({ record, onLoadScenario, onLoadPlan }: RecordViewPro
       {record.kind === 'scenario' ? (
         <RunReport results={record.results} name={record.name} json={record} />
       ) : (
-        <ComparisonReport plan={record.plan} outcomes={record.outcomes} status={record.status} />
+        <SavedComparison key={record.id} record={record} />
       )}
     </section>
+  );
+}
+
+/** A saved comparison's report; each of its cells opens its run. */
+function SavedComparison({ record }: { record: Extract<RunRecord, { kind: 'comparison' }> }) {
+  const [opened, setOpened] = useState<number | null>(null);
+  return (
+    <ComparisonResults
+      plan={record.plan}
+      outcomes={record.outcomes}
+      status={record.status}
+      opened={opened}
+      onOpen={setOpened}
+    />
   );
 }

@@ -17,10 +17,21 @@ interface ChartFrameProps {
   subject: ChartSubject;
   tall?: boolean;
   actions?: ReactNode;
+  /** A line under the chart (what its marks mean). */
+  note?: ReactNode;
 }
 
 /** A chart's card: title, actions and a button that saves the chart as a PNG, above the canvas. */
-export function ChartFrame({ canvasRef, title, label, testId, subject, tall, actions }: ChartFrameProps) {
+export function ChartFrame({
+  canvasRef,
+  title,
+  label,
+  testId,
+  subject,
+  tall,
+  actions,
+  note,
+}: ChartFrameProps) {
   return (
     <figure className={`card chart-card${tall ? ' chart-card--tall' : ''}`}>
       <figcaption className="chart-card__title chart-card__title--actions">
@@ -33,6 +44,11 @@ export function ChartFrame({ canvasRef, title, label, testId, subject, tall, act
       <div className="chart-card__canvas">
         <canvas ref={canvasRef} data-testid={testId} role="img" aria-label={label} />
       </div>
+      {note && (
+        <p className="chart-card__note" data-testid={`${testId}-note`}>
+          {note}
+        </p>
+      )}
     </figure>
   );
 }
@@ -45,6 +61,8 @@ interface ChartCardProps extends Omit<ChartFrameProps, 'canvasRef' | 'title' | '
   about: ChartAbout;
   /** Builds the chart for the current theme; a new function (new data) redraws it. */
   build: (palette: Palette) => ChartConfiguration;
+  /** How many of its points carry a caveat mark, for tests to read. */
+  marks?: number;
 }
 
 /** Points a configuration draws (nulls are gaps, not points). */
@@ -53,16 +71,17 @@ function pointCount(config: ChartConfiguration): number {
 }
 
 /** A chart drawn once from finished data (a report, a comparison, a saved run), in a card. */
-export function ChartCard({ build, slug, about, ...frame }: ChartCardProps) {
+export function ChartCard({ build, slug, about, marks = 0, ...frame }: ChartCardProps) {
   const setup = useCallback(
     (canvas: HTMLCanvasElement, palette: Palette) => {
       const config = build(palette);
       const chart = new Chart(canvas, config);
-      // How many points are drawn, for tests to read.
+      // How many points are drawn, and how many marked, for tests to read.
       canvas.dataset.points = String(pointCount(config));
+      canvas.dataset.caveats = String(marks);
       return () => chart.destroy();
     },
-    [build],
+    [build, marks],
   );
   const canvasRef = useChartCanvas(setup);
   const subject = { figure: frame.title, slug, ...about };
