@@ -397,7 +397,7 @@ export function cellVerdict(results: readonly RunResult[]): Verdict {
       code: 'runs-left-out',
       severity: 'warn',
       label: `${failed.length} failed`,
-      message: `${failed.length} of ${results.length} runs failed (${failed[0]!.error?.message ?? 'no result'}) and are left out of the figures.`,
+      message: `${failed.length} of ${results.length} runs failed (${failed[0]!.error?.message ?? 'no result'}) and ${failed.length === 1 ? 'is' : 'are'} left out of the figures.`,
     });
   }
   if (cancelled.length > 0) {
@@ -405,7 +405,7 @@ export function cellVerdict(results: readonly RunResult[]): Verdict {
       code: 'partial',
       severity: 'warn',
       label: 'partial',
-      message: `${cancelled.length} of ${results.length} runs were stopped before their end and are left out of the figures.`,
+      message: `${cancelled.length} of ${results.length} runs ${cancelled.length === 1 ? 'was' : 'were'} stopped before the end and ${cancelled.length === 1 ? 'is' : 'are'} left out of the figures.`,
     });
   }
   return verdictOf(caveats);

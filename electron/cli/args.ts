@@ -33,11 +33,14 @@ const REPORT_FORMATS = ['text', 'ab', 'vegeta', 'http_load', 'jmeter', 'json'] a
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 export interface OutputOptions {
-  format: ReportFormat;
+  /** --format; null when not given (a run prints text, a comparison its plan's layout). */
+  format: ReportFormat | null;
   /** Write the result(s) as JSON here. */
   jsonFile: string | null;
   /** Base path for the CSV files (see csvPaths). */
   csvFile: string | null;
+  /** Write the self-contained HTML report here. */
+  htmlFile: string | null;
   /** No progress lines on stderr. */
   quiet: boolean;
 }
@@ -109,6 +112,7 @@ const RUN_OPTIONS = {
   format: { type: 'string' },
   json: { type: 'string' },
   csv: { type: 'string' },
+  html: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -292,14 +296,15 @@ function outputFile(flag: string, path: string | undefined, io: FileIo): string 
 }
 
 function outputFromFlags(v: Values, io: FileIo): OutputOptions {
-  const format = v.format ?? 'text';
-  if (!(REPORT_FORMATS as readonly string[]).includes(format)) {
+  const format = v.format ?? null;
+  if (format !== null && !(REPORT_FORMATS as readonly string[]).includes(format)) {
     throw new CliInputError('--format', `"${format}" is not one of ${REPORT_FORMATS.join(', ')}`);
   }
   return {
-    format: format as ReportFormat,
+    format: format as ReportFormat | null,
     jsonFile: outputFile('--json', v.json, io),
     csvFile: outputFile('--csv', v.csv, io),
+    htmlFile: outputFile('--html', v.html, io),
     quiet: v.quiet === true,
   };
 }

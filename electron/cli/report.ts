@@ -1,14 +1,15 @@
 /** What `trebuchet run` prints and writes once the run or comparison is over. */
 import { writeFileSync } from 'node:fs';
-import { levelKindOf, levelLabel, type CellOutcome, type ComparisonPlan } from '../../shared/comparison.ts';
 import type { LabelledResult } from '../../shared/format/csv.ts';
 import { comparisonMatrixCsv, percentilesCsv, summaryCsv, timeSeriesCsv } from '../../shared/format/csv.ts';
-import { formatAbReport } from '../../shared/format/ab.ts';
-import { formatComparisonTable } from '../../shared/format/comparison-text.ts';
-import { formatHttpLoadReport } from '../../shared/format/http-load.ts';
-import { formatJmeterReport } from '../../shared/format/jmeter.ts';
-import { formatTextReport } from '../../shared/format/report.ts';
-import { formatVegetaReport } from '../../shared/format/vegeta.ts';
+import {
+  formatComparisonReport,
+  formatPreflightFailures,
+  PREFLIGHT_FIX_FLAGS,
+  runLabel,
+} from '../../shared/format/comparison-text.ts';
+import { formatRunReport } from '../../shared/format/report.ts';
+import { PREFLIGHT_FIX_LABELS } from '../../shared/preflight.ts';
 import type { RunResult } from '../../shared/result.ts';
 import { targetLabel } from '../../shared/scenario.ts';
 import type { ComparisonOutcome } from '../services/comparison-runner.ts';
@@ -21,60 +22,34 @@ export function resultsJson(results: readonly RunResult[]): string {
   return JSON.stringify(results.length === 1 ? results[0] : results, null, 2) + '\n';
 }
 
-/** One result in one of the tools' layouts (json aside: several results make one document). */
-function formatOne(
-  r: RunResult,
-  format: Exclude<ReportFormat, 'json'>,
-  index: number,
-  count: number,
-): string {
-  switch (format) {
-    case 'ab':
-      return formatAbReport(r);
-    case 'vegeta':
-      return formatVegetaReport(r);
-    case 'http_load':
-      return formatHttpLoadReport(r);
-    case 'jmeter':
-      return formatJmeterReport(r);
-    case 'text':
-      return formatTextReport(r, index, count);
-  }
-}
-
 export function renderReport(results: readonly RunResult[], format: ReportFormat): string {
   if (format === 'json') return resultsJson(results);
   const separator = format === 'text' ? `\n${'-'.repeat(78)}\n\n` : '\n';
-  return results.map((r, i) => formatOne(r, format, i, results.length)).join(separator);
-}
-
-/** "nginx · https · c=100 · #2": where a comparison run sits in the matrix. */
-function cellLabel(plan: ComparisonPlan, o: CellOutcome): string {
-  const c = o.coordinates;
-  const level = levelLabel(levelKindOf(plan.load), c.level);
-  return [targetLabel(o.result.target), c.protocol, level, `#${c.repetition + 1}`].join(' · ');
+  return results.map((r, i) => formatRunReport(r, format, i, results.length)).join(separator);
 }
 
 /** What --format json and --json hold for a comparison. */
 function comparisonJson(outcome: ComparisonOutcome): string {
-  const { plan, status, table, outcomes } = outcome;
-  return JSON.stringify({ plan, status, table, outcomes }, null, 2) + '\n';
+  const { plan, status, table, outcomes, preflightFailures } = outcome;
+  return JSON.stringify({ plan, status, table, outcomes, preflightFailures }, null, 2) + '\n';
 }
 
 /**
- * A comparison's report: the matrix and percentile tables; with a tool's format, each run's
- * report in that format first, under its place in the matrix.
+ * A comparison's report: each run in the chosen layout (the plan's own when none was asked
+ * for) under its place in the matrix, then the matrix; or why it did not start.
  */
-export function renderComparisonReport(outcome: ComparisonOutcome, format: ReportFormat): string {
+export function renderComparisonReport(outcome: ComparisonOutcome, format: ReportFormat | null): string {
   if (format === 'json') return comparisonJson(outcome);
-  const table = formatComparisonTable(outcome.table);
-  const status = outcome.status === 'completed' ? '' : `Status: ${outcome.status}\n`;
-  if (format === 'text') return status + table;
-  const runs = outcome.outcomes.map(
-    (o, i) =>
-      `== ${cellLabel(outcome.plan, o)} ==\n${formatOne(o.result, format, i, outcome.outcomes.length)}`,
-  );
-  return [...runs, status + table].join('\n');
+  if (outcome.preflightFailures.length > 0) {
+    return formatPreflightFailures(
+      outcome.preflightFailures,
+      (fix) => `${PREFLIGHT_FIX_LABELS[fix]} (${PREFLIGHT_FIX_FLAGS[fix]})`,
+    );
+  }
+  return formatComparisonReport(outcome.plan, outcome.outcomes, {
+    ...(format === null ? {} : { layout: format }),
+    status: outcome.status,
+  });
 }
 
 /** Target labels for CSV columns; repeated labels get a #n suffix so columns stay distinct. */
@@ -133,8 +108,14 @@ export function writeComparisonFiles(outcome: ComparisonOutcome, output: OutputO
   if (output.jsonFile) files.push([output.jsonFile, comparisonJson(outcome)]);
   if (output.csvFile) {
     const paths = comparisonCsvPaths(output.csvFile);
-    const labelled = outcome.outcomes.map((o) => ({ label: cellLabel(outcome.plan, o), result: o.result }));
-    files.push([paths.matrix, comparisonMatrixCsv(outcome.table)], [paths.summary, summaryCsv(labelled)]);
+    const labelled = outcome.outcomes.map((o) => ({
+      label: runLabel(outcome.plan, o.coordinates),
+      result: o.result,
+    }));
+    files.push(
+      [paths.matrix, comparisonMatrixCsv(outcome.table, outcome.outcomes)],
+      [paths.summary, summaryCsv(labelled)],
+    );
   }
   return writeFiles(files);
 }

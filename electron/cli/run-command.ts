@@ -193,7 +193,7 @@ async function runScenario(
   }
 
   const { outcome: results, interrupted } = run;
-  if (results.length > 0) ctx.stdout.write(renderReport(results, output.format));
+  if (results.length > 0) ctx.stdout.write(renderReport(results, output.format ?? 'text'));
   for (const path of writeOutputFiles(results, output)) ctx.stderr.write(`wrote ${path}\n`);
   if (command.history.save && results.length > 0) {
     await save(ctx, stores, { kind: 'scenario', status, scenario, results });
@@ -247,6 +247,14 @@ async function runComparison(
       }
       case 'pause':
         say(`pausing ${event.seconds} s before the next run\n`);
+        return;
+      case 'preflight':
+        say(`checking ${event.checks.length} URL(s) before any load\n`);
+        return;
+      case 'preflight-failed':
+        ctx.stderr.write(
+          `trebuchet run: ${event.failures.length} URL(s) failed the check; no load was sent (the report says why)\n`,
+        );
         return;
       case 'error':
         hostError = true;

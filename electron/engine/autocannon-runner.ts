@@ -182,7 +182,7 @@ export class AutocannonRunner implements Runner {
 
         client.on('request', () => {
           if (requestBytes < 0) requestBytes = client.getRequestBuffer().length;
-          recorder.inFlight++;
+          recorder.started();
           recorder.sent(bodyLength, requestBytes);
           sentAgainstBudget++;
         });

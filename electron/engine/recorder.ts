@@ -34,6 +34,7 @@ export interface Totals {
   inTotal: number;
   outBody: number;
   outTotal: number;
+  /** Requests started, each once however often it is written (a resend on a new connection is the same request). */
   sent: number;
   errorSet: Map<ErrorKind, { count: number; message: string }>;
   /** Body length of the first successful response (ab's "Document Length"). */
@@ -131,11 +132,16 @@ export class Recorder {
     else this.totals.errorSet.set(kind, { count: 1, message });
   }
 
-  /** A request was written. */
+  /** A request was started: it counts as sent once, and is in flight until it finishes. */
+  started(): void {
+    this.inFlight++;
+    if (this.measuring) this.totals.sent++;
+  }
+
+  /** A request's bytes were written (again, when it goes out anew on a new connection). */
   sent(bodyBytes: number, totalBytes: number): void {
     if (!this.measuring) return;
     const t = this.totals;
-    t.sent++;
     t.outBody += bodyBytes;
     t.outTotal += totalBytes;
   }

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { vegetaRate, vegetaThroughput } from '../../shared/format/summary.ts';
 import { cellOutcomeSchema } from '../../shared/comparison.ts';
 import { runResultSchema } from '../../shared/result.ts';
+import { makeTestCerts } from '../helpers/certs.ts';
 import { endAfterAll, endAfterEach } from '../helpers/cleanup.ts';
 import { abField, runCli, startCli } from '../helpers/cli.ts';
 import { handlers, refusedPort, startHttpServer, type TestServer } from '../helpers/servers.ts';
@@ -205,9 +206,16 @@ describe('trebuchet run --preset and --save, trebuchet presets', () => {
     ]);
     expect(r.stderr).toContain('left out (no URL given): Apache (prefork), Apache (worker)');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^target +protocol +level +runs +req\/s/m);
-    expect(r.stdout).toMatch(/^lighttpd +http +c=5 +1\/1 /m);
-    expect(r.stdout).toMatch(/^lighttpd +http +c=10 +1\/1 /m);
+    // Each cell in ab's layout (seed 004 is named after ab), then the matrix with the seed's
+    // columns: Connect / Processing / Waiting means per server and level.
+    expect(r.stdout).toMatch(/^== lighttpd · http · c=5 · #1 ==\nServer Software: /m);
+    expect(r.stdout).toMatch(
+      /^ {3}target +protocol +level +req\/s +connect ms +processing ms +waiting ms +time taken s +time\/req ms +failed +verdict$/m,
+    );
+    expect(r.stdout).toMatch(
+      /^ {3}lighttpd +http +c=5 +[\d,.]+ +\d+\.\d{3} +\d+\.\d{3} +\d+\.\d{3} .* 0 +clean$/m,
+    );
+    expect(r.stdout).toMatch(/^ {3}lighttpd +http +c=10 +[\d,.]+ +\d+\.\d{3} /m);
     const saved = JSON.parse(readFileSync(json, 'utf8')) as { status: string; outcomes: unknown[] };
     expect(saved.status).toBe('completed');
     const outcomes = saved.outcomes.map((o) => cellOutcomeSchema.parse(o));
@@ -248,9 +256,56 @@ describe('trebuchet run --preset and --save, trebuchet presets', () => {
     expect(r.code).toBe(130);
     expect(r.stdout).toMatch(/^Status: cancelled$/m);
     // The first level's run ended early and counts as cancelled (left out of the means); the second never ran.
-    expect(r.stdout).toMatch(/^lighttpd +http +c=2 +0\/1 /m);
-    expect(r.stdout).toMatch(/^lighttpd +http +c=4 +0\/1 /m);
+    expect(r.stdout).toMatch(/^! +lighttpd +http +c=2 +– .* stopped$/m);
+    expect(r.stdout).toMatch(/^ +lighttpd +http +c=4 +– .* –$/m);
+    expect(r.stdout).toContain('! lighttpd · http · c=2: Every run was stopped before its end');
     expect(r.stderr).not.toContain('[2/2]');
+  });
+
+  it('checks every URL of a comparison first: a self-signed server stops it before any load, with the fix, and exits 1', async () => {
+    const certs = endAll(makeTestCerts());
+    const secure = end(await startHttpServer(handlers.ok('secret'), { tls: certs.selfSigned }));
+    const planFile = join(dir, 'self-signed.json');
+    writeFileSync(
+      planFile,
+      JSON.stringify({
+        name: 'self-signed',
+        targets: [
+          { name: 'plain', urls: { http: server.url, https: secure.url } },
+          { name: 'secure', urls: { http: server.url, https: secure.url } },
+        ],
+        protocols: ['http', 'https'],
+        load: { model: 'closed', limit: { kind: 'requests', count: 50 } },
+        levels: [1],
+        repetitions: 1,
+      }),
+    );
+    const before = server.requests;
+    const r = await runCli(['run', '--preset', planFile, '--data-dir', join(dir, 'preset-data')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('checking 2 URL(s) before any load');
+    expect(r.stderr).toContain('1 URL(s) failed the check; no load was sent');
+    expect(r.stdout.split('\n').slice(0, 4)).toEqual([
+      'The comparison did not start: 1 URL(s) failed the check before any load.',
+      `  ${secure.url} (HTTP/1.1; plain, secure): certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT) for ${secure.url} — turn off certificate verification to test it anyway`,
+      '    fix: Turn off certificate verification (--insecure)',
+      "    fix: Pick the CA file that signed the server's certificate (--cacert FILE)",
+    ]);
+    // The http URL got its one pre-flight request, and no cell ran.
+    expect(server.requests - before).toBe(1);
+    expect(secure.requests).toBe(0);
+    // With the fix the same comparison runs.
+    const fixed = await runCli([
+      'run',
+      '--preset',
+      planFile,
+      '--insecure',
+      '-q',
+      '--data-dir',
+      join(dir, 'preset-data'),
+    ]);
+    expect(fixed.code).toBe(0);
+    expect(secure.requests).toBeGreaterThanOrEqual(100);
   });
 
   it('--save keeps a plain run in the history with secret header values cleared; without it nothing is written', async () => {

@@ -115,7 +115,7 @@ describe('trebuchet run flags', () => {
     expect(scenario.options.keepAlive).toBe(true);
     expect(scenario.targets).toHaveLength(1);
     expect(scenario.targets[0]!.method).toBe('GET');
-    expect(output).toEqual({ format: 'text', jsonFile: null, csvFile: null, quiet: false });
+    expect(output).toEqual({ format: null, jsonFile: null, csvFile: null, htmlFile: null, quiet: false });
   });
 
   it('maps vegeta flags onto the open model; --rate with --closed caps a closed loop', () => {
@@ -169,7 +169,13 @@ describe('trebuchet run flags', () => {
         { metric: 'p50', op: '<=', value: 200 },
       ],
     });
-    expect(output).toEqual({ format: 'vegeta', jsonFile: '/w/out.json', csvFile: '/w/out.csv', quiet: true });
+    expect(output).toEqual({
+      format: 'vegeta',
+      jsonFile: '/w/out.json',
+      csvFile: '/w/out.csv',
+      htmlFile: null,
+      quiet: true,
+    });
   });
 
   it('a text body without -m is a POST, as with ab -p', () => {

@@ -131,6 +131,36 @@ describe('report output and exit codes', () => {
   });
 });
 
+describe('the verdict in the text output', () => {
+  it('says a clean run is clean, right under its heading', () => {
+    const lines = renderReport([seed000Result()], 'text').split('\n');
+    expect(lines.slice(0, 3)).toEqual([
+      'Target: 127.0.0.1:8082/test.html  GET http://127.0.0.1:8082/test.html',
+      'Status: completed  engine native 0.1.0, Node v24.21.0, 2 x Test CPU',
+      'Verdict: clean: the figures are the server’s.',
+    ]);
+  });
+
+  it('puts a run whose every response was a 404 first of all, and after a tool layout', () => {
+    const all404: RunResult = {
+      ...seed000Result(),
+      requests: { ...seed000Result().requests, ok: 0, non2xx: 500 },
+      statusCodes: { '404': 500 },
+      successRatio: 0,
+    };
+    const text = renderReport([all404], 'text').split('\n');
+    expect(text.slice(2, 4)).toEqual([
+      'Verdict: ALL NON-2XX',
+      '  ! Every response was 404 Not Found: check the path.',
+    ]);
+    const ab = renderReport([all404], 'ab');
+    expect(ab.startsWith('Server Software:')).toBe(true);
+    expect(
+      ab.endsWith('\nVerdict: ALL NON-2XX\n  ! Every response was 404 Not Found: check the path.\n'),
+    ).toBe(true);
+  });
+});
+
 describe('tool formats and comparisons on stdout', () => {
   it('prints http_load and JMeter layouts per target', () => {
     const text = renderReport([seed000Result(), abStyleResult()], 'http_load');
@@ -160,8 +190,16 @@ describe('tool formats and comparisons on stdout', () => {
     expect(
       text.startsWith('== nginx · http · c=10 · #1 ==\nhttp://127.0.0.1:8080/: connect ECONNREFUSED'),
     ).toBe(true);
-    expect(text).toContain('  code 503 -- 5\n\nStatus: cancelled\ntwo\n');
-    expect(renderComparisonReport(outcome, 'text').startsWith('Status: cancelled\ntwo\n')).toBe(true);
+    // Each run's report ends with its verdict; the matrix follows under the comparison's status.
+    expect(text).toContain('  code 503 -- 5\n\nVerdict: ');
+    expect(text).toContain('\nStatus: cancelled\ntwo\n');
+    // Without a format, the plan's own layout (ab for a closed plan).
+    expect(renderComparisonReport(outcome, null)).toContain(
+      '== nginx · http · c=10 · #1 ==\nServer Software:',
+    );
+    expect(renderComparisonReport(outcome, 'text')).toContain(
+      '== nginx · http · c=10 · #1 ==\nTarget: nginx',
+    );
     const json = JSON.parse(renderComparisonReport(outcome, 'json')) as {
       status: string;
       table: { cells: unknown[] };

@@ -4,6 +4,9 @@ import { Recorder } from '../../electron/engine/recorder.ts';
 describe('Recorder', () => {
   it('counts responses and errors, and folds each window into the totals at tick', () => {
     const r = new Recorder({ sloMs: null, warmup: false, now: 0 });
+    r.started();
+    r.sent(10, 100);
+    // Written again on a new connection: its bytes count again, the request does not.
     r.sent(10, 100);
     r.response(200, 1500, 5, 80);
     r.response(200, 2500, 5, 80);
@@ -32,7 +35,7 @@ describe('Recorder', () => {
     expect(s.latency!.mean).toBeCloseTo(1.425, 2);
     const t = r.totals;
     expect([t.total, t.responses, t.ok, t.non2xx, t.errors]).toEqual([6, 4, 3, 2, 2]);
-    expect([t.inBody, t.inTotal, t.sent, t.outBody, t.outTotal]).toEqual([19, 310, 1, 10, 100]);
+    expect([t.inBody, t.inTotal, t.sent, t.outBody, t.outTotal]).toEqual([19, 310, 1, 20, 200]);
     expect(t.errorSet.get('reset')).toEqual({ count: 2, message: 'read ECONNRESET' });
     expect(r.statusCodes()).toEqual({ '200': 2, '301': 1, '404': 1 });
     expect(r.histogram.totalCount).toBe(4);
@@ -54,6 +57,7 @@ describe('Recorder', () => {
 
   it('keeps the warm-up out of the totals but still samples it', () => {
     const r = new Recorder({ sloMs: null, warmup: true, now: 0 });
+    r.started();
     r.sent(0, 50);
     r.response(200, 900, 5, 50);
     r.error('timeout', 'slow');
@@ -65,6 +69,7 @@ describe('Recorder', () => {
     expect(measured).toMatchObject({ warmup: false, requests: 1, totalRequests: 1 });
     expect(r.totals.total).toBe(1);
     expect(r.totals.sent).toBe(0);
+    expect(r.totals.outTotal).toBe(0);
     expect(r.totals.errorSet.size).toBe(0);
     expect(r.statusCodes()).toEqual({ '200': 1 });
     expect(r.histogram.totalCount).toBe(1);

@@ -293,10 +293,10 @@ describe('cellVerdict', () => {
     const v = cellVerdict([cleanRun(), failed, stopped]);
     expect(v.state).toBe('partial');
     expect(v.caveats.map((c) => [c.code, c.message])).toEqual([
-      ['partial', '1 of 3 runs were stopped before their end and are left out of the figures.'],
+      ['partial', '1 of 3 runs was stopped before the end and is left out of the figures.'],
       [
         'runs-left-out',
-        '1 of 3 runs failed (cannot connect to 127.0.0.1:8080: connection refused) and are left out of the figures.',
+        '1 of 3 runs failed (cannot connect to 127.0.0.1:8080: connection refused) and is left out of the figures.',
       ],
     ]);
     expect(cellVerdict([failed, failed]).headline).toBe(

@@ -1,6 +1,7 @@
 import { REPORT_PERCENTILES } from '../../../shared/defaults.ts';
 import type { Warning } from '../../../shared/result.ts';
 import { latencyStats } from '../histogram.ts';
+import { sentRate } from '../result.ts';
 import type { Runner, RunnerContext, RunnerOutcome, RunSpec } from '../types.ts';
 import { ClosedDriver } from './closed-driver.ts';
 import { createDialer } from './dial.ts';
@@ -72,13 +73,14 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
     waitSeconds = o.waitSeconds;
     dropped = o.dropped;
     // Measured figures only: warm-up sends would inflate the rate over a measured attack.
+    // The same rate as the result's, so the warning and the report agree.
     const { sent, late } = recorder.totals;
-    const sentRate = attackSeconds > 0 ? sent / (attackSeconds + 1 / load.rate) : 0;
+    const rate = sentRate(sent, attackSeconds, 0);
     if (o.dropped > 0 || late > 0.01 * Math.max(1, sent)) {
       warnings.push({
         code: 'rate-not-reached',
         message:
-          `target ${load.rate} req/s, sent ${sentRate.toFixed(1)} req/s: ${late} requests went out more than ` +
+          `target ${load.rate} req/s, sent ${rate.toFixed(1)} req/s: ${late} requests went out more than ` +
           `${LATE_TOLERANCE_MS} ms late and ${o.dropped} were never sent (no free slot under the in-flight cap of ` +
           `${load.maxInFlight}); latency is measured from the scheduled time`,
       });

@@ -68,7 +68,7 @@ export class RunState {
   }
 
   started(): void {
-    this.recorder.inFlight++;
+    this.recorder.started();
   }
 
   /** A response arrived (times from performance.now(), in ms). */

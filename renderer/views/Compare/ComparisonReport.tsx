@@ -90,7 +90,7 @@ export function ComparisonReport({
   );
   const exports: ExportAction[] = [
     downloadAction('Matrix CSV', 'export-matrix-csv', `${base}.matrix.csv`, MIME.csv, () =>
-      comparisonMatrixCsv(table),
+      comparisonMatrixCsv(table, outcomes),
     ),
     downloadAction(
       'Percentiles CSV',
