@@ -57,17 +57,27 @@ export function ConnectionEditor({ draft, onChange }: { draft: ScenarioDraft; on
 
 type TlsKey = TextKeys<TlsDraft>;
 
-/** The certificate fields; their test ids start with the editor's prefix ("opt-tls-ca", "plan-tls-ca"). */
+/**
+ * The certificate fields; their test ids start with the editor's prefix ("opt-tls-ca",
+ * "plan-tls-ca"), and the CA file's input has the element id caFileInputId(prefix).
+ */
 const tlsFields = (testIdPrefix: string): readonly FieldSpec<TlsKey>[] => [
   textField('caFile', 'Extra CA file (PEM)', 'options.tls.caFile', {
     placeholder: '/etc/ssl/my-ca.pem',
+    hint: 'a path on the machine that runs the load',
     testId: `${testIdPrefix}-ca`,
+    id: caFileInputId(testIdPrefix),
   }),
   textField('servername', 'Server name (SNI)', 'options.tls.servername', {
     placeholder: "the URL's host",
     testId: `${testIdPrefix}-servername`,
   }),
 ];
+/** The element id of an editor's CA file input, to move the focus there (a pre-flight fix). */
+export function caFileInputId(testIdPrefix: string): string {
+  return `${testIdPrefix}-ca-file`;
+}
+
 const RUN_TLS_FIELDS = tlsFields('opt-tls');
 const PLAN_TLS_FIELDS = tlsFields('plan-tls');
 

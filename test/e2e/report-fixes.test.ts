@@ -20,10 +20,12 @@ let alpha: TestServer;
 let beta: TestServer;
 let certs: TestCerts;
 let secure: TestServer;
+let selfSigned: TestServer;
 
 beforeAll(async () => {
   certs = makeTestCerts();
   secure = await startHttpServer(handlers.ok('hello over tls'), { tls: certs.valid });
+  selfSigned = await startHttpServer(handlers.ok('hello, self-signed'), { tls: certs.selfSigned });
   alpha = await startHttpServer(handlers.ok('hello from alpha', { server: 'alpha/1.0' }));
   beta = await startHttpServer(handlers.ok('hello from beta', { server: 'beta/1.0' }));
   downloads = mkdtempSync(join(tmpdir(), 'trebuchet-e2e-fixes-'));
@@ -33,6 +35,7 @@ afterAll(async () => {
   await alpha?.close();
   await beta?.close();
   await secure?.close();
+  await selfSigned?.close();
   certs?.remove();
   if (downloads) rmSync(downloads, { recursive: true, force: true });
 });
@@ -181,5 +184,71 @@ describe('the comparison editor', () => {
     expect(await cell.getAttribute('data-runs')).toBe('1');
     expect(Number(await cell.getAttribute('data-rps'))).toBeGreaterThan(0);
     expect(await cell.getAttribute('data-failed')).toBe('0');
+  });
+});
+
+/** Fills the comparison editor with one https target at 1 connection for 0.5 s, without a pause. */
+async function oneHttpsCell(page: Page, name: string, url: string): Promise<void> {
+  await page.getByTestId('tab-compare').click();
+  await page.getByTestId('plan-protocol-https').check();
+  await page.getByTestId('plan-protocol-http').uncheck();
+  await page.getByTestId('plan-name').fill(name);
+  await page.getByTestId('plan-target-name-0').fill('tls');
+  await page.getByTestId('plan-target-0-https').fill(url);
+  await page.getByTestId('plan-remove-target-1').click();
+  await page.getByTestId('plan-levels').fill('1');
+  await page.getByTestId('plan-duration').fill('0.5');
+  await page.getByTestId('plan-repetitions').fill('1');
+  await page.getByTestId('plan-pause').fill('0');
+}
+
+describe("the comparison's check before the matrix", () => {
+  it('stops before any load on a rejected certificate, says why per URL, and runs again with the fix', async () => {
+    const app = await e2e.open();
+    const { page } = app;
+    await oneHttpsCell(page, 'self-signed, verified', selfSigned.url);
+    await page.getByTestId('compare-run').click();
+    const failures = page.getByTestId('preflight-failure');
+    await failures.first().waitFor({ timeout: 30_000 });
+    expect(await failures.count()).toBe(1);
+    expect(await failures.getAttribute('data-url')).toBe(selfSigned.url);
+    // The reason is on screen, not in a tooltip, and no cell ran.
+    expect(await failures.getByTestId('preflight-reason').textContent()).toMatch(/certificate/i);
+    expect(await page.getByTestId('matrix-progress').count()).toBe(0);
+    expect(await page.getByTestId('comparison-report').count()).toBe(0);
+    expect(selfSigned.requests).toBe(0);
+    await app.screenshot('e2e-preflight-failed.png');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await app.screenshot('e2e-preflight-failed-dark.png');
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    await failures.getByTestId('preflight-fix-turn-off-verification').click();
+    await page.getByTestId('comparison-saved').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('plan-tls-verify').isChecked()).toBe(false);
+    expect(await page.getByTestId('comparison-cell').getAttribute('data-runs')).toBe('1');
+    expect(selfSigned.requests).toBeGreaterThan(0);
+  });
+
+  it('offers the CA file for a certificate its CA signed, and verifies the run with it', async () => {
+    const app = await e2e.open();
+    const { page } = app;
+    await oneHttpsCell(page, 'signed by the test CA', secure.url);
+    await page.getByTestId('compare-run').click();
+    const failure = page.getByTestId('preflight-failure');
+    await failure.waitFor({ timeout: 30_000 });
+    await failure.getByTestId('preflight-fix-choose-ca-file').click();
+    // The CA file field has the focus: the person types the path and runs again.
+    const active = await page.evaluate(
+      () =>
+        (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document
+          .activeElement?.id,
+    );
+    expect(active).toBe('plan-tls-ca-file');
+    await page.keyboard.type(certs.ca.certFile);
+    await page.getByTestId('compare-run').click();
+    await page.getByTestId('comparison-saved').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('plan-tls-verify').isChecked()).toBe(true);
+    await page.getByTestId('open-run').click();
+    expect(await page.getByTestId('tls-facts').textContent()).toContain('verified');
   });
 });

@@ -26,7 +26,8 @@ import {
   summaryCsv,
   timeSeriesCsv,
 } from '../../../shared/format/csv.ts';
-import { planReport, type MatrixColumnId } from '../../../shared/report-settings.ts';
+import { formatComparisonReport } from '../../../shared/format/comparison-text.ts';
+import { planReport, type MatrixColumnId, type ReportLayout } from '../../../shared/report-settings.ts';
 import { VERDICT_STATE_LABELS, verdictLabel } from '../../../shared/verdict.ts';
 import type { Palette } from '../../charts/palette.ts';
 import { formatMsValue } from '../../lib/format.ts';
@@ -35,6 +36,7 @@ import { aboutComparison, levelsTag } from '../Export/chartSubject.ts';
 import { MIME } from '../Export/download.ts';
 import { downloadAction, ExportBar, type ExportAction } from '../Export/ExportBar.tsx';
 import { labelOutcomes, resultJson } from '../Export/exports.ts';
+import { TextReportDialog } from '../Export/ResultExports.tsx';
 import { flaggedCount, percentileCurvesChart, rpsBarChart, scalingChart } from './chartData.ts';
 import {
   caveatKeys,
@@ -46,6 +48,15 @@ import {
 } from './matrixView.ts';
 import { verdictTone } from '../../report/reportModel.ts';
 import { shownAt, type At } from './percentileAt.ts';
+
+/** How each layout is named on its button. */
+const LAYOUT_NAMES: Record<ReportLayout, string> = {
+  text: 'Trebuchet',
+  ab: 'ab',
+  vegeta: 'vegeta',
+  jmeter: 'JMeter',
+  http_load: 'http_load',
+};
 
 interface ComparisonReportProps {
   plan: ComparisonPlan;
@@ -109,6 +120,17 @@ export function ComparisonReport({
       resultJson({ kind: 'comparison', status, plan, outcomes }),
     ),
   ];
+  // The text and HTML follow the columns on screen.
+  const shownPlan = useMemo(() => ({ ...plan, report: { ...planReport(plan), columns } }), [plan, columns]);
+  const [text, setText] = useState<string | null>(null);
+  const layout = planReport(plan).format;
+  const texts: ExportAction[] = [
+    {
+      label: `${LAYOUT_NAMES[layout]} per cell, then the matrix`,
+      testId: 'export-comparison-text',
+      run: () => setText(formatComparisonReport(shownPlan, outcomes, { status: status ?? undefined })),
+    },
+  ];
   const marked = (n: number, what: string) =>
     n > 0
       ? `${what}: the cell has a caveat (listed under the matrix), so the figure is not the server's.`
@@ -145,7 +167,21 @@ export function ComparisonReport({
         />
       )}
 
-      <ExportBar groups={[{ label: 'Export', actions: exports }]} />
+      <ExportBar
+        groups={[
+          { label: 'Export', actions: exports },
+          { label: 'Text report', actions: texts },
+        ]}
+      >
+        {text !== null && (
+          <TextReportDialog
+            title={`${plan.name}: each cell in ${LAYOUT_NAMES[layout]}'s layout, then the matrix`}
+            text={text}
+            fileName={`${base}.${layout}.txt`}
+            onClose={() => setText(null)}
+          />
+        )}
+      </ExportBar>
 
       <div className="chart-grid">
         <ChartCard

@@ -6,6 +6,7 @@ import {
   type ProtocolVariant,
 } from '../../../shared/comparison.ts';
 import { DEFAULTS } from '../../../shared/defaults.ts';
+import type { PreflightFix } from '../../../shared/preflight.ts';
 import { runOptionsSchema } from '../../../shared/scenario.ts';
 import { parseWith, type FieldIssue } from '../../../shared/validation.ts';
 import {
@@ -166,6 +167,24 @@ export function draftToPlanInput(d: PlanDraft): unknown {
     // The editor has no report fields (yet): a loaded plan keeps its layout and columns.
     ...(restPlan?.report ? { report: restPlan.report } : {}),
   };
+}
+
+/**
+ * The draft with a pre-flight fix applied: verification off, or https instead of h2. Picking
+ * a CA file is the person's to do (the field gets the focus): the draft stays as it is.
+ */
+export function withPreflightFix(d: PlanDraft, fix: PreflightFix): PlanDraft {
+  switch (fix) {
+    case 'turn-off-verification':
+      return { ...d, tls: { ...d.tls, verify: false } };
+    case 'use-http1':
+      return {
+        ...d,
+        protocols: PROTOCOL_VARIANTS.filter((p) => p === 'https' || (p !== 'h2' && d.protocols.includes(p))),
+      };
+    case 'choose-ca-file':
+      return d;
+  }
 }
 
 export type PlanCheck =

@@ -59,7 +59,8 @@ export function ResultExports({ results, name, json }: ResultExportsProps) {
   );
 }
 
-function TextReportDialog({
+/** A text report in a dialog, to copy or download. */
+export function TextReportDialog({
   title,
   text,
   fileName,
