@@ -9,7 +9,6 @@ import {
   type ProtocolVariant,
 } from '../../../shared/comparison.ts';
 import {
-  columnAffected,
   columnText,
   matrixCells,
   matrixColumns,
@@ -43,6 +42,7 @@ import {
   cellLabel,
   cellsWithCaveats,
   columnChoices,
+  figureMarked,
   firstRunOf,
   toggleColumn,
 } from './matrixView.ts';
@@ -423,9 +423,9 @@ function MatrixTable({
                   ) : (
                     <td
                       key={c.id}
-                      className={`${c.unit === '' ? '' : 'num'}${columnAffected(c, cell) ? ' is-caveat' : ''}`}
+                      className={`${c.unit === '' ? '' : 'num'}${figureMarked(c, cell) ? ' is-caveat' : ''}`}
                       data-testid={`cell-${c.id}`}
-                      title={columnAffected(c, cell) ? cell.verdict.headline : undefined}
+                      title={figureMarked(c, cell) ? cell.verdict.headline : undefined}
                     >
                       {columnText(c, cell)}
                     </td>

@@ -7,7 +7,12 @@ import {
   type CellOutcome,
   type ComparisonPlan,
 } from '../../../shared/comparison.ts';
-import { columnAffected, MATRIX_COLUMNS, type MatrixCell } from '../../../shared/comparison-columns.ts';
+import {
+  columnAffected,
+  MATRIX_COLUMNS,
+  type MatrixCell,
+  type MatrixColumn,
+} from '../../../shared/comparison-columns.ts';
 import { MATRIX_COLUMN_IDS, type MatrixColumnId } from '../../../shared/report-settings.ts';
 import type { VerdictFigure } from '../../../shared/verdict.ts';
 
@@ -81,13 +86,19 @@ export function firstRunOf(cell: Pick<MatrixCell, 'outcomes'>): number | null {
   return cell.outcomes[0]?.cellIndex ?? null;
 }
 
+/** True when a measured cell's column shows a figure a bad caveat makes not the server's. */
+export function figureMarked(column: MatrixColumn, cell: MatrixCell): boolean {
+  // A cell not run yet has nothing to mark (its verdict is "not measured" until it runs).
+  return cell.results.length > 0 && columnAffected(column, cell);
+}
+
 /** Keys of the cells whose figure (throughput or latency) a bad caveat makes not the server's. */
 export function caveatKeys(
   cells: readonly MatrixCell[],
   figure: Exclude<VerdictFigure, 'success'>,
 ): Set<string> {
   const column = MATRIX_COLUMNS[figure === 'throughput' ? 'rps' : 'p99'];
-  return new Set(cells.filter((c) => columnAffected(column, c)).map((c) => c.key));
+  return new Set(cells.filter((c) => figureMarked(column, c)).map((c) => c.key));
 }
 
 /** The cells with something to say, for the list under the matrix: not clean first. */
