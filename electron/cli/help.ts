@@ -75,10 +75,14 @@ Measuring:
 Output:
       --format F          text (default: what vegeta report and ab print), ab, vegeta,
                           http_load, jmeter (Aggregate and Summary Report) or json; a
-                          comparison prints its table after each run's report
+                          comparison prints each run in its preset's layout (ab, vegeta,
+                          JMeter...) unless F is given, then the matrix; every report ends
+                          with its verdict (clean, or why the figures are not the server's)
       --json FILE         write the result as JSON (an array when there are several targets)
       --csv FILE          write FILE's base name + .summary.csv, .timeseries.csv, .percentiles.csv
                           (a comparison: .matrix.csv and .summary.csv)
+      --html FILE         write a self-contained HTML report (charts, tables, verdicts, facts;
+                          opens offline, loads nothing) of the run or the comparison
       --save              keep the run in the history the app and trebuchet serve show (off by
                           default, so scripts leave no trace; secret header values are cleared)
       --data-dir DIR      where presets.json and history/ are (as trebuchet serve --data-dir)

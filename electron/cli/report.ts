@@ -8,6 +8,7 @@ import {
   PREFLIGHT_FIX_FLAGS,
   runLabel,
 } from '../../shared/format/comparison-text.ts';
+import { comparisonHtmlReport, runHtmlReport } from '../../shared/format/html-report.ts';
 import { formatRunReport } from '../../shared/format/report.ts';
 import { PREFLIGHT_FIX_LABELS } from '../../shared/preflight.ts';
 import type { RunResult } from '../../shared/result.ts';
@@ -86,10 +87,14 @@ function writeFiles(files: readonly (readonly [string, string])[]): string[] {
   return files.map(([path]) => path);
 }
 
-/** Writes the --json and --csv files; returns the paths written. */
+/** Writes the --json, --csv and --html files; returns the paths written. */
 export function writeOutputFiles(results: readonly RunResult[], output: OutputOptions): string[] {
   const files: [string, string][] = [];
   if (output.jsonFile) files.push([output.jsonFile, resultsJson(results)]);
+  if (output.htmlFile) {
+    const layout = output.format === null || output.format === 'json' ? 'text' : output.format;
+    files.push([output.htmlFile, runHtmlReport(results, { layout })]);
+  }
   if (output.csvFile) {
     const labelled = labelResults(results);
     const paths = csvPaths(output.csvFile);
@@ -102,10 +107,11 @@ export function writeOutputFiles(results: readonly RunResult[], output: OutputOp
   return writeFiles(files);
 }
 
-/** Writes a comparison's --json and --csv files; returns the paths written. */
+/** Writes a comparison's --json, --csv and --html files; returns the paths written. */
 export function writeComparisonFiles(outcome: ComparisonOutcome, output: OutputOptions): string[] {
   const files: [string, string][] = [];
   if (output.jsonFile) files.push([output.jsonFile, comparisonJson(outcome)]);
+  if (output.htmlFile) files.push([output.htmlFile, comparisonHtmlReport(outcome)]);
   if (output.csvFile) {
     const paths = comparisonCsvPaths(output.csvFile);
     const labelled = outcome.outcomes.map((o) => ({

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { REPORT_PERCENTILES } from '../../shared/defaults.ts';
+import { REPORT_PERCENTILES, VERDICT } from '../../shared/defaults.ts';
 import {
   ERROR_KIND_LABELS,
   RESULT_VERSION,
@@ -38,8 +38,8 @@ export interface TargetFacts {
   server: ServerFacts;
 }
 
-/** A generator CPU figure at or above this (percent of one core) counts as running flat out. */
-export const SATURATED_CPU_PERCENT = 90;
+/** A generator CPU figure at or above this (percent of one core) counts as running flat out: the verdict's. */
+export const SATURATED_CPU_PERCENT = VERDICT.clientBoundCpuPercent;
 /** Share of the measured samples that must run flat out for the run to count as saturated. */
 const SATURATED_SHARE = 0.5;
 /** A sample covering at least this share of the interval counts as full (the last one rarely does). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Progress, plannedSeconds, progressLine } from '../../electron/cli/progress.ts';
+import { cellSummaryLine, Progress, plannedSeconds, progressLine } from '../../electron/cli/progress.ts';
 import { formatPresetList } from '../../electron/cli/presets-command.ts';
 import {
   comparisonCsvPaths,
@@ -132,6 +132,17 @@ describe('report output and exit codes', () => {
 });
 
 describe('the verdict in the text output', () => {
+  it("adds a comparison run's caveats to its summary line on stderr", () => {
+    expect(cellSummaryLine(seed000Result())).toBe(
+      '  completed:  100.19 req/s  p99 574.479µs  total 500  failed 0',
+    );
+    const dropped: RunResult = {
+      ...seed000Result(),
+      requests: { ...seed000Result().requests, late: 300, dropped: 100 },
+    };
+    expect(cellSummaryLine(dropped)).toMatch(/ {2}failed 0 {2}! rate not reached$/);
+  });
+
   it('says a clean run is clean, right under its heading', () => {
     const lines = renderReport([seed000Result()], 'text').split('\n');
     expect(lines.slice(0, 3)).toEqual([

@@ -145,7 +145,7 @@ describe('matrix columns', () => {
       affected('late'),
       affected('success'),
       affected('runs'),
-    ]).toEqual([true, true, true, false, false]);
+    ]).toEqual([true, true, false, false, false]);
   });
 
   it('counts SLO failures and the error rate when the plan sets an SLO (seed 003)', () => {
