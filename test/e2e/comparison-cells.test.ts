@@ -1,8 +1,12 @@
 import type { Page } from 'playwright-core';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatRate } from '../../renderer/lib/format.ts';
+import { launchChromium, openOffline, type TestBrowser } from '../helpers/browser.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
-import { fillPlan, fillScenario, waitForStatus } from './app-page.ts';
+import { ARTIFACTS, fillPlan, fillScenario, saveDownload, waitForStatus } from './app-page.ts';
 import { useE2eApp } from './fixture.ts';
 
 /*
@@ -15,8 +19,13 @@ import { useE2eApp } from './fixture.ts';
 const e2e = useE2eApp();
 let alpha: TestServer;
 let missing: TestServer;
+let downloads: string;
+/** A browser of its own for opening exported files offline (the app's keeps its network). */
+let offline: TestBrowser;
 
 beforeAll(async () => {
+  downloads = mkdtempSync(join(tmpdir(), 'trebuchet-e2e-cells-'));
+  offline = await launchChromium();
   alpha = await startHttpServer(handlers.ok('hello from alpha', { server: 'alpha/1.0' }));
   missing = await startHttpServer(handlers.status(404, undefined, 'no such page'));
 });
@@ -24,6 +33,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await alpha?.close();
   await missing?.close();
+  await offline?.close();
+  if (downloads) rmSync(downloads, { recursive: true, force: true });
 });
 
 /** The focused element's test id and cell index, as the page sees it. */
@@ -174,5 +185,66 @@ describe('a run whose every response is a 404', () => {
     expect(await page.getByTestId('verdict-state').textContent()).toBe('all non-2xx');
     expect(await page.getByTestId('summary-success').textContent()).toBe('0.00%');
     await app.screenshot('e2e-run-all-404.png');
+  });
+});
+
+describe('the HTML export of the UI', () => {
+  it('downloads one self-contained file for a run and for a comparison, with the figures on screen', async () => {
+    const app = await e2e.open();
+    const { page } = app;
+    await fillScenario(app, { url: alpha.url, connections: 2, seconds: 0.5, name: 'alpha for the record' });
+    await page.getByTestId('run-button').click();
+    expect(await waitForStatus(app, ['completed', 'cancelled', 'failed'])).toBe('completed');
+    const run = await saveDownload(page, 'export-html', downloads);
+    expect(run.name).toBe('alpha-for-the-record.html');
+    const shownRps = await page.getByTestId('summary-rps').textContent();
+    const runPage = await openOffline(offline.context, run.path);
+    try {
+      expect(runPage.blocked).toEqual([]);
+      expect(await runPage.page.locator('[data-figure="Requests/s"] .value').textContent()).toBe(
+        `${shownRps} req/s`,
+      );
+      expect(await runPage.page.locator('[data-testid="run-1-verdict"]').getAttribute('data-state')).toBe(
+        'clean',
+      );
+      expect(await runPage.page.locator('[data-testid="run-1-chart-throughput"] svg').count()).toBe(1);
+    } finally {
+      await runPage.page.close();
+    }
+
+    await page.getByTestId('tab-compare').click();
+    await fillPlan(
+      app,
+      {
+        name: 'html of a comparison',
+        targets: [
+          { name: 'alpha', url: alpha.url },
+          { name: 'missing', url: missing.url },
+        ],
+      },
+      { levels: '1', seconds: 0.5, repetitions: 1, pause: 0 },
+    );
+    await page.getByTestId('compare-run').click();
+    await page.getByTestId('comparison-saved').waitFor({ timeout: 60_000 });
+    const rows = page.getByTestId('comparison-cell');
+    const screen = await Promise.all((await rows.all()).map((r) => r.getByTestId('cell-rps').textContent()));
+    const file = await saveDownload(page, 'export-html', downloads);
+    expect(file.name).toBe('html-of-a-comparison.html');
+    const report = await openOffline(offline.context, file.path);
+    try {
+      expect(report.blocked).toEqual([]);
+      const matrix = report.page.locator('[data-testid="matrix"] tbody tr');
+      expect(await matrix.count()).toBe(2);
+      const head = await report.page.locator('[data-testid="matrix"] thead th').allTextContents();
+      const rpsAt = head.indexOf('req/s');
+      for (const [i, rps] of screen.entries()) {
+        expect(await matrix.nth(i).locator('th, td').nth(rpsAt).textContent()).toBe(rps);
+      }
+      expect(await report.page.locator('[data-testid="chart-compare-bars"] svg').count()).toBe(1);
+      expect((await report.page.textContent('body')) ?? '').toContain('Every response was 404 Not Found');
+      await report.page.screenshot({ path: join(ARTIFACTS, 'e2e-html-comparison.png'), fullPage: true });
+    } finally {
+      await report.page.close();
+    }
   });
 });

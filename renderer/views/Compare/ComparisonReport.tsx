@@ -26,6 +26,7 @@ import {
   timeSeriesCsv,
 } from '../../../shared/format/csv.ts';
 import { formatComparisonReport } from '../../../shared/format/comparison-text.ts';
+import { comparisonHtmlReport } from '../../../shared/format/html-report.ts';
 import { planReport, type MatrixColumnId, type ReportLayout } from '../../../shared/report-settings.ts';
 import { VERDICT_STATE_LABELS, verdictLabel } from '../../../shared/verdict.ts';
 import type { Palette } from '../../charts/palette.ts';
@@ -99,6 +100,8 @@ export function ComparisonReport({
     () => ({ ...about, load: levelsTag(table.levelKind, [at.level]) }),
     [about, table.levelKind, at.level],
   );
+  // The text and HTML follow the columns on screen.
+  const shownPlan = useMemo(() => ({ ...plan, report: { ...planReport(plan), columns } }), [plan, columns]);
   const exports: ExportAction[] = [
     downloadAction('Matrix CSV', 'export-matrix-csv', `${base}.matrix.csv`, MIME.csv, () =>
       comparisonMatrixCsv(table, outcomes),
@@ -119,9 +122,10 @@ export function ComparisonReport({
     downloadAction('JSON', 'export-json', `${base}.json`, MIME.json, () =>
       resultJson({ kind: 'comparison', status, plan, outcomes }),
     ),
+    downloadAction('HTML report', 'export-html', `${base}.html`, MIME.html, () =>
+      comparisonHtmlReport({ plan: shownPlan, outcomes, status }),
+    ),
   ];
-  // The text and HTML follow the columns on screen.
-  const shownPlan = useMemo(() => ({ ...plan, report: { ...planReport(plan), columns } }), [plan, columns]);
   const [text, setText] = useState<string | null>(null);
   const layout = planReport(plan).format;
   const texts: ExportAction[] = [
