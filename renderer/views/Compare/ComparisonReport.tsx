@@ -27,7 +27,7 @@ import {
 } from '../../../shared/format/csv.ts';
 import { formatComparisonReport } from '../../../shared/format/comparison-text.ts';
 import { comparisonHtmlReport } from '../../../shared/format/html-report.ts';
-import { planReport, type MatrixColumnId, type ReportLayout } from '../../../shared/report-settings.ts';
+import { planReport, type MatrixColumnId } from '../../../shared/report-settings.ts';
 import { VERDICT_STATE_LABELS, verdictLabel } from '../../../shared/verdict.ts';
 import type { Palette } from '../../charts/palette.ts';
 import { formatMsValue } from '../../lib/format.ts';
@@ -45,19 +45,11 @@ import {
   columnChoices,
   figureMarked,
   firstRunOf,
+  LAYOUT_NAMES,
   toggleColumn,
 } from './matrixView.ts';
 import { verdictTone } from '../../report/reportModel.ts';
 import { shownAt, type At } from './percentileAt.ts';
-
-/** How each layout is named on its button. */
-const LAYOUT_NAMES: Record<ReportLayout, string> = {
-  text: 'Trebuchet',
-  ab: 'ab',
-  vegeta: 'vegeta',
-  jmeter: 'JMeter',
-  http_load: 'http_load',
-};
 
 interface ComparisonReportProps {
   plan: ComparisonPlan;

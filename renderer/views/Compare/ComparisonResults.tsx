@@ -1,12 +1,14 @@
 import { useState } from 'react';
 import type { CellOutcome, ComparisonPlan } from '../../../shared/comparison.ts';
+import { formatRunReport } from '../../../shared/format/report.ts';
+import { planReport } from '../../../shared/report-settings.ts';
 import { runVerdict } from '../../../shared/verdict.ts';
 import { TargetStrip } from '../../components/TargetStrip.tsx';
 import { formatRate } from '../../lib/format.ts';
 import { RunReport } from '../../report/RunReport.tsx';
 import { ComparisonReport } from './ComparisonReport.tsx';
 import { verdictTone } from '../../report/reportModel.ts';
-import { cellLabel, openedRun } from './matrixView.ts';
+import { cellLabel, LAYOUT_NAMES, openedRun } from './matrixView.ts';
 
 interface ComparisonResultsProps {
   plan: ComparisonPlan;
@@ -35,6 +37,8 @@ export function ComparisonResults({ plan, outcomes, status, opened, onOpen }: Co
   }
   const { outcome, siblings } = run;
   const { repetition, ...cell } = outcome.coordinates;
+  // The run as the tool the plan is named after prints it (vegeta for seed 000, ab for 001).
+  const layout = planReport(plan).format;
   const back = () => {
     setClosed(opened);
     onOpen(null);
@@ -82,6 +86,12 @@ export function ComparisonResults({ plan, outcomes, status, opened, onOpen }: Co
         results={[outcome.result]}
         name={`${plan.name} ${cellLabel(plan, outcome.coordinates)}`}
       />
+      <figure className="card table-card" data-testid="cell-tool-report-card">
+        <figcaption className="table-card__title">As {LAYOUT_NAMES[layout]} prints it</figcaption>
+        <pre className="text-report" data-testid="cell-tool-report" data-layout={layout} tabIndex={0}>
+          {formatRunReport(outcome.result, layout)}
+        </pre>
+      </figure>
     </section>
   );
 }

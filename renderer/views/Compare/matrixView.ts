@@ -13,7 +13,11 @@ import {
   type MatrixCell,
   type MatrixColumn,
 } from '../../../shared/comparison-columns.ts';
-import { MATRIX_COLUMN_IDS, type MatrixColumnId } from '../../../shared/report-settings.ts';
+import {
+  MATRIX_COLUMN_IDS,
+  type MatrixColumnId,
+  type ReportLayout,
+} from '../../../shared/report-settings.ts';
 import type { VerdictFigure } from '../../../shared/verdict.ts';
 
 /*
@@ -21,6 +25,15 @@ import type { VerdictFigure } from '../../../shared/verdict.ts';
  * are on, the name of a cell and its runs (each cell opens its run's full report), and
  * where a caveat marks the charts. Pure.
  */
+
+/** Whose layout a run's text is in, as a button or a title names it. */
+export const LAYOUT_NAMES: Record<ReportLayout, string> = {
+  text: 'Trebuchet',
+  ab: 'ab',
+  vegeta: 'vegeta',
+  jmeter: 'JMeter',
+  http_load: 'http_load',
+};
 
 /** The matrix's columns with one turned on or off; a new one goes before the verdict, or last. */
 export function toggleColumn(
