@@ -9,50 +9,33 @@
  * open-model cell that drops requests says so in the matrix and both CSVs.
  */
 import { parse } from 'csv-parse/sync';
-import http from 'node:http';
+import type http from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CellOutcome } from '../../shared/comparison.ts';
 import { fixed, formatGrouped } from '../../shared/format/units.ts';
 import { REPORT_PERCENTILES } from '../../shared/defaults.ts';
 import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
 import { endAfterAll } from '../helpers/cleanup.ts';
 import { startHttpServer } from '../helpers/servers.ts';
-import {
-  startApache,
-  startH2o,
-  startLighttpd,
-  startNginxTls,
-  startServers,
-  type WebServer,
-} from '../helpers/web-servers.ts';
+import { startSeedServers, type SeedServers } from '../helpers/web-servers.ts';
 import { saveDownload, type AppPage } from './app-page.ts';
 import { useE2eApp } from './fixture.ts';
 
 const e2e = useE2eApp();
 const endAll = endAfterAll();
 let certs: TestCerts;
-let servers: Record<'apache' | 'apachePrefork' | 'apacheWorker' | 'nginx' | 'h2o' | 'lighttpd', WebServer>;
+let servers: SeedServers;
 let downloads: string;
 
 beforeAll(async () => {
   certs = endAll(makeTestCerts());
   downloads = mkdtempSync(join(tmpdir(), 'trebuchet-e2e-seeds-'));
   endAll({ remove: () => rmSync(downloads, { recursive: true, force: true }) });
-  servers = await startServers(
-    {
-      apache: () => startApache({ certs }),
-      apachePrefork: () => startApache({ certs, mpm: 'prefork' }),
-      apacheWorker: () => startApache({ certs, mpm: 'worker' }),
-      nginx: () => startNginxTls({ certs }),
-      h2o: () => startH2o({ certs }),
-      lighttpd: () => startLighttpd({ certs }),
-    },
-    endAll,
-  );
+  servers = await startSeedServers(certs, endAll);
 });
 
 /** Opens a built-in preset from the Presets view into the comparison editor. */
