@@ -185,6 +185,9 @@ describe('a run whose every response is a 404', () => {
     expect(await page.getByTestId('verdict-state').textContent()).toBe('all non-2xx');
     expect(await page.getByTestId('summary-success').textContent()).toBe('0.00%');
     await app.screenshot('e2e-run-all-404.png');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await app.screenshot('e2e-run-all-404-dark.png');
+    await page.emulateMedia({ colorScheme: 'light' });
   });
 });
 

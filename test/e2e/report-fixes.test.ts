@@ -81,6 +81,9 @@ describe('"Saved in history · open it there"', () => {
     await page.getByTestId('history-record').waitFor({ timeout: 5_000 });
     expect(await page.getByTestId('record-name').textContent()).toBe('comparison opened from its note');
     expect(await page.getByTestId('history-record').getAttribute('data-kind')).toBe('comparison');
+    // A saved comparison's cells open their runs too.
+    await page.getByTestId('history-record').getByTestId('open-run').first().click();
+    expect(await page.getByTestId('cell-run-title').textContent()).toBe('alpha · c=1');
   });
 });
 
