@@ -52,7 +52,8 @@ export function RunPanel({ state, shown, onPick }: RunPanelProps) {
             const r = state.results[i];
             return {
               label: targetLabel(t),
-              status: st,
+              // A finished target whose figures are not the server's gets the caveat's dot, not green.
+              status: statusBadge(st, r ?? null).look,
               meta: r ? `${formatRate(r.throughput.requestsPerSecond)} req/s` : statusText(st),
             };
           })}
