@@ -370,7 +370,8 @@ describe('web host: taking up runs after a reload', () => {
       const active = comparisons[0]!;
       expect(active.plan.name).toBe('reattached comparison');
       const types = active.events.map((e) => e.type);
-      expect(types.slice(0, 3)).toEqual(['started', 'cell-started', 'cell-done']);
+      // The pre-flight of its one URL came before the first cell.
+      expect(types.slice(0, 4)).toEqual(['started', 'preflight', 'cell-started', 'cell-done']);
       expect(types.filter((t) => t === 'cell-sample').length).toBeLessThanOrEqual(1);
       const cellDone = active.events.find((e) => e.type === 'cell-done');
       expect(cellDone?.type === 'cell-done' && cellDone.outcome.result.requests.total).toBeGreaterThan(0);
