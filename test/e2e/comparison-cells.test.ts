@@ -87,6 +87,8 @@ describe('a comparison whose every cell opens its run', () => {
       'Every response was 404 Not Found over 2 runs: check the path.',
     );
     expect(await rows.nth(1).getByTestId('cell-verdict').textContent()).toBe('all 404');
+    // In the progress matrix too: the missing page's four runs in the caveat's colour.
+    expect(await page.getByTestId('matrix-progress').locator('[data-verdict="caveat"]').count()).toBe(4);
     await app.screenshot('e2e-compare-caveats.png', true);
 
     // The per-repetition table: a row per run, its req/s the run's own.

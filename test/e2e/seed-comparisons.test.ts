@@ -361,6 +361,7 @@ describe('an open-model cell that drops requests', () => {
     expect(await text(r.getByTestId('cell-dropped'))).toBe(formatGrouped(q.dropped!, 0));
     expect(await text(page.getByTestId('matrix-caveat'))).toContain('The rate was not reached at 200 req/s');
     expect(Number(await page.getByTestId('chart-compare-bars').getAttribute('data-caveats'))).toBe(1);
+    expect(await page.getByTestId('open-repetition').getAttribute('data-verdict')).toBe('caveat');
     await app.screenshot('e2e-open-drops.png', true);
 
     const csv = (path: string) =>

@@ -2,6 +2,7 @@ import { comparisonTargetLabel, levelKindOf, levelLabel } from '../../../shared/
 import { Alert } from '../../components/Alert.tsx';
 import { formatLiveRate } from '../../lib/format.ts';
 import { isBusy } from '../../run/runStore.ts';
+import { statusBadge } from '../../run/targetStatus.ts';
 import { cellsFinished, type CellProgress, type ComparisonRunState } from './comparisonRun.ts';
 
 const STATUS_TEXT: Record<CellProgress['status'], string> = {
@@ -113,14 +114,18 @@ export function MatrixProgress({
                               state.phase === 'done' && c.status === 'pending' ? 'skipped' : c.status;
                             const title = `repetition ${c.coordinates.repetition + 1}: ${status === 'skipped' ? 'skipped' : STATUS_TEXT[c.status]}`;
                             const index = cells.indexOf(c);
-                            return state.outcomes.some((o) => o.cellIndex === index) ? (
+                            const outcome = state.outcomes.find((o) => o.cellIndex === index);
+                            // A finished run whose figures are not the server's: the caveat's colour, and why.
+                            const badge = outcome ? statusBadge(outcome.result.status, outcome.result) : null;
+                            return outcome && badge ? (
                               <button
                                 type="button"
                                 key={c.coordinates.repetition}
-                                className={`rep rep--${status}`}
-                                title={`${title}: open its report`}
+                                className={`rep rep--${badge.look === 'caveat' ? 'caveat' : status}`}
+                                title={`repetition ${c.coordinates.repetition + 1}: ${badge.text}: open its report`}
                                 aria-label={`Open ${comparisonTargetLabel(t)} ${levelLabel(kind, level)} ${title}`}
                                 data-testid="open-repetition"
+                                data-verdict={badge.look === 'caveat' ? 'caveat' : undefined}
                                 onClick={() => onOpenRun(index)}
                               />
                             ) : (
