@@ -1,13 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cellOutcomeSchema } from '../../shared/comparison.ts';
 import { formatGrouped } from '../../shared/format/units.ts';
 import { runResultSchema } from '../../shared/result.ts';
-import { launchChromium, type TestBrowser } from '../helpers/browser.ts';
+import { launchChromium, openOffline as openOffline_, type TestBrowser } from '../helpers/browser.ts';
 import { endAfterAll } from '../helpers/cleanup.ts';
 import { runCli } from '../helpers/cli.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
@@ -29,25 +27,7 @@ beforeAll(async () => {
   browser = endAll(await launchChromium());
 });
 
-/**
- * Opens a report file in Chromium with every request but the file itself aborted, and
- * returns the page and the requests it tried to make.
- */
-async function openOffline(file: string): Promise<{ page: Page; blocked: string[] }> {
-  const url = pathToFileURL(file).href;
-  const blocked: string[] = [];
-  const page = await browser.context.newPage();
-  await page.route('**/*', (route) => {
-    const asked = route.request().url();
-    if (asked === url) return route.continue();
-    blocked.push(asked);
-    return route.abort();
-  });
-  await page.context().setOffline(true);
-  await page.goto(url);
-  await page.waitForLoadState('load');
-  return { page, blocked };
-}
+const openOffline = (file: string) => openOffline_(browser.context, file);
 
 describe('the HTML report, opened offline in Chromium', () => {
   it('trebuchet run ... --html: a self-contained file with the figures, charts, tables and verdict', async () => {

@@ -16,16 +16,7 @@ import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
 import { endAfterAll } from '../helpers/cleanup.ts';
 import { runCli } from '../helpers/cli.ts';
 import { DOCROOT_FILES } from '../helpers/server-process.ts';
-import {
-  startApache,
-  startCaddy,
-  startH2o,
-  startLighttpd,
-  startNginxTls,
-  startServers,
-  WEB_SERVERS,
-  type WebServer,
-} from '../helpers/web-servers.ts';
+import { startCaddy, startSeedServers, WEB_SERVERS, type WebServer } from '../helpers/web-servers.ts';
 
 const endAll = endAfterAll();
 let certs: TestCerts;
@@ -38,18 +29,11 @@ const dir = mkdtempSync(join(tmpdir(), 'trebuchet-seeds-'));
 beforeAll(async () => {
   // One CA for every server, so one --cacert verifies a whole comparison.
   certs = endAll(makeTestCerts());
-  servers = await startServers(
-    {
-      apache: () => startApache({ certs }),
-      apachePrefork: () => startApache({ certs, mpm: 'prefork' }),
-      apacheWorker: () => startApache({ certs, mpm: 'worker' }),
-      nginx: () => startNginxTls({ certs }),
-      h2o: () => startH2o({ certs }),
-      lighttpd: () => startLighttpd({ certs }),
-      caddy: () => startCaddy({ certs }),
-    },
-    endAll,
-  );
+  const [seeds, caddy] = await Promise.all([
+    startSeedServers(certs, endAll),
+    startCaddy({ certs }).then(endAll),
+  ]);
+  servers = { ...seeds, caddy };
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -84,6 +84,22 @@ describe('comparison editor draft', () => {
     expect(checkPlanDraft({ ...d, targets: withHttp }).ok).toBe(true);
   });
 
+  it('takes the durations of every cell as the CLI does (1m30s)', () => {
+    const d = {
+      ...draftFromPlan(plan),
+      seconds: '1m30s',
+      warmupSeconds: '2s',
+      pauseSeconds: '500ms',
+      sloMs: '0.3s',
+    };
+    const check = checkPlanDraft(d);
+    expect(check.ok).toBe(true);
+    if (!check.ok) return;
+    expect(check.plan.load).toMatchObject({ limit: { kind: 'duration', seconds: 90 } });
+    expect(check.plan.pauseSeconds).toBe(0.5);
+    expect(check.plan.options).toMatchObject({ warmupSeconds: 2, sloMs: 300 });
+  });
+
   it('reads levels separated by commas, spaces or semicolons', () => {
     expect(parseLevels('10, 100 1000;5000')).toEqual([10, 100, 1000, 5000]);
     expect(parseLevels(' 1,2 , x ')).toEqual([1, 2, 'x']);

@@ -6,6 +6,7 @@ import {
   type ComparisonEvent,
   type ComparisonPlan,
 } from '../../../shared/comparison.ts';
+import type { PreflightFailure } from '../../../shared/preflight.ts';
 import type { RunStatus } from '../../../shared/result.ts';
 import type { RunPhase } from '../../run/runStore.ts';
 
@@ -33,6 +34,8 @@ export interface ComparisonRunState {
   historyId: string | null;
   /** The host refused the start, or cells could not run, or the save failed. */
   errors: string[];
+  /** The URLs that failed the check before the first cell: the comparison did not start. */
+  preflight: PreflightFailure[];
 }
 
 export const idleComparison: ComparisonRunState = {
@@ -46,6 +49,7 @@ export const idleComparison: ComparisonRunState = {
   status: null,
   historyId: null,
   errors: [],
+  preflight: [],
 };
 
 /** A comparison about to start: every cell of the matrix pending. */
@@ -108,7 +112,7 @@ export function reduceComparison(state: ComparisonRunState, event: ComparisonEve
     case 'preflight':
       return state;
     case 'preflight-failed':
-      return { ...state, errors: [...state.errors, ...event.failures.map((f) => f.message)] };
+      return { ...state, preflight: event.failures };
     case 'error':
       return {
         ...state,

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { percentilesCsv, summaryCsv, timeSeriesCsv } from '../../../shared/format/csv.ts';
+import { runHtmlReport } from '../../../shared/format/html-report.ts';
 import type { RunResult } from '../../../shared/result.ts';
 import { CopyIcon } from '../../components/icons.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
@@ -34,6 +35,9 @@ export function ResultExports({ results, name, json }: ResultExportsProps) {
       percentilesCsv(labelled),
     ),
     downloadAction('JSON', 'export-json', `${base}.json`, MIME.json, () => resultJson(json ?? results)),
+    downloadAction('HTML report', 'export-html', `${base}.html`, MIME.html, () =>
+      runHtmlReport(results, { title: name }),
+    ),
   ];
   const texts: ExportAction[] = TEXT_REPORTS.map((t) => ({
     label: t.button,
@@ -59,7 +63,8 @@ export function ResultExports({ results, name, json }: ResultExportsProps) {
   );
 }
 
-function TextReportDialog({
+/** A text report in a dialog, to copy or download. */
+export function TextReportDialog({
   title,
   text,
   fileName,

@@ -53,19 +53,25 @@ export function HistoryView({ api, openId, onOpened, onLoadScenario, onLoadPlan 
     [api, reload],
   );
 
-  // A run to show at once (the comparison that just finished): fetched, then shown.
+  // A run to show at once (the one just finished). It is handed over only once shown: the
+  // request must not be dropped by openId going back to null, or History shows its empty card.
   useEffect(() => {
     if (openId === null) return;
     let live = true;
     api.history.get({ id: openId }).then(
       (r) => {
-        if (live) setRecord(r);
+        if (!live) return;
+        setDiff(null);
+        setRecord(r);
+        setError(null);
+        onOpened();
       },
       (e: unknown) => {
-        if (live) setError(errorText(e));
+        if (!live) return;
+        setError(errorText(e));
+        onOpened();
       },
     );
-    onOpened();
     return () => {
       live = false;
     };
