@@ -71,6 +71,20 @@ export const DEFAULTS = {
       'verdict',
     ],
   },
+  /**
+   * The capacity search (shared/capacity.ts): open-model steps from startRate, doubling up to
+   * maxRate, then bisecting. Each step warms up, then measures stepSeconds.
+   */
+  capacity: {
+    startRate: 100,
+    maxRate: 100_000,
+    stepSeconds: 5,
+    warmupSeconds: 1,
+    /** Transport errors or non-2xx responses above this share of the requests break the goal. */
+    errorPercent: 1,
+    /** Bisecting ends once the lowest rate that broke is within this share above the highest that held. */
+    precisionPercent: 5,
+  },
 } as const;
 
 export const LIMITS = {
@@ -109,6 +123,8 @@ export const LIMITS = {
   /** SNI server name: a DNS name is at most 253 characters. */
   servernameChars: { max: 253 },
   thresholds: { max: 100 },
+  /** A capacity search's error limit, percent of the requests. */
+  errorPercent: { min: 0, max: 100 },
   /** Runs and comparisons one host (desktop app, web host) runs at the same time. */
   concurrentRuns: { max: 4 },
   /** Process ids: Linux allows up to 2^22, Windows larger ones. */

@@ -7,13 +7,15 @@ const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'
 export const httpMethodSchema = z.enum(HTTP_METHODS);
 export type HttpMethod = z.infer<typeof httpMethodSchema>;
 
-const num = (name: string, lim: { min: number; max: number }) =>
+/** A number field between lim.min and lim.max; messages name the field. */
+export const num = (name: string, lim: { min: number; max: number }) =>
   z
     .number({ error: `${name} must be a number` })
     .min(lim.min, `${name} must be at least ${lim.min}`)
     .max(lim.max, `${name} must be at most ${lim.max}`);
 
-const int = (name: string, lim: { min: number; max: number }) =>
+/** A whole-number field between lim.min and lim.max; messages name the field. */
+export const int = (name: string, lim: { min: number; max: number }) =>
   num(name, lim).int(`${name} must be a whole number`);
 
 const atMost = (what: string, max: number) => `${what} is longer than ${max} characters`;

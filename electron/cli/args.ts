@@ -82,7 +82,7 @@ export interface RunFlags {
   positionals: string[];
 }
 
-const RUN_OPTIONS = {
+export const RUN_OPTIONS = {
   scenario: { type: 'string' },
   preset: { type: 'string' },
   target: { type: 'string', multiple: true },
@@ -125,7 +125,7 @@ const RUN_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-type Values = ReturnType<typeof parseRunFlags>['values'];
+export type Values = ReturnType<typeof parseRunFlags>['values'];
 
 function parseRunFlags(argv: readonly string[]) {
   return parseArgs({
@@ -141,7 +141,7 @@ function parseRunFlags(argv: readonly string[]) {
  * Which flag sets which scenario or plan field, so schema errors name the flag the user
  * typed (the first entry whose flag was given).
  */
-const FLAG_OF_PATH: readonly [RegExp, string][] = [
+export const FLAG_OF_PATH: readonly [RegExp, string][] = [
   [/^targets\.\d+\.url/, '<url>'],
   [/^targets\.\d+\.url/, '--target'],
   [/^targets\.\d+\.method/, '--method'],
@@ -171,8 +171,13 @@ const FLAG_OF_PATH: readonly [RegExp, string][] = [
   [/^name/, '--name'],
 ];
 
-function flagIssue(issue: FieldIssue, setByFlag: ReadonlySet<string>, what: string): CliInputError {
-  const flag = FLAG_OF_PATH.find(([re, f]) => re.test(issue.path) && setByFlag.has(f))?.[1];
+export function flagIssue(
+  issue: FieldIssue,
+  setByFlag: ReadonlySet<string>,
+  what: string,
+  flagOfPath: readonly [RegExp, string][] = FLAG_OF_PATH,
+): CliInputError {
+  const flag = flagOfPath.find(([re, f]) => re.test(issue.path) && setByFlag.has(f))?.[1];
   if (flag) return new CliInputError(flag, issue.message);
   const field = [what, issue.path].filter((part) => part !== '').join(' ');
   return new CliInputError(field || 'scenario', issue.message);
@@ -205,7 +210,7 @@ function inputFile(flag: string, path: string, io: FileIo, kind: InputFileKind):
 }
 
 /** The body and CA files a scenario or plan file names, checked as the engine will read them. */
-function checkInputFiles(s: Parameters<typeof inputFilesOf>[0], io: FileIo, what: string): void {
+export function checkInputFiles(s: Parameters<typeof inputFilesOf>[0], io: FileIo, what: string): void {
   for (const { field, file, kind } of inputFilesOf(s)) {
     const problem = io.inputFileProblem(file, kind);
     if (problem) throw new CliInputError(`${what} ${field}`.trim(), `${file} ${problem}`);
@@ -314,7 +319,7 @@ function loadFromFlags(v: Values, base: Load | null): Load {
 }
 
 /** An output file path whose folder exists, so a long run does not end in a write error. */
-function outputFile(flag: string, path: string | undefined, io: FileIo): string | null {
+export function outputFile(flag: string, path: string | undefined, io: FileIo): string | null {
   if (path === undefined) return null;
   const abs = resolve(io.cwd, path);
   if (!io.isDirectory(dirname(abs))) throw new CliInputError(flag, `folder does not exist: ${dirname(abs)}`);
@@ -338,13 +343,13 @@ function outputFromFlags(v: Values, io: FileIo): OutputOptions {
 }
 
 /** The flags that were given, by their long name, for naming them in schema errors. */
-function givenFlags(v: Values, positionals: readonly string[]): Set<string> {
+export function givenFlags(v: Values, positionals: readonly string[]): Set<string> {
   const set = new Set(Object.keys(v).map((k) => `--${k === 'body-file' ? 'body' : k}`));
   if (positionals.length > 0) set.add('<url>');
   return set;
 }
 
-function historyFromFlags(v: Values, io: FileIo): HistoryOptions {
+export function historyFromFlags(v: Values, io: FileIo): HistoryOptions {
   return { save: v.save === true, dataDir: parseDataDir(v['data-dir'], io.cwd) };
 }
 
@@ -356,7 +361,7 @@ interface RequestFlags {
   monitor: Monitor | null;
 }
 
-function requestFlags(v: Values, io: FileIo): RequestFlags {
+export function requestFlags(v: Values, io: FileIo): RequestFlags {
   return {
     method: v.method?.toUpperCase(),
     headers: (v.header ?? []).map((h) => parseHeader('--header', h)),
@@ -379,7 +384,11 @@ function overrideRequest<T extends { method: string; headers: Header[]; body: Bo
 }
 
 /** The run options as flags change them (the protocol aside: a comparison sets it per cell). */
-function optionsFromFlags(v: Values, o: Omit<Scenario['options'], 'protocol'> | undefined, io: FileIo) {
+export function optionsFromFlags(
+  v: Values,
+  o: Omit<Scenario['options'], 'protocol'> | undefined,
+  io: FileIo,
+) {
   const thresholds: Threshold[] | undefined = v.threshold?.map((t) => parseThreshold('--threshold', t));
   const timeout = secondsFlag(v, 'timeout', 's');
   const slo = secondsFlag(v, 'slo', 'ms');
