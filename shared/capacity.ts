@@ -16,7 +16,7 @@ import { DEFAULTS, LIMITS } from './defaults.ts';
 import { fixed, formatGrouped } from './format/units.ts';
 import type { RunResult } from './result.ts';
 import { num } from './scenario.ts';
-import { runVerdict, type Caveat } from './verdict.ts';
+import { runVerdict, scheduleShortfall, type Caveat } from './verdict.ts';
 
 export const capacityGoalSchema = z.object({
   /** A step breaks the goal when its p99 latency is above this (ms). */
@@ -96,6 +96,29 @@ export type StepJudgement =
   | { kind: 'not-measured'; reason: string }
   | { kind: 'stopped' };
 
+/** A step's judgement in a few words, as tables and step lines show it. */
+export const JUDGEMENT_LABELS: Record<StepJudgement['kind'], string> = {
+  held: 'held',
+  broke: 'broke the goal',
+  'client-limit': 'client was the limit',
+  'not-measured': 'not measured',
+  stopped: 'stopped',
+};
+
+/** Why a step was judged so, when there is more to say than its label. */
+export function judgementDetail(j: StepJudgement): string | null {
+  switch (j.kind) {
+    case 'broke':
+      return j.reasons.join('; ');
+    case 'client-limit':
+    case 'not-measured':
+      return j.reason;
+    case 'held':
+    case 'stopped':
+      return null;
+  }
+}
+
 /** "10 ms", "0.5 ms", "12.3 ms". */
 export function msText(ms: number): string {
   return `${formatGrouped(ms, ms >= 100 || Number.isInteger(ms) ? 0 : ms >= 10 ? 1 : 2)} ms`;
@@ -142,25 +165,31 @@ export function judgeStep(result: RunResult, goal: CapacityGoal): StepJudgement 
   if (clientBound) return { kind: 'client-limit', reason: clientBound.message };
 
   const f = stepFigures(0, result);
-  const reasons: string[] = [];
   const limit = `the ${pctText(goal.errorPercent)} limit`;
+  const reasons: string[] = [];
+  // Errors and error statuses are the server's answers, whatever the schedule did.
   if (f.errorPercent > goal.errorPercent) reasons.push(`errors ${pctText(f.errorPercent)}, over ${limit}`);
   if (f.non2xxPercent > goal.errorPercent) reasons.push(`non-2xx ${pctText(f.non2xxPercent)}, over ${limit}`);
+  if (reasons.length > 0) return { kind: 'broke', reasons };
 
+  const overGoal = f.p99 !== null && f.p99 > goal.p99Ms;
+  const p99 = f.p99 === null ? [] : [`p99 ${msText(f.p99)}`];
   const slipped = badCaveat(verdict.caveats, 'rate-not-reached');
-  if (slipped) {
-    const hold = serverHoldMs(result);
-    if (hold === null || hold <= goal.p99Ms) {
-      if (reasons.length > 0) return { kind: 'broke', reasons };
-      return { kind: 'client-limit', reason: slipped.message };
-    }
-    reasons.push(
-      `the server held each request about ${msText(hold)} (in flight over answered per second), over the ${msText(goal.p99Ms)} goal, so the schedule fell behind`,
-    );
-    return { kind: 'broke', reasons };
+  if (!slipped) return overGoal ? { kind: 'broke', reasons: p99 } : { kind: 'held' };
+  // The latency runs from the scheduled send time, so requests sent late carry their lateness:
+  // within the goal even so, the server's own latency was lower still, and it got the rate.
+  if (!overGoal && scheduleShortfall(result)?.droppedOver !== true) return { kind: 'held' };
+  const hold = serverHoldMs(result);
+  if (hold !== null && hold > goal.p99Ms) {
+    return {
+      kind: 'broke',
+      reasons: [
+        ...(overGoal ? p99 : []),
+        `the server held each request about ${msText(hold)} (in flight over answered per second), over the ${msText(goal.p99Ms)} goal, so the schedule fell behind`,
+      ],
+    };
   }
-  if (f.p99 !== null && f.p99 > goal.p99Ms) reasons.unshift(`p99 ${msText(f.p99)}`);
-  return reasons.length > 0 ? { kind: 'broke', reasons } : { kind: 'held' };
+  return { kind: 'client-limit', reason: slipped.message };
 }
 
 // ---------------------------------------------------------------------------------------

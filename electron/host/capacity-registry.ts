@@ -39,8 +39,12 @@ class CapacityReplay implements Replay<CapacityEvent, ActiveCapacity> {
 
 const SEARCHES: JobKind<CapacityPlan, CapacityEvent, ActiveCapacity> = {
   noun: 'capacity search',
-  lastRecord: (plan, event) =>
-    event.type === 'done' ? { kind: 'capacity', status: event.status, plan, steps: event.steps } : null,
+  lastRecord: (plan, event) => {
+    if (event.type !== 'done') return undefined;
+    // Stopped (or broken down) before any step ended: nothing was measured, nothing to keep.
+    if (event.steps.length === 0) return null;
+    return { kind: 'capacity', status: event.status, plan, steps: event.steps };
+  },
   replay: (capacityId, plan) => new CapacityReplay(capacityId, plan),
 };
 

@@ -45,7 +45,7 @@ describe('capacity search (real engine)', () => {
     const { out, reports } = await search({
       name: 'known capacity',
       targets: [{ name: 'limited', url: limited.url }],
-      search: { goal: { p99Ms: 20 }, startRate: 250, stepSeconds: 2, warmupSeconds: 0.5 },
+      search: { goal: { p99Ms: 50 }, startRate: 250, stepSeconds: 3, warmupSeconds: 0.5 },
       maxInFlight: 200,
     });
     const [report] = reports;

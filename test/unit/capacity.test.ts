@@ -104,9 +104,20 @@ describe('capacity search planner', () => {
     expect(j).toEqual({
       kind: 'broke',
       reasons: [
+        'p99 900 ms',
         'the server held each request about 500 ms (in flight over answered per second), over the 10 ms goal, so the schedule fell behind',
       ],
     });
+  });
+
+  it('holds a step sent partly late when its p99, lateness included, is within the goal', () => {
+    // 3 % went out late (a busy machine), none dropped: the latency from the scheduled time
+    // still met the goal, so the server's own did.
+    const late = stepResult(1000, { p99: 8, late: 90 });
+    expect(judgeStep(late, search().goal)).toEqual({ kind: 'held' });
+    // Requests never sent are load the server did not get: the rate was not offered.
+    const dropped = stepResult(1000, { p99: 8, late: 90, dropped: 90 });
+    expect(judgeStep(dropped, search().goal).kind).toBe('client-limit');
   });
 
   it('breaks the goal on errors or non-2xx above the limit, and holds within a looser one', () => {

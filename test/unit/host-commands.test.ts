@@ -294,6 +294,8 @@ describe('capacity searches through the host', () => {
     expect(engine.stopped).toEqual(['run-1']);
     // Listed until it is saved and its 'done' passed on.
     await expect.poll(async () => (await call('capacity.active')).searches).toEqual([]);
+    // Stopped before a step ended: nothing was measured, so nothing is kept.
+    expect((await call('history.list')).runs).toEqual([]);
     expect(await callError('capacity.start', { plan: { ...capacityPlan, search: { startRate: 100 } } })).toBe(
       'capacity.start input is invalid: plan.search.goal: Invalid input: expected object, received undefined',
     );
