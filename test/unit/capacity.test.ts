@@ -110,6 +110,26 @@ describe('capacity search planner', () => {
     });
   });
 
+  it("judges a schedule not kept on the server's own p99 from each actual send, when the engine timed it", () => {
+    const phases = (p99: number) => ({
+      total: { min: 1, mean: 2, stdev: 1, median: 2, max: p99, percentiles: { '99': p99 } },
+    });
+    // Few in flight at the samples (Little's law would say 0.5 ms), but the requests sent
+    // waited 30 ms each for their answer: the server fell behind.
+    const slow = stepResult(2000, { p99: 900, inFlight: 1, late: 3000 }, { phases: phases(30) });
+    expect(judgeStep(slow, search().goal)).toEqual({
+      kind: 'broke',
+      reasons: [
+        'p99 900 ms',
+        "the server's own p99, from each request's actual send, was 30 ms, over the 10 ms goal, so the schedule fell behind",
+      ],
+    });
+    // Many in flight (Little's law would say 500 ms), yet each answer came 3 ms after its
+    // send: the lateness was the client's (a busy machine), not the server's.
+    const busy = stepResult(2000, { p99: 900, inFlight: 1000, late: 3000 }, { phases: phases(3) });
+    expect(judgeStep(busy, search().goal).kind).toBe('client-limit');
+  });
+
   it('holds a step sent partly late when its p99, lateness included, is within the goal', () => {
     // 3 % went out late (a busy machine), none dropped: the latency from the scheduled time
     // still met the goal, so the server's own did.
