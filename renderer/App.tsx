@@ -162,6 +162,7 @@ export function App({ api }: { api: TrebuchetApi }) {
   );
   const openPreset = (preset: Preset) => {
     if (preset.kind === 'scenario') return loadScenario(preset.scenario);
+    if (preset.kind === 'capacity') return loadCapacity(preset.plan);
     loadPlan(preset.plan);
     if (!comparing) setPlanSource({ name: preset.name, description: preset.description });
   };

@@ -10,6 +10,7 @@ import { runResultSchema, runStatusSchema, sampleSchema } from './result.ts';
 import {
   displayNameSchema,
   int,
+  protocolSchema,
   runOptionsSchema,
   SCENARIO_VERSION,
   targetLabel,
@@ -23,11 +24,18 @@ export const CAPACITY_PLAN_VERSION = 1;
 /** The options of every step; the warm-up is the search's (capacitySearchSchema.warmupSeconds). */
 const stepOptionsSchema = runOptionsSchema.omit({ warmupSeconds: true });
 
+/**
+ * A server to search. protocol: this search's own protocol, over the plan's (a comparison's
+ * search per target and protocol, shared/capacity-comparison.ts); absent: the plan's.
+ */
+export const capacityTargetSchema = targetSchema.extend({ protocol: protocolSchema.optional() });
+export type CapacityTarget = z.infer<typeof capacityTargetSchema>;
+
 export const capacityPlanSchema = z.object({
   version: z.literal(CAPACITY_PLAN_VERSION).default(CAPACITY_PLAN_VERSION),
   name: displayNameSchema.default('Capacity search'),
   /** One search per target, in order. */
-  targets: targetsSchema(targetSchema),
+  targets: targetsSchema(capacityTargetSchema),
   search: capacitySearchSchema,
   /** The open model's cap on unanswered requests, in every step. */
   maxInFlight: int('max in flight', LIMITS.maxInFlight).default(DEFAULTS.open.maxInFlight),
@@ -42,8 +50,9 @@ export type StepPhase = z.infer<typeof stepPhaseSchema>;
 
 /** The open-model scenario of one step: the target at the rate, for the step's time after its warm-up. */
 export function stepScenario(plan: CapacityPlan, targetIndex: number, rate: number): Scenario {
-  const target = plan.targets[targetIndex];
-  if (!target) throw new RangeError(`the plan has no target ${targetIndex}`);
+  const searched = plan.targets[targetIndex];
+  if (!searched) throw new RangeError(`the plan has no target ${targetIndex}`);
+  const { protocol = plan.options.protocol, ...target } = searched;
   return {
     version: SCENARIO_VERSION,
     name: `${plan.name} · ${targetLabel(target)} · ${rate} req/s`,
@@ -54,7 +63,7 @@ export function stepScenario(plan: CapacityPlan, targetIndex: number, rate: numb
       durationSeconds: plan.search.stepSeconds,
       maxInFlight: plan.maxInFlight,
     },
-    options: { ...plan.options, warmupSeconds: plan.search.warmupSeconds },
+    options: { ...plan.options, protocol, warmupSeconds: plan.search.warmupSeconds },
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { capacityPlanSchema } from './capacity-plan.ts';
 import { LIMITS } from './defaults.ts';
 import { fileSlug } from './file-name.ts';
 import { comparisonPlanSchema, comparisonTargetLabel, type ComparisonPlan } from './comparison.ts';
@@ -64,7 +65,8 @@ export type PresetV2 = z.infer<typeof presetV2Schema>;
 /**
  * Version 3 (current): as 2, and a comparison plan names its report (layout and matrix
  * columns, filled in when missing); an older app would drop that field silently, so the
- * version says it is there.
+ * version says it is there. A capacity preset holds a capacity search's plan (an app
+ * without capacity searches refuses its kind, naming it, rather than losing anything).
  */
 export const presetV3Schema = z.discriminatedUnion('kind', [
   z.object({ ...fieldsOf(3), kind: z.literal('scenario'), scenario: scenarioSchema }),
@@ -73,6 +75,7 @@ export const presetV3Schema = z.discriminatedUnion('kind', [
     kind: z.literal('comparison'),
     plan: comparisonPlanSchema.transform((plan) => withReport(plan)),
   }),
+  z.object({ ...fieldsOf(3), kind: z.literal('capacity'), plan: capacityPlanSchema }),
 ]);
 export type PresetV3 = z.infer<typeof presetV3Schema>;
 
@@ -242,6 +245,12 @@ export const presetDraftSchema = z.discriminatedUnion('kind', [
     kind: z.literal('comparison'),
     plan: comparisonPlanSchema.transform((plan) => withReport(plan)),
   }),
+  z.object({
+    name: presetNameSchema,
+    description: descriptionSchema.default(''),
+    kind: z.literal('capacity'),
+    plan: capacityPlanSchema,
+  }),
 ]);
 export type PresetDraft = z.output<typeof presetDraftSchema>;
 export type PresetDraftInput = z.input<typeof presetDraftSchema>;
@@ -270,9 +279,15 @@ export interface SecretRef {
 }
 
 function targetsOf(p: Preset): { label: string; headers: Header[] }[] {
-  return p.kind === 'scenario'
-    ? p.scenario.targets.map((t) => ({ label: targetLabel(t), headers: t.headers }))
-    : p.plan.targets.map((t) => ({ label: comparisonTargetLabel(t), headers: t.headers }));
+  switch (p.kind) {
+    case 'scenario':
+    case 'capacity': {
+      const targets = p.kind === 'scenario' ? p.scenario.targets : p.plan.targets;
+      return targets.map((t) => ({ label: targetLabel(t), headers: t.headers }));
+    }
+    case 'comparison':
+      return p.plan.targets.map((t) => ({ label: comparisonTargetLabel(t), headers: t.headers }));
+  }
 }
 
 /** The preset's secret headers that hold a value (an empty value keeps no secret). */
