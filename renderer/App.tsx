@@ -22,6 +22,7 @@ import { CapacityView } from './views/Capacity/CapacityView.tsx';
 import {
   defaultCapacityDraft,
   draftFromCapacityPlan,
+  draftFromComparison,
   type CapacityDraft,
 } from './views/Capacity/capacityDraft.ts';
 import { useCapacityRun } from './views/Capacity/useCapacityRun.ts';
@@ -58,6 +59,7 @@ export function App({ api }: { api: TrebuchetApi }) {
   const [planDraft, setPlanDraft] = useState<PlanDraft>(defaultPlanDraft);
   const [planSource, setPlanSource] = useState<{ name: string; description: string } | null>(null);
   const [capacityDraft, setCapacityDraft] = useState<CapacityDraft>(defaultCapacityDraft);
+  const [capacitySource, setCapacitySource] = useState<{ name: string; description: string } | null>(null);
   // After a reload, the run or comparison taken up again shows its own scenario or plan.
   const adoptScenario = useCallback(
     (scenario: Scenario) => updateDraft(() => draftFromScenario(scenario)),
@@ -75,6 +77,7 @@ export function App({ api }: { api: TrebuchetApi }) {
   const adoptCapacity = useCallback(
     (plan: CapacityPlan) => {
       setCapacityDraft(draftFromCapacityPlan(plan));
+      setCapacitySource(null);
       setView((v) => (v === 'run' && store.getState().phase === 'idle' ? 'capacity' : v));
     },
     [store],
@@ -154,17 +157,32 @@ export function App({ api }: { api: TrebuchetApi }) {
     (plan: CapacityPlan) => {
       if (!searching) {
         setCapacityDraft(draftFromCapacityPlan(plan));
+        setCapacitySource(null);
         capacity.reset();
       }
       setView('capacity');
     },
     [searching, capacity],
   );
+  // A comparison's servers and protocols, one search each, with the goal the Capacity mode holds.
+  const findCapacity = (plan: ComparisonPlan) => {
+    if (!searching) {
+      setCapacityDraft((d) => draftFromComparison(plan, d));
+      setCapacitySource(null);
+      capacity.reset();
+    }
+    setView('capacity');
+  };
   const openPreset = (preset: Preset) => {
     if (preset.kind === 'scenario') return loadScenario(preset.scenario);
-    if (preset.kind === 'capacity') return loadCapacity(preset.plan);
+    const source = { name: preset.name, description: preset.description };
+    if (preset.kind === 'capacity') {
+      loadCapacity(preset.plan);
+      if (!searching) setCapacitySource(source);
+      return;
+    }
     loadPlan(preset.plan);
-    if (!comparing) setPlanSource({ name: preset.name, description: preset.description });
+    if (!comparing) setPlanSource(source);
   };
   const openHistory = (historyId: string) => {
     setHistoryToOpen(historyId);
@@ -256,14 +274,17 @@ export function App({ api }: { api: TrebuchetApi }) {
           run={comparison}
           onOpenHistory={openHistory}
           source={planSource}
+          onFindCapacity={findCapacity}
         />
       )}
       {view === 'capacity' && (
         <CapacityView
+          api={api}
           draft={capacityDraft}
           onDraftChange={setCapacityDraft}
           run={capacity}
           onOpenHistory={openHistory}
+          source={capacitySource}
         />
       )}
       {view === 'history' && (

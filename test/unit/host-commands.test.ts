@@ -81,16 +81,18 @@ async function callError(command: CommandName, input?: unknown): Promise<string>
 }
 
 describe('presets commands', () => {
-  it('lists the five built-in presets first, read-only, and where the presets are kept', async () => {
+  it('lists the six built-in presets first, read-only, and where the presets are kept', async () => {
     const list = await call('presets.list');
-    expect(list.presets.map((p) => p.source)).toEqual(Array(5).fill('built-in'));
+    expect(list.presets.map((p) => p.source)).toEqual(Array(6).fill('built-in'));
     expect(list.presets.map((p) => p.id)).toEqual([
       'builtin-seed-000-vegeta-rate',
       expect.stringMatching(/^builtin-seed-001/),
       expect.stringMatching(/^builtin-seed-002/),
       expect.stringMatching(/^builtin-seed-003/),
       expect.stringMatching(/^builtin-seed-004/),
+      'builtin-capacity-p99-10ms',
     ]);
+    expect(list.presets.at(-1)!.kind).toBe('capacity');
     expect(list.file).toBe(path.join(dataDir, 'presets'));
     expect(list.secretStorage).toBe('plaintext');
     expect(list.problems).toEqual([]);
@@ -110,7 +112,7 @@ describe('presets commands', () => {
     expect(asked).toMatchObject({ ok: false, reason: 'secrets-need-consent' });
     if (asked.ok) throw new Error('unreachable');
     expect(asked.message).toContain('Authorization on');
-    expect((await call('presets.list')).presets).toHaveLength(5);
+    expect((await call('presets.list')).presets).toHaveLength(6);
 
     const stored = (id: string) => readFile(path.join(dataDir, 'presets', `${id}.preset.json`), 'utf8');
     const omitted = await call('presets.save', { preset: draft, omitSecrets: true });

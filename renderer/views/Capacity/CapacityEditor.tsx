@@ -110,6 +110,12 @@ export const CapacityEditor = memo(function CapacityEditor({
                 testId={`capacity-target-url-${i}`}
                 onChange={(url) => setTarget(i, { url })}
               />
+              {t.rest?.protocol && (
+                <p className="muted small" data-testid={`capacity-target-protocol-${i}`}>
+                  Searched over {t.rest.protocol === 'h2' ? 'HTTP/2' : 'HTTP/1.1'} (from the comparison),
+                  whatever the protocol below.
+                </p>
+              )}
             </div>
           ))}
           <button

@@ -1,11 +1,14 @@
 import { useMemo, useState } from 'react';
+import type { TrebuchetApi } from '../../../shared/api.ts';
 import { rateText } from '../../../shared/capacity.ts';
 import { targetLabel } from '../../../shared/scenario.ts';
 import { Alert } from '../../components/Alert.tsx';
+import { PresetNote } from '../../components/PresetNote.tsx';
 import { RunStopButton } from '../../components/RunStopButton.tsx';
 import { SavedNote } from '../../components/SavedNote.tsx';
 import { formatLiveRate } from '../../lib/format.ts';
 import { isBusy } from '../../run/runStore.ts';
+import { SavePresetButton } from '../Presets/SavePresetButton.tsx';
 import { CapacityEditor } from './CapacityEditor.tsx';
 import { checkCapacityDraft, type CapacityDraft } from './capacityDraft.ts';
 import { CapacityResults } from './CapacityResults.tsx';
@@ -14,15 +17,18 @@ import type { CapacityRun } from './useCapacityRun.ts';
 import './capacity.css';
 
 interface CapacityViewProps {
+  api: TrebuchetApi;
   draft: CapacityDraft;
   onDraftChange: (change: (d: CapacityDraft) => CapacityDraft) => void;
   run: CapacityRun;
   /** Shows the saved search in History. */
   onOpenHistory: (historyId: string) => void;
+  /** The preset the draft came from, whose description says what to fill in. */
+  source: { name: string; description: string } | null;
 }
 
 /** The Capacity mode: servers and a goal on the left; the steps, the knee and the answer on the right. */
-export function CapacityView({ draft, onDraftChange, run, onOpenHistory }: CapacityViewProps) {
+export function CapacityView({ api, draft, onDraftChange, run, onOpenHistory, source }: CapacityViewProps) {
   const check = useMemo(() => checkCapacityDraft(draft), [draft]);
   const [revealed, setRevealed] = useState(false);
   const { state } = run;
@@ -39,6 +45,12 @@ export function CapacityView({ draft, onDraftChange, run, onOpenHistory }: Capac
     <main className="workspace" data-testid="capacity-view">
       <aside className="editor-pane" aria-label="Capacity search">
         <div className="pane-toolbar">
+          <SavePresetButton
+            api={api}
+            content={check.ok ? { kind: 'capacity', plan: check.plan } : null}
+            defaultName={draft.name}
+            testId="save-capacity-preset"
+          />
           <RunStopButton
             active={active}
             stopping={state.phase === 'stopping'}
@@ -63,7 +75,10 @@ export function CapacityView({ draft, onDraftChange, run, onOpenHistory }: Capac
           </Alert>
         ))}
         {state.phase === 'idle' ? (
-          <CapacityWelcome />
+          <>
+            {source && <PresetNote source={source} testId="capacity-source" />}
+            <CapacityWelcome />
+          </>
         ) : (
           <>
             <CapacityProgress state={state} />

@@ -1,6 +1,8 @@
-import { capacityPlanSchema, type CapacityPlan } from '../../../shared/capacity-plan.ts';
+import { capacityPlanOfComparison } from '../../../shared/capacity-comparison.ts';
+import { capacityPlanSchema, type CapacityPlan, type CapacityTarget } from '../../../shared/capacity-plan.ts';
+import type { ComparisonPlan } from '../../../shared/comparison.ts';
 import { DEFAULTS } from '../../../shared/defaults.ts';
-import type { Protocol, Target } from '../../../shared/scenario.ts';
+import type { Protocol } from '../../../shared/scenario.ts';
 import { parseWith, type FieldIssue } from '../../../shared/validation.ts';
 import { durationOrText, newKey, numberOrText, tlsInput, type TlsDraft } from '../../editor/draft.ts';
 
@@ -13,7 +15,7 @@ export interface CapacityTargetDraft {
   key: string;
   name: string;
   url: string;
-  rest: Omit<Target, 'name' | 'url'> | null;
+  rest: Omit<CapacityTarget, 'name' | 'url'> | null;
 }
 
 export interface CapacityDraft {
@@ -77,6 +79,24 @@ export function draftFromCapacityPlan(plan: CapacityPlan): CapacityDraft {
       minVersion: options.tls.minVersion,
     },
     rest: { plan },
+  };
+}
+
+/**
+ * A comparison's targets and protocols as capacity searches (one per target and protocol),
+ * searched with the goal and steps the Capacity editor holds now.
+ */
+export function draftFromComparison(plan: ComparisonPlan, current: CapacityDraft): CapacityDraft {
+  const searches = capacityPlanSchema.parse(capacityPlanOfComparison(plan, { goal: { p99Ms: 10 } }));
+  const { p99Ms, errorPercent, startRate, maxRate, stepSeconds, warmupSeconds } = current;
+  return {
+    ...draftFromCapacityPlan(searches),
+    p99Ms,
+    errorPercent,
+    startRate,
+    maxRate,
+    stepSeconds,
+    warmupSeconds,
   };
 }
 
