@@ -2,7 +2,6 @@ import { memo } from 'react';
 import {
   durationField,
   numberField,
-  RemoveButton,
   Segmented,
   TextField,
   TextFields,
@@ -12,6 +11,7 @@ import {
 } from '../../components/fields.tsx';
 import { IssuesContext, useTouchedIssues } from '../../editor/issues.ts';
 import { TlsEditor } from '../../editor/OptionsEditors.tsx';
+import { ServerRowHead } from '../../editor/ServerRowHead.tsx';
 import {
   newCapacityTarget,
   type CapacityCheck,
@@ -84,24 +84,15 @@ export const CapacityEditor = memo(function CapacityEditor({
           <h3 className="subhead">Servers</h3>
           {draft.targets.map((t, i) => (
             <div className="plan-target" key={t.key} data-testid={`capacity-target-${i}`}>
-              <div className="plan-target__head">
-                <span className="target-card__index">{i + 1}</span>
-                <input
-                  className="input input--ghost plan-target__name"
-                  aria-label={`Server ${i + 1} name`}
-                  placeholder={`Server ${i + 1} name (e.g. nginx)`}
-                  value={t.name}
-                  data-testid={`capacity-target-name-${i}`}
-                  onChange={(e) => setTarget(i, { name: e.target.value })}
-                />
-                <RemoveButton
-                  label={`Remove server ${i + 1}`}
-                  testId={`capacity-remove-target-${i}`}
-                  className="icon-btn--danger"
-                  disabled={draft.targets.length <= 1}
-                  onClick={() => onChange((d) => ({ ...d, targets: d.targets.filter((_, j) => j !== i) }))}
-                />
-              </div>
+              <ServerRowHead
+                index={i}
+                noun="Server"
+                name={t.name}
+                testPrefix="capacity"
+                removable={draft.targets.length > 1}
+                onName={(name) => setTarget(i, { name })}
+                onRemove={() => onChange((d) => ({ ...d, targets: d.targets.filter((_, j) => j !== i) }))}
+              />
               <TextField
                 label="URL"
                 path={`targets.${i}.url`}

@@ -217,7 +217,7 @@ function StepTable({
               <td className="num">{pct(s.figures.errorPercent)}</td>
               <td className="num">{pct(s.figures.non2xxPercent)}</td>
               <td>
-                <span className={`capacity-step capacity-step--${s.judgement.kind}`}>
+                <span className={`verdict capacity-step--${s.judgement.kind}`}>
                   {JUDGEMENT_LABELS[s.judgement.kind]}
                 </span>
                 {judgementDetail(s.judgement) && (

@@ -1,8 +1,8 @@
 import type { ChartConfiguration, ChartDataset, ScriptableContext, TooltipItem } from 'chart.js';
 import { answerShort, goalText, rateText } from '../../../shared/capacity.ts';
 import { curveOf, isClientLimited, type SearchReport } from '../../../shared/capacity-report.ts';
-import { baseLineOptions } from '../../charts/baseOptions.ts';
-import { hatch } from '../../charts/hatch.ts';
+import { barScales, baseLineOptions } from '../../charts/baseOptions.ts';
+import { markedBarStyle } from '../../charts/hatch.ts';
 import { seriesColor, withAlpha, type Palette } from '../../charts/palette.ts';
 import { formatLiveRate, formatMs } from '../../lib/format.ts';
 
@@ -106,8 +106,6 @@ export function heldRateChart(
   p: Palette,
 ): ChartConfiguration<'bar', (number | null)[]> {
   const answered = reports.map((r) => r.answer);
-  const marked = (c: ScriptableContext<'bar'>): boolean =>
-    c.type === 'data' && answered[c.dataIndex]?.exact === false;
   const colors = reports.map((_r, i) => seriesColor(p, i));
   const goal = reports[0]?.search.goal;
   return {
@@ -118,13 +116,11 @@ export function heldRateChart(
         {
           label: goal ? `highest rate held at ${goalText(goal)}` : 'highest rate held',
           data: answered.map((a) => a?.heldRate ?? null),
-          backgroundColor: (c: ScriptableContext<'bar'>) => {
-            const color = colors[c.dataIndex] ?? p.throughput;
-            return marked(c) ? hatch(c.chart.ctx, color) : withAlpha(color, 0.8);
-          },
+          ...markedBarStyle(
+            (i) => colors[i] ?? p.throughput,
+            (i) => answered[i]?.exact === false,
+          ),
           borderColor: colors,
-          borderWidth: (c: ScriptableContext<'bar'>) => (marked(c) ? 2 : 1),
-          borderRadius: 3,
         },
       ],
     },
@@ -145,22 +141,7 @@ export function heldRateChart(
           },
         },
       },
-      scales: {
-        x: {
-          type: 'category',
-          ticks: { color: p.muted },
-          grid: { display: false },
-          border: { color: p.grid },
-        },
-        y: {
-          type: 'linear',
-          beginAtZero: true,
-          title: { display: true, text: 'requests per second held', color: p.muted },
-          ticks: { color: p.muted, maxTicksLimit: 6 },
-          grid: { color: p.grid },
-          border: { color: p.grid },
-        },
-      },
+      scales: barScales(p, 'requests per second held'),
     },
   };
 }

@@ -9,9 +9,9 @@ import {
   type ProtocolVariant,
   type ScalingSeries,
 } from '../../../shared/comparison.ts';
-import { baseLineOptions } from '../../charts/baseOptions.ts';
-import { hatch } from '../../charts/hatch.ts';
-import { seriesColor, withAlpha, type Palette } from '../../charts/palette.ts';
+import { barScales, baseLineOptions } from '../../charts/baseOptions.ts';
+import { markedBarStyle } from '../../charts/hatch.ts';
+import { seriesColor, type Palette } from '../../charts/palette.ts';
 import { formatMs, formatRate } from '../../lib/format.ts';
 import { percentileChartOptions } from '../../charts/percentileOptions.ts';
 import { percentileToX } from '../../report/percentileScale.ts';
@@ -68,16 +68,14 @@ export function rpsBarChart(
       datasets: series.map((s, i) => {
         const color = seriesColor(p, i);
         const flags = pointFlags(s, flagged);
-        const marked = (c: ScriptableContext<'bar'>): boolean =>
-          c.type === 'data' && flags[c.dataIndex] === true;
         return {
           label: s.label,
           data: s.points.map((pt) => pt.rps),
-          backgroundColor: (c: ScriptableContext<'bar'>) =>
-            marked(c) ? hatch(c.chart.ctx, color) : withAlpha(color, 0.8),
+          ...markedBarStyle(
+            () => color,
+            (k) => flags[k] === true,
+          ),
           borderColor: color,
-          borderWidth: (c: ScriptableContext<'bar'>) => (marked(c) ? 2 : 1),
-          borderRadius: 3,
         };
       }),
     },
@@ -103,23 +101,7 @@ export function rpsBarChart(
           },
         },
       },
-      scales: {
-        x: {
-          type: 'category',
-          title: { display: true, text: levelAxisTitle(table.levelKind), color: p.muted },
-          ticks: { color: p.muted },
-          grid: { display: false },
-          border: { color: p.grid },
-        },
-        y: {
-          type: 'linear',
-          beginAtZero: true,
-          title: { display: true, text: 'requests per second (mean)', color: p.muted },
-          ticks: { color: p.muted, maxTicksLimit: 6 },
-          grid: { color: p.grid },
-          border: { color: p.grid },
-        },
-      },
+      scales: barScales(p, 'requests per second (mean)', levelAxisTitle(table.levelKind)),
     },
   };
 }
