@@ -8,8 +8,8 @@
  * within DEFAULTS.capacity.precisionPercent. A step breaks the goal when its p99 is over the
  * goal, or its errors or non-2xx responses are over the limit: the server broke. A step whose
  * figures are not the server's (shared/verdict.ts: the generator ran flat out, or the
- * schedule was not kept while the server was keeping up) ends the search with "at least N
- * req/s; the client was the limit", never a number blamed on the server.
+ * schedule was not kept while the server was keeping up), twice at the same rate, ends the
+ * search with "at least N req/s; the client was the limit", never a number blamed on the server.
  */
 import { z } from 'zod';
 import { DEFAULTS, LIMITS } from './defaults.ts';
@@ -244,6 +244,9 @@ export interface CapacityAnswer {
 export type CapacityNext =
   { kind: 'step'; rate: number; phase: 'doubling' | 'bisecting' } | { kind: 'done'; answer: CapacityAnswer };
 
+/** How many times a rate is measured before "the client was the limit" there ends the search. */
+export const CLIENT_LIMIT_TRIES = 2;
+
 /** Rates as people read them: whole req/s from 100 up, one decimal below. */
 export function roundRate(rate: number): number {
   return rate >= 100 ? Math.round(rate) : Math.max(LIMITS.rate.min, Math.round(rate * 10) / 10);
@@ -292,8 +295,15 @@ export function nextCapacityStep(search: CapacitySearch, steps: readonly JudgedS
       return { kind: 'done', answer: answer(search, 'stopped', lo, last.rate, '') };
     case 'not-measured':
       return { kind: 'done', answer: answer(search, 'not-measured', lo, last.rate, j.reason) };
-    case 'client-limit':
+    case 'client-limit': {
+      // A passing stall of a busy machine makes one step late; the same rate measured again
+      // tells that from a client that cannot keep the schedule at all.
+      const tries = steps.filter((s) => s.rate === last.rate && s.judgement.kind === 'client-limit').length;
+      if (tries < CLIENT_LIMIT_TRIES) {
+        return { kind: 'step', rate: last.rate, phase: hi === null ? 'doubling' : 'bisecting' };
+      }
       return { kind: 'done', answer: answer(search, 'client-limit', lo, last.rate, j.reason) };
+    }
     case 'held':
     case 'broke':
       break;

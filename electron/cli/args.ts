@@ -370,7 +370,7 @@ export function requestFlags(v: Values, io: FileIo): RequestFlags {
   };
 }
 
-function overrideRequest<T extends { method: string; headers: Header[]; body: Body; monitor: Monitor }>(
+export function overrideRequest<T extends { method: string; headers: Header[]; body: Body; monitor: Monitor }>(
   t: T,
   r: RequestFlags,
 ): Omit<T, 'method'> & { method: string } {

@@ -1,10 +1,19 @@
 /**
- * `trebuchet capacity` arguments -> a validated capacity plan plus output choices. The
- * request, TLS and measuring flags are `trebuchet run`'s (args.ts); the goal and the search's
- * steps have flags of their own. Every error is a CliInputError naming the flag.
+ * `trebuchet capacity` arguments -> a validated capacity plan plus output choices, from URLs
+ * or a preset (a capacity preset, or a comparison's targets and protocols, one search each).
+ * The request, TLS and measuring flags are `trebuchet run`'s (args.ts); the goal and the
+ * search's steps have flags of their own. Every error is a CliInputError naming the flag.
  */
 import { parseArgs } from 'node:util';
-import { capacityPlanSchema, type CapacityPlan } from '../../shared/capacity-plan.ts';
+import type { CapacitySearchInput } from '../../shared/capacity.ts';
+import { capacityPlanOfComparison } from '../../shared/capacity-comparison.ts';
+import {
+  capacityPlanSchema,
+  type CapacityPlan,
+  type CapacityPlanInput,
+  type CapacityTarget,
+} from '../../shared/capacity-plan.ts';
+import type { Preset } from '../../shared/presets.ts';
 import { parseWith } from '../../shared/validation.ts';
 import {
   checkInputFiles,
@@ -14,15 +23,24 @@ import {
   historyFromFlags,
   optionsFromFlags,
   outputFile,
+  overrideRequest,
   requestFlags,
   RUN_OPTIONS,
   type HistoryOptions,
   type Values,
 } from './args.ts';
 import type { FileIo } from './files.ts';
+import {
+  parseTargetPointer,
+  pointPlanTargets,
+  pointScenarioTargets,
+  type TargetPointer,
+} from './preset-targets.ts';
 import { CliInputError, parseDurationSeconds, parseRate, parseWholeNumber } from './values.ts';
 
 const CAPACITY_OPTIONS = {
+  preset: RUN_OPTIONS.preset,
+  target: RUN_OPTIONS.target,
   p99: { type: 'string' },
   errors: { type: 'string' },
   'start-rate': { type: 'string' },
@@ -74,8 +92,22 @@ export interface CapacityOutput {
   keepSecrets: boolean;
 }
 
+interface Common {
+  help: false;
+  output: CapacityOutput;
+  history: HistoryOptions;
+}
+
+/** `--preset ref`: found (files, stores) by the caller, then capacityFromPreset() makes the plan. */
+export interface CapacityPresetRequest extends Common {
+  kind: 'preset';
+  ref: string;
+  values: CapacityValues;
+  pointers: TargetPointer[];
+}
+
 export type ParsedCapacity =
-  { help: true } | { help: false; plan: CapacityPlan; output: CapacityOutput; history: HistoryOptions };
+  { help: true } | (Common & { kind: 'plan'; plan: CapacityPlan; notes: string[] }) | CapacityPresetRequest;
 
 /** `--errors 1%` or `--errors 1`: percent of the requests. */
 function parsePercent(flag: string, text: string): number {
@@ -90,10 +122,57 @@ function targetOf(text: string): { name: string; url: string } {
   return m ? { name: m[1]!.trim(), url: m[2]!.trim() } : { name: '', url: text };
 }
 
-export function parseCapacityArgs(argv: readonly string[], io: FileIo): ParsedCapacity {
-  let flags;
+/** The goal and steps as the flags set them, over a base search (a preset's) where they do not. */
+function searchFromFlags(v: CapacityValues, base: CapacitySearchInput | undefined): CapacitySearchInput {
+  const p99 = v.p99 === undefined ? base?.goal.p99Ms : parseDurationSeconds('--p99', v.p99, 'ms') * 1000;
+  if (p99 === undefined) throw new CliInputError('--p99', 'give the latency goal, e.g. --p99 10 (ms)');
+  const rate = (flag: '--start-rate' | '--max-rate', text: string | undefined) =>
+    text === undefined ? undefined : parseRate(flag, text);
+  return {
+    goal: {
+      p99Ms: p99,
+      errorPercent: v.errors === undefined ? base?.goal.errorPercent : parsePercent('--errors', v.errors),
+    },
+    startRate: rate('--start-rate', v['start-rate']) ?? base?.startRate,
+    maxRate: rate('--max-rate', v['max-rate']) ?? base?.maxRate,
+    stepSeconds: v.step === undefined ? base?.stepSeconds : parseDurationSeconds('--step', v.step, 's'),
+    warmupSeconds:
+      v.warmup === undefined ? base?.warmupSeconds : parseDurationSeconds('--warmup', v.warmup, 's'),
+  };
+}
+
+/** The plan: the flags over a base (a preset's plan, or nothing for URLs), validated. */
+function planFromFlags(
+  v: CapacityValues,
+  io: FileIo,
+  targets: readonly unknown[],
+  base: CapacityPlanInput | null,
+  positionals: readonly string[],
+): CapacityPlan {
+  const runValues: Values = v;
+  const options = optionsFromFlags(runValues, base?.options as Parameters<typeof optionsFromFlags>[1], io);
+  const input = {
+    name: v.name ?? base?.name,
+    targets,
+    search: searchFromFlags(v, base?.search),
+    maxInFlight:
+      v['max-in-flight'] === undefined
+        ? base?.maxInFlight
+        : parseWholeNumber('--max-in-flight', v['max-in-flight']),
+    options: { ...options, protocol: v.http2 ? 'h2' : (base?.options?.protocol ?? 'http1.1') },
+  };
+  const parsed = parseWith(capacityPlanSchema, input);
+  if (!parsed.ok) {
+    const where = base === null ? '' : '--preset';
+    throw flagIssue(parsed.issues[0]!, givenFlags(runValues, positionals), where, CAPACITY_FLAG_OF_PATH);
+  }
+  checkInputFiles(parsed.value, io, base === null ? '' : '--preset');
+  return parsed.value;
+}
+
+function parseCapacityFlags(argv: readonly string[]) {
   try {
-    flags = parseArgs({
+    return parseArgs({
       args: [...argv],
       options: CAPACITY_OPTIONS,
       allowPositionals: true,
@@ -105,54 +184,21 @@ export function parseCapacityArgs(argv: readonly string[], io: FileIo): ParsedCa
     const flag = /'(-[^']*?)(?:[ ,'])/.exec(message)?.[1] ?? 'arguments';
     throw new CliInputError(flag, message);
   }
+}
+
+type CapacityValues = ReturnType<typeof parseCapacityFlags>['values'];
+
+export function parseCapacityArgs(argv: readonly string[], io: FileIo): ParsedCapacity {
+  const flags = parseCapacityFlags(argv);
   const { values: v, positionals } = flags;
   if (v.help) return { help: true };
-  if (positionals.length === 0) throw new CliInputError('<url>', 'give at least one target URL');
-  if (v.p99 === undefined) throw new CliInputError('--p99', 'give the latency goal, e.g. --p99 10 (ms)');
   if (v.format !== undefined && v.format !== 'text' && v.format !== 'json') {
     throw new CliInputError('--format', `"${v.format}" is not one of text, json`);
   }
   // The run flags' parsers read what they know of these values; the rest stays ours.
   const runValues: Values = v;
-  const request = requestFlags(runValues, io);
-  const options = optionsFromFlags(runValues, undefined, io);
-  const rate = (flag: '--start-rate' | '--max-rate', text: string | undefined) =>
-    text === undefined ? undefined : parseRate(flag, text);
-  const input = {
-    name: v.name,
-    targets: positionals.map((p) => {
-      const { name, url } = targetOf(p);
-      return {
-        name,
-        url,
-        method: request.method ?? (request.body ? 'POST' : undefined),
-        headers: request.headers,
-        ...(request.body ? { body: request.body } : {}),
-        ...(request.monitor ? { monitor: request.monitor } : {}),
-      };
-    }),
-    search: {
-      goal: {
-        p99Ms: parseDurationSeconds('--p99', v.p99, 'ms') * 1000,
-        errorPercent: v.errors === undefined ? undefined : parsePercent('--errors', v.errors),
-      },
-      startRate: rate('--start-rate', v['start-rate']),
-      maxRate: rate('--max-rate', v['max-rate']),
-      stepSeconds: v.step === undefined ? undefined : parseDurationSeconds('--step', v.step, 's'),
-      warmupSeconds: options.warmupSeconds,
-    },
-    maxInFlight:
-      v['max-in-flight'] === undefined ? undefined : parseWholeNumber('--max-in-flight', v['max-in-flight']),
-    options: { ...options, protocol: v.http2 ? 'h2' : 'http1.1' },
-  };
-  const parsed = parseWith(capacityPlanSchema, input);
-  if (!parsed.ok) {
-    throw flagIssue(parsed.issues[0]!, givenFlags(runValues, positionals), '', CAPACITY_FLAG_OF_PATH);
-  }
-  checkInputFiles(parsed.value, io, '');
-  return {
+  const common: Common = {
     help: false,
-    plan: parsed.value,
     output: {
       format: v.format === 'json' ? 'json' : 'text',
       jsonFile: outputFile('--json', v.json, io),
@@ -161,4 +207,63 @@ export function parseCapacityArgs(argv: readonly string[], io: FileIo): ParsedCa
     },
     history: historyFromFlags(runValues, io),
   };
+  if (v.preset !== undefined) {
+    const pointers = [
+      ...positionals.map((url) => ({ name: null, url })),
+      ...(v.target ?? []).map((t) => parseTargetPointer('--target', t)),
+    ];
+    return { ...common, kind: 'preset', ref: v.preset, values: v, pointers };
+  }
+  if (v.target !== undefined)
+    throw new CliInputError('--target', 'points a --preset at your servers; give URLs alone');
+  if (positionals.length === 0) throw new CliInputError('<url>', 'give at least one target URL, or --preset');
+  const request = requestFlags(runValues, io);
+  const targets = positionals.map((p) => {
+    const { name, url } = targetOf(p);
+    return {
+      name,
+      url,
+      method: request.method ?? (request.body ? 'POST' : undefined),
+      headers: request.headers,
+      ...(request.body ? { body: request.body } : {}),
+      ...(request.monitor ? { monitor: request.monitor } : {}),
+    };
+  });
+  return { ...common, kind: 'plan', plan: planFromFlags(v, io, targets, null, positionals), notes: [] };
+}
+
+/**
+ * A `--preset` search once the preset is found: a capacity preset with the flags over its
+ * plan, or a comparison preset as one search per target and protocol (its goal from --p99).
+ * URLs and --target point it at the user's servers, as for trebuchet run.
+ */
+export function capacityFromPreset(
+  request: CapacityPresetRequest,
+  preset: Preset,
+  io: FileIo,
+): { plan: CapacityPlan; notes: string[] } {
+  const { values: v, pointers } = request;
+  const given = request.pointers.filter((p) => p.name === null).map((p) => p.url);
+  const req = requestFlags(v satisfies Values, io);
+  switch (preset.kind) {
+    case 'scenario':
+      throw new CliInputError(
+        '--preset',
+        `"${preset.name}" is a scenario: a capacity search takes a capacity or comparison preset`,
+      );
+    case 'capacity': {
+      const pointed = pointScenarioTargets<CapacityTarget>('--target', preset.plan.targets, pointers);
+      const targets = pointed.targets.map((t) => overrideRequest(t, req));
+      return { plan: planFromFlags(v, io, targets, preset.plan, given), notes: pointed.notes };
+    }
+    case 'comparison': {
+      const p = pointPlanTargets('--target', preset.plan.targets, preset.plan.protocols, pointers);
+      const searches = capacityPlanOfComparison(
+        { ...preset.plan, targets: p.targets, protocols: p.protocols },
+        searchFromFlags(v, undefined),
+      );
+      const targets = (searches.targets as CapacityTarget[]).map((t) => overrideRequest(t, req));
+      return { plan: planFromFlags(v, io, targets, searches, given), notes: p.notes };
+    }
+  }
 }

@@ -4,17 +4,18 @@
  * history when asked, with the exit code saying whether every target held a rate.
  */
 import { judgeStep, stepFigures } from '../../shared/capacity.ts';
-import { stepScenario, type CapacityEvent } from '../../shared/capacity-plan.ts';
+import { stepScenario, type CapacityEvent, type CapacityPlan } from '../../shared/capacity-plan.ts';
 import { capacityReports, type SearchReport } from '../../shared/capacity-report.ts';
 import { formatCapacityReport, formatStepLine } from '../../shared/format/capacity-text.ts';
 import { targetLabel } from '../../shared/scenario.ts';
 import { countSecrets, withoutSecrets } from '../../shared/secret-headers.ts';
 import { RunManager } from '../engine/manager.ts';
 import { CapacityRunner, type CapacityOutcome } from '../services/capacity-runner.ts';
-import { parseCapacityArgs, type ParsedCapacity } from './capacity-args.ts';
-import { nodeFileIo } from './files.ts';
+import { capacityFromPreset, parseCapacityArgs, type ParsedCapacity } from './capacity-args.ts';
+import { nodeFileIo, type FileIo } from './files.ts';
 import { CAPACITY_HELP } from './help.ts';
 import { LazyStores, saveInHistory, untilDone, type CliContext } from './jobs.ts';
+import { findPreset, presetFilePath, readPresetFile } from './preset-lookup.ts';
 import { Progress } from './progress.ts';
 import { EXIT, writeFiles } from './report.ts';
 import { CliInputError } from './values.ts';
@@ -40,21 +41,43 @@ export function capacityExitCode(
   return opts.hostError || opts.filesFailed || unanswered ? EXIT.failed : EXIT.ok;
 }
 
+/** The plan a parsed command searches: as given, or its preset (a file, or the stores) with the flags. */
+async function resolvePlan(
+  parsed: Exclude<ParsedCapacity, { help: true }>,
+  io: FileIo,
+  stores: LazyStores,
+): Promise<{ plan: CapacityPlan; notes: string[] }> {
+  if (parsed.kind === 'plan') return parsed;
+  const file = presetFilePath(parsed.ref, io);
+  const preset =
+    file !== null
+      ? readPresetFile('--preset', file, io)
+      : findPreset('--preset', parsed.ref, (await stores.get()).presets);
+  return capacityFromPreset(parsed, preset, io);
+}
+
 export async function capacityCommand(ctx: CliContext): Promise<number> {
   const io = nodeFileIo(ctx.cwd);
-  let parsed: ParsedCapacity;
+  let parsed: Exclude<ParsedCapacity, { help: true }>;
+  let stores: LazyStores;
+  let plan: CapacityPlan;
   try {
-    parsed = parseCapacityArgs(ctx.argv, io);
+    const args = parseCapacityArgs(ctx.argv, io);
+    if (args.help) {
+      ctx.stdout.write(CAPACITY_HELP);
+      return EXIT.ok;
+    }
+    parsed = args;
+    stores = new LazyStores(parsed.history.dataDir, (m) => ctx.stderr.write(`trebuchet capacity: ${m}\n`));
+    const resolved = await resolvePlan(parsed, io, stores);
+    plan = resolved.plan;
+    for (const note of resolved.notes) ctx.stderr.write(`trebuchet capacity: ${note}\n`);
   } catch (e) {
     if (!(e instanceof CliInputError)) throw e;
     ctx.stderr.write(`trebuchet capacity: ${e.message}\nRun "trebuchet capacity --help" for the flags.\n`);
     return EXIT.badInput;
   }
-  if (parsed.help) {
-    ctx.stdout.write(CAPACITY_HELP);
-    return EXIT.ok;
-  }
-  const { plan, output, history } = parsed;
+  const { output, history } = parsed;
   const labels = plan.targets.map(targetLabel);
   const manager = new RunManager({ appVersion: ctx.appVersion });
   const runner = new CapacityRunner({ manager });
@@ -119,7 +142,6 @@ export async function capacityCommand(ctx: CliContext): Promise<number> {
     ctx.stderr.write(`trebuchet capacity: could not write ${path}: ${message}\n`);
   }
   if (history.save && outcome.steps.length > 0) {
-    const stores = new LazyStores(history.dataDir, (m) => ctx.stderr.write(`trebuchet capacity: ${m}\n`));
     await saveInHistory(ctx, 'capacity', stores, {
       kind: 'capacity',
       status: outcome.status,

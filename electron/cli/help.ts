@@ -109,12 +109,20 @@ Exit codes: 0 ok, 1 a threshold failed or the run could not run, 2 bad input, 13
 `;
 
 export const CAPACITY_HELP = `Usage: trebuchet capacity <url>... --p99 T [--errors P%] [--max-rate R] [--start-rate R] [--step T] [flags]
+       trebuchet capacity --preset NAME [<url>... | --target name=url...] [--p99 T] [flags]
 
 Finds the highest request rate each server holds within a goal: open-model steps (vegeta
 -rate) from the start rate, doubling while the goal holds, then bisecting between the highest
 rate that held and the lowest that broke until they are within ${DEFAULTS.capacity.precisionPercent}%. URLs run one after
 another; name one with name=URL (nginx=http://127.0.0.1:8080/). Load goes to loopback or to
 servers you are allowed to test.
+
+Preset:
+      --preset NAME       a capacity preset (its servers, goal and steps; flags change them), or
+                          a comparison preset: one search per target and protocol (give --p99),
+                          e.g. --preset "Which server holds the most" (trebuchet presets list)
+      --target name=url   point the preset's target of that name at your server (URLs alone
+                          replace its targets in order); targets given no URL are left out
 
 Goal:
       --p99 T             a step breaks the goal when its p99 latency is above T (a bare number is ms)

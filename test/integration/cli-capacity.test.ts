@@ -9,11 +9,16 @@ import { handlers, startHttpServer, type TestServer } from '../helpers/servers.t
 
 const endAll = endAfterAll();
 let limited: TestServer;
+let one: TestServer;
+let two: TestServer;
 let dir: string;
 
 beforeAll(async () => {
   // 10 requests at a time, each held 5 ms: 2,000 req/s.
   limited = endAll(await startHttpServer(handlers.limited(10, 5)));
+  // 1 and 2 at a time, each held 5 ms: 200 and 400 req/s.
+  one = endAll(await startHttpServer(handlers.limited(1, 5)));
+  two = endAll(await startHttpServer(handlers.limited(2, 5)));
   dir = mkdtempSync(join(tmpdir(), 'trebuchet-cli-capacity-'));
   endAll({ remove: () => rmSync(dir, { recursive: true, force: true }) });
 });
@@ -90,5 +95,48 @@ describe('trebuchet capacity', () => {
     expect(bad.stderr).toBe(
       'trebuchet capacity: --step: "soon" is not a duration (e.g. 10, 10s, 1m30s)\nRun "trebuchet capacity --help" for the flags.\n',
     );
+  });
+
+  it('runs the built-in "Which server holds the most" preset against two servers: one sentence for both', async () => {
+    const r = await runCli([
+      'capacity',
+      '--preset',
+      'Which server holds the most',
+      '--target',
+      `Apache · http=${one.url}`,
+      '--target',
+      `nginx · http=${two.url}`,
+      '--p99',
+      '50',
+      '--start-rate',
+      '50',
+      '--max-rate',
+      '800',
+      '--step',
+      '1',
+      '--warmup',
+      '0.2',
+      '--format',
+      'json',
+      '--data-dir',
+      dir,
+    ]);
+    expect(r.stderr).toContain(
+      'left out (no URL given): H2O · http, Apache · https, nginx · https, H2O · https',
+    );
+    const out = JSON.parse(r.stdout) as {
+      answers: { target: string; answer: { stop: string; heldRate: number | null; message: string } }[];
+    };
+    const held = out.answers.map((a) => [a.target, a.answer.heldRate]);
+    console.log(
+      `designed 200 / 400 req/s: ${out.answers.map((a) => `${a.target} ${a.answer.message}`).join('; ')}`,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(held.map(([t]) => t)).toEqual(['Apache · http', 'nginx · http']);
+    // Each held a rate, and none above what it can serve (its queue would grow without end).
+    expect(out.answers[0]!.answer.heldRate).toBeGreaterThan(0);
+    expect(out.answers[1]!.answer.heldRate).toBeGreaterThan(0);
+    expect(out.answers[0]!.answer.heldRate).toBeLessThanOrEqual(200 * 1.15);
+    expect(out.answers[1]!.answer.heldRate).toBeLessThanOrEqual(400 * 1.15);
   });
 });

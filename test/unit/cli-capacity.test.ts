@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseCapacityArgs } from '../../electron/cli/capacity-args.ts';
+import { capacityFromPreset, parseCapacityArgs } from '../../electron/cli/capacity-args.ts';
 import { capacityExitCode } from '../../electron/cli/capacity-command.ts';
 import type { FileIo } from '../../electron/cli/files.ts';
 import { CliInputError } from '../../electron/cli/values.ts';
+import { builtInPresets } from '../../electron/stores/built-in-presets.ts';
 import { capacityPlanSchema, type CapacityStep } from '../../shared/capacity-plan.ts';
 import { capacityReports } from '../../shared/capacity-report.ts';
 import { formatCapacityReport, formatStepLine } from '../../shared/format/capacity-text.ts';
@@ -18,8 +19,17 @@ const io: FileIo = {
 
 function parse(...argv: string[]) {
   const r = parseCapacityArgs(argv, io);
-  if (r.help) throw new Error('unexpected help');
+  if (r.help || r.kind !== 'plan') throw new Error('expected a plan');
   return r;
+}
+
+/** `--preset id ...`: the plan the built-in preset gives with these flags. */
+function fromPreset(id: string, ...argv: string[]) {
+  const r = parseCapacityArgs(['--preset', id, ...argv], io);
+  if (r.help || r.kind !== 'preset') throw new Error('expected a preset request');
+  const preset = builtInPresets().find((p) => p.id === id);
+  if (!preset) throw new Error(`no built-in preset ${id}`);
+  return capacityFromPreset(r, preset, io);
 }
 
 function fails(...argv: string[]): string {
@@ -90,7 +100,7 @@ describe('trebuchet capacity flags', () => {
   });
 
   it('names the flag at fault', () => {
-    expect(fails('--p99', '10')).toBe('<url>: give at least one target URL');
+    expect(fails('--p99', '10')).toBe('<url>: give at least one target URL, or --preset');
     expect(fails('http://127.0.0.1:1/')).toBe('--p99: give the latency goal, e.g. --p99 10 (ms)');
     expect(fails('http://127.0.0.1:1/', '--p99', 'fast')).toBe(
       '--p99: "fast" is not a duration (e.g. 300, 300ms, 1.5s)',
@@ -162,5 +172,48 @@ describe('trebuchet capacity output', () => {
     expect(capacityExitCode(reports, flags)).toBe(1);
     expect(capacityExitCode(reports.slice(0, 1), flags)).toBe(0);
     expect(capacityExitCode(reports.slice(0, 1), { ...flags, interrupted: true })).toBe(130);
+  });
+
+  it('--preset: the capacity preset pointed at the given servers, its goal changed by the flags', () => {
+    const { plan, notes } = fromPreset(
+      'builtin-capacity-p99-10ms',
+      '--target',
+      'nginx · http=http://127.0.0.1:9082',
+      '--target',
+      'Apache · http=http://127.0.0.1:9081/',
+      '--step',
+      '2',
+    );
+    // A URL without a path keeps the preset's (test.html); the preset's order is kept.
+    expect(plan.targets.map((t) => [t.name, t.url])).toEqual([
+      ['Apache · http', 'http://127.0.0.1:9081/'],
+      ['nginx · http', 'http://127.0.0.1:9082/test.html'],
+    ]);
+    expect(plan.search).toMatchObject({ goal: { p99Ms: 10, errorPercent: 1 }, stepSeconds: 2 });
+    expect(plan.maxInFlight).toBe(10_000);
+    expect(notes).toEqual([
+      'left out (no URL given): H2O · http, Apache · https, nginx · https, H2O · https',
+    ]);
+  });
+
+  it('--preset: a comparison preset searched per target and protocol, with the goal from --p99', () => {
+    const { plan } = fromPreset(
+      'builtin-seed-000-vegeta-rate',
+      '--p99',
+      '5',
+      '--target',
+      'nginx=http://127.0.0.1:9082',
+      '--target',
+      'nginx=https://127.0.0.1:9443',
+    );
+    expect(plan.targets.map((t) => [t.name, t.url, t.protocol])).toEqual([
+      ['nginx · http', 'http://127.0.0.1:9082/test.html', 'http1.1'],
+      ['nginx · https', 'https://127.0.0.1:9443/test.html', 'http1.1'],
+    ]);
+    expect(plan.search.goal.p99Ms).toBe(5);
+    expect(() => fromPreset('builtin-seed-000-vegeta-rate')).toThrow('--p99: give the latency goal');
+    expect(() =>
+      fromPreset('builtin-seed-000-vegeta-rate', '--p99', '5', '--target', 'lighttpd=http://x/'),
+    ).toThrow('the preset has no target named "lighttpd"');
   });
 });
