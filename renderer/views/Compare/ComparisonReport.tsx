@@ -214,7 +214,7 @@ function AtPicker({ table, at, onChange }: { table: ComparisonTable; at: At; onC
     <div className="at-picker">
       {table.protocols.length > 1 && (
         <select
-          className="input select input--sm"
+          className="input select"
           aria-label="Protocol"
           value={at.protocol}
           data-testid="at-protocol"
@@ -228,7 +228,7 @@ function AtPicker({ table, at, onChange }: { table: ComparisonTable; at: At; onC
         </select>
       )}
       <select
-        className="input select input--sm"
+        className="input select"
         aria-label="Level"
         value={String(at.level)}
         data-testid="at-level"

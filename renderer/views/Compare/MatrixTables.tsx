@@ -23,6 +23,7 @@ import {
   firstRunOf,
   toggleColumn,
 } from './matrixView.ts';
+import './matrix.css';
 
 /*
  * The comparison report's tables of cells: the matrix with its column picker and caveats,

@@ -180,7 +180,7 @@ function PartPicker({
         <div className="muted small">{formatWhen(record.createdAt)}</div>
         {labels.length > 1 && (
           <select
-            className="input select input--sm"
+            className="input select"
             aria-label={`Part of run ${side}`}
             value={String(value)}
             data-testid={`diff-part-${side}`}
