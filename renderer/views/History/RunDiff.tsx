@@ -139,7 +139,7 @@ function DiffTable({ a, b }: { a: RunRecord; b: RunRecord }) {
                 </td>
                 <td>
                   <span
-                    className={`verdict verdict--${c.verdict}`}
+                    className={`diff-verdict diff-verdict--${c.verdict}`}
                     title={c.message}
                     data-testid="diff-verdict"
                   >
