@@ -4,15 +4,10 @@
  * for a cell and format. Also the per-repetition table (seed 002's Résumé: each run's time
  * taken, req/s and time per request). Pure.
  */
-import {
-  cellKey,
-  levelLabel,
-  type CellAggregate,
-  type CellOutcome,
-  type ComparisonTable,
-  type ProtocolVariant,
-  type Stat,
-} from './comparison.ts';
+import { cellKey, type CellOutcome } from './comparison-cells.ts';
+import type { Stat } from './comparison-stats.ts';
+import type { CellAggregate, ComparisonTable } from './comparison-table.ts';
+import { levelLabel, type ProtocolVariant } from './comparison.ts';
 import type { Phase, RunResult } from './result.ts';
 import type { MatrixColumnId } from './report-settings.ts';
 import { errorPercent, failedRequests, timePerRequestAcrossMs, timePerRequestMs } from './format/summary.ts';

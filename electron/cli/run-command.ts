@@ -10,7 +10,8 @@ import { ComparisonRunner, type ComparisonOutcome } from '../services/comparison
 import { HistorySaver, type HistoryDraft } from '../services/history-saver.ts';
 import type { Stores } from '../stores/index.ts';
 import type { RunEvent } from '../../shared/api.ts';
-import { expandPlan, levelLabel, levelKindOf, type ComparisonEvent } from '../../shared/comparison.ts';
+import { expandPlan, type ComparisonEvent } from '../../shared/comparison-cells.ts';
+import { levelLabel, levelKindOf } from '../../shared/comparison.ts';
 import type { RunResult, RunStatus } from '../../shared/result.ts';
 import { applyPreset, parseRunArgs, type PresetRequest, type RunCommand } from './args.ts';
 import { nodeFileIo, type FileIo } from './files.ts';

@@ -14,19 +14,15 @@ import {
   repetitionRows,
   type MatrixCell,
 } from '../comparison-columns.ts';
+import type { CellCoordinates, CellOutcome } from '../comparison-cells.ts';
 import {
   aggregateComparison,
   cellAt,
   comparisonPercentileTable,
-  comparisonTargetLabel,
-  levelKindOf,
-  levelLabel,
-  type CellCoordinates,
-  type CellOutcome,
-  type ComparisonPlan,
   type ComparisonTable,
   type PercentileTable,
-} from '../comparison.ts';
+} from '../comparison-table.ts';
+import { comparisonTargetLabel, levelKindOf, levelLabel, type ComparisonPlan } from '../comparison.ts';
 import { PREFLIGHT_FIX_LABELS, type PreflightFailure, type PreflightFix } from '../preflight.ts';
 import { planReport, type ReportLayout } from '../report-settings.ts';
 import { formatRunReport } from './report.ts';

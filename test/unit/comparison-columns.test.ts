@@ -9,7 +9,9 @@ import {
   repetitionRows,
   type MatrixCell,
 } from '../../shared/comparison-columns.ts';
-import { aggregateComparison, type CellOutcome, type ComparisonPlan } from '../../shared/comparison.ts';
+import type { CellOutcome } from '../../shared/comparison-cells.ts';
+import { aggregateComparison } from '../../shared/comparison-table.ts';
+import type { ComparisonPlan } from '../../shared/comparison.ts';
 import { DEFAULTS } from '../../shared/defaults.ts';
 import { MATRIX_COLUMN_IDS, planReport } from '../../shared/report-settings.ts';
 import type { PhaseStats, RunResult } from '../../shared/result.ts';

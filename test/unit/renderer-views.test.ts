@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { builtInPresets } from '../../electron/stores/built-in-presets.ts';
-import {
-  aggregateComparison,
-  compareFigure,
-  comparisonPlanSchema,
-  type CellOutcome,
-  type ComparisonEvent,
-} from '../../shared/comparison.ts';
+import type { CellOutcome, ComparisonEvent } from '../../shared/comparison-cells.ts';
+import { compareFigure } from '../../shared/comparison-noise.ts';
+import { aggregateComparison } from '../../shared/comparison-table.ts';
+import { comparisonPlanSchema } from '../../shared/comparison.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';
 import { checkDraft } from '../../renderer/editor/draft.ts';
 import { paletteFor } from '../../renderer/charts/palette.ts';

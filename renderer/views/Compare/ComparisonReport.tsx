@@ -1,13 +1,11 @@
 import { useCallback, useMemo, useState } from 'react';
+import type { CellOutcome } from '../../../shared/comparison-cells.ts';
 import {
   aggregateComparison,
   comparisonPercentileTable,
-  levelLabel,
-  type CellOutcome,
-  type ComparisonPlan,
   type ComparisonTable,
-  type ProtocolVariant,
-} from '../../../shared/comparison.ts';
+} from '../../../shared/comparison-table.ts';
+import { levelLabel, type ComparisonPlan, type ProtocolVariant } from '../../../shared/comparison.ts';
 import { matrixCells, matrixColumns, repetitionRows } from '../../../shared/comparison-columns.ts';
 import { fileSlug } from '../../../shared/file-name.ts';
 import {

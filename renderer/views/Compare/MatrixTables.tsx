@@ -1,10 +1,7 @@
 import { useEffect, useRef } from 'react';
-import {
-  levelLabel,
-  type CellOutcome,
-  type ComparisonPlan,
-  type ComparisonTable,
-} from '../../../shared/comparison.ts';
+import type { CellOutcome } from '../../../shared/comparison-cells.ts';
+import type { ComparisonTable } from '../../../shared/comparison-table.ts';
+import { levelLabel, type ComparisonPlan } from '../../../shared/comparison.ts';
 import {
   columnText,
   REPETITION_COLUMNS,

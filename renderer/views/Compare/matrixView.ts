@@ -1,10 +1,8 @@
+import { cellKey, type CellCoordinates, type CellOutcome } from '../../../shared/comparison-cells.ts';
 import {
-  cellKey,
   comparisonTargetLabel,
   levelKindOf,
   levelLabel,
-  type CellCoordinates,
-  type CellOutcome,
   type ComparisonPlan,
 } from '../../../shared/comparison.ts';
 import {

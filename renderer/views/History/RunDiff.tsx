@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { TrebuchetApi } from '../../../shared/api.ts';
-import { compareSummaries, type FigureComparison, type Stat } from '../../../shared/comparison.ts';
+import { compareSummaries, type FigureComparison } from '../../../shared/comparison-noise.ts';
+import type { Stat } from '../../../shared/comparison-stats.ts';
 import { comparableParts, type RunRecord } from '../../../shared/history.ts';
 import { Alert } from '../../components/Alert.tsx';
 import { formatCount, formatGrouped, formatMsValue, formatRate, formatRatio } from '../../lib/format.ts';
