@@ -6,6 +6,7 @@ import {
   type RepetitionSummary,
   type Stat,
 } from './comparison-stats.ts';
+import { formatGrouped } from './format/units.ts';
 
 /* Comparing two sets of repetitions of a figure: Welch's t-test against run-to-run noise. */
 
@@ -78,9 +79,37 @@ export interface FigureComparison {
   message: string;
 }
 
-function formatPercent(p: number): string {
-  const sign = p > 0 ? '+' : '';
-  return `${sign}${p.toFixed(1)} %`;
+const WITHIN_NOISE = 'within run-to-run noise';
+const TOO_FEW = 'too few repetitions to tell';
+const WELCH = "(Welch's t-test, 95 %)";
+
+const signOf = (x: number) => (x > 0 ? '+' : x < 0 ? '−' : '±');
+
+/**
+ * The change from A to B as the report and the run diff write it: "+12.3 %", "−4.0 %",
+ * "±0.0 %"; in the figure's unit when A is 0 ("+4 requests"); "–" when a side has no value.
+ */
+export function deltaText(c: Pick<FigureComparison, 'delta' | 'deltaPercent' | 'info'>): string {
+  if (c.delta === null) return '–';
+  if (c.deltaPercent === null) {
+    const decimals = Number.isInteger(c.delta) ? 0 : 2;
+    return `${signOf(c.delta)}${formatGrouped(Math.abs(c.delta), decimals)} ${c.info.unit}`;
+  }
+  return `${signOf(c.deltaPercent)}${formatGrouped(Math.abs(c.deltaPercent), 1)} %`;
+}
+
+/** The verdict in a few words, for a table cell; `message` says it at length. */
+export function verdictText(c: Pick<FigureComparison, 'verdict' | 'better'>): string {
+  switch (c.verdict) {
+    case 'different':
+      return c.better === 'b' ? 'B better, beyond noise' : 'A better, beyond noise';
+    case 'within-noise':
+      return WITHIN_NOISE;
+    case 'too-few-repetitions':
+      return TOO_FEW;
+    case 'no-data':
+      return 'no data';
+  }
 }
 
 /** Compares one figure of two sets of repetitions (B against A). */
@@ -100,8 +129,7 @@ export function compareFigure(figure: Figure, a: Stat | null, b: Stat | null): F
   }
   const delta = b.mean - a.mean;
   const deltaPercent = a.mean === 0 ? (b.mean === 0 ? 0 : null) : (delta / Math.abs(a.mean)) * 100;
-  const change =
-    deltaPercent === null ? `${delta > 0 ? '+' : ''}${delta} ${info.unit}` : formatPercent(deltaPercent);
+  const change = deltaText({ delta, deltaPercent, info });
   if (a.stdev === null || b.stdev === null) {
     return {
       ...base,
@@ -110,7 +138,7 @@ export function compareFigure(figure: Figure, a: Stat | null, b: Stat | null): F
       verdict: 'too-few-repetitions',
       better: null,
       test: null,
-      message: `${change}: too few repetitions to tell (A has ${a.n} run${a.n === 1 ? '' : 's'}, B has ${b.n}; need at least 2 on each side)`,
+      message: `${change}: ${TOO_FEW} (A has ${a.n} run${a.n === 1 ? '' : 's'}, B has ${b.n}; need at least 2 on each side)`,
     };
   }
   const va = a.stdev ** 2 / a.n;
@@ -142,8 +170,8 @@ export function compareFigure(figure: Figure, a: Stat | null, b: Stat | null): F
     better,
     test,
     message: different
-      ? `${change}: larger than run-to-run noise (Welch's t-test, 95 %)`
-      : `${change}: within run-to-run noise (Welch's t-test, 95 %)`,
+      ? `${change}: larger than run-to-run noise ${WELCH}`
+      : `${change}: ${WITHIN_NOISE} ${WELCH}`,
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULTS, LIMITS } from './defaults.ts';
+import { boundedInt, boundedNumber } from './number-schema.ts';
 import { comparisonReportSchema } from './report-settings.ts';
 import {
   displayNameSchema,
@@ -71,13 +72,6 @@ export function levelLabel(kind: LevelKind, level: number): string {
 
 export const COMPARISON_PLAN_VERSION = 1;
 
-const int = (name: string, lim: { min: number; max: number }) =>
-  z
-    .number({ error: `${name} must be a number` })
-    .int(`${name} must be a whole number`)
-    .min(lim.min, `${name} must be at least ${lim.min}`)
-    .max(lim.max, `${name} must be at most ${lim.max}`);
-
 export const comparisonPlanSchema = z
   .object({
     version: z.literal(COMPARISON_PLAN_VERSION).default(COMPARISON_PLAN_VERSION),
@@ -92,13 +86,9 @@ export const comparisonPlanSchema = z
       .array(z.number({ error: 'level must be a number' }))
       .min(1, 'add at least one load level')
       .max(LIMITS.levels.max, `at most ${LIMITS.levels.max} load levels`),
-    repetitions: int('repetitions', LIMITS.repetitions).default(DEFAULTS.comparison.repetitions),
+    repetitions: boundedInt('repetitions', LIMITS.repetitions).default(DEFAULTS.comparison.repetitions),
     /** Idle time between cells, so the server settles (TIME_WAIT sockets, GC) before the next one. */
-    pauseSeconds: z
-      .number({ error: 'pause must be a number' })
-      .min(LIMITS.pauseSeconds.min, `pause must be at least ${LIMITS.pauseSeconds.min}`)
-      .max(LIMITS.pauseSeconds.max, `pause must be at most ${LIMITS.pauseSeconds.max}`)
-      .default(DEFAULTS.comparison.pauseSeconds),
+    pauseSeconds: boundedNumber('pause', LIMITS.pauseSeconds).default(DEFAULTS.comparison.pauseSeconds),
     /**
      * Options of every cell. The protocol is set per cell; warmupSeconds is each cell's
      * warm-up (every cell opens fresh connections, so each one warms up on its own).
