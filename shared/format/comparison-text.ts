@@ -5,15 +5,9 @@
  * it, the runs that failed, seed 001's percentile table (one column per server) for each
  * protocol and level, and with repetitions, one row per run (seed 002's Résumé).
  */
-import {
-  columnText,
-  matrixCells,
-  NO_VALUE,
-  matrixColumns,
-  REPETITION_COLUMNS,
-  repetitionRows,
-  type MatrixCell,
-} from '../comparison-columns.ts';
+import { NO_VALUE } from '../column-format.ts';
+import { columnText, matrixCells, matrixColumns, type MatrixCell } from '../comparison-columns.ts';
+import { REPETITION_COLUMNS, repetitionRows } from '../comparison-repetitions.ts';
 import type { CellCoordinates, CellOutcome } from '../comparison-cells.ts';
 import {
   aggregateComparison,

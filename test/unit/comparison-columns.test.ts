@@ -5,10 +5,9 @@ import {
   MATRIX_COLUMNS,
   matrixCells,
   matrixColumns,
-  REPETITION_COLUMNS,
-  repetitionRows,
   type MatrixCell,
 } from '../../shared/comparison-columns.ts';
+import { REPETITION_COLUMNS, repetitionRows } from '../../shared/comparison-repetitions.ts';
 import type { CellOutcome } from '../../shared/comparison-cells.ts';
 import { aggregateComparison } from '../../shared/comparison-table.ts';
 import type { ComparisonPlan } from '../../shared/comparison.ts';

@@ -6,7 +6,8 @@ import {
   type ComparisonTable,
 } from '../../../shared/comparison-table.ts';
 import { levelLabel, type ComparisonPlan, type ProtocolVariant } from '../../../shared/comparison.ts';
-import { matrixCells, matrixColumns, repetitionRows } from '../../../shared/comparison-columns.ts';
+import { matrixCells, matrixColumns } from '../../../shared/comparison-columns.ts';
+import { repetitionRows } from '../../../shared/comparison-repetitions.ts';
 import { fileSlug } from '../../../shared/file-name.ts';
 import {
   comparisonMatrixCsv,

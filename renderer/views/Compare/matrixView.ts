@@ -16,7 +16,7 @@ import {
   type MatrixColumnId,
   type ReportLayout,
 } from '../../../shared/report-settings.ts';
-import type { VerdictFigure } from '../../../shared/verdict.ts';
+import type { VerdictFigure } from '../../../shared/verdict-caveats.ts';
 
 /*
  * What the comparison report's matrix shows besides the registry's columns: which columns

@@ -8,10 +8,9 @@ import {
   columnText,
   matrixCells,
   matrixColumns,
-  REPETITION_COLUMNS,
-  repetitionRows,
   type MatrixCell,
 } from '../../comparison-columns.ts';
+import { REPETITION_COLUMNS, repetitionRows } from '../../comparison-repetitions.ts';
 import type { CellOutcome } from '../../comparison-cells.ts';
 import {
   aggregateComparison,
