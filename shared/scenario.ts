@@ -126,6 +126,8 @@ export type OpenLoad = z.infer<typeof openLoadSchema>;
 
 export const loadSchema = z.discriminatedUnion('model', [closedLoadSchema, openLoadSchema]);
 export type Load = z.infer<typeof loadSchema>;
+/** A load as flags or a file may give it: defaults may be left out. */
+export type LoadInput = z.input<typeof loadSchema>;
 
 export const protocolSchema = z.enum(['http1.1', 'h2']);
 export type Protocol = z.infer<typeof protocolSchema>;
