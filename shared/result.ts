@@ -171,6 +171,7 @@ export const warningSchema = z.object({
     'in-flight-at-end',
     'engine-limit',
     'rate-not-reached',
+    'client-limit',
     'other',
   ]),
   message: z.string(),

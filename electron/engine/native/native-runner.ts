@@ -1,5 +1,6 @@
 import { REPORT_PERCENTILES } from '../../../shared/defaults.ts';
 import type { Warning } from '../../../shared/result.ts';
+import { clientLimitWarning } from '../limits.ts';
 import { latencyStats } from '../histogram.ts';
 import type { Runner, RunnerContext, RunnerOutcome, RunSpec } from '../types.ts';
 import { ClosedDriver } from './closed-driver.ts';
@@ -99,6 +100,11 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
     );
     await driver.run(signal, warmupDone);
     loadEndedAt = performance.now();
+  }
+
+  const connections = load.model === 'open' ? load.maxInFlight : load.connections;
+  for (const [limit, failures] of state.limitHits) {
+    warnings.push(clientLimitWarning(limit, failures, connections));
   }
 
   return {

@@ -1,5 +1,5 @@
 import type { Recorder } from '../recorder.ts';
-import type { ClassifiedError } from '../errors.ts';
+import type { ClassifiedError, ClientLimit } from '../errors.ts';
 import { newHistogram, type Histogram } from '../histogram.ts';
 import { PhaseRecorder } from './phases.ts';
 
@@ -42,6 +42,8 @@ export class RunState {
   httpVersion: string | null = null;
   /** performance.now() of the last finished request. */
   lastDoneAt = 0;
+  /** Requests failed by a limit of the generator's machine, by limit (see errors.ts). */
+  readonly limitHits = new Map<ClientLimit, number>();
   private documentNoted = false;
 
   constructor(recorder: Recorder, opts: { clock: LatencyClock; corrected: boolean; timeoutMs: number }) {
@@ -97,6 +99,7 @@ export class RunState {
   failed(f: ClassifiedError, doneAt: number): void {
     this.recorder.inFlight--;
     this.lastDoneAt = doneAt;
+    if (f.limit !== undefined) this.limitHits.set(f.limit, (this.limitHits.get(f.limit) ?? 0) + 1);
     this.recorder.error(f.kind, f.message);
   }
 }
