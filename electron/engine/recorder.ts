@@ -1,5 +1,5 @@
 import type { ErrorKind, Sample } from '../../shared/result.ts';
-import { newHistogram, type Histogram } from './histogram.ts';
+import { newHistogram, ValueRecorder, type Histogram } from './histogram.ts';
 
 const MAX_STATUS = 600;
 
@@ -51,6 +51,15 @@ export interface Totals {
 export class Recorder {
   readonly histogram: Histogram = newHistogram();
   private readonly window: Histogram = newHistogram('window');
+  /** This window's latencies as they arrive, moved into `window` at each tick. */
+  private readonly windowValues = new ValueRecorder();
+  /**
+   * Scheduled sends (open model, rate cap): how late each went out, actual minus intended
+   * send time in us. The generator's own delay, beside the latency that includes it.
+   */
+  readonly sendLateness: Histogram = newHistogram();
+  private readonly latenessWindow: Histogram = newHistogram('window');
+  private readonly latenessValues = new ValueRecorder();
   private w: Window = emptyWindow();
   private readonly sloUs: number | null;
   private readonly sloMessage: string;
@@ -95,7 +104,7 @@ export class Recorder {
     w.requests++;
     w.bytesIn += totalBytes;
     if (status >= 0 && status < MAX_STATUS) w.status[status]!++;
-    this.window.recordValue(latencyUs < 1 ? 1 : latencyUs);
+    this.windowValues.record(latencyUs < 1 ? 1 : latencyUs);
     if (!this.measuring) return;
     const t = this.totals;
     t.total++;
@@ -140,6 +149,11 @@ export class Recorder {
     t.outTotal += totalBytes;
   }
 
+  /** A scheduled request went out lateUs after its intended send time. */
+  sentLate(lateUs: number): void {
+    this.latenessValues.record(lateUs);
+  }
+
   /** Open model: a request missed its scheduled send time. */
   late(n = 1): void {
     this.w.late += n;
@@ -166,6 +180,7 @@ export class Recorder {
   tick(now: number, cpuPercent?: number): Sample {
     const w = this.w;
     const h = this.window;
+    this.windowValues.drainInto(h);
     const intervalSeconds = Math.max((now - this.lastTickAt) / 1000, 1e-3);
     const statusCodes: Record<string, number> = {};
     for (let s = 0; s < MAX_STATUS; s++) {
@@ -176,6 +191,8 @@ export class Recorder {
     }
     const errors: Sample['errors'] = {};
     for (const [k, c] of w.errors) errors[k] = c;
+    const lateness = this.latenessWindow;
+    this.latenessValues.drainInto(lateness);
     const sample: Sample = {
       seq: this.seq++,
       elapsedSeconds: (now - this.startedAt) / 1000,
@@ -199,10 +216,15 @@ export class Recorder {
       errors,
       inFlight: this.inFlight,
       ...(w.late > 0 ? { late: w.late } : {}),
+      ...(lateness.totalCount > 0 ? { sendLatenessP99: lateness.getValueAtPercentile(99) / 1000 } : {}),
       ...(cpuPercent === undefined ? {} : { cpuPercent }),
     };
-    if (this.measuring) this.histogram.add(h);
+    if (this.measuring) {
+      this.histogram.add(h);
+      if (lateness.totalCount > 0) this.sendLateness.add(lateness);
+    }
     h.reset();
+    lateness.reset();
     this.w = emptyWindow();
     this.lastTickAt = now;
     return sample;

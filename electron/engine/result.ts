@@ -233,6 +233,7 @@ export function buildRunResult(input: ResultInput): RunResult {
     successRatio,
     latency,
     correctedLatency: outcome.correctedLatency,
+    sendLateness: latencyStats(recorder.sendLateness, REPORT_PERCENTILES),
     histogram: recorder.histogram.totalCount > 0 ? encodeHistogram(recorder.histogram) : null,
     phases: outcome.phases,
     statusCodes: recorder.statusCodes(),

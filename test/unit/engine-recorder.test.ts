@@ -89,4 +89,26 @@ describe('Recorder', () => {
     r.noteDocument('other', 5);
     expect([r.totals.serverSoftware, r.totals.documentLength]).toEqual(['nginx', 612]);
   });
+
+  it('reports send lateness per window (p99) and for the measured run, apart from the latency', () => {
+    const r = new Recorder({ sloMs: null, warmup: true, now: 0 });
+    r.sentLate(50_000);
+    const warm = r.tick(1000);
+    expect(warm.sendLatenessP99).toBeCloseTo(50, 1);
+    r.startMeasuring();
+    // 98 sends on time (0 to 97 us late), 2 sent 20 ms late: the p99 is a late one.
+    for (let i = 0; i < 98; i++) r.sentLate(i);
+    r.sentLate(20_000);
+    r.sentLate(20_000);
+    r.response(200, 1500, 5, 50);
+    const s = r.tick(2000);
+    expect(s.sendLatenessP99).toBeCloseTo(20, 1);
+    expect(s.latency?.p99).toBe(1.5);
+    // The warm-up's 50 ms stays out of the run's figure.
+    expect(r.sendLateness.totalCount).toBe(100);
+    expect(r.sendLateness.maxValue).toBe(20_000);
+    expect(r.sendLateness.getValueAtPercentile(50)).toBe(49);
+    // A window without scheduled sends carries no lateness.
+    expect(r.tick(3000).sendLatenessP99).toBeUndefined();
+  });
 });

@@ -89,6 +89,7 @@ export class ClosedDriver extends LoadDriver<void> {
           return;
         }
         this.token++;
+        this.state.recorder.sentLate(Math.round((now - intended) * 1000));
       }
       if (this.measuring) this.budget--;
       client.send(intended, now);

@@ -1,7 +1,5 @@
-import { REPORT_PERCENTILES } from '../../../shared/defaults.ts';
 import type { Warning } from '../../../shared/result.ts';
 import { clientLimitWarning } from '../limits.ts';
-import { latencyStats } from '../histogram.ts';
 import type { Runner, RunnerContext, RunnerOutcome, RunSpec } from '../types.ts';
 import { ClosedDriver } from './closed-driver.ts';
 import { createDialer } from './dial.ts';
@@ -114,7 +112,7 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
     attackSeconds,
     waitSeconds,
     dropped,
-    correctedLatency: state.corrected === null ? null : latencyStats(state.corrected, REPORT_PERCENTILES),
+    correctedLatency: state.correctedLatency(),
     phases: state.phases.stats(),
     warnings,
   };

@@ -1,6 +1,6 @@
 import { REPORT_PERCENTILES } from '../../../shared/defaults.ts';
 import { PHASES, type Phase, type PhaseStats } from '../../../shared/result.ts';
-import { newHistogram, type Histogram } from '../histogram.ts';
+import { newHistogram, ValueRecorder, type Histogram } from '../histogram.ts';
 
 /**
  * Per-request timing phases, in histograms (never arrays), and how they map to ab's
@@ -21,21 +21,21 @@ import { newHistogram, type Histogram } from '../histogram.ts';
  * as in ab, so every row holds one value per completed request.
  */
 export class PhaseRecorder {
-  private readonly h: Record<Phase, Histogram>;
+  private readonly h: Record<Phase, ValueRecorder>;
   /** Requests on reused connections: their dns/connect/tls/setup are 0, added in one go at the end. */
   private reused = 0;
   private tlsUsed = false;
 
   constructor() {
     this.h = {
-      dns: newHistogram('run'),
-      connect: newHistogram('run'),
-      tls: newHistogram('run'),
-      setup: newHistogram('run'),
-      waiting: newHistogram('run'),
-      transfer: newHistogram('run'),
-      processing: newHistogram('run'),
-      total: newHistogram('run'),
+      dns: new ValueRecorder(),
+      connect: new ValueRecorder(),
+      tls: new ValueRecorder(),
+      setup: new ValueRecorder(),
+      waiting: new ValueRecorder(),
+      transfer: new ValueRecorder(),
+      processing: new ValueRecorder(),
+      total: new ValueRecorder(),
     };
   }
 
@@ -43,11 +43,11 @@ export class PhaseRecorder {
   reusedConnection(waitingMs: number, transferMs: number, totalMs: number): void {
     this.reused++;
     const h = this.h;
-    h.waiting.recordValue(us(waitingMs));
-    h.transfer.recordValue(us(transferMs));
+    h.waiting.record(us(waitingMs));
+    h.transfer.record(us(transferMs));
     const total = us(totalMs);
-    h.processing.recordValue(total);
-    h.total.recordValue(total);
+    h.processing.record(total);
+    h.total.record(total);
   }
 
   /** The first request on a connection it opened: it carries the connection's setup. */
@@ -62,24 +62,25 @@ export class PhaseRecorder {
     const h = this.h;
     const setup = us(dnsMs) + us(connectMs) + (tlsMs === null ? 0 : us(tlsMs));
     const total = Math.max(us(totalMs), setup);
-    h.dns.recordValue(us(dnsMs));
-    h.connect.recordValue(us(connectMs));
+    h.dns.record(us(dnsMs));
+    h.connect.record(us(connectMs));
     if (tlsMs !== null) this.tlsUsed = true;
-    h.tls.recordValue(tlsMs === null ? 0 : us(tlsMs));
-    h.setup.recordValue(setup);
-    h.waiting.recordValue(us(waitingMs));
-    h.transfer.recordValue(us(transferMs));
-    h.processing.recordValue(total - setup);
-    h.total.recordValue(total);
+    h.tls.record(tlsMs === null ? 0 : us(tlsMs));
+    h.setup.record(setup);
+    h.waiting.record(us(waitingMs));
+    h.transfer.record(us(transferMs));
+    h.processing.record(total - setup);
+    h.total.record(total);
   }
 
-  /** Summaries per phase in ms; null before any measured response. */
+  /** Summaries per phase in ms; null before any measured response. Call once, at the end. */
   stats(): Partial<Record<Phase, PhaseStats>> | null {
-    if (this.h.total.totalCount === 0) return null;
+    if (this.h.total.count === 0) return null;
     const out: Partial<Record<Phase, PhaseStats>> = {};
     for (const phase of PHASES) {
       if (phase === 'tls' && !this.tlsUsed) continue;
-      const h = this.h[phase];
+      const h = newHistogram('run');
+      this.h[phase].drainInto(h);
       const zeros =
         phase === 'dns' || phase === 'connect' || phase === 'tls' || phase === 'setup' ? this.reused : 0;
       out[phase] = phaseStats(h, zeros);

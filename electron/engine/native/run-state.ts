@@ -1,6 +1,8 @@
 import type { Recorder } from '../recorder.ts';
 import type { ClassifiedError, ClientLimit } from '../errors.ts';
-import { newHistogram, type Histogram } from '../histogram.ts';
+import { REPORT_PERCENTILES } from '../../../shared/defaults.ts';
+import type { LatencyStats } from '../../../shared/result.ts';
+import { latencyStats, newHistogram, ValueRecorder } from '../histogram.ts';
 import { PhaseRecorder } from './phases.ts';
 
 /** What a load driver hands out to clients and hears back from them. */
@@ -33,7 +35,7 @@ export class RunState {
   readonly recorder: Recorder;
   readonly phases = new PhaseRecorder();
   /** Closed model with a rate cap: latency from the intended send time (wrk2's corrected). */
-  readonly corrected: Histogram | null;
+  private readonly corrected: ValueRecorder | null;
   readonly clock: LatencyClock;
   readonly timeoutMs: number;
   /** The failure of a request that outlived timeoutMs (one object for the whole run). */
@@ -49,7 +51,7 @@ export class RunState {
   constructor(recorder: Recorder, opts: { clock: LatencyClock; corrected: boolean; timeoutMs: number }) {
     this.recorder = recorder;
     this.clock = opts.clock;
-    this.corrected = opts.corrected ? newHistogram('run') : null;
+    this.corrected = opts.corrected ? new ValueRecorder() : null;
     this.timeoutMs = opts.timeoutMs;
     this.timedOut = { kind: 'timeout', message: `no complete response within ${opts.timeoutMs} ms` };
   }
@@ -88,11 +90,19 @@ export class RunState {
     const from = this.clock === 'intended' ? intendedAt : startAt;
     this.recorder.response(status, Math.round((doneAt - from) * 1000), bodyBytes, totalBytes);
     if (this.corrected !== null && this.recorder.measuring)
-      this.corrected.recordValue(Math.max(1, Math.round((doneAt - intendedAt) * 1000)));
+      this.corrected.record(Math.max(1, Math.round((doneAt - intendedAt) * 1000)));
     if (!this.documentNoted && status >= 200 && status < 300) {
       this.recorder.noteDocument(server, bodyBytes);
       this.documentNoted = this.recorder.totals.documentLength !== null;
     }
+  }
+
+  /** The corrected latency's summary (null without a rate cap or a measured response); call once, at the end. */
+  correctedLatency(): LatencyStats | null {
+    if (this.corrected === null) return null;
+    const h = newHistogram('run');
+    this.corrected.drainInto(h);
+    return latencyStats(h, REPORT_PERCENTILES);
   }
 
   /** A request failed without a response. */
