@@ -132,6 +132,7 @@ function http1Factory(
     state,
     dialer,
     request: bytes,
+    requests: depth === 1 ? bytes : Buffer.concat(Array.from({ length: depth }, () => bytes)),
     requestBodyBytes: bodyBytes,
     depth,
     keepAlive: spec.options.keepAlive,
