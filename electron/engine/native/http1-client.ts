@@ -99,6 +99,12 @@ export class Http1Client implements Client {
     }
   }
 
+  prepare(): void {
+    if (this.socket === null && this.dialing === null && this.backoff === null && !this.destroyed) {
+      this.connect();
+    }
+  }
+
   sweep(now: number): void {
     if (this.count === 0 || now - this.startAt[this.head]! <= this.cfg.state.timeoutMs) return;
     // Requests pipelined behind a stuck one cannot be answered before it: they time out too.
@@ -235,7 +241,7 @@ export class Http1Client implements Client {
       parser.halt();
       this.dropSocket();
     }
-    this.owner.onFree(this);
+    this.owner.onFree(this, now);
     if (this.count > this.written && this.socket === null && this.dialing === null && this.backoff === null) {
       this.retryConnect();
     }

@@ -11,6 +11,8 @@ export interface Client {
   readonly free: number;
   /** Starts a request scheduled for intendedAt (performance.now() ms; equal to now when unscheduled). */
   send(intendedAt: number, now: number): void;
+  /** Opens its connection now, without a request (the open model's pool opens ahead of need). */
+  prepare(): void;
   /** Fails requests older than the timeout. */
   sweep(now: number): void;
   /** Drops every connection now; unfinished requests stay unfinished (a stopped run). */
@@ -18,8 +20,11 @@ export interface Client {
 }
 
 export interface ClientOwner {
-  /** A client finished one or more requests and has room again. */
-  onFree(client: Client): void;
+  /**
+   * A client finished one or more requests and has room again. `now`: performance.now() of
+   * the read that finished them, when the client has it (saves the owner a clock read).
+   */
+  onFree(client: Client, now?: number): void;
 }
 
 /**
