@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { percentileMs, runNative, startStallServer } from '../helpers/native.ts';
-import http from 'node:http';
 import { handlers, startHttpServer } from '../helpers/servers.ts';
 import { endAfterEach } from '../helpers/cleanup.ts';
 
