@@ -97,6 +97,12 @@ export const tlsFactsSchema = z.object({
   verified: z.boolean(),
   /** Why the certificate would be rejected (when verification was off or failed). */
   authorizationError: z.string().nullable(),
+  /**
+   * The key exchange's ephemeral key (ab's "Server Temp Key"), e.g. X25519 of 253 bits (bits
+   * null for a group Node gives no size for, such as the hybrid X25519MLKEM768). Absent in
+   * results saved before it existed.
+   */
+  ephemeralKey: z.object({ name: z.string(), bits: count.nullable() }).nullable().optional(),
 });
 export type TlsFacts = z.infer<typeof tlsFactsSchema>;
 

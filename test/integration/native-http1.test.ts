@@ -180,6 +180,9 @@ describe('native runner, HTTP/1.1', () => {
     expect(outcome.tls).toMatchObject({ verified: true, alpn: 'http/1.1', authorizationError: null });
     expect(outcome.tls?.protocol).toMatch(/^TLSv1\.[23]$/);
     expect(outcome.tls?.cipher).toBeTruthy();
+    // The classic groups, X25519 first (see TLS_GROUPS): Node 24's own default would have
+    // negotiated the hybrid X25519MLKEM768 with this Node server.
+    expect(outcome.tls?.ephemeralKey).toEqual({ name: 'X25519', bits: 253 });
     // Keep-alive: two connections, so only two requests carry a handshake.
     expect(server.connections).toBe(2);
     expect(outcome.phases?.setup?.median).toBe(0);

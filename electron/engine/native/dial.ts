@@ -40,6 +40,24 @@ export interface Dialer {
  */
 const READ_BUFFER_BYTES = 256 * 1024;
 
+/**
+ * The key exchange groups offered, X25519 first (its key share sent in the ClientHello),
+ * as ab, wrk and h2load on OpenSSL 3.0 offer them. Node 24's OpenSSL 3.5 would also generate
+ * an X25519MLKEM768 hybrid post-quantum key share for every handshake (a sixth of a
+ * handshake's client-side instructions) that a server without ML-KEM throws away; leaving it
+ * out keeps the handshake a full one (ECDHE, certificate verified) at the cost ab's has.
+ * The group used is in the TLS facts (ab's "Server Temp Key").
+ */
+export const TLS_GROUPS = 'X25519:P-256:X448:P-521:P-384';
+
+/** The negotiated key exchange of a TLS socket, for the report. */
+export function ephemeralKeyOf(s: tls.TLSSocket): TlsFacts['ephemeralKey'] {
+  const k = s.getEphemeralKeyInfo();
+  return k && typeof k === 'object' && 'name' in k && typeof k.name === 'string'
+    ? { name: k.name, bits: typeof k.size === 'number' ? k.size : null }
+    : null;
+}
+
 /** Connection errors after which the next address of a host name is tried. */
 const FALLBACK_CODES = new Set([
   'ECONNREFUSED',
@@ -57,7 +75,10 @@ export function createDialer(spec: RunSpec, alpn: readonly string[]): Dialer {
   // One secure context for every connection: building it (and parsing the CA) per
   // handshake would be measured as the generator's cost, not the server's.
   const secureContext = endpoint.secure
-    ? tls.createSecureContext(spec.ca ? { ca: [...tls.rootCertificates, spec.ca] } : {})
+    ? tls.createSecureContext({
+        ecdhCurve: TLS_GROUPS,
+        ...(spec.ca ? { ca: [...tls.rootCertificates, spec.ca] } : {}),
+      })
     : null;
   const readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
   let tlsFacts: TlsFacts | null = null;
@@ -181,5 +202,6 @@ function factsOf(s: tls.TLSSocket, verify: boolean): TlsFacts {
     alpn: typeof s.alpnProtocol === 'string' ? s.alpnProtocol : null,
     verified: verify && s.authorized,
     authorizationError: err instanceof Error ? err.message : typeof err === 'string' ? err : null,
+    ephemeralKey: ephemeralKeyOf(s),
   };
 }
