@@ -78,7 +78,7 @@ describe('SocketWriter', () => {
   it('writes past the Writable and keeps the order when the kernel buffer fills (the server reads late)', async () => {
     const server = await sink({ paused: true });
     const socket = await connect(server.port, false);
-    const writer = new SocketWriter(socket, false);
+    const writer = new SocketWriter(socket);
     // Node 24 offers the handle API: the direct path is the one under test.
     expect(writer.direct).toBe(true);
     const chunks = Array.from({ length: 400 }, (_, i) => chunk(i, 64 * 1024));
@@ -95,7 +95,7 @@ describe('SocketWriter', () => {
   it('queues TLS writes while one is in flight and sends them together after it, in order', async () => {
     const server = await sink({ tls: true });
     const socket = await connect(server.port, true);
-    const writer = new SocketWriter(socket, true);
+    const writer = new SocketWriter(socket);
     expect(writer.direct).toBe(true);
     const chunks = Array.from({ length: 200 }, (_, i) => chunk(i, 100 + i));
     // The first is encrypted at once (consumed); the rest wait for its completion.
@@ -115,7 +115,7 @@ describe('SocketWriter', () => {
     const big = chunk(0, 32 * 1024 * 1024);
     socket.write(big);
     expect(socket.writableLength).toBeGreaterThan(0);
-    const writer = new SocketWriter(socket, false);
+    const writer = new SocketWriter(socket);
     const after = Array.from({ length: 10 }, (_, i) => chunk(i + 1, 1000));
     for (const c of after) expect(writer.write(c)).toBe(false);
     server.resume();
@@ -126,9 +126,9 @@ describe('SocketWriter', () => {
   it('ends the socket with the error when a write fails, as the Writable would', async () => {
     const server = await sink();
     const socket = await connect(server.port, false);
-    const writer = new SocketWriter(socket, false);
-    const closed = new Promise<Error | null>((resolve) => {
-      let error: Error | null = null;
+    const writer = new SocketWriter(socket);
+    const closed = new Promise<NodeJS.ErrnoException | null>((resolve) => {
+      let error: NodeJS.ErrnoException | null = null;
       socket.on('error', (e) => (error = e));
       socket.on('close', () => resolve(error));
     });
@@ -141,7 +141,7 @@ describe('SocketWriter', () => {
       writer.write(chunk(i, 1000));
       await new Promise((r) => setTimeout(r, 5));
     }
-    const err = (await closed) as NodeJS.ErrnoException | null;
+    const err = await closed;
     expect(['EPIPE', 'ECONNRESET']).toContain(err?.code);
     expect(err?.syscall).toBe('write');
     // Writing to the ended socket is a no-op, not a throw.

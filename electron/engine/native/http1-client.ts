@@ -144,7 +144,7 @@ export class Http1Client implements Client {
         // the old socket's last response, and a reset there would un-halt it mid-read.
         this.parser.reset();
         this.socket = socket;
-        this.writer = new SocketWriter(socket, this.cfg.dialer.endpoint.secure);
+        this.writer = new SocketWriter(socket);
         this.dialTiming = timing;
         this.socketResponses = 0;
         let lastError: Error | null = null;

@@ -1,5 +1,6 @@
 import type net from 'node:net';
 import { DECODER_TABLE_SIZE, HpackDecoder } from './hpack.ts';
+import { SocketWriter } from './socket-writer.ts';
 
 /**
  * One HTTP/2 connection (RFC 9113) on a raw socket: the client side of the framing layer,
@@ -177,15 +178,54 @@ export class H2Session {
   private closed = false;
   /** Time stamp of the read being processed (performance.now()). */
   private now = 0;
+  /** Every write of the connection goes through it, in order. */
+  private readonly writer: SocketWriter;
+  /**
+   * HEADERS frames of requests not yet written: the requests a read's responses made room
+   * for go out together after the read, those started elsewhere at the end of the current
+   * task (a microtask), one write per batch instead of one per request.
+   */
+  private batch: Buffer = Buffer.allocUnsafe(0);
+  private batchLength = 0;
+  private reading = false;
+  private flushQueued = false;
+  private readonly flushBatch = (): void => {
+    this.flushQueued = false;
+    this.flush();
+  };
 
   constructor(socket: net.Socket, cfg: H2SessionConfig, events: H2SessionEvents) {
     this.socket = socket;
     this.cfg = cfg;
     this.events = events;
+    this.writer = new SocketWriter(socket);
     let lastError: Error | null = null;
     socket.on('error', (e: Error) => (lastError = e));
     socket.on('close', () => this.ended(lastError));
-    socket.write(preamble());
+    this.send(preamble());
+  }
+
+  /** Writes a frame (after the batched HEADERS frames, which it may refer to). */
+  private send(bytes: Uint8Array): void {
+    if (this.batchLength > 0) this.flush();
+    this.writer.write(bytes);
+  }
+
+  /** Writes the batched HEADERS frames in one write. */
+  private flush(): void {
+    const n = this.batchLength;
+    if (n === 0) return;
+    this.batchLength = 0;
+    // Bytes the writer consumed at once leave the buffer free for the next batch.
+    if (!this.writer.write(this.batch.subarray(0, n))) this.batch = Buffer.allocUnsafe(this.batch.length);
+  }
+
+  /** Room for n more bytes in the batch. */
+  private reserve(n: number): void {
+    if (this.batchLength + n <= this.batch.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(2 * this.batch.length, this.batchLength + n, 1024));
+    this.batch.copy(grown, 0, 0, this.batchLength);
+    this.batch = grown;
   }
 
   /** Streams open on this connection. */
@@ -209,26 +249,30 @@ export class H2Session {
     this.streams.set(id, ex);
     const block = this.cfg.block;
     const body = this.cfg.body;
-    const socket = this.socket;
     if (block.length <= this.maxFrame) {
-      const f = Buffer.allocUnsafe(9 + block.length);
-      f.writeUIntBE(block.length, 0, 3);
-      f[3] = HEADERS;
-      f[4] = END_HEADERS | (body === null ? END_STREAM : 0);
-      f.writeUInt32BE(id, 5);
-      block.copy(f, 9);
-      socket.write(f);
+      this.reserve(9 + block.length);
+      const f = this.batch;
+      const at = this.batchLength;
+      f.writeUIntBE(block.length, at, 3);
+      f[at + 3] = HEADERS;
+      f[at + 4] = END_HEADERS | (body === null ? END_STREAM : 0);
+      f.writeUInt32BE(id, at + 5);
+      block.copy(f, at + 9);
+      this.batchLength = at + 9 + block.length;
+      if (!this.reading && !this.flushQueued) {
+        this.flushQueued = true;
+        queueMicrotask(this.flushBatch);
+      }
     } else {
-      socket.cork();
+      const frames: Buffer[] = [];
       for (let off = 0; off < block.length; off += this.maxFrame) {
         const part = block.subarray(off, off + this.maxFrame);
         const last = off + this.maxFrame >= block.length;
         const type = off === 0 ? HEADERS : CONTINUATION;
         const flags = (last ? END_HEADERS : 0) | (off === 0 && body === null ? END_STREAM : 0);
-        socket.write(frameHeader(part.length, type, flags, id));
-        socket.write(part);
+        frames.push(frameHeader(part.length, type, flags, id), part);
       }
-      socket.uncork();
+      this.send(Buffer.concat(frames));
     }
     if (body !== null) this.sendBody(ex);
   }
@@ -240,8 +284,8 @@ export class H2Session {
       const n = Math.min(body.length - ex.bodyOffset, ex.sendWindow, this.connSendWindow, this.maxFrame);
       if (n <= 0 && body.length > 0) return;
       const last = ex.bodyOffset + n === body.length;
-      this.socket.write(frameHeader(n, DATA, last ? END_STREAM : 0, ex.id));
-      if (n > 0) this.socket.write(body.subarray(ex.bodyOffset, ex.bodyOffset + n));
+      this.send(frameHeader(n, DATA, last ? END_STREAM : 0, ex.id));
+      if (n > 0) this.send(body.subarray(ex.bodyOffset, ex.bodyOffset + n));
       ex.bodyOffset += n;
       ex.sendWindow -= n;
       this.connSendWindow -= n;
@@ -253,7 +297,7 @@ export class H2Session {
   cancel(ex: H2Exchange): void {
     ex.ended = true;
     if (this.streams.delete(ex.id) && !this.closed) {
-      this.socket.write(Buffer.concat([frameHeader(4, RST_STREAM, 0, ex.id), u32(H2_CANCEL)]));
+      this.send(Buffer.concat([frameHeader(4, RST_STREAM, 0, ex.id), u32(H2_CANCEL)]));
     }
   }
 
@@ -272,6 +316,16 @@ export class H2Session {
   onRead(n: number, buf: Buffer): void {
     if (this.closed) return;
     this.now = performance.now();
+    this.reading = true;
+    try {
+      this.readFrames(n, buf);
+    } finally {
+      this.reading = false;
+    }
+    if (!this.closed) this.flush();
+  }
+
+  private readFrames(n: number, buf: Buffer): void {
     let pos = 0;
     try {
       if (this.pending !== null) {
@@ -324,7 +378,7 @@ export class H2Session {
       case DATA: {
         this.connReceived += len;
         if (this.connReceived >= REFILL_AT) {
-          this.socket.write(windowUpdate(0, this.connReceived));
+          this.send(windowUpdate(0, this.connReceived));
           this.connReceived = 0;
         }
         const ex = this.streams.get(id);
@@ -334,7 +388,7 @@ export class H2Session {
         ex.wireBytes += 9 + len;
         ex.received += len;
         if (ex.received >= REFILL_AT && (flags & END_STREAM) === 0) {
-          this.socket.write(windowUpdate(id, ex.received));
+          this.send(windowUpdate(id, ex.received));
           ex.received = 0;
         }
         if (flags & END_STREAM) this.complete(ex);
@@ -390,13 +444,13 @@ export class H2Session {
             for (const ex of this.streams.values()) ex.sendWindow += delta;
           } else if (key === 0x5) this.maxFrame = value;
         }
-        this.socket.write(frameHeader(0, SETTINGS, ACK, 0));
+        this.send(frameHeader(0, SETTINGS, ACK, 0));
         if (this.cfg.body !== null) this.flushBodies();
         return;
       }
       case PING: {
         if ((flags & ACK) === 0) {
-          this.socket.write(Buffer.concat([frameHeader(8, PING, ACK, 0), b.subarray(p, p + 8)]));
+          this.send(Buffer.concat([frameHeader(8, PING, ACK, 0), b.subarray(p, p + 8)]));
         }
         return;
       }

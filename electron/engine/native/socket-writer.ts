@@ -1,4 +1,5 @@
 import type net from 'node:net';
+import type tls from 'node:tls';
 import { getSystemErrorName } from 'node:util';
 
 /**
@@ -97,9 +98,9 @@ export class SocketWriter {
   };
 
   /** For a connected socket (TLS handshake done) that nothing else writes to. */
-  constructor(socket: net.Socket, tls: boolean) {
+  constructor(socket: net.Socket) {
     this.socket = socket;
-    this.tls = tls;
+    this.tls = (socket as Partial<tls.TLSSocket>).encrypted === true;
     this.handle = streamWrap === null ? null : handleOf(socket);
   }
 
