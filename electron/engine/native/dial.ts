@@ -4,6 +4,7 @@ import tls from 'node:tls';
 import type { TlsFacts } from '../../../shared/result.ts';
 import type { RunSpec } from '../types.ts';
 import { endpointOf, type Endpoint } from './request-bytes.ts';
+import { readDirectly } from './stream-handle.ts';
 
 /** How long each step of opening a connection took, in ms. */
 export interface DialTiming {
@@ -94,6 +95,7 @@ export function createDialer(spec: RunSpec, alpn: readonly string[]): Dialer {
         socket?.destroy();
         done(err, null, timing);
       } else {
+        if (onRead) readDirectly(socket!, readBuffer, onRead);
         done(null, socket, timing);
       }
     };

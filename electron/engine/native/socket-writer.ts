@@ -1,6 +1,7 @@
 import type net from 'node:net';
 import type tls from 'node:tls';
 import { getSystemErrorName } from 'node:util';
+import { streamWrap, type WriteReq } from './stream-handle.ts';
 
 /**
  * Writes a connection's bytes straight to its socket handle, past Node's Writable stream.
@@ -18,49 +19,15 @@ import { getSystemErrorName } from 'node:util';
  * one `writev`, when it completes. Every write of a socket must then go through its writer,
  * which is the rule for the native clients from the moment a connection is ready.
  *
- * The handle API is Node's internal stream_wrap binding (through `process.binding`, stable
- * since Node 12 and in Node 22 and 24, Electron's included). When it is missing, or the
- * socket's Writable holds bytes of its own, the writer falls back to `socket.write()`.
+ * The handle API is Node's internal stream_wrap binding (see stream-handle.ts). When it is
+ * missing, or the socket's Writable holds bytes of its own, the writer falls back to
+ * `socket.write()`.
  */
-
-interface WriteReq {
-  oncomplete: (status: number) => void;
-  /** Keeps the bytes of an asynchronous write alive until it completes. */
-  buffer: unknown;
-}
-
-interface StreamWrapBinding {
-  WriteWrap: new () => WriteReq;
-  streamBaseState: Int32Array;
-  kLastWriteWasAsync: number;
-}
 
 interface StreamHandle {
   writeBuffer(req: WriteReq, bytes: Uint8Array): number;
   writev(req: WriteReq, chunks: Uint8Array[], allBuffers: true): number;
 }
-
-/** The binding, or null when this Node does not offer it in the shape used here. */
-function loadStreamWrap(): StreamWrapBinding | null {
-  try {
-    const binding = (process as unknown as { binding?: (name: string) => unknown }).binding;
-    if (typeof binding !== 'function') return null;
-    const b = binding.call(process, 'stream_wrap') as Partial<StreamWrapBinding> | undefined;
-    if (
-      typeof b?.WriteWrap !== 'function' ||
-      !(b.streamBaseState instanceof Int32Array) ||
-      typeof b.kLastWriteWasAsync !== 'number'
-    ) {
-      return null;
-    }
-    return b as StreamWrapBinding;
-  } catch {
-    return null;
-  }
-}
-
-/** Capability detection, the same for every run in this thread (no per-run state). */
-const streamWrap = loadStreamWrap();
 
 function handleOf(socket: net.Socket): StreamHandle | null {
   const h = (socket as unknown as { _handle?: Partial<StreamHandle> | null })._handle;

@@ -2,6 +2,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SocketWriter } from '../../electron/engine/native/socket-writer.ts';
+import { readDirectly } from '../../electron/engine/native/stream-handle.ts';
 import { endAfterEach } from '../helpers/cleanup.ts';
 import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
 
@@ -147,4 +148,42 @@ describe('SocketWriter', () => {
     // Writing to the ended socket is a no-op, not a throw.
     expect(writer.write(chunk(0, 10))).toBe(true);
   });
+});
+
+describe('readDirectly', () => {
+  it.each([false, true])(
+    "hands reads from the socket's own buffer straight to the client (TLS: %s), and leaves the end to Node",
+    async (secure) => {
+      const payload = Buffer.concat(Array.from({ length: 50 }, (_, i) => chunk(i, 10_000)));
+      const onSocket = (s: net.Socket) => s.end(payload);
+      const server = secure
+        ? tls.createServer({ key: certs.valid.key, cert: certs.valid.cert }, onSocket)
+        : net.createServer(onSocket);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      track({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
+      const port = (server.address() as net.AddressInfo).port;
+      const buffer = Buffer.allocUnsafe(16 * 1024);
+      let viaNode = 0;
+      const parts: Buffer[] = [];
+      const onread = {
+        buffer,
+        callback: () => {
+          viaNode++;
+          return true;
+        },
+      };
+      const socket = await new Promise<net.Socket>((resolve) => {
+        const o = { host: '127.0.0.1', port, onread };
+        const s = secure
+          ? tls.connect({ ...o, ca: certs.ca.cert }, () => resolve(s))
+          : net.connect(o, () => resolve(s));
+      });
+      track({ close: () => socket.destroy() });
+      expect(readDirectly(socket, buffer, (n, b) => parts.push(Buffer.from(b.subarray(0, n))))).toBe(true);
+      // The server's end still ends the socket (Node's callback handles a read of no bytes).
+      await new Promise((resolve) => socket.once('close', resolve));
+      expect(Buffer.concat(parts).equals(payload)).toBe(true);
+      expect(viaNode).toBe(0);
+    },
+  );
 });
