@@ -250,15 +250,22 @@ export class H2Session {
     const block = this.cfg.block;
     const body = this.cfg.body;
     if (block.length <= this.maxFrame) {
-      this.reserve(9 + block.length);
+      const n = block.length;
+      this.reserve(9 + n);
       const f = this.batch;
       const at = this.batchLength;
-      f.writeUIntBE(block.length, at, 3);
+      // Byte stores and set(): Buffer's write and copy methods check their arguments each call.
+      f[at] = n >>> 16;
+      f[at + 1] = (n >>> 8) & 0xff;
+      f[at + 2] = n & 0xff;
       f[at + 3] = HEADERS;
       f[at + 4] = END_HEADERS | (body === null ? END_STREAM : 0);
-      f.writeUInt32BE(id, at + 5);
-      block.copy(f, at + 9);
-      this.batchLength = at + 9 + block.length;
+      f[at + 5] = id >>> 24;
+      f[at + 6] = (id >>> 16) & 0xff;
+      f[at + 7] = (id >>> 8) & 0xff;
+      f[at + 8] = id & 0xff;
+      f.set(block, at + 9);
+      this.batchLength = at + 9 + n;
       if (!this.reading && !this.flushQueued) {
         this.flushQueued = true;
         queueMicrotask(this.flushBatch);
