@@ -1,7 +1,10 @@
-import type { ErrorKind, Sample } from '../../shared/result.ts';
-import { newHistogram, ValueRecorder, type Histogram } from './histogram.ts';
+import type { ErrorKind, LatencyStats, Sample } from '../../shared/result.ts';
+import { newHistogram, recordedStats, ValueRecorder, type Histogram } from './histogram.ts';
 
 const MAX_STATUS = 600;
+/** The percentiles a Sample carries. */
+const WINDOW_PERCENTILES = [50, 90, 99] as const;
+const LATENESS_PERCENTILES = [99] as const;
 
 interface Window {
   requests: number;
@@ -50,16 +53,15 @@ export interface Totals {
  */
 export class Recorder {
   readonly histogram: Histogram = newHistogram();
-  private readonly window: Histogram = newHistogram('window');
-  /** This window's latencies as they arrive, moved into `window` at each tick. */
+  /** This window's latencies as they arrive, summarized and moved into `histogram` at each tick. */
   private readonly windowValues = new ValueRecorder();
   /**
    * Scheduled sends (open model, rate cap): how late each went out, actual minus intended
-   * send time in us. The generator's own delay, beside the latency that includes it.
+   * send time in us, this window's and the measured run's. The generator's own delay, beside
+   * the latency that includes it.
    */
-  readonly sendLateness: Histogram = newHistogram();
-  private readonly latenessWindow: Histogram = newHistogram('window');
   private readonly latenessValues = new ValueRecorder();
+  private readonly lateness = new ValueRecorder();
   private w: Window = emptyWindow();
   private readonly sloUs: number | null;
   private readonly sloMessage: string;
@@ -179,8 +181,8 @@ export class Recorder {
   /** Closes the current window and returns it as a Sample. Called once per tick. */
   tick(now: number, cpuPercent?: number): Sample {
     const w = this.w;
-    const h = this.window;
-    this.windowValues.drainInto(h);
+    const latency = this.windowValues.summary(WINDOW_PERCENTILES);
+    const lateness = this.latenessValues.summary(LATENESS_PERCENTILES);
     const intervalSeconds = Math.max((now - this.lastTickAt) / 1000, 1e-3);
     const statusCodes: Record<string, number> = {};
     for (let s = 0; s < MAX_STATUS; s++) {
@@ -191,8 +193,6 @@ export class Recorder {
     }
     const errors: Sample['errors'] = {};
     for (const [k, c] of w.errors) errors[k] = c;
-    const lateness = this.latenessWindow;
-    this.latenessValues.drainInto(lateness);
     const sample: Sample = {
       seq: this.seq++,
       elapsedSeconds: (now - this.startedAt) / 1000,
@@ -203,31 +203,37 @@ export class Recorder {
       requestsPerSecond: w.requests / intervalSeconds,
       bytesInPerSecond: w.bytesIn / intervalSeconds,
       latency:
-        h.totalCount === 0
+        latency === null
           ? null
           : {
-              mean: h.mean / 1000,
-              p50: h.getValueAtPercentile(50) / 1000,
-              p90: h.getValueAtPercentile(90) / 1000,
-              p99: h.getValueAtPercentile(99) / 1000,
-              max: h.maxValue / 1000,
+              mean: latency.mean / 1000,
+              p50: latency.percentiles.get(50)! / 1000,
+              p90: latency.percentiles.get(90)! / 1000,
+              p99: latency.percentiles.get(99)! / 1000,
+              max: latency.max / 1000,
             },
       statusCodes,
       errors,
       inFlight: this.inFlight,
       ...(w.late > 0 ? { late: w.late } : {}),
-      ...(lateness.totalCount > 0 ? { sendLatenessP99: lateness.getValueAtPercentile(99) / 1000 } : {}),
+      ...(lateness === null ? {} : { sendLatenessP99: lateness.percentiles.get(99)! / 1000 }),
       ...(cpuPercent === undefined ? {} : { cpuPercent }),
     };
     if (this.measuring) {
-      this.histogram.add(h);
-      if (lateness.totalCount > 0) this.sendLateness.add(lateness);
+      this.windowValues.drainInto(this.histogram);
+      this.latenessValues.moveInto(this.lateness);
+    } else {
+      this.windowValues.clear();
+      this.latenessValues.clear();
     }
-    h.reset();
-    lateness.reset();
     this.w = emptyWindow();
     this.lastTickAt = now;
     return sample;
+  }
+
+  /** The measured run's send lateness (null without scheduled sends; call after the last tick). */
+  sendLatenessStats(percentiles: readonly number[]): LatencyStats | null {
+    return recordedStats(this.lateness, percentiles);
   }
 
   /** Status-code table of the measured part of the run (call after the last tick). */

@@ -233,7 +233,7 @@ export function buildRunResult(input: ResultInput): RunResult {
     successRatio,
     latency,
     correctedLatency: outcome.correctedLatency,
-    sendLateness: latencyStats(recorder.sendLateness, REPORT_PERCENTILES),
+    sendLateness: recorder.sendLatenessStats(REPORT_PERCENTILES),
     histogram: recorder.histogram.totalCount > 0 ? encodeHistogram(recorder.histogram) : null,
     phases: outcome.phases,
     statusCodes: recorder.statusCodes(),

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { encodeHistogram, newHistogram, ValueRecorder } from '../../electron/engine/histogram.ts';
+import {
+  encodeHistogram,
+  latencyStats,
+  newHistogram,
+  recordedStats,
+  ValueRecorder,
+} from '../../electron/engine/histogram.ts';
+import { REPORT_PERCENTILES } from '../../shared/defaults.ts';
 
 /** A deterministic spread of values over the histogram's whole range (us). */
 function values(n: number, seed: number, maxLog: number): number[] {
@@ -62,5 +69,53 @@ describe('ValueRecorder', () => {
     r.drainInto(h);
     expect(h.totalCount).toBe(1);
     expect(h.maxValue).toBe(3_600_000_000);
+  });
+
+  it.each([
+    ['a spread of values up to an hour', values(20_000, 3, 22), 0],
+    ['sub-millisecond values and zeros added', values(20_000, 4, 7), 5000],
+    ['one value', [777], 0],
+    ['zeros only', [0, 0], 3],
+  ])("summarizes to hdr-histogram-js's figures, to the bit: %s", (_what, vs, zeros) => {
+    const h = newHistogram('run');
+    const r = new ValueRecorder();
+    for (const v of vs) {
+      h.recordValue(v);
+      r.record(v);
+    }
+    if (zeros > 0) h.recordValueWithCount(0, zeros);
+    const percentiles = [0, 50, 66, 90, 99, 99.9, 99.99, 100];
+    const s = r.summary(percentiles, zeros)!;
+    expect(s.count).toBe(h.totalCount);
+    expect(s.mean).toBe(h.mean);
+    expect(s.stdev).toBe(h.stdDeviation);
+    expect(s.max).toBe(h.maxValue);
+    expect(s.lowest).toBe(h.getValueAtPercentile(0));
+    expect(s.minNonZero).toBe(h.minNonZeroValue === Number.MAX_SAFE_INTEGER ? 0 : h.minNonZeroValue);
+    for (const p of percentiles) expect(s.percentiles.get(p)).toBe(h.getValueAtPercentile(p));
+    // Summarizing leaves the counts as they were.
+    expect(r.count).toBe(vs.length);
+    if (zeros === 0)
+      expect(recordedStats(r, REPORT_PERCENTILES)).toEqual(latencyStats(h, REPORT_PERCENTILES));
+  });
+
+  it('moves its counts into another recorder, which then holds both', () => {
+    const a = new ValueRecorder();
+    const b = new ValueRecorder();
+    const h = newHistogram('run');
+    for (const v of [5, 70_000, 300]) {
+      a.record(v);
+      h.recordValue(v);
+    }
+    for (const v of [1, 9_000_000]) {
+      b.record(v);
+      h.recordValue(v);
+    }
+    a.moveInto(b);
+    expect(a.count).toBe(0);
+    expect(recordedStats(b, REPORT_PERCENTILES)).toEqual(latencyStats(h, REPORT_PERCENTILES));
+    a.record(3);
+    a.clear();
+    expect(a.summary([50])).toBeNull();
   });
 });

@@ -104,10 +104,11 @@ describe('Recorder', () => {
     const s = r.tick(2000);
     expect(s.sendLatenessP99).toBeCloseTo(20, 1);
     expect(s.latency?.p99).toBe(1.5);
-    // The warm-up's 50 ms stays out of the run's figure.
-    expect(r.sendLateness.totalCount).toBe(100);
-    expect(r.sendLateness.maxValue).toBe(20_000);
-    expect(r.sendLateness.getValueAtPercentile(50)).toBe(49);
+    // The warm-up's 50 ms stays out of the run's figure (ms).
+    const run = r.sendLatenessStats([50, 99])!;
+    expect(run.max).toBe(20);
+    expect(run.percentiles).toEqual({ '50': 0.049, '99': 20.015 });
+    expect(run.min).toBe(0.001);
     // A window without scheduled sends carries no lateness.
     expect(r.tick(3000).sendLatenessP99).toBeUndefined();
   });

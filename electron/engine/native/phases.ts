@@ -1,6 +1,6 @@
 import { REPORT_PERCENTILES } from '../../../shared/defaults.ts';
 import { PHASES, type Phase, type PhaseStats } from '../../../shared/result.ts';
-import { newHistogram, ValueRecorder, type Histogram } from '../histogram.ts';
+import { ValueRecorder } from '../histogram.ts';
 
 /**
  * Per-request timing phases, in histograms (never arrays), and how they map to ab's
@@ -73,17 +73,15 @@ export class PhaseRecorder {
     h.total.record(total);
   }
 
-  /** Summaries per phase in ms; null before any measured response. Call once, at the end. */
+  /** Summaries per phase in ms; null before any measured response. */
   stats(): Partial<Record<Phase, PhaseStats>> | null {
     if (this.h.total.count === 0) return null;
     const out: Partial<Record<Phase, PhaseStats>> = {};
     for (const phase of PHASES) {
       if (phase === 'tls' && !this.tlsUsed) continue;
-      const h = newHistogram('run');
-      this.h[phase].drainInto(h);
       const zeros =
         phase === 'dns' || phase === 'connect' || phase === 'tls' || phase === 'setup' ? this.reused : 0;
-      out[phase] = phaseStats(h, zeros);
+      out[phase] = phaseStats(this.h[phase], zeros);
     }
     return out;
   }
@@ -91,24 +89,19 @@ export class PhaseRecorder {
 
 const us = (ms: number): number => (ms <= 0 ? 0 : Math.round(ms * 1000));
 
-/** ab-style row (min, mean, sd, median, max) plus the report's percentiles, in ms. */
-export function phaseStats(source: Histogram, extraZeros = 0): PhaseStats {
-  let h = source;
-  if (extraZeros > 0) {
-    h = newHistogram('run');
-    h.add(source);
-    h.recordValueWithCount(0, extraZeros);
-  }
+/** ab-style row (min, mean, sd, median, max) plus the report's percentiles, in ms, with `zeros` more 0 values. */
+export function phaseStats(source: ValueRecorder, zeros = 0): PhaseStats {
+  const s = source.summary([0, 50, ...REPORT_PERCENTILES], zeros)!;
   const ms = (v: number) => v / 1000;
   const percentiles: Record<string, number> = {};
-  for (const p of REPORT_PERCENTILES) percentiles[String(p)] = ms(h.getValueAtPercentile(p));
+  for (const p of REPORT_PERCENTILES) percentiles[String(p)] = ms(s.percentiles.get(p)!);
   return {
     // Percentile 0 is the lowest recorded value, zero included (minNonZeroValue skips zeros).
-    min: h.totalCount === 0 ? 0 : ms(h.getValueAtPercentile(0)),
-    mean: ms(h.mean),
-    stdev: ms(h.stdDeviation),
-    median: ms(h.getValueAtPercentile(50)),
-    max: ms(h.maxValue),
+    min: ms(s.lowest),
+    mean: ms(s.mean),
+    stdev: ms(s.stdev),
+    median: ms(s.percentiles.get(50)!),
+    max: ms(s.max),
     percentiles,
   };
 }

@@ -2,7 +2,7 @@ import type { Recorder } from '../recorder.ts';
 import type { ClassifiedError, ClientLimit } from '../errors.ts';
 import { REPORT_PERCENTILES } from '../../../shared/defaults.ts';
 import type { LatencyStats } from '../../../shared/result.ts';
-import { latencyStats, newHistogram, ValueRecorder } from '../histogram.ts';
+import { recordedStats, ValueRecorder } from '../histogram.ts';
 import { PhaseRecorder } from './phases.ts';
 
 /** What a load driver hands out to clients and hears back from them. */
@@ -102,12 +102,9 @@ export class RunState {
     }
   }
 
-  /** The corrected latency's summary (null without a rate cap or a measured response); call once, at the end. */
+  /** The corrected latency's summary (null without a rate cap or a measured response). */
   correctedLatency(): LatencyStats | null {
-    if (this.corrected === null) return null;
-    const h = newHistogram('run');
-    this.corrected.drainInto(h);
-    return latencyStats(h, REPORT_PERCENTILES);
+    return this.corrected === null ? null : recordedStats(this.corrected, REPORT_PERCENTILES);
   }
 
   /** A request failed without a response. */
