@@ -188,6 +188,39 @@ describe('native runner, HTTP/1.1', () => {
     expect(outcome.phases?.setup?.median).toBe(0);
   });
 
+  it("checks the server's name on every handshake, by IP address and by DNS name", async () => {
+    const wrong = track(await startHttpServer(handlers.ok(), { tls: certs.wrongHost }));
+    const rejected = await runNative(
+      { targets: [{ url: wrong.url }], load: closed(1, 3), options: { tls: { caFile: 'ca' } } },
+      { ca: certs.ca.cert },
+    );
+    expect(rejected.recorder.totals.errors).toBe(3);
+    expect(rejected.recorder.totals.errorSet.get('tls')?.message).toMatch(/ERR_TLS_CERT_ALTNAME_INVALID/);
+    expect(rejected.recorder.totals.errorSet.get('tls')?.message).toContain("cert's list");
+    // Signed by the CA for 127.0.0.1, ::1 and localhost: accepted under its DNS name too.
+    const valid = track(await startHttpServer(handlers.ok(), { tls: certs.valid }));
+    const byName = await runNative(
+      {
+        targets: [{ url: valid.url.replace('127.0.0.1', 'localhost') }],
+        load: closed(1, 3),
+        options: { tls: { caFile: 'ca' } },
+      },
+      { ca: certs.ca.cert },
+    );
+    expect(byName.recorder.totals.ok).toBe(3);
+    expect(byName.outcome.tls?.verified).toBe(true);
+    const wrongByName = await runNative(
+      {
+        targets: [{ url: wrong.url.replace('127.0.0.1', 'localhost') }],
+        load: closed(1, 2),
+        options: { tls: { caFile: 'ca' } },
+      },
+      { ca: certs.ca.cert },
+    );
+    expect(wrongByName.recorder.totals.errors).toBe(2);
+    expect(wrongByName.recorder.totals.errorSet.get('tls')?.message).toMatch(/is not in the cert's altnames/);
+  });
+
   it('counts a rejected certificate as a TLS error, and accepts it with verification off', async () => {
     const server = track(await startHttpServer(handlers.ok(), { tls: certs.selfSigned }));
     const strict = await runNative({ targets: [{ url: server.url }], load: closed(1, 5) });

@@ -59,6 +59,28 @@ export function ephemeralKeyOf(s: tls.TLSSocket): TlsFacts['ephemeralKey'] {
     : null;
 }
 
+/**
+ * After each handshake Node checks the server's name (tls.checkServerIdentity) against
+ * getPeerCertificate(true): the whole chain as JS objects, each with its DER, public key and
+ * three fingerprints, a fifth of a keep-alive-off run's CPU. The check reads only the
+ * leaf's subjectaltname (and its subject's CN when the names hold no DNS entry). Until the
+ * handshake is over the socket answers that call with the leaf's alt names, read from its
+ * X509Certificate (the same string Node's object would carry), and Node's own check judges
+ * them as usual; when a CN could matter, or there is no certificate, it answers in full.
+ */
+function lightNameCheck(t: tls.TLSSocket, checkedName: string): void {
+  const light = function (this: tls.TLSSocket, detailed?: boolean) {
+    const altNames = this.getPeerX509Certificate()?.subjectAltName;
+    if (altNames && (net.isIP(checkedName) !== 0 || /(^|, )DNS:/.test(altNames))) {
+      return { subjectaltname: altNames } as tls.DetailedPeerCertificate;
+    }
+    return tls.TLSSocket.prototype.getPeerCertificate.call(this, detailed as true);
+  };
+  Object.defineProperty(t, 'getPeerCertificate', { value: light, configurable: true, writable: true });
+  // From the report on, the socket is a plain TLSSocket again.
+  t.once('secureConnect', () => delete (t as Partial<tls.TLSSocket>).getPeerCertificate);
+}
+
 /** Connection errors after which the next address of a host name is tried. */
 const FALLBACK_CODES = new Set([
   'ECONNREFUSED',
@@ -130,6 +152,7 @@ export function createDialer(spec: RunSpec, alpn: readonly string[]): Dialer {
           ...(onread ? { onread } : {}),
         });
         s = t;
+        if (verify) lightNameCheck(t, servername ?? address);
         t.setNoDelay(true);
         t.once('connect', () => {
           connected = true;
