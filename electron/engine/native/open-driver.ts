@@ -37,8 +37,6 @@ interface Slot {
   client: Client;
   /** On the idle or the fresh stack (both are cleaned lazily: a slot there may be full). */
   pooled: boolean;
-  /** Its connection is being opened, or its first request has not finished. */
-  opening: boolean;
 }
 
 /** The top slot of a stack with room, dropping full ones on the way (they come back when freed). */
@@ -79,8 +77,8 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
   private readonly idle: Slot[] = [];
   /** New slots never used yet (their connection opened ahead of need, or opening). */
   private readonly fresh: Slot[] = [];
-  /** Slots with `opening` set. */
-  private opening = 0;
+  /** Slots created lately, some still opening their connection (see opening()). */
+  private readonly recent: Slot[] = [];
   /** Requests one client takes (1 for HTTP/1.1, the stream cap for HTTP/2); known once one exists. */
   private perClient = 1;
   /** Spare capacity (requests) below which connections are opened ahead of need. */
@@ -148,10 +146,6 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
 
   private freed(slot: Slot, now: number | undefined): void {
     if (this.finished) return;
-    if (slot.opening) {
-      slot.opening = false;
-      this.opening--;
-    }
     if (!slot.pooled && slot.client.free > 0) {
       slot.pooled = true;
       this.idle.push(slot);
@@ -166,13 +160,22 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
 
   /** A new client in a fresh slot. */
   private grow(): Slot {
-    const slot: Slot = { client: null as unknown as Client, pooled: true, opening: true };
+    const slot: Slot = { client: null as unknown as Client, pooled: true };
     slot.client = this.makeClient({ onFree: (_c, now) => this.freed(slot, now) });
     this.clients.push(slot.client);
     if (this.clients.length === 1) this.perClient = Math.max(1, slot.client.free);
-    this.opening++;
+    this.recent.push(slot);
     this.fresh.push(slot);
     return slot;
+  }
+
+  /** Connections being opened now (the recent slots still connecting; the others are dropped from the list). */
+  private opening(): number {
+    const recent = this.recent;
+    let kept = 0;
+    for (const s of recent) if (s.client.connecting) recent[kept++] = s;
+    recent.length = kept;
+    return kept;
   }
 
   /**
@@ -185,17 +188,17 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     if (this.state.pending >= this.plan.maxInFlight) return null;
     const slot = withRoom(this.idle) ?? withRoom(this.fresh);
     if (slot !== null) return slot;
-    if (this.opening >= MAX_OPENING || this.clients.length >= this.plan.maxInFlight) return null;
+    if (this.clients.length >= this.plan.maxInFlight || this.opening() >= MAX_OPENING) return null;
     return this.grow();
   }
 
   /** Opens connections ahead of need while the spare ones cover less than LOW_WATER_MS of the schedule. */
   private topUp(): void {
     const spare = (this.idle.length + this.fresh.length) * this.perClient;
-    for (let n = Math.ceil((this.lowWater - spare) / this.perClient); n > 0; n--) {
-      if (this.opening >= MAX_OPENING || this.clients.length >= this.plan.maxInFlight) return;
-      this.grow().client.prepare();
-    }
+    const wanted = Math.ceil((this.lowWater - spare) / this.perClient);
+    if (wanted <= 0) return;
+    const room = Math.min(MAX_OPENING - this.opening(), this.plan.maxInFlight - this.clients.length, wanted);
+    for (let n = 0; n < room; n++) this.grow().client.prepare();
   }
 
   /**
