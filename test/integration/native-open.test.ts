@@ -26,6 +26,67 @@ describe('native runner, open model and rate caps', () => {
     expect(outcome.attackSeconds! + outcome.waitSeconds!).toBeGreaterThan(loadSeconds - 0.1);
   });
 
+  it('sends exactly the schedule, never ahead of it, at even gaps (500 req/s for 2 s)', async () => {
+    const arrivals: number[] = [];
+    const server = track(
+      await startHttpServer((req, res) => {
+        arrivals.push(performance.now());
+        handlers.ok()(req, res);
+      }),
+    );
+    const t0 = performance.now();
+    const { recorder, outcome } = await runNative({
+      targets: [{ url: server.url }],
+      load: { model: 'open', rate: 500, durationSeconds: 2, maxInFlight: 100 },
+    });
+    expect(recorder.totals.total).toBe(1000);
+    expect(recorder.totals.ok).toBe(1000);
+    expect(server.requests).toBe(1000);
+    expect(outcome.dropped).toBe(0);
+    // Request k is due at start + k * 2 ms and never leaves before: by any arrival, at most
+    // the requests due so far have arrived (the runner starts after t0, so this only errs early).
+    arrivals.forEach((at, k) => expect(k * 2).toBeLessThanOrEqual(at - t0 + 1));
+    // Even gaps: one wake-up per due time, not bursts (the median gap is the 2 ms interval,
+    // give or take a timer tick).
+    const gaps = arrivals.slice(1).map((at, i) => at - arrivals[i]!);
+    const median = [...gaps].sort((a, b) => a - b)[gaps.length >> 1]!;
+    expect(median).toBeGreaterThan(1);
+    expect(median).toBeLessThan(3);
+    // The sends' lateness is measured: never negative, the median within the max.
+    const late = recorder.sendLatenessStats([50])!;
+    expect(late.min).toBeGreaterThanOrEqual(0);
+    expect(late.percentiles['50']).toBeLessThanOrEqual(late.max);
+  });
+
+  it('opens connections ahead of need: a pool for a round trip at start, more when the server slows down', async () => {
+    let slow = false;
+    let connectionsAtFirstRequest = -1;
+    const server = track(
+      await startHttpServer((req, res) => {
+        if (connectionsAtFirstRequest < 0) connectionsAtFirstRequest = server.connections;
+        if (slow) setTimeout(() => handlers.ok()(req, res), 100);
+        else handlers.ok()(req, res);
+      }),
+    );
+    const timer = setTimeout(() => (slow = true), 1000);
+    try {
+      const { recorder, outcome } = await runNative({
+        targets: [{ url: server.url }],
+        load: { model: 'open', rate: 200, durationSeconds: 2, maxInFlight: 1000 },
+      });
+      expect(recorder.totals.ok).toBe(400);
+      expect(outcome.dropped).toBe(0);
+      // The pool for a 2 ms round trip (plus two spare) was opening before the first request went out.
+      expect(connectionsAtFirstRequest).toBeGreaterThanOrEqual(3);
+      // At 200 req/s, 100 ms answers keep 20 requests in flight: the pool grew to carry them
+      // (one request per HTTP/1.1 connection), with a few spare, and not towards the cap.
+      expect(server.connections).toBeGreaterThanOrEqual(20);
+      expect(server.connections).toBeLessThan(60);
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+
   it('shows a periodic 300 ms stall in the open-model tail, and hides it from the closed-model tail', async () => {
     const server = track(await startStallServer(300, 1000));
     const open = await runNative({
