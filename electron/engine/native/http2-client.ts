@@ -3,8 +3,9 @@ import { DEFAULTS } from '../../../shared/defaults.ts';
 import type { Dialer, DialTiming } from './dial.ts';
 import { classifyError, type ClassifiedError } from '../errors.ts';
 import { H2_CODE, h2ErrorName } from './h2-errors.ts';
-import { encodeRequestBlock } from './hpack.ts';
-import { H2Session, newExchange, type H2Exchange } from './http2-session.ts';
+import { encodeRequestBlock } from './hpack-encoder.ts';
+import { newExchange, type H2Exchange } from './h2-exchange.ts';
+import { H2Session } from './http2-session.ts';
 import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
 
 export interface Http2Config {
