@@ -1,7 +1,7 @@
 import type net from 'node:net';
 import { connectionError, H2_CODE, H2ConnectionError, h2ErrorName } from './h2-errors.ts';
 import { checkFrameHeader, contentStart, FLAG, FRAME, frameName, padLength } from './h2-rules.ts';
-import type { H2Exchange } from './h2-exchange.ts';
+import type { H2Exchange, H2SessionConfig, H2SessionEvents } from './h2-exchange.ts';
 import { H2FrameReader } from './h2-frame-reader.ts';
 import { H2FrameWriter } from './h2-frame-writer.ts';
 import {
@@ -47,38 +47,17 @@ const MAX_QUEUED_CONTROL = 1000;
 /** How long a connection closed with GOAWAY waits for the server to read it before it is destroyed. */
 const GOAWAY_LINGER_MS = 1000;
 
-export interface H2SessionEvents {
-  /** A stream's response is complete. */
-  onResponse(ex: H2Exchange): void;
-  /** A stream was reset by the server (RST_STREAM with this code). */
-  onReset(ex: H2Exchange, code: number): void;
-  /** A stream broke the protocol (the session reset it); the rest of the connection goes on. */
-  onStreamError(ex: H2Exchange, message: string): void;
-  /** The server sent GOAWAY: streams above lastStreamId were not processed. */
-  onGoaway(session: H2Session, lastStreamId: number, code: number): void;
-  /** The server's SETTINGS_MAX_CONCURRENT_STREAMS. */
-  onMaxStreams(session: H2Session, max: number): void;
-  /** The connection ended (error null when it closed cleanly); open streams are listed. */
-  onClose(session: H2Session, err: Error | null, open: H2Exchange[]): void;
-}
-
-export interface H2SessionConfig {
-  /** The request's header block (see hpack.ts), the same on every stream. */
-  block: Buffer;
-  body: Uint8Array | null;
-  /** Whether the first response's Server value is still wanted. */
-  wantServer: () => boolean;
-  /**
-   * The largest response header block (HEADERS and CONTINUATION payloads) and decoded
-   * header list the client accepts; announced as SETTINGS_MAX_HEADER_LIST_SIZE.
-   */
-  maxHeaderBytes: number;
+/** The GOAWAY code a connection error closes with. */
+function goawayCodeOf(e: unknown): number {
+  if (e instanceof H2ConnectionError) return e.h2Code;
+  if (e instanceof HeaderListTooLargeError) return H2_CODE.ENHANCE_YOUR_CALM;
+  return e instanceof HpackError ? H2_CODE.COMPRESSION_ERROR : H2_CODE.PROTOCOL_ERROR;
 }
 
 export class H2Session {
   readonly socket: net.Socket;
   private readonly cfg: H2SessionConfig;
-  private readonly events: H2SessionEvents;
+  private readonly events: H2SessionEvents<H2Session>;
   private readonly streams = new H2Streams();
   /** The server's header compression state: every header block on the connection goes through it, in order. */
   private readonly hpack: HpackDecoder;
@@ -102,7 +81,7 @@ export class H2Session {
   /** Time stamp of the read being processed (performance.now()). */
   private now = 0;
 
-  constructor(socket: net.Socket, cfg: H2SessionConfig, events: H2SessionEvents) {
+  constructor(socket: net.Socket, cfg: H2SessionConfig, events: H2SessionEvents<H2Session>) {
     this.socket = socket;
     this.cfg = cfg;
     this.events = events;
@@ -421,14 +400,7 @@ export class H2Session {
    * the server's), then the connection closes and its open streams fail.
    */
   private connectionFailed(e: unknown): void {
-    const code =
-      e instanceof H2ConnectionError
-        ? e.h2Code
-        : e instanceof HeaderListTooLargeError
-          ? H2_CODE.ENHANCE_YOUR_CALM
-          : e instanceof HpackError
-            ? H2_CODE.COMPRESSION_ERROR
-            : H2_CODE.PROTOCOL_ERROR;
+    const code = goawayCodeOf(e);
     const message = `${e instanceof Error ? e.message : String(e)}; connection closed with GOAWAY ${h2ErrorName(code)}`;
     this.closed = true;
     this.goingAway = true;
