@@ -6,10 +6,10 @@
 import { z } from 'zod';
 import { capacitySearchSchema } from './capacity.ts';
 import { DEFAULTS, LIMITS } from './defaults.ts';
+import { boundedInt } from './number-schema.ts';
 import { runResultSchema, runStatusSchema, sampleSchema } from './result.ts';
 import {
   displayNameSchema,
-  int,
   protocolSchema,
   runOptionsSchema,
   SCENARIO_VERSION,
@@ -38,7 +38,7 @@ export const capacityPlanSchema = z.object({
   targets: targetsSchema(capacityTargetSchema),
   search: capacitySearchSchema,
   /** The open model's cap on unanswered requests, in every step. */
-  maxInFlight: int('max in flight', LIMITS.maxInFlight).default(DEFAULTS.open.maxInFlight),
+  maxInFlight: boundedInt('max in flight', LIMITS.maxInFlight).default(DEFAULTS.open.maxInFlight),
   options: stepOptionsSchema.default(() => stepOptionsSchema.parse({})),
 });
 export type CapacityPlan = z.infer<typeof capacityPlanSchema>;

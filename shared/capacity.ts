@@ -15,14 +15,15 @@ import { z } from 'zod';
 import { DEFAULTS, LIMITS } from './defaults.ts';
 import { fixed, formatGrouped } from './format/units.ts';
 import type { RunResult } from './result.ts';
-import { num } from './scenario.ts';
-import { runVerdict, scheduleShortfall, type Caveat } from './verdict.ts';
+import { boundedNumber } from './number-schema.ts';
+import { scheduleShortfall, type Caveat } from './verdict-caveats.ts';
+import { runVerdict } from './verdict.ts';
 
 export const capacityGoalSchema = z.object({
   /** A step breaks the goal when its p99 latency is above this (ms). */
-  p99Ms: num('p99 goal', LIMITS.sloMs),
+  p99Ms: boundedNumber('p99 goal', LIMITS.sloMs),
   /** ... or when transport errors, or non-2xx responses, are above this share of its requests (%). */
-  errorPercent: num('error limit', LIMITS.errorPercent).default(DEFAULTS.capacity.errorPercent),
+  errorPercent: boundedNumber('error limit', LIMITS.errorPercent).default(DEFAULTS.capacity.errorPercent),
 });
 export type CapacityGoal = z.infer<typeof capacityGoalSchema>;
 
@@ -30,12 +31,14 @@ export type CapacityGoal = z.infer<typeof capacityGoalSchema>;
 export const capacitySearchSchema = z
   .object({
     goal: capacityGoalSchema,
-    startRate: num('start rate', LIMITS.rate).default(DEFAULTS.capacity.startRate),
-    maxRate: num('max rate', LIMITS.rate).default(DEFAULTS.capacity.maxRate),
+    startRate: boundedNumber('start rate', LIMITS.rate).default(DEFAULTS.capacity.startRate),
+    maxRate: boundedNumber('max rate', LIMITS.rate).default(DEFAULTS.capacity.maxRate),
     /** Measured seconds per step. */
-    stepSeconds: num('step', LIMITS.durationSeconds).default(DEFAULTS.capacity.stepSeconds),
+    stepSeconds: boundedNumber('step', LIMITS.durationSeconds).default(DEFAULTS.capacity.stepSeconds),
     /** Seconds at the step's rate before measuring (fresh connections, caches, JIT). */
-    warmupSeconds: num('step warm-up', LIMITS.warmupSeconds).default(DEFAULTS.capacity.warmupSeconds),
+    warmupSeconds: boundedNumber('step warm-up', LIMITS.warmupSeconds).default(
+      DEFAULTS.capacity.warmupSeconds,
+    ),
   })
   .superRefine((s, ctx) => {
     if (s.maxRate < s.startRate) {

@@ -3,15 +3,10 @@ import { capacityPlanSchema, capacityStepSchema } from './capacity-plan.ts';
 import { rateText } from './capacity.ts';
 import { capacityReports, curveOf } from './capacity-report.ts';
 import { LIMITS } from './defaults.ts';
-import {
-  aggregateComparison,
-  cellOutcomeSchema,
-  comparisonPlanSchema,
-  comparisonTargetLabel,
-  levelLabel,
-  summarizeRepetitions,
-  type RepetitionSummary,
-} from './comparison.ts';
+import { cellOutcomeSchema } from './comparison-cells.ts';
+import { summarizeRepetitions, type RepetitionSummary } from './comparison-stats.ts';
+import { aggregateComparison } from './comparison-table.ts';
+import { comparisonPlanSchema, comparisonTargetLabel, levelLabel } from './comparison.ts';
 import {
   generatorFactsSchema,
   runResultSchema,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { runEventSchema } from './api.ts';
 import { capacityEventSchema } from './capacity-plan.ts';
-import { comparisonEventSchema } from './comparison.ts';
+import { comparisonEventSchema } from './comparison-cells.ts';
 
 /**
  * The web host's WebSocket messages (JSON text frames). The page asks with

@@ -15,27 +15,11 @@ import {
 } from '../../shared/capacity-plan.ts';
 import type { Preset } from '../../shared/presets.ts';
 import { parseWith } from '../../shared/validation.ts';
-import {
-  checkInputFiles,
-  FLAG_OF_PATH,
-  flagIssue,
-  givenFlags,
-  historyFromFlags,
-  optionsFromFlags,
-  outputFile,
-  overrideRequest,
-  requestFlags,
-  RUN_OPTIONS,
-  type HistoryOptions,
-  type Values,
-} from './args.ts';
 import type { FileIo } from './files.ts';
-import {
-  parseTargetPointer,
-  pointPlanTargets,
-  pointScenarioTargets,
-  type TargetPointer,
-} from './preset-targets.ts';
+import { checkInputFiles, optionsFromFlags, overrideRequest, requestFlags } from './flag-overrides.ts';
+import { historyFromFlags, outputFile, type HistoryOptions } from './output-flags.ts';
+import { pointPlanTargets, pointScenarioTargets, type TargetPointer } from './preset-targets.ts';
+import { FLAG_OF_PATH, flagError, flagIssue, RUN_OPTIONS, targetPointers, type Values } from './run-flags.ts';
 import { CliInputError, parseDurationSeconds, parseRate, parseWholeNumber } from './values.ts';
 
 const CAPACITY_OPTIONS = {
@@ -164,7 +148,12 @@ function planFromFlags(
   const parsed = parseWith(capacityPlanSchema, input);
   if (!parsed.ok) {
     const where = base === null ? '' : '--preset';
-    throw flagIssue(parsed.issues[0]!, givenFlags(runValues, positionals), where, CAPACITY_FLAG_OF_PATH);
+    throw flagIssue(
+      parsed.issues[0]!,
+      { values: runValues, positionals: [...positionals] },
+      where,
+      CAPACITY_FLAG_OF_PATH,
+    );
   }
   checkInputFiles(parsed.value, io, base === null ? '' : '--preset');
   return parsed.value;
@@ -180,9 +169,7 @@ function parseCapacityFlags(argv: readonly string[]) {
       strict: true,
     });
   } catch (e) {
-    const message = (e as Error).message;
-    const flag = /'(-[^']*?)(?:[ ,'])/.exec(message)?.[1] ?? 'arguments';
-    throw new CliInputError(flag, message);
+    throw flagError(e);
   }
 }
 
@@ -208,10 +195,7 @@ export function parseCapacityArgs(argv: readonly string[], io: FileIo): ParsedCa
     history: historyFromFlags(runValues, io),
   };
   if (v.preset !== undefined) {
-    const pointers = [
-      ...positionals.map((url) => ({ name: null, url })),
-      ...(v.target ?? []).map((t) => parseTargetPointer('--target', t)),
-    ];
+    const pointers = targetPointers({ values: runValues, positionals });
     return { ...common, kind: 'preset', ref: v.preset, values: v, pointers };
   }
   if (v.target !== undefined)

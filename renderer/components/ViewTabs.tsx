@@ -1,3 +1,5 @@
+import './ViewTabs.css';
+
 export type View = 'run' | 'compare' | 'capacity' | 'history' | 'presets';
 
 const VIEWS: readonly { view: View; label: string }[] = [

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import type { ActiveComparison, TrebuchetApi } from '../../../shared/api.ts';
-import type { ComparisonEvent, ComparisonPlan } from '../../../shared/comparison.ts';
+import type { ComparisonEvent } from '../../../shared/comparison-cells.ts';
+import type { ComparisonPlan } from '../../../shared/comparison.ts';
 import { useJobRun, type JobKind, type JobRun } from '../../run/useJobRun.ts';
 import {
   adoptComparison,

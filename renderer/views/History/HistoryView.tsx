@@ -14,6 +14,7 @@ import { useQuery } from '../../components/useQuery.ts';
 import { RecordView } from './RecordView.tsx';
 import { RunDiff } from './RunDiff.tsx';
 import { errorText } from '../../lib/errors.ts';
+import './history.css';
 
 const KIND_LABELS: Record<HistorySummary['kind'], string> = {
   scenario: 'Run',
