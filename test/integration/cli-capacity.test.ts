@@ -30,7 +30,7 @@ describe('trebuchet capacity', () => {
       'capacity',
       `limited=${limited.url}`,
       '--p99',
-      '50',
+      '100',
       '--start-rate',
       '100',
       '--max-rate',
@@ -47,13 +47,13 @@ describe('trebuchet capacity', () => {
     expect(r.stderr).toMatch(/^limited · step 1 · 100 req\/s \(doubling\): held · /m);
     expect(r.stderr).toMatch(/^limited · step 2 · 200 req\/s \(doubling\): held · /m);
     expect(r.stdout).toContain(
-      "limited: holds at least 200 req/s at p99 < 50 ms: the search's top rate held (raise the max rate to go further)",
+      "limited: holds at least 200 req/s at p99 < 100 ms: the search's top rate held (raise the max rate to go further)",
     );
     expect(r.stdout).toMatch(
       /^ {2}200 req\/s {2}doubling +\d+\.\d req\/s +[\d.]+ ms +[\d.]+ ms +0\.0% +0\.0% {2}held$/m,
     );
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(
-      'limited holds at least 200 req/s (the top rate) at p99 < 50 ms',
+      'limited holds at least 200 req/s (the top rate) at p99 < 100 ms',
     );
     // About 1.2 s at 100 req/s and 1.2 s at 200 req/s, plus the pre-flight of each step.
     expect(limited.requests - before).toBeGreaterThan(300);
@@ -106,8 +106,10 @@ describe('trebuchet capacity', () => {
       `Apache · http=${one.url}`,
       '--target',
       `nginx · http=${two.url}`,
+      // Well above the 5 ms hold (a busy machine stalls 50-100 ms); a rate 12 % over capacity
+      // still breaks it within the 1 s step (its queue grows by the excess).
       '--p99',
-      '50',
+      '100',
       '--start-rate',
       '50',
       '--max-rate',
