@@ -106,4 +106,46 @@ describe('Capacity mode in the browser', () => {
     await record.getByTestId('capacity-open-step-1-0').click();
     await expect.poll(() => record.getByTestId('capacity-step-title').textContent()).toBe('quick · 50 req/s');
   });
+
+  it('opens the built-in "Which server holds the most" preset, and a comparison as one search per server and protocol', async () => {
+    const app = await e2e.open();
+    const { page } = app;
+    const openPreset = async (id: string) => {
+      await page.getByTestId('tab-presets').click();
+      await page
+        .locator(`[data-testid="preset-row"][data-preset-id="${id}"]`)
+        .getByTestId('preset-open')
+        .click();
+    };
+    const names = async () => {
+      const rows = await page.locator('[data-testid^="capacity-target-name-"]').all();
+      return Promise.all(rows.map((r) => r.inputValue()));
+    };
+    const seedNames = ['Apache', 'nginx', 'H2O'].map((s) => `${s} · http`);
+    const both = [...seedNames, ...seedNames.map((n) => n.replace('http', 'https'))];
+
+    await openPreset('builtin-capacity-p99-10ms');
+    await page.getByTestId('capacity-editor').waitFor();
+    expect(await page.getByTestId('capacity-source').textContent()).toContain(
+      'Which server holds the most at p99 < 10 ms',
+    );
+    expect(await names()).toEqual(both);
+    expect(await page.getByTestId('capacity-p99').inputValue()).toBe('10');
+    await page.getByTestId('capacity-p99').fill('20');
+
+    // Seed 000 (Apache, nginx, H2O over http and https) as capacity searches, with the goal the
+    // Capacity tab holds.
+    await openPreset('builtin-seed-000-vegeta-rate');
+    await page.getByTestId('plan-editor').waitFor();
+    await page.getByTestId('compare-find-capacity').click();
+    await page.getByTestId('capacity-editor').waitFor();
+    expect(await names()).toEqual(both);
+    expect(await page.getByTestId('capacity-target-url-4').inputValue()).toBe(
+      'https://127.0.0.1:4432/test.html',
+    );
+    expect(await page.getByTestId('capacity-target-protocol-4').textContent()).toContain('HTTP/1.1');
+    expect(await page.getByTestId('capacity-p99').inputValue()).toBe('20');
+    expect(await page.getByTestId('capacity-max-in-flight').inputValue()).toBe('10000');
+    expect(await page.getByTestId('capacity-source').count()).toBe(0);
+  });
 });
