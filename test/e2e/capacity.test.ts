@@ -5,7 +5,7 @@ import { useE2eApp } from './fixture.ts';
 /*
  * The Capacity mode in Chromium against the web host and the real engine: two servers whose
  * capacity is known by design (1 and 2 requests at a time, each held 5 ms: 200 and 400 req/s),
- * searched for the highest rate each holds at p99 < 50 ms, clicking as a person would.
+ * searched for the highest rate each holds at p99 < 100 ms, clicking as a person would.
  */
 
 const HOLD_MS = 5;
@@ -41,7 +41,9 @@ describe('Capacity mode in the browser', () => {
       await page.getByTestId(`capacity-target-name-${i}`).fill(name);
       await page.getByTestId(`capacity-target-url-${i}`).fill(server.url);
     }
-    await page.getByTestId('capacity-p99').fill('50');
+    // Well above the 5 ms hold (a busy machine stalls 50-100 ms); a rate 12 % over capacity
+    // still breaks it within the 1 s step (its queue grows by the excess).
+    await page.getByTestId('capacity-p99').fill('100');
     await page.getByTestId('capacity-start-rate').fill('50');
     await page.getByTestId('capacity-max-rate').fill('800');
     await page.getByTestId('capacity-step').fill('1');
@@ -73,7 +75,7 @@ describe('Capacity mode in the browser', () => {
     ];
     console.log(`designed ${DESIGNED.slow} / ${DESIGNED.quick} req/s; ${sentence} (${stops.join(', ')})`);
     expect(sentence).toMatch(
-      /^slow holds (at least )?[\d,]+ req\/s.*, quick (at least )?[\d,]+ req\/s.* at p99 < 50 ms$/,
+      /^slow holds (at least )?[\d,]+ req\/s.*, quick (at least )?[\d,]+ req\/s.* at p99 < 100 ms$/,
     );
     expect(slowHeld).toBeGreaterThan(0);
     expect(quickHeld).toBeGreaterThan(0);
