@@ -126,6 +126,8 @@ describe('trebuchet capacity', () => {
     expect(r.stderr).toContain(
       'left out (no URL given): H2O · http, Apache · https, nginx · https, H2O · https',
     );
+    // Every step's run: far more than a pipe takes at once (64 KiB), all of it out before the exit.
+    expect(r.stdout.length).toBeGreaterThan(65_536);
     const out = JSON.parse(r.stdout) as {
       answers: { target: string; answer: { stop: string; heldRate: number | null; message: string } }[];
     };
