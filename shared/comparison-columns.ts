@@ -17,7 +17,14 @@ import type { Phase, RunResult } from './result.ts';
 import type { MatrixColumnId } from './report-settings.ts';
 import { errorPercent, failedRequests, timePerRequestAcrossMs, timePerRequestMs } from './format/summary.ts';
 import { fixed, formatCount, formatGrouped } from './format/units.ts';
-import { cellVerdict, runVerdict, verdictLabel, type Verdict, type VerdictFigure } from './verdict.ts';
+import {
+  badCaveatsOn,
+  cellVerdict,
+  runVerdict,
+  verdictLabel,
+  type Verdict,
+  type VerdictFigure,
+} from './verdict.ts';
 
 /** What a view shows for a missing figure. */
 export const NO_VALUE = '–';
@@ -349,10 +356,7 @@ export function columnText(column: MatrixColumn, cell: MatrixCell): string {
 
 /** True when a bad caveat of the cell's verdict affects the column's figure (or the whole cell). */
 export function columnAffected(column: MatrixColumn, cell: MatrixCell): boolean {
-  if (column.figure === null) return false;
-  return cell.verdict.caveats.some(
-    (c) => c.severity === 'bad' && (c.figures === undefined || c.figures.includes(column.figure!)),
-  );
+  return column.figure !== null && badCaveatsOn(cell.verdict, column.figure).length > 0;
 }
 
 // ---------------------------------------------------------------------------------------

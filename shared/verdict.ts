@@ -411,6 +411,13 @@ export function cellVerdict(results: readonly RunResult[]): Verdict {
   return verdictOf(caveats);
 }
 
+/** The bad caveats that make a figure not the server's (those on it, and those on the whole result). */
+export function badCaveatsOn(v: Verdict, figure: VerdictFigure): Caveat[] {
+  return v.caveats.filter(
+    (c) => c.severity === 'bad' && (c.figures === undefined || c.figures.includes(figure)),
+  );
+}
+
 /** "clean", or the caveats' labels: "rate not reached; errors 2.1%" (matrix cells, CSV). */
 export function verdictLabel(v: Verdict): string {
   return v.caveats.length === 0 ? VERDICT_STATE_LABELS.clean : v.caveats.map((c) => c.label).join('; ');
