@@ -13,9 +13,11 @@ import {
   type ProtocolVariant,
   type Stat,
 } from './comparison.ts';
+import type { FigureStats, ResourceFigure } from './resources.ts';
 import type { Phase, RunResult } from './result.ts';
 import type { MatrixColumnId } from './report-settings.ts';
 import { errorPercent, failedRequests, timePerRequestAcrossMs, timePerRequestMs } from './format/summary.ts';
+import { formatCpuPer10k, formatResourceValue, SERVER_VERDICT_FIGURE } from './format/resources-table.ts';
 import { fixed, formatCount, formatGrouped } from './format/units.ts';
 import {
   badCaveatsOn,
@@ -100,7 +102,21 @@ const sum = (cell: MatrixCell, get: (r: RunResult) => number | null): number | n
 };
 const meanOf = (cell: MatrixCell, get: (r: RunResult) => number | null | undefined): number | null =>
   mean(cell.counted.map(get));
+/** The largest over the counted runs; null before any has the figure. */
+const maxOf = (cell: MatrixCell, get: (r: RunResult) => number | null | undefined): number | null => {
+  const xs = cell.counted.map(get).filter((v): v is number => typeof v === 'number');
+  return xs.length === 0 ? null : Math.max(...xs);
+};
 const stat = (s: Stat | null, get: (s: Stat) => number | null): number | null => (s ? get(s) : null);
+/** A server figure's mean or max in one run (target.monitor), when it was read. */
+const server =
+  (figure: ResourceFigure, pick: keyof FigureStats) =>
+  (r: RunResult): number | undefined =>
+    r.serverResources?.summary[figure]?.[pick];
+const resourceFormat =
+  (figure: ResourceFigure) =>
+  (v: ColumnValue): string =>
+    v === null ? NO_VALUE : typeof v === 'string' ? v : formatResourceValue(figure, v);
 const phaseMean = (phase: Phase) => (r: RunResult) => r.phases?.[phase]?.mean ?? null;
 
 /** Each column once; MATRIX_COLUMN_IDS (report-settings.ts) orders them. */
@@ -228,10 +244,7 @@ export const MATRIX_COLUMNS: Record<MatrixColumnId, MatrixColumn> = {
     unit: 'ms',
     description: 'longest request of all the runs',
     figure: 'latency',
-    value: (c) => {
-      const maxes = c.counted.flatMap((r) => (r.latency ? [r.latency.max] : []));
-      return maxes.length === 0 ? null : Math.max(...maxes);
-    },
+    value: (c) => maxOf(c, (r) => r.latency?.max),
     format: numberFormat(3),
   },
   connectMean: {
@@ -333,6 +346,61 @@ export const MATRIX_COLUMNS: Record<MatrixColumnId, MatrixColumn> = {
     value: (c) => sum(c, (r) => r.requests.dropped),
     format: countFormat,
   },
+  serverCpuMean: {
+    id: 'serverCpuMean',
+    label: 'server CPU',
+    unit: '% of a core',
+    description: 'server CPU while measured (target.monitor), % of one core, mean over the runs',
+    figure: SERVER_VERDICT_FIGURE,
+    value: (c) => meanOf(c, server('cpuPercent', 'mean')),
+    format: resourceFormat('cpuPercent'),
+  },
+  serverCpuMax: {
+    id: 'serverCpuMax',
+    label: 'server CPU max',
+    unit: '% of a core',
+    description: 'highest server CPU reading of all the runs, % of one core',
+    figure: SERVER_VERDICT_FIGURE,
+    value: (c) => maxOf(c, server('cpuPercent', 'max')),
+    format: resourceFormat('cpuPercent'),
+  },
+  serverCpuPer10k: {
+    id: 'serverCpuPer10k',
+    label: 'CPU-s/10k req',
+    unit: 'CPU-s',
+    description:
+      'server CPU-seconds per 10,000 requests, mean over the runs: which server spent the least CPU for the same work',
+    figure: SERVER_VERDICT_FIGURE,
+    value: (c) => meanOf(c, (r) => r.serverResources?.cpuSecondsPer10kRequests),
+    format: (v) => (v === null ? NO_VALUE : typeof v === 'string' ? v : formatCpuPer10k(v)),
+  },
+  serverRssMax: {
+    id: 'serverRssMax',
+    label: 'RSS max',
+    unit: 'B',
+    description: 'largest resident memory of the server’s processes (a process tree), of all the runs',
+    figure: SERVER_VERDICT_FIGURE,
+    value: (c) => maxOf(c, server('rssBytes', 'max')),
+    format: resourceFormat('rssBytes'),
+  },
+  serverMemoryMax: {
+    id: 'serverMemoryMax',
+    label: 'memory max',
+    unit: 'B',
+    description: 'most memory used on the server’s machine (node_exporter), of all the runs',
+    figure: SERVER_VERDICT_FIGURE,
+    value: (c) => maxOf(c, server('memoryUsedBytes', 'max')),
+    format: resourceFormat('memoryUsedBytes'),
+  },
+  serverLoadMax: {
+    id: 'serverLoadMax',
+    label: 'load max',
+    unit: '',
+    description: 'highest 1-minute load average of the server’s machine (node_exporter), of all the runs',
+    figure: SERVER_VERDICT_FIGURE,
+    value: (c) => maxOf(c, server('load1', 'max')),
+    format: resourceFormat('load1'),
+  },
   verdict: {
     id: 'verdict',
     label: 'verdict',
@@ -358,6 +426,51 @@ export function columnText(column: MatrixColumn, cell: MatrixCell): string {
 export function columnAffected(column: MatrixColumn, cell: MatrixCell): boolean {
   return column.figure !== null && badCaveatsOn(cell.verdict, column.figure).length > 0;
 }
+
+/** One column's figure against the level, per target (and protocol): a bar chart's data. */
+export interface ColumnSeries {
+  targetIndex: number;
+  protocol: ProtocolVariant;
+  /** "nginx" with one protocol, "nginx · https" with several. */
+  label: string;
+  /** Ascending. */
+  levels: number[];
+  /** The column's value at each level; null where the cell has none. */
+  values: (number | null)[];
+  /** Whether a bad caveat affects the column's figure at each level (columnAffected). */
+  affected: boolean[];
+}
+
+/** A numeric column of the matrix per target and protocol, level by level (plan order). */
+export function columnSeries(
+  table: ComparisonTable,
+  cells: readonly MatrixCell[],
+  id: MatrixColumnId,
+): ColumnSeries[] {
+  const column = MATRIX_COLUMNS[id];
+  const levels = [...table.levels].sort((a, b) => a - b);
+  const byKey = new Map(cells.map((c) => [c.key, c]));
+  return table.protocols.flatMap((protocol) =>
+    table.targets.map((target, targetIndex) => {
+      const at = levels.map((level) => byKey.get(cellKey({ targetIndex, protocol, level })));
+      return {
+        targetIndex,
+        protocol,
+        label: table.protocols.length > 1 ? `${target} · ${protocol}` : target,
+        levels,
+        values: at.map((c) => {
+          const v = c ? column.value(c) : null;
+          return typeof v === 'number' ? v : null;
+        }),
+        affected: at.map((c) => c !== undefined && c.results.length > 0 && columnAffected(column, c)),
+      };
+    }),
+  );
+}
+
+/** True when some cell has the column's figure (a chart of it is worth drawing). */
+export const columnHasData = (series: readonly ColumnSeries[]): boolean =>
+  series.some((s) => s.values.some((v) => v !== null));
 
 // ---------------------------------------------------------------------------------------
 // Per-repetition table (seed 002's Résumé)

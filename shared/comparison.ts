@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULTS, LIMITS, REPORT_PERCENTILES } from './defaults.ts';
 import { preflightCheckSchema, preflightFailureSchema } from './preflight.ts';
 import { comparisonReportSchema } from './report-settings.ts';
+import { resourceSampleSchema } from './resources.ts';
 import { runResultSchema, runStatusSchema, sampleSchema, type ErrorKind, type RunResult } from './result.ts';
 import {
   displayNameSchema,
@@ -308,6 +309,13 @@ export const comparisonEventSchema = z.discriminatedUnion('type', [
     comparisonId: z.string(),
     cellIndex: z.number().int().nonnegative(),
     sample: sampleSchema,
+  }),
+  /** One reading of the running cell's server (target.monitor), after the cell-sample it belongs to. */
+  z.object({
+    type: z.literal('cell-server-sample'),
+    comparisonId: z.string(),
+    cellIndex: z.number().int().nonnegative(),
+    sample: resourceSampleSchema,
   }),
   z.object({
     type: z.literal('cell-done'),

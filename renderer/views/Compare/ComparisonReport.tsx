@@ -8,7 +8,13 @@ import {
   type ComparisonTable,
   type ProtocolVariant,
 } from '../../../shared/comparison.ts';
-import { matrixCells, matrixColumns, repetitionRows } from '../../../shared/comparison-columns.ts';
+import {
+  columnHasData,
+  columnSeries,
+  matrixCells,
+  matrixColumns,
+  repetitionRows,
+} from '../../../shared/comparison-columns.ts';
 import { fileSlug } from '../../../shared/file-name.ts';
 import {
   comparisonMatrixCsv,
@@ -28,7 +34,14 @@ import { MIME } from '../Export/download.ts';
 import { downloadAction, ExportBar, type ExportAction } from '../Export/ExportBar.tsx';
 import { labelOutcomes, resultJson } from '../Export/exports.ts';
 import { TextReportDialog } from '../Export/ResultExports.tsx';
-import { flaggedCount, percentileCurvesChart, rpsBarChart, scalingChart } from './chartData.ts';
+import {
+  columnMarks,
+  cpuPer10kBarChart,
+  flaggedCount,
+  percentileCurvesChart,
+  rpsBarChart,
+  scalingChart,
+} from './chartData.ts';
 import { caveatKeys, LAYOUT_NAMES } from './matrixView.ts';
 import { CaveatList, ColumnPicker, MatrixTable, RepetitionTable } from './MatrixTables.tsx';
 import { shownAt, type At } from './percentileAt.ts';
@@ -68,6 +81,8 @@ export function ComparisonReport({
   const rps = useCallback((p: Palette) => scalingChart(table, 'rps', p, slowed), [table, slowed]);
   const p99 = useCallback((p: Palette) => scalingChart(table, 'p99', p, skewed), [table, skewed]);
   const curves = useCallback((p: Palette) => percentileCurvesChart(table, at, p), [table, at]);
+  const cpuSeries = useMemo(() => columnSeries(table, cells, 'serverCpuPer10k'), [table, cells]);
+  const cpu = useCallback((p: Palette) => cpuPer10kBarChart(table, cpuSeries, p), [table, cpuSeries]);
   const labelled = useMemo(() => labelOutcomes(plan, outcomes), [plan, outcomes]);
   const about = useMemo(() => aboutComparison(plan, outcomes), [plan, outcomes]);
   const aboutAt = useMemo(
@@ -171,6 +186,17 @@ export function ComparisonReport({
           marks={flaggedCount(table, slowed, 'rps')}
           note={marked(flaggedCount(table, slowed, 'rps'), 'Hatched bar')}
         />
+        {columnHasData(cpuSeries) && (
+          <ChartCard
+            title="Server CPU-seconds per 10,000 requests by level"
+            testId="chart-compare-cpu"
+            slug="cpu-per-10k-by-level"
+            about={about}
+            build={cpu}
+            marks={columnMarks(cpuSeries)}
+            note={marked(columnMarks(cpuSeries), 'Hatched bar')}
+          />
+        )}
         <ChartCard
           title="Scaling: requests per second"
           testId="chart-compare-rps"
