@@ -5,7 +5,13 @@
  * ResourceSamples on the run's time axis; a reading that is a gap is a gap in every line.
  * Pure.
  */
-import { groupGaps, type ResourceFigure, type ResourceGap, type ResourceSample } from './resources.ts';
+import {
+  groupGaps,
+  RESOURCE_FIGURES,
+  type ResourceFigure,
+  type ResourceGap,
+  type ResourceSample,
+} from './resources.ts';
 import { fixed, formatCount } from './format/units.ts';
 
 export type ServerChartId = 'server-cpu' | 'server-memory' | 'server-load';
@@ -96,4 +102,54 @@ export function gapNotes(samples: readonly ResourceSample[], max = 3): string[] 
   const lines = gaps.slice(0, max).map(gapText);
   if (gaps.length > max) lines.push(`and ${gaps.length - max} other reason(s)`);
   return lines;
+}
+
+// ---------------------------------------------------------------------------------------
+// One point per engine tick
+
+/** Figures that are a rate over the reading's window (the rest are levels at its end). */
+const RATE_FIGURES: ReadonlySet<ResourceFigure> = new Set([
+  'cpuPercent',
+  'cpuUserPercent',
+  'cpuSystemPercent',
+  'cpuBusyPercent',
+  'netInBytesPerSecond',
+  'netOutBytesPerSecond',
+]);
+
+const hasFigures = (s: ResourceSample): boolean => RESOURCE_FIGURES.some((f) => s[f] !== undefined);
+
+/**
+ * Two readings at the same engine tick as one: the run's last reading comes with the engine's
+ * final fold (same seq) and covers only the short tail after the last tick, so drawn alone it
+ * would end every chart on a near-idle dip. Rates are weighted by the windows' lengths, levels
+ * (memory, threads, load) are the later reading's; a gap yields to a reading with figures.
+ */
+export function foldReadings(a: ResourceSample, b: ResourceSample): ResourceSample {
+  if (!hasFigures(b)) return hasFigures(a) ? { ...a, seq: b.seq, elapsedSeconds: b.elapsedSeconds } : b;
+  if (!hasFigures(a)) return b;
+  const ia = a.intervalSeconds;
+  const ib = b.intervalSeconds;
+  const out: ResourceSample = { ...a, ...b, intervalSeconds: ia + ib };
+  for (const f of RATE_FIGURES) {
+    const va = a[f];
+    const vb = b[f];
+    if (va !== undefined && vb !== undefined && ia + ib > 0) out[f] = (va * ia + vb * ib) / (ia + ib);
+  }
+  if (a.cpuSeconds !== undefined && b.cpuSeconds !== undefined) out.cpuSeconds = a.cpuSeconds + b.cpuSeconds;
+  return out;
+}
+
+/** Adds a reading as it arrives: one at the last one's seq is folded into it, any other appended. */
+export function addReading(readings: ResourceSample[], r: ResourceSample): void {
+  const last = readings.at(-1);
+  if (last && last.seq === r.seq) readings[readings.length - 1] = foldReadings(last, r);
+  else readings.push(r);
+}
+
+/** A run's readings as the charts draw them: one per engine tick (see foldReadings). */
+export function chartReadings(samples: readonly ResourceSample[]): ResourceSample[] {
+  const out: ResourceSample[] = [];
+  for (const s of samples) addReading(out, s);
+  return out;
 }

@@ -54,7 +54,8 @@ export function useLiveChart<S extends TimedReading>(
         });
       };
       const extendTo = (sample: Sample | undefined): void => {
-        if (sample) chart.options.scales!.x!.max = sample.elapsedSeconds;
+        // Suggested, not fixed: the axis then ticks as the throughput chart's does from its data.
+        if (sample) chart.options.scales!.x!.suggestedMax = sample.elapsedSeconds;
       };
       const draw = (): void => {
         chart.update('none');

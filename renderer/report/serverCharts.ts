@@ -1,5 +1,6 @@
 import type { ChartConfiguration, ChartDataset } from 'chart.js';
 import {
+  chartReadings,
   chartsWithData,
   seriesHasData,
   serverValue,
@@ -31,7 +32,7 @@ export function serverTimelineChart(
 ): ChartConfiguration<'line', XY[]> {
   const several = results.length > 1;
   const datasets: ChartDataset<'line', XY[]>[] = results.flatMap((r, i) => {
-    const samples = r.serverResources?.samples ?? [];
+    const samples = chartReadings(r.serverResources?.samples ?? []);
     return chart.series.flatMap((series, k) => {
       if ((several && series.headline !== true) || !seriesHasData(series, samples)) return [];
       const color = several ? seriesColor(p, i) : serverColor(p, k);

@@ -1,5 +1,11 @@
 import type { ActiveRun, RunEvent } from '../../shared/api.ts';
-import { chartsWithData, gapNotes, type ServerChartId } from '../../shared/resource-charts.ts';
+import {
+  addReading,
+  chartReadings,
+  chartsWithData,
+  gapNotes,
+  type ServerChartId,
+} from '../../shared/resource-charts.ts';
 import type { ResourceSample } from '../../shared/resources.ts';
 import { addSample, type RunResult, type RunStatus, type Sample } from '../../shared/result.ts';
 import type { Scenario } from '../../shared/scenario.ts';
@@ -67,7 +73,10 @@ export interface RunStore {
   onSample: (listener: SampleListener) => () => void;
   /** The samples of one target so far (shared array: read, never modify). */
   samples: (targetIndex: number) => readonly Sample[];
-  /** Every server reading (target.monitor) as it arrives, for the server panel's charts. */
+  /**
+   * Every server reading (target.monitor) as it arrives, for the server panel's charts; the
+   * run's last one, at the last tick's seq, comes folded into that tick's (foldReadings).
+   */
   onServerSample: (listener: ServerSampleListener) => () => void;
   /** The server readings of one target so far (shared array: read, never modify). */
   serverSamples: (targetIndex: number) => readonly ResourceSample[];
@@ -184,7 +193,7 @@ export function createRunStore(follow: FollowRun, now: () => number = () => perf
   /** A target's series from its result when none came live. */
   const restoreSeries = (i: number, r: RunResult): void => {
     if (samples[i]!.length === 0) samples[i]!.push(...r.samples);
-    const readings = r.serverResources?.samples ?? [];
+    const readings = chartReadings(r.serverResources?.samples ?? []);
     if (serverSamples[i]!.length === 0 && readings.length > 0) {
       serverSamples[i]!.push(...readings);
       const live = state.live.slice();
@@ -223,12 +232,14 @@ export function createRunStore(follow: FollowRun, now: () => number = () => perf
       case 'server-sample': {
         ensureTargets(e.targetIndex + 1);
         const target = serverSamples[e.targetIndex]!;
-        addSample(target, e.sample);
+        // The run's last reading comes at the last tick's seq: folded into that tick's point.
+        addReading(target, e.sample);
+        const reading = target.at(-1)!;
         const live = state.live.slice();
         const prev = live[e.targetIndex]!;
-        live[e.targetIndex] = { ...prev, server: serverLive(prev.server, target, e.sample) };
+        live[e.targetIndex] = { ...prev, server: serverLive(prev.server, target, reading) };
         set({ live });
-        for (const l of serverListeners) l(e.targetIndex, e.sample);
+        for (const l of serverListeners) l(e.targetIndex, reading);
         return;
       }
       case 'target-done': {

@@ -32,7 +32,7 @@ import type { RunStatus } from '../../../shared/result.ts';
 import { aboutComparison, levelsTag } from '../Export/chartSubject.ts';
 import { MIME } from '../Export/download.ts';
 import { downloadAction, ExportBar, type ExportAction } from '../Export/ExportBar.tsx';
-import { labelOutcomes, resultJson } from '../Export/exports.ts';
+import { labelOutcomes, resourcesCsvActions, resultJson } from '../Export/exports.ts';
 import { TextReportDialog } from '../Export/ResultExports.tsx';
 import {
   columnMarks,
@@ -108,6 +108,7 @@ export function ComparisonReport({
     downloadAction('Time series CSV', 'export-timeseries-csv', `${base}.timeseries.csv`, MIME.csv, () =>
       timeSeriesCsv(labelled),
     ),
+    ...resourcesCsvActions(labelled, base),
     downloadAction('JSON', 'export-json', `${base}.json`, MIME.json, () =>
       resultJson({ kind: 'comparison', status, plan, outcomes }),
     ),

@@ -4,7 +4,7 @@
  * Server resources table with the efficiency figure, how it was sampled, gaps, notes and the
  * monitor's own cost.
  */
-import { chartsWithData, seriesHasData, serverValue } from '../../resource-charts.ts';
+import { chartReadings, chartsWithData, seriesHasData, serverValue } from '../../resource-charts.ts';
 import type { RunResult } from '../../result.ts';
 import { targetLabel } from '../../scenario.ts';
 import type { Verdict } from '../../verdict.ts';
@@ -16,7 +16,7 @@ import { factList, htmlTable } from './table.ts';
 
 /** The server charts of a run (none when nothing was read). */
 export function serverCharts(r: RunResult, id: string): string[] {
-  const samples = r.serverResources?.samples ?? [];
+  const samples = chartReadings(r.serverResources?.samples ?? []);
   return chartsWithData(samples).map((chart) =>
     lineChart({
       title: `${chart.title} · ${targetLabel(r.target)}`,
