@@ -343,6 +343,8 @@ export const comparisonEventSchema = z.discriminatedUnion('type', [
     comparisonId: z.string(),
     status: runStatusSchema,
     outcomes: z.array(cellOutcomeSchema),
+    /** Set when the pre-flight stopped it before any cell: the URLs that failed (nothing ran, nothing is saved). */
+    preflightFailures: z.array(preflightFailureSchema).optional(),
     /** Set by a host that saved the comparison in run history (the saved run's id), or could not. */
     historyId: z.string().optional(),
     historyError: z.string().optional(),

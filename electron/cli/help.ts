@@ -108,12 +108,13 @@ Exit codes: 0 ok, 1 a threshold failed or the run could not run, 2 bad input, 13
 `;
 
 export const PRESETS_HELP = `Usage: trebuchet presets [list] [--json] [--data-dir DIR]
-       trebuchet presets show NAME [--data-dir DIR]
+       trebuchet presets show NAME [--keep-secrets] [--data-dir DIR]
 
 list   the built-in presets (the seed experiments, with placeholder URLs) and the ones saved
        by the app or trebuchet serve, with their targets; --json prints them as JSON
 show   one preset as JSON (by id, name, a part only one has, or a file); save it to a file,
-       edit it, and run it with trebuchet run --preset file.json
+       edit it, and run it with trebuchet run --preset file.json; secret header values
+       (Authorization, Cookie, API keys) are cleared unless --keep-secrets
 
   --data-dir DIR    where presets/ is (default ~/.config/trebuchet-nodejs on Linux)
 `;

@@ -21,7 +21,7 @@ import type { RunResult } from '../../shared/result.ts';
 import { targetLabel } from '../../shared/scenario.ts';
 import type { ComparisonOutcome } from '../services/comparison-runner.ts';
 import { PRIVATE_FILE_MODE, SHARED_FILE_MODE, writeFileAtomic } from '../stores/files.ts';
-import { clearSecrets, countSecrets } from '../stores/secrets.ts';
+import { countSecrets } from '../../shared/secret-headers.ts';
 import type { OutputOptions, ReportFormat } from './args.ts';
 
 export const EXIT = { ok: 0, failed: 1, badInput: 2, interrupted: 130 } as const;
@@ -95,19 +95,6 @@ export function comparisonCsvPaths(file: string): { matrix: string; summary: str
   return { matrix: csvPath(file, 'matrix'), summary: csvPath(file, 'summary') };
 }
 
-/**
- * What a report or an output file shows of results: secret header values (Authorization,
- * Cookie, API keys: the ones electron/stores/secrets.ts finds) cleared, unless the user
- * asked to keep them (--keep-secrets). `--save` is not an export: history seals or clears
- * them itself.
- */
-export function exportable<T>(value: T, keepSecrets: boolean): T {
-  if (keepSecrets) return value;
-  const copy = structuredClone(value);
-  clearSecrets(copy);
-  return copy;
-}
-
 /** Why an output file could not be written, in words (the temporary file's name says nothing). */
 function writeFailure(err: unknown): string {
   switch ((err as NodeJS.ErrnoException).code) {
@@ -158,7 +145,7 @@ async function writeFiles(
   return out;
 }
 
-/** Writes the --json, --csv and --html files of results as exportable() made them. */
+/** Writes the --json, --csv and --html files of results with secret values cleared (see withoutSecrets). */
 export function writeOutputFiles(
   results: readonly RunResult[],
   output: OutputOptions,
@@ -185,7 +172,7 @@ export function writeOutputFiles(
   return writeFiles(files, countSecrets(results) > 0);
 }
 
-/** Writes a comparison's --json, --csv and --html files, of an outcome as exportable() made it. */
+/** Writes a comparison's --json, --csv and --html files, of an outcome with secret values cleared (see withoutSecrets). */
 export function writeComparisonFiles(
   outcome: ComparisonOutcome,
   output: OutputOptions,

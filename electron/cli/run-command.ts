@@ -10,6 +10,7 @@ import { ComparisonRunner, type ComparisonOutcome } from '../services/comparison
 import { HistorySaver, type HistoryDraft } from '../services/history-saver.ts';
 import type { Stores } from '../stores/index.ts';
 import type { RunEvent } from '../../shared/api.ts';
+import { withoutSecrets } from '../../shared/secret-headers.ts';
 import { expandPlan, levelLabel, levelKindOf, type ComparisonEvent } from '../../shared/comparison.ts';
 import type { RunResult, RunStatus } from '../../shared/result.ts';
 import { applyPreset, parseRunArgs, type PresetRequest, type RunCommand } from './args.ts';
@@ -20,7 +21,6 @@ import { Progress, cellSummaryLine } from './progress.ts';
 import {
   EXIT,
   exitCodeFor,
-  exportable,
   renderComparisonReport,
   renderReport,
   writeComparisonFiles,
@@ -193,7 +193,7 @@ async function runScenario(
   }
 
   const { outcome: results, interrupted } = run;
-  const shown = exportable(results, output.keepSecrets);
+  const shown = withoutSecrets(results, output.keepSecrets);
   if (results.length > 0) ctx.stdout.write(renderReport(shown, output.format ?? 'text'));
   const filesFailed = reportFiles(ctx, await writeOutputFiles(shown, output));
   // Saved whatever became of the files: a full disk for --json does not cost the run.
@@ -282,7 +282,7 @@ async function runComparison(
 
   const { outcome, interrupted } = run;
   const results = outcome.outcomes.map((o) => o.result);
-  const shown = exportable(outcome, output.keepSecrets);
+  const shown = withoutSecrets(outcome, output.keepSecrets);
   ctx.stdout.write(renderComparisonReport(shown, output.format));
   const filesFailed = reportFiles(ctx, await writeComparisonFiles(shown, output));
   if (command.history.save && results.length > 0) {

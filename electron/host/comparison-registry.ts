@@ -47,10 +47,13 @@ class ComparisonReplay implements Replay<ComparisonEvent, ActiveComparison> {
 
 const COMPARISONS: JobKind<ComparisonPlan, ComparisonEvent, ActiveComparison> = {
   noun: 'comparison',
-  lastRecord: (plan, event) =>
-    event.type === 'done'
-      ? { kind: 'comparison', status: event.status, plan, outcomes: event.outcomes }
-      : null,
+  lastRecord: (plan, event) => {
+    if (event.type !== 'done') return undefined;
+    // The pre-flight stopped it before any load: nothing was measured, so there is nothing to
+    // keep; the page shows why it did not run.
+    if (event.preflightFailures) return null;
+    return { kind: 'comparison', status: event.status, plan, outcomes: event.outcomes };
+  },
   replay: (comparisonId, plan) => new ComparisonReplay(comparisonId, plan),
 };
 

@@ -29,10 +29,11 @@ export interface Replay<E, S> {
 /** How one kind of job (runs, comparisons) reads. */
 export interface JobKind<I, E, S> {
   /**
-   * For the job's last event, what to save in history; null for every other event. The last
-   * event is passed on once saved, with where (SavedAs: historyId or historyError) added.
+   * For the job's last event, what to save in history (null: nothing worth keeping); undefined
+   * for every other event. A saved last event is passed on once saved, with where (SavedAs:
+   * historyId or historyError) added.
    */
-  lastRecord(input: I, event: E): HistoryDraft | null;
+  lastRecord(input: I, event: E): HistoryDraft | null | undefined;
   replay(id: string, input: I): Replay<E, S>;
   /** For console messages: "run", "comparison". */
   noun: string;
@@ -139,8 +140,8 @@ export class OwnedJobs<I, E, S> {
 
   #receive(id: string, entry: Entry<I, E, S>, event: E): void {
     const record = this.#kind.lastRecord(entry.input, event);
-    if (!record) {
-      this.#deliver(id, entry, event, false);
+    if (record === undefined || record === null) {
+      this.#deliver(id, entry, event, record === null);
       return;
     }
     // The last event waits for the save; the job stays listed until it is passed on.

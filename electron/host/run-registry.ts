@@ -75,7 +75,7 @@ const RUNS: JobKind<Scenario, RunEvent, ActiveRun> = {
   lastRecord: (scenario, event) =>
     event.type === 'done'
       ? { kind: 'scenario', status: event.status, scenario, results: event.results }
-      : null,
+      : undefined,
   replay: (runId, scenario) => new RunReplay(runId, scenario),
 };
 

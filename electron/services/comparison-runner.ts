@@ -100,7 +100,13 @@ export class ComparisonRunner {
     const cellCount = cells.length;
     const outcomes: CellOutcome[] = [];
     const finish = (status: RunStatus, preflightFailures: PreflightFailure[] = []): ComparisonOutcome => {
-      emit({ type: 'done', comparisonId, status, outcomes });
+      emit({
+        type: 'done',
+        comparisonId,
+        status,
+        outcomes,
+        ...(preflightFailures.length > 0 ? { preflightFailures } : {}),
+      });
       return {
         comparisonId,
         plan,

@@ -528,6 +528,27 @@ describe('trebuchet run --preset and --save, trebuchet presets', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--preset: no preset file or preset named "no-such-preset"');
   });
+
+  it('presets show clears secret header values unless --keep-secrets', async () => {
+    const file = join(dir, 'secret-preset.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'with a token',
+        targets: [
+          { url: 'http://127.0.0.1:1/', headers: [{ name: 'Authorization', value: 'Bearer s3cret' }] },
+        ],
+      }),
+    );
+    const headersOf = (stdout: string) =>
+      (JSON.parse(stdout) as { scenario: { targets: { headers: unknown }[] } }).scenario.targets[0]!.headers;
+    const shown = await runCli(['presets', 'show', file]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).not.toContain('s3cret');
+    expect(headersOf(shown.stdout)).toEqual([{ name: 'Authorization', value: '' }]);
+    const kept = await runCli(['presets', 'show', file, '--keep-secrets']);
+    expect(headersOf(kept.stdout)).toEqual([{ name: 'Authorization', value: 'Bearer s3cret' }]);
+  });
 });
 
 describe('trebuchet serve', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { withoutSecrets } from '../../shared/secret-headers.ts';
 import { cellSummaryLine, Progress, plannedSeconds, progressLine } from '../../electron/cli/progress.ts';
 import { formatPresetList } from '../../electron/cli/presets-command.ts';
 import {
   comparisonCsvPaths,
   exitCodeFor,
-  exportable,
   labelResults,
   renderComparisonReport,
   renderReport,
@@ -244,13 +244,13 @@ describe('tool formats and comparisons on stdout', () => {
       table: aggregateComparison(plan, outcomes),
       preflightFailures: [],
     };
-    const shown = exportable(outcome, false);
+    const shown = withoutSecrets(outcome);
     const json = renderComparisonReport(shown, 'json');
     expect(json).not.toContain('s3cret');
     expect(shown.plan.targets[0]!.headers).toEqual([{ name: 'Cookie', value: '' }]);
     expect(shown.outcomes[0]!.result.target.headers).toEqual([{ name: 'Cookie', value: '' }]);
     expect(outcome.plan.targets[0]!.headers).toEqual(auth);
-    expect(renderComparisonReport(exportable(outcome, true), 'json')).toContain('session=s3cret');
+    expect(renderComparisonReport(withoutSecrets(outcome, true), 'json')).toContain('session=s3cret');
   });
 
   it('lists presets with their targets under them', () => {

@@ -417,6 +417,37 @@ describe('comparison registry', () => {
     await registry.close();
   });
 
+  it('keeps nothing in history of a comparison that ran no cell (its pre-flight failed), and says no save', async () => {
+    const { fake, saver, registry } = comparisonRegistry();
+    const seen: ComparisonEvent[] = [];
+    registry.attach('a', () => (e) => seen.push(e));
+    const job = registry.start(comparisonPlanSchema.parse(planInput), 'a');
+    job.begin();
+    fake.emit({ type: 'started', comparisonId: job.id, cellCount: 8 });
+    const done: ComparisonEvent = {
+      type: 'done',
+      comparisonId: job.id,
+      status: 'failed',
+      outcomes: [],
+      preflightFailures: [
+        {
+          url: 'https://127.0.0.1:8081/',
+          protocol: 'http1.1',
+          targets: ['nginx'],
+          kind: 'tls',
+          message: 'certificate is self-signed',
+          fixes: ['turn-off-verification', 'choose-ca-file'],
+        },
+      ],
+    };
+    fake.emit(done);
+    await saver.idle();
+    expect(seen.at(-1)).toEqual(done);
+    expect(registry.idsOf('a')).toEqual([]);
+    expect((await stores.history.list()).map((r) => r.kind)).toEqual([]);
+    await registry.close();
+  });
+
   it("hands a reloaded page its comparison: every event but the cells' samples, of which the latest", async () => {
     const { fake, saver, registry } = comparisonRegistry();
     const job = registry.start(comparisonPlanSchema.parse(planInput), 'a');

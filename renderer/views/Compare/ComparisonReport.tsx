@@ -24,6 +24,7 @@ import {
 } from '../../../shared/format/csv.ts';
 import { formatComparisonReport } from '../../../shared/format/comparison-text.ts';
 import { comparisonHtmlReport } from '../../../shared/format/html-report.ts';
+import { withoutSecrets } from '../../../shared/secret-headers.ts';
 import { planReport, type MatrixColumnId } from '../../../shared/report-settings.ts';
 import type { Palette } from '../../charts/palette.ts';
 import { formatMsValue } from '../../lib/format.ts';
@@ -113,7 +114,7 @@ export function ComparisonReport({
       resultJson({ kind: 'comparison', status, plan, outcomes }),
     ),
     downloadAction('HTML report', 'export-html', `${base}.html`, MIME.html, () =>
-      comparisonHtmlReport({ plan: shownPlan, outcomes, status }),
+      comparisonHtmlReport(withoutSecrets({ plan: shownPlan, outcomes, status })),
     ),
   ];
   const [text, setText] = useState<string | null>(null);

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { percentilesCsv, summaryCsv, timeSeriesCsv } from '../../../shared/format/csv.ts';
 import { runHtmlReport } from '../../../shared/format/html-report.ts';
+import { withoutSecrets } from '../../../shared/secret-headers.ts';
 import type { RunResult } from '../../../shared/result.ts';
 import { CopyIcon } from '../../components/icons.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
@@ -44,7 +45,7 @@ export function ResultExports({ results, name, json }: ResultExportsProps) {
     ...resourcesCsvActions(labelled, base),
     downloadAction('JSON', 'export-json', `${base}.json`, MIME.json, () => resultJson(json ?? results)),
     downloadAction('HTML report', 'export-html', `${base}.html`, MIME.html, () =>
-      runHtmlReport(results, { title: name }),
+      runHtmlReport(withoutSecrets(results), { title: name }),
     ),
   ];
   const texts: ExportAction[] = TEXT_REPORTS.map((t) => ({

@@ -5,6 +5,7 @@ import { formatHttpLoadReport } from '../../../shared/format/http-load.ts';
 import { formatJmeterReport } from '../../../shared/format/jmeter.ts';
 import { formatVegetaReport } from '../../../shared/format/vegeta.ts';
 import type { RunResult } from '../../../shared/result.ts';
+import { withoutSecrets } from '../../../shared/secret-headers.ts';
 import { targetLabel } from '../../../shared/scenario.ts';
 import { cellLabel } from '../Compare/matrixView.ts';
 import { MIME } from './download.ts';
@@ -38,9 +39,12 @@ export function resourcesCsvActions(labelled: readonly LabelledResult[], base: s
   ];
 }
 
-/** The full result as JSON: what history keeps, readable by other tools. */
+/**
+ * The full result as JSON: what history keeps, readable by other tools, secret header values
+ * (Authorization, Cookie, API keys) cleared: a file leaves the app.
+ */
 export function resultJson(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
+  return `${JSON.stringify(withoutSecrets(value), null, 2)}\n`;
 }
 
 /** A text report layout: the button that opens it, the dialog's title, the formatter. */
