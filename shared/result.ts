@@ -70,6 +70,13 @@ export const sampleSchema = z.object({
   inFlight: count,
   /** Open model only: requests that missed their scheduled send time in this window. */
   late: count.optional(),
+  /**
+   * Scheduled sends only (open model, closed with a rate cap): the p99 of how late this
+   * window's requests went out (actual minus intended send time), in ms. The generator's
+   * own delay, part of the latency beside it. Absent without scheduled sends, and in results
+   * saved before it existed.
+   */
+  sendLatenessP99: ms.optional(),
   /** Generator CPU use in this window, percent of one core (can exceed 100 with several threads). */
   cpuPercent: z.number().nonnegative().optional(),
   /**
@@ -122,6 +129,12 @@ export const tlsFactsSchema = z.object({
   verified: z.boolean(),
   /** Why the certificate would be rejected (when verification was off or failed). */
   authorizationError: z.string().nullable(),
+  /**
+   * The key exchange's ephemeral key (ab's "Server Temp Key"), e.g. X25519 of 253 bits (bits
+   * null for a group Node gives no size for, such as the hybrid X25519MLKEM768). Absent in
+   * results saved before it existed.
+   */
+  ephemeralKey: z.object({ name: z.string(), bits: count.nullable() }).nullable().optional(),
 });
 export type TlsFacts = z.infer<typeof tlsFactsSchema>;
 
@@ -203,6 +216,7 @@ export const warningSchema = z.object({
     'in-flight-at-end',
     'engine-limit',
     'rate-not-reached',
+    'client-limit',
     'other',
   ]),
   message: z.string(),
@@ -285,6 +299,14 @@ export const runResultSchema = z.object({
    * corrected figures); `latency` then holds the uncorrected service time.
    */
   correctedLatency: latencyStatsSchema.nullable(),
+  /**
+   * Scheduled sends (open model, closed with a rate cap): how late requests went out, actual
+   * minus intended send time, in ms (p50, p99, max among the rest). This is the generator's
+   * delay (timers, a busy event loop, no free connection), not the server's, and it is part
+   * of the latency, which runs from the intended time. Null without a schedule or for an
+   * engine that does not measure it; absent in results saved before it existed.
+   */
+  sendLateness: latencyStatsSchema.nullable().optional(),
   /** Whole-run latency HdrHistogram (microseconds), compressed and base64-encoded. */
   histogram: z.string().nullable(),
   /** Per-request timing phases in ms, when the engine measures them (ab's Connection Times). */

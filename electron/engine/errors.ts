@@ -1,10 +1,32 @@
 import type { ErrorKind } from '../../shared/result.ts';
 
+/**
+ * A limit of the machine generating the load, not of the server: the process's open files,
+ * or the local ports new connections take. A run that hits one says so, with the fix.
+ */
+export type ClientLimit = 'open-files' | 'local-ports';
+
 /** A failure named the way vegeta's Error Set names it, with the message a person reads first. */
 export interface ClassifiedError {
   kind: ErrorKind;
   message: string;
+  /** Set when the failure is the generator's own limit (see ClientLimit). */
+  limit?: ClientLimit;
 }
+
+/** Error codes of a connect that ran into a ClientLimit, and how they count. */
+const LIMIT_CODES: Record<string, { limit: ClientLimit; kind: ErrorKind }> = {
+  EMFILE: { limit: 'open-files', kind: 'other' },
+  ENFILE: { limit: 'open-files', kind: 'other' },
+  EADDRNOTAVAIL: { limit: 'local-ports', kind: 'refused' },
+  EADDRINUSE: { limit: 'local-ports', kind: 'refused' },
+};
+
+const LIMIT_MESSAGES: Record<ClientLimit, string> = {
+  'open-files': 'too many open files, the load generator reached its open-files limit (ulimit -n)',
+  'local-ports':
+    'no local address or port for a new connection, with many connections the ephemeral port range is used up',
+};
 
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA']);
 const RESET_CODES = new Set([
@@ -21,7 +43,7 @@ const TIMEOUT_CODES = new Set([
   'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT',
 ]);
-const REFUSED_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+const REFUSED_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /** OpenSSL's verification codes, as Node reports them, in words. */
 const CERT_REASONS: Record<string, string> = {
@@ -62,6 +84,10 @@ export function isCertError(code: string): boolean {
 /** Names why a request failed from a Node or autocannon error (code first, then message). */
 export function classifyError(err: unknown): ClassifiedError {
   const code = codeOf(err);
+  const limit = code === null ? undefined : LIMIT_CODES[code];
+  if (limit !== undefined) {
+    return { kind: limit.kind, message: `${code}: ${LIMIT_MESSAGES[limit.limit]}`, limit: limit.limit };
+  }
   const message = messageOf(err);
   const kind = kindOf(code, message);
   return { kind, message: code && !message.includes(code) ? `${message} (${code})` : message };

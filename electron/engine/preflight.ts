@@ -7,6 +7,7 @@ import tls from 'node:tls';
 import { DEFAULTS } from '../../shared/defaults.ts';
 import type { TlsFacts } from '../../shared/result.ts';
 import { classifyError, describeCertError, type ClassifiedError } from './errors.ts';
+import { ephemeralKeyOf, TLS_GROUPS } from './native/dial.ts';
 import { hostAndPort, type TargetFacts } from './result.ts';
 import { explainVersionMismatch, isVersionMismatch, tlsVersionOptions } from './tls-version.ts';
 import type { RunSpec } from './types.ts';
@@ -98,6 +99,7 @@ export async function preflight(spec: RunSpec, signal: AbortSignal): Promise<Pre
         host: servername ?? hostname,
         servername,
         ca: spec.ca === null ? undefined : [...tls.rootCertificates, spec.ca],
+        ecdhCurve: TLS_GROUPS,
         // Verification is judged below, so the facts are known even for a certificate we reject.
         rejectUnauthorized: false,
         // Offering http/1.1 too lets a server without HTTP/2 finish the handshake, so the error can say so.
@@ -127,6 +129,7 @@ export async function preflight(spec: RunSpec, signal: AbortSignal): Promise<Pre
         alpn: secure.alpnProtocol || null,
         verified: spec.options.tls.verify && secure.authorized,
         authorizationError: authError === null ? null : `${describeCertError(authError)} (${authError})`,
+        ephemeralKey: ephemeralKeyOf(secure),
       };
       if (spec.options.tls.verify && !secure.authorized) {
         const code = authError ?? 'UNKNOWN';

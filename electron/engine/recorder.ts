@@ -1,7 +1,10 @@
-import type { ErrorKind, Sample } from '../../shared/result.ts';
-import { newHistogram, valueAtPercentile, type Histogram } from './histogram.ts';
+import type { ErrorKind, LatencyStats, Sample } from '../../shared/result.ts';
+import { newHistogram, recordedStats, ValueRecorder, type Histogram } from './histogram.ts';
 
 const MAX_STATUS = 600;
+/** The percentiles a Sample carries. */
+const WINDOW_PERCENTILES = [50, 90, 99] as const;
+const LATENESS_PERCENTILES = [99] as const;
 
 interface Window {
   requests: number;
@@ -83,9 +86,18 @@ export interface Totals {
  */
 export class Recorder {
   readonly histogram: Histogram = newHistogram();
-  private window: Histogram = newHistogram('window');
-  /** The last closed window's latencies, kept until the next tick (see tick's final fold). */
-  private previousWindow: Histogram = newHistogram('window');
+  /** This window's latencies as they arrive. */
+  private windowValues = new ValueRecorder();
+  /**
+   * Scheduled sends (open model, rate cap): how late each went out, actual minus intended
+   * send time in us. The generator's own delay, beside the latency that includes it.
+   */
+  private latenessValues = new ValueRecorder();
+  /** The last closed window's latencies and lateness, kept until the next tick (see tick's final fold). */
+  private previousValues = new ValueRecorder();
+  private previousLateness = new ValueRecorder();
+  /** The measured run's send lateness. */
+  private readonly lateness = new ValueRecorder();
   private w: Window = emptyWindow();
   private closed: { counts: Window; sample: Sample; from: number } | null = null;
   private readonly sloUs: number | null;
@@ -131,7 +143,7 @@ export class Recorder {
     w.requests++;
     w.bytesIn += totalBytes;
     if (status >= 0 && status < MAX_STATUS) w.status[status]!++;
-    this.window.recordValue(latencyUs < 1 ? 1 : latencyUs);
+    this.windowValues.record(latencyUs < 1 ? 1 : latencyUs);
     if (!this.measuring) return;
     const t = this.totals;
     t.total++;
@@ -187,6 +199,11 @@ export class Recorder {
     if (this.measuring) this.totals.late += n;
   }
 
+  /** A scheduled request went out lateUs after its intended send time. */
+  sentLate(lateUs: number): void {
+    this.latenessValues.record(lateUs);
+  }
+
   /** First-response facts for the report (ab's Server Software, Document Length). */
   noteDocument(serverSoftware: string | null, bodyBytes: number): void {
     if (!this.measuring || this.totals.documentLength !== null) return;
@@ -215,7 +232,6 @@ export class Recorder {
   tick(now: number, cpuPercent?: number, final = false): Sample {
     const w = this.w;
     if (this.measuring) for (let s = 0; s < MAX_STATUS; s++) this.statusTotals[s]! += w.status[s]!;
-    if (this.measuring) this.histogram.add(this.window);
     const previous = this.closed;
     const fold =
       final &&
@@ -225,31 +241,40 @@ export class Recorder {
     let sample: Sample;
     if (fold && previous) {
       addWindow(previous.counts, w);
-      this.previousWindow.add(this.window);
-      const merged = this.sampleOf(
-        previous.sample.seq,
-        previous.counts,
-        this.previousWindow,
-        previous.from,
-        now,
-      );
+      this.settleWindow();
+      this.windowValues.moveInto(this.previousValues);
+      this.latenessValues.moveInto(this.previousLateness);
+      const merged = this.sampleOf(previous.sample.seq, previous.counts, previous.from, now);
       sample = { ...merged, ...mergedCpu(previous.sample, merged.intervalSeconds, cpuPercent) };
       this.closed = { counts: previous.counts, sample, from: previous.from };
     } else {
-      sample = this.sampleOf(this.seq++, w, this.window, this.lastTickAt, now);
+      this.settleWindow();
+      // The window just closed is kept (for a final fold); the one before it is cleared for reuse.
+      this.previousValues.clear();
+      this.previousLateness.clear();
+      [this.windowValues, this.previousValues] = [this.previousValues, this.windowValues];
+      [this.latenessValues, this.previousLateness] = [this.previousLateness, this.latenessValues];
+      sample = this.sampleOf(this.seq++, w, this.lastTickAt, now);
       if (cpuPercent !== undefined) sample.cpuPercent = cpuPercent;
       this.closed = { counts: w, sample, from: this.lastTickAt };
-      // The window just closed is kept (for a final fold); the one before it is cleared for reuse.
-      [this.window, this.previousWindow] = [this.previousWindow, this.window];
     }
     if (final) sample.final = true;
-    this.window.reset();
     this.w = emptyWindow();
     this.lastTickAt = now;
     return sample;
   }
 
-  private sampleOf(seq: number, w: Window, h: Histogram, from: number, to: number): Sample {
+  /** Adds the window being closed to the run's figures, if it was measured (it stays in the window). */
+  private settleWindow(): void {
+    if (!this.measuring) return;
+    this.windowValues.addInto(this.histogram);
+    this.latenessValues.addTo(this.lateness);
+  }
+
+  /** The Sample of window counts w, its latencies and lateness those of the last closed window. */
+  private sampleOf(seq: number, w: Window, from: number, to: number): Sample {
+    const latency = this.previousValues.summary(WINDOW_PERCENTILES);
+    const lateness = this.previousLateness.summary(LATENESS_PERCENTILES);
     const intervalSeconds = Math.max((to - from) / 1000, 1e-3);
     const statusCodes: Record<string, number> = {};
     for (let s = 0; s < MAX_STATUS; s++) if (w.status[s]! > 0) statusCodes[s] = w.status[s]!;
@@ -265,20 +290,26 @@ export class Recorder {
       requestsPerSecond: w.requests / intervalSeconds,
       bytesInPerSecond: w.bytesIn / intervalSeconds,
       latency:
-        h.totalCount === 0
+        latency === null
           ? null
           : {
-              mean: h.mean / 1000,
-              p50: valueAtPercentile(h, 50) / 1000,
-              p90: valueAtPercentile(h, 90) / 1000,
-              p99: valueAtPercentile(h, 99) / 1000,
-              max: h.maxValue / 1000,
+              mean: latency.mean / 1000,
+              p50: latency.percentiles.get(50)! / 1000,
+              p90: latency.percentiles.get(90)! / 1000,
+              p99: latency.percentiles.get(99)! / 1000,
+              max: latency.max / 1000,
             },
       statusCodes,
       errors,
       inFlight: this.inFlight,
       ...(w.late > 0 ? { late: w.late } : {}),
+      ...(lateness === null ? {} : { sendLatenessP99: lateness.percentiles.get(99)! / 1000 }),
     };
+  }
+
+  /** The measured run's send lateness (null without scheduled sends; call after the last tick). */
+  sendLatenessStats(percentiles: readonly number[]): LatencyStats | null {
+    return recordedStats(this.lateness, percentiles);
   }
 
   /** Status-code table of the measured part of the run (call after the last tick). */

@@ -232,6 +232,7 @@ export function runResult(id: RunIdentity, totals: RunTotals, facts: ResultFacts
     successRatio,
     latency: totals.latency,
     correctedLatency: outcome?.correctedLatency ?? null,
+    sendLateness: totals.sendLateness,
     histogram: totals.histogram,
     phases: outcome?.phases ?? null,
     statusCodes: totals.statusCodes,

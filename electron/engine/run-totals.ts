@@ -26,6 +26,8 @@ export interface RunTotals {
   errors: ErrorEntry[];
   /** Percentiles and the encoded histogram need the recorder: null from samples. */
   latency: LatencyStats | null;
+  /** How late scheduled sends went out: null without a schedule, and from samples. */
+  sendLateness: LatencyStats | null;
   histogram: string | null;
   /** ab's Server Software and Document Length, from the first measured response. */
   serverSoftware: string | null;
@@ -59,6 +61,7 @@ export function recorderTotals(recorder: Recorder, measuredSeconds: number): Run
     statusCodes: recorder.statusCodes(),
     errors: errorEntries(t.errorSet),
     latency: latencyStats(recorder.histogram, REPORT_PERCENTILES),
+    sendLateness: recorder.sendLatenessStats(REPORT_PERCENTILES),
     histogram: recorder.histogram.totalCount > 0 ? encodeHistogram(recorder.histogram) : null,
     serverSoftware: t.serverSoftware,
     documentLength: t.documentLength,
@@ -117,6 +120,7 @@ export function sampleTotals(samples: readonly Sample[]): RunTotals {
     statusCodes,
     errors: errorEntries(errorCounts),
     latency: null,
+    sendLateness: null,
     histogram: null,
     serverSoftware: null,
     documentLength: null,

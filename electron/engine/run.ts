@@ -7,8 +7,11 @@ import { resultFromSamples } from './result.ts';
 import { plannedEngine } from './runners.ts';
 import type { RunSpec } from './types.ts';
 
-// Same extension as this file: worker.ts when running from source, worker.js from the build.
-const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js', import.meta.url);
+// Same extension as this file: .ts when running from source, .js from the build.
+const WORKER_URL = new URL(
+  import.meta.url.endsWith('.ts') ? './worker-main.ts' : './worker-main.js',
+  import.meta.url,
+);
 
 /** How long a stopped worker may take to hand back its result before the host ends it. */
 const STOP_GRACE_MS = 3000;

@@ -50,6 +50,12 @@ function serverLines(r: RunResult): string[] {
   if (r.tls) {
     const facts = [r.tls.protocol, r.tls.cipher].filter((f) => f !== null);
     if (facts.length > 0) lines.push(line('SSL/TLS Protocol', facts.join(',')));
+    const key = r.tls.ephemeralKey;
+    // ab's wording: an elliptic-curve key is "ECDH <curve>", X25519, X448 (and hybrids) by their names.
+    if (key) {
+      const name = /^X(25519|448)/.test(key.name) ? key.name : `ECDH ${key.name}`;
+      lines.push(line('Server Temp Key', key.bits === null ? name : `${name} ${key.bits} bits`));
+    }
     if (r.options.tls.servername) lines.push(line('TLS Server Name', r.options.tls.servername));
   }
   const docLength = r.server?.documentLength;

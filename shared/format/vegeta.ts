@@ -3,7 +3,9 @@
  * aligned as Go's tabwriter (padding 2) aligns them. Durations are printed unrounded at our
  * microsecond resolution, as vegeta before 12.8 did. One row is ours: an open-model run
  * adds "Schedule" after Requests (target rate, late and dropped requests), marked as ours:
- * vegeta's report does not say when the generator fell behind its schedule.
+ * vegeta's report does not say when the generator fell behind its schedule. Another is ours
+ * too: "Lateness" after Latencies, for runs on a schedule (open model, rate cap): how
+ * late requests went out, the part of those latencies that is the generator's own delay.
  */
 import type { RunResult } from '../result.ts';
 import { errorSet, sortedStatusCodes, vegetaDurations, vegetaRate, vegetaThroughput } from './summary.ts';
@@ -20,6 +22,20 @@ function scheduleRow(r: RunResult): string[][] {
       'Schedule',
       '[target rate, late, dropped]',
       `${fixed(r.load.rate, 2)}, ${late}, ${dropped}  (Trebuchet's row, not vegeta's)`,
+    ],
+  ];
+}
+
+/** Scheduled runs: how late requests went out (p50, p99, max). Not a vegeta row, and it says so. */
+function latenessRow(r: RunResult): string[][] {
+  const l = r.sendLateness;
+  if (!l) return [];
+  const figures = [l.percentiles['50'] ?? 0, l.percentiles['99'] ?? 0, l.max].map(formatDurationMs);
+  return [
+    [
+      'Lateness',
+      '[send 50, 99, max]',
+      `${figures.join(', ')}  (Trebuchet's row: the generator's own delay, inside the latencies)`,
     ],
   ];
 }
@@ -59,6 +75,7 @@ export function formatVegetaReport(r: RunResult): string {
       '[min, mean, 50, 90, 95, 99, max]',
       Array.from({ length: 7 }, (_, i) => formatDurationMs(latencies[i] ?? 0)).join(', '),
     ],
+    ...latenessRow(r),
     ['Bytes In', '[total, mean]', totalAndMean(r.bytes.inBody)],
     ['Bytes Out', '[total, mean]', totalAndMean(r.bytes.outBody)],
     ['Success', '[ratio]', formatPercent(r.successRatio)],

@@ -34,6 +34,9 @@ export interface EngineOutcome {
   p95: number | null;
   p99: number | null;
   max: number | null;
+  /** Scheduled runs: how late requests went out (actual minus intended send), ms. */
+  sendLateP50: number | null;
+  sendLateP99: number | null;
   alpn: string | null;
   /** The Server header. */
   server: string | null;
@@ -71,6 +74,8 @@ const outcome: EngineOutcome = {
   p95: r.latency?.percentiles['95'] ?? null,
   p99: r.latency?.percentiles['99'] ?? null,
   max: r.latency?.max ?? null,
+  sendLateP50: r.sendLateness?.percentiles['50'] ?? null,
+  sendLateP99: r.sendLateness?.percentiles['99'] ?? null,
   alpn: r.tls?.alpn ?? null,
   server: r.server?.software ?? null,
 };

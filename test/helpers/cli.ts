@@ -19,15 +19,21 @@ export interface CliProcess {
   close(): Promise<CliRun>;
 }
 
+export interface CliOptions {
+  cwd?: string;
+  timeoutMs?: number;
+  /** Runs the CLI under this open-files limit (bash's `ulimit -n`), as a user's shell might. */
+  openFiles?: number;
+}
+
 /** Starts `trebuchet ...args`; killed after timeoutMs so a hung run cannot hang the suite. */
-export function startCli(
-  args: readonly string[],
-  opts: { cwd?: string; timeoutMs?: number } = {},
-): CliProcess {
-  const child = spawn(process.execPath, [CLI_BIN, ...args], {
-    cwd: opts.cwd,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export function startCli(args: readonly string[], opts: CliOptions = {}): CliProcess {
+  const command = [process.execPath, CLI_BIN, ...args];
+  const [file, argv] =
+    opts.openFiles === undefined
+      ? [command[0]!, command.slice(1)]
+      : ['bash', ['-c', `ulimit -n ${opts.openFiles} && exec "$@"`, 'bash', ...command]];
+  const child = spawn(file, argv, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   const waiters: { pattern: RegExp; resolve: () => void; reject: (e: Error) => void }[] = [];
@@ -64,10 +70,7 @@ export function startCli(
   };
 }
 
-export function runCli(
-  args: readonly string[],
-  opts: { cwd?: string; timeoutMs?: number } = {},
-): Promise<CliRun> {
+export function runCli(args: readonly string[], opts: CliOptions = {}): Promise<CliRun> {
   return startCli(args, opts).done;
 }
 

@@ -121,6 +121,26 @@ describe('trebuchet run', () => {
     expect(server.requests).toBe(before);
   });
 
+  it('says in one line, with the fix, that the open-files limit stopped connections (ulimit -n 64, -c 200)', async () => {
+    const json = join(dir, 'emfile.json');
+    const r = await runCli(['run', '-c', '200', '-d', '2', '--json', json, `${server.url}hello`], {
+      openFiles: 64,
+    });
+    const result = runResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
+    const limits = result.warnings.filter((w) => w.code === 'client-limit');
+    expect(limits).toHaveLength(1);
+    // Some connections fit under the limit and were served; the others failed with the reason.
+    expect(result.requests.ok).toBeGreaterThan(0);
+    const emfile = result.errors.filter((e) => e.message.startsWith('EMFILE: '));
+    expect(emfile).toHaveLength(1);
+    expect(emfile[0]!.count).toBe(result.requests.errors);
+    expect(limits[0]!.message).toContain(`${emfile[0]!.count} request(s) could not open a connection`);
+    expect(limits[0]!.message).toContain('(ulimit -n) is 64 for 200 connection(s)');
+    // The text report says it once, with the fix, among the warnings.
+    expect(r.stdout.split('\n').filter((l) => l.includes('open-files limit (EMFILE)'))).toHaveLength(1);
+    expect(r.stdout).toContain('`ulimit -n 4096`');
+  });
+
   it('exits 1 when the target cannot be reached, with the reason', async () => {
     const port = await refusedPort();
     const r = await runCli(['run', '-n', '10', `http://127.0.0.1:${port}/`]);

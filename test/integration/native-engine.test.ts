@@ -41,6 +41,9 @@ describe('native runner in the engine', () => {
     // Every request opened its own connection: none has a zero Connect row.
     expect(phases.setup!.min).toBeGreaterThan(0);
     expect(phases.total!.mean).toBeGreaterThanOrEqual(phases.setup!.mean);
+    // No schedule, no send lateness.
+    expect(result.sendLateness).toBeNull();
+    expect(result.samples.every((s) => s.sendLatenessP99 === undefined)).toBe(true);
   });
 
   it('reports an open-model run as vegeta does: target and sent rate, attack and wait, late and dropped', async () => {
@@ -59,6 +62,14 @@ describe('native runner in the engine', () => {
     expect(result.waitSeconds).not.toBeNull();
     expect(result.attackSeconds! + result.waitSeconds!).toBeLessThanOrEqual(result.durationSeconds);
     expect(result.attackSeconds! + result.waitSeconds!).toBeGreaterThan(result.durationSeconds - 0.1);
+    // Send lateness beside the latency: every send counted, its p99 in each sample that sent.
+    const late = result.sendLateness!;
+    expect(late.percentiles['50']).toBeLessThanOrEqual(late.percentiles['99']!);
+    expect(late.max).toBeGreaterThanOrEqual(late.percentiles['99']!);
+    expect(result.latency!.max).toBeGreaterThanOrEqual(late.percentiles['99']!);
+    const measured = result.samples.filter((s) => !s.warmup && s.requests > 0);
+    expect(measured.length).toBeGreaterThan(0);
+    for (const s of measured) expect(s.sendLatenessP99).toBeGreaterThanOrEqual(0);
   });
 
   it('runs HTTP/2 over TLS and states the negotiated protocol, TLS version and cipher', async () => {
@@ -92,5 +103,8 @@ describe('native runner in the engine', () => {
     expect(result.correctedLatency!.max).toBeGreaterThanOrEqual(result.latency!.max * 0.99);
     expect(result.requests.total).toBeLessThanOrEqual(205);
     expect(result.requests.total).toBeGreaterThan(150);
+    // A capped loop sends on a schedule too: its lateness is measured.
+    expect(result.sendLateness).not.toBeNull();
+    expect(result.sendLateness!.max).toBeGreaterThanOrEqual(0);
   });
 });

@@ -180,9 +180,45 @@ describe('native runner, HTTP/1.1', () => {
     expect(outcome.tls).toMatchObject({ verified: true, alpn: 'http/1.1', authorizationError: null });
     expect(outcome.tls?.protocol).toMatch(/^TLSv1\.[23]$/);
     expect(outcome.tls?.cipher).toBeTruthy();
+    // The classic groups, X25519 first (see TLS_GROUPS): Node 24's own default would have
+    // negotiated the hybrid X25519MLKEM768 with this Node server.
+    expect(outcome.tls?.ephemeralKey).toEqual({ name: 'X25519', bits: 253 });
     // Keep-alive: two connections, so only two requests carry a handshake.
     expect(server.connections).toBe(2);
     expect(outcome.phases?.setup?.median).toBe(0);
+  });
+
+  it("checks the server's name on every handshake, by IP address and by DNS name", async () => {
+    const wrong = track(await startHttpServer(handlers.ok(), { tls: certs.wrongHost }));
+    const rejected = await runNative(
+      { targets: [{ url: wrong.url }], load: closed(1, 3), options: { tls: { caFile: 'ca' } } },
+      { ca: certs.ca.cert },
+    );
+    expect(rejected.recorder.totals.errors).toBe(3);
+    expect(rejected.recorder.totals.errorSet.get('tls')?.message).toMatch(/ERR_TLS_CERT_ALTNAME_INVALID/);
+    expect(rejected.recorder.totals.errorSet.get('tls')?.message).toContain("cert's list");
+    // Signed by the CA for 127.0.0.1, ::1 and localhost: accepted under its DNS name too.
+    const valid = track(await startHttpServer(handlers.ok(), { tls: certs.valid }));
+    const byName = await runNative(
+      {
+        targets: [{ url: valid.url.replace('127.0.0.1', 'localhost') }],
+        load: closed(1, 3),
+        options: { tls: { caFile: 'ca' } },
+      },
+      { ca: certs.ca.cert },
+    );
+    expect(byName.recorder.totals.ok).toBe(3);
+    expect(byName.outcome.tls?.verified).toBe(true);
+    const wrongByName = await runNative(
+      {
+        targets: [{ url: wrong.url.replace('127.0.0.1', 'localhost') }],
+        load: closed(1, 2),
+        options: { tls: { caFile: 'ca' } },
+      },
+      { ca: certs.ca.cert },
+    );
+    expect(wrongByName.recorder.totals.errors).toBe(2);
+    expect(wrongByName.recorder.totals.errorSet.get('tls')?.message).toMatch(/is not in the cert's altnames/);
   });
 
   it('counts a rejected certificate as a TLS error, and accepts it with verification off', async () => {

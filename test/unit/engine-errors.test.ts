@@ -20,9 +20,28 @@ describe('classifyError', () => {
     ['ERR_SSL_WRONG_VERSION_NUMBER', 'wrong version number', 'tls'],
     ['HPE_INVALID_CONSTANT', 'Parse Error: Expected HTTP/', 'protocol'],
     ['ERR_HTTP2_STREAM_ERROR', 'Stream closed with error code NGHTTP2_PROTOCOL_ERROR', 'protocol'],
-    ['EMFILE', 'too many open files', 'other'],
+    ['EMFILE', 'connect EMFILE 127.0.0.1:80', 'other'],
+    ['EADDRNOTAVAIL', 'connect EADDRNOTAVAIL 127.0.0.1:80', 'refused'],
   ] as const)('%s is %s', (code, message, kind) => {
     expect(classifyError(err(code, message)).kind).toBe(kind);
+  });
+
+  it.each([
+    ['EMFILE', 'open-files', 'ulimit -n'],
+    ['ENFILE', 'open-files', 'ulimit -n'],
+    ['EADDRNOTAVAIL', 'local-ports', 'ephemeral port range'],
+    ['EADDRINUSE', 'local-ports', 'ephemeral port range'],
+  ] as const)("names %s as the load generator's own %s limit, with what to change", (code, limit, fix) => {
+    const c = classifyError(err(code, `connect ${code} 127.0.0.1:80 - Local (undefined:undefined)`));
+    expect(c.limit).toBe(limit);
+    expect(c.message).toMatch(new RegExp(`^${code}: `));
+    expect(c.message).toContain(fix);
+  });
+
+  it('marks no other failure as a limit of the load generator', () => {
+    for (const code of ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND']) {
+      expect(classifyError(err(code, code)).limit).toBeUndefined();
+    }
   });
 
   it('falls back on the message when there is no code', () => {

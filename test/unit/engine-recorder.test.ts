@@ -153,4 +153,28 @@ describe('Recorder', () => {
     warmed.startMeasuring();
     expect(warmed.tick(1010, undefined, true)).toMatchObject({ seq: 1, warmup: false, final: true });
   });
+
+  it('reports send lateness per window (p99) and for the measured run, apart from the latency', () => {
+    const r = new Recorder({ sloMs: null, warmup: true, now: 0 });
+    r.sentLate(50_000);
+    const warm = r.tick(1000);
+    expect(warm.sendLatenessP99).toBeCloseTo(50, 1);
+    r.startMeasuring();
+    // 98 sends on time (0 to 97 us late), 2 sent 20 ms late: the p99 is a late one.
+    for (let i = 0; i < 98; i++) r.sentLate(i);
+    r.sentLate(20_000);
+    r.sentLate(20_000);
+    r.response(200, 1500, 5, 50);
+    const s = r.tick(2000);
+    expect(s.sendLatenessP99).toBeCloseTo(20, 1);
+    expect(s.latency?.p99).toBe(1.5);
+    // A window without scheduled sends carries no lateness.
+    expect(r.tick(3000, undefined, true).sendLatenessP99).toBeUndefined();
+    // The warm-up's 50 ms stays out of the run's figure (ms).
+    const run = r.sendLatenessStats([50, 99])!;
+    expect(run.max).toBe(20);
+    // The p99's bucket reaches 20.015 ms; a percentile is never above the max.
+    expect(run.percentiles).toEqual({ '50': 0.049, '99': 20 });
+    expect(run.min).toBe(0.001);
+  });
 });

@@ -102,16 +102,18 @@ describe('ab report layout', () => {
         alpn: 'http/1.1',
         verified: true,
         authorizationError: null,
+        ephemeralKey: { name: 'X25519', bits: 253 },
       },
       server: null,
       bytes: { outBody: 10240, outTotal: 55240 },
     });
     const lines = formatAbReport(r).split('\n');
-    expect(lines.slice(0, 8)).toEqual([
+    expect(lines.slice(0, 9)).toEqual([
       'Server Software:',
       'Server Hostname:        localhost',
       'Server Port:            8443',
       'SSL/TLS Protocol:       TLSv1.3,TLS_AES_256_GCM_SHA384',
+      'Server Temp Key:        X25519 253 bits',
       'TLS Server Name:        localhost',
       '',
       'Document Path:          /test.html?x=1',
@@ -122,6 +124,25 @@ describe('ab report layout', () => {
     expect(lines).toContain('Total body sent:        55240');
     expect(lines).toContain('                        10.81 kb/s sent');
     expect(lines).toContain('                        34.20 kb/s total');
+  });
+
+  it("names the key exchange as ab's Server Temp Key does", () => {
+    const tempKey = (ephemeralKey: NonNullable<RunResult['tls']>['ephemeralKey']) => {
+      const tls = { protocol: 'TLSv1.3', cipher: null, alpn: null, verified: true, authorizationError: null };
+      const r = amendResult(seed000Result(), { tls: { ...tls, ephemeralKey } });
+      return formatAbReport(r)
+        .split('\n')
+        .filter((l) => l.startsWith('Server Temp Key:'));
+    };
+    expect(tempKey({ name: 'prime256v1', bits: 256 })).toEqual([
+      'Server Temp Key:        ECDH prime256v1 256 bits',
+    ]);
+    expect(tempKey({ name: 'X448', bits: 448 })).toEqual(['Server Temp Key:        X448 448 bits']);
+    expect(tempKey({ name: 'X25519MLKEM768', bits: null })).toEqual([
+      'Server Temp Key:        X25519MLKEM768',
+    ]);
+    // Results saved before the field existed print no such line.
+    expect(tempKey(undefined)).toEqual([]);
   });
 
   it('says that open-model phases count from the write, not the scheduled time', () => {

@@ -40,6 +40,19 @@ describe('vegeta report layout', () => {
     ]);
   });
 
+  it("prints a scheduled run's send lateness on a row of its own after the latencies, marked as ours", () => {
+    const lateness = { min: 0, mean: 0.3, stdev: 0.2, max: 4.25, percentiles: { '50': 0.254706, '99': 1.5 } };
+    const lines = formatVegetaReport({ ...seed000Result(), sendLateness: lateness }).split('\n');
+    expect(lines[3]).toMatch(/^Latencies {5}\[min, mean, 50, 90, 95, 99, max\] {2}161µs, /);
+    expect(lines[4]).toBe(
+      "Lateness      [send 50, 99, max]                254.706µs, 1.5ms, 4.25ms  (Trebuchet's row: the generator's own delay, inside the latencies)",
+    );
+    expect(lines[5]).toMatch(/^Bytes In /);
+    // Results without the figure (a closed run, or saved before it existed) print no such row.
+    expect(formatVegetaReport({ ...seed000Result(), sendLateness: null })).not.toContain('Lateness');
+    expect(formatVegetaReport(seed000Result())).not.toContain('Lateness');
+  });
+
   it('prints zero latencies when nothing answered', () => {
     const r = { ...seed000Result(), latency: null };
     expect(formatVegetaReport(r).split('\n')[3]).toBe(

@@ -222,4 +222,49 @@ describe('ResponseParser', () => {
       expect(out).toHaveLength(0);
     }
   });
+
+  it('answers a head that repeats the last one from memory, and sees any byte that changed', () => {
+    const head = (status: string, length: number, connection: string, minor = '1') =>
+      `HTTP/1.${minor} ${status}\r\nServer: s\r\nContent-Length: ${length}\r\nConnection: ${connection}\r\n\r\n`;
+    const body = (n: number) => 'x'.repeat(n);
+    // Same-length variants of one head: each differs only in what frames it.
+    const responses = [
+      head('200 OK', 5, 'keep-alive') + body(5),
+      head('200 OK', 5, 'keep-alive') + body(5),
+      head('200 OK', 7, 'keep-alive') + body(7),
+      head('404 No', 5, 'keep-alive') + body(5),
+      head('200 OK', 5, 'close     ') + body(5),
+      head('200 OK', 5, 'keep-alive') + body(5),
+      head('200 OK', 5, 'upgrade-no', '0') + body(5),
+      head('200 OK', 5, 'keep-alive') + body(5),
+    ];
+    const { p, out } = parser();
+    // One read, then one read per response, then each split in two mid-head.
+    for (const cut of [null, 'each', 'split'] as const) {
+      out.length = 0;
+      const bytes = Buffer.from(responses.join(''));
+      const ends = responses.map((_, i) => responses.slice(0, i + 1).join('').length);
+      const cuts =
+        cut === null
+          ? []
+          : cut === 'each'
+            ? ends.slice(0, -1)
+            : ends.flatMap((e, i) => [e - responses[i]!.length + 20, e]).slice(0, -1);
+      expect(feed(p, bytes, cuts)).toBe(true);
+      expect(out.map((r) => [r.status, r.body, r.total, r.close])).toEqual(
+        responses.map((r, i) => [i === 3 ? 404 : 200, i === 2 ? 7 : 5, r.length, i === 4 || i === 6]),
+      );
+    }
+  });
+
+  it('reads the Server header when asked even from a head it remembers', () => {
+    const text = 'HTTP/1.1 200 OK\r\nServer: first\r\nContent-Length: 0\r\n\r\n';
+    const { p, out } = parser();
+    expect(p.execute(Buffer.from(text), 0, text.length)).toBe(true);
+    expect(p.server).toBeNull();
+    p.captureServer = true;
+    expect(p.execute(Buffer.from(text), 0, text.length)).toBe(true);
+    expect(p.server).toBe('first');
+    expect(out).toHaveLength(2);
+  });
 });

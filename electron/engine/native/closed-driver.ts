@@ -21,7 +21,7 @@ export interface ClosedPlan {
  * time, one that is late sends at once, and the intended time is kept so the corrected
  * latency can be reported beside the measured one.
  */
-export class ClosedDriver extends LoadDriver<void> {
+export class ClosedDriver extends LoadDriver<void> implements ClientOwner {
   private readonly plan: ClosedPlan;
   private readonly waiting = new Set<Client>();
   /** ms between due times under a rate cap; 0 without one. */
@@ -64,17 +64,16 @@ export class ClosedDriver extends LoadDriver<void> {
     if (this.state.pending === 0) this.finish();
   }
 
-  override onFree(client: Client): void {
+  onFree(client: Client, now?: number): void {
     if (this.finished) return;
     if (this.sendingDone) {
       if (this.state.pending === 0) this.finish();
       return;
     }
-    this.fill(client);
+    this.fill(client, now);
   }
 
-  private fill(client: Client): void {
-    const now = performance.now();
+  private fill(client: Client, now = performance.now()): void {
     while (client.free > 0 && !this.finished) {
       if (this.sendingDone) return;
       if (this.measuring && this.budget <= 0) {
@@ -89,6 +88,7 @@ export class ClosedDriver extends LoadDriver<void> {
           return;
         }
         this.token++;
+        this.state.recorder.sentLate(Math.round((now - intended) * 1000));
       }
       if (this.measuring) this.budget--;
       client.send(intended, now);

@@ -5,6 +5,7 @@ import type { TlsFacts } from '../../../shared/result.ts';
 import { tlsVersionOptions } from '../tls-version.ts';
 import type { RunSpec } from '../types.ts';
 import { endpointOf, type Endpoint } from './request-bytes.ts';
+import { readDirectly } from './stream-handle.ts';
 
 /** How long each step of opening a connection took, in ms. */
 export interface DialTiming {
@@ -41,6 +42,46 @@ export interface Dialer {
  */
 const READ_BUFFER_BYTES = 256 * 1024;
 
+/**
+ * The key exchange groups offered, X25519 first (its key share sent in the ClientHello),
+ * as ab, wrk and h2load on OpenSSL 3.0 offer them. Node 24's OpenSSL 3.5 would also generate
+ * an X25519MLKEM768 hybrid post-quantum key share for every handshake (a sixth of a
+ * handshake's client-side instructions) that a server without ML-KEM throws away; leaving it
+ * out keeps the handshake a full one (ECDHE, certificate verified) at the cost ab's has.
+ * The group used is in the TLS facts (ab's "Server Temp Key").
+ */
+export const TLS_GROUPS = 'X25519:P-256:X448:P-521:P-384';
+
+/** The negotiated key exchange of a TLS socket, for the report. */
+export function ephemeralKeyOf(s: tls.TLSSocket): TlsFacts['ephemeralKey'] {
+  const k = s.getEphemeralKeyInfo();
+  return k && typeof k === 'object' && 'name' in k && typeof k.name === 'string'
+    ? { name: k.name, bits: typeof k.size === 'number' ? k.size : null }
+    : null;
+}
+
+/**
+ * After each handshake Node checks the server's name (tls.checkServerIdentity) against
+ * getPeerCertificate(true): the whole chain as JS objects, each with its DER, public key and
+ * three fingerprints, a fifth of a keep-alive-off run's CPU. The check reads only the
+ * leaf's subjectaltname (and its subject's CN when the names hold no DNS entry). Until the
+ * handshake is over the socket answers that call with the leaf's alt names, read from its
+ * X509Certificate (the same string Node's object would carry), and Node's own check judges
+ * them as usual; when a CN could matter, or there is no certificate, it answers in full.
+ */
+function lightNameCheck(t: tls.TLSSocket, checkedName: string): void {
+  const light = function (this: tls.TLSSocket, detailed?: boolean) {
+    const altNames = this.getPeerX509Certificate()?.subjectAltName;
+    if (altNames && (net.isIP(checkedName) !== 0 || /(^|, )DNS:/.test(altNames))) {
+      return { subjectaltname: altNames } as tls.DetailedPeerCertificate;
+    }
+    return tls.TLSSocket.prototype.getPeerCertificate.call(this, detailed as true);
+  };
+  Object.defineProperty(t, 'getPeerCertificate', { value: light, configurable: true, writable: true });
+  // From the report on, the socket is a plain TLSSocket again.
+  t.once('secureConnect', () => delete (t as Partial<tls.TLSSocket>).getPeerCertificate);
+}
+
 /** Connection errors after which the next address of a host name is tried. */
 const FALLBACK_CODES = new Set([
   'ECONNREFUSED',
@@ -59,6 +100,7 @@ export function createDialer(spec: RunSpec, alpn: readonly string[]): Dialer {
   // handshake would be measured as the generator's cost, not the server's.
   const secureContext = endpoint.secure
     ? tls.createSecureContext({
+        ecdhCurve: TLS_GROUPS,
         ...(spec.ca ? { ca: [...tls.rootCertificates, spec.ca] } : {}),
         ...tlsVersionOptions(spec.options.tls.minVersion),
       })
@@ -77,6 +119,7 @@ export function createDialer(spec: RunSpec, alpn: readonly string[]): Dialer {
         socket?.destroy();
         done(err, null, timing);
       } else {
+        if (onRead) readDirectly(socket!, readBuffer, onRead);
         done(null, socket, timing);
       }
     };
@@ -111,6 +154,7 @@ export function createDialer(spec: RunSpec, alpn: readonly string[]): Dialer {
           ...(onread ? { onread } : {}),
         });
         s = t;
+        if (verify) lightNameCheck(t, servername ?? address);
         t.setNoDelay(true);
         t.once('connect', () => {
           connected = true;
@@ -185,5 +229,6 @@ function factsOf(s: tls.TLSSocket, verify: boolean): TlsFacts {
     alpn: typeof s.alpnProtocol === 'string' ? s.alpnProtocol : null,
     verified: verify && s.authorized,
     authorizationError: err instanceof Error ? err.message : typeof err === 'string' ? err : null,
+    ephemeralKey: ephemeralKeyOf(s),
   };
 }

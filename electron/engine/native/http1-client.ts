@@ -4,6 +4,7 @@ import type { DialTiming, Dialer } from './dial.ts';
 import { classifyError, type ClassifiedError } from '../errors.ts';
 import { ResponseParser } from './response-parser.ts';
 import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
+import { SocketWriter } from './socket-writer.ts';
 
 /** What every HTTP/1.1 client of a run shares. */
 export interface Http1Config {
@@ -11,6 +12,8 @@ export interface Http1Config {
   dialer: Dialer;
   /** The request, built once (see request-bytes.ts). */
   request: Buffer;
+  /** `depth` copies of the request back to back: n pipelined requests go out as its first n. */
+  requests: Buffer;
   requestBodyBytes: number;
   /** Requests in flight per connection (pipelining depth); 1 without pipelining. */
   depth: number;
@@ -47,6 +50,10 @@ export class Http1Client implements Client {
   /** The first `written` requests of the ring were written to the current socket. */
   private written = 0;
   private socket: net.Socket | null = null;
+  /** Writes to `socket` (set with it). */
+  private writer: SocketWriter | null = null;
+  /** True while a read is parsed: requests started meanwhile go out together after it. */
+  private reading = false;
   private dialing: { cancel(): void } | null = null;
   /** Bumped whenever the socket is dropped, so late events of an old socket are ignored. */
   private generation = 0;
@@ -81,14 +88,24 @@ export class Http1Client implements Client {
     this.startAt[i] = now;
     this.count++;
     this.cfg.state.started();
-    const socket = this.socket;
-    if (socket !== null) {
+    if (this.socket !== null) {
+      if (this.reading) return;
       this.writtenAt[i] = now;
       this.written++;
-      socket.write(this.cfg.request);
+      this.writer!.write(this.cfg.request);
       this.cfg.state.recorder.sent(this.cfg.requestBodyBytes, this.cfg.request.length);
     } else if (this.dialing === null && this.backoff === null) {
       this.retryConnect();
+    }
+  }
+
+  get connecting(): boolean {
+    return this.dialing !== null || this.backoff !== null;
+  }
+
+  prepare(): void {
+    if (this.socket === null && this.dialing === null && this.backoff === null && !this.destroyed) {
+      this.connect();
     }
   }
 
@@ -131,6 +148,7 @@ export class Http1Client implements Client {
         // the old socket's last response, and a reset there would un-halt it mid-read.
         this.parser.reset();
         this.socket = socket;
+        this.writer = new SocketWriter(socket);
         this.dialTiming = timing;
         this.socketResponses = 0;
         let lastError: Error | null = null;
@@ -143,33 +161,36 @@ export class Http1Client implements Client {
     );
   }
 
-  /** Writes the requests that waited for a connection. */
-  private writeQueued(): void {
-    const socket = this.socket!;
+  /** Writes the requests not yet written (they waited for a connection, or for a read's end), in one write. */
+  private writeQueued(now = performance.now()): void {
     const n = this.count - this.written;
     if (n === 0) return;
-    const now = performance.now();
-    const depth = this.cfg.depth;
-    const recorder = this.cfg.state.recorder;
-    if (n > 1) socket.cork();
+    const cfg = this.cfg;
+    const depth = cfg.depth;
+    const recorder = cfg.state.recorder;
     for (let k = 0; k < n; k++) {
       let i = this.head + this.written;
       if (i >= depth) i -= depth;
       this.writtenAt[i] = now;
       this.written++;
-      socket.write(this.cfg.request);
-      recorder.sent(this.cfg.requestBodyBytes, this.cfg.request.length);
+      recorder.sent(cfg.requestBodyBytes, cfg.request.length);
     }
-    if (n > 1) socket.uncork();
+    this.writer!.write(n === 1 ? cfg.request : cfg.requests.subarray(0, n * cfg.request.length));
   }
 
   private onRead(n: number, buf: Buffer): void {
     const parser = this.parser;
-    parser.now = performance.now();
-    if (!parser.execute(buf, 0, n)) {
-      const now = parser.now;
+    const now = performance.now();
+    parser.now = now;
+    this.reading = true;
+    const ok = parser.execute(buf, 0, n);
+    this.reading = false;
+    if (!ok) {
       this.dropSocket();
       this.fail(this.count, { kind: 'protocol', message: parser.error ?? 'malformed response' }, now);
+    } else if (this.socket !== null && this.count > this.written) {
+      // The requests this read's responses made room for: one write for all of them.
+      this.writeQueued(now);
     }
   }
 
@@ -224,7 +245,7 @@ export class Http1Client implements Client {
       parser.halt();
       this.dropSocket();
     }
-    this.owner.onFree(this);
+    this.owner.onFree(this, now);
     if (this.count > this.written && this.socket === null && this.dialing === null && this.backoff === null) {
       this.retryConnect();
     }
@@ -234,6 +255,7 @@ export class Http1Client implements Client {
   private onClosed(err: Error | null): void {
     const reused = this.socketResponses > 0;
     this.socket = null;
+    this.writer = null;
     this.dialTiming = null;
     this.generation++;
     const now = performance.now();
@@ -274,6 +296,7 @@ export class Http1Client implements Client {
     if (this.socket !== null) {
       this.socket.destroy();
       this.socket = null;
+      this.writer = null;
     }
     if (this.dialing !== null) {
       this.dialing.cancel();

@@ -88,6 +88,15 @@ export class Http2Client implements Client {
     this.dispatch(newExchange(intendedAt, now), now);
   }
 
+  get connecting(): boolean {
+    return this.dialing !== null || this.backoff !== null;
+  }
+
+  prepare(): void {
+    if (this.conn === null && this.dialing === null && this.backoff === null && !this.destroyed)
+      this.connect();
+  }
+
   sweep(now: number): void {
     const limit = this.cfg.state.timeoutMs;
     const f = this.cfg.state.timedOut;
@@ -293,7 +302,7 @@ export class Http2Client implements Client {
       }
       if (!this.cfg.keepAlive) this.retire(conn);
       else this.closeIfIdle(conn);
-      this.owner.onFree(this);
+      this.owner.onFree(this, now);
     },
 
     onReset: (ex: H2Exchange, code: number): void => {

@@ -3,6 +3,7 @@ import { connectionError, H2_CODE, H2ConnectionError, h2ErrorName } from './h2-e
 import { checkFrameHeader, contentStart, FLAG, FRAME, frameName, padLength } from './h2-rules.ts';
 import { MAX_WINDOW, MIN_MAX_FRAME_SIZE, readSettings, SETTING } from './h2-settings.ts';
 import { DECODER_TABLE_SIZE, HeaderListTooLargeError, HpackDecoder, HpackError } from './hpack.ts';
+import { SocketWriter } from './socket-writer.ts';
 
 /**
  * One HTTP/2 connection (RFC 9113) on a raw socket: the client side of the framing layer,
@@ -170,7 +171,23 @@ export class H2Session {
   private headerBytes = 0;
   /** Streams the client gave up on, oldest first: frames the server sent before it knew are dropped. */
   private readonly abandoned = new Set<number>();
-  /** SETTINGS and PING answers written since the socket's buffer last drained while it was full. */
+  /** Every write of the connection goes through it, in order. */
+  private readonly writer: SocketWriter;
+  /**
+   * HEADERS frames of requests not yet written: the requests a read's responses made room
+   * for go out together after the read, those started elsewhere at the end of the current
+   * task (a microtask), one write per batch instead of one per request.
+   */
+  private batch: Buffer = Buffer.allocUnsafe(0);
+  private batchLength = 0;
+  private reading = false;
+  private flushQueued = false;
+  private readonly flushBatch = (): void => {
+    this.flushQueued = false;
+    this.flush();
+  };
+
+  /** SETTINGS and PING answers written since the connection's writes last caught up while backlogged. */
   private queuedControl = 0;
   private connReceived = 0;
   private connSendWindow = DEFAULT_WINDOW;
@@ -187,12 +204,37 @@ export class H2Session {
     this.cfg = cfg;
     this.events = events;
     this.hpack = new HpackDecoder(DECODER_TABLE_SIZE, cfg.maxHeaderBytes);
+    this.writer = new SocketWriter(socket);
     let lastError: Error | null = null;
     socket.on('error', (e: Error) => (lastError = e));
     socket.on('close', () => this.ended(lastError));
+    // Writes that fall back to the Writable (see SocketWriter) report their backlog this way.
     socket.on('drain', () => (this.queuedControl = 0));
-    socket.write(preamble(cfg.maxHeaderBytes));
+    this.send(preamble(cfg.maxHeaderBytes));
   }
+  /** Writes a frame (after the batched HEADERS frames, which it may refer to). */
+  private send(bytes: Uint8Array): void {
+    if (this.batchLength > 0) this.flush();
+    this.writer.write(bytes);
+  }
+
+  /** Writes the batched HEADERS frames in one write. */
+  private flush(): void {
+    const n = this.batchLength;
+    if (n === 0) return;
+    this.batchLength = 0;
+    // Bytes the writer consumed at once leave the buffer free for the next batch.
+    if (!this.writer.write(this.batch.subarray(0, n))) this.batch = Buffer.allocUnsafe(this.batch.length);
+  }
+
+  /** Room for n more bytes in the batch. */
+  private reserve(n: number): void {
+    if (this.batchLength + n <= this.batch.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(2 * this.batch.length, this.batchLength + n, 1024));
+    this.batch.copy(grown, 0, 0, this.batchLength);
+    this.batch = grown;
+  }
+
 
   /** Streams open on this connection. */
   get active(): number {
@@ -215,26 +257,37 @@ export class H2Session {
     this.streams.set(id, ex);
     const block = this.cfg.block;
     const body = this.cfg.body;
-    const socket = this.socket;
     if (block.length <= this.maxFrame) {
-      const f = Buffer.allocUnsafe(9 + block.length);
-      f.writeUIntBE(block.length, 0, 3);
-      f[3] = FRAME.HEADERS;
-      f[4] = FLAG.END_HEADERS | (body === null ? FLAG.END_STREAM : 0);
-      f.writeUInt32BE(id, 5);
-      block.copy(f, 9);
-      socket.write(f);
+      const n = block.length;
+      this.reserve(9 + n);
+      const f = this.batch;
+      const at = this.batchLength;
+      // Byte stores and set(): Buffer's write and copy methods check their arguments each call.
+      f[at] = n >>> 16;
+      f[at + 1] = (n >>> 8) & 0xff;
+      f[at + 2] = n & 0xff;
+      f[at + 3] = FRAME.HEADERS;
+      f[at + 4] = FLAG.END_HEADERS | (body === null ? FLAG.END_STREAM : 0);
+      f[at + 5] = id >>> 24;
+      f[at + 6] = (id >>> 16) & 0xff;
+      f[at + 7] = (id >>> 8) & 0xff;
+      f[at + 8] = id & 0xff;
+      f.set(block, at + 9);
+      this.batchLength = at + 9 + n;
+      if (!this.reading && !this.flushQueued) {
+        this.flushQueued = true;
+        queueMicrotask(this.flushBatch);
+      }
     } else {
-      socket.cork();
+      const frames: Buffer[] = [];
       for (let off = 0; off < block.length; off += this.maxFrame) {
         const part = block.subarray(off, off + this.maxFrame);
         const last = off + this.maxFrame >= block.length;
         const type = off === 0 ? FRAME.HEADERS : FRAME.CONTINUATION;
         const flags = (last ? FLAG.END_HEADERS : 0) | (off === 0 && body === null ? FLAG.END_STREAM : 0);
-        socket.write(frameHeader(part.length, type, flags, id));
-        socket.write(part);
+        frames.push(frameHeader(part.length, type, flags, id), part);
       }
-      socket.uncork();
+      this.send(Buffer.concat(frames));
     }
     if (body !== null) this.sendBody(ex);
   }
@@ -246,8 +299,8 @@ export class H2Session {
       const n = Math.min(body.length - ex.bodyOffset, ex.sendWindow, this.connSendWindow, this.maxFrame);
       if (n <= 0 && body.length > 0) return;
       const last = ex.bodyOffset + n === body.length;
-      this.socket.write(frameHeader(n, FRAME.DATA, last ? FLAG.END_STREAM : 0, ex.id));
-      if (n > 0) this.socket.write(body.subarray(ex.bodyOffset, ex.bodyOffset + n));
+      this.send(frameHeader(n, FRAME.DATA, last ? FLAG.END_STREAM : 0, ex.id));
+      if (n > 0) this.send(body.subarray(ex.bodyOffset, ex.bodyOffset + n));
       ex.bodyOffset += n;
       ex.sendWindow -= n;
       this.connSendWindow -= n;
@@ -260,7 +313,7 @@ export class H2Session {
     ex.ended = true;
     if (this.streams.delete(ex.id) && !this.closed) {
       this.abandon(ex.id);
-      this.socket.write(Buffer.concat([frameHeader(4, FRAME.RST_STREAM, 0, ex.id), u32(H2_CODE.CANCEL)]));
+      this.send(Buffer.concat([frameHeader(4, FRAME.RST_STREAM, 0, ex.id), u32(H2_CODE.CANCEL)]));
     }
   }
 
@@ -279,6 +332,16 @@ export class H2Session {
   onRead(n: number, buf: Buffer): void {
     if (this.closed) return;
     this.now = performance.now();
+    this.reading = true;
+    try {
+      this.readFrames(n, buf);
+    } finally {
+      this.reading = false;
+    }
+    if (!this.closed) this.flush();
+  }
+
+  private readFrames(n: number, buf: Buffer): void {
     let pos = 0;
     try {
       if (this.pending !== null) {
@@ -392,7 +455,7 @@ export class H2Session {
       connectionError('server sent more DATA than the connection window allows', H2_CODE.FLOW_CONTROL_ERROR);
     }
     if (this.connReceived >= REFILL_AT) {
-      this.socket.write(windowUpdate(0, this.connReceived));
+      this.send(windowUpdate(0, this.connReceived));
       this.connReceived = 0;
     }
     const ex = this.openStream(id, FRAME.DATA);
@@ -404,7 +467,7 @@ export class H2Session {
       connectionError(`server sent more DATA than stream ${id}'s window allows`, H2_CODE.FLOW_CONTROL_ERROR);
     }
     if (ex.received >= REFILL_AT && (flags & FLAG.END_STREAM) === 0) {
-      this.socket.write(windowUpdate(id, ex.received));
+      this.send(windowUpdate(id, ex.received));
       ex.received = 0;
     }
     if (flags & FLAG.END_STREAM) this.complete(ex);
@@ -548,19 +611,20 @@ export class H2Session {
     this.streams.delete(ex.id);
     ex.ended = true;
     this.abandon(ex.id);
-    this.socket.write(Buffer.concat([frameHeader(4, FRAME.RST_STREAM, 0, ex.id), u32(code)]));
+    this.send(Buffer.concat([frameHeader(4, FRAME.RST_STREAM, 0, ex.id), u32(code)]));
     this.events.onStreamError(ex, `${message}; stream reset with ${h2ErrorName(code)}`);
   }
 
   /** Writes a SETTINGS or PING answer, unless the server keeps asking without reading them. */
   private answer(frame: Buffer): void {
-    if (this.socket.writableNeedDrain && ++this.queuedControl > MAX_QUEUED_CONTROL) {
+    if (!this.writer.backlogged) this.queuedControl = 0;
+    else if (++this.queuedControl > MAX_QUEUED_CONTROL) {
       connectionError(
         `server sent more than ${MAX_QUEUED_CONTROL} SETTINGS and PING frames without reading the answers`,
         H2_CODE.ENHANCE_YOUR_CALM,
       );
     }
-    this.socket.write(frame);
+    this.send(frame);
   }
 
   private headersDone(id: number, block: Buffer, from: number, to: number, endStream: boolean): void {

@@ -1,4 +1,4 @@
-import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
+import type { Client, RequestLedger } from './run-state.ts';
 
 /** How often unfinished requests are checked against the timeout (a tenth of it, within bounds). */
 export function sweepInterval(timeoutMs: number): number {
@@ -12,7 +12,7 @@ export function sweepInterval(timeoutMs: number): number {
  * drops every connection (unfinished requests stay unfinished: a stopped run reports them
  * in flight) and resolves.
  */
-export abstract class LoadDriver<O> implements ClientOwner {
+export abstract class LoadDriver<O> {
   protected readonly state: RequestLedger;
   protected readonly clients: Client[] = [];
   /** performance.now() when run() started. */
@@ -41,8 +41,6 @@ export abstract class LoadDriver<O> implements ClientOwner {
       this.begin(warmupDone);
     });
   }
-
-  abstract onFree(client: Client): void;
 
   /** Starts sending (t0 is set). */
   protected abstract begin(warmupDone: Promise<void> | null): void;

@@ -1,7 +1,6 @@
-import { REPORT_PERCENTILES } from '../../../shared/defaults.ts';
 import type { Warning } from '../../../shared/result.ts';
-import { latencyStats } from '../histogram.ts';
 import { sentRate } from '../result.ts';
+import { clientLimitWarning } from '../limits.ts';
 import type { Runner, RunnerContext, RunnerOutcome, RunSpec } from '../types.ts';
 import { ClosedDriver } from './closed-driver.ts';
 import { createDialer } from './dial.ts';
@@ -99,6 +98,11 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
     loadEndedAt = performance.now();
   }
 
+  const connections = load.model === 'open' ? load.maxInFlight : load.connections;
+  for (const [limit, failures] of state.limitHits) {
+    warnings.push(clientLimitWarning(limit, failures, connections));
+  }
+
   return {
     loadEndedAt,
     tls: dialer.tlsFacts,
@@ -106,7 +110,7 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
     attackSeconds,
     waitSeconds,
     dropped,
-    correctedLatency: state.corrected === null ? null : latencyStats(state.corrected, REPORT_PERCENTILES),
+    correctedLatency: state.correctedLatency(),
     phases: state.phases.stats(),
     warnings,
   };
@@ -153,6 +157,7 @@ function http1Factory(
     state,
     dialer,
     request: bytes,
+    requests: depth === 1 ? bytes : Buffer.concat(Array.from({ length: depth }, () => bytes)),
     requestBodyBytes: bodyBytes,
     depth,
     keepAlive: spec.options.keepAlive,

@@ -20,11 +20,40 @@ export interface OpenPlan {
  */
 export const LATE_TOLERANCE_MS = 10;
 
-/** New connections opened at once, at most (see acquire()). */
+/** New connections being opened at once, at most (see acquire()). */
 export const MAX_OPENING = 64;
 
 /** Why a request due now found no client: the in-flight cap, or the cap on connections opening at once. */
 type HeldBy = 'in-flight' | 'opening';
+/**
+ * The pool opened before the first send holds what the schedule needs for a round trip this
+ * long; more are opened ahead of need whenever the spare ones cover less than LOW_WATER_MS of
+ * the schedule. A request never waits for a connection to open unless the server slows down.
+ */
+const EXPECTED_LATENCY_MS = 2;
+const LOW_WATER_MS = 1;
+/** A batch of sends re-reads the clock every this many sends (each write takes microseconds). */
+const CLOCK_EVERY = 8;
+
+/** A client of the pool, and where it sits in it. */
+interface Slot {
+  client: Client;
+  /** On the idle or the fresh stack (both are cleaned lazily: a slot there may be full). */
+  pooled: boolean;
+  /** Its first request: not sent yet, sent and not finished, or finished. */
+  first: 'unsent' | 'waiting' | 'finished';
+}
+
+/** The top slot of a stack with room, dropping full ones on the way (they come back when freed). */
+function withRoom(stack: Slot[]): Slot | null {
+  while (stack.length > 0) {
+    const s = stack[stack.length - 1]!;
+    if (s.client.free > 0) return s;
+    stack.pop();
+    s.pooled = false;
+  }
+  return null;
+}
 
 export interface OpenOutcome {
   /** Scheduled requests never sent: no free slot under maxInFlight until the schedule ended. */
@@ -56,47 +85,68 @@ export interface OpenOutcome {
 export class OpenDriver extends LoadDriver<OpenOutcome> {
   private readonly plan: OpenPlan;
   private readonly makeClient: (owner: ClientOwner) => Client;
-  /** Clients with room, most recently freed last (reused first: warm connections). */
-  private readonly idle: Client[] = [];
-  private readonly isIdle = new Set<Client>();
-  /** New clients whose first request has not finished (their connection is being opened). */
-  private readonly opening = new Set<Client>();
+  /** Slots freed by a response (warm connections), the most recent last: reused first. */
+  private readonly idle: Slot[] = [];
+  /** New slots never used yet (their connection opened ahead of need, or opening). */
+  private readonly fresh: Slot[] = [];
+  /** Slots created lately, some still opening their connection (see opening()). */
+  private readonly recent: Slot[] = [];
+  /** Slots whose first request was sent and has not finished. */
+  private unanswered = 0;
+  /** Requests one client takes (1 for HTTP/1.1, the stream cap for HTTP/2); known once one exists. */
+  private perClient = 1;
+  /** Spare capacity (requests) below which connections are opened ahead of need. */
+  private readonly lowWater: number;
   private readonly interval: number;
   /** Requests in the schedule; open-ended until measuring starts and fixes the end. */
   private total = Infinity;
   /** End of the schedule, ms after t0. */
   private endAt = Infinity;
-  /** Set when the schedule's end timer fired. */
-  private scheduleOver = false;
   private next = 0;
   private dropped = 0;
-  private readonly heldBack = { inFlightCap: 0, openingCap: 0 };
-  /** Requests of the schedule below this index are counted in heldBack already. */
-  private heldUpTo = 0;
   private lastSendAt = 0;
   /** When measuring started (performance.now()); -Infinity until then. */
   private measureStartAt = -Infinity;
   private firstMeasuredAt = -1;
   private attackDone = false;
-  private ticking = false;
+  private sending = false;
+  /** Set when the schedule's end timer fired. */
+  private scheduleOver = false;
   private pacer: NodeJS.Timeout | null = null;
   private windowEnd: NodeJS.Timeout | null = null;
+  private readonly heldBack = { inFlightCap: 0, openingCap: 0 };
+  /** Requests of the schedule below this index are counted in heldBack already. */
+  private heldUpTo = 0;
+  private readonly onPacer = (): void => {
+    this.pacer = null;
+    this.sendDue(performance.now());
+  };
 
   constructor(plan: OpenPlan, state: RequestLedger, makeClient: (owner: ClientOwner) => Client) {
     super(state, plan.timeoutMs);
     this.plan = plan;
     this.makeClient = makeClient;
     this.interval = 1000 / plan.rate;
+    this.lowWater = Math.ceil((plan.rate * LOW_WATER_MS) / 1000) + 2;
   }
 
   /** Without a warm-up the schedule's duration runs from t0; with one, the warm-up runs at the same rate first. */
   protected override begin(warmupDone: Promise<void> | null): void {
+    this.openPool();
     if (warmupDone === null) {
       this.beginMeasuring(this.t0);
     } else {
       void warmupDone.then(() => this.beginMeasuring(performance.now()));
-      this.tick();
+      this.sendDue(performance.now());
     }
+  }
+
+  /** Opens the connections a round trip of the schedule needs, before the first send. */
+  private openPool(): void {
+    const wanted = Math.ceil((this.plan.rate * EXPECTED_LATENCY_MS) / 1000) + 2;
+    this.grow().client.prepare();
+    const clients = Math.min(this.plan.maxInFlight, Math.ceil(wanted / this.perClient));
+    while (this.clients.length < clients) this.grow().client.prepare();
   }
 
   /** Fixes the schedule's end: every request due before measuring start + duration. */
@@ -111,98 +161,141 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
         // Node may fire a timer up to 1 ms early: the schedule is over all the same, or a
         // backlog with no free slot (a silent server) would keep it open until one frees.
         this.scheduleOver = true;
-        this.tick();
+        this.sendDue(performance.now());
       },
       Math.max(0, this.t0 + endAt - performance.now()),
     );
-    this.tick();
+    this.sendDue(performance.now());
   }
 
-  override onFree(client: Client): void {
+  private freed(slot: Slot, now: number | undefined): void {
+    if (slot.first === 'waiting') {
+      slot.first = 'finished';
+      this.unanswered--;
+    }
     if (this.finished) return;
-    this.opening.delete(client);
-    if (!this.isIdle.has(client) && client.free > 0) {
-      this.isIdle.add(client);
-      this.idle.push(client);
+    if (!slot.pooled && slot.client.free > 0) {
+      slot.pooled = true;
+      this.idle.push(slot);
     }
     if (this.attackDone) {
       if (this.state.pending === 0) this.finish();
-    } else if (this.pacer === null && !this.ticking) {
-      // The schedule is behind (no pacer armed means it waits for a slot): catch up now.
-      this.tick();
+    } else {
+      // Awake anyway: send what is due now instead of waiting for the pacer.
+      this.sendDue(now ?? performance.now());
     }
+  }
+
+  /** A new client in a fresh slot. */
+  private grow(): Slot {
+    const slot: Slot = { client: null as unknown as Client, pooled: true, first: 'unsent' };
+    slot.client = this.makeClient({ onFree: (_c, now) => this.freed(slot, now) });
+    this.clients.push(slot.client);
+    if (this.clients.length === 1) this.perClient = Math.max(1, slot.client.free);
+    this.recent.push(slot);
+    this.fresh.push(slot);
+    return slot;
   }
 
   /**
-   * A client with room, or a new one while in-flight requests stay under the cap and fewer
-   * than MAX_OPENING new connections are being opened. That bound matters after a stall: the
-   * requests due meanwhile would otherwise each open a connection (a TLS handshake each)
-   * although the existing ones free up within a round trip.
+   * New connections not proven yet: those being opened before any request (the recent slots
+   * still connecting; the others are dropped from the list), and those whose first request
+   * has not finished. Connections opened ahead of need and idle do not count, so the pool can
+   * grow past MAX_OPENING; a server that accepts and never answers holds it at MAX_OPENING.
    */
-  private acquire(): Client | HeldBy {
-    if (this.state.pending >= this.plan.maxInFlight) return 'in-flight';
-    while (this.idle.length > 0) {
-      const c = this.idle[this.idle.length - 1]!;
-      if (c.free > 0) return c;
-      this.idle.pop();
-      this.isIdle.delete(c);
-    }
-    if (this.opening.size >= MAX_OPENING) return 'opening';
-    const c = this.makeClient(this);
-    this.clients.push(c);
-    this.opening.add(c);
-    this.isIdle.add(c);
-    this.idle.push(c);
-    return c;
+  private opening(): number {
+    const recent = this.recent;
+    let kept = 0;
+    for (const s of recent) if (s.first === 'unsent' && s.client.connecting) recent[kept++] = s;
+    recent.length = kept;
+    return kept + this.unanswered;
   }
 
-  private tick(): void {
-    if (this.finished || this.attackDone) return;
-    this.ticking = true;
-    if (this.pacer !== null) clearTimeout(this.pacer);
-    this.pacer = null;
-    const now = performance.now();
-    const elapsed = now - this.t0;
-    const due = Math.min(this.total, Math.floor(elapsed / this.interval) + 1);
+  /**
+   * A slot with room, or a new one while in-flight requests stay under the cap and fewer than
+   * MAX_OPENING connections are being opened. That bound matters after a stall: the requests
+   * due meanwhile would otherwise each open a connection (a TLS handshake each) although the
+   * existing ones free up within a round trip.
+   */
+  private acquire(): Slot | HeldBy {
+    if (this.state.pending >= this.plan.maxInFlight) return 'in-flight';
+    const slot = withRoom(this.idle) ?? withRoom(this.fresh);
+    if (slot !== null) return slot;
+    if (this.clients.length >= this.plan.maxInFlight) return 'in-flight';
+    if (this.opening() >= MAX_OPENING) return 'opening';
+    return this.grow();
+  }
+
+  /** Opens connections ahead of need while the spare ones cover less than LOW_WATER_MS of the schedule. */
+  private topUp(): void {
+    const spare = (this.idle.length + this.fresh.length) * this.perClient;
+    const wanted = Math.ceil((this.lowWater - spare) / this.perClient);
+    if (wanted <= 0) return;
+    const room = Math.min(MAX_OPENING - this.opening(), this.plan.maxInFlight - this.clients.length, wanted);
+    for (let n = 0; n < room; n++) this.grow().client.prepare();
+  }
+
+  /**
+   * Sends every request due by now that finds a slot (one wake-up, one batch), then arms the
+   * pacer for the next one. Runs from the pacer and whenever a response frees a slot; when
+   * the schedule is behind and no slot is free, the next freed slot resumes it.
+   */
+  private sendDue(now: number): void {
+    if (this.finished || this.attackDone || this.sending) return;
+    this.sending = true;
+    const due = Math.min(this.total, Math.floor((now - this.t0) / this.interval) + 1);
     const recorder = this.state.recorder;
+    let sent = 0;
     while (this.next < due) {
-      const client = this.acquire();
-      if (typeof client === 'string') {
+      const slot = this.acquire();
+      if (typeof slot === 'string') {
         const from = Math.max(this.next, this.heldUpTo);
         if (due > from) {
           this.heldUpTo = due;
-          this.heldBack[client === 'in-flight' ? 'inFlightCap' : 'openingCap'] += due - from;
+          this.heldBack[slot === 'in-flight' ? 'inFlightCap' : 'openingCap'] += due - from;
         }
         break;
       }
+      if (sent > 0 && sent % CLOCK_EVERY === 0) now = performance.now();
+      sent++;
       const intended = this.t0 + this.next * this.interval;
-      if (now - intended > LATE_TOLERANCE_MS) recorder.late(1);
+      const late = now - intended;
+      if (late > LATE_TOLERANCE_MS) recorder.late(1);
+      recorder.sentLate(late > 0 ? Math.round(late * 1000) : 0);
       if (this.firstMeasuredAt < 0 && recorder.measuring) {
         this.firstMeasuredAt = Math.max(intended, this.measureStartAt);
       }
       this.next++;
       this.lastSendAt = now;
-      client.send(intended, now);
+      if (slot.first === 'unsent') {
+        slot.first = 'waiting';
+        this.unanswered++;
+      }
+      slot.client.send(intended, now);
     }
-    this.ticking = false;
+    this.sending = false;
     if (this.next >= this.total) {
       this.endAttack();
-    } else if (this.scheduleOver || elapsed >= this.endAt) {
+    } else if (this.scheduleOver || now - this.t0 >= this.endAt) {
       // The schedule's time is up and the backlog found no slot: those requests are dropped.
       this.dropped = this.total - this.next;
       this.next = this.total;
       this.endAttack();
-    } else if (this.next >= due) {
-      const wake = this.t0 + this.next * this.interval - performance.now();
-      this.pacer = setTimeout(() => this.tick(), Math.max(0, wake));
+    } else {
+      this.topUp();
+      // Behind schedule with no free slot: a freed slot resumes (see freed()).
+      if (this.next >= due && this.pacer === null) {
+        this.pacer = setTimeout(this.onPacer, Math.max(0, this.t0 + this.next * this.interval - now));
+      }
     }
-    // else: behind schedule with no free slot; onFree() resumes as soon as one frees.
   }
 
   private endAttack(): void {
     this.attackDone = true;
     if (this.windowEnd !== null) clearTimeout(this.windowEnd);
     this.windowEnd = null;
+    if (this.pacer !== null) clearTimeout(this.pacer);
+    this.pacer = null;
     if (this.state.pending === 0) this.finish();
   }
 

@@ -1,6 +1,6 @@
 import { REPORT_PERCENTILES } from '../../../shared/defaults.ts';
 import { PHASES, type Phase, type PhaseStats } from '../../../shared/result.ts';
-import { newHistogram, valueAtPercentile, type Histogram } from '../histogram.ts';
+import { ValueRecorder } from '../histogram.ts';
 
 /**
  * Per-request timing phases, in histograms (never arrays), and how they map to ab's
@@ -21,21 +21,21 @@ import { newHistogram, valueAtPercentile, type Histogram } from '../histogram.ts
  * as in ab, so every row holds one value per completed request.
  */
 export class PhaseHistograms {
-  private readonly h: Record<Phase, Histogram>;
+  private readonly h: Record<Phase, ValueRecorder>;
   /** Requests on reused connections: their dns/connect/tls/setup are 0, added in one go at the end. */
   private reused = 0;
   private tlsUsed = false;
 
   constructor() {
     this.h = {
-      dns: newHistogram('run'),
-      connect: newHistogram('run'),
-      tls: newHistogram('run'),
-      setup: newHistogram('run'),
-      waiting: newHistogram('run'),
-      transfer: newHistogram('run'),
-      processing: newHistogram('run'),
-      total: newHistogram('run'),
+      dns: new ValueRecorder(),
+      connect: new ValueRecorder(),
+      tls: new ValueRecorder(),
+      setup: new ValueRecorder(),
+      waiting: new ValueRecorder(),
+      transfer: new ValueRecorder(),
+      processing: new ValueRecorder(),
+      total: new ValueRecorder(),
     };
   }
 
@@ -43,11 +43,11 @@ export class PhaseHistograms {
   reusedConnection(waitingMs: number, transferMs: number, totalMs: number): void {
     this.reused++;
     const h = this.h;
-    h.waiting.recordValue(us(waitingMs));
-    h.transfer.recordValue(us(transferMs));
+    h.waiting.record(us(waitingMs));
+    h.transfer.record(us(transferMs));
     const total = us(totalMs);
-    h.processing.recordValue(total);
-    h.total.recordValue(total);
+    h.processing.record(total);
+    h.total.record(total);
   }
 
   /** The first request on a connection it opened: it carries the connection's setup. */
@@ -62,27 +62,26 @@ export class PhaseHistograms {
     const h = this.h;
     const setup = us(dnsMs) + us(connectMs) + (tlsMs === null ? 0 : us(tlsMs));
     const total = Math.max(us(totalMs), setup);
-    h.dns.recordValue(us(dnsMs));
-    h.connect.recordValue(us(connectMs));
+    h.dns.record(us(dnsMs));
+    h.connect.record(us(connectMs));
     if (tlsMs !== null) this.tlsUsed = true;
-    h.tls.recordValue(tlsMs === null ? 0 : us(tlsMs));
-    h.setup.recordValue(setup);
-    h.waiting.recordValue(us(waitingMs));
-    h.transfer.recordValue(us(transferMs));
-    h.processing.recordValue(total - setup);
-    h.total.recordValue(total);
+    h.tls.record(tlsMs === null ? 0 : us(tlsMs));
+    h.setup.record(setup);
+    h.waiting.record(us(waitingMs));
+    h.transfer.record(us(transferMs));
+    h.processing.record(total - setup);
+    h.total.record(total);
   }
 
   /** Summaries per phase in ms; null before any measured response. */
   stats(): Partial<Record<Phase, PhaseStats>> | null {
-    if (this.h.total.totalCount === 0) return null;
+    if (this.h.total.count === 0) return null;
     const out: Partial<Record<Phase, PhaseStats>> = {};
     for (const phase of PHASES) {
       if (phase === 'tls' && !this.tlsUsed) continue;
-      const h = this.h[phase];
       const zeros =
         phase === 'dns' || phase === 'connect' || phase === 'tls' || phase === 'setup' ? this.reused : 0;
-      out[phase] = phaseStats(h, zeros);
+      out[phase] = phaseStats(this.h[phase], zeros);
     }
     return out;
   }
@@ -90,24 +89,19 @@ export class PhaseHistograms {
 
 const us = (ms: number): number => (ms <= 0 ? 0 : Math.round(ms * 1000));
 
-/** ab-style row (min, mean, sd, median, max) plus the report's percentiles, in ms. */
-export function phaseStats(source: Histogram, extraZeros = 0): PhaseStats {
-  let h = source;
-  if (extraZeros > 0) {
-    h = newHistogram('run');
-    h.add(source);
-    h.recordValueWithCount(0, extraZeros);
-  }
+/** ab-style row (min, mean, sd, median, max) plus the report's percentiles, in ms, with `zeros` more 0 values. */
+export function phaseStats(source: ValueRecorder, zeros = 0): PhaseStats {
+  const s = source.summary([0, 50, ...REPORT_PERCENTILES], zeros)!;
   const ms = (v: number) => v / 1000;
   const percentiles: Record<string, number> = {};
-  for (const p of REPORT_PERCENTILES) percentiles[String(p)] = ms(valueAtPercentile(h, p));
+  for (const p of REPORT_PERCENTILES) percentiles[String(p)] = ms(s.percentiles.get(p)!);
   return {
     // Percentile 0 is the lowest recorded value, zero included (minNonZeroValue skips zeros).
-    min: h.totalCount === 0 ? 0 : ms(h.getValueAtPercentile(0)),
-    mean: ms(h.mean),
-    stdev: ms(h.stdDeviation),
-    median: ms(valueAtPercentile(h, 50)),
-    max: ms(h.maxValue),
+    min: ms(s.lowest),
+    mean: ms(s.mean),
+    stdev: ms(s.stdev),
+    median: ms(s.percentiles.get(50)!),
+    max: ms(s.max),
     percentiles,
   };
 }

@@ -35,6 +35,8 @@ const SPACE = 32;
 const TAB = 9;
 const SEMICOLON = 59;
 const CRLFCRLF = Buffer.from('\r\n\r\n');
+/** Longer heads are parsed every time rather than kept for comparison. */
+const MAX_REMEMBERED_HEAD = 4096;
 
 // States. Plain numbers (no enum: the code runs through Node's type stripping).
 const HEAD = 0;
@@ -100,6 +102,13 @@ export class ResponseParser {
   private readonly maxHeadBytes: number;
   /** Head bytes kept from earlier reads while its end has not arrived. */
   private pending: Buffer | null = null;
+  /** The last head parsed in full (a copy) and what it said; see parseHead(). */
+  private lastHead: Buffer | null = null;
+  private lastStatus = 0;
+  private lastMinor = 1;
+  private lastContentLength = -1;
+  private lastChunked = false;
+  private lastClose = false;
 
   // The response being parsed.
   private status = 0;
@@ -235,6 +244,29 @@ export class ResponseParser {
         this.firstByteAt = this.now;
         this.totalBytes = 0;
       }
+      // Most heads repeat the last one byte for byte (a server answers the same request the
+      // same way; the Date changes once a second): then its parse is the last one's.
+      const last = this.lastHead;
+      if (last !== null && !this.captureServer) {
+        const to = pos + last.length;
+        if (
+          to <= end &&
+          buf[to - 1] === LF &&
+          buf[to - 2] === CR &&
+          buf[to - 3] === LF &&
+          buf.compare(last, 0, last.length, pos, to) === 0
+        ) {
+          this.minorVersion = this.lastMinor;
+          this.headRead(
+            this.lastStatus,
+            this.lastContentLength,
+            this.lastChunked,
+            this.lastClose,
+            last.length,
+          );
+          return to;
+        }
+      }
       const at = buf.indexOf(CRLFCRLF, pos);
       if (at !== -1 && at + 4 <= end) {
         if (at + 4 - pos > this.maxHeadBytes) return this.headTooLarge();
@@ -345,16 +377,38 @@ export class ResponseParser {
       }
     }
 
+    // The status line and the framing headers are all the head says (the Server value aside,
+    // which is read only when captured): an identical head gets the same answer.
+    if (to - from <= MAX_REMEMBERED_HEAD && !this.captureServer) {
+      this.lastHead = Buffer.from(buf.subarray(from, to));
+      this.lastStatus = status;
+      this.lastMinor = minor;
+      this.lastContentLength = contentLength;
+      this.lastChunked = chunked;
+      this.lastClose = connClose;
+    }
+    this.headRead(status, contentLength, chunked, connClose, to - from);
+    return true;
+  }
+
+  /** Acts on a parsed head: counts it and sets up (or completes) its body. */
+  private headRead(
+    status: number,
+    contentLength: number,
+    chunked: boolean,
+    connClose: boolean,
+    headBytes: number,
+  ): void {
     this.status = status;
     this.close = connClose;
     this.bodyBytes = 0;
-    this.totalBytes += to - from;
+    this.totalBytes += headBytes;
     // 1xx informational: no body; the final response to the same request follows (its
     // bytes count towards that response, and its arrival is the first byte).
-    if (status < 200) return true;
+    if (status < 200) return;
     if (this.headRequests || status === 204 || status === 304) {
       this.complete();
-      return true;
+      return;
     }
     if (chunked) {
       this.state = CHUNK_SIZE;
@@ -368,7 +422,6 @@ export class ResponseParser {
       this.state = BODY_UNTIL_CLOSE;
       this.close = true;
     }
-    return true;
   }
 
   /** One byte of chunk framing or trailer. */

@@ -1,6 +1,8 @@
 import type { Recorder } from '../recorder.ts';
-import type { ClassifiedError } from '../errors.ts';
-import { newHistogram, type Histogram } from '../histogram.ts';
+import type { ClassifiedError, ClientLimit } from '../errors.ts';
+import { REPORT_PERCENTILES } from '../../../shared/defaults.ts';
+import type { LatencyStats } from '../../../shared/result.ts';
+import { recordedStats, ValueRecorder } from '../histogram.ts';
 import { PhaseHistograms } from './phases.ts';
 
 /** What a load driver hands out to clients and hears back from them. */
@@ -9,6 +11,10 @@ export interface Client {
   readonly free: number;
   /** Starts a request scheduled for intendedAt (performance.now() ms; equal to now when unscheduled). */
   send(intendedAt: number, now: number): void;
+  /** Opens its connection now, without a request (the open model's pool opens ahead of need). */
+  prepare(): void;
+  /** A connection is being opened (or waits to be retried after a failed one). */
+  readonly connecting: boolean;
   /** Fails requests older than the timeout. */
   sweep(now: number): void;
   /** Drops every connection now; unfinished requests stay unfinished (a stopped run). */
@@ -16,8 +22,11 @@ export interface Client {
 }
 
 export interface ClientOwner {
-  /** A client finished one or more requests and has room again. */
-  onFree(client: Client): void;
+  /**
+   * A client finished one or more requests and has room again. `now`: performance.now() of
+   * the read that finished them, when the client has it (saves the owner a clock read).
+   */
+  onFree(client: Client, now?: number): void;
 }
 
 /**
@@ -36,7 +45,7 @@ export class RequestLedger {
   readonly recorder: Recorder;
   readonly phases = new PhaseHistograms();
   /** Closed model with a rate cap: latency from the intended send time (wrk2's corrected). */
-  readonly corrected: Histogram | null;
+  private readonly corrected: ValueRecorder | null;
   readonly clock: LatencyClock;
   readonly timeoutMs: number;
   /** The failure of a request that outlived timeoutMs (one object for the whole run). */
@@ -45,12 +54,14 @@ export class RequestLedger {
   httpVersion: string | null = null;
   /** performance.now() of the last finished request. */
   lastDoneAt = 0;
+  /** Requests failed by a limit of the generator's machine, by limit (see errors.ts). */
+  readonly limitHits = new Map<ClientLimit, number>();
   private documentNoted = false;
 
   constructor(recorder: Recorder, opts: { clock: LatencyClock; corrected: boolean; timeoutMs: number }) {
     this.recorder = recorder;
     this.clock = opts.clock;
-    this.corrected = opts.corrected ? newHistogram('run') : null;
+    this.corrected = opts.corrected ? new ValueRecorder() : null;
     this.timeoutMs = opts.timeoutMs;
     this.timedOut = { kind: 'timeout', message: `no complete response within ${opts.timeoutMs} ms` };
   }
@@ -89,17 +100,23 @@ export class RequestLedger {
     const from = this.clock === 'intended' ? intendedAt : startAt;
     this.recorder.response(status, Math.round((doneAt - from) * 1000), bodyBytes, totalBytes);
     if (this.corrected !== null && this.recorder.measuring)
-      this.corrected.recordValue(Math.max(1, Math.round((doneAt - intendedAt) * 1000)));
+      this.corrected.record(Math.max(1, Math.round((doneAt - intendedAt) * 1000)));
     if (!this.documentNoted && status >= 200 && status < 300) {
       this.recorder.noteDocument(server, bodyBytes);
       this.documentNoted = this.recorder.totals.documentLength !== null;
     }
   }
 
+  /** The corrected latency's summary (null without a rate cap or a measured response). */
+  correctedLatency(): LatencyStats | null {
+    return this.corrected === null ? null : recordedStats(this.corrected, REPORT_PERCENTILES);
+  }
+
   /** A request failed without a response. */
   failed(f: ClassifiedError, doneAt: number): void {
     this.recorder.inFlight--;
     this.lastDoneAt = doneAt;
+    if (f.limit !== undefined) this.limitHits.set(f.limit, (this.limitHits.get(f.limit) ?? 0) + 1);
     this.recorder.error(f.kind, f.message);
   }
 }

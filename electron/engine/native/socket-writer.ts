@@ -1,0 +1,169 @@
+import type net from 'node:net';
+import type tls from 'node:tls';
+import { getSystemErrorName } from 'node:util';
+import { streamWrap, type WriteReq } from './stream-handle.ts';
+
+/**
+ * Writes a connection's bytes straight to its socket handle, past Node's Writable stream.
+ *
+ * `socket.write()` costs a WriteWrap, a callback, a nextTick and the Writable's bookkeeping
+ * per call: in a closed loop on loopback that was a third of the engine's own (user-space)
+ * instructions per request. The handle's `writeBuffer(req, bytes)` is what `socket.write()`
+ * ends in; called directly it writes at once (a plain TCP socket: libuv's try-write, the
+ * same system call) and reports whether the bytes went out synchronously. Only then is the
+ * request object reused; an asynchronous write (the kernel buffer full, or any TLS write,
+ * which completes from an immediate) keeps its own, with the bytes referenced until done.
+ *
+ * A TLS handle takes one write at a time (Node's TLSWrap aborts the process on a second
+ * one), so while a TLS write is in flight later bytes are queued and go out together, in
+ * one `writev`, when it completes. Every write of a socket must then go through its writer,
+ * which is the rule for the native clients from the moment a connection is ready.
+ *
+ * The handle API is Node's internal stream_wrap binding (see stream-handle.ts). When it is
+ * missing, or the socket's Writable holds bytes of its own, the writer falls back to
+ * `socket.write()`.
+ */
+
+interface StreamHandle {
+  writeBuffer(req: WriteReq, bytes: Uint8Array): number;
+  writev(req: WriteReq, chunks: Uint8Array[], allBuffers: true): number;
+}
+
+function handleOf(socket: net.Socket): StreamHandle | null {
+  const h = (socket as unknown as { _handle?: Partial<StreamHandle> | null })._handle;
+  return h && typeof h.writeBuffer === 'function' && typeof h.writev === 'function'
+    ? (h as StreamHandle)
+    : null;
+}
+
+/** Bytes waiting to be written above which a connection counts as backlogged (Node's highWaterMark). */
+const BACKLOG_BYTES = 16 * 1024;
+
+function writeError(status: number): NodeJS.ErrnoException {
+  let code: string;
+  try {
+    code = getSystemErrorName(status);
+  } catch {
+    code = `E${-status}`;
+  }
+  return Object.assign(new Error(`write ${code}`), { code, errno: status, syscall: 'write' });
+}
+
+export class SocketWriter {
+  private readonly socket: net.Socket;
+  private readonly handle: StreamHandle | null;
+  private readonly tls: boolean;
+  /** Reused for writes that complete synchronously (plain TCP); null after an asynchronous one. */
+  private req: WriteReq | null = null;
+  /** TLS: a write is in flight; later bytes wait in `queued`. */
+  private inFlight = false;
+  private queued: Uint8Array[] = [];
+  /** Bytes handed over and not yet written: TLS's queue, and plain TCP's asynchronous writes. */
+  private waiting = 0;
+  private readonly onTlsComplete = (status: number): void => {
+    this.inFlight = false;
+    this.waiting = 0;
+    for (const q of this.queued) this.waiting += q.byteLength;
+    if (status < 0) return this.fail(status);
+    if (this.queued.length > 0) this.flushQueued();
+  };
+  private readonly onTcpComplete = (status: number): void => {
+    if (status < 0) this.fail(status);
+  };
+
+  /** For a connected socket (TLS handshake done) that nothing else writes to. */
+  constructor(socket: net.Socket) {
+    this.socket = socket;
+    this.tls = (socket as Partial<tls.TLSSocket>).encrypted === true;
+    this.handle = streamWrap === null ? null : handleOf(socket);
+  }
+
+  /**
+   * Whether more than BACKLOG_BYTES wait to be written (a peer that stopped reading): what
+   * the Writable's writableNeedDrain says, for writes that bypass it.
+   */
+  get backlogged(): boolean {
+    return this.waiting > BACKLOG_BYTES || this.socket.writableNeedDrain;
+  }
+
+  /** Whether writes bypass the Writable (false: every write is a socket.write()). */
+  get direct(): boolean {
+    return this.handle !== null;
+  }
+
+  /**
+   * Writes the bytes (in order with every earlier write). Returns true when they were sent
+   * or copied before returning, so the caller may reuse the buffer; false when it must stay
+   * untouched.
+   */
+  write(bytes: Uint8Array): boolean {
+    const socket = this.socket;
+    if (socket.destroyed) return true;
+    const handle = this.handle;
+    if (handle === null || socket.writableLength > 0) {
+      socket.write(bytes);
+      return false;
+    }
+    if (this.tls) {
+      if (this.inFlight) {
+        this.queued.push(bytes);
+        this.waiting += bytes.byteLength;
+        return false;
+      }
+      const req = new streamWrap!.WriteWrap();
+      req.oncomplete = this.onTlsComplete;
+      this.inFlight = true;
+      const err = handle.writeBuffer(req, bytes);
+      if (err !== 0) {
+        this.inFlight = false;
+        this.fail(err);
+      }
+      // TLSWrap encrypts (or copies) the bytes before returning.
+      return true;
+    }
+    let req = this.req;
+    if (req === null) {
+      req = new streamWrap!.WriteWrap();
+      req.oncomplete = this.onTcpComplete;
+      this.req = req;
+    }
+    const err = handle.writeBuffer(req, bytes);
+    if (err !== 0) {
+      this.fail(err);
+      return true;
+    }
+    if (streamWrap!.streamBaseState[streamWrap!.kLastWriteWasAsync] === 0) return true;
+    // libuv holds the bytes until the write completes; the next write gets its own request.
+    req.buffer = bytes;
+    const length = bytes.byteLength;
+    this.waiting += length;
+    req.oncomplete = (status: number): void => {
+      this.waiting -= length;
+      this.onTcpComplete(status);
+    };
+    this.req = null;
+    return false;
+  }
+
+  private flushQueued(): void {
+    const chunks = this.queued;
+    this.queued = [];
+    if (this.socket.destroyed) return;
+    const req = new streamWrap!.WriteWrap();
+    req.oncomplete = this.onTlsComplete;
+    req.buffer = chunks;
+    this.inFlight = true;
+    const err = this.handle!.writev(req, chunks, true);
+    if (err !== 0) {
+      this.inFlight = false;
+      this.fail(err);
+    }
+  }
+
+  /** A failed write ends the connection as the Writable would: 'error', then 'close'. */
+  private fail(status: number): void {
+    this.queued = [];
+    this.waiting = 0;
+    if (!this.socket.destroyed) this.socket.destroy(writeError(status));
+  }
+}
