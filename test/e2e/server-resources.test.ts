@@ -12,6 +12,7 @@ import { endAfterAll } from '../helpers/cleanup.ts';
 import { startNginx, type NginxServer } from '../helpers/nginx.ts';
 import { startNodeExporter } from '../helpers/node-exporter.ts';
 import type { LocalServer } from '../helpers/server-process.ts';
+import { startH2o, type WebServer } from '../helpers/web-servers.ts';
 import { refusedPort } from '../helpers/servers.ts';
 import {
   fillPlan,
@@ -27,18 +28,18 @@ import {
 import { useE2eApp } from './fixture.ts';
 
 /**
- * The server's side of a run in the browser (issue 11), against Debian's nginx and
+ * The server's side of a run in the browser (issue 11), against Debian's nginx, H2O and
  * prometheus-node-exporter started here on loopback: the server panel gains points while
  * the run goes on, the report's Server resources table carries the CPU-seconds per 10,000
  * requests of the result, a node_exporter target draws the load average, a wrong exporter
- * URL is a named gap while the run completes, and a comparison of two servers shows each
+ * URL is a named gap while the run completes, and a comparison of nginx and H2O shows each
  * one's CPU-seconds per 10,000 requests in the matrix.
  */
 
 const e2e = useE2eApp();
 const endAll = endAfterAll();
 let nginx: NginxServer;
-let other: NginxServer;
+let h2o: WebServer;
 let exporter: LocalServer;
 let downloads: string;
 /** A browser of its own for opening exported files offline (the app's keeps its network). */
@@ -49,7 +50,7 @@ beforeAll(async () => {
   endAll({ remove: () => rmSync(downloads, { recursive: true, force: true }) });
   offline = endAll(await launchChromium());
   nginx = endAll(await startNginx({ workers: 2 }));
-  other = endAll(await startNginx({ workers: 1 }));
+  h2o = endAll(await startH2o());
   exporter = endAll(await startNodeExporter());
 });
 
@@ -201,7 +202,7 @@ describe('server resources in the browser', () => {
     await fillScenario(app, { url: `${nginx.httpUrl}test.html`, connections: 10, seconds: 3 });
     await pickMonitor(app, 0, 'node-exporter', `${exporter.httpUrl}metrics`);
     await page.getByTestId('target-add').click();
-    await page.getByTestId('target-url-1').fill(`${other.httpUrl}test.html`);
+    await page.getByTestId('target-url-1').fill(`${h2o.httpUrl}test.html`);
     // A monitor that is not one is named at its field and stops the run from starting.
     await pickMonitor(app, 1, 'pid', 'x1');
     expect(await page.getByTestId('error-targets.1.monitor').textContent()).toContain(
@@ -257,17 +258,17 @@ describe('server resources in the browser', () => {
     await page.emulateMedia({ colorScheme: 'light' });
   });
 
-  it('compares two local servers by the CPU-seconds each spent per 10,000 requests', async () => {
+  it('compares two local servers (nginx, H2O) by the CPU-seconds each spent per 10,000 requests', async () => {
     const app = await e2e.open();
     const { page } = app;
     await page.getByTestId('tab-compare').click();
     await fillPlan(
       app,
       {
-        name: 'nginx 2 workers vs 1',
+        name: 'nginx vs H2O',
         targets: [
-          { name: 'nginx-2w', url: `${nginx.httpUrl}test.html` },
-          { name: 'nginx-1w', url: `${other.httpUrl}test.html` },
+          { name: 'nginx', url: `${nginx.httpUrl}test.html` },
+          { name: 'h2o', url: `${h2o.httpUrl}test.html` },
         ],
       },
       { levels: '10', seconds: 2, repetitions: 1, pause: 0 },
@@ -285,11 +286,15 @@ describe('server resources in the browser', () => {
     const rows = page.getByTestId('comparison-cell');
     expect(await rows.count()).toBe(2);
     for (const o of outcomes) {
-      const per10k = o.result.serverResources!.cpuSecondsPer10kRequests;
+      const sr = o.result.serverResources!;
+      const per10k = sr.cpuSecondsPer10kRequests;
+      // Each server's own processes, found from its port.
+      const name = ['nginx', 'h2o'][o.coordinates.targetIndex]!;
+      expect(sr.source.method === 'process' && sr.source.processes.map((p) => p.name)).toContain(name);
       expect(per10k).toBeGreaterThan(0);
       console.info(`${o.result.target.name}: ${per10k} server CPU-seconds per 10,000 requests`);
       const row = rows.nth(o.coordinates.targetIndex);
-      expect(await row.getAttribute('data-target')).toBe(['nginx-2w', 'nginx-1w'][o.coordinates.targetIndex]);
+      expect(await row.getAttribute('data-target')).toBe(name);
       // The matrix's own column, as the registry formats it.
       expect(await row.getByTestId('cell-serverCpuPer10k').textContent()).toBe(formatCpuPer10k(per10k!));
     }
@@ -297,7 +302,7 @@ describe('server resources in the browser', () => {
     // The matrix CSV carries the same figure, per cell.
     const matrix = await saveDownload(page, 'export-matrix-csv', downloads);
     const cells = parse<Record<string, string>>(readFileSync(matrix.path, 'utf8'), { columns: true });
-    expect(cells.map((c) => c.target)).toEqual(['nginx-2w', 'nginx-1w']);
+    expect(cells.map((c) => c.target)).toEqual(['nginx', 'h2o']);
     for (const o of outcomes) {
       const cell = cells[o.coordinates.targetIndex]!;
       expect(Number(cell['server cpu seconds per 10k requests'])).toBeCloseTo(
