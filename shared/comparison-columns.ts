@@ -1,35 +1,19 @@
 /**
  * The comparison matrix's columns, one registry for every view that draws the matrix (the
  * UI, the text export, the HTML report) and the Matrix CSV: each column's label, unit, value
- * for a cell and format. Also the per-repetition table (seed 002's Résumé: each run's time
- * taken, req/s and time per request). Pure.
+ * for a cell and format. The per-repetition table is in comparison-repetitions.ts. Pure.
  */
-import {
-  cellKey,
-  levelLabel,
-  type CellAggregate,
-  type CellOutcome,
-  type ComparisonTable,
-  type ProtocolVariant,
-  type Stat,
-} from './comparison.ts';
-import type { FigureStats, ResourceFigure } from './resources.ts';
+import { cellKey, type CellOutcome } from './comparison-cells.ts';
+import type { Stat } from './comparison-stats.ts';
+import { countFormat, numberFormat, percentFormat, textFormat, type ColumnValue } from './column-format.ts';
+import type { CellAggregate, ComparisonTable } from './comparison-table.ts';
 import type { Phase, RunResult } from './result.ts';
 import type { MatrixColumnId } from './report-settings.ts';
 import { errorPercent, failedRequests, timePerRequestAcrossMs, timePerRequestMs } from './format/summary.ts';
-import { formatCpuPer10k, formatResourceValue, SERVER_VERDICT_FIGURE } from './format/resources-table.ts';
-import { fixed, formatCount, formatGrouped } from './format/units.ts';
-import {
-  badCaveatsOn,
-  cellVerdict,
-  runVerdict,
-  verdictLabel,
-  type Verdict,
-  type VerdictFigure,
-} from './verdict.ts';
-
-/** What a view shows for a missing figure. */
-export const NO_VALUE = '–';
+import { maxOf, meanOf, sum } from './matrix-cell-figures.ts';
+import { SERVER_COLUMNS } from './comparison-server-columns.ts';
+import type { VerdictFigure } from './verdict-caveats.ts';
+import { badCaveatsOn, cellVerdict, verdictLabel, type Verdict } from './verdict.ts';
 
 /** A cell of the matrix with its runs and verdict. */
 export interface MatrixCell extends CellAggregate {
@@ -64,8 +48,6 @@ export function matrixCells(table: ComparisonTable, outcomes: readonly CellOutco
   });
 }
 
-export type ColumnValue = number | string | null;
-
 export interface MatrixColumn {
   id: MatrixColumnId;
   /** Short header: "req/s", "p99". */
@@ -80,43 +62,7 @@ export interface MatrixColumn {
   format(value: ColumnValue): string;
 }
 
-const numberFormat =
-  (decimals: number) =>
-  (v: ColumnValue): string =>
-    v === null ? NO_VALUE : typeof v === 'string' ? v : formatGrouped(v, decimals);
-const countFormat = (v: ColumnValue): string =>
-  v === null ? NO_VALUE : typeof v === 'string' ? v : formatCount(v);
-const percentFormat = (v: ColumnValue): string =>
-  v === null ? NO_VALUE : typeof v === 'string' ? v : `${fixed(v, 2)}%`;
-const text = (v: ColumnValue): string => (v === null ? NO_VALUE : String(v));
-
-const mean = (values: readonly (number | null | undefined)[]): number | null => {
-  const xs = values.filter((v): v is number => typeof v === 'number');
-  return xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length;
-};
-/** Summed over the counted runs; null before any. */
-const sum = (cell: MatrixCell, get: (r: RunResult) => number | null): number | null => {
-  if (cell.counted.length === 0) return null;
-  const xs = cell.counted.map(get);
-  return xs.every((x) => x === null) ? null : xs.reduce<number>((a, b) => a + (b ?? 0), 0);
-};
-const meanOf = (cell: MatrixCell, get: (r: RunResult) => number | null | undefined): number | null =>
-  mean(cell.counted.map(get));
-/** The largest over the counted runs; null before any has the figure. */
-const maxOf = (cell: MatrixCell, get: (r: RunResult) => number | null | undefined): number | null => {
-  const xs = cell.counted.map(get).filter((v): v is number => typeof v === 'number');
-  return xs.length === 0 ? null : Math.max(...xs);
-};
 const stat = (s: Stat | null, get: (s: Stat) => number | null): number | null => (s ? get(s) : null);
-/** A server figure's mean or max in one run (target.monitor), when it was read. */
-const server =
-  (figure: ResourceFigure, pick: keyof FigureStats) =>
-  (r: RunResult): number | undefined =>
-    r.serverResources?.summary[figure]?.[pick];
-const resourceFormat =
-  (figure: ResourceFigure) =>
-  (v: ColumnValue): string =>
-    v === null ? NO_VALUE : typeof v === 'string' ? v : formatResourceValue(figure, v);
 const phaseMean = (phase: Phase) => (r: RunResult) => r.phases?.[phase]?.mean ?? null;
 
 /** Each column once; MATRIX_COLUMN_IDS (report-settings.ts) orders them. */
@@ -128,7 +74,7 @@ export const MATRIX_COLUMNS: Record<MatrixColumnId, MatrixColumn> = {
     description: 'runs counted of those planned',
     figure: null,
     value: (c) => `${c.runs}/${c.planned}`,
-    format: text,
+    format: textFormat,
   },
   rps: {
     id: 'rps',
@@ -346,61 +292,7 @@ export const MATRIX_COLUMNS: Record<MatrixColumnId, MatrixColumn> = {
     value: (c) => sum(c, (r) => r.requests.dropped),
     format: countFormat,
   },
-  serverCpuMean: {
-    id: 'serverCpuMean',
-    label: 'server CPU',
-    unit: '% of a core',
-    description: 'server CPU while measured (target.monitor), % of one core, mean over the runs',
-    figure: SERVER_VERDICT_FIGURE,
-    value: (c) => meanOf(c, server('cpuPercent', 'mean')),
-    format: resourceFormat('cpuPercent'),
-  },
-  serverCpuMax: {
-    id: 'serverCpuMax',
-    label: 'server CPU max',
-    unit: '% of a core',
-    description: 'highest server CPU reading of all the runs, % of one core',
-    figure: SERVER_VERDICT_FIGURE,
-    value: (c) => maxOf(c, server('cpuPercent', 'max')),
-    format: resourceFormat('cpuPercent'),
-  },
-  serverCpuPer10k: {
-    id: 'serverCpuPer10k',
-    label: 'CPU-s/10k req',
-    unit: 'CPU-s',
-    description:
-      'server CPU-seconds per 10,000 requests, mean over the runs: which server spent the least CPU for the same work',
-    figure: SERVER_VERDICT_FIGURE,
-    value: (c) => meanOf(c, (r) => r.serverResources?.cpuSecondsPer10kRequests),
-    format: (v) => (v === null ? NO_VALUE : typeof v === 'string' ? v : formatCpuPer10k(v)),
-  },
-  serverRssMax: {
-    id: 'serverRssMax',
-    label: 'RSS max',
-    unit: 'B',
-    description: 'largest resident memory of the server’s processes (a process tree), of all the runs',
-    figure: SERVER_VERDICT_FIGURE,
-    value: (c) => maxOf(c, server('rssBytes', 'max')),
-    format: resourceFormat('rssBytes'),
-  },
-  serverMemoryMax: {
-    id: 'serverMemoryMax',
-    label: 'memory max',
-    unit: 'B',
-    description: 'most memory used on the server’s machine (node_exporter), of all the runs',
-    figure: SERVER_VERDICT_FIGURE,
-    value: (c) => maxOf(c, server('memoryUsedBytes', 'max')),
-    format: resourceFormat('memoryUsedBytes'),
-  },
-  serverLoadMax: {
-    id: 'serverLoadMax',
-    label: 'load max',
-    unit: '',
-    description: 'highest 1-minute load average of the server’s machine (node_exporter), of all the runs',
-    figure: SERVER_VERDICT_FIGURE,
-    value: (c) => maxOf(c, server('load1', 'max')),
-    format: resourceFormat('load1'),
-  },
+  ...SERVER_COLUMNS,
   verdict: {
     id: 'verdict',
     label: 'verdict',
@@ -408,7 +300,7 @@ export const MATRIX_COLUMNS: Record<MatrixColumnId, MatrixColumn> = {
     description: 'whether the figures are the server’s (see the caveats)',
     figure: null,
     value: (c) => (c.results.length === 0 ? null : verdictLabel(c.verdict)),
-    format: text,
+    format: textFormat,
   },
 };
 
@@ -425,132 +317,4 @@ export function columnText(column: MatrixColumn, cell: MatrixCell): string {
 /** True when a bad caveat of the cell's verdict affects the column's figure (or the whole cell). */
 export function columnAffected(column: MatrixColumn, cell: MatrixCell): boolean {
   return column.figure !== null && badCaveatsOn(cell.verdict, column.figure).length > 0;
-}
-
-/** One column's figure against the level, per target (and protocol): a bar chart's data. */
-export interface ColumnSeries {
-  targetIndex: number;
-  protocol: ProtocolVariant;
-  /** "nginx" with one protocol, "nginx · https" with several. */
-  label: string;
-  /** Ascending. */
-  levels: number[];
-  /** The column's value at each level; null where the cell has none. */
-  values: (number | null)[];
-  /** Whether a bad caveat affects the column's figure at each level (columnAffected). */
-  affected: boolean[];
-}
-
-/** A numeric column of the matrix per target and protocol, level by level (plan order). */
-export function columnSeries(
-  table: ComparisonTable,
-  cells: readonly MatrixCell[],
-  id: MatrixColumnId,
-): ColumnSeries[] {
-  const column = MATRIX_COLUMNS[id];
-  const levels = [...table.levels].sort((a, b) => a - b);
-  const byKey = new Map(cells.map((c) => [c.key, c]));
-  return table.protocols.flatMap((protocol) =>
-    table.targets.map((target, targetIndex) => {
-      const at = levels.map((level) => byKey.get(cellKey({ targetIndex, protocol, level })));
-      return {
-        targetIndex,
-        protocol,
-        label: table.protocols.length > 1 ? `${target} · ${protocol}` : target,
-        levels,
-        values: at.map((c) => {
-          const v = c ? column.value(c) : null;
-          return typeof v === 'number' ? v : null;
-        }),
-        affected: at.map((c) => c !== undefined && c.results.length > 0 && columnAffected(column, c)),
-      };
-    }),
-  );
-}
-
-/** True when some cell has the column's figure (a chart of it is worth drawing). */
-export const columnHasData = (series: readonly ColumnSeries[]): boolean =>
-  series.some((s) => s.values.some((v) => v !== null));
-
-// ---------------------------------------------------------------------------------------
-// Per-repetition table (seed 002's Résumé)
-
-export interface RepetitionRow {
-  key: string;
-  targetIndex: number;
-  target: string;
-  protocol: ProtocolVariant;
-  level: number;
-  /** "c=30", "1000 req/s". */
-  levelText: string;
-  /** 1-based. */
-  repetition: number;
-  result: RunResult;
-  verdict: Verdict;
-}
-
-export interface RepetitionColumn {
-  id: 'status' | 'timeTaken' | 'rps' | 'timePerRequest' | 'timePerRequestAcross' | 'p99' | 'verdict';
-  label: string;
-  unit: string;
-  value(row: RepetitionRow): ColumnValue;
-  format(value: ColumnValue): string;
-}
-
-/** Each run's time taken, req/s and ab's two times per request, with its verdict. */
-export const REPETITION_COLUMNS: readonly RepetitionColumn[] = [
-  { id: 'status', label: 'status', unit: '', value: (r) => r.result.status, format: text },
-  {
-    id: 'timeTaken',
-    label: 'time taken s',
-    unit: 's',
-    value: (r) => r.result.durationSeconds,
-    format: numberFormat(3),
-  },
-  {
-    id: 'rps',
-    label: 'req/s',
-    unit: 'req/s',
-    value: (r) => r.result.throughput.requestsPerSecond,
-    format: numberFormat(2),
-  },
-  {
-    id: 'timePerRequest',
-    label: 'time/req ms',
-    unit: 'ms',
-    value: (r) => timePerRequestMs(r.result),
-    format: numberFormat(3),
-  },
-  {
-    id: 'timePerRequestAcross',
-    label: 'time/req all ms',
-    unit: 'ms',
-    value: (r) => timePerRequestAcrossMs(r.result),
-    format: numberFormat(3),
-  },
-  {
-    id: 'p99',
-    label: 'p99 ms',
-    unit: 'ms',
-    value: (r) => r.result.latency?.percentiles['99'] ?? null,
-    format: numberFormat(3),
-  },
-  { id: 'verdict', label: 'verdict', unit: '', value: (r) => verdictLabel(r.verdict), format: text },
-];
-
-/** One row per run, grouped by cell (plan order), repetitions in order. */
-export function repetitionRows(table: ComparisonTable, outcomes: readonly CellOutcome[]): RepetitionRow[] {
-  return matrixCells(table, outcomes).flatMap((cell) =>
-    cell.outcomes.map(({ coordinates, result }) => ({
-      key: `${cell.key}|${coordinates.repetition}`,
-      targetIndex: cell.targetIndex,
-      target: cell.target,
-      protocol: cell.protocol,
-      level: cell.level,
-      levelText: levelLabel(table.levelKind, cell.level),
-      repetition: coordinates.repetition + 1,
-      result,
-      verdict: runVerdict(result),
-    })),
-  );
 }

@@ -12,7 +12,8 @@ import {
   type ServerResources,
 } from '../resources.ts';
 import { gapText } from '../resource-charts.ts';
-import { badCaveatsOn, type Verdict, type VerdictFigure } from '../verdict.ts';
+import type { VerdictFigure } from '../verdict-caveats.ts';
+import { badCaveatsOn, type Verdict } from '../verdict.ts';
 import { fixed, formatBytes, formatCount } from './units.ts';
 
 /** A figure's value with its unit, as the report prints it. */

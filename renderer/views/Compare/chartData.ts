@@ -1,15 +1,13 @@
 import type { ChartConfiguration, ChartDataset, ScriptableContext, TooltipItem } from 'chart.js';
+import { cellKey } from '../../../shared/comparison-cells.ts';
 import {
   cellAt,
-  cellKey,
-  levelLabel,
   scalingSeries,
   type ComparisonTable,
-  type LevelKind,
-  type ProtocolVariant,
   type ScalingSeries,
-} from '../../../shared/comparison.ts';
-import type { ColumnSeries } from '../../../shared/comparison-columns.ts';
+} from '../../../shared/comparison-table.ts';
+import { levelLabel, type LevelKind, type ProtocolVariant } from '../../../shared/comparison.ts';
+import type { ColumnSeries } from '../../../shared/comparison-column-series.ts';
 import { formatCpuPer10k } from '../../../shared/format/resources-table.ts';
 import { baseLineOptions } from '../../charts/baseOptions.ts';
 import { hatch } from '../../charts/hatch.ts';

@@ -4,28 +4,23 @@
  * the server CPU-seconds per 10,000 requests when the servers were watched),
  * seed 001's percentile tables, one row per run (seed 002), the plan, and each run in full.
  */
+import { columnHasData, columnSeries } from '../../comparison-column-series.ts';
 import {
   columnAffected,
-  columnHasData,
-  columnSeries,
   columnText,
   matrixCells,
   matrixColumns,
-  REPETITION_COLUMNS,
-  repetitionRows,
   type MatrixCell,
 } from '../../comparison-columns.ts';
+import { REPETITION_COLUMNS, repetitionRows } from '../../comparison-repetitions.ts';
+import type { CellOutcome } from '../../comparison-cells.ts';
 import {
   aggregateComparison,
   cellAt,
   comparisonPercentileTable,
-  comparisonTargetLabel,
-  levelLabel,
-  urlFor,
-  type CellOutcome,
-  type ComparisonPlan,
   type ComparisonTable,
-} from '../../comparison.ts';
+} from '../../comparison-table.ts';
+import { comparisonTargetLabel, levelLabel, urlFor, type ComparisonPlan } from '../../comparison.ts';
 import { PREFLIGHT_FIX_LABELS, type PreflightFailure } from '../../preflight.ts';
 import { planReport } from '../../report-settings.ts';
 import { runVerdict, VERDICT_STATE_LABELS, VERDICT_STATES } from '../../verdict.ts';
