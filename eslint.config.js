@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-const nodeOnly = ['electron', 'electron-store', 'conf', 'ws', 'undici', 'autocannon', 'hdr-histogram-js'];
+const nodeOnly = ['electron', 'env-paths', 'ws', 'autocannon', 'hdr-histogram-js'];
 const fence = (extra = []) => ({
   'no-restricted-imports': [
     'error',

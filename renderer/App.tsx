@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { TrebuchetApi } from '../shared/api.ts';
 import type { ComparisonPlan } from '../shared/comparison.ts';
 import type { Preset } from '../shared/presets.ts';
@@ -20,10 +20,11 @@ import { useShortcuts } from './run/useShortcuts.ts';
 import { CompareView } from './views/Compare/CompareView.tsx';
 import { defaultPlanDraft, draftFromPlan, type PlanDraft } from './views/Compare/planDraft.ts';
 import { useComparisonRun } from './views/Compare/useComparisonRun.ts';
-import { SavedNote } from './views/common/SavedNote.tsx';
-import { StoreProblems } from './views/common/StoreProblems.tsx';
-import { useStartupProblems } from './views/common/useStartupProblems.ts';
-import { ViewTabs, type View } from './views/common/ViewTabs.tsx';
+import { SavedNote } from './components/SavedNote.tsx';
+import { StoreProblems } from './components/StoreProblems.tsx';
+import { useStartupProblems } from './components/useStartupProblems.ts';
+import { ViewTabs, type View } from './components/ViewTabs.tsx';
+import { aboutTarget } from './views/Export/chartSubject.ts';
 import { ResultExports } from './views/Export/ResultExports.tsx';
 import { HistoryView } from './views/History/HistoryView.tsx';
 import { PresetsView } from './views/Presets/PresetsView.tsx';
@@ -39,7 +40,7 @@ const isResult = (r: RunResult | null): r is RunResult => r !== null;
  * History and Presets: what was kept. Runs and comparisons go on while another view is shown.
  */
 export function App({ api }: { api: TrebuchetApi }) {
-  const [store] = useState(() => createRunStore());
+  const [store] = useState(() => createRunStore((runId, listener) => api.onRunEvent(runId, listener)));
   const editor = useScenarioDraft();
   const { update: updateDraft } = editor;
   const [picked, setPicked] = useState<number | null>(null);
@@ -148,6 +149,14 @@ export function App({ api }: { api: TrebuchetApi }) {
   const runKey = runShortcutLabel(navigator.platform);
   // A finished target without a single sample (refused before any load) has no timeline to draw.
   const hasTimeline = shown !== null && (shownResult === null || store.samples(shown).length > 0);
+  const shownTargetSpec = shown === null ? undefined : run.scenario?.targets[shown];
+  const load = run.scenario?.load;
+  const startedAt = shownResult?.startedAt;
+  // Until the target has a result, the charts are of now.
+  const chartAbout = useMemo(
+    () => (shownTargetSpec && load ? aboutTarget(shownTargetSpec, load, startedAt ?? new Date()) : null),
+    [shownTargetSpec, load, startedAt],
+  );
 
   return (
     <div className="app">
@@ -242,7 +251,14 @@ export function App({ api }: { api: TrebuchetApi }) {
               <>
                 <RunPanel state={run} shown={shown} onPick={setPicked} />
                 {shownResult && <ReportSummary result={shownResult} />}
-                {hasTimeline && <LiveCharts store={store} targetIndex={shown} generation={run.generation} />}
+                {hasTimeline && chartAbout && (
+                  <LiveCharts
+                    store={store}
+                    targetIndex={shown}
+                    generation={run.generation}
+                    about={chartAbout}
+                  />
+                )}
                 {shown !== null && <ReportDetails results={run.results} shown={shown} />}
                 {run.phase === 'done' && run.results.some(isResult) && (
                   <>

@@ -1,67 +1,53 @@
-import type { CommandInput, CommandOutput, ComparisonEvent, RunEvent } from './api.ts';
+import type { CommandName, CommandReply, TrebuchetApi } from './api.ts';
+import { COMMAND_NAMES } from './command-names.ts';
+
+/*
+ * The client side of the contract (shared/api.ts): the one builder that turns a transport
+ * into the curated `TrebuchetApi` object, and the router of job events. Kept free of zod
+ * (it imports api.ts for types only) because the sandboxed preload bundles it.
+ */
 
 /**
- * The zod-free half of the contract: the command names, the reply envelope and the one
- * builder that turns a transport into the curated `TrebuchetApi` object. Kept free of zod
- * because the sandboxed preload bundles it and needs none of the schemas.
- *
- * A command is named `area.verb`; adding an area means adding its names here, its input
- * schema in `commandInputSchemas`, its output in `CommandOutputs` and its handler in the
- * hosts' dispatch table (each step is a type error until done).
+ * The receiving end of a window's or page's event channel, which carries the events of all
+ * of its jobs: each event goes to the listeners of its own job only (a lookup, not a
+ * broadcast), and one of a job nobody follows is dropped. The preload and the WebSocket
+ * client each hold one per kind of job.
  */
-export const COMMAND_NAMES = [
-  'app.info',
-  'run.start',
-  'run.stop',
-  'run.active',
-  'presets.list',
-  'presets.get',
-  'presets.save',
-  'presets.rename',
-  'presets.duplicate',
-  'presets.delete',
-  'presets.import',
-  'presets.export',
-  'history.list',
-  'history.get',
-  'history.rename',
-  'history.delete',
-  'compare.start',
-  'compare.stop',
-  'compare.active',
-] as const;
-export type CommandName = (typeof COMMAND_NAMES)[number];
+export class JobEvents<E> {
+  readonly #listeners = new Map<string, Set<(event: E) => void>>();
+  readonly #idOf: (event: E) => string;
+  readonly #what: string;
 
-export function isCommandName(value: unknown): value is CommandName {
-  return typeof value === 'string' && (COMMAND_NAMES as readonly string[]).includes(value);
+  constructor(idOf: (event: E) => string, what: string) {
+    this.#idOf = idOf;
+    this.#what = what;
+  }
+
+  subscribe(id: string, listener: (event: E) => void): () => void {
+    const listeners = this.#listeners.get(id) ?? new Set();
+    listeners.add(listener);
+    this.#listeners.set(id, listeners);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.#listeners.get(id) === listeners) this.#listeners.delete(id);
+    };
+  }
+
+  deliver(event: E): void {
+    for (const listener of this.#listeners.get(this.#idOf(event)) ?? []) {
+      try {
+        listener(event);
+      } catch (error) {
+        console.error(`trebuchet: a ${this.#what} event listener failed:`, error);
+      }
+    }
+  }
+
+  /** Jobs followed now. */
+  get size(): number {
+    return this.#listeners.size;
+  }
 }
-
-/** How a host answers a command, whatever the transport (IPC or WebSocket). */
-export type CommandReply = { ok: true; value: unknown } | { ok: false; error: string };
-
-type AreaOf<K extends string> = K extends `${infer A}.${string}` ? A : never;
-export type ApiArea = AreaOf<CommandName>;
-
-/** Commands whose input may be omitted (e.g. `app.info()`) take it as an optional argument. */
-export type CommandMethod<K extends CommandName> =
-  undefined extends CommandInput<K>
-    ? (input?: CommandInput<K>) => Promise<CommandOutput<K>>
-    : (input: CommandInput<K>) => Promise<CommandOutput<K>>;
-
-/**
- * What the renderer holds: one object per area with one method per command, the same
- * whichever host is behind it (Electron's preload exposes it as `window.trebuchet`, the
- * web host's WebSocket client builds it too). Commands reject with an Error whose message
- * names the bad field.
- */
-export type TrebuchetApi = {
-  [A in ApiArea]: { [K in CommandName as K extends `${A}.${infer V}` ? V : never]: CommandMethod<K> };
-} & {
-  /** Every run's events (only the runs this window or page started); returns the unsubscribe function. */
-  onRunEvent(listener: (event: RunEvent) => void): () => void;
-  /** Every comparison's events (only the comparisons this window or page started); returns the unsubscribe function. */
-  onComparisonEvent(listener: (event: ComparisonEvent) => void): () => void;
-};
 
 /** Sends one command and resolves with the host's reply (a transport failure may reject). */
 export type SendCommand = (command: CommandName, input: unknown) => Promise<CommandReply>;

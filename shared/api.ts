@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CommandName } from './api-client.ts';
+import type { ApiArea, CommandName } from './command-names.ts';
 import { comparisonPlanSchema, type ComparisonEvent, type ComparisonPlan } from './comparison.ts';
 import { historyIdSchema, historyNameSchema, type HistorySummary, type RunRecord } from './history.ts';
 import {
@@ -12,15 +12,16 @@ import {
   type SaveOutcome,
   type StoreProblem,
 } from './presets.ts';
-import { runResultSchema, sampleSchema } from './result.ts';
+import { resourceSampleSchema } from './resources.ts';
+import { runResultSchema, runStatusSchema, sampleSchema } from './result.ts';
 import { scenarioSchema, type Scenario } from './scenario.ts';
 
 /**
  * The one contract between the UI and a host (Electron main over IPC, the web host over a
  * WebSocket). Each command has an input schema (validated by the host) and an output type.
- * Areas: app, run, presets, history, compare. The
- * command names, the reply envelope and the API object's type live in api-client.ts (no
- * zod there, so the preload can bundle it); they are re-exported here.
+ * Areas: app, run, presets, history, compare. The command names and the reply envelope live
+ * in command-names.ts (no zod there, so the preload can bundle them); they are re-exported
+ * here. The client (api-client.ts) depends on this contract, never the other way round.
  */
 export {
   COMMAND_NAMES,
@@ -28,8 +29,7 @@ export {
   type ApiArea,
   type CommandName,
   type CommandReply,
-  type TrebuchetApi,
-} from './api-client.ts';
+} from './command-names.ts';
 
 export type { ComparisonEvent } from './comparison.ts';
 
@@ -84,7 +84,7 @@ export interface AppInfo {
   host: 'electron' | 'web';
   /** The host's platform (process.platform), e.g. "linux". */
   platform: string;
-  /** Where presets.json and history/ live; absent from hosts without stores. */
+  /** Where presets/ and history/ live; absent from hosts without stores. */
   dataDir?: string;
   /** Store files that were broken and kept aside, or secrets that could not be decrypted. */
   problems?: StoreProblem[];
@@ -97,7 +97,7 @@ export interface PresetList {
   /** Built-in presets first (read-only), then the user's in the order they were created. */
   presets: PresetSummary[];
   secretStorage: SecretStorage;
-  /** The presets file. */
+  /** Where the user's presets are kept: the presets/ folder, one file each. */
   file: string;
   problems: StoreProblem[];
 }
@@ -180,12 +180,23 @@ export const runEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('started'), runId: runIdField, targetCount: z.number().int().nonnegative() }),
   z.object({ type: z.literal('target-started'), runId: runIdField, targetIndex }),
   z.object({ type: z.literal('sample'), runId: runIdField, targetIndex, sample: sampleSchema }),
+  /**
+   * One reading of the target's server (target.monitor), on the same time axis as the engine
+   * sample it was taken at (same seq and elapsedSeconds); at most one per engine sample, and
+   * at most one per DEFAULTS.monitor.minIntervalMs. The target's result carries them all.
+   */
+  z.object({
+    type: z.literal('server-sample'),
+    runId: runIdField,
+    targetIndex,
+    sample: resourceSampleSchema,
+  }),
   z.object({ type: z.literal('target-done'), runId: runIdField, targetIndex, result: runResultSchema }),
   /** The whole run ended; status 'cancelled' when stopped, results keep what was measured. */
   z.object({
     type: z.literal('done'),
     runId: runIdField,
-    status: z.enum(['completed', 'cancelled', 'failed']),
+    status: runStatusSchema,
     results: z.array(runResultSchema),
     /** Set by a host that saved the run in history before passing this on (the saved run's id), or could not. */
     historyId: z.string().optional(),
@@ -197,3 +208,28 @@ export const runEventSchema = z.discriminatedUnion('type', [
 export type RunEvent = z.infer<typeof runEventSchema>;
 
 export type RunEventType = RunEvent['type'];
+
+/** Commands whose input may be omitted (e.g. `app.info()`) take it as an optional argument. */
+export type CommandMethod<K extends CommandName> =
+  undefined extends CommandInput<K>
+    ? (input?: CommandInput<K>) => Promise<CommandOutput<K>>
+    : (input: CommandInput<K>) => Promise<CommandOutput<K>>;
+
+/**
+ * What the renderer holds: one object per area with one method per command, the same
+ * whichever host is behind it (Electron's preload exposes it as `window.trebuchet`, the
+ * web host's WebSocket client builds it too). Commands reject with an Error whose message
+ * names the bad field.
+ */
+export type TrebuchetApi = {
+  [A in ApiArea]: { [K in CommandName as K extends `${A}.${infer V}` ? V : never]: CommandMethod<K> };
+} & {
+  /**
+   * One run's events (a run this window or page started), from now on; returns the
+   * unsubscribe function. Subscribe when run.start answers: the host sends a run's first
+   * event after that reply.
+   */
+  onRunEvent(runId: string, listener: (event: RunEvent) => void): () => void;
+  /** One comparison's events, from now on (subscribe when compare.start answers); returns the unsubscribe function. */
+  onComparisonEvent(comparisonId: string, listener: (event: ComparisonEvent) => void): () => void;
+};

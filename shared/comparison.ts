@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import { DEFAULTS, LIMITS, REPORT_PERCENTILES } from './defaults.ts';
-import { runResultSchema, sampleSchema, type ErrorKind, type RunResult } from './result.ts';
+import { preflightCheckSchema, preflightFailureSchema } from './preflight.ts';
+import { comparisonReportSchema } from './report-settings.ts';
+import { runResultSchema, runStatusSchema, sampleSchema, type ErrorKind, type RunResult } from './result.ts';
 import {
+  displayNameSchema,
   loadSchema,
   runOptionsSchema,
   SCENARIO_VERSION,
   targetLabel,
   targetSchema,
+  targetsSchema,
   targetUrlSchema,
   type Load,
   type Scenario,
@@ -83,14 +87,17 @@ const int = (name: string, lim: { min: number; max: number }) =>
 export const comparisonPlanSchema = z
   .object({
     version: z.literal(COMPARISON_PLAN_VERSION).default(COMPARISON_PLAN_VERSION),
-    name: z.string().max(200).default('Untitled comparison'),
-    targets: z.array(comparisonTargetSchema).min(1, 'add at least one target'),
+    name: displayNameSchema.default('Untitled comparison'),
+    targets: targetsSchema(comparisonTargetSchema),
     /** Protocols every target is measured with. */
     protocols: z.array(protocolVariantSchema).min(1, 'pick at least one protocol').default(['http']),
     /** The load of every cell; each level replaces its connections (closed) or rate (open). */
     load: loadSchema,
     /** Connections (closed model) or requests per second (open model), one cell per level. */
-    levels: z.array(z.number({ error: 'level must be a number' })).min(1, 'add at least one load level'),
+    levels: z
+      .array(z.number({ error: 'level must be a number' }))
+      .min(1, 'add at least one load level')
+      .max(LIMITS.levels.max, `at most ${LIMITS.levels.max} load levels`),
     repetitions: int('repetitions', LIMITS.repetitions).default(DEFAULTS.comparison.repetitions),
     /** Idle time between cells, so the server settles (TIME_WAIT sockets, GC) before the next one. */
     pauseSeconds: z
@@ -105,6 +112,8 @@ export const comparisonPlanSchema = z
     options: runOptionsSchema
       .omit({ protocol: true })
       .default(() => runOptionsSchema.omit({ protocol: true }).parse({})),
+    /** Layout and matrix columns of the report; absent: planReport()'s default for the load. */
+    report: comparisonReportSchema.optional(),
   })
   .superRefine((plan, ctx) => {
     const kind = levelKindOf(plan.load);
@@ -138,6 +147,15 @@ export const comparisonPlanSchema = z
         ctx.addIssue({ code: 'custom', path: ['protocols', i], message: `${p} is listed twice` });
       protocols.add(p);
     });
+    // Each cell is a run of its own (and an entry in the saved record): bound the matrix.
+    const runs = plan.targets.length * plan.protocols.length * plan.levels.length * plan.repetitions;
+    if (runs > LIMITS.comparisonRuns.max) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['repetitions'],
+        message: `the plan makes ${runs} runs (targets × protocols × levels × repetitions); at most ${LIMITS.comparisonRuns.max}`,
+      });
+    }
     plan.targets.forEach((target, i) => {
       for (const p of protocols) {
         if (urlFor(target, p) === null) {
@@ -235,7 +253,9 @@ export function expandPlan(plan: ComparisonPlan): ComparisonCell[] {
             scenario: {
               version: SCENARIO_VERSION,
               name: `${plan.name} · ${label} · ${protocol} · ${levelLabel(kind, level)} · #${repetition + 1}`,
-              targets: [{ name: label, url, method: t.method, headers: t.headers, body: t.body }],
+              targets: [
+                { name: label, url, method: t.method, headers: t.headers, body: t.body, monitor: t.monitor },
+              ],
               load: loadAt(plan.load, level),
               options: { ...plan.options, protocol: protocol === 'h2' ? 'h2' : 'http1.1' },
             },
@@ -265,6 +285,13 @@ export const comparisonEventSchema = z.discriminatedUnion('type', [
     type: z.literal('started'),
     comparisonId: z.string(),
     cellCount: z.number().int().nonnegative(),
+  }),
+  /** Before the first cell: the pre-flight of every distinct URL, then its failures (none: cells follow). */
+  z.object({ type: z.literal('preflight'), comparisonId: z.string(), checks: z.array(preflightCheckSchema) }),
+  z.object({
+    type: z.literal('preflight-failed'),
+    comparisonId: z.string(),
+    failures: z.array(preflightFailureSchema).min(1),
   }),
   /** Cell cellIndex (0-based, of cellCount) began as engine run runId. */
   z.object({
@@ -306,8 +333,10 @@ export const comparisonEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('done'),
     comparisonId: z.string(),
-    status: z.enum(['completed', 'cancelled', 'failed']),
+    status: runStatusSchema,
     outcomes: z.array(cellOutcomeSchema),
+    /** Set when the pre-flight stopped it before any cell: the URLs that failed (nothing ran, nothing is saved). */
+    preflightFailures: z.array(preflightFailureSchema).optional(),
     /** Set by a host that saved the comparison in run history (the saved run's id), or could not. */
     historyId: z.string().optional(),
     historyError: z.string().optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS } from './defaults.ts';
 import {
   aggregateComparison,
   cellOutcomeSchema,
@@ -8,7 +9,13 @@ import {
   summarizeRepetitions,
   type RepetitionSummary,
 } from './comparison.ts';
-import { generatorFactsSchema, runResultSchema, type RunResult } from './result.ts';
+import {
+  generatorFactsSchema,
+  runResultSchema,
+  runStatusSchema,
+  type RunResult,
+  type RunStatus,
+} from './result.ts';
 import { scenarioSchema, targetLabel } from './scenario.ts';
 
 /*
@@ -26,10 +33,7 @@ export const historyNameSchema = z
   .string({ error: 'name must be text' })
   .trim()
   .min(1, 'name is empty')
-  .max(200, 'name is longer than 200 characters');
-
-export const runStatusSchema = z.enum(['completed', 'cancelled', 'failed']);
-export type RunStatus = z.infer<typeof runStatusSchema>;
+  .max(LIMITS.nameChars.max, `name is longer than ${LIMITS.nameChars.max} characters`);
 
 const common = {
   format: z.literal(RUN_RECORD_FORMAT),

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { LIMITS } from './defaults.ts';
 import { fileSlug } from './file-name.ts';
 import { comparisonPlanSchema, comparisonTargetLabel, type ComparisonPlan } from './comparison.ts';
+import { planReport } from './report-settings.ts';
 import { scenarioSchema, targetLabel, type Header, type Scenario } from './scenario.ts';
 import { parseWith, type FieldIssue } from './validation.ts';
 
@@ -12,7 +14,7 @@ import { parseWith, type FieldIssue } from './validation.ts';
 
 /** Marks a JSON file as a preset, so a scenario's own `version` is never mistaken for the preset's. */
 export const PRESET_FORMAT = 'trebuchet-preset';
-export const PRESET_VERSION = 2;
+export const PRESET_VERSION = 3;
 
 export const presetIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'preset id is malformed');
 
@@ -24,7 +26,7 @@ export const presetNameSchema = z
   .string({ error: 'name must be text' })
   .trim()
   .min(1, 'name is empty')
-  .max(200, 'name is longer than 200 characters');
+  .max(LIMITS.nameChars.max, `name is longer than ${LIMITS.nameChars.max} characters`);
 
 const descriptionSchema = z.string().max(4000, 'description is longer than 4000 characters');
 
@@ -38,30 +40,52 @@ export const presetV1Schema = z.object({
 });
 export type PresetV1 = z.infer<typeof presetV1Schema>;
 
-const v2Fields = {
+/** The plan with its report named (planReport's default when it names none). */
+const withReport = (plan: ComparisonPlan): ComparisonPlan => ({ ...plan, report: planReport(plan) });
+
+const fieldsOf = <V extends number>(version: V) => ({
   format: z.literal(PRESET_FORMAT),
-  version: z.literal(2),
+  version: z.literal(version),
   id: presetIdSchema,
   name: presetNameSchema,
   /** What the preset reproduces and what to fill in (built-in presets explain their placeholders here). */
   description: descriptionSchema.default(''),
   createdAt: isoTimeSchema,
   updatedAt: isoTimeSchema,
-};
+});
 
-/** Version 2 (current): an id, two timestamps, and either a scenario or a comparison plan. */
+/** Version 2: an id, two timestamps, and either a scenario or a comparison plan. */
 export const presetV2Schema = z.discriminatedUnion('kind', [
-  z.object({ ...v2Fields, kind: z.literal('scenario'), scenario: scenarioSchema }),
-  z.object({ ...v2Fields, kind: z.literal('comparison'), plan: comparisonPlanSchema }),
+  z.object({ ...fieldsOf(2), kind: z.literal('scenario'), scenario: scenarioSchema }),
+  z.object({ ...fieldsOf(2), kind: z.literal('comparison'), plan: comparisonPlanSchema }),
 ]);
 export type PresetV2 = z.infer<typeof presetV2Schema>;
 
+/**
+ * Version 3 (current): as 2, and a comparison plan names its report (layout and matrix
+ * columns, filled in when missing); an older app would drop that field silently, so the
+ * version says it is there.
+ */
+export const presetV3Schema = z.discriminatedUnion('kind', [
+  z.object({ ...fieldsOf(3), kind: z.literal('scenario'), scenario: scenarioSchema }),
+  z.object({
+    ...fieldsOf(3),
+    kind: z.literal('comparison'),
+    plan: comparisonPlanSchema.transform((plan) => withReport(plan)),
+  }),
+]);
+export type PresetV3 = z.infer<typeof presetV3Schema>;
+
 /** A preset as the app holds it: the current version. */
-export type Preset = PresetV2;
+export type Preset = PresetV3;
 export type PresetKind = Preset['kind'];
 
 /** Any preset version this app reads. */
-export const presetFileSchema = z.discriminatedUnion('version', [presetV1Schema, presetV2Schema]);
+export const presetFileSchema = z.discriminatedUnion('version', [
+  presetV1Schema,
+  presetV2Schema,
+  presetV3Schema,
+]);
 export type AnyPreset = z.infer<typeof presetFileSchema>;
 
 export interface MigrationContext {
@@ -72,6 +96,10 @@ export interface MigrationContext {
 export const defaultMigrationContext: MigrationContext = {
   newId: () => globalThis.crypto.randomUUID(),
 };
+
+function v2ToV3(p: PresetV2): PresetV3 {
+  return p.kind === 'comparison' ? { ...p, version: 3, plan: withReport(p.plan) } : { ...p, version: 3 };
+}
 
 function v1ToV2(p: PresetV1, ctx: MigrationContext): PresetV2 {
   return {
@@ -93,6 +121,8 @@ export function migratePreset(p: AnyPreset, ctx: MigrationContext = defaultMigra
     case 1:
       return migratePreset(v1ToV2(p, ctx), ctx);
     case 2:
+      return migratePreset(v2ToV3(p), ctx);
+    case 3:
       return p;
   }
 }
@@ -155,7 +185,7 @@ export function parsePresetFile(
       `version ${version} was written by a newer Trebuchet; this one reads versions 1 to ${PRESET_VERSION}`,
     );
   }
-  if (version !== 1 && version !== PRESET_VERSION) {
+  if (![1, 2, PRESET_VERSION].includes(version)) {
     return fail(
       'version',
       `unknown preset version ${version}; this app reads versions 1 to ${PRESET_VERSION}`,
@@ -194,7 +224,7 @@ function fromPlan(plan: ComparisonPlan, id: string, now: string): Preset {
     createdAt: now,
     updatedAt: now,
     kind: 'comparison',
-    plan,
+    plan: withReport(plan),
   };
 }
 
@@ -210,7 +240,7 @@ export const presetDraftSchema = z.discriminatedUnion('kind', [
     name: presetNameSchema,
     description: descriptionSchema.default(''),
     kind: z.literal('comparison'),
-    plan: comparisonPlanSchema,
+    plan: comparisonPlanSchema.transform((plan) => withReport(plan)),
   }),
 ]);
 export type PresetDraft = z.output<typeof presetDraftSchema>;

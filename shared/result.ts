@@ -1,12 +1,26 @@
 import { z } from 'zod';
+import { serverResourcesSchema } from './resources.ts';
 import { loadSchema, runOptionsSchema, targetSchema, thresholdSchema } from './scenario.ts';
 
 /**
  * Why a request failed, vegeta-style. Transport failures have a kind of their own;
+ * 'refused-stream' and 'goaway' are HTTP/2 requests the server would not process (refused
+ * again after one retry, or cut off when it closed the connection);
  * 'slo' is a response that arrived but slower than the scenario's SLO (JMeter's rule).
  * HTTP status codes are counted in statusCodes, never here.
  */
-export const ERROR_KINDS = ['refused', 'dns', 'timeout', 'reset', 'tls', 'protocol', 'slo', 'other'] as const;
+export const ERROR_KINDS = [
+  'refused',
+  'dns',
+  'timeout',
+  'reset',
+  'tls',
+  'protocol',
+  'refused-stream',
+  'goaway',
+  'slo',
+  'other',
+] as const;
 export const errorKindSchema = z.enum(ERROR_KINDS);
 export type ErrorKind = z.infer<typeof errorKindSchema>;
 
@@ -17,12 +31,21 @@ export const ERROR_KIND_LABELS: Record<ErrorKind, string> = {
   reset: 'connection reset',
   tls: 'TLS error',
   protocol: 'protocol error',
+  'refused-stream': 'stream refused by the server (HTTP/2)',
+  goaway: 'cut off by GOAWAY (HTTP/2)',
   slo: 'slower than the SLO',
   other: 'other error',
 };
 
 const count = z.number().int().nonnegative();
 const ms = z.number().nonnegative();
+
+/**
+ * How a run, a target's result, a comparison or a saved record ended: completed (ran to its
+ * end), cancelled (stopped; what was measured is kept) or failed (could not run).
+ */
+export const runStatusSchema = z.enum(['completed', 'cancelled', 'failed']);
+export type RunStatus = z.infer<typeof runStatusSchema>;
 
 /** One tick of a live run: aggregated over the window since the previous sample. */
 export const sampleSchema = z.object({
@@ -58,17 +81,25 @@ export const sampleSchema = z.object({
   cpuPercent: z.number().nonnegative().optional(),
   /**
    * True on a run's last sample only (absent elsewhere, and in results saved before it
-   * existed). Its window runs from the previous tick to the moment the load ended: answers to
-   * requests still in flight are in it, the engine's summary work after the end is not; a
-   * stopped run ends at the stop. intervalSeconds says how long it really is: for a timed run
-   * (duration, open model) the worker skips the tick that would fall within half an interval
-   * of the planned end, so the last window spans 0.5 to 1.5 ticks instead of a few ms of
-   * wind-down (a rate near 0 and a handful of answers). A run limited by a request count, or
-   * stopped, can still end with a short final window: its rates are per its own interval.
+   * existed). Its window runs to the moment the load ended: answers to requests still in
+   * flight are in it, the engine's summary work after the end is not; a stopped run ends at
+   * the stop. When that last stretch is under half as long as the window before it, the
+   * engine folds the two into one window, sent under the earlier window's seq (it replaces
+   * that sample: see addSample), so no run ends on a sliver of wind-down.
    */
   final: z.boolean().optional(),
 });
 export type Sample = z.infer<typeof sampleSchema>;
+
+/**
+ * Adds a sample as it arrives to a target's samples: one whose seq is the last one's replaces
+ * it (the engine's final fold, see Sample.final), any other is appended.
+ */
+export function addSample(samples: Sample[], sample: Sample): void {
+  if (samples.length > 0 && samples[samples.length - 1]!.seq === sample.seq)
+    samples[samples.length - 1] = sample;
+  else samples.push(sample);
+}
 
 /** Latency summary in milliseconds (microsecond resolution). */
 export const latencyStatsSchema = z.object({
@@ -201,7 +232,7 @@ export const runResultSchema = z.object({
   load: loadSchema,
   options: runOptionsSchema,
   /** completed: ran to its end; cancelled: stopped by the user (partial); failed: could not run (see error). */
-  status: z.enum(['completed', 'cancelled', 'failed']),
+  status: runStatusSchema,
   /** Set when the run could not start or broke down as a whole (pre-flight failure, engine crash). */
   error: z.object({ kind: errorKindSchema, message: z.string() }).nullable(),
   startedAt: z.string(),
@@ -287,5 +318,10 @@ export const runResultSchema = z.object({
   thresholds: z.array(thresholdOutcomeSchema),
   warnings: z.array(warningSchema),
   samples: z.array(sampleSchema),
+  /**
+   * The server's CPU, memory and load during the run (target.monitor), sampled on the host.
+   * Absent when the monitor was off, and in results saved before it existed.
+   */
+  serverResources: serverResourcesSchema.optional(),
 });
 export type RunResult = z.infer<typeof runResultSchema>;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { DEFAULTS, LIMITS } from './defaults.ts';
+import { httpUrlSchema } from './http-url.ts';
+import { monitorSchema } from './monitor.ts';
 
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export const httpMethodSchema = z.enum(HTTP_METHODS);
@@ -14,48 +16,92 @@ const num = (name: string, lim: { min: number; max: number }) =>
 const int = (name: string, lim: { min: number; max: number }) =>
   num(name, lim).int(`${name} must be a whole number`);
 
-export const targetUrlSchema = z.string().superRefine((value, ctx) => {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    ctx.addIssue({ code: 'custom', message: 'URL is not valid (expected e.g. http://127.0.0.1:8080/)' });
-    return;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    ctx.addIssue({
-      code: 'custom',
-      message: `URL must start with http:// or https:// (got ${url.protocol}//)`,
-    });
-  }
-  if (url.username || url.password) {
-    ctx.addIssue({ code: 'custom', message: 'URL must not carry credentials; use an Authorization header' });
-  }
-});
+const atMost = (what: string, max: number) => `${what} is longer than ${max} characters`;
+
+/** The name of a scenario, a plan or a target (may be empty: a label is derived then). */
+export const displayNameSchema = z.string().max(LIMITS.nameChars.max, atMost('name', LIMITS.nameChars.max));
+
+export const targetUrlSchema = httpUrlSchema(
+  'URL',
+  'http://127.0.0.1:8080/',
+  '; use an Authorization header',
+);
 
 const headerNameSchema = z
   .string()
+  .max(LIMITS.headerNameChars.max, atMost('header name', LIMITS.headerNameChars.max))
   .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'header name has characters HTTP does not allow');
+
+/**
+ * What RFC 9110 allows in a field value (field-vchar, SP, HTAB; obs-text is 0x80-0xFF) and
+ * Node's http accepts: visible Latin-1 characters, spaces and tabs. The first character
+ * outside it, matched as a whole code point so the message can show it.
+ */
+const FIELD_VALUE_OUTSIDE = /[^\t\x20-\x7e\x80-\xff]/u;
+
+/** The header value's first character HTTP does not allow, said so a person can find it. */
+export function headerValueProblem(value: string): string | null {
+  const m = FIELD_VALUE_OUTSIDE.exec(value);
+  if (!m) return null;
+  const char = m[0];
+  if (char === '\r' || char === '\n') return 'header value must not contain line breaks';
+  const code = `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  const shown = /\p{Cc}/u.test(char) ? `a control character (${code})` : `"${char}" (${code})`;
+  return `header value has ${shown} at position ${m.index + 1}; HTTP allows visible Latin-1 characters, spaces and tabs only`;
+}
 
 export const headerSchema = z.object({
   name: headerNameSchema,
-  value: z.string().regex(/^[^\r\n]*$/, 'header value must not contain line breaks'),
+  value: z
+    .string()
+    .max(LIMITS.headerValueChars.max, atMost('header value', LIMITS.headerValueChars.max))
+    .superRefine((value, ctx) => {
+      // A value past the length limit already has its issue; scanning megabytes says nothing new.
+      if (value.length > LIMITS.headerValueChars.max) return;
+      const problem = headerValueProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
 });
 export type Header = z.infer<typeof headerSchema>;
 
+/** A target's headers: bounded in count and in size together, as a server bounds what it reads. */
+const headersSchema = z
+  .array(headerSchema)
+  .max(LIMITS.headers.max, `a target has at most ${LIMITS.headers.max} headers`)
+  .superRefine((headers, ctx) => {
+    const chars = headers.reduce((n, h) => n + h.name.length + h.value.length, 0);
+    if (chars > LIMITS.headerChars.max) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `the headers add up to ${chars} characters; at most ${LIMITS.headerChars.max}`,
+      });
+    }
+  });
+
+/** A path to a file the host reads (body, CA certificates). */
+export const filePathSchema = z
+  .string()
+  .min(1, 'file path is empty')
+  .max(LIMITS.pathChars.max, atMost('file path', LIMITS.pathChars.max));
+
 export const bodySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('none') }),
-  z.object({ kind: z.literal('text'), text: z.string() }),
-  z.object({ kind: z.literal('file'), path: z.string().min(1, 'file path is empty') }),
+  z.object({
+    kind: z.literal('text'),
+    text: z.string().max(LIMITS.textBodyChars.max, atMost('body text', LIMITS.textBodyChars.max)),
+  }),
+  z.object({ kind: z.literal('file'), path: filePathSchema }),
 ]);
 export type Body = z.infer<typeof bodySchema>;
 
 export const targetSchema = z.object({
-  name: z.string().max(200).default(''),
+  name: displayNameSchema.default(''),
   url: targetUrlSchema,
   method: httpMethodSchema.default(DEFAULTS.method),
-  headers: z.array(headerSchema).default([]),
+  headers: headersSchema.default([]),
   body: bodySchema.default({ kind: 'none' }),
+  /** How the server's CPU and memory are watched during the run (shared/monitor.ts). */
+  monitor: monitorSchema.default({ kind: DEFAULTS.monitor.kind }),
 });
 export type Target = z.infer<typeof targetSchema>;
 
@@ -92,9 +138,13 @@ export type Load = z.infer<typeof loadSchema>;
 export const protocolSchema = z.enum(['http1.1', 'h2']);
 export type Protocol = z.infer<typeof protocolSchema>;
 
-/** 'auto' picks the best runner for the protocol and model; the others force one. */
+/** 'auto' is the native engine (it runs every model and protocol); 'autocannon' forces that one. */
 export const engineChoiceSchema = z.enum(['auto', 'autocannon', 'native']);
 export type EngineChoice = z.infer<typeof engineChoiceSchema>;
+
+/** TLS versions as Node names them, oldest first. */
+export const TLS_VERSIONS = ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'] as const;
+export type TlsVersion = (typeof TLS_VERSIONS)[number];
 
 /**
  * Engine worker threads a run's load is split across (wrk's and h2load's -t): a number, or
@@ -109,9 +159,21 @@ export const tlsOptionsSchema = z.object({
   /** Verify the server certificate. Off = accept self-signed, expired or wrong-host certificates. */
   verify: z.boolean().default(DEFAULTS.tls.verify),
   /** PEM file with extra trusted CA certificates. */
-  caFile: z.string().min(1).nullable().default(null),
+  caFile: filePathSchema.nullable().default(null),
   /** SNI server name (and name checked against the certificate); defaults to the URL's host. */
-  servername: z.string().min(1).nullable().default(null),
+  servername: z
+    .string()
+    .min(1, 'server name is empty')
+    .max(LIMITS.servernameChars.max, atMost('server name', LIMITS.servernameChars.max))
+    .nullable()
+    .default(null),
+  /**
+   * The oldest TLS version offered. Node refuses TLS 1.0 and 1.1 by default; TLSv1 or
+   * TLSv1.1 here allows them (with OpenSSL's security level 0, which their SHA-1 needs).
+   */
+  minVersion: z
+    .enum(TLS_VERSIONS, { error: `TLS version must be one of ${TLS_VERSIONS.join(', ')}` })
+    .default(DEFAULTS.tls.minVersion),
 });
 export type TlsOptions = z.infer<typeof tlsOptionsSchema>;
 
@@ -158,18 +220,34 @@ export const runOptionsSchema = z.object({
   warmupSeconds: num('warm-up', LIMITS.warmupSeconds).default(DEFAULTS.warmupSeconds),
   /** A response slower than this counts as a failure (JMeter's duration assertion). null = off. */
   sloMs: num('SLO', LIMITS.sloMs).nullable().default(null),
-  thresholds: z.array(thresholdSchema).default([]),
-  tls: tlsOptionsSchema.default({ verify: DEFAULTS.tls.verify, caFile: null, servername: null }),
+  thresholds: z
+    .array(thresholdSchema)
+    .max(LIMITS.thresholds.max, `at most ${LIMITS.thresholds.max} thresholds`)
+    .default([]),
+  tls: tlsOptionsSchema.default({
+    verify: DEFAULTS.tls.verify,
+    caFile: null,
+    servername: null,
+    minVersion: DEFAULTS.tls.minVersion,
+  }),
   sampleIntervalMs: int('sample interval', LIMITS.sampleIntervalMs).default(DEFAULTS.sampleIntervalMs),
 });
 export type RunOptions = z.infer<typeof runOptionsSchema>;
 
 export const SCENARIO_VERSION = 1;
 
+/** The targets of a scenario or a comparison plan: one at least, LIMITS.targets at most. */
+export function targetsSchema<T extends z.ZodType>(target: T) {
+  return z
+    .array(target)
+    .min(1, 'add at least one target')
+    .max(LIMITS.targets.max, `at most ${LIMITS.targets.max} targets`);
+}
+
 export const scenarioSchema = z.object({
   version: z.literal(SCENARIO_VERSION).default(SCENARIO_VERSION),
-  name: z.string().max(200).default('Untitled scenario'),
-  targets: z.array(targetSchema).min(1, 'add at least one target'),
+  name: displayNameSchema.default('Untitled scenario'),
+  targets: targetsSchema(targetSchema),
   load: loadSchema.default({
     model: 'closed',
     connections: DEFAULTS.closed.connections,

@@ -7,11 +7,13 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { comparisonPlanSchema, type ComparisonPlan } from '../../shared/comparison.ts';
 import { DEFAULTS } from '../../shared/defaults.ts';
+import type { Monitor } from '../../shared/monitor.ts';
 import type { Preset } from '../../shared/presets.ts';
 import type { Body, ClosedLimit, Header, Load, Scenario, Threshold } from '../../shared/scenario.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';
 import type { FieldIssue } from '../../shared/validation.ts';
 import { parseWith } from '../../shared/validation.ts';
+import { inputFilesOf, type InputFileKind } from '../engine/input-files.ts';
 import { pathsRelativeTo, readJsonFile, type FileIo } from './files.ts';
 import {
   parseTargetPointer,
@@ -24,6 +26,7 @@ import {
   parseDataDir,
   parseDurationSeconds,
   parseHeader,
+  parseMonitor,
   parseRate,
   parseThreshold,
   parseWholeNumber,
@@ -33,13 +36,18 @@ const REPORT_FORMATS = ['text', 'ab', 'vegeta', 'http_load', 'jmeter', 'json'] a
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 export interface OutputOptions {
-  format: ReportFormat;
+  /** --format; null when not given (a run prints text, a comparison its plan's layout). */
+  format: ReportFormat | null;
   /** Write the result(s) as JSON here. */
   jsonFile: string | null;
   /** Base path for the CSV files (see csvPaths). */
   csvFile: string | null;
+  /** Write the self-contained HTML report here. */
+  htmlFile: string | null;
   /** No progress lines on stderr. */
   quiet: boolean;
+  /** Keep secret header values in the report and the files (--keep-secrets); cleared by default. */
+  keepSecrets: boolean;
 }
 
 /** Where `--save` keeps runs: the data directory of `trebuchet serve --data-dir` (the stores' default when undefined). */
@@ -95,10 +103,12 @@ const RUN_OPTIONS = {
   method: { type: 'string', short: 'm' },
   header: { type: 'string', short: 'H', multiple: true },
   body: { type: 'string' },
+  monitor: { type: 'string' },
   'body-file': { type: 'string' },
   insecure: { type: 'boolean' },
   cacert: { type: 'string' },
   servername: { type: 'string' },
+  'tls-min-version': { type: 'string' },
   http2: { type: 'boolean' },
   engine: { type: 'string' },
   timeout: { type: 'string' },
@@ -109,7 +119,9 @@ const RUN_OPTIONS = {
   format: { type: 'string' },
   json: { type: 'string' },
   csv: { type: 'string' },
+  html: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
+  'keep-secrets': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -135,6 +147,7 @@ const FLAG_OF_PATH: readonly [RegExp, string][] = [
   [/^targets\.\d+\.method/, '--method'],
   [/^targets\.\d+\.headers/, '--header'],
   [/^targets\.\d+\.body/, '--body'],
+  [/^targets\.\d+\.monitor/, '--monitor'],
   [/^targets$/, '<url>'],
   [/^load\.connections/, '--connections'],
   [/^load\.pipelining/, '--pipelining'],
@@ -150,6 +163,7 @@ const FLAG_OF_PATH: readonly [RegExp, string][] = [
   [/^options\.sampleIntervalMs/, '--interval'],
   [/^options\.tls\.caFile/, '--cacert'],
   [/^options\.tls\.servername/, '--servername'],
+  [/^options\.tls\.minVersion/, '--tls-min-version'],
   [/^options\.engine/, '--engine'],
   [/^levels/, '--levels'],
   [/^repetitions/, '--repetitions'],
@@ -177,8 +191,25 @@ function readScenarioFile(path: string, io: FileIo): Scenario {
 
 function existingFile(flag: string, path: string, io: FileIo): string {
   const abs = resolve(io.cwd, path);
+  if (io.isDirectory(abs)) throw new CliInputError(flag, `${abs} is a folder, not a file`);
   if (!io.isFile(abs)) throw new CliInputError(flag, `no such file: ${abs}`);
   return abs;
+}
+
+/** A body or CA file given by a flag, checked as the engine will read it. */
+function inputFile(flag: string, path: string, io: FileIo, kind: InputFileKind): string {
+  const abs = resolve(io.cwd, path);
+  const problem = io.inputFileProblem(abs, kind);
+  if (problem) throw new CliInputError(flag, `${abs} ${problem}`);
+  return abs;
+}
+
+/** The body and CA files a scenario or plan file names, checked as the engine will read them. */
+function checkInputFiles(s: Parameters<typeof inputFilesOf>[0], io: FileIo, what: string): void {
+  for (const { field, file, kind } of inputFilesOf(s)) {
+    const problem = io.inputFileProblem(file, kind);
+    if (problem) throw new CliInputError(`${what} ${field}`.trim(), `${file} ${problem}`);
+  }
 }
 
 function bodyFromFlags(v: Values, io: FileIo): Body | null {
@@ -187,7 +218,7 @@ function bodyFromFlags(v: Values, io: FileIo): Body | null {
   }
   if (v.body !== undefined) return { kind: 'text', text: v.body };
   if (v['body-file'] !== undefined)
-    return { kind: 'file', path: existingFile('--body-file', v['body-file'], io) };
+    return { kind: 'file', path: inputFile('--body-file', v['body-file'], io, 'body') };
   return null;
 }
 
@@ -292,15 +323,17 @@ function outputFile(flag: string, path: string | undefined, io: FileIo): string 
 }
 
 function outputFromFlags(v: Values, io: FileIo): OutputOptions {
-  const format = v.format ?? 'text';
-  if (!(REPORT_FORMATS as readonly string[]).includes(format)) {
+  const format = v.format ?? null;
+  if (format !== null && !(REPORT_FORMATS as readonly string[]).includes(format)) {
     throw new CliInputError('--format', `"${format}" is not one of ${REPORT_FORMATS.join(', ')}`);
   }
   return {
-    format: format as ReportFormat,
+    format: format as ReportFormat | null,
     jsonFile: outputFile('--json', v.json, io),
     csvFile: outputFile('--csv', v.csv, io),
+    htmlFile: outputFile('--html', v.html, io),
     quiet: v.quiet === true,
+    keepSecrets: v['keep-secrets'] === true,
   };
 }
 
@@ -315,11 +348,12 @@ function historyFromFlags(v: Values, io: FileIo): HistoryOptions {
   return { save: v.save === true, dataDir: parseDataDir(v['data-dir'], io.cwd) };
 }
 
-/** -m, -H and --body as they change a target of a file or preset. */
+/** -m, -H, --body and --monitor as they change a target of a file or preset. */
 interface RequestFlags {
   method: string | undefined;
   headers: Header[];
   body: Body | null;
+  monitor: Monitor | null;
 }
 
 function requestFlags(v: Values, io: FileIo): RequestFlags {
@@ -327,10 +361,11 @@ function requestFlags(v: Values, io: FileIo): RequestFlags {
     method: v.method?.toUpperCase(),
     headers: (v.header ?? []).map((h) => parseHeader('--header', h)),
     body: bodyFromFlags(v, io),
+    monitor: v.monitor === undefined ? null : parseMonitor('--monitor', v.monitor),
   };
 }
 
-function overrideRequest<T extends { method: string; headers: Header[]; body: Body }>(
+function overrideRequest<T extends { method: string; headers: Header[]; body: Body; monitor: Monitor }>(
   t: T,
   r: RequestFlags,
 ): Omit<T, 'method'> & { method: string } {
@@ -339,6 +374,7 @@ function overrideRequest<T extends { method: string; headers: Header[]; body: Bo
     ...(r.method ? { method: r.method } : {}),
     headers: mergeHeaders(t.headers, r.headers),
     ...(r.body ? { body: r.body } : {}),
+    ...(r.monitor ? { monitor: r.monitor } : {}),
   };
 }
 
@@ -357,8 +393,9 @@ function optionsFromFlags(v: Values, o: Omit<Scenario['options'], 'protocol'> | 
     thresholds: thresholds ?? o?.thresholds,
     tls: {
       verify: v.insecure === undefined ? o?.tls.verify : !v.insecure,
-      caFile: v.cacert === undefined ? (o?.tls.caFile ?? null) : existingFile('--cacert', v.cacert, io),
+      caFile: v.cacert === undefined ? (o?.tls.caFile ?? null) : inputFile('--cacert', v.cacert, io, 'ca'),
       servername: v.servername ?? o?.tls.servername ?? null,
+      minVersion: v['tls-min-version'] ?? o?.tls.minVersion,
     },
     sampleIntervalMs: interval === undefined ? o?.sampleIntervalMs : Math.round(interval * 1000),
   };
@@ -384,6 +421,7 @@ function scenarioFromFlags(
     method: request.method ?? (request.body ? 'POST' : DEFAULTS.method),
     headers: request.headers,
     body: request.body ?? { kind: 'none' as const },
+    ...(request.monitor ? { monitor: request.monitor } : {}),
   }));
   const o = base?.options;
   const input = {
@@ -398,6 +436,7 @@ function scenarioFromFlags(
   };
   const parsed = parseWith(scenarioSchema, input);
   if (!parsed.ok) throw flagIssue(parsed.issues[0]!, givenFlags(v, positionals), what);
+  checkInputFiles(parsed.value, io, what);
   return parsed.value;
 }
 
@@ -481,6 +520,7 @@ function planFromPreset(
   };
   const parsed = parseWith(comparisonPlanSchema, input);
   if (!parsed.ok) throw flagIssue(parsed.issues[0]!, givenFlags(v, flags.positionals), '--preset');
+  checkInputFiles(parsed.value, io, '--preset');
   return { plan: parsed.value, notes: pointed.notes };
 }
 
@@ -543,6 +583,6 @@ export function parseRunArgs(argv: readonly string[], io: FileIo): ParsedRun {
   if (!base && positionals.length === 0) {
     throw new CliInputError('<url>', 'give at least one target URL, or --scenario file.json, or --preset');
   }
-  const scenario = scenarioFromFlags(v, positionals, base, io, '');
+  const scenario = scenarioFromFlags(v, positionals, base, io, v.scenario === undefined ? '' : '--scenario');
   return { help: false, kind: 'scenario', scenario, output, history, notes: [] };
 }

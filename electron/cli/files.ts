@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { Body, TlsOptions } from '../../shared/scenario.ts';
+import { inputFileProblemSync, type InputFileKind } from '../engine/input-files.ts';
 import { CliInputError } from './values.ts';
 
 /** What reading the command line needs from the outside world (tests pass fakes). */
@@ -14,6 +15,8 @@ export interface FileIo {
   readFile(path: string): string;
   isFile(path: string): boolean;
   isDirectory(path: string): boolean;
+  /** Why the file cannot be a request body or a CA file (electron/engine/input-files.ts); null when it can. */
+  inputFileProblem(path: string, kind: InputFileKind): string | null;
 }
 
 export function nodeFileIo(cwd: string): FileIo {
@@ -22,6 +25,7 @@ export function nodeFileIo(cwd: string): FileIo {
     readFile: (p) => readFileSync(p, 'utf8'),
     isFile: (p) => existsSync(p) && statSync(p).isFile(),
     isDirectory: (p) => existsSync(p) && statSync(p).isDirectory(),
+    inputFileProblem: inputFileProblemSync,
   };
 }
 

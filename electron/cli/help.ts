@@ -58,10 +58,20 @@ Requests:
                           prior knowledge for http:// (the server must accept h2c)
       --timeout T         per-request timeout (default ${DEFAULTS.timeoutMs / 1000}s; a bare number is seconds)
 
+Server resources (CPU, memory and load of the server beside throughput):
+      --monitor M         auto: a target on this machine is watched through the process
+                          listening on its port and its children (Linux), a remote one not at all;
+                          pid:N: that process and its children; a node_exporter URL
+                          (http://server:9100/metrics): machine CPU, load, memory, network;
+                          off. Default ${DEFAULTS.monitor.kind}. The report's Server resources and
+                          --csv's .resources.csv show the figures.
+
 TLS (certificates are verified by default):
       --insecure          accept self-signed, expired or wrong-host certificates
       --cacert PATH       trust the CA certificates in this PEM file
       --servername NAME   SNI name (and the name checked in the certificate)
+      --tls-min-version V oldest TLS version offered: TLSv1, TLSv1.1, TLSv1.2 or TLSv1.3
+                          (default ${DEFAULTS.tls.minVersion}; TLSv1 for a server that offers nothing newer)
 
 Measuring:
       --engine E          auto, autocannon or native (default ${DEFAULTS.engine})
@@ -75,13 +85,21 @@ Measuring:
 Output:
       --format F          text (default: what vegeta report and ab print), ab, vegeta,
                           http_load, jmeter (Aggregate and Summary Report) or json; a
-                          comparison prints its table after each run's report
+                          comparison prints each run in its preset's layout (ab, vegeta,
+                          JMeter...) unless F is given, then the matrix; every report ends
+                          with its verdict (clean, or why the figures are not the server's)
       --json FILE         write the result as JSON (an array when there are several targets)
       --csv FILE          write FILE's base name + .summary.csv, .timeseries.csv, .percentiles.csv
+                          (and .resources.csv when the server was sampled)
                           (a comparison: .matrix.csv and .summary.csv)
+      --html FILE         write a self-contained HTML report (charts, tables, verdicts, facts;
+                          opens offline, loads nothing) of the run or the comparison
       --save              keep the run in the history the app and trebuchet serve show (off by
                           default, so scripts leave no trace; secret header values are cleared)
-      --data-dir DIR      where presets.json and history/ are (as trebuchet serve --data-dir)
+      --data-dir DIR      where presets/ and history/ are (as trebuchet serve --data-dir)
+      --keep-secrets      keep secret header values (Authorization, Cookie, API keys) in the
+                          report and the --json and --csv files, written owner-only; without
+                          it they are cleared
   -q, --quiet             no progress on stderr
   -h, --help              this help
 
@@ -90,14 +108,15 @@ Exit codes: 0 ok, 1 a threshold failed or the run could not run, 2 bad input, 13
 `;
 
 export const PRESETS_HELP = `Usage: trebuchet presets [list] [--json] [--data-dir DIR]
-       trebuchet presets show NAME [--data-dir DIR]
+       trebuchet presets show NAME [--keep-secrets] [--data-dir DIR]
 
 list   the built-in presets (the seed experiments, with placeholder URLs) and the ones saved
        by the app or trebuchet serve, with their targets; --json prints them as JSON
 show   one preset as JSON (by id, name, a part only one has, or a file); save it to a file,
-       edit it, and run it with trebuchet run --preset file.json
+       edit it, and run it with trebuchet run --preset file.json; secret header values
+       (Authorization, Cookie, API keys) are cleared unless --keep-secrets
 
-  --data-dir DIR    where presets.json is (default ~/.config/trebuchet-nodejs on Linux)
+  --data-dir DIR    where presets/ is (default ~/.config/trebuchet-nodejs on Linux)
 `;
 
 export const SERVE_HELP = `Usage: trebuchet serve [--host 127.0.0.1] [--port N] [--data-dir DIR] [--allow-remote]

@@ -5,8 +5,6 @@ import { MAIN_HELP, PRESETS_HELP, RUN_HELP, SERVE_HELP } from './help.ts';
 import { EXIT } from './report.ts';
 
 const REPO_ROOT = new URL('../../', import.meta.url);
-/** How soon after a signal a repeat counts as its echo (see onInterrupt below). */
-const SIGNAL_ECHO_MS = 250;
 
 function appVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('package.json', REPO_ROOT), 'utf8')) as { version?: unknown };
@@ -44,18 +42,12 @@ async function dispatch(argv: readonly string[]): Promise<number> {
         stdout: process.stdout,
         stderr: process.stderr,
         onInterrupt: (handler) => {
-          // A second Ctrl-C while stopping ends the process at once. The stores' file library
-          // (conf -> atomically -> when-exit) re-raises every signal once after its own handler,
-          // so a repeat within SIGNAL_ECHO_MS is the first Ctrl-C again, not a second one.
-          let first: number | null = null;
+          // A second Ctrl-C while stopping ends the process at once.
+          let stopping = false;
           return onSignals(['SIGINT', 'SIGTERM'], () => {
-            const now = performance.now();
-            if (first === null) {
-              first = now;
-              handler();
-            } else if (now - first > SIGNAL_ECHO_MS) {
-              process.exit(EXIT.interrupted);
-            }
+            if (stopping) process.exit(EXIT.interrupted);
+            stopping = true;
+            handler();
           });
         },
       });

@@ -1,12 +1,13 @@
 /**
  * `trebuchet presets list|show`: the built-in presets (the seed experiments) and the ones
- * saved in the data directory (the desktop app's and `trebuchet serve`'s presets.json).
+ * saved in the data directory (the desktop app's and `trebuchet serve`'s presets/ folder).
  */
 import { parseArgs } from 'node:util';
 import { alignColumns } from '../../shared/format/table.ts';
 import type { PresetSummary } from '../../shared/presets.ts';
 import { openStores } from '../stores/index.ts';
 import { nodeFileIo } from './files.ts';
+import { withoutSecrets } from '../../shared/secret-headers.ts';
 import { PRESETS_HELP } from './help.ts';
 import { findPreset, presetFilePath, readPresetFile } from './preset-lookup.ts';
 import { EXIT } from './report.ts';
@@ -37,6 +38,8 @@ interface PresetsOptions {
   action: 'list' | 'show';
   ref: string | null;
   json: boolean;
+  /** show: print secret header values instead of clearing them. */
+  keepSecrets: boolean;
   dataDir: string | undefined;
 }
 
@@ -47,6 +50,7 @@ function parsePresetsArgs(argv: readonly string[], cwd: string): PresetsOptions 
       args: [...argv],
       options: {
         json: { type: 'boolean' },
+        'keep-secrets': { type: 'boolean' },
         'data-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -72,6 +76,7 @@ function parsePresetsArgs(argv: readonly string[], cwd: string): PresetsOptions 
     action,
     ref: ref ?? null,
     json: values.json === true,
+    keepSecrets: values['keep-secrets'] === true,
     dataDir: parseDataDir(values['data-dir'], cwd),
   };
 }
@@ -87,14 +92,15 @@ export async function presetsCommand(ctx: PresetsContext): Promise<number> {
     const io = nodeFileIo(ctx.cwd);
     const file = opts.ref === null ? null : presetFilePath(opts.ref, io);
     if (opts.action === 'show' && file !== null) {
-      ctx.stdout.write(JSON.stringify(readPresetFile('show', file, io), null, 2) + '\n');
+      const preset = withoutSecrets(readPresetFile('show', file, io), opts.keepSecrets);
+      ctx.stdout.write(JSON.stringify(preset, null, 2) + '\n');
       return EXIT.ok;
     }
     const stores = await openStores({ dataDir: opts.dataDir });
     // Each message says where a broken file was kept.
     for (const p of stores.problems()) ctx.stderr.write(`trebuchet presets: ${p.message}\n`);
     if (opts.action === 'show') {
-      const preset = findPreset('show', opts.ref!, stores.presets);
+      const preset = withoutSecrets(findPreset('show', opts.ref!, stores.presets), opts.keepSecrets);
       ctx.stdout.write(JSON.stringify(preset, null, 2) + '\n');
       return EXIT.ok;
     }

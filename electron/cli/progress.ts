@@ -6,6 +6,7 @@ import type { RunResult, Sample } from '../../shared/result.ts';
 import type { Scenario } from '../../shared/scenario.ts';
 import { failedRequests } from '../../shared/format/summary.ts';
 import { formatCount, formatDurationMs, formatRate } from '../../shared/format/units.ts';
+import { runVerdict, verdictLabel } from '../../shared/verdict.ts';
 
 const QUIET_UNDER_SECONDS = 2;
 
@@ -35,16 +36,18 @@ export function progressLine(sample: Sample, target: string): string {
   return parts.join('  ');
 }
 
-/** One comparison run's headline figures, printed when it ends. */
+/** One comparison run's headline figures and, unless clean, its caveats, printed when it ends. */
 export function cellSummaryLine(r: RunResult): string {
   const p99 = r.latency?.percentiles['99'];
   const failed = failedRequests(r);
+  const verdict = runVerdict(r);
   return [
     `  ${r.status}:`,
     formatRate(r.throughput.requestsPerSecond),
     p99 === undefined ? 'no responses' : `p99 ${formatDurationMs(p99)}`,
     `total ${formatCount(r.requests.total)}`,
     `failed ${formatCount(failed)}`,
+    ...(verdict.caveats.length === 0 ? [] : [`! ${verdictLabel(verdict)}`]),
   ].join('  ');
 }
 

@@ -1,17 +1,27 @@
 /** What `trebuchet run` prints and writes once the run or comparison is over. */
-import { writeFileSync } from 'node:fs';
-import { levelKindOf, levelLabel, type CellOutcome, type ComparisonPlan } from '../../shared/comparison.ts';
+import { stat } from 'node:fs/promises';
 import type { LabelledResult } from '../../shared/format/csv.ts';
-import { comparisonMatrixCsv, percentilesCsv, summaryCsv, timeSeriesCsv } from '../../shared/format/csv.ts';
-import { formatAbReport } from '../../shared/format/ab.ts';
-import { formatComparisonTable } from '../../shared/format/comparison-text.ts';
-import { formatHttpLoadReport } from '../../shared/format/http-load.ts';
-import { formatJmeterReport } from '../../shared/format/jmeter.ts';
-import { formatTextReport } from '../../shared/format/report.ts';
-import { formatVegetaReport } from '../../shared/format/vegeta.ts';
+import {
+  comparisonMatrixCsv,
+  percentilesCsv,
+  resourcesCsv,
+  summaryCsv,
+  timeSeriesCsv,
+} from '../../shared/format/csv.ts';
+import {
+  formatComparisonReport,
+  formatPreflightFailures,
+  PREFLIGHT_FIX_FLAGS,
+  runLabel,
+} from '../../shared/format/comparison-text.ts';
+import { comparisonHtmlReport, runHtmlReport } from '../../shared/format/html-report.ts';
+import { formatRunReport } from '../../shared/format/report.ts';
+import { PREFLIGHT_FIX_LABELS } from '../../shared/preflight.ts';
 import type { RunResult } from '../../shared/result.ts';
 import { targetLabel } from '../../shared/scenario.ts';
 import type { ComparisonOutcome } from '../services/comparison-runner.ts';
+import { PRIVATE_FILE_MODE, SHARED_FILE_MODE, writeFileAtomic } from '../stores/files.ts';
+import { countSecrets } from '../../shared/secret-headers.ts';
 import type { OutputOptions, ReportFormat } from './args.ts';
 
 export const EXIT = { ok: 0, failed: 1, badInput: 2, interrupted: 130 } as const;
@@ -21,60 +31,34 @@ export function resultsJson(results: readonly RunResult[]): string {
   return JSON.stringify(results.length === 1 ? results[0] : results, null, 2) + '\n';
 }
 
-/** One result in one of the tools' layouts (json aside: several results make one document). */
-function formatOne(
-  r: RunResult,
-  format: Exclude<ReportFormat, 'json'>,
-  index: number,
-  count: number,
-): string {
-  switch (format) {
-    case 'ab':
-      return formatAbReport(r);
-    case 'vegeta':
-      return formatVegetaReport(r);
-    case 'http_load':
-      return formatHttpLoadReport(r);
-    case 'jmeter':
-      return formatJmeterReport(r);
-    case 'text':
-      return formatTextReport(r, index, count);
-  }
-}
-
 export function renderReport(results: readonly RunResult[], format: ReportFormat): string {
   if (format === 'json') return resultsJson(results);
   const separator = format === 'text' ? `\n${'-'.repeat(78)}\n\n` : '\n';
-  return results.map((r, i) => formatOne(r, format, i, results.length)).join(separator);
-}
-
-/** "nginx · https · c=100 · #2": where a comparison run sits in the matrix. */
-function cellLabel(plan: ComparisonPlan, o: CellOutcome): string {
-  const c = o.coordinates;
-  const level = levelLabel(levelKindOf(plan.load), c.level);
-  return [targetLabel(o.result.target), c.protocol, level, `#${c.repetition + 1}`].join(' · ');
+  return results.map((r, i) => formatRunReport(r, format, i, results.length)).join(separator);
 }
 
 /** What --format json and --json hold for a comparison. */
 function comparisonJson(outcome: ComparisonOutcome): string {
-  const { plan, status, table, outcomes } = outcome;
-  return JSON.stringify({ plan, status, table, outcomes }, null, 2) + '\n';
+  const { plan, status, table, outcomes, preflightFailures } = outcome;
+  return JSON.stringify({ plan, status, table, outcomes, preflightFailures }, null, 2) + '\n';
 }
 
 /**
- * A comparison's report: the matrix and percentile tables; with a tool's format, each run's
- * report in that format first, under its place in the matrix.
+ * A comparison's report: each run in the chosen layout (the plan's own when none was asked
+ * for) under its place in the matrix, then the matrix; or why it did not start.
  */
-export function renderComparisonReport(outcome: ComparisonOutcome, format: ReportFormat): string {
+export function renderComparisonReport(outcome: ComparisonOutcome, format: ReportFormat | null): string {
   if (format === 'json') return comparisonJson(outcome);
-  const table = formatComparisonTable(outcome.table);
-  const status = outcome.status === 'completed' ? '' : `Status: ${outcome.status}\n`;
-  if (format === 'text') return status + table;
-  const runs = outcome.outcomes.map(
-    (o, i) =>
-      `== ${cellLabel(outcome.plan, o)} ==\n${formatOne(o.result, format, i, outcome.outcomes.length)}`,
-  );
-  return [...runs, status + table].join('\n');
+  if (outcome.preflightFailures.length > 0) {
+    return formatPreflightFailures(
+      outcome.preflightFailures,
+      (fix) => `${PREFLIGHT_FIX_LABELS[fix]} (${PREFLIGHT_FIX_FLAGS[fix]})`,
+    );
+  }
+  return formatComparisonReport(outcome.plan, outcome.outcomes, {
+    ...(format === null ? {} : { layout: format }),
+    status: outcome.status,
+  });
 }
 
 /** Target labels for CSV columns; repeated labels get a #n suffix so columns stay distinct. */
@@ -91,12 +75,18 @@ export function labelResults(results: readonly RunResult[]): LabelledResult[] {
 /** `--csv out.csv` and a part name -> out.<part>.csv */
 const csvPath = (file: string, part: string): string => `${file.replace(/\.csv$/i, '')}.${part}.csv`;
 
-/** `--csv out.csv` -> out.summary.csv, out.timeseries.csv, out.percentiles.csv. */
-export function csvPaths(file: string): { summary: string; timeseries: string; percentiles: string } {
+/** `--csv out.csv` -> out.summary.csv, out.timeseries.csv, out.percentiles.csv (and out.resources.csv). */
+export function csvPaths(file: string): {
+  summary: string;
+  timeseries: string;
+  percentiles: string;
+  resources: string;
+} {
   return {
     summary: csvPath(file, 'summary'),
     timeseries: csvPath(file, 'timeseries'),
     percentiles: csvPath(file, 'percentiles'),
+    resources: csvPath(file, 'resources'),
   };
 }
 
@@ -105,16 +95,67 @@ export function comparisonCsvPaths(file: string): { matrix: string; summary: str
   return { matrix: csvPath(file, 'matrix'), summary: csvPath(file, 'summary') };
 }
 
-/** Writes each [path, content]; returns the paths written. */
-function writeFiles(files: readonly (readonly [string, string])[]): string[] {
-  for (const [path, content] of files) writeFileSync(path, content);
-  return files.map(([path]) => path);
+/** Why an output file could not be written, in words (the temporary file's name says nothing). */
+function writeFailure(err: unknown): string {
+  switch ((err as NodeJS.ErrnoException).code) {
+    case 'ENOSPC':
+      return 'the disk is full';
+    case 'EDQUOT':
+      return 'the disk quota is used up';
+    case 'ENOENT':
+      return 'its folder does not exist (any more)';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EROFS':
+      return 'the file system is read-only';
+    default:
+      return err instanceof Error ? err.message : String(err);
+  }
 }
 
-/** Writes the --json and --csv files; returns the paths written. */
-export function writeOutputFiles(results: readonly RunResult[], output: OutputOptions): string[] {
+/** What writing the output files did: the paths written, and for each failed one why. */
+export interface WrittenFiles {
+  written: string[];
+  failed: { path: string; message: string }[];
+}
+
+/**
+ * Writes each [path, content] atomically (a failed write, a full disk, leaves no half file
+ * and never a previous one truncated), owner-only when it holds a secret value, and goes on
+ * with the others when one fails.
+ */
+async function writeFiles(
+  files: readonly (readonly [string, string])[],
+  holdsSecrets: boolean,
+): Promise<WrittenFiles> {
+  const out: WrittenFiles = { written: [], failed: [] };
+  const mode = holdsSecrets ? PRIVATE_FILE_MODE : SHARED_FILE_MODE;
+  for (const [path, content] of files) {
+    try {
+      // The write renames a new file into place: never over a device or a pipe (/dev/full).
+      const existing = await stat(path).catch(() => null);
+      if (existing && !existing.isFile()) throw new Error('it is not a regular file; give a file name');
+      await writeFileAtomic(path, content, mode);
+      out.written.push(path);
+    } catch (err) {
+      out.failed.push({ path, message: writeFailure(err) });
+    }
+  }
+  return out;
+}
+
+/** Writes the --json, --csv and --html files of results with secret values cleared (see withoutSecrets). */
+export function writeOutputFiles(
+  results: readonly RunResult[],
+  output: OutputOptions,
+): Promise<WrittenFiles> {
   const files: [string, string][] = [];
   if (output.jsonFile) files.push([output.jsonFile, resultsJson(results)]);
+  if (output.htmlFile) {
+    const layout = output.format === null || output.format === 'json' ? 'text' : output.format;
+    files.push([output.htmlFile, runHtmlReport(results, { layout })]);
+  }
   if (output.csvFile) {
     const labelled = labelResults(results);
     const paths = csvPaths(output.csvFile);
@@ -123,33 +164,48 @@ export function writeOutputFiles(results: readonly RunResult[], output: OutputOp
       [paths.timeseries, timeSeriesCsv(labelled)],
       [paths.percentiles, percentilesCsv(labelled)],
     );
+    // Only when a server was sampled: a run with the monitor off writes what it always did.
+    if (results.some((r) => r.serverResources && r.serverResources.samples.length > 0)) {
+      files.push([paths.resources, resourcesCsv(labelled)]);
+    }
   }
-  return writeFiles(files);
+  return writeFiles(files, countSecrets(results) > 0);
 }
 
-/** Writes a comparison's --json and --csv files; returns the paths written. */
-export function writeComparisonFiles(outcome: ComparisonOutcome, output: OutputOptions): string[] {
+/** Writes a comparison's --json, --csv and --html files, of an outcome with secret values cleared (see withoutSecrets). */
+export function writeComparisonFiles(
+  outcome: ComparisonOutcome,
+  output: OutputOptions,
+): Promise<WrittenFiles> {
   const files: [string, string][] = [];
   if (output.jsonFile) files.push([output.jsonFile, comparisonJson(outcome)]);
+  if (output.htmlFile) files.push([output.htmlFile, comparisonHtmlReport(outcome)]);
   if (output.csvFile) {
     const paths = comparisonCsvPaths(output.csvFile);
-    const labelled = outcome.outcomes.map((o) => ({ label: cellLabel(outcome.plan, o), result: o.result }));
-    files.push([paths.matrix, comparisonMatrixCsv(outcome.table)], [paths.summary, summaryCsv(labelled)]);
+    const labelled = outcome.outcomes.map((o) => ({
+      label: runLabel(outcome.plan, o.coordinates),
+      result: o.result,
+    }));
+    files.push(
+      [paths.matrix, comparisonMatrixCsv(outcome.table, outcome.outcomes)],
+      [paths.summary, summaryCsv(labelled)],
+    );
   }
-  return writeFiles(files);
+  return writeFiles(files, countSecrets(outcome) > 0);
 }
 
 /**
- * 130 when interrupted; 1 when the host broke down, nothing ran, a target could not run or
- * a threshold failed; else 0.
+ * 130 when interrupted; 1 when the host broke down, nothing ran, a target could not run, a
+ * threshold failed or an output file could not be written; else 0.
  */
 export function exitCodeFor(
   results: readonly RunResult[],
-  opts: { interrupted: boolean; hostError: boolean },
+  opts: { interrupted: boolean; hostError: boolean; filesFailed?: boolean },
 ): number {
   if (opts.interrupted) return EXIT.interrupted;
   const failed =
     opts.hostError ||
+    opts.filesFailed === true ||
     results.length === 0 ||
     results.some((r) => r.status === 'failed' || r.thresholds.some((t) => !t.passed));
   return failed ? EXIT.failed : EXIT.ok;

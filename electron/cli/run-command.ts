@@ -3,14 +3,16 @@
  * RunManager or a comparison through the ComparisonRunner, print, write files, save in the
  * history when asked, and pick the exit code.
  */
+import type { JobHandle } from '../engine/job-table.ts';
 import { RunManager } from '../engine/manager.ts';
+import { checkTarget } from '../engine/target-check.ts';
 import { ComparisonRunner, type ComparisonOutcome } from '../services/comparison-runner.ts';
-import { HistoryRecorder } from '../services/history-recorder.ts';
+import { HistorySaver, type HistoryDraft } from '../services/history-saver.ts';
 import type { Stores } from '../stores/index.ts';
 import type { RunEvent } from '../../shared/api.ts';
+import { withoutSecrets } from '../../shared/secret-headers.ts';
 import { expandPlan, levelLabel, levelKindOf, type ComparisonEvent } from '../../shared/comparison.ts';
-import type { RunStatus } from '../../shared/history.ts';
-import type { RunResult } from '../../shared/result.ts';
+import type { RunResult, RunStatus } from '../../shared/result.ts';
 import { applyPreset, parseRunArgs, type PresetRequest, type RunCommand } from './args.ts';
 import { nodeFileIo, type FileIo } from './files.ts';
 import { RUN_HELP } from './help.ts';
@@ -23,6 +25,7 @@ import {
   renderReport,
   writeComparisonFiles,
   writeOutputFiles,
+  type WrittenFiles,
 } from './report.ts';
 import { CliInputError } from './values.ts';
 
@@ -38,18 +41,24 @@ export interface CliContext {
 
 /**
  * The stores of the data directory, loaded and opened once and only when needed (a preset by
- * name, --save): a plain run loads neither conf nor the history code.
+ * name, --save): a plain run loads none of the store code. Opening them may set a broken
+ * file aside: each such problem is said on stderr (its message says where the file was
+ * kept), or a preset or a run would seem to have vanished.
  */
 class LazyStores {
   readonly #dataDir: string | undefined;
+  readonly #say: (message: string) => void;
   #stores: Promise<Stores> | null = null;
-  constructor(dataDir: string | undefined) {
+  constructor(dataDir: string | undefined, say: (message: string) => void) {
     this.#dataDir = dataDir;
+    this.#say = say;
   }
   get(): Promise<Stores> {
-    this.#stores ??= import('../stores/index.ts').then(({ openStores }) =>
-      openStores({ dataDir: this.#dataDir }),
-    );
+    this.#stores ??= import('../stores/index.ts').then(async ({ openStores }) => {
+      const stores = await openStores({ dataDir: this.#dataDir });
+      for (const problem of stores.problems()) this.#say(problem.message);
+      return stores;
+    });
     return this.#stores;
   }
 }
@@ -57,11 +66,16 @@ class LazyStores {
 async function resolvePreset(request: PresetRequest, io: FileIo, stores: LazyStores): Promise<RunCommand> {
   const file = presetFilePath(request.ref, io);
   if (file !== null) return applyPreset(request, readPresetFile('--preset', file, io), io);
-  const opened = await stores.get();
-  const command = applyPreset(request, findPreset('--preset', request.ref, opened.presets), io);
-  // A broken presets.json was set aside (its message says where): say so, or the user's preset seems to have vanished.
-  const problems = opened.problems().map((p) => p.message);
-  return { ...command, notes: [...problems, ...command.notes] };
+  return applyPreset(request, findPreset('--preset', request.ref, (await stores.get()).presets), io);
+}
+
+/** Says which output files were written and which could not be; true when one failed. */
+function reportFiles(ctx: CliContext, files: WrittenFiles): boolean {
+  for (const path of files.written) ctx.stderr.write(`wrote ${path}\n`);
+  for (const { path, message } of files.failed) {
+    ctx.stderr.write(`trebuchet run: could not write ${path}: ${message}\n`);
+  }
+  return files.failed.length > 0;
 }
 
 export async function runCommand(ctx: CliContext): Promise<number> {
@@ -74,7 +88,9 @@ export async function runCommand(ctx: CliContext): Promise<number> {
       ctx.stdout.write(RUN_HELP);
       return EXIT.ok;
     }
-    stores = new LazyStores(parsed.history.dataDir);
+    stores = new LazyStores(parsed.history.dataDir, (message) =>
+      ctx.stderr.write(`trebuchet run: ${message}\n`),
+    );
     command = parsed.kind === 'preset' ? await resolvePreset(parsed, io, stores) : parsed;
   } catch (e) {
     if (!(e instanceof CliInputError)) throw e;
@@ -87,35 +103,28 @@ export async function runCommand(ctx: CliContext): Promise<number> {
     : runComparison(ctx, command, stores);
 }
 
-/** The RunManager or the ComparisonRunner: what a started run or comparison is awaited and stopped by. */
-interface Runs<T> {
-  whenDone(id: string): Promise<T>;
-  stop(id: string): Promise<unknown>;
-}
-
 /**
- * Starts a run or comparison and waits for its end. The first Ctrl-C stops it (`onStop`
- * first, then a note on stderr saying what follows) and the partial outcome still comes back.
+ * Follows a started run or comparison to its end: subscribes onEvent to its handle (which
+ * starts it). The first Ctrl-C stops it (`on.interrupted` first, then a note on stderr saying
+ * what follows) and the partial outcome still comes back.
  */
-async function untilDone<T>(
+async function untilDone<E, T>(
   ctx: CliContext,
-  runs: Runs<T>,
-  start: () => string,
-  onStop: () => void,
+  job: JobHandle<E, T>,
+  on: { event: (event: E) => void; stop: (id: string) => Promise<unknown>; interrupted: () => void },
   stopping: string,
 ): Promise<{ outcome: T; interrupted: boolean }> {
   let interrupted = false;
-  let id: string | null = null;
   const stopInterrupt = ctx.onInterrupt(() => {
-    if (interrupted || id === null) return;
+    if (interrupted) return;
     interrupted = true;
-    onStop();
+    on.interrupted();
     ctx.stderr.write(`trebuchet run: stopping (${stopping})...\n`);
-    void runs.stop(id);
+    void on.stop(job.id);
   });
   try {
-    id = start();
-    const outcome = await runs.whenDone(id);
+    job.events(on.event);
+    const outcome = await job.done;
     return { outcome, interrupted };
   } finally {
     stopInterrupt();
@@ -123,19 +132,15 @@ async function untilDone<T>(
 }
 
 /** Saves the run in the history (never throws: a failed save is a message); prints where. */
-async function save(
-  ctx: CliContext,
-  stores: LazyStores,
-  draft: Parameters<HistoryRecorder['record']>[0],
-): Promise<void> {
-  let recorder: HistoryRecorder;
+async function save(ctx: CliContext, stores: LazyStores, draft: HistoryDraft): Promise<void> {
+  let saver: HistorySaver;
   try {
-    recorder = new HistoryRecorder({ history: (await stores.get()).history, appVersion: ctx.appVersion });
+    saver = new HistorySaver({ history: (await stores.get()).history, appVersion: ctx.appVersion });
   } catch (e) {
     ctx.stderr.write(`trebuchet run: could not open the history: ${(e as Error).message}\n`);
     return;
   }
-  const saved = await recorder.record(draft);
+  const saved = await saver.save(draft);
   if ('historyId' in saved) ctx.stderr.write(`saved in history as ${saved.historyId}\n`);
   else ctx.stderr.write(`trebuchet run: ${saved.historyError}\n`);
 }
@@ -174,30 +179,28 @@ async function runScenario(
         return;
     }
   };
-  const unsubscribe = manager.subscribe(onEvent);
-
   let run: { outcome: RunResult[]; interrupted: boolean };
   try {
     run = await untilDone(
       ctx,
-      manager,
-      () => manager.start(scenario),
-      () => progress.finish(),
+      manager.start(scenario),
+      { event: onEvent, stop: (id) => manager.stop(id), interrupted: () => progress.finish() },
       'partial results follow',
     );
   } finally {
-    unsubscribe();
     progress.finish();
     await manager.stopAll();
   }
 
   const { outcome: results, interrupted } = run;
-  if (results.length > 0) ctx.stdout.write(renderReport(results, output.format));
-  for (const path of writeOutputFiles(results, output)) ctx.stderr.write(`wrote ${path}\n`);
+  const shown = withoutSecrets(results, output.keepSecrets);
+  if (results.length > 0) ctx.stdout.write(renderReport(shown, output.format ?? 'text'));
+  const filesFailed = reportFiles(ctx, await writeOutputFiles(shown, output));
+  // Saved whatever became of the files: a full disk for --json does not cost the run.
   if (command.history.save && results.length > 0) {
     await save(ctx, stores, { kind: 'scenario', status, scenario, results });
   }
-  return exitCodeFor(results, { interrupted, hostError });
+  return exitCodeFor(results, { interrupted, hostError, filesFailed });
 }
 
 async function runComparison(
@@ -209,7 +212,10 @@ async function runComparison(
   const cells = expandPlan(plan);
   const kind = levelKindOf(plan.load);
   const manager = new RunManager({ appVersion: ctx.appVersion });
-  const runner = new ComparisonRunner({ manager });
+  const runner = new ComparisonRunner({
+    manager,
+    checkTarget: (scenario, signal) => checkTarget(scenario, { appVersion: ctx.appVersion, signal }),
+  });
   let progress = null as Progress | null;
   let hostError = false;
   const say = (text: string): void => {
@@ -244,6 +250,14 @@ async function runComparison(
       case 'pause':
         say(`pausing ${event.seconds} s before the next run\n`);
         return;
+      case 'preflight':
+        say(`checking ${event.checks.length} URL(s) before any load\n`);
+        return;
+      case 'preflight-failed':
+        ctx.stderr.write(
+          `trebuchet run: ${event.failures.length} URL(s) failed the check; no load was sent (the report says why)\n`,
+        );
+        return;
       case 'error':
         hostError = true;
         progress?.finish();
@@ -253,29 +267,26 @@ async function runComparison(
         return;
     }
   };
-  const unsubscribe = runner.subscribe(onEvent);
-
   let run: { outcome: ComparisonOutcome; interrupted: boolean };
   try {
     run = await untilDone(
       ctx,
-      runner,
-      () => runner.start(plan),
-      () => progress?.finish(),
+      runner.start(plan),
+      { event: onEvent, stop: (id) => runner.stop(id), interrupted: () => progress?.finish() },
       'finished runs and the partial one follow',
     );
   } finally {
-    unsubscribe();
     progress?.finish();
     await manager.stopAll();
   }
 
   const { outcome, interrupted } = run;
   const results = outcome.outcomes.map((o) => o.result);
-  ctx.stdout.write(renderComparisonReport(outcome, output.format));
-  for (const path of writeComparisonFiles(outcome, output)) ctx.stderr.write(`wrote ${path}\n`);
+  const shown = withoutSecrets(outcome, output.keepSecrets);
+  ctx.stdout.write(renderComparisonReport(shown, output.format));
+  const filesFailed = reportFiles(ctx, await writeComparisonFiles(shown, output));
   if (command.history.save && results.length > 0) {
     await save(ctx, stores, { kind: 'comparison', status: outcome.status, plan, outcomes: outcome.outcomes });
   }
-  return exitCodeFor(results, { interrupted, hostError });
+  return exitCodeFor(results, { interrupted, hostError, filesFailed });
 }

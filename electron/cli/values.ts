@@ -3,6 +3,8 @@
  * `trebuchet run` can exit 2 with a message that says which flag is wrong and why.
  */
 import { resolve } from 'node:path';
+import { parseMonitorText, type Monitor } from '../../shared/monitor.ts';
+import { DURATION_EXAMPLES, parseDuration, UNIT_SECONDS, type DurationUnit } from '../../shared/duration.ts';
 import { THRESHOLD_UNITS, type Threshold, type ThresholdMetric } from '../../shared/scenario.ts';
 
 /** Bad command-line input: `field` names the flag (or scenario field) at fault. */
@@ -15,39 +17,17 @@ export class CliInputError extends Error {
   }
 }
 
-const UNIT_SECONDS: Record<string, number> = {
-  ns: 1e-9,
-  us: 1e-6,
-  µs: 1e-6,
-  ms: 1e-3,
-  s: 1,
-  m: 60,
-  h: 3600,
-};
-const DURATION_PART = /(\d+(?:\.\d+)?|\.\d+)(ns|us|µs|ms|s|m|h)/gy;
-const BARE_NUMBER = /^(\d+(?:\.\d+)?|\.\d+)$/;
-
 /**
- * A duration as Go writes it (`5s`, `1m30s`, `250ms`) or a bare number in `bareUnit`
- * (seconds for -d like ab's -t, milliseconds for --slo). Returns seconds.
+ * A duration flag's value in seconds: Go's notation (`5s`, `1m30s`, `250ms`) or a bare number
+ * in `bareUnit` (seconds for -d like ab's -t, milliseconds for --slo). The parser is the
+ * editors' too (shared/duration.ts), so the app takes what the CLI takes.
  */
-export function parseDurationSeconds(flag: string, text: string, bareUnit: 's' | 'ms'): number {
-  const t = text.trim();
-  if (BARE_NUMBER.test(t)) return Number(t) * UNIT_SECONDS[bareUnit]!;
-  let seconds = 0;
-  let end = 0;
-  DURATION_PART.lastIndex = 0;
-  for (let m = DURATION_PART.exec(t); m; m = DURATION_PART.exec(t)) {
-    seconds += Number(m[1]) * UNIT_SECONDS[m[2]!]!;
-    end = DURATION_PART.lastIndex;
+export function parseDurationSeconds(flag: string, text: string, bareUnit: DurationUnit): number {
+  const value = parseDuration(text, bareUnit);
+  if (value === null) {
+    throw new CliInputError(flag, `"${text}" is not a duration (e.g. ${DURATION_EXAMPLES[bareUnit]})`);
   }
-  if (t === '' || end !== t.length) {
-    throw new CliInputError(
-      flag,
-      `"${text}" is not a duration (e.g. ${bareUnit === 's' ? '10, 10s, 1m30s' : '300, 300ms, 1.5s'})`,
-    );
-  }
-  return seconds;
+  return bareUnit === 's' ? value : value / 1000;
 }
 
 export function parseWholeNumber(flag: string, text: string): number {
@@ -76,6 +56,13 @@ export function parseHeader(flag: string, text: string): { name: string; value: 
   const colon = text.indexOf(':');
   if (colon <= 0) throw new CliInputError(flag, `"${text}" is not a header (expected "Name: value")`);
   return { name: text.slice(0, colon).trim(), value: text.slice(colon + 1).trim() };
+}
+
+/** `--monitor auto|off|pid:N|URL`: how the server's CPU and memory are watched. */
+export function parseMonitor(flag: string, text: string): Monitor {
+  const parsed = parseMonitorText(text);
+  if (!parsed.ok) throw new CliInputError(flag, parsed.message);
+  return parsed.monitor;
 }
 
 const METRIC_ALIASES: Record<string, ThresholdMetric> = {

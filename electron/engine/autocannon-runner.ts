@@ -3,32 +3,37 @@ import type { EventEmitter } from 'node:events';
 import autocannon from 'autocannon';
 import type { ClosedLoad } from '../../shared/scenario.ts';
 import type { Warning } from '../../shared/result.ts';
+import {
+  bodyUntilClose,
+  hookParser,
+  PARSER_RESPONSE,
+  parserIdle,
+  type ParsedResponse,
+  type ParserInternals,
+} from './autocannon-parser.ts';
 import { classifyError, type ClassifiedError } from './errors.ts';
 import { headerObject } from './preflight.ts';
+import { tlsVersionOptions } from './tls-version.ts';
 import { emptyOutcome, type Runner, type RunnerContext, type RunnerOutcome } from './types.ts';
 
 /*
- * The parts of autocannon 9's Client (lib/httpClient.js) and its http-parser-js parser this
- * runner hooks. autocannon's own accounting is wrong exactly where a benchmark needs it:
- * a connection error or a server close re-connects without clearing the queue of requests
- * in flight (later responses are then timed against the wrong request, and the queue grows),
- * the parser is not reset after a broken response, a timeout counts `pipelining` errors even
- * when nothing was in flight, a HEAD response waits for a body that never comes, and every
- * body is decoded into a string. The hooks below count each lost request once, reset the
- * parser, and count body bytes without decoding them.
+ * The parts of autocannon 9's Client (lib/httpClient.js) this runner hooks (its parser's are
+ * in autocannon-parser.ts). autocannon's own accounting is wrong exactly where a benchmark
+ * needs it: a connection error or a server close re-connects without clearing the queue of
+ * requests in flight (later responses are then timed against the wrong request, and the
+ * queue grows), a request sent just as the server closed an idle keep-alive connection is
+ * lost, a body delimited by the close (HTTP/1.0) never completes, the parser is not reset
+ * after a broken response, a timeout counts `pipelining` errors even when nothing was in
+ * flight, a HEAD response waits for a body that never comes, and every body is decoded into
+ * a string. The hooks below complete a close-delimited body, send again what a clean close
+ * left unprocessed (as the native engine and browsers do), count each other lost request
+ * once, reset the parser, and count body bytes without decoding them.
  */
-interface ParserInternals {
-  execute(chunk: Buffer): number | Error;
-  reinitialize(type: string): void;
-  /** kOnHeadersComplete; a true return tells the parser the response has no body. */
-  2: (info: unknown) => unknown;
-  /** kOnBody */
-  3: (chunk: Buffer, start: number, length: number) => void;
-}
-
 interface ClientInternals extends EventEmitter {
   timeout: number;
   destroyed: boolean;
+  /** The current socket; absent until the first _connect(). */
+  conn?: EventEmitter;
   parser: ParserInternals;
   pipelinedRequests: { size(): number; clear(): void };
   getRequestBuffer(): Buffer;
@@ -38,9 +43,6 @@ interface ClientInternals extends EventEmitter {
   _doRequest: (this: ClientInternals, ...args: unknown[]) => void;
 }
 
-const PARSER_RESPONSE = 'RESPONSE';
-const K_ON_HEADERS_COMPLETE = 2;
-const K_ON_BODY = 3;
 /** autocannon stops on its own timer; ours ends the run, so its timer only has to outlast any run. */
 const AUTOCANNON_DURATION_S = 2_000_000;
 /** autocannon's bookkeeping tick: after stop() it lingers at most this long. */
@@ -56,7 +58,12 @@ function assertInternals(client: ClientInternals): void {
     (k) => typeof client[k] !== 'function',
   );
   if (typeof client.pipelinedRequests?.size !== 'function') missing.push('pipelinedRequests' as never);
-  if (typeof client.parser?.reinitialize !== 'function') missing.push('parser' as never);
+  if (
+    typeof client.parser?.reinitialize !== 'function' ||
+    typeof client.parser.consumeLine !== 'function' ||
+    typeof client.parser.finish !== 'function'
+  )
+    missing.push('parser' as never);
   if (missing.length > 0) {
     throw new Error(
       `autocannon ${AUTOCANNON_VERSION} is not the version this runner was written for (missing ${missing.join(', ')})`,
@@ -64,16 +71,20 @@ function assertInternals(client: ClientInternals): void {
   }
 }
 
-interface ClientState {
+interface ClientState extends ParsedResponse {
   /** Why the connection broke, set just before the connection is dropped or re-opened. */
   pendingError: ClassifiedError | null;
-  /** Body bytes of the response being received. */
-  bodyBytes: number;
-  /** The response being received said Connection: close (or is HTTP/1.0 without keep-alive). */
-  closeAfter: boolean;
-  /** A fresh connection already sent its requests: autocannon's next send would be one too many. */
+  /**
+   * autocannon's next send would go out on a closing connection, or be one too many for a
+   * fresh one that already sent its requests.
+   */
   skipNextSend: boolean;
 }
+
+const CLOSED: ClassifiedError = {
+  kind: 'reset',
+  message: 'the server closed the connection before the response was complete',
+};
 
 /** What autocannon cannot do well for this load, said up front in the result. */
 export function autocannonWarnings(load: ClosedLoad): Warning[] {
@@ -142,6 +153,43 @@ export class AutocannonRunner implements Runner {
         client.parser.reinitialize(PARSER_RESPONSE);
       };
 
+      /**
+       * Accounts for the connection a client is about to replace. A body delimited by the
+       * close completes now. Requests a clean close left unanswered, on a connection that had
+       * answered (so the server is up, and closed between responses: its keep-alive limit or
+       * idle timeout), were never processed: the new connection sends them again, so they
+       * are taken off the books here. Anything else unanswered is lost with the reason.
+       */
+      const settleConnection = (
+        client: ClientInternals,
+        st: ClientState,
+        why: ClassifiedError | null,
+      ): void => {
+        const parser = client.parser;
+        if (why === null && bodyUntilClose(parser)) {
+          // autocannon sends its next request right after the response: not on this socket.
+          st.closeAfter = false;
+          st.skipNextSend = true;
+          parser.finish();
+          st.skipNextSend = false;
+          parser.reinitialize(PARSER_RESPONSE);
+        }
+        const unanswered = client.pipelinedRequests.size();
+        if (
+          unanswered > 0 &&
+          st.responses > 0 &&
+          parserIdle(parser) &&
+          (why === null || why.kind === 'reset')
+        ) {
+          recorder.inFlight -= unanswered;
+          sentAgainstBudget -= unanswered;
+          client.pipelinedRequests.clear();
+        }
+        lose(client, why ?? CLOSED);
+        st.bodyBytes = 0;
+        st.responses = 0;
+      };
+
       const end = (): void => {
         if (ended) return;
         ended = true;
@@ -172,6 +220,7 @@ export class AutocannonRunner implements Runner {
           pendingError: null,
           bodyBytes: 0,
           closeAfter: false,
+          responses: 0,
           skipNextSend: false,
         };
         states.set(client, st);
@@ -182,7 +231,7 @@ export class AutocannonRunner implements Runner {
 
         client.on('request', () => {
           if (requestBytes < 0) requestBytes = client.getRequestBuffer().length;
-          recorder.inFlight++;
+          recorder.started();
           recorder.sent(bodyLength, requestBytes);
           sentAgainstBudget++;
         });
@@ -194,14 +243,8 @@ export class AutocannonRunner implements Runner {
           if (st.closeAfter) {
             // The server closes after this answer (e.g. nginx at keepalive_requests). autocannon
             // would send the next request on the closing connection and lose it; like wrk, open
-            // a new connection first. Requests pipelined behind this answer are lost.
+            // a new connection first, which sends again what was pipelined behind this answer.
             st.closeAfter = false;
-            st.pendingError = {
-              kind: 'reset',
-              message:
-                'the server closed the connection (Connection: close) with pipelined requests unanswered',
-            };
-            client._destroyConnection();
             client._connect();
             st.skipNextSend = true;
           }
@@ -212,18 +255,19 @@ export class AutocannonRunner implements Runner {
         });
 
         const connect = client._connect;
+        const destroyConnection = client._destroyConnection;
         client._connect = function (this: ClientInternals) {
-          // Reached after a connection error or a close by the server: what was in flight is lost.
-          const why = st.pendingError ?? {
-            kind: 'reset',
-            message: 'the server closed the connection before answering',
-          };
-          st.pendingError = null;
-          st.bodyBytes = 0;
-          lose(this, why);
+          // Reached after a connection error, a close by the server, a timeout or a broken
+          // response (autocannon's first call, from its constructor, has no connection yet).
+          if (this.conn !== undefined) {
+            const why = st.pendingError;
+            st.pendingError = null;
+            settleConnection(this, st, why);
+            // Without its listeners: a late 'error' or 'end' of the old socket cannot reconnect again.
+            destroyConnection.call(this);
+          }
           connect.call(this);
         };
-        const destroyConnection = client._destroyConnection;
         client._destroyConnection = function (this: ClientInternals) {
           // Outside destroy() (end of run) autocannon only drops a connection on its timeout.
           if (!this.destroyed) lose(this, st.pendingError ?? timeoutError);
@@ -261,7 +305,7 @@ export class AutocannonRunner implements Runner {
             sampleInt: AUTOCANNON_SAMPLE_MS,
             ...(load.rate !== null ? { overallRate: load.rate } : {}),
             ...(spec.options.tls.servername ? { servername: spec.options.tls.servername } : {}),
-            tlsOptions: { ALPNProtocols: ['http/1.1'] },
+            tlsOptions: { ALPNProtocols: ['http/1.1'], ...tlsVersionOptions(spec.options.tls.minVersion) },
             setupClient,
           },
           (err: Error | null) => {
@@ -280,9 +324,10 @@ export class AutocannonRunner implements Runner {
 
       // The clients exist now (autocannon builds them synchronously); no byte has arrived yet.
       for (const client of clients) {
-        hookParser(client, states.get(client)!, isHead, (message) => {
+        const outstanding = (): number => client.pipelinedRequests.size();
+        hookParser(client.parser, states.get(client)!, { isHead, outstanding }, (message) => {
+          if (client.destroyed) return;
           lose(client, { kind: 'protocol', message: `invalid HTTP response: ${message}` });
-          client._destroyConnection();
           client._connect();
         });
       }
@@ -303,36 +348,4 @@ export class AutocannonRunner implements Runner {
       });
     });
   }
-}
-
-/**
- * Replaces autocannon's body callback (which appends every chunk to a string) with a byte
- * count, ends HEAD, 204 and 304 answers at their headers (autocannon waits for a body), notes
- * a Connection: close answer (autocannon ignores it), and
- * turns an unparsable response into a protocol error and a fresh connection (autocannon
- * ignores the parser's error and feeds it more bytes).
- */
-function hookParser(
-  client: ClientInternals,
-  st: ClientState,
-  isHead: boolean,
-  onProtocolError: (message: string) => void,
-): void {
-  const parser = client.parser;
-  parser[K_ON_BODY] = (_chunk, _start, length) => {
-    st.bodyBytes += length;
-  };
-  const onHeaders = parser[K_ON_HEADERS_COMPLETE];
-  parser[K_ON_HEADERS_COMPLETE] = (info) => {
-    onHeaders(info);
-    const { statusCode, shouldKeepAlive } = info as { statusCode?: number; shouldKeepAlive?: boolean };
-    st.closeAfter = shouldKeepAlive === false;
-    return isHead || statusCode === 204 || statusCode === 304;
-  };
-  const execute = parser.execute.bind(parser);
-  parser.execute = (chunk: Buffer) => {
-    const r = execute(chunk);
-    if (r instanceof Error && !client.destroyed) onProtocolError(r.message);
-    return r;
-  };
 }

@@ -81,7 +81,7 @@ export function isCertError(code: string): boolean {
   return code in CERT_REASONS || code.includes('CERT');
 }
 
-/** Names why a request failed from a Node/undici/autocannon error (code first, then message). */
+/** Names why a request failed from a Node or autocannon error (code first, then message). */
 export function classifyError(err: unknown): ClassifiedError {
   const code = codeOf(err);
   const limit = code === null ? undefined : LIMIT_CODES[code];

@@ -1,6 +1,7 @@
 /**
- * One stream of events with any number of listeners. A listener that throws harms neither
- * the producer (a run, a comparison) nor the other listeners; onError hears about it.
+ * One job's stream of events (a run's, a comparison's) with any number of listeners. A
+ * listener that throws harms neither the producer nor the other listeners; onError hears
+ * about it.
  */
 export class EventStream<E> {
   readonly #listeners = new Set<(event: E) => void>();

@@ -110,7 +110,8 @@ export class ValueRecorder {
    * The figures hdr-histogram-js would give for what was recorded since the last drain (plus
    * `zeros` values of 0), computed from the counts in two quick passes instead of its
    * iterator's dozen (a pow per bucket, an object per value): the same sums in the same
-   * order, so the same numbers, to the bit (tested). Null when nothing was recorded.
+   * order, so the same numbers, to the bit (tested), percentiles capped at the max as
+   * valueAtPercentile caps them. Null when nothing was recorded.
    */
   summary(percentiles: readonly number[], zeros = 0): CountsSummary | null {
     const total = this.total + zeros;
@@ -132,7 +133,8 @@ export class ValueRecorder {
       cumulative += c;
       while (next < byCount.length && cumulative >= byCount[next]!.count) {
         const t = byCount[next++]!;
-        at.set(t.p, t.p === 0 ? valueOf(i) : highestOf(i));
+        // Never above the largest value recorded (see valueAtPercentile).
+        at.set(t.p, t.p === 0 ? valueOf(i) : Math.min(highestOf(i), Math.max(this.max, 0)));
       }
     }
     const mean = sum / total;
@@ -155,20 +157,19 @@ export class ValueRecorder {
 
   /** Adds what was recorded since the last drain to another recorder, then starts over. */
   moveInto(other: ValueRecorder): void {
+    this.addTo(other);
+    this.clear();
+  }
+
+  /** Adds what was recorded since the last drain to another recorder, keeping it here too. */
+  addTo(other: ValueRecorder): void {
     if (this.total === 0) return;
     const from = this.counts;
     const to = other.counts;
-    for (let i = 0; i < COUNTS_LENGTH; i++) {
-      if (from[i] === 0) continue;
-      to[i]! += from[i]!;
-      from[i] = 0;
-    }
+    for (let i = 0; i < COUNTS_LENGTH; i++) if (from[i] !== 0) to[i]! += from[i]!;
     other.total += this.total;
     if (this.min < other.min) other.min = this.min;
     if (this.max > other.max) other.max = this.max;
-    this.total = 0;
-    this.min = Infinity;
-    this.max = -1;
   }
 
   /** Forgets what was recorded since the last drain. */
@@ -182,6 +183,12 @@ export class ValueRecorder {
 
   /** Adds every value recorded since the last drain to h, then starts over. */
   drainInto(h: Histogram): void {
+    this.addInto(h);
+    this.clear();
+  }
+
+  /** Adds every value recorded since the last drain to h, keeping them here too. */
+  addInto(h: Histogram): void {
     if (this.total === 0) return;
     const counts = this.counts;
     // hdr keeps the exact min and max it was given: the extremes' buckets are recorded at
@@ -191,7 +198,6 @@ export class ValueRecorder {
     for (let i = 0; i < COUNTS_LENGTH; i++) {
       const c = counts[i]!;
       if (c === 0) continue;
-      counts[i] = 0;
       if (i === maxAt && i === minAt) {
         if (c > 1) h.recordValueWithCount(this.min, c - 1);
         h.recordValue(this.max);
@@ -203,9 +209,6 @@ export class ValueRecorder {
         h.recordValueWithCount(valueOf(i), c);
       }
     }
-    this.total = 0;
-    this.min = Infinity;
-    this.max = -1;
   }
 }
 
@@ -219,11 +222,21 @@ export function decodeHistogram(encoded: string): Histogram {
 
 const usToMs = (us: number): number => us / 1000;
 
+/**
+ * The value at a percentile, never above the largest value recorded. The histogram answers
+ * with the highest value its bucket stands for, which can lie above the recorded max
+ * (149.631 ms for a 149.506 ms longest request); ab prints one number for 100% and the
+ * longest request, and so do we.
+ */
+export function valueAtPercentile(h: Histogram, percentile: number): number {
+  return percentile >= 100 ? h.maxValue : Math.min(h.getValueAtPercentile(percentile), h.maxValue);
+}
+
 /** Summary of a microsecond histogram in milliseconds; null when it holds no value. */
 export function latencyStats(h: Histogram, percentiles: readonly number[]): LatencyStats | null {
   if (h.totalCount === 0) return null;
   const out: Record<string, number> = {};
-  for (const p of percentiles) out[String(p)] = usToMs(h.getValueAtPercentile(p));
+  for (const p of percentiles) out[String(p)] = usToMs(valueAtPercentile(h, p));
   return {
     min: usToMs(h.minNonZeroValue === Number.MAX_SAFE_INTEGER ? 0 : h.minNonZeroValue),
     mean: usToMs(h.mean),

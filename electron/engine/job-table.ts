@@ -1,6 +1,21 @@
 import { randomBytes } from 'node:crypto';
+import { EventStream } from './event-stream.ts';
 
-/** One job: its id, its owner's state, and the promise of its outcome. */
+/**
+ * A started job (a run, a comparison) as its consumer holds it: its id, its events and its
+ * outcome. Nothing runs until the first call to events(), so whoever subscribes first hears
+ * every event from the first, by construction: a host sends the start reply before it
+ * subscribes, a comparison announces a cell before it subscribes to the cell's run.
+ */
+export interface JobHandle<E, R> {
+  readonly id: string;
+  /** Subscribes to the job's events (the first call starts it); returns the unsubscribe function. */
+  events(listener: (event: E) => void): () => void;
+  /** The outcome, after the job's last event; never rejects. */
+  readonly done: Promise<R>;
+}
+
+/** One job as its service tracks it. */
 export interface Job<S, R> {
   readonly id: string;
   readonly state: S;
@@ -10,27 +25,30 @@ export interface Job<S, R> {
 
 /**
  * Jobs of one kind (runs, comparisons) keyed by id, never a module-level "current" one.
- * start() returns the id at once and executes the job on a microtask, so a listener that
- * subscribes right after still sees its first event. Finished jobs are kept so whenDone()
- * and stop() still answer for them; beyond `keep` the oldest are forgotten.
+ * Finished jobs are kept so stop() still answers for them; beyond `keep` the oldest are
+ * forgotten.
  */
-export class JobTable<S, R> {
+export class JobTable<S, E, R> {
   readonly #jobs = new Map<string, Job<S, R>>();
   readonly #prefix: string;
   readonly #keep: number;
   readonly #noun: string;
-  readonly #onFinished: () => void;
 
-  constructor(opts: { prefix: string; noun: string; keep: number; onFinished?: () => void }) {
+  constructor(opts: { prefix: string; noun: string; keep: number }) {
     this.#prefix = opts.prefix;
     this.#noun = opts.noun;
     this.#keep = opts.keep;
-    this.#onFinished = opts.onFinished ?? (() => undefined);
   }
 
-  /** Registers a job and executes it on a microtask; `execute` must not reject. */
-  start(state: S, execute: (id: string, state: S) => Promise<R>): string {
+  /**
+   * Registers a job and returns its handle; `execute` runs on the handle's first subscription
+   * and must not reject. A listener that throws harms neither the job nor other listeners.
+   */
+  start(state: S, execute: (id: string, state: S, emit: (event: E) => void) => Promise<R>): JobHandle<E, R> {
     const id = `${this.#prefix}-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+    const stream = new EventStream<E>((error) =>
+      console.error(`trebuchet: a ${this.#noun} event listener failed:`, error),
+    );
     let resolveDone: (outcome: R) => void = () => undefined;
     const job: Job<S, R> = {
       id,
@@ -39,25 +57,25 @@ export class JobTable<S, R> {
       finished: false,
     };
     this.#jobs.set(id, job);
-    queueMicrotask(() => {
-      void execute(id, state).then((outcome) => {
-        job.finished = true;
-        this.#forgetOld();
-        this.#onFinished();
-        resolveDone(outcome);
-      });
-    });
-    return id;
+    let begun = false;
+    const events = (listener: (event: E) => void): (() => void) => {
+      const unsubscribe = stream.subscribe(listener);
+      if (!begun) {
+        begun = true;
+        void execute(id, state, (event) => stream.emit(event)).then((outcome) => {
+          job.finished = true;
+          stream.clear();
+          this.#forgetOld();
+          resolveDone(outcome);
+        });
+      }
+      return unsubscribe;
+    };
+    return { id, events, done: job.done };
   }
 
   get(id: string): Job<S, R> | undefined {
     return this.#jobs.get(id);
-  }
-
-  /** The job's outcome; rejects for an unknown id. */
-  whenDone(id: string): Promise<R> {
-    const job = this.#jobs.get(id);
-    return job ? job.done : Promise.reject(new Error(`${this.#noun} ${id} is unknown`));
   }
 
   /** Ids of the jobs not finished yet. */

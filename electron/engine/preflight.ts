@@ -4,10 +4,12 @@ import http from 'node:http';
 import http2 from 'node:http2';
 import net from 'node:net';
 import tls from 'node:tls';
+import { DEFAULTS } from '../../shared/defaults.ts';
 import type { TlsFacts } from '../../shared/result.ts';
 import { classifyError, describeCertError, type ClassifiedError } from './errors.ts';
 import { ephemeralKeyOf, TLS_GROUPS } from './native/dial.ts';
 import { hostAndPort, type TargetFacts } from './result.ts';
+import { explainVersionMismatch, isVersionMismatch, tlsVersionOptions } from './tls-version.ts';
 import type { RunSpec } from './types.ts';
 
 export type PreflightOutcome =
@@ -102,14 +104,22 @@ export async function preflight(spec: RunSpec, signal: AbortSignal): Promise<Pre
         rejectUnauthorized: false,
         // Offering http/1.1 too lets a server without HTTP/2 finish the handshake, so the error can say so.
         ALPNProtocols: spec.options.protocol === 'h2' ? ['h2', 'http/1.1'] : ['http/1.1'],
+        ...tlsVersionOptions(spec.options.tls.minVersion),
       });
       sockets.push(secure);
       try {
         await once(secure, 'secureConnect');
       } catch (err) {
+        const why = isVersionMismatch(err)
+          ? await explainVersionMismatch(
+              { host: address, port, servername },
+              spec.options.tls.minVersion,
+              (s) => sockets.push(s),
+            )
+          : null;
         throw new PreflightError(
           'tls',
-          `TLS handshake with ${url.host} failed: ${classifyError(err).message}`,
+          `TLS handshake with ${url.host} failed: ${why ?? classifyError(err).message}`,
         );
       }
       const authError = secure.authorizationError ? String(secure.authorizationError) : null;
@@ -160,10 +170,15 @@ export async function preflight(spec: RunSpec, signal: AbortSignal): Promise<Pre
     const error =
       err instanceof PreflightError
         ? { kind: err.kind, message: err.message }
-        : (() => {
-            const c = classifyError(err);
-            return { kind: c.kind, message: `request to ${url.href} failed: ${c.message}` };
-          })();
+        : (err as NodeJS.ErrnoException).code === 'HPE_HEADER_OVERFLOW'
+          ? {
+              kind: 'protocol' as const,
+              message: `the response from ${url.href} has headers larger than ${DEFAULTS.maxResponseHeaderBytes} bytes, the limit of both engines (HPE_HEADER_OVERFLOW)`,
+            }
+          : (() => {
+              const c = classifyError(err);
+              return { kind: c.kind, message: `request to ${url.href} failed: ${c.message}` };
+            })();
     return { ok: false, error, tls: tlsFacts, stopped: signal.aborted };
   } finally {
     clearTimeout(timer);
@@ -183,6 +198,8 @@ function requestH1(spec: RunSpec, url: URL, socket: net.Socket, port: number): P
       port,
       path: `${url.pathname}${url.search}`,
       headers,
+      // The engines' limit, not Node's 16 KB: a server the load would run against passes.
+      maxHeaderSize: DEFAULTS.maxResponseHeaderBytes,
       createConnection: () => socket,
     });
     req.on('error', reject);
@@ -214,7 +231,10 @@ function requestH1(spec: RunSpec, url: URL, socket: net.Socket, port: number): P
 
 function requestH2(spec: RunSpec, url: URL, socket: net.Socket): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
-    const session = http2.connect(url.origin, { createConnection: () => socket });
+    const session = http2.connect(url.origin, {
+      createConnection: () => socket,
+      settings: { maxHeaderListSize: DEFAULTS.maxResponseHeaderBytes },
+    });
     session.on('error', reject);
     const headers: http2.OutgoingHttpHeaders = {
       ...headerObject(spec.target.headers),

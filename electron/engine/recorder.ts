@@ -22,6 +22,38 @@ const emptyWindow = (): Window => ({
   late: 0,
 });
 
+/** A response outside 200-299 is a non-2xx one (ab's "Non-2xx responses"). */
+export function isNon2xx(status: number): boolean {
+  return status < 200 || status > 299;
+}
+
+/** A response within 200-399 is ok, unless it was slower than the SLO. */
+export function isOkStatus(status: number): boolean {
+  return status >= 200 && status < 400;
+}
+
+/** Adds one window's counts to another's. */
+function addWindow(into: Window, w: Window): void {
+  into.requests += w.requests;
+  into.bytesIn += w.bytesIn;
+  for (let s = 0; s < MAX_STATUS; s++) into.status[s]! += w.status[s]!;
+  for (const [k, c] of w.errors) into.errors.set(k, (into.errors.get(k) ?? 0) + c);
+  into.late += w.late;
+}
+
+/** CPU over two windows folded into one: each window's figure weighted by its length. */
+function mergedCpu(
+  previous: Sample,
+  intervalSeconds: number,
+  cpuPercent: number | undefined,
+): Partial<Sample> {
+  if (previous.cpuPercent === undefined || cpuPercent === undefined) return {};
+  const lastSeconds = Math.max(0, intervalSeconds - previous.intervalSeconds);
+  return {
+    cpuPercent: (previous.cpuPercent * previous.intervalSeconds + cpuPercent * lastSeconds) / intervalSeconds,
+  };
+}
+
 /** Whole-run counters, warm-up excluded. */
 export interface Totals {
   total: number;
@@ -37,6 +69,7 @@ export interface Totals {
   inTotal: number;
   outBody: number;
   outTotal: number;
+  /** Requests started, each once however often it is written (a resend on a new connection is the same request). */
   sent: number;
   errorSet: Map<ErrorKind, { count: number; message: string }>;
   /** Body length of the first successful response (ab's "Document Length"). */
@@ -53,16 +86,20 @@ export interface Totals {
  */
 export class Recorder {
   readonly histogram: Histogram = newHistogram();
-  /** This window's latencies as they arrive, summarized and moved into `histogram` at each tick. */
-  private readonly windowValues = new ValueRecorder();
+  /** This window's latencies as they arrive. */
+  private windowValues = new ValueRecorder();
   /**
    * Scheduled sends (open model, rate cap): how late each went out, actual minus intended
-   * send time in us, this window's and the measured run's. The generator's own delay, beside
-   * the latency that includes it.
+   * send time in us. The generator's own delay, beside the latency that includes it.
    */
-  private readonly latenessValues = new ValueRecorder();
+  private latenessValues = new ValueRecorder();
+  /** The last closed window's latencies and lateness, kept until the next tick (see tick's final fold). */
+  private previousValues = new ValueRecorder();
+  private previousLateness = new ValueRecorder();
+  /** The measured run's send lateness. */
   private readonly lateness = new ValueRecorder();
   private w: Window = emptyWindow();
+  private closed: { counts: Window; sample: Sample; from: number } | null = null;
   private readonly sloUs: number | null;
   private readonly sloMessage: string;
   private seq = 0;
@@ -113,14 +150,14 @@ export class Recorder {
     t.responses++;
     t.inBody += bodyBytes;
     t.inTotal += totalBytes;
-    if (status < 200 || status > 299) t.non2xx++;
+    if (isNon2xx(status)) t.non2xx++;
     // ab's "Length" check, against the first measured response's length (null until a runner notes it).
     if (t.documentLength !== null && bodyBytes !== t.documentLength) t.lengthMismatch++;
     const slow = this.sloUs !== null && latencyUs > this.sloUs;
     if (slow) {
       t.sloExceeded++;
       this.countError('slo', this.sloMessage, w);
-    } else if (status >= 200 && status < 400) {
+    } else if (isOkStatus(status)) {
       t.ok++;
     }
   }
@@ -142,24 +179,29 @@ export class Recorder {
     else this.totals.errorSet.set(kind, { count: 1, message });
   }
 
-  /** A request was written. */
+  /** A request was started: it counts as sent once, and is in flight until it finishes. */
+  started(): void {
+    this.inFlight++;
+    if (this.measuring) this.totals.sent++;
+  }
+
+  /** A request's bytes were written (again, when it goes out anew on a new connection). */
   sent(bodyBytes: number, totalBytes: number): void {
     if (!this.measuring) return;
     const t = this.totals;
-    t.sent++;
     t.outBody += bodyBytes;
     t.outTotal += totalBytes;
-  }
-
-  /** A scheduled request went out lateUs after its intended send time. */
-  sentLate(lateUs: number): void {
-    this.latenessValues.record(lateUs);
   }
 
   /** Open model: a request missed its scheduled send time. */
   late(n = 1): void {
     this.w.late += n;
     if (this.measuring) this.totals.late += n;
+  }
+
+  /** A scheduled request went out lateUs after its intended send time. */
+  sentLate(lateUs: number): void {
+    this.latenessValues.record(lateUs);
   }
 
   /** First-response facts for the report (ab's Server Software, Document Length). */
@@ -178,24 +220,69 @@ export class Recorder {
     this.measuring = true;
   }
 
-  /** Closes the current window and returns it as a Sample. Called once per tick. */
-  tick(now: number, cpuPercent?: number): Sample {
+  /**
+   * Closes the current window and returns it as a Sample. Called once per tick, and once more
+   * with `final` when the load ended. A final window under half as long as the one before it
+   * (a request-count run or a stop just after a tick, or the tick at a timed run's planned
+   * end) is folded into that one: the sample returned then carries the earlier window's seq
+   * and spans both, with their counts added and percentiles of both histograms, so what
+   * replaces the earlier sample is one honest window instead of a sliver of wind-down (a
+   * handful of answers: a rate near 0 or a wild one, a latency spike).
+   */
+  tick(now: number, cpuPercent?: number, final = false): Sample {
     const w = this.w;
-    const latency = this.windowValues.summary(WINDOW_PERCENTILES);
-    const lateness = this.latenessValues.summary(LATENESS_PERCENTILES);
-    const intervalSeconds = Math.max((now - this.lastTickAt) / 1000, 1e-3);
-    const statusCodes: Record<string, number> = {};
-    for (let s = 0; s < MAX_STATUS; s++) {
-      const c = w.status[s]!;
-      if (c === 0) continue;
-      statusCodes[s] = c;
-      if (this.measuring) this.statusTotals[s]! += c;
+    if (this.measuring) for (let s = 0; s < MAX_STATUS; s++) this.statusTotals[s]! += w.status[s]!;
+    const previous = this.closed;
+    const fold =
+      final &&
+      previous !== null &&
+      previous.sample.warmup === !this.measuring &&
+      now - this.lastTickAt < (previous.sample.intervalSeconds * 1000) / 2;
+    let sample: Sample;
+    if (fold && previous) {
+      addWindow(previous.counts, w);
+      this.settleWindow();
+      this.windowValues.moveInto(this.previousValues);
+      this.latenessValues.moveInto(this.previousLateness);
+      const merged = this.sampleOf(previous.sample.seq, previous.counts, previous.from, now);
+      sample = { ...merged, ...mergedCpu(previous.sample, merged.intervalSeconds, cpuPercent) };
+      this.closed = { counts: previous.counts, sample, from: previous.from };
+    } else {
+      this.settleWindow();
+      // The window just closed is kept (for a final fold); the one before it is cleared for reuse.
+      this.previousValues.clear();
+      this.previousLateness.clear();
+      [this.windowValues, this.previousValues] = [this.previousValues, this.windowValues];
+      [this.latenessValues, this.previousLateness] = [this.previousLateness, this.latenessValues];
+      sample = this.sampleOf(this.seq++, w, this.lastTickAt, now);
+      if (cpuPercent !== undefined) sample.cpuPercent = cpuPercent;
+      this.closed = { counts: w, sample, from: this.lastTickAt };
     }
+    if (final) sample.final = true;
+    this.w = emptyWindow();
+    this.lastTickAt = now;
+    return sample;
+  }
+
+  /** Adds the window being closed to the run's figures, if it was measured (it stays in the window). */
+  private settleWindow(): void {
+    if (!this.measuring) return;
+    this.windowValues.addInto(this.histogram);
+    this.latenessValues.addTo(this.lateness);
+  }
+
+  /** The Sample of window counts w, its latencies and lateness those of the last closed window. */
+  private sampleOf(seq: number, w: Window, from: number, to: number): Sample {
+    const latency = this.previousValues.summary(WINDOW_PERCENTILES);
+    const lateness = this.previousLateness.summary(LATENESS_PERCENTILES);
+    const intervalSeconds = Math.max((to - from) / 1000, 1e-3);
+    const statusCodes: Record<string, number> = {};
+    for (let s = 0; s < MAX_STATUS; s++) if (w.status[s]! > 0) statusCodes[s] = w.status[s]!;
     const errors: Sample['errors'] = {};
     for (const [k, c] of w.errors) errors[k] = c;
-    const sample: Sample = {
-      seq: this.seq++,
-      elapsedSeconds: (now - this.startedAt) / 1000,
+    return {
+      seq,
+      elapsedSeconds: (to - this.startedAt) / 1000,
       intervalSeconds,
       warmup: !this.measuring,
       requests: w.requests,
@@ -217,18 +304,7 @@ export class Recorder {
       inFlight: this.inFlight,
       ...(w.late > 0 ? { late: w.late } : {}),
       ...(lateness === null ? {} : { sendLatenessP99: lateness.percentiles.get(99)! / 1000 }),
-      ...(cpuPercent === undefined ? {} : { cpuPercent }),
     };
-    if (this.measuring) {
-      this.windowValues.drainInto(this.histogram);
-      this.latenessValues.moveInto(this.lateness);
-    } else {
-      this.windowValues.clear();
-      this.latenessValues.clear();
-    }
-    this.w = emptyWindow();
-    this.lastTickAt = now;
-    return sample;
   }
 
   /** The measured run's send lateness (null without scheduled sends; call after the last tick). */

@@ -1,10 +1,7 @@
 import os from 'node:os';
-import { REPORT_PERCENTILES } from '../../shared/defaults.ts';
+import { VERDICT } from '../../shared/defaults.ts';
 import {
-  ERROR_KIND_LABELS,
   RESULT_VERSION,
-  type ErrorEntry,
-  type ErrorKind,
   type GeneratorFacts,
   type RunResult,
   type Sample,
@@ -14,9 +11,9 @@ import {
 } from '../../shared/result.ts';
 import { CPU_SCOPE } from './cpu.ts';
 import type { ClassifiedError } from './errors.ts';
-import { encodeHistogram, latencyStats } from './histogram.ts';
 import { endpointOf } from './native/request-bytes.ts';
 import type { Recorder } from './recorder.ts';
+import { recorderTotals, sampleTotals, type RunTotals } from './run-totals.ts';
 import { evaluateThresholds } from './thresholds.ts';
 import type { RunnerOutcome, RunSpec } from './types.ts';
 
@@ -38,8 +35,8 @@ export interface TargetFacts {
   server: ServerFacts;
 }
 
-/** A generator CPU figure at or above this (percent of one core) counts as running flat out. */
-export const SATURATED_CPU_PERCENT = 90;
+/** A generator CPU figure at or above this (percent of one core) counts as running flat out: the verdict's. */
+export const SATURATED_CPU_PERCENT = VERDICT.clientBoundCpuPercent;
 /** Share of the measured samples that must run flat out for the run to count as saturated. */
 const SATURATED_SHARE = 0.5;
 /** A sample covering at least this share of the interval counts as full (the last one rarely does). */
@@ -117,12 +114,6 @@ export function rateStats(samples: readonly Sample[], sampleIntervalMs: number, 
   return { stdev: Math.sqrt(variance), min: Math.min(...rates), max: Math.max(...rates) };
 }
 
-function errorEntries(set: ReadonlyMap<ErrorKind, { count: number; message: string }>): ErrorEntry[] {
-  return [...set]
-    .map(([kind, e]) => ({ kind, count: e.count, message: e.message }))
-    .sort((a, b) => b.count - a.count);
-}
-
 /** Warnings every result of this scenario carries, whatever the engine measured. */
 function scenarioWarnings(id: RunIdentity, tls: TlsFacts | null): Warning[] {
   const out: Warning[] = [];
@@ -145,39 +136,47 @@ function scenarioWarnings(id: RunIdentity, tls: TlsFacts | null): Warning[] {
   return out;
 }
 
-export interface ResultInput {
-  spec: RunSpec;
-  status: 'completed' | 'cancelled';
-  startedAt: Date;
-  endedAt: Date;
-  /** Seconds from the end of the warm-up to the end of the load. */
-  measuredSeconds: number;
-  recorder: Recorder;
-  outcome: RunnerOutcome;
-  samples: Sample[];
+/** What a result says beside its totals. */
+export interface ResultFacts {
+  status: RunResult['status'];
+  error: ClassifiedError | null;
   engine: EngineId;
-  facts: TargetFacts;
+  startedAt?: Date;
+  endedAt?: Date;
+  /** Every sample of the run, warm-up included; none when it sent no load. */
+  samples: Sample[];
+  tls: TlsFacts | null;
+  /** What the pre-flight learnt; null: only what the URL says. */
+  server: ServerFacts | null;
+  /** What the runner reported beyond its recorder; null when it never reported. */
+  outcome: RunnerOutcome | null;
+  warnings: Warning[];
 }
 
-/** The RunResult of a run that sent load, from the recorder's totals after the last tick. */
-export function buildRunResult(input: ResultInput): RunResult {
-  const { spec, recorder, outcome, samples } = input;
-  const t = recorder.totals;
-  const seconds = input.measuredSeconds;
+/** The one RunResult builder: totals (from the recorder or the samples) and the run's facts. */
+export function runResult(id: RunIdentity, totals: RunTotals, facts: ResultFacts): RunResult {
+  const { samples, outcome } = facts;
+  const { requests } = totals;
+  const seconds = totals.measuredSeconds;
   const perSecond = (n: number): number => (seconds > 0 ? n / seconds : 0);
-  const rps = perSecond(t.total);
-  const spread = rateStats(samples, spec.options.sampleIntervalMs, rps);
-  const latency = latencyStats(recorder.histogram, REPORT_PERCENTILES);
-  const successRatio = t.total > 0 ? t.ok / t.total : 0;
-  const cpu = cpuFacts(samples, spec.options.sampleIntervalMs);
-  const tls = outcome.tls ?? input.facts.tls;
-  const open = spec.load.model === 'open';
+  const rps = perSecond(requests.total);
+  const spread = rateStats(samples, id.options.sampleIntervalMs, rps);
+  const successRatio = requests.total > 0 ? requests.ok / requests.total : 0;
+  const cpu = cpuFacts(samples, id.options.sampleIntervalMs);
+  const tls = outcome?.tls ?? facts.tls;
+  const open = id.load.model === 'open';
+  const now = new Date();
 
-  const warnings: Warning[] = [...scenarioWarnings(spec, tls), ...outcome.warnings];
-  if (recorder.inFlight > 0) {
+  const warnings: Warning[] = [
+    // A run that sent no load says nothing about how it would have been measured.
+    ...(samples.length > 0 ? scenarioWarnings(id, tls) : []),
+    ...(outcome?.warnings ?? []),
+    ...facts.warnings,
+  ];
+  if (requests.inFlightAtEnd > 0) {
     warnings.push({
       code: 'in-flight-at-end',
-      message: `${recorder.inFlight} request(s) were still in flight when the run ended; they are not in the totals.`,
+      message: `${requests.inFlightAtEnd} request(s) were still in flight when the run ended; they are not in the totals.`,
     });
   }
   if (cpu.saturated) {
@@ -187,63 +186,63 @@ export function buildRunResult(input: ResultInput): RunResult {
     });
   }
 
-  const server: ServerFacts = {
-    ...input.facts.server,
-    software: t.serverSoftware ?? input.facts.server.software,
-    documentLength: t.documentLength ?? input.facts.server.documentLength,
-    httpVersion: outcome.httpVersion ?? input.facts.server.httpVersion,
+  const known = facts.server ?? {
+    software: null,
+    ...hostAndPort(id.target.url),
+    documentLength: null,
+    httpVersion: null,
   };
+  const server: ServerFacts = {
+    ...known,
+    software: totals.serverSoftware ?? known.software,
+    documentLength: totals.documentLength ?? known.documentLength,
+    httpVersion: outcome?.httpVersion ?? known.httpVersion,
+  };
+  const attackSeconds = outcome?.attackSeconds ?? null;
 
   return {
     version: RESULT_VERSION,
-    runId: spec.runId,
-    scenarioName: spec.scenarioName,
-    target: spec.target,
-    load: spec.load,
-    options: spec.options,
-    status: input.status,
-    error: null,
-    startedAt: input.startedAt.toISOString(),
-    endedAt: input.endedAt.toISOString(),
+    runId: id.runId,
+    scenarioName: id.scenarioName,
+    target: id.target,
+    load: id.load,
+    options: id.options,
+    status: facts.status,
+    error: facts.error,
+    startedAt: (facts.startedAt ?? now).toISOString(),
+    endedAt: (facts.endedAt ?? now).toISOString(),
     durationSeconds: seconds,
-    attackSeconds: outcome.attackSeconds,
-    waitSeconds: outcome.waitSeconds,
+    attackSeconds,
+    waitSeconds: outcome?.waitSeconds ?? null,
     requests: {
-      total: t.total,
-      responses: t.responses,
-      ok: t.ok,
-      non2xx: t.non2xx,
-      errors: t.errors,
-      sloExceeded: t.sloExceeded,
-      lengthMismatch: t.lengthMismatch,
-      inFlightAtEnd: recorder.inFlight,
-      late: open ? t.late : null,
-      dropped: open ? (outcome.dropped ?? 0) : null,
+      ...requests,
+      late: open ? requests.late : null,
+      dropped: open ? (outcome?.dropped ?? 0) : null,
     },
     throughput: {
       requestsPerSecond: rps,
       requestsPerSecondStdev: spread.stdev,
       requestsPerSecondMin: spread.min,
       requestsPerSecondMax: spread.max,
-      targetRate: spec.load.rate ?? null,
-      sentRate: sentRate(t.sent, outcome.attackSeconds, seconds),
-      bytesInPerSecond: perSecond(t.inTotal),
+      targetRate: id.load.rate ?? null,
+      sentRate: sentRate(totals.sent, attackSeconds, seconds),
+      bytesInPerSecond: perSecond(totals.bytes.inTotal),
     },
-    bytes: { inTotal: t.inTotal, inBody: t.inBody, outBody: t.outBody, outTotal: t.outTotal },
+    bytes: totals.bytes,
     successRatio,
-    latency,
-    correctedLatency: outcome.correctedLatency,
-    sendLateness: recorder.sendLatenessStats(REPORT_PERCENTILES),
-    histogram: recorder.histogram.totalCount > 0 ? encodeHistogram(recorder.histogram) : null,
-    phases: outcome.phases,
-    statusCodes: recorder.statusCodes(),
-    errors: errorEntries(t.errorSet),
+    latency: totals.latency,
+    correctedLatency: outcome?.correctedLatency ?? null,
+    sendLateness: totals.sendLateness,
+    histogram: totals.histogram,
+    phases: outcome?.phases ?? null,
+    statusCodes: totals.statusCodes,
+    errors: totals.errors,
     tls,
     server,
-    generator: generatorFacts(input.engine, spec.appVersion, cpu),
-    thresholds: evaluateThresholds(spec.options.thresholds, {
-      latency,
-      total: t.total,
+    generator: generatorFacts(facts.engine, id.appVersion, cpu),
+    thresholds: evaluateThresholds(id.options.thresholds, {
+      latency: totals.latency,
+      total: requests.total,
       successRatio,
       requestsPerSecond: rps,
     }),
@@ -263,6 +262,36 @@ export function sentRate(sent: number, attackSeconds: number | null, measuredSec
   return measuredSeconds > 0 ? sent / measuredSeconds : 0;
 }
 
+export interface ResultInput {
+  spec: RunSpec;
+  status: 'completed' | 'cancelled';
+  startedAt: Date;
+  endedAt: Date;
+  /** Seconds from the end of the warm-up to the end of the load. */
+  measuredSeconds: number;
+  recorder: Recorder;
+  outcome: RunnerOutcome;
+  samples: Sample[];
+  engine: EngineId;
+  facts: TargetFacts;
+}
+
+/** The RunResult of a run that sent load, from the recorder's totals after the last tick. */
+export function buildRunResult(input: ResultInput): RunResult {
+  return runResult(input.spec, recorderTotals(input.recorder, input.measuredSeconds), {
+    status: input.status,
+    error: null,
+    engine: input.engine,
+    startedAt: input.startedAt,
+    endedAt: input.endedAt,
+    samples: input.samples,
+    tls: input.facts.tls,
+    server: input.facts.server,
+    outcome: input.outcome,
+    warnings: [],
+  });
+}
+
 export interface PartialFacts {
   engine: EngineId;
   startedAt?: Date;
@@ -277,7 +306,6 @@ export interface PartialFacts {
 /**
  * A result rebuilt from the samples alone: for a run that could not start (error set, no
  * samples), or an engine that died or stopped answering (the host only holds the samples).
- * Latency percentiles and the histogram need the engine's recorder, so they stay null.
  */
 export function resultFromSamples(
   id: RunIdentity,
@@ -286,111 +314,18 @@ export function resultFromSamples(
   facts: PartialFacts,
 ): RunResult {
   const samples = facts.samples ?? [];
-  const measured = samples.filter((s) => !s.warmup);
-  const now = new Date();
-  const statusCodes: Record<string, number> = {};
-  const errorCounts = new Map<ErrorKind, { count: number; message: string }>();
-  let total = 0;
-  let responses = 0;
-  let ok = 0;
-  let non2xx = 0;
-  let bytesIn = 0;
-  let seconds = 0;
-  for (const s of measured) {
-    total += s.requests;
-    seconds += s.intervalSeconds;
-    bytesIn += s.bytesInPerSecond * s.intervalSeconds;
-    for (const [code, n] of Object.entries(s.statusCodes)) {
-      statusCodes[code] = (statusCodes[code] ?? 0) + n;
-      responses += n;
-      const c = Number(code);
-      if (c < 200 || c > 299) non2xx += n;
-      if (c >= 200 && c < 400) ok += n;
-    }
-    for (const [kind, n] of Object.entries(s.errors) as [ErrorKind, number][]) {
-      const e = errorCounts.get(kind);
-      if (e) e.count += n;
-      else errorCounts.set(kind, { count: n, message: ERROR_KIND_LABELS[kind] });
-    }
-  }
-  const slo = errorCounts.get('slo')?.count ?? 0;
-  ok = Math.max(0, ok - slo);
-  const transportErrors = Math.max(0, total - responses);
-  const rps = seconds > 0 ? total / seconds : 0;
-  const spread = rateStats(samples, id.options.sampleIntervalMs, rps);
-  const successRatio = total > 0 ? ok / total : 0;
-  const last = samples.at(-1);
-  const server: ServerFacts = facts.server ?? {
-    software: null,
-    ...hostAndPort(id.target.url),
-    documentLength: null,
-    httpVersion: null,
-  };
-  const warnings = [
-    ...(samples.length > 0 ? scenarioWarnings(id, facts.tls ?? null) : []),
-    ...(facts.warnings ?? []),
-  ];
-  const inFlight = last?.inFlight ?? 0;
-  if (inFlight > 0) {
-    warnings.push({
-      code: 'in-flight-at-end',
-      message: `${inFlight} request(s) were in flight at the last sample; they are not in the totals.`,
-    });
-  }
-  return {
-    version: RESULT_VERSION,
-    runId: id.runId,
-    scenarioName: id.scenarioName,
-    target: id.target,
-    load: id.load,
-    options: id.options,
+  return runResult(id, sampleTotals(samples), {
     status,
     error,
-    startedAt: (facts.startedAt ?? now).toISOString(),
-    endedAt: (facts.endedAt ?? now).toISOString(),
-    durationSeconds: seconds,
-    attackSeconds: null,
-    waitSeconds: null,
-    requests: {
-      total,
-      responses,
-      ok,
-      non2xx,
-      errors: transportErrors,
-      sloExceeded: slo,
-      inFlightAtEnd: inFlight,
-      late: id.load.model === 'open' ? measured.reduce((a, s) => a + (s.late ?? 0), 0) : null,
-      dropped: id.load.model === 'open' ? 0 : null,
-    },
-    throughput: {
-      requestsPerSecond: rps,
-      requestsPerSecondStdev: spread.stdev,
-      requestsPerSecondMin: spread.min,
-      requestsPerSecondMax: spread.max,
-      targetRate: id.load.rate ?? null,
-      sentRate: rps,
-      bytesInPerSecond: seconds > 0 ? bytesIn / seconds : 0,
-    },
-    bytes: { inTotal: Math.round(bytesIn), inBody: 0, outBody: 0, outTotal: 0 },
-    successRatio,
-    latency: null,
-    correctedLatency: null,
-    histogram: null,
-    phases: null,
-    statusCodes,
-    errors: errorEntries(errorCounts),
-    tls: facts.tls ?? null,
-    server,
-    generator: generatorFacts(facts.engine, id.appVersion, cpuFacts(samples, id.options.sampleIntervalMs)),
-    thresholds: evaluateThresholds(id.options.thresholds, {
-      latency: null,
-      total,
-      successRatio,
-      requestsPerSecond: rps,
-    }),
-    warnings,
+    engine: facts.engine,
+    startedAt: facts.startedAt,
+    endedAt: facts.endedAt,
     samples,
-  };
+    tls: facts.tls ?? null,
+    server: facts.server ?? null,
+    outcome: null,
+    warnings: facts.warnings ?? [],
+  });
 }
 
 /** A run that sent no load: pre-flight failure, unreadable file, unavailable engine. */

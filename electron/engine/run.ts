@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { RunResult, Sample, Warning } from '../../shared/result.ts';
+import { addSample, type RunResult, type Sample, type Warning } from '../../shared/result.ts';
 import { describeIssues, issuesOf } from '../../shared/validation.ts';
 import type { ClassifiedError } from './errors.ts';
 import { workerMessageSchema, type HostMessage } from './messages.ts';
@@ -89,7 +89,7 @@ export function startRun(spec: RunSpec, callbacks: RunCallbacks = {}): RunHandle
       finish(msg.result);
       return;
     }
-    samples.push(msg.sample);
+    addSample(samples, msg.sample);
     try {
       callbacks.onSample?.(msg.sample);
     } catch {

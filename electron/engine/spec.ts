@@ -1,28 +1,27 @@
-import { readFile } from 'node:fs/promises';
 import type { RunResult } from '../../shared/result.ts';
 import type { Scenario } from '../../shared/scenario.ts';
 import { failedResult, type RunIdentity } from './result.ts';
+import { InputFileError, readInputFile } from './input-files.ts';
 import { plannedEngine } from './runners.ts';
 import type { RunSpec } from './types.ts';
 
 export type BuiltSpec = { ok: true; spec: RunSpec } | { ok: false; result: RunResult };
 
-async function readField<T>(path: string, field: string, read: (path: string) => Promise<T>): Promise<T> {
+async function readField(path: string, field: string, kind: 'body' | 'ca'): Promise<Buffer> {
   try {
-    return await read(path);
+    return await readInputFile(path, kind);
   } catch (err) {
-    const why = err instanceof Error ? err.message.replace(/^\w+: /, '') : String(err);
+    if (err instanceof InputFileError) throw new Error(`${field}: ${err.message}`, { cause: err });
     const code = (err as { code?: unknown }).code;
-    throw new Error(`${field}: cannot read ${path}: ${typeof code === 'string' ? code : why}`, {
-      cause: err,
-    });
+    const why = typeof code === 'string' ? code : err instanceof Error ? err.message : String(err);
+    throw new Error(`${field}: cannot read ${path}: ${why}`, { cause: err });
   }
 }
 
 /**
  * The RunSpec of one target of a scenario, read on the host: the body file and the CA file
  * are read here (the worker reads nothing). An unreadable file gives a failed result that
- * names the field, e.g. "targets.0.body.path: cannot read /x: ENOENT".
+ * names the field, e.g. "targets.0.body.path: /x does not exist".
  */
 export async function buildRunSpec(
   scenario: Scenario,
@@ -43,15 +42,11 @@ export async function buildRunSpec(
     let body: Uint8Array | null = null;
     if (target.body.kind === 'text') body = new TextEncoder().encode(target.body.text);
     if (target.body.kind === 'file') {
-      body = await readField(
-        target.body.path,
-        `targets.${targetIndex}.body.path`,
-        async (p) => new Uint8Array(await readFile(p)),
-      );
+      body = await readField(target.body.path, `targets.${targetIndex}.body.path`, 'body');
     }
     const caFile = scenario.options.tls.caFile;
     const ca =
-      caFile === null ? null : await readField(caFile, 'options.tls.caFile', (p) => readFile(p, 'utf8'));
+      caFile === null ? null : (await readField(caFile, 'options.tls.caFile', 'ca')).toString('utf8');
     return { ok: true, spec: { ...id, body: body && body.length > 0 ? body : null, ca } };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import type { RunResult, Sample } from '../../shared/result.ts';
+import { addSample, type RunResult, type Sample } from '../../shared/result.ts';
 import { describeIssues, issuesOf } from '../../shared/validation.ts';
 import { cpuClock } from './cpu.ts';
 import { classifyError } from './errors.ts';
@@ -9,7 +9,7 @@ import { preflight } from './preflight.ts';
 import { Recorder } from './recorder.ts';
 import { buildRunResult, failedResult, resultFromSamples, type EngineId } from './result.ts';
 import { plannedEngine, selectRunner } from './runners.ts';
-import { plannedLoadMs, SampleClock } from './sample-clock.ts';
+import { SampleClock } from './sample-clock.ts';
 import { emptyOutcome, type Runner, type RunnerOutcome, type RunSpec } from './types.ts';
 
 /*
@@ -17,7 +17,8 @@ import { emptyOutcome, type Runner, type RunnerOutcome, type RunSpec } from './t
  * through a runner, posts one Sample per tick and one RunResult at the end. The host may
  * post { type: 'stop' } at any time; the run then ends within a tick, marked cancelled.
  * Ticks follow SampleClock's grid; the last Sample (final: true) closes the window at the
- * load's end, so a timed run's chart does not end on a sliver of wind-down (see Sample.final).
+ * load's end, and the recorder folds it into the window before when it is short (see
+ * Recorder.tick), so what the worker posts is what the chart and the exports show.
  */
 
 function post(port: MessagePort, message: WorkerMessage): void {
@@ -73,32 +74,30 @@ async function execute(
     const cpuPercent = now > lastCpuAt ? Math.max(0, (cpuMicros / 1000 / (now - lastCpuAt)) * 100) : 0;
     lastCpu = cpu;
     lastCpuAt = now;
-    const sample = recorder.tick(at, cpuPercent);
+    const sample = recorder.tick(at, cpuPercent, final);
     lastTickAt = at;
-    if (final) sample.final = true;
-    samples.push(sample);
+    addSample(samples, sample);
     onSample(sample);
   };
 
-  const durationMs = plannedLoadMs(spec.load);
   const clock = new SampleClock(spec.options.sampleIntervalMs, () => tick(performance.now()));
   let measureStart = t0;
   let warmupTimer: NodeJS.Timeout | undefined;
   let warmupEnded: () => void = () => undefined;
   const warmupDone = new Promise<void>((resolve) => (warmupEnded = resolve));
   if (warmupMs > 0) {
-    clock.begin(t0, t0 + warmupMs);
+    clock.begin(t0);
     warmupTimer = setTimeout(() => {
       // The warm-up's last window closes before measuring starts, so it stays out of the totals;
       // the measured time starts at that window's end (nothing can finish in between).
       measureStart = performance.now();
       tick(measureStart);
       recorder.startMeasuring();
-      clock.begin(measureStart, durationMs === null ? null : measureStart + durationMs);
+      clock.begin(measureStart);
       warmupEnded();
     }, warmupMs);
   } else {
-    clock.begin(t0, durationMs === null ? null : t0 + durationMs);
+    clock.begin(t0);
     warmupEnded();
   }
 

@@ -1,10 +1,10 @@
 import type { ActiveComparison } from '../../shared/api.ts';
 import type { ComparisonEvent, ComparisonPlan } from '../../shared/comparison.ts';
-import type { HistoryRecorder } from '../services/history-recorder.ts';
+import type { HistorySaver } from '../services/history-saver.ts';
 import { OwnedJobs, type JobKind, type JobService, type Replay } from './owned-jobs.ts';
 
 /** The part of the ComparisonRunner (electron/services/comparison-runner.ts) a host uses. */
-export type ComparisonService = JobService<ComparisonPlan, ComparisonEvent>;
+export type ComparisonService = JobService<ComparisonPlan, ComparisonEvent, unknown>;
 
 /** A comparison's events but its cells' samples, of which only the latest is kept (for the live req/s). */
 class ComparisonReplay implements Replay<ComparisonEvent, ActiveComparison> {
@@ -37,30 +37,25 @@ class ComparisonReplay implements Replay<ComparisonEvent, ActiveComparison> {
   }
 }
 
+const COMPARISONS: JobKind<ComparisonPlan, ComparisonEvent, ActiveComparison> = {
+  noun: 'comparison',
+  lastRecord: (plan, event) => {
+    if (event.type !== 'done') return undefined;
+    // The pre-flight stopped it before any load: nothing was measured, so there is nothing to
+    // keep; the page shows why it did not run.
+    if (event.preflightFailures) return null;
+    return { kind: 'comparison', status: event.status, plan, outcomes: event.outcomes };
+  },
+  replay: (comparisonId, plan) => new ComparisonReplay(comparisonId, plan),
+};
+
 /**
  * The host's comparisons keyed by id, each owned by the caller that started it: its events
- * go to that owner only, a reloaded owner gets them back (compare.active), and each finished
- * comparison (completed, cancelled or failed) is saved in run history before its 'done' is
- * passed on, carrying the saved run's id.
+ * go to that owner only, a reloaded owner gets them back (compare.active), and each is saved
+ * in run history as one record.
  */
 export class ComparisonRegistry extends OwnedJobs<ComparisonPlan, ComparisonEvent, ActiveComparison> {
-  constructor(opts: { service: ComparisonService; recorder: HistoryRecorder }) {
-    const kind: JobKind<ComparisonPlan, ComparisonEvent, ActiveComparison> = {
-      noun: 'comparison',
-      idOf: (event) => event.comparisonId,
-      isLast: (event) => event.type === 'done',
-      finish: async (plan, last) => {
-        if (last.type !== 'done') return last;
-        const saved = await opts.recorder.record({
-          kind: 'comparison',
-          status: last.status,
-          plan,
-          outcomes: last.outcomes,
-        });
-        return { ...last, ...saved };
-      },
-      replay: (comparisonId, plan) => new ComparisonReplay(comparisonId, plan),
-    };
-    super(opts.service, kind);
+  constructor(opts: { service: ComparisonService; history: HistorySaver }) {
+    super({ service: opts.service, kind: COMPARISONS, history: opts.history });
   }
 }

@@ -1,16 +1,21 @@
-/**
- * The part of a job service (the engine's runs, the comparison runner) a host uses: start a
- * job and get its id, hear every job's events, stop one.
- */
-export interface JobService<I, E> {
-  start(input: I): string;
-  subscribe(listener: (event: E) => void): () => void;
+import type { JobHandle } from '../engine/job-table.ts';
+import type { HistoryDraft, HistorySaver, SavedAs } from '../services/history-saver.ts';
+
+/** The part of a job service (the engine's runs, the comparison runner) a host uses. */
+export interface JobService<I, E, R> {
+  start(input: I): JobHandle<E, R>;
   /** Resolves after that job's last event; false for an unknown id. */
   stop(id: string): Promise<boolean>;
 }
 
-/** Where an owner's events go: a window's webContents, or a page's open sockets. */
-export type Sink<E> = (event: E) => void;
+/**
+ * Where one job's events go to its owner: a window's webContents, a page's open sockets.
+ * `last` is true on the job's last event.
+ */
+export type Sink<E> = (event: E, last: boolean) => void;
+
+/** Opens the sink of one more job of an owner. */
+export type SinkOpener<E> = () => Sink<E>;
 
 /**
  * What a reattaching owner gets back of one job: fed every event the owner was sent (or would
@@ -23,11 +28,12 @@ export interface Replay<E, S> {
 
 /** How one kind of job (runs, comparisons) reads. */
 export interface JobKind<I, E, S> {
-  idOf(event: E): string;
-  /** The job's last event: after it the job is over. */
-  isLast(event: E): boolean;
-  /** Work done before the last event is passed on (saving in history); resolves with the event to pass. */
-  finish?(input: I, last: E): Promise<E>;
+  /**
+   * For the job's last event, what to save in history (null: nothing worth keeping); undefined
+   * for every other event. A saved last event is passed on once saved, with where (SavedAs:
+   * historyId or historyError) added.
+   */
+  lastRecord(input: I, event: E): HistoryDraft | null | undefined;
   replay(id: string, input: I): Replay<E, S>;
   /** For console messages: "run", "comparison". */
   noun: string;
@@ -37,63 +43,65 @@ interface Entry<I, E, S> {
   owner: string;
   input: I;
   replay: Replay<E, S>;
-  /** Events held until the caller has its start reply, so a job never shows up unannounced. */
-  held: E[] | null;
+  sink: Sink<E> | null;
+}
+
+/** A job registered for its owner; its events flow once begin() is called. */
+export interface OwnedJob {
+  id: string;
+  /** Subscribes to the job (which starts it): call once the caller has its start reply. */
+  begin: () => void;
 }
 
 /**
- * Events a service emitted for a job before start() returned its id are kept until it does;
- * bounded, for jobs this registry did not start (a service shared with another caller).
- */
-const MAX_EARLY_EVENTS = 64;
-const MAX_EARLY_JOBS = 16;
-
-/**
  * A host's registry of jobs keyed by id, each owned by the caller that started it (an
- * Electron window, a web page). It routes every job's events to its owner only, keeps a
- * replay of each so a reloaded page takes its jobs up again, and stops an owner's jobs when
- * the owner goes away. One per host and kind; no module-level state.
+ * Electron window, a web page). Each job's handle feeds its owner's sink only, so nothing is
+ * broadcast and filtered; a replay of each lets a reloaded page take its jobs up again; an
+ * owner's jobs stop when the owner goes away. A finished job (completed, cancelled or failed)
+ * is saved in run history before its last event is passed on, carrying where it was saved:
+ * the one place that happens for both kinds. One registry per host and kind.
  */
 export class OwnedJobs<I, E, S> {
-  readonly #service: JobService<I, E>;
+  readonly #service: JobService<I, E, unknown>;
   readonly #kind: JobKind<I, E, S>;
+  readonly #history: HistorySaver;
   readonly #jobs = new Map<string, Entry<I, E, S>>();
-  readonly #sinks = new Map<string, Sink<E>>();
-  readonly #early = new Map<string, E[]>();
+  readonly #openers = new Map<string, SinkOpener<E>>();
   readonly #finishing = new Set<Promise<void>>();
-  readonly #unsubscribe: () => void;
 
-  constructor(service: JobService<I, E>, kind: JobKind<I, E, S>) {
-    this.#service = service;
-    this.#kind = kind;
-    this.#unsubscribe = service.subscribe((event) => this.#route(event));
+  constructor(opts: { service: JobService<I, E, unknown>; kind: JobKind<I, E, S>; history: HistorySaver }) {
+    this.#service = opts.service;
+    this.#kind = opts.kind;
+    this.#history = opts.history;
   }
 
-  /** Sends the owner's events to sink from now on (replacing any earlier sink). */
-  attach(owner: string, sink: Sink<E>): void {
-    this.#sinks.set(owner, sink);
+  /** Gives the owner's jobs, those running and those to come, a sink each (replacing any earlier). */
+  attach(owner: string, open: SinkOpener<E>): void {
+    this.#openers.set(owner, open);
+    for (const entry of this.#jobs.values()) if (entry.owner === owner) entry.sink = open();
   }
 
   /** Events for the owner's jobs are dropped (but kept in their replays) until it attaches again. */
   detach(owner: string): void {
-    this.#sinks.delete(owner);
+    this.#openers.delete(owner);
+    for (const entry of this.#jobs.values()) if (entry.owner === owner) entry.sink = null;
   }
 
-  start(input: I, owner: string): string {
-    const id = this.#service.start(input);
-    const entry: Entry<I, E, S> = { owner, input, replay: this.#kind.replay(id, input), held: [] };
-    this.#jobs.set(id, entry);
-    const early = this.#early.get(id) ?? [];
-    this.#early.delete(id);
-    for (const event of early) this.#route(event);
-    // Released after the caller's reply is on its way: hosts send it when the handler's
-    // promise settles (a microtask), this runs a macrotask later.
-    setImmediate(() => {
-      const held = entry.held ?? [];
-      entry.held = null;
-      for (const event of held) this.#deliver(id, entry, event);
-    });
-    return id;
+  /**
+   * Registers a job for the owner and returns its id. Its events start with begin(), which the
+   * host calls once the start reply is on its way: the reply comes first by construction.
+   */
+  start(input: I, owner: string): OwnedJob {
+    const job = this.#service.start(input);
+    const entry: Entry<I, E, S> = { owner, input, replay: this.#kind.replay(job.id, input), sink: null };
+    this.#jobs.set(job.id, entry);
+    return {
+      id: job.id,
+      begin: () => {
+        entry.sink ??= this.#openers.get(owner)?.() ?? null;
+        job.events((event) => this.#receive(job.id, entry, event));
+      },
+    };
   }
 
   /** Stops a job the owner started; false when unknown, finished or someone else's. */
@@ -113,63 +121,45 @@ export class OwnedJobs<I, E, S> {
     return [...this.#jobs.values()].filter((e) => e.owner === owner).map((e) => e.replay.snapshot());
   }
 
-  /** Stops every job of the owner (window closed, page gone); each keeps what it measured. */
+  /** Stops every job of the owner (window closed, page gone); each keeps and saves what it measured. */
   async stopOwned(owner: string): Promise<void> {
     await Promise.all(this.idsOf(owner).map((id) => this.#service.stop(id)));
     await this.#idle();
   }
 
-  /** Stops every job this registry started and stops listening to the service. */
+  /** Stops every job this registry started and waits until each is saved. */
   async close(): Promise<void> {
     await Promise.all([...this.#jobs.keys()].map((id) => this.#service.stop(id)));
     await this.#idle();
-    this.#unsubscribe();
-    this.#sinks.clear();
+    this.#openers.clear();
   }
 
   async #idle(): Promise<void> {
     while (this.#finishing.size > 0) await Promise.all([...this.#finishing]);
   }
 
-  #route(event: E): void {
-    const id = this.#kind.idOf(event);
-    const entry = this.#jobs.get(id);
-    if (!entry) {
-      this.#keepEarly(id, event);
+  #receive(id: string, entry: Entry<I, E, S>, event: E): void {
+    const record = this.#kind.lastRecord(entry.input, event);
+    if (record === undefined || record === null) {
+      this.#deliver(id, entry, event, record === null);
       return;
     }
-    if (!this.#kind.finish || !this.#kind.isLast(event)) {
-      this.#pass(id, entry, event);
-      return;
-    }
-    // The last event waits for the finishing work; the job stays listed until it is passed on.
-    const finishing = this.#kind.finish(entry.input, event).then((last) => this.#pass(id, entry, last));
+    // The last event waits for the save; the job stays listed until it is passed on.
+    const finishing = this.#history
+      .save(record)
+      .then((saved: SavedAs) => this.#deliver(id, entry, { ...event, ...saved }, true));
     this.#finishing.add(finishing);
     void finishing.finally(() => this.#finishing.delete(finishing));
   }
 
-  #keepEarly(id: string, event: E): void {
-    const early = this.#early.get(id) ?? [];
-    if (early.length < MAX_EARLY_EVENTS || this.#kind.isLast(event)) early.push(event);
-    this.#early.set(id, early);
-    const oldest = this.#early.keys().next();
-    if (this.#early.size > MAX_EARLY_JOBS && !oldest.done) this.#early.delete(oldest.value);
-  }
-
-  #pass(id: string, entry: Entry<I, E, S>, event: E): void {
-    if (entry.held) entry.held.push(event);
-    else this.#deliver(id, entry, event);
-  }
-
-  #deliver(id: string, entry: Entry<I, E, S>, event: E): void {
+  #deliver(id: string, entry: Entry<I, E, S>, event: E, last: boolean): void {
     entry.replay.add(event);
-    if (this.#kind.isLast(event)) this.#jobs.delete(id);
-    const sink = this.#sinks.get(entry.owner);
-    if (!sink) return;
+    if (last) this.#jobs.delete(id);
+    if (!entry.sink) return;
     try {
-      sink(event);
+      entry.sink(event, last);
     } catch (error) {
-      // A broken window or socket must not break the service's event loop for other jobs.
+      // A broken window or socket must not break the job's event loop.
       console.error(`trebuchet: could not deliver a ${this.#kind.noun} event:`, error);
     }
   }

@@ -1,11 +1,10 @@
 import type { ActiveRun, RunEvent } from '../../shared/api.ts';
 import type { Scenario } from '../../shared/scenario.ts';
+import type { HistorySaver } from '../services/history-saver.ts';
 import { OwnedJobs, type JobKind, type JobService, type Replay } from './owned-jobs.ts';
 
 /** The part of the engine's RunManager a host uses (electron/engine/manager.ts). */
-export interface RunService extends JobService<Scenario, RunEvent> {
-  stopAll(): Promise<void>;
-}
+export type RunService = JobService<Scenario, RunEvent, unknown>;
 
 /**
  * Samples a reloaded page gets back of the target running now: one per tick, so an hour at
@@ -22,7 +21,7 @@ class RunReplay implements Replay<RunEvent, ActiveRun> {
   readonly #runId: string;
   readonly #scenario: Scenario;
   readonly #events: RunEvent[] = [];
-  #samples: RunEvent[] = [];
+  #samples: Extract<RunEvent, { type: 'sample' | 'server-sample' }>[] = [];
   /** performance.now() when the target running now started; null between targets. */
   #targetStartedAt: number | null = null;
 
@@ -34,6 +33,13 @@ class RunReplay implements Replay<RunEvent, ActiveRun> {
   add(event: RunEvent): void {
     switch (event.type) {
       case 'sample':
+      case 'server-sample':
+        // A sample under the last one's seq replaces it (the engine's final fold).
+        if (
+          this.#samples.at(-1)?.type === event.type &&
+          this.#samples.at(-1)?.sample.seq === event.sample.seq
+        )
+          this.#samples.pop();
         this.#samples.push(event);
         if (this.#samples.length > MAX_REPLAY_SAMPLES) this.#samples.splice(0, MAX_REPLAY_SAMPLES / 10);
         return;
@@ -66,19 +72,20 @@ class RunReplay implements Replay<RunEvent, ActiveRun> {
 
 const RUNS: JobKind<Scenario, RunEvent, ActiveRun> = {
   noun: 'run',
-  idOf: (event) => event.runId,
-  isLast: (event) => event.type === 'done',
+  lastRecord: (scenario, event) =>
+    event.type === 'done'
+      ? { kind: 'scenario', status: event.status, scenario, results: event.results }
+      : undefined,
   replay: (runId, scenario) => new RunReplay(runId, scenario),
 };
 
 /**
  * The host's runs keyed by run id, each owned by the caller that started it (an Electron
  * window, a web page): events go to the owner only, a reloaded owner gets its runs back
- * (run.active), and an owner's runs stop when it goes away. Saving in history happens
- * below, in the service (RecordingRunService).
+ * (run.active), an owner's runs stop when it goes away, and each is saved in run history.
  */
 export class RunRegistry extends OwnedJobs<Scenario, RunEvent, ActiveRun> {
-  constructor(service: RunService) {
-    super(service, RUNS);
+  constructor(opts: { service: RunService; history: HistorySaver }) {
+    super({ service: opts.service, kind: RUNS, history: opts.history });
   }
 }

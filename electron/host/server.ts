@@ -16,6 +16,7 @@ import { createCommandHandlers, dispatchCommand } from './commands.ts';
 import { securityHeaders } from './csp.ts';
 import type { RunManagerLike } from '../services/comparison-runner.ts';
 import { openStores, type Stores } from '../stores/index.ts';
+import type { Sink } from './owned-jobs.ts';
 import { createHostServices } from './services.ts';
 import { readStaticFile } from './static-files.ts';
 
@@ -32,7 +33,7 @@ export interface WebHostOptions {
   /** Bind a non-loopback address anyway (trebuchet serve --allow-remote). */
   allowNonLoopback?: boolean;
   /** The engine to drive; default a new RunManager({ appVersion }). */
-  manager?: RunManagerLike & { stopAll(): Promise<void> };
+  manager?: RunManagerLike;
   /**
    * Where presets.json and history/ live (trebuchet serve --data-dir); default conf's
    * directory for "trebuchet" (~/.config/trebuchet-nodejs on Linux). Tests use temp dirs.
@@ -73,26 +74,34 @@ export function isLoopbackHost(host: string): boolean {
   return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
 }
 
-interface Client {
+/** One browser tab (its client id survives reloads) and what it is sent. */
+interface Page {
   sockets: Set<WebSocket>;
-  /**
-   * Messages sent while none of the page's sockets was open (a dropped connection being
-   * reopened, a reload), in order; the next socket it opens gets them first, so a run's
-   * events (its 'done' above all) are not lost in the gap.
-   */
-  backlog: string[];
-  /** Pending stop of the client's runs after its last socket closed. */
+  /** One per job of the page whose messages are not all out (see jobSink). */
+  outboxes: Set<Outbox>;
+  /** Pending stop of the page's runs after its last socket closed. */
   release: NodeJS.Timeout | null;
 }
 
 /**
- * Backlog messages past which samples are dropped (a page gone for a long grace period);
- * every other event, a few per run, is kept.
+ * One job's reconnect backlog: its messages sent while none of the page's sockets was open (a
+ * dropped connection being reopened, a reload), in order. The next socket the page opens gets
+ * them first, so a job's events (its 'done' above all) are not lost in the gap.
+ */
+interface Outbox {
+  messages: string[];
+  /** The job's last message is in (or out): the outbox goes once it is empty. */
+  ended: boolean;
+}
+
+/**
+ * Backlog messages of one job past which its samples are dropped (a page gone for a long
+ * grace period); every other event, a few per run, is kept.
  */
 const MAX_BACKLOG = 10_000;
 
 const isSample = (message: HostMessage): boolean =>
-  (message.kind === 'event' && message.event.type === 'sample') ||
+  (message.kind === 'event' && (message.event.type === 'sample' || message.event.type === 'server-sample')) ||
   (message.kind === 'comparison' && message.event.type === 'cell-sample');
 
 /**
@@ -133,7 +142,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     services,
     info: { appVersion: opts.appVersion, host: 'web', platform: process.platform },
   });
-  const clients = new Map<string, Client>();
+  const pages = new Map<string, Page>();
   let closing = false;
   const allowedHosts = new Set<string>();
 
@@ -202,52 +211,70 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     wss.handleUpgrade(req, socket, head, (ws) => connect(ws, clientId));
   });
 
-  function clientFor(clientId: string): Client {
-    let client = clients.get(clientId);
-    if (!client) {
-      const created: Client = { sockets: new Set(), backlog: [], release: null };
-      const broadcast = (message: HostMessage) => {
-        const text = JSON.stringify(message);
-        let sent = false;
-        for (const ws of created.sockets) {
-          if (ws.readyState !== WebSocket.OPEN) continue;
-          ws.send(text);
-          sent = true;
-        }
-        if (!sent && (created.backlog.length < MAX_BACKLOG || !isSample(message))) created.backlog.push(text);
-      };
-      services.attach(clientId, {
-        run: (event) => broadcast({ kind: 'event', event }),
-        comparison: (event) => broadcast({ kind: 'comparison', event }),
-      });
-      clients.set(clientId, created);
-      client = created;
+  /** Sends text on the page's open sockets; false when none is open. */
+  function sendToPage(page: Page, text: string): boolean {
+    let sent = false;
+    for (const ws of page.sockets) {
+      if (ws.readyState !== WebSocket.OPEN) continue;
+      ws.send(text);
+      sent = true;
     }
-    return client;
+    return sent;
+  }
+
+  /** The sink of one of the page's jobs: its messages, or its outbox while the page has no socket. */
+  function jobSink<E>(page: Page, toMessage: (event: E) => HostMessage): Sink<E> {
+    const outbox: Outbox = { messages: [], ended: false };
+    page.outboxes.add(outbox);
+    return (event, last) => {
+      const message = toMessage(event);
+      const text = JSON.stringify(message);
+      const keep = outbox.messages.length < MAX_BACKLOG || !isSample(message);
+      if (!sendToPage(page, text) && keep) outbox.messages.push(text);
+      outbox.ended = last;
+      if (last && outbox.messages.length === 0) page.outboxes.delete(outbox);
+    };
+  }
+
+  function pageFor(clientId: string): Page {
+    let page = pages.get(clientId);
+    if (!page) {
+      const created: Page = { sockets: new Set(), outboxes: new Set(), release: null };
+      services.attach(clientId, {
+        run: () => jobSink(created, (event) => ({ kind: 'event', event })),
+        comparison: () => jobSink(created, (event) => ({ kind: 'comparison', event })),
+      });
+      pages.set(clientId, created);
+      page = created;
+    }
+    return page;
   }
 
   function connect(ws: WebSocket, clientId: string): void {
-    const client = clientFor(clientId);
-    if (client.release) clearTimeout(client.release);
-    client.release = null;
-    client.sockets.add(ws);
-    for (const text of client.backlog.splice(0)) ws.send(text);
+    const page = pageFor(clientId);
+    if (page.release) clearTimeout(page.release);
+    page.release = null;
+    page.sockets.add(ws);
+    for (const outbox of page.outboxes) {
+      for (const text of outbox.messages.splice(0)) ws.send(text);
+      if (outbox.ended) page.outboxes.delete(outbox);
+    }
     ws.on('error', () => ws.terminate());
     ws.on('message', (data: RawData, isBinary: boolean) => receive(ws, clientId, data, isBinary));
     ws.on('close', () => {
-      client.sockets.delete(ws);
-      if (client.sockets.size === 0) scheduleRelease(clientId, client);
+      page.sockets.delete(ws);
+      if (page.sockets.size === 0) scheduleRelease(clientId, page);
     });
   }
 
   /** A page that is gone for good (not reloaded within the grace) has its runs and comparisons stopped. */
-  function scheduleRelease(clientId: string, client: Client): void {
+  function scheduleRelease(clientId: string, page: Page): void {
     const forget = () => {
       services.detach(clientId);
-      clients.delete(clientId);
+      pages.delete(clientId);
     };
     if (closing || !services.busy(clientId)) return forget();
-    client.release = setTimeout(() => {
+    page.release = setTimeout(() => {
       forget();
       services
         .stopOwned(clientId)
@@ -266,9 +293,11 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     const message = clientMessageSchema.safeParse(parsed);
     if (!message.success) return ws.close(1008, 'message is not { id, command, input }');
     const { id, command, input } = message.data;
-    void dispatchCommand(handlers, command, input, clientId).then((reply) => {
+    void dispatchCommand(handlers, command, input, clientId).then(({ reply, replied }) => {
       if (ws.readyState === WebSocket.OPEN)
         ws.send(JSON.stringify({ kind: 'reply', id, reply } satisfies HostMessage));
+      // Sent: a job the command started begins now, so its first event follows the reply.
+      replied();
     });
   }
 
@@ -291,7 +320,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     dataDir: stores.dataDir,
     async close() {
       closing = true;
-      for (const client of clients.values()) if (client.release) clearTimeout(client.release);
+      for (const page of pages.values()) if (page.release) clearTimeout(page.release);
       for (const ws of wss.clients) ws.terminate();
       wss.close();
       await services.close();

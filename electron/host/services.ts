@@ -1,10 +1,11 @@
 import type { RunEvent } from '../../shared/api.ts';
 import type { ComparisonEvent } from '../../shared/comparison.ts';
-import { ComparisonRunner, type RunManagerLike } from '../services/comparison-runner.ts';
-import { HistoryRecorder, RecordingRunService } from '../services/history-recorder.ts';
+import { checkTarget } from '../engine/target-check.ts';
+import { ComparisonRunner, type RunManagerLike, type TargetChecker } from '../services/comparison-runner.ts';
+import { HistorySaver } from '../services/history-saver.ts';
 import type { Stores } from '../stores/index.ts';
 import { ComparisonRegistry } from './comparison-registry.ts';
-import type { Sink } from './owned-jobs.ts';
+import type { SinkOpener } from './owned-jobs.ts';
 import { RunRegistry } from './run-registry.ts';
 
 /**
@@ -16,8 +17,8 @@ export interface HostServices {
   runs: RunRegistry;
   comparisons: ComparisonRegistry;
   stores: Stores;
-  /** Sends the owner's run and comparison events to these sinks from now on. */
-  attach(owner: string, sinks: { run: Sink<RunEvent>; comparison: Sink<ComparisonEvent> }): void;
+  /** Sends the events of each of the owner's runs and comparisons to a sink of its own, opened here. */
+  attach(owner: string, sinks: { run: SinkOpener<RunEvent>; comparison: SinkOpener<ComparisonEvent> }): void;
   detach(owner: string): void;
   /** True while the owner has a run or a comparison that has not ended. */
   busy(owner: string): boolean;
@@ -28,16 +29,23 @@ export interface HostServices {
 }
 
 export function createHostServices(opts: {
-  engine: RunManagerLike & { stopAll(): Promise<void> };
+  engine: RunManagerLike;
   stores: Stores;
   appVersion: string;
+  /** The pre-flight a comparison runs on each URL first; the engine's by default. */
+  checkTarget?: TargetChecker;
 }): HostServices {
-  const recorder = new HistoryRecorder({ history: opts.stores.history, appVersion: opts.appVersion });
-  const recording = new RecordingRunService({ engine: opts.engine, recorder });
-  const runs = new RunRegistry(recording);
+  const history = new HistorySaver({ history: opts.stores.history, appVersion: opts.appVersion });
+  const runs = new RunRegistry({ service: opts.engine, history });
+  // A comparison's cell runs go from the runner to the engine directly: saved as one comparison.
   const comparisons = new ComparisonRegistry({
-    service: new ComparisonRunner({ manager: opts.engine }),
-    recorder,
+    service: new ComparisonRunner({
+      manager: opts.engine,
+      checkTarget:
+        opts.checkTarget ??
+        ((scenario, signal) => checkTarget(scenario, { appVersion: opts.appVersion, signal })),
+    }),
+    history,
   });
   return {
     runs,
@@ -54,12 +62,11 @@ export function createHostServices(opts: {
     busy: (owner) => runs.idsOf(owner).length > 0 || comparisons.idsOf(owner).length > 0,
     async stopOwned(owner) {
       await Promise.all([runs.stopOwned(owner), comparisons.stopOwned(owner)]);
-      await recorder.idle();
+      await history.idle();
     },
     async close() {
       await Promise.all([runs.close(), comparisons.close()]);
-      await recorder.idle();
-      recording.close();
+      await history.idle();
     },
   };
 }

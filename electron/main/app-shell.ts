@@ -13,9 +13,9 @@ export interface AppShell {
 }
 
 /**
- * Opens a window wired to the host's services: its runs' and comparisons' events go to it
- * (never to a destroyed one), and closing it stops them; they keep (and save) their
- * partial results.
+ * Opens a window wired to the host's services: each of its runs and comparisons sends its
+ * events to it (never to a destroyed one), and closing it stops them; they keep (and save)
+ * their partial results.
  */
 export function openAppWindow(shell: AppShell): BrowserWindow {
   const window = createMainWindow(shell.window);
@@ -26,10 +26,10 @@ export function openAppWindow(shell: AppShell): BrowserWindow {
   const owner = windowOwner(contents);
   shell.trusted.add(contentsId);
   shell.services.attach(owner, {
-    run: (event) => {
+    run: () => (event) => {
       if (!contents.isDestroyed()) contents.send(RUN_EVENT_CHANNEL, event);
     },
-    comparison: (event) => {
+    comparison: () => (event) => {
       if (!contents.isDestroyed()) contents.send(COMPARISON_EVENT_CHANNEL, event);
     },
   });

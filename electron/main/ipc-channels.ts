@@ -1,4 +1,4 @@
-import type { CommandName } from '../../shared/api-client.ts';
+import type { CommandName } from '../../shared/command-names.ts';
 
 /**
  * IPC channel names, shared by the main process and the preload (which bundles this file).

@@ -48,7 +48,17 @@ export function registerIpcHandlers(binding: IpcBinding): () => void {
         );
         return { ok: false, error: `${command} refused: the sender is not the app's own window` };
       }
-      return dispatchCommand(binding.handlers, command, input, windowOwner(event.sender));
+      const { reply, replied } = await dispatchCommand(
+        binding.handlers,
+        command,
+        input,
+        windowOwner(event.sender),
+      );
+      // Electron sends the reply when this promise settles (on a microtask; ipcMain.handle
+      // has no hook after it), so what follows the reply (a started job's first event) waits a
+      // macrotask, by which time the reply is out.
+      setImmediate(replied);
+      return reply;
     });
   };
   for (const command of COMMAND_NAMES) handle(command);

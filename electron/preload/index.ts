@@ -1,29 +1,31 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { createTrebuchetApi, type TrebuchetApi } from '../../shared/api-client.ts';
+import type { ComparisonEvent, RunEvent, TrebuchetApi } from '../../shared/api.ts';
+import { createTrebuchetApi, JobEvents } from '../../shared/api-client.ts';
 import { commandChannel, COMPARISON_EVENT_CHANNEL, RUN_EVENT_CHANNEL } from '../main/ipc-channels.ts';
 
 /**
  * The curated object the renderer gets as window.trebuchet: one method per command of the
- * contract and two event subscriptions (runs, comparisons). No channel names, no
+ * contract and two per-job event subscriptions (a run's, a comparison's). No channel names, no
  * ipcRenderer, no Electron event objects cross the bridge. Bundled to dist/preload/index.cjs
  * (a sandboxed preload cannot import modules).
  */
 
-/** Forwards one channel's events without Electron's event object; returns the unsubscribe function. */
-function listen<E>(channel: string, listener: (event: E) => void): () => void {
-  const forward = (_event: IpcRendererEvent, payload: E) => listener(payload);
-  ipcRenderer.on(channel, forward);
-  return () => {
-    ipcRenderer.removeListener(channel, forward);
-  };
+/** One channel's events, each handed to its own job's listeners, without Electron's event object. */
+function jobEvents<E>(channel: string, idOf: (event: E) => string, what: string): JobEvents<E> {
+  const events = new JobEvents<E>(idOf, what);
+  ipcRenderer.on(channel, (_event: IpcRendererEvent, payload: E) => events.deliver(payload));
+  return events;
 }
+
+const runs = jobEvents<RunEvent>(RUN_EVENT_CHANNEL, (e) => e.runId, 'run');
+const comparisons = jobEvents<ComparisonEvent>(COMPARISON_EVENT_CHANNEL, (e) => e.comparisonId, 'comparison');
 
 const trebuchet: TrebuchetApi = createTrebuchetApi(
   // The main process answers every command with a CommandReply (electron/main/ipc.ts).
   (command, input) => ipcRenderer.invoke(commandChannel(command), input),
   {
-    onRunEvent: (listener) => listen(RUN_EVENT_CHANNEL, listener),
-    onComparisonEvent: (listener) => listen(COMPARISON_EVENT_CHANNEL, listener),
+    onRunEvent: (runId, listener) => runs.subscribe(runId, listener),
+    onComparisonEvent: (comparisonId, listener) => comparisons.subscribe(comparisonId, listener),
   },
 );
 

@@ -8,29 +8,30 @@ import {
   type ComparisonPlan,
   type ComparisonTable,
 } from '../../shared/comparison.ts';
-import type { RunResult } from '../../shared/result.ts';
+import { preflightChecks, type PreflightFailure, type TargetCheckResult } from '../../shared/preflight.ts';
+import type { RunResult, RunStatus } from '../../shared/result.ts';
 import type { Scenario } from '../../shared/scenario.ts';
-import { EventStream } from '../engine/event-stream.ts';
-import { JobTable } from '../engine/job-table.ts';
+import { JobTable, type JobHandle } from '../engine/job-table.ts';
 
 /** What the runner needs from the engine's RunManager (electron/engine/manager.ts). */
 export interface RunManagerLike {
-  start(scenario: Scenario): string;
-  subscribe(listener: (event: RunEvent) => void): () => void;
+  start(scenario: Scenario): JobHandle<RunEvent, RunResult[]>;
   stop(runId: string): Promise<boolean>;
-  whenDone(runId: string): Promise<RunResult[]>;
 }
 
-export type ComparisonStatus = Extract<ComparisonEvent, { type: 'done' }>['status'];
+/** The pre-flight of one URL (electron/engine/target-check.ts, or a stand-in in tests). */
+export type TargetChecker = (scenario: Scenario, signal: AbortSignal) => Promise<TargetCheckResult>;
 
 /** A finished comparison: every cell run that produced a result, and the table built from them. */
 export interface ComparisonOutcome {
   comparisonId: string;
   plan: ComparisonPlan;
-  status: ComparisonStatus;
+  status: RunStatus;
   /** In run order; a cell stopped midway is included with status 'cancelled' (the table leaves it out). */
   outcomes: CellOutcome[];
   table: ComparisonTable;
+  /** URLs that failed the check before the first cell (the comparison then ran no cell). */
+  preflightFailures: PreflightFailure[];
 }
 
 /** What the runner tracks of one comparison beside its id and outcome. */
@@ -43,38 +44,30 @@ interface ComparisonState {
 
 /**
  * Runs comparison plans cell after cell through the RunManager (one engine run per cell,
- * never two at once within a comparison), reporting progress over the whole matrix on one
- * event stream. Electron-free: the desktop, the web host and the CLI share it.
+ * never two at once within a comparison), reporting progress over the whole matrix on the
+ * comparison's own handle. Electron-free: the desktop, the web host and the CLI share it.
  */
 export class ComparisonRunner {
   readonly #manager: RunManagerLike;
-  /** Finished comparisons are kept (20) so whenDone() still answers for them. */
-  readonly #comparisons = new JobTable<ComparisonState, ComparisonOutcome>({
+  readonly #checkTarget: TargetChecker;
+  /** Finished comparisons are kept (20) so stop() still answers for them. */
+  readonly #comparisons = new JobTable<ComparisonState, ComparisonEvent, ComparisonOutcome>({
     prefix: 'cmp',
     noun: 'comparison',
     keep: 20,
-    onFinished: () => this.#unsubscribeWhenIdle(),
   });
-  readonly #events = new EventStream<ComparisonEvent>();
-  /** Engine run id -> the comparison and cell it belongs to, to forward its samples. */
-  readonly #runCells = new Map<string, { comparisonId: string; cellIndex: number }>();
-  #unsubscribe: (() => void) | null = null;
 
-  constructor(opts: { manager: RunManagerLike }) {
+  constructor(opts: { manager: RunManagerLike; checkTarget: TargetChecker }) {
     this.#manager = opts.manager;
+    this.#checkTarget = opts.checkTarget;
   }
 
-  /** Starts a validated plan and returns its id at once; events begin on a microtask. */
-  start(plan: ComparisonPlan): string {
-    this.#unsubscribe ??= this.#manager.subscribe((e) => this.#forward(e));
-    return this.#comparisons.start({ plan, abort: new AbortController(), currentRunId: null }, (id, state) =>
-      this.#execute(id, state),
+  /** A validated plan's comparison: its handle, at once; it begins when its events are subscribed to. */
+  start(plan: ComparisonPlan): JobHandle<ComparisonEvent, ComparisonOutcome> {
+    return this.#comparisons.start(
+      { plan, abort: new AbortController(), currentRunId: null },
+      (id, state, emit) => this.#execute(id, state, emit),
     );
-  }
-
-  /** Every comparison's events; returns the unsubscribe function. */
-  subscribe(listener: (event: ComparisonEvent) => void): () => void {
-    return this.#events.subscribe(listener);
   }
 
   /**
@@ -93,25 +86,47 @@ export class ComparisonRunner {
     return true;
   }
 
-  /** The comparison's outcome; rejects for an unknown id. */
-  whenDone(comparisonId: string): Promise<ComparisonOutcome> {
-    return this.#comparisons.whenDone(comparisonId);
-  }
-
   activeComparisonIds(): string[] {
     return this.#comparisons.activeIds();
   }
 
-  async #execute(comparisonId: string, entry: ComparisonState): Promise<ComparisonOutcome> {
+  async #execute(
+    comparisonId: string,
+    entry: ComparisonState,
+    emit: (event: ComparisonEvent) => void,
+  ): Promise<ComparisonOutcome> {
     const { plan, abort } = entry;
     const cells = expandPlan(plan);
     const cellCount = cells.length;
     const outcomes: CellOutcome[] = [];
-    this.#events.emit({ type: 'started', comparisonId, cellCount });
+    const finish = (status: RunStatus, preflightFailures: PreflightFailure[] = []): ComparisonOutcome => {
+      emit({
+        type: 'done',
+        comparisonId,
+        status,
+        outcomes,
+        ...(preflightFailures.length > 0 ? { preflightFailures } : {}),
+      });
+      return {
+        comparisonId,
+        plan,
+        status,
+        outcomes,
+        table: aggregateComparison(plan, outcomes),
+        preflightFailures,
+      };
+    };
+    emit({ type: 'started', comparisonId, cellCount });
+    const failures = await this.#preflight(comparisonId, cells, abort.signal, emit);
+    if (abort.signal.aborted) return finish('cancelled');
+    if (failures.length > 0) {
+      emit({ type: 'preflight-failed', comparisonId, failures });
+      return finish('failed', failures);
+    }
     for (const cell of cells) {
       if (abort.signal.aborted) break;
       if (cell.index > 0 && plan.pauseSeconds > 0) {
-        this.#events.emit({
+        emit({
           type: 'pause',
           comparisonId,
           nextCellIndex: cell.index,
@@ -125,22 +140,24 @@ export class ComparisonRunner {
       }
       let results: RunResult[];
       try {
-        const runId = this.#manager.start(cell.scenario);
-        entry.currentRunId = runId;
-        this.#runCells.set(runId, { comparisonId, cellIndex: cell.index });
-        this.#events.emit({
+        const run = this.#manager.start(cell.scenario);
+        entry.currentRunId = run.id;
+        emit({
           type: 'cell-started',
           comparisonId,
           cellIndex: cell.index,
           cellCount,
           coordinates: cell.coordinates,
-          runId,
+          runId: run.id,
         });
-        // A stop() that came between start() and here would have found no run to stop.
-        if (abort.signal.aborted) await this.#manager.stop(runId);
-        results = await this.#manager.whenDone(runId);
+        // Subscribing starts the cell's run, so its samples come after 'cell-started'.
+        run.events((event) => {
+          if (event.type === 'sample')
+            emit({ type: 'cell-sample', comparisonId, cellIndex: cell.index, sample: event.sample });
+        });
+        results = await run.done;
       } catch (err) {
-        this.#events.emit({
+        emit({
           type: 'error',
           comparisonId,
           cellIndex: cell.index,
@@ -148,41 +165,51 @@ export class ComparisonRunner {
         });
         continue;
       } finally {
-        if (entry.currentRunId !== null) this.#runCells.delete(entry.currentRunId);
         entry.currentRunId = null;
       }
       const result = results[0];
       if (!result) continue;
       const outcome: CellOutcome = { cellIndex: cell.index, coordinates: cell.coordinates, result };
       outcomes.push(outcome);
-      this.#events.emit({ type: 'cell-done', comparisonId, cellCount, outcome });
+      emit({ type: 'cell-done', comparisonId, cellCount, outcome });
     }
-    const status: ComparisonStatus =
+    const status: RunStatus =
       abort.signal.aborted || outcomes.some((o) => o.result.status === 'cancelled')
         ? 'cancelled'
         : outcomes.length > 0 && outcomes.every((o) => o.result.status === 'failed')
           ? 'failed'
           : 'completed';
-    this.#events.emit({ type: 'done', comparisonId, status, outcomes });
-    return { comparisonId, plan, status, outcomes, table: aggregateComparison(plan, outcomes) };
+    return finish(status);
   }
 
-  #forward(event: RunEvent): void {
-    if (event.type !== 'sample') return;
-    const where = this.#runCells.get(event.runId);
-    if (!where) return;
-    this.#events.emit({
-      type: 'cell-sample',
-      comparisonId: where.comparisonId,
-      cellIndex: where.cellIndex,
-      sample: event.sample,
-    });
-  }
-
-  #unsubscribeWhenIdle(): void {
-    if (this.activeComparisonIds().length === 0 && this.#unsubscribe) {
-      this.#unsubscribe();
-      this.#unsubscribe = null;
-    }
+  /** Checks every distinct URL of the plan at once; the ones that failed, in plan order. */
+  async #preflight(
+    comparisonId: string,
+    cells: ReturnType<typeof expandPlan>,
+    signal: AbortSignal,
+    emit: (event: ComparisonEvent) => void,
+  ): Promise<PreflightFailure[]> {
+    const checks = preflightChecks(cells);
+    emit({ type: 'preflight', comparisonId, checks: checks.map((c) => c.check) });
+    // A listener may have stopped the comparison on that event, before any check began.
+    if (signal.aborted) return [];
+    const results = await Promise.all(
+      checks.map(async ({ check, scenario }): Promise<PreflightFailure | null> => {
+        let r: TargetCheckResult;
+        try {
+          r = await this.#checkTarget(scenario, signal);
+        } catch (err) {
+          // The checker never throws for a failing target; a host-side breakdown still stops the matrix.
+          r = {
+            ok: false,
+            kind: 'other',
+            message: err instanceof Error ? err.message : String(err),
+            fixes: [],
+          };
+        }
+        return r.ok ? null : { ...check, kind: r.kind, message: r.message, fixes: r.fixes };
+      }),
+    );
+    return results.filter((f): f is PreflightFailure => f !== null);
   }
 }

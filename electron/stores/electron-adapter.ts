@@ -1,12 +1,10 @@
 import { app, safeStorage } from 'electron';
-import ElectronStore from 'electron-store';
 import { openStores, type Stores } from './index.ts';
-import type { OpenPresetBackend, PresetFileShape } from './preset-store.ts';
 import type { SecretCipher } from './secrets.ts';
 
 /*
- * The desktop's only Electron-bound store code: safeStorage as the SecretCipher and
- * electron-store as the preset file's backend. All logic lives in the Electron-free core.
+ * The desktop's only Electron-bound store code: safeStorage as the SecretCipher and the
+ * userData folder as the data directory. All logic lives in the Electron-free core.
  */
 
 /**
@@ -22,21 +20,11 @@ export const safeStorageCipher: SecretCipher = {
   decrypt: (data) => safeStorage.decryptString(Buffer.from(data, 'base64')),
 };
 
-export const openElectronStoreBackend: OpenPresetBackend = (o) =>
-  new ElectronStore<PresetFileShape>({
-    name: o.configName,
-    cwd: o.cwd ?? app.getPath('userData'),
-    deserialize: o.deserialize,
-    configFileMode: o.configFileMode,
-    clearInvalidConfig: false,
-  });
-
 /** The desktop's stores in app.getPath('userData'). Call after app 'ready' (safeStorage needs it). */
 export function openDesktopStores(opts: { allowPlaintextSecretsInHistory?: boolean } = {}): Promise<Stores> {
   return openStores({
     dataDir: app.getPath('userData'),
     cipher: safeStorageCipher,
-    backend: openElectronStoreBackend,
     allowPlaintextSecretsInHistory: opts.allowPlaintextSecretsInHistory,
   });
 }

@@ -5,17 +5,35 @@ import path from 'node:path';
 
 /** Files may hold secret header values (when the user allowed plain text): owner-only. */
 export const PRIVATE_FILE_MODE = 0o600;
+/** A file that holds no secret: readable by others, as the umask allows. */
+export const SHARED_FILE_MODE = 0o666;
+
+/**
+ * Stored documents nest a dozen levels at most. JSON.parse takes any depth, but
+ * JSON.stringify and every recursive walk overflow the stack on a deep one, so a file
+ * nesting deeper than this is refused before anything walks it.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+const tempPathOf = (file: string): string =>
+  path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
+  );
 
 /**
  * Writes a file so that a crash at any moment leaves either the old content or the new,
  * never a mix: write a temporary file in the same directory, fsync it, rename it over the
  * target (atomic on one file system), then fsync the directory so the rename itself is
- * durable.
+ * durable. A failed write (disk full) leaves the target as it was and no temporary file.
  */
-export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
-  const dir = path.dirname(file);
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const handle = await fsp.open(tmp, 'wx', PRIVATE_FILE_MODE);
+export async function writeFileAtomic(
+  file: string,
+  data: string | Uint8Array,
+  mode: number = PRIVATE_FILE_MODE,
+): Promise<void> {
+  const tmp = tempPathOf(file);
+  const handle = await fsp.open(tmp, 'wx', mode);
   try {
     await handle.writeFile(data);
     await handle.sync();
@@ -31,7 +49,38 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
     await fsp.rm(tmp, { force: true });
     throw err;
   }
-  await syncDirectory(dir);
+  await syncDirectory(path.dirname(file));
+}
+
+/** writeFileAtomic() for the synchronous preset store (small files, written one at a time). */
+export function writeFileAtomicSync(
+  file: string,
+  data: string | Uint8Array,
+  mode: number = PRIVATE_FILE_MODE,
+): void {
+  const tmp = tempPathOf(file);
+  const fd = fs.openSync(tmp, 'wx', mode);
+  try {
+    try {
+      fs.writeFileSync(fd, data);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+  let dir: number | undefined;
+  try {
+    dir = fs.openSync(path.dirname(file), 'r');
+    fs.fsyncSync(dir);
+  } catch {
+    // As in syncDirectory().
+  } finally {
+    if (dir !== undefined) fs.closeSync(dir);
+  }
 }
 
 async function syncDirectory(dir: string): Promise<void> {
@@ -57,25 +106,76 @@ export function fileTimestamp(at: Date): string {
 }
 
 /**
- * Moves a broken file out of the way, keeping it next to where it was:
- * presets.json -> presets.broken-2025-01-02T03-04-05-678Z.json. Returns the new path.
+ * Moves a file (or whatever is in the way: a folder) aside, keeping it next to where it
+ * was: presets.json -> presets.broken-2025-01-02T03-04-05-678Z.json. Returns the new path,
+ * or null when it was gone already (another process moved it first).
  */
-export function moveAside(file: string, at: Date): string {
+export function moveAside(file: string, at: Date, label = 'broken'): string | null {
   const dir = path.dirname(file);
   const ext = path.extname(file);
   const stem = path.basename(file, ext);
-  let target = path.join(dir, `${stem}.broken-${fileTimestamp(at)}${ext}`);
+  let target = path.join(dir, `${stem}.${label}-${fileTimestamp(at)}${ext}`);
   for (let i = 2; fs.existsSync(target); i++) {
-    target = path.join(dir, `${stem}.broken-${fileTimestamp(at)}-${i}${ext}`);
+    target = path.join(dir, `${stem}.${label}-${fileTimestamp(at)}-${i}${ext}`);
   }
-  fs.renameSync(file, target);
+  try {
+    fs.renameSync(file, target);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
   return target;
 }
 
-/** Parses JSON; on failure says why without quoting the file (it may hold secrets). */
-export function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+/**
+ * Makes sure `dir` is a directory: whatever else is in its place (a file) is moved aside
+ * first. Returns where that was kept, or null when nothing was in the way.
+ */
+export function ensureDirectory(dir: string, now: () => Date): string | null {
+  const stat = fs.statSync(dir, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) return null;
+  const keptAs = stat ? moveAside(dir, now()) : null;
+  fs.mkdirSync(dir, { recursive: true });
+  return keptAs;
+}
+
+/** Why a path that should be a readable file is not, in words (for messages naming the file). */
+export function notAFile(stat: fs.Stats): string {
+  return stat.isDirectory() ? 'it is a folder, not a file' : 'it is not a regular file';
+}
+
+/** Why reading a file failed, in words, without quoting it. */
+export function readFailure(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EISDIR') return 'it is a folder, not a file';
+  return `it cannot be read (${code ?? (err instanceof Error ? err.message : String(err))})`;
+}
+
+/** True when the JSON value nests deeper than `max` arrays and objects (walked without recursion). */
+export function deeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const [v, depth] = item;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth >= max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/**
+ * Parses JSON; on failure says why without quoting the file (it may hold secrets). A value
+ * nesting deeper than maxDepth (MAX_JSON_DEPTH; null = any) is refused.
+ */
+export function parseJsonText(
+  text: string,
+  maxDepth: number | null = MAX_JSON_DEPTH,
+): { ok: true; value: unknown } | { ok: false; message: string } {
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text.replace(/^\uFEFF/, '')) as unknown };
+    value = JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
   } catch {
     return {
       ok: false,
@@ -85,4 +185,8 @@ export function parseJsonText(text: string): { ok: true; value: unknown } | { ok
           : 'the file is not valid JSON (truncated, or edited by hand?)',
     };
   }
+  if (maxDepth !== null && deeperThan(value, maxDepth)) {
+    return { ok: false, message: `the file nests deeper than ${maxDepth} levels` };
+  }
+  return { ok: true, value };
 }

@@ -16,7 +16,15 @@ import {
 } from '../../shared/history.ts';
 import type { StoreProblem } from '../../shared/presets.ts';
 import { describeIssues, issuesOf, parseOrThrow } from '../../shared/validation.ts';
-import { isAtomicTempFile, moveAside, parseJsonText, writeFileAtomic } from './files.ts';
+import {
+  ensureDirectory,
+  isAtomicTempFile,
+  moveAside,
+  notAFile,
+  parseJsonText,
+  readFailure,
+  writeFileAtomic,
+} from './files.ts';
 import {
   clearSecrets,
   countSecrets,
@@ -29,8 +37,10 @@ import {
 /*
  * Layout of the history directory:
  *   <id>.run.json        one finished or cancelled run (shared/history.ts RunRecord), written atomically
- *   index.json           summaries of every run file, so the list needs no sample; a cache,
- *                        rebuilt from the run files when missing, broken or out of date
+ *   index.json           summaries of every run file with its size and modification time, so
+ *                        the list needs no sample; a cache, rebuilt from the run files when
+ *                        missing, broken or out of date. At start every run file is checked
+ *                        against it (one stat each): a file that changed is read again in full.
  *   <id>.run.broken-<time>.json   a run file that could not be read, kept for the user
  */
 
@@ -40,10 +50,15 @@ const RUN_FILE = /^([A-Za-z0-9_-]{1,64})\.run\.json$/;
 /** A temporary file this old is a leftover of a crash, not another process's write in progress. */
 const STALE_TEMP_MS = 10 * 60_000;
 
+/** Far above any real run (a day of 100 ms samples is a few hundred MB), below V8's longest string. */
+const MAX_RUN_FILE_BYTES = 500 * 1024 * 1024;
+
+/** Version 1 held the summaries only; it is rebuilt from the run files, which checks them all. */
+const INDEX_VERSION = 2;
 const indexSchema = z.object({
   format: z.literal(INDEX_FORMAT),
-  version: z.literal(1),
-  entries: z.array(historySummarySchema),
+  version: z.literal(INDEX_VERSION),
+  entries: z.array(z.object({ summary: historySummarySchema, mtimeMs: z.number() })),
 });
 
 export interface HistoryStoreOptions {
@@ -82,7 +97,6 @@ const runFileName = (id: string) => `${id}.run.json`;
 
 /** Opens (and if needed repairs the index of) a history directory. */
 export async function openHistoryStore(opts: HistoryStoreOptions): Promise<HistoryStore> {
-  await fsp.mkdir(opts.dir, { recursive: true });
   const store = new HistoryStore(opts);
   await store.list();
   return store;
@@ -99,16 +113,21 @@ export class HistoryStore {
   private readonly allowPlaintextSecrets: boolean;
   private readonly now: () => Date;
   private readonly index = new Map<string, HistorySummary>();
+  /** Modification time of each indexed run file, as it was when its summary was taken. */
+  private readonly mtimes = new Map<string, number>();
   private indexLoaded = false;
   private readonly problemList: StoreProblem[] = [];
   private queue: Promise<unknown> = Promise.resolve();
 
-  /** Use openHistoryStore(), which creates the directory and checks it. */
+  /** Use openHistoryStore(), which also checks every run file. */
   constructor(opts: HistoryStoreOptions) {
     this.dir = opts.dir;
     this.cipher = opts.cipher ?? null;
     this.allowPlaintextSecrets = opts.allowPlaintextSecrets === true;
     this.now = opts.now ?? (() => new Date());
+    const inTheWay = ensureDirectory(this.dir, this.now);
+    if (inTheWay)
+      this.report(this.dir, inTheWay, `${this.dir} was not a folder. It was kept as ${inTheWay}.`);
   }
 
   /** Run files set aside, oldest first. */
@@ -154,11 +173,13 @@ export class HistoryStore {
         else if (!this.allowPlaintextSecrets) clearSecrets(tree);
       }
       const text = JSON.stringify(tree);
+      // A file the store would refuse to read back is not written at all.
+      const bytes = Buffer.byteLength(text);
+      if (bytes > MAX_RUN_FILE_BYTES) {
+        throw new Error(`the run is ${bytes} bytes as JSON; a run file is at most ${MAX_RUN_FILE_BYTES}`);
+      }
       await writeFileAtomic(this.file(record.id), text);
-      const summary = summarizeRecord(record, Buffer.byteLength(text));
-      this.index.set(record.id, summary);
-      await this.writeIndex();
-      return summary;
+      return this.indexed(record);
     });
   }
 
@@ -178,12 +199,8 @@ export class HistoryStore {
       // Validated as stored (sealed values read as empty headers) so a broken file is never rewritten.
       const record = await this.validate(id, jsonCopy(raw));
       (raw as Record<string, unknown>).name = newName;
-      const text = JSON.stringify(raw);
-      await writeFileAtomic(this.file(id), text);
-      const summary = summarizeRecord({ ...record, name: newName }, Buffer.byteLength(text));
-      this.index.set(id, summary);
-      await this.writeIndex();
-      return summary;
+      await writeFileAtomic(this.file(id), JSON.stringify(raw));
+      return this.indexed({ ...record, name: newName });
     });
   }
 
@@ -195,10 +212,10 @@ export class HistoryStore {
         await fsp.rm(this.file(id));
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-        const known = this.index.delete(id);
-        if (known) await this.writeIndex();
+        await this.forget(id);
         return false;
       }
+      this.mtimes.delete(id);
       this.index.delete(id);
       await this.writeIndex();
       return true;
@@ -217,17 +234,42 @@ export class HistoryStore {
     return path.join(this.dir, runFileName(id));
   }
 
+  /** Indexes a record just written, with its file's size and modification time. */
+  private async indexed(record: RunRecord): Promise<HistorySummary> {
+    const stat = await fsp.stat(this.file(record.id));
+    const summary = summarizeRecord(record, stat.size);
+    this.index.set(record.id, summary);
+    this.mtimes.set(record.id, stat.mtimeMs);
+    await this.writeIndex();
+    return summary;
+  }
+
+  private async forget(id: string): Promise<void> {
+    this.mtimes.delete(id);
+    if (this.index.delete(id)) await this.writeIndex();
+  }
+
   private async readRaw(id: string): Promise<unknown> {
     if (!RUN_FILE.test(runFileName(id))) throw new HistoryNotFoundError(id);
+    const file = this.file(id);
     let text: string;
     try {
-      text = await fsp.readFile(this.file(id), 'utf8');
+      const stat = await fsp.stat(file);
+      if (!stat.isFile()) throw await this.setAside(id, notAFile(stat));
+      if (stat.size > MAX_RUN_FILE_BYTES) {
+        throw await this.setAside(
+          id,
+          `it is ${stat.size} bytes; a run file is at most ${MAX_RUN_FILE_BYTES}`,
+        );
+      }
+      text = await fsp.readFile(file, 'utf8');
     } catch (err) {
+      if (err instanceof BrokenHistoryFileError || err instanceof HistoryNotFoundError) throw err;
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-        if (this.index.delete(id)) await this.writeIndex();
+        await this.forget(id);
         throw new HistoryNotFoundError(id);
       }
-      throw err;
+      throw await this.setAside(id, readFailure(err));
     }
     const json = parseJsonText(text);
     if (!json.ok) throw await this.setAside(id, json.message);
@@ -248,25 +290,37 @@ export class HistoryStore {
     return r.data;
   }
 
-  private async setAside(id: string, why: string): Promise<BrokenHistoryFileError> {
+  /** Sets a broken run file aside; a HistoryNotFoundError when another process did first. */
+  private async setAside(id: string, why: string): Promise<BrokenHistoryFileError | HistoryNotFoundError> {
     const file = this.file(id);
     const keptAs = moveAside(file, this.now());
-    const problem: StoreProblem = {
-      store: 'history',
-      file,
-      keptAs,
-      message: `A saved run could not be read (${why}). It was kept as ${keptAs} and left out of the history.`,
-      at: this.now().toISOString(),
-    };
-    this.problemList.push(problem);
-    if (this.index.delete(id)) await this.writeIndex();
-    return new BrokenHistoryFileError(problem);
+    await this.forget(id);
+    if (keptAs === null) return new HistoryNotFoundError(id);
+    return new BrokenHistoryFileError(
+      this.report(
+        file,
+        keptAs,
+        `A saved run could not be read (${why}). It was kept as ${keptAs} and left out of the history.`,
+      ),
+    );
   }
 
-  /** Brings the in-memory index in line with the run files on disk. */
+  private report(file: string, keptAs: string | null, message: string): StoreProblem {
+    const problem: StoreProblem = { store: 'history', file, keptAs, message, at: this.now().toISOString() };
+    this.problemList.push(problem);
+    return problem;
+  }
+
+  /**
+   * Brings the in-memory index in line with the run files on disk. The first time (at
+   * start) each indexed file is also checked against its size and modification time, so a
+   * file truncated, overwritten or replaced since is read again and set aside when broken,
+   * instead of being listed until someone opens it.
+   */
   private async reconcile(): Promise<void> {
     let changed = false;
-    if (!this.indexLoaded) {
+    const firstTime = !this.indexLoaded;
+    if (firstTime) {
       changed = !(await this.loadIndex());
       this.indexLoaded = true;
     }
@@ -283,16 +337,22 @@ export class HistoryStore {
     for (const id of [...this.index.keys()]) {
       if (!onDisk.has(id)) {
         this.index.delete(id);
+        this.mtimes.delete(id);
         changed = true;
       }
     }
+    // A file replaced since it was indexed is read again below, as a new one is.
     for (const id of onDisk) {
-      if (this.index.has(id)) continue;
+      if (this.index.has(id)) {
+        if (!firstTime || (await this.unchanged(id))) continue;
+        this.index.delete(id);
+        changed = true;
+      }
       try {
-        const raw = await this.readRaw(id);
-        const record = await this.validate(id, raw);
+        const record = await this.validate(id, await this.readRaw(id));
         const stat = await fsp.stat(this.file(id));
         this.index.set(id, summarizeRecord(record, stat.size));
+        this.mtimes.set(id, stat.mtimeMs);
         changed = true;
       } catch (err) {
         // A broken file was set aside and reported; the others still load.
@@ -302,26 +362,56 @@ export class HistoryStore {
     if (changed) await this.writeIndex();
   }
 
+  /** True when an indexed run file is still the regular file of the size and time indexed. */
+  private async unchanged(id: string): Promise<boolean> {
+    const stat = await fsp.stat(this.file(id)).catch(() => null);
+    return (
+      stat !== null &&
+      stat.isFile() &&
+      stat.size === this.index.get(id)?.bytes &&
+      stat.mtimeMs === this.mtimes.get(id)
+    );
+  }
+
   /** False when the index was missing or unreadable (it is then rebuilt from the run files). */
   private async loadIndex(): Promise<boolean> {
+    const file = path.join(this.dir, INDEX_FILE);
     let text: string;
     try {
-      text = await fsp.readFile(path.join(this.dir, INDEX_FILE), 'utf8');
+      const stat = await fsp.stat(file);
+      // A folder in its place would make every later write of the index fail.
+      if (!stat.isFile()) {
+        const keptAs = moveAside(file, this.now());
+        if (keptAs)
+          this.report(
+            file,
+            keptAs,
+            `The history index was not a file. It was kept as ${keptAs} and rebuilt.`,
+          );
+        return false;
+      }
+      text = await fsp.readFile(file, 'utf8');
     } catch {
       return false;
     }
     const json = parseJsonText(text);
     const parsed = json.ok ? indexSchema.safeParse(json.value) : null;
     if (!parsed?.success) return false;
-    for (const e of parsed.data.entries) this.index.set(e.id, e);
+    for (const { summary, mtimeMs } of parsed.data.entries) {
+      this.index.set(summary.id, summary);
+      this.mtimes.set(summary.id, mtimeMs);
+    }
     return true;
   }
 
   private async writeIndex(): Promise<void> {
     const doc: z.input<typeof indexSchema> = {
       format: INDEX_FORMAT,
-      version: 1,
-      entries: [...this.index.values()],
+      version: INDEX_VERSION,
+      entries: [...this.index.values()].map((summary) => ({
+        summary,
+        mtimeMs: this.mtimes.get(summary.id) ?? 0,
+      })),
     };
     await writeFileAtomic(path.join(this.dir, INDEX_FILE), JSON.stringify(doc));
   }

@@ -1,4 +1,7 @@
-import { isRecord, isSecretHeader, type SecretOptions } from '../../shared/presets.ts';
+import { isSecretHeader, type SecretOptions } from '../../shared/presets.ts';
+import { forEachHeader, SEALED, type HeaderLike } from '../../shared/secret-headers.ts';
+
+export { clearSecrets, countSecrets, jsonCopy } from '../../shared/secret-headers.ts';
 
 /**
  * Encrypts secret header values for storage. The desktop implements it with Electron's
@@ -12,54 +15,6 @@ export interface SecretCipher {
   encrypt(text: string): string;
   /** The inverse of encrypt(); throws when the value cannot be decrypted here. */
   decrypt(text: string): string;
-}
-
-/*
- * Secrets are found structurally: any array under a key named "headers" holding
- * { name, value } objects (a scenario's targets, a comparison plan's targets, a
- * RunResult's target). A sealed header is stored as { name, value: "", sealed: "<cipher>" },
- * so a reader without the key still sees a valid, empty header.
- */
-const SEALED = 'sealed';
-
-interface HeaderLike {
-  name: string;
-  value: string;
-  sealed?: unknown;
-}
-
-function isHeaderLike(v: unknown): v is HeaderLike {
-  return isRecord(v) && typeof v.name === 'string' && typeof v.value === 'string';
-}
-
-/** Calls fn on every header object inside a JSON tree. */
-function forEachHeader(tree: unknown, fn: (h: HeaderLike) => void): void {
-  if (Array.isArray(tree)) {
-    for (const item of tree) forEachHeader(item, fn);
-    return;
-  }
-  if (!isRecord(tree)) return;
-  for (const [key, value] of Object.entries(tree)) {
-    if (key === 'headers' && Array.isArray(value)) {
-      for (const h of value) if (isHeaderLike(h)) fn(h);
-    } else if (typeof value === 'object' && value !== null) {
-      forEachHeader(value, fn);
-    }
-  }
-}
-
-/** A deep copy that is plain JSON, safe to mutate. */
-export function jsonCopy<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
-}
-
-/** Secret header values (non-empty) in a tree. */
-export function countSecrets(tree: unknown): number {
-  let n = 0;
-  forEachHeader(tree, (h) => {
-    if (isSecretHeader(h.name) && h.value !== '') n++;
-  });
-  return n;
 }
 
 /** Encrypts every secret value in place (the tree must be a copy). */
@@ -113,17 +68,6 @@ export function transplantSealed(from: unknown, to: unknown): void {
     d[SEALED] = h[SEALED];
     d.value = '';
   });
-}
-
-/** Clears every secret value in place (the tree must be a copy); returns how many. */
-export function clearSecrets(tree: unknown): number {
-  let n = 0;
-  forEachHeader(tree, (h) => {
-    if (!isSecretHeader(h.name) || h.value === '') return;
-    h.value = '';
-    n++;
-  });
-  return n;
 }
 
 /**

@@ -1,10 +1,5 @@
-import {
-  createTrebuchetApi,
-  type CommandName,
-  type CommandReply,
-  type TrebuchetApi,
-} from '../../shared/api-client.ts';
-import type { ComparisonEvent, RunEvent } from '../../shared/api.ts';
+import { createTrebuchetApi, JobEvents } from '../../shared/api-client.ts';
+import type { CommandName, CommandReply, ComparisonEvent, RunEvent, TrebuchetApi } from '../../shared/api.ts';
 import { hostMessageSchema, type ClientMessage } from '../../shared/web-protocol.ts';
 
 /** What the client needs to hear from a socket. */
@@ -66,8 +61,8 @@ export function connectWebSocketApi(opts: WebSocketApiOptions): Promise<WebSocke
   const baseDelay = opts.reconnectDelayMs ?? 250;
   const maxDelay = opts.maxReconnectDelayMs ?? 5000;
   const offlineTimeout = opts.offlineTimeoutMs ?? 15_000;
-  const listeners = new Set<(event: RunEvent) => void>();
-  const comparisonListeners = new Set<(event: ComparisonEvent) => void>();
+  const runs = new JobEvents<RunEvent>((e) => e.runId, 'run');
+  const comparisons = new JobEvents<ComparisonEvent>((e) => e.comparisonId, 'comparison');
   const pending = new Map<number, Pending>();
   const waitingForOpen = new Set<{ wake(): void; fail(error: Error): void }>();
   let nextId = 1;
@@ -103,8 +98,8 @@ export function connectWebSocketApi(opts: WebSocketApiOptions): Promise<WebSocke
       waiter?.resolve(msg.reply.ok ? { ok: true, value: msg.reply.value } : msg.reply);
       return;
     }
-    if (msg.kind === 'comparison') notify(comparisonListeners, msg.event, 'comparison');
-    else notify(listeners, msg.event, 'run');
+    if (msg.kind === 'comparison') comparisons.deliver(msg.event);
+    else runs.deliver(msg.event);
   };
 
   const open = (onFirst?: { resolve(): void; reject(error: Error): void }) => {
@@ -181,8 +176,8 @@ export function connectWebSocketApi(opts: WebSocketApiOptions): Promise<WebSocke
   };
 
   const api = createTrebuchetApi(send, {
-    onRunEvent: (listener) => subscribe(listeners, listener),
-    onComparisonEvent: (listener) => subscribe(comparisonListeners, listener),
+    onRunEvent: (runId, listener) => runs.subscribe(runId, listener),
+    onComparisonEvent: (comparisonId, listener) => comparisons.subscribe(comparisonId, listener),
   });
 
   return new Promise<WebSocketApi>((resolve, reject) => {
@@ -205,21 +200,4 @@ export function connectWebSocketApi(opts: WebSocketApiOptions): Promise<WebSocke
       reject,
     });
   });
-}
-
-function subscribe<E>(set: Set<(event: E) => void>, listener: (event: E) => void): () => void {
-  set.add(listener);
-  return () => {
-    set.delete(listener);
-  };
-}
-
-function notify<E>(set: ReadonlySet<(event: E) => void>, event: E, what: string): void {
-  for (const listener of set) {
-    try {
-      listener(event);
-    } catch (error) {
-      console.error(`trebuchet: a ${what} event listener failed:`, error);
-    }
-  }
 }

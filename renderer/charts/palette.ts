@@ -6,6 +6,8 @@ export interface Palette {
   muted: string;
   grid: string;
   tooltipBg: string;
+  /** The card a chart is drawn on (hollow markers are filled with it). */
+  surface: string;
   throughput: string;
   p50: string;
   p90: string;
@@ -20,6 +22,7 @@ const LIGHT: Palette = {
   muted: '#6b7280',
   grid: 'rgba(15, 23, 42, 0.08)',
   tooltipBg: 'rgba(17, 24, 39, 0.92)',
+  surface: '#ffffff',
   throughput: '#2563eb',
   p50: '#059669',
   p90: '#d97706',
@@ -33,6 +36,7 @@ const DARK: Palette = {
   muted: '#9ca3af',
   grid: 'rgba(226, 232, 240, 0.10)',
   tooltipBg: 'rgba(30, 41, 59, 0.95)',
+  surface: '#121829',
   throughput: '#60a5fa',
   p50: '#34d399',
   p90: '#fbbf24',

@@ -10,17 +10,19 @@ interface TargetStripProps {
   targets: readonly TargetTab[];
   shown: number;
   onPick: (index: number) => void;
+  /** What the tabs are, for screen readers ("Targets", "Repetitions"). */
+  label?: string;
   /** Gives the strip and its tabs data-testids ("target-strip", "target-tab-<i>") for tests. */
   testIds?: boolean;
 }
 
 /** One tab per target of a run with several, to pick which one the report shows. */
-export function TargetStrip({ targets, shown, onPick, testIds }: TargetStripProps) {
+export function TargetStrip({ targets, shown, onPick, label = 'Targets', testIds }: TargetStripProps) {
   return (
     <div
       className="target-strip"
       role="tablist"
-      aria-label="Targets"
+      aria-label={label}
       data-testid={testIds ? 'target-strip' : undefined}
     >
       {targets.map((t, i) => (

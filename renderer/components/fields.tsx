@@ -8,6 +8,8 @@ interface FieldShellProps {
   path?: string;
   hint?: string;
   className?: string;
+  /** The control's element id, when something outside the form moves the focus to it. */
+  id?: string;
   children: (control: {
     id: string;
     invalid: boolean;
@@ -17,8 +19,9 @@ interface FieldShellProps {
 }
 
 /** Label, control and the field's own validation message, wired for screen readers. */
-export function Field({ label, path, hint, className, children }: FieldShellProps) {
-  const id = useId();
+export function Field({ label, path, hint, className, id: fixedId, children }: FieldShellProps) {
+  const generated = useId();
+  const id = fixedId ?? generated;
   const { message, touch } = useFieldIssue(path);
   const msgId = `${id}-msg`;
   const hintId = `${id}-hint`;
@@ -56,13 +59,15 @@ interface TextFieldProps {
   testId?: string;
   className?: string;
   autoFocus?: boolean;
+  /** The input's element id (see Field). */
+  id?: string;
 }
 
 export function TextField(props: TextFieldProps) {
   const { label, value, onChange, path, hint, placeholder, numeric, unit, testId, className, autoFocus } =
     props;
   return (
-    <Field label={label} path={path} hint={hint} className={className}>
+    <Field label={label} path={path} hint={hint} className={className} id={props.id}>
       {({ id, invalid, describedBy, touch }) => (
         <div className={`input-wrap${unit ? ' input-wrap--unit' : ''}`}>
           <input
@@ -122,6 +127,16 @@ export function numberField<K extends string>(
   more: SpecExtras<K> = {},
 ): FieldSpec<K> {
   return { key, label, path, numeric: true, ...more };
+}
+
+/** A duration field's spec: seconds, or as the CLI takes it (`1m30s`, `500ms`). */
+export function durationField<K extends string>(
+  key: K,
+  label: string,
+  path: string,
+  more: SpecExtras<K> = {},
+): FieldSpec<K> {
+  return { key, label, path, unit: 's', hint: 'or 1m30s, 500ms', ...more };
 }
 
 interface TextFieldsProps<K extends string> {

@@ -1,4 +1,11 @@
-import { numberField, Segmented, TextFields, type FieldSpec, type TextKeys } from '../components/fields.tsx';
+import {
+  durationField,
+  numberField,
+  Segmented,
+  TextFields,
+  type FieldSpec,
+  type TextKeys,
+} from '../components/fields.tsx';
 import type { LimitKind, ScenarioDraft } from './draft.ts';
 
 interface LoadEditorProps {
@@ -41,14 +48,14 @@ const RATE_CAP = numberField<ClosedKey>('rate', 'Rate cap', 'load.rate', {
 });
 const CLOSED_LIMITS: Record<LimitKind, readonly FieldSpec<ClosedKey>[]> = {
   duration: [
-    numberField('seconds', 'Duration', 'load.limit.seconds', { unit: 's', testId: 'load-duration' }),
+    durationField('seconds', 'Duration', 'load.limit.seconds', { testId: 'load-duration' }),
     RATE_CAP,
   ],
   requests: [numberField('requests', 'Requests', 'load.limit.count', { testId: 'load-requests' }), RATE_CAP],
 };
 const OPEN_FIELDS: readonly FieldSpec<OpenKey>[] = [
   numberField('rate', 'Rate', 'load.rate', { unit: 'req/s', testId: 'load-rate' }),
-  numberField('seconds', 'Duration', 'load.durationSeconds', { unit: 's', testId: 'load-open-duration' }),
+  durationField('seconds', 'Duration', 'load.durationSeconds', { testId: 'load-open-duration' }),
   numberField('maxInFlight', 'In-flight cap', 'load.maxInFlight', { testId: 'load-max-in-flight' }),
 ];
 

@@ -1,9 +1,4 @@
-import {
-  thresholdMetricSchema,
-  type EngineChoice,
-  type Protocol,
-  type Threshold,
-} from '../../shared/scenario.ts';
+import { thresholdMetricSchema, type Threshold, type TlsVersion } from '../../shared/scenario.ts';
 import {
   numberField,
   RemoveButton,
@@ -16,20 +11,10 @@ import {
   type FieldSpec,
   type TextKeys,
 } from '../components/fields.tsx';
-import { newThreshold, type ScenarioDraft, type ThresholdDraft } from './draft.ts';
+import { ENGINES, PROTOCOLS } from './choices.ts';
+import { newThreshold, type ScenarioDraft, type ThresholdDraft, type TlsDraft } from './draft.ts';
 
 type Patch = (patch: Partial<ScenarioDraft>) => void;
-
-const PROTOCOLS: readonly { value: Protocol; label: string }[] = [
-  { value: 'http1.1', label: 'HTTP/1.1' },
-  { value: 'h2', label: 'HTTP/2' },
-];
-
-const ENGINES: readonly { value: EngineChoice; label: string }[] = [
-  { value: 'auto', label: 'Auto (best for the load)' },
-  { value: 'autocannon', label: 'autocannon' },
-  { value: 'native', label: 'Native (undici / http2)' },
-];
 
 export function ConnectionEditor({ draft, onChange }: { draft: ScenarioDraft; onChange: Patch }) {
   return (
@@ -70,22 +55,53 @@ export function ConnectionEditor({ draft, onChange }: { draft: ScenarioDraft; on
   );
 }
 
-type TlsKey = TextKeys<ScenarioDraft['tls']>;
+type TlsKey = TextKeys<TlsDraft>;
 
-const TLS_FIELDS: readonly FieldSpec<TlsKey>[] = [
+const TLS_MIN_VERSIONS: readonly { value: TlsVersion; label: string }[] = [
+  { value: 'TLSv1.2', label: 'TLS 1.2 (Node default)' },
+  { value: 'TLSv1.3', label: 'TLS 1.3' },
+  { value: 'TLSv1.1', label: 'TLS 1.1 (obsolete)' },
+  { value: 'TLSv1', label: 'TLS 1.0 (obsolete)' },
+];
+
+/**
+ * The certificate fields; their test ids start with the editor's prefix ("opt-tls-ca",
+ * "plan-tls-ca"), and the CA file's input has the element id caFileInputId(prefix).
+ */
+const tlsFields = (testIdPrefix: string): readonly FieldSpec<TlsKey>[] => [
   textField('caFile', 'Extra CA file (PEM)', 'options.tls.caFile', {
     placeholder: '/etc/ssl/my-ca.pem',
-    testId: 'opt-tls-ca',
+    hint: 'a path on the machine that runs the load',
+    testId: `${testIdPrefix}-ca`,
+    id: caFileInputId(testIdPrefix),
   }),
   textField('servername', 'Server name (SNI)', 'options.tls.servername', {
     placeholder: "the URL's host",
-    testId: 'opt-tls-servername',
+    testId: `${testIdPrefix}-servername`,
   }),
 ];
+/** The element id of an editor's CA file input, to move the focus there (a pre-flight fix). */
+export function caFileInputId(testIdPrefix: string): string {
+  return `${testIdPrefix}-ca-file`;
+}
 
-export function TlsEditor({ draft, onChange }: { draft: ScenarioDraft; onChange: Patch }) {
-  const tls = draft.tls;
-  const set = (patch: Partial<ScenarioDraft['tls']>): void => onChange({ tls: { ...tls, ...patch } });
+const RUN_TLS_FIELDS = tlsFields('opt-tls');
+const PLAN_TLS_FIELDS = tlsFields('plan-tls');
+
+/**
+ * Certificate checks of a run (Run tab, testIdPrefix "opt-tls") or of every cell of a
+ * comparison ("plan-tls"): verification, an extra CA file and the SNI name.
+ */
+export function TlsEditor({
+  tls,
+  onChange,
+  testIdPrefix,
+}: {
+  tls: TlsDraft;
+  onChange: (tls: TlsDraft) => void;
+  testIdPrefix: 'opt-tls' | 'plan-tls';
+}) {
+  const set = (patch: Partial<TlsDraft>): void => onChange({ ...tls, ...patch });
   return (
     <div className="stack">
       <Toggle
@@ -93,13 +109,24 @@ export function TlsEditor({ draft, onChange }: { draft: ScenarioDraft; onChange:
         checked={tls.verify}
         hint={
           tls.verify
-            ? undefined
+            ? 'Self-signed test servers: give their CA file, or turn this off.'
             : 'Self-signed, expired and wrong-host certificates are accepted; the report says so.'
         }
-        testId="opt-tls-verify"
+        testId={`${testIdPrefix}-verify`}
         onChange={(verify) => set({ verify })}
       />
-      <TextFields fields={TLS_FIELDS} values={tls} onChange={set} />
+      <TextFields
+        fields={testIdPrefix === 'opt-tls' ? RUN_TLS_FIELDS : PLAN_TLS_FIELDS}
+        values={tls}
+        onChange={set}
+      />
+      <SelectField
+        label="Oldest TLS version"
+        value={tls.minVersion}
+        options={TLS_MIN_VERSIONS}
+        testId={`${testIdPrefix}-min-version`}
+        onChange={(minVersion) => set({ minVersion })}
+      />
     </div>
   );
 }

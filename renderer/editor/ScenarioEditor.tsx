@@ -76,7 +76,7 @@ export const ScenarioEditor = memo(function ScenarioEditor({
           testId="section-tls"
           forceOpen={hasIssueUnder(check.issues, ['options.tls'])}
         >
-          <TlsEditor draft={draft} onChange={patch} />
+          <TlsEditor tls={draft.tls} onChange={(tls) => patch({ tls })} testIdPrefix="opt-tls" />
         </Section>
         <Section
           title="Measurement"

@@ -1,4 +1,5 @@
 import { DEFAULTS } from '../../shared/defaults.ts';
+import { parseDuration, type DurationUnit } from '../../shared/duration.ts';
 import {
   scenarioSchema,
   type EngineChoice,
@@ -7,6 +8,7 @@ import {
   type Scenario,
   type Threshold,
   type ThresholdMetric,
+  type TlsVersion,
 } from '../../shared/scenario.ts';
 import { parseWith, type FieldIssue } from '../../shared/validation.ts';
 
@@ -43,6 +45,29 @@ export interface ThresholdDraft {
 
 export type LimitKind = 'duration' | 'requests';
 
+/** Certificate checks as typed: empty text is "none". */
+export interface TlsDraft {
+  verify: boolean;
+  caFile: string;
+  servername: string;
+  minVersion: TlsVersion;
+}
+
+/** The draft's certificate checks as the schema's input. */
+export function tlsInput(tls: TlsDraft): {
+  verify: boolean;
+  caFile: string | null;
+  servername: string | null;
+  minVersion: TlsVersion;
+} {
+  return {
+    verify: tls.verify,
+    caFile: optionalText(tls.caFile),
+    servername: optionalText(tls.servername),
+    minVersion: tls.minVersion,
+  };
+}
+
 export interface ScenarioDraft {
   name: string;
   targets: TargetDraft[];
@@ -65,7 +90,7 @@ export interface ScenarioDraft {
   /** Empty = no SLO. */
   sloMs: string;
   sampleIntervalMs: string;
-  tls: { verify: boolean; caFile: string; servername: string };
+  tls: TlsDraft;
   thresholds: ThresholdDraft[];
 }
 
@@ -131,7 +156,7 @@ export function defaultDraft(): ScenarioDraft {
     warmupSeconds: String(DEFAULTS.warmupSeconds),
     sloMs: '',
     sampleIntervalMs: String(DEFAULTS.sampleIntervalMs),
-    tls: { verify: DEFAULTS.tls.verify, caFile: '', servername: '' },
+    tls: { verify: DEFAULTS.tls.verify, caFile: '', servername: '', minVersion: DEFAULTS.tls.minVersion },
     thresholds: [],
   };
 }
@@ -147,6 +172,19 @@ export function numberOrText(text: string): number | string {
 /** Empty means "off" (null); anything else is validated like a number. */
 export function optionalNumberOrText(text: string): number | string | null {
   return text.trim() === '' ? null : numberOrText(text);
+}
+
+/**
+ * A duration field's value in its unit, typed as the CLI takes it (`90`, `90s`, `1m30s` in a
+ * seconds field; `300` or `0.3s` in a milliseconds one); otherwise the text, for the schema to name.
+ */
+export function durationOrText(text: string, unit: DurationUnit): number | string {
+  return parseDuration(text, unit) ?? text.trim();
+}
+
+/** Empty means "off" (null); anything else is read as a duration. */
+export function optionalDurationOrText(text: string, unit: DurationUnit): number | string | null {
+  return text.trim() === '' ? null : durationOrText(text, unit);
 }
 
 function optionalText(text: string): string | null {
@@ -177,30 +215,26 @@ export function draftToInput(d: ScenarioDraft): unknown {
             pipelining: numberOrText(d.closed.pipelining),
             limit:
               d.closed.limitKind === 'duration'
-                ? { kind: 'duration', seconds: numberOrText(d.closed.seconds) }
+                ? { kind: 'duration', seconds: durationOrText(d.closed.seconds, 's') }
                 : { kind: 'requests', count: numberOrText(d.closed.requests) },
             rate: optionalNumberOrText(d.closed.rate),
           }
         : {
             model: 'open',
             rate: numberOrText(d.open.rate),
-            durationSeconds: numberOrText(d.open.seconds),
+            durationSeconds: durationOrText(d.open.seconds, 's'),
             maxInFlight: numberOrText(d.open.maxInFlight),
           },
     options: {
       keepAlive: d.keepAlive,
       protocol: d.protocol,
       engine: d.engine,
-      timeoutMs: numberOrText(d.timeoutMs),
-      warmupSeconds: numberOrText(d.warmupSeconds),
-      sloMs: optionalNumberOrText(d.sloMs),
-      sampleIntervalMs: numberOrText(d.sampleIntervalMs),
+      timeoutMs: durationOrText(d.timeoutMs, 'ms'),
+      warmupSeconds: durationOrText(d.warmupSeconds, 's'),
+      sloMs: optionalDurationOrText(d.sloMs, 'ms'),
+      sampleIntervalMs: durationOrText(d.sampleIntervalMs, 'ms'),
       thresholds: d.thresholds.map((t) => ({ metric: t.metric, op: t.op, value: numberOrText(t.value) })),
-      tls: {
-        verify: d.tls.verify,
-        caFile: optionalText(d.tls.caFile),
-        servername: optionalText(d.tls.servername),
-      },
+      tls: tlsInput(d.tls),
     },
   };
 }

@@ -6,12 +6,12 @@ import { withAlpha, type Palette } from '../charts/palette.ts';
 import { Chart } from '../charts/setup.ts';
 import { useChartCanvas } from '../charts/useChartCanvas.ts';
 import type { RunStore } from '../run/runStore.ts';
-import { foldsIntoPrevious, mergeWindows, pointsOf, type LiveChartSpec, type Point } from './liveSeries.ts';
+import { pointsOf, type LiveChartSpec, type Point } from './liveSeries.ts';
 
 /**
  * A live chart of one target's samples. Each sample is pushed onto the chart's datasets and
- * drawn with update('none'), so no React state changes per sample (a short final window is
- * folded into the point before it: see foldsIntoPrevious). The canvas' data-points
+ * drawn with update('none'), so no React state changes per sample (a sample under the seq of
+ * the one before replaces its point: the engine's final fold, see Sample.final). The canvas' data-points
  * attribute carries the point count for tests. The chart is rebuilt only when the target or
  * the theme changes (a new run remounts the chart).
  */
@@ -33,15 +33,13 @@ export function useLiveChart(spec: LiveChartSpec, store: RunStore, targetIndex: 
         item.datasetIndex === undefined || seen[item.datasetIndex] === true;
       const chart = new Chart<'line', Point[]>(canvas, { type: 'line', data: { datasets }, options });
 
-      let previous: Sample | null = null;
+      let lastSeq: number | null = null;
       const append = (sample: Sample): void => {
-        // A short last window replaces the point before it with the two windows as one.
-        const fold = previous !== null && foldsIntoPrevious(sample, previous);
-        const drawn = fold && previous ? mergeWindows(previous, sample) : sample;
-        previous = sample;
-        pointsOf(spec, drawn).forEach((point, k) => {
+        const replaces = sample.seq === lastSeq;
+        lastSeq = sample.seq;
+        pointsOf(spec, sample).forEach((point, k) => {
           const ds = chart.data.datasets[k]!;
-          if (fold) ds.data[ds.data.length - 1] = point;
+          if (replaces) ds.data[ds.data.length - 1] = point;
           else ds.data.push(point);
           if (!seen[k] && point.y !== null && point.y > 0) {
             seen[k] = true;

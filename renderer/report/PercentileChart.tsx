@@ -1,7 +1,8 @@
-import { useCallback } from 'react';
+import { useCallback, useMemo } from 'react';
 import type { RunResult } from '../../shared/result.ts';
 import type { Palette } from '../charts/palette.ts';
-import { ChartCard } from '../views/common/ChartCard.tsx';
+import { ChartCard } from '../components/ChartCard.tsx';
+import { aboutResults } from '../views/Export/chartSubject.ts';
 import { percentileChart } from './percentileChartConfig.ts';
 
 interface PercentileChartProps {
@@ -13,11 +14,13 @@ interface PercentileChartProps {
 /** Latency by percentile, HdrHistogram style: the tail gets as much room as the median. */
 export function PercentileChart({ results, shown }: PercentileChartProps) {
   const build = useCallback((p: Palette) => percentileChart(results, shown, p), [results, shown]);
+  const about = useMemo(() => aboutResults(results.filter((r) => r !== null)), [results]);
   return (
     <ChartCard
       title="Latency by percentile"
       testId="chart-percentiles"
-      fileName="latency-by-percentile"
+      slug="latency-by-percentile"
+      about={about}
       build={build}
       tall
     />

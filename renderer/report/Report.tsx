@@ -1,5 +1,6 @@
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import type { RunResult } from '../../shared/result.ts';
+import { runVerdict } from '../../shared/verdict.ts';
 import { Alert } from '../components/Alert.tsx';
 import { formatGrouped } from '../lib/format.ts';
 import { PercentileChart } from './PercentileChart.tsx';
@@ -7,6 +8,7 @@ import { ConnectionTimes, ErrorSet, PercentileTable, StatusTable, Thresholds } f
 import { Facts } from './Facts.tsx';
 import { failureSummary } from './reportModel.ts';
 import { SummaryCards } from './SummaryCards.tsx';
+import { VerdictBanner } from './VerdictBanner.tsx';
 import { Warnings } from './Warnings.tsx';
 
 interface ReportProps {
@@ -14,16 +16,21 @@ interface ReportProps {
   shown: number;
 }
 
-/** What a target's run came to: why it failed, if it did, and the headline figures. */
+/**
+ * What a target's run came to: why it failed, if it did; else whether its figures are the
+ * server's (the verdict), then the headline figures.
+ */
 export function ReportSummary({ result }: { result: RunResult }) {
   const failure = failureSummary(result);
+  const verdict = useMemo(() => runVerdict(result), [result]);
   return (
     <>
       <Alert tone="error" testId="run-error">
         {failure}
       </Alert>
       {/* A target that never answered has no figures worth a card: the error says it all. */}
-      {result.requests.total > 0 && <SummaryCards result={result} />}
+      {failure === null && <VerdictBanner verdict={verdict} />}
+      {result.requests.total > 0 && <SummaryCards result={result} verdict={verdict} />}
     </>
   );
 }

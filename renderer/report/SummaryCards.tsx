@@ -1,16 +1,27 @@
 import type { RunResult } from '../../shared/result.ts';
+import type { Verdict } from '../../shared/verdict.ts';
 import { summaryCards } from './reportModel.ts';
 
-export function SummaryCards({ result }: { result: RunResult }) {
+/** The headline figures; one a caveat makes not the server's is outlined, with why. */
+export function SummaryCards({ result, verdict }: { result: RunResult; verdict: Verdict }) {
   return (
     <div className="summary-cards" data-testid="summary">
-      {summaryCards(result).map((c) => (
+      {summaryCards(result, verdict).map((c) => (
         <div
           key={c.id}
-          className={`summary-card${c.tone ? ` summary-card--${c.tone}` : ''}`}
+          className={`summary-card${c.tone ? ` summary-card--${c.tone}` : ''}${c.caveat ? ' summary-card--caveat' : ''}`}
           data-testid={`summary-card-${c.id}`}
+          data-caveat={c.caveat ? 'true' : undefined}
+          title={c.caveat}
         >
-          <span className="summary-card__label">{c.label}</span>
+          <span className="summary-card__label">
+            {c.label}
+            {c.caveat && (
+              <span className="caveat-mark" aria-label="not the server's figure">
+                !
+              </span>
+            )}
+          </span>
           <span
             className="summary-card__value"
             data-testid={`summary-${c.id}`}
@@ -18,7 +29,9 @@ export function SummaryCards({ result }: { result: RunResult }) {
           >
             {c.value}
           </span>
-          <span className="summary-card__detail">{c.detail}</span>
+          <span className="summary-card__detail" data-testid={`summary-${c.id}-detail`}>
+            {c.detail}
+          </span>
         </div>
       ))}
     </div>

@@ -8,6 +8,7 @@ import {
   type Warning,
 } from '../../shared/result.ts';
 import { THRESHOLD_UNITS } from '../../shared/scenario.ts';
+import { runVerdict, type Verdict, type VerdictFigure } from '../../shared/verdict.ts';
 import {
   formatBytes,
   formatCount,
@@ -28,11 +29,39 @@ export interface SummaryCard {
   raw: number | null;
   detail: string;
   tone?: 'good' | 'warn' | 'bad';
+  /** Why the figure is not the server's (a bad caveat of the verdict on it), when it is not. */
+  caveat?: string;
 }
 
-export function summaryCards(r: RunResult): SummaryCard[] {
+/** A verdict's tone on screen: good (clean, nothing to note), note (clean with a note), bad (not clean). */
+export function verdictTone(v: Verdict): 'good' | 'note' | 'bad' {
+  if (!v.clean) return 'bad';
+  return v.caveats.length > 0 ? 'note' : 'good';
+}
+
+/** The verdict's bad caveats on one figure, as one sentence; undefined when none. */
+function caveatOn(v: Verdict, figure: VerdictFigure): string | undefined {
+  const on = v.caveats.filter(
+    (c) => c.severity === 'bad' && (c.figures === undefined || c.figures.includes(figure)),
+  );
+  return on.length === 0 ? undefined : on.map((c) => c.message).join(' ');
+}
+
+/** Requests that failed, by reason: the SLO (when there is one), error statuses and no response. */
+function failureDetail(r: RunResult): string {
+  const q = r.requests;
+  const slo =
+    r.options.sloMs === null ? [] : [`${formatCount(q.sloExceeded)} over the ${r.options.sloMs} ms SLO`];
+  return [...slo, `${formatCount(q.non2xx)} non-2xx`, `${formatCount(q.errors)} errors`].join(' · ');
+}
+
+export function summaryCards(r: RunResult, verdict: Verdict = runVerdict(r)): SummaryCard[] {
   const t = r.throughput;
   const q = r.requests;
+  const on = (figure: VerdictFigure) => {
+    const caveat = caveatOn(verdict, figure);
+    return caveat === undefined ? {} : { caveat };
+  };
   const lat = r.latency;
   const p = (key: string): number | null => lat?.percentiles[key] ?? null;
   const ms = (v: number | null): string => (v === null ? '–' : formatMs(v));
@@ -48,22 +77,29 @@ export function summaryCards(r: RunResult): SummaryCard[] {
       value: formatRate(t.requestsPerSecond),
       raw: t.requestsPerSecond,
       detail: rateDetail,
+      ...on('throughput'),
     },
     {
       id: 'requests',
       label: 'Requests',
       value: formatCount(q.total),
       raw: q.total,
-      detail: `${formatCount(q.ok)} ok · ${formatCount(failed)} not ok`,
+      // The open model's schedule: what it did not send on time, or at all.
+      detail:
+        q.late !== null && q.dropped !== null
+          ? `${formatCount(q.dropped)} dropped · ${formatCount(q.late)} late`
+          : `${formatCount(q.ok)} ok · ${formatCount(failed)} not ok`,
+      tone: q.dropped !== null && q.dropped > 0 ? 'warn' : undefined,
     },
     {
       id: 'success',
       label: 'Success',
       value: formatRatio(r.successRatio),
       raw: r.successRatio,
-      detail: `${formatCount(q.non2xx)} non-2xx · ${formatCount(q.errors)} errors`,
+      detail: failureDetail(r),
       tone:
         q.total === 0 ? 'bad' : r.successRatio >= 0.999 ? 'good' : r.successRatio >= 0.99 ? 'warn' : 'bad',
+      ...on('success'),
     },
     {
       id: 'p50',
@@ -71,6 +107,7 @@ export function summaryCards(r: RunResult): SummaryCard[] {
       value: ms(p('50')),
       raw: p('50'),
       detail: lat ? `min ${formatMs(lat.min)}` : 'no responses',
+      ...on('latency'),
     },
     {
       id: 'p99',
@@ -78,6 +115,7 @@ export function summaryCards(r: RunResult): SummaryCard[] {
       value: ms(p('99')),
       raw: p('99'),
       detail: lat ? `max ${formatMs(lat.max)}` : 'no responses',
+      ...on('latency'),
     },
     {
       id: 'mean',
@@ -85,6 +123,7 @@ export function summaryCards(r: RunResult): SummaryCard[] {
       value: ms(lat?.mean ?? null),
       raw: lat?.mean ?? null,
       detail: lat ? `± ${formatMs(lat.stdev)} sd` : 'no responses',
+      ...on('latency'),
     },
     {
       id: 'transfer',
@@ -92,6 +131,7 @@ export function summaryCards(r: RunResult): SummaryCard[] {
       value: `${formatBytes(t.bytesInPerSecond)}/s`,
       raw: t.bytesInPerSecond,
       detail: `${formatBytes(r.bytes.inTotal)} received`,
+      ...on('throughput'),
     },
     {
       id: 'duration',

@@ -5,22 +5,13 @@ import { TargetStrip } from '../components/TargetStrip.tsx';
 import { progressOf } from './progress.ts';
 import { useNow } from './useNow.ts';
 import type { RunState } from './runStore.ts';
-import { targetStatus, type TargetStatus } from './targetStatus.ts';
+import { statusBadge, statusText, targetStatus } from './targetStatus.ts';
 
 interface RunPanelProps {
   state: RunState;
   shown: number | null;
   onPick: (index: number) => void;
 }
-
-const STATUS_TEXT: Record<TargetStatus, string> = {
-  pending: 'waiting',
-  running: 'running',
-  completed: 'completed',
-  cancelled: 'cancelled · partial results',
-  failed: 'failed',
-  skipped: 'not run',
-};
 
 /** Progress, live counters and, for several targets, which one runs and each one's outcome. */
 export function RunPanel({ state, shown, onPick }: RunPanelProps) {
@@ -32,6 +23,7 @@ export function RunPanel({ state, shown, onPick }: RunPanelProps) {
   const result = state.results[shown] ?? null;
   const status = targetStatus(state, shown);
   const running = status === 'running';
+  const badge = statusBadge(status, result);
   const target = scenario.targets[shown];
 
   const elapsed =
@@ -60,8 +52,9 @@ export function RunPanel({ state, shown, onPick }: RunPanelProps) {
             const r = state.results[i];
             return {
               label: targetLabel(t),
-              status: st,
-              meta: r ? `${formatRate(r.throughput.requestsPerSecond)} req/s` : STATUS_TEXT[st],
+              // A finished target whose figures are not the server's gets the caveat's dot, not green.
+              status: statusBadge(st, r ?? null).look,
+              meta: r ? `${formatRate(r.throughput.requestsPerSecond)} req/s` : statusText(st),
             };
           })}
           shown={shown}
@@ -72,8 +65,8 @@ export function RunPanel({ state, shown, onPick }: RunPanelProps) {
 
       <div className="progress-head">
         <div className="progress-head__what">
-          <span className={`badge badge--${status}`} data-testid="run-status" data-status={status}>
-            {progress?.warmup ? 'warming up' : STATUS_TEXT[status]}
+          <span className={`badge badge--${badge.look}`} data-testid="run-status" data-status={status}>
+            {progress?.warmup ? 'warming up' : badge.text}
           </span>
           <span className="progress-head__target">
             {state.targetCount > 1 && `Target ${shown + 1} of ${state.targetCount} · `}

@@ -1,5 +1,5 @@
 import type { ActiveRun, RunEvent } from '../../shared/api.ts';
-import type { RunResult, Sample } from '../../shared/result.ts';
+import { addSample, type RunResult, type RunStatus, type Sample } from '../../shared/result.ts';
 import type { Scenario } from '../../shared/scenario.ts';
 
 export type RunPhase = 'idle' | 'starting' | 'running' | 'stopping' | 'done';
@@ -8,7 +8,6 @@ export type RunPhase = 'idle' | 'starting' | 'running' | 'stopping' | 'done';
 export function isBusy(phase: RunPhase): boolean {
   return phase === 'starting' || phase === 'running' || phase === 'stopping';
 }
-export type RunStatus = 'completed' | 'cancelled' | 'failed';
 
 /** What the counters show for one target; changes once per sample. */
 export interface TargetLive {
@@ -42,6 +41,9 @@ export interface RunState {
 
 export type SampleListener = (targetIndex: number, sample: Sample) => void;
 
+/** Subscribes to one run's events (the bridge's onRunEvent); returns the unsubscribe function. */
+export type FollowRun = (runId: string, listener: (event: RunEvent) => void) => () => void;
+
 export interface RunStore {
   getState: () => RunState;
   /** For useSyncExternalStore: called after every state change. */
@@ -52,20 +54,20 @@ export interface RunStore {
   samples: (targetIndex: number) => readonly Sample[];
   /** A run is being started: clears the previous one and waits for its id. */
   begin: (scenario: Scenario) => void;
-  /** The host answered with the run's id: events buffered meanwhile are applied. */
+  /** The host answered with the run's id: the store follows that run's events from now on. */
   attach: (runId: string) => void;
   /** The host refused to start the run. */
   startFailed: (message: string) => void;
   /** Stop was pressed. */
   requestStop: () => void;
-  /** One event from the bridge (any run's; others are ignored). */
-  receive: (event: RunEvent) => void;
   /**
    * Takes up a run this page started before it was reloaded (the host's run.active): its
    * events so far are replayed and later ones apply as they come. Only while idle; true when
    * taken up.
    */
   adopt: (run: ActiveRun) => boolean;
+  /** Stops following the run (the page goes away). */
+  close: () => void;
 }
 
 const IDLE: RunState = {
@@ -84,10 +86,9 @@ const IDLE: RunState = {
   saved: null,
 };
 
-/** Events that may arrive before run.start resolves; bounded so a stray stream cannot grow it. */
-const MAX_BUFFERED = 10_000;
-
-function sumErrors(s: Sample): number {
+/** Transport errors and SLO misses of a measured (not warm-up) window. */
+function measuredErrors(s: Sample | null): number {
+  if (s === null || s.warmup) return 0;
   let n = 0;
   for (const v of Object.values(s.errors)) n += v ?? 0;
   return n;
@@ -102,14 +103,16 @@ function resized<T>(list: readonly T[], length: number, fill: () => T): T[] {
 const emptyLive = (): TargetLive => ({ last: null, errors: 0 });
 
 /**
- * The one store of the live run. Samples go to chart listeners and a per-target array (not
- * React state); React state changes once per event, so at a 1 s tick the UI re-renders once
- * a second whatever the request rate.
+ * The one store of the live run, fed by that run's own event subscription (follow), taken
+ * when the host answers with its id: the host sends no event of a run before that answer.
+ * Samples go to chart listeners and a per-target array (not React state); React state
+ * changes once per event, so at a 1 s tick the UI re-renders once a second whatever the
+ * request rate.
  */
-export function createRunStore(now: () => number = () => performance.now()): RunStore {
+export function createRunStore(follow: FollowRun, now: () => number = () => performance.now()): RunStore {
   let state: RunState = IDLE;
   let samples: Sample[][] = [];
-  let buffered: RunEvent[] = [];
+  let unfollow: () => void = () => undefined;
   const listeners = new Set<() => void>();
   const sampleListeners = new Set<SampleListener>();
 
@@ -140,12 +143,15 @@ export function createRunStore(now: () => number = () => performance.now()): Run
         return;
       case 'sample': {
         ensureTargets(e.targetIndex + 1);
-        samples[e.targetIndex]!.push(e.sample);
+        const target = samples[e.targetIndex]!;
+        // A sample that replaces the last one (the engine's final fold) holds that one's errors too.
+        const replaced = target.at(-1)?.seq === e.sample.seq ? target.at(-1)! : null;
+        addSample(target, e.sample);
         const prev = state.live[e.targetIndex]!;
         const live = state.live.slice();
         live[e.targetIndex] = {
           last: e.sample,
-          errors: prev.errors + (e.sample.warmup ? 0 : sumErrors(e.sample)),
+          errors: prev.errors - measuredErrors(replaced) + measuredErrors(e.sample),
         };
         set({ live });
         for (const l of sampleListeners) l(e.targetIndex, e.sample);
@@ -186,6 +192,9 @@ export function createRunStore(now: () => number = () => performance.now()): Run
           targetStartedAt: null,
         });
         return;
+      case 'server-sample':
+        // The server panel (issue 11) is not drawn yet; the target's result carries the series.
+        return;
       default: {
         const unknown: never = e;
         void unknown;
@@ -193,9 +202,21 @@ export function createRunStore(now: () => number = () => performance.now()): Run
     }
   };
 
+  const stopFollowing = (): void => {
+    unfollow();
+    unfollow = () => undefined;
+  };
+
+  /** An event of the followed run; once it is over (done, or a host error) the rest is not needed. */
+  const receive = (e: RunEvent): void => {
+    if (!isBusy(state.phase)) return;
+    apply(e);
+    if (!isBusy(state.phase)) stopFollowing();
+  };
+
   const begin = (scenario: Scenario): void => {
+    stopFollowing();
     samples = [];
-    buffered = [];
     state = { ...IDLE, generation: state.generation };
     set({ phase: 'starting', scenario, generation: state.generation + 1 });
     ensureTargets(scenario.targets.length);
@@ -205,9 +226,7 @@ export function createRunStore(now: () => number = () => performance.now()): Run
     if (state.phase !== 'starting' && state.phase !== 'stopping') return;
     if (state.runId !== null) return;
     set({ runId, phase: state.phase === 'starting' ? 'running' : state.phase });
-    const pending = buffered.filter((e) => e.runId === runId);
-    buffered = [];
-    for (const e of pending) apply(e);
+    unfollow = follow(runId, receive);
   };
 
   return {
@@ -224,7 +243,6 @@ export function createRunStore(now: () => number = () => performance.now()): Run
     begin,
     attach,
     startFailed(message) {
-      buffered = [];
       set({ phase: 'done', status: 'failed', error: message, currentTarget: null, targetStartedAt: null });
     },
     requestStop() {
@@ -232,27 +250,17 @@ export function createRunStore(now: () => number = () => performance.now()): Run
         set({ phase: 'stopping', stopRequested: true });
       }
     },
-    receive(e) {
-      if (state.runId === null) {
-        // Before run.start has answered, events of our run cannot be told apart yet: keep them.
-        if ((state.phase === 'starting' || state.phase === 'stopping') && buffered.length < MAX_BUFFERED) {
-          buffered.push(e);
-        }
-        return;
-      }
-      if (e.runId !== state.runId || state.phase === 'idle' || state.phase === 'done') return;
-      apply(e);
-    },
     adopt(run) {
       if (state.phase !== 'idle') return false;
       begin(run.scenario);
       attach(run.runId);
-      for (const e of run.events) apply(e);
+      for (const e of run.events) receive(e);
       // The target's clock goes on from where the host says it is, not from the reload.
       if (state.currentTarget !== null && run.targetElapsedSeconds !== null) {
         set({ targetStartedAt: now() - run.targetElapsedSeconds * 1000 });
       }
       return true;
     },
+    close: stopFollowing,
   };
 }

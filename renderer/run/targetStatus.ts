@@ -1,6 +1,8 @@
+import type { RunResult, RunStatus } from '../../shared/result.ts';
+import { runVerdict } from '../../shared/verdict.ts';
 import type { RunState } from './runStore.ts';
 
-export type TargetStatus = 'pending' | 'running' | 'completed' | 'cancelled' | 'failed' | 'skipped';
+export type TargetStatus = 'pending' | 'running' | RunStatus | 'skipped';
 
 /** Where one target of the run stands, for the target strip and the counters. */
 export function targetStatus(state: RunState, i: number): TargetStatus {
@@ -17,4 +19,40 @@ export function shownTarget(state: RunState, picked: number | null): number | nu
   if (state.currentTarget !== null) return state.currentTarget;
   for (let i = state.results.length - 1; i >= 0; i--) if (state.results[i]) return i;
   return state.targetCount > 0 ? 0 : null;
+}
+
+const STATUS_TEXT: Record<TargetStatus, string> = {
+  pending: 'waiting',
+  running: 'running',
+  completed: 'completed',
+  cancelled: 'cancelled · partial results',
+  failed: 'failed',
+  skipped: 'not run',
+};
+
+/** A target's badge: its look (a status, or 'caveat') and its words. */
+export interface StatusBadge {
+  look: TargetStatus | 'caveat';
+  text: string;
+}
+
+/**
+ * What the badge of a target says. A run that completed but whose figures are not the
+ * server's (every response a 404, the rate not reached...) says so instead of a green
+ * "completed".
+ */
+export function statusBadge(status: TargetStatus, result: RunResult | null): StatusBadge {
+  if (status === 'completed' && result) {
+    const verdict = runVerdict(result);
+    if (!verdict.clean) {
+      const worst = verdict.caveats[0];
+      return { look: 'caveat', text: `completed · ${worst ? worst.label : verdict.state}` };
+    }
+  }
+  return { look: status, text: STATUS_TEXT[status] };
+}
+
+/** The words for a target's status alone (the target strip's tabs). */
+export function statusText(status: TargetStatus): string {
+  return STATUS_TEXT[status];
 }

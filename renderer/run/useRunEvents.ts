@@ -4,18 +4,18 @@ import type { Scenario } from '../../shared/scenario.ts';
 import type { RunState, RunStore } from './runStore.ts';
 
 /**
- * The one subscription to the host's run events: feeds the store, which keeps the current
- * run's events (by run id) and drops the rest. Unsubscribes on unmount. Then, once, it asks
+ * The store's link to the host: the run it follows is subscribed to by the store itself
+ * (follow, when run.start answers); this hook lets go of it on unmount. Then, once, it asks
  * the host for a run this page started before a reload (run.active) and takes it up, so the
  * page shows the run going on instead of idling until it ends; onAdopt hears its scenario.
- * Events that arrive before the answer are in it: the store, idle, ignores them meanwhile.
+ * Events the host sent before the answer are in it; the run is followed from the answer on.
  */
 export function useRunEvents(
   api: TrebuchetApi,
   store: RunStore,
   onAdopt: (scenario: Scenario) => void,
 ): void {
-  useEffect(() => api.onRunEvent((event) => store.receive(event)), [api, store]);
+  useEffect(() => () => store.close(), [store]);
   useEffect(() => {
     let live = true;
     api.run.active().then(

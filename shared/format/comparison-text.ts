@@ -1,82 +1,119 @@
 /**
- * A comparison as text (the CLI's report of a comparison preset):
- * the matrix with one row per target, protocol and level, each figure's mean over the
- * repetitions with the req/s spread, then seed 001's percentile table (one column per
- * server) for each protocol and level.
+ * A comparison as text (the CLI's report of a comparison, the UI's text export): each cell's
+ * run in the layout the plan names (ab, vegeta, JMeter...), one after another, then the
+ * matrix with the plan's columns and a verdict mark per cell, every caveat spelled out under
+ * it, the runs that failed, seed 001's percentile table (one column per server) for each
+ * protocol and level, and with repetitions, one row per run (seed 002's Résumé).
  */
 import {
+  columnText,
+  matrixCells,
+  NO_VALUE,
+  matrixColumns,
+  REPETITION_COLUMNS,
+  repetitionRows,
+  type MatrixCell,
+} from '../comparison-columns.ts';
+import {
+  aggregateComparison,
   cellAt,
   comparisonPercentileTable,
+  comparisonTargetLabel,
+  levelKindOf,
   levelLabel,
-  type CellAggregate,
+  type CellCoordinates,
+  type CellOutcome,
+  type ComparisonPlan,
   type ComparisonTable,
   type PercentileTable,
 } from '../comparison.ts';
+import { PREFLIGHT_FIX_LABELS, type PreflightFailure, type PreflightFix } from '../preflight.ts';
+import { planReport, type ReportLayout } from '../report-settings.ts';
+import { formatRunReport } from './report.ts';
 import { alignColumns } from './table.ts';
-import { fixed, formatPercent } from './units.ts';
+import { caveatMark, verdictMark } from './verdict-text.ts';
+import { fixed } from './units.ts';
 
-const NONE = '-';
-
-const num = (v: number | null | undefined, decimals: number): string =>
-  v === null || v === undefined ? NONE : fixed(v, decimals);
-
-const MATRIX_HEADER = [
-  'target',
-  'protocol',
-  'level',
-  'runs',
-  'req/s',
-  '± stdev',
-  'min',
-  'max',
-  'p50 ms',
-  'p95 ms',
-  'p99 ms',
-  'failed',
-  'success',
-];
-
-function matrixRow(table: ComparisonTable, c: CellAggregate): string[] {
-  const f = c.figures;
+/** "nginx · https · c=100 · #2": where a run sits in the matrix. */
+export function runLabel(plan: ComparisonPlan, c: CellCoordinates): string {
+  const target = plan.targets[c.targetIndex];
   return [
-    c.target,
+    target ? comparisonTargetLabel(target) : `target ${c.targetIndex + 1}`,
     c.protocol,
-    levelLabel(table.levelKind, c.level),
-    `${c.runs}/${c.planned}`,
-    num(f.rps?.mean, 2),
-    num(f.rps?.stdev, 2),
-    num(f.rps?.min, 2),
-    num(f.rps?.max, 2),
-    num(f.p50?.mean, 3),
-    num(f.p95?.mean, 3),
-    num(f.p99?.mean, 3),
-    c.runs > 0 ? String(c.failedRequests) : NONE,
-    f.successRatio ? formatPercent(f.successRatio.mean) : NONE,
-  ];
+    levelLabel(levelKindOf(plan.load), c.level),
+    `#${c.repetition + 1}`,
+  ].join(' · ');
 }
+
+const cellName = (table: ComparisonTable, c: MatrixCell): string =>
+  `${c.target} · ${c.protocol} · ${levelLabel(table.levelKind, c.level)}`;
 
 /** Percentile rows, one latency column (ms) per server. */
 function formatPercentileTable(title: string, pt: PercentileTable): string {
-  const rows = [['', ...pt.columns], ...pt.rows.map((r) => [r.label, ...r.values.map((v) => num(v, 3))])];
+  const rows = [
+    ['', ...pt.columns],
+    ...pt.rows.map((r) => [r.label, ...r.values.map((v) => (v === null ? NO_VALUE : fixed(v, 3)))]),
+  ];
   return [title, ...alignColumns(rows, 1)].join('\n') + '\n';
 }
 
-export function formatComparisonTable(table: ComparisonTable): string {
-  const rows = [MATRIX_HEADER, ...table.cells.map((c) => matrixRow(table, c))];
+/** Every caveat of every cell, the cell named, worst cells first as the matrix lists them. */
+function caveatLines(table: ComparisonTable, cells: readonly MatrixCell[]): string[] {
+  const lines = cells.flatMap((c) =>
+    c.results.length === 0
+      ? []
+      : c.verdict.caveats.map((v) => `${caveatMark(v)} ${cellName(table, c)}: ${v.message}`),
+  );
+  return lines.length === 0
+    ? []
+    : ['Verdicts (! not the server’s figures, ~ stopped early, - a note):', ...lines];
+}
+
+function repetitionTable(table: ComparisonTable, outcomes: readonly CellOutcome[]): string[] {
+  const rows = repetitionRows(table, outcomes);
+  if (rows.length === 0) return [];
+  const header = ['target', 'protocol', 'level', 'run', ...REPETITION_COLUMNS.map((c) => c.label)];
+  const body = rows.map((r) => [
+    r.target,
+    r.protocol,
+    r.levelText,
+    `#${r.repetition}`,
+    ...REPETITION_COLUMNS.map((c) => c.format(c.value(r))),
+  ]);
+  const text = new Set([0, 1, 2, 3, 4, header.length - 1]);
+  return ['Each run', ...alignColumns([header, ...body], (i) => text.has(i))];
+}
+
+/** The matrix and what goes with it, for the plan's columns. */
+export function formatComparisonMatrix(plan: ComparisonPlan, outcomes: readonly CellOutcome[]): string {
+  const table = aggregateComparison(plan, outcomes);
+  const cells = matrixCells(table, outcomes);
+  const columns = matrixColumns(planReport(plan).columns);
+  const header = ['', 'target', 'protocol', 'level', ...columns.map((c) => c.label)];
+  const rows = cells.map((c) => [
+    c.results.length === 0 ? ' ' : verdictMark(c.verdict),
+    c.target,
+    c.protocol,
+    levelLabel(table.levelKind, c.level),
+    ...columns.map((col) => columnText(col, c)),
+  ]);
   const parts = [
     [
       table.name,
-      `${table.targets.length} target(s) x ${table.protocols.length} protocol(s) x ${table.levels.length} level(s) x ${table.repetitions} repetition(s); figures are means over the counted runs, latencies in ms`,
+      `${table.targets.length} target(s) x ${table.protocols.length} protocol(s) x ${table.levels.length} level(s) x ${table.repetitions} repetition(s); figures are means over the counted runs, counts are summed`,
       '',
-      ...alignColumns(rows, 3), // target, protocol and level are text
+      // The mark, target, protocol, level and the verdict are text; the figures align right.
+      ...alignColumns([header, ...rows], (i) => i < 4 || columns[i - 4]?.id === 'verdict'),
     ].join('\n') + '\n',
   ];
-  const failures = table.cells.flatMap((c) =>
-    c.failures.map(
-      (message) => `  ${c.target} · ${c.protocol} · ${levelLabel(table.levelKind, c.level)}: ${message}`,
-    ),
-  );
+  const verdicts = caveatLines(table, cells);
+  if (verdicts.length > 0) parts.push(verdicts.join('\n') + '\n');
+  const failures = cells.flatMap((c) => c.failures.map((message) => `  ${cellName(table, c)}: ${message}`));
   if (failures.length > 0) parts.push(['Runs that failed:', ...failures].join('\n') + '\n');
+  if (table.repetitions > 1) {
+    const each = repetitionTable(table, outcomes);
+    if (each.length > 0) parts.push(each.join('\n') + '\n');
+  }
   if (table.targets.length > 1) {
     for (const level of table.levels) {
       for (const protocol of table.protocols) {
@@ -94,4 +131,45 @@ export function formatComparisonTable(table: ComparisonTable): string {
     }
   }
   return parts.join('\n');
+}
+
+/**
+ * Each cell's run in a layout (the plan's report format unless another is asked for) under
+ * its place in the matrix, then the matrix, preceded by the comparison's status unless it
+ * completed.
+ */
+export function formatComparisonReport(
+  plan: ComparisonPlan,
+  outcomes: readonly CellOutcome[],
+  opts: { layout?: ReportLayout; status?: 'completed' | 'cancelled' | 'failed' } = {},
+): string {
+  const layout = opts.layout ?? planReport(plan).format;
+  const runs = outcomes.map(
+    (o, i) =>
+      `== ${runLabel(plan, o.coordinates)} ==\n${formatRunReport(o.result, layout, i, outcomes.length)}`,
+  );
+  const status = opts.status === undefined || opts.status === 'completed' ? '' : `Status: ${opts.status}\n`;
+  return [...runs, status + formatComparisonMatrix(plan, outcomes)].join('\n');
+}
+
+/** How a fix reads on the command line. */
+export const PREFLIGHT_FIX_FLAGS: Record<PreflightFix, string> = {
+  'turn-off-verification': '--insecure',
+  'choose-ca-file': '--cacert FILE',
+  'use-http1': 'an https cell instead of h2 in the preset',
+};
+
+/** Why a comparison did not start: each URL that failed the check, the reason and the fixes. */
+export function formatPreflightFailures(
+  failures: readonly PreflightFailure[],
+  fixText: (fix: PreflightFix) => string = (f) => PREFLIGHT_FIX_LABELS[f],
+): string {
+  const lines = [
+    `The comparison did not start: ${failures.length} URL(s) failed the check before any load.`,
+    ...failures.flatMap((f) => [
+      `  ${f.url} (${f.protocol === 'h2' ? 'HTTP/2' : 'HTTP/1.1'}; ${f.targets.join(', ')}): ${f.message}`,
+      ...f.fixes.map((fix) => `    fix: ${fixText(fix)}`),
+    ]),
+  ];
+  return lines.join('\n') + '\n';
 }

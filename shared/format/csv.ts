@@ -5,10 +5,13 @@
  * server or a user supplied (labels, URLs, Server headers, error messages) is neutralised
  * against formula injection: a cell starting with = + - @ tab or CR gets a leading `'`.
  */
-import type { CellAggregate, ComparisonTable, PercentileTable } from '../comparison.ts';
+import { MATRIX_COLUMNS, matrixCells, type MatrixCell } from '../comparison-columns.ts';
+import type { CellOutcome, ComparisonTable, PercentileTable } from '../comparison.ts';
 import { REPORT_PERCENTILES } from '../defaults.ts';
-import type { RunResult, Sample } from '../result.ts';
+import { RESOURCE_FIGURE_LABELS, RESOURCE_FIGURES, type ResourceSample } from '../resources.ts';
+import type { Phase, RunResult, Sample } from '../result.ts';
 import { ERROR_KINDS } from '../result.ts';
+import { runVerdict, verdictLabel, type Verdict } from '../verdict.ts';
 import { targetLabel } from '../scenario.ts';
 import {
   concurrencyLevel,
@@ -97,6 +100,37 @@ export function timeSeriesCsv(results: readonly LabelledResult[]): string {
   return csvRows([header, ...rows]);
 }
 
+const RESOURCE_COLUMNS: readonly [string, (s: ResourceSample) => CsvValue][] = [
+  ['seq', (s) => s.seq],
+  ['elapsed (s)', (s) => s.elapsedSeconds],
+  ['interval (s)', (s) => s.intervalSeconds],
+  ['warmup', (s) => s.warmup],
+  ['cpu seconds', (s) => s.cpuSeconds],
+  ...RESOURCE_FIGURES.map((f): [string, (s: ResourceSample) => CsvValue] => [
+    RESOURCE_FIGURE_LABELS[f],
+    (s) => s[f],
+  ]),
+  ['memory total (B)', (s) => s.memoryTotalBytes],
+  ['gap', (s) => s.gap],
+];
+
+/**
+ * One row per server reading (target.monitor), for every result that has them: the server
+ * panel's data, on the time axis of timeSeriesCsv (same seq and elapsed seconds). A figure
+ * the method does not measure is an empty cell.
+ */
+export function resourcesCsv(results: readonly LabelledResult[]): string {
+  const header = ['target', 'method', ...RESOURCE_COLUMNS.map(([name]) => name)];
+  const rows = results.flatMap(({ label, result }) =>
+    (result.serverResources?.samples ?? []).map((s) => [
+      label,
+      result.serverResources?.source.method,
+      ...RESOURCE_COLUMNS.map(([, get]) => get(s)),
+    ]),
+  );
+  return csvRows([header, ...rows]);
+}
+
 /** Percentile rows, one latency column per result (seed 001's side-by-side table). */
 export function percentilesCsv(results: readonly LabelledResult[]): string {
   const corrected = results.filter((r) => r.result.correctedLatency !== null);
@@ -115,6 +149,28 @@ export function percentilesCsv(results: readonly LabelledResult[]): string {
 
 /** A summary column: header (with unit) and how to read the figure. */
 type Column = readonly [string, (r: RunResult) => CsvValue];
+
+/** ab's Connect / Processing / Waiting means: phase columns of both CSVs. */
+const PHASE_MEANS: readonly [Phase, string][] = [
+  ['setup', 'connect'],
+  ['processing', 'processing'],
+  ['waiting', 'waiting'],
+];
+
+/** The verdict's state, its caveats' labels and its headline: three columns. */
+function verdictColumns<T>(verdictOf: (x: T) => Verdict | null): (readonly [string, (x: T) => CsvValue])[] {
+  return [
+    ['verdict', (x) => verdictOf(x)?.state],
+    [
+      'caveats',
+      (x) => {
+        const v = verdictOf(x);
+        return v && v.caveats.length > 0 ? verdictLabel(v) : '';
+      },
+    ],
+    ['verdict message', (x) => verdictOf(x)?.headline],
+  ];
+}
 
 const SUMMARY_COLUMNS: readonly Column[] = [
   ['scenario', (r) => r.scenarioName],
@@ -139,6 +195,8 @@ const SUMMARY_COLUMNS: readonly Column[] = [
   ['slo exceeded', (r) => r.requests.sloExceeded],
   ['length mismatch', (r) => r.requests.lengthMismatch],
   ['in flight at end', (r) => r.requests.inFlightAtEnd],
+  ['late', (r) => r.requests.late],
+  ['dropped', (r) => r.requests.dropped],
   ['success (%)', (r) => successPercent(r)],
   ['error rate (%)', (r) => errorPercent(r)],
   ['rate (req/s)', (r) => r.throughput.requestsPerSecond],
@@ -156,12 +214,22 @@ const SUMMARY_COLUMNS: readonly Column[] = [
   ['latency stdev (ms)', (r) => r.latency?.stdev],
   ...REPORT_PERCENTILES.map((p): Column => [`latency p${p} (ms)`, (r) => r.latency?.percentiles[String(p)]]),
   ['latency max (ms)', (r) => r.latency?.max],
+  ...PHASE_MEANS.map(([phase, name]): Column => [`${name} mean (ms)`, (r) => r.phases?.[phase]?.mean]),
   ['tls protocol', (r) => r.tls?.protocol],
   ['tls verified', (r) => r.tls?.verified],
   ['generator cpu mean (%)', (r) => r.generator.cpuPercentMean],
   ['generator saturated', (r) => r.generator.saturated],
+  ['server monitor', (r) => r.serverResources?.source.method],
+  ['server cpu mean (% of a core)', (r) => r.serverResources?.summary.cpuPercent?.mean],
+  ['server cpu max (% of a core)', (r) => r.serverResources?.summary.cpuPercent?.max],
+  ['server cpu seconds', (r) => r.serverResources?.cpuSeconds],
+  ['server cpu seconds per 10k requests', (r) => r.serverResources?.cpuSecondsPer10kRequests],
+  ['server rss max (B)', (r) => r.serverResources?.summary.rssBytes?.max],
+  ['server memory used max (B)', (r) => r.serverResources?.summary.memoryUsedBytes?.max],
+  ['server load1 max', (r) => r.serverResources?.summary.load1?.max],
   ['error', (r) => r.error?.message],
   ['error set', (r) => r.errors.map((e) => `${e.message} (${e.count})`).join(' | ')],
+  ...verdictColumns<RunResult>(runVerdict),
 ];
 
 /** One row per result with the headline figures. */
@@ -188,7 +256,7 @@ export function comparisonCsv(results: readonly LabelledResult[]): string {
 }
 
 type StatFigure = 'rps' | 'p50' | 'p95' | 'p99' | 'latencyMean';
-type MatrixColumn = readonly [string, (c: CellAggregate) => CsvValue];
+type MatrixColumn = readonly [string, (c: MatrixCell) => CsvValue];
 
 /** Mean, stdev, min and max of a figure across repetitions: four columns. */
 function statColumns(figure: StatFigure, name: string, unit: string): readonly MatrixColumn[] {
@@ -200,7 +268,13 @@ function statColumns(figure: StatFigure, name: string, unit: string): readonly M
   ];
 }
 
-const MATRIX_COLUMNS: readonly MatrixColumn[] = [
+/** A column of the matrix registry (comparison-columns.ts), as a number under this header. */
+const registry = (header: string, id: keyof typeof MATRIX_COLUMNS): MatrixColumn => [
+  header,
+  (c) => MATRIX_COLUMNS[id].value(c),
+];
+
+const MATRIX_CSV_COLUMNS: readonly MatrixColumn[] = [
   ['protocol', (c) => c.protocol],
   ['repetitions planned', (c) => c.planned],
   ['repetitions counted', (c) => c.runs],
@@ -210,22 +284,38 @@ const MATRIX_COLUMNS: readonly MatrixColumn[] = [
   ...statColumns('p50', 'latency p50', 'ms'),
   ...statColumns('p95', 'latency p95', 'ms'),
   ...statColumns('p99', 'latency p99', 'ms'),
+  registry('latency max (ms)', 'latencyMax'),
+  registry('time taken mean (s)', 'timeTaken'),
+  registry('time per request mean (ms)', 'timePerRequest'),
+  registry('time per request across all mean (ms)', 'timePerRequestAcross'),
+  registry('connect mean (ms)', 'connectMean'),
+  registry('processing mean (ms)', 'processingMean'),
+  registry('waiting mean (ms)', 'waitingMean'),
   ['requests', (c) => c.requests],
   ['failed requests', (c) => c.failedRequests],
   ['non-2xx', (c) => c.non2xx],
+  registry('slo failures', 'sloFailures'),
+  registry('late', 'late'),
+  registry('dropped', 'dropped'),
   ...ERROR_KINDS.map((k): MatrixColumn => [`errors ${k}`, (c) => c.errors[k] ?? 0]),
   ['success (%)', (c) => (c.figures.successRatio ? c.figures.successRatio.mean * 100 : null)],
   ['failures', (c) => c.failures.join(' | ')],
+  ...verdictColumns<MatrixCell>((c) => (c.results.length === 0 ? null : c.verdict)),
 ];
 
 /**
  * A comparison's matrix: one row per cell (target x protocol x level), each figure's mean,
- * stdev, min and max across the repetitions. Cells without results have empty figures.
+ * stdev, min and max across the repetitions, ab's times and phases, late, dropped, SLO
+ * failures and the cell's verdict. Cells without results have empty figures.
  */
-export function comparisonMatrixCsv(table: ComparisonTable): string {
+export function comparisonMatrixCsv(table: ComparisonTable, outcomes: readonly CellOutcome[]): string {
   const levelHeader = table.levelKind === 'connections' ? 'connections' : 'rate level (req/s)';
-  const header = ['target', levelHeader, ...MATRIX_COLUMNS.map(([name]) => name)];
-  const rows = table.cells.map((c) => [c.target, c.level, ...MATRIX_COLUMNS.map(([, get]) => get(c))]);
+  const header = ['target', levelHeader, ...MATRIX_CSV_COLUMNS.map(([name]) => name)];
+  const rows = matrixCells(table, outcomes).map((c) => [
+    c.target,
+    c.level,
+    ...MATRIX_CSV_COLUMNS.map(([, get]) => get(c)),
+  ]);
   return csvRows([header, ...rows]);
 }
 

@@ -1,12 +1,18 @@
 /**
- * The CLI's default text report: a heading, what `vegeta report` prints, what `ab` prints,
- * then thresholds and warnings.
+ * The CLI's default text report: a heading with the verdict, what `vegeta report` prints,
+ * what `ab` prints, then thresholds and warnings; and a run in any of the layouts.
  */
+import type { ReportLayout } from '../report-settings.ts';
 import type { RunResult, ThresholdOutcome } from '../result.ts';
 import { THRESHOLD_UNITS, targetLabel, type ThresholdMetric } from '../scenario.ts';
+import { runVerdict } from '../verdict.ts';
 import { formatAbReport } from './ab.ts';
+import { formatServerResources } from './resources-text.ts';
+import { formatHttpLoadReport } from './http-load.ts';
+import { formatJmeterReport } from './jmeter.ts';
 import { fixed } from './units.ts';
 import { formatVegetaReport } from './vegeta.ts';
+import { formatVerdictLines } from './verdict-text.ts';
 
 /** " ms", "%" or " req/s": a percent sign sits on its number. */
 function unitOf(metric: ThresholdMetric): string {
@@ -30,11 +36,13 @@ function heading(r: RunResult, index: number, count: number): string[] {
     `Status: ${r.status}  engine ${g.engine} ${g.engineVersion}, Node ${g.nodeVersion}, ${g.cpuCores} x ${g.cpuModel}`,
   ];
   if (r.error) lines.push(`Error: ${r.error.message}`);
-  return lines;
+  // The verdict before any figure: whether the figures below are the server's.
+  return [...lines, ...formatVerdictLines(runVerdict(r))];
 }
 
 export function formatTextReport(r: RunResult, index = 0, count = 1): string {
   const parts = [heading(r, index, count).join('\n') + '\n', formatVegetaReport(r), formatAbReport(r)];
+  if (r.serverResources) parts.push(formatServerResources(r.serverResources));
   if (r.thresholds.length > 0) {
     parts.push(
       ['Thresholds:', ...r.thresholds.map((t) => `  ${formatThresholdOutcome(t)}`)].join('\n') + '\n',
@@ -45,3 +53,20 @@ export function formatTextReport(r: RunResult, index = 0, count = 1): string {
   }
   return parts.join('\n');
 }
+
+/**
+ * One run in a layout. A tool's layout stays as the tool prints it, so the verdict follows
+ * it; ours carries the verdict in its heading.
+ */
+export function formatRunReport(r: RunResult, layout: ReportLayout, index = 0, count = 1): string {
+  if (layout === 'text') return formatTextReport(r, index, count);
+  const body = TOOL_LAYOUTS[layout](r);
+  return `${body}\n${formatVerdictLines(runVerdict(r)).join('\n')}\n`;
+}
+
+const TOOL_LAYOUTS: Record<Exclude<ReportLayout, 'text'>, (r: RunResult) => string> = {
+  ab: formatAbReport,
+  vegeta: formatVegetaReport,
+  http_load: formatHttpLoadReport,
+  jmeter: formatJmeterReport,
+};

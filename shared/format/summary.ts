@@ -24,6 +24,8 @@ const BREAKDOWN_OF: Record<ErrorKind, keyof FailureBreakdown> = {
   reset: 'receive',
   timeout: 'receive',
   protocol: 'receive',
+  'refused-stream': 'receive',
+  goaway: 'receive',
   other: 'exceptions',
   slo: 'slo',
 };

@@ -46,8 +46,10 @@ const scenario = scenarioSchema.parse(JSON.parse(process.argv[2] ?? ''));
 const manager = new RunManager({ appVersion: 'bench' });
 const cpuBefore = process.cpuUsage();
 const hostBefore = process.threadCpuUsage();
-const runId = manager.start(scenario);
-const [r] = await manager.whenDone(runId);
+const run = manager.start(scenario);
+// Subscribing starts the run; a host would send these events on.
+run.events(() => undefined);
+const [r] = await run.done;
 const cpu = process.cpuUsage(cpuBefore);
 const host = process.threadCpuUsage(hostBefore);
 if (!r) throw new Error('the run returned no result');

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Download, Page } from 'playwright-core';
 import type { RunEvent } from '../../shared/api.ts';
+import type { CellOutcome, ComparisonEvent } from '../../shared/comparison.ts';
 import type { RunResult } from '../../shared/result.ts';
 import { hostMessageSchema } from '../../shared/web-protocol.ts';
 
@@ -46,10 +47,14 @@ export interface AppPage {
   page: Page;
   /** Every run event received, in order. */
   events: RunEvent[];
+  /** Every comparison event received, in order. */
+  comparisonEvents: ComparisonEvent[];
   /** Uncaught page errors and console errors. */
   errors: string[];
   /** Results from target-done events, in order. */
   results(): RunResult[];
+  /** The cell runs of comparisons, from their cell-done events, in order. */
+  outcomes(): CellOutcome[];
   /** The page's CSP violation reports (blocked inline script, eval, remote content...). */
   cspViolations(): Promise<string[]>;
   screenshot(name: string, fullPage?: boolean): Promise<string>;
@@ -58,6 +63,7 @@ export interface AppPage {
 export async function openApp(context: BrowserContext, url: string): Promise<AppPage> {
   const page = await context.newPage();
   const events: RunEvent[] = [];
+  const comparisonEvents: ComparisonEvent[] = [];
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
@@ -67,6 +73,7 @@ export async function openApp(context: BrowserContext, url: string): Promise<App
     ws.on('framereceived', ({ payload }) => {
       const parsed = hostMessageSchema.safeParse(JSON.parse(String(payload)));
       if (parsed.success && parsed.data.kind === 'event') events.push(parsed.data.event);
+      if (parsed.success && parsed.data.kind === 'comparison') comparisonEvents.push(parsed.data.event);
     });
   });
   // Runs before the page's own scripts; CDP-injected, so the page's CSP does not apply to it.
@@ -85,7 +92,9 @@ export async function openApp(context: BrowserContext, url: string): Promise<App
     page,
     events,
     errors,
+    comparisonEvents,
     results: () => events.flatMap((e) => (e.type === 'target-done' ? [e.result] : [])),
+    outcomes: () => comparisonEvents.flatMap((e) => (e.type === 'cell-done' ? [e.outcome] : [])),
     cspViolations: () => page.evaluate(() => (globalThis as unknown as PageGlobals).__cspViolations ?? []),
     async screenshot(name, fullPage = false) {
       // Off the buttons, so none is caught in its hover colour.
@@ -112,12 +121,12 @@ export async function fillScenario(
 
 /**
  * Fills the comparison editor (the Compare view shown): its name, two servers' http URLs, the
- * levels, each cell's duration and the repetitions.
+ * levels, each cell's duration, the repetitions and (when given) the pause between cells.
  */
 export async function fillPlan(
   app: AppPage,
   p: { name: string; targets: [{ name: string; url: string }, { name: string; url: string }] },
-  load: { levels: string; seconds: number; repetitions: number },
+  load: { levels: string; seconds: number; repetitions: number; pause?: number },
 ): Promise<void> {
   const { page } = app;
   await page.getByTestId('plan-name').fill(p.name);
@@ -128,6 +137,7 @@ export async function fillPlan(
   await page.getByTestId('plan-levels').fill(load.levels);
   await page.getByTestId('plan-duration').fill(String(load.seconds));
   await page.getByTestId('plan-repetitions').fill(String(load.repetitions));
+  if (load.pause !== undefined) await page.getByTestId('plan-pause').fill(String(load.pause));
 }
 
 /**
@@ -213,4 +223,19 @@ export async function stopFrameTimer(app: AppPage): Promise<number[]> {
     w.__framesRunning = false;
     return w.__frames ?? [];
   });
+}
+
+/** Clicks the button and saves what it downloads into dir; returns the file's path and suggested name. */
+export async function saveDownload(
+  page: Page,
+  testId: string,
+  dir: string,
+): Promise<{ path: string; name: string }> {
+  const [file]: [Download, void] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId(testId).first().click(),
+  ]);
+  const path = join(dir, file.suggestedFilename());
+  await file.saveAs(path);
+  return { path, name: file.suggestedFilename() };
 }

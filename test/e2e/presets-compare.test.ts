@@ -1,14 +1,14 @@
 import { parse } from 'csv-parse/sync';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
-import type { Download, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebHost } from '../../electron/host/server.ts';
 import { formatRate } from '../../renderer/lib/format.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
-import { ARTIFACTS, fillPlan, fillScenario, waitForStatus } from './app-page.ts';
+import { ARTIFACTS, fillPlan, fillScenario, waitForStatus, saveDownload } from './app-page.ts';
 import { STATIC_DIR, useE2eApp } from './fixture.ts';
 
 /*
@@ -45,16 +45,7 @@ const servers = (): [{ name: string; url: string }, { name: string; url: string 
   { name: 'evil', url: evil.url },
 ];
 
-/** Clicks the button and saves what it downloads; returns the file's path and suggested name. */
-async function download(page: Page, testId: string): Promise<{ path: string; name: string }> {
-  const [file]: [Download, void] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByTestId(testId).first().click(),
-  ]);
-  const path = join(downloads, file.suggestedFilename());
-  await file.saveAs(path);
-  return { path, name: file.suggestedFilename() };
-}
+const download = (page: Page, testId: string) => saveDownload(page, testId, downloads);
 
 function csvRecords(path: string): Record<string, string>[] {
   return parse<Record<string, string>>(readFileSync(path, 'utf8'), { columns: true });
@@ -93,7 +84,7 @@ describe('presets in the browser', () => {
     expect(await builtIn.count()).toBe(5);
     expect(await builtIn.getByTestId('preset-delete').count()).toBe(0);
     expect(await builtIn.first().getByTestId('preset-duplicate').textContent()).toBe('Duplicate to edit');
-    expect(await page.getByTestId('presets-file').textContent()).toBe(join(e2e.dataDir, 'presets.json'));
+    expect(await page.getByTestId('presets-file').textContent()).toBe(join(e2e.dataDir, 'presets'));
     await app.screenshot('e2e-presets.png');
     await app.screenshot('e2e-presets-full.png', true);
 
@@ -148,6 +139,44 @@ describe('a broken presets file', () => {
     } finally {
       await brokenHost.close();
       rmSync(brokenDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('one broken preset among good ones', () => {
+  it('is named in the banner and kept aside, and the other presets are listed', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'trebuchet-e2e-one-broken-'));
+    mkdirSync(join(dataDir, 'presets'));
+    const preset = (id: string, name: string) => ({
+      format: 'trebuchet-preset',
+      version: 2,
+      id,
+      name,
+      createdAt: '2025-01-01T00:00:00.000Z',
+      updatedAt: '2025-01-01T00:00:00.000Z',
+      kind: 'scenario',
+      scenario: { targets: [{ url: plain.url }] },
+    });
+    writeFileSync(join(dataDir, 'presets', 'good.preset.json'), JSON.stringify(preset('good', 'Still here')));
+    const broken = JSON.stringify({ ...preset('bad', 'Broken'), scenario: { targets: [] } });
+    writeFileSync(join(dataDir, 'presets', 'bad.preset.json'), broken);
+    const host = await startWebHost({ staticDir: STATIC_DIR, appVersion: '0.1.0', dataDir });
+    try {
+      const app = await e2e.open(host.url);
+      const banner = app.page.getByTestId('store-problems');
+      await banner.waitFor();
+      const text = (await banner.textContent()) ?? '';
+      expect(text).toContain('A saved preset could not be read (scenario.targets: add at least one target)');
+      const keptAs = /kept as (\S+\.json) and left out/.exec(text)?.[1];
+      expect(keptAs).toMatch(/bad\.preset\.broken-.*\.json$/);
+      expect(readFileSync(keptAs!, 'utf8')).toBe(broken);
+      await app.page.getByTestId('tab-presets').click();
+      const mine = app.page.getByTestId('presets-mine').getByTestId('preset-row');
+      await expect.poll(() => mine.count()).toBe(1);
+      expect(await mine.getByTestId('preset-name').textContent()).toBe('Still here');
+    } finally {
+      await host.close();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
@@ -211,18 +240,22 @@ describe('comparisons in the browser', () => {
     await app.screenshot('e2e-compare-report.png');
     await app.screenshot('e2e-compare-report-full.png', true);
 
-    // A chart as PNG: the canvas' own pixel size, opaque, and not blank.
-    // chart.js sizes the canvas in device pixels through its width and height attributes.
+    // A chart as PNG: twice the canvas' size on screen under a title line, opaque, and not blank.
+    // chart.js sizes the canvas in device pixels (1 per CSS pixel here) through its width and height.
     const bars = page.getByTestId('chart-compare-bars');
-    const canvasSize = {
+    const size = async () => ({
       width: Number(await bars.getAttribute('width')),
       height: Number(await bars.getAttribute('height')),
-    };
+    });
+    const canvasSize = await size();
     expect(canvasSize.width).toBeGreaterThan(100);
     const png = await download(page, 'png-chart-compare-bars');
-    expect(png.name).toBe('plain-vs-evil-rps-by-level.png');
+    expect(png.name).toMatch(/^trebuchet-rps-by-level-plain-evil-c1-2-\d{4}-\d\d-\d\d\.png$/);
     const image = PNG.sync.read(readFileSync(png.path));
-    expect({ width: image.width, height: image.height }).toEqual(canvasSize);
+    expect(image.width).toBe(2 * canvasSize.width);
+    expect(image.height).toBeGreaterThan(2 * canvasSize.height);
+    // The chart on screen is back at its own size.
+    expect(await size()).toEqual(canvasSize);
     const [r0, g0, b0] = [image.data[0]!, image.data[1]!, image.data[2]!];
     let opaque = true;
     let drawn = 0;
@@ -239,7 +272,7 @@ describe('comparisons in the browser', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await app.screenshot('e2e-compare-report-dark.png', true);
     const dark = PNG.sync.read(readFileSync((await download(page, 'png-chart-compare-bars')).path));
-    expect({ width: dark.width, height: dark.height }).toEqual(canvasSize);
+    expect({ width: dark.width, height: dark.height }).toEqual({ width: image.width, height: image.height });
     expect([...dark.data.subarray(0, 4)]).toEqual([0x12, 0x18, 0x29, 255]);
     await page.emulateMedia({ colorScheme: 'light' });
 

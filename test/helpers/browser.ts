@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { pathToFileURL } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -40,4 +41,28 @@ export async function launchChromium(opts: { colorScheme?: 'light' | 'dark' } = 
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Opens a file (an exported report) in a new tab with the network off and every request but
+ * the file itself aborted; returns the page and the requests it tried to make. The whole
+ * context goes offline: use a browser of its own, not the app's.
+ */
+export async function openOffline(
+  context: BrowserContext,
+  file: string,
+): Promise<{ page: Page; blocked: string[] }> {
+  const url = pathToFileURL(file).href;
+  const blocked: string[] = [];
+  const page = await context.newPage();
+  await page.route('**/*', (route) => {
+    const asked = route.request().url();
+    if (asked === url) return route.continue();
+    blocked.push(asked);
+    return route.abort();
+  });
+  await context.setOffline(true);
+  await page.goto(url);
+  await page.waitForLoadState('load');
+  return { page, blocked };
 }

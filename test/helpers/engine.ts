@@ -1,4 +1,4 @@
-import type { RunResult, Sample } from '../../shared/result.ts';
+import { addSample, type RunResult, type Sample } from '../../shared/result.ts';
 import { scenarioSchema, type ScenarioInput } from '../../shared/scenario.ts';
 import { startRun } from '../../electron/engine/run.ts';
 import { buildRunSpec } from '../../electron/engine/spec.ts';
@@ -35,7 +35,7 @@ export function runSpecFixture(input: ScenarioInput, over: Partial<RunSpec> = {}
 
 export interface TargetRun {
   result: RunResult;
-  /** Samples as the host received them, one per tick. */
+  /** Samples as the host received them, one per tick (a final fold replacing the last). */
   samples: Sample[];
   /** Wall-clock ms from stop() to the result, when stopAfterMs was given. */
   stopMs: number | null;
@@ -73,7 +73,7 @@ export async function runTarget(
   const launchedAt = performance.now();
   const handle = startRun(built.spec, {
     onSample: (s) => {
-      samples.push(s);
+      addSample(samples, s);
       firstSample(s);
     },
   });

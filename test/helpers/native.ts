@@ -1,6 +1,7 @@
 /**
- * Helpers for the native runner's tests: run it in-process against a Recorder (no worker),
- * and servers with the behaviours those tests need (a periodic stall, HTTP/2 with GOAWAY).
+ * Helpers for the runners' tests: run one in-process against a Recorder (no worker, no
+ * pre-flight), and servers with the behaviours those tests need (a periodic stall, HTTP/2
+ * with GOAWAY).
  */
 import http from 'node:http';
 import http2 from 'node:http2';
@@ -8,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type net from 'node:net';
 import { nativeRunner } from '../../electron/engine/native/native-runner.ts';
 import { Recorder } from '../../electron/engine/recorder.ts';
-import type { RunnerOutcome } from '../../electron/engine/types.ts';
+import type { Runner, RunnerOutcome } from '../../electron/engine/types.ts';
 import type { ScenarioInput } from '../../shared/scenario.ts';
 import { runSpecFixture } from './engine.ts';
 
@@ -23,13 +24,27 @@ export interface NativeRun {
   warmupSeconds: number | null;
 }
 
+export interface InProcessOptions {
+  /** The PEM text the host would read from caFile. */
+  ca?: string;
+  warmupSeconds?: number;
+  signal?: AbortSignal;
+  body?: Uint8Array;
+}
+
+/** Runs the scenario's first target through the native runner in this process (see runInProcess). */
+export function runNative(input: ScenarioInput, opts: InProcessOptions = {}): Promise<NativeRun> {
+  return runInProcess(nativeRunner, input, opts);
+}
+
 /**
- * Runs the scenario's first target through the native runner in this process, ticking the
- * recorder as the worker would. `ca` is the PEM text the host would read from caFile.
+ * Runs the scenario's first target through a runner in this process, ticking the recorder
+ * as the worker would, without the worker's pre-flight: the server sees the load only.
  */
-export async function runNative(
+export async function runInProcess(
+  runner: Runner,
   input: ScenarioInput,
-  opts: { ca?: string; warmupSeconds?: number; signal?: AbortSignal; body?: Uint8Array } = {},
+  opts: InProcessOptions = {},
 ): Promise<NativeRun> {
   const spec = runSpecFixture(input, {
     runId: 'native-test',
@@ -54,7 +69,7 @@ export async function runNative(
         })
       : Promise.resolve();
   try {
-    const outcome = await nativeRunner.run({
+    const outcome = await runner.run({
       spec,
       recorder,
       signal: opts.signal ?? new AbortController().signal,

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import type tls from 'node:tls';
 
 /** A server a test started on 127.0.0.1 (port 0); close() ends every open connection too. */
 export interface TestServer {
@@ -54,14 +55,20 @@ async function listen(t: Tracked, scheme: string): Promise<TestServer> {
   };
 }
 
-/** An HTTP (or, with tls, HTTPS) server running handler for every request. */
+/**
+ * An HTTP (or, with tls, HTTPS) server running handler for every request; tls may also limit
+ * the versions it offers (a TLS 1.0-only server needs its ciphers at OpenSSL's level 0).
+ */
 export function startHttpServer(
   handler: http.RequestListener,
-  opts: { tls?: { key: string; cert: string } } = {},
+  opts: {
+    tls?: { key: string; cert: string } & Pick<
+      tls.SecureContextOptions,
+      'minVersion' | 'maxVersion' | 'ciphers'
+    >;
+  } = {},
 ): Promise<TestServer> {
-  const server = opts.tls
-    ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, handler)
-    : http.createServer(handler);
+  const server = opts.tls ? https.createServer({ ...opts.tls }, handler) : http.createServer(handler);
   server.keepAliveTimeout = 30_000;
   const t = track(server, opts.tls ? 'secureConnection' : 'connection');
   server.on('request', () => t.counts.requests++);

@@ -278,3 +278,27 @@ export async function startServers<K extends string>(
   if (failed) throw failed.reason;
   return servers;
 }
+
+/** The seed articles' servers: Apache (event MPM, prefork, worker), nginx, H2O and lighttpd. */
+export type SeedServers = Record<
+  'apache' | 'apachePrefork' | 'apacheWorker' | 'nginx' | 'h2o' | 'lighttpd',
+  WebServer
+>;
+
+/** Starts the seed articles' servers at once, with one CA for all (see startServers for `track`). */
+export function startSeedServers(
+  certs: TestCerts,
+  track: (server: WebServer) => WebServer,
+): Promise<SeedServers> {
+  return startServers(
+    {
+      apache: () => startApache({ certs }),
+      apachePrefork: () => startApache({ certs, mpm: 'prefork' }),
+      apacheWorker: () => startApache({ certs, mpm: 'worker' }),
+      nginx: () => startNginxTls({ certs }),
+      h2o: () => startH2o({ certs }),
+      lighttpd: () => startLighttpd({ certs }),
+    },
+    track,
+  );
+}

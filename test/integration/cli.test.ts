@@ -1,5 +1,15 @@
 import { parse } from 'csv-parse/sync';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import type http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +17,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { vegetaRate, vegetaThroughput } from '../../shared/format/summary.ts';
 import { cellOutcomeSchema } from '../../shared/comparison.ts';
 import { runResultSchema } from '../../shared/result.ts';
+import { makeTestCerts } from '../helpers/certs.ts';
 import { endAfterAll, endAfterEach } from '../helpers/cleanup.ts';
 import { abField, runCli, startCli } from '../helpers/cli.ts';
 import { handlers, refusedPort, startHttpServer, type TestServer } from '../helpers/servers.ts';
@@ -62,6 +73,51 @@ describe('trebuchet run', () => {
     const s = await runCli(['run', '--scenario', scenario]);
     expect(s.code).toBe(2);
     expect(s.stderr).toContain('--scenario targets.0.method');
+    expect(server.requests).toBe(before);
+  });
+
+  it('exits 2 on header values and input files it cannot send, naming the flag or field and the file', async () => {
+    const before = server.requests;
+    const euro = await runCli(['run', '-n', '1', '-H', 'X-Price: 5 \u20ac', server.url]);
+    expect(euro.code).toBe(2);
+    expect(euro.stderr).toContain('--header: header value has "\u20ac" (U+20AC) at position 3');
+    const nul = await runCli(['run', '-n', '1', '-H', 'X-A: a\u0001b', server.url]);
+    expect(nul.code).toBe(2);
+    expect(nul.stderr).toContain('--header: header value has a control character (U+0001) at position 2');
+
+    const notPem = join(dir, 'not.pem');
+    writeFileSync(notPem, 'not a certificate\n');
+    const ca = await runCli(['run', '-n', '1', '--cacert', notPem, server.url.replace('http:', 'https:')]);
+    expect(ca.code).toBe(2);
+    expect(ca.stderr).toContain(
+      `--cacert: ${notPem} is not a PEM certificate (no "-----BEGIN CERTIFICATE-----" block)`,
+    );
+
+    const folder = join(dir, 'a-folder');
+    mkdirSync(folder, { recursive: true });
+    const fifo = join(dir, 'body.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const asFlag = await runCli(['run', '-n', '1', '--body-file', fifo, server.url], { timeoutMs: 10_000 });
+    expect(asFlag.code).toBe(2);
+    expect(asFlag.stderr).toContain(`--body-file: ${fifo} is a named pipe (FIFO), not a regular file`);
+    const scenarioWith = (file: string) => {
+      const f = join(dir, `with-body-${file.length}.json`);
+      writeFileSync(
+        f,
+        JSON.stringify({
+          targets: [{ url: server.url, method: 'POST', body: { kind: 'file', path: file } }],
+        }),
+      );
+      return f;
+    };
+    const inFolder = await runCli(['run', '-n', '1', '--scenario', scenarioWith(folder)]);
+    expect(inFolder.code).toBe(2);
+    expect(inFolder.stderr).toContain(`--scenario targets.0.body.path: ${folder} is a folder, not a file`);
+    const missing = await runCli(['run', '-n', '1', '--scenario', scenarioWith(join(dir, 'missing.bin'))]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(
+      `--scenario targets.0.body.path: ${join(dir, 'missing.bin')} does not exist`,
+    );
     expect(server.requests).toBe(before);
   });
 
@@ -225,9 +281,16 @@ describe('trebuchet run --preset and --save, trebuchet presets', () => {
     ]);
     expect(r.stderr).toContain('left out (no URL given): Apache (prefork), Apache (worker)');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^target +protocol +level +runs +req\/s/m);
-    expect(r.stdout).toMatch(/^lighttpd +http +c=5 +1\/1 /m);
-    expect(r.stdout).toMatch(/^lighttpd +http +c=10 +1\/1 /m);
+    // Each cell in ab's layout (seed 004 is named after ab), then the matrix with the seed's
+    // columns: Connect / Processing / Waiting means per server and level.
+    expect(r.stdout).toMatch(/^== lighttpd · http · c=5 · #1 ==\nServer Software: /m);
+    expect(r.stdout).toMatch(
+      /^ {3}target +protocol +level +req\/s +connect ms +processing ms +waiting ms +time taken s +time\/req ms +failed +verdict$/m,
+    );
+    expect(r.stdout).toMatch(
+      /^ {3}lighttpd +http +c=5 +[\d,.]+ +\d+\.\d{3} +\d+\.\d{3} +\d+\.\d{3} .* 0 +clean$/m,
+    );
+    expect(r.stdout).toMatch(/^ {3}lighttpd +http +c=10 +[\d,.]+ +\d+\.\d{3} /m);
     const saved = JSON.parse(readFileSync(json, 'utf8')) as { status: string; outcomes: unknown[] };
     expect(saved.status).toBe('completed');
     const outcomes = saved.outcomes.map((o) => cellOutcomeSchema.parse(o));
@@ -268,9 +331,56 @@ describe('trebuchet run --preset and --save, trebuchet presets', () => {
     expect(r.code).toBe(130);
     expect(r.stdout).toMatch(/^Status: cancelled$/m);
     // The first level's run ended early and counts as cancelled (left out of the means); the second never ran.
-    expect(r.stdout).toMatch(/^lighttpd +http +c=2 +0\/1 /m);
-    expect(r.stdout).toMatch(/^lighttpd +http +c=4 +0\/1 /m);
+    expect(r.stdout).toMatch(/^! +lighttpd +http +c=2 +– .* stopped$/m);
+    expect(r.stdout).toMatch(/^ +lighttpd +http +c=4 +– .* –$/m);
+    expect(r.stdout).toContain('! lighttpd · http · c=2: Every run was stopped before its end');
     expect(r.stderr).not.toContain('[2/2]');
+  });
+
+  it('checks every URL of a comparison first: a self-signed server stops it before any load, with the fix, and exits 1', async () => {
+    const certs = endAll(makeTestCerts());
+    const secure = end(await startHttpServer(handlers.ok('secret'), { tls: certs.selfSigned }));
+    const planFile = join(dir, 'self-signed.json');
+    writeFileSync(
+      planFile,
+      JSON.stringify({
+        name: 'self-signed',
+        targets: [
+          { name: 'plain', urls: { http: server.url, https: secure.url } },
+          { name: 'secure', urls: { http: server.url, https: secure.url } },
+        ],
+        protocols: ['http', 'https'],
+        load: { model: 'closed', limit: { kind: 'requests', count: 50 } },
+        levels: [1],
+        repetitions: 1,
+      }),
+    );
+    const before = server.requests;
+    const r = await runCli(['run', '--preset', planFile, '--data-dir', join(dir, 'preset-data')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('checking 2 URL(s) before any load');
+    expect(r.stderr).toContain('1 URL(s) failed the check; no load was sent');
+    expect(r.stdout.split('\n').slice(0, 4)).toEqual([
+      'The comparison did not start: 1 URL(s) failed the check before any load.',
+      `  ${secure.url} (HTTP/1.1; plain, secure): certificate is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT) for ${secure.url} — turn off certificate verification to test it anyway`,
+      '    fix: Turn off certificate verification (--insecure)',
+      "    fix: Pick the CA file that signed the server's certificate (--cacert FILE)",
+    ]);
+    // The http URL got its one pre-flight request, and no cell ran.
+    expect(server.requests - before).toBe(1);
+    expect(secure.requests).toBe(0);
+    // With the fix the same comparison runs.
+    const fixed = await runCli([
+      'run',
+      '--preset',
+      planFile,
+      '--insecure',
+      '-q',
+      '--data-dir',
+      join(dir, 'preset-data'),
+    ]);
+    expect(fixed.code).toBe(0);
+    expect(secure.requests).toBeGreaterThanOrEqual(100);
   });
 
   it('--save keeps a plain run in the history with secret header values cleared; without it nothing is written', async () => {
@@ -304,6 +414,119 @@ describe('trebuchet run --preset and --save, trebuchet presets', () => {
     expect(record.scenario.targets[0]!.headers).toEqual([{ name: 'Authorization', value: '' }]);
   });
 
+  it('clears secret header values from the report, --json and --csv unless --keep-secrets, which writes them owner-only', async () => {
+    const secret = ['-H', 'Authorization: Bearer s3cret', '-H', 'X-Api-Key: k3y', '-H', 'Accept: text/plain'];
+    const cleared = join(dir, 'cleared.json');
+    const r = await runCli([
+      'run',
+      '-q',
+      '-n',
+      '20',
+      ...secret,
+      '--format',
+      'json',
+      '--json',
+      cleared,
+      '--csv',
+      join(dir, 'cleared.csv'),
+      server.url,
+    ]);
+    expect(r.code).toBe(0);
+    const headersOf = (text: string) => runResultSchema.parse(JSON.parse(text)).target.headers;
+    const clearedHeaders = [
+      { name: 'Authorization', value: '' },
+      { name: 'X-Api-Key', value: '' },
+      { name: 'Accept', value: 'text/plain' },
+    ];
+    expect(headersOf(r.stdout)).toEqual(clearedHeaders);
+    expect(headersOf(readFileSync(cleared, 'utf8'))).toEqual(clearedHeaders);
+    // Files without secrets get the usual mode (as a file the user writes here).
+    const reference = join(dir, 'reference.txt');
+    writeFileSync(reference, '');
+    const usualMode = statSync(reference).mode & 0o777;
+    expect(statSync(cleared).mode & 0o777).toBe(usualMode);
+
+    const kept = join(dir, 'kept.json');
+    const k = await runCli([
+      'run',
+      '-q',
+      '-n',
+      '20',
+      ...secret,
+      '--keep-secrets',
+      '--json',
+      kept,
+      '--csv',
+      join(dir, 'kept.csv'),
+      server.url,
+    ]);
+    expect(k.code).toBe(0);
+    expect(headersOf(readFileSync(kept, 'utf8'))[0]).toEqual({
+      name: 'Authorization',
+      value: 'Bearer s3cret',
+    });
+    for (const file of [kept, join(dir, 'kept.summary.csv'), join(dir, 'kept.timeseries.csv')]) {
+      expect(statSync(file).mode & 0o777, file).toBe(0o600);
+    }
+  });
+
+  it('says on stderr that --save set a broken presets file aside', async () => {
+    const dataDir = join(dir, 'broken-presets-data');
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(join(dataDir, 'presets.json'), '{"presets": [{"format": "trebuchet-pre');
+    const r = await runCli(['run', '-q', '-n', '10', '--save', '--data-dir', dataDir, server.url]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      /^trebuchet run: The presets file could not be read \(the file is not valid JSON \(truncated, or edited by hand\?\)\)\. It was kept as \S+presets\.broken-\S+\.json; no preset was taken from it\.$/m,
+    );
+    expect(r.stderr).toMatch(/saved in history as /);
+  });
+
+  it('a --json that cannot be written leaves no file, says why, exits 1, and --save still keeps the run', async () => {
+    const outDir = join(dir, 'vanishing');
+    mkdirSync(outDir);
+    const dataDir = join(dir, 'vanishing-data');
+    // The folder is there when the flags are checked, and gone when the file is written.
+    let held: (() => void)[] = [];
+    let removed = false;
+    const holding = end(
+      await startHttpServer((_req, res) => {
+        const answer = () => res.end('ok');
+        if (removed) return answer();
+        held.push(answer);
+        rmSync(outDir, { recursive: true });
+        removed = true;
+        for (const release of held) release();
+        held = [];
+      }),
+    );
+    const json = join(outDir, 'result.json');
+    const r = await runCli([
+      'run',
+      '-q',
+      '-n',
+      '5',
+      '-c',
+      '1',
+      '--json',
+      json,
+      '--save',
+      '--data-dir',
+      dataDir,
+      holding.url,
+    ]);
+    expect(removed).toBe(true);
+    expect(r.stderr).toContain(
+      `trebuchet run: could not write ${json}: its folder does not exist (any more)`,
+    );
+    expect(r.code).toBe(1);
+    expect(existsSync(outDir)).toBe(false);
+    expect(r.stdout).toMatch(/^Requests {6}\[total, rate, throughput\] {9}5, /m);
+    const id = /saved in history as (\S+)/.exec(r.stderr)?.[1];
+    expect(id).toBeDefined();
+    expect(readdirSync(join(dataDir, 'history'))).toContain(`${id}.run.json`);
+  });
+
   it('lists the built-in presets, as text and as JSON', async () => {
     const dataDir = join(dir, 'list-data');
     const text = await runCli(['presets', 'list', '--data-dir', dataDir]);
@@ -324,6 +547,27 @@ describe('trebuchet run --preset and --save, trebuchet presets', () => {
     const bad = await runCli(['run', '--preset', 'no-such-preset', '--data-dir', dataDir]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--preset: no preset file or preset named "no-such-preset"');
+  });
+
+  it('presets show clears secret header values unless --keep-secrets', async () => {
+    const file = join(dir, 'secret-preset.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'with a token',
+        targets: [
+          { url: 'http://127.0.0.1:1/', headers: [{ name: 'Authorization', value: 'Bearer s3cret' }] },
+        ],
+      }),
+    );
+    const headersOf = (stdout: string) =>
+      (JSON.parse(stdout) as { scenario: { targets: { headers: unknown }[] } }).scenario.targets[0]!.headers;
+    const shown = await runCli(['presets', 'show', file]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).not.toContain('s3cret');
+    expect(headersOf(shown.stdout)).toEqual([{ name: 'Authorization', value: '' }]);
+    const kept = await runCli(['presets', 'show', file, '--keep-secrets']);
+    expect(headersOf(kept.stdout)).toEqual([{ name: 'Authorization', value: 'Bearer s3cret' }]);
   });
 });
 

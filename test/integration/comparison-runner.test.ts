@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RunManager } from '../../electron/engine/manager.ts';
-import { ComparisonRunner } from '../../electron/services/comparison-runner.ts';
+import { checkTarget } from '../../electron/engine/target-check.ts';
+import { ComparisonRunner, type TargetChecker } from '../../electron/services/comparison-runner.ts';
 import {
   cellAt,
   comparisonPercentileTable,
@@ -9,10 +10,13 @@ import {
   type ComparisonEvent,
   type ComparisonPlanInput,
 } from '../../shared/comparison.ts';
-import { endAfterEach } from '../helpers/cleanup.ts';
-import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
+import { makeTestCerts } from '../helpers/certs.ts';
+import { endAfterAll, endAfterEach } from '../helpers/cleanup.ts';
+import { handlers, refusedPort, startHttpServer, type TestServer } from '../helpers/servers.ts';
 
 const track = endAfterEach();
+const engineCheck: TargetChecker = (scenario, signal) =>
+  checkTarget(scenario, { appVersion: '0.0.0-test', signal });
 
 async function twoServers(): Promise<[TestServer, TestServer]> {
   // A short fixed delay keeps the request volume modest on a shared 2-core machine.
@@ -42,12 +46,12 @@ describe('comparison runner against two local servers', () => {
     const [a, b] = await twoServers();
     const plan = planFor(a, b, {});
     const manager = new RunManager({ appVersion: '0.0.0-test' });
-    const runner = new ComparisonRunner({ manager });
+    const runner = new ComparisonRunner({ manager, checkTarget: engineCheck });
     const events: ComparisonEvent[] = [];
-    runner.subscribe((e) => events.push(e));
-
-    const id = runner.start(plan);
-    const outcome = await runner.whenDone(id);
+    const comparison = runner.start(plan);
+    const id = comparison.id;
+    comparison.events((e) => events.push(e));
+    const outcome = await comparison.done;
 
     expect(outcome.status).toBe('completed');
     expect(outcome.outcomes).toHaveLength(8);
@@ -112,15 +116,16 @@ describe('comparison runner against two local servers', () => {
       pauseSeconds: 0.2,
     });
     const manager = new RunManager({ appVersion: '0.0.0-test' });
-    const runner = new ComparisonRunner({ manager });
+    const runner = new ComparisonRunner({ manager, checkTarget: engineCheck });
     const events: ComparisonEvent[] = [];
     const stopping: { reply: Promise<boolean> | null } = { reply: null };
-    const id = runner.start(plan);
-    runner.subscribe((e) => {
+    const comparison = runner.start(plan);
+    comparison.events((e) => {
       events.push(e);
-      if (e.type === 'cell-sample' && e.cellIndex === 2 && !stopping.reply) stopping.reply = runner.stop(id);
+      if (e.type === 'cell-sample' && e.cellIndex === 2 && !stopping.reply)
+        stopping.reply = runner.stop(comparison.id);
     });
-    const outcome = await runner.whenDone(id);
+    const outcome = await comparison.done;
     expect(await stopping.reply).toBe(true);
 
     expect(outcome.status).toBe('cancelled');
@@ -139,5 +144,63 @@ describe('comparison runner against two local servers', () => {
     expect(manager.activeRunIds()).toEqual([]);
     expect(runner.activeComparisonIds()).toEqual([]);
     expect(await runner.stop('cmp-unknown')).toBe(false);
+  });
+
+  it('checks each URL before the first cell: a self-signed https server and a closed port stop it before any load', async () => {
+    const certs = endAfterAll()(makeTestCerts());
+    const selfSigned = track(await startHttpServer(handlers.ok('secret'), { tls: certs.selfSigned }));
+    const closed = `https://127.0.0.1:${await refusedPort()}/`;
+    const plan = comparisonPlanSchema.parse({
+      name: 'pre-flight',
+      targets: [
+        { name: 'self-signed', urls: { https: selfSigned.url } },
+        { name: 'down', urls: { https: closed } },
+      ],
+      protocols: ['https'],
+      load: { model: 'closed', limit: { kind: 'requests', count: 20 } },
+      levels: [1, 2],
+      repetitions: 2,
+    });
+    const manager = new RunManager({ appVersion: '0.0.0-test' });
+    const runner = new ComparisonRunner({ manager, checkTarget: engineCheck });
+    const events: ComparisonEvent[] = [];
+    const comparison = runner.start(plan);
+    comparison.events((e) => events.push(e));
+    const outcome = await comparison.done;
+
+    expect(outcome.status).toBe('failed');
+    expect(outcome.outcomes).toEqual([]);
+    expect(events.some((e) => e.type === 'cell-started')).toBe(false);
+    // The handshake was refused before any request: no load reached the server.
+    expect(selfSigned.requests).toBe(0);
+    const [cert, down] = outcome.preflightFailures;
+    expect(outcome.preflightFailures).toHaveLength(2);
+    expect(cert).toMatchObject({
+      url: selfSigned.url,
+      protocol: 'http1.1',
+      targets: ['self-signed'],
+      kind: 'tls',
+      fixes: ['turn-off-verification', 'choose-ca-file'],
+    });
+    expect(cert!.message).toContain('certificate is self-signed');
+    expect(down).toMatchObject({ url: closed, targets: ['down'], kind: 'refused', fixes: [] });
+    expect(events.find((e) => e.type === 'preflight-failed')).toMatchObject({
+      failures: outcome.preflightFailures,
+    });
+
+    // The first fix offered, verification off, lets the matrix run.
+    const fixed = comparisonPlanSchema.parse({
+      ...plan,
+      targets: [plan.targets[0]!],
+      levels: [1],
+      repetitions: 1,
+      options: { ...plan.options, tls: { ...plan.options.tls, verify: false } },
+    });
+    const again = runner.start(fixed);
+    again.events(() => undefined);
+    const ran = await again.done;
+    expect(ran.preflightFailures).toEqual([]);
+    expect(ran.status).toBe('completed');
+    expect(ran.outcomes[0]!.result.requests.ok).toBe(20);
   });
 });

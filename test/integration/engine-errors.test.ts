@@ -4,7 +4,7 @@ import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';
 import { startRun } from '../../electron/engine/run.ts';
 import { buildRunSpec } from '../../electron/engine/spec.ts';
-import { autocannonTarget, runTarget } from '../helpers/engine.ts';
+import { autocannonTarget, oneTarget, runTarget } from '../helpers/engine.ts';
 import {
   handlers,
   refusedPort,
@@ -210,7 +210,7 @@ describe('TLS', () => {
       }),
     );
     expect(result.status).toBe('failed');
-    expect(result.error?.message).toBe('options.tls.caFile: cannot read /nonexistent/ca.pem: ENOENT');
+    expect(result.error?.message).toBe('options.tls.caFile: /nonexistent/ca.pem does not exist');
   });
 });
 
@@ -253,5 +253,65 @@ describe('the host side never throws', () => {
     expect(result.error).toBeNull();
     expect(result.requests.total).toBe(0);
     expect(s.requests).toBe(1);
+  });
+});
+
+describe('TLS versions older than Node accepts by default', () => {
+  let certs: TestCerts;
+  beforeAll(() => {
+    certs = makeTestCerts();
+  });
+  afterAll(() => certs.remove());
+
+  /** An HTTPS server that offers only this version (SHA-1 handshakes need OpenSSL's level 0). */
+  const onlyTls = async (version: 'TLSv1' | 'TLSv1.1') =>
+    (server = await startHttpServer(handlers.ok(), {
+      tls: { ...certs.valid, minVersion: version, maxVersion: version, ciphers: 'DEFAULT@SECLEVEL=0' },
+    }));
+
+  it.each([
+    ['TLSv1', 'TLS 1.0', ''],
+    ['TLSv1.1', 'TLS 1.1', ' or older'],
+  ] as const)(
+    'a %s-only server fails the pre-flight saying so and how to allow it',
+    async (version, words, older) => {
+      const s = await onlyTls(version);
+      const { result } = await runTarget(
+        oneTarget(s.url, { options: { tls: { caFile: certs.ca.certFile } } }),
+      );
+      expect(result.status).toBe('failed');
+      expect(result.error).toEqual({
+        kind: 'tls',
+        message: `TLS handshake with ${new URL(s.url).host} failed: the server offers only ${words}${older}, which this Node refuses by default (it requires TLS 1.2 or later): set options.tls.minVersion to ${version} (--tls-min-version ${version}) to test it anyway`,
+      });
+      expect(s.requests).toBe(0);
+    },
+  );
+
+  it('with options.tls.minVersion TLSv1 both engines measure a TLS 1.0-only server, certificate verified', async () => {
+    const s = await onlyTls('TLSv1');
+    for (const engine of ['native', 'autocannon'] as const) {
+      const { result } = await runTarget(
+        oneTarget(s.url, {
+          load: { model: 'closed', connections: 2, limit: { kind: 'requests', count: 30 } },
+          options: { engine, tls: { caFile: certs.ca.certFile, minVersion: 'TLSv1' } },
+        }),
+      );
+      expect(result.status, engine).toBe('completed');
+      expect(result.requests, engine).toMatchObject({ total: 30, ok: 30, errors: 0 });
+      expect(result.tls, engine).toMatchObject({ protocol: 'TLSv1', verified: true });
+    }
+  });
+
+  it('a minimum above what the server offers names the scenario setting', async () => {
+    const s = (server = await startHttpServer(handlers.ok(), {
+      tls: { ...certs.valid, maxVersion: 'TLSv1.2' },
+    }));
+    const { result } = await runTarget(
+      oneTarget(s.url, { options: { tls: { caFile: certs.ca.certFile, minVersion: 'TLSv1.3' } } }),
+    );
+    expect(result.error?.message).toMatch(
+      /the server offers only TLS 1\.2 or older, below options\.tls\.minVersion \(TLSv1\.3\): set options\.tls\.minVersion to TLSv1\.2/,
+    );
   });
 });

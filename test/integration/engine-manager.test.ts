@@ -1,8 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RunEvent } from '../../shared/api.ts';
+import type { RunResult } from '../../shared/result.ts';
 import { scenarioSchema, type ScenarioInput } from '../../shared/scenario.ts';
+import type { JobHandle } from '../../electron/engine/job-table.ts';
 import { RunManager } from '../../electron/engine/manager.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
+
+type Run = JobHandle<RunEvent, RunResult[]>;
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -22,11 +26,10 @@ async function serve(): Promise<TestServer> {
  * the worker). A bound from the sample's arrival would be too tight: the sample is older than
  * its arrival by the time it spent in the message queue.
  */
-function loadFor(manager: RunManager, runId: string, ms: number): Promise<() => number> {
+function loadFor(run: Run, ms: number): Promise<() => number> {
   return new Promise((resolve) => {
     let startedAt = performance.now();
-    const off = manager.subscribe((e) => {
-      if (e.runId !== runId) return;
+    const off = run.events((e) => {
       if (e.type === 'target-started' && e.targetIndex === 0) startedAt = performance.now();
       if (e.type !== 'sample' && e.type !== 'done') return;
       off();
@@ -36,20 +39,20 @@ function loadFor(manager: RunManager, runId: string, ms: number): Promise<() => 
   });
 }
 
-function record(manager: RunManager): RunEvent[] {
+/** The run's events as they come (subscribing starts it). */
+function record(run: Run): RunEvent[] {
   const events: RunEvent[] = [];
-  manager.subscribe((e) => events.push(e));
+  run.events((e) => events.push(e));
   return events;
 }
 
 const scenario = (input: ScenarioInput) => scenarioSchema.parse(input);
 
 describe('RunManager', () => {
-  it('runs targets one after another and reports each through one event stream', async () => {
+  it("runs targets one after another and reports each on the run's handle", async () => {
     const [a, b] = [await serve(), await serve()];
     const manager = new RunManager({ appVersion: '1.2.3' });
-    const events = record(manager);
-    const runId = manager.start(
+    const run = manager.start(
       scenario({
         name: 'two servers',
         targets: [{ url: a.url }, { url: b.url, name: 'second' }],
@@ -57,8 +60,10 @@ describe('RunManager', () => {
         options: { sampleIntervalMs: 100 },
       }),
     );
+    const runId = run.id;
+    const events = record(run);
     expect(manager.activeRunIds()).toEqual([runId]);
-    const results = await manager.whenDone(runId);
+    const results = await run.done;
 
     expect(results.map((r) => r.requests.total)).toEqual([200, 200]);
     expect(results.map((r) => r.target.url)).toEqual([a.url, b.url]);
@@ -66,8 +71,9 @@ describe('RunManager', () => {
     expect(results[0]!.generator.appVersion).toBe('1.2.3');
     expect([a.requests, b.requests]).toEqual([201, 201]);
 
+    // Readings of the server (the test's own process, watched by 'auto') come beside the samples.
     const order = events
-      .filter((e) => e.type !== 'sample')
+      .filter((e) => e.type !== 'sample' && e.type !== 'server-sample')
       .map((e) => `${e.type}${'targetIndex' in e ? e.targetIndex : ''}`);
     expect(order).toEqual([
       'started',
@@ -96,21 +102,22 @@ describe('RunManager', () => {
   it('stop() cancels the running target, skips the rest and resolves after done', async () => {
     const [a, b] = [await serve(), await serve()];
     const manager = new RunManager({ appVersion: '0' });
-    const events = record(manager);
-    const runId = manager.start(
+    const run = manager.start(
       scenario({
         targets: [{ url: a.url }, { url: b.url }],
         load: { model: 'closed', connections: 2, limit: { kind: 'duration', seconds: 10 } },
         options: { sampleIntervalMs: 200 },
       }),
     );
-    const elapsedBound = await loadFor(manager, runId, 800);
+    const runId = run.id;
+    const events = record(run);
+    const elapsedBound = await loadFor(run, 800);
     expect(await manager.stop(runId)).toBe(true);
     const bound = elapsedBound();
     const done = events.at(-1);
     expect(done?.type).toBe('done');
     expect(done?.type === 'done' && done.status).toBe('cancelled');
-    const results = await manager.whenDone(runId);
+    const results = await run.done;
     expect(results).toHaveLength(1);
     expect(results[0]!.status).toBe('cancelled');
     expect(results[0]!.requests.total).toBeGreaterThan(0);
@@ -122,7 +129,6 @@ describe('RunManager', () => {
     // Stopping a finished run is harmless; an unknown one is reported.
     expect(await manager.stop(runId)).toBe(true);
     expect(await manager.stop('no-such-run')).toBe(false);
-    await expect(manager.whenDone('no-such-run')).rejects.toThrow(/unknown/);
   });
 
   it('stopAll() stops every active run', async () => {
@@ -132,12 +138,12 @@ describe('RunManager', () => {
       targets: [{ url: s.url }],
       load: { model: 'closed', connections: 1, limit: { kind: 'duration', seconds: 10 } },
     });
-    const ids = [manager.start(input), manager.start(input)];
-    await Promise.all(ids.map((id) => loadFor(manager, id, 300)));
+    const runs = [manager.start(input), manager.start(input)];
+    await Promise.all(runs.map((run) => loadFor(run, 300)));
     await manager.stopAll();
     expect(manager.activeRunIds()).toEqual([]);
-    for (const id of ids) {
-      const [result] = await manager.whenDone(id);
+    for (const run of runs) {
+      const [result] = await run.done;
       expect(result?.status).toBe('cancelled');
     }
   });
@@ -145,8 +151,7 @@ describe('RunManager', () => {
   it('a target whose body file cannot be read fails on its own, naming the field', async () => {
     const s = await serve();
     const manager = new RunManager({ appVersion: '0' });
-    const events = record(manager);
-    const runId = manager.start(
+    const run = manager.start(
       scenario({
         targets: [
           { url: s.url, method: 'POST', body: { kind: 'file', path: '/nonexistent/body.json' } },
@@ -155,11 +160,12 @@ describe('RunManager', () => {
         load: { model: 'closed', connections: 1, limit: { kind: 'requests', count: 10 } },
       }),
     );
-    const results = await manager.whenDone(runId);
+    const events = record(run);
+    const results = await run.done;
     expect(results[0]!.status).toBe('failed');
     expect(results[0]!.error).toEqual({
       kind: 'other',
-      message: 'targets.0.body.path: cannot read /nonexistent/body.json: ENOENT',
+      message: 'targets.0.body.path: /nonexistent/body.json does not exist',
     });
     expect(results[1]!.requests.total).toBe(10);
     const done = events.at(-1);
@@ -168,12 +174,15 @@ describe('RunManager', () => {
 
   it('a run whose every target fails is failed; a throwing listener harms nobody', async () => {
     const manager = new RunManager({ appVersion: '0' });
-    manager.subscribe(() => {
+    const run = manager.start(scenario({ targets: [{ url: 'http://trebuchet-test.invalid/' }] }));
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    run.events(() => {
       throw new Error('listener bug');
     });
-    const events = record(manager);
-    const runId = manager.start(scenario({ targets: [{ url: 'http://trebuchet-test.invalid/' }] }));
-    const [result] = await manager.whenDone(runId);
+    const events = record(run);
+    const [result] = await run.done;
+    expect(logged).toHaveBeenCalledWith('trebuchet: a run event listener failed:', new Error('listener bug'));
+    logged.mockRestore();
     expect(result?.error?.kind).toBe('dns');
     const done = events.at(-1);
     expect(done?.type === 'done' && done.status).toBe('failed');

@@ -4,8 +4,9 @@ import { preflight } from '../../electron/engine/preflight.ts';
 import { buildRunSpec } from '../../electron/engine/spec.ts';
 import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
 import { endAfterAll, endAfterEach } from '../helpers/cleanup.ts';
-import { oneTarget } from '../helpers/engine.ts';
-import { startH2Server } from '../helpers/native.ts';
+import { DEFAULTS } from '../../shared/defaults.ts';
+import { autocannonTarget, oneTarget, runTarget } from '../helpers/engine.ts';
+import { runNative, startH2Server } from '../helpers/native.ts';
 import { handlers, startHttpServer } from '../helpers/servers.ts';
 
 async function check(input: ScenarioInput) {
@@ -64,5 +65,46 @@ describe('pre-flight facts', () => {
       expect(out.error.kind).toBe('protocol');
       expect(out.error.message).toMatch(/did not agree to HTTP\/2/);
     }
+  });
+});
+
+describe('one response-header limit for the pre-flight and the engines', () => {
+  const requests = {
+    model: 'closed' as const,
+    connections: 2,
+    limit: { kind: 'requests' as const, count: 20 },
+  };
+
+  it('a server sending 20 KB of headers passes the pre-flight and runs on both engines', async () => {
+    const s = track(await startHttpServer(handlers.ok('ok', { 'x-big': 'b'.repeat(20_000) })));
+    expect((await check(oneTarget(s.url))).ok).toBe(true);
+    for (const engine of ['native', 'autocannon'] as const) {
+      const { result } = await runTarget(oneTarget(s.url, { load: requests, options: { engine } }));
+      expect(result.status, engine).toBe('completed');
+      expect(result.requests, engine).toMatchObject({ total: 20, ok: 20, errors: 0 });
+    }
+  });
+
+  it('headers above the limit fail the pre-flight naming it, as the engine would fail each response', async () => {
+    const limit = DEFAULTS.maxResponseHeaderBytes;
+    expect(limit).toBe(1024 * 1024);
+    const s = track(await startHttpServer(handlers.ok('ok', { 'x-big': 'b'.repeat(limit + 1000) })));
+    const out = await check(oneTarget(s.url));
+    expect(out.ok).toBe(false);
+    if (!out.ok) {
+      expect(out.error).toEqual({
+        kind: 'protocol',
+        message: `the response from ${s.url} has headers larger than 1048576 bytes, the limit of both engines (HPE_HEADER_OVERFLOW)`,
+      });
+    }
+    const { result } = await runTarget(autocannonTarget(s.url, { load: requests }));
+    expect(result.status).toBe('failed');
+    expect(result.error?.message).toMatch(/headers larger than 1048576 bytes/);
+    // Without the pre-flight, the native engine fails every response on the same limit.
+    const { recorder } = await runNative({ targets: [{ url: s.url }], load: requests });
+    expect(recorder.totals.errorSet.get('protocol')).toEqual({
+      count: 20,
+      message: 'response head larger than 1048576 bytes',
+    });
   });
 });

@@ -39,7 +39,9 @@ describe("trebuchet run against Debian's nginx", () => {
     // A connection per fetch, as http_load makes them: every fetch has a connect time.
     expect(lines[3]).toMatch(/^msecs\/connect: [\d.e+-]+ mean, [\d.e+-]+ max, [\d.e+-]+ min$/);
     expect(lines[4]).toMatch(/^msecs\/first-response: [\d.e+-]+ mean, [\d.e+-]+ max, [\d.e+-]+ min$/);
-    expect(lines.slice(5)).toEqual(['HTTP response codes:', '  code 200 -- 1000', '']);
+    expect(lines.slice(5, 8)).toEqual(['HTTP response codes:', '  code 200 -- 1000', '']);
+    // What http_load prints, then the verdict on it.
+    expect(lines[8]).toMatch(/^Verdict: /);
   });
 
   it('counts a missing page as 404 in the status codes and the error set', async () => {

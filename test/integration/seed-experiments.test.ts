@@ -16,16 +16,7 @@ import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
 import { endAfterAll } from '../helpers/cleanup.ts';
 import { runCli } from '../helpers/cli.ts';
 import { DOCROOT_FILES } from '../helpers/server-process.ts';
-import {
-  startApache,
-  startCaddy,
-  startH2o,
-  startLighttpd,
-  startNginxTls,
-  startServers,
-  WEB_SERVERS,
-  type WebServer,
-} from '../helpers/web-servers.ts';
+import { startCaddy, startSeedServers, WEB_SERVERS, type WebServer } from '../helpers/web-servers.ts';
 
 const endAll = endAfterAll();
 let certs: TestCerts;
@@ -38,18 +29,11 @@ const dir = mkdtempSync(join(tmpdir(), 'trebuchet-seeds-'));
 beforeAll(async () => {
   // One CA for every server, so one --cacert verifies a whole comparison.
   certs = endAll(makeTestCerts());
-  servers = await startServers(
-    {
-      apache: () => startApache({ certs }),
-      apachePrefork: () => startApache({ certs, mpm: 'prefork' }),
-      apacheWorker: () => startApache({ certs, mpm: 'worker' }),
-      nginx: () => startNginxTls({ certs }),
-      h2o: () => startH2o({ certs }),
-      lighttpd: () => startLighttpd({ certs }),
-      caddy: () => startCaddy({ certs }),
-    },
-    endAll,
-  );
+  const [seeds, caddy] = await Promise.all([
+    startSeedServers(certs, endAll),
+    startCaddy({ certs }).then(endAll),
+  ]);
+  servers = { ...seeds, caddy };
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -66,6 +50,8 @@ interface SeedRun {
   stdout: string;
   outcomes: CellOutcome[];
   tableKeys: string[];
+  /** Each cell's runs counted of planned ("1/1"), in table order. */
+  tableRuns: string[];
 }
 
 /** Runs a preset through the CLI and reads back its --json file. */
@@ -79,13 +65,14 @@ async function runSeed(name: string, args: string[]): Promise<SeedRun> {
   const saved = JSON.parse(readFileSync(json, 'utf8')) as {
     status: string;
     outcomes: unknown[];
-    table: { cells: { key: string }[] };
+    table: { cells: { key: string; runs: number; planned: number }[] };
   };
   expect(saved.status).toBe('completed');
   return {
     stdout: r.stdout,
     outcomes: saved.outcomes.map((o) => cellOutcomeSchema.parse(o)),
     tableKeys: saved.table.cells.map((c) => c.key),
+    tableRuns: saved.table.cells.map((c) => `${c.runs}/${c.planned}`),
   };
 }
 
@@ -132,10 +119,10 @@ function expectClean(result: RunResult, file: keyof typeof DOCROOT_FILES, server
   }
 }
 
-/** The printed table's row for a cell: target, protocol, level and runs counted of planned. */
-function expectRow(stdout: string, target: string, protocol: string, level: string, runs: string): void {
+/** The printed matrix's row for a cell: its verdict mark, target, protocol, level, then figures. */
+function expectRow(stdout: string, target: string, protocol: string, level: string): void {
   const escape = (s: string) => s.replace(/[()]/g, '\\$&');
-  expect(stdout).toMatch(new RegExp(`^${escape(target)} +${protocol} +${level} +${runs} +\\d`, 'm'));
+  expect(stdout).toMatch(new RegExp(`^[ !~] {2}${escape(target)} +${protocol} +${level} +\\d`, 'm'));
 }
 
 /** One table row per target x protocol x level, in the plan's order, and each printed. */
@@ -149,9 +136,10 @@ function expectTable(
 ): void {
   const keys = levels.flatMap((l) => protocols.flatMap((p) => names.map((_, t) => `${t}|${p}|${l}`)));
   expect(run.tableKeys).toEqual(keys);
+  expect(run.tableRuns).toEqual(keys.map(() => runs));
   for (const level of levels)
     for (const protocol of protocols)
-      for (const name of names) expectRow(run.stdout, name, protocol, levelLabel(kind, level), runs);
+      for (const name of names) expectRow(run.stdout, name, protocol, levelLabel(kind, level));
 }
 
 /** The preset's name of a cell's target (a comparison names each cell's target after it). */
@@ -169,6 +157,8 @@ describe('the seed experiments against Debian web servers', () => {
       ...['--levels', String(rate), '-d', '1'],
     ]);
     expectTable(run, 'rate', ['Apache', 'nginx', 'H2O'], ['http', 'https'], [rate], '1/1');
+    // Each cell in vegeta's layout, as the article prints it.
+    expect(run.stdout.match(/^Requests {6}\[total, rate, throughput\] /gm)).toHaveLength(6);
     expect(run.outcomes).toHaveLength(6);
     for (const o of run.outcomes) {
       const r = o.result;
@@ -194,6 +184,9 @@ describe('the seed experiments against Debian web servers', () => {
       ...['-n', '400', '--levels', '40'],
     ]);
     expectTable(run, 'connections', ['Apache', 'nginx'], ['http'], [40], '1/1');
+    // ab's report per server, then the percentile table one column per server.
+    expect(run.stdout.match(/^Connection Times \(ms/gm)).toHaveLength(2);
+    expect(run.stdout).toMatch(/^Latency percentiles \(ms\), http at c=40\n +Apache +nginx$/m);
     expect(run.outcomes).toHaveLength(2);
     for (const o of run.outcomes) {
       const r = o.result;
@@ -216,6 +209,11 @@ describe('the seed experiments against Debian web servers', () => {
     ]);
     // Two repetitions per cell, still one row per server: the figures are means over both runs.
     expectTable(run, 'connections', ['Apache', 'nginx'], ['http'], [30], '2/2');
+    // The Résumé: one row per run with its time taken, req/s and time per request.
+    expect(run.stdout).toMatch(
+      /^Each run\ntarget +protocol +level +run +status +time taken s +req\/s +time\/req ms +time\/req all ms/m,
+    );
+    expect(run.stdout.match(/^(Apache|nginx) +http +c=30 +#[12] +completed +\d+\.\d{3} /gm)).toHaveLength(4);
     expect(run.outcomes.map((o) => `${o.coordinates.repetition}/${o.coordinates.targetIndex}`)).toEqual([
       '0/0',
       '0/1',
@@ -241,6 +239,11 @@ describe('the seed experiments against Debian web servers', () => {
       ...['-d', '1', '--levels', '5,30'],
     ]);
     expectTable(run, 'connections', ['Apache', 'nginx'], ['http'], [5, 30], '1/1');
+    // JMeter's listeners per cell; the matrix with mean and median latency, throughput and error rate.
+    expect(run.stdout.match(/^Aggregate Report$/gm)).toHaveLength(4);
+    expect(run.stdout).toMatch(
+      /^ {3}target +protocol +level +mean ms +p50 ms +req\/s +error % +SLO failed +runs +verdict$/m,
+    );
     expect(run.outcomes).toHaveLength(4);
     for (const o of run.outcomes) {
       const r = o.result;
@@ -269,6 +272,10 @@ describe('the seed experiments against Debian web servers', () => {
     ]);
     const names = ['Apache (prefork)', 'Apache (worker)', 'lighttpd'];
     expectTable(run, 'connections', names, ['http'], [10, 100], '1/1');
+    // Connect / Processing / Waiting means per server and level.
+    expect(run.stdout).toMatch(
+      /^ {3}target +protocol +level +req\/s +connect ms +processing ms +waiting ms /m,
+    );
     expect(run.outcomes).toHaveLength(6);
     for (const o of run.outcomes) {
       const r = o.result;

@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { startWebHost, type WebHost } from '../../electron/host/server.ts';
-import { connectWebSocketApi, type WebSocketApi } from '../../renderer/api/web-socket-client.ts';
+import type { WebSocketApi } from '../../renderer/api/web-socket-client.ts';
 import type { ComparisonEvent, RunEvent } from '../../shared/api.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
+import { connectToHost } from '../helpers/web-host-client.ts';
+import { startHostProcess } from '../helpers/web-host-process.ts';
 
 /*
  * The preset and history stores behind the real web host and engine, reached as the page
@@ -49,17 +50,7 @@ async function startHost(): Promise<WebHost> {
 }
 
 async function connect(host: WebHost): Promise<WebSocketApi> {
-  const conn = await connectWebSocketApi({
-    url: `ws://127.0.0.1:${host.port}/ws?token=${host.token}`,
-    createSocket: (url, on) => {
-      const ws = new WebSocket(url, { origin: `http://127.0.0.1:${host.port}` });
-      ws.on('open', () => on.open());
-      ws.on('message', (data: Buffer) => on.message(data.toString('utf8')));
-      ws.on('close', () => on.close());
-      ws.on('error', () => undefined);
-      return ws;
-    },
-  });
+  const conn = await connectToHost(host.port, host.token);
   connections.push(conn);
   return conn;
 }
@@ -106,10 +97,10 @@ describe('stores through the web host', () => {
     presetId = saved.preset.id;
 
     const events: RunEvent[] = [];
-    conn.api.onRunEvent((e) => events.push(e));
     const { runId } = await conn.api.run.start({
       scenario: { name: 'nginx run', targets: [{ name: 'nginx', url: nginx.url }], load: shortLoad },
     });
+    conn.api.onRunEvent(runId, (e) => events.push(e));
     const done = await waitFor(events, (e) => e.type === 'done' && e.runId === runId);
     if (done.type !== 'done' || done.historyId === undefined) throw new Error('the run was not saved');
     expect(done.status).toBe('completed');
@@ -137,7 +128,6 @@ describe('stores through the web host', () => {
   it('runs a comparison of two servers and keeps it in history as one record', async () => {
     const conn = await connect(await startHost());
     const events: ComparisonEvent[] = [];
-    conn.api.onComparisonEvent((e) => events.push(e));
     const { comparisonId } = await conn.api.compare.start({
       plan: {
         name: 'nginx vs apache',
@@ -150,6 +140,7 @@ describe('stores through the web host', () => {
         repetitions: 1,
       },
     });
+    conn.api.onComparisonEvent(comparisonId, (e) => events.push(e));
     const done = await waitFor(events, (e) => e.type === 'done');
     if (done.type !== 'done' || done.historyId === undefined) throw new Error('the comparison was not saved');
     expect(done.comparisonId).toBe(comparisonId);
@@ -175,8 +166,16 @@ describe('stores through the web host', () => {
     expect(kinds).toEqual(['comparison', 'scenario']);
   });
 
-  it('keeps running with a truncated presets file and a tampered run file, both kept aside and reported', async () => {
-    const presetsFile = path.join(dataDir, 'presets.json');
+  it('keeps running with a truncated preset file and a tampered run file, both found at start, kept aside and reported', async () => {
+    const conn0 = await connect(await startHost());
+    const second = await conn0.api.presets.save({
+      preset: { name: 'second', kind: 'scenario', scenario: { targets: [{ url: apache.url }] } },
+    });
+    if (!second.ok) throw new Error(second.message);
+    for (const c of connections.splice(0)) c.close();
+    for (const h of hosts.splice(0)) await h.close();
+
+    const presetsFile = path.join(dataDir, 'presets', `${presetId}.preset.json`);
     const text = await readFile(presetsFile, 'utf8');
     await writeFile(presetsFile, text.slice(0, Math.floor(text.length / 2)));
     const runFile = path.join(dataDir, 'history', `${runHistoryId}.run.json`);
@@ -187,31 +186,123 @@ describe('stores through the web host', () => {
     const conn = await connect(await startHost());
     const info = await conn.api.app.info();
     expect(info.dataDir).toBe(dataDir);
-    expect(info.problems).toHaveLength(1);
-    const presetProblem = info.problems![0]!;
-    expect(presetProblem).toMatchObject({ store: 'presets', file: presetsFile });
+    expect(info.problems).toHaveLength(2);
+    const presetProblem = info.problems!.find((p) => p.store === 'presets')!;
+    expect(presetProblem).toMatchObject({ file: presetsFile });
     expect(presetProblem.message).toContain('not valid JSON');
-    expect(presetProblem.keptAs).toMatch(/presets\.broken-.*\.json$/);
+    expect(presetProblem.keptAs).toMatch(new RegExp(`${presetId}\\.preset\\.broken-.*\\.json$`));
     expect(await readFile(presetProblem.keptAs!, 'utf8')).toBe(text.slice(0, Math.floor(text.length / 2)));
-    // The app starts with the built-ins only, and saving works again.
+    // The other preset is still there, and saving works.
     const list = await conn.api.presets.list();
-    expect(list.presets.every((p) => p.source === 'built-in')).toBe(true);
+    expect(list.presets.filter((p) => p.source === 'user').map((p) => p.name)).toEqual(['second']);
     const again = await conn.api.presets.save({
       preset: { name: 'after the crash', kind: 'scenario', scenario: { targets: [{ url: nginx.url }] } },
     });
     expect(again.ok).toBe(true);
 
-    // The run index still lists the tampered run; opening it finds the damage.
-    await expect(conn.api.history.get({ id: runHistoryId })).rejects.toThrow(/status/);
+    // The tampered run was found at start, not when opened: it is out of the list already.
+    const historyProblem = info.problems!.find((p) => p.store === 'history')!;
+    expect(historyProblem.message).toContain('status');
+    expect(historyProblem.keptAs).toMatch(new RegExp(`${runHistoryId}\\.run\\.broken-.*\\.json$`));
     const runs = await conn.api.history.list();
     expect(runs.runs.map((r) => r.kind)).toEqual(['comparison']);
-    const historyProblem = runs.problems.find((p) => p.store === 'history');
-    expect(historyProblem?.keptAs).toMatch(new RegExp(`${runHistoryId}\\.run\\.broken-.*\\.json$`));
-    expect(existsSync(historyProblem!.keptAs!)).toBe(true);
+    expect(existsSync(historyProblem.keptAs!)).toBe(true);
     expect(existsSync(runFile)).toBe(false);
+    await expect(conn.api.history.get({ id: runHistoryId })).rejects.toThrow(/there is no saved run/);
     const files = await readdir(path.join(dataDir, 'history'));
     expect(files.filter((f) => f.includes('.broken-'))).toHaveLength(1);
     // Still serving.
     expect((await conn.api.app.info()).appVersion).toBe('3.1.4');
+  });
+});
+
+describe('a data directory that would stop the host', () => {
+  it('starts with presets.json nesting deep, a preset and a run file that are folders, and says which file', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'trebuchet-stores-hostile-'));
+    try {
+      const good = {
+        format: 'trebuchet-preset',
+        version: 2,
+        id: 'kept',
+        name: 'kept',
+        createdAt: '2025-01-01T00:00:00.000Z',
+        updatedAt: '2025-01-01T00:00:00.000Z',
+        kind: 'scenario',
+        scenario: { targets: [{ url: nginx.url }] },
+      };
+      const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+      // An earlier version's single file: one good preset, one with a deeply nested extra field.
+      await writeFile(
+        path.join(dir, 'presets.json'),
+        `{"presets": [${JSON.stringify(good)}, {"format": "trebuchet-preset", "extra": ${deep}}]}`,
+      );
+      await mkdir(path.join(dir, 'presets', 'folder.preset.json'), { recursive: true });
+      await mkdir(path.join(dir, 'history', '20250101-000000-000-aaaaaaaa.run.json'), { recursive: true });
+
+      const host = await startWebHost({ staticDir, appVersion: '3.1.4', dataDir: dir });
+      hosts.push(host);
+      const conn = await connect(host);
+      const { problems } = await conn.api.app.info();
+      const messages = (problems ?? []).map((p) => p.message);
+      expect(messages).toHaveLength(3);
+      expect(messages).toContainEqual(
+        expect.stringMatching(
+          /preset 2 of presets\.json nests deeper than 64 levels\)\. It is kept in .*presets\.migrated-/,
+        ),
+      );
+      expect(messages).toContainEqual(expect.stringMatching(/folder\.preset\.broken-.*\.json/));
+      expect(messages).toContainEqual(
+        expect.stringMatching(
+          /A saved run could not be read \(it is a folder, not a file\)\. It was kept as .*20250101-000000-000-aaaaaaaa\.run\.broken-/,
+        ),
+      );
+      expect(
+        (await conn.api.presets.list()).presets.filter((p) => p.source === 'user').map((p) => p.id),
+      ).toEqual(['kept']);
+      // Saves work on, and a later start has nothing more to report.
+      const saved = await conn.api.presets.save({
+        preset: { name: 'new', kind: 'scenario', scenario: { targets: [{ url: nginx.url }] } },
+      });
+      expect(saved.ok).toBe(true);
+      await host.close();
+      hosts.splice(0);
+      const next = await startWebHost({ staticDir, appVersion: '3.1.4', dataDir: dir });
+      hosts.push(next);
+      const later = await connect(next);
+      expect((await later.api.app.info()).problems).toEqual([]);
+      expect((await later.api.presets.list()).presets.filter((p) => p.source === 'user')).toHaveLength(2);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('two hosts on one data directory', () => {
+  it('50 + 50 concurrent presets.save from two host processes keep all 100 presets', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'trebuchet-stores-shared-'));
+    const both = await Promise.all([startHostProcess(staticDir, dir), startHostProcess(staticDir, dir)]);
+    try {
+      const [a, b] = await Promise.all(both.map((h) => h.connect()));
+      const save = (api: WebSocketApi, name: string) =>
+        api.api.presets.save({
+          preset: { name, kind: 'scenario', scenario: { targets: [{ url: nginx.url }] } },
+        });
+      const replies = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => [save(a!, `a${i}`), save(b!, `b${i}`)]).flat(),
+      );
+      expect(replies.every((r) => r.ok)).toBe(true);
+      const names = (await a!.api.presets.list()).presets
+        .filter((p) => p.source === 'user')
+        .map((p) => p.name);
+      expect(names).toHaveLength(100);
+      expect(new Set(names).size).toBe(100);
+      expect(
+        (await readdir(path.join(dir, 'presets'))).filter((f) => f.endsWith('.preset.json')),
+      ).toHaveLength(100);
+      expect((await b!.api.presets.list()).presets.filter((p) => p.source === 'user')).toHaveLength(100);
+    } finally {
+      await Promise.all(both.map((h) => h.close()));
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

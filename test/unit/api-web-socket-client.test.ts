@@ -85,12 +85,14 @@ describe('WebSocket API client', () => {
     await expect(bad).rejects.toThrow('runId: run id is malformed');
   });
 
-  it('delivers valid events, drops malformed ones, and honours unsubscribe', async () => {
+  it("delivers a run's valid events to its own listeners only, drops malformed ones, and honours unsubscribe", async () => {
     const { socket, connecting } = scripted();
     socket(0).open();
     const { api } = await connecting;
     const seen: RunEvent[] = [];
-    const unsubscribe = api.onRunEvent((e) => seen.push(e));
+    const other: RunEvent[] = [];
+    const unsubscribe = api.onRunEvent('run-1', (e) => seen.push(e));
+    api.onRunEvent('run-2', (e) => other.push(e));
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     socket(0).event({ type: 'started', runId: 'run-1', targetCount: 'two' });
     socket(0).event({ type: 'exploded', runId: 'run-1' });
@@ -98,9 +100,11 @@ describe('WebSocket API client', () => {
     expect(warn).toHaveBeenCalledTimes(3);
     warn.mockRestore();
     socket(0).event(started);
+    socket(0).event({ ...started, runId: 'run-3' });
     unsubscribe();
     socket(0).event(started);
     expect(seen).toEqual([started]);
+    expect(other).toEqual([]);
   });
 
   it('reconnects after a drop: lost replies reject, new commands wait, events resume', async () => {
@@ -108,7 +112,7 @@ describe('WebSocket API client', () => {
     socket(0).open();
     const { api } = await connecting;
     const seen: RunEvent[] = [];
-    api.onRunEvent((e) => seen.push(e));
+    api.onRunEvent('run-1', (e) => seen.push(e));
 
     const lost = api.run.stop({ runId: 'run-1' });
     await vi.waitFor(() => expect(socket(0).sent).toHaveLength(1));

@@ -29,6 +29,9 @@ const files: Record<string, string> = {
     load: { model: 'closed', connections: 0 },
   }),
   '/w/broken.json': '{ not json',
+  '/w/fifo-body.json': JSON.stringify({
+    targets: [{ url: 'http://127.0.0.1/', body: { kind: 'file', path: 'fifo' } }],
+  }),
   '/w/saved.json': JSON.stringify({
     format: 'trebuchet-preset',
     version: 2,
@@ -52,12 +55,17 @@ const files: Record<string, string> = {
     },
   }),
   '/w/body.txt': 'hello',
+  '/w/body.bin': 'bytes',
+  '/w/ca.pem': '-----BEGIN CERTIFICATE-----',
 };
+/** Files a check refuses, and why (electron/engine/input-files.ts says it on real files). */
+const refused: Record<string, string> = { '/w/fifo': 'is a named pipe (FIFO), not a regular file' };
 const io: FileIo = {
   cwd: '/w',
   readFile: (p) => files[p] ?? '',
   isFile: (p) => p in files,
   isDirectory: (p) => p === '/w' || p === '/',
+  inputFileProblem: (p) => refused[p] ?? (p in files ? null : 'does not exist'),
 };
 
 type ScenarioRun = Extract<RunCommand, { kind: 'scenario' }>;
@@ -103,6 +111,29 @@ function fails(...argv: string[]): CliInputError {
 }
 
 describe('trebuchet run flags', () => {
+  it('--monitor sets how every target is watched: auto by default, pid:N, a node_exporter URL, off', () => {
+    expect(run('http://127.0.0.1:8080/').scenario.targets[0]!.monitor).toEqual({ kind: 'auto' });
+    const pid = run('--monitor', 'pid:4321', 'http://127.0.0.1:1/', 'http://127.0.0.1:2/');
+    expect(pid.scenario.targets.map((t) => t.monitor)).toEqual([
+      { kind: 'pid', pid: 4321 },
+      { kind: 'pid', pid: 4321 },
+    ]);
+    const far = run('--monitor', 'http://10.0.0.5:9100/metrics', '--scenario', 's.json');
+    expect(far.scenario.targets[0]!.monitor).toEqual({
+      kind: 'node-exporter',
+      url: 'http://10.0.0.5:9100/metrics',
+    });
+    expect(run('--monitor', 'off', 'http://127.0.0.1:1/').scenario.targets[0]!.monitor).toEqual({
+      kind: 'off',
+    });
+    expect(fails('--monitor', 'pid:0', 'http://127.0.0.1:1/').message).toBe(
+      '--monitor: "pid:0": pid must be at least 1',
+    );
+    expect(fails('--monitor', 'top', 'http://127.0.0.1:1/').message).toMatch(
+      /^--monitor: "top" is not a monitor \(auto, off, pid:N/,
+    );
+  });
+
   it('maps ab flags onto a closed scenario', () => {
     const { scenario, output } = run('-n', '1000', '-c', '10', '-k', 'http://127.0.0.1:8080/test.html');
     expect(scenario.load).toEqual({
@@ -115,7 +146,15 @@ describe('trebuchet run flags', () => {
     expect(scenario.options.keepAlive).toBe(true);
     expect(scenario.targets).toHaveLength(1);
     expect(scenario.targets[0]!.method).toBe('GET');
-    expect(output).toEqual({ format: 'text', jsonFile: null, csvFile: null, quiet: false });
+    expect(output).toEqual({
+      format: null,
+      jsonFile: null,
+      csvFile: null,
+      htmlFile: null,
+      quiet: false,
+      keepSecrets: false,
+    });
+    expect(run('--keep-secrets', 'http://127.0.0.1/').output.keepSecrets).toBe(true);
   });
 
   it('maps vegeta flags onto the open model; --rate with --closed caps a closed loop', () => {
@@ -135,6 +174,7 @@ describe('trebuchet run flags', () => {
     const { scenario, output } = run(
       ...['-m', 'put', '-H', 'X-A: 1', '-H', 'Authorization: Bearer a:b', '--body-file', 'body.txt'],
       ...['--no-keepalive', '--http2', '--insecure', '--servername', 'example.test', '--engine', 'native'],
+      ...['--tls-min-version', 'TLSv1'],
       ...['--timeout', '2.5', '--warmup', '1s', '--slo', '300', '--interval', '250'],
       ...['--threshold', 'p99<50', '--threshold', 'errors<1%', '--threshold', 'p50<=0.2s', '--name', 'n'],
       ...['--format', 'vegeta', '--json', 'out.json', '--csv', 'out.csv', '-q'],
@@ -162,14 +202,21 @@ describe('trebuchet run flags', () => {
       warmupSeconds: 1,
       sloMs: 300,
       sampleIntervalMs: 250,
-      tls: { verify: false, caFile: null, servername: 'example.test' },
+      tls: { verify: false, caFile: null, servername: 'example.test', minVersion: 'TLSv1' },
       thresholds: [
         { metric: 'p99', op: '<', value: 50 },
         { metric: 'errorRate', op: '<', value: 1 },
         { metric: 'p50', op: '<=', value: 200 },
       ],
     });
-    expect(output).toEqual({ format: 'vegeta', jsonFile: '/w/out.json', csvFile: '/w/out.csv', quiet: true });
+    expect(output).toEqual({
+      format: 'vegeta',
+      jsonFile: '/w/out.json',
+      csvFile: '/w/out.csv',
+      htmlFile: null,
+      quiet: true,
+      keepSecrets: false,
+    });
   });
 
   it('a text body without -m is a POST, as with ab -p', () => {
@@ -183,7 +230,12 @@ describe('trebuchet run flags', () => {
     const base = run('--scenario', 's.json');
     expect(base.scenario.name).toBe('from file');
     expect(base.scenario.targets[0]!.body).toEqual({ kind: 'file', path: '/w/body.bin' });
-    expect(base.scenario.options.tls).toEqual({ verify: false, caFile: '/w/ca.pem', servername: null });
+    expect(base.scenario.options.tls).toEqual({
+      verify: false,
+      caFile: '/w/ca.pem',
+      servername: null,
+      minVersion: 'TLSv1.2',
+    });
     expect(base.scenario.load).toMatchObject({ connections: 50, limit: { kind: 'requests', count: 5000 } });
 
     const over = run(
@@ -232,9 +284,22 @@ describe('trebuchet run errors name the flag', () => {
       'header name has characters HTTP does not allow',
     ],
     [['--body', 'a', '--body-file', 'body.txt', 'http://127.0.0.1/'], '--body', 'not both'],
-    [['--body-file', 'missing.bin', 'http://127.0.0.1/'], '--body-file', 'no such file: /w/missing.bin'],
-    [['--cacert', 'ca.pem', 'https://127.0.0.1/'], '--cacert', 'no such file'],
+    [['--body-file', 'missing.bin', 'http://127.0.0.1/'], '--body-file', '/w/missing.bin does not exist'],
+    [['--body-file', 'fifo', 'http://127.0.0.1/'], '--body-file', '/w/fifo is a named pipe (FIFO)'],
+    [['--cacert', 'nope.pem', 'https://127.0.0.1/'], '--cacert', '/w/nope.pem does not exist'],
+    [
+      ['-H', 'X: \u20ac', 'http://127.0.0.1/'],
+      '--header',
+      'header value has "\u20ac" (U+20AC) at position 1',
+    ],
+    [['-H', 'X: a\u0000b', 'http://127.0.0.1/'], '--header', 'a control character (U+0000)'],
+    [['--scenario', 'fifo-body.json'], '--scenario targets.0.body.path', '/w/fifo is a named pipe'],
     [['--engine', 'turbo', 'http://127.0.0.1/'], '--engine', 'Invalid option'],
+    [
+      ['--tls-min-version', 'SSLv3', 'https://127.0.0.1/'],
+      '--tls-min-version',
+      'TLS version must be one of TLSv1, TLSv1.1, TLSv1.2, TLSv1.3',
+    ],
     [['--threshold', 'p42<1', 'http://127.0.0.1/'], '--threshold', 'is not a threshold'],
     [['--threshold', 'p99<1%', 'http://127.0.0.1/'], '--threshold', 'is a latency'],
     [['--slo', '0', 'http://127.0.0.1/'], '--slo', 'SLO must be at least 0.001'],
@@ -252,6 +317,7 @@ describe('trebuchet run errors name the flag', () => {
     [['--frobnicate', 'http://127.0.0.1/'], '--frobnicate', "Unknown option '--frobnicate'"],
     [['-c'], '-c', 'argument missing'],
     [['--scenario', 'nope.json'], '--scenario', 'no such file: /w/nope.json'],
+    [['--scenario', '/'], '--scenario', '/ is a folder, not a file'],
     [['--scenario', 'broken.json'], '--scenario', 'is not valid JSON'],
     [['--scenario', 'bad.json'], '--scenario load.connections', 'connections must be at least 1'],
   ])('%j -> %s', (argv, field, message) => {
@@ -414,11 +480,12 @@ describe('flag values', () => {
     });
   });
 
-  it('names the three CSV files after the one --csv path', () => {
+  it('names the CSV files after the one --csv path', () => {
     expect(csvPaths('/tmp/run.csv')).toEqual({
       summary: '/tmp/run.summary.csv',
       timeseries: '/tmp/run.timeseries.csv',
       percentiles: '/tmp/run.percentiles.csv',
+      resources: '/tmp/run.resources.csv',
     });
     expect(csvPaths('/tmp/run')).toMatchObject({ summary: '/tmp/run.summary.csv' });
   });

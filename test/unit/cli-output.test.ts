@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Progress, plannedSeconds, progressLine } from '../../electron/cli/progress.ts';
+import { withoutSecrets } from '../../shared/secret-headers.ts';
+import { cellSummaryLine, Progress, plannedSeconds, progressLine } from '../../electron/cli/progress.ts';
 import { formatPresetList } from '../../electron/cli/presets-command.ts';
 import {
   comparisonCsvPaths,
@@ -131,6 +132,47 @@ describe('report output and exit codes', () => {
   });
 });
 
+describe('the verdict in the text output', () => {
+  it("adds a comparison run's caveats to its summary line on stderr", () => {
+    expect(cellSummaryLine(seed000Result())).toBe(
+      '  completed:  100.19 req/s  p99 574.479µs  total 500  failed 0',
+    );
+    const dropped: RunResult = {
+      ...seed000Result(),
+      requests: { ...seed000Result().requests, late: 300, dropped: 100 },
+    };
+    expect(cellSummaryLine(dropped)).toMatch(/ {2}failed 0 {2}! rate not reached$/);
+  });
+
+  it('says a clean run is clean, right under its heading', () => {
+    const lines = renderReport([seed000Result()], 'text').split('\n');
+    expect(lines.slice(0, 3)).toEqual([
+      'Target: 127.0.0.1:8082/test.html  GET http://127.0.0.1:8082/test.html',
+      'Status: completed  engine native 0.1.0, Node v24.21.0, 2 x Test CPU',
+      'Verdict: clean: the figures are the server’s.',
+    ]);
+  });
+
+  it('puts a run whose every response was a 404 first of all, and after a tool layout', () => {
+    const all404: RunResult = {
+      ...seed000Result(),
+      requests: { ...seed000Result().requests, ok: 0, non2xx: 500 },
+      statusCodes: { '404': 500 },
+      successRatio: 0,
+    };
+    const text = renderReport([all404], 'text').split('\n');
+    expect(text.slice(2, 4)).toEqual([
+      'Verdict: ALL NON-2XX',
+      '  ! Every response was 404 Not Found: check the path.',
+    ]);
+    const ab = renderReport([all404], 'ab');
+    expect(ab.startsWith('Server Software:')).toBe(true);
+    expect(
+      ab.endsWith('\nVerdict: ALL NON-2XX\n  ! Every response was 404 Not Found: check the path.\n'),
+    ).toBe(true);
+  });
+});
+
 describe('tool formats and comparisons on stdout', () => {
   it('prints http_load and JMeter layouts per target', () => {
     const text = renderReport([seed000Result(), abStyleResult()], 'http_load');
@@ -154,13 +196,22 @@ describe('tool formats and comparisons on stdout', () => {
       status: 'cancelled',
       outcomes,
       table: aggregateComparison(plan, outcomes),
+      preflightFailures: [],
     };
     const text = renderComparisonReport(outcome, 'http_load');
     expect(
       text.startsWith('== nginx · http · c=10 · #1 ==\nhttp://127.0.0.1:8080/: connect ECONNREFUSED'),
     ).toBe(true);
-    expect(text).toContain('  code 503 -- 5\n\nStatus: cancelled\ntwo\n');
-    expect(renderComparisonReport(outcome, 'text').startsWith('Status: cancelled\ntwo\n')).toBe(true);
+    // Each run's report ends with its verdict; the matrix follows under the comparison's status.
+    expect(text).toContain('  code 503 -- 5\n\nVerdict: ');
+    expect(text).toContain('\nStatus: cancelled\ntwo\n');
+    // Without a format, the plan's own layout (ab for a closed plan).
+    expect(renderComparisonReport(outcome, null)).toContain(
+      '== nginx · http · c=10 · #1 ==\nServer Software:',
+    );
+    expect(renderComparisonReport(outcome, 'text')).toContain(
+      '== nginx · http · c=10 · #1 ==\nTarget: nginx',
+    );
     const json = JSON.parse(renderComparisonReport(outcome, 'json')) as {
       status: string;
       table: { cells: unknown[] };
@@ -171,6 +222,35 @@ describe('tool formats and comparisons on stdout', () => {
       matrix: '/tmp/cmp.matrix.csv',
       summary: '/tmp/cmp.summary.csv',
     });
+  });
+
+  it("clears a comparison's secret header values, in the plan and in every run, and leaves the original", () => {
+    const auth = [{ name: 'Cookie', value: 'session=s3cret' }];
+    const plan = twoServerPlan({
+      targets: [
+        { name: 'nginx', urls: { http: 'http://127.0.0.1:8081/' }, headers: auth },
+        { name: 'apache', urls: { http: 'http://127.0.0.1:8082/' } },
+      ],
+    });
+    const result = { ...abStyleResult(), target: { ...abStyleResult().target, headers: auth } };
+    const outcomes: CellOutcome[] = [
+      { cellIndex: 0, coordinates: { targetIndex: 0, protocol: 'http', level: 10, repetition: 0 }, result },
+    ];
+    const outcome: ComparisonOutcome = {
+      comparisonId: 'cmp-2',
+      plan,
+      status: 'completed',
+      outcomes,
+      table: aggregateComparison(plan, outcomes),
+      preflightFailures: [],
+    };
+    const shown = withoutSecrets(outcome);
+    const json = renderComparisonReport(shown, 'json');
+    expect(json).not.toContain('s3cret');
+    expect(shown.plan.targets[0]!.headers).toEqual([{ name: 'Cookie', value: '' }]);
+    expect(shown.outcomes[0]!.result.target.headers).toEqual([{ name: 'Cookie', value: '' }]);
+    expect(outcome.plan.targets[0]!.headers).toEqual(auth);
+    expect(renderComparisonReport(withoutSecrets(outcome, true), 'json')).toContain('session=s3cret');
   });
 
   it('lists presets with their targets under them', () => {

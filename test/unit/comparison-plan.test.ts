@@ -100,6 +100,33 @@ describe('comparison plan schema', () => {
     expect(!r.ok && describeIssues(r.issues)).toBe('levels.1: rate must be between 0.1 and 1000000');
   });
 
+  it('bounds the targets, the levels and the runs the matrix makes', () => {
+    const target = { urls: { http: 'http://127.0.0.1/' } };
+    const issues = (input: Partial<ComparisonPlanInput>) => {
+      const r = parseWith(comparisonPlanSchema, {
+        targets: [target],
+        load: { model: 'closed' },
+        levels: [1],
+        ...input,
+      });
+      return r.ok ? 'accepted' : describeIssues(r.issues);
+    };
+    expect(issues({ targets: Array.from({ length: 101 }, () => target) })).toBe(
+      'targets: at most 100 targets',
+    );
+    const levels = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+    expect(issues({ levels: levels(101) })).toBe('levels: at most 100 load levels');
+    // 100 targets x 100 levels x 1 protocol x 2 repetitions = 20000 runs.
+    expect(
+      issues({ targets: Array.from({ length: 100 }, () => target), levels: levels(100), repetitions: 2 }),
+    ).toBe(
+      'repetitions: the plan makes 20000 runs (targets × protocols × levels × repetitions); at most 10000',
+    );
+    expect(issues({ targets: [{ ...target, headers: [{ name: 'X', value: '\u20ac' }] }] })).toContain(
+      'targets.0.headers.0.value: header value has "\u20ac" (U+20AC)',
+    );
+  });
+
   it('uses the https URL for h2 unless the target names one', () => {
     const plan = comparisonPlanSchema.parse(twoServers);
     expect(urlFor(plan.targets[0]!, 'h2')).toBe('https://127.0.0.1:4431/t.html');
@@ -148,6 +175,7 @@ describe('expandPlan', () => {
         method: 'GET',
         headers: [{ name: 'X-Test', value: '1' }],
         body: { kind: 'none' },
+        monitor: { kind: 'auto' },
       },
     ]);
     expect(h2.scenario.options.protocol).toBe('h2');

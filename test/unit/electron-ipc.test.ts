@@ -7,6 +7,7 @@ import { FakeRunService, nextMacrotask } from '../helpers/fake-run-service.ts';
 import { createCommandHandlers } from '../../electron/host/commands.ts';
 import { RunRegistry } from '../../electron/host/run-registry.ts';
 import { createHostServices, type HostServices } from '../../electron/host/services.ts';
+import { HistorySaver } from '../../electron/services/history-saver.ts';
 import { openStores } from '../../electron/stores/index.ts';
 import { APP_ORIGIN } from '../../electron/main/app-protocol.ts';
 import { registerIpcHandlers, windowOwner } from '../../electron/main/ipc.ts';
@@ -87,6 +88,16 @@ describe('IPC handlers', () => {
     });
   });
 
+  it('begins a started run only once its reply is out: a macrotask after the handler answered', async () => {
+    const reply = await ipcMain.invoke(commandChannel('run.start'), invokeEvent(ours, appFrame), {
+      scenario: goodScenario,
+    });
+    expect(reply).toEqual({ ok: true, value: { runId: 'run-1' } });
+    expect(service.begun('run-1')).toBe(false);
+    await nextMacrotask();
+    expect(service.begun('run-1')).toBe(true);
+  });
+
   it('rejects a bad payload with a message naming the field, without calling the service', async () => {
     const badUrl = await ipcMain.invoke(commandChannel('run.start'), invokeEvent(ours, appFrame), {
       scenario: { targets: [{ url: 'ftp://example' }], load: { model: 'closed', connections: 0 } },
@@ -128,7 +139,7 @@ describe('IPC handlers', () => {
 
   it('lets a window stop only its own runs', async () => {
     const other = new FakeWebContents();
-    const runId = services.runs.start(parsedScenario, windowOwner(other));
+    const { id: runId } = services.runs.start(parsedScenario, windowOwner(other));
     const reply = await ipcMain.invoke(commandChannel('run.stop'), invokeEvent(ours, appFrame), { runId });
     expect(reply).toEqual({ ok: true, value: { stopped: false } });
     expect(service.stopped).toEqual([]);
@@ -136,7 +147,7 @@ describe('IPC handlers', () => {
 });
 
 describe('preload', () => {
-  it('exposes the curated API: one method per command and the two event subscriptions', async () => {
+  it('exposes the curated API: one method per command and the two per-job event subscriptions', async () => {
     const ipcRenderer = electronMock.ipcRenderer;
     await import('../../electron/preload/index.ts');
     const api = exposed.get('trebuchet') as TrebuchetApi;
@@ -173,38 +184,44 @@ describe('preload', () => {
     });
     await expect(api.run.stop({ runId: '!' })).rejects.toThrow('runId: run id is malformed');
 
+    // One listener per channel, whoever follows what; each event reaches its own job's listeners.
+    expect(ipcRenderer.listenerCount(RUN_EVENT_CHANNEL)).toBe(1);
     const seen: RunEvent[] = [];
-    const unsubscribe = api.onRunEvent((event) => seen.push(event));
+    const unsubscribe = api.onRunEvent('run-9', (event) => seen.push(event));
     const event: RunEvent = { type: 'started', runId: 'run-9', targetCount: 2 };
     ipcRenderer.emit(RUN_EVENT_CHANNEL, { sender: 'not for the renderer' }, event);
+    ipcRenderer.emit(RUN_EVENT_CHANNEL, {}, { ...event, runId: 'run-8' });
     unsubscribe();
     ipcRenderer.emit(RUN_EVENT_CHANNEL, {}, event);
     expect(seen).toEqual([event]);
-    expect(ipcRenderer.listenerCount(RUN_EVENT_CHANNEL)).toBe(0);
 
     const comparisons: ComparisonEvent[] = [];
-    const stopListening = api.onComparisonEvent((e) => comparisons.push(e));
+    const stopListening = api.onComparisonEvent('cmp-1', (e) => comparisons.push(e));
     const started: ComparisonEvent = { type: 'started', comparisonId: 'cmp-1', cellCount: 8 };
     ipcRenderer.emit(COMPARISON_EVENT_CHANNEL, {}, started);
     ipcRenderer.emit(RUN_EVENT_CHANNEL, {}, event);
     stopListening();
+    ipcRenderer.emit(COMPARISON_EVENT_CHANNEL, {}, started);
     expect(comparisons).toEqual([started]);
-    expect(ipcRenderer.listenerCount(COMPARISON_EVENT_CHANNEL)).toBe(0);
   });
 });
 
 describe('run registry', () => {
-  it("holds a run's events until its start reply is out, then routes them to the owner only", async () => {
+  it('begins a run when told (after its start reply), then routes its events to the owner only', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'trebuchet-registry-'));
+    const stores = await openStores({ dataDir });
     const service = new FakeRunService();
-    const registry = new RunRegistry(service);
+    const history = new HistorySaver({ history: stores.history, appVersion: '1' });
+    const registry = new RunRegistry({ service, history });
     const a: RunEvent[] = [];
     const b: RunEvent[] = [];
-    registry.attach('a', (e) => a.push(e));
-    registry.attach('b', (e) => b.push(e));
-    const runId = registry.start(parsedScenario, 'a');
+    registry.attach('a', () => (e) => a.push(e));
+    registry.attach('b', () => (e) => b.push(e));
+    const run = registry.start(parsedScenario, 'a');
+    const runId = run.id;
+    expect(service.begun(runId)).toBe(false);
+    run.begin();
     service.emit({ type: 'started', runId, targetCount: 1 });
-    expect(a).toEqual([]);
-    await nextMacrotask();
     expect(a).toEqual([{ type: 'started', runId, targetCount: 1 }]);
     service.emit({ type: 'target-started', runId, targetIndex: 0 });
     expect(a).toHaveLength(2);
@@ -213,11 +230,14 @@ describe('run registry', () => {
     registry.detach('a');
     service.emit({ type: 'target-started', runId, targetIndex: 1 });
     expect(a).toHaveLength(2);
-    registry.attach('a', (e) => a.push(e));
+    registry.attach('a', () => (e) => a.push(e));
     expect(await registry.stop(runId, 'b')).toBe(false);
     expect(await registry.stop(runId, 'a')).toBe(true);
-    expect(a.at(-1)).toEqual({ type: 'done', runId, status: 'cancelled', results: [] });
+    await history.idle();
+    await expect.poll(() => a.at(-1)?.type).toBe('done');
+    expect(a.at(-1)).toMatchObject({ type: 'done', runId, status: 'cancelled', results: [] });
     expect(registry.idsOf('a')).toEqual([]);
     expect(b).toEqual([]);
+    await rm(dataDir, { recursive: true, force: true });
   });
 });

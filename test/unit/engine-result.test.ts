@@ -62,8 +62,10 @@ describe('result math', () => {
     const r = new Recorder({ sloMs: null, warmup: false, now: 0 });
     // 300 responses at 1..3 ms, 100 of them 500s, and 10 resets, over 2 s in 2 ticks.
     for (let i = 0; i < 300; i++) {
+      r.started();
       r.sent(0, 100);
       r.response(i % 3 === 0 ? 500 : 200, 1000 + (i % 3) * 1000, 10, 100);
+      r.inFlight--;
     }
     for (let i = 0; i < 10; i++) r.error('reset', 'read ECONNRESET');
     const samples = [r.tick(1000, 50), r.tick(2000, 95)];

@@ -95,7 +95,7 @@ describe('ab report layout', () => {
   it('shows TLS facts, a body sent and the open model', () => {
     const r = amendResult(seed000Result(), {
       target: { url: 'https://localhost:8443/test.html?x=1', method: 'POST' },
-      options: { tls: { verify: true, caFile: null, servername: 'localhost' } },
+      options: { tls: { verify: true, caFile: null, servername: 'localhost', minVersion: 'TLSv1.2' } },
       tls: {
         protocol: 'TLSv1.3',
         cipher: 'TLS_AES_256_GCM_SHA384',

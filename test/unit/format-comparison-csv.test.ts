@@ -6,8 +6,9 @@ import {
   comparisonPlanSchema,
   type CellOutcome,
 } from '../../shared/comparison.ts';
-import { comparisonMatrixCsv, percentileTableCsv } from '../../shared/format/csv.ts';
+import { comparisonMatrixCsv, percentileTableCsv, summaryCsv } from '../../shared/format/csv.ts';
 import { resultWith } from '../helpers/comparison-results.ts';
+import { amendResult } from '../helpers/run-result.ts';
 
 const plan = comparisonPlanSchema.parse({
   name: 'two servers',
@@ -46,7 +47,7 @@ const outcomes = [
 
 describe('comparison matrix CSV', () => {
   const table = aggregateComparison(plan, outcomes);
-  const rows = parse<Record<string, string>>(comparisonMatrixCsv(table), { columns: true });
+  const rows = parse<Record<string, string>>(comparisonMatrixCsv(table, outcomes), { columns: true });
 
   it('has one row per cell with units in the headers, and the spread across repetitions', () => {
     expect(rows).toHaveLength(4);
@@ -91,8 +92,83 @@ describe('comparison matrix CSV', () => {
       load: { model: 'open', rate: 100, durationSeconds: 1 },
       levels: [100, 1000],
     });
-    const header = comparisonMatrixCsv(aggregateComparison(open, [])).split('\r\n')[0]!;
+    const header = comparisonMatrixCsv(aggregateComparison(open, []), []).split('\r\n')[0]!;
     expect(header.startsWith('target,rate level (req/s),protocol,')).toBe(true);
+  });
+});
+
+describe('late, dropped, SLO failures, phases and the verdict in both CSVs', () => {
+  // Seed 000's Apache cell at 10000 req/s: half the schedule dropped, the other half late.
+  const open = comparisonPlanSchema.parse({
+    ...plan,
+    load: { model: 'open', rate: 100, durationSeconds: 5 },
+    levels: [10_000],
+    repetitions: 1,
+  });
+  const dropped = amendResult(resultWith({ rps: 4530, total: 25_413 }), {
+    load: { model: 'open', rate: 10_000, durationSeconds: 5, maxInFlight: 10_000 },
+    requests: { late: 25_396, dropped: 24_587, sloExceeded: 0 },
+    statusCodes: { '200': 25_413 },
+    phases: {
+      setup: { min: 0, mean: 1.5, stdev: 0, median: 1, max: 3, percentiles: {} },
+      processing: { min: 0, mean: 2.25, stdev: 0, median: 2, max: 4, percentiles: {} },
+      waiting: { min: 0, mean: 2, stdev: 0, median: 2, max: 4, percentiles: {} },
+    },
+  });
+  const cell: CellOutcome = {
+    cellIndex: 0,
+    coordinates: { targetIndex: 1, protocol: 'http', level: 10_000, repetition: 0 },
+    result: dropped,
+  };
+
+  it('Matrix CSV: a cell that dropped requests says so in its late, dropped and verdict columns', () => {
+    const [, apache] = parse<Record<string, string>>(
+      comparisonMatrixCsv(aggregateComparison(open, [cell]), [cell]),
+      { columns: true },
+    );
+    expect(apache).toMatchObject({
+      target: 'apache',
+      late: '25396',
+      dropped: '24587',
+      'slo failures': '',
+      'connect mean (ms)': '1.5',
+      'processing mean (ms)': '2.25',
+      'waiting mean (ms)': '2',
+      verdict: 'rate-not-reached',
+      caveats: 'rate not reached',
+      'verdict message':
+        'The rate was not reached at 10,000 req/s: of 50,000 scheduled requests, 24,587 (49.2%) were never sent and 25,396 (50.8%) went out late.',
+    });
+  });
+
+  it('Runs summary CSV: each run with its late, dropped, SLO failures, phase means and verdict', () => {
+    const slow = amendResult(resultWith({ rps: 100, total: 1000, ok: 400 }), {
+      options: { sloMs: 300 },
+      requests: { sloExceeded: 600, non2xx: 0 },
+      statusCodes: { '200': 1000 },
+    });
+    const [a, b] = parse<Record<string, string>>(
+      summaryCsv([
+        { label: 'apache · 10000 req/s', result: dropped },
+        { label: 'slow', result: slow },
+      ]),
+      { columns: true },
+    );
+    expect(a).toMatchObject({
+      late: '25396',
+      dropped: '24587',
+      'connect mean (ms)': '1.5',
+      verdict: 'rate-not-reached',
+    });
+    expect(b).toMatchObject({
+      late: '',
+      dropped: '',
+      'slo exceeded': '600',
+      verdict: 'failures',
+      caveats: 'SLO 60.0%',
+      'verdict message':
+        '600 of 1,000 requests (60.0%) were slower than the 300 ms SLO and count as failures.',
+    });
   });
 });
 

@@ -87,8 +87,10 @@ describe('vegeta rate and throughput', () => {
     const recorder = new Recorder({ sloMs: null, warmup: false, now: 0 });
     // 100 requests on a 10 ms schedule: the first sent at 0, the last at 990 ms; all answered.
     for (let i = 0; i < 100; i++) {
+      recorder.started();
       recorder.sent(0, 80);
       recorder.response(200, 2000, 5, 120);
+      recorder.inFlight--;
       recorder.noteDocument('nginx', 5);
     }
     const samples = [recorder.tick(1000, 10)];

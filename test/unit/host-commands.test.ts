@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,23 +7,19 @@ import {
   dispatchCommand,
   type CommandHandlers,
 } from '../../electron/host/commands.ts';
-import { ComparisonRegistry, type ComparisonService } from '../../electron/host/comparison-registry.ts';
-import { MAX_REPLAY_SAMPLES } from '../../electron/host/run-registry.ts';
+import { ComparisonRegistry } from '../../electron/host/comparison-registry.ts';
+import { MAX_REPLAY_SAMPLES, RunRegistry } from '../../electron/host/run-registry.ts';
 import { createHostServices, type HostServices } from '../../electron/host/services.ts';
-import { HistoryRecorder, RecordingRunService } from '../../electron/services/history-recorder.ts';
+import { HistorySaver } from '../../electron/services/history-saver.ts';
 import { openStores, type Stores } from '../../electron/stores/index.ts';
 import type { CommandName, CommandOutput, RunEvent } from '../../shared/api.ts';
-import {
-  comparisonPlanSchema,
-  type ComparisonEvent,
-  type ComparisonPlan,
-  type CellOutcome,
-} from '../../shared/comparison.ts';
+import { comparisonPlanSchema, type ComparisonEvent, type CellOutcome } from '../../shared/comparison.ts';
 import type { HistorySummary, RunRecordDraft } from '../../shared/history.ts';
+import { LIMITS } from '../../shared/defaults.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';
 import { resultWith } from '../helpers/comparison-results.ts';
 import { sampleFixture } from '../helpers/run-result.ts';
-import { FakeRunService, nextMacrotask } from '../helpers/fake-run-service.ts';
+import { FakeComparisonService, FakeRunService } from '../helpers/fake-run-service.ts';
 
 const scenarioInput = {
   name: 'nginx static',
@@ -50,7 +46,13 @@ beforeEach(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'trebuchet-commands-'));
   stores = await openStores({ dataDir });
   engine = new FakeRunService();
-  services = createHostServices({ engine, stores, appVersion: '9.8.7' });
+  // Every URL passes the comparison's pre-flight (its own tests are in comparison-runner.test.ts).
+  services = createHostServices({
+    engine,
+    stores,
+    appVersion: '9.8.7',
+    checkTarget: () => Promise.resolve({ ok: true }),
+  });
   handlers = createCommandHandlers({
     services,
     info: { appVersion: '9.8.7', host: 'web', platform: 'linux' },
@@ -62,21 +64,23 @@ afterEach(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-/** Sends a command as a host would (validation included) and unwraps its value. */
+/** Sends a command as a host would (validation included, then the reply "sent") and unwraps its value. */
 async function call<K extends CommandName>(command: K, input?: unknown, caller = 'page-a') {
-  const reply = await dispatchCommand(handlers, command, input, caller);
+  const { reply, replied } = await dispatchCommand(handlers, command, input, caller);
+  replied();
   if (!reply.ok) throw new Error(reply.error);
   return reply.value as CommandOutput<K>;
 }
 
 async function callError(command: CommandName, input?: unknown): Promise<string> {
-  const reply = await dispatchCommand(handlers, command, input, 'page-a');
+  const { reply, replied } = await dispatchCommand(handlers, command, input, 'page-a');
+  replied();
   if (reply.ok) throw new Error(`${command} succeeded, expected an error`);
   return reply.error;
 }
 
 describe('presets commands', () => {
-  it('lists the five built-in presets first, read-only, and where the file is', async () => {
+  it('lists the five built-in presets first, read-only, and where the presets are kept', async () => {
     const list = await call('presets.list');
     expect(list.presets.map((p) => p.source)).toEqual(Array(5).fill('built-in'));
     expect(list.presets.map((p) => p.id)).toEqual([
@@ -86,7 +90,7 @@ describe('presets commands', () => {
       expect.stringMatching(/^builtin-seed-003/),
       expect.stringMatching(/^builtin-seed-004/),
     ]);
-    expect(list.file).toBe(path.join(dataDir, 'presets.json'));
+    expect(list.file).toBe(path.join(dataDir, 'presets'));
     expect(list.secretStorage).toBe('plaintext');
     expect(list.problems).toEqual([]);
     const builtIn = list.presets[0]!.id;
@@ -107,13 +111,13 @@ describe('presets commands', () => {
     expect(asked.message).toContain('Authorization on');
     expect((await call('presets.list')).presets).toHaveLength(5);
 
+    const stored = (id: string) => readFile(path.join(dataDir, 'presets', `${id}.preset.json`), 'utf8');
     const omitted = await call('presets.save', { preset: draft, omitSecrets: true });
     if (!omitted.ok) throw new Error(omitted.message);
-    const stored = await readFile(path.join(dataDir, 'presets.json'), 'utf8');
-    expect(stored).not.toContain('s3cret');
+    expect(await stored(omitted.preset.id)).not.toContain('s3cret');
     const kept = await call('presets.save', { preset: draft, allowPlaintextSecrets: true });
     if (!kept.ok) throw new Error(kept.message);
-    expect(await readFile(path.join(dataDir, 'presets.json'), 'utf8')).toContain('Bearer s3cret');
+    expect(await stored(kept.preset.id)).toContain('Bearer s3cret');
 
     const list = await call('presets.list');
     expect(list.presets.filter((p) => p.source === 'user').map((p) => [p.name, p.secretCount])).toEqual([
@@ -183,9 +187,8 @@ describe('presets commands', () => {
 describe('history through the run registry', () => {
   it("saves a finished run before its 'done' reaches the page, with the app version", async () => {
     const seen: RunEvent[] = [];
-    services.attach('page-a', { run: (e) => seen.push(e), comparison: () => undefined });
+    services.attach('page-a', { run: () => (e) => seen.push(e), comparison: () => () => undefined });
     const { runId } = await call('run.start', { scenario: scenarioInput });
-    await nextMacrotask();
     const result = resultWith({ rps: 1234.5 });
     engine.emit({ type: 'target-done', runId, targetIndex: 0, result });
     engine.emit({ type: 'done', runId, status: 'completed', results: [result] });
@@ -212,15 +215,56 @@ describe('history through the run registry', () => {
 
   it('saves a cancelled run too, and runs another caller started stay out of this page', async () => {
     const seen: RunEvent[] = [];
-    services.attach('page-a', { run: (e) => seen.push(e), comparison: () => undefined });
+    services.attach('page-a', { run: () => (e) => seen.push(e), comparison: () => () => undefined });
     const { runId } = await call('run.start', { scenario: scenarioInput }, 'page-b');
-    await nextMacrotask();
     expect(await call('run.stop', { runId })).toEqual({ stopped: false });
     expect(await call('run.stop', { runId }, 'page-b')).toEqual({ stopped: true });
     await services.close();
     expect(seen).toEqual([]);
     const runs = (await call('history.list')).runs;
     expect(runs.map((r) => r.status)).toEqual(['cancelled']);
+  });
+});
+
+describe('what run.start and compare.start refuse', () => {
+  it(`runs ${LIMITS.concurrentRuns.max} runs and comparisons at once, whoever started them, and refuses more`, async () => {
+    expect(LIMITS.concurrentRuns.max).toBe(4);
+    const a1 = await call('run.start', { scenario: scenarioInput }, 'page-a');
+    const a2 = await call('run.start', { scenario: scenarioInput }, 'page-a');
+    await call('run.start', { scenario: scenarioInput }, 'page-b');
+    const c = await call('compare.start', { plan: planInput }, 'page-b');
+    const refused =
+      'this host already runs 4 runs and comparisons at once, the most it allows (each one loads the machine); stop one or wait for one to end';
+    expect(await callError('run.start', { scenario: scenarioInput })).toBe(refused);
+    expect(await callError('compare.start', { plan: planInput })).toBe(refused);
+    // Three plain runs went to the engine, and the comparison's first cell run (after its pre-flight).
+    await expect.poll(() => engine.started.length).toBe(4);
+
+    // A run that ends makes room; a stopped comparison too.
+    engine.emit({ type: 'done', runId: a1.runId, status: 'completed', results: [] });
+    await expect.poll(() => services.runs.idsOf('page-a')).toEqual([a2.runId]);
+    const next = await call('run.start', { scenario: scenarioInput }, 'page-c');
+    expect(await callError('run.start', { scenario: scenarioInput })).toBe(refused);
+    expect(await call('compare.stop', { comparisonId: c.comparisonId }, 'page-b')).toEqual({ stopped: true });
+    await expect.poll(() => services.comparisons.idsOf('page-b')).toEqual([]);
+    expect((await call('run.start', { scenario: scenarioInput }, 'page-a')).runId).not.toBe(next.runId);
+  });
+
+  it('refuses a run whose body or CA file cannot be read, naming the field, before starting anything', async () => {
+    const folder = path.join(dataDir, 'a-folder');
+    await mkdir(folder);
+    const scenario = {
+      ...scenarioInput,
+      targets: [{ ...scenarioInput.targets[0], body: { kind: 'file', path: folder } }],
+    };
+    expect(await callError('run.start', { scenario })).toBe(
+      `run.start input is invalid: scenario.targets.0.body.path: ${folder} is a folder, not a file`,
+    );
+    const missing = path.join(dataDir, 'missing.pem');
+    expect(
+      await callError('compare.start', { plan: { ...planInput, options: { tls: { caFile: missing } } } }),
+    ).toBe(`compare.start input is invalid: plan.options.tls.caFile: ${missing} does not exist`);
+    expect(engine.started).toEqual([]);
   });
 });
 
@@ -237,10 +281,9 @@ describe('runs in progress, for a reloaded page (run.active)', () => {
   });
 
   it("hands back the caller's run: all events but a finished target's samples, and the clock", async () => {
-    services.attach('page-a', { run: () => undefined, comparison: () => undefined });
+    services.attach('page-a', { run: () => () => undefined, comparison: () => () => undefined });
     const { runId } = await call('run.start', { scenario: twoTargets });
     await call('run.start', { scenario: scenarioInput }, 'page-b');
-    await nextMacrotask();
     engine.emit({ type: 'started', runId, targetCount: 2 });
     engine.emit({ type: 'target-started', runId, targetIndex: 0 });
     engine.emit(sample(runId, 0, 1));
@@ -277,7 +320,6 @@ describe('runs in progress, for a reloaded page (run.active)', () => {
 
   it('keeps at most MAX_REPLAY_SAMPLES samples of the running target, the newest', async () => {
     const { runId } = await call('run.start', { scenario: scenarioInput });
-    await nextMacrotask();
     engine.emit({ type: 'target-started', runId, targetIndex: 0 });
     const count = MAX_REPLAY_SAMPLES + 5;
     for (let seq = 1; seq <= count; seq++) engine.emit(sample(runId, 0, seq));
@@ -290,81 +332,64 @@ describe('runs in progress, for a reloaded page (run.active)', () => {
   });
 });
 
-describe('history recorder', () => {
-  it('passes done on with the save error when the store cannot write, and passes no foreign runs', async () => {
+describe('history saver', () => {
+  it('passes done on with the save error when the store cannot write, and no run it did not start', async () => {
     const failing = {
       save: (_d: RunRecordDraft): Promise<HistorySummary> => Promise.reject(new Error('disk full')),
     };
-    const recorder = new HistoryRecorder({ history: failing, appVersion: '1' });
+    const history = new HistorySaver({ history: failing, appVersion: '1' });
     const fake = new FakeRunService();
-    const recording = new RecordingRunService({ engine: fake, recorder });
+    const registry = new RunRegistry({ service: fake, history });
     const seen: RunEvent[] = [];
-    recording.subscribe((e) => seen.push(e));
-    const runId = recording.start(scenarioSchema.parse(scenarioInput));
+    registry.attach('a', () => (e) => seen.push(e));
+    const run = registry.start(scenarioSchema.parse(scenarioInput), 'a');
+    run.begin();
     // A run someone else started on the same engine (a comparison cell).
-    fake.emit({ type: 'started', runId: 'cell-run', targetCount: 1 });
-    fake.emit({ type: 'done', runId: 'cell-run', status: 'completed', results: [] });
+    const cell = fake.start(scenarioSchema.parse(scenarioInput));
+    cell.events(() => undefined);
+    fake.emit({ type: 'started', runId: cell.id, targetCount: 1 });
+    fake.emit({ type: 'done', runId: cell.id, status: 'completed', results: [] });
     const errors: unknown[] = [];
     const original = console.error;
     console.error = (...args: unknown[]) => errors.push(args);
     try {
-      fake.emit({ type: 'done', runId, status: 'completed', results: [] });
-      await recorder.idle();
+      fake.emit({ type: 'done', runId: run.id, status: 'completed', results: [] });
+      await history.idle();
       await expect.poll(() => seen.length).toBe(1);
     } finally {
       console.error = original;
     }
     expect(seen[0]).toMatchObject({
       type: 'done',
-      runId,
+      runId: run.id,
       historyError: 'The run could not be saved in history: disk full',
     });
     expect(errors).toHaveLength(1);
-    recording.close();
+    await registry.close();
   });
 });
 
-/** A comparison runner stand-in that emits what the test pushes. */
-class FakeComparisons implements ComparisonService {
-  readonly stopped: string[] = [];
-  readonly #listeners = new Set<(e: ComparisonEvent) => void>();
-  #next = 1;
-  start(_plan: ComparisonPlan): string {
-    return `cmp-${this.#next++}`;
-  }
-  subscribe(listener: (e: ComparisonEvent) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-  stop(comparisonId: string): Promise<boolean> {
-    this.stopped.push(comparisonId);
-    this.emit({ type: 'done', comparisonId, status: 'cancelled', outcomes: [] });
-    return Promise.resolve(true);
-  }
-  emit(e: ComparisonEvent): void {
-    for (const l of this.#listeners) l(e);
-  }
-}
-
 /** A comparison registry over a fake runner, saving in this test's history store. */
 function comparisonRegistry() {
-  const fake = new FakeComparisons();
-  const recorder = new HistoryRecorder({ history: stores.history, appVersion: '2.0.0' });
-  return { fake, recorder, registry: new ComparisonRegistry({ service: fake, recorder }) };
+  const fake = new FakeComparisonService();
+  const saver = new HistorySaver({ history: stores.history, appVersion: '2.0.0' });
+  return { fake, saver, registry: new ComparisonRegistry({ service: fake, history: saver }) };
 }
 
 describe('comparison registry', () => {
-  it('holds events until the reply, routes them to the owner, and saves the comparison before done', async () => {
-    const { fake, recorder, registry } = comparisonRegistry();
+  it('begins a comparison only once begun (after the reply), routes it to the owner, saves it before done', async () => {
+    const { fake, saver, registry } = comparisonRegistry();
     const a: ComparisonEvent[] = [];
     const b: ComparisonEvent[] = [];
-    registry.attach('a', (e) => a.push(e));
-    registry.attach('b', (e) => b.push(e));
+    registry.attach('a', () => (e) => a.push(e));
+    registry.attach('b', () => (e) => b.push(e));
     const plan = comparisonPlanSchema.parse(planInput);
-    const id = registry.start(plan, 'a');
+    const job = registry.start(plan, 'a');
+    const id = job.id;
+    // Until then its handle has no subscriber, so it cannot have begun.
+    expect(fake.begun(id)).toBe(false);
+    job.begin();
     fake.emit({ type: 'started', comparisonId: id, cellCount: 8 });
-    expect(a).toEqual([]);
-    await nextMacrotask();
     expect(a).toEqual([{ type: 'started', comparisonId: id, cellCount: 8 }]);
 
     const outcome: CellOutcome = {
@@ -376,7 +401,7 @@ describe('comparison registry', () => {
     expect(await registry.stop(id, 'b')).toBe(false);
     expect(registry.idsOf('a')).toEqual([id]);
     fake.emit({ type: 'done', comparisonId: id, status: 'completed', outcomes: [outcome] });
-    await recorder.idle();
+    await saver.idle();
     await expect.poll(() => a.length).toBe(3);
     const done = a[2]!;
     if (done.type !== 'done' || !done.historyId) throw new Error('no history id');
@@ -392,10 +417,42 @@ describe('comparison registry', () => {
     await registry.close();
   });
 
+  it('keeps nothing in history of a comparison that ran no cell (its pre-flight failed), and says no save', async () => {
+    const { fake, saver, registry } = comparisonRegistry();
+    const seen: ComparisonEvent[] = [];
+    registry.attach('a', () => (e) => seen.push(e));
+    const job = registry.start(comparisonPlanSchema.parse(planInput), 'a');
+    job.begin();
+    fake.emit({ type: 'started', comparisonId: job.id, cellCount: 8 });
+    const done: ComparisonEvent = {
+      type: 'done',
+      comparisonId: job.id,
+      status: 'failed',
+      outcomes: [],
+      preflightFailures: [
+        {
+          url: 'https://127.0.0.1:8081/',
+          protocol: 'http1.1',
+          targets: ['nginx'],
+          kind: 'tls',
+          message: 'certificate is self-signed',
+          fixes: ['turn-off-verification', 'choose-ca-file'],
+        },
+      ],
+    };
+    fake.emit(done);
+    await saver.idle();
+    expect(seen.at(-1)).toEqual(done);
+    expect(registry.idsOf('a')).toEqual([]);
+    expect((await stores.history.list()).map((r) => r.kind)).toEqual([]);
+    await registry.close();
+  });
+
   it("hands a reloaded page its comparison: every event but the cells' samples, of which the latest", async () => {
-    const { fake, recorder, registry } = comparisonRegistry();
-    const id = registry.start(comparisonPlanSchema.parse(planInput), 'a');
-    await nextMacrotask();
+    const { fake, saver, registry } = comparisonRegistry();
+    const job = registry.start(comparisonPlanSchema.parse(planInput), 'a');
+    job.begin();
+    const id = job.id;
     const coordinates = { targetIndex: 0, protocol: 'http', level: 10, repetition: 0 } as const;
     fake.emit({ type: 'started', comparisonId: id, cellCount: 8 });
     fake.emit({
@@ -432,16 +489,17 @@ describe('comparison registry', () => {
     // Listed until its 'done' is passed on, after the save.
     fake.emit({ type: 'done', comparisonId: id, status: 'completed', outcomes: [outcome] });
     expect(registry.idsOf('a')).toEqual([id]);
-    await recorder.idle();
+    await saver.idle();
     await expect.poll(() => registry.activeOf('a')).toEqual([]);
     await registry.close();
   });
 
   it('stops the comparisons of a page that went away and saves them as cancelled', async () => {
     const { fake, registry } = comparisonRegistry();
-    const id = registry.start(comparisonPlanSchema.parse(planInput), 'gone');
+    const job = registry.start(comparisonPlanSchema.parse(planInput), 'gone');
+    job.begin();
     await registry.stopOwned('gone');
-    expect(fake.stopped).toEqual([id]);
+    expect(fake.stopped).toEqual([job.id]);
     const runs = await stores.history.list();
     expect(runs.map((r) => [r.kind, r.status, r.name])).toEqual([
       ['comparison', 'cancelled', 'nginx vs apache'],

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DECODER_TABLE_SIZE,
   encodeRequestBlock,
+  HeaderListTooLargeError,
   HpackDecoder,
   HpackError,
   huffmanDecode,
@@ -316,6 +317,37 @@ describe('HPACK for the native HTTP/2 client', () => {
     expect(() => new HpackDecoder().decode(Buffer.from([0x40 | 54, 0x81, 0x64]), 0, 3, false)).toThrow(
       /Huffman/,
     );
+  });
+
+  it('bounds the header list a block decodes to, indexed references included (an HPACK bomb)', () => {
+    // server: 4,000 x "a" added to the table (entry of 4,038 bytes), then 250 references to it.
+    const value = Buffer.concat([
+      Buffer.from([0x40 | 54, 0x7f]),
+      Buffer.from([0x80 | (4000 - 127 - 128 * 30), 30]),
+      Buffer.alloc(4000, 0x61),
+    ]);
+    const block = Buffer.concat([Buffer.from([0x88]), value, Buffer.alloc(250, 0x80 | 62)]);
+    const head = new HpackDecoder(DECODER_TABLE_SIZE, 2_000_000).decode(block, 0, block.length, false);
+    expect(head.status).toBe(200);
+    // 1 MiB: the 251 fields (4,038 bytes each) take about 1 MB; 1,000 more references pass it.
+    const bomb = Buffer.concat([block, Buffer.alloc(1000, 0x80 | 62)]);
+    expect(() => new HpackDecoder(DECODER_TABLE_SIZE, 1 << 20).decode(bomb, 0, bomb.length, false)).toThrow(
+      HeaderListTooLargeError,
+    );
+    expect(() => new HpackDecoder(DECODER_TABLE_SIZE, 1 << 20).decode(bomb, 0, bomb.length, false)).toThrow(
+      "response header list larger than 1048576 bytes (the client's limit)",
+    );
+    // Fields it skips undecoded count as they take in the block, plus 32 each.
+    const skipped = Buffer.concat([
+      Buffer.from([0x88]),
+      ...Array.from({ length: 40 }, () => Buffer.from([0x0f, 0x2b - 15, 3, 0x61, 0x62, 0x63])),
+    ]);
+    expect(() =>
+      new HpackDecoder(DECODER_TABLE_SIZE, 40 * 38).decode(skipped, 0, skipped.length, false),
+    ).toThrow(HeaderListTooLargeError);
+    expect(
+      new HpackDecoder(DECODER_TABLE_SIZE, 42 + 40 * 38).decode(skipped, 0, skipped.length, false).status,
+    ).toBe(200);
   });
 
   it('encodes a request block any decoder reads back, pseudo-headers first', () => {

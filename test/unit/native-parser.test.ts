@@ -111,6 +111,18 @@ describe('ResponseParser', () => {
     expect(p.error).toMatch(/larger than 1000 bytes/);
   });
 
+  it('rejects a complete head over the limit, in one read or split just under it', () => {
+    const text = `HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Big: ${'y'.repeat(1000)}\r\n\r\nok`;
+    const whole = parser({ maxHeadBytes: 1000 });
+    expect(whole.p.execute(Buffer.from(text), 0, text.length)).toBe(false);
+    expect(whole.p.error).toBe('response head larger than 1000 bytes');
+    // 990 bytes first (under the limit, no end yet), then the rest with the end of the head.
+    const split = parser({ maxHeadBytes: 1000 });
+    expect(feed(split.p, Buffer.from(text), [990])).toBe(false);
+    expect(split.p.error).toBe('response head larger than 1000 bytes');
+    expect(split.out).toEqual([]);
+  });
+
   it('parses many pipelined responses delivered in one read', () => {
     const one = 'HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\ntest';
     const text = one.repeat(50) + 'HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nte';

@@ -101,4 +101,64 @@ describe('built-in presets', () => {
     expect(plan.targets.map((t) => t.name)).toEqual(['Apache (prefork)', 'Apache (worker)', 'lighttpd']);
     expect(plan.targets.every((t) => t.urls.http!.endsWith('/3kb.html'))).toBe(true);
   });
+
+  it("open with the layout and matrix columns of their article's tool", () => {
+    expect(planOf('builtin-seed-000-vegeta-rate').report).toEqual({
+      format: 'vegeta',
+      columns: [
+        'requests',
+        'rps',
+        'timeTaken',
+        'latencyMean',
+        'p50',
+        'p95',
+        'p99',
+        'latencyMax',
+        'success',
+        'errors',
+        'late',
+        'dropped',
+        'runs',
+        'verdict',
+      ],
+    });
+    expect(planOf('builtin-seed-001-ab-8kb-image').report).toMatchObject({ format: 'ab' });
+    expect(planOf('builtin-seed-001-ab-8kb-image').report!.columns).toEqual(
+      expect.arrayContaining(['connectMean', 'processingMean', 'waitingMean', 'p50', 'p99', 'latencyMax']),
+    );
+    expect(planOf('builtin-seed-002-ab-repeated').report).toEqual({
+      format: 'ab',
+      columns: [
+        'runs',
+        'rps',
+        'rpsStdev',
+        'rpsMin',
+        'rpsMax',
+        'timeTaken',
+        'timePerRequest',
+        'timePerRequestAcross',
+        'failed',
+        'verdict',
+      ],
+    });
+    // Seed 003's table: mean and median latency, throughput, error rate (with the 300 ms rule).
+    expect(planOf('builtin-seed-003-jmeter-threads').report).toEqual({
+      format: 'jmeter',
+      columns: ['latencyMean', 'p50', 'rps', 'errorRate', 'sloFailures', 'runs', 'verdict'],
+    });
+    // Seed 004: Connect / Processing / Waiting means per server and level.
+    expect(planOf('builtin-seed-004-3kb-concurrency').report).toMatchObject({
+      format: 'ab',
+      columns: [
+        'rps',
+        'connectMean',
+        'processingMean',
+        'waitingMean',
+        'timeTaken',
+        'timePerRequest',
+        'failed',
+        'verdict',
+      ],
+    });
+  });
 });

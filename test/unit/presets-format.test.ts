@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULTS } from '../../shared/defaults.ts';
 import {
   isSecretHeader,
   parsePresetFile,
@@ -11,9 +12,9 @@ import { describeIssues } from '../../shared/validation.ts';
 
 const ctx = { newId: () => 'fresh-id', now: () => new Date('2025-03-04T05:06:07.000Z') };
 
-const v2 = {
+const v3 = {
   format: PRESET_FORMAT,
-  version: 2,
+  version: 3,
   id: 'p1',
   name: 'nginx smoke',
   createdAt: '2025-01-01T00:00:00.000Z',
@@ -32,7 +33,7 @@ function errors(input: unknown): string {
 
 describe('parsePresetFile', () => {
   it('reads the current version as is, with defaults filled', () => {
-    const r = parsePresetFile(v2, ctx);
+    const r = parsePresetFile(v3, ctx);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.migratedFrom).toBeNull();
@@ -58,7 +59,7 @@ describe('parsePresetFile', () => {
     const p = r.value;
     expect(p).toMatchObject({
       format: PRESET_FORMAT,
-      version: 2,
+      version: 3,
       id: 'fresh-id',
       name: 'old one',
       createdAt: '2024-06-01T12:00:00.000Z',
@@ -71,6 +72,45 @@ describe('parsePresetFile', () => {
       durationSeconds: 5,
       maxInFlight: 1000,
     });
+  });
+
+  it("migrates a version 2 comparison to 3, naming the report its load's tool would print", () => {
+    const plan = (load: object, options: object = {}) => ({
+      format: PRESET_FORMAT,
+      version: 2,
+      id: 'c1',
+      name: 'servers',
+      createdAt: '2025-01-01T00:00:00.000Z',
+      updatedAt: '2025-01-01T00:00:00.000Z',
+      kind: 'comparison',
+      plan: { targets: [{ urls: { http: 'http://127.0.0.1:1/' } }], load, levels: [10], options },
+    });
+    const report = (input: unknown) => {
+      const r = parsePresetFile(input, ctx);
+      if (!r.ok) throw new Error(describeIssues(r.issues));
+      expect(r.migratedFrom).toBe(2);
+      expect(r.value.version).toBe(3);
+      return r.value.kind === 'comparison' ? r.value.plan.report : undefined;
+    };
+    const columns = [...DEFAULTS.comparison.columns];
+    expect(report(plan({ model: 'closed' }))).toEqual({ format: 'ab', columns });
+    expect(report(plan({ model: 'open' }))).toEqual({ format: 'vegeta', columns });
+    expect(report(plan({ model: 'closed' }, { sloMs: 300 }))).toEqual({ format: 'jmeter', columns });
+    // A version 3 file keeps its own, and one without a report gets the same default.
+    const own = { format: 'http_load', columns: ['rps', 'connectMean'] };
+    const v3plan = { ...plan({ model: 'closed' }), version: 3 };
+    const read = (input: unknown) => {
+      const r = parsePresetFile(input, ctx);
+      return r.ok && r.value.kind === 'comparison' ? r.value.plan.report : undefined;
+    };
+    expect(read({ ...v3plan, plan: { ...v3plan.plan, report: own } })).toEqual(own);
+    expect(read(v3plan)).toEqual({ format: 'ab', columns });
+    expect(
+      errors({ ...v3plan, plan: { ...v3plan.plan, report: { format: 'k6', columns: ['rps'] } } }),
+    ).toMatch(/^plan\.report\.format: /);
+    expect(
+      errors({ ...v3plan, plan: { ...v3plan.plan, report: { format: 'ab', columns: ['rps', 'rps'] } } }),
+    ).toBe('plan.report.columns: a column is listed twice');
   });
 
   it('wraps a bare scenario or comparison plan into a new preset', () => {
@@ -97,27 +137,27 @@ describe('parsePresetFile', () => {
       'format: not a Trebuchet preset (expected "trebuchet-preset", got "k6")',
     );
     expect(errors({ format: PRESET_FORMAT })).toBe('version: version must be a number');
-    expect(errors({ ...v2, version: 9 })).toBe(
-      'version: version 9 was written by a newer Trebuchet; this one reads versions 1 to 2',
+    expect(errors({ ...v3, version: 9 })).toBe(
+      'version: version 9 was written by a newer Trebuchet; this one reads versions 1 to 3',
     );
-    expect(errors({ ...v2, version: 0 })).toBe(
-      'version: unknown preset version 0; this app reads versions 1 to 2',
+    expect(errors({ ...v3, version: 0 })).toBe(
+      'version: unknown preset version 0; this app reads versions 1 to 3',
     );
-    expect(errors({ ...v2, name: '  ' })).toBe('name: name is empty');
-    expect(errors({ ...v2, createdAt: 'yesterday' })).toBe('createdAt: must be a date and time (ISO 8601)');
-    expect(errors({ ...v2, kind: 'playlist' })).toMatch(/^kind: /);
-    expect(errors({ ...v2, scenario: { targets: [{ url: 'ftp://x' }] } })).toBe(
+    expect(errors({ ...v3, name: '  ' })).toBe('name: name is empty');
+    expect(errors({ ...v3, createdAt: 'yesterday' })).toBe('createdAt: must be a date and time (ISO 8601)');
+    expect(errors({ ...v3, kind: 'playlist' })).toMatch(/^kind: /);
+    expect(errors({ ...v3, scenario: { targets: [{ url: 'ftp://x' }] } })).toBe(
       'scenario.targets.0.url: URL must start with http:// or https:// (got ftp://)',
     );
     expect(
       errors({
-        ...v2,
+        ...v3,
         scenario: { targets: [{ url: 'http://a/' }], load: { model: 'closed', connections: 0 } },
       }),
     ).toBe('scenario.load.connections: connections must be at least 1');
     expect(
       errors({
-        ...v2,
+        ...v3,
         kind: 'comparison',
         scenario: undefined,
         plan: { targets: [{ urls: { http: 'http://a/' } }], load: { model: 'closed' }, levels: [] },
@@ -149,7 +189,7 @@ describe('secret headers', () => {
   it('lists the secret values of a preset, ignoring empty ones', () => {
     const r = parsePresetFile(
       {
-        ...v2,
+        ...v3,
         scenario: {
           targets: [
             {

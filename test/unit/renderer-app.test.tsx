@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ActiveRun, RunEvent } from '../../shared/api.ts';
-import { createTrebuchetApi, type SendCommand } from '../../shared/api-client.ts';
+import { createTrebuchetApi, JobEvents, type SendCommand } from '../../shared/api-client.ts';
 import type { Sample } from '../../shared/result.ts';
 import { scenarioSchema, type Scenario } from '../../shared/scenario.ts';
 import { App } from '../../renderer/App.tsx';
@@ -18,7 +18,7 @@ function sampleEvent(runId: string, over: Partial<Sample> = {}): RunEvent {
  * same createTrebuchetApi as the real hosts, so it has exactly the contract's shape.
  */
 function stubBridge(opts: { refuseStart?: string; active?: ActiveRun[] } = {}) {
-  const listeners = new Set<(e: RunEvent) => void>();
+  const runs = new JobEvents<RunEvent>((e) => e.runId, 'run');
   const started: Scenario[] = [];
   const stopped: string[] = [];
   const send: SendCommand = (command, input) => {
@@ -39,14 +39,11 @@ function stubBridge(opts: { refuseStart?: string; active?: ActiveRun[] } = {}) {
     }
   };
   const api = createTrebuchetApi(send, {
-    onRunEvent: (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
+    onRunEvent: (runId, l) => runs.subscribe(runId, l),
     onComparisonEvent: () => () => undefined,
   });
-  const emit = (e: RunEvent) => act(() => listeners.forEach((l) => l(e)));
-  return { api, started, stopped, emit, listenerCount: () => listeners.size };
+  const emit = (e: RunEvent) => act(() => runs.deliver(e));
+  return { api, started, stopped, emit, followed: () => runs.size };
 }
 
 // jsdom has no 2D canvas: charts are a stand-in that keeps the data and counts redraws.
@@ -119,7 +116,8 @@ describe('App with a stubbed bridge', () => {
   it('runs on Ctrl+Enter, shows live counters, stops on Escape and shows the partial result', async () => {
     const bridge = stubBridge();
     render(<App api={bridge.api} />);
-    expect(bridge.listenerCount()).toBe(1);
+    // No run, nothing followed.
+    expect(bridge.followed()).toBe(0);
     fireEvent.change(screen.getByTestId('target-url-0'), { target: { value: 'http://127.0.0.1:8080/' } });
     fireEvent.change(screen.getByTestId('load-connections'), { target: { value: '50' } });
     fireEvent.change(screen.getByTestId('load-duration'), { target: { value: '3' } });
@@ -133,6 +131,8 @@ describe('App with a stubbed bridge', () => {
       limit: { kind: 'duration', seconds: 3 },
     });
     expect(screen.getByTestId('stop-button')).toBeTruthy();
+    // Followed from the start reply on.
+    expect(bridge.followed()).toBe(1);
 
     bridge.emit({ type: 'started', runId: 'r1', targetCount: 1 });
     bridge.emit({ type: 'target-started', runId: 'r1', targetIndex: 0 });
@@ -171,6 +171,7 @@ describe('App with a stubbed bridge', () => {
     bridge.emit({ type: 'target-done', runId: 'r1', targetIndex: 0, result: partial });
     bridge.emit({ type: 'done', runId: 'r1', status: 'cancelled', results: [partial] });
     expect(screen.getByTestId('run-status').dataset.status).toBe('cancelled');
+    expect(bridge.followed()).toBe(0);
     expect(screen.getByTestId('report').dataset.status).toBe('cancelled');
     expect(screen.getByTestId('summary-rps').textContent).toBe('12,000.46');
     expect(screen.getByTestId('summary-rps').dataset.value).toBe('12000.456');
@@ -199,14 +200,15 @@ describe('App with a stubbed bridge', () => {
       { x: 1, y: 1000 },
       { x: 2, y: 1000 },
     ]);
-    // The wind-down: 3 answers in 30 ms. Not a point of its own at 100 req/s, but counted in the last.
+    // The wind-down, 3 answers in 30 ms, folded by the engine into the window before: the
+    // sample replaces that one (same seq). Not a point of its own, but counted in the last.
     bridge.emit(
       sampleEvent('r1', {
-        seq: 3,
+        seq: 2,
         elapsedSeconds: 2.03,
-        intervalSeconds: 0.03,
-        requests: 3,
-        requestsPerSecond: 100,
+        intervalSeconds: 1.03,
+        requests: 1003,
+        requestsPerSecond: 1003 / 1.03,
         final: true,
       }),
     );
@@ -237,8 +239,9 @@ describe('App with a stubbed bridge', () => {
         },
       ],
     });
+    let view: ReturnType<typeof render> | null = null;
     await act(async () => {
-      render(<App api={bridge.api} />);
+      view = render(<App api={bridge.api} />);
       await Promise.resolve();
     });
     expect(screen.getByTestId('run-status').dataset.status).toBe('running');
@@ -253,11 +256,15 @@ describe('App with a stubbed bridge', () => {
     expect(screen.getByTestId('chart-throughput').dataset.points).toBe('3');
     fireEvent.click(screen.getByTestId('stop-button'));
     expect(bridge.stopped).toEqual(['r9']);
+    // Leaving the page lets go of the run it followed.
+    expect(bridge.followed()).toBe(1);
+    view!.unmount();
+    expect(bridge.followed()).toBe(0);
   });
 
-  it('shows a clear error when the host refuses the run, and unsubscribes on unmount', async () => {
+  it('shows a clear error when the host refuses the run, and follows nothing', async () => {
     const bridge = stubBridge({ refuseStart: 'run.start input is invalid: scenario.targets.0.url: nope' });
-    const view = render(<App api={bridge.api} />);
+    render(<App api={bridge.api} />);
     fireEvent.change(screen.getByTestId('target-url-0'), { target: { value: 'http://127.0.0.1:8080/' } });
     await act(async () => {
       fireEvent.click(screen.getByTestId('run-button'));
@@ -266,7 +273,6 @@ describe('App with a stubbed bridge', () => {
     expect(screen.getByTestId('run-failed').textContent).toBe(
       'run.start input is invalid: scenario.targets.0.url: nope',
     );
-    view.unmount();
-    expect(bridge.listenerCount()).toBe(0);
+    expect(bridge.followed()).toBe(0);
   });
 });

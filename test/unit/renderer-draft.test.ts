@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../shared/defaults.ts';
+import { plannedEngine } from '../../electron/engine/runners.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';
+import { ENGINES } from '../../renderer/editor/choices.ts';
 import {
   checkDraft,
   defaultDraft,
@@ -57,7 +59,7 @@ describe('scenario draft', () => {
         ...d,
         sloMs: '250',
         closed: { ...d.closed, rate: '500', limitKind: 'requests', requests: '2000' },
-        tls: { verify: false, caFile: ' /tmp/ca.pem ', servername: '' },
+        tls: { verify: false, caFile: ' /tmp/ca.pem ', servername: '', minVersion: 'TLSv1' },
         thresholds: [{ ...newThreshold(), metric: 'p99', op: '<', value: '50' }],
       })),
     );
@@ -71,8 +73,44 @@ describe('scenario draft', () => {
       limit: { kind: 'requests', count: 2000 },
       rate: 500,
     });
-    expect(on.scenario.options.tls).toEqual({ verify: false, caFile: '/tmp/ca.pem', servername: null });
+    expect(on.scenario.options.tls).toEqual({
+      verify: false,
+      caFile: '/tmp/ca.pem',
+      servername: null,
+      minVersion: 'TLSv1',
+    });
     expect(on.scenario.options.thresholds).toEqual([{ metric: 'p99', op: '<', value: 50 }]);
+  });
+
+  it("takes durations as the CLI does: 1m30s, 500ms, and a bare number in the field's unit", () => {
+    const check = checkDraft(
+      withUrl('http://127.0.0.1/', (d) => ({
+        ...d,
+        closed: { ...d.closed, seconds: '1m30s' },
+        warmupSeconds: '500ms',
+        sloMs: '0.3s',
+        timeoutMs: '1m',
+        sampleIntervalMs: '250',
+      })),
+    );
+    expect(check.ok).toBe(true);
+    if (!check.ok) return;
+    expect(check.scenario.load).toMatchObject({ limit: { kind: 'duration', seconds: 90 } });
+    expect(check.scenario.options).toMatchObject({
+      warmupSeconds: 0.5,
+      sloMs: 300,
+      timeoutMs: 60_000,
+      sampleIntervalMs: 250,
+    });
+    const open = checkDraft(
+      withUrl('http://127.0.0.1/', (d) => ({ ...d, model: 'open', open: { ...d.open, seconds: '2m' } })),
+    );
+    expect(open.ok && open.scenario.load).toMatchObject({ model: 'open', durationSeconds: 120 });
+    // What the CLI refuses, the field does too, with the schema's message.
+    const bad = checkDraft(
+      withUrl('http://127.0.0.1/', (d) => ({ ...d, closed: { ...d.closed, seconds: '1m30x' } })),
+    );
+    expect(bad.issues.get('load.limit.seconds')).toBe('duration must be a number');
   });
 
   it('builds the open model and request bodies', () => {
@@ -109,6 +147,14 @@ describe('scenario draft', () => {
     );
     expect(fieldPaths(d).has('targets.0.headers.0.name')).toBe(true);
     expect(fieldPaths(d).has('targets')).toBe(false);
+    // A value HTTP cannot carry gets the message the CLI gives for -H.
+    const euro = withUrl('http://127.0.0.1/', (x) => ({
+      ...x,
+      targets: [{ ...x.targets[0]!, headers: [{ ...newHeader(), name: 'X-Price', value: '5 \u20ac' }] }],
+    }));
+    expect(checkDraft(euro).issues.get('targets.0.headers.0.value')).toBe(
+      'header value has "\u20ac" (U+20AC) at position 3; HTTP allows visible Latin-1 characters, spaces and tabs only',
+    );
   });
 
   it('duplicates a target with fresh keys', () => {
@@ -121,5 +167,19 @@ describe('scenario draft', () => {
     expect(copy.key).not.toBe(d.targets[0]!.key);
     expect(copy.headers[0]!.key).not.toBe(d.targets[0]!.headers[0]!.key);
     expect(copy.headers[0]!.name).toBe('Accept');
+  });
+});
+
+describe('the engine picker', () => {
+  it('says what each choice runs: auto is the native engine, which uses raw sockets', () => {
+    const options = scenarioSchema.parse({ targets: [{ url: 'http://127.0.0.1/' }] }).options;
+    for (const choice of ENGINES) {
+      const engine = plannedEngine({ ...options, engine: choice.value }).name;
+      expect(choice.label.toLowerCase(), choice.value).toContain(engine);
+    }
+    const native = ENGINES.find((c) => c.value === 'native')!.label;
+    expect(native).toContain('raw sockets');
+    expect(native).not.toMatch(/undici|http2\)/);
+    expect(ENGINES.find((c) => c.value === 'auto')!.label).not.toContain('best for the load');
   });
 });

@@ -11,7 +11,8 @@ import {
   thresholdActual,
   thresholdText,
 } from '../../renderer/report/reportModel.ts';
-import { AB_PERCENTILE_LABELS, runResultFixture } from '../helpers/run-result.ts';
+import { statusBadge } from '../../renderer/run/targetStatus.ts';
+import { AB_PERCENTILE_LABELS, amendResult, runResultFixture } from '../helpers/run-result.ts';
 
 describe('report model', () => {
   it('uses a fixture the result schema accepts', () => {
@@ -31,6 +32,59 @@ describe('report model', () => {
     expect(cards.p99).toMatchObject({ value: '9.90 ms', detail: 'max 48.7 ms' });
     expect(cards.transfer).toMatchObject({ value: '1.46 MiB/s' });
     expect(cards.duration).toMatchObject({ value: '3.00 s' });
+  });
+
+  it('counts SLO failures on the Success card, and marks the figures a caveat makes not the server’s', () => {
+    // Seed 003's 300 ms rule: 3.82% success while 40,344 responses came too late.
+    const slow = amendResult(runResultFixture(), {
+      options: { sloMs: 300 },
+      requests: { total: 41_946, responses: 41_946, ok: 1_602, non2xx: 0, errors: 0, sloExceeded: 40_344 },
+      successRatio: 1_602 / 41_946,
+      statusCodes: { '200': 41_946 },
+    });
+    const cards = Object.fromEntries(summaryCards(slow).map((c) => [c.id, c]));
+    expect(cards.success).toMatchObject({ value: '3.82%', tone: 'bad' });
+    expect(cards.success!.detail).toBe('40,344 over the 300 ms SLO · 0 non-2xx · 0 errors');
+    expect(cards.success!.caveat).toContain(
+      '40,344 of 41,946 requests (96.2%) were slower than the 300 ms SLO',
+    );
+    expect(cards.rps!.caveat).toBeUndefined();
+    // Every response a 404: no figure on the cards is the page's.
+    const missing = amendResult(runResultFixture(), {
+      requests: { ok: 0, non2xx: 36_000 },
+      successRatio: 0,
+      statusCodes: { '404': 36_000 },
+    });
+    const marked = summaryCards(missing)
+      .filter((c) => c.caveat !== undefined)
+      .map((c) => c.id);
+    expect(marked).toEqual(['rps', 'success', 'p50', 'p99', 'mean', 'transfer']);
+  });
+
+  it('shows the schedule on the open model’s Requests card', () => {
+    const open = amendResult(runResultFixture(), {
+      load: { model: 'open', rate: 10_000, durationSeconds: 5, maxInFlight: 10_000 },
+      requests: { late: 25_396, dropped: 24_587 },
+    });
+    const cards = Object.fromEntries(summaryCards(open).map((c) => [c.id, c]));
+    expect(cards.requests).toMatchObject({ detail: '24,587 dropped · 25,396 late', tone: 'warn' });
+  });
+
+  it('never gives a completed run that measured something else a green badge', () => {
+    const missing = amendResult(runResultFixture(), {
+      requests: { ok: 0, non2xx: 36_000 },
+      successRatio: 0,
+      statusCodes: { '404': 36_000 },
+    });
+    expect(statusBadge('completed', missing)).toEqual({ look: 'caveat', text: 'completed · all 404' });
+    expect(statusBadge('completed', runResultFixture({ statusCodes: { '200': 36_000 } }))).toEqual({
+      look: 'completed',
+      text: 'completed',
+    });
+    expect(statusBadge('cancelled', missing)).toEqual({
+      look: 'cancelled',
+      text: 'cancelled · partial results',
+    });
   });
 
   it('orders the percentile table like ab and scales its bars to the longest', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../shared/api.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';
 import type { Sample } from '../../shared/result.ts';
+import { JobEvents } from '../../shared/api-client.ts';
 import { createRunStore } from '../../renderer/run/runStore.ts';
 import { shownTarget, targetStatus } from '../../renderer/run/targetStatus.ts';
 import { runResultFixture, sampleFixture } from '../helpers/run-result.ts';
@@ -12,12 +13,24 @@ const twoTargets = scenarioSchema.parse({
 
 function setup() {
   let clock = 1000;
-  const store = createRunStore(() => clock);
+  // The bridge's per-run subscriptions, as the preload and the WebSocket client hold them.
+  const runs = new JobEvents<RunEvent>((e) => e.runId, 'run');
+  const store = createRunStore(
+    (runId, listener) => runs.subscribe(runId, listener),
+    () => clock,
+  );
   const changes: number[] = [];
   store.subscribe(() => changes.push(store.getState().generation));
   const seen: [number, number][] = [];
   store.onSample((i, s) => seen.push([i, s.seq]));
-  return { store, changes, seen, tick: (ms: number) => (clock += ms) };
+  return {
+    store,
+    changes,
+    seen,
+    runs,
+    emit: (e: RunEvent) => runs.deliver(e),
+    tick: (ms: number) => (clock += ms),
+  };
 }
 
 const sample = (runId: string, targetIndex: number, over: Partial<Sample>): RunEvent => ({
@@ -28,17 +41,19 @@ const sample = (runId: string, targetIndex: number, over: Partial<Sample>): RunE
 });
 
 describe('run store', () => {
-  it('buffers events that arrive before run.start answers, then applies only its own', () => {
-    const { store, seen } = setup();
+  it('follows its own run from the start reply on, and only that run', () => {
+    const { store, seen, runs, emit } = setup();
     store.begin(twoTargets);
     expect(store.getState()).toMatchObject({ phase: 'starting', targetCount: 2, runId: null });
-    store.receive({ type: 'started', runId: 'other', targetCount: 5 });
-    store.receive({ type: 'started', runId: 'r1', targetCount: 2 });
-    store.receive({ type: 'target-started', runId: 'r1', targetIndex: 0 });
-    store.receive(sample('r1', 0, { seq: 1 }));
-    store.receive(sample('other', 0, { seq: 99 }));
-    expect(seen).toEqual([]);
+    // Nothing is followed before the host answers (it sends no event of the run before).
+    expect(runs.size).toBe(0);
     store.attach('r1');
+    expect(runs.size).toBe(1);
+    emit({ type: 'started', runId: 'other', targetCount: 5 });
+    emit({ type: 'started', runId: 'r1', targetCount: 2 });
+    emit({ type: 'target-started', runId: 'r1', targetIndex: 0 });
+    emit(sample('r1', 0, { seq: 1 }));
+    emit(sample('other', 0, { seq: 99 }));
     expect(store.getState()).toMatchObject({
       phase: 'running',
       runId: 'r1',
@@ -46,20 +61,22 @@ describe('run store', () => {
       currentTarget: 0,
     });
     expect(seen).toEqual([[0, 1]]);
-    store.receive(sample('other', 0, { seq: 100 }));
     expect(store.samples(0).map((s) => s.seq)).toEqual([1]);
+    // A new run lets go of the old one.
+    store.begin(twoTargets);
+    expect(runs.size).toBe(0);
   });
 
   it('keeps samples out of React state and counts measured errors per target', () => {
-    const { store, changes, seen, tick } = setup();
+    const { store, changes, seen, tick, emit } = setup();
     store.begin(twoTargets);
     store.attach('r1');
-    store.receive({ type: 'target-started', runId: 'r1', targetIndex: 0 });
+    emit({ type: 'target-started', runId: 'r1', targetIndex: 0 });
     tick(2500);
     expect(store.getState().targetStartedAt).toBe(1000);
-    store.receive(sample('r1', 0, { seq: 1, warmup: true, errors: { refused: 7 } }));
-    store.receive(sample('r1', 0, { seq: 2, errors: { refused: 3, timeout: 2 } }));
-    store.receive(sample('r1', 0, { seq: 3, errors: { reset: 1 }, totalRequests: 2000 }));
+    emit(sample('r1', 0, { seq: 1, warmup: true, errors: { refused: 7 } }));
+    emit(sample('r1', 0, { seq: 2, errors: { refused: 3, timeout: 2 } }));
+    emit(sample('r1', 0, { seq: 3, errors: { reset: 1 }, totalRequests: 2000 }));
     const live = store.getState().live[0]!;
     expect(live.errors).toBe(6);
     expect(live.last?.totalRequests).toBe(2000);
@@ -73,12 +90,31 @@ describe('run store', () => {
     expect(changes).toHaveLength(7);
   });
 
-  it('ends a stopped run with status cancelled and the partial result', () => {
-    const { store } = setup();
+  it("replaces the last sample with the engine's folded last window, its errors counted once", () => {
+    const { store, seen, emit } = setup();
     store.begin(twoTargets);
     store.attach('r1');
-    store.receive({ type: 'started', runId: 'r1', targetCount: 2 });
-    store.receive({ type: 'target-started', runId: 'r1', targetIndex: 0 });
+    emit(sample('r1', 0, { seq: 1, errors: { refused: 2 } }));
+    emit(sample('r1', 0, { seq: 2, errors: { refused: 3 } }));
+    emit(sample('r1', 0, { seq: 2, final: true, errors: { refused: 4 }, totalRequests: 3000 }));
+    expect(store.samples(0).map((s) => [s.seq, s.final === true])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
+    expect(store.getState().live[0]).toMatchObject({ errors: 6, last: { totalRequests: 3000 } });
+    expect(seen).toEqual([
+      [0, 1],
+      [0, 2],
+      [0, 2],
+    ]);
+  });
+
+  it('ends a stopped run with status cancelled and the partial result', () => {
+    const { store, emit, runs } = setup();
+    store.begin(twoTargets);
+    store.attach('r1');
+    emit({ type: 'started', runId: 'r1', targetCount: 2 });
+    emit({ type: 'target-started', runId: 'r1', targetIndex: 0 });
     store.requestStop();
     expect(store.getState()).toMatchObject({ phase: 'stopping', stopRequested: true });
     const partial = runResultFixture({
@@ -86,8 +122,8 @@ describe('run store', () => {
       status: 'cancelled',
       samples: [sampleFixture({ seq: 4 })],
     });
-    store.receive({ type: 'target-done', runId: 'r1', targetIndex: 0, result: partial });
-    store.receive({ type: 'done', runId: 'r1', status: 'cancelled', results: [partial] });
+    emit({ type: 'target-done', runId: 'r1', targetIndex: 0, result: partial });
+    emit({ type: 'done', runId: 'r1', status: 'cancelled', results: [partial] });
     const s = store.getState();
     expect(s).toMatchObject({ phase: 'done', status: 'cancelled', currentTarget: null });
     expect(s.results).toEqual([partial, null]);
@@ -96,12 +132,14 @@ describe('run store', () => {
     expect(targetStatus(s, 0)).toBe('cancelled');
     expect(targetStatus(s, 1)).toBe('skipped');
     expect(shownTarget(s, null)).toBe(0);
-    store.receive(sample('r1', 0, { seq: 9 }));
+    // Over: the run is no longer followed.
+    expect(runs.size).toBe(0);
+    emit(sample('r1', 0, { seq: 9 }));
     expect(store.samples(0)).toHaveLength(1);
   });
 
   it('reports a refused start and a host error', () => {
-    const { store } = setup();
+    const { store, emit } = setup();
     store.begin(twoTargets);
     store.startFailed('run.start input is invalid: scenario.targets.0.url: URL is not valid');
     expect(store.getState()).toMatchObject({ phase: 'done', status: 'failed' });
@@ -110,7 +148,7 @@ describe('run store', () => {
     store.begin(twoTargets);
     expect(store.getState()).toMatchObject({ phase: 'starting', error: null, generation: 2 });
     store.attach('r2');
-    store.receive({ type: 'error', runId: 'r2', message: 'engine worker exited' });
+    emit({ type: 'error', runId: 'r2', message: 'engine worker exited' });
     expect(store.getState()).toMatchObject({
       phase: 'done',
       status: 'failed',
@@ -119,12 +157,12 @@ describe('run store', () => {
   });
 
   it('follows the running target unless one is picked', () => {
-    const { store } = setup();
+    const { store, emit } = setup();
     store.begin(twoTargets);
     store.attach('r1');
-    store.receive({ type: 'target-started', runId: 'r1', targetIndex: 0 });
-    store.receive({ type: 'target-done', runId: 'r1', targetIndex: 0, result: runResultFixture() });
-    store.receive({ type: 'target-started', runId: 'r1', targetIndex: 1 });
+    emit({ type: 'target-started', runId: 'r1', targetIndex: 0 });
+    emit({ type: 'target-done', runId: 'r1', targetIndex: 0, result: runResultFixture() });
+    emit({ type: 'target-started', runId: 'r1', targetIndex: 1 });
     const s = store.getState();
     expect(shownTarget(s, null)).toBe(1);
     expect(shownTarget(s, 0)).toBe(0);
@@ -133,7 +171,7 @@ describe('run store', () => {
   });
 
   it('takes up a run in progress after a reload, only while idle, and follows it from there', () => {
-    const { store, seen, tick } = setup();
+    const { store, seen, tick, emit } = setup();
     const active = {
       runId: 'r7',
       scenario: twoTargets,
@@ -147,8 +185,8 @@ describe('run store', () => {
       ] satisfies RunEvent[],
       targetElapsedSeconds: 2.5,
     };
-    // Before the answer came, the idle store ignored the run's live events (they are in the answer).
-    store.receive(sample('r7', 1, { seq: 2 }));
+    // Before the answer came, the run's live events reached no one (they are in the answer).
+    emit(sample('r7', 1, { seq: 2 }));
     expect(store.samples(1)).toEqual([]);
     tick(9000);
     expect(store.adopt(active)).toBe(true);
@@ -162,7 +200,7 @@ describe('run store', () => {
     expect(store.getState().results[0]).not.toBeNull();
     expect(store.samples(1).map((x) => x.seq)).toEqual([1, 2]);
     expect(store.getState().live[1]!.last?.totalRequests).toBe(900);
-    store.receive(sample('r7', 1, { seq: 3 }));
+    emit(sample('r7', 1, { seq: 3 }));
     expect(seen.at(-1)).toEqual([1, 3]);
     // Only an idle store takes a run up: not twice, not over a run of its own.
     expect(store.adopt({ ...active, runId: 'r8' })).toBe(false);

@@ -119,8 +119,9 @@ describe('history store', () => {
     const store = await openHistoryStore({ dir, now });
     const s = await store.save(draft('indexed'));
     const index = path.join(dir, 'index.json');
-    const entries = (JSON.parse(fs.readFileSync(index, 'utf8')) as { entries: { id: string }[] }).entries;
-    expect(entries.map((e) => e.id)).toEqual([s.id]);
+    const entries = (JSON.parse(fs.readFileSync(index, 'utf8')) as { entries: { summary: { id: string } }[] })
+      .entries;
+    expect(entries.map((e) => e.summary.id)).toEqual([s.id]);
     fs.rmSync(index);
     expect((await (await openHistoryStore({ dir, now })).list()).map((x) => x.name)).toEqual(['indexed']);
     fs.writeFileSync(index, '{"format": "trebuchet-run-index", "ver');
@@ -129,8 +130,55 @@ describe('history store', () => {
     expect(rebuilt.problems()).toEqual([]);
     expect(JSON.parse(fs.readFileSync(index, 'utf8'))).toMatchObject({
       format: 'trebuchet-run-index',
-      version: 1,
+      version: 2,
     });
+  });
+
+  it('checks every indexed run file at start: truncated, garbage, newer or a folder are set aside', async () => {
+    const store = await openHistoryStore({ dir, now });
+    const good = await store.save(draft('good'));
+    const broken = await Promise.all(
+      ['truncated', 'garbage', 'newer', 'folder'].map((n) => store.save(draft(n))),
+    );
+    const fileOf = (id: string) => path.join(dir, `${id}.run.json`);
+    const [truncated, garbage, newer, folder] = broken.map((b) => fileOf(b.id));
+    fs.writeFileSync(truncated!, fs.readFileSync(truncated!, 'utf8').slice(0, 300));
+    fs.writeFileSync(garbage!, 'x'.repeat(fs.statSync(garbage!).size));
+    const doc = JSON.parse(fs.readFileSync(newer!, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(newer!, JSON.stringify({ ...doc, version: 2 }));
+    fs.rmSync(folder!);
+    fs.mkdirSync(folder!);
+    // The index still lists all five; the start finds the four that changed.
+    expect(fs.readFileSync(path.join(dir, 'index.json'), 'utf8')).toContain(broken[3]!.id);
+
+    const again = await openHistoryStore({ dir, now });
+    const problems = again.problems();
+    const messageOf = (file: string) => problems.find((p) => p.file === file)?.message;
+    expect(problems).toHaveLength(4);
+    expect(messageOf(truncated!)).toContain('not valid JSON');
+    expect(messageOf(garbage!)).toContain('not valid JSON');
+    expect(messageOf(newer!)).toContain('written by a newer Trebuchet (format version 2)');
+    expect(messageOf(folder!)).toContain('it is a folder, not a file');
+    expect(problems.every((p) => p.keptAs !== null && fs.existsSync(p.keptAs))).toBe(true);
+    expect((await again.list()).map((x) => x.id)).toEqual([good.id]);
+    expect(runFiles()).toEqual([`${good.id}.run.json`]);
+    // The next start has nothing more to say.
+    expect((await openHistoryStore({ dir, now })).problems()).toEqual([]);
+  });
+
+  it('starts when the history folder or its index is not a folder or file, keeping what was there', async () => {
+    const history = path.join(dir, 'history');
+    fs.writeFileSync(history, 'not a folder');
+    const store = await openHistoryStore({ dir: history, now });
+    expect(store.problems()[0]!.message).toContain(`${history} was not a folder`);
+    expect(fs.readFileSync(store.problems()[0]!.keptAs!, 'utf8')).toBe('not a folder');
+    const saved = await store.save(draft('kept'));
+    fs.rmSync(path.join(history, 'index.json'));
+    fs.mkdirSync(path.join(history, 'index.json'));
+    const again = await openHistoryStore({ dir: history, now });
+    expect((await again.list()).map((x) => x.id)).toEqual([saved.id]);
+    expect(again.problems()[0]!.message).toContain('The history index was not a file');
+    expect(fs.statSync(path.join(history, 'index.json')).isFile()).toBe(true);
   });
 
   it('sets a truncated run file aside, reports it and keeps the others', async () => {

@@ -1,4 +1,3 @@
-import Conf from 'conf';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { builtInPresets } from '../../electron/stores/built-in-presets.ts';
 import { PresetNotFoundError, PresetStore, ReadOnlyPresetError } from '../../electron/stores/preset-store.ts';
 import type { SecretCipher } from '../../electron/stores/secrets.ts';
-import { PRESET_FORMAT, type PresetDraftInput } from '../../shared/presets.ts';
+import { PRESET_FORMAT, PRESET_VERSION, type PresetDraftInput } from '../../shared/presets.ts';
 import { ValidationError } from '../../shared/validation.ts';
 
 /** A reversible stand-in for safeStorage, bound to a key like the OS keychain's. */
@@ -29,8 +28,17 @@ let ids = 0;
 const newId = () => `id-${++ids}`;
 const open = (extra: Partial<ConstructorParameters<typeof PresetStore>[0]> = {}) =>
   new PresetStore({ dir, now, newId, ...extra });
-const file = () => path.join(dir, 'presets.json');
-const asideFiles = () => fs.readdirSync(dir).filter((f) => f.startsWith('presets.broken-'));
+/** The single file of earlier versions, migrated at start. */
+const legacyFile = () => path.join(dir, 'presets.json');
+const presetsDir = () => path.join(dir, 'presets');
+const presetFile = (id: string) => path.join(presetsDir(), `${id}.preset.json`);
+const presetFiles = () => fs.readdirSync(presetsDir()).sort();
+const asideFiles = () => fs.readdirSync(presetsDir()).filter((f) => f.includes('.broken-'));
+const legacyAside = () => fs.readdirSync(dir).filter((f) => /^presets\.(broken|migrated)-/.test(f));
+/** What an earlier version's presets.json held: the stored presets of a store, in one list. */
+const legacyDoc = (presets: unknown[]) => JSON.stringify({ presets });
+const storedPreset = (id: string) =>
+  JSON.parse(fs.readFileSync(presetFile(id), 'utf8')) as Record<string, unknown>;
 
 const draft = (name: string, headers: { name: string; value: string }[] = []): PresetDraftInput => ({
   name,
@@ -72,13 +80,14 @@ describe('preset store', () => {
     expect(loaded.createdAt).toBe('2025-01-01T00:00:00.000Z');
     expect(loaded.updatedAt > loaded.createdAt).toBe(true);
     expect(again.problems()).toEqual([]);
-    // The file is conf's format: conf reads it back.
-    const conf = new Conf<{ presets: { name: string }[] }>({
-      cwd: dir,
-      configName: 'presets',
-      projectName: 'x',
+    // One file per preset, in the preset file format, owner-only.
+    expect(presetFiles()).toEqual([`${a.preset.id}.preset.json`, `${copy.id}.preset.json`].sort());
+    expect(storedPreset(a.preset.id)).toMatchObject({
+      format: PRESET_FORMAT,
+      version: PRESET_VERSION,
+      name: 'alpha 2',
     });
-    expect(conf.get('presets').map((p) => p.name)).toEqual(['alpha 2', 'beta (copy)']);
+    expect(fs.statSync(presetFile(a.preset.id)).mode & 0o777).toBe(0o600);
   });
 
   it('replaces a preset in place on save with its id', () => {
@@ -94,6 +103,25 @@ describe('preset store', () => {
     expect(p.kind === 'scenario' && p.scenario.targets[0]!.url).toBe('http://127.0.0.1:9/');
     expect(store.list().filter((x) => x.source === 'user')).toHaveLength(1);
     expect(() => store.save(draft('x'), { id: 'nope' })).toThrow(PresetNotFoundError);
+  });
+
+  it('refuses a preset too large to be read back, and writes nothing', () => {
+    const store = open();
+    const text = 'b'.repeat(3 * 1024 * 1024);
+    const huge: PresetDraftInput = {
+      name: 'huge',
+      kind: 'scenario',
+      scenario: {
+        targets: [1, 2].map((n) => ({
+          url: `http://127.0.0.1:${n}/`,
+          body: { kind: 'text' as const, text },
+        })),
+      },
+    };
+    expect(() => store.save(huge)).toThrow(
+      /^preset is invalid: the preset is \d+ bytes; a preset is at most 5242880$/,
+    );
+    expect(presetFiles()).toEqual([]);
   });
 
   it('validates drafts and names the field', () => {
@@ -116,84 +144,164 @@ describe('preset store', () => {
     expect(open({ builtIns: builtInPresets() }).get(copy.id).kind).toBe('comparison');
   });
 
-  it('sets a truncated file aside, reports it and starts empty', () => {
+  it('sets a truncated preset file aside, reports it and keeps the other presets', () => {
     const store = open();
-    store.save(draft('alpha'));
-    const full = fs.readFileSync(file(), 'utf8');
+    const a = store.save(draft('alpha'));
+    const b = store.save(draft('beta'));
+    if (!a.ok || !b.ok) throw new Error('not saved');
+    const full = fs.readFileSync(presetFile(a.preset.id), 'utf8');
     const truncated = full.slice(0, Math.floor(full.length / 2));
-    fs.writeFileSync(file(), truncated);
+    fs.writeFileSync(presetFile(a.preset.id), truncated);
 
     const again = open();
-    expect(again.list()).toEqual([]);
+    expect(again.list().map((p) => p.name)).toEqual(['beta']);
     const problems = again.problems();
     expect(problems).toHaveLength(1);
-    expect(problems[0]!.store).toBe('presets');
+    expect(problems[0]!).toMatchObject({ store: 'presets', file: presetFile(a.preset.id) });
     expect(problems[0]!.message).toContain('not valid JSON');
     const kept = problems[0]!.keptAs!;
-    expect(path.basename(kept)).toMatch(/^presets\.broken-2025-01-01T00-00-\d\d-000Z\.json$/);
+    expect(path.basename(kept)).toMatch(
+      new RegExp(`^${a.preset.id}\\.preset\\.broken-2025-01-01T00-00-\\d\\d-000Z\\.json$`),
+    );
     expect(fs.readFileSync(kept, 'utf8')).toBe(truncated);
     expect(asideFiles()).toHaveLength(1);
-    // The store works again at once.
-    expect(again.save(draft('beta')).ok).toBe(true);
+    // The store works on: a new save, and a later start finds nothing more to set aside.
+    expect(again.save(draft('gamma')).ok).toBe(true);
     expect(
       open()
         .list()
         .map((p) => p.name),
-    ).toEqual(['beta']);
+    ).toEqual(['beta', 'gamma']);
     expect(asideFiles()).toHaveLength(1);
   });
 
-  it('sets a schema-violating file aside and names the field', () => {
-    open().save(draft('alpha'));
-    const doc = JSON.parse(fs.readFileSync(file(), 'utf8')) as {
-      presets: { scenario: { load: { connections: number } } }[];
-    };
-    doc.presets[0]!.scenario.load.connections = -5;
+  it('sets aside only the preset that breaks the schema, naming the field', () => {
+    const store = open();
+    const a = store.save(draft('alpha'));
+    store.save(draft('beta'));
+    if (!a.ok) throw new Error('not saved');
+    const doc = storedPreset(a.preset.id) as { scenario: { load: { connections: number } } };
+    doc.scenario.load.connections = -5;
     const tampered = JSON.stringify(doc);
-    fs.writeFileSync(file(), tampered);
+    fs.writeFileSync(presetFile(a.preset.id), tampered);
     const again = open();
-    expect(again.list()).toEqual([]);
+    expect(again.list().map((p) => p.name)).toEqual(['beta']);
     expect(again.problems()[0]!.message).toContain(
-      'preset 1: scenario.load.connections: connections must be at least 1',
+      'scenario.load.connections: connections must be at least 1',
     );
     expect(fs.readFileSync(again.problems()[0]!.keptAs!, 'utf8')).toBe(tampered);
   });
 
-  it('sets aside files that are JSON but not a preset list', () => {
-    for (const content of ['[1,2]', '{"presets": 3}', '{"presets": [{"name": "x"}]}']) {
-      fs.writeFileSync(file(), content);
+  it('sets aside a preset nesting too deep or that is a folder, and saves on', () => {
+    const store = open();
+    const a = store.save(draft('alpha'));
+    if (!a.ok) throw new Error('not saved');
+    // A deeply nested extra field: JSON.parse takes it, every recursive walk (and write) overflows.
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const text = fs.readFileSync(presetFile(a.preset.id), 'utf8').replace(/^\{/, `{"extra": ${deep},`);
+    fs.writeFileSync(presetFile('deep'), text.replace(a.preset.id, 'deep'));
+    fs.mkdirSync(presetFile('folder'));
+
+    const again = open();
+    expect(again.list().map((p) => p.id)).toEqual([a.preset.id]);
+    const problems = again.problems();
+    const messageOf = (id: string) => problems.find((p) => p.file === presetFile(id))?.message;
+    expect(problems).toHaveLength(2);
+    expect(messageOf('deep')).toContain('the file nests deeper than 64 levels');
+    expect(messageOf('folder')).toContain('it is a folder, not a file');
+    expect(again.problems().every((p) => p.keptAs !== null && fs.existsSync(p.keptAs))).toBe(true);
+    const saved = again.save(draft('after'));
+    expect(saved.ok).toBe(true);
+    expect(
+      open()
+        .list()
+        .map((p) => p.name),
+    ).toEqual(['alpha', 'after']);
+  });
+
+  it('moves the presets of an earlier presets.json into one file each, keeping the old file aside', () => {
+    // Earlier versions kept every preset in presets.json (conf's format).
+    const older = open();
+    const a = older.save(draft('alpha'));
+    const b = older.save(draft('beta'));
+    if (!a.ok || !b.ok) throw new Error('not saved');
+    const list = [storedPreset(a.preset.id), { ...storedPreset(b.preset.id), id: 'broken id!' }];
+    fs.rmSync(presetsDir(), { recursive: true });
+    fs.writeFileSync(legacyFile(), legacyDoc(list));
+
+    const store = open();
+    expect(store.list().map((p) => [p.id, p.name])).toEqual([[a.preset.id, 'alpha']]);
+    expect(fs.existsSync(legacyFile())).toBe(false);
+    const [kept] = legacyAside();
+    expect(kept).toMatch(/^presets\.migrated-.*\.json$/);
+    expect(fs.readFileSync(path.join(dir, kept!), 'utf8')).toBe(legacyDoc(list));
+    // The preset it could not read stays in the old file, and the user is told where.
+    const [problem] = store.problems();
+    expect(problem!.keptAs).toBe(path.join(dir, kept!));
+    expect(problem!.message).toContain('preset 2 of presets.json: id: preset id is malformed');
+    expect(problem!.message).toContain(`It is kept in ${path.join(dir, kept!)}`);
+    // Later starts have nothing to migrate.
+    const again = open();
+    expect(again.list().map((p) => p.name)).toEqual(['alpha']);
+    expect(again.problems()).toEqual([]);
+  });
+
+  it('starts with a presets.json that nests too deep in one preset, or that is a folder', () => {
+    const older = open();
+    const a = older.save(draft('alpha'));
+    if (!a.ok) throw new Error('not saved');
+    const good = fs.readFileSync(presetFile(a.preset.id), 'utf8');
+    fs.rmSync(presetsDir(), { recursive: true });
+    const deep = `${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}`;
+    fs.writeFileSync(legacyFile(), `{"presets": [${good}, {"format": "trebuchet-preset", "x": ${deep}}]}`);
+    const store = open();
+    expect(store.list().map((p) => p.name)).toEqual(['alpha']);
+    expect(store.problems()[0]!.message).toContain('preset 2 of presets.json nests deeper than 64 levels');
+    expect(store.save(draft('beta')).ok).toBe(true);
+
+    fs.mkdirSync(legacyFile());
+    const next = open();
+    expect(next.list().map((p) => p.name)).toEqual(['alpha', 'beta']);
+    expect(next.problems()[0]!.message).toContain(
+      'The presets file could not be read (it is a folder, not a file)',
+    );
+    expect(fs.statSync(next.problems()[0]!.keptAs!).isDirectory()).toBe(true);
+  });
+
+  it('sets aside an earlier presets.json that is JSON but not a preset list', () => {
+    for (const content of ['[1,2]', '{"presets": 3}', '{ not json']) {
+      fs.writeFileSync(legacyFile(), content);
       const s = open();
       expect(s.list(), content).toEqual([]);
       expect(s.problems(), content).toHaveLength(1);
+      expect(s.problems()[0]!.keptAs, content).toMatch(/presets\.broken-.*\.json$/);
     }
-    expect(asideFiles()).toHaveLength(3);
+    expect(legacyAside()).toHaveLength(3);
   });
 
-  it('migrates an older store file and keeps the new ids across restarts', () => {
-    fs.writeFileSync(
-      file(),
-      JSON.stringify({
-        presets: [
-          {
-            format: PRESET_FORMAT,
-            version: 1,
-            name: 'legacy',
-            savedAt: '2024-05-05T05:05:05.000Z',
-            scenario: { targets: [{ url: 'http://127.0.0.1:1/' }] },
-          },
-        ],
-      }),
-    );
+  it('migrates an older preset version and keeps the new ids across restarts', () => {
+    const v1 = {
+      format: PRESET_FORMAT,
+      version: 1,
+      name: 'legacy',
+      savedAt: '2024-05-05T05:05:05.000Z',
+      scenario: { targets: [{ url: 'http://127.0.0.1:1/' }] },
+    };
+    fs.writeFileSync(legacyFile(), legacyDoc([v1]));
     const store = open();
     const [p] = store.list();
     expect(p).toMatchObject({ name: 'legacy', createdAt: '2024-05-05T05:05:05.000Z', kind: 'scenario' });
-    const stored = JSON.parse(fs.readFileSync(file(), 'utf8')) as {
-      presets: { version: number; id: string }[];
-    };
-    expect(stored.presets[0]!.version).toBe(2);
-    expect(stored.presets[0]!.id).toBe(p!.id);
+    expect(presetFiles()).toEqual([`${p!.id}.preset.json`]);
+    expect(storedPreset(p!.id)).toMatchObject({ version: PRESET_VERSION, id: p!.id });
     expect(open().list()[0]!.id).toBe(p!.id);
     expect(store.problems()).toEqual([]);
+    // Two hosts migrating the same file give the version-1 preset the same id: no duplicate.
+    fs.writeFileSync(legacyFile(), legacyDoc([v1]));
+    expect(
+      open()
+        .list()
+        .map((x) => x.id),
+    ).toEqual([p!.id]);
   });
 
   it('re-reads the file when another process changed it', () => {
@@ -219,7 +327,7 @@ describe('preset store secrets', () => {
     expect(r.message).toContain('Authorization on 127.0.0.1:8080');
     expect(r.message).toContain('plain text');
     expect(store.list()).toEqual([]);
-    expect(fs.existsSync(file())).toBe(false);
+    expect(presetFiles()).toEqual([]);
     expect(store.secretStorage()).toBe('plaintext');
   });
 
@@ -229,7 +337,8 @@ describe('preset store secrets', () => {
     const omitted = store.save(draft('omitted', secret), { omitSecrets: true });
     expect(plain.ok && omitted.ok).toBe(true);
     if (!plain.ok || !omitted.ok) return;
-    expect(fs.readFileSync(file(), 'utf8')).toContain('Bearer hunter2');
+    expect(fs.readFileSync(presetFile(plain.preset.id), 'utf8')).toContain('Bearer hunter2');
+    expect(fs.readFileSync(presetFile(omitted.preset.id), 'utf8')).not.toContain('hunter2');
     const o = store.get(omitted.preset.id);
     expect(o.kind === 'scenario' && o.scenario.targets[0]!.headers).toEqual([
       { name: 'Authorization', value: '' },
@@ -247,7 +356,7 @@ describe('preset store secrets', () => {
     const r = store.save(draft('api', [...secret, { name: 'Accept', value: 'text/html' }]));
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    const text = fs.readFileSync(file(), 'utf8');
+    const text = fs.readFileSync(presetFile(r.preset.id), 'utf8');
     expect(text).not.toContain('hunter2');
     expect(text).not.toContain(Buffer.from('Bearer hunter2').toString('base64'));
     expect(text).toContain('"sealed"');

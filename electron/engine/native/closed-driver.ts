@@ -1,5 +1,5 @@
 import { LoadDriver } from './load-driver.ts';
-import type { Client, ClientOwner, RunState } from './run-state.ts';
+import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
 
 export interface ClosedPlan {
   /** Connections (HTTP/1.1) or sessions (HTTP/2), each carrying `depth` requests at a time. */
@@ -34,7 +34,7 @@ export class ClosedDriver extends LoadDriver<void> implements ClientOwner {
   private pacer: NodeJS.Timeout | null = null;
   private deadline: NodeJS.Timeout | null = null;
 
-  constructor(plan: ClosedPlan, state: RunState, makeClient: (owner: ClientOwner) => Client) {
+  constructor(plan: ClosedPlan, state: RequestLedger, makeClient: (owner: ClientOwner) => Client) {
     super(state, plan.timeoutMs);
     this.plan = plan;
     this.interval = plan.rate === null ? 0 : 1000 / plan.rate;

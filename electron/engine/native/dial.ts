@@ -2,6 +2,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 import tls from 'node:tls';
 import type { TlsFacts } from '../../../shared/result.ts';
+import { tlsVersionOptions } from '../tls-version.ts';
 import type { RunSpec } from '../types.ts';
 import { endpointOf, type Endpoint } from './request-bytes.ts';
 import { readDirectly } from './stream-handle.ts';
@@ -101,6 +102,7 @@ export function createDialer(spec: RunSpec, alpn: readonly string[]): Dialer {
     ? tls.createSecureContext({
         ecdhCurve: TLS_GROUPS,
         ...(spec.ca ? { ca: [...tls.rootCertificates, spec.ca] } : {}),
+        ...tlsVersionOptions(spec.options.tls.minVersion),
       })
     : null;
   const readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);

@@ -14,7 +14,9 @@
  * Last-Modified to the table on every response and never refers to them: a field equal, as
  * encoded, to the last one added under the same name reuses that entry without decoding.
  * Any decoding error is an HpackError: the connection's table can no longer be trusted, so
- * the session closes that connection.
+ * the session closes that connection. So does a block whose header list (RFC 9113 section
+ * 6.5.2: name, value and 32 bytes a field) outgrows the decoder's bound: one byte can refer
+ * to a 4 KB table entry, so a small block can stand for a huge list.
  */
 
 /** The table size the client announces and the largest a server's size update may set. */
@@ -93,6 +95,11 @@ const STATIC_STATUS = Int32Array.from([
 ]);
 /** Bytes an entry counts for beyond its name and value (RFC 7541 section 4.1). */
 const ENTRY_OVERHEAD = 32;
+/** By static index: the entry's size as a header list counts it. */
+const STATIC_SIZE = Int32Array.from([
+  0,
+  ...STATIC_TABLE.map(([n, v]) => n.length + v.length + ENTRY_OVERHEAD),
+]);
 /** The names the client reads a value of, and their lengths as raw and as Huffman-coded octets. */
 const READ_NAMES = [':status', 'server'];
 const READ_NAMES_OCTETS = READ_NAMES.map((name) => name.length);
@@ -262,7 +269,12 @@ export interface DecodedHead {
 
 /** Why a header block could not be read; the connection is then unusable. */
 export class HpackError extends Error {
-  override readonly name = 'HpackError';
+  override readonly name: string = 'HpackError';
+}
+
+/** A block whose header list is larger than the decoder accepts (a limit, not a coding error). */
+export class HeaderListTooLargeError extends HpackError {
+  override readonly name = 'HeaderListTooLargeError';
 }
 
 /** A dynamic table entry, with what the client reads from it worked out once on insertion. */
@@ -289,6 +301,8 @@ function parseStatus(value: string): number {
 export class HpackDecoder {
   /** The announced SETTINGS_HEADER_TABLE_SIZE: no size update may go above it. */
   private readonly limit: number;
+  /** The largest header list a block may decode to (the announced SETTINGS_MAX_HEADER_LIST_SIZE). */
+  private readonly maxListBytes: number;
   /** The table's current maximum size (the last size update, initially the limit). */
   private capacity: number;
   private size = 0;
@@ -301,8 +315,9 @@ export class HpackDecoder {
   private readonly lastEntry: (Entry | undefined)[] = [];
   private readonly lastOctets: (Uint8Array | undefined)[] = [];
 
-  constructor(limit: number = DECODER_TABLE_SIZE) {
+  constructor(limit: number = DECODER_TABLE_SIZE, maxListBytes = Infinity) {
     this.limit = limit;
+    this.maxListBytes = maxListBytes;
     this.capacity = limit;
     this.ring = new Array<Entry | undefined>(Math.max(1, Math.floor(limit / ENTRY_OVERHEAD)));
   }
@@ -310,7 +325,8 @@ export class HpackDecoder {
   /**
    * Reads :status (and Server when wantServer) from a response header block, updating the
    * table as the block says. status is 0 when the block has no :status (trailers). With
-   * `fields`, every field is decoded and appended to it as [name, value].
+   * `fields`, every field is decoded and appended to it as [name, value]. A field read
+   * without decoding counts as many list bytes as it takes in the block (plus 32).
    */
   decode(
     buf: Uint8Array,
@@ -323,7 +339,10 @@ export class HpackDecoder {
     let status = 0;
     let server: string | null = null;
     let fieldSeen = false;
+    let listBytes = 0;
     while (this.pos < to) {
+      if (listBytes > this.maxListBytes) this.listTooLarge();
+      const start = this.pos;
       const b = buf[this.pos]!;
       if (b & 0x80) {
         // Indexed field (RFC 7541 section 6.1).
@@ -331,6 +350,7 @@ export class HpackDecoder {
         fieldSeen = true;
         if (index <= STATIC_COUNT) {
           if (index === 0) throw new HpackError('header block refers to index 0');
+          listBytes += STATIC_SIZE[index]!;
           if (STATIC_STATUS[index] !== 0) status = STATIC_STATUS[index]!;
           if (fields !== null) {
             const [name, value] = STATIC_TABLE[index - 1]!;
@@ -338,6 +358,7 @@ export class HpackDecoder {
           }
         } else {
           const e = this.entry(index);
+          listBytes += e.size;
           if (e.status !== 0) status = e.status;
           else if (e.isServer && wantServer) server = e.value;
           if (fields !== null) fields.push([e.name, e.value]);
@@ -367,18 +388,27 @@ export class HpackDecoder {
         if (named === ':status') status = parseStatus(this.string(buf, to));
         else if (named === 'server' && wantServer) server = this.string(buf, to);
         else this.skipString(buf, to);
+        listBytes += this.pos - start + ENTRY_OVERHEAD;
         continue;
       }
       const e =
         nameIndex > 0 && nameIndex <= STATIC_COUNT
           ? this.staticNamed(nameIndex, buf, to)
           : this.entryOf(nameIndex === 0 ? this.string(buf, to) : this.indexedName(nameIndex), buf, to);
+      listBytes += e.size;
       if (e.status !== 0) status = e.status;
       else if (e.isServer && wantServer) server = e.value;
       if (indexing) this.insert(e);
       if (fields !== null) fields.push([e.name, e.value]);
     }
+    if (listBytes > this.maxListBytes) this.listTooLarge();
     return { status, server };
+  }
+
+  private listTooLarge(): never {
+    throw new HeaderListTooLargeError(
+      `response header list larger than ${this.maxListBytes} bytes (the client's limit)`,
+    );
   }
 
   /**

@@ -1,13 +1,14 @@
 import type net from 'node:net';
+import { DEFAULTS } from '../../../shared/defaults.ts';
 import type { DialTiming, Dialer } from './dial.ts';
 import { classifyError, type ClassifiedError } from '../errors.ts';
 import { ResponseParser } from './response-parser.ts';
-import type { Client, ClientOwner, RunState } from './run-state.ts';
+import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
 import { SocketWriter } from './socket-writer.ts';
 
 /** What every HTTP/1.1 client of a run shares. */
 export interface Http1Config {
-  state: RunState;
+  state: RequestLedger;
   dialer: Dialer;
   /** The request, built once (see request-bytes.ts). */
   request: Buffer;
@@ -20,7 +21,6 @@ export interface Http1Config {
   headRequests: boolean;
 }
 
-const MAX_HEAD_BYTES = 1024 * 1024;
 const MAX_BACKOFF_MS = 100;
 
 const CLOSED: ClassifiedError = {
@@ -72,7 +72,7 @@ export class Http1Client implements Client {
     this.writtenAt = new Float64Array(cfg.depth);
     this.parser = new ResponseParser(this.onResponse, {
       headRequests: cfg.headRequests,
-      maxHeadBytes: MAX_HEAD_BYTES,
+      maxHeadBytes: DEFAULTS.maxResponseHeaderBytes,
     });
   }
 

@@ -1,12 +1,14 @@
 import type net from 'node:net';
+import { DEFAULTS } from '../../../shared/defaults.ts';
 import type { Dialer, DialTiming } from './dial.ts';
 import { classifyError, type ClassifiedError } from '../errors.ts';
+import { H2_CODE, h2ErrorName } from './h2-errors.ts';
 import { encodeRequestBlock } from './hpack.ts';
-import { H2_REFUSED_STREAM, H2Session, h2ErrorName, newExchange, type H2Exchange } from './http2-session.ts';
-import type { Client, ClientOwner, RunState } from './run-state.ts';
+import { H2Session, newExchange, type H2Exchange } from './http2-session.ts';
+import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
 
 export interface Http2Config {
-  state: RunState;
+  state: RequestLedger;
   dialer: Dialer;
   /** The request's header fields (pseudo-headers included), encoded once. */
   headers: Record<string, string>;
@@ -24,6 +26,12 @@ interface Conn {
   timing: DialTiming | null;
   /** GOAWAY received: streams above lastStreamId were not processed. */
   goawayLastStreamId: number;
+  goawayCode: number;
+  /**
+   * Whether the connection counted toward the reconnect backoff yet: a response on it resets
+   * the backoff, its end before any response raises it (once).
+   */
+  settled: boolean;
 }
 
 const MAX_BACKOFF_MS = 100;
@@ -32,10 +40,14 @@ const MAX_BACKOFF_MS = 100;
  * One HTTP/2 connection slot on the raw-socket session (http2-session.ts): up to `streams`
  * concurrent requests, capped by the server's SETTINGS_MAX_CONCURRENT_STREAMS. On GOAWAY
  * (nginx sends one after keepalive_requests) the old connection finishes its accepted streams
- * while a new one takes the rest; streams the server refused (REFUSED_STREAM) or never
- * accepted (above GOAWAY's last stream) are sent again, so no count is lost. A stream reset
- * by the server counts as a 'reset' error naming RST_STREAM or GOAWAY, apart from HTTP
- * statuses. Byte counts are as framed on the wire (compressed headers), like h2load's.
+ * while a new one takes the rest; a stream the server refused (REFUSED_STREAM) or never
+ * accepted (above GOAWAY's last stream) is sent again once, so no count is lost to a
+ * server's normal turnover, and counts as a 'refused-stream' or 'goaway' error the second
+ * time, so a server that refuses everything is not sent an endless stream of retries. A
+ * connection that ends before answering anything delays the next dial (a growing backoff,
+ * as for a failed dial), so such a server is not sent connections faster than the plan's
+ * own. Other resets count as 'reset' errors, apart from HTTP statuses. Byte counts are as
+ * framed on the wire (compressed headers), like h2load's.
  */
 export class Http2Client implements Client {
   private readonly cfg: Http2Config;
@@ -51,7 +63,8 @@ export class Http2Client implements Client {
   /** Requests on a stream, by exchange (their connection may be a draining one). */
   private readonly active = new Map<H2Exchange, Conn>();
   private limit: number;
-  private dialFailures = 0;
+  /** Dials that failed and connections that ended unanswered, since the last response: the backoff's exponent. */
+  private failedConnections = 0;
   private backoff: NodeJS.Timeout | null = null;
   private destroyed = false;
 
@@ -149,7 +162,7 @@ export class Http2Client implements Client {
 
   private retryConnect(): void {
     if (this.destroyed) return;
-    if (this.dialFailures === 0) {
+    if (this.failedConnections === 0) {
       this.connect();
       return;
     }
@@ -159,7 +172,7 @@ export class Http2Client implements Client {
         if (!this.destroyed && this.conn === null && this.dialing === null && this.queue.length > 0)
           this.connect();
       },
-      Math.min(MAX_BACKOFF_MS, 2 ** (this.dialFailures - 1)),
+      Math.min(MAX_BACKOFF_MS, 2 ** (this.failedConnections - 1)),
     );
   }
 
@@ -181,7 +194,7 @@ export class Http2Client implements Client {
             : (err as NodeJS.ErrnoException).code === 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL';
         if (err !== null || socket === null || noH2) {
           socket?.destroy();
-          this.dialFailures++;
+          this.failedConnections++;
           this.failQueued(
             noH2
               ? {
@@ -193,13 +206,17 @@ export class Http2Client implements Client {
           );
           return;
         }
-        this.dialFailures = 0;
         session = new H2Session(
           socket,
-          { block: this.block, body: this.body, wantServer: () => this.cfg.state.wantsDocument },
+          {
+            block: this.block,
+            body: this.body,
+            wantServer: () => this.cfg.state.wantsDocument,
+            maxHeaderBytes: DEFAULTS.maxResponseHeaderBytes,
+          },
           this.sessionEvents,
         );
-        const conn: Conn = { session, timing, goawayLastStreamId: -1 };
+        const conn: Conn = { session, timing, goawayLastStreamId: -1, goawayCode: 0, settled: false };
         this.conns.set(session, conn);
         this.conn = conn;
         const now = performance.now();
@@ -217,6 +234,28 @@ export class Http2Client implements Client {
     if (this.queue.length > 0 && this.dialing === null && this.backoff === null) this.retryConnect();
   }
 
+  /** A connection ended: if it never answered, the next dial waits as after a failed one. */
+  private ended(conn: Conn): void {
+    if (conn.settled) return;
+    conn.settled = true;
+    this.failedConnections++;
+  }
+
+  /**
+   * Sends a request the server did not process once more, or fails it with `failure` when it
+   * was already sent again.
+   */
+  private again(ex: H2Exchange, now: number, failure: ClassifiedError): void {
+    if (ex.retries === 0 && !this.destroyed) {
+      ex.retries++;
+      this.dispatch(ex, now);
+      return;
+    }
+    ex.ended = true;
+    this.cfg.state.failed(failure, now);
+    this.owner.onFree(this);
+  }
+
   private closeIfIdle(conn: Conn): void {
     if (conn.session.goingAway && conn.session.active === 0) {
       this.conns.delete(conn.session);
@@ -232,6 +271,10 @@ export class Http2Client implements Client {
       ex.ended = true;
       const state = this.cfg.state;
       const now = conn.session.readAt;
+      if (!conn.settled) {
+        conn.settled = true;
+        this.failedConnections = 0;
+      }
       if (state.httpVersion === null) state.httpVersion = '2';
       if (ex.firstByteAt === 0) ex.firstByteAt = now;
       state.response(ex.status, ex.bodyBytes, ex.wireBytes, ex.intendedAt, ex.startAt, now, ex.server);
@@ -266,9 +309,13 @@ export class Http2Client implements Client {
       const conn = this.active.get(ex);
       if (conn === undefined) return;
       this.active.delete(ex);
-      if (code === H2_REFUSED_STREAM && !this.destroyed) {
+      if (code === H2_CODE.REFUSED_STREAM) {
         // Not processed (RFC 9113 section 8.7): sent again, keeping its start and intended times.
-        this.dispatch(ex, performance.now());
+        this.again(ex, performance.now(), {
+          kind: 'refused-stream',
+          message:
+            'the server refused the stream (RST_STREAM REFUSED_STREAM), and again when it was sent once more: the request was never processed',
+        });
         this.closeIfIdle(conn);
         return;
       }
@@ -280,22 +327,35 @@ export class Http2Client implements Client {
       this.owner.onFree(this);
     },
 
-    onGoaway: (session: H2Session, lastStreamId: number): void => {
+    onStreamError: (ex: H2Exchange, message: string): void => {
+      const conn = this.active.get(ex);
+      if (conn === undefined) return;
+      this.active.delete(ex);
+      this.cfg.state.failed({ kind: 'protocol', message }, performance.now());
+      this.closeIfIdle(conn);
+      this.owner.onFree(this);
+    },
+
+    onGoaway: (session: H2Session, lastStreamId: number, code: number): void => {
       const conn = this.conns.get(session);
       if (conn === undefined) return;
-      conn.goawayLastStreamId = lastStreamId;
+      // A second GOAWAY may lower the last stream, never raise it (RFC 9113 section 6.8).
+      conn.goawayLastStreamId =
+        conn.goawayLastStreamId < 0 ? lastStreamId : Math.min(conn.goawayLastStreamId, lastStreamId);
+      conn.goawayCode = code;
+      this.ended(conn);
       // Streams above the last one were never processed: they go out on a new connection.
       const now = performance.now();
-      const again: H2Exchange[] = [];
+      const unprocessed: H2Exchange[] = [];
       for (const [ex, c] of this.active) {
-        if (c === conn && ex.id > lastStreamId) {
+        if (c === conn && ex.id > conn.goawayLastStreamId) {
           this.active.delete(ex);
           session.forget(ex);
-          again.push(ex);
+          unprocessed.push(ex);
         }
       }
       this.retire(conn);
-      for (const ex of again) this.dispatch(ex, now);
+      for (const ex of unprocessed) this.again(ex, now, this.goawayFailure(conn));
     },
 
     onMaxStreams: (_session: H2Session, max: number): void => {
@@ -307,20 +367,24 @@ export class Http2Client implements Client {
       this.conns.delete(session);
       if (conn === undefined || this.destroyed) return;
       if (this.conn === conn) this.conn = null;
+      this.ended(conn);
       const now = performance.now();
       let failed = 0;
       for (const ex of open) {
         if (!this.active.has(ex)) continue;
         this.active.delete(ex);
-        ex.ended = true;
         if (conn.goawayLastStreamId >= 0 && ex.id > conn.goawayLastStreamId) {
-          this.dispatch(ex, now);
+          this.again(ex, now, this.goawayFailure(conn));
           continue;
         }
+        ex.ended = true;
         const f: ClassifiedError = err
           ? classifyError(err)
           : conn.goawayLastStreamId >= 0
-            ? { kind: 'reset', message: `stream cut off by GOAWAY (last stream ${conn.goawayLastStreamId})` }
+            ? {
+                kind: 'goaway',
+                message: `stream cut off by GOAWAY (last stream ${conn.goawayLastStreamId}, ${h2ErrorName(conn.goawayCode)}): the connection closed before the response was complete`,
+              }
             : { kind: 'reset', message: 'HTTP/2 connection closed before the response was complete' };
         this.cfg.state.failed(f, now);
         failed++;
@@ -329,6 +393,13 @@ export class Http2Client implements Client {
       if (this.queue.length > 0 && this.dialing === null && this.backoff === null) this.retryConnect();
     },
   };
+
+  private goawayFailure(conn: Conn): ClassifiedError {
+    return {
+      kind: 'goaway',
+      message: `the server sent GOAWAY (last stream ${conn.goawayLastStreamId}, ${h2ErrorName(conn.goawayCode)}) before processing the stream, and again when it was sent once more: the request was never processed`,
+    };
+  }
 
   private failQueued(f: ClassifiedError): void {
     const now = performance.now();

@@ -1,5 +1,8 @@
 import type net from 'node:net';
-import { DECODER_TABLE_SIZE, HpackDecoder } from './hpack.ts';
+import { connectionError, H2_CODE, H2ConnectionError, h2ErrorName } from './h2-errors.ts';
+import { checkFrameHeader, contentStart, FLAG, FRAME, frameName, padLength } from './h2-rules.ts';
+import { MAX_WINDOW, MIN_MAX_FRAME_SIZE, readSettings, SETTING } from './h2-settings.ts';
+import { DECODER_TABLE_SIZE, HeaderListTooLargeError, HpackDecoder, HpackError } from './hpack.ts';
 import { SocketWriter } from './socket-writer.ts';
 
 /**
@@ -8,47 +11,15 @@ import { SocketWriter } from './socket-writer.ts';
  * are framed, their :status read, their DATA counted and dropped. node:http2 builds a Duplex
  * stream, a header object and several closures per request, which caps it near 10k requests
  * per CPU-second; this does the same work at HTTP/1.1 speed.
+ *
+ * The server is not trusted: every frame is checked against RFC 9113 before it is used or
+ * buffered (frame sizes, stream states, padding, SETTINGS ranges, flow-control windows), a
+ * header block may not grow past the client's limit, and answers to PING and SETTINGS may not
+ * pile up unread. A connection error sends GOAWAY with the RFC's code and closes; a stream
+ * error resets that stream only. Either fails the requests it cuts off, as protocol errors.
  */
 
 const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
-
-// Frame types and flags.
-const DATA = 0x0;
-const HEADERS = 0x1;
-const RST_STREAM = 0x3;
-const SETTINGS = 0x4;
-const PUSH_PROMISE = 0x5;
-const PING = 0x6;
-const GOAWAY = 0x7;
-const WINDOW_UPDATE = 0x8;
-const CONTINUATION = 0x9;
-const END_STREAM = 0x1;
-const ACK = 0x1;
-const END_HEADERS = 0x4;
-const PADDED = 0x8;
-const PRIORITY = 0x20;
-
-export const H2_REFUSED_STREAM = 0x7;
-const H2_CANCEL = 0x8;
-
-/** RFC 9113 section 7 error codes, by value. */
-const ERROR_NAMES = [
-  'NO_ERROR',
-  'PROTOCOL_ERROR',
-  'INTERNAL_ERROR',
-  'FLOW_CONTROL_ERROR',
-  'SETTINGS_TIMEOUT',
-  'STREAM_CLOSED',
-  'FRAME_SIZE_ERROR',
-  'REFUSED_STREAM',
-  'CANCEL',
-  'COMPRESSION_ERROR',
-  'CONNECT_ERROR',
-  'ENHANCE_YOUR_CALM',
-  'INADEQUATE_SECURITY',
-  'HTTP_1_1_REQUIRED',
-];
-export const h2ErrorName = (code: number): string => ERROR_NAMES[code] ?? `0x${code.toString(16)}`;
 
 const MAX_STREAM_ID = 2 ** 31 - 1;
 /** Receive windows: large, so flow control never throttles a response (h2load uses 2^30 - 1 too). */
@@ -56,6 +27,19 @@ const RECEIVE_WINDOW = 2 ** 30;
 /** Refill a receive window once this much of it was used. */
 const REFILL_AT = 2 ** 29;
 const DEFAULT_WINDOW = 65_535;
+
+/** The largest frame the server may send: the client never raises SETTINGS_MAX_FRAME_SIZE. */
+const MAX_FRAME_RECEIVED = MIN_MAX_FRAME_SIZE;
+/**
+ * SETTINGS and PING answers the session queues while the socket's buffer is full, at most:
+ * a server that floods them and never reads the answers would otherwise grow it without
+ * bound (nghttp2 allows 1000 queued ACKs as well).
+ */
+const MAX_QUEUED_CONTROL = 1000;
+/** Streams given up (cancelled or reset by us) whose late frames are still dropped quietly. */
+const MAX_ABANDONED = 4096;
+/** How long a connection closed with GOAWAY waits for the server to read it before it is destroyed. */
+const GOAWAY_LINGER_MS = 1000;
 
 /** One request on a stream. The session fills in what it learns. */
 export interface H2Exchange {
@@ -76,6 +60,8 @@ export interface H2Exchange {
   received: number;
   /** Settled: answered, failed or abandoned; later frames for it are dropped. */
   ended: boolean;
+  /** Times the request went out again after the server refused it or left it unprocessed. */
+  retries: number;
 }
 
 /** A fresh exchange, not yet given a stream id or written. */
@@ -94,6 +80,7 @@ export function newExchange(intendedAt: number, startAt: number): H2Exchange {
     sendWindow: 0,
     received: 0,
     ended: false,
+    retries: 0,
   };
 }
 
@@ -102,6 +89,8 @@ export interface H2SessionEvents {
   onResponse(ex: H2Exchange): void;
   /** A stream was reset by the server (RST_STREAM with this code). */
   onReset(ex: H2Exchange, code: number): void;
+  /** A stream broke the protocol (the session reset it); the rest of the connection goes on. */
+  onStreamError(ex: H2Exchange, message: string): void;
   /** The server sent GOAWAY: streams above lastStreamId were not processed. */
   onGoaway(session: H2Session, lastStreamId: number, code: number): void;
   /** The server's SETTINGS_MAX_CONCURRENT_STREAMS. */
@@ -116,22 +105,31 @@ export interface H2SessionConfig {
   body: Uint8Array | null;
   /** Whether the first response's Server value is still wanted. */
   wantServer: () => boolean;
+  /**
+   * The largest response header block (HEADERS and CONTINUATION payloads) and decoded
+   * header list the client accepts; announced as SETTINGS_MAX_HEADER_LIST_SIZE.
+   */
+  maxHeaderBytes: number;
 }
 
 /**
  * The client's SETTINGS: the default HPACK table size (said outright, see hpack.ts), no push,
- * large stream windows; plus the connection window.
+ * large stream windows, the header list limit; plus the connection window.
  */
-function preamble(): Buffer {
-  const settings = Buffer.alloc(9 + 18);
-  settings.writeUIntBE(18, 0, 3);
-  settings[3] = SETTINGS;
-  settings.writeUInt16BE(0x1, 9); // HEADER_TABLE_SIZE
-  settings.writeUInt32BE(DECODER_TABLE_SIZE, 11);
-  settings.writeUInt16BE(0x2, 15); // ENABLE_PUSH
-  settings.writeUInt32BE(0, 17);
-  settings.writeUInt16BE(0x4, 21); // INITIAL_WINDOW_SIZE
-  settings.writeUInt32BE(RECEIVE_WINDOW, 23);
+function preamble(maxHeaderBytes: number): Buffer {
+  const pairs: [number, number][] = [
+    [SETTING.HEADER_TABLE_SIZE, DECODER_TABLE_SIZE],
+    [SETTING.ENABLE_PUSH, 0],
+    [SETTING.INITIAL_WINDOW_SIZE, RECEIVE_WINDOW],
+    [SETTING.MAX_HEADER_LIST_SIZE, maxHeaderBytes],
+  ];
+  const settings = Buffer.alloc(9 + 6 * pairs.length);
+  settings.writeUIntBE(6 * pairs.length, 0, 3);
+  settings[3] = FRAME.SETTINGS;
+  pairs.forEach(([key, value], i) => {
+    settings.writeUInt16BE(key, 9 + 6 * i);
+    settings.writeUInt32BE(value, 11 + 6 * i);
+  });
   return Buffer.concat([PREFACE, settings, windowUpdate(0, RECEIVE_WINDOW - DEFAULT_WINDOW)]);
 }
 
@@ -145,7 +143,7 @@ function frameHeader(length: number, type: number, flags: number, id: number): B
 }
 
 function windowUpdate(id: number, increment: number): Buffer {
-  const f = frameHeader(4, WINDOW_UPDATE, 0, id);
+  const f = frameHeader(4, FRAME.WINDOW_UPDATE, 0, id);
   return Buffer.concat([f, u32(increment)]);
 }
 
@@ -161,7 +159,7 @@ export class H2Session {
   private readonly events: H2SessionEvents;
   private readonly streams = new Map<number, H2Exchange>();
   /** The server's header compression state: every header block on the connection goes through it, in order. */
-  private readonly hpack = new HpackDecoder();
+  private readonly hpack: HpackDecoder;
   private nextId = 1;
   /** Partial frame kept from the previous read (the read buffer is reused). */
   private pending: Buffer | null = null;
@@ -169,15 +167,10 @@ export class H2Session {
   private headerParts: Buffer[] | null = null;
   private headerStream = 0;
   private headerEndStream = false;
-  private connReceived = 0;
-  private connSendWindow = DEFAULT_WINDOW;
-  private peerStreamWindow = DEFAULT_WINDOW;
-  private maxFrame = 16_384;
-  /** Set once the server sent GOAWAY, or we stopped using this connection. */
-  goingAway = false;
-  private closed = false;
-  /** Time stamp of the read being processed (performance.now()). */
-  private now = 0;
+  /** Bytes of the header block being received, over its HEADERS and CONTINUATION frames. */
+  private headerBytes = 0;
+  /** Streams the client gave up on, oldest first: frames the server sent before it knew are dropped. */
+  private readonly abandoned = new Set<number>();
   /** Every write of the connection goes through it, in order. */
   private readonly writer: SocketWriter;
   /**
@@ -194,17 +187,31 @@ export class H2Session {
     this.flush();
   };
 
+  /** SETTINGS and PING answers written since the connection's writes last caught up while backlogged. */
+  private queuedControl = 0;
+  private connReceived = 0;
+  private connSendWindow = DEFAULT_WINDOW;
+  private peerStreamWindow = DEFAULT_WINDOW;
+  private maxFrame = MIN_MAX_FRAME_SIZE;
+  /** Set once the server sent GOAWAY, or we stopped using this connection. */
+  goingAway = false;
+  private closed = false;
+  /** Time stamp of the read being processed (performance.now()). */
+  private now = 0;
+
   constructor(socket: net.Socket, cfg: H2SessionConfig, events: H2SessionEvents) {
     this.socket = socket;
     this.cfg = cfg;
     this.events = events;
+    this.hpack = new HpackDecoder(DECODER_TABLE_SIZE, cfg.maxHeaderBytes);
     this.writer = new SocketWriter(socket);
     let lastError: Error | null = null;
     socket.on('error', (e: Error) => (lastError = e));
     socket.on('close', () => this.ended(lastError));
-    this.send(preamble());
+    // Writes that fall back to the Writable (see SocketWriter) report their backlog this way.
+    socket.on('drain', () => (this.queuedControl = 0));
+    this.send(preamble(cfg.maxHeaderBytes));
   }
-
   /** Writes a frame (after the batched HEADERS frames, which it may refer to). */
   private send(bytes: Uint8Array): void {
     if (this.batchLength > 0) this.flush();
@@ -227,6 +234,7 @@ export class H2Session {
     this.batch.copy(grown, 0, 0, this.batchLength);
     this.batch = grown;
   }
+
 
   /** Streams open on this connection. */
   get active(): number {
@@ -258,8 +266,8 @@ export class H2Session {
       f[at] = n >>> 16;
       f[at + 1] = (n >>> 8) & 0xff;
       f[at + 2] = n & 0xff;
-      f[at + 3] = HEADERS;
-      f[at + 4] = END_HEADERS | (body === null ? END_STREAM : 0);
+      f[at + 3] = FRAME.HEADERS;
+      f[at + 4] = FLAG.END_HEADERS | (body === null ? FLAG.END_STREAM : 0);
       f[at + 5] = id >>> 24;
       f[at + 6] = (id >>> 16) & 0xff;
       f[at + 7] = (id >>> 8) & 0xff;
@@ -275,8 +283,8 @@ export class H2Session {
       for (let off = 0; off < block.length; off += this.maxFrame) {
         const part = block.subarray(off, off + this.maxFrame);
         const last = off + this.maxFrame >= block.length;
-        const type = off === 0 ? HEADERS : CONTINUATION;
-        const flags = (last ? END_HEADERS : 0) | (off === 0 && body === null ? END_STREAM : 0);
+        const type = off === 0 ? FRAME.HEADERS : FRAME.CONTINUATION;
+        const flags = (last ? FLAG.END_HEADERS : 0) | (off === 0 && body === null ? FLAG.END_STREAM : 0);
         frames.push(frameHeader(part.length, type, flags, id), part);
       }
       this.send(Buffer.concat(frames));
@@ -291,7 +299,7 @@ export class H2Session {
       const n = Math.min(body.length - ex.bodyOffset, ex.sendWindow, this.connSendWindow, this.maxFrame);
       if (n <= 0 && body.length > 0) return;
       const last = ex.bodyOffset + n === body.length;
-      this.send(frameHeader(n, DATA, last ? END_STREAM : 0, ex.id));
+      this.send(frameHeader(n, FRAME.DATA, last ? FLAG.END_STREAM : 0, ex.id));
       if (n > 0) this.send(body.subarray(ex.bodyOffset, ex.bodyOffset + n));
       ex.bodyOffset += n;
       ex.sendWindow -= n;
@@ -304,7 +312,8 @@ export class H2Session {
   cancel(ex: H2Exchange): void {
     ex.ended = true;
     if (this.streams.delete(ex.id) && !this.closed) {
-      this.send(Buffer.concat([frameHeader(4, RST_STREAM, 0, ex.id), u32(H2_CANCEL)]));
+      this.abandon(ex.id);
+      this.send(Buffer.concat([frameHeader(4, FRAME.RST_STREAM, 0, ex.id), u32(H2_CODE.CANCEL)]));
     }
   }
 
@@ -341,13 +350,15 @@ export class H2Session {
       }
       while (n - pos >= 9) {
         const len = (buf[pos]! << 16) | (buf[pos + 1]! << 8) | buf[pos + 2]!;
+        // Checked before waiting for the rest: a frame is never buffered past the limit.
+        if (len > MAX_FRAME_RECEIVED) frameTooLarge(buf[pos + 3]!, len);
         if (n - pos < 9 + len) break;
         this.frame(buf, pos, len);
         pos += 9 + len;
         if (this.closed) return;
       }
     } catch (e) {
-      this.protocolError(e instanceof Error ? e.message : String(e));
+      this.connectionFailed(e);
       return;
     }
     if (pos < n) this.pending = Buffer.from(buf.subarray(pos, n));
@@ -365,8 +376,9 @@ export class H2Session {
       this.pending = Buffer.concat([kept, buf.subarray(0, n)]);
       return -1;
     }
-    const lengthByte = (i: number): number => (i < kept.length ? kept[i]! : buf[i - kept.length]!);
-    const len = (lengthByte(0) << 16) | (lengthByte(1) << 8) | lengthByte(2);
+    const byte = (i: number): number => (i < kept.length ? kept[i]! : buf[i - kept.length]!);
+    const len = (byte(0) << 16) | (byte(1) << 8) | byte(2);
+    if (len > MAX_FRAME_RECEIVED) frameTooLarge(byte(3), len);
     const take = 9 + len - kept.length;
     if (take > n) {
       this.pending = Buffer.concat([kept, buf.subarray(0, n)]);
@@ -381,107 +393,238 @@ export class H2Session {
     const flags = b[at + 4]!;
     const id = b.readUInt32BE(at + 5) & 0x7fffffff;
     const p = at + 9;
+    if (this.headerParts !== null && (type !== FRAME.CONTINUATION || id !== this.headerStream)) {
+      connectionError(
+        `${frameName(type)} frame on stream ${id} in the middle of stream ${this.headerStream}'s header block (RFC 9113 section 6.10)`,
+      );
+    }
+    checkFrameHeader(type, flags, id, len);
     switch (type) {
-      case DATA: {
-        this.connReceived += len;
-        if (this.connReceived >= REFILL_AT) {
-          this.send(windowUpdate(0, this.connReceived));
-          this.connReceived = 0;
-        }
-        const ex = this.streams.get(id);
-        if (ex === undefined) return;
-        const pad = flags & PADDED ? b[p]! + 1 : 0;
-        ex.bodyBytes += len - pad;
-        ex.wireBytes += 9 + len;
-        ex.received += len;
-        if (ex.received >= REFILL_AT && (flags & END_STREAM) === 0) {
-          this.send(windowUpdate(id, ex.received));
-          ex.received = 0;
-        }
-        if (flags & END_STREAM) this.complete(ex);
-        return;
-      }
-      case HEADERS: {
-        let from = p;
-        let to = p + len;
-        if (flags & PADDED) to -= b[from++]!;
-        if (flags & PRIORITY) from += 5;
-        if (from > to) throw new Error('malformed HEADERS frame');
-        const ex = this.streams.get(id);
-        if (ex !== undefined) ex.wireBytes += 9 + len;
-        if (flags & END_HEADERS) {
-          this.headersDone(id, b, from, to, (flags & END_STREAM) !== 0);
-        } else {
-          this.headerParts = [Buffer.from(b.subarray(from, to))];
-          this.headerStream = id;
-          this.headerEndStream = (flags & END_STREAM) !== 0;
-        }
-        return;
-      }
-      case CONTINUATION: {
-        if (this.headerParts === null || id !== this.headerStream)
-          throw new Error('unexpected CONTINUATION frame');
-        this.headerParts.push(Buffer.from(b.subarray(p, p + len)));
-        const ex = this.streams.get(id);
-        if (ex !== undefined) ex.wireBytes += 9 + len;
-        if (flags & END_HEADERS) {
-          const block = Buffer.concat(this.headerParts);
-          this.headerParts = null;
-          this.headersDone(id, block, 0, block.length, this.headerEndStream);
-        }
-        return;
-      }
-      case RST_STREAM: {
-        const ex = this.streams.get(id);
-        if (ex === undefined) return;
+      case FRAME.DATA:
+        return this.data(b, p, len, flags, id);
+      case FRAME.HEADERS:
+        return this.headers(b, p, len, flags, id);
+      case FRAME.CONTINUATION:
+        return this.continuation(b, p, len, flags, id);
+      case FRAME.RST_STREAM: {
+        const ex = this.known(id, type);
+        if (ex === null) return;
         this.streams.delete(id);
         ex.ended = true;
         this.events.onReset(ex, b.readUInt32BE(p));
         return;
       }
-      case SETTINGS: {
-        if (flags & ACK) return;
-        for (let q = p; q + 6 <= p + len; q += 6) {
-          const key = b.readUInt16BE(q);
-          const value = b.readUInt32BE(q + 2);
-          if (key === 0x3) this.events.onMaxStreams(this, value);
-          else if (key === 0x4) {
-            const delta = value - this.peerStreamWindow;
-            this.peerStreamWindow = value;
-            for (const ex of this.streams.values()) ex.sendWindow += delta;
-          } else if (key === 0x5) this.maxFrame = value;
-        }
-        this.send(frameHeader(0, SETTINGS, ACK, 0));
-        if (this.cfg.body !== null) this.flushBodies();
+      case FRAME.SETTINGS:
+        if ((flags & FLAG.ACK) === 0) this.settings(b, p, len);
         return;
-      }
-      case PING: {
-        if ((flags & ACK) === 0) {
-          this.send(Buffer.concat([frameHeader(8, PING, ACK, 0), b.subarray(p, p + 8)]));
+      case FRAME.PING:
+        if ((flags & FLAG.ACK) === 0) {
+          this.answer(Buffer.concat([frameHeader(8, FRAME.PING, FLAG.ACK, 0), b.subarray(p, p + 8)]));
         }
         return;
-      }
-      case GOAWAY: {
+      case FRAME.GOAWAY:
         this.goingAway = true;
         this.events.onGoaway(this, b.readUInt32BE(p) & 0x7fffffff, b.readUInt32BE(p + 4));
         return;
-      }
-      case WINDOW_UPDATE: {
-        const inc = b.readUInt32BE(p) & 0x7fffffff;
-        if (id === 0) this.connSendWindow += inc;
-        else {
-          const ex = this.streams.get(id);
-          if (ex !== undefined) ex.sendWindow += inc;
+      case FRAME.WINDOW_UPDATE:
+        return this.windowUpdate(b.readUInt32BE(p) & 0x7fffffff, id);
+      case FRAME.PRIORITY: {
+        // Deprecated (section 5.3.2) and ignored, but still framed: 5 bytes, else a stream error.
+        const ex = this.streams.get(id);
+        if (len !== 5 && ex !== undefined) {
+          this.streamError(ex, H2_CODE.FRAME_SIZE_ERROR, `PRIORITY frame of ${len} bytes, not 5`);
         }
-        if (this.cfg.body !== null) this.flushBodies();
         return;
       }
-      case PUSH_PROMISE:
-        throw new Error('server pushed a stream though the client disabled push');
+      case FRAME.PUSH_PROMISE:
+        return connectionError(
+          'server sent PUSH_PROMISE though the client disabled push (SETTINGS_ENABLE_PUSH = 0, RFC 9113 section 8.4)',
+        );
       default:
-        // PRIORITY and unknown frame types carry nothing the client needs.
+        // Unknown frame types carry nothing the client needs (section 4.1: ignore them).
         return;
     }
+  }
+
+  private data(b: Buffer, p: number, len: number, flags: number, id: number): void {
+    const from = contentStart(b, p, len, flags, FRAME.DATA);
+    const to = p + len - padLength(b, p, flags);
+    // The whole payload, padding included, counts against the windows (section 6.9.1).
+    this.connReceived += len;
+    if (this.connReceived > RECEIVE_WINDOW) {
+      connectionError('server sent more DATA than the connection window allows', H2_CODE.FLOW_CONTROL_ERROR);
+    }
+    if (this.connReceived >= REFILL_AT) {
+      this.send(windowUpdate(0, this.connReceived));
+      this.connReceived = 0;
+    }
+    const ex = this.openStream(id, FRAME.DATA);
+    if (ex === null) return;
+    ex.bodyBytes += to - from;
+    ex.wireBytes += 9 + len;
+    ex.received += len;
+    if (ex.received > RECEIVE_WINDOW) {
+      connectionError(`server sent more DATA than stream ${id}'s window allows`, H2_CODE.FLOW_CONTROL_ERROR);
+    }
+    if (ex.received >= REFILL_AT && (flags & FLAG.END_STREAM) === 0) {
+      this.send(windowUpdate(id, ex.received));
+      ex.received = 0;
+    }
+    if (flags & FLAG.END_STREAM) this.complete(ex);
+  }
+
+  private headers(b: Buffer, p: number, len: number, flags: number, id: number): void {
+    const from = contentStart(b, p, len, flags, FRAME.HEADERS);
+    const to = p + len - padLength(b, p, flags);
+    const ex = this.openStream(id, FRAME.HEADERS);
+    if (ex !== null) ex.wireBytes += 9 + len;
+    this.headerBytes = 0;
+    this.addHeaderBytes(to - from);
+    if (flags & FLAG.END_HEADERS) {
+      this.headersDone(id, b, from, to, (flags & FLAG.END_STREAM) !== 0);
+    } else {
+      this.headerParts = [Buffer.from(b.subarray(from, to))];
+      this.headerStream = id;
+      this.headerEndStream = (flags & FLAG.END_STREAM) !== 0;
+    }
+  }
+
+  private continuation(b: Buffer, p: number, len: number, flags: number, id: number): void {
+    if (this.headerParts === null) connectionError('CONTINUATION frame without a HEADERS frame before it');
+    this.addHeaderBytes(len);
+    this.headerParts.push(Buffer.from(b.subarray(p, p + len)));
+    const ex = this.streams.get(id);
+    if (ex !== undefined) ex.wireBytes += 9 + len;
+    if (flags & FLAG.END_HEADERS) {
+      const block = Buffer.concat(this.headerParts);
+      this.headerParts = null;
+      this.headersDone(id, block, 0, block.length, this.headerEndStream);
+    }
+  }
+
+  /**
+   * A header block must be decoded whole to keep the HPACK table in step, so one that outgrows
+   * the limit (a CONTINUATION flood) costs the connection, before it is buffered any further.
+   */
+  private addHeaderBytes(n: number): void {
+    this.headerBytes += n;
+    if (this.headerBytes > this.cfg.maxHeaderBytes) {
+      connectionError(
+        `response header block larger than ${this.cfg.maxHeaderBytes} bytes (the client's limit)`,
+        H2_CODE.ENHANCE_YOUR_CALM,
+      );
+    }
+  }
+
+  private settings(b: Buffer, p: number, len: number): void {
+    const change = readSettings(b, p, len);
+    if (change.initialWindowSize !== null) {
+      // The change applies to every open stream's window (section 6.9.2).
+      const delta = change.initialWindowSize - this.peerStreamWindow;
+      for (const ex of this.streams.values()) {
+        if (ex.sendWindow + delta > MAX_WINDOW) {
+          connectionError(
+            `SETTINGS_INITIAL_WINDOW_SIZE = ${change.initialWindowSize} takes stream ${ex.id}'s window above 2^31-1`,
+            H2_CODE.FLOW_CONTROL_ERROR,
+          );
+        }
+      }
+      this.peerStreamWindow = change.initialWindowSize;
+      for (const ex of this.streams.values()) ex.sendWindow += delta;
+    }
+    if (change.maxFrameSize !== null) this.maxFrame = change.maxFrameSize;
+    if (change.maxConcurrentStreams !== null) this.events.onMaxStreams(this, change.maxConcurrentStreams);
+    this.answer(frameHeader(0, FRAME.SETTINGS, FLAG.ACK, 0));
+    if (this.cfg.body !== null) this.flushBodies();
+  }
+
+  private windowUpdate(inc: number, id: number): void {
+    if (id === 0) {
+      if (inc === 0) connectionError('WINDOW_UPDATE of 0 on the connection (RFC 9113 section 6.9)');
+      if (this.connSendWindow + inc > MAX_WINDOW) {
+        connectionError(
+          'WINDOW_UPDATE takes the connection window above 2^31-1 (RFC 9113 section 6.9.1)',
+          H2_CODE.FLOW_CONTROL_ERROR,
+        );
+      }
+      this.connSendWindow += inc;
+    } else {
+      const ex = this.known(id, FRAME.WINDOW_UPDATE);
+      if (ex === null) return;
+      if (inc === 0) {
+        return this.streamError(
+          ex,
+          H2_CODE.PROTOCOL_ERROR,
+          'WINDOW_UPDATE of 0 on the stream (RFC 9113 section 6.9)',
+        );
+      }
+      if (ex.sendWindow + inc > MAX_WINDOW) {
+        return this.streamError(
+          ex,
+          H2_CODE.FLOW_CONTROL_ERROR,
+          "WINDOW_UPDATE takes the stream's window above 2^31-1 (RFC 9113 section 6.9.1)",
+        );
+      }
+      ex.sendWindow += inc;
+    }
+    if (this.cfg.body !== null) this.flushBodies();
+  }
+
+  /**
+   * The open stream a DATA or HEADERS frame is for; null for one the client gave up on (its
+   * late frames are dropped). A stream the client never opened, or one already closed, is a
+   * connection error (section 5.1).
+   */
+  private openStream(id: number, type: number): H2Exchange | null {
+    const ex = this.known(id, type);
+    if (ex !== null || this.abandoned.has(id)) return ex;
+    return connectionError(
+      `${frameName(type)} frame on stream ${id}, which was already closed (RFC 9113 section 5.1)`,
+      H2_CODE.STREAM_CLOSED,
+    );
+  }
+
+  /** The open stream with this id; null when it is closed; a connection error when it is idle. */
+  private known(id: number, type: number): H2Exchange | null {
+    const ex = this.streams.get(id);
+    if (ex !== undefined) return ex;
+    if (id % 2 === 0 || id >= this.nextId) {
+      connectionError(
+        `${frameName(type)} frame on stream ${id}, which the client never opened (RFC 9113 section 5.1)`,
+      );
+    }
+    return null;
+  }
+
+  private abandon(id: number): void {
+    this.abandoned.add(id);
+    if (this.abandoned.size > MAX_ABANDONED) {
+      for (const oldest of this.abandoned) {
+        this.abandoned.delete(oldest);
+        break;
+      }
+    }
+  }
+
+  /** A stream error (section 5.4.2): RST_STREAM with the code; that request fails, the connection goes on. */
+  private streamError(ex: H2Exchange, code: number, message: string): void {
+    this.streams.delete(ex.id);
+    ex.ended = true;
+    this.abandon(ex.id);
+    this.send(Buffer.concat([frameHeader(4, FRAME.RST_STREAM, 0, ex.id), u32(code)]));
+    this.events.onStreamError(ex, `${message}; stream reset with ${h2ErrorName(code)}`);
+  }
+
+  /** Writes a SETTINGS or PING answer, unless the server keeps asking without reading them. */
+  private answer(frame: Buffer): void {
+    if (!this.writer.backlogged) this.queuedControl = 0;
+    else if (++this.queuedControl > MAX_QUEUED_CONTROL) {
+      connectionError(
+        `server sent more than ${MAX_QUEUED_CONTROL} SETTINGS and PING frames without reading the answers`,
+        H2_CODE.ENHANCE_YOUR_CALM,
+      );
+    }
+    this.send(frame);
   }
 
   private headersDone(id: number, block: Buffer, from: number, to: number, endStream: boolean): void {
@@ -511,7 +654,7 @@ export class H2Session {
     this.streams.delete(ex.id);
     if (ex.status === 0) {
       ex.ended = true;
-      this.events.onReset(ex, 0x1); // a stream that ended without a response head
+      this.events.onStreamError(ex, 'the server ended the stream without a response (no :status)');
       return;
     }
     this.events.onResponse(ex);
@@ -528,12 +671,32 @@ export class H2Session {
     return this.now;
   }
 
-  private protocolError(message: string): void {
+  /**
+   * A connection error: GOAWAY with its code (last stream 0: the client accepts no streams of
+   * the server's), then the connection closes and its open streams fail.
+   */
+  private connectionFailed(e: unknown): void {
+    const code =
+      e instanceof H2ConnectionError
+        ? e.h2Code
+        : e instanceof HeaderListTooLargeError
+          ? H2_CODE.ENHANCE_YOUR_CALM
+          : e instanceof HpackError
+            ? H2_CODE.COMPRESSION_ERROR
+            : H2_CODE.PROTOCOL_ERROR;
+    const message = `${e instanceof Error ? e.message : String(e)}; connection closed with GOAWAY ${h2ErrorName(code)}`;
     this.closed = true;
     this.goingAway = true;
     const open = [...this.streams.values()];
     this.streams.clear();
-    this.socket.destroy();
+    const socket = this.socket;
+    if (socket.writableNeedDrain) {
+      // The server is not reading: a GOAWAY would only queue behind what it left unread.
+      socket.destroy();
+    } else {
+      socket.end(Buffer.concat([frameHeader(8, FRAME.GOAWAY, 0, 0), u32(0), u32(code)]));
+      setTimeout(() => socket.destroy(), GOAWAY_LINGER_MS).unref();
+    }
     this.events.onClose(this, Object.assign(new Error(message), { code: 'ERR_HTTP2_PROTOCOL_ERROR' }), open);
   }
 
@@ -545,4 +708,11 @@ export class H2Session {
     this.streams.clear();
     this.events.onClose(this, err, open);
   }
+}
+
+function frameTooLarge(type: number, len: number): never {
+  return connectionError(
+    `${frameName(type)} frame of ${len} bytes, above the ${MAX_FRAME_RECEIVED}-byte SETTINGS_MAX_FRAME_SIZE the client allows (RFC 9113 section 4.2)`,
+    H2_CODE.FRAME_SIZE_ERROR,
+  );
 }

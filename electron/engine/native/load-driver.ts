@@ -1,4 +1,4 @@
-import type { Client, RunState } from './run-state.ts';
+import type { Client, RequestLedger } from './run-state.ts';
 
 /** How often unfinished requests are checked against the timeout (a tenth of it, within bounds). */
 export function sweepInterval(timeoutMs: number): number {
@@ -13,7 +13,7 @@ export function sweepInterval(timeoutMs: number): number {
  * in flight) and resolves.
  */
 export abstract class LoadDriver<O> {
-  protected readonly state: RunState;
+  protected readonly state: RequestLedger;
   protected readonly clients: Client[] = [];
   /** performance.now() when run() started. */
   protected t0 = 0;
@@ -22,7 +22,7 @@ export abstract class LoadDriver<O> {
   #sweeper: NodeJS.Timeout | null = null;
   #resolve: () => void = () => undefined;
 
-  constructor(state: RunState, timeoutMs: number) {
+  constructor(state: RequestLedger, timeoutMs: number) {
     this.state = state;
     this.#timeoutMs = timeoutMs;
   }

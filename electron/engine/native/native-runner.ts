@@ -1,13 +1,14 @@
 import type { Warning } from '../../../shared/result.ts';
+import { sentRate } from '../result.ts';
 import { clientLimitWarning } from '../limits.ts';
 import type { Runner, RunnerContext, RunnerOutcome, RunSpec } from '../types.ts';
 import { ClosedDriver } from './closed-driver.ts';
 import { createDialer } from './dial.ts';
 import { Http1Client, type Http1Config } from './http1-client.ts';
 import { Http2Client, type Http2Config } from './http2-client.ts';
-import { OpenDriver, LATE_TOLERANCE_MS } from './open-driver.ts';
+import { OpenDriver, LATE_TOLERANCE_MS, MAX_OPENING, type OpenOutcome } from './open-driver.ts';
 import { http1RequestBytes, http2RequestHeaders } from './request-bytes.ts';
-import { RunState, type Client, type ClientOwner } from './run-state.ts';
+import { RequestLedger, type Client, type ClientOwner } from './run-state.ts';
 import { NATIVE_RUNNER_VERSION } from './version.ts';
 
 /**
@@ -31,7 +32,7 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
   if (warmupDone === null) await ctx.warmupDone;
   const h2 = options.protocol === 'h2';
   const open = load.model === 'open';
-  const state = new RunState(recorder, {
+  const state = new RequestLedger(recorder, {
     clock: open ? 'intended' : 'start',
     corrected: load.model === 'closed' && load.rate !== null,
     timeoutMs: options.timeoutMs,
@@ -71,15 +72,12 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
     waitSeconds = o.waitSeconds;
     dropped = o.dropped;
     // Measured figures only: warm-up sends would inflate the rate over a measured attack.
+    // The same rate as the result's, so the warning and the report agree.
     const { sent, late } = recorder.totals;
-    const sentRate = attackSeconds > 0 ? sent / (attackSeconds + 1 / load.rate) : 0;
     if (o.dropped > 0 || late > 0.01 * Math.max(1, sent)) {
       warnings.push({
         code: 'rate-not-reached',
-        message:
-          `target ${load.rate} req/s, sent ${sentRate.toFixed(1)} req/s: ${late} requests went out more than ` +
-          `${LATE_TOLERANCE_MS} ms late and ${o.dropped} were never sent (no free slot under the in-flight cap of ` +
-          `${load.maxInFlight}); latency is measured from the scheduled time`,
+        message: rateNotReached(load.rate, sentRate(sent, attackSeconds, 0), late, o, load.maxInFlight),
       });
     }
   } else {
@@ -118,9 +116,36 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
   };
 }
 
+/** Says how far the open model fell behind its schedule, and which limit held it back. */
+function rateNotReached(
+  rate: number,
+  sentRate: number,
+  late: number,
+  o: OpenOutcome,
+  maxInFlight: number,
+): string {
+  const held: string[] = [];
+  if (o.heldBack.openingCap > 0) {
+    held.push(
+      `${o.heldBack.openingCap} found ${MAX_OPENING} new connections still opening, none answered yet (the engine opens at most ${MAX_OPENING} at once)`,
+    );
+  }
+  if (o.heldBack.inFlightCap > 0) {
+    held.push(`${o.heldBack.inFlightCap} found the in-flight cap of ${maxInFlight} reached`);
+  }
+  const why =
+    held.length > 0
+      ? `requests due found no free slot: ${held.join('; ')}`
+      : 'no limit held requests back: the generator could not keep the schedule';
+  return (
+    `target ${rate} req/s, sent ${sentRate.toFixed(1)} req/s over the schedule: ${late} requests went out more than ` +
+    `${LATE_TOLERANCE_MS} ms late and ${o.dropped} were never sent; ${why}. Latency is measured from the scheduled time`
+  );
+}
+
 function http1Factory(
   spec: RunSpec,
-  state: RunState,
+  state: RequestLedger,
   dialer: Http1Config['dialer'],
   depth: number,
 ): (owner: ClientOwner) => Client {
@@ -143,7 +168,7 @@ function http1Factory(
 
 function http2Factory(
   spec: RunSpec,
-  state: RunState,
+  state: RequestLedger,
   dialer: Http2Config['dialer'],
   depth: number,
 ): (owner: ClientOwner) => Client {

@@ -1,5 +1,5 @@
 import { LoadDriver } from './load-driver.ts';
-import type { Client, ClientOwner, RunState } from './run-state.ts';
+import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
 
 export interface OpenPlan {
   /** Requests per second. */
@@ -21,7 +21,10 @@ export interface OpenPlan {
 export const LATE_TOLERANCE_MS = 10;
 
 /** New connections being opened at once, at most (see acquire()). */
-const MAX_OPENING = 64;
+export const MAX_OPENING = 64;
+
+/** Why a request due now found no client: the in-flight cap, or the cap on connections opening at once. */
+type HeldBy = 'in-flight' | 'opening';
 /**
  * The pool opened before the first send holds what the schedule needs for a round trip this
  * long; more are opened ahead of need whenever the spare ones cover less than LOW_WATER_MS of
@@ -37,6 +40,8 @@ interface Slot {
   client: Client;
   /** On the idle or the fresh stack (both are cleaned lazily: a slot there may be full). */
   pooled: boolean;
+  /** Its first request: not sent yet, sent and not finished, or finished. */
+  first: 'unsent' | 'waiting' | 'finished';
 }
 
 /** The top slot of a stack with room, dropping full ones on the way (they come back when freed). */
@@ -60,6 +65,13 @@ export interface OpenOutcome {
   attackSeconds: number;
   /** Last send to the last answer (vegeta's "wait"). */
   waitSeconds: number;
+  /**
+   * Scheduled requests that were due when no slot was free, by the limit that held them:
+   * the in-flight cap (maxInFlight), or MAX_OPENING connections being opened, none answered
+   * yet (a silent server). Each counts once, for the limit that held when the schedule next
+   * tried to catch up; they went out late, or were dropped.
+   */
+  heldBack: { inFlightCap: number; openingCap: number };
 }
 
 /**
@@ -79,6 +91,8 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
   private readonly fresh: Slot[] = [];
   /** Slots created lately, some still opening their connection (see opening()). */
   private readonly recent: Slot[] = [];
+  /** Slots whose first request was sent and has not finished. */
+  private unanswered = 0;
   /** Requests one client takes (1 for HTTP/1.1, the stream cap for HTTP/2); known once one exists. */
   private perClient = 1;
   /** Spare capacity (requests) below which connections are opened ahead of need. */
@@ -96,14 +110,19 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
   private firstMeasuredAt = -1;
   private attackDone = false;
   private sending = false;
+  /** Set when the schedule's end timer fired. */
+  private scheduleOver = false;
   private pacer: NodeJS.Timeout | null = null;
   private windowEnd: NodeJS.Timeout | null = null;
+  private readonly heldBack = { inFlightCap: 0, openingCap: 0 };
+  /** Requests of the schedule below this index are counted in heldBack already. */
+  private heldUpTo = 0;
   private readonly onPacer = (): void => {
     this.pacer = null;
     this.sendDue(performance.now());
   };
 
-  constructor(plan: OpenPlan, state: RunState, makeClient: (owner: ClientOwner) => Client) {
+  constructor(plan: OpenPlan, state: RequestLedger, makeClient: (owner: ClientOwner) => Client) {
     super(state, plan.timeoutMs);
     this.plan = plan;
     this.makeClient = makeClient;
@@ -138,13 +157,22 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     this.endAt = endAt;
     this.total = Math.max(1, Math.ceil(endAt / this.interval - 1e-9));
     this.windowEnd = setTimeout(
-      () => this.sendDue(performance.now()),
+      () => {
+        // Node may fire a timer up to 1 ms early: the schedule is over all the same, or a
+        // backlog with no free slot (a silent server) would keep it open until one frees.
+        this.scheduleOver = true;
+        this.sendDue(performance.now());
+      },
       Math.max(0, this.t0 + endAt - performance.now()),
     );
     this.sendDue(performance.now());
   }
 
   private freed(slot: Slot, now: number | undefined): void {
+    if (slot.first === 'waiting') {
+      slot.first = 'finished';
+      this.unanswered--;
+    }
     if (this.finished) return;
     if (!slot.pooled && slot.client.free > 0) {
       slot.pooled = true;
@@ -160,7 +188,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
 
   /** A new client in a fresh slot. */
   private grow(): Slot {
-    const slot: Slot = { client: null as unknown as Client, pooled: true };
+    const slot: Slot = { client: null as unknown as Client, pooled: true, first: 'unsent' };
     slot.client = this.makeClient({ onFree: (_c, now) => this.freed(slot, now) });
     this.clients.push(slot.client);
     if (this.clients.length === 1) this.perClient = Math.max(1, slot.client.free);
@@ -169,13 +197,18 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     return slot;
   }
 
-  /** Connections being opened now (the recent slots still connecting; the others are dropped from the list). */
+  /**
+   * New connections not proven yet: those being opened before any request (the recent slots
+   * still connecting; the others are dropped from the list), and those whose first request
+   * has not finished. Connections opened ahead of need and idle do not count, so the pool can
+   * grow past MAX_OPENING; a server that accepts and never answers holds it at MAX_OPENING.
+   */
   private opening(): number {
     const recent = this.recent;
     let kept = 0;
-    for (const s of recent) if (s.client.connecting) recent[kept++] = s;
+    for (const s of recent) if (s.first === 'unsent' && s.client.connecting) recent[kept++] = s;
     recent.length = kept;
-    return kept;
+    return kept + this.unanswered;
   }
 
   /**
@@ -184,11 +217,12 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
    * due meanwhile would otherwise each open a connection (a TLS handshake each) although the
    * existing ones free up within a round trip.
    */
-  private acquire(): Slot | null {
-    if (this.state.pending >= this.plan.maxInFlight) return null;
+  private acquire(): Slot | HeldBy {
+    if (this.state.pending >= this.plan.maxInFlight) return 'in-flight';
     const slot = withRoom(this.idle) ?? withRoom(this.fresh);
     if (slot !== null) return slot;
-    if (this.clients.length >= this.plan.maxInFlight || this.opening() >= MAX_OPENING) return null;
+    if (this.clients.length >= this.plan.maxInFlight) return 'in-flight';
+    if (this.opening() >= MAX_OPENING) return 'opening';
     return this.grow();
   }
 
@@ -214,7 +248,14 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     let sent = 0;
     while (this.next < due) {
       const slot = this.acquire();
-      if (slot === null) break;
+      if (typeof slot === 'string') {
+        const from = Math.max(this.next, this.heldUpTo);
+        if (due > from) {
+          this.heldUpTo = due;
+          this.heldBack[slot === 'in-flight' ? 'inFlightCap' : 'openingCap'] += due - from;
+        }
+        break;
+      }
       if (sent > 0 && sent % CLOCK_EVERY === 0) now = performance.now();
       sent++;
       const intended = this.t0 + this.next * this.interval;
@@ -226,12 +267,16 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
       }
       this.next++;
       this.lastSendAt = now;
+      if (slot.first === 'unsent') {
+        slot.first = 'waiting';
+        this.unanswered++;
+      }
       slot.client.send(intended, now);
     }
     this.sending = false;
     if (this.next >= this.total) {
       this.endAttack();
-    } else if (now - this.t0 >= this.endAt) {
+    } else if (this.scheduleOver || now - this.t0 >= this.endAt) {
       // The schedule's time is up and the backlog found no slot: those requests are dropped.
       this.dropped = this.total - this.next;
       this.next = this.total;
@@ -256,11 +301,15 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
 
   protected override outcome(): OpenOutcome {
     const start = this.firstMeasuredAt >= 0 ? this.firstMeasuredAt : this.lastSendAt;
-    const lastDone = Math.max(this.state.lastDoneAt, this.lastSendAt);
+    // With requests dropped the attack lasted the whole schedule, not just until the last send
+    // that found a slot: 64 sends in the first milliseconds of a 1 s schedule are 64 req/s.
+    const attackEnd = this.dropped > 0 ? Math.max(this.lastSendAt, this.t0 + this.endAt) : this.lastSendAt;
+    const lastDone = Math.max(this.state.lastDoneAt, attackEnd);
     return {
       dropped: this.dropped,
-      attackSeconds: Math.max(0, this.lastSendAt - start) / 1000,
-      waitSeconds: this.attackDone ? Math.max(0, lastDone - this.lastSendAt) / 1000 : 0,
+      heldBack: { ...this.heldBack },
+      attackSeconds: Math.max(0, attackEnd - start) / 1000,
+      waitSeconds: this.attackDone ? Math.max(0, lastDone - attackEnd) / 1000 : 0,
     };
   }
 

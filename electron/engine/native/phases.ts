@@ -20,7 +20,7 @@ import { ValueRecorder } from '../histogram.ts';
  * A phase that did not happen (dns, connect, tls, setup on a reused connection) counts as 0,
  * as in ab, so every row holds one value per completed request.
  */
-export class PhaseRecorder {
+export class PhaseHistograms {
   private readonly h: Record<Phase, ValueRecorder>;
   /** Requests on reused connections: their dns/connect/tls/setup are 0, added in one go at the end. */
   private reused = 0;

@@ -269,6 +269,7 @@ export class ResponseParser {
       }
       const at = buf.indexOf(CRLFCRLF, pos);
       if (at !== -1 && at + 4 <= end) {
+        if (at + 4 - pos > this.maxHeadBytes) return this.headTooLarge();
         return this.headParsed(buf, pos, at + 4) ? at + 4 : -1;
       }
       if (end - pos > this.maxHeadBytes) return this.headTooLarge();
@@ -285,6 +286,8 @@ export class ResponseParser {
       return -1;
     }
     this.pending = null;
+    // The limit is on the head, however the reads split it.
+    if (at + 4 > this.maxHeadBytes) return this.headTooLarge();
     if (!this.headParsed(joined, 0, at + 4)) return -1;
     return pos + (at + 4 - prev.length);
   }

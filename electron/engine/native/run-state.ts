@@ -3,7 +3,7 @@ import type { ClassifiedError, ClientLimit } from '../errors.ts';
 import { REPORT_PERCENTILES } from '../../../shared/defaults.ts';
 import type { LatencyStats } from '../../../shared/result.ts';
 import { recordedStats, ValueRecorder } from '../histogram.ts';
-import { PhaseRecorder } from './phases.ts';
+import { PhaseHistograms } from './phases.ts';
 
 /** What a load driver hands out to clients and hears back from them. */
 export interface Client {
@@ -37,10 +37,13 @@ export interface ClientOwner {
  */
 export type LatencyClock = 'start' | 'intended';
 
-/** Everything the clients of one run share: the recorder, phase and corrected histograms, facts. */
-export class RunState {
+/**
+ * Where the clients of one run book each request (started, answered, failed) into the
+ * recorder, the phase and corrected histograms, and the facts they learn.
+ */
+export class RequestLedger {
   readonly recorder: Recorder;
-  readonly phases = new PhaseRecorder();
+  readonly phases = new PhaseHistograms();
   /** Closed model with a rate cap: latency from the intended send time (wrk2's corrected). */
   private readonly corrected: ValueRecorder | null;
   readonly clock: LatencyClock;
@@ -79,7 +82,7 @@ export class RunState {
   }
 
   started(): void {
-    this.recorder.inFlight++;
+    this.recorder.started();
   }
 
   /** A response arrived (times from performance.now(), in ms). */

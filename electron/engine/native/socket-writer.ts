@@ -36,6 +36,9 @@ function handleOf(socket: net.Socket): StreamHandle | null {
     : null;
 }
 
+/** Bytes waiting to be written above which a connection counts as backlogged (Node's highWaterMark). */
+const BACKLOG_BYTES = 16 * 1024;
+
 function writeError(status: number): NodeJS.ErrnoException {
   let code: string;
   try {
@@ -55,8 +58,12 @@ export class SocketWriter {
   /** TLS: a write is in flight; later bytes wait in `queued`. */
   private inFlight = false;
   private queued: Uint8Array[] = [];
+  /** Bytes handed over and not yet written: TLS's queue, and plain TCP's asynchronous writes. */
+  private waiting = 0;
   private readonly onTlsComplete = (status: number): void => {
     this.inFlight = false;
+    this.waiting = 0;
+    for (const q of this.queued) this.waiting += q.byteLength;
     if (status < 0) return this.fail(status);
     if (this.queued.length > 0) this.flushQueued();
   };
@@ -69,6 +76,14 @@ export class SocketWriter {
     this.socket = socket;
     this.tls = (socket as Partial<tls.TLSSocket>).encrypted === true;
     this.handle = streamWrap === null ? null : handleOf(socket);
+  }
+
+  /**
+   * Whether more than BACKLOG_BYTES wait to be written (a peer that stopped reading): what
+   * the Writable's writableNeedDrain says, for writes that bypass it.
+   */
+  get backlogged(): boolean {
+    return this.waiting > BACKLOG_BYTES || this.socket.writableNeedDrain;
   }
 
   /** Whether writes bypass the Writable (false: every write is a socket.write()). */
@@ -92,6 +107,7 @@ export class SocketWriter {
     if (this.tls) {
       if (this.inFlight) {
         this.queued.push(bytes);
+        this.waiting += bytes.byteLength;
         return false;
       }
       const req = new streamWrap!.WriteWrap();
@@ -119,6 +135,12 @@ export class SocketWriter {
     if (streamWrap!.streamBaseState[streamWrap!.kLastWriteWasAsync] === 0) return true;
     // libuv holds the bytes until the write completes; the next write gets its own request.
     req.buffer = bytes;
+    const length = bytes.byteLength;
+    this.waiting += length;
+    req.oncomplete = (status: number): void => {
+      this.waiting -= length;
+      this.onTcpComplete(status);
+    };
     this.req = null;
     return false;
   }
@@ -141,6 +163,7 @@ export class SocketWriter {
   /** A failed write ends the connection as the Writable would: 'error', then 'close'. */
   private fail(status: number): void {
     this.queued = [];
+    this.waiting = 0;
     if (!this.socket.destroyed) this.socket.destroy(writeError(status));
   }
 }

@@ -1,13 +1,16 @@
 import { useMemo, useState } from 'react';
 import type { TrebuchetApi } from '../../../shared/api.ts';
+import type { PreflightFix } from '../../../shared/preflight.ts';
+import { caFileInputId } from '../../editor/OptionsEditors.tsx';
 import { RunStopButton } from '../../components/RunStopButton.tsx';
 import { isBusy } from '../../run/runStore.ts';
-import { SavedNote } from '../common/SavedNote.tsx';
+import { SavedNote } from '../../components/SavedNote.tsx';
 import { SavePresetButton } from '../Presets/SavePresetButton.tsx';
-import { ComparisonReport } from './ComparisonReport.tsx';
+import { ComparisonResults } from './ComparisonResults.tsx';
 import { MatrixProgress } from './MatrixProgress.tsx';
 import { PlanEditor } from './PlanEditor.tsx';
-import { checkPlanDraft, type PlanDraft } from './planDraft.ts';
+import { checkPlanDraft, withPreflightFix, type PlanDraft } from './planDraft.ts';
+import { PreflightFailures } from './PreflightFailures.tsx';
 import type { ComparisonRun } from './useComparisonRun.ts';
 
 interface CompareViewProps {
@@ -26,6 +29,11 @@ export function CompareView({ api, draft, onDraftChange, run, onOpenHistory, sou
   const check = useMemo(() => checkPlanDraft(draft), [draft]);
   const [revealed, setRevealed] = useState(false);
   const { state } = run;
+  // The cell run whose full report is open, of the comparison shown.
+  const [openedRun, setOpened] = useState<{ comparison: string | null; cellIndex: number } | null>(null);
+  const opened = openedRun?.comparison === state.comparisonId ? openedRun.cellIndex : null;
+  const open = (cellIndex: number | null) =>
+    setOpened(cellIndex === null ? null : { comparison: state.comparisonId, cellIndex });
   const active = isBusy(state.phase);
 
   const start = () => {
@@ -34,6 +42,22 @@ export function CompareView({ api, draft, onDraftChange, run, onOpenHistory, sou
       return;
     }
     run.start(check.plan);
+  };
+
+  // A fix for what the pre-flight found: applied to the plan, and the comparison runs again;
+  // a CA file is the person's to give, so its field gets the focus.
+  const fix = (f: PreflightFix) => {
+    if (f === 'choose-ca-file') {
+      const field = document.getElementById(caFileInputId('plan-tls'));
+      field?.focus();
+      field?.scrollIntoView({ block: 'center' });
+      return;
+    }
+    const next = withPreflightFix(draft, f);
+    onDraftChange(() => next);
+    const fixed = checkPlanDraft(next);
+    if (fixed.ok) run.start(fixed.plan);
+    else setRevealed(true);
   };
 
   return (
@@ -77,12 +101,22 @@ export function CompareView({ api, draft, onDraftChange, run, onOpenHistory, sou
           </>
         ) : (
           <>
-            <MatrixProgress state={state} />
+            {state.preflight.length > 0 ? (
+              <PreflightFailures failures={state.preflight} onFix={fix} />
+            ) : (
+              <MatrixProgress state={state} onOpenRun={open} />
+            )}
             {state.phase === 'done' && (
               <SavedNote historyId={state.historyId} testId="comparison-saved" onOpen={onOpenHistory} />
             )}
             {state.plan && state.outcomes.length > 0 && (
-              <ComparisonReport plan={state.plan} outcomes={state.outcomes} status={state.status} />
+              <ComparisonResults
+                plan={state.plan}
+                outcomes={state.outcomes}
+                status={state.status}
+                opened={opened}
+                onOpen={open}
+              />
             )}
           </>
         )}

@@ -3,52 +3,83 @@ import {
   aggregateComparison,
   comparisonPercentileTable,
   levelLabel,
-  type CellAggregate,
   type CellOutcome,
   type ComparisonPlan,
   type ComparisonTable,
   type ProtocolVariant,
-  type Stat,
 } from '../../../shared/comparison.ts';
+import { matrixCells, matrixColumns, repetitionRows } from '../../../shared/comparison-columns.ts';
+import { fileSlug } from '../../../shared/file-name.ts';
 import {
   comparisonMatrixCsv,
   percentileTableCsv,
   summaryCsv,
   timeSeriesCsv,
 } from '../../../shared/format/csv.ts';
+import { formatComparisonReport } from '../../../shared/format/comparison-text.ts';
+import { comparisonHtmlReport } from '../../../shared/format/html-report.ts';
+import { withoutSecrets } from '../../../shared/secret-headers.ts';
+import { planReport, type MatrixColumnId } from '../../../shared/report-settings.ts';
 import type { Palette } from '../../charts/palette.ts';
-import { formatCount, formatMsValue, formatRate } from '../../lib/format.ts';
-import { ChartCard } from '../common/ChartCard.tsx';
-import { fileSlug } from '../../../shared/file-name.ts';
+import { formatMsValue } from '../../lib/format.ts';
+import { ChartCard } from '../../components/ChartCard.tsx';
+import type { RunStatus } from '../../../shared/result.ts';
+import { aboutComparison, levelsTag } from '../Export/chartSubject.ts';
 import { MIME } from '../Export/download.ts';
 import { downloadAction, ExportBar, type ExportAction } from '../Export/ExportBar.tsx';
 import { labelOutcomes, resultJson } from '../Export/exports.ts';
-import { percentileCurvesChart, rpsBarChart, scalingChart } from './chartData.ts';
+import { TextReportDialog } from '../Export/ResultExports.tsx';
+import { flaggedCount, percentileCurvesChart, rpsBarChart, scalingChart } from './chartData.ts';
+import { caveatKeys, LAYOUT_NAMES } from './matrixView.ts';
+import { CaveatList, ColumnPicker, MatrixTable, RepetitionTable } from './MatrixTables.tsx';
+import { shownAt, type At } from './percentileAt.ts';
 
 interface ComparisonReportProps {
   plan: ComparisonPlan;
   outcomes: readonly CellOutcome[];
-  status: 'completed' | 'cancelled' | 'failed' | null;
+  status: RunStatus | null;
+  /** Opens one cell run's full report (by its cellIndex). */
+  onOpenRun: (cellIndex: number) => void;
+  /** The run whose report was just closed: its cell's open button gets the focus back. */
+  returnFocus?: number | null;
 }
 
-/** A comparison side by side: the matrix table, the charts, the seed-001 percentile table, exports. */
-export function ComparisonReport({ plan, outcomes, status }: ComparisonReportProps) {
+/**
+ * A comparison side by side: the matrix (columns to pick, caveats marked, every cell opening
+ * its run), the per-repetition table, the charts, the seed-001 percentile table, exports.
+ */
+export function ComparisonReport({
+  plan,
+  outcomes,
+  status,
+  onOpenRun,
+  returnFocus = null,
+}: ComparisonReportProps) {
   const table = useMemo(() => aggregateComparison(plan, outcomes), [plan, outcomes]);
-  const [at, setAt] = useState<{ protocol: ProtocolVariant; level: number }>(() => ({
-    protocol: plan.protocols[0] ?? 'http',
-    level: Math.max(...plan.levels),
-  }));
+  const cells = useMemo(() => matrixCells(table, outcomes), [table, outcomes]);
+  const [columns, setColumns] = useState<MatrixColumnId[]>(() => planReport(plan).columns);
+  const [picked, setAt] = useState<At | null>(null);
+  const at = useMemo(() => shownAt(table, picked), [table, picked]);
   const base = fileSlug(plan.name, 'comparison');
   const atLabel = `${table.protocols.length > 1 ? `${at.protocol} · ` : ''}${levelLabel(table.levelKind, at.level)}`;
 
-  const bar = useCallback((p: Palette) => rpsBarChart(table, p), [table]);
-  const rps = useCallback((p: Palette) => scalingChart(table, 'rps', p), [table]);
-  const p99 = useCallback((p: Palette) => scalingChart(table, 'p99', p), [table]);
+  const slowed = useMemo(() => caveatKeys(cells, 'throughput'), [cells]);
+  const skewed = useMemo(() => caveatKeys(cells, 'latency'), [cells]);
+  const bar = useCallback((p: Palette) => rpsBarChart(table, p, slowed), [table, slowed]);
+  const rps = useCallback((p: Palette) => scalingChart(table, 'rps', p, slowed), [table, slowed]);
+  const p99 = useCallback((p: Palette) => scalingChart(table, 'p99', p, skewed), [table, skewed]);
   const curves = useCallback((p: Palette) => percentileCurvesChart(table, at, p), [table, at]);
   const labelled = useMemo(() => labelOutcomes(plan, outcomes), [plan, outcomes]);
+  const about = useMemo(() => aboutComparison(plan, outcomes), [plan, outcomes]);
+  const aboutAt = useMemo(
+    () => ({ ...about, load: levelsTag(table.levelKind, [at.level]) }),
+    [about, table.levelKind, at.level],
+  );
+  // The text and HTML follow the columns on screen.
+  const shownPlan = useMemo(() => ({ ...plan, report: { ...planReport(plan), columns } }), [plan, columns]);
   const exports: ExportAction[] = [
     downloadAction('Matrix CSV', 'export-matrix-csv', `${base}.matrix.csv`, MIME.csv, () =>
-      comparisonMatrixCsv(table),
+      comparisonMatrixCsv(table, outcomes),
     ),
     downloadAction(
       'Percentiles CSV',
@@ -66,7 +97,23 @@ export function ComparisonReport({ plan, outcomes, status }: ComparisonReportPro
     downloadAction('JSON', 'export-json', `${base}.json`, MIME.json, () =>
       resultJson({ kind: 'comparison', status, plan, outcomes }),
     ),
+    downloadAction('HTML report', 'export-html', `${base}.html`, MIME.html, () =>
+      comparisonHtmlReport(withoutSecrets({ plan: shownPlan, outcomes, status })),
+    ),
   ];
+  const [text, setText] = useState<string | null>(null);
+  const layout = planReport(plan).format;
+  const texts: ExportAction[] = [
+    {
+      label: `${LAYOUT_NAMES[layout]} per cell, then the matrix`,
+      testId: 'export-comparison-text',
+      run: () => setText(formatComparisonReport(shownPlan, outcomes, { status: status ?? undefined })),
+    },
+  ];
+  const marked = (n: number, what: string) =>
+    n > 0
+      ? `${what}: the cell has a caveat (listed under the matrix), so the figure is not the server's.`
+      : null;
 
   return (
     <section className="compare-report" data-testid="comparison-report">
@@ -75,37 +122,79 @@ export function ComparisonReport({ plan, outcomes, status }: ComparisonReportPro
           <h2 className="table-card__title">Side by side</h2>
           <span className="muted small">
             mean over {plan.repetitions} repetition{plan.repetitions === 1 ? '' : 's'} per cell; ± is the
-            sample standard deviation
+            sample standard deviation; open a cell for its full report
           </span>
+          <ColumnPicker columns={columns} onChange={setColumns} />
         </div>
-        <MatrixTable table={table} />
+        <MatrixTable
+          plan={plan}
+          cells={cells}
+          table={table}
+          columns={matrixColumns(columns)}
+          onOpenRun={onOpenRun}
+          returnFocus={returnFocus}
+        />
+        <CaveatList plan={plan} cells={cells} onOpenRun={onOpenRun} />
       </div>
 
-      <ExportBar groups={[{ label: 'Export', actions: exports }]} />
+      {plan.repetitions > 1 && outcomes.length > 0 && (
+        <RepetitionTable
+          rows={repetitionRows(table, outcomes)}
+          outcomes={outcomes}
+          several={table.protocols.length > 1}
+          onOpenRun={onOpenRun}
+        />
+      )}
+
+      <ExportBar
+        groups={[
+          { label: 'Export', actions: exports },
+          { label: 'Text report', actions: texts },
+        ]}
+      >
+        {text !== null && (
+          <TextReportDialog
+            title={`${plan.name}: each cell in ${LAYOUT_NAMES[layout]}'s layout, then the matrix`}
+            text={text}
+            fileName={`${base}.${layout}.txt`}
+            onClose={() => setText(null)}
+          />
+        )}
+      </ExportBar>
 
       <div className="chart-grid">
         <ChartCard
           title="Requests per second by level"
           testId="chart-compare-bars"
-          fileName={`${base}-rps-by-level`}
+          slug="rps-by-level"
+          about={about}
           build={bar}
+          marks={flaggedCount(table, slowed, 'rps')}
+          note={marked(flaggedCount(table, slowed, 'rps'), 'Hatched bar')}
         />
         <ChartCard
           title="Scaling: requests per second"
           testId="chart-compare-rps"
-          fileName={`${base}-scaling-rps`}
+          slug="scaling-rps"
+          about={about}
           build={rps}
+          marks={flaggedCount(table, slowed, 'rps')}
+          note={marked(flaggedCount(table, slowed, 'rps'), 'Hollow triangle, dashed line')}
         />
         <ChartCard
           title="Scaling: p99 latency"
           testId="chart-compare-p99"
-          fileName={`${base}-scaling-p99`}
+          slug="scaling-p99"
+          about={about}
           build={p99}
+          marks={flaggedCount(table, skewed, 'p99')}
+          note={marked(flaggedCount(table, skewed, 'p99'), 'Hollow triangle, dashed line')}
         />
         <ChartCard
           title={`Latency by percentile · ${atLabel}`}
           testId="chart-compare-percentiles"
-          fileName={`${base}-percentiles-${atLabel}`}
+          slug={`percentiles${table.protocols.length > 1 ? `-${at.protocol}` : ''}`}
+          about={aboutAt}
           build={curves}
         />
       </div>
@@ -121,15 +210,7 @@ export function ComparisonReport({ plan, outcomes, status }: ComparisonReportPro
   );
 }
 
-function AtPicker({
-  table,
-  at,
-  onChange,
-}: {
-  table: ComparisonTable;
-  at: { protocol: ProtocolVariant; level: number };
-  onChange: (at: { protocol: ProtocolVariant; level: number }) => void;
-}) {
+function AtPicker({ table, at, onChange }: { table: ComparisonTable; at: At; onChange: (at: At) => void }) {
   return (
     <div className="at-picker">
       {table.protocols.length > 1 && (
@@ -166,97 +247,8 @@ function AtPicker({
   );
 }
 
-const MATRIX_FIGURES = ['req/s', '± stdev', 'min', 'max', 'p50 ms', 'p95 ms', 'p99 ms', 'Errors', 'Runs'];
-
-const ms = (s: Stat | null) => (s ? formatMsValue(s.mean) : '–');
-
-function MatrixTable({ table }: { table: ComparisonTable }) {
-  const several = table.protocols.length > 1;
-  return (
-    <div className="table-scroll">
-      <table className="table table--matrix" data-testid="comparison-table">
-        <thead>
-          <tr>
-            <th scope="col">Target</th>
-            {several && <th scope="col">Protocol</th>}
-            <th scope="col">{table.levelKind === 'connections' ? 'Connections' : 'Rate'}</th>
-            {MATRIX_FIGURES.map((label) => (
-              <th scope="col" className="num" key={label}>
-                {label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {table.cells.map((c) => (
-            <MatrixRow key={c.key} cell={c} several={several} kind={table.levelKind} />
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-function MatrixRow({
-  cell: c,
-  several,
-  kind,
-}: {
-  cell: CellAggregate;
-  several: boolean;
-  kind: ComparisonTable['levelKind'];
-}) {
-  const rps = c.figures.rps;
-  const errorShare = c.requests > 0 ? c.failedRequests / c.requests : 0;
-  return (
-    <tr
-      data-testid="comparison-cell"
-      data-target={c.target}
-      data-level={c.level}
-      data-protocol={c.protocol}
-      data-runs={c.runs}
-      data-rps={rps?.mean ?? ''}
-    >
-      <th scope="row">{c.target}</th>
-      {several && <td>{c.protocol}</td>}
-      <td>{levelLabel(kind, c.level)}</td>
-      <td className="num strong" data-testid="cell-rps">
-        {rps ? formatRate(rps.mean) : '–'}
-      </td>
-      <td className="num muted">{rps?.stdev != null ? formatRate(rps.stdev) : '–'}</td>
-      <td className="num">{rps ? formatRate(rps.min) : '–'}</td>
-      <td className="num">{rps ? formatRate(rps.max) : '–'}</td>
-      <td className="num">{ms(c.figures.p50)}</td>
-      <td className="num">{ms(c.figures.p95)}</td>
-      <td className="num" data-testid="cell-p99">
-        {ms(c.figures.p99)}
-      </td>
-      <td
-        className={`num${c.failedRequests > 0 ? ' bad' : ''}`}
-        title={`${formatCount(c.failedRequests)} of ${formatCount(c.requests)} requests failed`}
-      >
-        {c.runs === 0
-          ? '–'
-          : c.failedRequests === 0
-            ? '0'
-            : `${formatCount(c.failedRequests)} (${(errorShare * 100).toFixed(1)}%)`}
-      </td>
-      <td className="num" title={c.failures.join('\n') || undefined}>
-        {c.runs}/{c.planned}
-        {c.skipped > 0 && <span className="bad"> ({c.skipped} left out)</span>}
-      </td>
-    </tr>
-  );
-}
-
 /** Seed 001's table: ab's percentiles as rows, one column per server. */
-function PercentileColumns({
-  table,
-  at,
-}: {
-  table: ComparisonTable;
-  at: { protocol: ProtocolVariant; level: number };
-}) {
+function PercentileColumns({ table, at }: { table: ComparisonTable; at: At }) {
   const pt = comparisonPercentileTable(table, at);
   return (
     <div className="table-scroll">

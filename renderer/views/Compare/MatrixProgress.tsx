@@ -2,6 +2,7 @@ import { comparisonTargetLabel, levelKindOf, levelLabel } from '../../../shared/
 import { Alert } from '../../components/Alert.tsx';
 import { formatLiveRate } from '../../lib/format.ts';
 import { isBusy } from '../../run/runStore.ts';
+import { statusBadge } from '../../run/targetStatus.ts';
 import { cellsFinished, type CellProgress, type ComparisonRunState } from './comparisonRun.ts';
 
 const STATUS_TEXT: Record<CellProgress['status'], string> = {
@@ -17,7 +18,14 @@ const STATUS_TEXT: Record<CellProgress['status'], string> = {
  * The whole matrix at a glance: one row per target (and protocol), one column per level,
  * one square per repetition in each, coloured by its state, with the live req/s.
  */
-export function MatrixProgress({ state }: { state: ComparisonRunState }) {
+export function MatrixProgress({
+  state,
+  onOpenRun,
+}: {
+  state: ComparisonRunState;
+  /** Opens a finished repetition's full report (by its cellIndex). */
+  onOpenRun: (cellIndex: number) => void;
+}) {
   const { plan, cells } = state;
   if (!plan) return null;
   const kind = levelKindOf(plan.load);
@@ -101,13 +109,33 @@ export function MatrixProgress({ state }: { state: ComparisonRunState }) {
                     return (
                       <td key={level}>
                         <div className="reps">
-                          {reps.map((c) => (
-                            <span
-                              key={c.coordinates.repetition}
-                              className={`rep rep--${state.phase === 'done' && c.status === 'pending' ? 'skipped' : c.status}`}
-                              title={`repetition ${c.coordinates.repetition + 1}: ${state.phase === 'done' && c.status === 'pending' ? 'skipped' : STATUS_TEXT[c.status]}`}
-                            />
-                          ))}
+                          {reps.map((c) => {
+                            const status =
+                              state.phase === 'done' && c.status === 'pending' ? 'skipped' : c.status;
+                            const title = `repetition ${c.coordinates.repetition + 1}: ${status === 'skipped' ? 'skipped' : STATUS_TEXT[c.status]}`;
+                            const index = cells.indexOf(c);
+                            const outcome = state.outcomes.find((o) => o.cellIndex === index);
+                            // A finished run whose figures are not the server's: the caveat's colour, and why.
+                            const badge = outcome ? statusBadge(outcome.result.status, outcome.result) : null;
+                            return outcome && badge ? (
+                              <button
+                                type="button"
+                                key={c.coordinates.repetition}
+                                className={`rep rep--${badge.look === 'caveat' ? 'caveat' : status}`}
+                                title={`repetition ${c.coordinates.repetition + 1}: ${badge.text}: open its report`}
+                                aria-label={`Open ${comparisonTargetLabel(t)} ${levelLabel(kind, level)} ${title}`}
+                                data-testid="open-repetition"
+                                data-verdict={badge.look === 'caveat' ? 'caveat' : undefined}
+                                onClick={() => onOpenRun(index)}
+                              />
+                            ) : (
+                              <span
+                                key={c.coordinates.repetition}
+                                className={`rep rep--${status}`}
+                                title={title}
+                              />
+                            );
+                          })}
                           <span className="reps__rate">
                             {last?.rps != null ? `${formatLiveRate(last.rps)} req/s` : ''}
                           </span>

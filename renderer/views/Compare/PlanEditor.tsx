@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { PROTOCOL_VARIANTS, type ProtocolVariant } from '../../../shared/comparison.ts';
 import {
+  durationField,
   numberField,
   RemoveButton,
   Segmented,
@@ -11,6 +12,7 @@ import {
   type TextKeys,
 } from '../../components/fields.tsx';
 import { IssuesContext, useTouchedIssues } from '../../editor/issues.ts';
+import { TlsEditor } from '../../editor/OptionsEditors.tsx';
 import {
   newPlanTarget,
   parseLevels,
@@ -61,7 +63,7 @@ const CELL_FIELDS: readonly FieldSpec<PlanKey>[] = [
   }),
 ];
 const BY_DURATION = [
-  numberField<PlanKey>('seconds', 'Duration', 'load.limit.seconds', { unit: 's', testId: 'plan-duration' }),
+  durationField<PlanKey>('seconds', 'Duration', 'load.limit.seconds', { testId: 'plan-duration' }),
   ...CELL_FIELDS,
 ];
 const BY_COUNT = [
@@ -89,6 +91,8 @@ export const PlanEditor = memo(function PlanEditor({
         : d.protocols.filter((q) => q !== p),
     }));
   const levelCount = parseLevels(draft.levels).length;
+  // Certificates matter to https and h2 cells only.
+  const needsTls = draft.protocols.some((p) => p !== 'http');
   const reps = Number(draft.repetitions);
   const runs =
     draft.targets.length * draft.protocols.length * levelCount * (Number.isInteger(reps) ? reps : 0);
@@ -152,6 +156,7 @@ export const PlanEditor = memo(function PlanEditor({
                 />
                 <RemoveButton
                   label={`Remove target ${i + 1}`}
+                  testId={`plan-remove-target-${i}`}
                   className="icon-btn--danger"
                   disabled={draft.targets.length <= 1}
                   onClick={() => onChange((d) => ({ ...d, targets: d.targets.filter((_, j) => j !== i) }))}
@@ -224,14 +229,14 @@ export const PlanEditor = memo(function PlanEditor({
             onChange={set}
           />
           <Toggle label="Keep-alive" checked={draft.keepAlive} onChange={(keepAlive) => set({ keepAlive })} />
-          <Toggle
-            label="Verify TLS certificates"
-            hint="turn off for self-signed test servers"
-            checked={draft.verifyTls}
-            testId="plan-verify-tls"
-            onChange={(verifyTls) => set({ verifyTls })}
-          />
         </div>
+
+        {needsTls && (
+          <div className="plan-section" data-testid="plan-tls">
+            <h3 className="subhead">TLS</h3>
+            <TlsEditor tls={draft.tls} onChange={(tls) => set({ tls })} testIdPrefix="plan-tls" />
+          </div>
+        )}
 
         <p className="plan-summary" data-testid="plan-summary">
           {draft.targets.length} target{draft.targets.length === 1 ? '' : 's'} × {draft.protocols.length}{' '}

@@ -1,13 +1,16 @@
-import type { ChartConfiguration, ChartDataset, TooltipItem } from 'chart.js';
+import type { ChartConfiguration, ChartDataset, ScriptableContext, TooltipItem } from 'chart.js';
 import {
   cellAt,
+  cellKey,
   levelLabel,
   scalingSeries,
   type ComparisonTable,
   type LevelKind,
   type ProtocolVariant,
+  type ScalingSeries,
 } from '../../../shared/comparison.ts';
 import { baseLineOptions } from '../../charts/baseOptions.ts';
+import { hatch } from '../../charts/hatch.ts';
 import { seriesColor, withAlpha, type Palette } from '../../charts/palette.ts';
 import { formatMs, formatRate } from '../../lib/format.ts';
 import { percentileChartOptions } from '../../charts/percentileOptions.ts';
@@ -27,10 +30,34 @@ function sortedLevels(table: ComparisonTable): number[] {
   return [...table.levels].sort((a, b) => a - b);
 }
 
-/** Grouped bars: one group per level, one bar per target (and protocol); mean req/s over repetitions. */
+/** The cell keys (shared/comparison cellKey) whose figure a caveat marks as not the server's. */
+export type Flagged = ReadonlySet<string>;
+
+const noFlags: Flagged = new Set();
+
+/** Per series, whether each of its points (in ascending level) is flagged. */
+function pointFlags(s: ScalingSeries, flagged: Flagged): boolean[] {
+  return s.points.map((pt) =>
+    flagged.has(cellKey({ targetIndex: s.targetIndex, protocol: s.protocol, level: pt.level })),
+  );
+}
+
+/** How many drawn points of the series are flagged, for the chart's note and for tests. */
+export function flaggedCount(table: ComparisonTable, flagged: Flagged, figure: 'rps' | 'p99'): number {
+  return scalingSeries(table).reduce(
+    (n, s) => n + s.points.filter((pt, i) => pt[figure] !== null && pointFlags(s, flagged)[i]).length,
+    0,
+  );
+}
+
+/**
+ * Grouped bars: one group per level, one bar per target (and protocol); mean req/s over
+ * repetitions. A flagged cell's bar is hatched in its series' colour, with a solid outline.
+ */
 export function rpsBarChart(
   table: ComparisonTable,
   p: Palette,
+  flagged: Flagged = noFlags,
 ): ChartConfiguration<'bar', (number | null)[]> {
   const series = scalingSeries(table);
   const levels = sortedLevels(table);
@@ -38,14 +65,21 @@ export function rpsBarChart(
     type: 'bar',
     data: {
       labels: levels.map((l) => levelLabel(table.levelKind, l)),
-      datasets: series.map((s, i) => ({
-        label: s.label,
-        data: s.points.map((pt) => pt.rps),
-        backgroundColor: withAlpha(seriesColor(p, i), 0.8),
-        borderColor: seriesColor(p, i),
-        borderWidth: 1,
-        borderRadius: 3,
-      })),
+      datasets: series.map((s, i) => {
+        const color = seriesColor(p, i);
+        const flags = pointFlags(s, flagged);
+        const marked = (c: ScriptableContext<'bar'>): boolean =>
+          c.type === 'data' && flags[c.dataIndex] === true;
+        return {
+          label: s.label,
+          data: s.points.map((pt) => pt.rps),
+          backgroundColor: (c: ScriptableContext<'bar'>) =>
+            marked(c) ? hatch(c.chart.ctx, color) : withAlpha(color, 0.8),
+          borderColor: color,
+          borderWidth: (c: ScriptableContext<'bar'>) => (marked(c) ? 2 : 1),
+          borderRadius: 3,
+        };
+      }),
     },
     options: {
       responsive: true,
@@ -99,11 +133,15 @@ function levelScaleType(levels: readonly number[]): 'linear' | 'logarithmic' {
   return min > 0 && max / min >= 10 ? 'logarithmic' : 'linear';
 }
 
-/** Scaling lines: req/s or p99 latency against the level, one line per target (and protocol). */
+/**
+ * Scaling lines: req/s or p99 latency against the level, one line per target (and protocol).
+ * A flagged cell's point is a hollow triangle, and the line to it dashed.
+ */
 export function scalingChart(
   table: ComparisonTable,
   figure: 'rps' | 'p99',
   p: Palette,
+  flagged: Flagged = noFlags,
 ): ChartConfiguration<'line', XY[]> {
   const series = scalingSeries(table);
   const levels = sortedLevels(table);
@@ -137,15 +175,27 @@ export function scalingChart(
         `${item.dataset.label ?? ''}: ${figure === 'rps' ? `${formatRate(item.parsed.y ?? 0)} req/s` : formatMs(item.parsed.y ?? 0)}`,
     },
   };
-  const datasets: ChartDataset<'line', XY[]>[] = series.map((s, i) => ({
-    label: s.label,
-    data: s.points.flatMap((pt) => {
+  const datasets: ChartDataset<'line', XY[]>[] = series.map((s, i) => {
+    const color = seriesColor(p, i);
+    const all = pointFlags(s, flagged);
+    const drawn = s.points.flatMap((pt, k) => {
       const y = figure === 'rps' ? pt.rps : pt.p99;
-      return y === null ? [] : [{ x: pt.level, y }];
-    }),
-    borderColor: seriesColor(p, i),
-    backgroundColor: seriesColor(p, i),
-  }));
+      return y === null ? [] : [{ xy: { x: pt.level, y }, flag: all[k] === true }];
+    });
+    const flags = drawn.map((d) => d.flag);
+    return {
+      label: s.label,
+      data: drawn.map((d) => d.xy),
+      borderColor: color,
+      backgroundColor: color,
+      pointStyle: (c: ScriptableContext<'line'>) => (flags[c.dataIndex] ? 'triangle' : 'circle'),
+      pointRadius: (c: ScriptableContext<'line'>) => (flags[c.dataIndex] ? 6 : 3.5),
+      pointBackgroundColor: (c: ScriptableContext<'line'>) => (flags[c.dataIndex] ? p.surface : color),
+      segment: {
+        borderDash: (c) => (flags[c.p0DataIndex] || flags[c.p1DataIndex] ? [5, 4] : undefined),
+      },
+    };
+  });
   return { type: 'line', data: { datasets }, options };
 }
 

@@ -6,9 +6,11 @@ import {
   type ComparisonEvent,
   type ComparisonPlan,
 } from '../../../shared/comparison.ts';
+import type { PreflightFailure } from '../../../shared/preflight.ts';
+import type { RunStatus } from '../../../shared/result.ts';
 import type { RunPhase } from '../../run/runStore.ts';
 
-export type CellStatus = 'pending' | 'running' | 'completed' | 'cancelled' | 'failed' | 'error';
+export type CellStatus = 'pending' | 'running' | RunStatus | 'error';
 
 export interface CellProgress {
   coordinates: CellCoordinates;
@@ -28,10 +30,12 @@ export interface ComparisonRunState {
   current: number | null;
   pausing: boolean;
   outcomes: CellOutcome[];
-  status: 'completed' | 'cancelled' | 'failed' | null;
+  status: RunStatus | null;
   historyId: string | null;
   /** The host refused the start, or cells could not run, or the save failed. */
   errors: string[];
+  /** The URLs that failed the check before the first cell: the comparison did not start. */
+  preflight: PreflightFailure[];
 }
 
 export const idleComparison: ComparisonRunState = {
@@ -45,6 +49,7 @@ export const idleComparison: ComparisonRunState = {
   status: null,
   historyId: null,
   errors: [],
+  preflight: [],
 };
 
 /** A comparison about to start: every cell of the matrix pending. */
@@ -75,9 +80,8 @@ function setCell(cells: CellProgress[], index: number, patch: Partial<CellProgre
   return next;
 }
 
-/** The state after one event of this comparison; events of other comparisons change nothing. */
+/** The state after one event of this comparison (the page follows its own comparison's events only). */
 export function reduceComparison(state: ComparisonRunState, event: ComparisonEvent): ComparisonRunState {
-  if (state.comparisonId === null || event.comparisonId !== state.comparisonId) return state;
   switch (event.type) {
     case 'started':
       return { ...state, phase: state.phase === 'stopping' ? 'stopping' : 'running' };
@@ -105,6 +109,10 @@ export function reduceComparison(state: ComparisonRunState, event: ComparisonEve
     }
     case 'pause':
       return { ...state, current: event.nextCellIndex, pausing: true };
+    case 'preflight':
+      return state;
+    case 'preflight-failed':
+      return { ...state, preflight: event.failures };
     case 'error':
       return {
         ...state,

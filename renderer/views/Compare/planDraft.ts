@@ -6,9 +6,17 @@ import {
   type ProtocolVariant,
 } from '../../../shared/comparison.ts';
 import { DEFAULTS } from '../../../shared/defaults.ts';
+import type { PreflightFix } from '../../../shared/preflight.ts';
 import { runOptionsSchema } from '../../../shared/scenario.ts';
 import { parseWith, type FieldIssue } from '../../../shared/validation.ts';
-import { newKey, numberOrText, optionalNumberOrText } from '../../editor/draft.ts';
+import {
+  durationOrText,
+  newKey,
+  numberOrText,
+  optionalDurationOrText,
+  tlsInput,
+  type TlsDraft,
+} from '../../editor/draft.ts';
 
 /**
  * The comparison editor's state while a person types: text for numbers (so "1o0" reaches
@@ -37,7 +45,7 @@ export interface PlanDraft {
   warmupSeconds: string;
   pauseSeconds: string;
   keepAlive: boolean;
-  verifyTls: boolean;
+  tls: TlsDraft;
   sloMs: string;
   rest: { plan: ComparisonPlan } | null;
 }
@@ -60,7 +68,7 @@ export function defaultPlanDraft(): PlanDraft {
     warmupSeconds: '0',
     pauseSeconds: String(DEFAULTS.comparison.pauseSeconds),
     keepAlive: DEFAULTS.keepAlive,
-    verifyTls: DEFAULTS.tls.verify,
+    tls: { verify: DEFAULTS.tls.verify, caFile: '', servername: '', minVersion: DEFAULTS.tls.minVersion },
     sloMs: '',
     rest: null,
   };
@@ -95,7 +103,12 @@ export function draftFromPlan(plan: ComparisonPlan): PlanDraft {
     warmupSeconds: String(plan.options.warmupSeconds),
     pauseSeconds: String(plan.pauseSeconds),
     keepAlive: plan.options.keepAlive,
-    verifyTls: plan.options.tls.verify,
+    tls: {
+      verify: plan.options.tls.verify,
+      caFile: plan.options.tls.caFile ?? '',
+      servername: plan.options.tls.servername ?? '',
+      minVersion: plan.options.tls.minVersion,
+    },
     sloMs: plan.options.sloMs === null ? '' : String(plan.options.sloMs),
     rest: { plan },
   };
@@ -114,7 +127,7 @@ export function draftToPlanInput(d: PlanDraft): unknown {
   const restPlan = d.rest?.plan;
   const restLoad = restPlan?.load;
   const options = restPlan?.options ?? runOptionsSchema.omit({ protocol: true }).parse({});
-  const duration = numberOrText(d.seconds);
+  const duration = durationOrText(d.seconds, 's');
   return {
     name: d.name,
     targets: d.targets.map((t) => {
@@ -144,15 +157,35 @@ export function draftToPlanInput(d: PlanDraft): unknown {
           },
     levels: parseLevels(d.levels),
     repetitions: numberOrText(d.repetitions),
-    pauseSeconds: numberOrText(d.pauseSeconds),
+    pauseSeconds: durationOrText(d.pauseSeconds, 's'),
     options: {
       ...options,
       keepAlive: d.keepAlive,
-      warmupSeconds: numberOrText(d.warmupSeconds),
-      sloMs: optionalNumberOrText(d.sloMs),
-      tls: { ...options.tls, verify: d.verifyTls },
+      warmupSeconds: durationOrText(d.warmupSeconds, 's'),
+      sloMs: optionalDurationOrText(d.sloMs, 'ms'),
+      tls: tlsInput(d.tls),
     },
+    // The editor has no report fields (yet): a loaded plan keeps its layout and columns.
+    ...(restPlan?.report ? { report: restPlan.report } : {}),
   };
+}
+
+/**
+ * The draft with a pre-flight fix applied: verification off, or https instead of h2. Picking
+ * a CA file is the person's to do (the field gets the focus): the draft stays as it is.
+ */
+export function withPreflightFix(d: PlanDraft, fix: PreflightFix): PlanDraft {
+  switch (fix) {
+    case 'turn-off-verification':
+      return { ...d, tls: { ...d.tls, verify: false } };
+    case 'use-http1':
+      return {
+        ...d,
+        protocols: PROTOCOL_VARIANTS.filter((p) => p === 'https' || (p !== 'h2' && d.protocols.includes(p))),
+      };
+    case 'choose-ca-file':
+      return d;
+  }
 }
 
 export type PlanCheck =

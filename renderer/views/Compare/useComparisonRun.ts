@@ -19,9 +19,10 @@ export interface ComparisonRun {
 }
 
 /**
- * Starts, follows and stops one comparison at a time through the host's compare.* commands.
- * On mount it takes up a comparison this page started before a reload (compare.active);
- * onAdopt hears its plan.
+ * Starts, follows and stops one comparison at a time through the host's compare.* commands:
+ * its events are subscribed to when the host answers with its id (the host sends none
+ * before). On mount it takes up a comparison this page started before a reload
+ * (compare.active); onAdopt hears its plan.
  */
 export function useComparisonRun(api: TrebuchetApi, onAdopt: (plan: ComparisonPlan) => void): ComparisonRun {
   const [state, setState] = useState<ComparisonRunState>(idleComparison);
@@ -31,15 +32,33 @@ export function useComparisonRun(api: TrebuchetApi, onAdopt: (plan: ComparisonPl
     current.current = state;
   });
 
-  useEffect(() => api.onComparisonEvent((event) => setState((s) => reduceComparison(s, event))), [api]);
+  // The comparison followed now: its unsubscribe function.
+  const following = useRef<(() => void) | null>(null);
+  const unfollow = useCallback(() => {
+    following.current?.();
+    following.current = null;
+  }, []);
+  const follow = useCallback(
+    (comparisonId: string) => {
+      unfollow();
+      following.current = api.onComparisonEvent(comparisonId, (event) => {
+        setState((s) => reduceComparison(s, event));
+        if (event.type === 'done') unfollow();
+      });
+    },
+    [api, unfollow],
+  );
+  useEffect(() => unfollow, [unfollow]);
+
   useEffect(() => {
     let live = true;
     api.compare.active().then(
       ({ comparisons }) => {
         const active = comparisons.at(-1);
-        // Events that came before this answer are in it; the idle state ignored them meanwhile.
+        // Events the host sent before this answer are in it; later ones follow.
         if (!live || !active || current.current.phase !== 'idle') return;
         setState(adoptComparison(active));
+        follow(active.comparisonId);
         onAdopt(active.plan);
       },
       (e: unknown) => console.warn('trebuchet: could not ask the host for comparisons in progress:', e),
@@ -47,7 +66,7 @@ export function useComparisonRun(api: TrebuchetApi, onAdopt: (plan: ComparisonPl
     return () => {
       live = false;
     };
-  }, [api, onAdopt]);
+  }, [api, follow, onAdopt]);
 
   const sendStop = useCallback(
     (comparisonId: string) => {
@@ -66,12 +85,13 @@ export function useComparisonRun(api: TrebuchetApi, onAdopt: (plan: ComparisonPl
           // Stop was pressed while the host was still starting it.
           const stopRequested = current.current.phase === 'stopping';
           setState((s) => ({ ...s, comparisonId, phase: stopRequested ? 'stopping' : 'running' }));
+          follow(comparisonId);
           if (stopRequested) sendStop(comparisonId);
         },
         (e: unknown) => setState((s) => ({ ...s, phase: 'done', status: 'failed', errors: [errorText(e)] })),
       );
     },
-    [api, sendStop],
+    [api, follow, sendStop],
   );
 
   const stop = useCallback(() => {
@@ -81,6 +101,9 @@ export function useComparisonRun(api: TrebuchetApi, onAdopt: (plan: ComparisonPl
     if (comparisonId !== null) sendStop(comparisonId);
   }, [sendStop]);
 
-  const reset = useCallback(() => setState(idleComparison), []);
+  const reset = useCallback(() => {
+    unfollow();
+    setState(idleComparison);
+  }, [unfollow]);
   return { state, start, stop, reset };
 }

@@ -1,27 +1,29 @@
 import { useState, type RefObject } from 'react';
-import { chartToPng } from './chartImage.ts';
-import { fileSlug } from '../../../shared/file-name.ts';
-import { downloadBlob } from './download.ts';
+import { Chart } from '../../charts/setup.ts';
 import { errorText } from '../../lib/errors.ts';
+import { chartToPng } from './chartImage.ts';
+import { chartFileName, chartTitle, type ChartSubject } from './chartSubject.ts';
+import { downloadBlob } from './download.ts';
 
-/** Saves the chart drawn on the canvas as a PNG (full resolution, opaque background). */
+/** Saves the chart drawn on the canvas as a PNG: twice its size on screen, under a title line. */
 export function ChartPngButton({
   canvasRef,
-  fileName,
+  subject,
   testId,
 }: {
   canvasRef: RefObject<HTMLCanvasElement | null>;
-  fileName: string;
+  subject: ChartSubject;
   testId?: string;
 }) {
   const [failed, setFailed] = useState<string | null>(null);
   const save = () => {
     const canvas = canvasRef.current;
-    if (!canvas) return;
-    chartToPng(canvas).then(
+    const chart = canvas ? Chart.getChart(canvas) : undefined;
+    if (!chart) return;
+    chartToPng(chart, chartTitle(subject)).then(
       (blob) => {
         setFailed(null);
-        downloadBlob(blob, `${fileSlug(fileName, 'chart')}.png`);
+        downloadBlob(blob, chartFileName(subject));
       },
       (e: unknown) => setFailed(errorText(e)),
     );

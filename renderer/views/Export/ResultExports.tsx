@@ -1,8 +1,10 @@
 import { useMemo, useState } from 'react';
 import { percentilesCsv, summaryCsv, timeSeriesCsv } from '../../../shared/format/csv.ts';
+import { runHtmlReport } from '../../../shared/format/html-report.ts';
+import { withoutSecrets } from '../../../shared/secret-headers.ts';
 import type { RunResult } from '../../../shared/result.ts';
 import { CopyIcon } from '../../components/icons.tsx';
-import { Dialog } from '../common/Dialog.tsx';
+import { Dialog } from '../../components/Dialog.tsx';
 import { copyText } from './clipboard.ts';
 import { fileSlug } from '../../../shared/file-name.ts';
 import { downloadText, MIME } from './download.ts';
@@ -34,6 +36,9 @@ export function ResultExports({ results, name, json }: ResultExportsProps) {
       percentilesCsv(labelled),
     ),
     downloadAction('JSON', 'export-json', `${base}.json`, MIME.json, () => resultJson(json ?? results)),
+    downloadAction('HTML report', 'export-html', `${base}.html`, MIME.html, () =>
+      runHtmlReport(withoutSecrets(results), { title: name }),
+    ),
   ];
   const texts: ExportAction[] = TEXT_REPORTS.map((t) => ({
     label: t.button,
@@ -59,7 +64,8 @@ export function ResultExports({ results, name, json }: ResultExportsProps) {
   );
 }
 
-function TextReportDialog({
+/** A text report in a dialog, to copy or download. */
+export function TextReportDialog({
   title,
   text,
   fileName,

@@ -22,6 +22,7 @@ export const MIME = {
   csv: 'text/csv;charset=utf-8',
   json: 'application/json;charset=utf-8',
   text: 'text/plain;charset=utf-8',
+  html: 'text/html;charset=utf-8',
 } as const;
 
 export function downloadText(text: string, fileName: string, type: string): void {

@@ -1,17 +1,13 @@
-import {
-  levelLabel,
-  levelKindOf,
-  comparisonTargetLabel,
-  type CellOutcome,
-  type ComparisonPlan,
-} from '../../../shared/comparison.ts';
+import type { CellOutcome, ComparisonPlan } from '../../../shared/comparison.ts';
 import { formatAbReport } from '../../../shared/format/ab.ts';
 import type { LabelledResult } from '../../../shared/format/csv.ts';
 import { formatHttpLoadReport } from '../../../shared/format/http-load.ts';
 import { formatJmeterReport } from '../../../shared/format/jmeter.ts';
 import { formatVegetaReport } from '../../../shared/format/vegeta.ts';
 import type { RunResult } from '../../../shared/result.ts';
+import { withoutSecrets } from '../../../shared/secret-headers.ts';
 import { targetLabel } from '../../../shared/scenario.ts';
+import { cellLabel } from '../Compare/matrixView.ts';
 
 /** A run's results with the names they go by in exports; repeated names get "#2", "#3". */
 export function labelResults(results: readonly RunResult[]): LabelledResult[] {
@@ -28,23 +24,15 @@ export function labelResults(results: readonly RunResult[]): LabelledResult[] {
 
 /** A comparison's cell runs, named "nginx · https · c=100 · #2" (protocol only when several). */
 export function labelOutcomes(plan: ComparisonPlan, outcomes: readonly CellOutcome[]): LabelledResult[] {
-  const kind = levelKindOf(plan.load);
-  const several = plan.protocols.length > 1;
-  return outcomes.map((o) => {
-    const target = plan.targets[o.coordinates.targetIndex];
-    const parts = [
-      target ? comparisonTargetLabel(target) : `target ${o.coordinates.targetIndex + 1}`,
-      ...(several ? [o.coordinates.protocol] : []),
-      levelLabel(kind, o.coordinates.level),
-      `#${o.coordinates.repetition + 1}`,
-    ];
-    return { label: parts.join(' · '), result: o.result };
-  });
+  return outcomes.map((o) => ({ label: cellLabel(plan, o.coordinates), result: o.result }));
 }
 
-/** The full result as JSON: what history keeps, readable by other tools. */
+/**
+ * The full result as JSON: what history keeps, readable by other tools, secret header values
+ * (Authorization, Cookie, API keys) cleared: a file leaves the app.
+ */
 export function resultJson(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
+  return `${JSON.stringify(withoutSecrets(value), null, 2)}\n`;
 }
 
 /** A text report layout: the button that opens it, the dialog's title, the formatter. */

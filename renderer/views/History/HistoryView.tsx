@@ -6,10 +6,10 @@ import type { Scenario } from '../../../shared/scenario.ts';
 import { ActionButtons } from '../../components/ActionButtons.tsx';
 import { Alert } from '../../components/Alert.tsx';
 import { formatBytes, formatRate } from '../../lib/format.ts';
-import { NameDialog } from '../common/Dialog.tsx';
-import { StoreProblems } from '../common/StoreProblems.tsx';
-import { formatWhen } from '../common/time.ts';
-import { useQuery } from '../common/useQuery.ts';
+import { NameDialog } from '../../components/Dialog.tsx';
+import { StoreProblems } from '../../components/StoreProblems.tsx';
+import { formatWhen } from '../../components/time.ts';
+import { useQuery } from '../../components/useQuery.ts';
 import { RecordView } from './RecordView.tsx';
 import { RunDiff } from './RunDiff.tsx';
 import { errorText } from '../../lib/errors.ts';
@@ -53,19 +53,25 @@ export function HistoryView({ api, openId, onOpened, onLoadScenario, onLoadPlan 
     [api, reload],
   );
 
-  // A run to show at once (the comparison that just finished): fetched, then shown.
+  // A run to show at once (the one just finished). It is handed over only once shown: the
+  // request must not be dropped by openId going back to null, or History shows its empty card.
   useEffect(() => {
     if (openId === null) return;
     let live = true;
     api.history.get({ id: openId }).then(
       (r) => {
-        if (live) setRecord(r);
+        if (!live) return;
+        setDiff(null);
+        setRecord(r);
+        setError(null);
+        onOpened();
       },
       (e: unknown) => {
-        if (live) setError(errorText(e));
+        if (!live) return;
+        setError(errorText(e));
+        onOpened();
       },
     );
-    onOpened();
     return () => {
       live = false;
     };

@@ -1,17 +1,10 @@
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import type { ComparisonPlan } from '../../../shared/comparison.ts';
 import type { RunRecord } from '../../../shared/history.ts';
 import type { Scenario } from '../../../shared/scenario.ts';
-import { targetLabel } from '../../../shared/scenario.ts';
-import type { Palette } from '../../charts/palette.ts';
-import { TargetStrip } from '../../components/TargetStrip.tsx';
-import { ReportDetails, ReportSummary } from '../../report/Report.tsx';
-import { ChartCard } from '../common/ChartCard.tsx';
-import { formatWhen } from '../common/time.ts';
-import { ComparisonReport } from '../Compare/ComparisonReport.tsx';
-import { fileSlug } from '../../../shared/file-name.ts';
-import { ResultExports } from '../Export/ResultExports.tsx';
-import { timelineChart } from './timeline.ts';
+import { RunReport } from '../../report/RunReport.tsx';
+import { formatWhen } from '../../components/time.ts';
+import { ComparisonResults } from '../Compare/ComparisonResults.tsx';
 
 interface RecordViewProps {
   record: RunRecord;
@@ -52,49 +45,24 @@ export function RecordView({ record, onLoadScenario, onLoadPlan }: RecordViewPro
         </button>
       </header>
       {record.kind === 'scenario' ? (
-        <ScenarioRecord record={record} />
+        <RunReport results={record.results} name={record.name} json={record} />
       ) : (
-        <ComparisonReport plan={record.plan} outcomes={record.outcomes} status={record.status} />
+        <SavedComparison key={record.id} record={record} />
       )}
     </section>
   );
 }
 
-function ScenarioRecord({ record }: { record: Extract<RunRecord, { kind: 'scenario' }> }) {
-  const [shown, setShown] = useState(0);
-  const results = record.results;
-  const result = results[shown];
-  const base = fileSlug(record.name, 'run');
-  const throughput = useCallback((p: Palette) => timelineChart(results, 'rps', p), [results]);
-  const latency = useCallback((p: Palette) => timelineChart(results, 'p99', p), [results]);
-  if (!result)
-    return <p className="muted">This run has no results (it was stopped before any target ran).</p>;
+/** A saved comparison's report; each of its cells opens its run. */
+function SavedComparison({ record }: { record: Extract<RunRecord, { kind: 'comparison' }> }) {
+  const [opened, setOpened] = useState<number | null>(null);
   return (
-    <>
-      <ResultExports results={results} name={record.name} json={record} />
-      {results.length > 1 && (
-        <TargetStrip
-          targets={results.map((r) => ({ label: targetLabel(r.target) }))}
-          shown={shown}
-          onPick={setShown}
-        />
-      )}
-      <ReportSummary result={result} />
-      <div className="chart-grid">
-        <ChartCard
-          title="Throughput over time (req/s)"
-          testId="chart-history-rps"
-          fileName={`${base}-throughput`}
-          build={throughput}
-        />
-        <ChartCard
-          title="p99 latency over time (ms)"
-          testId="chart-history-p99"
-          fileName={`${base}-p99`}
-          build={latency}
-        />
-      </div>
-      <ReportDetails results={results} shown={shown} />
-    </>
+    <ComparisonResults
+      plan={record.plan}
+      outcomes={record.outcomes}
+      status={record.status}
+      opened={opened}
+      onOpen={setOpened}
+    />
   );
 }

@@ -4,8 +4,8 @@ import { compareSummaries, type FigureComparison, type Stat } from '../../../sha
 import { comparableParts, type RunRecord } from '../../../shared/history.ts';
 import { Alert } from '../../components/Alert.tsx';
 import { formatCount, formatGrouped, formatMsValue, formatRate, formatRatio } from '../../lib/format.ts';
-import { formatWhen } from '../common/time.ts';
-import { useQuery } from '../common/useQuery.ts';
+import { formatWhen } from '../../components/time.ts';
+import { useQuery } from '../../components/useQuery.ts';
 
 /** A figure's value in its unit, for the table. */
 export function formatFigure(unit: string, value: number): string {

@@ -3,7 +3,6 @@ import type { RunResult } from '../../../shared/result.ts';
 import { targetLabel } from '../../../shared/scenario.ts';
 import { baseLineOptions } from '../../charts/baseOptions.ts';
 import { seriesColor, type Palette } from '../../charts/palette.ts';
-import { drawnWindows } from '../../live/liveSeries.ts';
 
 type XY = { x: number; y: number };
 
@@ -17,7 +16,7 @@ export function timelineChart(
     const color = seriesColor(p, i);
     return {
       label: targetLabel(r.target),
-      data: drawnWindows(r.samples).flatMap((s) => {
+      data: r.samples.flatMap((s) => {
         const y = figure === 'rps' ? s.requestsPerSecond : s.latency?.p99;
         return y === undefined ? [] : [{ x: s.elapsedSeconds, y }];
       }),

@@ -3,11 +3,11 @@ import type { TrebuchetApi } from '../../../shared/api.ts';
 import type { Preset, PresetSummary } from '../../../shared/presets.ts';
 import { ActionButtons } from '../../components/ActionButtons.tsx';
 import { Alert } from '../../components/Alert.tsx';
-import { NameDialog } from '../common/Dialog.tsx';
-import { StoreProblems } from '../common/StoreProblems.tsx';
-import { formatWhen } from '../common/time.ts';
-import { useSecretConsent } from '../common/useConsent.tsx';
-import { useQuery } from '../common/useQuery.ts';
+import { NameDialog } from '../../components/Dialog.tsx';
+import { StoreProblems } from '../../components/StoreProblems.tsx';
+import { formatWhen } from '../../components/time.ts';
+import { useSecretConsent } from '../../components/useConsent.tsx';
+import { useQuery } from '../../components/useQuery.ts';
 import { downloadText, MIME } from '../Export/download.ts';
 import { errorText } from '../../lib/errors.ts';
 

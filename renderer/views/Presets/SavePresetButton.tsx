@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { TrebuchetApi } from '../../../shared/api.ts';
 import type { PresetDraftInput, PresetSummary } from '../../../shared/presets.ts';
-import { NameDialog } from '../common/Dialog.tsx';
-import { useSecretConsent } from '../common/useConsent.tsx';
+import { NameDialog } from '../../components/Dialog.tsx';
+import { useSecretConsent } from '../../components/useConsent.tsx';
 import { errorText } from '../../lib/errors.ts';
 
 type Content =

@@ -52,7 +52,12 @@ export function draftFromScenario(s: Scenario): ScenarioDraft {
     warmupSeconds: String(o.warmupSeconds),
     sloMs: text(o.sloMs),
     sampleIntervalMs: String(o.sampleIntervalMs),
-    tls: { verify: o.tls.verify, caFile: o.tls.caFile ?? '', servername: o.tls.servername ?? '' },
+    tls: {
+      verify: o.tls.verify,
+      caFile: o.tls.caFile ?? '',
+      servername: o.tls.servername ?? '',
+      minVersion: o.tls.minVersion,
+    },
     thresholds: o.thresholds.map((t) => ({
       key: newKey('th'),
       metric: t.metric,

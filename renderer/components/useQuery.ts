@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { errorText } from '../../lib/errors.ts';
+import { errorText } from '../lib/errors.ts';
 
 export interface Query<T> {
   data: T | null;

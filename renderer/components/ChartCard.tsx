@@ -1,9 +1,10 @@
 import { useCallback, type ReactNode, type RefObject } from 'react';
 import type { ChartConfiguration } from 'chart.js';
-import type { Palette } from '../../charts/palette.ts';
-import { Chart } from '../../charts/setup.ts';
-import { useChartCanvas } from '../../charts/useChartCanvas.ts';
-import { ChartPngButton } from '../Export/ChartPngButton.tsx';
+import type { Palette } from '../charts/palette.ts';
+import { Chart } from '../charts/setup.ts';
+import { useChartCanvas } from '../charts/useChartCanvas.ts';
+import { ChartPngButton } from '../views/Export/ChartPngButton.tsx';
+import type { ChartAbout, ChartSubject } from '../views/Export/chartSubject.ts';
 
 interface ChartFrameProps {
   canvasRef: RefObject<HTMLCanvasElement | null>;
@@ -12,34 +13,56 @@ interface ChartFrameProps {
   label: string;
   /** data-testid of the canvas, e.g. "chart-compare-rps"; its PNG button is "png-" + testId. */
   testId: string;
-  /** File name of the PNG export, without extension. */
-  fileName: string;
+  /** What the chart shows, for its PNG's title line and file name. */
+  subject: ChartSubject;
   tall?: boolean;
   actions?: ReactNode;
+  /** A line under the chart (what its marks mean). */
+  note?: ReactNode;
 }
 
 /** A chart's card: title, actions and a button that saves the chart as a PNG, above the canvas. */
-export function ChartFrame({ canvasRef, title, label, testId, fileName, tall, actions }: ChartFrameProps) {
+export function ChartFrame({
+  canvasRef,
+  title,
+  label,
+  testId,
+  subject,
+  tall,
+  actions,
+  note,
+}: ChartFrameProps) {
   return (
     <figure className={`card chart-card${tall ? ' chart-card--tall' : ''}`}>
       <figcaption className="chart-card__title chart-card__title--actions">
         <span title={label}>{title}</span>
         <span className="chart-card__actions">
           {actions}
-          <ChartPngButton canvasRef={canvasRef} fileName={fileName} testId={`png-${testId}`} />
+          <ChartPngButton canvasRef={canvasRef} subject={subject} testId={`png-${testId}`} />
         </span>
       </figcaption>
       <div className="chart-card__canvas">
         <canvas ref={canvasRef} data-testid={testId} role="img" aria-label={label} />
       </div>
+      {note && (
+        <p className="chart-card__note" data-testid={`${testId}-note`}>
+          {note}
+        </p>
+      )}
     </figure>
   );
 }
 
-interface ChartCardProps extends Omit<ChartFrameProps, 'canvasRef' | 'title' | 'label'> {
+interface ChartCardProps extends Omit<ChartFrameProps, 'canvasRef' | 'title' | 'label' | 'subject'> {
   title: string;
+  /** The figure's word in the PNG's file name ("rps-by-level"). */
+  slug: string;
+  /** The targets, load and date the chart's data is about. */
+  about: ChartAbout;
   /** Builds the chart for the current theme; a new function (new data) redraws it. */
   build: (palette: Palette) => ChartConfiguration;
+  /** How many of its points carry a caveat mark, for tests to read. */
+  marks?: number;
 }
 
 /** Points a configuration draws (nulls are gaps, not points). */
@@ -48,17 +71,19 @@ function pointCount(config: ChartConfiguration): number {
 }
 
 /** A chart drawn once from finished data (a report, a comparison, a saved run), in a card. */
-export function ChartCard({ build, ...frame }: ChartCardProps) {
+export function ChartCard({ build, slug, about, marks = 0, ...frame }: ChartCardProps) {
   const setup = useCallback(
     (canvas: HTMLCanvasElement, palette: Palette) => {
       const config = build(palette);
       const chart = new Chart(canvas, config);
-      // How many points are drawn, for tests to read.
+      // How many points are drawn, and how many marked, for tests to read.
       canvas.dataset.points = String(pointCount(config));
+      canvas.dataset.caveats = String(marks);
       return () => chart.destroy();
     },
-    [build],
+    [build, marks],
   );
   const canvasRef = useChartCanvas(setup);
-  return <ChartFrame canvasRef={canvasRef} label={frame.title} {...frame} />;
+  const subject = { figure: frame.title, slug, ...about };
+  return <ChartFrame canvasRef={canvasRef} label={frame.title} subject={subject} {...frame} />;
 }

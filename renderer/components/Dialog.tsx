@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
-import { CloseIcon } from '../../components/icons.tsx';
+import { CloseIcon } from './icons.tsx';
 
 interface DialogProps {
   title: string;

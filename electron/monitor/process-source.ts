@@ -1,0 +1,172 @@
+import { portBindings } from 'pid-port';
+import { DEFAULTS } from '../../shared/defaults.ts';
+import {
+  processFigures,
+  type ProcessCounters,
+  type ProcessReading,
+  type ResourceSource,
+} from '../../shared/resources.ts';
+import { familyRoot, ownerOf, processName, processTree, procfsSupported, readCounters } from './procfs.ts';
+import type { MonitorPlan } from './resolve.ts';
+import { messageOf, timedCpu, type MonitorSource, type SourceReading } from './source.ts';
+
+type ProcessPlan = Extract<MonitorPlan, { kind: 'port' | 'pid' }>;
+
+const WILDCARDS = new Set(['*', '0.0.0.0', '::']);
+
+/**
+ * The pid listening on `port` for `host`: found once at start with pid-port (one `ss -tlnp`
+ * on Linux, netstat or lsof elsewhere), never per tick. A listener bound to the target's
+ * own address wins over one bound to every address.
+ */
+export async function findListener(
+  port: number,
+  host: string,
+): Promise<{ ok: true; pid: number } | { ok: false; reason: string }> {
+  let bindings: { host: string; pid: number }[];
+  try {
+    bindings = await portBindings(port, { host: '*' });
+  } catch (err) {
+    const message = messageOf(err);
+    if (/could not find/i.test(message))
+      return { ok: false, reason: `nothing listens on port ${port} on this machine` };
+    return { ok: false, reason: `the listening sockets could not be listed: ${message}` };
+  }
+  const target = host === 'localhost' ? '127.0.0.1' : host;
+  const pick =
+    bindings.find((b) => b.host === target) ?? bindings.find((b) => WILDCARDS.has(b.host)) ?? bindings[0];
+  if (!pick) {
+    const uid = process.getuid?.();
+    return {
+      ok: false,
+      reason: `port ${port} is open but its process is not visible to this user${uid === undefined ? '' : ` (uid ${uid})`}: run Trebuchet as the server's user, or give its pid (--monitor pid:N)`,
+    };
+  }
+  return { ok: true, pid: pick.pid };
+}
+
+/**
+ * Starts sampling a process tree: the one listening on the target's port (from its family's
+ * root: nginx master and workers, the Apache parent and its children), or the pid given and
+ * its descendants. The tree is walked again at every reading, so children that come and go
+ * (Apache's) are counted. Linux only (see procfs.ts); elsewhere the start fails with a reason.
+ */
+export async function startProcessSource(
+  plan: ProcessPlan,
+): Promise<{ ok: true; source: MonitorSource } | { ok: false; reason: string }> {
+  if (!procfsSupported) {
+    return {
+      ok: false,
+      reason: `process sampling reads Linux's /proc and is not supported on ${process.platform}: run node_exporter on the server and give its URL (--monitor http://HOST:9100/metrics)`,
+    };
+  }
+  let pid: number;
+  if (plan.kind === 'port') {
+    const found = await findListener(plan.port, plan.host);
+    if (!found.ok) return found;
+    pid = familyRoot(found.pid);
+  } else {
+    pid = plan.pid;
+  }
+  if (readCounters(pid) === null) return { ok: false, reason: `there is no process ${pid}` };
+  return { ok: true, source: new ProcessSource(pid, plan.kind === 'port' ? plan.port : null) };
+}
+
+class ProcessSource implements MonitorSource {
+  readonly #root: number;
+  readonly #port: number | null;
+  readonly #names = new Map<number, string>();
+  readonly #notes = new Map<string, string>();
+  #previous: ProcessReading | null;
+  #selfMicros = 0;
+
+  constructor(root: number, port: number | null) {
+    this.#root = root;
+    this.#port = port;
+    this.#previous = this.#timed(() => this.#reading());
+  }
+
+  facts(): ResourceSource {
+    return {
+      method: 'process',
+      found: this.#port === null ? 'pid' : 'port',
+      port: this.#port,
+      platform: process.platform,
+      reader: 'procfs',
+      rootPid: this.#root,
+      processes: [...this.#names].map(([pid, name]) => ({ pid, name })),
+    };
+  }
+
+  read(): Promise<SourceReading> {
+    return Promise.resolve(this.#readNow());
+  }
+
+  #readNow(): SourceReading {
+    let current: ProcessReading | null;
+    try {
+      current = this.#timed(() => this.#reading());
+    } catch (err) {
+      return { gap: `reading /proc failed: ${messageOf(err)}` };
+    }
+    if (!current)
+      return { gap: `process ${this.#root} (${this.#names.get(this.#root) ?? 'server'}) is gone` };
+    const previous = this.#previous;
+    this.#previous = current;
+    // No baseline: the root was gone when sampling started (or sampling was closed).
+    if (!previous) return { gap: `first reading of process ${this.#root}: its CPU counts from the next one` };
+    return { figures: processFigures(previous, current) };
+  }
+
+  notes(): string[] {
+    return [...this.#notes.values()];
+  }
+
+  selfCpuMicros(): number {
+    return this.#selfMicros;
+  }
+
+  close(): void {
+    this.#previous = null;
+  }
+
+  #timed<T>(fn: () => T): T {
+    const { value, micros } = timedCpu(fn);
+    this.#selfMicros += micros;
+    return value;
+  }
+
+  /** One reading of the tree, or null when its root is gone. */
+  #reading(): ProcessReading | null {
+    const at = performance.now();
+    const { pids, truncated } = processTree(this.#root, DEFAULTS.monitor.maxProcesses);
+    const processes = new Map<number, ProcessCounters>();
+    for (const pid of pids) {
+      const counters = readCounters(pid);
+      if (!counters) continue;
+      processes.set(pid, counters);
+      if (!this.#names.has(pid) && this.#names.size < DEFAULTS.monitor.maxProcesses) {
+        this.#names.set(pid, processName(pid) ?? '?');
+      }
+      if (counters.openFiles === null) this.#unreadableFiles(pid);
+    }
+    if (!processes.has(this.#root)) return null;
+    if (truncated) {
+      this.#notes.set(
+        'truncated',
+        `the tree has more than ${DEFAULTS.monitor.maxProcesses} processes: only the first ${DEFAULTS.monitor.maxProcesses} are counted`,
+      );
+    }
+    return { at, rootPid: this.#root, processes };
+  }
+
+  #unreadableFiles(pid: number): void {
+    const key = `fd:${ownerOf(pid) ?? '?'}`;
+    if (this.#notes.has(key)) return;
+    const uid = process.getuid?.();
+    this.#notes.set(
+      key,
+      `open files of process ${pid} (${this.#names.get(pid) ?? '?'}, uid ${ownerOf(pid) ?? '?'}) cannot be read by this user${uid === undefined ? '' : ` (uid ${uid})`}: the open-file count is left out`,
+    );
+  }
+}

@@ -1,0 +1,29 @@
+import type { ResourceSample, ResourceSource } from '../../shared/resources.ts';
+import { cpuClock } from '../engine/cpu.ts';
+
+/** One reading's outcome: the figures since the previous successful reading, or why there are none. */
+export type SourceReading = { figures: Partial<ResourceSample> } | { gap: string };
+
+/** Something that samples a server: its process tree (process-source.ts) or a node_exporter (exporter-source.ts). */
+export interface MonitorSource {
+  /** What is sampled and how (grows as new processes join the tree). */
+  facts(): ResourceSource;
+  /** Takes a reading; never rejects. */
+  read(): Promise<SourceReading>;
+  /** What could not be read or must be known to read the figures. */
+  notes(): string[];
+  /** CPU time this source spent on the host thread so far, microseconds. */
+  selfCpuMicros(): number;
+  close(): void;
+}
+
+/** Microseconds of CPU the calling thread used running `fn` (synchronous work only). */
+export function timedCpu<T>(fn: () => T): { value: T; micros: number } {
+  const before = cpuClock();
+  const value = fn();
+  const after = cpuClock();
+  return { value, micros: after.user - before.user + (after.system - before.system) };
+}
+
+/** A short message of any thrown value. */
+export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));

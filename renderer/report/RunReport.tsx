@@ -1,0 +1,66 @@
+import { useCallback, useMemo, useState } from 'react';
+import type { RunResult } from '../../shared/result.ts';
+import { targetLabel } from '../../shared/scenario.ts';
+import type { Palette } from '../charts/palette.ts';
+import { TargetStrip } from '../components/TargetStrip.tsx';
+import { ChartCard } from '../components/ChartCard.tsx';
+import { aboutResults } from '../views/Export/chartSubject.ts';
+import { ResultExports } from '../views/Export/ResultExports.tsx';
+import { timelineChart } from '../views/History/timeline.ts';
+import { ReportDetails, ReportSummary } from './Report.tsx';
+
+interface RunReportProps {
+  /** The run's results, one per target (a comparison cell's run has one). */
+  results: readonly RunResult[];
+  /** The run's name, for file names. */
+  name: string;
+  /** What the JSON export holds; defaults to the results. */
+  json?: unknown;
+}
+
+/**
+ * A finished run's whole report, as the Run tab shows it: summary, throughput and latency
+ * over time, percentiles, connection times, status codes, error set, facts, and exports.
+ * Shown for a saved run in History and for every cell run of a comparison.
+ */
+export function RunReport({ results, name, json }: RunReportProps) {
+  const [shown, setShown] = useState(0);
+  // A list of another run (a different cell) may be shorter than the tab picked before.
+  const at = results[shown] ? shown : 0;
+  const result = results[at];
+  const about = useMemo(() => aboutResults(results), [results]);
+  const throughput = useCallback((p: Palette) => timelineChart(results, 'rps', p), [results]);
+  const latency = useCallback((p: Palette) => timelineChart(results, 'p99', p), [results]);
+  if (!result)
+    return <p className="muted">This run has no results (it was stopped before any target ran).</p>;
+  return (
+    <>
+      <ResultExports results={results} name={name} json={json} />
+      {results.length > 1 && (
+        <TargetStrip
+          targets={results.map((r) => ({ label: targetLabel(r.target) }))}
+          shown={at}
+          onPick={setShown}
+        />
+      )}
+      <ReportSummary result={result} />
+      <div className="chart-grid">
+        <ChartCard
+          title="Throughput over time (req/s)"
+          testId="chart-history-rps"
+          slug="throughput"
+          about={about}
+          build={throughput}
+        />
+        <ChartCard
+          title="p99 latency over time (ms)"
+          testId="chart-history-p99"
+          slug="p99-latency"
+          about={about}
+          build={latency}
+        />
+      </div>
+      <ReportDetails results={results} shown={at} />
+    </>
+  );
+}

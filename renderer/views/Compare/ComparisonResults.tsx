@@ -1,0 +1,97 @@
+import { useState } from 'react';
+import type { CellOutcome, ComparisonPlan } from '../../../shared/comparison.ts';
+import { formatRunReport } from '../../../shared/format/report.ts';
+import { planReport } from '../../../shared/report-settings.ts';
+import { runVerdict } from '../../../shared/verdict.ts';
+import { TargetStrip } from '../../components/TargetStrip.tsx';
+import { formatRate } from '../../lib/format.ts';
+import { RunReport } from '../../report/RunReport.tsx';
+import { ComparisonReport } from './ComparisonReport.tsx';
+import { verdictTone } from '../../report/reportModel.ts';
+import { cellLabel, LAYOUT_NAMES, openedRun } from './matrixView.ts';
+
+interface ComparisonResultsProps {
+  plan: ComparisonPlan;
+  outcomes: readonly CellOutcome[];
+  status: 'completed' | 'cancelled' | 'failed' | null;
+  /** The cell run whose report is open (its cellIndex), or null for the matrix. */
+  opened: number | null;
+  onOpen: (cellIndex: number | null) => void;
+}
+
+/** A comparison's report, or one of its cell runs' full report with the way back to the matrix. */
+export function ComparisonResults({ plan, outcomes, status, opened, onOpen }: ComparisonResultsProps) {
+  // The run just closed, so its cell's button gets the focus back.
+  const [closed, setClosed] = useState<number | null>(null);
+  const run = opened === null ? null : openedRun(outcomes, opened);
+  if (run === null || opened === null) {
+    return (
+      <ComparisonReport
+        plan={plan}
+        outcomes={outcomes}
+        status={status}
+        onOpenRun={onOpen}
+        returnFocus={closed}
+      />
+    );
+  }
+  const { outcome, siblings } = run;
+  const { repetition, ...cell } = outcome.coordinates;
+  // The run as the tool the plan is named after prints it (vegeta for seed 000, ab for 001).
+  const layout = planReport(plan).format;
+  const back = () => {
+    setClosed(opened);
+    onOpen(null);
+  };
+  return (
+    <section className="cell-run" data-testid="cell-run" data-cell-index={opened}>
+      <header className="card cell-run__head">
+        <button
+          type="button"
+          className="btn btn--secondary btn--sm"
+          data-testid="cell-back"
+          // The person came here with a click or a key: they go on from the way back.
+          autoFocus
+          onClick={back}
+        >
+          ← Back to the matrix
+        </button>
+        <div className="cell-run__what">
+          <h2 className="cell-run__title" data-testid="cell-run-title">
+            {cellLabel(plan, cell)}
+          </h2>
+          <p className="muted small">
+            {plan.name} · repetition {repetition + 1} of {plan.repetitions}
+          </p>
+        </div>
+      </header>
+      {siblings.length > 1 && (
+        <TargetStrip
+          label="Repetitions"
+          targets={siblings.map((o) => ({
+            label: `Run ${o.coordinates.repetition + 1}`,
+            status:
+              o.result.status === 'completed' && verdictTone(runVerdict(o.result)) === 'bad'
+                ? 'caveat'
+                : o.result.status,
+            meta: `${formatRate(o.result.throughput.requestsPerSecond)} req/s`,
+          }))}
+          shown={siblings.indexOf(outcome)}
+          onPick={(i) => onOpen(siblings[i]?.cellIndex ?? opened)}
+          testIds
+        />
+      )}
+      <RunReport
+        key={opened}
+        results={[outcome.result]}
+        name={`${plan.name} ${cellLabel(plan, outcome.coordinates)}`}
+      />
+      <figure className="card table-card" data-testid="cell-tool-report-card">
+        <figcaption className="table-card__title">As {LAYOUT_NAMES[layout]} prints it</figcaption>
+        <pre className="text-report" data-testid="cell-tool-report" data-layout={layout} tabIndex={0}>
+          {formatRunReport(outcome.result, layout)}
+        </pre>
+      </figure>
+    </section>
+  );
+}

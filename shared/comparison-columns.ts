@@ -1,0 +1,439 @@
+/**
+ * The comparison matrix's columns, one registry for every view that draws the matrix (the
+ * UI, the text export, the HTML report) and the Matrix CSV: each column's label, unit, value
+ * for a cell and format. Also the per-repetition table (seed 002's Résumé: each run's time
+ * taken, req/s and time per request). Pure.
+ */
+import {
+  cellKey,
+  levelLabel,
+  type CellAggregate,
+  type CellOutcome,
+  type ComparisonTable,
+  type ProtocolVariant,
+  type Stat,
+} from './comparison.ts';
+import type { Phase, RunResult } from './result.ts';
+import type { MatrixColumnId } from './report-settings.ts';
+import { errorPercent, failedRequests, timePerRequestAcrossMs, timePerRequestMs } from './format/summary.ts';
+import { fixed, formatCount, formatGrouped } from './format/units.ts';
+import { cellVerdict, runVerdict, verdictLabel, type Verdict, type VerdictFigure } from './verdict.ts';
+
+/** What a view shows for a missing figure. */
+export const NO_VALUE = '–';
+
+/** A cell of the matrix with its runs and verdict. */
+export interface MatrixCell extends CellAggregate {
+  /** The cell's outcomes in repetition order. */
+  outcomes: CellOutcome[];
+  /** Every run of the cell in repetition order, failed and stopped ones included. */
+  results: RunResult[];
+  /** The runs its figures come from (completed ones, as in summarizeRepetitions). */
+  counted: RunResult[];
+  verdict: Verdict;
+}
+
+/** The table's cells (plan order) with their runs and verdicts. */
+export function matrixCells(table: ComparisonTable, outcomes: readonly CellOutcome[]): MatrixCell[] {
+  const byKey = new Map<string, CellOutcome[]>();
+  for (const o of outcomes) {
+    const k = cellKey(o.coordinates);
+    byKey.set(k, [...(byKey.get(k) ?? []), o]);
+  }
+  return table.cells.map((cell) => {
+    const mine = (byKey.get(cell.key) ?? []).sort(
+      (a, b) => a.coordinates.repetition - b.coordinates.repetition,
+    );
+    const results = mine.map((o) => o.result);
+    return {
+      ...cell,
+      outcomes: mine,
+      results,
+      counted: results.filter((r) => r.status === 'completed'),
+      verdict: cellVerdict(results),
+    };
+  });
+}
+
+export type ColumnValue = number | string | null;
+
+export interface MatrixColumn {
+  id: MatrixColumnId;
+  /** Short header: "req/s", "p99". */
+  label: string;
+  /** What the figure counts in ('' for text): "req/s", "ms", "s", "requests", "%". */
+  unit: string;
+  /** How the cell's value comes from its runs, for a tooltip and the docs. */
+  description: string;
+  /** The verdict figure it shows, so a view marks it when a caveat affects that figure. */
+  figure: VerdictFigure | null;
+  value(cell: MatrixCell): ColumnValue;
+  format(value: ColumnValue): string;
+}
+
+const numberFormat =
+  (decimals: number) =>
+  (v: ColumnValue): string =>
+    v === null ? NO_VALUE : typeof v === 'string' ? v : formatGrouped(v, decimals);
+const countFormat = (v: ColumnValue): string =>
+  v === null ? NO_VALUE : typeof v === 'string' ? v : formatCount(v);
+const percentFormat = (v: ColumnValue): string =>
+  v === null ? NO_VALUE : typeof v === 'string' ? v : `${fixed(v, 2)}%`;
+const text = (v: ColumnValue): string => (v === null ? NO_VALUE : String(v));
+
+const mean = (values: readonly (number | null | undefined)[]): number | null => {
+  const xs = values.filter((v): v is number => typeof v === 'number');
+  return xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length;
+};
+/** Summed over the counted runs; null before any. */
+const sum = (cell: MatrixCell, get: (r: RunResult) => number | null): number | null => {
+  if (cell.counted.length === 0) return null;
+  const xs = cell.counted.map(get);
+  return xs.every((x) => x === null) ? null : xs.reduce<number>((a, b) => a + (b ?? 0), 0);
+};
+const meanOf = (cell: MatrixCell, get: (r: RunResult) => number | null | undefined): number | null =>
+  mean(cell.counted.map(get));
+const stat = (s: Stat | null, get: (s: Stat) => number | null): number | null => (s ? get(s) : null);
+const phaseMean = (phase: Phase) => (r: RunResult) => r.phases?.[phase]?.mean ?? null;
+
+/** Each column once; MATRIX_COLUMN_IDS (report-settings.ts) orders them. */
+export const MATRIX_COLUMNS: Record<MatrixColumnId, MatrixColumn> = {
+  runs: {
+    id: 'runs',
+    label: 'runs',
+    unit: '',
+    description: 'runs counted of those planned',
+    figure: null,
+    value: (c) => `${c.runs}/${c.planned}`,
+    format: text,
+  },
+  rps: {
+    id: 'rps',
+    label: 'req/s',
+    unit: 'req/s',
+    description: 'requests per second, mean over the runs',
+    figure: 'throughput',
+    value: (c) => stat(c.figures.rps, (s) => s.mean),
+    format: numberFormat(2),
+  },
+  rpsStdev: {
+    id: 'rpsStdev',
+    label: '± stdev',
+    unit: 'req/s',
+    description: 'sample standard deviation of req/s across the runs (needs 2)',
+    figure: 'throughput',
+    value: (c) => stat(c.figures.rps, (s) => s.stdev),
+    format: numberFormat(2),
+  },
+  rpsMin: {
+    id: 'rpsMin',
+    label: 'min',
+    unit: 'req/s',
+    description: 'lowest req/s of the runs',
+    figure: 'throughput',
+    value: (c) => stat(c.figures.rps, (s) => s.min),
+    format: numberFormat(2),
+  },
+  rpsMax: {
+    id: 'rpsMax',
+    label: 'max',
+    unit: 'req/s',
+    description: 'highest req/s of the runs',
+    figure: 'throughput',
+    value: (c) => stat(c.figures.rps, (s) => s.max),
+    format: numberFormat(2),
+  },
+  requests: {
+    id: 'requests',
+    label: 'requests',
+    unit: 'requests',
+    description: 'requests finished, summed over the runs',
+    figure: null,
+    value: (c) => sum(c, (r) => r.requests.total),
+    format: countFormat,
+  },
+  timeTaken: {
+    id: 'timeTaken',
+    label: 'time taken s',
+    unit: 's',
+    description: "measured time (ab's Time taken for tests), mean over the runs",
+    figure: 'throughput',
+    value: (c) => meanOf(c, (r) => r.durationSeconds),
+    format: numberFormat(3),
+  },
+  timePerRequest: {
+    id: 'timePerRequest',
+    label: 'time/req ms',
+    unit: 'ms',
+    description: "ab's Time per request (mean): concurrency x time / requests, mean over the runs",
+    figure: 'latency',
+    value: (c) => meanOf(c, timePerRequestMs),
+    format: numberFormat(3),
+  },
+  timePerRequestAcross: {
+    id: 'timePerRequestAcross',
+    label: 'time/req all ms',
+    unit: 'ms',
+    description: "ab's Time per request (mean, across all concurrent requests): 1000 / req/s",
+    figure: 'throughput',
+    value: (c) => meanOf(c, timePerRequestAcrossMs),
+    format: numberFormat(3),
+  },
+  latencyMean: {
+    id: 'latencyMean',
+    label: 'mean ms',
+    unit: 'ms',
+    description: 'mean latency, mean over the runs',
+    figure: 'latency',
+    value: (c) => stat(c.figures.latencyMean, (s) => s.mean),
+    format: numberFormat(3),
+  },
+  p50: {
+    id: 'p50',
+    label: 'p50 ms',
+    unit: 'ms',
+    description: 'median latency, mean over the runs',
+    figure: 'latency',
+    value: (c) => stat(c.figures.p50, (s) => s.mean),
+    format: numberFormat(3),
+  },
+  p95: {
+    id: 'p95',
+    label: 'p95 ms',
+    unit: 'ms',
+    description: '95th percentile latency, mean over the runs',
+    figure: 'latency',
+    value: (c) => stat(c.figures.p95, (s) => s.mean),
+    format: numberFormat(3),
+  },
+  p99: {
+    id: 'p99',
+    label: 'p99 ms',
+    unit: 'ms',
+    description: '99th percentile latency, mean over the runs',
+    figure: 'latency',
+    value: (c) => stat(c.figures.p99, (s) => s.mean),
+    format: numberFormat(3),
+  },
+  latencyMax: {
+    id: 'latencyMax',
+    label: 'max ms',
+    unit: 'ms',
+    description: 'longest request of all the runs',
+    figure: 'latency',
+    value: (c) => {
+      const maxes = c.counted.flatMap((r) => (r.latency ? [r.latency.max] : []));
+      return maxes.length === 0 ? null : Math.max(...maxes);
+    },
+    format: numberFormat(3),
+  },
+  connectMean: {
+    id: 'connectMean',
+    label: 'connect ms',
+    unit: 'ms',
+    description: "ab's Connect mean (DNS + TCP + TLS), mean over the runs",
+    figure: 'latency',
+    value: (c) => meanOf(c, phaseMean('setup')),
+    format: numberFormat(3),
+  },
+  processingMean: {
+    id: 'processingMean',
+    label: 'processing ms',
+    unit: 'ms',
+    description: "ab's Processing mean (total - connect), mean over the runs",
+    figure: 'latency',
+    value: (c) => meanOf(c, phaseMean('processing')),
+    format: numberFormat(3),
+  },
+  waitingMean: {
+    id: 'waitingMean',
+    label: 'waiting ms',
+    unit: 'ms',
+    description: "ab's Waiting mean (request written to first byte), mean over the runs",
+    figure: 'latency',
+    value: (c) => meanOf(c, phaseMean('waiting')),
+    format: numberFormat(3),
+  },
+  failed: {
+    id: 'failed',
+    label: 'failed',
+    unit: 'requests',
+    description: 'requests that were not a success (errors, error statuses, SLO failures), summed',
+    figure: 'success',
+    value: (c) => sum(c, failedRequests),
+    format: countFormat,
+  },
+  success: {
+    id: 'success',
+    label: 'success',
+    unit: '%',
+    description: '2xx-3xx responses within the SLO, of all requests, mean over the runs',
+    figure: 'success',
+    value: (c) => stat(c.figures.successRatio, (s) => s.mean * 100),
+    format: percentFormat,
+  },
+  errorRate: {
+    id: 'errorRate',
+    label: 'error %',
+    unit: '%',
+    description: "JMeter's Error %: everything not a success, mean over the runs",
+    figure: 'success',
+    value: (c) => meanOf(c, errorPercent),
+    format: percentFormat,
+  },
+  errors: {
+    id: 'errors',
+    label: 'errors',
+    unit: 'requests',
+    description: 'requests that got no response (refused, reset, timeout, TLS...), summed',
+    figure: 'success',
+    value: (c) => sum(c, (r) => r.requests.errors),
+    format: countFormat,
+  },
+  non2xx: {
+    id: 'non2xx',
+    label: 'non-2xx',
+    unit: 'requests',
+    description: "responses outside 2xx (ab's Non-2xx responses), summed",
+    figure: 'success',
+    value: (c) => sum(c, (r) => r.requests.non2xx),
+    format: countFormat,
+  },
+  sloFailures: {
+    id: 'sloFailures',
+    label: 'SLO failed',
+    unit: 'requests',
+    description: 'responses slower than the SLO, summed',
+    figure: 'success',
+    value: (c) => sum(c, (r) => (r.options.sloMs === null ? null : r.requests.sloExceeded)),
+    format: countFormat,
+  },
+  late: {
+    id: 'late',
+    label: 'late',
+    unit: 'requests',
+    description: 'open model: requests sent after their scheduled time, summed',
+    figure: null,
+    value: (c) => sum(c, (r) => r.requests.late),
+    format: countFormat,
+  },
+  dropped: {
+    id: 'dropped',
+    label: 'dropped',
+    unit: 'requests',
+    description: 'open model: scheduled requests never sent, summed',
+    figure: null,
+    value: (c) => sum(c, (r) => r.requests.dropped),
+    format: countFormat,
+  },
+  verdict: {
+    id: 'verdict',
+    label: 'verdict',
+    unit: '',
+    description: 'whether the figures are the server’s (see the caveats)',
+    figure: null,
+    value: (c) => (c.results.length === 0 ? null : verdictLabel(c.verdict)),
+    format: text,
+  },
+};
+
+/** The columns of these ids, in the order given. */
+export function matrixColumns(ids: readonly MatrixColumnId[]): MatrixColumn[] {
+  return ids.map((id) => MATRIX_COLUMNS[id]);
+}
+
+/** A column's text for a cell. */
+export function columnText(column: MatrixColumn, cell: MatrixCell): string {
+  return column.format(column.value(cell));
+}
+
+/** True when a bad caveat of the cell's verdict affects the column's figure (or the whole cell). */
+export function columnAffected(column: MatrixColumn, cell: MatrixCell): boolean {
+  if (column.figure === null) return false;
+  return cell.verdict.caveats.some(
+    (c) => c.severity === 'bad' && (c.figures === undefined || c.figures.includes(column.figure!)),
+  );
+}
+
+// ---------------------------------------------------------------------------------------
+// Per-repetition table (seed 002's Résumé)
+
+export interface RepetitionRow {
+  key: string;
+  targetIndex: number;
+  target: string;
+  protocol: ProtocolVariant;
+  level: number;
+  /** "c=30", "1000 req/s". */
+  levelText: string;
+  /** 1-based. */
+  repetition: number;
+  result: RunResult;
+  verdict: Verdict;
+}
+
+export interface RepetitionColumn {
+  id: 'status' | 'timeTaken' | 'rps' | 'timePerRequest' | 'timePerRequestAcross' | 'p99' | 'verdict';
+  label: string;
+  unit: string;
+  value(row: RepetitionRow): ColumnValue;
+  format(value: ColumnValue): string;
+}
+
+/** Each run's time taken, req/s and ab's two times per request, with its verdict. */
+export const REPETITION_COLUMNS: readonly RepetitionColumn[] = [
+  { id: 'status', label: 'status', unit: '', value: (r) => r.result.status, format: text },
+  {
+    id: 'timeTaken',
+    label: 'time taken s',
+    unit: 's',
+    value: (r) => r.result.durationSeconds,
+    format: numberFormat(3),
+  },
+  {
+    id: 'rps',
+    label: 'req/s',
+    unit: 'req/s',
+    value: (r) => r.result.throughput.requestsPerSecond,
+    format: numberFormat(2),
+  },
+  {
+    id: 'timePerRequest',
+    label: 'time/req ms',
+    unit: 'ms',
+    value: (r) => timePerRequestMs(r.result),
+    format: numberFormat(3),
+  },
+  {
+    id: 'timePerRequestAcross',
+    label: 'time/req all ms',
+    unit: 'ms',
+    value: (r) => timePerRequestAcrossMs(r.result),
+    format: numberFormat(3),
+  },
+  {
+    id: 'p99',
+    label: 'p99 ms',
+    unit: 'ms',
+    value: (r) => r.result.latency?.percentiles['99'] ?? null,
+    format: numberFormat(3),
+  },
+  { id: 'verdict', label: 'verdict', unit: '', value: (r) => verdictLabel(r.verdict), format: text },
+];
+
+/** One row per run, grouped by cell (plan order), repetitions in order. */
+export function repetitionRows(table: ComparisonTable, outcomes: readonly CellOutcome[]): RepetitionRow[] {
+  return matrixCells(table, outcomes).flatMap((cell) =>
+    cell.outcomes.map(({ coordinates, result }) => ({
+      key: `${cell.key}|${coordinates.repetition}`,
+      targetIndex: cell.targetIndex,
+      target: cell.target,
+      protocol: cell.protocol,
+      level: cell.level,
+      levelText: levelLabel(table.levelKind, cell.level),
+      repetition: coordinates.repetition + 1,
+      result,
+      verdict: runVerdict(result),
+    })),
+  );
+}

@@ -1,0 +1,73 @@
+/**
+ * The self-contained HTML report of a run or a comparison: one file, charts as inline SVG
+ * from the embedded data, every table, the verdicts, the scenario or plan and the facts of
+ * the generator and the servers. No request of any kind when opened; everything escaped.
+ * Pure: the CLI writes it (--html), the UI offers it for download.
+ */
+import type { CellOutcome, ComparisonPlan } from '../comparison.ts';
+import type { PreflightFailure } from '../preflight.ts';
+import type { ReportLayout } from '../report-settings.ts';
+import type { RunResult } from '../result.ts';
+import { targetLabel } from '../scenario.ts';
+import { comparisonSection } from './html/comparison-section.ts';
+import { htmlDocument } from './html/document.ts';
+import { runSection } from './html/run-section.ts';
+
+/** The format the embedded data is in, for tools that read a report back. */
+export const HTML_REPORT_DATA_FORMAT = 'trebuchet-html-report-data/1';
+
+export interface HtmlReportOptions {
+  /** When the report was made (ISO 8601); the last result's end by default. */
+  generatedAt?: string;
+  appVersion?: string;
+}
+
+const made = (generatedAt: string | undefined, fallback: string | undefined, appVersion?: string): string =>
+  `Made by Trebuchet${appVersion ? ` ${appVersion}` : ''}${(generatedAt ?? fallback) ? ` on ${generatedAt ?? fallback}` : ''}`;
+
+/** A run (one or more targets one after another) as an HTML page. */
+export function runHtmlReport(
+  results: readonly RunResult[],
+  opts: HtmlReportOptions & { title?: string; layout?: ReportLayout } = {},
+): string {
+  const title = opts.title ?? (results[0] ? results[0].scenarioName : 'Trebuchet run');
+  const sections = results.map((r, i) =>
+    runSection(r, {
+      id: `run-${i + 1}`,
+      heading:
+        results.length > 1 ? `${i + 1}/${results.length} · ${targetLabel(r.target)}` : targetLabel(r.target),
+      layout: opts.layout ?? 'text',
+    }),
+  );
+  return htmlDocument({
+    title,
+    subtitle: `${made(opts.generatedAt, results.at(-1)?.endedAt, opts.appVersion ?? results[0]?.generator.appVersion)} · ${results.length} target(s)`,
+    body: sections.join('\n'),
+    data: { format: HTML_REPORT_DATA_FORMAT, kind: 'run', results },
+  });
+}
+
+/** A comparison as an HTML page. */
+export function comparisonHtmlReport(
+  input: {
+    plan: ComparisonPlan;
+    outcomes: readonly CellOutcome[];
+    status: 'completed' | 'cancelled' | 'failed' | null;
+    preflightFailures?: readonly PreflightFailure[];
+  },
+  opts: HtmlReportOptions = {},
+): string {
+  return htmlDocument({
+    title: input.plan.name,
+    subtitle: `${made(opts.generatedAt, input.outcomes.at(-1)?.result.endedAt, opts.appVersion ?? input.outcomes[0]?.result.generator.appVersion)} · comparison, ${input.outcomes.length} run(s)`,
+    body: comparisonSection(input),
+    data: {
+      format: HTML_REPORT_DATA_FORMAT,
+      kind: 'comparison',
+      plan: input.plan,
+      status: input.status,
+      outcomes: input.outcomes,
+      preflightFailures: input.preflightFailures ?? [],
+    },
+  });
+}

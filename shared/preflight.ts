@@ -1,0 +1,85 @@
+/**
+ * The check a comparison makes before its first cell: every distinct URL (with its protocol
+ * and TLS options) gets the engine's pre-flight, and a failure stops the comparison before
+ * any load with, per failing URL, the reason and the fix where there is one. Pure: schemas
+ * and the choice of fixes; the check itself runs on the host (electron/engine/target-check.ts).
+ */
+import { z } from 'zod';
+import type { ComparisonCell } from './comparison.ts';
+import { errorKindSchema, type ErrorKind } from './result.ts';
+import type { Scenario } from './scenario.ts';
+
+/** What a person can change to get past a failure, in the plan's options. */
+export const PREFLIGHT_FIXES = ['turn-off-verification', 'choose-ca-file', 'use-http1'] as const;
+export const preflightFixSchema = z.enum(PREFLIGHT_FIXES);
+export type PreflightFix = z.infer<typeof preflightFixSchema>;
+
+export const PREFLIGHT_FIX_LABELS: Record<PreflightFix, string> = {
+  'turn-off-verification': 'Turn off certificate verification',
+  'choose-ca-file': "Pick the CA file that signed the server's certificate",
+  'use-http1': 'Compare this server over https (HTTP/1.1) instead of h2',
+};
+
+/** One distinct URL as checked: which targets use it, over which protocol. */
+export const preflightCheckSchema = z.object({
+  url: z.string(),
+  protocol: z.enum(['http1.1', 'h2']),
+  /** Display names of the plan's targets measured at this URL and protocol. */
+  targets: z.array(z.string()),
+});
+export type PreflightCheck = z.infer<typeof preflightCheckSchema>;
+
+export const preflightFailureSchema = preflightCheckSchema.extend({
+  kind: errorKindSchema,
+  /** The pre-flight's message: what failed, with the URL. */
+  message: z.string(),
+  /** What would get past it, best first; empty when only the server or URL can change. */
+  fixes: z.array(preflightFixSchema),
+});
+export type PreflightFailure = z.infer<typeof preflightFailureSchema>;
+
+/** What the pre-flight saw, as far as the choice of a fix needs it. */
+export interface FailureFacts {
+  kind: ErrorKind;
+  /** The TLS handshake finished but verification rejected the server's certificate. */
+  certificateRejected: boolean;
+  /** HTTP/2 was asked for and the server's ALPN answer was not h2. */
+  h2Refused: boolean;
+}
+
+export function fixesFor(f: FailureFacts): PreflightFix[] {
+  if (f.certificateRejected) return ['turn-off-verification', 'choose-ca-file'];
+  if (f.h2Refused) return ['use-http1'];
+  return [];
+}
+
+/** What checking one URL gives: passed, or why not and what would fix it. */
+export type TargetCheckResult =
+  { ok: true } | { ok: false; kind: ErrorKind; message: string; fixes: PreflightFix[] };
+
+/**
+ * The distinct URLs a comparison's cells measure, each with one cell's scenario to check it
+ * by. Levels and repetitions never change the URL; what the pre-flight sends (method,
+ * headers, body) and how it connects (protocol, TLS options) make a URL distinct.
+ */
+export function preflightChecks(
+  cells: readonly ComparisonCell[],
+): { check: PreflightCheck; scenario: Scenario }[] {
+  const byKey = new Map<string, { check: PreflightCheck; scenario: Scenario }>();
+  for (const cell of cells) {
+    const t = cell.scenario.targets[0];
+    if (!t) continue;
+    const o = cell.scenario.options;
+    const key = JSON.stringify([t.url, t.method, t.headers, t.body, o.protocol, o.tls, o.timeoutMs]);
+    const known = byKey.get(key);
+    if (known) {
+      if (!known.check.targets.includes(cell.target)) known.check.targets.push(cell.target);
+      continue;
+    }
+    byKey.set(key, {
+      check: { url: t.url, protocol: o.protocol, targets: [cell.target] },
+      scenario: cell.scenario,
+    });
+  }
+  return [...byKey.values()];
+}

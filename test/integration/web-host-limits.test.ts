@@ -1,0 +1,117 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWebHost, type WebHost } from '../../electron/host/server.ts';
+import type { WebSocketApi } from '../../renderer/api/web-socket-client.ts';
+import type { RunEvent } from '../../shared/api.ts';
+import { LIMITS } from '../../shared/defaults.ts';
+import type { ScenarioInput } from '../../shared/scenario.ts';
+import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
+import { connectToHost } from '../helpers/web-host-client.ts';
+
+/*
+ * What the real web host refuses before a run starts: more runs at once than the host
+ * allows, and body files it must not read (a named pipe, a device, a folder). Each refusal
+ * is an answer with a message, and the host goes on answering everything else.
+ */
+
+let dir: string;
+let slow: TestServer;
+let host: WebHost;
+let conn: WebSocketApi;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'trebuchet-limits-'));
+  await writeFile(path.join(dir, 'index.html'), '<!doctype html><title>t</title>');
+  slow = await startHttpServer(handlers.delay(20));
+  host = await startWebHost({ staticDir: dir, appVersion: '0.0.0', dataDir: path.join(dir, 'data') });
+  conn = await connectToHost(host.port, host.token);
+});
+
+afterAll(async () => {
+  conn.close();
+  await host.close();
+  await slow.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const longRun = (url: string): ScenarioInput => ({
+  name: 'long',
+  targets: [{ url }],
+  load: { model: 'closed', connections: 1, limit: { kind: 'duration', seconds: 60 } },
+});
+
+describe('the web host', () => {
+  it(`starts ${LIMITS.concurrentRuns.max} of 100 run.start sent at once and refuses the others, naming the limit`, async () => {
+    const events: RunEvent[] = [];
+    const replies = await Promise.allSettled(
+      Array.from({ length: 100 }, () => conn.api.run.start({ scenario: longRun(slow.url) })),
+    );
+    const started = replies.flatMap((r) => (r.status === 'fulfilled' ? [r.value.runId] : []));
+    const refused = replies.flatMap((r) => (r.status === 'rejected' ? [(r.reason as Error).message] : []));
+    expect(started).toHaveLength(4);
+    const offs = started.map((runId) => conn.api.onRunEvent(runId, (e) => events.push(e)));
+    expect(refused).toHaveLength(96);
+    expect(new Set(refused)).toEqual(
+      new Set([
+        'this host already runs 4 runs and comparisons at once, the most it allows (each one loads the machine); stop one or wait for one to end',
+      ]),
+    );
+    // A comparison counts too.
+    await expect(
+      conn.api.compare.start({
+        plan: {
+          targets: [{ urls: { http: slow.url } }],
+          load: { model: 'closed', connections: 1, limit: { kind: 'duration', seconds: 60 } },
+          levels: [1],
+          repetitions: 1,
+        },
+      }),
+    ).rejects.toThrow('already runs 4 runs and comparisons at once');
+    expect((await conn.api.run.active()).runs.map((r) => r.runId).sort()).toEqual([...started].sort());
+
+    // Stopped runs free their places: a new run starts again.
+    for (const runId of started) expect(await conn.api.run.stop({ runId })).toEqual({ stopped: true });
+    await expect.poll(() => events.filter((e) => e.type === 'done').length, { timeout: 30_000 }).toBe(4);
+    await expect.poll(async () => (await conn.api.run.active()).runs.length).toBe(0);
+    const again = await conn.api.run.start({ scenario: longRun(slow.url) });
+    offs.push(conn.api.onRunEvent(again.runId, (e) => events.push(e)));
+    expect(await conn.api.run.stop({ runId: again.runId })).toEqual({ stopped: true });
+    await expect.poll(() => events.filter((e) => e.type === 'done').length, { timeout: 30_000 }).toBe(5);
+    for (const off of offs) off();
+  });
+
+  it('refuses a body file that is a named pipe, a device or a folder at once, and keeps answering', async () => {
+    const fifo = path.join(dir, 'body.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const folder = path.join(dir, 'body-folder');
+    await mkdir(folder);
+    const saved = (await conn.api.history.list()).runs.length;
+    const withBody = (file: string): ScenarioInput => ({
+      targets: [{ url: slow.url, method: 'POST', body: { kind: 'file', path: file } }],
+    });
+    await expect(conn.api.run.start({ scenario: withBody(fifo) })).rejects.toThrow(
+      `run.start input is invalid: scenario.targets.0.body.path: ${fifo} is a named pipe (FIFO), not a regular file`,
+    );
+    await expect(conn.api.run.start({ scenario: withBody('/dev/zero') })).rejects.toThrow(
+      'scenario.targets.0.body.path: /dev/zero is a device, not a regular file',
+    );
+    await expect(conn.api.run.start({ scenario: withBody(folder) })).rejects.toThrow(
+      `scenario.targets.0.body.path: ${folder} is a folder, not a file`,
+    );
+    await expect(
+      conn.api.compare.start({
+        plan: {
+          targets: [{ urls: { http: slow.url }, method: 'POST', body: { kind: 'file', path: fifo } }],
+          load: { model: 'closed' },
+          levels: [1],
+        },
+      }),
+    ).rejects.toThrow(`compare.start input is invalid: plan.targets.0.body.path: ${fifo} is a named pipe`);
+    // Nothing started, and the host answers as before.
+    expect((await conn.api.run.active()).runs).toEqual([]);
+    expect((await conn.api.history.list()).runs).toHaveLength(saved);
+  });
+});
