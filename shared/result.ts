@@ -70,6 +70,13 @@ export const sampleSchema = z.object({
   inFlight: count,
   /** Open model only: requests that missed their scheduled send time in this window. */
   late: count.optional(),
+  /**
+   * Scheduled sends only (open model, closed with a rate cap): the p99 of how late this
+   * window's requests went out (actual minus intended send time), in ms. The generator's
+   * own delay, part of the latency beside it. Absent without scheduled sends, and in results
+   * saved before it existed.
+   */
+  sendLatenessP99: ms.optional(),
   /** Generator CPU use in this window, percent of one core (can exceed 100 with several threads). */
   cpuPercent: z.number().nonnegative().optional(),
   /**
@@ -121,6 +128,12 @@ export const tlsFactsSchema = z.object({
   verified: z.boolean(),
   /** Why the certificate would be rejected (when verification was off or failed). */
   authorizationError: z.string().nullable(),
+  /**
+   * The key exchange's ephemeral key (ab's "Server Temp Key"), e.g. X25519 of 253 bits (bits
+   * null for a group Node gives no size for, such as the hybrid X25519MLKEM768). Absent in
+   * results saved before it existed.
+   */
+  ephemeralKey: z.object({ name: z.string(), bits: count.nullable() }).nullable().optional(),
 });
 export type TlsFacts = z.infer<typeof tlsFactsSchema>;
 
@@ -156,6 +169,21 @@ export const generatorFactsSchema = z.object({
    * process, host threads included (on a Node without per-thread CPU accounting).
    */
   cpuScope: z.enum(['engine-thread', 'process']).optional(),
+  /**
+   * The engine worker threads the load ran in (options.workers), each one's CPU over the
+   * measured samples; the figures above are their sum (percent of one core). saturated: any
+   * of them ran flat out. Absent in results saved before it existed (one worker then).
+   */
+  workers: z
+    .array(
+      z.object({
+        cpuPercentMean: z.number().nonnegative(),
+        cpuPercentMax: z.number().nonnegative(),
+        saturated: z.boolean(),
+      }),
+    )
+    .min(1)
+    .optional(),
 });
 export type GeneratorFacts = z.infer<typeof generatorFactsSchema>;
 
@@ -202,6 +230,7 @@ export const warningSchema = z.object({
     'in-flight-at-end',
     'engine-limit',
     'rate-not-reached',
+    'client-limit',
     'other',
   ]),
   message: z.string(),
@@ -284,6 +313,14 @@ export const runResultSchema = z.object({
    * corrected figures); `latency` then holds the uncorrected service time.
    */
   correctedLatency: latencyStatsSchema.nullable(),
+  /**
+   * Scheduled sends (open model, closed with a rate cap): how late requests went out, actual
+   * minus intended send time, in ms (p50, p99, max among the rest). This is the generator's
+   * delay (timers, a busy event loop, no free connection), not the server's, and it is part
+   * of the latency, which runs from the intended time. Null without a schedule or for an
+   * engine that does not measure it; absent in results saved before it existed.
+   */
+  sendLateness: latencyStatsSchema.nullable().optional(),
   /** Whole-run latency HdrHistogram (microseconds), compressed and base64-encoded. */
   histogram: z.string().nullable(),
   /** Per-request timing phases in ms, when the engine measures them (ab's Connection Times). */
