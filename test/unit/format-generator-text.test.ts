@@ -51,7 +51,7 @@ describe("the generator's own figures in the reports", () => {
   });
 
   it('gives the worker count, the busiest worker and the send lateness columns in the summary CSV', () => {
-    const [head, row] = parse<string[]>(summaryCsv([{ label: 'two', result: twoWorkers() }]));
+    const [head, row]: string[][] = parse(summaryCsv([{ label: 'two', result: twoWorkers() }]));
     const cell = (name: string) => row![head!.indexOf(name)];
     expect(cell('generator workers')).toBe('2');
     expect(cell('busiest worker cpu mean (%)')).toBe('93.4');
