@@ -111,6 +111,7 @@ const RUN_OPTIONS = {
   'tls-min-version': { type: 'string' },
   http2: { type: 'boolean' },
   engine: { type: 'string' },
+  threads: { type: 'string', short: 't' },
   timeout: { type: 'string' },
   warmup: { type: 'string' },
   slo: { type: 'string' },
@@ -165,6 +166,7 @@ const FLAG_OF_PATH: readonly [RegExp, string][] = [
   [/^options\.tls\.servername/, '--servername'],
   [/^options\.tls\.minVersion/, '--tls-min-version'],
   [/^options\.engine/, '--engine'],
+  [/^options\.workers/, '--threads'],
   [/^levels/, '--levels'],
   [/^repetitions/, '--repetitions'],
   [/^pauseSeconds/, '--pause'],
@@ -387,6 +389,8 @@ function optionsFromFlags(v: Values, o: Omit<Scenario['options'], 'protocol'> | 
   return {
     keepAlive: v.keepalive ?? o?.keepAlive,
     engine: v.engine ?? o?.engine,
+    // 'auto' or a count; anything else is the schema's to refuse, naming --threads.
+    workers: v.threads === undefined ? o?.workers : v.threads === 'auto' ? 'auto' : Number(v.threads),
     timeoutMs: timeout === undefined ? o?.timeoutMs : Math.round(timeout * 1000),
     warmupSeconds: secondsFlag(v, 'warmup', 's') ?? o?.warmupSeconds,
     sloMs: slo === undefined ? o?.sloMs : slo * 1000,

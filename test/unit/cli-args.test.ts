@@ -111,6 +111,13 @@ function fails(...argv: string[]): CliInputError {
 }
 
 describe('trebuchet run flags', () => {
+  it('-t/--threads sets the worker threads: auto by default, like wrk -t', () => {
+    expect(run('http://127.0.0.1:8080/').scenario.options.workers).toBe('auto');
+    expect(run('-t', '2', 'http://127.0.0.1:8080/').scenario.options.workers).toBe(2);
+    expect(run('--threads', 'auto', 'http://127.0.0.1:8080/').scenario.options.workers).toBe('auto');
+    expect(run('--scenario', 's.json', '-t', '4').scenario.options.workers).toBe(4);
+  });
+
   it('--monitor sets how every target is watched: auto by default, pid:N, a node_exporter URL, off', () => {
     expect(run('http://127.0.0.1:8080/').scenario.targets[0]!.monitor).toEqual({ kind: 'auto' });
     const pid = run('--monitor', 'pid:4321', 'http://127.0.0.1:1/', 'http://127.0.0.1:2/');
@@ -174,7 +181,7 @@ describe('trebuchet run flags', () => {
     const { scenario, output } = run(
       ...['-m', 'put', '-H', 'X-A: 1', '-H', 'Authorization: Bearer a:b', '--body-file', 'body.txt'],
       ...['--no-keepalive', '--http2', '--insecure', '--servername', 'example.test', '--engine', 'native'],
-      ...['--tls-min-version', 'TLSv1'],
+      ...['--tls-min-version', 'TLSv1', '-t', '3'],
       ...['--timeout', '2.5', '--warmup', '1s', '--slo', '300', '--interval', '250'],
       ...['--threshold', 'p99<50', '--threshold', 'errors<1%', '--threshold', 'p50<=0.2s', '--name', 'n'],
       ...['--format', 'vegeta', '--json', 'out.json', '--csv', 'out.csv', '-q'],
@@ -198,6 +205,7 @@ describe('trebuchet run flags', () => {
       keepAlive: false,
       protocol: 'h2',
       engine: 'native',
+      workers: 3,
       timeoutMs: 2500,
       warmupSeconds: 1,
       sloMs: 300,
@@ -295,6 +303,8 @@ describe('trebuchet run errors name the flag', () => {
     [['-H', 'X: a\u0000b', 'http://127.0.0.1/'], '--header', 'a control character (U+0000)'],
     [['--scenario', 'fifo-body.json'], '--scenario targets.0.body.path', '/w/fifo is a named pipe'],
     [['--engine', 'turbo', 'http://127.0.0.1/'], '--engine', 'Invalid option'],
+    [['-t', '0', 'http://127.0.0.1/'], '--threads', 'workers must be at least 1'],
+    [['--threads', 'many', 'http://127.0.0.1/'], '--threads', "workers must be 'auto' or a whole number"],
     [
       ['--tls-min-version', 'SSLv3', 'https://127.0.0.1/'],
       '--tls-min-version',
