@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import {
   errorEntrySchema,
+  PHASES,
+  tlsFactsSchema,
+  warningSchema,
   errorKindSchema,
   runResultSchema,
   type ErrorEntry,
@@ -85,8 +88,6 @@ export const shardWindowSchema = z.object({
   late: count,
   /** Requests in flight at the window's end. */
   inFlight: count,
-  /** Requests finished since measuring began. */
-  totalRequests: count,
   /** The shard's CPU over the window, percent of one core. */
   cpuPercent: z.number().nonnegative(),
   /** The window's latencies, and how late its scheduled sends went out (us). */
@@ -105,7 +106,6 @@ export function mergeWindows(windows: readonly ShardWindow[]): ShardWindow {
     errors: addRecords(windows.map((w) => w.errors)),
     late: sum((w) => w.late),
     inFlight: sum((w) => w.inFlight),
-    totalRequests: sum((w) => w.totalRequests),
     cpuPercent: sum((w) => w.cpuPercent),
     latency: mergeBuckets(windows.map((w) => w.latency)),
     lateness: mergeBuckets(windows.map((w) => w.lateness)),
@@ -168,3 +168,53 @@ export function mergeCounts(parts: readonly ShardCounts[]): ShardCounts {
     documentLength: first?.documentLength ?? null,
   };
 }
+
+/** A shard's per-request timing phases (see the engine's PhaseRecorder), as buckets. */
+export const phaseBucketsSchema = z.object({
+  buckets: z.partialRecord(z.enum(PHASES), bucketCountsSchema),
+  /** Requests on reused connections: 0 in the dns, connect, tls and setup rows. */
+  reused: count,
+  tlsUsed: z.boolean(),
+});
+export type PhaseBuckets = z.infer<typeof phaseBucketsSchema>;
+
+/** Phases of several shards as one's: each phase's buckets added. */
+export function mergePhases(parts: readonly PhaseBuckets[]): PhaseBuckets | null {
+  if (parts.length === 0) return null;
+  const buckets: PhaseBuckets['buckets'] = {};
+  for (const phase of PHASES) {
+    const of = parts.flatMap((p) => (p.buckets[phase] ? [p.buckets[phase]] : []));
+    if (of.length > 0) buckets[phase] = mergeBuckets(of);
+  }
+  return {
+    buckets,
+    reused: parts.reduce((a, p) => a + p.reused, 0),
+    tlsUsed: parts.some((p) => p.tlsUsed),
+  };
+}
+
+/**
+ * What a shard hands back at the end of its run: its counts, its latency histogram
+ * (HdrHistogram, compressed and base64-encoded, as in a result; null without a measured
+ * response), the other histograms as buckets, and what its runner learnt.
+ */
+export const shardReportSchema = z.object({
+  counts: shardCountsSchema,
+  histogram: z.string().nullable(),
+  /**
+   * The exact smallest (above 0) and largest latency, us: the encoding keeps buckets, whose
+   * range a decoded histogram reports instead. Null with the histogram.
+   */
+  latencyRange: z.object({ minNonZero: count, max: count }).nullable(),
+  /** How late scheduled sends went out, and latency from the intended time (rate-capped closed model). */
+  lateness: bucketCountsSchema,
+  corrected: bucketCountsSchema.nullable(),
+  phases: phaseBucketsSchema.nullable(),
+  tls: tlsFactsSchema.nullable(),
+  httpVersion: z.string().nullable(),
+  /** Open model: first to last send, and last send to last answer (s). */
+  attackSeconds: z.number().nonnegative().nullable(),
+  waitSeconds: z.number().nonnegative().nullable(),
+  warnings: z.array(warningSchema),
+});
+export type ShardReport = z.infer<typeof shardReportSchema>;

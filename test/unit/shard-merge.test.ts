@@ -4,6 +4,7 @@ import {
   EMPTY_BUCKETS,
   mergeBuckets,
   mergeCounts,
+  mergePhases,
   mergeWindows,
   shardCountsSchema,
   shardWindowSchema,
@@ -18,7 +19,6 @@ const window = (over: Partial<ShardWindow>): ShardWindow => ({
   errors: {},
   late: 0,
   inFlight: 0,
-  totalRequests: 0,
   cpuPercent: 0,
   latency: EMPTY_BUCKETS,
   lateness: EMPTY_BUCKETS,
@@ -66,7 +66,6 @@ describe('merging shard reports', () => {
         errors: { reset: 2 },
         late: 1,
         inFlight: 3,
-        totalRequests: 50,
         cpuPercent: 60,
       }),
       window({
@@ -75,7 +74,6 @@ describe('merging shard reports', () => {
         statusCodes: { 200: 5 },
         errors: { reset: 1, timeout: 4 },
         inFlight: 2,
-        totalRequests: 40,
         cpuPercent: 35.5,
       }),
     ]);
@@ -86,7 +84,6 @@ describe('merging shard reports', () => {
       errors: { reset: 3, timeout: 4 },
       late: 1,
       inFlight: 5,
-      totalRequests: 90,
       cpuPercent: 95.5,
     });
     expect(shardWindowSchema.safeParse(m).success).toBe(true);
@@ -120,5 +117,20 @@ describe('merging shard reports', () => {
     ]);
     expect([m.documentLength, m.serverSoftware]).toEqual([612, 'nginx']);
     expect(shardCountsSchema.safeParse(m).success).toBe(true);
+  });
+
+  it('adds phase buckets phase by phase, the reused connections and TLS use', () => {
+    const b = (index: number, n: number) => ({
+      indexes: [index],
+      counts: [n],
+      minNonZero: index,
+      max: index,
+    });
+    const m = mergePhases([
+      { buckets: { total: b(10, 3), dns: b(2, 1) }, reused: 2, tlsUsed: false },
+      { buckets: { total: b(10, 4) }, reused: 5, tlsUsed: true },
+    ]);
+    expect(m).toEqual({ buckets: { total: b(10, 7), dns: b(2, 1) }, reused: 7, tlsUsed: true });
+    expect(mergePhases([])).toBeNull();
   });
 });

@@ -235,7 +235,6 @@ export class H2Session {
     this.batch = grown;
   }
 
-
   /** Streams open on this connection. */
   get active(): number {
     return this.streams.size;
