@@ -4,6 +4,7 @@ import { ChartFrame } from '../components/ChartCard.tsx';
 import type { ChartAbout } from '../views/Export/chartSubject.ts';
 import { LIVE_CHARTS, type LiveChartSpec } from './liveSeries.ts';
 import { useLiveChart } from './useLiveChart.ts';
+import './live.css';
 
 interface LiveChartsProps {
   store: RunStore;

@@ -10,6 +10,7 @@ import { failureSummary } from './reportModel.ts';
 import { SummaryCards } from './SummaryCards.tsx';
 import { VerdictBanner } from './VerdictBanner.tsx';
 import { Warnings } from './Warnings.tsx';
+import './report.css';
 
 interface ReportProps {
   results: readonly (RunResult | null)[];
