@@ -111,13 +111,6 @@ function fails(...argv: string[]): CliInputError {
 }
 
 describe('trebuchet run flags', () => {
-  it('-t/--threads sets the worker threads: auto by default, like wrk -t', () => {
-    expect(run('http://127.0.0.1:8080/').scenario.options.workers).toBe('auto');
-    expect(run('-t', '2', 'http://127.0.0.1:8080/').scenario.options.workers).toBe(2);
-    expect(run('--threads', 'auto', 'http://127.0.0.1:8080/').scenario.options.workers).toBe('auto');
-    expect(run('--scenario', 's.json', '-t', '4').scenario.options.workers).toBe(4);
-  });
-
   it('--monitor sets how every target is watched: auto by default, pid:N, a node_exporter URL, off', () => {
     expect(run('http://127.0.0.1:8080/').scenario.targets[0]!.monitor).toEqual({ kind: 'auto' });
     const pid = run('--monitor', 'pid:4321', 'http://127.0.0.1:1/', 'http://127.0.0.1:2/');

@@ -90,30 +90,6 @@ describe('preset store', () => {
     expect(fs.statSync(presetFile(a.preset.id)).mode & 0o777).toBe(0o600);
   });
 
-  it("keeps a scenario's workers through a restart; one saved before workers existed runs with auto", () => {
-    const store = open();
-    const saved = store.save({
-      name: 'split',
-      kind: 'scenario',
-      scenario: { targets: [{ url: 'http://127.0.0.1:8080/' }], options: { workers: 3 } },
-    });
-    if (!saved.ok) throw new Error('not saved');
-    const older = store.save(draft('older'));
-    if (!older.ok) throw new Error('not saved');
-    // What an app without the option wrote: no workers field at all.
-    const file = storedPreset(older.preset.id) as { scenario: { options: Record<string, unknown> } };
-    delete file.scenario.options.workers;
-    fs.writeFileSync(presetFile(older.preset.id), JSON.stringify(file));
-    const again = open();
-    const workers = (id: string) => {
-      const p = again.get(id);
-      return p.kind === 'scenario' ? p.scenario.options.workers : null;
-    };
-    expect(workers(saved.preset.id)).toBe(3);
-    expect(workers(older.preset.id)).toBe('auto');
-    expect(again.problems()).toEqual([]);
-  });
-
   it('replaces a preset in place on save with its id', () => {
     const store = open();
     const a = store.save(draft('alpha'));
