@@ -28,9 +28,9 @@ export const bucketCountsSchema = z
   .object({
     indexes: z.array(count),
     counts: z.array(z.number().int().positive()),
-    /** Smallest value above 0 recorded, and the largest; null when nothing was recorded. */
-    minNonZero: count.nullable(),
-    max: count.nullable(),
+    /** Smallest value above 0 recorded, and the largest, as given (an engine may record fractions); null when nothing was. */
+    minNonZero: z.number().nonnegative().nullable(),
+    max: z.number().nonnegative().nullable(),
   })
   .refine((b) => b.indexes.length === b.counts.length, { message: 'indexes and counts differ in length' });
 export type BucketCounts = z.infer<typeof bucketCountsSchema>;
@@ -205,7 +205,7 @@ export const shardReportSchema = z.object({
    * The exact smallest (above 0) and largest latency, us: the encoding keeps buckets, whose
    * range a decoded histogram reports instead. Null with the histogram.
    */
-  latencyRange: z.object({ minNonZero: count, max: count }).nullable(),
+  latencyRange: z.object({ minNonZero: z.number().nonnegative(), max: z.number().nonnegative() }).nullable(),
   /** How late scheduled sends went out, and latency from the intended time (rate-capped closed model). */
   lateness: bucketCountsSchema,
   corrected: bucketCountsSchema.nullable(),

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { REPORT_PERCENTILES } from '../../shared/defaults.ts';
-import { EMPTY_BUCKETS, mergeBuckets, type ShardReport } from '../../shared/shard-merge.ts';
+import {
+  bucketCountsSchema,
+  EMPTY_BUCKETS,
+  mergeBuckets,
+  type ShardReport,
+} from '../../shared/shard-merge.ts';
 import {
   decodeHistogram,
   encodeHistogram,
@@ -91,5 +96,13 @@ describe('merging shard histograms', () => {
     merged.addBuckets(mergeBuckets(shards));
     expect(merged.count).toBe(2700);
     expect(recordedStats(merged, REPORT_PERCENTILES)).toEqual(recordedStats(all, REPORT_PERCENTILES));
+  });
+
+  it('sends fractional values as they were recorded (autocannon records fractions of a us)', () => {
+    const r = new ValueRecorder();
+    for (const v of [1.5, 20.25, 3000.75]) r.record(v);
+    const sent = bucketCountsSchema.parse(r.buckets());
+    expect([sent.minNonZero, sent.max]).toEqual([1.5, 3000.75]);
+    expect(sent.counts.reduce((a, c) => a + c, 0)).toBe(3);
   });
 });
