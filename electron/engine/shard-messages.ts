@@ -21,8 +21,8 @@ const epochMs = z.number().positive();
 export const toShardSchema = z.discriminatedUnion('type', [
   /** Every shard is ready: the load starts at `at` (warm-up first, when there is one). */
   z.object({ type: z.literal('start'), at: epochMs }),
-  /** Close the window and send it; `measure`: the warm-up ends with this window. */
-  z.object({ type: z.literal('tick'), measure: z.boolean() }),
+  /** Close the window and send it; `measure`: the warm-up ends with this window, at `at`. */
+  z.object({ type: z.literal('tick'), measure: z.boolean(), at: epochMs }),
   /** The run is over: send the last window and the report, then exit. */
   z.object({ type: z.literal('finish') }),
   /** The user stopped the run: stop sending and abandon what is in flight. */

@@ -71,6 +71,8 @@ export interface Schedule {
   startAt: number;
   /** This shard's schedule begins this much later (its place in a split rate). */
   offsetMs: number;
+  /** When the run's warm-up ended (performance.now() ms), set before warmupDone resolves. */
+  measureFrom?: number;
 }
 
 export interface RunnerContext {

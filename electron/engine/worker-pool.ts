@@ -15,6 +15,7 @@ import {
 import { SampleClock } from './sample-clock.ts';
 import { fromEpoch, fromShardSchema, toEpoch, type ShardData, type ToShard } from './shard-messages.ts';
 import { mergedOutcome, mergedTotals } from './shard-results.ts';
+import { runShard } from './shard-run.ts';
 import type { RunSpec } from './types.ts';
 
 // The same entry as the engine worker (it turns Node's compile cache on first).
@@ -36,9 +37,16 @@ export interface PoolRun {
   facts: TargetFacts;
 }
 
-/** One shard's worker and what it said. */
+/** How the coordinator talks to a shard: a worker thread's port, or calls in this thread. */
+interface ShardLink {
+  send(message: ToShard): void;
+  /** Ends the shard: terminates its thread, or stops the one here. */
+  end(): void;
+}
+
+/** One shard and what it said. */
 interface Member {
-  worker: Worker;
+  link: ShardLink;
   ready: boolean;
   loadEndedAt: number | null;
   window: ShardWindow | null;
@@ -48,8 +56,8 @@ interface Member {
 }
 
 /**
- * A run split across worker threads, one per shard, coordinated from the engine worker: it
- * keeps the run's clock and recorder, starts the shards together, asks them all for their
+ * A run split across worker threads, one per shard (shard 0 in the engine worker itself),
+ * coordinated from the engine worker: it keeps the run's clock and recorder, starts the shards together, asks them all for their
  * window at each tick and merges the windows into one Sample (one seq for all), and at the
  * end merges their reports into one RunResult (histograms added exactly, counts summed,
  * CPU per worker). A shard that fails fails the run, with what the samples measured.
@@ -83,30 +91,46 @@ class Pool {
     const { spec, shards, signal } = this.#run;
     for (const shard of shards) {
       const data: ShardData = { spec: { ...spec, load: shard.load }, shard };
-      let worker: Worker;
-      try {
-        worker = new Worker(SHARD_URL, { workerData: data });
-      } catch (err) {
-        this.#fail(`engine worker ${shard.index + 1} could not start: ${String(err)}`);
-        return;
-      }
-      const m: Member = { worker, ready: false, loadEndedAt: null, window: null, report: null, cpu: [] };
+      const m: Member = { link: null!, ready: false, loadEndedAt: null, window: null, report: null, cpu: [] };
       this.#members.push(m);
-      worker.on('message', (raw: unknown) => this.#onMessage(m, raw));
-      worker.on('error', (err: Error) =>
-        this.#fail(`engine worker ${shard.index + 1} crashed: ${err.message}`),
-      );
-      worker.on('exit', (code) => {
-        if (m.report === null)
-          this.#fail(`engine worker ${shard.index + 1} exited (code ${code}) before reporting`);
-      });
+      // Shard 0 runs in this thread, beside the coordination (as one worker runs its load): one
+      // isolate, its heap and its module loading fewer than a thread per shard.
+      m.link = shard.index === 0 ? this.#local(m, data) : this.#thread(m, data);
+      if (this.#settled) return;
     }
     if (signal.aborted) this.#stop();
     else signal.addEventListener('abort', () => this.#stop(), { once: true });
   }
 
   #post(message: ToShard): void {
-    for (const m of this.#members) m.worker.postMessage(message);
+    for (const m of this.#members) m.link.send(message);
+  }
+
+  /** The shard in this thread: its messages arrive on a later turn, as a port's would. */
+  #local(m: Member, data: ShardData): ShardLink {
+    const handle = runShard(
+      data,
+      (msg) => setImmediate(() => this.#onMessage(m, msg)),
+      () => undefined,
+    );
+    return { send: handle, end: () => handle({ type: 'stop' }) };
+  }
+
+  #thread(m: Member, data: ShardData): ShardLink {
+    const n = data.shard.index + 1;
+    let worker: Worker;
+    try {
+      worker = new Worker(SHARD_URL, { workerData: data });
+    } catch (err) {
+      this.#fail(`engine worker ${n} could not start: ${String(err)}`);
+      return { send: () => undefined, end: () => undefined };
+    }
+    worker.on('message', (raw: unknown) => this.#onMessage(m, raw));
+    worker.on('error', (err: Error) => this.#fail(`engine worker ${n} crashed: ${err.message}`));
+    worker.on('exit', (code) => {
+      if (m.report === null) this.#fail(`engine worker ${n} exited (code ${code}) before reporting`);
+    });
+    return { send: (msg) => worker.postMessage(msg), end: () => void worker.terminate() };
   }
 
   #onMessage(m: Member, raw: unknown): void {
@@ -163,8 +187,9 @@ class Pool {
       if (measure) this.#queued = true;
       return;
     }
-    this.#pending = { at: performance.now(), measure };
-    this.#post({ type: 'tick', measure });
+    const at = performance.now();
+    this.#pending = { at, measure };
+    this.#post({ type: 'tick', measure, at: toEpoch(at) });
   }
 
   /** Every shard's window is in: one Sample of them all. */
@@ -275,7 +300,7 @@ class Pool {
     this.#settled = true;
     this.#clock?.stop();
     clearTimeout(this.#warmupTimer);
-    for (const m of this.#members) void m.worker.terminate();
+    for (const m of this.#members) m.link.end();
     this.#resolve(result);
   }
 }

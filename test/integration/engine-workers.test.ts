@@ -83,6 +83,20 @@ describe('a run split across worker threads', () => {
     expect(result.generator.workers).toHaveLength(2);
   });
 
+  it('after a warm-up, the shards measure from its end together: the measured schedule is rate x duration', async () => {
+    const { result, samples } = await runTarget(
+      oneTarget(url(), {
+        load: { model: 'open', rate: 1000, durationSeconds: 1, maxInFlight: 500 },
+        options: { workers: 2, warmupSeconds: 0.5 },
+      }),
+    );
+    expect(result.status).toBe('completed');
+    expect(samples[0]!.warmup).toBe(true);
+    const sent = result.requests.total + result.requests.inFlightAtEnd + result.requests.dropped!;
+    expect(Math.abs(sent - 1000)).toBeLessThanOrEqual(20);
+    expect(histogramCount(result.histogram)).toBe(result.requests.responses);
+  });
+
   it('one worker stays the single engine worker: no shards, one CPU figure', async () => {
     const { result } = await runTarget(
       oneTarget(url(), {

@@ -18,6 +18,7 @@ export abstract class LoadDriver<O> {
   protected readonly clients: Client[] = [];
   /** When sending started (performance.now() ms): the run's start, the same in every shard. */
   protected startAt = 0;
+  protected schedule: Schedule | null = null;
   /** Where this driver's schedule begins: startAt plus its shard's offset. */
   protected t0 = 0;
   protected finished = false;
@@ -40,6 +41,7 @@ export abstract class LoadDriver<O> {
       this.#resolve = () => resolve(this.outcome());
       if (signal.aborted) return this.finish();
       signal.addEventListener('abort', () => this.finish(), { once: true });
+      this.schedule = schedule;
       this.startAt = schedule?.startAt ?? performance.now();
       this.t0 = this.startAt + (schedule?.offsetMs ?? 0);
       this.#sweeper = setInterval(() => {

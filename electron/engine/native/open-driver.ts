@@ -139,7 +139,8 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     if (warmupDone === null) {
       this.beginMeasuring(this.startAt);
     } else {
-      void warmupDone.then(() => this.beginMeasuring(performance.now()));
+      // A shard measures from the run's warm-up end, so every shard's schedule ends together.
+      void warmupDone.then(() => this.beginMeasuring(this.schedule?.measureFrom ?? performance.now()));
       this.sendDue(performance.now());
     }
   }
