@@ -170,6 +170,21 @@ export const generatorFactsSchema = z.object({
    * process, host threads included (on a Node without per-thread CPU accounting).
    */
   cpuScope: z.enum(['engine-thread', 'process']).optional(),
+  /**
+   * The engine worker threads the load ran in (options.workers), each one's CPU over the
+   * measured samples; the figures above are their sum (percent of one core). saturated: any
+   * of them ran flat out. Absent in results saved before it existed (one worker then).
+   */
+  workers: z
+    .array(
+      z.object({
+        cpuPercentMean: z.number().nonnegative(),
+        cpuPercentMax: z.number().nonnegative(),
+        saturated: z.boolean(),
+      }),
+    )
+    .min(1)
+    .optional(),
 });
 export type GeneratorFacts = z.infer<typeof generatorFactsSchema>;
 

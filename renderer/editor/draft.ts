@@ -88,6 +88,8 @@ export interface ScenarioDraft {
   keepAlive: boolean;
   protocol: Protocol;
   engine: EngineChoice;
+  /** Engine worker threads: 'auto' (or empty) or a count. */
+  workers: string;
   timeoutMs: string;
   warmupSeconds: string;
   /** Empty = no SLO. */
@@ -156,6 +158,7 @@ export function defaultDraft(): ScenarioDraft {
     keepAlive: DEFAULTS.keepAlive,
     protocol: DEFAULTS.protocol,
     engine: DEFAULTS.engine,
+    workers: String(DEFAULTS.workers),
     timeoutMs: String(DEFAULTS.timeoutMs),
     warmupSeconds: String(DEFAULTS.warmupSeconds),
     sloMs: '',
@@ -193,6 +196,18 @@ export function optionalDurationOrText(text: string, unit: DurationUnit): number
 
 function optionalText(text: string): string | null {
   return text.trim() === '' ? null : text.trim();
+}
+
+/** The workers field as the schema's input: empty or 'auto' is auto, else a count (or the text, for the schema to name). */
+export function workersInput(text: string): number | string {
+  const t = text.trim().toLowerCase();
+  return t === '' || t === 'auto' ? 'auto' : numberOrText(t);
+}
+
+/** "auto workers", "1 worker", "4 workers": the Connection section's summary of the field. */
+export function workersSummary(text: string): string {
+  const w = workersInput(text);
+  return `${w} worker${w === 1 ? '' : 's'}`;
 }
 
 /** The draft as the schema's input: the shape run.start takes, numbers parsed where they parse. */
@@ -234,6 +249,7 @@ export function draftToInput(d: ScenarioDraft): unknown {
       keepAlive: d.keepAlive,
       protocol: d.protocol,
       engine: d.engine,
+      workers: workersInput(d.workers),
       timeoutMs: durationOrText(d.timeoutMs, 'ms'),
       warmupSeconds: durationOrText(d.warmupSeconds, 's'),
       sloMs: optionalDurationOrText(d.sloMs, 'ms'),
@@ -284,6 +300,7 @@ export function fieldPaths(d: ScenarioDraft): Set<string> {
     'load.durationSeconds',
     'load.maxInFlight',
     'options.timeoutMs',
+    'options.workers',
     'options.warmupSeconds',
     'options.sloMs',
     'options.sampleIntervalMs',

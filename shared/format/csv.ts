@@ -13,6 +13,7 @@ import { RESOURCE_FIGURE_LABELS, RESOURCE_FIGURES, type ResourceSample } from '.
 import type { Phase, RunResult, Sample } from '../result.ts';
 import { ERROR_KINDS } from '../result.ts';
 import { runVerdict, verdictLabel, type Verdict } from '../verdict.ts';
+import { workerCpu } from '../worker-cpu.ts';
 import { targetLabel } from '../scenario.ts';
 import {
   concurrencyLevel,
@@ -220,6 +221,10 @@ const SUMMARY_COLUMNS: readonly Column[] = [
   ['tls verified', (r) => r.tls?.verified],
   ['generator cpu mean (%)', (r) => r.generator.cpuPercentMean],
   ['generator saturated', (r) => r.generator.saturated],
+  ['generator workers', (r) => r.generator.workers?.length ?? 1],
+  ['busiest worker cpu mean (%)', (r) => workerCpu(r.generator).busiestMean],
+  ['send lateness p50 (ms)', (r) => r.sendLateness?.percentiles['50']],
+  ['send lateness p99 (ms)', (r) => r.sendLateness?.percentiles['99']],
   ['server monitor', (r) => r.serverResources?.source.method],
   ['server cpu mean (% of a core)', (r) => r.serverResources?.summary.cpuPercent?.mean],
   ['server cpu max (% of a core)', (r) => r.serverResources?.summary.cpuPercent?.max],

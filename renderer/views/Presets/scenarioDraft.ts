@@ -50,6 +50,7 @@ export function draftFromScenario(s: Scenario): ScenarioDraft {
     keepAlive: o.keepAlive,
     protocol: o.protocol,
     engine: o.engine,
+    workers: String(o.workers),
     timeoutMs: String(o.timeoutMs),
     warmupSeconds: String(o.warmupSeconds),
     sloMs: text(o.sloMs),
