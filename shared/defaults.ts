@@ -17,6 +17,8 @@ export const DEFAULTS = {
   keepAlive: true,
   protocol: 'http1.1',
   engine: 'auto',
+  /** Engine worker threads: 'auto' = the machine's cores, less one when the target is on it (see shared/shard-plan.ts). */
+  workers: 'auto',
   timeoutMs: 10_000,
   warmupSeconds: 0,
   sampleIntervalMs: 1000,
@@ -68,6 +70,8 @@ export const DEFAULTS = {
       'p99',
       'failed',
       'success',
+      // Server CPU-seconds per 10,000 requests (target.monitor): which server spent the least CPU for the same work.
+      'serverCpuPer10k',
       'verdict',
     ],
   },
@@ -94,6 +98,7 @@ export const LIMITS = {
   requests: { min: 1, max: 1_000_000_000 },
   rate: { min: 0.1, max: 1_000_000 },
   maxInFlight: { min: 1, max: 100_000 },
+  workers: { min: 1, max: 256 },
   timeoutMs: { min: 1, max: 3_600_000 },
   warmupSeconds: { min: 0, max: 3600 },
   sampleIntervalMs: { min: 100, max: 60_000 },

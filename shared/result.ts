@@ -93,9 +93,10 @@ export type Sample = z.infer<typeof sampleSchema>;
 
 /**
  * Adds a sample as it arrives to a target's samples: one whose seq is the last one's replaces
- * it (the engine's final fold, see Sample.final), any other is appended.
+ * it (the engine's final fold, see Sample.final), any other is appended. The server's
+ * readings (ResourceSample) follow the same rule: one per engine tick.
  */
-export function addSample(samples: Sample[], sample: Sample): void {
+export function addSample<S extends { seq: number }>(samples: S[], sample: S): void {
   if (samples.length > 0 && samples[samples.length - 1]!.seq === sample.seq)
     samples[samples.length - 1] = sample;
   else samples.push(sample);
@@ -169,6 +170,21 @@ export const generatorFactsSchema = z.object({
    * process, host threads included (on a Node without per-thread CPU accounting).
    */
   cpuScope: z.enum(['engine-thread', 'process']).optional(),
+  /**
+   * The engine worker threads the load ran in (options.workers), each one's CPU over the
+   * measured samples; the figures above are their sum (percent of one core). saturated: any
+   * of them ran flat out. Absent in results saved before it existed (one worker then).
+   */
+  workers: z
+    .array(
+      z.object({
+        cpuPercentMean: z.number().nonnegative(),
+        cpuPercentMax: z.number().nonnegative(),
+        saturated: z.boolean(),
+      }),
+    )
+    .min(1)
+    .optional(),
 });
 export type GeneratorFacts = z.infer<typeof generatorFactsSchema>;
 

@@ -140,6 +140,15 @@ export type EngineChoice = z.infer<typeof engineChoiceSchema>;
 export const TLS_VERSIONS = ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'] as const;
 export type TlsVersion = (typeof TLS_VERSIONS)[number];
 
+/**
+ * Engine worker threads a run's load is split across (wrk's and h2load's -t): a number, or
+ * 'auto' for the machine's cores less one when the target is on the same machine.
+ */
+export const workersSchema = z.union([z.literal('auto'), boundedInt('workers', LIMITS.workers)], {
+  error: `workers must be 'auto' or a whole number from ${LIMITS.workers.min} to ${LIMITS.workers.max}`,
+});
+export type Workers = z.infer<typeof workersSchema>;
+
 export const tlsOptionsSchema = z.object({
   /** Verify the server certificate. Off = accept self-signed, expired or wrong-host certificates. */
   verify: z.boolean().default(DEFAULTS.tls.verify),
@@ -200,6 +209,7 @@ export const runOptionsSchema = z.object({
   keepAlive: z.boolean().default(DEFAULTS.keepAlive),
   protocol: protocolSchema.default(DEFAULTS.protocol),
   engine: engineChoiceSchema.default(DEFAULTS.engine),
+  workers: workersSchema.default(DEFAULTS.workers),
   timeoutMs: boundedInt('timeout', LIMITS.timeoutMs).default(DEFAULTS.timeoutMs),
   warmupSeconds: boundedNumber('warm-up', LIMITS.warmupSeconds).default(DEFAULTS.warmupSeconds),
   /** A response slower than this counts as a failure (JMeter's duration assertion). null = off. */

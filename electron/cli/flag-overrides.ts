@@ -86,6 +86,8 @@ export function optionsFromFlags(
   return {
     keepAlive: v.keepalive ?? o?.keepAlive,
     engine: v.engine ?? o?.engine,
+    // 'auto' or a count; anything else is the schema's to refuse, naming --threads.
+    workers: v.threads === undefined ? o?.workers : v.threads === 'auto' ? 'auto' : Number(v.threads),
     timeoutMs: timeout === undefined ? o?.timeoutMs : Math.round(timeout * 1000),
     warmupSeconds: secondsFlag(v, 'warmup', 's') ?? o?.warmupSeconds,
     sloMs: slo === undefined ? o?.sloMs : slo * 1000,

@@ -76,6 +76,8 @@ TLS (certificates are verified by default):
 
 Measuring:
       --engine E          auto, autocannon or native (default ${DEFAULTS.engine})
+  -t, --threads N         engine worker threads the load is split across, like wrk -t (default
+                          ${DEFAULTS.workers}: the cores, less one when the target is on this machine)
       --warmup T          leave the first T out of the result (default ${DEFAULTS.warmupSeconds})
       --slo T             a response slower than T counts as a failure (a bare number is ms)
       --threshold RULE    pass/fail rule, repeatable: 'p99<50' (ms), 'errors<1%', 'rps>=1000';

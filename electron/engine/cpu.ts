@@ -13,3 +13,21 @@ export const CPU_SCOPE: NonNullable<GeneratorFacts['cpuScope']> = perThread ? 'e
 export const cpuClock: () => NodeJS.CpuUsage = perThread
   ? () => process.threadCpuUsage()
   : () => process.cpuUsage();
+
+/**
+ * A meter of this thread's CPU: each call returns the percent of one core used since the
+ * previous call (or since the meter was made), over the wall time between them.
+ */
+export function cpuMeter(): () => number {
+  let last = cpuClock();
+  let lastAt = performance.now();
+  return () => {
+    const now = performance.now();
+    const cpu = cpuClock();
+    const micros = cpu.user - last.user + (cpu.system - last.system);
+    const percent = now > lastAt ? Math.max(0, (micros / 1000 / (now - lastAt)) * 100) : 0;
+    last = cpu;
+    lastAt = now;
+    return percent;
+  };
+}

@@ -1,5 +1,6 @@
 import * as hdr from 'hdr-histogram-js';
 import type { LatencyStats } from '../../shared/result.ts';
+import type { BucketCounts } from '../../shared/shard-merge.ts';
 
 /** Latencies are recorded in microseconds, 3 significant digits, up to one hour. */
 const HIGHEST_TRACKABLE_US = 3_600_000_000;
@@ -179,6 +180,39 @@ export class ValueRecorder {
     this.total = 0;
     this.min = Infinity;
     this.max = -1;
+  }
+
+  /** What was recorded since the last drain, as the used buckets (to send to another thread). */
+  buckets(): BucketCounts {
+    const indexes: number[] = [];
+    const counts: number[] = [];
+    if (this.total > 0) {
+      const c = this.counts;
+      for (let i = 0; i < COUNTS_LENGTH; i++) {
+        if (c[i] === 0) continue;
+        indexes.push(i);
+        counts.push(c[i]!);
+      }
+    }
+    return {
+      indexes,
+      counts,
+      minNonZero: this.min === Infinity ? null : this.min,
+      max: this.max < 0 ? null : this.max,
+    };
+  }
+
+  /** Adds values sent as buckets (see buckets()): the same as recording them here. */
+  addBuckets(b: BucketCounts): void {
+    const c = this.counts;
+    for (let i = 0; i < b.indexes.length; i++) {
+      const at = b.indexes[i]!;
+      if (at >= COUNTS_LENGTH) continue;
+      c[at]! += b.counts[i]!;
+      this.total += b.counts[i]!;
+    }
+    if (b.minNonZero !== null && b.minNonZero < this.min) this.min = b.minNonZero;
+    if (b.max !== null && b.max > this.max) this.max = b.max;
   }
 
   /** Adds every value recorded since the last drain to h, then starts over. */

@@ -1,4 +1,5 @@
 import type { ErrorKind, LatencyStats, Sample } from '../../shared/result.ts';
+import type { BucketCounts, ShardWindow } from '../../shared/shard-merge.ts';
 import { newHistogram, recordedStats, ValueRecorder, type Histogram } from './histogram.ts';
 
 const MAX_STATUS = 600;
@@ -30,6 +31,12 @@ export function isNon2xx(status: number): boolean {
 /** A response within 200-399 is ok, unless it was slower than the SLO. */
 export function isOkStatus(status: number): boolean {
   return status >= 200 && status < 400;
+}
+
+function statusCodesOf(w: Window): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (let s = 0; s < MAX_STATUS; s++) if (w.status[s]! > 0) out[s] = w.status[s]!;
+  return out;
 }
 
 /** Adds one window's counts to another's. */
@@ -276,10 +283,6 @@ export class Recorder {
     const latency = this.previousValues.summary(WINDOW_PERCENTILES);
     const lateness = this.previousLateness.summary(LATENESS_PERCENTILES);
     const intervalSeconds = Math.max((to - from) / 1000, 1e-3);
-    const statusCodes: Record<string, number> = {};
-    for (let s = 0; s < MAX_STATUS; s++) if (w.status[s]! > 0) statusCodes[s] = w.status[s]!;
-    const errors: Sample['errors'] = {};
-    for (const [k, c] of w.errors) errors[k] = c;
     return {
       seq,
       elapsedSeconds: (to - this.startedAt) / 1000,
@@ -299,12 +302,64 @@ export class Recorder {
               p99: latency.percentiles.get(99)! / 1000,
               max: latency.max / 1000,
             },
-      statusCodes,
-      errors,
+      statusCodes: statusCodesOf(w),
+      errors: Object.fromEntries(w.errors),
       inFlight: this.inFlight,
       ...(w.late > 0 ? { late: w.late } : {}),
       ...(lateness === null ? {} : { sendLatenessP99: lateness.percentiles.get(99)! / 1000 }),
     };
+  }
+
+  /**
+   * Closes the current window as a shard of a split run hands it over (see worker-pool.ts):
+   * counts and buckets, which the coordinator merges with the other shards' into one Sample.
+   */
+  takeWindow(cpuPercent: number): ShardWindow {
+    const w = this.w;
+    if (this.measuring) for (let s = 0; s < MAX_STATUS; s++) this.statusTotals[s]! += w.status[s]!;
+    this.settleWindow();
+    const window: ShardWindow = {
+      requests: w.requests,
+      bytesIn: w.bytesIn,
+      statusCodes: statusCodesOf(w),
+      errors: Object.fromEntries(w.errors),
+      late: w.late,
+      inFlight: this.inFlight,
+      cpuPercent,
+      latency: this.windowValues.buckets(),
+      lateness: this.latenessValues.buckets(),
+    };
+    this.windowValues.clear();
+    this.latenessValues.clear();
+    this.w = emptyWindow();
+    return window;
+  }
+
+  /**
+   * The coordinator's side: adds the shards' merged window to the current one, as if its
+   * requests had finished here, so tick() makes the run's Sample of it (folds included).
+   */
+  addWindow(sw: ShardWindow): void {
+    const w = this.w;
+    w.requests += sw.requests;
+    w.bytesIn += sw.bytesIn;
+    w.late += sw.late;
+    for (const [code, n] of Object.entries(sw.statusCodes)) {
+      const s = Number(code);
+      if (s >= 0 && s < MAX_STATUS) w.status[s]! += n;
+    }
+    for (const [k, n] of Object.entries(sw.errors) as [ErrorKind, number][]) {
+      w.errors.set(k, (w.errors.get(k) ?? 0) + n);
+    }
+    this.windowValues.addBuckets(sw.latency);
+    this.latenessValues.addBuckets(sw.lateness);
+    this.inFlight = sw.inFlight;
+    if (this.measuring) this.totals.total += sw.requests;
+  }
+
+  /** The measured run's send lateness as buckets, for a shard's report (after the last window). */
+  latenessBuckets(): BucketCounts {
+    return this.lateness.buckets();
   }
 
   /** The measured run's send lateness (null without scheduled sends; call after the last tick). */

@@ -42,6 +42,9 @@ const SATURATED_SHARE = 0.5;
 /** A sample covering at least this share of the interval counts as full (the last one rarely does). */
 const FULL_SAMPLE_SHARE = 0.9;
 
+/** What the CPU figures are read from: a run's samples, or one worker's windows of them. */
+export type CpuSample = Pick<Sample, 'warmup' | 'cpuPercent' | 'intervalSeconds'>;
+
 export interface CpuFacts {
   mean: number;
   max: number;
@@ -53,7 +56,7 @@ export interface CpuFacts {
  * length; the max and the saturation verdict from full windows only, since a last window of a
  * few milliseconds (teardown included) says nothing about the run.
  */
-export function cpuFacts(samples: readonly Sample[], sampleIntervalMs: number): CpuFacts {
+export function cpuFacts(samples: readonly CpuSample[], sampleIntervalMs: number): CpuFacts {
   const measured = samples.filter((s) => !s.warmup && s.cpuPercent !== undefined);
   let weighted = 0;
   let seconds = 0;
@@ -72,11 +75,17 @@ export function cpuFacts(samples: readonly Sample[], sampleIntervalMs: number): 
   };
 }
 
-function isFull(s: Sample, sampleIntervalMs: number): boolean {
+function isFull(s: Pick<Sample, 'intervalSeconds'>, sampleIntervalMs: number): boolean {
   return s.intervalSeconds * 1000 >= sampleIntervalMs * FULL_SAMPLE_SHARE;
 }
 
-export function generatorFacts(engine: EngineId, appVersion: string, cpu: CpuFacts): GeneratorFacts {
+/** The generator's facts; cpu: the run's (the workers' sum), workers: each engine worker's. */
+export function generatorFacts(
+  engine: EngineId,
+  appVersion: string,
+  cpu: CpuFacts,
+  workers: readonly CpuFacts[] = [cpu],
+): GeneratorFacts {
   const cpus = os.cpus();
   return {
     engine: engine.name,
@@ -88,8 +97,10 @@ export function generatorFacts(engine: EngineId, appVersion: string, cpu: CpuFac
     cpuCores: Math.max(1, os.availableParallelism()),
     cpuPercentMean: cpu.mean,
     cpuPercentMax: cpu.max,
-    saturated: cpu.saturated,
+    // Each worker runs on a core of its own: one flat out limits the load.
+    saturated: workers.some((w) => w.saturated),
     cpuScope: CPU_SCOPE,
+    workers: workers.map((w) => ({ cpuPercentMean: w.mean, cpuPercentMax: w.max, saturated: w.saturated })),
   };
 }
 
@@ -151,6 +162,8 @@ export interface ResultFacts {
   /** What the runner reported beyond its recorder; null when it never reported. */
   outcome: RunnerOutcome | null;
   warnings: Warning[];
+  /** Each engine worker's CPU, when the load ran in several; absent: one, whose CPU is the samples'. */
+  workerCpu?: CpuFacts[];
 }
 
 /** The one RunResult builder: totals (from the recorder or the samples) and the run's facts. */
@@ -179,10 +192,13 @@ export function runResult(id: RunIdentity, totals: RunTotals, facts: ResultFacts
       message: `${requests.inFlightAtEnd} request(s) were still in flight when the run ended; they are not in the totals.`,
     });
   }
-  if (cpu.saturated) {
+  const workers = facts.workerCpu ?? [cpu];
+  const busiest = workers.reduce((a, w) => (w.mean > a.mean ? w : a));
+  if (workers.some((w) => w.saturated)) {
+    const who = workers.length > 1 ? `The busiest of ${workers.length} engine workers` : 'The load generator';
     warnings.push({
       code: 'generator-saturated',
-      message: `The load generator used ${Math.round(cpu.mean)}% of a CPU core on average (max ${Math.round(cpu.max)}%): the client may be the bottleneck, not the server.`,
+      message: `${who} used ${Math.round(busiest.mean)}% of a CPU core on average (max ${Math.round(busiest.max)}%): the client may be the bottleneck, not the server.`,
     });
   }
 
@@ -239,7 +255,7 @@ export function runResult(id: RunIdentity, totals: RunTotals, facts: ResultFacts
     errors: totals.errors,
     tls,
     server,
-    generator: generatorFacts(facts.engine, id.appVersion, cpu),
+    generator: generatorFacts(facts.engine, id.appVersion, cpu, workers),
     thresholds: evaluateThresholds(id.options.thresholds, {
       latency: totals.latency,
       total: requests.total,
@@ -301,6 +317,7 @@ export interface PartialFacts {
   /** Samples received before things went wrong; their counts become the result's totals. */
   samples?: Sample[];
   warnings?: Warning[];
+  workerCpu?: CpuFacts[];
 }
 
 /**
@@ -325,6 +342,7 @@ export function resultFromSamples(
     server: facts.server ?? null,
     outcome: null,
     warnings: facts.warnings ?? [],
+    ...(facts.workerCpu ? { workerCpu: facts.workerCpu } : {}),
   });
 }
 

@@ -7,6 +7,7 @@ import type {
   TlsFacts,
   Warning,
 } from '../../shared/result.ts';
+import type { BucketCounts, PhaseBuckets } from '../../shared/shard-merge.ts';
 import type { Recorder } from './recorder.ts';
 
 /** Everything a worker needs to run one target; plain data (structured-clone safe). */
@@ -44,6 +45,8 @@ export interface RunnerOutcome {
    * worker closes the final sample and the measured time there; null = when run() resolved.
    */
   loadEndedAt: number | null;
+  /** The histograms behind phases and correctedLatency, as buckets: what a shard's report merges. */
+  shardParts?: () => { phases: PhaseBuckets | null; corrected: BucketCounts | null };
 }
 
 /** An outcome that adds nothing to what the recorder holds; `over` fills in what a runner knows. */
@@ -62,6 +65,16 @@ export function emptyOutcome(over: Partial<RunnerOutcome> = {}): RunnerOutcome {
   };
 }
 
+/** When a driver's schedule begins (see LoadDriver.run). */
+export interface Schedule {
+  /** performance.now() ms when the load starts, the same for every shard of a run. */
+  startAt: number;
+  /** This shard's schedule begins this much later (its place in a split rate). */
+  offsetMs: number;
+  /** When the run's warm-up ended (performance.now() ms), set before warmupDone resolves. */
+  measureFrom?: number;
+}
+
 export interface RunnerContext {
   spec: RunSpec;
   recorder: Recorder;
@@ -78,6 +91,8 @@ export interface RunnerContext {
    * model) counts the requests that finish after it.
    */
   warmupDone: Promise<void>;
+  /** A shard of a split run: the common start and its offset; absent: start now. */
+  schedule?: Schedule;
 }
 
 /**

@@ -7,6 +7,9 @@
  * cannot be used (an older Node, a read-only temp dir) modules compile as before.
  */
 import module from 'node:module';
+import { workerData } from 'node:worker_threads';
 
 module.enableCompileCache?.();
-await import('./worker.ts');
+// A shard of a split run (worker-pool.ts) gets its place in the plan beside its spec.
+const isShard = typeof workerData === 'object' && workerData !== null && 'shard' in workerData;
+await (isShard ? import('./shard-worker.ts') : import('./worker.ts'));

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { addSample, type RunResult, type Sample } from '../../shared/result.ts';
 import { describeIssues, issuesOf } from '../../shared/validation.ts';
-import { cpuClock } from './cpu.ts';
+import { cpuMeter } from './cpu.ts';
 import { classifyError } from './errors.ts';
 import { hostMessageSchema, runSpecSchema, type WorkerMessage } from './messages.ts';
 import { preflight } from './preflight.ts';
@@ -10,6 +10,8 @@ import { Recorder } from './recorder.ts';
 import { buildRunResult, failedResult, resultFromSamples, type EngineId } from './result.ts';
 import { plannedEngine, selectRunner } from './runners.ts';
 import { SampleClock } from './sample-clock.ts';
+import { shardsFor } from './worker-count.ts';
+import { runShards } from './worker-pool.ts';
 import { emptyOutcome, type Runner, type RunnerOutcome, type RunSpec } from './types.ts';
 
 /*
@@ -18,7 +20,9 @@ import { emptyOutcome, type Runner, type RunnerOutcome, type RunSpec } from './t
  * post { type: 'stop' } at any time; the run then ends within a tick, marked cancelled.
  * Ticks follow SampleClock's grid; the last Sample (final: true) closes the window at the
  * load's end, and the recorder folds it into the window before when it is short (see
- * Recorder.tick), so what the worker posts is what the chart and the exports show.
+ * Recorder.tick), so what the worker posts is what the chart and the exports show. A run
+ * split across several workers (options.workers) is coordinated from here instead (see
+ * worker-pool.ts); one worker runs the load in this thread, as it always did.
  */
 
 function post(port: MessagePort, message: WorkerMessage): void {
@@ -58,23 +62,22 @@ async function execute(
     );
   }
 
+  // Several workers: this thread coordinates the shards (worker-pool.ts); one runs the load here.
+  const shards = await shardsFor(spec);
+  if (shards.length > 1) {
+    return runShards({ spec, shards, signal, onSample, engine, startedAt, facts: checked.facts });
+  }
+
   const warmupMs = spec.options.warmupSeconds * 1000;
   const t0 = performance.now();
   const recorder = new Recorder({ sloMs: spec.options.sloMs, warmup: warmupMs > 0, now: t0 });
   const samples: Sample[] = [];
-  let lastCpu = cpuClock();
-  let lastCpuAt = t0;
+  const cpu = cpuMeter();
   let lastTickAt = t0;
   /** Closes the window at `at` (the final one: when the load ended, maybe just before now). */
   const tick = (at: number, final = false): void => {
     // CPU over the wall time it was spent in, which for the final tick runs past `at`.
-    const now = performance.now();
-    const cpu = cpuClock();
-    const cpuMicros = cpu.user - lastCpu.user + (cpu.system - lastCpu.system);
-    const cpuPercent = now > lastCpuAt ? Math.max(0, (cpuMicros / 1000 / (now - lastCpuAt)) * 100) : 0;
-    lastCpu = cpu;
-    lastCpuAt = now;
-    const sample = recorder.tick(at, cpuPercent, final);
+    const sample = recorder.tick(at, cpu(), final);
     lastTickAt = at;
     addSample(samples, sample);
     onSample(sample);

@@ -50,6 +50,15 @@ export function ConnectionEditor({ draft, onChange }: { draft: ScenarioDraft; on
           testId="opt-timeout"
           onChange={(timeoutMs) => onChange({ timeoutMs })}
         />
+        <TextField
+          label="Workers"
+          path="options.workers"
+          value={draft.workers}
+          placeholder="auto"
+          hint="engine threads, like wrk -t; auto: the cores, less one for a server on this machine"
+          testId="opt-workers"
+          onChange={(workers) => onChange({ workers })}
+        />
       </div>
     </div>
   );

@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { formatCount } from '../lib/format.ts';
-import { fieldPaths, type ScenarioDraft } from './draft.ts';
+import { fieldPaths, workersSummary, type ScenarioDraft } from './draft.ts';
 import { IssuesContext } from './issues.ts';
 import { LoadEditor } from './LoadEditor.tsx';
 import { ConnectionEditor, MeasurementEditor, ThresholdsEditor, TlsEditor } from './OptionsEditors.tsx';
@@ -30,7 +30,7 @@ export const ScenarioEditor = memo(function ScenarioEditor({
   const patch = (p: Partial<ScenarioDraft>): void => update((d) => ({ ...d, ...p }));
   const shown = fieldPaths(draft);
   const unplaced = [...check.issues].filter(([path]) => !shown.has(path));
-  const connectionSummary = `${draft.protocol === 'h2' ? 'HTTP/2' : 'HTTP/1.1'} · ${draft.keepAlive ? 'keep-alive' : 'no keep-alive'} · ${formatCount(Number(draft.timeoutMs) || 0)} ms timeout`;
+  const connectionSummary = `${draft.protocol === 'h2' ? 'HTTP/2' : 'HTTP/1.1'} · ${draft.keepAlive ? 'keep-alive' : 'no keep-alive'} · ${formatCount(Number(draft.timeoutMs) || 0)} ms timeout · ${workersSummary(draft.workers)}`;
   const tlsSummary = draft.tls.verify ? 'verify certificates' : 'not verified';
   const measureSummary = [
     Number(draft.warmupSeconds) > 0 ? `${draft.warmupSeconds} s warm-up` : 'no warm-up',
@@ -66,7 +66,7 @@ export const ScenarioEditor = memo(function ScenarioEditor({
           summary={connectionSummary}
           defaultOpen={false}
           testId="section-connection"
-          forceOpen={hasIssueUnder(check.issues, ['options.timeoutMs'])}
+          forceOpen={hasIssueUnder(check.issues, ['options.timeoutMs', 'options.workers'])}
         >
           <ConnectionEditor draft={draft} onChange={patch} />
         </Section>

@@ -11,6 +11,7 @@ import {
   type TlsVersion,
 } from '../../shared/scenario.ts';
 import { parseWith, type FieldIssue } from '../../shared/validation.ts';
+import { DEFAULT_MONITOR_TEXT, monitorInput, withMonitorIssues } from './monitorDraft.ts';
 
 /**
  * What the editor holds while a person types. Numbers stay text until validation, so
@@ -34,6 +35,8 @@ export interface TargetDraft {
   bodyKind: BodyKind;
   bodyText: string;
   bodyPath: string;
+  /** The server monitor as the CLI's --monitor text: auto, off, pid:N or a node_exporter URL. */
+  monitor: string;
 }
 
 export interface ThresholdDraft {
@@ -85,6 +88,8 @@ export interface ScenarioDraft {
   keepAlive: boolean;
   protocol: Protocol;
   engine: EngineChoice;
+  /** Engine worker threads: 'auto' (or empty) or a count. */
+  workers: string;
   timeoutMs: string;
   warmupSeconds: string;
   /** Empty = no SLO. */
@@ -111,6 +116,7 @@ export function newTarget(url = ''): TargetDraft {
     bodyKind: 'none',
     bodyText: '',
     bodyPath: '',
+    monitor: DEFAULT_MONITOR_TEXT,
   };
 }
 
@@ -152,6 +158,7 @@ export function defaultDraft(): ScenarioDraft {
     keepAlive: DEFAULTS.keepAlive,
     protocol: DEFAULTS.protocol,
     engine: DEFAULTS.engine,
+    workers: String(DEFAULTS.workers),
     timeoutMs: String(DEFAULTS.timeoutMs),
     warmupSeconds: String(DEFAULTS.warmupSeconds),
     sloMs: '',
@@ -191,6 +198,18 @@ function optionalText(text: string): string | null {
   return text.trim() === '' ? null : text.trim();
 }
 
+/** The workers field as the schema's input: empty or 'auto' is auto, else a count (or the text, for the schema to name). */
+export function workersInput(text: string): number | string {
+  const t = text.trim().toLowerCase();
+  return t === '' || t === 'auto' ? 'auto' : numberOrText(t);
+}
+
+/** "auto workers", "1 worker", "4 workers": the Connection section's summary of the field. */
+export function workersSummary(text: string): string {
+  const w = workersInput(text);
+  return `${w} worker${w === 1 ? '' : 's'}`;
+}
+
 /** The draft as the schema's input: the shape run.start takes, numbers parsed where they parse. */
 export function draftToInput(d: ScenarioDraft): unknown {
   return {
@@ -206,6 +225,7 @@ export function draftToInput(d: ScenarioDraft): unknown {
           : t.bodyKind === 'file'
             ? { kind: 'file', path: t.bodyPath.trim() }
             : { kind: 'none' },
+      monitor: monitorInput(t.monitor),
     })),
     load:
       d.model === 'closed'
@@ -229,6 +249,7 @@ export function draftToInput(d: ScenarioDraft): unknown {
       keepAlive: d.keepAlive,
       protocol: d.protocol,
       engine: d.engine,
+      workers: workersInput(d.workers),
       timeoutMs: durationOrText(d.timeoutMs, 'ms'),
       warmupSeconds: durationOrText(d.warmupSeconds, 's'),
       sloMs: optionalDurationOrText(d.sloMs, 'ms'),
@@ -252,7 +273,7 @@ export function checkDraft(d: ScenarioDraft): DraftCheck {
   if (r.ok) return { ok: true, scenario: r.value, issues: new Map() };
   const issues = new Map<string, string>();
   for (const i of r.issues) if (!issues.has(i.path)) issues.set(i.path, i.message);
-  return { ok: false, issues, list: r.issues };
+  return { ok: false, issues: withMonitorIssues(issues, d.targets), list: r.issues };
 }
 
 /** Field paths the editor shows a message beside; anything else is listed under the form. */
@@ -264,6 +285,7 @@ export function fieldPaths(d: ScenarioDraft): Set<string> {
     paths.add(`targets.${i}.method`);
     paths.add(`targets.${i}.body.text`);
     paths.add(`targets.${i}.body.path`);
+    paths.add(`targets.${i}.monitor`);
     t.headers.forEach((_h, j) => {
       paths.add(`targets.${i}.headers.${j}.name`);
       paths.add(`targets.${i}.headers.${j}.value`);
@@ -278,6 +300,7 @@ export function fieldPaths(d: ScenarioDraft): Set<string> {
     'load.durationSeconds',
     'load.maxInFlight',
     'options.timeoutMs',
+    'options.workers',
     'options.warmupSeconds',
     'options.sloMs',
     'options.sampleIntervalMs',

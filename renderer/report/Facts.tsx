@@ -1,5 +1,6 @@
+import { generatorCpuText, sendLatenessText } from '../../shared/format/generator-text.ts';
 import type { RunResult } from '../../shared/result.ts';
-import { formatBytes, formatCount, formatGrouped } from '../lib/format.ts';
+import { formatBytes, formatCount } from '../lib/format.ts';
 
 type Row = [label: string, value: string];
 
@@ -24,6 +25,7 @@ export function Facts({ result }: { result: RunResult }) {
   const s = result.server;
   const tls = result.tls;
   const g = result.generator;
+  const late = sendLatenessText(result);
   return (
     <div className="facts-grid">
       {s && (
@@ -62,10 +64,8 @@ export function Facts({ result }: { result: RunResult }) {
         rows={[
           ['Engine', `${g.engine} ${g.engineVersion}`],
           ['CPU', `${g.cpuModel} × ${g.cpuCores}`],
-          [
-            'CPU use',
-            `${formatGrouped(g.cpuPercentMean, 0)}% mean · ${formatGrouped(g.cpuPercentMax, 0)}% max`,
-          ],
+          ['CPU use', generatorCpuText(g)],
+          ...(late === null ? [] : ([['Send lateness', late]] as [string, string][])),
           ['Sent', `${formatBytes(result.bytes.outTotal)}`],
           ['Runtime', `Node ${g.nodeVersion} · ${g.platform} · Trebuchet ${g.appVersion}`],
         ]}

@@ -13,6 +13,7 @@ import { RESOURCE_FIGURE_LABELS, RESOURCE_FIGURES, type ResourceSample } from '.
 import type { Phase, RunResult, Sample } from '../result.ts';
 import { ERROR_KINDS } from '../result.ts';
 import { runVerdict, verdictLabel, type Verdict } from '../verdict.ts';
+import { workerCpu } from '../worker-cpu.ts';
 import { targetLabel } from '../scenario.ts';
 import {
   concurrencyLevel,
@@ -220,6 +221,10 @@ const SUMMARY_COLUMNS: readonly Column[] = [
   ['tls verified', (r) => r.tls?.verified],
   ['generator cpu mean (%)', (r) => r.generator.cpuPercentMean],
   ['generator saturated', (r) => r.generator.saturated],
+  ['generator workers', (r) => r.generator.workers?.length ?? 1],
+  ['busiest worker cpu mean (%)', (r) => workerCpu(r.generator).busiestMean],
+  ['send lateness p50 (ms)', (r) => r.sendLateness?.percentiles['50']],
+  ['send lateness p99 (ms)', (r) => r.sendLateness?.percentiles['99']],
   ['server monitor', (r) => r.serverResources?.source.method],
   ['server cpu mean (% of a core)', (r) => r.serverResources?.summary.cpuPercent?.mean],
   ['server cpu max (% of a core)', (r) => r.serverResources?.summary.cpuPercent?.max],
@@ -298,6 +303,13 @@ const MATRIX_CSV_COLUMNS: readonly MatrixColumn[] = [
   registry('slo failures', 'sloFailures'),
   registry('late', 'late'),
   registry('dropped', 'dropped'),
+  // The Runs summary CSV's server columns, per cell (mean over the runs; max of their maxes).
+  registry('server cpu mean (% of a core)', 'serverCpuMean'),
+  registry('server cpu max (% of a core)', 'serverCpuMax'),
+  registry('server cpu seconds per 10k requests', 'serverCpuPer10k'),
+  registry('server rss max (B)', 'serverRssMax'),
+  registry('server memory used max (B)', 'serverMemoryMax'),
+  registry('server load1 max', 'serverLoadMax'),
   ...ERROR_KINDS.map((k): MatrixColumn => [`errors ${k}`, (c) => c.errors[k] ?? 0]),
   ['success (%)', (c) => (c.figures.successRatio ? c.figures.successRatio.mean * 100 : null)],
   ['failures', (c) => c.failures.join(' | ')],
@@ -307,7 +319,8 @@ const MATRIX_CSV_COLUMNS: readonly MatrixColumn[] = [
 /**
  * A comparison's matrix: one row per cell (target x protocol x level), each figure's mean,
  * stdev, min and max across the repetitions, ab's times and phases, late, dropped, SLO
- * failures and the cell's verdict. Cells without results have empty figures.
+ * failures, the server's CPU, memory and CPU-seconds per 10,000 requests, and the cell's
+ * verdict. Cells without results (or without a server reading) have empty figures.
  */
 export function comparisonMatrixCsv(table: ComparisonTable, outcomes: readonly CellOutcome[]): string {
   const levelHeader = table.levelKind === 'connections' ? 'connections' : 'rate level (req/s)';

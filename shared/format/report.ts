@@ -7,6 +7,7 @@ import type { RunResult, ThresholdOutcome } from '../result.ts';
 import { THRESHOLD_UNITS, targetLabel, type ThresholdMetric } from '../scenario.ts';
 import { runVerdict } from '../verdict.ts';
 import { formatAbReport } from './ab.ts';
+import { generatorCpuText, sendLatenessText } from './generator-text.ts';
 import { formatServerResources } from './resources-text.ts';
 import { formatHttpLoadReport } from './http-load.ts';
 import { formatJmeterReport } from './jmeter.ts';
@@ -36,8 +37,15 @@ function heading(r: RunResult, index: number, count: number): string[] {
     `Status: ${r.status}  engine ${g.engine} ${g.engineVersion}, Node ${g.nodeVersion}, ${g.cpuCores} x ${g.cpuModel}`,
   ];
   if (r.error) lines.push(`Error: ${r.error.message}`);
-  // The verdict before any figure: whether the figures below are the server's.
-  return [...lines, ...formatVerdictLines(runVerdict(r))];
+  // The verdict before any figure: whether the figures below are the server's; then the
+  // generator's own figures, which say how much of them is the client's.
+  const late = sendLatenessText(r);
+  return [
+    ...lines,
+    ...formatVerdictLines(runVerdict(r)),
+    `Generator CPU: ${generatorCpuText(g)}`,
+    ...(late === null ? [] : [`Send lateness: ${late} (the generator's delay, part of the latency)`]),
+  ];
 }
 
 export function formatTextReport(r: RunResult, index = 0, count = 1): string {

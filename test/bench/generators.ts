@@ -70,9 +70,9 @@ export interface ToolLoad {
 
 /** The reference tools, by the label their table rows carry. */
 export const tools = {
-  /** wrk with one thread: the C reference, on the single core an engine worker gets. */
-  wrk: (l: ToolLoad) =>
-    runTool('wrk', ['-t1', `-c${l.connections}`, `-d${l.seconds}s`, l.url], l.seconds, parseWrk),
+  /** wrk, one thread unless told: the C reference, on the single core an engine worker gets. */
+  wrk: (l: ToolLoad, threads = 1) =>
+    runTool('wrk', [`-t${threads}`, `-c${l.connections}`, `-d${l.seconds}s`, l.url], l.seconds, parseWrk),
   /** autocannon's own CLI: the library the autocannon engine wraps, without a worker or our histograms. */
   autocannon: (l: ToolLoad, caFile?: string) =>
     runTool(

@@ -7,6 +7,7 @@
  *
  *   closed     keep-alive, 100 and 1000 connections, http and https: native engine,
  *              autocannon engine, autocannon CLI, wrk -t1 (req/s and requests per CPU-second)
+ *   workers    the native engine with -t 1 and -t 2 against wrk -t1 and -t2 (req/s, requests per CPU-second)
  *   open       the open model's highest rate sustained with under 1% late, against wrk's closed loop
  *   h2         HTTP/2 over TLS: native engine against h2load -c100 -m1
  *   keepalive  https with and without keep-alive: native engine against ab -k and ab
@@ -38,6 +39,7 @@ import {
   type Shape,
 } from './sections.ts';
 import { serversSection } from './servers-section.ts';
+import { workersSection } from './workers-section.ts';
 
 function options() {
   const { values } = parseArgs({
@@ -100,6 +102,7 @@ const bench: Bench = {
 };
 const runners: Record<Section, () => Promise<string> | string> = {
   closed: () => closedSection(bench),
+  workers: () => workersSection(bench),
   open: () => openSection(bench),
   h2: () => h2Section(bench),
   keepalive: () => keepAliveSection(bench),

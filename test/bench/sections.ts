@@ -22,7 +22,7 @@ import {
 } from './report.ts';
 
 /** The sections a plain `npm run bench` runs, in order. */
-export const SECTIONS = ['closed', 'open', 'h2', 'keepalive', 'rss', 'frames'] as const;
+export const SECTIONS = ['closed', 'workers', 'open', 'h2', 'keepalive', 'rss', 'frames'] as const;
 /** Sections run only when named in --only: `servers` starts the whole Debian server suite. */
 export const OPT_IN_SECTIONS = ['servers'] as const;
 export const ALL_SECTIONS = [...SECTIONS, ...OPT_IN_SECTIONS] as const;
@@ -41,10 +41,10 @@ export interface Bench {
 }
 
 const ENGINES = ['native', 'autocannon'] as const;
-const pause = (ms = 500) => new Promise((r) => setTimeout(r, ms));
-const log = (line: string) => console.error(line);
+export const pause = (ms = 500) => new Promise((r) => setTimeout(r, ms));
+export const log = (line: string) => console.error(line);
 
-function closedScenario(
+export function closedScenario(
   url: string,
   connections: number,
   seconds: number,
@@ -59,7 +59,7 @@ function closedScenario(
 }
 
 /** Runs one generator once into its row; a failure is printed and leaves the row short. */
-async function measure(row: Row, run: () => Promise<Figures>): Promise<Figures | null> {
+export async function measure(row: Row, run: () => Promise<Figures>): Promise<Figures | null> {
   try {
     const f = await run();
     row.runs.push(f);
@@ -77,7 +77,7 @@ async function measure(row: Row, run: () => Promise<Figures>): Promise<Figures |
   }
 }
 
-const row = (id: string, label: string): Row => ({ id, label, runs: [] });
+export const row = (id: string, label: string): Row => ({ id, label, runs: [] });
 
 /**
  * Closed model, keep-alive: the engines beside autocannon's CLI and wrk, interleaved per round.

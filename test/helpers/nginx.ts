@@ -5,6 +5,7 @@
  * are server-process.ts's, shared with the other servers of the comparison suite.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { join } from 'node:path';
 import type { TestCerts } from './certs.ts';
 import { launchServer, type LocalServer, type ServerSetup } from './server-process.ts';
@@ -60,6 +61,8 @@ http {
     listen 127.0.0.1:${ports.http};${tls}
     server_name localhost;
     root ${www};
+    # nginx's own counters (connections accepted, requests), for tests that check ours against them.
+    location = /nginx_status { stub_status; }
   }
 }
 `;
@@ -81,5 +84,33 @@ export function startNginx(opts: NginxOptions = {}): Promise<NginxServer> {
       const errorLog = join(dir, 'error.log');
       return { bin: NGINX_BIN, args: ['-p', dir, '-c', conf, '-e', errorLog], logFiles: [errorLog] };
     },
+  });
+}
+
+/** nginx's stub_status counters: connections accepted so far, and requests served (this one included). */
+export interface NginxStatus {
+  accepts: number;
+  requests: number;
+}
+
+/** Reads the counters over a connection of its own (it counts in both). */
+export function nginxStatus(server: NginxServer): Promise<NginxStatus> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(
+      `${server.httpUrl}nginx_status`,
+      { agent: false, headers: { connection: 'close' } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => {
+          // "server accepts handled requests\n 12 12 40"
+          const m = /accepts handled requests\s+(\d+)\s+\d+\s+(\d+)/.exec(text);
+          if (m) resolve({ accepts: Number(m[1]), requests: Number(m[2]) });
+          else reject(new Error(`nginx_status said: ${text}`));
+        });
+      },
+    );
+    req.on('error', reject);
   });
 }

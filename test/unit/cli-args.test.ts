@@ -174,7 +174,7 @@ describe('trebuchet run flags', () => {
     const { scenario, output } = run(
       ...['-m', 'put', '-H', 'X-A: 1', '-H', 'Authorization: Bearer a:b', '--body-file', 'body.txt'],
       ...['--no-keepalive', '--http2', '--insecure', '--servername', 'example.test', '--engine', 'native'],
-      ...['--tls-min-version', 'TLSv1'],
+      ...['--tls-min-version', 'TLSv1', '-t', '3'],
       ...['--timeout', '2.5', '--warmup', '1s', '--slo', '300', '--interval', '250'],
       ...['--threshold', 'p99<50', '--threshold', 'errors<1%', '--threshold', 'p50<=0.2s', '--name', 'n'],
       ...['--format', 'vegeta', '--json', 'out.json', '--csv', 'out.csv', '-q'],
@@ -198,6 +198,7 @@ describe('trebuchet run flags', () => {
       keepAlive: false,
       protocol: 'h2',
       engine: 'native',
+      workers: 3,
       timeoutMs: 2500,
       warmupSeconds: 1,
       sloMs: 300,
@@ -295,6 +296,8 @@ describe('trebuchet run errors name the flag', () => {
     [['-H', 'X: a\u0000b', 'http://127.0.0.1/'], '--header', 'a control character (U+0000)'],
     [['--scenario', 'fifo-body.json'], '--scenario targets.0.body.path', '/w/fifo is a named pipe'],
     [['--engine', 'turbo', 'http://127.0.0.1/'], '--engine', 'Invalid option'],
+    [['-t', '0', 'http://127.0.0.1/'], '--threads', 'workers must be at least 1'],
+    [['--threads', 'many', 'http://127.0.0.1/'], '--threads', "workers must be 'auto' or a whole number"],
     [
       ['--tls-min-version', 'SSLv3', 'https://127.0.0.1/'],
       '--tls-min-version',

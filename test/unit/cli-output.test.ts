@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fixed } from '../../shared/format/units.ts';
 import { withoutSecrets } from '../../shared/secret-headers.ts';
 import { cellSummaryLine, Progress, plannedSeconds, progressLine } from '../../electron/cli/progress.ts';
 import { formatPresetList } from '../../electron/cli/presets-command.ts';
@@ -147,10 +148,12 @@ describe('the verdict in the text output', () => {
 
   it('says a clean run is clean, right under its heading', () => {
     const lines = renderReport([seed000Result()], 'text').split('\n');
-    expect(lines.slice(0, 3)).toEqual([
+    expect(lines.slice(0, 4)).toEqual([
       'Target: 127.0.0.1:8082/test.html  GET http://127.0.0.1:8082/test.html',
       'Status: completed  engine native 0.1.0, Node v24.21.0, 2 x Test CPU',
       'Verdict: clean: the figures are the server’s.',
+      // The generator's own figures after the verdict: each worker's CPU.
+      `Generator CPU: 1 worker: ${fixed(seed000Result().generator.cpuPercentMean, 0)}% of a core on average (max ${fixed(seed000Result().generator.cpuPercentMax, 0)}%)`,
     ]);
   });
 

@@ -10,6 +10,7 @@ import {
   fieldPaths,
   newHeader,
   newThreshold,
+  workersSummary,
   type ScenarioDraft,
 } from '../../renderer/editor/draft.ts';
 
@@ -49,6 +50,19 @@ describe('scenario draft', () => {
     expect(check.issues.get('load.pipelining')).toBe('pipelining must be a number');
     expect(check.issues.get('load.limit.seconds')).toBe('duration must be at least 0.1');
     expect(check.issues.get('options.timeoutMs')).toBe('timeout must be a whole number');
+  });
+
+  it('reads the workers field: auto (or empty) or a count, anything else named by the schema', () => {
+    const workers = (text: string) =>
+      checkDraft(withUrl('http://127.0.0.1/', (d) => ({ ...d, workers: text })));
+    for (const auto of ['auto', '', ' Auto '])
+      expect(workers(auto)).toMatchObject({ ok: true, scenario: { options: { workers: 'auto' } } });
+    expect(workers('3')).toMatchObject({ ok: true, scenario: { options: { workers: 3 } } });
+    expect(workers('0').issues.get('options.workers')).toBe('workers must be at least 1');
+    expect(workers('two').issues.get('options.workers')).toMatch(/^workers must be 'auto' or a whole number/);
+    expect(fieldPaths(defaultDraft()).has('options.workers')).toBe(true);
+    expect(workersSummary('auto')).toBe('auto workers');
+    expect(workersSummary('1')).toBe('1 worker');
   });
 
   it('maps empty optional fields to null and filled ones to numbers', () => {

@@ -132,6 +132,7 @@ describe('scenario draft from a saved scenario', () => {
       options: {
         keepAlive: false,
         protocol: 'h2',
+        workers: 3,
         warmupSeconds: 2,
         sloMs: 300,
         thresholds: [{ metric: 'p99', op: '<', value: 50 }],

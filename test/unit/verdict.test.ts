@@ -145,7 +145,7 @@ describe('runVerdict', () => {
     const v = runVerdict(saturated);
     expect(v.state).toBe('client-bound');
     expect(v.headline).toBe(
-      'The client, not the server, was the limit: the load generator used 97% of a CPU core on average (max 100%).',
+      "The client, not the server, was the limit: the load generator used 97% of a CPU core on average (max 100%), so the throughput is understated and the latency includes the client's own delay. Give it more workers (-t, up to the machine's 2 cores) or run it from another machine.",
     );
     // Over the threshold on average counts even when the engine did not flag saturation.
     const busy = amendResult(cleanRun(), {
@@ -156,6 +156,39 @@ describe('runVerdict', () => {
       generator: { saturated: false, cpuPercentMean: VERDICT.clientBoundCpuPercent },
     });
     expect(runVerdict(atLimit).state).toBe('clean');
+  });
+
+  it("judges each engine worker's CPU: two at 60% are not a saturated client, one at 95% is", () => {
+    const worker = (cpuPercentMean: number, saturated = false) => ({
+      cpuPercentMean,
+      cpuPercentMax: cpuPercentMean + 3,
+      saturated,
+    });
+    // The generator's figures are the workers' sum: 120% of a core, no core flat out.
+    const spread = amendResult(cleanRun(), {
+      generator: {
+        saturated: false,
+        cpuPercentMean: 120,
+        cpuPercentMax: 126,
+        workers: [worker(60), worker(60)],
+      },
+    });
+    expect(runVerdict(spread).state).toBe('clean');
+    const oneFlatOut = amendResult(cleanRun(), {
+      generator: {
+        saturated: true,
+        cpuPercentMean: 135,
+        cpuPercentMax: 141,
+        workers: [worker(95, true), worker(40)],
+      },
+    });
+    const v = runVerdict(oneFlatOut);
+    expect(v.state).toBe('client-bound');
+    expect(v.caveats[0]!.figures).toEqual(['throughput', 'latency']);
+    // As many workers as cores: the fix is another machine.
+    expect(v.headline).toBe(
+      "The client, not the server, was the limit: the busiest of its 2 engine workers used 95% of a CPU core on average (max 98%), so the throughput is understated and the latency includes the client's own delay. Run it from another machine, or more machines.",
+    );
   });
 
   it('puts the client-bound cause before the rate it could not reach', () => {
@@ -280,7 +313,7 @@ describe('cellVerdict', () => {
       generator: { saturated: true, cpuPercentMean: 95, cpuPercentMax: 99 },
     });
     expect(cellVerdict([cleanRun(), busy, cleanRun()]).headline).toBe(
-      'The client, not the server, was the limit in 1 of 3 runs: the load generator used 95% of a CPU core on average (max 99%).',
+      "The client, not the server, was the limit in 1 of 3 runs: the load generator used 95% of a CPU core on average (max 99%), so the throughput is understated and the latency includes the client's own delay. Give it more workers (-t, up to the machine's 2 cores) or run it from another machine.",
     );
   });
 

@@ -1,3 +1,4 @@
+import type { Schedule } from '../types.ts';
 import type { Client, RequestLedger } from './run-state.ts';
 
 /** How often unfinished requests are checked against the timeout (a tenth of it, within bounds). */
@@ -15,7 +16,10 @@ export function sweepInterval(timeoutMs: number): number {
 export abstract class LoadDriver<O> {
   protected readonly state: RequestLedger;
   protected readonly clients: Client[] = [];
-  /** performance.now() when run() started. */
+  /** When sending started (performance.now() ms): the run's start, the same in every shard. */
+  protected startAt = 0;
+  protected schedule: Schedule | null = null;
+  /** Where this driver's schedule begins: startAt plus its shard's offset. */
   protected t0 = 0;
   protected finished = false;
   readonly #timeoutMs: number;
@@ -27,13 +31,19 @@ export abstract class LoadDriver<O> {
     this.#timeoutMs = timeoutMs;
   }
 
-  /** warmupDone (null without a warm-up) resolves when measuring starts; limits count from then. */
-  run(signal: AbortSignal, warmupDone: Promise<void> | null): Promise<O> {
+  /**
+   * warmupDone (null without a warm-up) resolves when measuring starts; limits count from then.
+   * schedule: when sending starts (now by default) and how far after it this driver's schedule
+   * begins (a shard's place in a split rate, see shared/shard-plan.ts).
+   */
+  run(signal: AbortSignal, warmupDone: Promise<void> | null, schedule: Schedule | null = null): Promise<O> {
     return new Promise<O>((resolve) => {
       this.#resolve = () => resolve(this.outcome());
       if (signal.aborted) return this.finish();
       signal.addEventListener('abort', () => this.finish(), { once: true });
-      this.t0 = performance.now();
+      this.schedule = schedule;
+      this.startAt = schedule?.startAt ?? performance.now();
+      this.t0 = this.startAt + (schedule?.offsetMs ?? 0);
       this.#sweeper = setInterval(() => {
         const now = performance.now();
         for (const c of this.clients) c.sweep(now);

@@ -66,7 +66,7 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
       state,
       makeClient,
     );
-    const o = await driver.run(signal, warmupDone);
+    const o = await driver.run(signal, warmupDone, ctx.schedule ?? null);
     loadEndedAt = performance.now();
     attackSeconds = o.attackSeconds;
     waitSeconds = o.waitSeconds;
@@ -94,7 +94,7 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
       state,
       makeClient,
     );
-    await driver.run(signal, warmupDone);
+    await driver.run(signal, warmupDone, ctx.schedule ?? null);
     loadEndedAt = performance.now();
   }
 
@@ -112,6 +112,7 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
     dropped,
     correctedLatency: state.correctedLatency(),
     phases: state.phases.stats(),
+    shardParts: () => ({ phases: state.phases.buckets(), corrected: state.correctedBuckets() }),
     warnings,
   };
 }

@@ -130,13 +130,17 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     this.lowWater = Math.ceil((plan.rate * LOW_WATER_MS) / 1000) + 2;
   }
 
-  /** Without a warm-up the schedule's duration runs from t0; with one, the warm-up runs at the same rate first. */
+  /**
+   * Without a warm-up the schedule's duration runs from the start (a shard's schedule starts
+   * its offset later and ends with the others'); with one, the warm-up runs at the same rate first.
+   */
   protected override begin(warmupDone: Promise<void> | null): void {
     this.openPool();
     if (warmupDone === null) {
-      this.beginMeasuring(this.t0);
+      this.beginMeasuring(this.startAt);
     } else {
-      void warmupDone.then(() => this.beginMeasuring(performance.now()));
+      // A shard measures from the run's warm-up end, so every shard's schedule ends together.
+      void warmupDone.then(() => this.beginMeasuring(this.schedule?.measureFrom ?? performance.now()));
       this.sendDue(performance.now());
     }
   }

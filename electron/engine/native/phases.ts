@@ -1,5 +1,6 @@
 import { REPORT_PERCENTILES } from '../../../shared/defaults.ts';
 import { PHASES, type Phase, type PhaseStats } from '../../../shared/result.ts';
+import type { PhaseBuckets } from '../../../shared/shard-merge.ts';
 import { ValueRecorder } from '../histogram.ts';
 
 /**
@@ -71,6 +72,26 @@ export class PhaseHistograms {
     h.transfer.record(us(transferMs));
     h.processing.record(total - setup);
     h.total.record(total);
+  }
+
+  /** The phases as buckets (to send to another thread); null before any measured response. */
+  buckets(): PhaseBuckets | null {
+    if (this.h.total.count === 0) return null;
+    const buckets: PhaseBuckets['buckets'] = {};
+    for (const phase of PHASES) buckets[phase] = this.h[phase].buckets();
+    return { buckets, reused: this.reused, tlsUsed: this.tlsUsed };
+  }
+
+  /** A recorder holding phases sent as buckets (several shards' merged, say). */
+  static fromBuckets(b: PhaseBuckets): PhaseHistograms {
+    const r = new PhaseHistograms();
+    for (const phase of PHASES) {
+      const of = b.buckets[phase];
+      if (of) r.h[phase].addBuckets(of);
+    }
+    r.reused = b.reused;
+    r.tlsUsed = b.tlsUsed;
+    return r;
   }
 
   /** Summaries per phase in ms; null before any measured response. */

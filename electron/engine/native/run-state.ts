@@ -2,6 +2,7 @@ import type { Recorder } from '../recorder.ts';
 import type { ClassifiedError, ClientLimit } from '../errors.ts';
 import { REPORT_PERCENTILES } from '../../../shared/defaults.ts';
 import type { LatencyStats } from '../../../shared/result.ts';
+import type { BucketCounts } from '../../../shared/shard-merge.ts';
 import { recordedStats, ValueRecorder } from '../histogram.ts';
 import { PhaseHistograms } from './phases.ts';
 
@@ -108,6 +109,11 @@ export class RequestLedger {
   /** The corrected latency's summary (null without a rate cap or a measured response). */
   correctedLatency(): LatencyStats | null {
     return this.corrected === null ? null : recordedStats(this.corrected, REPORT_PERCENTILES);
+  }
+
+  /** The corrected latency as buckets, for a shard's report (null without a rate cap). */
+  correctedBuckets(): BucketCounts | null {
+    return this.corrected === null ? null : this.corrected.buckets();
   }
 
   /** A request failed without a response. */

@@ -10,11 +10,13 @@ import type { Load, RunOptions } from '../../scenario.ts';
 import { targetLabel } from '../../scenario.ts';
 import { ERROR_KIND_LABELS, PHASES, type LatencyStats, type RunResult } from '../../result.ts';
 import { failureParts, runVerdict, VERDICT_STATE_LABELS, type Verdict } from '../../verdict.ts';
+import { generatorCpuText, sendLatenessText } from '../generator-text.ts';
 import { formatRunReport } from '../report.ts';
 import { errorSet, sortedStatusCodes, timePerRequestAcrossMs, timePerRequestMs } from '../summary.ts';
 import { statusLine } from '../status-text.ts';
 import { fixed, formatBytes, formatCount, formatGrouped, formatPercent, formatRate } from '../units.ts';
 import { esc } from './escape.ts';
+import { serverCharts, serverResourcesSection } from './resources-section.ts';
 import { lineChart } from './svg.ts';
 import { factList, htmlTable } from './table.ts';
 
@@ -158,6 +160,7 @@ function charts(r: RunResult, id: string): string {
       testId: `${id}-chart-percentiles`,
       yFormat: (v) => `${formatGrouped(v, 3)} ms`,
     }),
+    ...serverCharts(r, id),
   ].join('\n');
 }
 
@@ -267,6 +270,7 @@ function facts(r: RunResult): string {
   const s = r.server;
   const tls = r.tls;
   const g = r.generator;
+  const late = sendLatenessText(r);
   return (
     `<div class="fact-grid"><section><h4>Scenario</h4>` +
     factList([
@@ -319,10 +323,8 @@ function facts(r: RunResult): string {
       ['Node', g.nodeVersion],
       ['Platform', g.platform],
       ['CPU', `${g.cpuCores} x ${g.cpuModel}`],
-      [
-        'Generator CPU',
-        `${fixed(g.cpuPercentMean, 0)}% of a core on average, max ${fixed(g.cpuPercentMax, 0)}%${g.saturated ? ' (flat out)' : ''}`,
-      ],
+      ['Generator CPU', generatorCpuText(g)],
+      ...(late === null ? [] : ([['Send lateness', late]] as [string, string][])),
       ...(g.cpuScope
         ? ([
             ['CPU measured for', g.cpuScope === 'engine-thread' ? 'the engine thread' : 'the whole process'],
@@ -346,6 +348,7 @@ export function runSection(
     figures(r) +
     `<div class="charts">${charts(r, opts.id)}</div>` +
     tables(r, opts.id) +
+    serverResourcesSection(r, verdict, opts.id) +
     facts(r) +
     `<details><summary>The run as ${esc(opts.layout === 'text' ? 'text' : opts.layout)} prints it</summary><pre>${esc(formatRunReport(r, opts.layout))}</pre></details>` +
     `</section>`

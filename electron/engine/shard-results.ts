@@ -1,0 +1,118 @@
+import { REPORT_PERCENTILES } from '../../shared/defaults.ts';
+import type { LatencyStats, Warning } from '../../shared/result.ts';
+import {
+  mergeBuckets,
+  mergeCounts,
+  mergePhases,
+  type BucketCounts,
+  type ShardReport,
+} from '../../shared/shard-merge.ts';
+import {
+  decodeHistogram,
+  encodeHistogram,
+  latencyStats,
+  newHistogram,
+  recordedStats,
+  ValueRecorder,
+  type Histogram,
+} from './histogram.ts';
+import { PhaseHistograms } from './native/phases.ts';
+import type { RunTotals } from './run-totals.ts';
+import type { RunnerOutcome, RunSpec } from './types.ts';
+
+/**
+ * The shards' reports as one run's figures (engine side: histograms need hdr-histogram-js).
+ * Counts add up (shared/shard-merge.ts); latency histograms, HdrHistogram-encoded, are added
+ * bucket by bucket, which gives exactly the histogram of every value recorded in one.
+ */
+
+/** The sum of HdrHistogram-encoded histograms (null ones hold nothing). */
+export function mergeHistograms(encoded: readonly (string | null)[]): Histogram {
+  const sum = newHistogram();
+  for (const e of encoded) if (e !== null) sum.add(decodeHistogram(e));
+  return sum;
+}
+
+function recorderOf(buckets: BucketCounts): ValueRecorder {
+  const r = new ValueRecorder();
+  r.addBuckets(buckets);
+  return r;
+}
+
+/**
+ * Latency figures with the exact extremes the shards recorded (a decoded histogram knows its
+ * buckets only), no percentile above the largest value: what one histogram fed every value says.
+ */
+function withRange(stats: LatencyStats | null, reports: readonly ShardReport[]): LatencyStats | null {
+  const ranges = reports.flatMap((r) => (r.latencyRange ? [r.latencyRange] : []));
+  if (stats === null || ranges.length === 0) return stats;
+  const max = Math.max(...ranges.map((r) => r.max)) / 1000;
+  const percentiles: Record<string, number> = {};
+  for (const [p, v] of Object.entries(stats.percentiles)) percentiles[p] = Math.min(v, max);
+  return { ...stats, min: Math.min(...ranges.map((r) => r.minNonZero)) / 1000, max, percentiles };
+}
+
+/** The run's totals from its shards' reports. */
+export function mergedTotals(reports: readonly ShardReport[], measuredSeconds: number): RunTotals {
+  const c = mergeCounts(reports.map((r) => r.counts));
+  const histogram = mergeHistograms(reports.map((r) => r.histogram));
+  return {
+    measuredSeconds,
+    requests: c.requests,
+    sent: c.sent,
+    bytes: c.bytes,
+    statusCodes: c.statusCodes,
+    errors: c.errors,
+    latency: withRange(latencyStats(histogram, REPORT_PERCENTILES), reports),
+    histogram: histogram.totalCount > 0 ? encodeHistogram(histogram) : null,
+    sendLateness: recordedStats(recorderOf(mergeBuckets(reports.map((r) => r.lateness))), REPORT_PERCENTILES),
+    serverSoftware: c.serverSoftware,
+    documentLength: c.documentLength,
+  };
+}
+
+/**
+ * The shards' warnings: one every shard gave is said once; one particular to a shard (its
+ * share of the rate not reached, a limit it hit) is said with the worker it concerns.
+ */
+function mergedWarnings(reports: readonly ShardReport[]): Warning[] {
+  const out = new Map<string, Warning>();
+  reports.forEach((r, i) => {
+    for (const w of r.warnings) {
+      const everywhere = reports.every((o) => o.warnings.some((x) => x.message === w.message));
+      const message = everywhere ? w.message : `engine worker ${i + 1} of ${reports.length}: ${w.message}`;
+      if (!out.has(message)) out.set(message, { code: w.code, message });
+    }
+  });
+  return [...out.values()];
+}
+
+const maxOf = (values: (number | null)[]): number | null => {
+  const known = values.filter((v): v is number => v !== null);
+  return known.length > 0 ? Math.max(...known) : null;
+};
+
+/** What the runners reported beyond their recorders, as one run's outcome. */
+export function mergedOutcome(
+  reports: readonly ShardReport[],
+  spec: RunSpec,
+  loadEndedAt: number,
+): RunnerOutcome {
+  const c = mergeCounts(reports.map((r) => r.counts));
+  const attackSeconds = maxOf(reports.map((r) => r.attackSeconds));
+  const phases = mergePhases(reports.flatMap((r) => (r.phases ? [r.phases] : [])));
+  const corrected = reports.flatMap((r) => (r.corrected ? [r.corrected] : []));
+  const open = spec.load.model === 'open';
+  return {
+    loadEndedAt,
+    tls: reports.find((r) => r.tls !== null)?.tls ?? null,
+    httpVersion: reports.find((r) => r.httpVersion !== null)?.httpVersion ?? null,
+    attackSeconds,
+    waitSeconds: maxOf(reports.map((r) => r.waitSeconds)),
+    dropped: open ? c.dropped : null,
+    correctedLatency:
+      corrected.length > 0 ? recordedStats(recorderOf(mergeBuckets(corrected)), REPORT_PERCENTILES) : null,
+    phases: phases === null ? null : PhaseHistograms.fromBuckets(phases).stats(),
+    warnings: mergedWarnings(reports),
+  };
+}

@@ -1,0 +1,33 @@
+/** The generator's own figures as text, for every report (CLI, UI, HTML): its workers' CPU, its send lateness. */
+import type { GeneratorFacts, RunResult } from '../result.ts';
+import { fixed } from './units.ts';
+
+const percent = (values: readonly number[]): string => values.map((v) => `${fixed(v, 0)}%`).join(', ');
+
+/**
+ * "1 worker: 54% of a core on average (max 61%)", "2 workers: 61%, 58% of a core on average
+ * (max 70%, 64%)": each engine worker's CPU, since each runs on a core of its own.
+ */
+export function generatorCpuText(g: GeneratorFacts): string {
+  const workers = g.workers ?? [
+    { cpuPercentMean: g.cpuPercentMean, cpuPercentMax: g.cpuPercentMax, saturated: g.saturated },
+  ];
+  const n = workers.length;
+  const flatOut = workers.filter((w) => w.saturated).length;
+  const note = flatOut === 0 ? '' : n === 1 ? ' (flat out)' : ` (${flatOut} flat out)`;
+  return (
+    `${n} worker${n === 1 ? '' : 's'}: ${percent(workers.map((w) => w.cpuPercentMean))} of a core on average ` +
+    `(max ${percent(workers.map((w) => w.cpuPercentMax))})${note}`
+  );
+}
+
+/**
+ * "p50 0.120 ms, p99 2.300 ms, max 9.100 ms": how late scheduled requests went out (the
+ * generator's delay, part of the latency); null for a run without a schedule.
+ */
+export function sendLatenessText(r: RunResult): string | null {
+  const l = r.sendLateness;
+  if (!l) return null;
+  const p = (key: string) => `${fixed(l.percentiles[key] ?? 0, 3)} ms`;
+  return `p50 ${p('50')}, p99 ${p('99')}, max ${fixed(l.max, 3)} ms`;
+}

@@ -1,0 +1,127 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { decodeHistogram } from '../../electron/engine/histogram.ts';
+import { endAfterAll } from '../helpers/cleanup.ts';
+import { oneTarget, runTarget } from '../helpers/engine.ts';
+import { nginxStatus, startNginx, type NginxServer } from '../helpers/nginx.ts';
+
+/*
+ * A run split across engine worker threads (options.workers), against Debian's nginx: the
+ * shards' counts add up to the load asked for, to the server's own count, and to the merged
+ * histogram's; the merged samples add up to the totals; each worker's CPU is reported.
+ */
+
+const endAll = endAfterAll();
+let nginx: NginxServer;
+
+beforeAll(async () => {
+  nginx = endAll(await startNginx({ workers: 1 }));
+});
+
+const url = () => `${nginx.httpUrl}test.html`;
+const histogramCount = (encoded: string | null): number =>
+  encoded === null ? 0 : decodeHistogram(encoded).totalCount;
+
+describe('a run split across worker threads', () => {
+  it('-n 1000 over 3 workers sends exactly 1000 requests, as nginx counts them', async () => {
+    const before = await nginxStatus(nginx);
+    const { result, samples } = await runTarget(
+      oneTarget(url(), {
+        load: { model: 'closed', connections: 10, limit: { kind: 'requests', count: 1000 } },
+        options: { workers: 3 },
+      }),
+    );
+    const after = await nginxStatus(nginx);
+    expect(result.status).toBe('completed');
+    expect(result.requests.total).toBe(1000);
+    expect(result.statusCodes).toEqual({ '200': 1000 });
+    expect(histogramCount(result.histogram)).toBe(1000);
+    expect(samples.reduce((a, s) => a + s.requests, 0)).toBe(1000);
+    expect(samples.at(-1)!.totalRequests).toBe(1000);
+    // nginx's own count: the load, the pre-flight's request and the status request that read it.
+    expect(after.requests - before.requests).toBe(1000 + 1 + 1);
+    expect(result.generator.workers).toHaveLength(3);
+  });
+
+  it('10 connections over 2 workers open exactly 10 connections to the server', async () => {
+    const before = await nginxStatus(nginx);
+    const { result, samples } = await runTarget(
+      oneTarget(url(), {
+        load: { model: 'closed', connections: 10, limit: { kind: 'duration', seconds: 1 } },
+        options: { workers: 2 },
+      }),
+    );
+    const after = await nginxStatus(nginx);
+    expect(result.status).toBe('completed');
+    expect(result.requests.errors).toBe(0);
+    // Accepted: the pre-flight's connection, the load's, and the status request's own.
+    expect(after.accepts - before.accepts).toBe(1 + 10 + 1);
+    expect(histogramCount(result.histogram)).toBe(result.requests.responses);
+    expect(samples.reduce((a, s) => a + s.requests, 0)).toBe(result.requests.total);
+    // One seq per tick for both workers, counting up from 0.
+    expect(samples.map((s) => s.seq)).toEqual(samples.map((_, i) => i));
+    const workers = result.generator.workers!;
+    expect(workers).toHaveLength(2);
+    for (const w of workers) expect(w.cpuPercentMean).toBeGreaterThan(0);
+  });
+
+  it('the open model at 2000 req/s over 2 workers sends its schedule and merges every response', async () => {
+    const seconds = 2;
+    const rate = 2000;
+    const { result } = await runTarget(
+      oneTarget(url(), {
+        load: { model: 'open', rate, durationSeconds: seconds, maxInFlight: 1000 },
+        options: { workers: 2 },
+      }),
+    );
+    expect(result.status).toBe('completed');
+    const sent = result.requests.total + result.requests.inFlightAtEnd + result.requests.dropped!;
+    // The two shards' interleaved schedules are the one-worker schedule: rate x duration requests.
+    expect(Math.abs(sent - rate * seconds)).toBeLessThanOrEqual(0.02 * rate * seconds);
+    expect(histogramCount(result.histogram)).toBe(result.requests.responses);
+    expect(result.requests.responses).toBe(result.statusCodes['200']);
+    expect(result.sendLateness).not.toBeNull();
+    expect(result.generator.workers).toHaveLength(2);
+  });
+
+  it('after a warm-up, the shards measure from its end together: the measured schedule is rate x duration', async () => {
+    const { result, samples } = await runTarget(
+      oneTarget(url(), {
+        load: { model: 'open', rate: 1000, durationSeconds: 1, maxInFlight: 500 },
+        options: { workers: 2, warmupSeconds: 0.5 },
+      }),
+    );
+    expect(result.status).toBe('completed');
+    expect(samples[0]!.warmup).toBe(true);
+    const sent = result.requests.total + result.requests.inFlightAtEnd + result.requests.dropped!;
+    expect(Math.abs(sent - 1000)).toBeLessThanOrEqual(20);
+    expect(histogramCount(result.histogram)).toBe(result.requests.responses);
+  });
+
+  it('one worker stays the single engine worker: no shards, one CPU figure', async () => {
+    const { result } = await runTarget(
+      oneTarget(url(), {
+        load: { model: 'closed', connections: 4, limit: { kind: 'requests', count: 200 } },
+        options: { workers: 1 },
+      }),
+    );
+    expect(result.requests.total).toBe(200);
+    expect(result.generator.workers).toHaveLength(1);
+    expect(result.generator.workers![0]!.cpuPercentMean).toBeCloseTo(result.generator.cpuPercentMean, 6);
+  });
+
+  it('stops within a tick with what both workers measured, marked cancelled', async () => {
+    const { result, samples, elapsedBound } = await runTarget(
+      oneTarget(url(), {
+        load: { model: 'closed', connections: 4, limit: { kind: 'duration', seconds: 10 } },
+        options: { workers: 2 },
+      }),
+      { stopAfterMs: 1200 },
+    );
+    expect(result.status).toBe('cancelled');
+    expect(result.durationSeconds).toBeLessThanOrEqual(elapsedBound!);
+    expect(result.requests.total).toBeGreaterThan(0);
+    expect(histogramCount(result.histogram)).toBe(result.requests.responses);
+    expect(samples.reduce((a, s) => a + s.requests, 0)).toBe(result.requests.total);
+    expect(samples.at(-1)!.final).toBe(true);
+  });
+});

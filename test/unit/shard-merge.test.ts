@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import {
+  bucketTotal,
+  EMPTY_BUCKETS,
+  mergeBuckets,
+  mergeCounts,
+  mergePhases,
+  mergeWindows,
+  shardCountsSchema,
+  shardWindowSchema,
+  type ShardCounts,
+  type ShardWindow,
+} from '../../shared/shard-merge.ts';
+
+const window = (over: Partial<ShardWindow>): ShardWindow => ({
+  requests: 0,
+  bytesIn: 0,
+  statusCodes: {},
+  errors: {},
+  late: 0,
+  inFlight: 0,
+  cpuPercent: 0,
+  latency: EMPTY_BUCKETS,
+  lateness: EMPTY_BUCKETS,
+  ...over,
+});
+
+const counts = (over: Partial<ShardCounts> & { total?: number }): ShardCounts => ({
+  requests: {
+    total: over.total ?? 0,
+    responses: over.total ?? 0,
+    ok: over.total ?? 0,
+    non2xx: 0,
+    errors: 0,
+    sloExceeded: 0,
+    lengthMismatch: 0,
+    inFlightAtEnd: 0,
+    late: 0,
+  },
+  sent: over.total ?? 0,
+  dropped: 0,
+  bytes: { inTotal: 0, inBody: 0, outBody: 0, outTotal: 0 },
+  statusCodes: {},
+  errors: [],
+  serverSoftware: null,
+  documentLength: null,
+  ...over,
+});
+
+describe('merging shard reports', () => {
+  it('adds bucket counts of equal indexes and keeps the extremes', () => {
+    const a = { indexes: [1, 5, 900], counts: [2, 1, 4], minNonZero: 1, max: 905 };
+    const b = { indexes: [0, 5, 2000], counts: [3, 6, 1], minNonZero: 5, max: 2010 };
+    const m = mergeBuckets([a, EMPTY_BUCKETS, b]);
+    expect(m).toEqual({ indexes: [0, 1, 5, 900, 2000], counts: [3, 2, 7, 4, 1], minNonZero: 1, max: 2010 });
+    expect(bucketTotal(m)).toBe(bucketTotal(a) + bucketTotal(b));
+    expect(mergeBuckets([])).toEqual(EMPTY_BUCKETS);
+  });
+
+  it("sums the workers' windows of a tick into one, CPU included", () => {
+    const m = mergeWindows([
+      window({
+        requests: 10,
+        bytesIn: 100,
+        statusCodes: { 200: 9, 404: 1 },
+        errors: { reset: 2 },
+        late: 1,
+        inFlight: 3,
+        cpuPercent: 60,
+      }),
+      window({
+        requests: 5,
+        bytesIn: 50,
+        statusCodes: { 200: 5 },
+        errors: { reset: 1, timeout: 4 },
+        inFlight: 2,
+        cpuPercent: 35.5,
+      }),
+    ]);
+    expect(m).toMatchObject({
+      requests: 15,
+      bytesIn: 150,
+      statusCodes: { 200: 14, 404: 1 },
+      errors: { reset: 3, timeout: 4 },
+      late: 1,
+      inFlight: 5,
+      cpuPercent: 95.5,
+    });
+    expect(shardWindowSchema.safeParse(m).success).toBe(true);
+  });
+
+  it("adds the counts of a run's shards; errors by kind with the first message; the first shard's document", () => {
+    const m = mergeCounts([
+      counts({
+        total: 334,
+        statusCodes: { 200: 334 },
+        errors: [{ kind: 'reset', count: 1, message: 'first' }],
+      }),
+      counts({ total: 333, statusCodes: { 200: 330, 500: 3 }, documentLength: 612, serverSoftware: 'nginx' }),
+      counts({
+        total: 333,
+        dropped: 2,
+        documentLength: 700,
+        errors: [
+          { kind: 'timeout', count: 5, message: 'slow' },
+          { kind: 'reset', count: 2, message: 'second' },
+        ],
+      }),
+    ]);
+    expect(m.requests.total).toBe(1000);
+    expect(m.sent).toBe(1000);
+    expect(m.dropped).toBe(2);
+    expect(m.statusCodes).toEqual({ 200: 664, 500: 3 });
+    expect(m.errors).toEqual([
+      { kind: 'timeout', count: 5, message: 'slow' },
+      { kind: 'reset', count: 3, message: 'first' },
+    ]);
+    expect([m.documentLength, m.serverSoftware]).toEqual([612, 'nginx']);
+    expect(shardCountsSchema.safeParse(m).success).toBe(true);
+  });
+
+  it('adds phase buckets phase by phase, the reused connections and TLS use', () => {
+    const b = (index: number, n: number) => ({
+      indexes: [index],
+      counts: [n],
+      minNonZero: index,
+      max: index,
+    });
+    const m = mergePhases([
+      { buckets: { total: b(10, 3), dns: b(2, 1) }, reused: 2, tlsUsed: false },
+      { buckets: { total: b(10, 4) }, reused: 5, tlsUsed: true },
+    ]);
+    expect(m).toEqual({ buckets: { total: b(10, 7), dns: b(2, 1) }, reused: 7, tlsUsed: true });
+    expect(mergePhases([])).toBeNull();
+  });
+});
