@@ -75,7 +75,7 @@ describe('Capacity mode in the browser', () => {
     ];
     console.log(`designed ${DESIGNED.slow} / ${DESIGNED.quick} req/s; ${sentence} (${stops.join(', ')})`);
     expect(sentence).toMatch(
-      /^slow holds (at least )?[\d,]+ req\/s.*, quick (at least )?[\d,]+ req\/s.* at p99 < 100 ms$/,
+      /^slow holds (at least )?[\d,.]+ req\/s.*, quick (at least )?[\d,.]+ req\/s.* at p99 < 100 ms$/,
     );
     expect(slowHeld).toBeGreaterThan(0);
     expect(quickHeld).toBeGreaterThan(0);
