@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { LIMITS } from './defaults.ts';
 import { DURATION_EXAMPLES, parseDuration } from './duration.ts';
 import { formatDurationSeconds } from './format/units.ts';
+import type { Load } from './scenario.ts';
 
 export interface Stage {
   durationSeconds: number;
@@ -177,6 +178,23 @@ export class ArrivalSchedule {
       this.span++;
     }
   }
+}
+
+/** How long a load runs by its plan (warm-up excluded): its stages, else its duration; null for a request count. */
+export function loadSeconds(load: Load): number | null {
+  if (load.stages) return stagesSeconds(load.stages);
+  if (load.model === 'open') return load.durationSeconds;
+  return load.limit.kind === 'duration' ? load.limit.seconds : null;
+}
+
+/**
+ * The rate a load's schedule keeps, in req/s: an open load's rate, or its stage plan's mean
+ * (planned requests over its length); a closed load's rate cap, null without one.
+ */
+export function scheduledRate(load: Load): number | null {
+  if (load.model === 'closed' || !load.stages) return load.rate;
+  const seconds = stagesSeconds(load.stages);
+  return plannedArrivals(load.stages, seconds) / seconds;
 }
 
 /** The plan with every target times `fraction` (one of n workers carries 1/n of the load). */
