@@ -197,6 +197,21 @@ export function scheduledRate(load: Load): number | null {
   return plannedArrivals(load.stages, seconds) / seconds;
 }
 
+/**
+ * A staged load's target over a sample's window, to draw beside what was achieved: the open
+ * model's planned rate over the window (what its req/s should read), the closed model's
+ * connections at the window's end. Null for a fixed level.
+ */
+export function windowTarget(load: Load, endSeconds: number, intervalSeconds: number): number | null {
+  if (!load.stages) return null;
+  if (load.model === 'closed') return Math.round(targetAt(load.stages, endSeconds));
+  const from = Math.max(0, endSeconds - intervalSeconds);
+  if (endSeconds <= from) return targetAt(load.stages, endSeconds);
+  return (
+    (plannedArrivals(load.stages, endSeconds) - plannedArrivals(load.stages, from)) / (endSeconds - from)
+  );
+}
+
 /** The plan with every target times `fraction` (one of n workers carries 1/n of the load). */
 export function scaleStages(stages: readonly Stage[], fraction: number): Stage[] {
   return stages.map((s) => ({ durationSeconds: s.durationSeconds, target: s.target * fraction }));

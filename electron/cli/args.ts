@@ -31,6 +31,7 @@ import {
   parseThreshold,
   parseWholeNumber,
 } from './values.ts';
+import { stagesFromFlags } from './stages-flag.ts';
 
 const REPORT_FORMATS = ['text', 'ab', 'vegeta', 'http_load', 'jmeter', 'json'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -97,6 +98,8 @@ const RUN_OPTIONS = {
   duration: { type: 'string', short: 'd' },
   rate: { type: 'string' },
   closed: { type: 'boolean' },
+  open: { type: 'boolean' },
+  stages: { type: 'string' },
   'max-in-flight': { type: 'string' },
   pipelining: { type: 'string', short: 'p' },
   keepalive: { type: 'boolean', short: 'k' },
@@ -156,6 +159,7 @@ const FLAG_OF_PATH: readonly [RegExp, string][] = [
   [/^load\.durationSeconds/, '--duration'],
   [/^load\.rate/, '--rate'],
   [/^load\.maxInFlight/, '--max-in-flight'],
+  [/^load\.stages/, '--stages'],
   [/^options\.timeoutMs/, '--timeout'],
   [/^options\.warmupSeconds/, '--warmup'],
   [/^options\.sloMs/, '--slo'],
@@ -273,6 +277,13 @@ function loadFromFlags(v: Values, base: Load | null): Load {
   const limit = limitFlags(v);
   const { requests, seconds } = limit;
   const maxInFlight = wholeNumberFlag(v, 'max-in-flight');
+  const levels = { connections, requests, seconds, rate, pipelining, maxInFlight };
+  const staged = stagesFromFlags(
+    v.stages,
+    { ...levels, closed: v.closed === true, open: v.open === true },
+    base,
+  );
+  if (staged) return staged;
 
   const closedFlag =
     v.closed === true || connections !== undefined || pipelining !== undefined || requests !== undefined;
