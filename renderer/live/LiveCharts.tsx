@@ -1,8 +1,9 @@
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
+import type { Load } from '../../shared/scenario.ts';
 import type { RunStore } from '../run/runStore.ts';
 import { ChartFrame } from '../components/ChartCard.tsx';
 import type { ChartAbout } from '../views/Export/chartSubject.ts';
-import { LIVE_CHARTS, type LiveChartSpec } from './liveSeries.ts';
+import { liveCharts, type LiveChartSpec } from './liveSeries.ts';
 import { useLiveChart } from './useLiveChart.ts';
 
 interface LiveChartsProps {
@@ -12,6 +13,8 @@ interface LiveChartsProps {
   generation: number;
   /** The shown target, its load and the run's start, for the PNG exports (memoise it). */
   about: ChartAbout;
+  /** The run's load: a staged one draws its target beside what was achieved. */
+  load: Load | null;
 }
 
 /**
@@ -23,10 +26,12 @@ export const LiveCharts = memo(function LiveCharts({
   targetIndex,
   generation,
   about,
+  load,
 }: LiveChartsProps) {
+  const specs = useMemo(() => liveCharts(load), [load]);
   return (
     <section className="live-charts" data-testid="live-charts">
-      {LIVE_CHARTS.map((spec) => (
+      {specs.map((spec) => (
         <LiveChart
           key={`${spec.id}-${generation}`}
           spec={spec}

@@ -11,8 +11,8 @@ import { pointsOf, type LiveChartSpec, type Point } from './liveSeries.ts';
 /**
  * A live chart of one target's samples. Each sample is pushed onto the chart's datasets and
  * drawn with update('none'), so no React state changes per sample (a sample under the seq of
- * the one before replaces its point: the engine's final fold, see Sample.final). The canvas' data-points
- * attribute carries the point count for tests. The chart is rebuilt only when the target or
+ * the one before replaces its point: the engine's final fold, see Sample.final). The canvas'
+ * data-points attribute carries the point count for tests, data-series the lines' ids. The chart is rebuilt only when the target or
  * the theme changes (a new run remounts the chart).
  */
 export function useLiveChart(spec: LiveChartSpec, store: RunStore, targetIndex: number | null) {
@@ -26,6 +26,7 @@ export function useLiveChart(spec: LiveChartSpec, store: RunStore, targetIndex: 
         fill: s.fill ? 'origin' : false,
         spanGaps: false,
         hidden: s.optional === true,
+        ...(s.dashed ? { borderDash: [6, 4], pointRadius: 0 } : {}),
       }));
       const seen = spec.series.map((s) => s.optional !== true);
       const options = baseLineOptions(palette, 'elapsed (s)', spec.unit);
@@ -50,6 +51,7 @@ export function useLiveChart(spec: LiveChartSpec, store: RunStore, targetIndex: 
       const draw = (): void => {
         chart.update('none');
         canvas.dataset.points = String(chart.data.datasets[0]!.data.length);
+        canvas.dataset.series = spec.series.map((x) => x.id).join(' ');
       };
 
       if (targetIndex !== null) for (const s of store.samples(targetIndex)) append(s);

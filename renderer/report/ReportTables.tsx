@@ -153,7 +153,7 @@ function CountTable(props: {
 }
 
 /** A table with its title, as a card of the report. */
-function TableCard({ title, children }: { title: ReactNode; children: ReactNode }) {
+export function TableCard({ title, children }: { title: ReactNode; children: ReactNode }) {
   return (
     <figure className="card table-card">
       <figcaption className="table-card__title">{title}</figcaption>
