@@ -30,7 +30,7 @@ import { HistoryView } from './views/History/HistoryView.tsx';
 import { PresetsView } from './views/Presets/PresetsView.tsx';
 import { SavePresetButton } from './views/Presets/SavePresetButton.tsx';
 import { draftFromScenario } from './views/Presets/scenarioDraft.ts';
-import './views/views.css';
+import './App.css';
 
 const isResult = (r: RunResult | null): r is RunResult => r !== null;
 

@@ -1,10 +1,14 @@
 import './zod-config.ts';
+import './styles/tokens.css';
+import './styles/base.css';
+import './components/buttons.css';
+import './components/table.css';
+import './components/badges.css';
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { connectApi, onHostConnectionChange, type TrebuchetApi } from './api/index.ts';
 import { App } from './App.tsx';
 import { errorText } from './lib/errors.ts';
-import './styles/app.css';
 
 /** Connects to the host, then shows the app; a lost web-host connection shows a banner. */
 function Root() {

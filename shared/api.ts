@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ApiArea, CommandName } from './command-names.ts';
-import { comparisonPlanSchema, type ComparisonEvent, type ComparisonPlan } from './comparison.ts';
+import type { ComparisonEvent } from './comparison-cells.ts';
+import { comparisonPlanSchema, type ComparisonPlan } from './comparison.ts';
 import { historyIdSchema, historyNameSchema, type HistorySummary, type RunRecord } from './history.ts';
 import {
   presetDraftSchema,
@@ -31,7 +32,7 @@ export {
   type CommandReply,
 } from './command-names.ts';
 
-export type { ComparisonEvent } from './comparison.ts';
+export type { ComparisonEvent } from './comparison-cells.ts';
 
 export const runIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'run id is malformed');
 export const comparisonIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'comparison id is malformed');

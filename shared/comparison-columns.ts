@@ -1,26 +1,17 @@
 /**
  * The comparison matrix's columns, one registry for every view that draws the matrix (the
  * UI, the text export, the HTML report) and the Matrix CSV: each column's label, unit, value
- * for a cell and format. Also the per-repetition table (seed 002's Résumé: each run's time
- * taken, req/s and time per request). Pure.
+ * for a cell and format. The per-repetition table is in comparison-repetitions.ts. Pure.
  */
-import {
-  cellKey,
-  levelLabel,
-  type CellAggregate,
-  type CellOutcome,
-  type ComparisonTable,
-  type ProtocolVariant,
-  type Stat,
-} from './comparison.ts';
+import { cellKey, type CellOutcome } from './comparison-cells.ts';
+import type { Stat } from './comparison-stats.ts';
+import { countFormat, numberFormat, percentFormat, textFormat, type ColumnValue } from './column-format.ts';
+import type { CellAggregate, ComparisonTable } from './comparison-table.ts';
 import type { Phase, RunResult } from './result.ts';
 import type { MatrixColumnId } from './report-settings.ts';
 import { errorPercent, failedRequests, timePerRequestAcrossMs, timePerRequestMs } from './format/summary.ts';
-import { fixed, formatCount, formatGrouped } from './format/units.ts';
-import { cellVerdict, runVerdict, verdictLabel, type Verdict, type VerdictFigure } from './verdict.ts';
-
-/** What a view shows for a missing figure. */
-export const NO_VALUE = '–';
+import type { VerdictFigure } from './verdict-caveats.ts';
+import { cellVerdict, verdictLabel, type Verdict } from './verdict.ts';
 
 /** A cell of the matrix with its runs and verdict. */
 export interface MatrixCell extends CellAggregate {
@@ -55,8 +46,6 @@ export function matrixCells(table: ComparisonTable, outcomes: readonly CellOutco
   });
 }
 
-export type ColumnValue = number | string | null;
-
 export interface MatrixColumn {
   id: MatrixColumnId;
   /** Short header: "req/s", "p99". */
@@ -70,16 +59,6 @@ export interface MatrixColumn {
   value(cell: MatrixCell): ColumnValue;
   format(value: ColumnValue): string;
 }
-
-const numberFormat =
-  (decimals: number) =>
-  (v: ColumnValue): string =>
-    v === null ? NO_VALUE : typeof v === 'string' ? v : formatGrouped(v, decimals);
-const countFormat = (v: ColumnValue): string =>
-  v === null ? NO_VALUE : typeof v === 'string' ? v : formatCount(v);
-const percentFormat = (v: ColumnValue): string =>
-  v === null ? NO_VALUE : typeof v === 'string' ? v : `${fixed(v, 2)}%`;
-const text = (v: ColumnValue): string => (v === null ? NO_VALUE : String(v));
 
 const mean = (values: readonly (number | null | undefined)[]): number | null => {
   const xs = values.filter((v): v is number => typeof v === 'number');
@@ -105,7 +84,7 @@ export const MATRIX_COLUMNS: Record<MatrixColumnId, MatrixColumn> = {
     description: 'runs counted of those planned',
     figure: null,
     value: (c) => `${c.runs}/${c.planned}`,
-    format: text,
+    format: textFormat,
   },
   rps: {
     id: 'rps',
@@ -333,7 +312,7 @@ export const MATRIX_COLUMNS: Record<MatrixColumnId, MatrixColumn> = {
     description: 'whether the figures are the server’s (see the caveats)',
     figure: null,
     value: (c) => (c.results.length === 0 ? null : verdictLabel(c.verdict)),
-    format: text,
+    format: textFormat,
   },
 };
 
@@ -352,88 +331,5 @@ export function columnAffected(column: MatrixColumn, cell: MatrixCell): boolean 
   if (column.figure === null) return false;
   return cell.verdict.caveats.some(
     (c) => c.severity === 'bad' && (c.figures === undefined || c.figures.includes(column.figure!)),
-  );
-}
-
-// ---------------------------------------------------------------------------------------
-// Per-repetition table (seed 002's Résumé)
-
-export interface RepetitionRow {
-  key: string;
-  targetIndex: number;
-  target: string;
-  protocol: ProtocolVariant;
-  level: number;
-  /** "c=30", "1000 req/s". */
-  levelText: string;
-  /** 1-based. */
-  repetition: number;
-  result: RunResult;
-  verdict: Verdict;
-}
-
-export interface RepetitionColumn {
-  id: 'status' | 'timeTaken' | 'rps' | 'timePerRequest' | 'timePerRequestAcross' | 'p99' | 'verdict';
-  label: string;
-  unit: string;
-  value(row: RepetitionRow): ColumnValue;
-  format(value: ColumnValue): string;
-}
-
-/** Each run's time taken, req/s and ab's two times per request, with its verdict. */
-export const REPETITION_COLUMNS: readonly RepetitionColumn[] = [
-  { id: 'status', label: 'status', unit: '', value: (r) => r.result.status, format: text },
-  {
-    id: 'timeTaken',
-    label: 'time taken s',
-    unit: 's',
-    value: (r) => r.result.durationSeconds,
-    format: numberFormat(3),
-  },
-  {
-    id: 'rps',
-    label: 'req/s',
-    unit: 'req/s',
-    value: (r) => r.result.throughput.requestsPerSecond,
-    format: numberFormat(2),
-  },
-  {
-    id: 'timePerRequest',
-    label: 'time/req ms',
-    unit: 'ms',
-    value: (r) => timePerRequestMs(r.result),
-    format: numberFormat(3),
-  },
-  {
-    id: 'timePerRequestAcross',
-    label: 'time/req all ms',
-    unit: 'ms',
-    value: (r) => timePerRequestAcrossMs(r.result),
-    format: numberFormat(3),
-  },
-  {
-    id: 'p99',
-    label: 'p99 ms',
-    unit: 'ms',
-    value: (r) => r.result.latency?.percentiles['99'] ?? null,
-    format: numberFormat(3),
-  },
-  { id: 'verdict', label: 'verdict', unit: '', value: (r) => verdictLabel(r.verdict), format: text },
-];
-
-/** One row per run, grouped by cell (plan order), repetitions in order. */
-export function repetitionRows(table: ComparisonTable, outcomes: readonly CellOutcome[]): RepetitionRow[] {
-  return matrixCells(table, outcomes).flatMap((cell) =>
-    cell.outcomes.map(({ coordinates, result }) => ({
-      key: `${cell.key}|${coordinates.repetition}`,
-      targetIndex: cell.targetIndex,
-      target: cell.target,
-      protocol: cell.protocol,
-      level: cell.level,
-      levelText: levelLabel(table.levelKind, cell.level),
-      repetition: coordinates.repetition + 1,
-      result,
-      verdict: runVerdict(result),
-    })),
   );
 }

@@ -1,14 +1,9 @@
 import { z } from 'zod';
 import { LIMITS } from './defaults.ts';
-import {
-  aggregateComparison,
-  cellOutcomeSchema,
-  comparisonPlanSchema,
-  comparisonTargetLabel,
-  levelLabel,
-  summarizeRepetitions,
-  type RepetitionSummary,
-} from './comparison.ts';
+import { cellOutcomeSchema } from './comparison-cells.ts';
+import { summarizeRepetitions, type RepetitionSummary } from './comparison-stats.ts';
+import { aggregateComparison } from './comparison-table.ts';
+import { comparisonPlanSchema, comparisonTargetLabel, levelLabel } from './comparison.ts';
 import {
   generatorFactsSchema,
   runResultSchema,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from './defaults.ts';
 import { httpUrlSchema } from './http-url.ts';
+import { boundedInt } from './number-schema.ts';
 
 /*
  * How a target's server is watched while it is under load (its CPU, memory and load on the
@@ -27,11 +28,7 @@ export const monitorSchema = z.discriminatedUnion(
     z.object({ kind: z.literal('auto') }),
     z.object({
       kind: z.literal('pid'),
-      pid: z
-        .number({ error: 'pid must be a number' })
-        .int('pid must be a whole number')
-        .min(LIMITS.pid.min, `pid must be at least ${LIMITS.pid.min}`)
-        .max(LIMITS.pid.max, `pid must be at most ${LIMITS.pid.max}`),
+      pid: boundedInt('pid', LIMITS.pid),
     }),
     z.object({ kind: z.literal('node-exporter'), url: exporterUrlSchema }),
     z.object({ kind: z.literal('off') }),

@@ -5,7 +5,7 @@
  * and the choice of fixes; the check itself runs on the host (electron/engine/target-check.ts).
  */
 import { z } from 'zod';
-import type { ComparisonCell } from './comparison.ts';
+import type { ComparisonCell } from './comparison-cells.ts';
 import { errorKindSchema, type ErrorKind } from './result.ts';
 import type { Scenario } from './scenario.ts';
 

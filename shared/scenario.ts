@@ -2,20 +2,12 @@ import { z } from 'zod';
 import { DEFAULTS, LIMITS } from './defaults.ts';
 import { httpUrlSchema } from './http-url.ts';
 import { monitorSchema } from './monitor.ts';
+import { boundedInt, boundedNumber } from './number-schema.ts';
 import { stagesSchema } from './stages.ts';
 
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export const httpMethodSchema = z.enum(HTTP_METHODS);
 export type HttpMethod = z.infer<typeof httpMethodSchema>;
-
-const num = (name: string, lim: { min: number; max: number }) =>
-  z
-    .number({ error: `${name} must be a number` })
-    .min(lim.min, `${name} must be at least ${lim.min}`)
-    .max(lim.max, `${name} must be at most ${lim.max}`);
-
-const int = (name: string, lim: { min: number; max: number }) =>
-  num(name, lim).int(`${name} must be a whole number`);
 
 const atMost = (what: string, max: number) => `${what} is longer than ${max} characters`;
 
@@ -107,20 +99,20 @@ export const targetSchema = z.object({
 export type Target = z.infer<typeof targetSchema>;
 
 export const closedLimitSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('duration'), seconds: num('duration', LIMITS.durationSeconds) }),
-  z.object({ kind: z.literal('requests'), count: int('requests', LIMITS.requests) }),
+  z.object({ kind: z.literal('duration'), seconds: boundedNumber('duration', LIMITS.durationSeconds) }),
+  z.object({ kind: z.literal('requests'), count: boundedInt('requests', LIMITS.requests) }),
 ]);
 export type ClosedLimit = z.infer<typeof closedLimitSchema>;
 
 /** Closed model: N connections each sending the next request when the previous answer arrives (ab, wrk, JMeter threads). */
 export const closedLoadSchema = z.object({
   model: z.literal('closed'),
-  connections: int('connections', LIMITS.connections).default(DEFAULTS.closed.connections),
+  connections: boundedInt('connections', LIMITS.connections).default(DEFAULTS.closed.connections),
   /** Requests in flight per connection: HTTP/1.1 pipelining depth, or HTTP/2 concurrent streams. */
-  pipelining: int('pipelining', LIMITS.pipelining).default(DEFAULTS.closed.pipelining),
+  pipelining: boundedInt('pipelining', LIMITS.pipelining).default(DEFAULTS.closed.pipelining),
   limit: closedLimitSchema.default({ kind: 'duration', seconds: DEFAULTS.closed.durationSeconds }),
   /** Optional cap on the closed loop's total rate (req/s); null = as fast as the server answers. */
-  rate: num('rate', LIMITS.rate).nullable().default(null),
+  rate: boundedNumber('rate', LIMITS.rate).nullable().default(null),
   /**
    * A staged load (shared/stages.ts, k6's ramping-vus), absent for a fixed level: the
    * connections follow the stages' targets and the stages set the run's length;
@@ -133,9 +125,9 @@ export type ClosedLoad = z.infer<typeof closedLoadSchema>;
 /** Open model: requests start on a fixed schedule whatever the server does (vegeta -rate, wrk2 -R). */
 export const openLoadSchema = z.object({
   model: z.literal('open'),
-  rate: num('rate', LIMITS.rate).default(DEFAULTS.open.rate),
-  durationSeconds: num('duration', LIMITS.durationSeconds).default(DEFAULTS.open.durationSeconds),
-  maxInFlight: int('max in flight', LIMITS.maxInFlight).default(DEFAULTS.open.maxInFlight),
+  rate: boundedNumber('rate', LIMITS.rate).default(DEFAULTS.open.rate),
+  durationSeconds: boundedNumber('duration', LIMITS.durationSeconds).default(DEFAULTS.open.durationSeconds),
+  maxInFlight: boundedInt('max in flight', LIMITS.maxInFlight).default(DEFAULTS.open.maxInFlight),
   /**
    * A staged load (shared/stages.ts, k6's ramping-arrival-rate), absent for a fixed rate: the
    * rate follows the stages' targets and the stages set the run's length; `rate` and
@@ -147,6 +139,8 @@ export type OpenLoad = z.infer<typeof openLoadSchema>;
 
 export const loadSchema = z.discriminatedUnion('model', [closedLoadSchema, openLoadSchema]);
 export type Load = z.infer<typeof loadSchema>;
+/** A load as flags or a file may give it: defaults may be left out. */
+export type LoadInput = z.input<typeof loadSchema>;
 
 export const protocolSchema = z.enum(['http1.1', 'h2']);
 export type Protocol = z.infer<typeof protocolSchema>;
@@ -219,10 +213,10 @@ export const runOptionsSchema = z.object({
   keepAlive: z.boolean().default(DEFAULTS.keepAlive),
   protocol: protocolSchema.default(DEFAULTS.protocol),
   engine: engineChoiceSchema.default(DEFAULTS.engine),
-  timeoutMs: int('timeout', LIMITS.timeoutMs).default(DEFAULTS.timeoutMs),
-  warmupSeconds: num('warm-up', LIMITS.warmupSeconds).default(DEFAULTS.warmupSeconds),
+  timeoutMs: boundedInt('timeout', LIMITS.timeoutMs).default(DEFAULTS.timeoutMs),
+  warmupSeconds: boundedNumber('warm-up', LIMITS.warmupSeconds).default(DEFAULTS.warmupSeconds),
   /** A response slower than this counts as a failure (JMeter's duration assertion). null = off. */
-  sloMs: num('SLO', LIMITS.sloMs).nullable().default(null),
+  sloMs: boundedNumber('SLO', LIMITS.sloMs).nullable().default(null),
   thresholds: z
     .array(thresholdSchema)
     .max(LIMITS.thresholds.max, `at most ${LIMITS.thresholds.max} thresholds`)
@@ -233,7 +227,7 @@ export const runOptionsSchema = z.object({
     servername: null,
     minVersion: DEFAULTS.tls.minVersion,
   }),
-  sampleIntervalMs: int('sample interval', LIMITS.sampleIntervalMs).default(DEFAULTS.sampleIntervalMs),
+  sampleIntervalMs: boundedInt('sample interval', LIMITS.sampleIntervalMs).default(DEFAULTS.sampleIntervalMs),
 });
 export type RunOptions = z.infer<typeof runOptionsSchema>;
 

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { LIMITS } from './defaults.ts';
 import { DURATION_EXAMPLES, parseDuration } from './duration.ts';
 import { formatDurationSeconds } from './format/units.ts';
+import { boundedNumber } from './number-schema.ts';
 import type { Load } from './scenario.ts';
 
 export interface Stage {
@@ -39,10 +40,7 @@ export function stagesSchema(kind: StageTargetKind) {
   return z
     .array(
       z.object({
-        durationSeconds: z
-          .number({ error: 'stage duration must be a number' })
-          .min(0, 'stage duration must be at least 0')
-          .max(max, `stage duration must be at most ${max} s`),
+        durationSeconds: boundedNumber('stage duration', { min: 0, max }),
         target: targetSchema(kind),
       }),
     )

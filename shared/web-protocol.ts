@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { runEventSchema } from './api.ts';
-import { comparisonEventSchema } from './comparison.ts';
+import { comparisonEventSchema } from './comparison-cells.ts';
 
 /**
  * The web host's WebSocket messages (JSON text frames). The page asks with

@@ -23,7 +23,7 @@ import { targetLabel } from '../../shared/scenario.ts';
 import type { ComparisonOutcome } from '../services/comparison-runner.ts';
 import { PRIVATE_FILE_MODE, SHARED_FILE_MODE, writeFileAtomic } from '../stores/files.ts';
 import { countSecrets } from '../../shared/secret-headers.ts';
-import type { OutputOptions, ReportFormat } from './args.ts';
+import type { OutputOptions, ReportFormat } from './output-flags.ts';
 
 export const EXIT = { ok: 0, failed: 1, badInput: 2, interrupted: 130 } as const;
 

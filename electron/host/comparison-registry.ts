@@ -1,5 +1,6 @@
 import type { ActiveComparison } from '../../shared/api.ts';
-import type { ComparisonEvent, ComparisonPlan } from '../../shared/comparison.ts';
+import type { ComparisonEvent } from '../../shared/comparison-cells.ts';
+import type { ComparisonPlan } from '../../shared/comparison.ts';
 import type { HistorySaver } from '../services/history-saver.ts';
 import { OwnedJobs, type JobKind, type JobService, type Replay } from './owned-jobs.ts';
 

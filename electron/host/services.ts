@@ -1,5 +1,5 @@
 import type { RunEvent } from '../../shared/api.ts';
-import type { ComparisonEvent } from '../../shared/comparison.ts';
+import type { ComparisonEvent } from '../../shared/comparison-cells.ts';
 import { checkTarget } from '../engine/target-check.ts';
 import { ComparisonRunner, type RunManagerLike, type TargetChecker } from '../services/comparison-runner.ts';
 import { HistorySaver } from '../services/history-saver.ts';

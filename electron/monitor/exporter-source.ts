@@ -2,12 +2,8 @@ import http from 'node:http';
 import https from 'node:https';
 import parsePrometheusText, { type PrometheusFamily } from 'parse-prometheus-text-format';
 import { DEFAULTS } from '../../shared/defaults.ts';
-import {
-  exporterCpuCount,
-  exporterFigures,
-  type ExporterScrape,
-  type ResourceSource,
-} from '../../shared/resources.ts';
+import { exporterCpuCount, exporterFigures, type ExporterScrape } from '../../shared/resources-exporter.ts';
+import type { ResourceSource } from '../../shared/resources.ts';
 import { isThisMachine } from './resolve.ts';
 import { messageOf, timedCpu, type MonitorSource, type SourceReading } from './source.ts';
 

@@ -1,13 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunEvent } from '../../shared/api.ts';
-import {
-  aggregateComparison,
-  expandPlan,
-  type CellOutcome,
-  type ComparisonEvent,
-  type ComparisonPlan,
-  type ComparisonTable,
-} from '../../shared/comparison.ts';
+import { expandPlan, type CellOutcome, type ComparisonEvent } from '../../shared/comparison-cells.ts';
+import { aggregateComparison, type ComparisonTable } from '../../shared/comparison-table.ts';
+import type { ComparisonPlan } from '../../shared/comparison.ts';
 import { preflightChecks, type PreflightFailure, type TargetCheckResult } from '../../shared/preflight.ts';
 import type { RunResult, RunStatus } from '../../shared/result.ts';
 import type { Scenario } from '../../shared/scenario.ts';

@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
 import {
   historyNameSchema,
-  historySummarySchema,
   resultsOf,
   RUN_RECORD_FORMAT,
   RUN_RECORD_VERSION,
@@ -25,6 +23,7 @@ import {
   readFailure,
   writeFileAtomic,
 } from './files.ts';
+import { HistoryIndex } from './history-index.ts';
 import {
   clearSecrets,
   countSecrets,
@@ -38,28 +37,18 @@ import {
  * Layout of the history directory:
  *   <id>.run.json        one finished or cancelled run (shared/history.ts RunRecord), written atomically
  *   index.json           summaries of every run file with its size and modification time, so
- *                        the list needs no sample; a cache, rebuilt from the run files when
- *                        missing, broken or out of date. At start every run file is checked
- *                        against it (one stat each): a file that changed is read again in full.
+ *                        the list needs no sample (history-index.ts). At start every run file
+ *                        is checked against it (one stat each): a file that changed is read
+ *                        again in full.
  *   <id>.run.broken-<time>.json   a run file that could not be read, kept for the user
  */
 
-const INDEX_FILE = 'index.json';
-const INDEX_FORMAT = 'trebuchet-run-index';
 const RUN_FILE = /^([A-Za-z0-9_-]{1,64})\.run\.json$/;
 /** A temporary file this old is a leftover of a crash, not another process's write in progress. */
 const STALE_TEMP_MS = 10 * 60_000;
 
 /** Far above any real run (a day of 100 ms samples is a few hundred MB), below V8's longest string. */
 const MAX_RUN_FILE_BYTES = 500 * 1024 * 1024;
-
-/** Version 1 held the summaries only; it is rebuilt from the run files, which checks them all. */
-const INDEX_VERSION = 2;
-const indexSchema = z.object({
-  format: z.literal(INDEX_FORMAT),
-  version: z.literal(INDEX_VERSION),
-  entries: z.array(z.object({ summary: historySummarySchema, mtimeMs: z.number() })),
-});
 
 export interface HistoryStoreOptions {
   /** The history directory (created when missing). */
@@ -112,9 +101,7 @@ export class HistoryStore {
   private readonly cipher: SecretCipher | null;
   private readonly allowPlaintextSecrets: boolean;
   private readonly now: () => Date;
-  private readonly index = new Map<string, HistorySummary>();
-  /** Modification time of each indexed run file, as it was when its summary was taken. */
-  private readonly mtimes = new Map<string, number>();
+  private readonly index: HistoryIndex;
   private indexLoaded = false;
   private readonly problemList: StoreProblem[] = [];
   private queue: Promise<unknown> = Promise.resolve();
@@ -125,6 +112,7 @@ export class HistoryStore {
     this.cipher = opts.cipher ?? null;
     this.allowPlaintextSecrets = opts.allowPlaintextSecrets === true;
     this.now = opts.now ?? (() => new Date());
+    this.index = new HistoryIndex(this.dir);
     const inTheWay = ensureDirectory(this.dir, this.now);
     if (inTheWay)
       this.report(this.dir, inTheWay, `${this.dir} was not a folder. It was kept as ${inTheWay}.`);
@@ -139,9 +127,7 @@ export class HistoryStore {
   list(): Promise<HistorySummary[]> {
     return this.serial(async () => {
       await this.reconcile();
-      return [...this.index.values()].sort(
-        (a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id),
-      );
+      return this.index.list();
     });
   }
 
@@ -215,9 +201,8 @@ export class HistoryStore {
         await this.forget(id);
         return false;
       }
-      this.mtimes.delete(id);
       this.index.delete(id);
-      await this.writeIndex();
+      await this.index.write();
       return true;
     });
   }
@@ -238,15 +223,13 @@ export class HistoryStore {
   private async indexed(record: RunRecord): Promise<HistorySummary> {
     const stat = await fsp.stat(this.file(record.id));
     const summary = summarizeRecord(record, stat.size);
-    this.index.set(record.id, summary);
-    this.mtimes.set(record.id, stat.mtimeMs);
-    await this.writeIndex();
+    this.index.set(summary, stat.mtimeMs);
+    await this.index.write();
     return summary;
   }
 
   private async forget(id: string): Promise<void> {
-    this.mtimes.delete(id);
-    if (this.index.delete(id)) await this.writeIndex();
+    if (this.index.delete(id)) await this.index.write();
   }
 
   private async readRaw(id: string): Promise<unknown> {
@@ -321,7 +304,9 @@ export class HistoryStore {
     let changed = false;
     const firstTime = !this.indexLoaded;
     if (firstTime) {
-      changed = !(await this.loadIndex());
+      changed = !(await this.index.load(this.now, (file, keptAs) =>
+        this.report(file, keptAs, `The history index was not a file. It was kept as ${keptAs} and rebuilt.`),
+      ));
       this.indexLoaded = true;
     }
     const names = await fsp.readdir(this.dir);
@@ -334,86 +319,30 @@ export class HistoryStore {
       const m = RUN_FILE.exec(name);
       if (m) onDisk.add(m[1]!);
     }
-    for (const id of [...this.index.keys()]) {
+    for (const id of this.index.ids()) {
       if (!onDisk.has(id)) {
         this.index.delete(id);
-        this.mtimes.delete(id);
         changed = true;
       }
     }
     // A file replaced since it was indexed is read again below, as a new one is.
     for (const id of onDisk) {
       if (this.index.has(id)) {
-        if (!firstTime || (await this.unchanged(id))) continue;
+        if (!firstTime || (await this.index.unchanged(id, this.file(id)))) continue;
         this.index.delete(id);
         changed = true;
       }
       try {
         const record = await this.validate(id, await this.readRaw(id));
         const stat = await fsp.stat(this.file(id));
-        this.index.set(id, summarizeRecord(record, stat.size));
-        this.mtimes.set(id, stat.mtimeMs);
+        this.index.set(summarizeRecord(record, stat.size), stat.mtimeMs);
         changed = true;
       } catch (err) {
         // A broken file was set aside and reported; the others still load.
         if (!(err instanceof BrokenHistoryFileError || err instanceof HistoryNotFoundError)) throw err;
       }
     }
-    if (changed) await this.writeIndex();
-  }
-
-  /** True when an indexed run file is still the regular file of the size and time indexed. */
-  private async unchanged(id: string): Promise<boolean> {
-    const stat = await fsp.stat(this.file(id)).catch(() => null);
-    return (
-      stat !== null &&
-      stat.isFile() &&
-      stat.size === this.index.get(id)?.bytes &&
-      stat.mtimeMs === this.mtimes.get(id)
-    );
-  }
-
-  /** False when the index was missing or unreadable (it is then rebuilt from the run files). */
-  private async loadIndex(): Promise<boolean> {
-    const file = path.join(this.dir, INDEX_FILE);
-    let text: string;
-    try {
-      const stat = await fsp.stat(file);
-      // A folder in its place would make every later write of the index fail.
-      if (!stat.isFile()) {
-        const keptAs = moveAside(file, this.now());
-        if (keptAs)
-          this.report(
-            file,
-            keptAs,
-            `The history index was not a file. It was kept as ${keptAs} and rebuilt.`,
-          );
-        return false;
-      }
-      text = await fsp.readFile(file, 'utf8');
-    } catch {
-      return false;
-    }
-    const json = parseJsonText(text);
-    const parsed = json.ok ? indexSchema.safeParse(json.value) : null;
-    if (!parsed?.success) return false;
-    for (const { summary, mtimeMs } of parsed.data.entries) {
-      this.index.set(summary.id, summary);
-      this.mtimes.set(summary.id, mtimeMs);
-    }
-    return true;
-  }
-
-  private async writeIndex(): Promise<void> {
-    const doc: z.input<typeof indexSchema> = {
-      format: INDEX_FORMAT,
-      version: INDEX_VERSION,
-      entries: [...this.index.values()].map((summary) => ({
-        summary,
-        mtimeMs: this.mtimes.get(summary.id) ?? 0,
-      })),
-    };
-    await writeFileAtomic(path.join(this.dir, INDEX_FILE), JSON.stringify(doc));
+    if (changed) await this.index.write();
   }
 
   private async removeIfStale(name: string): Promise<void> {

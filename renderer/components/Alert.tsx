@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import './Alert.css';
 
 interface AlertProps {
   /** error: announced at once (role alert); warn and ok: announced politely (role status). */

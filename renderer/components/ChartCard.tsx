@@ -5,6 +5,7 @@ import { Chart } from '../charts/setup.ts';
 import { useChartCanvas } from '../charts/useChartCanvas.ts';
 import { ChartPngButton } from '../views/Export/ChartPngButton.tsx';
 import type { ChartAbout, ChartSubject } from '../views/Export/chartSubject.ts';
+import './ChartCard.css';
 
 interface ChartFrameProps {
   canvasRef: RefObject<HTMLCanvasElement | null>;

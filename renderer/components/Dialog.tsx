@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { CloseIcon } from './icons.tsx';
+import './Dialog.css';
 
 interface DialogProps {
   title: string;

@@ -1,3 +1,5 @@
+import './SavedNote.css';
+
 interface SavedNoteProps {
   /** The saved run's id in history, or null when it was not saved. */
   historyId: string | null;

@@ -1,3 +1,5 @@
+import './TargetStrip.css';
+
 interface TargetTab {
   label: string;
   /** A live run's target state (running, completed...), shown as a coloured dot. */

@@ -1,3 +1,5 @@
+import './ViewTabs.css';
+
 export type View = 'run' | 'compare' | 'history' | 'presets';
 
 const VIEWS: readonly { view: View; label: string }[] = [

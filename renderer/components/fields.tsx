@@ -1,6 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { useFieldIssue } from '../editor/issues.ts';
 import { CloseIcon } from './icons.tsx';
+import './fields.css';
 
 interface FieldShellProps {
   label: string;

@@ -7,6 +7,7 @@ import { ConnectionEditor, MeasurementEditor, ThresholdsEditor, TlsEditor } from
 import { Section } from './Section.tsx';
 import { TargetsEditor } from './TargetsEditor.tsx';
 import type { ScenarioDraftState } from './useScenarioDraft.ts';
+import './editor.css';
 
 const hasIssueUnder = (issues: ReadonlyMap<string, string>, prefixes: readonly string[]): boolean =>
   [...issues.keys()].some((path) => prefixes.some((p) => path === p || path.startsWith(`${p}.`)));

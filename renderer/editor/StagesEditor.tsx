@@ -2,6 +2,7 @@ import { RemoveButton, TextField } from '../components/fields.tsx';
 import { useFieldIssue } from './issues.ts';
 import { newStage, stagesFromDraft, type StageDraft } from './draft.ts';
 import { stagePreview } from './stagePreview.ts';
+import './StagesEditor.css';
 
 interface StagesEditorProps {
   stages: readonly StageDraft[];

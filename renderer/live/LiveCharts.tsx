@@ -5,6 +5,7 @@ import { ChartFrame } from '../components/ChartCard.tsx';
 import type { ChartAbout } from '../views/Export/chartSubject.ts';
 import { liveCharts, type LiveChartSpec } from './liveSeries.ts';
 import { useLiveChart } from './useLiveChart.ts';
+import './live.css';
 
 interface LiveChartsProps {
   store: RunStore;

@@ -11,6 +11,7 @@ import { StagesTable } from './StagesTable.tsx';
 import { SummaryCards } from './SummaryCards.tsx';
 import { VerdictBanner } from './VerdictBanner.tsx';
 import { Warnings } from './Warnings.tsx';
+import './report.css';
 
 interface ReportProps {
   results: readonly (RunResult | null)[];

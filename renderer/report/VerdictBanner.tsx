@@ -1,5 +1,6 @@
 import { VERDICT_STATE_LABELS, type Verdict } from '../../shared/verdict.ts';
 import { verdictTone } from './reportModel.ts';
+import './verdict.css';
 
 /**
  * Whether the run's figures are the server's, above them: a green line when they are, the

@@ -8,7 +8,8 @@ import {
   type Warning,
 } from '../../shared/result.ts';
 import { THRESHOLD_UNITS } from '../../shared/scenario.ts';
-import { runVerdict, type Verdict, type VerdictFigure } from '../../shared/verdict.ts';
+import type { VerdictFigure } from '../../shared/verdict-caveats.ts';
+import { runVerdict, type Verdict } from '../../shared/verdict.ts';
 import {
   formatBytes,
   formatCount,

@@ -6,6 +6,7 @@ import { progressOf } from './progress.ts';
 import { useNow } from './useNow.ts';
 import type { RunState } from './runStore.ts';
 import { statusBadge, statusText, targetStatus } from './targetStatus.ts';
+import './run.css';
 
 interface RunPanelProps {
   state: RunState;

@@ -5,28 +5,18 @@
  * it, the runs that failed, seed 001's percentile table (one column per server) for each
  * protocol and level, and with repetitions, one row per run (seed 002's Résumé).
  */
-import {
-  columnText,
-  matrixCells,
-  NO_VALUE,
-  matrixColumns,
-  REPETITION_COLUMNS,
-  repetitionRows,
-  type MatrixCell,
-} from '../comparison-columns.ts';
+import { NO_VALUE } from '../column-format.ts';
+import { columnText, matrixCells, matrixColumns, type MatrixCell } from '../comparison-columns.ts';
+import { REPETITION_COLUMNS, repetitionRows } from '../comparison-repetitions.ts';
+import type { CellCoordinates, CellOutcome } from '../comparison-cells.ts';
 import {
   aggregateComparison,
   cellAt,
   comparisonPercentileTable,
-  comparisonTargetLabel,
-  levelKindOf,
-  levelLabel,
-  type CellCoordinates,
-  type CellOutcome,
-  type ComparisonPlan,
   type ComparisonTable,
   type PercentileTable,
-} from '../comparison.ts';
+} from '../comparison-table.ts';
+import { comparisonTargetLabel, levelKindOf, levelLabel, type ComparisonPlan } from '../comparison.ts';
 import { PREFLIGHT_FIX_LABELS, type PreflightFailure, type PreflightFix } from '../preflight.ts';
 import { planReport, type ReportLayout } from '../report-settings.ts';
 import { formatRunReport } from './report.ts';

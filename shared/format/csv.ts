@@ -6,7 +6,8 @@
  * against formula injection: a cell starting with = + - @ tab or CR gets a leading `'`.
  */
 import { MATRIX_COLUMNS, matrixCells, type MatrixCell } from '../comparison-columns.ts';
-import type { CellOutcome, ComparisonTable, PercentileTable } from '../comparison.ts';
+import type { CellOutcome } from '../comparison-cells.ts';
+import type { ComparisonTable, PercentileTable } from '../comparison-table.ts';
 import { REPORT_PERCENTILES } from '../defaults.ts';
 import { RESOURCE_FIGURE_LABELS, RESOURCE_FIGURES, type ResourceSample } from '../resources.ts';
 import type { Phase, RunResult, Sample } from '../result.ts';

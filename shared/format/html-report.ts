@@ -4,7 +4,8 @@
  * the generator and the servers. No request of any kind when opened; everything escaped.
  * Pure: the CLI writes it (--html), the UI offers it for download.
  */
-import type { CellOutcome, ComparisonPlan } from '../comparison.ts';
+import type { CellOutcome } from '../comparison-cells.ts';
+import type { ComparisonPlan } from '../comparison.ts';
 import type { PreflightFailure } from '../preflight.ts';
 import type { ReportLayout } from '../report-settings.ts';
 import type { RunResult } from '../result.ts';

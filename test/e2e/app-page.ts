@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Download, Page } from 'playwright-core';
 import type { RunEvent } from '../../shared/api.ts';
-import type { CellOutcome, ComparisonEvent } from '../../shared/comparison.ts';
+import type { CellOutcome, ComparisonEvent } from '../../shared/comparison-cells.ts';
 import type { RunResult } from '../../shared/result.ts';
 import { hostMessageSchema } from '../../shared/web-protocol.ts';
 

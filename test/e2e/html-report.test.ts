@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cellOutcomeSchema } from '../../shared/comparison.ts';
+import { cellOutcomeSchema } from '../../shared/comparison-cells.ts';
 import { formatGrouped } from '../../shared/format/units.ts';
 import { runResultSchema } from '../../shared/result.ts';
 import { launchChromium, openOffline as openOffline_, type TestBrowser } from '../helpers/browser.ts';

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CellOutcome } from '../../shared/comparison.ts';
+import type { CellOutcome } from '../../shared/comparison-cells.ts';
 import { fixed, formatGrouped } from '../../shared/format/units.ts';
 import { REPORT_PERCENTILES } from '../../shared/defaults.ts';
 import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';

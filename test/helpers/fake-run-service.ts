@@ -1,5 +1,6 @@
 import type { RunEvent } from '../../shared/api.ts';
-import type { ComparisonEvent, ComparisonPlan } from '../../shared/comparison.ts';
+import type { ComparisonEvent } from '../../shared/comparison-cells.ts';
+import type { ComparisonPlan } from '../../shared/comparison.ts';
 import type { RunResult } from '../../shared/result.ts';
 import type { Scenario } from '../../shared/scenario.ts';
 import type { JobHandle } from '../../electron/engine/job-table.ts';

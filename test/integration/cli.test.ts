@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { vegetaRate, vegetaThroughput } from '../../shared/format/summary.ts';
-import { cellOutcomeSchema } from '../../shared/comparison.ts';
+import { cellOutcomeSchema } from '../../shared/comparison-cells.ts';
 import { runResultSchema } from '../../shared/result.ts';
 import { makeTestCerts } from '../helpers/certs.ts';
 import { endAfterAll, endAfterEach } from '../helpers/cleanup.ts';

@@ -2,14 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { RunManager } from '../../electron/engine/manager.ts';
 import { checkTarget } from '../../electron/engine/target-check.ts';
 import { ComparisonRunner, type TargetChecker } from '../../electron/services/comparison-runner.ts';
-import {
-  cellAt,
-  comparisonPercentileTable,
-  comparisonPlanSchema,
-  scalingSeries,
-  type ComparisonEvent,
-  type ComparisonPlanInput,
-} from '../../shared/comparison.ts';
+import type { ComparisonEvent } from '../../shared/comparison-cells.ts';
+import { cellAt, comparisonPercentileTable, scalingSeries } from '../../shared/comparison-table.ts';
+import { comparisonPlanSchema, type ComparisonPlanInput } from '../../shared/comparison.ts';
 import { makeTestCerts } from '../helpers/certs.ts';
 import { endAfterAll, endAfterEach } from '../helpers/cleanup.ts';
 import { handlers, refusedPort, startHttpServer, type TestServer } from '../helpers/servers.ts';

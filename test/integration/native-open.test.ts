@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_OPENING } from '../../electron/engine/native/open-driver.ts';
 import { percentileMs, runNative, startStallServer } from '../helpers/native.ts';
 import { handlers, startHttpServer } from '../helpers/servers.ts';
 import { endAfterEach } from '../helpers/cleanup.ts';
@@ -60,15 +61,17 @@ describe('native runner, open model and rate caps', () => {
 
   it('opens connections ahead of need: a pool for a round trip at start, more when the server slows down', async () => {
     let slow = false;
-    let connectionsAtFirstRequest = -1;
+    let connectionsWhileFast = -1;
     const server = track(
       await startHttpServer((req, res) => {
-        if (connectionsAtFirstRequest < 0) connectionsAtFirstRequest = server.connections;
         if (slow) setTimeout(() => handlers.ok()(req, res), 100);
         else handlers.ok()(req, res);
       }),
     );
-    const timer = setTimeout(() => (slow = true), 1000);
+    const timer = setTimeout(() => {
+      connectionsWhileFast = server.connections;
+      slow = true;
+    }, 1000);
     try {
       const { recorder, outcome } = await runNative({
         targets: [{ url: server.url }],
@@ -76,12 +79,17 @@ describe('native runner, open model and rate caps', () => {
       });
       expect(recorder.totals.ok).toBe(400);
       expect(outcome.dropped).toBe(0);
-      // The pool for a 2 ms round trip (plus two spare) was opening before the first request went out.
-      expect(connectionsAtFirstRequest).toBeGreaterThanOrEqual(3);
+      // The pool for a 2 ms round trip (plus two spare) was opened before the first request went
+      // out: a server this fast never needs more than one connection, yet it saw three. (Counted
+      // a second in, not at the first request: the server may accept the third connection after
+      // it read the first request.)
+      expect(connectionsWhileFast).toBeGreaterThanOrEqual(3);
       // At 200 req/s, 100 ms answers keep 20 requests in flight: the pool grew to carry them
-      // (one request per HTTP/1.1 connection), with a few spare, and not towards the cap.
+      // (one request per HTTP/1.1 connection), and not towards the cap of 1000. A stall of this
+      // busy machine can make a burst of requests due at once, each opening a connection (at
+      // most MAX_OPENING unproven ones at a time), so the bound is two such bursts, far below it.
       expect(server.connections).toBeGreaterThanOrEqual(20);
-      expect(server.connections).toBeLessThan(60);
+      expect(server.connections).toBeLessThanOrEqual(2 * MAX_OPENING);
     } finally {
       clearTimeout(timer);
     }

@@ -12,7 +12,8 @@ import {
 } from '../../electron/cli/report.ts';
 import type { ComparisonOutcome } from '../../electron/services/comparison-runner.ts';
 import { builtInPresets } from '../../electron/stores/built-in-presets.ts';
-import { aggregateComparison, type CellOutcome } from '../../shared/comparison.ts';
+import type { CellOutcome } from '../../shared/comparison-cells.ts';
+import { aggregateComparison } from '../../shared/comparison-table.ts';
 import { summarizePreset } from '../../shared/presets.ts';
 import { runResultSchema, type RunResult, type Sample } from '../../shared/result.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';

@@ -5,11 +5,12 @@ import {
   MATRIX_COLUMNS,
   matrixCells,
   matrixColumns,
-  REPETITION_COLUMNS,
-  repetitionRows,
   type MatrixCell,
 } from '../../shared/comparison-columns.ts';
-import { aggregateComparison, type CellOutcome, type ComparisonPlan } from '../../shared/comparison.ts';
+import { REPETITION_COLUMNS, repetitionRows } from '../../shared/comparison-repetitions.ts';
+import type { CellOutcome } from '../../shared/comparison-cells.ts';
+import { aggregateComparison } from '../../shared/comparison-table.ts';
+import type { ComparisonPlan } from '../../shared/comparison.ts';
 import { DEFAULTS } from '../../shared/defaults.ts';
 import { MATRIX_COLUMN_IDS, planReport } from '../../shared/report-settings.ts';
 import type { PhaseStats, RunResult } from '../../shared/result.ts';

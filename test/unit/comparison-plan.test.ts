@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { expandPlan } from '../../shared/comparison-cells.ts';
 import {
   cellCount,
   comparisonPlanSchema,
-  expandPlan,
   levelLabel,
   urlFor,
   type ComparisonPlanInput,

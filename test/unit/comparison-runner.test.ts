@@ -4,12 +4,8 @@ import {
   type RunManagerLike,
   type TargetChecker,
 } from '../../electron/services/comparison-runner.ts';
-import {
-  comparisonEventSchema,
-  comparisonPlanSchema,
-  type ComparisonEvent,
-  type ComparisonPlan,
-} from '../../shared/comparison.ts';
+import { comparisonEventSchema, type ComparisonEvent } from '../../shared/comparison-cells.ts';
+import { comparisonPlanSchema, type ComparisonPlan } from '../../shared/comparison.ts';
 import type { RunResult } from '../../shared/result.ts';
 import type { Scenario } from '../../shared/scenario.ts';
 import { resultWith } from '../helpers/comparison-results.ts';

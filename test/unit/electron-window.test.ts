@@ -20,7 +20,7 @@ import { windowOwner } from '../../electron/main/ipc.ts';
 import { COMPARISON_EVENT_CHANNEL, RUN_EVENT_CHANNEL } from '../../electron/main/ipc-channels.ts';
 import { hardenSession } from '../../electron/main/security.ts';
 import { createMainWindow } from '../../electron/main/window.ts';
-import type { ComparisonEvent } from '../../shared/comparison.ts';
+import type { ComparisonEvent } from '../../shared/comparison-cells.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';
 import type { App, Protocol, Session } from 'electron';
 

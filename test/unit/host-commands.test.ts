@@ -13,7 +13,8 @@ import { createHostServices, type HostServices } from '../../electron/host/servi
 import { HistorySaver } from '../../electron/services/history-saver.ts';
 import { openStores, type Stores } from '../../electron/stores/index.ts';
 import type { CommandName, CommandOutput, RunEvent } from '../../shared/api.ts';
-import { comparisonPlanSchema, type ComparisonEvent, type CellOutcome } from '../../shared/comparison.ts';
+import type { ComparisonEvent, CellOutcome } from '../../shared/comparison-cells.ts';
+import { comparisonPlanSchema } from '../../shared/comparison.ts';
 import type { HistorySummary, RunRecordDraft } from '../../shared/history.ts';
 import { LIMITS } from '../../shared/defaults.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';

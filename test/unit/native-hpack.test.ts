@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { encodeRequestBlock } from '../../electron/engine/native/hpack-encoder.ts';
+import { huffmanDecode } from '../../electron/engine/native/hpack-huffman.ts';
 import {
   DECODER_TABLE_SIZE,
-  encodeRequestBlock,
   HeaderListTooLargeError,
   HpackDecoder,
   HpackError,
-  huffmanDecode,
 } from '../../electron/engine/native/hpack.ts';
 
 const hex = (s: string): Buffer => Buffer.from(s.replace(/\s+/g, ''), 'hex');

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_PRESET_FILES, builtInPresets } from '../../electron/stores/built-in-presets.ts';
-import { cellCount, expandPlan, type ComparisonPlan } from '../../shared/comparison.ts';
+import { expandPlan } from '../../shared/comparison-cells.ts';
+import { cellCount, type ComparisonPlan } from '../../shared/comparison.ts';
 import { parsePresetFile, type Preset } from '../../shared/presets.ts';
 import { describeIssues } from '../../shared/validation.ts';
 

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { builtInPresets } from '../../electron/stores/built-in-presets.ts';
-import {
-  aggregateComparison,
-  compareFigure,
-  comparisonPlanSchema,
-  type CellOutcome,
-  type ComparisonEvent,
-} from '../../shared/comparison.ts';
+import type { CellOutcome, ComparisonEvent } from '../../shared/comparison-cells.ts';
+import { compareFigure, deltaText, verdictText } from '../../shared/comparison-noise.ts';
+import { aggregateComparison } from '../../shared/comparison-table.ts';
+import { comparisonPlanSchema } from '../../shared/comparison.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';
 import { checkDraft } from '../../renderer/editor/draft.ts';
 import { paletteFor } from '../../renderer/charts/palette.ts';
@@ -28,7 +25,6 @@ import {
 import { isOpaque } from '../../renderer/views/Export/chartImage.ts';
 import { fileSlug } from '../../shared/file-name.ts';
 import { labelOutcomes, labelResults } from '../../renderer/views/Export/exports.ts';
-import { deltaText, verdictText } from '../../renderer/views/History/RunDiff.tsx';
 import { draftFromScenario } from '../../renderer/views/Presets/scenarioDraft.ts';
 import { resultWith } from '../helpers/comparison-results.ts';
 import { sampleFixture } from '../helpers/run-result.ts';

@@ -2,20 +2,22 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { keepUsedFamilies, scrapeFromText } from '../../electron/monitor/exporter-source.ts';
 import { resolveMonitor } from '../../electron/monitor/resolve.ts';
-import { expandPlan, comparisonPlanSchema } from '../../shared/comparison.ts';
+import { expandPlan } from '../../shared/comparison-cells.ts';
+import { comparisonPlanSchema } from '../../shared/comparison.ts';
 import { resourcesCsv, summaryCsv } from '../../shared/format/csv.ts';
 import { formatTextReport } from '../../shared/format/report.ts';
 import { isLoopbackHostname, monitorSchema, monitorText, parseMonitorText } from '../../shared/monitor.ts';
+import { exporterFigures, type ExporterScrape } from '../../shared/resources-exporter.ts';
 import {
-  exporterFigures,
-  groupGaps,
   processCpuDelta,
   processFigures,
-  serverResourcesSchema,
-  summarizeResources,
-  type ExporterScrape,
   type ProcessCounters,
   type ProcessReading,
+} from '../../shared/resources-process.ts';
+import {
+  groupGaps,
+  serverResourcesSchema,
+  summarizeResources,
   type ResourceSample,
   type ServerResources,
 } from '../../shared/resources.ts';

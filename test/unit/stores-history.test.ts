@@ -10,7 +10,8 @@ import {
 } from '../../electron/stores/history-store.ts';
 import type { SecretCipher } from '../../electron/stores/secrets.ts';
 import { openStores } from '../../electron/stores/index.ts';
-import { comparisonPlanSchema, expandPlan } from '../../shared/comparison.ts';
+import { expandPlan } from '../../shared/comparison-cells.ts';
+import { comparisonPlanSchema } from '../../shared/comparison.ts';
 import { comparableParts, type RunRecordDraft } from '../../shared/history.ts';
 import type { RunResult } from '../../shared/result.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';

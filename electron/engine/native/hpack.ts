@@ -1,8 +1,8 @@
 /**
- * The HPACK (RFC 7541) the native HTTP/2 client needs.
+ * The HPACK (RFC 7541) the native HTTP/2 client needs. The static table and the Huffman code
+ * are in hpack-static-table.ts and hpack-huffman.ts.
  *
- * Requests: one header block built once per run, with literal fields that never touch the
- * server's dynamic table, so the same bytes go out on every stream.
+ * Requests: one header block built once per run (hpack-encoder.ts).
  *
  * Responses: a full decoder with a dynamic table per connection (HpackDecoder, one per
  * session). The client announces SETTINGS_HEADER_TABLE_SIZE = 4096, the protocol default: a
@@ -18,249 +18,23 @@
  * 6.5.2: name, value and 32 bytes a field) outgrows the decoder's bound: one byte can refer
  * to a 4 KB table entry, so a small block can stand for a huge list.
  */
+import { huffmanDecode, huffmanOctets } from './hpack-huffman.ts';
+import {
+  ENTRY_OVERHEAD,
+  STATIC_COUNT,
+  STATIC_NAMES,
+  STATIC_SIZE,
+  STATIC_STATUS,
+  STATIC_TABLE,
+} from './hpack-static-table.ts';
 
 /** The table size the client announces and the largest a server's size update may set. */
 export const DECODER_TABLE_SIZE = 4096;
 
-/** The static table (RFC 7541 appendix A), from index 1. */
-const STATIC_TABLE: readonly (readonly [string, string])[] = [
-  [':authority', ''],
-  [':method', 'GET'],
-  [':method', 'POST'],
-  [':path', '/'],
-  [':path', '/index.html'],
-  [':scheme', 'http'],
-  [':scheme', 'https'],
-  [':status', '200'],
-  [':status', '204'],
-  [':status', '206'],
-  [':status', '304'],
-  [':status', '400'],
-  [':status', '404'],
-  [':status', '500'],
-  ['accept-charset', ''],
-  ['accept-encoding', 'gzip, deflate'],
-  ['accept-language', ''],
-  ['accept-ranges', ''],
-  ['accept', ''],
-  ['access-control-allow-origin', ''],
-  ['age', ''],
-  ['allow', ''],
-  ['authorization', ''],
-  ['cache-control', ''],
-  ['content-disposition', ''],
-  ['content-encoding', ''],
-  ['content-language', ''],
-  ['content-length', ''],
-  ['content-location', ''],
-  ['content-range', ''],
-  ['content-type', ''],
-  ['cookie', ''],
-  ['date', ''],
-  ['etag', ''],
-  ['expect', ''],
-  ['expires', ''],
-  ['from', ''],
-  ['host', ''],
-  ['if-match', ''],
-  ['if-modified-since', ''],
-  ['if-none-match', ''],
-  ['if-range', ''],
-  ['if-unmodified-since', ''],
-  ['last-modified', ''],
-  ['link', ''],
-  ['location', ''],
-  ['max-forwards', ''],
-  ['proxy-authenticate', ''],
-  ['proxy-authorization', ''],
-  ['range', ''],
-  ['referer', ''],
-  ['refresh', ''],
-  ['retry-after', ''],
-  ['server', ''],
-  ['set-cookie', ''],
-  ['strict-transport-security', ''],
-  ['transfer-encoding', ''],
-  ['user-agent', ''],
-  ['vary', ''],
-  ['via', ''],
-  ['www-authenticate', ''],
-];
-const STATIC_COUNT = STATIC_TABLE.length;
-/** By static index: the entry's name, and its status code when it is a :status entry (else 0). */
-const STATIC_NAMES = ['', ...STATIC_TABLE.map(([name]) => name)];
-const STATIC_STATUS = Int32Array.from([
-  0,
-  ...STATIC_TABLE.map(([n, v]) => (n === ':status' ? Number(v) : 0)),
-]);
-/** Bytes an entry counts for beyond its name and value (RFC 7541 section 4.1). */
-const ENTRY_OVERHEAD = 32;
-/** By static index: the entry's size as a header list counts it. */
-const STATIC_SIZE = Int32Array.from([
-  0,
-  ...STATIC_TABLE.map(([n, v]) => n.length + v.length + ENTRY_OVERHEAD),
-]);
 /** The names the client reads a value of, and their lengths as raw and as Huffman-coded octets. */
 const READ_NAMES = [':status', 'server'];
 const READ_NAMES_OCTETS = READ_NAMES.map((name) => name.length);
-
-/** Static name indexes for the request's fields. */
-const NAME_INDEX: Record<string, number> = {
-  ':authority': 1,
-  ':method': 2,
-  ':path': 4,
-  ':scheme': 6,
-  accept: 19,
-  'content-length': 28,
-  'content-type': 31,
-  'user-agent': 58,
-};
-
-function encodeInt(out: number[], value: number, prefixBits: number, firstByte: number): void {
-  const max = (1 << prefixBits) - 1;
-  if (value < max) {
-    out.push(firstByte | value);
-    return;
-  }
-  out.push(firstByte | max);
-  let v = value - max;
-  while (v >= 128) {
-    out.push((v & 127) | 128);
-    v = Math.floor(v / 128);
-  }
-  out.push(v);
-}
-
-function encodeString(out: number[], text: string): void {
-  const bytes = Buffer.from(text, 'latin1');
-  encodeInt(out, bytes.length, 7, 0); // H = 0: raw octets
-  for (const b of bytes) out.push(b);
-}
-
-/**
- * The header block of a request: pseudo-headers first (RFC 9113 section 8.3), every field
- * a literal without indexing (no dynamic table state on either side).
- */
-export function encodeRequestBlock(headers: Record<string, string>): Buffer {
-  const out: number[] = [];
-  const entries = Object.entries(headers).sort(
-    ([a], [b]) => Number(b.startsWith(':')) - Number(a.startsWith(':')),
-  );
-  for (const [name, value] of entries) {
-    const index = NAME_INDEX[name];
-    if (index !== undefined) {
-      encodeInt(out, index, 4, 0x00);
-    } else {
-      out.push(0x00);
-      encodeString(out, name);
-    }
-    encodeString(out, value);
-  }
-  return Buffer.from(out);
-}
-
-/**
- * Code lengths of the 257 Huffman symbols (octets 0-255, then EOS) of RFC 7541 appendix B,
- * one base-32 digit each. The code is canonical (codes follow the order of length, then
- * symbol), so the lengths alone define it.
- */
-const HUFFMAN_LENGTHS =
-  'DNSSSSSSSOUSSUSSSSSSSSUSSSSSSSSS6AACD68BAA8B8666555666666678F6CAD67777777777777777777777878DJDE6F5656566657766656765567' +
-  '7777FBEDSKMKKMMMNMNNNNNONOOMNONNNNLMNMNNOMLKMMNNLNMMOLMNNLLMLNMNNKMMMNMMNQQKJMNMPQQQRRQOPJLQRRQROLLQQSRRRKOKLMLLNMMPPOOQ' +
-  'NQRQQRRRRRSRRRRRQU';
-
-const EOS = 256;
-
-/**
- * The Huffman code as a state machine read 4 bits at a time (as nghttp2 does). A state is a
- * node inside the code tree (256 of them, the root 0). Each of a state's 16 transitions packs
- * the next state (bits 0-7), whether a symbol was completed (bit 8; at most one per 4 bits,
- * the shortest code being 5 bits), that symbol (bits 9-16), and whether the bits spell EOS,
- * which a string must not contain (bit 17). A string may end only in a state reached by
- * fewer than 8 bits, all ones, since its last symbol: padding, a prefix of EOS (`accept`).
- */
-const HUFFMAN = (() => {
-  const lengths = [...HUFFMAN_LENGTHS].map((c) => parseInt(c, 32));
-  const bySize = lengths.map((_, sym) => sym).sort((a, b) => lengths[a]! - lengths[b]! || a - b);
-  // The tree: per internal node, its two children: another internal node (< 256) or 256 + symbol.
-  const next: [number, number][] = [[-1, -1]];
-  const depth = [0];
-  const ones = [true];
-  let code = 0;
-  bySize.forEach((sym, i) => {
-    const len = lengths[sym]!;
-    if (i > 0) code = (code + 1) << (len - lengths[bySize[i - 1]!]!);
-    let node = 0;
-    for (let bit = len - 1; bit > 0; bit--) {
-      const b = (code >> bit) & 1;
-      if (next[node]![b] === -1) {
-        next[node]![b] = next.length;
-        next.push([-1, -1]);
-        depth.push(depth[node]! + 1);
-        ones.push(ones[node]! && b === 1);
-      }
-      node = next[node]![b]!;
-    }
-    next[node]![code & 1] = 256 + sym;
-  });
-  const step = new Int32Array(next.length * 16);
-  for (let state = 0; state < next.length; state++) {
-    for (let nibble = 0; nibble < 16; nibble++) {
-      let node = state;
-      let out = 0;
-      for (let bit = 3; bit >= 0; bit--) {
-        const child = next[node]![(nibble >> bit) & 1]!;
-        if (child < 256) {
-          node = child;
-          continue;
-        }
-        out = child - 256 === EOS ? 1 << 17 : 0x100 | ((child - 256) << 9);
-        node = 0;
-      }
-      step[state * 16 + nibble] = node | out;
-    }
-  }
-  const accept = Uint8Array.from(ones, (allOnes, state) => Number(allOnes && depth[state]! < 8));
-  /** Octets a text takes Huffman-coded. */
-  const octets = (text: string): number =>
-    Math.ceil([...Buffer.from(text, 'latin1')].reduce((bits, byte) => bits + lengths[byte]!, 0) / 8);
-  return { step, accept, octets };
-})();
-
-const READ_NAMES_HUFFMAN_OCTETS = READ_NAMES.map(HUFFMAN.octets);
-
-const SYMBOL = 0x100;
-const INVALID = 1 << 17;
-/** Where Huffman-decoded octets go before they become a string (grown when a string needs more). */
-let scratch = Buffer.allocUnsafe(512);
-
-/** Decodes Huffman-coded octets into `scratch`; returns how many, or -1 when the coding is invalid. */
-function huffmanInto(buf: Uint8Array, from: number, to: number): number {
-  const { step, accept } = HUFFMAN;
-  // The shortest code is 5 bits: at most 8 / 5 symbols per octet.
-  const most = Math.ceil(((to - from) * 8) / 5);
-  if (most > scratch.length) scratch = Buffer.allocUnsafe(most);
-  const out = scratch;
-  let state = 0;
-  let n = 0;
-  for (let i = from; i < to; i++) {
-    const byte = buf[i]!;
-    let t = step[(state << 4) | (byte >> 4)]!;
-    if (t & INVALID) return -1;
-    if (t & SYMBOL) out[n++] = t >> 9;
-    t = step[((t & 0xff) << 4) | (byte & 15)]!;
-    if (t & INVALID) return -1;
-    if (t & SYMBOL) out[n++] = t >> 9;
-    state = t & 0xff;
-  }
-  return accept[state] === 1 ? n : -1;
-}
-
-/** Decodes a Huffman-coded string (RFC 7541 section 5.2); null when the coding is invalid. */
-export function huffmanDecode(buf: Uint8Array, from: number, to: number): string | null {
-  const n = huffmanInto(buf, from, to);
-  return n < 0 ? null : scratch.toString('latin1', 0, n);
-}
+const READ_NAMES_HUFFMAN_OCTETS = READ_NAMES.map(huffmanOctets);
 
 export interface DecodedHead {
   status: number;

@@ -2,9 +2,11 @@ import type net from 'node:net';
 import { DEFAULTS } from '../../../shared/defaults.ts';
 import type { Dialer, DialTiming } from './dial.ts';
 import { classifyError, type ClassifiedError } from '../errors.ts';
-import { H2_CODE, h2ErrorName } from './h2-errors.ts';
-import { encodeRequestBlock } from './hpack.ts';
-import { H2Session, newExchange, type H2Exchange } from './http2-session.ts';
+import { H2_CODE } from './h2-errors.ts';
+import { cutOff, goawayTwice, NO_H2, REFUSED_TWICE, streamReset } from './h2-failures.ts';
+import { encodeRequestBlock } from './hpack-encoder.ts';
+import { newExchange, type H2Exchange } from './h2-exchange.ts';
+import { H2Session } from './http2-session.ts';
 import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
 
 export interface Http2Config {
@@ -195,15 +197,7 @@ export class Http2Client implements Client {
         if (err !== null || socket === null || noH2) {
           socket?.destroy();
           this.failedConnections++;
-          this.failQueued(
-            noH2
-              ? {
-                  kind: 'protocol',
-                  message:
-                    'the server does not speak HTTP/2 over TLS (ALPN offered h2, the server refused it)',
-                }
-              : classifyError(err),
-          );
+          this.failQueued(noH2 ? NO_H2 : classifyError(err));
           return;
         }
         session = new H2Session(
@@ -311,18 +305,11 @@ export class Http2Client implements Client {
       this.active.delete(ex);
       if (code === H2_CODE.REFUSED_STREAM) {
         // Not processed (RFC 9113 section 8.7): sent again, keeping its start and intended times.
-        this.again(ex, performance.now(), {
-          kind: 'refused-stream',
-          message:
-            'the server refused the stream (RST_STREAM REFUSED_STREAM), and again when it was sent once more: the request was never processed',
-        });
+        this.again(ex, performance.now(), REFUSED_TWICE);
         this.closeIfIdle(conn);
         return;
       }
-      this.cfg.state.failed(
-        { kind: 'reset', message: `stream reset by the server (RST_STREAM ${h2ErrorName(code)})` },
-        performance.now(),
-      );
+      this.cfg.state.failed(streamReset(code), performance.now());
       this.closeIfIdle(conn);
       this.owner.onFree(this);
     },
@@ -378,15 +365,10 @@ export class Http2Client implements Client {
           continue;
         }
         ex.ended = true;
-        const f: ClassifiedError = err
-          ? classifyError(err)
-          : conn.goawayLastStreamId >= 0
-            ? {
-                kind: 'goaway',
-                message: `stream cut off by GOAWAY (last stream ${conn.goawayLastStreamId}, ${h2ErrorName(conn.goawayCode)}): the connection closed before the response was complete`,
-              }
-            : { kind: 'reset', message: 'HTTP/2 connection closed before the response was complete' };
-        this.cfg.state.failed(f, now);
+        this.cfg.state.failed(
+          err ? classifyError(err) : cutOff(conn.goawayLastStreamId, conn.goawayCode),
+          now,
+        );
         failed++;
       }
       if (failed > 0) this.owner.onFree(this);
@@ -395,10 +377,7 @@ export class Http2Client implements Client {
   };
 
   private goawayFailure(conn: Conn): ClassifiedError {
-    return {
-      kind: 'goaway',
-      message: `the server sent GOAWAY (last stream ${conn.goawayLastStreamId}, ${h2ErrorName(conn.goawayCode)}) before processing the stream, and again when it was sent once more: the request was never processed`,
-    };
+    return goawayTwice(conn.goawayLastStreamId, conn.goawayCode);
   }
 
   private failQueued(f: ClassifiedError): void {

@@ -41,6 +41,8 @@ interface Slot {
   client: Client;
   /** On the idle or the fresh stack (both are cleaned lazily: a slot there may be full). */
   pooled: boolean;
+  /** Its first request: not sent yet, sent and not finished, or finished. */
+  first: 'unsent' | 'waiting' | 'finished';
 }
 
 /** The top slot of a stack with room, dropping full ones on the way (they come back when freed). */
@@ -90,6 +92,8 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
   private readonly fresh: Slot[] = [];
   /** Slots created lately, some still opening their connection (see opening()). */
   private readonly recent: Slot[] = [];
+  /** Slots whose first request was sent and has not finished. */
+  private unanswered = 0;
   /** Requests one client takes (1 for HTTP/1.1, the stream cap for HTTP/2); known once one exists. */
   private perClient = 1;
   /** Spare capacity (requests) below which connections are opened ahead of need. */
@@ -167,6 +171,10 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
   }
 
   private freed(slot: Slot, now: number | undefined): void {
+    if (slot.first === 'waiting') {
+      slot.first = 'finished';
+      this.unanswered--;
+    }
     if (this.finished) return;
     if (!slot.pooled && slot.client.free > 0) {
       slot.pooled = true;
@@ -182,7 +190,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
 
   /** A new client in a fresh slot. */
   private grow(): Slot {
-    const slot: Slot = { client: null as unknown as Client, pooled: true };
+    const slot: Slot = { client: null as unknown as Client, pooled: true, first: 'unsent' };
     slot.client = this.makeClient({ onFree: (_c, now) => this.freed(slot, now) });
     this.clients.push(slot.client);
     if (this.clients.length === 1) this.perClient = Math.max(1, slot.client.free);
@@ -191,13 +199,18 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     return slot;
   }
 
-  /** Connections being opened now (the recent slots still connecting; the others are dropped from the list). */
+  /**
+   * New connections not proven yet: those being opened before any request (the recent slots
+   * still connecting; the others are dropped from the list), and those whose first request
+   * has not finished. Connections opened ahead of need and idle do not count, so the pool can
+   * grow past MAX_OPENING; a server that accepts and never answers holds it at MAX_OPENING.
+   */
   private opening(): number {
     const recent = this.recent;
     let kept = 0;
-    for (const s of recent) if (s.client.connecting) recent[kept++] = s;
+    for (const s of recent) if (s.first === 'unsent' && s.client.connecting) recent[kept++] = s;
     recent.length = kept;
-    return kept;
+    return kept + this.unanswered;
   }
 
   /**
@@ -256,6 +269,10 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
       }
       this.next++;
       this.lastSendAt = now;
+      if (slot.first === 'unsent') {
+        slot.first = 'waiting';
+        this.unanswered++;
+      }
       slot.client.send(intended, now);
     }
     this.sending = false;

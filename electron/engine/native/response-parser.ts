@@ -5,12 +5,13 @@
  * 204 and 304 without a body, bodies delimited by the connection's close) and counts bytes;
  * it never decodes a body or builds a header object. The head of a response is scanned byte
  * by byte for the four headers that matter (Content-Length, Transfer-Encoding, Connection,
- * and Server when asked). Input may arrive split at any byte, and one read may hold many
- * pipelined responses.
+ * and Server when asked: response-head.ts). Input may arrive split at any byte, and one read
+ * may hold many pipelined responses.
  *
  * The caller may pass a reused read buffer (net's `onread`): anything the parser keeps
  * across calls (a head split between reads) is copied.
  */
+import { CR, emptyHead, LF, readHead, SPACE, TAB, type HeadFields } from './response-head.ts';
 
 /** Called once per complete final response, synchronously from execute() or finish(). */
 export type ResponseCallback = (
@@ -28,11 +29,6 @@ export interface ResponseParserOptions {
   maxHeadBytes: number;
 }
 
-const CR = 13;
-const LF = 10;
-const COLON = 58;
-const SPACE = 32;
-const TAB = 9;
 const SEMICOLON = 59;
 const CRLFCRLF = Buffer.from('\r\n\r\n');
 /** Longer heads are parsed every time rather than kept for comparison. */
@@ -55,39 +51,6 @@ const TRAILER_LINE_LF = 12;
 const FAILED = 13;
 const HALTED = 14;
 
-const NAME_CONTENT_LENGTH = Buffer.from('content-length');
-const NAME_TRANSFER_ENCODING = Buffer.from('transfer-encoding');
-const NAME_CONNECTION = Buffer.from('connection');
-const NAME_SERVER = Buffer.from('server');
-
-/** Case-insensitive compare of buf[at, at+name.length) with a lower-case ASCII name. */
-function nameIs(buf: Uint8Array, at: number, len: number, name: Uint8Array): boolean {
-  if (len !== name.length) return false;
-  for (let i = 0; i < len; i++) if ((buf[at + i]! | 0x20) !== name[i]) return false;
-  return true;
-}
-
-const isSeparator = (c: number): boolean => c === SPACE || c === TAB || c === 44; /* , */
-
-/** Does buf[from, to) contain `word` as a comma/space separated token (case-insensitive)? */
-function hasToken(buf: Uint8Array, from: number, to: number, word: string): boolean {
-  const n = word.length;
-  for (let i = from; i + n <= to; i++) {
-    let match = true;
-    for (let j = 0; j < n; j++) {
-      if ((buf[i + j]! | 0x20) !== word.charCodeAt(j)) {
-        match = false;
-        break;
-      }
-    }
-    if (!match) continue;
-    const before = i === from ? SPACE : buf[i - 1]!;
-    const after = i + n === to ? SPACE : buf[i + n]!;
-    if (isSeparator(before) && isSeparator(after)) return true;
-  }
-  return false;
-}
-
 function hexValue(c: number): number {
   if (c >= 48 && c <= 57) return c - 48;
   const l = c | 0x20;
@@ -102,13 +65,11 @@ export class ResponseParser {
   private readonly maxHeadBytes: number;
   /** Head bytes kept from earlier reads while its end has not arrived. */
   private pending: Buffer | null = null;
+  /** The head being read. */
+  private readonly head = emptyHead();
   /** The last head parsed in full (a copy) and what it said; see parseHead(). */
   private lastHead: Buffer | null = null;
-  private lastStatus = 0;
-  private lastMinor = 1;
-  private lastContentLength = -1;
-  private lastChunked = false;
-  private lastClose = false;
+  private readonly last = emptyHead();
 
   // The response being parsed.
   private status = 0;
@@ -256,14 +217,8 @@ export class ResponseParser {
           buf[to - 3] === LF &&
           buf.compare(last, 0, last.length, pos, to) === 0
         ) {
-          this.minorVersion = this.lastMinor;
-          this.headRead(
-            this.lastStatus,
-            this.lastContentLength,
-            this.lastChunked,
-            this.lastClose,
-            last.length,
-          );
+          this.minorVersion = this.last.minor;
+          this.headRead(this.last, last.length);
           return to;
         }
       }
@@ -292,115 +247,28 @@ export class ResponseParser {
     return pos + (at + 4 - prev.length);
   }
 
-  /** Reads the status line and framing headers of buf[from, to) (to is just past CRLFCRLF). */
+  /** Reads the head buf[from, to) (to is just past CRLFCRLF) and acts on it. */
   private headParsed(buf: Buffer, from: number, to: number): boolean {
-    // "HTTP/1.x SSS"
-    if (
-      to - from < 16 ||
-      buf[from] !== 72 /* H */ ||
-      buf[from + 1] !== 84 ||
-      buf[from + 2] !== 84 ||
-      buf[from + 3] !== 80 ||
-      buf[from + 4] !== 47 /* / */ ||
-      buf[from + 5] !== 49 /* 1 */ ||
-      buf[from + 6] !== 46 /* . */ ||
-      buf[from + 8] !== SPACE ||
-      (buf[from + 12] !== SPACE && buf[from + 12] !== CR)
-    ) {
-      return this.fail('response does not start with an HTTP/1.x status line');
-    }
-    const minor = buf[from + 7]! - 48;
-    const d0 = buf[from + 9]! - 48;
-    const d1 = buf[from + 10]! - 48;
-    const d2 = buf[from + 11]! - 48;
-    if (minor < 0 || minor > 9 || d0 < 1 || d0 > 5 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) {
-      return this.fail('malformed status line');
-    }
-    const status = d0 * 100 + d1 * 10 + d2;
-    this.minorVersion = minor;
-
-    let contentLength = -1;
-    let chunked = false;
-    let connClose = minor === 0;
-    // Skip the status line.
-    let i = from + 12;
-    while (buf[i] !== LF) i++;
-    i++;
-    const headEnd = to - 2; // the final empty line's CRLF
-    while (i < headEnd) {
-      const lineStart = i;
-      let colon = -1;
-      while (buf[i] !== LF) {
-        if (colon === -1 && buf[i] === COLON) colon = i;
-        i++;
-      }
-      const lineEnd = buf[i - 1] === CR ? i - 1 : i;
-      i++;
-      if (colon <= lineStart) continue; // not a header line (or empty name): ignore it
-      let v = colon + 1;
-      while (v < lineEnd && (buf[v] === SPACE || buf[v] === TAB)) v++;
-      let ve = lineEnd;
-      while (ve > v && (buf[ve - 1] === SPACE || buf[ve - 1] === TAB)) ve--;
-      const nameLen = colon - lineStart;
-      switch (nameLen) {
-        case 14:
-          if (nameIs(buf, lineStart, nameLen, NAME_CONTENT_LENGTH)) {
-            let n = 0;
-            if (v === ve) return this.fail('empty Content-Length');
-            for (let k = v; k < ve; k++) {
-              const c = buf[k]! - 48;
-              if (c < 0 || c > 9) return this.fail('malformed Content-Length');
-              n = n * 10 + c;
-            }
-            if (contentLength !== -1 && contentLength !== n)
-              return this.fail('conflicting Content-Length headers');
-            contentLength = n;
-          }
-          break;
-        case 17:
-          if (nameIs(buf, lineStart, nameLen, NAME_TRANSFER_ENCODING)) {
-            // chunked must be the final coding; anything else is read until close.
-            chunked = ve - v >= 7 && hasToken(buf, ve - 7 === v ? v : ve - 8, ve, 'chunked');
-          }
-          break;
-        case 10:
-          if (nameIs(buf, lineStart, nameLen, NAME_CONNECTION)) {
-            if (hasToken(buf, v, ve, 'close')) connClose = true;
-            else if (minor === 0 && hasToken(buf, v, ve, 'keep-alive')) connClose = false;
-          }
-          break;
-        case 6:
-          if (this.captureServer && nameIs(buf, lineStart, nameLen, NAME_SERVER)) {
-            this.server = buf.toString('latin1', v, ve);
-          }
-          break;
-      }
-    }
-
+    const h = this.head;
+    const invalid = readHead(buf, from, to, this.captureServer, h);
+    if (invalid !== null) return this.fail(invalid);
+    this.minorVersion = h.minor;
+    if (h.server !== null) this.server = h.server;
     // The status line and the framing headers are all the head says (the Server value aside,
     // which is read only when captured): an identical head gets the same answer.
     if (to - from <= MAX_REMEMBERED_HEAD && !this.captureServer) {
       this.lastHead = Buffer.from(buf.subarray(from, to));
-      this.lastStatus = status;
-      this.lastMinor = minor;
-      this.lastContentLength = contentLength;
-      this.lastChunked = chunked;
-      this.lastClose = connClose;
+      Object.assign(this.last, h);
     }
-    this.headRead(status, contentLength, chunked, connClose, to - from);
+    this.headRead(h, to - from);
     return true;
   }
 
   /** Acts on a parsed head: counts it and sets up (or completes) its body. */
-  private headRead(
-    status: number,
-    contentLength: number,
-    chunked: boolean,
-    connClose: boolean,
-    headBytes: number,
-  ): void {
+  private headRead(h: HeadFields, headBytes: number): void {
+    const { status, contentLength } = h;
     this.status = status;
-    this.close = connClose;
+    this.close = h.close;
     this.bodyBytes = 0;
     this.totalBytes += headBytes;
     // 1xx informational: no body; the final response to the same request follows (its
@@ -410,7 +278,7 @@ export class ResponseParser {
       this.complete();
       return;
     }
-    if (chunked) {
+    if (h.chunked) {
       this.state = CHUNK_SIZE;
       this.chunkDigits = 0;
       this.remaining = 0;

@@ -12,6 +12,7 @@ import { PlanEditor } from './PlanEditor.tsx';
 import { checkPlanDraft, withPreflightFix, type PlanDraft } from './planDraft.ts';
 import { PreflightFailures } from './PreflightFailures.tsx';
 import type { ComparisonRun } from './useComparisonRun.ts';
+import './compare.css';
 
 interface CompareViewProps {
   api: TrebuchetApi;

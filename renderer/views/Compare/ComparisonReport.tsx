@@ -1,14 +1,13 @@
 import { useCallback, useMemo, useState } from 'react';
+import type { CellOutcome } from '../../../shared/comparison-cells.ts';
 import {
   aggregateComparison,
   comparisonPercentileTable,
-  levelLabel,
-  type CellOutcome,
-  type ComparisonPlan,
   type ComparisonTable,
-  type ProtocolVariant,
-} from '../../../shared/comparison.ts';
-import { matrixCells, matrixColumns, repetitionRows } from '../../../shared/comparison-columns.ts';
+} from '../../../shared/comparison-table.ts';
+import { levelLabel, type ComparisonPlan, type ProtocolVariant } from '../../../shared/comparison.ts';
+import { matrixCells, matrixColumns } from '../../../shared/comparison-columns.ts';
+import { repetitionRows } from '../../../shared/comparison-repetitions.ts';
 import { fileSlug } from '../../../shared/file-name.ts';
 import {
   comparisonMatrixCsv,
@@ -215,7 +214,7 @@ function AtPicker({ table, at, onChange }: { table: ComparisonTable; at: At; onC
     <div className="at-picker">
       {table.protocols.length > 1 && (
         <select
-          className="input select input--sm"
+          className="input select"
           aria-label="Protocol"
           value={at.protocol}
           data-testid="at-protocol"
@@ -229,7 +228,7 @@ function AtPicker({ table, at, onChange }: { table: ComparisonTable; at: At; onC
         </select>
       )}
       <select
-        className="input select input--sm"
+        className="input select"
         aria-label="Level"
         value={String(at.level)}
         data-testid="at-level"

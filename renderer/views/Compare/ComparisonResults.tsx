@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import type { CellOutcome, ComparisonPlan } from '../../../shared/comparison.ts';
+import type { CellOutcome } from '../../../shared/comparison-cells.ts';
+import type { ComparisonPlan } from '../../../shared/comparison.ts';
 import { formatRunReport } from '../../../shared/format/report.ts';
 import { planReport } from '../../../shared/report-settings.ts';
 import { runVerdict } from '../../../shared/verdict.ts';

@@ -4,6 +4,7 @@ import { formatLiveRate } from '../../lib/format.ts';
 import { isBusy } from '../../run/runStore.ts';
 import { statusBadge } from '../../run/targetStatus.ts';
 import { cellsFinished, type CellProgress, type ComparisonRunState } from './comparisonRun.ts';
+import './matrix.css';
 
 const STATUS_TEXT: Record<CellProgress['status'], string> = {
   pending: 'waiting',

@@ -1,17 +1,9 @@
 import { useEffect, useRef } from 'react';
-import {
-  levelLabel,
-  type CellOutcome,
-  type ComparisonPlan,
-  type ComparisonTable,
-} from '../../../shared/comparison.ts';
-import {
-  columnText,
-  REPETITION_COLUMNS,
-  type MatrixCell,
-  type MatrixColumn,
-  type RepetitionRow,
-} from '../../../shared/comparison-columns.ts';
+import type { CellOutcome } from '../../../shared/comparison-cells.ts';
+import type { ComparisonTable } from '../../../shared/comparison-table.ts';
+import { levelLabel, type ComparisonPlan } from '../../../shared/comparison.ts';
+import { columnText, type MatrixCell, type MatrixColumn } from '../../../shared/comparison-columns.ts';
+import { REPETITION_COLUMNS, type RepetitionRow } from '../../../shared/comparison-repetitions.ts';
 import type { MatrixColumnId } from '../../../shared/report-settings.ts';
 import { VERDICT_STATE_LABELS, verdictLabel } from '../../../shared/verdict.ts';
 import { verdictTone } from '../../report/reportModel.ts';
@@ -23,6 +15,7 @@ import {
   firstRunOf,
   toggleColumn,
 } from './matrixView.ts';
+import './matrix.css';
 
 /*
  * The comparison report's tables of cells: the matrix with its column picker and caveats,

@@ -1,14 +1,12 @@
 import type { ChartConfiguration, ChartDataset, ScriptableContext, TooltipItem } from 'chart.js';
+import { cellKey } from '../../../shared/comparison-cells.ts';
 import {
   cellAt,
-  cellKey,
-  levelLabel,
   scalingSeries,
   type ComparisonTable,
-  type LevelKind,
-  type ProtocolVariant,
   type ScalingSeries,
-} from '../../../shared/comparison.ts';
+} from '../../../shared/comparison-table.ts';
+import { levelLabel, type LevelKind, type ProtocolVariant } from '../../../shared/comparison.ts';
 import { baseLineOptions } from '../../charts/baseOptions.ts';
 import { hatch } from '../../charts/hatch.ts';
 import { seriesColor, withAlpha, type Palette } from '../../charts/palette.ts';

@@ -4,8 +4,8 @@ import {
   type CellCoordinates,
   type CellOutcome,
   type ComparisonEvent,
-  type ComparisonPlan,
-} from '../../../shared/comparison.ts';
+} from '../../../shared/comparison-cells.ts';
+import type { ComparisonPlan } from '../../../shared/comparison.ts';
 import type { PreflightFailure } from '../../../shared/preflight.ts';
 import type { RunStatus } from '../../../shared/result.ts';
 import type { RunPhase } from '../../run/runStore.ts';

@@ -1,10 +1,8 @@
+import { cellKey, type CellCoordinates, type CellOutcome } from '../../../shared/comparison-cells.ts';
 import {
-  cellKey,
   comparisonTargetLabel,
   levelKindOf,
   levelLabel,
-  type CellCoordinates,
-  type CellOutcome,
   type ComparisonPlan,
 } from '../../../shared/comparison.ts';
 import {
@@ -18,7 +16,7 @@ import {
   type MatrixColumnId,
   type ReportLayout,
 } from '../../../shared/report-settings.ts';
-import type { VerdictFigure } from '../../../shared/verdict.ts';
+import type { VerdictFigure } from '../../../shared/verdict-caveats.ts';
 
 /*
  * What the comparison report's matrix shows besides the registry's columns: which columns

@@ -1,4 +1,5 @@
-import type { ComparisonTable, ProtocolVariant } from '../../../shared/comparison.ts';
+import type { ComparisonTable } from '../../../shared/comparison-table.ts';
+import type { ProtocolVariant } from '../../../shared/comparison.ts';
 
 /** Where the comparison's percentile table and curves stand: one protocol at one level. */
 export interface At {

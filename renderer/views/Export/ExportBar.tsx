@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { downloadText } from './download.ts';
+import './export.css';
 
 /** One export button: what it says and what a click does. */
 export interface ExportAction {

@@ -1,8 +1,8 @@
+import type { CellOutcome } from '../../../shared/comparison-cells.ts';
 import {
   comparisonTargetLabel,
   levelKindOf,
   levelLabel,
-  type CellOutcome,
   type ComparisonPlan,
 } from '../../../shared/comparison.ts';
 import { fileSlug } from '../../../shared/file-name.ts';

@@ -1,4 +1,5 @@
-import type { CellOutcome, ComparisonPlan } from '../../../shared/comparison.ts';
+import type { CellOutcome } from '../../../shared/comparison-cells.ts';
+import type { ComparisonPlan } from '../../../shared/comparison.ts';
 import { formatAbReport } from '../../../shared/format/ab.ts';
 import type { LabelledResult } from '../../../shared/format/csv.ts';
 import { formatHttpLoadReport } from '../../../shared/format/http-load.ts';

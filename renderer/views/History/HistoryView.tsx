@@ -13,6 +13,7 @@ import { useQuery } from '../../components/useQuery.ts';
 import { RecordView } from './RecordView.tsx';
 import { RunDiff } from './RunDiff.tsx';
 import { errorText } from '../../lib/errors.ts';
+import './history.css';
 
 interface HistoryViewProps {
   api: TrebuchetApi;

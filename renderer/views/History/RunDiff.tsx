@@ -1,9 +1,10 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { TrebuchetApi } from '../../../shared/api.ts';
-import { compareSummaries, type FigureComparison, type Stat } from '../../../shared/comparison.ts';
+import { compareSummaries, deltaText, verdictText } from '../../../shared/comparison-noise.ts';
+import type { Stat } from '../../../shared/comparison-stats.ts';
 import { comparableParts, type RunRecord } from '../../../shared/history.ts';
 import { Alert } from '../../components/Alert.tsx';
-import { formatCount, formatGrouped, formatMsValue, formatRate, formatRatio } from '../../lib/format.ts';
+import { formatCount, formatMsValue, formatRate, formatRatio } from '../../lib/format.ts';
 import { formatWhen } from '../../components/time.ts';
 import { useQuery } from '../../components/useQuery.ts';
 
@@ -25,26 +26,6 @@ function statText(unit: string, s: Stat | null): string {
   if (!s) return '–';
   const spread = s.stdev === null ? '' : ` ± ${formatFigure(unit, s.stdev)}`;
   return `${formatFigure(unit, s.mean)}${spread}`;
-}
-
-/** "+12.3 %", "−4.0 %", "n/a". */
-export function deltaText(c: FigureComparison): string {
-  if (c.deltaPercent === null) return c.delta === null ? '–' : 'n/a';
-  const sign = c.deltaPercent > 0 ? '+' : c.deltaPercent < 0 ? '−' : '±';
-  return `${sign}${formatGrouped(Math.abs(c.deltaPercent), 1)} %`;
-}
-
-export function verdictText(c: FigureComparison): string {
-  switch (c.verdict) {
-    case 'different':
-      return c.better === 'b' ? 'B better, beyond noise' : 'A better, beyond noise';
-    case 'within-noise':
-      return 'within run-to-run noise';
-    case 'too-few-repetitions':
-      return 'too few repetitions to tell';
-    case 'no-data':
-      return 'no data';
-  }
 }
 
 /** Two saved runs side by side: delta per figure and whether it is larger than the noise. */
@@ -139,7 +120,7 @@ function DiffTable({ a, b }: { a: RunRecord; b: RunRecord }) {
                 </td>
                 <td>
                   <span
-                    className={`verdict verdict--${c.verdict}`}
+                    className={`diff-verdict diff-verdict--${c.verdict}`}
                     title={c.message}
                     data-testid="diff-verdict"
                   >
@@ -180,7 +161,7 @@ function PartPicker({
         <div className="muted small">{formatWhen(record.createdAt)}</div>
         {labels.length > 1 && (
           <select
-            className="input select input--sm"
+            className="input select"
             aria-label={`Part of run ${side}`}
             value={String(value)}
             data-testid={`diff-part-${side}`}

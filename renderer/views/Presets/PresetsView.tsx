@@ -10,6 +10,7 @@ import { useSecretConsent } from '../../components/useConsent.tsx';
 import { useQuery } from '../../components/useQuery.ts';
 import { downloadText, MIME } from '../Export/download.ts';
 import { errorText } from '../../lib/errors.ts';
+import './presets.css';
 
 interface PresetsViewProps {
   api: TrebuchetApi;

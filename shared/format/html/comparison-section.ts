@@ -8,21 +8,17 @@ import {
   columnText,
   matrixCells,
   matrixColumns,
-  REPETITION_COLUMNS,
-  repetitionRows,
   type MatrixCell,
 } from '../../comparison-columns.ts';
+import { REPETITION_COLUMNS, repetitionRows } from '../../comparison-repetitions.ts';
+import type { CellOutcome } from '../../comparison-cells.ts';
 import {
   aggregateComparison,
   cellAt,
   comparisonPercentileTable,
-  comparisonTargetLabel,
-  levelLabel,
-  urlFor,
-  type CellOutcome,
-  type ComparisonPlan,
   type ComparisonTable,
-} from '../../comparison.ts';
+} from '../../comparison-table.ts';
+import { comparisonTargetLabel, levelLabel, urlFor, type ComparisonPlan } from '../../comparison.ts';
 import { PREFLIGHT_FIX_LABELS, type PreflightFailure } from '../../preflight.ts';
 import { planReport } from '../../report-settings.ts';
 import { runVerdict, VERDICT_STATE_LABELS, VERDICT_STATES } from '../../verdict.ts';

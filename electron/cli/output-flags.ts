@@ -1,0 +1,60 @@
+/**
+ * What `trebuchet run` writes and keeps: --format, the output files (checked before the run,
+ * so a long run does not end in a write error), --quiet, --keep-secrets, --save.
+ */
+import { dirname, resolve } from 'node:path';
+import type { FileIo } from './files.ts';
+import type { Values } from './run-flags.ts';
+import { CliInputError, parseDataDir } from './values.ts';
+
+const REPORT_FORMATS = ['text', 'ab', 'vegeta', 'http_load', 'jmeter', 'json'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+export interface OutputOptions {
+  /** --format; null when not given (a run prints text, a comparison its plan's layout). */
+  format: ReportFormat | null;
+  /** Write the result(s) as JSON here. */
+  jsonFile: string | null;
+  /** Base path for the CSV files (see csvPaths). */
+  csvFile: string | null;
+  /** Write the self-contained HTML report here. */
+  htmlFile: string | null;
+  /** No progress lines on stderr. */
+  quiet: boolean;
+  /** Keep secret header values in the report and the files (--keep-secrets); cleared by default. */
+  keepSecrets: boolean;
+}
+
+/** Where `--save` keeps runs: the data directory of `trebuchet serve --data-dir` (the stores' default when undefined). */
+export interface HistoryOptions {
+  save: boolean;
+  dataDir: string | undefined;
+}
+
+/** An output file path whose folder exists, so a long run does not end in a write error. */
+function outputFile(flag: string, path: string | undefined, io: FileIo): string | null {
+  if (path === undefined) return null;
+  const abs = resolve(io.cwd, path);
+  if (!io.isDirectory(dirname(abs))) throw new CliInputError(flag, `folder does not exist: ${dirname(abs)}`);
+  if (io.isDirectory(abs)) throw new CliInputError(flag, `${abs} is a folder; give a file name`);
+  return abs;
+}
+
+export function outputFromFlags(v: Values, io: FileIo): OutputOptions {
+  const format = v.format ?? null;
+  if (format !== null && !(REPORT_FORMATS as readonly string[]).includes(format)) {
+    throw new CliInputError('--format', `"${format}" is not one of ${REPORT_FORMATS.join(', ')}`);
+  }
+  return {
+    format: format as ReportFormat | null,
+    jsonFile: outputFile('--json', v.json, io),
+    csvFile: outputFile('--csv', v.csv, io),
+    htmlFile: outputFile('--html', v.html, io),
+    quiet: v.quiet === true,
+    keepSecrets: v['keep-secrets'] === true,
+  };
+}
+
+export function historyFromFlags(v: Values, io: FileIo): HistoryOptions {
+  return { save: v.save === true, dataDir: parseDataDir(v['data-dir'], io.cwd) };
+}

@@ -1,0 +1,73 @@
+/* What an HTTP/2 session and its client share: the request on a stream, the session's events and settings. */
+
+/** One request on a stream. The session fills in what it learns. */
+export interface H2Exchange {
+  id: number;
+  intendedAt: number;
+  startAt: number;
+  writtenAt: number;
+  firstByteAt: number;
+  status: number;
+  bodyBytes: number;
+  /** Every byte of this stream's frames as they came (9-byte frame headers, compressed headers, data). */
+  wireBytes: number;
+  server: string | null;
+  /** Request body bytes not yet sent (flow control). */
+  bodyOffset: number;
+  /** This stream's send window (for the request body). */
+  sendWindow: number;
+  received: number;
+  /** Settled: answered, failed or abandoned; later frames for it are dropped. */
+  ended: boolean;
+  /** Times the request went out again after the server refused it or left it unprocessed. */
+  retries: number;
+}
+
+/** A fresh exchange, not yet given a stream id or written. */
+export function newExchange(intendedAt: number, startAt: number): H2Exchange {
+  return {
+    id: 0,
+    intendedAt,
+    startAt,
+    writtenAt: 0,
+    firstByteAt: 0,
+    status: 0,
+    bodyBytes: 0,
+    wireBytes: 0,
+    server: null,
+    bodyOffset: 0,
+    sendWindow: 0,
+    received: 0,
+    ended: false,
+    retries: 0,
+  };
+}
+
+/** What a session tells its client; `Session` is the H2Session (a parameter, so this module needs none). */
+export interface H2SessionEvents<Session> {
+  /** A stream's response is complete. */
+  onResponse(ex: H2Exchange): void;
+  /** A stream was reset by the server (RST_STREAM with this code). */
+  onReset(ex: H2Exchange, code: number): void;
+  /** A stream broke the protocol (the session reset it); the rest of the connection goes on. */
+  onStreamError(ex: H2Exchange, message: string): void;
+  /** The server sent GOAWAY: streams above lastStreamId were not processed. */
+  onGoaway(session: Session, lastStreamId: number, code: number): void;
+  /** The server's SETTINGS_MAX_CONCURRENT_STREAMS. */
+  onMaxStreams(session: Session, max: number): void;
+  /** The connection ended (error null when it closed cleanly); open streams are listed. */
+  onClose(session: Session, err: Error | null, open: H2Exchange[]): void;
+}
+
+export interface H2SessionConfig {
+  /** The request's header block (see hpack-encoder.ts), the same on every stream. */
+  block: Buffer;
+  body: Uint8Array | null;
+  /** Whether the first response's Server value is still wanted. */
+  wantServer: () => boolean;
+  /**
+   * The largest response header block (HEADERS and CONTINUATION payloads) and decoded
+   * header list the client accepts; announced as SETTINGS_MAX_HEADER_LIST_SIZE.
+   */
+  maxHeaderBytes: number;
+}

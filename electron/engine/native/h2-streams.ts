@@ -1,0 +1,96 @@
+import { connectionError, H2_CODE } from './h2-errors.ts';
+import type { H2Exchange } from './h2-exchange.ts';
+import { frameName } from './h2-rules.ts';
+
+/*
+ * The client's streams on one HTTP/2 connection: the open ones by id, the ones it gave up on
+ * (whose late frames are dropped quietly), and the next id. A frame for a stream the client
+ * never opened, or one already closed, is a connection error (RFC 9113 section 5.1).
+ */
+
+const MAX_STREAM_ID = 2 ** 31 - 1;
+/** Streams given up (cancelled or reset by us) whose late frames are still dropped quietly. */
+const MAX_ABANDONED = 4096;
+
+export class H2Streams {
+  private readonly open = new Map<number, H2Exchange>();
+  /** Streams the client gave up on, oldest first: frames the server sent before it knew are dropped. */
+  private readonly abandoned = new Set<number>();
+  private nextId = 1;
+
+  /** Streams open. */
+  get size(): number {
+    return this.open.size;
+  }
+
+  /** True once every stream id was used: the connection takes no new stream. */
+  get exhausted(): boolean {
+    return this.nextId > MAX_STREAM_ID;
+  }
+
+  /** Opens the next stream (client ids are odd and rising) for the exchange; returns its id. */
+  add(ex: H2Exchange): number {
+    const id = this.nextId;
+    this.nextId += 2;
+    ex.id = id;
+    this.open.set(id, ex);
+    return id;
+  }
+
+  get(id: number): H2Exchange | undefined {
+    return this.open.get(id);
+  }
+
+  /** Stops tracking an open stream; false when it was not open. */
+  delete(id: number): boolean {
+    return this.open.delete(id);
+  }
+
+  values(): IterableIterator<H2Exchange> {
+    return this.open.values();
+  }
+
+  /** Every open stream, no longer tracked (the connection ended). */
+  takeAll(): H2Exchange[] {
+    const all = [...this.open.values()];
+    this.open.clear();
+    return all;
+  }
+
+  /** A stream given up on: its late frames are dropped, not taken for frames on a closed stream. */
+  abandon(id: number): void {
+    this.abandoned.add(id);
+    if (this.abandoned.size > MAX_ABANDONED) {
+      for (const oldest of this.abandoned) {
+        this.abandoned.delete(oldest);
+        break;
+      }
+    }
+  }
+
+  /**
+   * The open stream a DATA or HEADERS frame is for; null for one the client gave up on (its
+   * late frames are dropped). A stream the client never opened, or one already closed, is a
+   * connection error (section 5.1).
+   */
+  receiving(id: number, type: number): H2Exchange | null {
+    const ex = this.known(id, type);
+    if (ex !== null || this.abandoned.has(id)) return ex;
+    return connectionError(
+      `${frameName(type)} frame on stream ${id}, which was already closed (RFC 9113 section 5.1)`,
+      H2_CODE.STREAM_CLOSED,
+    );
+  }
+
+  /** The open stream with this id; null when it is closed; a connection error when it is idle. */
+  known(id: number, type: number): H2Exchange | null {
+    const ex = this.open.get(id);
+    if (ex !== undefined) return ex;
+    if (id % 2 === 0 || id >= this.nextId) {
+      connectionError(
+        `${frameName(type)} frame on stream ${id}, which the client never opened (RFC 9113 section 5.1)`,
+      );
+    }
+    return null;
+  }
+}

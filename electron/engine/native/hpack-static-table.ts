@@ -1,0 +1,80 @@
+/* HPACK's static table (RFC 7541 appendix A) and what the decoder reads from it, worked out once. */
+
+/** The static table (RFC 7541 appendix A), from index 1. */
+export const STATIC_TABLE: readonly (readonly [string, string])[] = [
+  [':authority', ''],
+  [':method', 'GET'],
+  [':method', 'POST'],
+  [':path', '/'],
+  [':path', '/index.html'],
+  [':scheme', 'http'],
+  [':scheme', 'https'],
+  [':status', '200'],
+  [':status', '204'],
+  [':status', '206'],
+  [':status', '304'],
+  [':status', '400'],
+  [':status', '404'],
+  [':status', '500'],
+  ['accept-charset', ''],
+  ['accept-encoding', 'gzip, deflate'],
+  ['accept-language', ''],
+  ['accept-ranges', ''],
+  ['accept', ''],
+  ['access-control-allow-origin', ''],
+  ['age', ''],
+  ['allow', ''],
+  ['authorization', ''],
+  ['cache-control', ''],
+  ['content-disposition', ''],
+  ['content-encoding', ''],
+  ['content-language', ''],
+  ['content-length', ''],
+  ['content-location', ''],
+  ['content-range', ''],
+  ['content-type', ''],
+  ['cookie', ''],
+  ['date', ''],
+  ['etag', ''],
+  ['expect', ''],
+  ['expires', ''],
+  ['from', ''],
+  ['host', ''],
+  ['if-match', ''],
+  ['if-modified-since', ''],
+  ['if-none-match', ''],
+  ['if-range', ''],
+  ['if-unmodified-since', ''],
+  ['last-modified', ''],
+  ['link', ''],
+  ['location', ''],
+  ['max-forwards', ''],
+  ['proxy-authenticate', ''],
+  ['proxy-authorization', ''],
+  ['range', ''],
+  ['referer', ''],
+  ['refresh', ''],
+  ['retry-after', ''],
+  ['server', ''],
+  ['set-cookie', ''],
+  ['strict-transport-security', ''],
+  ['transfer-encoding', ''],
+  ['user-agent', ''],
+  ['vary', ''],
+  ['via', ''],
+  ['www-authenticate', ''],
+];
+export const STATIC_COUNT = STATIC_TABLE.length;
+/** By static index: the entry's name, and its status code when it is a :status entry (else 0). */
+export const STATIC_NAMES = ['', ...STATIC_TABLE.map(([name]) => name)];
+export const STATIC_STATUS = Int32Array.from([
+  0,
+  ...STATIC_TABLE.map(([n, v]) => (n === ':status' ? Number(v) : 0)),
+]);
+/** Bytes an entry counts for beyond its name and value (RFC 7541 section 4.1). */
+export const ENTRY_OVERHEAD = 32;
+/** By static index: the entry's size as a header list counts it. */
+export const STATIC_SIZE = Int32Array.from([
+  0,
+  ...STATIC_TABLE.map(([n, v]) => n.length + v.length + ENTRY_OVERHEAD),
+]);
