@@ -226,9 +226,9 @@ export const warningSchema = z.object({
 export type Warning = z.infer<typeof warningSchema>;
 
 /**
- * One stage of a staged load: what was planned and what came back. Requests count in the
- * stage they were started in (as a server counting arrivals sees them); times are seconds
- * from the plan's start.
+ * One stage of a staged load: what was planned and what came back. A response counts in the
+ * stage its request was written in (as a server counting arrivals sees it), a failure in the
+ * stage it happened in; times are seconds from the plan's start.
  */
 export const stageResultSchema = z.object({
   index: count,
@@ -239,7 +239,7 @@ export const stageResultSchema = z.object({
   to: z.number().nonnegative(),
   /** Open model: requests the schedule planned in the stage (the area under its ramp); null for closed. */
   planned: z.number().nonnegative().nullable(),
-  /** Requests started in the stage that finished: responses plus transport errors. */
+  /** Requests of the stage that finished: responses plus transport errors. */
   requests: count,
   /** Transport errors (no response). */
   errors: count,

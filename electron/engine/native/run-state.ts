@@ -101,13 +101,15 @@ export class RequestLedger {
     startAt: number,
     doneAt: number,
     server: string | null,
+    /** When the request's bytes went out (after its connection opened): when the server got it. */
+    writtenAt: number,
   ): void {
     this.recorder.inFlight--;
     this.lastDoneAt = doneAt;
     const from = this.clock === 'intended' ? intendedAt : startAt;
     const latencyUs = Math.round((doneAt - from) * 1000);
     this.recorder.response(status, latencyUs, bodyBytes, totalBytes);
-    this.stages?.response(status, latencyUs, startAt);
+    this.stages?.response(status, latencyUs, writtenAt);
     if (this.corrected !== null && this.recorder.measuring)
       this.corrected.record(Math.max(1, Math.round((doneAt - intendedAt) * 1000)));
     if (!this.documentNoted && status >= 200 && status < 300) {

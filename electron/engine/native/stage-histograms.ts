@@ -14,7 +14,8 @@ interface Row {
 
 /**
  * Per-stage figures of a staged run: each response counts in the stage its request was
- * started in (what a server counting arrivals sees), its latency in that stage's histogram;
+ * written in (what a server counting arrivals sees: a request waiting for its connection to
+ * open arrives when it is written), its latency in that stage's histogram;
  * a failure counts in the stage it happened in (a request that got no answer has no arrival
  * to go by).
  * At most LIMITS.stages histograms, made as stages get responses, so memory stays bounded.
@@ -41,8 +42,8 @@ export class StageHistograms {
     this.t0 = t0;
   }
 
-  private rowAt(startAt: number): Row {
-    const t = (startAt - this.t0) / 1000;
+  private rowAt(at: number): Row {
+    const t = (at - this.t0) / 1000;
     const spans = this.spans;
     let i = this.at;
     while (i > 0 && t < spans[i]!.startSeconds) i--;
@@ -51,8 +52,8 @@ export class StageHistograms {
     return this.rows[i]!;
   }
 
-  response(status: number, latencyUs: number, startAt: number): void {
-    const row = this.rowAt(startAt);
+  response(status: number, latencyUs: number, writtenAt: number): void {
+    const row = this.rowAt(writtenAt);
     row.requests++;
     if (status < 200 || status > 299) row.non2xx++;
     (row.latency ??= new ValueRecorder()).record(latencyUs < 1 ? 1 : latencyUs);
