@@ -96,4 +96,27 @@ describe('a staged run in the reports', () => {
     expect(html).toContain('stages 2s:200,2s:200 (req/s)');
     expect(runHtmlReport([runResultFixture()])).not.toContain('target (stages)');
   });
+
+  it('the HTML report of a closed staged run charts the target beside the connections carrying load', () => {
+    const closed = runResultFixture({
+      load: {
+        model: 'closed',
+        connections: 10,
+        pipelining: 1,
+        limit: { kind: 'duration', seconds: 10 },
+        rate: null,
+        stages: [{ durationSeconds: 4, target: 8 }],
+      },
+      samples: [1, 2, 3, 4].map((t, seq) =>
+        sampleFixture({ seq, elapsedSeconds: t, intervalSeconds: 1, connections: 2 * t }),
+      ),
+      stages: [row({ endSeconds: 4, to: 8, planned: null })],
+    });
+    const html = runHtmlReport([closed]);
+    const chart = html.slice(html.indexOf('chart-connections'));
+    expect(chart).toContain('target (stages)');
+    expect(chart).toContain('carrying load');
+    expect(html).toContain('stages 4s:8 (connections) x 1 in flight');
+    expect(html).toContain('0 → 8 conn.');
+  });
 });
