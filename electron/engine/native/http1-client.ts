@@ -99,10 +99,6 @@ export class Http1Client implements Client {
     }
   }
 
-  get connecting(): boolean {
-    return this.dialing !== null || this.backoff !== null;
-  }
-
   prepare(): void {
     if (this.socket === null && this.dialing === null && this.backoff === null && !this.destroyed) {
       this.connect();

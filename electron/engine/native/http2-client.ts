@@ -90,10 +90,6 @@ export class Http2Client implements Client {
     this.dispatch(newExchange(intendedAt, now), now);
   }
 
-  get connecting(): boolean {
-    return this.dialing !== null || this.backoff !== null;
-  }
-
   prepare(): void {
     if (this.conn === null && this.dialing === null && this.backoff === null && !this.destroyed)
       this.connect();

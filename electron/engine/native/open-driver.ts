@@ -41,8 +41,10 @@ interface Slot {
   client: Client;
   /** On the idle or the fresh stack (both are cleaned lazily: a slot there may be full). */
   pooled: boolean;
-  /** Its first request: not sent yet, sent and not finished, or finished. */
-  first: 'unsent' | 'waiting' | 'finished';
+  /** A request finished on it: the server answers this connection. */
+  proven: boolean;
+  /** In the count of unproven connections (see opening()). */
+  counted: boolean;
 }
 
 /** The top slot of a stack with room, dropping full ones on the way (they come back when freed). */
@@ -90,10 +92,8 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
   private readonly idle: Slot[] = [];
   /** New slots never used yet (their connection opened ahead of need, or opening). */
   private readonly fresh: Slot[] = [];
-  /** Slots created lately, some still opening their connection (see opening()). */
-  private readonly recent: Slot[] = [];
-  /** Slots whose first request was sent and has not finished. */
-  private unanswered = 0;
+  /** Slots counted as unproven (see opening()). */
+  private unproven = 0;
   /** Requests one client takes (1 for HTTP/1.1, the stream cap for HTTP/2); known once one exists. */
   private perClient = 1;
   /** Spare capacity (requests) below which connections are opened ahead of need. */
@@ -146,9 +146,9 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
   /** Opens the connections a round trip of the schedule needs, before the first send. */
   private openPool(): void {
     const wanted = Math.ceil((this.schedule.peakRate * EXPECTED_LATENCY_MS) / 1000) + 2;
-    this.grow().client.prepare();
+    this.grow(true).client.prepare();
     const clients = Math.min(this.plan.maxInFlight, Math.ceil(wanted / this.perClient));
-    while (this.clients.length < clients) this.grow().client.prepare();
+    while (this.clients.length < clients) this.grow(true).client.prepare();
   }
 
   /** Fixes the schedule's end: every request due before measuring start + duration. */
@@ -171,9 +171,10 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
   }
 
   private freed(slot: Slot, now: number | undefined): void {
-    if (slot.first === 'waiting') {
-      slot.first = 'finished';
-      this.unanswered--;
+    if (!slot.proven) {
+      slot.proven = true;
+      if (slot.counted) this.unproven--;
+      slot.counted = false;
     }
     if (this.finished) return;
     if (!slot.pooled && slot.client.free > 0) {
@@ -188,29 +189,25 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     }
   }
 
-  /** A new client in a fresh slot. */
-  private grow(): Slot {
-    const slot: Slot = { client: null as unknown as Client, pooled: true, first: 'unsent' };
+  /** A new client in a fresh slot (`planned`: part of the pool the schedule needs from the start). */
+  private grow(planned = false): Slot {
+    const slot: Slot = { client: null as unknown as Client, pooled: true, proven: false, counted: !planned };
+    if (slot.counted) this.unproven++;
     slot.client = this.makeClient({ onFree: (_c, now) => this.freed(slot, now) });
     this.clients.push(slot.client);
     if (this.clients.length === 1) this.perClient = Math.max(1, slot.client.free);
-    this.recent.push(slot);
     this.fresh.push(slot);
     return slot;
   }
 
   /**
-   * New connections not proven yet: those being opened before any request (the recent slots
-   * still connecting; the others are dropped from the list), and those whose first request
-   * has not finished. Connections opened ahead of need and idle do not count, so the pool can
-   * grow past MAX_OPENING; a server that accepts and never answers holds it at MAX_OPENING.
+   * Connections not proven yet: opened since the start and no request finished on them (the
+   * pool opened for the schedule at the start counts once a request goes out on it). A server
+   * that accepts and never answers holds these at MAX_OPENING; connections that answered do
+   * not count, so the pool grows past it when the server is merely slow.
    */
   private opening(): number {
-    const recent = this.recent;
-    let kept = 0;
-    for (const s of recent) if (s.first === 'unsent' && s.client.connecting) recent[kept++] = s;
-    recent.length = kept;
-    return kept + this.unanswered;
+    return this.unproven;
   }
 
   /**
@@ -269,9 +266,9 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
       }
       this.next++;
       this.lastSendAt = now;
-      if (slot.first === 'unsent') {
-        slot.first = 'waiting';
-        this.unanswered++;
+      if (!slot.counted && !slot.proven) {
+        slot.counted = true;
+        this.unproven++;
       }
       slot.client.send(intended, now);
     }

@@ -14,8 +14,6 @@ export interface Client {
   send(intendedAt: number, now: number): void;
   /** Opens its connection now, without a request (the open model's pool opens ahead of need). */
   prepare(): void;
-  /** A connection is being opened (or waits to be retried after a failed one). */
-  readonly connecting: boolean;
   /** Fails requests older than the timeout. */
   sweep(now: number): void;
   /** Drops every connection now; unfinished requests stay unfinished (a stopped run). */
