@@ -10,6 +10,7 @@ import { ScenarioEditor } from './editor/ScenarioEditor.tsx';
 import { useScenarioDraft } from './editor/useScenarioDraft.ts';
 import { errorText } from './lib/errors.ts';
 import { LiveCharts } from './live/LiveCharts.tsx';
+import { ServerPanel } from './live/ServerPanel.tsx';
 import { ReportDetails, ReportSummary } from './report/Report.tsx';
 import { RunPanel } from './run/RunPanel.tsx';
 import { createRunStore, isBusy } from './run/runStore.ts';
@@ -258,6 +259,17 @@ export function App({ api }: { api: TrebuchetApi }) {
                     generation={run.generation}
                     about={chartAbout}
                     load={run.scenario?.load ?? null}
+                  />
+                )}
+                {shown !== null && chartAbout && (
+                  <ServerPanel
+                    store={store}
+                    targetIndex={shown}
+                    generation={run.generation}
+                    about={chartAbout}
+                    monitor={shownTargetSpec?.monitor}
+                    live={run.live[shown]?.server}
+                    resources={shownResult?.serverResources}
                   />
                 )}
                 {shown !== null && <ReportDetails results={run.results} shown={shown} />}

@@ -8,6 +8,7 @@ import {
   type ComparisonPlan,
 } from './comparison.ts';
 import { preflightCheckSchema, preflightFailureSchema } from './preflight.ts';
+import { resourceSampleSchema } from './resources.ts';
 import { runResultSchema, runStatusSchema, sampleSchema } from './result.ts';
 import { SCENARIO_VERSION, type Load, type Scenario } from './scenario.ts';
 
@@ -125,6 +126,13 @@ export const comparisonEventSchema = z.discriminatedUnion('type', [
     comparisonId: z.string(),
     cellIndex: z.number().int().nonnegative(),
     sample: sampleSchema,
+  }),
+  /** One reading of the running cell's server (target.monitor), after the cell-sample it belongs to. */
+  z.object({
+    type: z.literal('cell-server-sample'),
+    comparisonId: z.string(),
+    cellIndex: z.number().int().nonnegative(),
+    sample: resourceSampleSchema,
   }),
   z.object({
     type: z.literal('cell-done'),

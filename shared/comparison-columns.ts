@@ -10,8 +10,10 @@ import type { CellAggregate, ComparisonTable } from './comparison-table.ts';
 import type { Phase, RunResult } from './result.ts';
 import type { MatrixColumnId } from './report-settings.ts';
 import { errorPercent, failedRequests, timePerRequestAcrossMs, timePerRequestMs } from './format/summary.ts';
+import { maxOf, meanOf, sum } from './matrix-cell-figures.ts';
+import { SERVER_COLUMNS } from './comparison-server-columns.ts';
 import type { VerdictFigure } from './verdict-caveats.ts';
-import { cellVerdict, verdictLabel, type Verdict } from './verdict.ts';
+import { badCaveatsOn, cellVerdict, verdictLabel, type Verdict } from './verdict.ts';
 
 /** A cell of the matrix with its runs and verdict. */
 export interface MatrixCell extends CellAggregate {
@@ -60,18 +62,6 @@ export interface MatrixColumn {
   format(value: ColumnValue): string;
 }
 
-const mean = (values: readonly (number | null | undefined)[]): number | null => {
-  const xs = values.filter((v): v is number => typeof v === 'number');
-  return xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length;
-};
-/** Summed over the counted runs; null before any. */
-const sum = (cell: MatrixCell, get: (r: RunResult) => number | null): number | null => {
-  if (cell.counted.length === 0) return null;
-  const xs = cell.counted.map(get);
-  return xs.every((x) => x === null) ? null : xs.reduce<number>((a, b) => a + (b ?? 0), 0);
-};
-const meanOf = (cell: MatrixCell, get: (r: RunResult) => number | null | undefined): number | null =>
-  mean(cell.counted.map(get));
 const stat = (s: Stat | null, get: (s: Stat) => number | null): number | null => (s ? get(s) : null);
 const phaseMean = (phase: Phase) => (r: RunResult) => r.phases?.[phase]?.mean ?? null;
 
@@ -200,10 +190,7 @@ export const MATRIX_COLUMNS: Record<MatrixColumnId, MatrixColumn> = {
     unit: 'ms',
     description: 'longest request of all the runs',
     figure: 'latency',
-    value: (c) => {
-      const maxes = c.counted.flatMap((r) => (r.latency ? [r.latency.max] : []));
-      return maxes.length === 0 ? null : Math.max(...maxes);
-    },
+    value: (c) => maxOf(c, (r) => r.latency?.max),
     format: numberFormat(3),
   },
   connectMean: {
@@ -305,6 +292,7 @@ export const MATRIX_COLUMNS: Record<MatrixColumnId, MatrixColumn> = {
     value: (c) => sum(c, (r) => r.requests.dropped),
     format: countFormat,
   },
+  ...SERVER_COLUMNS,
   verdict: {
     id: 'verdict',
     label: 'verdict',
@@ -328,8 +316,5 @@ export function columnText(column: MatrixColumn, cell: MatrixCell): string {
 
 /** True when a bad caveat of the cell's verdict affects the column's figure (or the whole cell). */
 export function columnAffected(column: MatrixColumn, cell: MatrixCell): boolean {
-  if (column.figure === null) return false;
-  return cell.verdict.caveats.some(
-    (c) => c.severity === 'bad' && (c.figures === undefined || c.figures.includes(column.figure!)),
-  );
+  return column.figure !== null && badCaveatsOn(cell.verdict, column.figure).length > 0;
 }

@@ -73,6 +73,8 @@ export const DEFAULTS = {
       'p99',
       'failed',
       'success',
+      // Server CPU-seconds per 10,000 requests (target.monitor): which server spent the least CPU for the same work.
+      'serverCpuPer10k',
       'verdict',
     ],
   },

@@ -39,6 +39,12 @@ export const MATRIX_COLUMN_IDS = [
   'sloFailures',
   'late',
   'dropped',
+  'serverCpuMean',
+  'serverCpuMax',
+  'serverCpuPer10k',
+  'serverRssMax',
+  'serverMemoryMax',
+  'serverLoadMax',
   'verdict',
 ] as const;
 export const matrixColumnIdSchema = z.enum(MATRIX_COLUMN_IDS);

@@ -7,7 +7,13 @@
  */
 import type { RunResult } from './result.ts';
 import { fixed } from './format/units.ts';
-import { figureCaveats, plural, type Caveat, type CaveatCode } from './verdict-caveats.ts';
+import {
+  figureCaveats,
+  plural,
+  type Caveat,
+  type CaveatCode,
+  type VerdictFigure,
+} from './verdict-caveats.ts';
 
 /**
  * From best to worst; a verdict takes the worst state among its caveats.
@@ -159,6 +165,13 @@ export function cellVerdict(results: readonly RunResult[]): Verdict {
     });
   }
   return verdictOf(caveats);
+}
+
+/** The bad caveats that make a figure not the server's (those on it, and those on the whole result). */
+export function badCaveatsOn(v: Verdict, figure: VerdictFigure): Caveat[] {
+  return v.caveats.filter(
+    (c) => c.severity === 'bad' && (c.figures === undefined || c.figures.includes(figure)),
+  );
 }
 
 /** "clean", or the caveats' labels: "rate not reached; errors 2.1%" (matrix cells, CSV). */

@@ -7,12 +7,16 @@ import { OwnedJobs, type JobKind, type JobService, type Replay } from './owned-j
 /** The part of the ComparisonRunner (electron/services/comparison-runner.ts) a host uses. */
 export type ComparisonService = JobService<ComparisonPlan, ComparisonEvent, unknown>;
 
-/** A comparison's events but its cells' samples, of which only the latest is kept (for the live req/s). */
+/**
+ * A comparison's events but its cells' samples, of which only the latest engine sample and
+ * the latest server reading are kept (for the live req/s and server CPU).
+ */
 class ComparisonReplay implements Replay<ComparisonEvent, ActiveComparison> {
   readonly #comparisonId: string;
   readonly #plan: ComparisonPlan;
   readonly #events: ComparisonEvent[] = [];
   #lastSample: ComparisonEvent | null = null;
+  #lastServerSample: ComparisonEvent | null = null;
 
   constructor(comparisonId: string, plan: ComparisonPlan) {
     this.#comparisonId = comparisonId;
@@ -24,17 +28,21 @@ class ComparisonReplay implements Replay<ComparisonEvent, ActiveComparison> {
       this.#lastSample = event;
       return;
     }
-    // A cell's start or end makes the sample before it stale.
-    if (event.type === 'cell-started' || event.type === 'cell-done') this.#lastSample = null;
+    if (event.type === 'cell-server-sample') {
+      this.#lastServerSample = event;
+      return;
+    }
+    // A cell's start or end makes the samples before it stale.
+    if (event.type === 'cell-started' || event.type === 'cell-done') {
+      this.#lastSample = null;
+      this.#lastServerSample = null;
+    }
     this.#events.push(event);
   }
 
   snapshot(): ActiveComparison {
-    return {
-      comparisonId: this.#comparisonId,
-      plan: this.#plan,
-      events: this.#lastSample ? [...this.#events, this.#lastSample] : [...this.#events],
-    };
+    const latest = [this.#lastSample, this.#lastServerSample].filter((e) => e !== null);
+    return { comparisonId: this.#comparisonId, plan: this.#plan, events: [...this.#events, ...latest] };
   }
 }
 

@@ -102,7 +102,8 @@ const MAX_BACKLOG = 10_000;
 
 const isSample = (message: HostMessage): boolean =>
   (message.kind === 'event' && (message.event.type === 'sample' || message.event.type === 'server-sample')) ||
-  (message.kind === 'comparison' && message.event.type === 'cell-sample');
+  (message.kind === 'comparison' &&
+    (message.event.type === 'cell-sample' || message.event.type === 'cell-server-sample'));
 
 /**
  * Serves the built renderer and implements the API contract over a WebSocket, so the same

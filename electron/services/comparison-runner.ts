@@ -145,10 +145,12 @@ export class ComparisonRunner {
           coordinates: cell.coordinates,
           runId: run.id,
         });
-        // Subscribing starts the cell's run, so its samples come after 'cell-started'.
+        // Subscribing starts the cell's run, so its samples (the engine's, the server's) come after 'cell-started'.
         run.events((event) => {
           if (event.type === 'sample')
             emit({ type: 'cell-sample', comparisonId, cellIndex: cell.index, sample: event.sample });
+          else if (event.type === 'server-sample')
+            emit({ type: 'cell-server-sample', comparisonId, cellIndex: cell.index, sample: event.sample });
         });
         results = await run.done;
       } catch (err) {

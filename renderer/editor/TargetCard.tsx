@@ -2,6 +2,7 @@ import { httpMethodSchema } from '../../shared/scenario.ts';
 import { Field, RemoveButton, Segmented, TextField, TextFields, textField } from '../components/fields.tsx';
 import { CopyIcon } from '../components/icons.tsx';
 import { newHeader, type BodyKind, type HeaderDraft, type TargetDraft } from './draft.ts';
+import { MonitorField } from './MonitorField.tsx';
 
 interface TargetCardProps {
   index: number;
@@ -19,7 +20,7 @@ const BODY_KINDS: readonly { value: BodyKind; label: string }[] = [
   { value: 'file', label: 'File' },
 ];
 
-/** One target: method and URL up front, name, headers and body below. */
+/** One target: method and URL up front, the server monitor, name, headers and body below. */
 export function TargetCard({ index, target, canRemove, onChange, onRemove, onDuplicate }: TargetCardProps) {
   const set = (patch: Partial<TargetDraft>): void => onChange({ ...target, ...patch });
   const setHeader = (j: number, patch: Partial<HeaderDraft>): void =>
@@ -99,6 +100,13 @@ export function TargetCard({ index, target, canRemove, onChange, onRemove, onDup
           </div>
         )}
       </Field>
+
+      <MonitorField
+        value={target.monitor}
+        path={`${base}.monitor`}
+        testId={`target-monitor-${index}`}
+        onChange={(monitor) => set({ monitor })}
+      />
 
       <details className="target-card__more" open={target.headers.length > 0 || target.bodyKind !== 'none'}>
         <summary>

@@ -12,6 +12,7 @@ import {
 } from '../../shared/scenario.ts';
 import type { Stage } from '../../shared/stages.ts';
 import { parseWith, type FieldIssue } from '../../shared/validation.ts';
+import { DEFAULT_MONITOR_TEXT, monitorInput, withMonitorIssues } from './monitorDraft.ts';
 
 /**
  * What the editor holds while a person types. Numbers stay text until validation, so
@@ -35,6 +36,8 @@ export interface TargetDraft {
   bodyKind: BodyKind;
   bodyText: string;
   bodyPath: string;
+  /** The server monitor as the CLI's --monitor text: auto, off, pid:N or a node_exporter URL. */
+  monitor: string;
 }
 
 export interface ThresholdDraft {
@@ -123,6 +126,7 @@ export function newTarget(url = ''): TargetDraft {
     bodyKind: 'none',
     bodyText: '',
     bodyPath: '',
+    monitor: DEFAULT_MONITOR_TEXT,
   };
 }
 
@@ -254,6 +258,7 @@ export function draftToInput(d: ScenarioDraft): unknown {
           : t.bodyKind === 'file'
             ? { kind: 'file', path: t.bodyPath.trim() }
             : { kind: 'none' },
+      monitor: monitorInput(t.monitor),
     })),
     load:
       d.model === 'closed'
@@ -302,7 +307,7 @@ export function checkDraft(d: ScenarioDraft): DraftCheck {
   if (r.ok) return { ok: true, scenario: r.value, issues: new Map() };
   const issues = new Map<string, string>();
   for (const i of r.issues) if (!issues.has(i.path)) issues.set(i.path, i.message);
-  return { ok: false, issues, list: r.issues };
+  return { ok: false, issues: withMonitorIssues(issues, d.targets), list: r.issues };
 }
 
 /** Field paths the editor shows a message beside; anything else is listed under the form. */
@@ -314,6 +319,7 @@ export function fieldPaths(d: ScenarioDraft): Set<string> {
     paths.add(`targets.${i}.method`);
     paths.add(`targets.${i}.body.text`);
     paths.add(`targets.${i}.body.path`);
+    paths.add(`targets.${i}.monitor`);
     t.headers.forEach((_h, j) => {
       paths.add(`targets.${i}.headers.${j}.name`);
       paths.add(`targets.${i}.headers.${j}.value`);

@@ -1,9 +1,10 @@
-import { memo, useMemo } from 'react';
+import { memo, useMemo, type ReactNode } from 'react';
+import type { Sample } from '../../shared/result.ts';
 import type { Load } from '../../shared/scenario.ts';
 import type { RunStore } from '../run/runStore.ts';
 import { ChartFrame } from '../components/ChartCard.tsx';
 import type { ChartAbout } from '../views/Export/chartSubject.ts';
-import { liveCharts, type LiveChartSpec } from './liveSeries.ts';
+import { liveCharts, type LiveChartSpec, type LiveFeed, type TimedReading } from './liveSeries.ts';
 import { useLiveChart } from './useLiveChart.ts';
 import './live.css';
 
@@ -36,7 +37,7 @@ export const LiveCharts = memo(function LiveCharts({
         <LiveChart
           key={`${spec.id}-${generation}`}
           spec={spec}
-          store={store}
+          feed={store.feeds.engine}
           targetIndex={targetIndex}
           about={about}
         />
@@ -45,18 +46,23 @@ export const LiveCharts = memo(function LiveCharts({
   );
 });
 
-function LiveChart({
+/** One live chart in its card; with a clock, on the engine's time axis (see useLiveChart). */
+export function LiveChart<S extends TimedReading>({
   spec,
-  store,
+  feed,
   targetIndex,
   about,
+  clock,
+  note,
 }: {
-  spec: LiveChartSpec;
-  store: RunStore;
+  spec: LiveChartSpec<S>;
+  feed: LiveFeed<S>;
   targetIndex: number | null;
   about: ChartAbout;
+  clock?: LiveFeed<Sample>;
+  note?: ReactNode;
 }) {
-  const canvasRef = useLiveChart(spec, store, targetIndex);
+  const canvasRef = useLiveChart(spec, feed, targetIndex, clock);
   return (
     <ChartFrame
       canvasRef={canvasRef}
@@ -68,6 +74,7 @@ function LiveChart({
       label={`${spec.title} over time`}
       testId={`chart-${spec.id}`}
       subject={{ figure: `${spec.title} (${spec.unit})`, slug: spec.id, ...about }}
+      note={note}
     />
   );
 }

@@ -25,12 +25,12 @@ export function statusRates(s: Sample): Record<StatusClass | 'errors', number> {
   };
 }
 
-/** One line of a live chart: how to read its value from a sample (null = gap). */
-export interface LiveSeries {
+/** One line of a live chart: how to read its value from a reading (null = gap). */
+export interface LiveSeries<S = Sample> {
   id: string;
   label: string;
   color: (p: Palette) => string;
-  value: (s: Sample) => number | null;
+  value: (s: S) => number | null;
   /** Fill under the line (single-series charts only, or it hides the others). */
   fill?: boolean;
   /** Hidden until it first sees a value above zero, so rare classes (5xx) do not clutter. */
@@ -39,11 +39,25 @@ export interface LiveSeries {
   dashed?: boolean;
 }
 
-export interface LiveChartSpec {
-  id: 'throughput' | 'latency' | 'status' | 'connections';
+/** A live chart of one kind of reading: engine samples, or the server's (server-charts.ts). */
+export interface LiveChartSpec<S = Sample> {
+  id: string;
   title: string;
   unit: string;
-  series: readonly LiveSeries[];
+  series: readonly LiveSeries<S>[];
+}
+
+/** What a live chart reads on the run's time axis. */
+export interface TimedReading {
+  seq: number;
+  elapsedSeconds: number;
+}
+
+/** A stream of one kind of reading per target: the ones so far, then each as it arrives. */
+export interface LiveFeed<S> {
+  /** The target's readings so far (shared array: read, never modify). */
+  all: (targetIndex: number) => readonly S[];
+  subscribe: (listener: (targetIndex: number, reading: S) => void) => () => void;
 }
 
 const statusSeries = (cls: StatusClass | 'errors', label: string, optional: boolean): LiveSeries => ({
@@ -136,7 +150,7 @@ export interface Point {
   y: number | null;
 }
 
-/** The point each series gains from one sample, at the end of its window. */
-export function pointsOf(spec: LiveChartSpec, s: Sample): Point[] {
+/** The point each series gains from one reading, at the end of its window. */
+export function pointsOf<S extends TimedReading>(spec: LiveChartSpec<S>, s: S): Point[] {
   return spec.series.map((series) => ({ x: s.elapsedSeconds, y: series.value(s) }));
 }

@@ -5,17 +5,23 @@ import { baseLineOptions } from '../charts/baseOptions.ts';
 import { withAlpha, type Palette } from '../charts/palette.ts';
 import { Chart } from '../charts/setup.ts';
 import { useChartCanvas } from '../charts/useChartCanvas.ts';
-import type { RunStore } from '../run/runStore.ts';
-import { pointsOf, type LiveChartSpec, type Point } from './liveSeries.ts';
+import { pointsOf, type LiveChartSpec, type LiveFeed, type Point, type TimedReading } from './liveSeries.ts';
 
 /**
- * A live chart of one target's samples. Each sample is pushed onto the chart's datasets and
- * drawn with update('none'), so no React state changes per sample (a sample under the seq of
- * the one before replaces its point: the engine's final fold, see Sample.final). The canvas'
- * data-points attribute carries the point count for tests, data-series the lines' ids. The chart is rebuilt only when the target or
- * the theme changes (a new run remounts the chart).
+ * A live chart of one target's readings. Each reading is pushed onto the chart's datasets and
+ * drawn with update('none'), so no React state changes per reading (one under the seq of the
+ * one before replaces its point: the engine's final fold, see Sample.final). The canvas'
+ * data-points attribute carries the point count for tests, data-series the lines' ids. With
+ * a `clock` (the engine's samples), the x axis ends at the run's latest tick rather than at
+ * the chart's own last point, so a chart read less often (the server's) stays on the
+ * throughput chart's time axis. The chart is rebuilt only when the target or the theme changes (a new run remounts it).
  */
-export function useLiveChart(spec: LiveChartSpec, store: RunStore, targetIndex: number | null) {
+export function useLiveChart<S extends TimedReading>(
+  spec: LiveChartSpec<S>,
+  feed: LiveFeed<S>,
+  targetIndex: number | null,
+  clock?: LiveFeed<Sample>,
+) {
   const setup = useCallback(
     (canvas: HTMLCanvasElement, palette: Palette) => {
       const datasets: ChartDataset<'line', Point[]>[] = spec.series.map((s) => ({
@@ -35,10 +41,10 @@ export function useLiveChart(spec: LiveChartSpec, store: RunStore, targetIndex: 
       const chart = new Chart<'line', Point[]>(canvas, { type: 'line', data: { datasets }, options });
 
       let lastSeq: number | null = null;
-      const append = (sample: Sample): void => {
-        const replaces = sample.seq === lastSeq;
-        lastSeq = sample.seq;
-        pointsOf(spec, sample).forEach((point, k) => {
+      const append = (reading: S): void => {
+        const replaces = reading.seq === lastSeq;
+        lastSeq = reading.seq;
+        pointsOf(spec, reading).forEach((point, k) => {
           const ds = chart.data.datasets[k]!;
           if (replaces) ds.data[ds.data.length - 1] = point;
           else ds.data.push(point);
@@ -48,26 +54,39 @@ export function useLiveChart(spec: LiveChartSpec, store: RunStore, targetIndex: 
           }
         });
       };
+      const extendTo = (sample: Sample | undefined): void => {
+        // Suggested, not fixed: the axis then ticks as the throughput chart's does from its data.
+        if (sample) chart.options.scales!.x!.suggestedMax = sample.elapsedSeconds;
+      };
       const draw = (): void => {
         chart.update('none');
         canvas.dataset.points = String(chart.data.datasets[0]!.data.length);
         canvas.dataset.series = spec.series.map((x) => x.id).join(' ');
       };
 
-      if (targetIndex !== null) for (const s of store.samples(targetIndex)) append(s);
+      if (targetIndex !== null) {
+        for (const r of feed.all(targetIndex)) append(r);
+        if (clock) extendTo(clock.all(targetIndex).at(-1));
+      }
       draw();
 
-      const off = store.onSample((i, sample) => {
+      const off = feed.subscribe((i, reading) => {
         if (i !== targetIndex) return;
-        append(sample);
+        append(reading);
+        draw();
+      });
+      const offClock = clock?.subscribe((i, sample) => {
+        if (i !== targetIndex) return;
+        extendTo(sample);
         draw();
       });
       return () => {
         off();
+        offClock?.();
         chart.destroy();
       };
     },
-    [spec, store, targetIndex],
+    [spec, feed, targetIndex, clock],
   );
   return useChartCanvas(setup);
 }

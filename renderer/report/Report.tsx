@@ -6,6 +6,7 @@ import { formatGrouped } from '../lib/format.ts';
 import { PercentileChart } from './PercentileChart.tsx';
 import { ConnectionTimes, ErrorSet, PercentileTable, StatusTable, Thresholds } from './ReportTables.tsx';
 import { Facts } from './Facts.tsx';
+import { ServerResources } from './ServerResources.tsx';
 import { failureSummary } from './reportModel.ts';
 import { StagesTable } from './StagesTable.tsx';
 import { SummaryCards } from './SummaryCards.tsx';
@@ -40,7 +41,8 @@ export function ReportSummary({ result }: { result: RunResult }) {
 /** The detailed report of the shown target, its distribution beside the other targets'. */
 export const ReportDetails = memo(function ReportDetails({ results, shown }: ReportProps) {
   const result = results[shown];
-  if (!result) return null;
+  const verdict = useMemo(() => (result ? runVerdict(result) : null), [result]);
+  if (!result || !verdict) return null;
   return (
     <section className="report" data-testid="report" data-status={result.status}>
       <Warnings result={result} />
@@ -56,6 +58,7 @@ export const ReportDetails = memo(function ReportDetails({ results, shown }: Rep
         <StatusTable result={result} />
         <ErrorSet result={result} />
       </div>
+      {result.serverResources && <ServerResources resources={result.serverResources} verdict={verdict} />}
       <Thresholds result={result} />
       <Facts result={result} />
       <p className="muted small report-foot">

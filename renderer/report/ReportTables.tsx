@@ -153,9 +153,19 @@ function CountTable(props: {
 }
 
 /** A table with its title, as a card of the report. */
-export function TableCard({ title, children }: { title: ReactNode; children: ReactNode }) {
+export function TableCard({
+  title,
+  children,
+  className,
+  testId,
+}: {
+  title: ReactNode;
+  children: ReactNode;
+  className?: string;
+  testId?: string;
+}) {
   return (
-    <figure className="card table-card">
+    <figure className={`card table-card${className ? ` ${className}` : ''}`} data-testid={testId}>
       <figcaption className="table-card__title">{title}</figcaption>
       {children}
     </figure>

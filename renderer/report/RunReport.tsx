@@ -8,6 +8,8 @@ import { aboutResults } from '../views/Export/chartSubject.ts';
 import { ResultExports } from '../views/Export/ResultExports.tsx';
 import { timelineChart } from '../views/History/timeline.ts';
 import { ReportDetails, ReportSummary } from './Report.tsx';
+import { ServerChartCard } from './ServerChartCard.tsx';
+import { serverChartsOf } from './serverCharts.ts';
 
 interface RunReportProps {
   /** The run's results, one per target (a comparison cell's run has one). */
@@ -31,6 +33,7 @@ export function RunReport({ results, name, json }: RunReportProps) {
   const about = useMemo(() => aboutResults(results), [results]);
   const throughput = useCallback((p: Palette) => timelineChart(results, 'rps', p), [results]);
   const latency = useCallback((p: Palette) => timelineChart(results, 'p99', p), [results]);
+  const serverCharts = useMemo(() => serverChartsOf(results), [results]);
   if (!result)
     return <p className="muted">This run has no results (it was stopped before any target ran).</p>;
   return (
@@ -59,6 +62,9 @@ export function RunReport({ results, name, json }: RunReportProps) {
           about={about}
           build={latency}
         />
+        {serverCharts.map((chart) => (
+          <ServerChartCard key={chart.id} results={results} chart={chart} about={about} />
+        ))}
       </div>
       <ReportDetails results={results} shown={at} />
     </>

@@ -9,7 +9,7 @@ import {
 } from '../../shared/result.ts';
 import { THRESHOLD_UNITS } from '../../shared/scenario.ts';
 import type { VerdictFigure } from '../../shared/verdict-caveats.ts';
-import { runVerdict, type Verdict } from '../../shared/verdict.ts';
+import { badCaveatsOn, runVerdict, type Verdict } from '../../shared/verdict.ts';
 import {
   formatBytes,
   formatCount,
@@ -42,9 +42,7 @@ export function verdictTone(v: Verdict): 'good' | 'note' | 'bad' {
 
 /** The verdict's bad caveats on one figure, as one sentence; undefined when none. */
 function caveatOn(v: Verdict, figure: VerdictFigure): string | undefined {
-  const on = v.caveats.filter(
-    (c) => c.severity === 'bad' && (c.figures === undefined || c.figures.includes(figure)),
-  );
+  const on = badCaveatsOn(v, figure);
   return on.length === 0 ? undefined : on.map((c) => c.message).join(' ');
 }
 

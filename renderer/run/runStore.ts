@@ -1,6 +1,15 @@
 import type { ActiveRun, RunEvent } from '../../shared/api.ts';
+import {
+  addReading,
+  chartReadings,
+  chartsWithData,
+  gapNotes,
+  type ServerChartId,
+} from '../../shared/resource-charts.ts';
+import type { ResourceSample } from '../../shared/resources.ts';
 import { addSample, type RunResult, type RunStatus, type Sample } from '../../shared/result.ts';
 import type { Scenario } from '../../shared/scenario.ts';
+import type { LiveFeed } from '../live/liveSeries.ts';
 
 export type RunPhase = 'idle' | 'starting' | 'running' | 'stopping' | 'done';
 
@@ -14,6 +23,17 @@ export interface TargetLive {
   last: Sample | null;
   /** Transport errors and SLO misses since measuring began (warm-up excluded). */
   errors: number;
+  server: ServerLive;
+}
+
+/** The server panel's state of one target (its readings go to the charts, not here). */
+export interface ServerLive {
+  /** The last reading, for the panel's figures; null before the first. */
+  last: ResourceSample | null;
+  /** The charts that have a figure so far (a process tree has no load average). */
+  charts: readonly ServerChartId[];
+  /** Ticks without a reading, by reason, as the panel's note says them. */
+  gaps: readonly string[];
 }
 
 /** The live run as React sees it. A new object on every change, at most one per event. */
@@ -40,6 +60,7 @@ export interface RunState {
 }
 
 export type SampleListener = (targetIndex: number, sample: Sample) => void;
+export type ServerSampleListener = (targetIndex: number, sample: ResourceSample) => void;
 
 /** Subscribes to one run's events (the bridge's onRunEvent); returns the unsubscribe function. */
 export type FollowRun = (runId: string, listener: (event: RunEvent) => void) => () => void;
@@ -52,6 +73,15 @@ export interface RunStore {
   onSample: (listener: SampleListener) => () => void;
   /** The samples of one target so far (shared array: read, never modify). */
   samples: (targetIndex: number) => readonly Sample[];
+  /**
+   * Every server reading (target.monitor) as it arrives, for the server panel's charts; the
+   * run's last one, at the last tick's seq, comes folded into that tick's (foldReadings).
+   */
+  onServerSample: (listener: ServerSampleListener) => () => void;
+  /** The server readings of one target so far (shared array: read, never modify). */
+  serverSamples: (targetIndex: number) => readonly ResourceSample[];
+  /** The engine's samples and the server's readings as chart feeds (stable objects). */
+  feeds: { engine: LiveFeed<Sample>; server: LiveFeed<ResourceSample> };
   /** A run is being started: clears the previous one and waits for its id. */
   begin: (scenario: Scenario) => void;
   /** The host answered with the run's id: the store follows that run's events from now on. */
@@ -100,7 +130,33 @@ function resized<T>(list: readonly T[], length: number, fill: () => T): T[] {
   return out;
 }
 
-const emptyLive = (): TargetLive => ({ last: null, errors: 0 });
+const noServer: ServerLive = { last: null, charts: [], gaps: [] };
+const emptyLive = (): TargetLive => ({ last: null, errors: 0, server: noServer });
+
+/** The panel's state after a reading was added to the target's readings. */
+function serverLive(
+  prev: ServerLive,
+  readings: readonly ResourceSample[],
+  added: ResourceSample,
+): ServerLive {
+  const charts = chartsWithData([added]).map((c) => c.id);
+  const grown = charts.some((id) => !prev.charts.includes(id));
+  return {
+    last: added,
+    charts: grown ? [...new Set([...prev.charts, ...charts])] : prev.charts,
+    // Regrouped only when a gap came (or a replaced reading may have been one): rare, and bounded.
+    gaps: added.gap !== undefined || prev.gaps.length > 0 ? gapNotes(readings) : prev.gaps,
+  };
+}
+
+/** The panel's state of readings restored from a result (a host that sent none live). */
+function serverLiveOf(readings: readonly ResourceSample[]): ServerLive {
+  return {
+    last: readings.at(-1) ?? null,
+    charts: chartsWithData(readings).map((c) => c.id),
+    gaps: gapNotes(readings),
+  };
+}
 
 /**
  * The one store of the live run, fed by that run's own event subscription (follow), taken
@@ -112,9 +168,11 @@ const emptyLive = (): TargetLive => ({ last: null, errors: 0 });
 export function createRunStore(follow: FollowRun, now: () => number = () => performance.now()): RunStore {
   let state: RunState = IDLE;
   let samples: Sample[][] = [];
+  let serverSamples: ResourceSample[][] = [];
   let unfollow: () => void = () => undefined;
   const listeners = new Set<() => void>();
   const sampleListeners = new Set<SampleListener>();
+  const serverListeners = new Set<ServerSampleListener>();
 
   const set = (next: Partial<RunState>): void => {
     state = { ...state, ...next };
@@ -124,11 +182,24 @@ export function createRunStore(follow: FollowRun, now: () => number = () => perf
   const ensureTargets = (count: number): void => {
     if (count <= state.targetCount) return;
     while (samples.length < count) samples.push([]);
+    while (serverSamples.length < count) serverSamples.push([]);
     set({
       targetCount: count,
       live: resized(state.live, count, emptyLive),
       results: resized(state.results, count, () => null),
     });
+  };
+
+  /** A target's series from its result when none came live. */
+  const restoreSeries = (i: number, r: RunResult): void => {
+    if (samples[i]!.length === 0) samples[i]!.push(...r.samples);
+    const readings = chartReadings(r.serverResources?.samples ?? []);
+    if (serverSamples[i]!.length === 0 && readings.length > 0) {
+      serverSamples[i]!.push(...readings);
+      const live = state.live.slice();
+      live[i] = { ...live[i]!, server: serverLiveOf(readings) };
+      set({ live });
+    }
   };
 
   const apply = (e: RunEvent): void => {
@@ -150,6 +221,7 @@ export function createRunStore(follow: FollowRun, now: () => number = () => perf
         const prev = state.live[e.targetIndex]!;
         const live = state.live.slice();
         live[e.targetIndex] = {
+          ...prev,
           last: e.sample,
           errors: prev.errors - measuredErrors(replaced) + measuredErrors(e.sample),
         };
@@ -157,10 +229,23 @@ export function createRunStore(follow: FollowRun, now: () => number = () => perf
         for (const l of sampleListeners) l(e.targetIndex, e.sample);
         return;
       }
+      case 'server-sample': {
+        ensureTargets(e.targetIndex + 1);
+        const target = serverSamples[e.targetIndex]!;
+        // The run's last reading comes at the last tick's seq: folded into that tick's point.
+        addReading(target, e.sample);
+        const reading = target.at(-1)!;
+        const live = state.live.slice();
+        const prev = live[e.targetIndex]!;
+        live[e.targetIndex] = { ...prev, server: serverLive(prev.server, target, reading) };
+        set({ live });
+        for (const l of serverListeners) l(e.targetIndex, reading);
+        return;
+      }
       case 'target-done': {
         ensureTargets(e.targetIndex + 1);
         // A host that sends no samples (or a result restored later) still gets its timeline drawn.
-        if (samples[e.targetIndex]!.length === 0) samples[e.targetIndex]!.push(...e.result.samples);
+        restoreSeries(e.targetIndex, e.result);
         const results = state.results.slice();
         results[e.targetIndex] = e.result;
         set({ results });
@@ -171,7 +256,7 @@ export function createRunStore(follow: FollowRun, now: () => number = () => perf
         const results = state.results.slice();
         e.results.forEach((r, i) => {
           results[i] ??= r;
-          if (samples[i]!.length === 0) samples[i]!.push(...r.samples);
+          restoreSeries(i, r);
         });
         set({
           phase: 'done',
@@ -191,9 +276,6 @@ export function createRunStore(follow: FollowRun, now: () => number = () => perf
           currentTarget: null,
           targetStartedAt: null,
         });
-        return;
-      case 'server-sample':
-        // The server panel (issue 11) is not drawn yet; the target's result carries the series.
         return;
       default: {
         const unknown: never = e;
@@ -217,6 +299,7 @@ export function createRunStore(follow: FollowRun, now: () => number = () => perf
   const begin = (scenario: Scenario): void => {
     stopFollowing();
     samples = [];
+    serverSamples = [];
     state = { ...IDLE, generation: state.generation };
     set({ phase: 'starting', scenario, generation: state.generation + 1 });
     ensureTargets(scenario.targets.length);
@@ -229,17 +312,34 @@ export function createRunStore(follow: FollowRun, now: () => number = () => perf
     unfollow = follow(runId, receive);
   };
 
+  const feeds: RunStore['feeds'] = {
+    engine: {
+      all: (i) => samples[i] ?? [],
+      subscribe(listener) {
+        sampleListeners.add(listener);
+        return () => sampleListeners.delete(listener);
+      },
+    },
+    server: {
+      all: (i) => serverSamples[i] ?? [],
+      subscribe(listener) {
+        serverListeners.add(listener);
+        return () => serverListeners.delete(listener);
+      },
+    },
+  };
+
   return {
     getState: () => state,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    onSample(listener) {
-      sampleListeners.add(listener);
-      return () => sampleListeners.delete(listener);
-    },
-    samples: (i) => samples[i] ?? [],
+    onSample: feeds.engine.subscribe,
+    samples: feeds.engine.all,
+    onServerSample: feeds.server.subscribe,
+    serverSamples: feeds.server.all,
+    feeds,
     begin,
     attach,
     startFailed(message) {

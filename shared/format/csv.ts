@@ -298,6 +298,13 @@ const MATRIX_CSV_COLUMNS: readonly MatrixColumn[] = [
   registry('slo failures', 'sloFailures'),
   registry('late', 'late'),
   registry('dropped', 'dropped'),
+  // The Runs summary CSV's server columns, per cell (mean over the runs; max of their maxes).
+  registry('server cpu mean (% of a core)', 'serverCpuMean'),
+  registry('server cpu max (% of a core)', 'serverCpuMax'),
+  registry('server cpu seconds per 10k requests', 'serverCpuPer10k'),
+  registry('server rss max (B)', 'serverRssMax'),
+  registry('server memory used max (B)', 'serverMemoryMax'),
+  registry('server load1 max', 'serverLoadMax'),
   ...ERROR_KINDS.map((k): MatrixColumn => [`errors ${k}`, (c) => c.errors[k] ?? 0]),
   ['success (%)', (c) => (c.figures.successRatio ? c.figures.successRatio.mean * 100 : null)],
   ['failures', (c) => c.failures.join(' | ')],
@@ -307,7 +314,8 @@ const MATRIX_CSV_COLUMNS: readonly MatrixColumn[] = [
 /**
  * A comparison's matrix: one row per cell (target x protocol x level), each figure's mean,
  * stdev, min and max across the repetitions, ab's times and phases, late, dropped, SLO
- * failures and the cell's verdict. Cells without results have empty figures.
+ * failures, the server's CPU, memory and CPU-seconds per 10,000 requests, and the cell's
+ * verdict. Cells without results (or without a server reading) have empty figures.
  */
 export function comparisonMatrixCsv(table: ComparisonTable, outcomes: readonly CellOutcome[]): string {
   const levelHeader = table.levelKind === 'connections' ? 'connections' : 'rate level (req/s)';

@@ -144,13 +144,17 @@ export async function fillPlan(
  * Records every change of the throughput chart's point count with the run status at that
  * moment, so the test can tell the chart grew while the run was still going.
  */
-export async function watchThroughputPoints(app: AppPage): Promise<void> {
-  await app.page.evaluate(() => {
+export const watchThroughputPoints = (app: AppPage): Promise<void> =>
+  watchChartPoints(app, 'chart-throughput');
+
+/** The same for any live chart (its canvas' test id); pointLog reads the log. */
+export async function watchChartPoints(app: AppPage, chartTestId: string): Promise<void> {
+  await app.page.evaluate((testId) => {
     const w = globalThis as unknown as PageGlobals;
     const log: PointLogEntry[] = [];
     w.__pointLog = log;
     new w.MutationObserver(() => {
-      const canvas = w.document.querySelector('[data-testid="chart-throughput"]');
+      const canvas = w.document.querySelector(`[data-testid="${testId}"]`);
       const status = w.document.querySelector('[data-testid="run-status"]')?.dataset.status;
       const points = Number(canvas?.dataset.points ?? 0);
       const last = log.at(-1);
@@ -161,22 +165,27 @@ export async function watchThroughputPoints(app: AppPage): Promise<void> {
       attributes: true,
       attributeFilter: ['data-points', 'data-status'],
     });
-  });
+  }, chartTestId);
 }
 
 export function pointLog(app: AppPage): Promise<PointLogEntry[]> {
   return app.page.evaluate(() => (globalThis as unknown as PageGlobals).__pointLog ?? []);
 }
 
-/** Waits until the throughput chart has at least `min` points. */
-export async function waitForPoints(app: AppPage, min: number, timeout = 60_000): Promise<void> {
+/** Waits until a chart (the throughput chart by default) has at least `min` points. */
+export async function waitForPoints(
+  app: AppPage,
+  min: number,
+  timeout = 60_000,
+  chartTestId = 'chart-throughput',
+): Promise<void> {
   await app.page.waitForFunction(
-    (wanted) => {
+    ({ wanted, testId }) => {
       const w = globalThis as unknown as PageGlobals;
-      const canvas = w.document.querySelector('[data-testid="chart-throughput"]');
+      const canvas = w.document.querySelector(`[data-testid="${testId}"]`);
       return Number(canvas?.dataset.points ?? 0) >= wanted;
     },
-    min,
+    { wanted: min, testId: chartTestId },
     { timeout },
   );
 }
@@ -193,6 +202,12 @@ export async function waitForStatus(app: AppPage, statuses: string[], timeout = 
     { timeout },
   );
   return String(await handle.jsonValue());
+}
+
+/** Waits until the whole run is over (every target, not just the one shown) and gives its status. */
+export async function waitForRunDone(app: AppPage, timeout = 60_000): Promise<string> {
+  await app.page.locator('[data-testid="run-panel"][data-phase="done"]').waitFor({ timeout });
+  return String(await app.page.getByTestId('run-status').getAttribute('data-status'));
 }
 
 /** Starts sampling frame intervals with requestAnimationFrame (the page's own clock). */

@@ -40,9 +40,9 @@ describe('comparison as text', () => {
       'nginx vs apache',
       '2 target(s) x 1 protocol(s) x 1 level(s) x 2 repetition(s); figures are means over the counted runs, counts are summed',
       '',
-      '   target  protocol  level  runs     req/s  ± stdev       min       max  p50 ms  p95 ms  p99 ms  failed  success  verdict',
-      '   nginx   http      c=10    2/2  1,100.00   141.42  1,000.00  1,200.00   1.250   2.500   5.000       2   99.00%  non-2xx 1.0%',
-      '   apache  http      c=10    1/2    800.00        –    800.00    800.00   2.000   4.000   8.000       0  100.00%  1 failed',
+      '   target  protocol  level  runs     req/s  ± stdev       min       max  p50 ms  p95 ms  p99 ms  failed  success  CPU-s/10k req  verdict',
+      '   nginx   http      c=10    2/2  1,100.00   141.42  1,000.00  1,200.00   1.250   2.500   5.000       2   99.00%              –  non-2xx 1.0%',
+      '   apache  http      c=10    1/2    800.00        –    800.00    800.00   2.000   4.000   8.000       0  100.00%              –  1 failed',
       '',
       'Verdicts (! not the server’s figures, ~ stopped early, - a note):',
       '- nginx · http · c=10: 2 of 200 requests over 2 runs (1.0%) had an error status: 503 Service Unavailable 2.',
@@ -122,7 +122,7 @@ describe('comparison as text', () => {
     const one = twoServerPlan({ targets: [plan.targets[0]!] });
     const text = formatComparisonMatrix(one, []);
     expect(text.split('\n')[4]).toBe(
-      '   nginx   http      c=10    0/2      –        –    –    –       –       –       –       –        –  –',
+      '   nginx   http      c=10    0/2      –        –    –    –       –       –       –       –        –              –  –',
     );
     expect(text).not.toContain('Latency percentiles');
     expect(text).not.toContain('Verdicts');

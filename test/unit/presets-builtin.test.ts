@@ -119,6 +119,9 @@ describe('built-in presets', () => {
         'errors',
         'late',
         'dropped',
+        // "the load average rose less" as a number: the CPU each server spent for the same work.
+        'serverCpuMean',
+        'serverCpuPer10k',
         'runs',
         'verdict',
       ],
@@ -139,6 +142,10 @@ describe('built-in presets', () => {
         'timePerRequest',
         'timePerRequestAcross',
         'failed',
+        // The article's advice: watch CPU and memory on every element of the chain.
+        'serverCpuMean',
+        'serverCpuPer10k',
+        'serverRssMax',
         'verdict',
       ],
     });

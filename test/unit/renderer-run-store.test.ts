@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../shared/api.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';
+import type { ResourceSample } from '../../shared/resources.ts';
 import type { Sample } from '../../shared/result.ts';
 import { JobEvents } from '../../shared/api-client.ts';
 import { createRunStore } from '../../renderer/run/runStore.ts';
@@ -168,6 +169,35 @@ describe('run store', () => {
     expect(shownTarget(s, 0)).toBe(0);
     expect(targetStatus(s, 0)).toBe('completed');
     expect(targetStatus(s, 1)).toBe('running');
+  });
+
+  it('draws the run’s last server reading, at the last tick’s seq, into that tick’s point', () => {
+    const { store, emit } = setup();
+    const drawn: [number, number | undefined][] = [];
+    store.onServerSample((_, r) => drawn.push([r.seq, r.cpuPercent]));
+    store.begin(twoTargets);
+    store.attach('r1');
+    emit({ type: 'target-started', runId: 'r1', targetIndex: 0 });
+    const server = (seq: number, over: Partial<ResourceSample>): RunEvent => ({
+      type: 'server-sample',
+      runId: 'r1',
+      targetIndex: 0,
+      sample: { seq, elapsedSeconds: seq, intervalSeconds: 1, warmup: false, ...over },
+    });
+    emit(server(1, { cpuPercent: 40 }));
+    emit(server(2, { cpuPercent: 60 }));
+    emit(server(2, { elapsedSeconds: 2.5, intervalSeconds: 0.5, cpuPercent: 0 }));
+    expect(store.serverSamples(0).map((r) => [r.seq, r.cpuPercent])).toEqual([
+      [1, 40],
+      [2, 40],
+    ]);
+    // The listeners (the charts) get the folded point, which replaces the tick's.
+    expect(drawn).toEqual([
+      [1, 40],
+      [2, 60],
+      [2, 40],
+    ]);
+    expect(store.getState().live[0]!.server?.last?.cpuPercent).toBe(40);
   });
 
   it('takes up a run in progress after a reload, only while idle, and follows it from there', () => {

@@ -7,6 +7,7 @@ import {
 } from '../../../shared/comparison-table.ts';
 import { levelLabel, type ComparisonPlan, type ProtocolVariant } from '../../../shared/comparison.ts';
 import { matrixCells, matrixColumns } from '../../../shared/comparison-columns.ts';
+import { columnHasData, columnSeries } from '../../../shared/comparison-column-series.ts';
 import { repetitionRows } from '../../../shared/comparison-repetitions.ts';
 import { fileSlug } from '../../../shared/file-name.ts';
 import {
@@ -26,9 +27,16 @@ import type { RunStatus } from '../../../shared/result.ts';
 import { aboutComparison, levelsTag } from '../Export/chartSubject.ts';
 import { MIME } from '../Export/download.ts';
 import { downloadAction, ExportBar, type ExportAction } from '../Export/ExportBar.tsx';
-import { labelOutcomes, resultJson } from '../Export/exports.ts';
+import { labelOutcomes, resourcesCsvActions, resultJson } from '../Export/exports.ts';
 import { TextReportDialog } from '../Export/ResultExports.tsx';
-import { flaggedCount, percentileCurvesChart, rpsBarChart, scalingChart } from './chartData.ts';
+import {
+  columnMarks,
+  cpuPer10kBarChart,
+  flaggedCount,
+  percentileCurvesChart,
+  rpsBarChart,
+  scalingChart,
+} from './chartData.ts';
 import { caveatKeys, LAYOUT_NAMES } from './matrixView.ts';
 import { CaveatList, ColumnPicker, MatrixTable, RepetitionTable } from './MatrixTables.tsx';
 import { shownAt, type At } from './percentileAt.ts';
@@ -68,6 +76,8 @@ export function ComparisonReport({
   const rps = useCallback((p: Palette) => scalingChart(table, 'rps', p, slowed), [table, slowed]);
   const p99 = useCallback((p: Palette) => scalingChart(table, 'p99', p, skewed), [table, skewed]);
   const curves = useCallback((p: Palette) => percentileCurvesChart(table, at, p), [table, at]);
+  const cpuSeries = useMemo(() => columnSeries(table, cells, 'serverCpuPer10k'), [table, cells]);
+  const cpu = useCallback((p: Palette) => cpuPer10kBarChart(table, cpuSeries, p), [table, cpuSeries]);
   const labelled = useMemo(() => labelOutcomes(plan, outcomes), [plan, outcomes]);
   const about = useMemo(() => aboutComparison(plan, outcomes), [plan, outcomes]);
   const aboutAt = useMemo(
@@ -93,6 +103,7 @@ export function ComparisonReport({
     downloadAction('Time series CSV', 'export-timeseries-csv', `${base}.timeseries.csv`, MIME.csv, () =>
       timeSeriesCsv(labelled),
     ),
+    ...resourcesCsvActions(labelled, base),
     downloadAction('JSON', 'export-json', `${base}.json`, MIME.json, () =>
       resultJson({ kind: 'comparison', status, plan, outcomes }),
     ),
@@ -171,6 +182,17 @@ export function ComparisonReport({
           marks={flaggedCount(table, slowed, 'rps')}
           note={marked(flaggedCount(table, slowed, 'rps'), 'Hatched bar')}
         />
+        {columnHasData(cpuSeries) && (
+          <ChartCard
+            title="Server CPU-seconds per 10,000 requests by level"
+            testId="chart-compare-cpu"
+            slug="cpu-per-10k-by-level"
+            about={about}
+            build={cpu}
+            marks={columnMarks(cpuSeries)}
+            note={marked(columnMarks(cpuSeries), 'Hatched bar')}
+          />
+        )}
         <ChartCard
           title="Scaling: requests per second"
           testId="chart-compare-rps"

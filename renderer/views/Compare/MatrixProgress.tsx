@@ -1,5 +1,6 @@
 import { comparisonTargetLabel, levelKindOf, levelLabel } from '../../../shared/comparison.ts';
 import { Alert } from '../../components/Alert.tsx';
+import { formatResourceValue } from '../../../shared/format/resources-table.ts';
 import { formatLiveRate } from '../../lib/format.ts';
 import { isBusy } from '../../run/runStore.ts';
 import { statusBadge } from '../../run/targetStatus.ts';
@@ -17,7 +18,8 @@ const STATUS_TEXT: Record<CellProgress['status'], string> = {
 
 /**
  * The whole matrix at a glance: one row per target (and protocol), one column per level,
- * one square per repetition in each, coloured by its state, with the live req/s.
+ * one square per repetition in each, coloured by its state, with the live req/s and the
+ * server's CPU (target.monitor).
  */
 export function MatrixProgress({
   state,
@@ -107,6 +109,7 @@ export function MatrixProgress({
                         c.coordinates.level === level,
                     );
                     const last = [...reps].reverse().find((c) => c.rps !== null);
+                    const cpu = [...reps].reverse().find((c) => c.cpu !== null)?.cpu ?? null;
                     return (
                       <td key={level}>
                         <div className="reps">
@@ -140,6 +143,15 @@ export function MatrixProgress({
                           <span className="reps__rate">
                             {last?.rps != null ? `${formatLiveRate(last.rps)} req/s` : ''}
                           </span>
+                          {cpu !== null && (
+                            <span
+                              className="reps__rate"
+                              title="server CPU, % of one core"
+                              data-testid="matrix-server-cpu"
+                            >
+                              {formatResourceValue('cpuPercent', cpu)} CPU
+                            </span>
+                          )}
                         </div>
                       </td>
                     );

@@ -12,6 +12,7 @@ import {
   type TextKeys,
 } from '../../components/fields.tsx';
 import { IssuesContext, useTouchedIssues } from '../../editor/issues.ts';
+import { MonitorField } from '../../editor/MonitorField.tsx';
 import { TlsEditor } from '../../editor/OptionsEditors.tsx';
 import {
   newPlanTarget,
@@ -173,6 +174,12 @@ export const PlanEditor = memo(function PlanEditor({
                   onChange={(url) => setTarget(i, { urls: { ...t.urls, [p]: url } })}
                 />
               ))}
+              <MonitorField
+                value={t.monitor}
+                path={`targets.${i}.monitor`}
+                testId={`plan-target-${i}-monitor`}
+                onChange={(monitor) => setTarget(i, { monitor })}
+              />
             </div>
           ))}
           <button

@@ -7,6 +7,8 @@ import {
   type ScalingSeries,
 } from '../../../shared/comparison-table.ts';
 import { levelLabel, type LevelKind, type ProtocolVariant } from '../../../shared/comparison.ts';
+import type { ColumnSeries } from '../../../shared/comparison-column-series.ts';
+import { formatCpuPer10k } from '../../../shared/format/resources-table.ts';
 import { baseLineOptions } from '../../charts/baseOptions.ts';
 import { hatch } from '../../charts/hatch.ts';
 import { seriesColor, withAlpha, type Palette } from '../../charts/palette.ts';
@@ -48,16 +50,24 @@ export function flaggedCount(table: ComparisonTable, flagged: Flagged, figure: '
   );
 }
 
+/** One bar per level of a target (and protocol): its values, which are flagged, and a tooltip's text. */
+interface BarSeries {
+  label: string;
+  values: (number | null)[];
+  flags: boolean[];
+  tip: (levelIndex: number, value: number) => string;
+}
+
 /**
- * Grouped bars: one group per level, one bar per target (and protocol); mean req/s over
- * repetitions. A flagged cell's bar is hatched in its series' colour, with a solid outline.
+ * Grouped bars: one group per level (ascending), one bar per target (and protocol). A
+ * flagged cell's bar is hatched in its series' colour, with a solid outline.
  */
-export function rpsBarChart(
+function levelBarChart(
   table: ComparisonTable,
   p: Palette,
-  flagged: Flagged = noFlags,
+  series: readonly BarSeries[],
+  yTitle: string,
 ): ChartConfiguration<'bar', (number | null)[]> {
-  const series = scalingSeries(table);
   const levels = sortedLevels(table);
   return {
     type: 'bar',
@@ -65,12 +75,11 @@ export function rpsBarChart(
       labels: levels.map((l) => levelLabel(table.levelKind, l)),
       datasets: series.map((s, i) => {
         const color = seriesColor(p, i);
-        const flags = pointFlags(s, flagged);
         const marked = (c: ScriptableContext<'bar'>): boolean =>
-          c.type === 'data' && flags[c.dataIndex] === true;
+          c.type === 'data' && s.flags[c.dataIndex] === true;
         return {
           label: s.label,
-          data: s.points.map((pt) => pt.rps),
+          data: s.values,
           backgroundColor: (c: ScriptableContext<'bar'>) =>
             marked(c) ? hatch(c.chart.ctx, color) : withAlpha(color, 0.8),
           borderColor: color,
@@ -93,11 +102,8 @@ export function rpsBarChart(
         tooltip: {
           backgroundColor: p.tooltipBg,
           callbacks: {
-            label: (item: TooltipItem<'bar'>) => {
-              const pt = series[item.datasetIndex]?.points[item.dataIndex];
-              const sd = pt?.rpsStdev;
-              return `${item.dataset.label ?? ''}: ${formatRate(item.parsed.y ?? 0)} req/s${sd ? ` ± ${formatRate(sd)}` : ''}`;
-            },
+            label: (item: TooltipItem<'bar'>) =>
+              `${item.dataset.label ?? ''}: ${series[item.datasetIndex]?.tip(item.dataIndex, item.parsed.y ?? 0) ?? ''}`,
           },
         },
       },
@@ -112,7 +118,7 @@ export function rpsBarChart(
         y: {
           type: 'linear',
           beginAtZero: true,
-          title: { display: true, text: 'requests per second (mean)', color: p.muted },
+          title: { display: true, text: yTitle, color: p.muted },
           ticks: { color: p.muted, maxTicksLimit: 6 },
           grid: { color: p.grid },
           border: { color: p.grid },
@@ -120,6 +126,43 @@ export function rpsBarChart(
       },
     },
   };
+}
+
+/** Mean req/s over repetitions per level and target; a flagged cell's bar is hatched. */
+export function rpsBarChart(
+  table: ComparisonTable,
+  p: Palette,
+  flagged: Flagged = noFlags,
+): ChartConfiguration<'bar', (number | null)[]> {
+  const series = scalingSeries(table).map((s): BarSeries => ({
+    label: s.label,
+    values: s.points.map((pt) => pt.rps),
+    flags: pointFlags(s, flagged),
+    tip: (i, v) => {
+      const sd = s.points[i]?.rpsStdev;
+      return `${formatRate(v)} req/s${sd ? ` ± ${formatRate(sd)}` : ''}`;
+    },
+  }));
+  return levelBarChart(table, p, series, 'requests per second (mean)');
+}
+
+/**
+ * Server CPU-seconds per 10,000 requests per level and target (seed 000's "the load average
+ * rose less", as a number; the serverCpuPer10k column's series): lower is less CPU for the
+ * same work. A cell whose load was not the one asked for (a caveat on throughput) is hatched.
+ */
+export function cpuPer10kBarChart(
+  table: ComparisonTable,
+  cpu: readonly ColumnSeries[],
+  p: Palette,
+): ChartConfiguration<'bar', (number | null)[]> {
+  const series = cpu.map((s): BarSeries => ({
+    label: s.label,
+    values: s.values,
+    flags: s.affected,
+    tip: (_, v) => `${formatCpuPer10k(v)} CPU-s per 10,000 requests`,
+  }));
+  return levelBarChart(table, p, series, 'server CPU-seconds per 10,000 requests (mean)');
 }
 
 type XY = { x: number; y: number };
@@ -224,4 +267,9 @@ export function percentileCurvesChart(
   });
   const options = percentileChartOptions(p);
   return { type: 'line', data: { datasets }, options };
+}
+
+/** Bars of a column's series that a caveat marks (drawn hatched), for the chart's note and for tests. */
+export function columnMarks(series: readonly ColumnSeries[]): number {
+  return series.reduce((n, s) => n + s.values.filter((v, i) => v !== null && s.affected[i]).length, 0);
 }

@@ -17,6 +17,8 @@ export interface CellProgress {
   status: CellStatus;
   /** The running cell's last req/s, then the finished cell's. */
   rps: number | null;
+  /** The running cell's server CPU (% of a core) at its last reading, then the finished cell's mean. */
+  cpu: number | null;
 }
 
 /** One comparison as the page follows it: the matrix's progress and the finished cells. */
@@ -58,7 +60,12 @@ export function beginComparison(plan: ComparisonPlan): ComparisonRunState {
     ...idleComparison,
     phase: 'starting',
     plan,
-    cells: expandPlan(plan).map((c) => ({ coordinates: c.coordinates, status: 'pending', rps: null })),
+    cells: expandPlan(plan).map((c) => ({
+      coordinates: c.coordinates,
+      status: 'pending',
+      rps: null,
+      cpu: null,
+    })),
   };
 }
 
@@ -90,12 +97,17 @@ export function reduceComparison(state: ComparisonRunState, event: ComparisonEve
         ...state,
         current: event.cellIndex,
         pausing: false,
-        cells: setCell(state.cells, event.cellIndex, { status: 'running', rps: null }),
+        cells: setCell(state.cells, event.cellIndex, { status: 'running', rps: null, cpu: null }),
       };
     case 'cell-sample':
       return event.sample.warmup
         ? state
         : { ...state, cells: setCell(state.cells, event.cellIndex, { rps: event.sample.requestsPerSecond }) };
+    case 'cell-server-sample':
+      // A gap keeps the last figure: the next reading covers the missed time.
+      return event.sample.warmup || event.sample.cpuPercent === undefined
+        ? state
+        : { ...state, cells: setCell(state.cells, event.cellIndex, { cpu: event.sample.cpuPercent }) };
     case 'cell-done': {
       const { cellIndex, result } = event.outcome;
       return {
@@ -104,6 +116,7 @@ export function reduceComparison(state: ComparisonRunState, event: ComparisonEve
         cells: setCell(state.cells, cellIndex, {
           status: result.status,
           rps: result.status === 'failed' ? null : result.throughput.requestsPerSecond,
+          cpu: result.serverResources?.summary.cpuPercent?.mean ?? null,
         }),
       };
     }

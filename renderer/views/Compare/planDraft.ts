@@ -7,6 +7,7 @@ import {
 } from '../../../shared/comparison.ts';
 import { DEFAULTS } from '../../../shared/defaults.ts';
 import type { PreflightFix } from '../../../shared/preflight.ts';
+import { monitorText } from '../../../shared/monitor.ts';
 import { runOptionsSchema } from '../../../shared/scenario.ts';
 import { parseWith, type FieldIssue } from '../../../shared/validation.ts';
 import {
@@ -17,6 +18,7 @@ import {
   tlsInput,
   type TlsDraft,
 } from '../../editor/draft.ts';
+import { DEFAULT_MONITOR_TEXT, monitorInput, withMonitorIssues } from '../../editor/monitorDraft.ts';
 
 /**
  * The comparison editor's state while a person types: text for numbers (so "1o0" reaches
@@ -28,6 +30,8 @@ export interface PlanTargetDraft {
   key: string;
   name: string;
   urls: Record<ProtocolVariant, string>;
+  /** The server monitor as the CLI's --monitor text (renderer/editor/monitorDraft.ts). */
+  monitor: string;
   rest: Pick<ComparisonTarget, 'method' | 'headers' | 'body'> | null;
 }
 
@@ -51,7 +55,13 @@ export interface PlanDraft {
 }
 
 export function newPlanTarget(name = ''): PlanTargetDraft {
-  return { key: newKey('ct'), name, urls: { http: '', https: '', h2: '' }, rest: null };
+  return {
+    key: newKey('ct'),
+    name,
+    urls: { http: '', https: '', h2: '' },
+    monitor: DEFAULT_MONITOR_TEXT,
+    rest: null,
+  };
 }
 
 export function defaultPlanDraft(): PlanDraft {
@@ -85,6 +95,7 @@ export function draftFromPlan(plan: ComparisonPlan): PlanDraft {
       key: newKey('ct'),
       name: t.name,
       urls: { http: t.urls.http ?? '', https: t.urls.https ?? '', h2: t.urls.h2 ?? '' },
+      monitor: monitorText(t.monitor),
       rest: { method: t.method, headers: t.headers, body: t.body },
     })),
     protocols: [...plan.protocols],
@@ -133,7 +144,7 @@ export function draftToPlanInput(d: PlanDraft): unknown {
     targets: d.targets.map((t) => {
       const urls: Partial<Record<ProtocolVariant, string>> = {};
       for (const p of PROTOCOL_VARIANTS) if (t.urls[p].trim() !== '') urls[p] = t.urls[p].trim();
-      return { ...(t.rest ?? {}), name: t.name, urls };
+      return { ...(t.rest ?? {}), name: t.name, urls, monitor: monitorInput(t.monitor) };
     }),
     protocols: PROTOCOL_VARIANTS.filter((p) => d.protocols.includes(p)),
     load:
@@ -208,5 +219,5 @@ export function checkPlanDraft(d: PlanDraft): PlanCheck {
     const field = fieldOf(i.path);
     if (!issues.has(field)) issues.set(field, i.message);
   }
-  return { ok: false, issues, list: r.issues };
+  return { ok: false, issues: withMonitorIssues(issues, d.targets), list: r.issues };
 }

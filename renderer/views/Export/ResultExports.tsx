@@ -9,7 +9,14 @@ import { copyText } from './clipboard.ts';
 import { fileSlug } from '../../../shared/file-name.ts';
 import { downloadText, MIME } from './download.ts';
 import { downloadAction, ExportBar, type ExportAction } from './ExportBar.tsx';
-import { labelResults, resultJson, TEXT_REPORTS, textReport, type TextReport } from './exports.ts';
+import {
+  labelResults,
+  resourcesCsvActions,
+  resultJson,
+  TEXT_REPORTS,
+  textReport,
+  type TextReport,
+} from './exports.ts';
 
 interface ResultExportsProps {
   results: readonly RunResult[];
@@ -19,7 +26,7 @@ interface ResultExportsProps {
   json?: unknown;
 }
 
-/** Exports of a plain run: CSV (summary, time series, percentiles), JSON, and text reports (ab, vegeta, http_load, JMeter) to copy. */
+/** Exports of a plain run: CSV (summary, time series, percentiles, server resources), JSON, and text reports (ab, vegeta, http_load, JMeter) to copy. */
 export function ResultExports({ results, name, json }: ResultExportsProps) {
   const [text, setText] = useState<TextReport | null>(null);
   const labelled = useMemo(() => labelResults(results), [results]);
@@ -35,6 +42,7 @@ export function ResultExports({ results, name, json }: ResultExportsProps) {
     downloadAction('Percentiles CSV', 'export-percentiles-csv', `${base}.percentiles.csv`, MIME.csv, () =>
       percentilesCsv(labelled),
     ),
+    ...resourcesCsvActions(labelled, base),
     downloadAction('JSON', 'export-json', `${base}.json`, MIME.json, () => resultJson(json ?? results)),
     downloadAction('HTML report', 'export-html', `${base}.html`, MIME.html, () =>
       runHtmlReport(withoutSecrets(results), { title: name }),

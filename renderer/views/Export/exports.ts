@@ -1,7 +1,7 @@
 import type { CellOutcome } from '../../../shared/comparison-cells.ts';
 import type { ComparisonPlan } from '../../../shared/comparison.ts';
 import { formatAbReport } from '../../../shared/format/ab.ts';
-import type { LabelledResult } from '../../../shared/format/csv.ts';
+import { resourcesCsv, type LabelledResult } from '../../../shared/format/csv.ts';
 import { formatHttpLoadReport } from '../../../shared/format/http-load.ts';
 import { formatJmeterReport } from '../../../shared/format/jmeter.ts';
 import { formatVegetaReport } from '../../../shared/format/vegeta.ts';
@@ -9,6 +9,8 @@ import type { RunResult } from '../../../shared/result.ts';
 import { withoutSecrets } from '../../../shared/secret-headers.ts';
 import { targetLabel } from '../../../shared/scenario.ts';
 import { cellLabel } from '../Compare/matrixView.ts';
+import { MIME } from './download.ts';
+import { downloadAction, type ExportAction } from './ExportBar.tsx';
 
 /** A run's results with the names they go by in exports; repeated names get "#2", "#3". */
 export function labelResults(results: readonly RunResult[]): LabelledResult[] {
@@ -26,6 +28,16 @@ export function labelResults(results: readonly RunResult[]): LabelledResult[] {
 /** A comparison's cell runs, named "nginx · https · c=100 · #2" (protocol only when several). */
 export function labelOutcomes(plan: ComparisonPlan, outcomes: readonly CellOutcome[]): LabelledResult[] {
   return outcomes.map((o) => ({ label: cellLabel(plan, o.coordinates), result: o.result }));
+}
+
+/** The Server resources CSV (every reading of target.monitor), offered when a result has readings. */
+export function resourcesCsvActions(labelled: readonly LabelledResult[], base: string): ExportAction[] {
+  if (!labelled.some(({ result }) => (result.serverResources?.samples.length ?? 0) > 0)) return [];
+  return [
+    downloadAction('Server resources CSV', 'export-resources-csv', `${base}.resources.csv`, MIME.csv, () =>
+      resourcesCsv(labelled),
+    ),
+  ];
 }
 
 /**

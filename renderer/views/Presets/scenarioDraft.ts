@@ -1,3 +1,4 @@
+import { monitorText } from '../../../shared/monitor.ts';
 import type { Scenario } from '../../../shared/scenario.ts';
 import { defaultDraft, newKey, type ScenarioDraft } from '../../editor/draft.ts';
 
@@ -24,6 +25,7 @@ export function draftFromScenario(s: Scenario): ScenarioDraft {
       bodyKind: t.body.kind,
       bodyText: t.body.kind === 'text' ? t.body.text : '',
       bodyPath: t.body.kind === 'file' ? t.body.path : '',
+      monitor: monitorText(t.monitor),
     })),
     model: load.model,
     closed:

@@ -1,8 +1,10 @@
 /**
  * A comparison in the HTML report: the matrix with the plan's columns (figures a caveat
- * affects flagged), every cell's caveats, the bar and scaling charts (flagged cells marked),
+ * affects flagged), every cell's caveats, the bar and scaling charts (flagged cells marked;
+ * the server CPU-seconds per 10,000 requests when the servers were watched),
  * seed 001's percentile tables, one row per run (seed 002), the plan, and each run in full.
  */
+import { columnHasData, columnSeries } from '../../comparison-column-series.ts';
 import {
   columnAffected,
   columnText,
@@ -23,6 +25,7 @@ import { PREFLIGHT_FIX_LABELS, type PreflightFailure } from '../../preflight.ts'
 import { planReport } from '../../report-settings.ts';
 import { runVerdict, VERDICT_STATE_LABELS, VERDICT_STATES } from '../../verdict.ts';
 import { runLabel } from '../comparison-text.ts';
+import { formatCpuPer10k } from '../resources-table.ts';
 import { formatGrouped } from '../units.ts';
 import { esc } from './escape.ts';
 import { describeLoad, optionFacts, runSection } from './run-section.ts';
@@ -156,8 +159,24 @@ function charts(table: ComparisonTable, cells: readonly MatrixCell[]): string {
       yFormat: (v) => `${formatGrouped(v, decimals)} ${unit}`,
     });
   };
+  const cpu = columnSeries(table, cells, 'serverCpuPer10k');
+  const cpuBars = columnHasData(cpu)
+    ? barChart({
+        title: 'Server CPU-seconds per 10,000 requests by level (lower: less CPU for the same work)',
+        yLabel: 'CPU-s / 10k req',
+        xLabel: table.levelKind === 'connections' ? 'connections' : 'rate (req/s)',
+        seriesLabels: cpu.map((s) => s.label),
+        groups: levels.map((level, li) => ({
+          label: levelLabel(table.levelKind, level),
+          bars: cpu.map((s) => ({ value: s.values[li] ?? null, flagged: s.affected[li] === true })),
+        })),
+        testId: 'chart-compare-cpu',
+        yFormat: (v) => `${formatCpuPer10k(v)} CPU-s`,
+      })
+    : '';
   return [
     bars,
+    cpuBars,
     scaling(
       'rps',
       'Scaling: requests per second (dashed: a level whose figure is not the server’s)',
@@ -165,7 +184,9 @@ function charts(table: ComparisonTable, cells: readonly MatrixCell[]): string {
       2,
     ),
     scaling('p99', 'Scaling: p99 latency', 'ms', 3),
-  ].join('\n');
+  ]
+    .filter((chart) => chart !== '')
+    .join('\n');
 }
 
 function percentileTables(table: ComparisonTable): string {

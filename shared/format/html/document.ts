@@ -38,6 +38,7 @@ dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px;
 details { margin: 8px 0; } summary { cursor: pointer; font-weight: 600; }
 pre { background: #f9fafb; border: 1px solid var(--line); padding: 8px; overflow-x: auto; font-size: 12px; }
 section.run { border-top: 1px solid var(--line); margin-top: 16px; padding-top: 8px; }
+.efficiency { font-size: 15px; margin: 6px 0; } .efficiency strong { font-size: 19px; } ul.notes { color: var(--muted); }
 @media print { details { display: block; } details > summary { display: none; } }
 `;
 

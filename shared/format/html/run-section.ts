@@ -17,6 +17,7 @@ import { statusLine } from '../status-text.ts';
 import { fixed, formatBytes, formatCount, formatGrouped, formatPercent, formatRate } from '../units.ts';
 import { esc } from './escape.ts';
 import { connectionsChart, stagesTable, targetPoints } from './stages-section.ts';
+import { serverCharts, serverResourcesSection } from './resources-section.ts';
 import { lineChart } from './svg.ts';
 import { factList, htmlTable } from './table.ts';
 
@@ -173,6 +174,7 @@ function charts(r: RunResult, id: string): string {
       yFormat: (v) => `${formatGrouped(v, 3)} ms`,
     }),
     connectionsChart(r, id),
+    ...serverCharts(r, id),
   ].join('\n');
 }
 
@@ -361,6 +363,7 @@ export function runSection(
     figures(r) +
     `<div class="charts">${charts(r, opts.id)}</div>` +
     tables(r, opts.id) +
+    serverResourcesSection(r, verdict, opts.id) +
     facts(r) +
     `<details><summary>The run as ${esc(opts.layout === 'text' ? 'text' : opts.layout)} prints it</summary><pre>${esc(formatRunReport(r, opts.layout))}</pre></details>` +
     `</section>`

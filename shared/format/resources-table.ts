@@ -1,0 +1,134 @@
+/**
+ * A run's Server resources as one table model for the screen and the HTML report (the text
+ * report prints the same rows): what was sampled and how, mean and max per figure, the
+ * efficiency figure (server CPU-seconds per 10,000 requests) with the verdict's word on it,
+ * the gaps with their reasons, the notes and the monitor's own cost.
+ */
+import {
+  RESOURCE_FIGURE_LABELS,
+  RESOURCE_FIGURES,
+  type ResourceFigure,
+  type ResourceSource,
+  type ServerResources,
+} from '../resources.ts';
+import { gapText } from '../resource-charts.ts';
+import type { VerdictFigure } from '../verdict-caveats.ts';
+import { badCaveatsOn, type Verdict } from '../verdict.ts';
+import { fixed, formatBytes, formatCount } from './units.ts';
+
+/** A figure's value with its unit, as the report prints it. */
+export function formatResourceValue(figure: ResourceFigure, value: number): string {
+  switch (figure) {
+    case 'cpuPercent':
+    case 'cpuUserPercent':
+    case 'cpuSystemPercent':
+    case 'cpuBusyPercent':
+      return `${fixed(value, 1)}%`;
+    case 'rssBytes':
+    case 'memoryUsedBytes':
+      return formatBytes(value);
+    case 'netInBytesPerSecond':
+    case 'netOutBytesPerSecond':
+      return `${formatBytes(value)}/s`;
+    case 'load1':
+    case 'load5':
+    case 'load15':
+      return fixed(value, 2);
+    case 'threads':
+    case 'openFiles':
+    case 'processes':
+      return Number.isInteger(value) ? String(value) : fixed(value, 1);
+  }
+}
+
+/** "process tree of nginx (pid 12, listening on port 8080): 3 processes via /proc" */
+export function describeResourceSource(source: ResourceSource): string {
+  switch (source.method) {
+    case 'process': {
+      const root = source.processes.find((p) => p.pid === source.rootPid)?.name ?? 'process';
+      const how = source.found === 'port' ? `listening on port ${source.port}` : 'given by pid';
+      const names = [...new Set(source.processes.map((p) => p.name))].join(', ');
+      return `process tree of ${root} (pid ${source.rootPid}, ${how}): ${source.processes.length} processes seen (${names}), read from /proc on ${source.platform}`;
+    }
+    case 'node-exporter':
+      return `node_exporter ${source.url}${source.cpuCount === null ? '' : ` (${source.cpuCount} CPUs)`}: the whole machine`;
+    case 'none':
+      return `not sampled: ${source.reason}`;
+  }
+}
+
+/**
+ * The verdict figure the server's figures go with: they are the server's work under the
+ * load that was sent, so when the client (not the server) was the limit, or the open
+ * model's rate was not reached, they are not the server's under the load asked for.
+ */
+export const SERVER_VERDICT_FIGURE: VerdictFigure = 'throughput';
+
+export interface ResourceRow {
+  figure: ResourceFigure;
+  label: string;
+  mean: number;
+  max: number;
+  meanText: string;
+  maxText: string;
+}
+
+export interface ServerResourcesTable {
+  source: string;
+  rows: ResourceRow[];
+  /** Server CPU-seconds per 10,000 requests; null when the readings did not cover the run (a note says why). */
+  efficiency: { value: number; text: string } | null;
+  /** CPU-seconds the server used while measured. */
+  cpuSeconds: string | null;
+  /** "12 readings, at least 1 s apart" */
+  readings: string;
+  gaps: { reason: string; count: number; text: string }[];
+  notes: string[];
+  /** "0.14% of a core", the monitor's own readings. */
+  cost: string | null;
+  /** Why the server's figures are not the server's under the load asked for (the verdict's bad caveats), else null. */
+  caveat: string | null;
+}
+
+/** Mean and max of each figure measured, in the reports' order. */
+export function resourceRows(sr: ServerResources): ResourceRow[] {
+  return RESOURCE_FIGURES.flatMap((figure) => {
+    const stats = sr.summary[figure];
+    if (!stats) return [];
+    return [
+      {
+        figure,
+        label: RESOURCE_FIGURE_LABELS[figure],
+        mean: stats.mean,
+        max: stats.max,
+        meanText: formatResourceValue(figure, stats.mean),
+        maxText: formatResourceValue(figure, stats.max),
+      },
+    ];
+  });
+}
+
+/** The efficiency figure as reports print it: "0.123". */
+export const formatCpuPer10k = (v: number): string => fixed(v, 3);
+
+export function serverResourcesTable(sr: ServerResources, verdict?: Verdict): ServerResourcesTable {
+  const caveats = verdict ? badCaveatsOn(verdict, SERVER_VERDICT_FIGURE) : [];
+  const n = sr.samples.length;
+  return {
+    source: describeResourceSource(sr.source),
+    rows: resourceRows(sr),
+    efficiency:
+      sr.cpuSecondsPer10kRequests === null
+        ? null
+        : { value: sr.cpuSecondsPer10kRequests, text: formatCpuPer10k(sr.cpuSecondsPer10kRequests) },
+    cpuSeconds: sr.cpuSeconds === null ? null : `${fixed(sr.cpuSeconds, 3)} s`,
+    readings:
+      sr.source.method === 'none'
+        ? 'none'
+        : `${formatCount(n)} reading${n === 1 ? '' : 's'}, at least ${fixed(sr.minIntervalMs / 1000, sr.minIntervalMs % 1000 === 0 ? 0 : 1)} s apart, on the engine's ticks`,
+    gaps: sr.gaps.map((g) => ({ reason: g.reason, count: g.count, text: gapText(g) })),
+    notes: sr.notes,
+    cost: sr.monitorCpuPercent === null ? null : `${fixed(sr.monitorCpuPercent, 2)}% of a core`,
+    caveat: caveats.length === 0 ? null : caveats.map((c) => c.message).join(' '),
+  };
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { addReading, chartReadings, foldReadings } from '../../shared/resource-charts.ts';
+import type { ResourceSample } from '../../shared/resources.ts';
+
+const reading = (seq: number, over: Partial<ResourceSample>): ResourceSample => ({
+  seq,
+  elapsedSeconds: seq,
+  intervalSeconds: 1,
+  warmup: false,
+  ...over,
+});
+
+describe('server readings as the charts draw them', () => {
+  it('folds the run’s short last reading into its tick: rates by window length, levels the later one’s', () => {
+    const tick = reading(3, { cpuPercent: 60, cpuSeconds: 0.6, rssBytes: 1000, load1: 1.5 });
+    const tail = reading(3, {
+      elapsedSeconds: 3.25,
+      intervalSeconds: 0.25,
+      cpuPercent: 10,
+      cpuSeconds: 0.025,
+      rssBytes: 1200,
+      load1: 1.4,
+    });
+    const folded = foldReadings(tick, tail);
+    // (60 × 1 + 10 × 0.25) / 1.25: the near-idle tail no longer ends the line on a dip.
+    expect(folded.cpuPercent).toBeCloseTo(50, 10);
+    expect(folded.cpuSeconds).toBeCloseTo(0.625, 10);
+    expect(folded.intervalSeconds).toBe(1.25);
+    expect(folded).toMatchObject({ seq: 3, elapsedSeconds: 3.25, rssBytes: 1200, load1: 1.4 });
+  });
+
+  it('keeps the figures of the one with figures when the other is a gap', () => {
+    const ok = reading(2, { cpuPercent: 40 });
+    const gap = reading(2, { elapsedSeconds: 2.5, gap: 'node_exporter: timed out' });
+    expect(foldReadings(ok, gap)).toMatchObject({ seq: 2, elapsedSeconds: 2.5, cpuPercent: 40 });
+    expect(foldReadings(gap, ok)).toEqual(ok);
+    expect(foldReadings(gap, gap)).toEqual(gap);
+  });
+
+  it('gives one point per engine tick, appending readings of new ticks', () => {
+    const samples = [
+      reading(1, { cpuPercent: 20 }),
+      reading(2, { cpuPercent: 30 }),
+      reading(2, { elapsedSeconds: 2.5, intervalSeconds: 0.5, cpuPercent: 0 }),
+    ];
+    const drawn = chartReadings(samples);
+    expect(drawn.map((s) => s.seq)).toEqual([1, 2]);
+    expect(drawn[1]!.cpuPercent).toBeCloseTo(20, 10);
+    // The input is left as it was (it is the result's).
+    expect(samples).toHaveLength(3);
+
+    const live: ResourceSample[] = [];
+    for (const s of samples) addReading(live, s);
+    expect(live).toEqual(drawn);
+  });
+});
