@@ -258,6 +258,7 @@ export function App({ api }: { api: TrebuchetApi }) {
                     targetIndex={shown}
                     generation={run.generation}
                     about={chartAbout}
+                    load={run.scenario?.load ?? null}
                   />
                 )}
                 {shown !== null && chartAbout && (
