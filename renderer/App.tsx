@@ -322,6 +322,7 @@ export function App({ api }: { api: TrebuchetApi }) {
                     targetIndex={shown}
                     generation={run.generation}
                     about={chartAbout}
+                    load={run.scenario?.load ?? null}
                   />
                 )}
                 {shown !== null && chartAbout && (

@@ -100,6 +100,13 @@ export const comparisonPlanSchema = z
     report: comparisonReportSchema.optional(),
   })
   .superRefine((plan, ctx) => {
+    if (plan.load.stages) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['load', 'stages'],
+        message: 'a comparison sets the load per cell from its levels; stages are for a single run',
+      });
+    }
     const kind = levelKindOf(plan.load);
     const lim = kind === 'connections' ? LIMITS.connections : LIMITS.rate;
     const seen = new Set<number>();

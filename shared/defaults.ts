@@ -14,6 +14,11 @@ export const DEFAULTS = {
     durationSeconds: 5,
     maxInFlight: 1000,
   },
+  /**
+   * A staged load's first plan in the editor: ramp up to the model's default level, hold it,
+   * ramp down to 0 (shared/stages.ts).
+   */
+  stages: { rampSeconds: 5, holdSeconds: 10 },
   keepAlive: true,
   protocol: 'http1.1',
   engine: 'auto',
@@ -130,6 +135,11 @@ export const LIMITS = {
   thresholds: { max: 100 },
   /** A capacity search's error limit, percent of the requests. */
   errorPercent: { min: 0, max: 100 },
+  /**
+   * Stages of a staged load (shared/stages.ts). A stage that gets responses keeps a latency
+   * histogram of about 190 KB for the run, so a plan's memory stays under 10 MB.
+   */
+  stages: { max: 50 },
   /** Runs and comparisons one host (desktop app, web host) runs at the same time. */
   concurrentRuns: { max: 4 },
   /** Process ids: Linux allows up to 2^22, Windows larger ones. */

@@ -15,7 +15,7 @@ import { parseWith, type FieldIssue } from './validation.ts';
 
 /** Marks a JSON file as a preset, so a scenario's own `version` is never mistaken for the preset's. */
 export const PRESET_FORMAT = 'trebuchet-preset';
-export const PRESET_VERSION = 3;
+export const PRESET_VERSION = 4;
 
 export const presetIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'preset id is malformed');
 
@@ -63,24 +63,38 @@ export const presetV2Schema = z.discriminatedUnion('kind', [
 export type PresetV2 = z.infer<typeof presetV2Schema>;
 
 /**
- * Version 3 (current): as 2, and a comparison plan names its report (layout and matrix
- * columns, filled in when missing); an older app would drop that field silently, so the
- * version says it is there. A capacity preset holds a capacity search's plan (an app
- * without capacity searches refuses its kind, naming it, rather than losing anything).
+ * Versions 3 and on: a scenario, a comparison plan with its report named, or a capacity
+ * search's plan (an app without capacity searches refuses that kind, naming it, rather than
+ * losing anything).
  */
-export const presetV3Schema = z.discriminatedUnion('kind', [
-  z.object({ ...fieldsOf(3), kind: z.literal('scenario'), scenario: scenarioSchema }),
-  z.object({
-    ...fieldsOf(3),
-    kind: z.literal('comparison'),
-    plan: comparisonPlanSchema.transform((plan) => withReport(plan)),
-  }),
-  z.object({ ...fieldsOf(3), kind: z.literal('capacity'), plan: capacityPlanSchema }),
-]);
+const withNamedReport = <V extends number>(version: V) =>
+  z.discriminatedUnion('kind', [
+    z.object({ ...fieldsOf(version), kind: z.literal('scenario'), scenario: scenarioSchema }),
+    z.object({
+      ...fieldsOf(version),
+      kind: z.literal('comparison'),
+      plan: comparisonPlanSchema.transform((plan) => withReport(plan)),
+    }),
+    z.object({ ...fieldsOf(version), kind: z.literal('capacity'), plan: capacityPlanSchema }),
+  ]);
+
+/**
+ * Version 3: as 2, and a comparison plan names its report (layout and matrix columns,
+ * filled in when missing); an older app would drop that field silently, so the version
+ * says it is there.
+ */
+export const presetV3Schema = withNamedReport(3);
 export type PresetV3 = z.infer<typeof presetV3Schema>;
 
+/**
+ * Version 4 (current): as 3, and a scenario's load may hold stages (shared/stages.ts); an
+ * older app would drop them and run a fixed level instead, so the version says they may be there.
+ */
+export const presetV4Schema = withNamedReport(4);
+export type PresetV4 = z.infer<typeof presetV4Schema>;
+
 /** A preset as the app holds it: the current version. */
-export type Preset = PresetV3;
+export type Preset = PresetV4;
 export type PresetKind = Preset['kind'];
 
 /** Any preset version this app reads. */
@@ -88,6 +102,7 @@ export const presetFileSchema = z.discriminatedUnion('version', [
   presetV1Schema,
   presetV2Schema,
   presetV3Schema,
+  presetV4Schema,
 ]);
 export type AnyPreset = z.infer<typeof presetFileSchema>;
 
@@ -99,6 +114,8 @@ export interface MigrationContext {
 export const defaultMigrationContext: MigrationContext = {
   newId: () => globalThis.crypto.randomUUID(),
 };
+
+const v3ToV4 = (p: PresetV3): PresetV4 => ({ ...p, version: 4 });
 
 function v2ToV3(p: PresetV2): PresetV3 {
   return p.kind === 'comparison' ? { ...p, version: 3, plan: withReport(p.plan) } : { ...p, version: 3 };
@@ -126,6 +143,8 @@ export function migratePreset(p: AnyPreset, ctx: MigrationContext = defaultMigra
     case 2:
       return migratePreset(v2ToV3(p), ctx);
     case 3:
+      return migratePreset(v3ToV4(p), ctx);
+    case 4:
       return p;
   }
 }
@@ -188,7 +207,7 @@ export function parsePresetFile(
       `version ${version} was written by a newer Trebuchet; this one reads versions 1 to ${PRESET_VERSION}`,
     );
   }
-  if (![1, 2, PRESET_VERSION].includes(version)) {
+  if (![1, 2, 3, PRESET_VERSION].includes(version)) {
     return fail(
       'version',
       `unknown preset version ${version}; this app reads versions 1 to ${PRESET_VERSION}`,

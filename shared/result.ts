@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS } from './defaults.ts';
 import { serverResourcesSchema } from './resources.ts';
 import { loadSchema, runOptionsSchema, targetSchema, thresholdSchema } from './scenario.ts';
 
@@ -79,6 +80,8 @@ export const sampleSchema = z.object({
   sendLatenessP99: ms.optional(),
   /** Generator CPU use in this window, percent of one core (can exceed 100 with several threads). */
   cpuPercent: z.number().nonnegative().optional(),
+  /** Closed model with stages only: connections carrying load at the end of the window. */
+  connections: count.optional(),
   /**
    * True on a run's last sample only (absent elsewhere, and in results saved before it
    * existed). Its window runs to the moment the load ended: answers to requests still in
@@ -238,6 +241,33 @@ export const warningSchema = z.object({
 });
 export type Warning = z.infer<typeof warningSchema>;
 
+/**
+ * One stage of a staged load: what was planned and what came back. A response counts in the
+ * stage its request was written in (as a server counting arrivals sees it), a failure in the
+ * stage it happened in; times are seconds from the plan's start.
+ */
+export const stageResultSchema = z.object({
+  index: count,
+  startSeconds: z.number().nonnegative(),
+  endSeconds: z.number().nonnegative(),
+  /** The target the stage ramps from and to: connections (closed model) or req/s (open model). */
+  from: z.number().nonnegative(),
+  to: z.number().nonnegative(),
+  /** Open model: requests the schedule planned in the stage (the area under its ramp); null for closed. */
+  planned: z.number().nonnegative().nullable(),
+  /** Requests of the stage that finished: responses plus transport errors. */
+  requests: count,
+  /** Transport errors (no response). */
+  errors: count,
+  /** Responses outside 2xx. */
+  non2xx: count,
+  /** requests / the stage's length (0 for a 0-second stage). */
+  requestsPerSecond: z.number().nonnegative(),
+  /** Latency of the stage's responses in ms; null when none came back. */
+  latency: z.object({ p50: ms, p99: ms, mean: ms, max: ms }).nullable(),
+});
+export type StageResult = z.infer<typeof stageResultSchema>;
+
 export const RESULT_VERSION = 1;
 
 export const runResultSchema = z.object({
@@ -339,5 +369,7 @@ export const runResultSchema = z.object({
    * Absent when the monitor was off, and in results saved before it existed.
    */
   serverResources: serverResourcesSchema.optional(),
+  /** A staged load's figures, one row per stage (load.stages); absent for a fixed level. */
+  stages: z.array(stageResultSchema).max(LIMITS.stages.max).optional(),
 });
 export type RunResult = z.infer<typeof runResultSchema>;

@@ -3,6 +3,7 @@ import { DEFAULTS, LIMITS } from './defaults.ts';
 import { httpUrlSchema } from './http-url.ts';
 import { monitorSchema } from './monitor.ts';
 import { boundedInt, boundedNumber } from './number-schema.ts';
+import { stagesSchema } from './stages.ts';
 
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export const httpMethodSchema = z.enum(HTTP_METHODS);
@@ -112,6 +113,12 @@ export const closedLoadSchema = z.object({
   limit: closedLimitSchema.default({ kind: 'duration', seconds: DEFAULTS.closed.durationSeconds }),
   /** Optional cap on the closed loop's total rate (req/s); null = as fast as the server answers. */
   rate: boundedNumber('rate', LIMITS.rate).nullable().default(null),
+  /**
+   * A staged load (shared/stages.ts, k6's ramping-vus), absent for a fixed level: the
+   * connections follow the stages' targets and the stages set the run's length;
+   * `connections` and `limit` are not used then.
+   */
+  stages: stagesSchema('connections').optional(),
 });
 export type ClosedLoad = z.infer<typeof closedLoadSchema>;
 
@@ -121,6 +128,12 @@ export const openLoadSchema = z.object({
   rate: boundedNumber('rate', LIMITS.rate).default(DEFAULTS.open.rate),
   durationSeconds: boundedNumber('duration', LIMITS.durationSeconds).default(DEFAULTS.open.durationSeconds),
   maxInFlight: boundedInt('max in flight', LIMITS.maxInFlight).default(DEFAULTS.open.maxInFlight),
+  /**
+   * A staged load (shared/stages.ts, k6's ramping-arrival-rate), absent for a fixed rate: the
+   * rate follows the stages' targets and the stages set the run's length; `rate` and
+   * `durationSeconds` are not used then.
+   */
+  stages: stagesSchema('rate').optional(),
 });
 export type OpenLoad = z.infer<typeof openLoadSchema>;
 
@@ -238,19 +251,30 @@ export function targetsSchema<T extends z.ZodType>(target: T) {
     .max(LIMITS.targets.max, `at most ${LIMITS.targets.max} targets`);
 }
 
-export const scenarioSchema = z.object({
-  version: z.literal(SCENARIO_VERSION).default(SCENARIO_VERSION),
-  name: displayNameSchema.default('Untitled scenario'),
-  targets: targetsSchema(targetSchema),
-  load: loadSchema.default({
-    model: 'closed',
-    connections: DEFAULTS.closed.connections,
-    pipelining: DEFAULTS.closed.pipelining,
-    limit: { kind: 'duration', seconds: DEFAULTS.closed.durationSeconds },
-    rate: null,
-  }),
-  options: runOptionsSchema.default(() => runOptionsSchema.parse({})),
-});
+export const scenarioSchema = z
+  .object({
+    version: z.literal(SCENARIO_VERSION).default(SCENARIO_VERSION),
+    name: displayNameSchema.default('Untitled scenario'),
+    targets: targetsSchema(targetSchema),
+    load: loadSchema.default({
+      model: 'closed',
+      connections: DEFAULTS.closed.connections,
+      pipelining: DEFAULTS.closed.pipelining,
+      limit: { kind: 'duration', seconds: DEFAULTS.closed.durationSeconds },
+      rate: null,
+    }),
+    options: runOptionsSchema.default(() => runOptionsSchema.parse({})),
+  })
+  .superRefine((scenario, ctx) => {
+    // The stages start from 0; a warm-up before them would run at no level of the plan.
+    if (scenario.load.stages && scenario.options.warmupSeconds > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['options', 'warmupSeconds'],
+        message: 'a staged load has no separate warm-up: set it to 0 and let the first stage ramp up',
+      });
+    }
+  });
 /** A scenario as stored and sent: every default filled in. */
 export type Scenario = z.infer<typeof scenarioSchema>;
 /** A scenario as a person or a file may write it: defaults may be left out. */

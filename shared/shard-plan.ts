@@ -46,6 +46,8 @@ const MIN_RATE_PER_WORKER = 1;
  * no shard is empty.
  */
 export function usableWorkers(load: Load, requested: number): number {
+  // A staged load runs in one worker: its per-stage rows are not merged across shards yet.
+  if (load.stages !== undefined) return 1;
   const caps = [requested];
   if (load.model === 'closed') {
     caps.push(load.connections);

@@ -1,5 +1,6 @@
 import { VERDICT } from './defaults.ts';
 import { ERROR_KIND_LABELS, type ErrorKind, type RunResult } from './result.ts';
+import { scheduledRate } from './stages.ts';
 import { statusLine } from './format/status-text.ts';
 import { fixed, formatCount } from './format/units.ts';
 import { workerCpu } from './worker-cpu.ts';
@@ -101,7 +102,7 @@ function tally(results: readonly RunResult[]): Tally {
     }
     if (r.load.model === 'open') {
       t.open = true;
-      t.targetRate = r.load.rate;
+      t.targetRate = scheduledRate(r.load);
       t.late += q.late ?? 0;
       t.dropped += q.dropped ?? 0;
       t.scheduled += q.total + q.inFlightAtEnd + (q.dropped ?? 0);

@@ -48,6 +48,14 @@ Open model (vegeta attack -rate):
                           (default duration ${DEFAULTS.open.durationSeconds}s; -c, -n, -p need --closed)
       --max-in-flight N   cap on unanswered requests (default ${DEFAULTS.open.maxInFlight})
 
+Stages (k6's ramping-vus and ramping-arrival-rate):
+      --stages T:N,...    ramp the load linearly from 0 through each stage's target over its
+                          duration: '30s:100,1m:1000,30s:0'. Targets are connections (closed
+                          model), or req/s with --open; a 0s stage jumps. The stages set the
+                          run's length (no -c, -n, -d or --rate beside them); the report has a
+                          row per stage (--csv adds .stages.csv)
+      --open              with --stages: the targets are rates (the open model)
+
 Requests:
   -m, --method M          GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS (a body without -m is a POST)
   -H, --header 'N: v'     add a header (repeatable)

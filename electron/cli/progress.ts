@@ -6,18 +6,14 @@ import type { RunResult, Sample } from '../../shared/result.ts';
 import type { Scenario } from '../../shared/scenario.ts';
 import { failedRequests } from '../../shared/format/summary.ts';
 import { formatCount, formatDurationMs, formatRate } from '../../shared/format/units.ts';
+import { loadSeconds } from '../../shared/stages.ts';
 import { runVerdict, verdictLabel } from '../../shared/verdict.ts';
 
 const QUIET_UNDER_SECONDS = 2;
 
 /** Planned length of one target's run in seconds (warm-up included); null when count-limited. */
 export function plannedSeconds(s: Scenario): number | null {
-  const load =
-    s.load.model === 'open'
-      ? s.load.durationSeconds
-      : s.load.limit.kind === 'duration'
-        ? s.load.limit.seconds
-        : null;
+  const load = loadSeconds(s.load);
   return load === null ? null : load + s.options.warmupSeconds;
 }
 

@@ -16,6 +16,7 @@ import {
 } from '../../shared/format/comparison-text.ts';
 import { comparisonHtmlReport, runHtmlReport } from '../../shared/format/html-report.ts';
 import { formatRunReport } from '../../shared/format/report.ts';
+import { stagesCsv } from '../../shared/format/stages.ts';
 import { PREFLIGHT_FIX_LABELS } from '../../shared/preflight.ts';
 import type { RunResult } from '../../shared/result.ts';
 import { targetLabel } from '../../shared/scenario.ts';
@@ -75,18 +76,20 @@ export function labelResults(results: readonly RunResult[]): LabelledResult[] {
 /** `--csv out.csv` and a part name -> out.<part>.csv */
 const csvPath = (file: string, part: string): string => `${file.replace(/\.csv$/i, '')}.${part}.csv`;
 
-/** `--csv out.csv` -> out.summary.csv, out.timeseries.csv, out.percentiles.csv (and out.resources.csv). */
+/** `--csv out.csv` -> out.summary.csv, out.timeseries.csv, out.percentiles.csv (and out.resources.csv, out.stages.csv). */
 export function csvPaths(file: string): {
   summary: string;
   timeseries: string;
   percentiles: string;
   resources: string;
+  stages: string;
 } {
   return {
     summary: csvPath(file, 'summary'),
     timeseries: csvPath(file, 'timeseries'),
     percentiles: csvPath(file, 'percentiles'),
     resources: csvPath(file, 'resources'),
+    stages: csvPath(file, 'stages'),
   };
 }
 
@@ -168,6 +171,7 @@ export function writeOutputFiles(
     if (results.some((r) => r.serverResources && r.serverResources.samples.length > 0)) {
       files.push([paths.resources, resourcesCsv(labelled)]);
     }
+    if (results.some((r) => r.stages)) files.push([paths.stages, stagesCsv(labelled)]);
   }
   return writeFiles(files, countSecrets(results) > 0);
 }

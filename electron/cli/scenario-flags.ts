@@ -16,6 +16,7 @@ import {
   type RunFlags,
   type Values,
 } from './run-flags.ts';
+import { stagesFromFlags } from './stages-flag.ts';
 import { CliInputError, parseRate } from './values.ts';
 
 function existingFile(flag: string, path: string, io: FileIo): string {
@@ -45,6 +46,13 @@ function loadFromFlags(v: Values, base: Load | null): LoadInput {
   const limit = limitFlags(v);
   const { requests, seconds } = limit;
   const maxInFlight = wholeNumberFlag(v, 'max-in-flight');
+  const levels = { connections, requests, seconds, rate, pipelining, maxInFlight };
+  const staged = stagesFromFlags(
+    v.stages,
+    { ...levels, closed: v.closed === true, open: v.open === true },
+    base,
+  );
+  if (staged) return staged;
 
   const closedFlag =
     v.closed === true || connections !== undefined || pipelining !== undefined || requests !== undefined;

@@ -115,6 +115,8 @@ export class Recorder {
   measuring: boolean;
   /** Requests sent and not yet finished; runners keep it current. */
   inFlight = 0;
+  /** Closed model with stages: connections carrying load, kept current by the driver; null otherwise. */
+  connections: number | null = null;
   readonly totals: Totals = {
     total: 0,
     responses: 0,
@@ -307,6 +309,7 @@ export class Recorder {
       inFlight: this.inFlight,
       ...(w.late > 0 ? { late: w.late } : {}),
       ...(lateness === null ? {} : { sendLatenessP99: lateness.percentiles.get(99)! / 1000 }),
+      ...(this.connections === null ? {} : { connections: this.connections }),
     };
   }
 

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { VERDICT } from '../../shared/defaults.ts';
+import { scheduledRate } from '../../shared/stages.ts';
 import {
   RESULT_VERSION,
   type GeneratorFacts,
@@ -240,7 +241,7 @@ export function runResult(id: RunIdentity, totals: RunTotals, facts: ResultFacts
       requestsPerSecondStdev: spread.stdev,
       requestsPerSecondMin: spread.min,
       requestsPerSecondMax: spread.max,
-      targetRate: id.load.rate ?? null,
+      targetRate: scheduledRate(id.load),
       sentRate: sentRate(totals.sent, attackSeconds, seconds),
       bytesInPerSecond: perSecond(totals.bytes.inTotal),
     },
@@ -264,6 +265,7 @@ export function runResult(id: RunIdentity, totals: RunTotals, facts: ResultFacts
     }),
     warnings,
     samples,
+    ...(outcome?.stages ? { stages: outcome.stages } : {}),
   };
 }
 

@@ -24,6 +24,8 @@ function autocannonRefusal(load: Load, options: RunOptions): string | null {
   if (options.protocol === 'h2') return 'autocannon speaks HTTP/1.1 only; HTTP/2 needs the native engine';
   if (load.model === 'open')
     return 'autocannon runs the closed model only; a constant-rate (open) run needs the native engine';
+  if (load.stages)
+    return 'autocannon keeps a fixed number of connections; a staged load (connections that ramp) needs the native engine';
   if (load.rate !== null && load.rate < 1)
     return "autocannon's rate limiter cannot send fewer than 1 request per second; a lower rate needs the native engine";
   if (!options.keepAlive) {

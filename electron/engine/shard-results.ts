@@ -113,6 +113,8 @@ export function mergedOutcome(
     correctedLatency:
       corrected.length > 0 ? recordedStats(recorderOf(mergeBuckets(corrected)), REPORT_PERCENTILES) : null,
     phases: phases === null ? null : PhaseHistograms.fromBuckets(phases).stats(),
+    // A staged load runs in one worker (shard-plan.ts): several shards never have stages.
+    stages: null,
     warnings: mergedWarnings(reports),
   };
 }

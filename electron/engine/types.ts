@@ -4,6 +4,7 @@ import type {
   LatencyStats,
   Phase,
   PhaseStats,
+  StageResult,
   TlsFacts,
   Warning,
 } from '../../shared/result.ts';
@@ -38,6 +39,8 @@ export interface RunnerOutcome {
   correctedLatency: LatencyStats | null;
   /** Per-request timing phases, when the runner measures them. */
   phases: Partial<Record<Phase, PhaseStats>> | null;
+  /** A staged load's figures, one row per stage; null for a fixed level. */
+  stages: StageResult[] | null;
   warnings: Warning[];
   /**
    * performance.now() when the load ended: the last request finished or was abandoned, before
@@ -59,6 +62,7 @@ export function emptyOutcome(over: Partial<RunnerOutcome> = {}): RunnerOutcome {
     dropped: null,
     correctedLatency: null,
     phases: null,
+    stages: null,
     warnings: [],
     loadEndedAt: null,
     ...over,

@@ -3,14 +3,16 @@ import {
   numberField,
   Segmented,
   TextFields,
+  Toggle,
   type FieldSpec,
   type TextKeys,
 } from '../components/fields.tsx';
-import type { LimitKind, ScenarioDraft } from './draft.ts';
+import { defaultStages, type LimitKind, type ScenarioDraft } from './draft.ts';
+import { StagesEditor } from './StagesEditor.tsx';
 
 interface LoadEditorProps {
   draft: ScenarioDraft;
-  onChange: (patch: Partial<Pick<ScenarioDraft, 'model' | 'closed' | 'open'>>) => void;
+  onChange: (patch: Partial<Pick<ScenarioDraft, 'model' | 'closed' | 'open' | 'staged' | 'stages'>>) => void;
 }
 
 const MODELS = [
@@ -34,13 +36,13 @@ const LIMITS: readonly { value: LimitKind; label: string }[] = [
 type ClosedKey = TextKeys<ScenarioDraft['closed']>;
 type OpenKey = TextKeys<ScenarioDraft['open']>;
 
-const CLOSED_CONCURRENCY: readonly FieldSpec<ClosedKey>[] = [
-  numberField('connections', 'Connections', 'load.connections', { testId: 'load-connections' }),
-  numberField('pipelining', 'Pipelining', 'load.pipelining', {
-    hint: 'requests in flight per connection',
-    testId: 'load-pipelining',
-  }),
-];
+const CONNECTIONS = numberField<ClosedKey>('connections', 'Connections', 'load.connections', {
+  testId: 'load-connections',
+});
+const PIPELINING = numberField<ClosedKey>('pipelining', 'Pipelining', 'load.pipelining', {
+  hint: 'requests in flight per connection',
+  testId: 'load-pipelining',
+});
 const RATE_CAP = numberField<ClosedKey>('rate', 'Rate cap', 'load.rate', {
   unit: 'req/s',
   placeholder: 'none',
@@ -53,10 +55,13 @@ const CLOSED_LIMITS: Record<LimitKind, readonly FieldSpec<ClosedKey>[]> = {
   ],
   requests: [numberField('requests', 'Requests', 'load.limit.count', { testId: 'load-requests' }), RATE_CAP],
 };
+const IN_FLIGHT_CAP = numberField<OpenKey>('maxInFlight', 'In-flight cap', 'load.maxInFlight', {
+  testId: 'load-max-in-flight',
+});
 const OPEN_FIELDS: readonly FieldSpec<OpenKey>[] = [
   numberField('rate', 'Rate', 'load.rate', { unit: 'req/s', testId: 'load-rate' }),
   durationField('seconds', 'Duration', 'load.durationSeconds', { testId: 'load-open-duration' }),
-  numberField('maxInFlight', 'In-flight cap', 'load.maxInFlight', { testId: 'load-max-in-flight' }),
+  IN_FLIGHT_CAP,
 ];
 
 /** Load model and its parameters; field paths match the schema's. */
@@ -66,6 +71,12 @@ export function LoadEditor({ draft, onChange }: LoadEditorProps) {
   const setClosed = (patch: Partial<ScenarioDraft['closed']>): void =>
     onChange({ closed: { ...c, ...patch } });
   const setOpen = (patch: Partial<ScenarioDraft['open']>): void => onChange({ open: { ...o, ...patch } });
+  const setStaged = (staged: boolean): void =>
+    onChange(
+      staged && draft.stages.length === 0
+        ? { staged, stages: defaultStages(draft.model === 'closed' ? c.connections : o.rate) }
+        : { staged },
+    );
 
   return (
     <div className="load">
@@ -81,9 +92,21 @@ export function LoadEditor({ draft, onChange }: LoadEditorProps) {
           ? 'Connections send back to back, like ab and wrk: measures the most the server gives.'
           : 'Requests start on a fixed schedule, like vegeta: latency as users on a steady rate see it.'}
       </p>
-      {draft.model === 'closed' ? (
+      <Toggle
+        label={draft.model === 'closed' ? 'Ramp the connections in stages' : 'Ramp the rate in stages'}
+        checked={draft.staged}
+        testId="load-staged"
+        onChange={setStaged}
+      />
+      {draft.staged && (
+        <StagesEditor stages={draft.stages} model={draft.model} onChange={(stages) => onChange({ stages })} />
+      )}
+      {draft.model === 'closed' && draft.staged && (
+        <TextFields className="grid-2" fields={[PIPELINING, RATE_CAP]} values={c} onChange={setClosed} />
+      )}
+      {draft.model === 'closed' && !draft.staged && (
         <>
-          <TextFields className="grid-2" fields={CLOSED_CONCURRENCY} values={c} onChange={setClosed} />
+          <TextFields className="grid-2" fields={[CONNECTIONS, PIPELINING]} values={c} onChange={setClosed} />
           <Segmented
             label="Stop after"
             value={c.limitKind}
@@ -98,8 +121,14 @@ export function LoadEditor({ draft, onChange }: LoadEditorProps) {
             onChange={setClosed}
           />
         </>
-      ) : (
-        <TextFields className="grid-3" fields={OPEN_FIELDS} values={o} onChange={setOpen} />
+      )}
+      {draft.model === 'open' && (
+        <TextFields
+          className="grid-3"
+          fields={draft.staged ? [IN_FLIGHT_CAP] : OPEN_FIELDS}
+          values={o}
+          onChange={setOpen}
+        />
       )}
     </div>
   );

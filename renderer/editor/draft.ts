@@ -10,6 +10,7 @@ import {
   type ThresholdMetric,
   type TlsVersion,
 } from '../../shared/scenario.ts';
+import type { Stage } from '../../shared/stages.ts';
 import { parseWith, type FieldIssue } from '../../shared/validation.ts';
 import { DEFAULT_MONITOR_TEXT, monitorInput, withMonitorIssues } from './monitorDraft.ts';
 
@@ -48,6 +49,13 @@ export interface ThresholdDraft {
 
 export type LimitKind = 'duration' | 'requests';
 
+/** One row of the stage table, as typed: a duration (`30`, `1m30s`) and a target. */
+export interface StageDraft {
+  key: string;
+  seconds: string;
+  target: string;
+}
+
 /** Certificate checks as typed: empty text is "none". */
 export interface TlsDraft {
   verify: boolean;
@@ -85,6 +93,10 @@ export interface ScenarioDraft {
     rate: string;
   };
   open: { rate: string; seconds: string; maxInFlight: string };
+  /** A staged load: the stage table replaces the model's level and length. */
+  staged: boolean;
+  /** The stage table (kept while stages are off, so switching back loses nothing). */
+  stages: StageDraft[];
   keepAlive: boolean;
   protocol: Protocol;
   engine: EngineChoice;
@@ -132,6 +144,32 @@ export function newHeader(): HeaderDraft {
   return { key: newKey('h'), name: '', value: '' };
 }
 
+/** A new stage row: the last one's target held for as long as it lasted (10 s on an empty table). */
+export function newStage(last?: StageDraft): StageDraft {
+  return { key: newKey('st'), seconds: last?.seconds ?? '10', target: last?.target ?? '0' };
+}
+
+/** The first stage table: ramp up to the model's level, hold it, ramp down (DEFAULTS.stages). */
+export function defaultStages(level: string): StageDraft[] {
+  const { rampSeconds, holdSeconds } = DEFAULTS.stages;
+  return [
+    { key: newKey('st'), seconds: String(rampSeconds), target: level },
+    { key: newKey('st'), seconds: String(holdSeconds), target: level },
+    { key: newKey('st'), seconds: String(rampSeconds), target: '0' },
+  ];
+}
+
+/** The rows that read as a duration and a number, for the curve's preview (the schema checks the rest). */
+export function stagesFromDraft(rows: readonly StageDraft[]): Stage[] {
+  return rows.flatMap((r) => {
+    const durationSeconds = parseDuration(r.seconds, 's');
+    const target = Number(r.target.trim());
+    return durationSeconds === null || r.target.trim() === '' || !(target >= 0)
+      ? []
+      : [{ durationSeconds, target }];
+  });
+}
+
 export function newThreshold(): ThresholdDraft {
   return { key: newKey('th'), metric: 'p99', op: '<', value: '' };
 }
@@ -155,6 +193,8 @@ export function defaultDraft(): ScenarioDraft {
       seconds: String(DEFAULTS.open.durationSeconds),
       maxInFlight: String(DEFAULTS.open.maxInFlight),
     },
+    staged: false,
+    stages: [],
     keepAlive: DEFAULTS.keepAlive,
     protocol: DEFAULTS.protocol,
     engine: DEFAULTS.engine,
@@ -212,6 +252,14 @@ export function workersSummary(text: string): string {
 
 /** The draft as the schema's input: the shape run.start takes, numbers parsed where they parse. */
 export function draftToInput(d: ScenarioDraft): unknown {
+  const stages = d.staged
+    ? {
+        stages: d.stages.map((s) => ({
+          durationSeconds: durationOrText(s.seconds, 's'),
+          target: numberOrText(s.target),
+        })),
+      }
+    : {};
   return {
     name: d.name,
     targets: d.targets.map((t) => ({
@@ -238,12 +286,14 @@ export function draftToInput(d: ScenarioDraft): unknown {
                 ? { kind: 'duration', seconds: durationOrText(d.closed.seconds, 's') }
                 : { kind: 'requests', count: numberOrText(d.closed.requests) },
             rate: optionalNumberOrText(d.closed.rate),
+            ...stages,
           }
         : {
             model: 'open',
             rate: numberOrText(d.open.rate),
             durationSeconds: durationOrText(d.open.seconds, 's'),
             maxInFlight: numberOrText(d.open.maxInFlight),
+            ...stages,
           },
     options: {
       keepAlive: d.keepAlive,
@@ -309,5 +359,12 @@ export function fieldPaths(d: ScenarioDraft): Set<string> {
   ])
     paths.add(p);
   d.thresholds.forEach((_t, i) => paths.add(`options.thresholds.${i}.value`));
+  if (d.staged) {
+    paths.add('load.stages');
+    d.stages.forEach((_s, i) => {
+      paths.add(`load.stages.${i}.durationSeconds`);
+      paths.add(`load.stages.${i}.target`);
+    });
+  }
   return paths;
 }

@@ -1,9 +1,10 @@
-import { memo, type ReactNode } from 'react';
+import { memo, useMemo, type ReactNode } from 'react';
 import type { Sample } from '../../shared/result.ts';
+import type { Load } from '../../shared/scenario.ts';
 import type { RunStore } from '../run/runStore.ts';
 import { ChartFrame } from '../components/ChartCard.tsx';
 import type { ChartAbout } from '../views/Export/chartSubject.ts';
-import { LIVE_CHARTS, type LiveChartSpec, type LiveFeed, type TimedReading } from './liveSeries.ts';
+import { liveCharts, type LiveChartSpec, type LiveFeed, type TimedReading } from './liveSeries.ts';
 import { useLiveChart } from './useLiveChart.ts';
 import './live.css';
 
@@ -14,6 +15,8 @@ interface LiveChartsProps {
   generation: number;
   /** The shown target, its load and the run's start, for the PNG exports (memoise it). */
   about: ChartAbout;
+  /** The run's load: a staged one draws its target beside what was achieved. */
+  load: Load | null;
 }
 
 /**
@@ -25,10 +28,12 @@ export const LiveCharts = memo(function LiveCharts({
   targetIndex,
   generation,
   about,
+  load,
 }: LiveChartsProps) {
+  const specs = useMemo(() => liveCharts(load), [load]);
   return (
     <section className="live-charts" data-testid="live-charts">
-      {LIVE_CHARTS.map((spec) => (
+      {specs.map((spec) => (
         <LiveChart
           key={`${spec.id}-${generation}`}
           spec={spec}

@@ -1,4 +1,6 @@
 import type { Sample } from '../../shared/result.ts';
+import type { Load } from '../../shared/scenario.ts';
+import { windowTarget } from '../../shared/stages.ts';
 import type { Palette } from '../charts/palette.ts';
 
 export type StatusClass = '2xx' | '3xx' | '4xx' | '5xx';
@@ -33,6 +35,8 @@ export interface LiveSeries<S = Sample> {
   fill?: boolean;
   /** Hidden until it first sees a value above zero, so rare classes (5xx) do not clutter. */
   optional?: boolean;
+  /** Drawn dashed: a plan to compare with, not a measured figure. */
+  dashed?: boolean;
 }
 
 /** A live chart of one kind of reading: engine samples, or the server's (server-charts.ts). */
@@ -102,6 +106,44 @@ export const LIVE_CHARTS: readonly LiveChartSpec[] = [
     ],
   },
 ];
+
+/** The stages' target over a sample's window (shared/stages.ts windowTarget), a dashed line beside what was achieved. */
+const targetSeries = (load: Load): LiveSeries => ({
+  id: 'target',
+  label: 'target',
+  color: (p) => p.muted,
+  value: (s) => windowTarget(load, s.elapsedSeconds, s.intervalSeconds),
+  dashed: true,
+});
+
+/**
+ * The live charts of a run of this load. A staged load adds its target: beside the
+ * throughput for the open model (the rate it ramps), in a connections chart beside the
+ * connections carrying load for the closed model.
+ */
+export function liveCharts(load: Load | null): readonly LiveChartSpec[] {
+  if (!load?.stages) return LIVE_CHARTS;
+  if (load.model === 'open') {
+    return LIVE_CHARTS.map((c) =>
+      c.id === 'throughput' ? { ...c, series: [...c.series, targetSeries(load)] } : c,
+    );
+  }
+  const connections: LiveChartSpec = {
+    id: 'connections',
+    title: 'Connections',
+    unit: 'connections',
+    series: [
+      {
+        id: 'active',
+        label: 'carrying load',
+        color: (p) => p.throughput,
+        value: (s) => s.connections ?? null,
+      },
+      targetSeries(load),
+    ],
+  };
+  return [LIVE_CHARTS[0]!, connections, ...LIVE_CHARTS.slice(1)];
+}
 
 export interface Point {
   x: number;

@@ -11,10 +11,10 @@ import { pointsOf, type LiveChartSpec, type LiveFeed, type Point, type TimedRead
  * A live chart of one target's readings. Each reading is pushed onto the chart's datasets and
  * drawn with update('none'), so no React state changes per reading (one under the seq of the
  * one before replaces its point: the engine's final fold, see Sample.final). The canvas'
- * data-points attribute carries the point count for tests. With a `clock` (the engine's
- * samples), the x axis ends at the run's latest tick rather than at the chart's own last
- * point, so a chart read less often (the server's) stays on the throughput chart's time
- * axis. The chart is rebuilt only when the target or the theme changes (a new run remounts it).
+ * data-points attribute carries the point count for tests, data-series the lines' ids. With
+ * a `clock` (the engine's samples), the x axis ends at the run's latest tick rather than at
+ * the chart's own last point, so a chart read less often (the server's) stays on the
+ * throughput chart's time axis. The chart is rebuilt only when the target or the theme changes (a new run remounts it).
  */
 export function useLiveChart<S extends TimedReading>(
   spec: LiveChartSpec<S>,
@@ -32,6 +32,7 @@ export function useLiveChart<S extends TimedReading>(
         fill: s.fill ? 'origin' : false,
         spanGaps: false,
         hidden: s.optional === true,
+        ...(s.dashed ? { borderDash: [6, 4], pointRadius: 0 } : {}),
       }));
       const seen = spec.series.map((s) => s.optional !== true);
       const options = baseLineOptions(palette, 'elapsed (s)', spec.unit);
@@ -60,6 +61,7 @@ export function useLiveChart<S extends TimedReading>(
       const draw = (): void => {
         chart.update('none');
         canvas.dataset.points = String(chart.data.datasets[0]!.data.length);
+        canvas.dataset.series = spec.series.map((x) => x.id).join(' ');
       };
 
       if (targetIndex !== null) {

@@ -8,6 +8,7 @@ import { ConnectionTimes, ErrorSet, PercentileTable, StatusTable, Thresholds } f
 import { Facts } from './Facts.tsx';
 import { ServerResources } from './ServerResources.tsx';
 import { failureSummary } from './reportModel.ts';
+import { StagesTable } from './StagesTable.tsx';
 import { SummaryCards } from './SummaryCards.tsx';
 import { VerdictBanner } from './VerdictBanner.tsx';
 import { Warnings } from './Warnings.tsx';
@@ -45,6 +46,7 @@ export const ReportDetails = memo(function ReportDetails({ results, shown }: Rep
   return (
     <section className="report" data-testid="report" data-status={result.status}>
       <Warnings result={result} />
+      <StagesTable result={result} />
       {result.latency && (
         <div className="report-grid">
           <PercentileTable percentiles={result.latency.percentiles} />

@@ -1,5 +1,6 @@
 import type { Sample } from '../../shared/result.ts';
 import type { Scenario } from '../../shared/scenario.ts';
+import { loadSeconds } from '../../shared/stages.ts';
 
 export interface Progress {
   /** Seconds since the target started, warm-up included. */
@@ -13,7 +14,7 @@ export interface Progress {
 }
 
 /**
- * How far one target's run has come. Duration runs: by the clock (warm-up + duration).
+ * How far one target's run has come. Duration and staged runs: by the clock (warm-up + length).
  * Request-count runs: by requests done, with the time left estimated from the current rate.
  */
 export function progressOf(scenario: Scenario, elapsedSeconds: number, last: Sample | null): Progress {
@@ -26,8 +27,9 @@ export function progressOf(scenario: Scenario, elapsedSeconds: number, last: Sam
     const done = Math.min(elapsed, total);
     return { elapsed, remaining: total - done, fraction: total > 0 ? done / total : 1, warmup };
   };
-  if (load.model === 'open') return byClock(load.durationSeconds);
-  if (load.limit.kind === 'duration') return byClock(load.limit.seconds);
+  if (load.stages || load.model === 'open' || load.limit.kind === 'duration') {
+    return byClock(loadSeconds(load) ?? 0);
+  }
 
   const count = load.limit.count;
   const done = Math.min(last?.totalRequests ?? 0, count);

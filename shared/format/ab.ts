@@ -7,6 +7,7 @@
  */
 import { REPORT_PERCENTILES } from '../defaults.ts';
 import type { LatencyStats, Phase, PhaseStats, RunResult } from '../result.ts';
+import { formatStagesText } from '../stages.ts';
 import {
   abFailedRequests,
   concurrencyLevel,
@@ -74,7 +75,8 @@ function serverLines(r: RunResult): string[] {
 
 function concurrencyText(r: RunResult): string {
   if (r.load.model === 'open') {
-    return `open model, ${r.load.rate} req/s (at most ${r.load.maxInFlight} in flight)`;
+    const rate = r.load.stages ? `stages ${formatStagesText(r.load.stages)}` : r.load.rate;
+    return `open model, ${rate} req/s (at most ${r.load.maxInFlight} in flight)`;
   }
   return String(concurrencyLevel(r));
 }

@@ -50,7 +50,7 @@ export function csvCell(value: CsvValue): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-function csvRows(rows: readonly (readonly CsvValue[])[]): string {
+export function csvRows(rows: readonly (readonly CsvValue[])[]): string {
   return rows.map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }
 

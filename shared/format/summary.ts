@@ -3,6 +3,7 @@
  * reports, CSV files, the UI). Computed here once so no two views disagree.
  */
 import type { ErrorKind, RunResult } from '../result.ts';
+import { peakTarget } from '../stages.ts';
 import { statusLine } from './status-text.ts';
 
 /** ab's "Failed requests" breakdown; `slo` is ours (responses slower than the SLO). */
@@ -85,7 +86,8 @@ export function errorPercent(r: RunResult): number {
 
 /** Requests a closed loop keeps in flight (connections x pipelining); null for the open model. */
 export function concurrencyLevel(r: RunResult): number | null {
-  return r.load.model === 'closed' ? r.load.connections * r.load.pipelining : null;
+  if (r.load.model !== 'closed') return null;
+  return (r.load.stages ? peakTarget(r.load.stages) : r.load.connections) * r.load.pipelining;
 }
 
 /**

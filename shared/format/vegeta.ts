@@ -21,7 +21,7 @@ function scheduleRow(r: RunResult): string[][] {
     [
       'Schedule',
       '[target rate, late, dropped]',
-      `${fixed(r.load.rate, 2)}, ${late}, ${dropped}  (Trebuchet's row, not vegeta's)`,
+      `${fixed(r.throughput.targetRate ?? r.load.rate, 2)}, ${late}, ${dropped}  (Trebuchet's row, not vegeta's)`,
     ],
   ];
 }

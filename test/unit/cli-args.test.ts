@@ -489,6 +489,7 @@ describe('flag values', () => {
       timeseries: '/tmp/run.timeseries.csv',
       percentiles: '/tmp/run.percentiles.csv',
       resources: '/tmp/run.resources.csv',
+      stages: '/tmp/run.stages.csv',
     });
     expect(csvPaths('/tmp/run')).toMatchObject({ summary: '/tmp/run.summary.csv' });
   });

@@ -12,9 +12,9 @@ import { describeIssues } from '../../shared/validation.ts';
 
 const ctx = { newId: () => 'fresh-id', now: () => new Date('2025-03-04T05:06:07.000Z') };
 
-const v3 = {
+const v4 = {
   format: PRESET_FORMAT,
-  version: 3,
+  version: 4,
   id: 'p1',
   name: 'nginx smoke',
   createdAt: '2025-01-01T00:00:00.000Z',
@@ -33,7 +33,7 @@ function errors(input: unknown): string {
 
 describe('parsePresetFile', () => {
   it('reads the current version as is, with defaults filled', () => {
-    const r = parsePresetFile(v3, ctx);
+    const r = parsePresetFile(v4, ctx);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.migratedFrom).toBeNull();
@@ -59,7 +59,7 @@ describe('parsePresetFile', () => {
     const p = r.value;
     expect(p).toMatchObject({
       format: PRESET_FORMAT,
-      version: 3,
+      version: 4,
       id: 'fresh-id',
       name: 'old one',
       createdAt: '2024-06-01T12:00:00.000Z',
@@ -89,7 +89,7 @@ describe('parsePresetFile', () => {
       const r = parsePresetFile(input, ctx);
       if (!r.ok) throw new Error(describeIssues(r.issues));
       expect(r.migratedFrom).toBe(2);
-      expect(r.value.version).toBe(3);
+      expect(r.value.version).toBe(4);
       return r.value.kind === 'comparison' ? r.value.plan.report : undefined;
     };
     const columns = [...DEFAULTS.comparison.columns];
@@ -111,6 +111,45 @@ describe('parsePresetFile', () => {
     expect(
       errors({ ...v3plan, plan: { ...v3plan.plan, report: { format: 'ab', columns: ['rps', 'rps'] } } }),
     ).toBe('plan.report.columns: a column is listed twice');
+  });
+
+  it('migrates version 3 to 4 unchanged, and keeps a staged load of version 4', () => {
+    const r = parsePresetFile({ ...v4, version: 3 }, ctx);
+    expect(r.ok && r.migratedFrom).toBe(3);
+    expect(r.ok && r.value.version).toBe(4);
+    const fromV4 = parsePresetFile(v4, ctx);
+    expect(r.ok && fromV4.ok && r.value).toEqual(fromV4.ok && fromV4.value);
+
+    const stages = [
+      { durationSeconds: 2, target: 200 },
+      { durationSeconds: 2, target: 200 },
+    ];
+    const staged = parsePresetFile(
+      { ...v4, scenario: { ...v4.scenario, load: { model: 'open', stages, maxInFlight: 50 } } },
+      ctx,
+    );
+    expect(staged.ok && staged.value.kind === 'scenario' && staged.value.scenario.load).toEqual({
+      model: 'open',
+      rate: DEFAULTS.open.rate,
+      durationSeconds: DEFAULTS.open.durationSeconds,
+      maxInFlight: 50,
+      stages,
+    });
+    expect(
+      errors({
+        ...v4,
+        scenario: {
+          ...v4.scenario,
+          load: {
+            model: 'closed',
+            stages: [
+              { durationSeconds: 1, target: 5 },
+              { durationSeconds: 1, target: 1.5 },
+            ],
+          },
+        },
+      }),
+    ).toBe('scenario.load.stages.1.target: stage target must be a whole number of connections');
   });
 
   it('wraps a bare scenario or comparison plan into a new preset', () => {
@@ -137,27 +176,27 @@ describe('parsePresetFile', () => {
       'format: not a Trebuchet preset (expected "trebuchet-preset", got "k6")',
     );
     expect(errors({ format: PRESET_FORMAT })).toBe('version: version must be a number');
-    expect(errors({ ...v3, version: 9 })).toBe(
-      'version: version 9 was written by a newer Trebuchet; this one reads versions 1 to 3',
+    expect(errors({ ...v4, version: 9 })).toBe(
+      'version: version 9 was written by a newer Trebuchet; this one reads versions 1 to 4',
     );
-    expect(errors({ ...v3, version: 0 })).toBe(
-      'version: unknown preset version 0; this app reads versions 1 to 3',
+    expect(errors({ ...v4, version: 0 })).toBe(
+      'version: unknown preset version 0; this app reads versions 1 to 4',
     );
-    expect(errors({ ...v3, name: '  ' })).toBe('name: name is empty');
-    expect(errors({ ...v3, createdAt: 'yesterday' })).toBe('createdAt: must be a date and time (ISO 8601)');
-    expect(errors({ ...v3, kind: 'playlist' })).toMatch(/^kind: /);
-    expect(errors({ ...v3, scenario: { targets: [{ url: 'ftp://x' }] } })).toBe(
+    expect(errors({ ...v4, name: '  ' })).toBe('name: name is empty');
+    expect(errors({ ...v4, createdAt: 'yesterday' })).toBe('createdAt: must be a date and time (ISO 8601)');
+    expect(errors({ ...v4, kind: 'playlist' })).toMatch(/^kind: /);
+    expect(errors({ ...v4, scenario: { targets: [{ url: 'ftp://x' }] } })).toBe(
       'scenario.targets.0.url: URL must start with http:// or https:// (got ftp://)',
     );
     expect(
       errors({
-        ...v3,
+        ...v4,
         scenario: { targets: [{ url: 'http://a/' }], load: { model: 'closed', connections: 0 } },
       }),
     ).toBe('scenario.load.connections: connections must be at least 1');
     expect(
       errors({
-        ...v3,
+        ...v4,
         kind: 'comparison',
         scenario: undefined,
         plan: { targets: [{ urls: { http: 'http://a/' } }], load: { model: 'closed' }, levels: [] },
@@ -189,7 +228,7 @@ describe('secret headers', () => {
   it('lists the secret values of a preset, ignoring empty ones', () => {
     const r = parsePresetFile(
       {
-        ...v3,
+        ...v4,
         scenario: {
           targets: [
             {

@@ -41,6 +41,16 @@ describe('worker count', () => {
     expect(usableWorkers(closed({ connections: 100 }), 4)).toBe(4);
   });
 
+  it('runs a staged load in one worker, its stage rows whole', () => {
+    const stages = [
+      { durationSeconds: 2, target: 200 },
+      { durationSeconds: 2, target: 200 },
+    ];
+    expect(usableWorkers(open({ rate: 200, stages }), 4)).toBe(1);
+    expect(usableWorkers(closed({ connections: 100, stages }), 4)).toBe(1);
+    expect(splitLoad(open({ rate: 200, stages }), 4)).toHaveLength(1);
+  });
+
   it('is a scenario option: auto by default, a whole number from 1 to 256', () => {
     expect(runOptionsSchema.parse({}).workers).toBe('auto');
     expect(runOptionsSchema.parse({ workers: 4 }).workers).toBe(4);

@@ -1,3 +1,5 @@
+import type { Stage } from '../../../shared/stages.ts';
+import { ConnectionRamp } from './connection-ramp.ts';
 import { LoadDriver } from './load-driver.ts';
 import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
 
@@ -11,6 +13,8 @@ export interface ClosedPlan {
   limit: { kind: 'duration'; ms: number } | { kind: 'requests'; count: number };
   /** Optional cap on the total rate (req/s): requests then follow a fixed schedule. */
   rate: number | null;
+  /** A stage plan the connection count follows (connection-ramp.ts) instead of `connections`. */
+  stages: readonly Stage[] | null;
   timeoutMs: number;
 }
 
@@ -33,18 +37,32 @@ export class ClosedDriver extends LoadDriver<void> implements ClientOwner {
   private sendingDone = false;
   private pacer: NodeJS.Timeout | null = null;
   private deadline: NodeJS.Timeout | null = null;
+  private readonly ramp: ConnectionRamp | null;
 
   constructor(plan: ClosedPlan, state: RequestLedger, makeClient: (owner: ClientOwner) => Client) {
     super(state, plan.timeoutMs);
     this.plan = plan;
     this.interval = plan.rate === null ? 0 : 1000 / plan.rate;
-    for (let i = 0; i < plan.connections; i++) this.clients.push(makeClient(this));
+    this.ramp =
+      plan.stages === null
+        ? null
+        : new ConnectionRamp({
+            stages: plan.stages,
+            make: () => makeClient(this),
+            clients: this.clients,
+            start: (c) => this.fill(c),
+            changed: (n) => (state.recorder.connections = n),
+          });
+    if (this.ramp === null) for (let i = 0; i < plan.connections; i++) this.clients.push(makeClient(this));
+    else state.recorder.connections = 0;
   }
 
   protected override begin(warmupDone: Promise<void> | null): void {
     if (warmupDone === null) this.beginMeasuring();
     else void warmupDone.then(() => this.beginMeasuring());
-    for (const c of this.clients) this.fill(c);
+    this.state.stages?.begin(this.t0);
+    if (this.ramp !== null) this.ramp.begin(this.t0);
+    else for (const c of this.clients) this.fill(c);
   }
 
   private beginMeasuring(): void {
@@ -74,6 +92,7 @@ export class ClosedDriver extends LoadDriver<void> implements ClientOwner {
   }
 
   private fill(client: Client, now = performance.now()): void {
+    if (this.ramp?.retired(client)) return;
     while (client.free > 0 && !this.finished) {
       if (this.sendingDone) return;
       if (this.measuring && this.budget <= 0) {
@@ -108,6 +127,7 @@ export class ClosedDriver extends LoadDriver<void> implements ClientOwner {
   }
 
   protected override clearTimers(): void {
+    this.ramp?.stop();
     if (this.pacer !== null) clearTimeout(this.pacer);
     if (this.deadline !== null) clearTimeout(this.deadline);
   }

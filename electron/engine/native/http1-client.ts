@@ -214,7 +214,16 @@ export class Http1Client implements Client {
     const startAt = this.startAt[i]!;
     if (state.httpVersion === null) state.httpVersion = `1.${parser.minorVersion}`;
     const wantsServer = state.wantsDocument;
-    state.response(status, bodyBytes, totalBytes, this.intended[i]!, startAt, now, parser.server);
+    state.response(
+      status,
+      bodyBytes,
+      totalBytes,
+      this.intended[i]!,
+      startAt,
+      now,
+      parser.server,
+      this.writtenAt[i]!,
+    );
     if (wantsServer) parser.captureServer = state.wantsDocument;
     if (state.measuring) {
       const firstByteAt = parser.firstByteAt;

@@ -267,7 +267,16 @@ export class Http2Client implements Client {
       }
       if (state.httpVersion === null) state.httpVersion = '2';
       if (ex.firstByteAt === 0) ex.firstByteAt = now;
-      state.response(ex.status, ex.bodyBytes, ex.wireBytes, ex.intendedAt, ex.startAt, now, ex.server);
+      state.response(
+        ex.status,
+        ex.bodyBytes,
+        ex.wireBytes,
+        ex.intendedAt,
+        ex.startAt,
+        now,
+        ex.server,
+        ex.writtenAt,
+      );
       if (state.measuring) {
         const t = conn.timing;
         if (t !== null) {

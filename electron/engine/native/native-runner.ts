@@ -1,4 +1,5 @@
 import type { Warning } from '../../../shared/result.ts';
+import { loadSeconds, peakTarget, scheduledRate, stagesSeconds } from '../../../shared/stages.ts';
 import { sentRate } from '../result.ts';
 import { clientLimitWarning } from '../limits.ts';
 import type { Runner, RunnerContext, RunnerOutcome, RunSpec } from '../types.ts';
@@ -7,8 +8,10 @@ import { createDialer } from './dial.ts';
 import { Http1Client, type Http1Config } from './http1-client.ts';
 import { Http2Client, type Http2Config } from './http2-client.ts';
 import { OpenDriver, LATE_TOLERANCE_MS, MAX_OPENING, type OpenOutcome } from './open-driver.ts';
+import { fixedRateSchedule, stagedSchedule } from './open-schedule.ts';
 import { http1RequestBytes, http2RequestHeaders } from './request-bytes.ts';
 import { RequestLedger, type Client, type ClientOwner } from './run-state.ts';
+import { StageHistograms } from './stage-histograms.ts';
 import { NATIVE_RUNNER_VERSION } from './version.ts';
 
 /**
@@ -36,6 +39,7 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
     clock: open ? 'intended' : 'start',
     corrected: load.model === 'closed' && load.rate !== null,
     timeoutMs: options.timeoutMs,
+    ...(load.stages ? { stages: new StageHistograms(load.stages, load.model) } : {}),
   });
   const dialer = createDialer(spec, h2 ? ['h2'] : ['http/1.1']);
   // Open model: one request per HTTP/1.1 connection (the pool grows instead); HTTP/2 sessions
@@ -58,8 +62,8 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
   if (open) {
     const driver = new OpenDriver(
       {
-        rate: load.rate,
-        durationMs: load.durationSeconds * 1000,
+        schedule: load.stages ? stagedSchedule(load.stages) : fixedRateSchedule(load.rate),
+        durationMs: (loadSeconds(load) ?? load.durationSeconds) * 1000,
         maxInFlight: load.maxInFlight,
         timeoutMs: options.timeoutMs,
       },
@@ -77,18 +81,26 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
     if (o.dropped > 0 || late > 0.01 * Math.max(1, sent)) {
       warnings.push({
         code: 'rate-not-reached',
-        message: rateNotReached(load.rate, sentRate(sent, attackSeconds, 0), late, o, load.maxInFlight),
+        message: rateNotReached(
+          scheduledRate(load) ?? load.rate,
+          sentRate(sent, attackSeconds, 0),
+          late,
+          o,
+          load.maxInFlight,
+        ),
       });
     }
   } else {
     const driver = new ClosedDriver(
       {
         connections: load.connections,
-        limit:
-          load.limit.kind === 'duration'
+        limit: load.stages
+          ? { kind: 'duration', ms: stagesSeconds(load.stages) * 1000 }
+          : load.limit.kind === 'duration'
             ? { kind: 'duration', ms: load.limit.seconds * 1000 }
             : { kind: 'requests', count: load.limit.count },
         rate: load.rate,
+        stages: load.stages ?? null,
         timeoutMs: options.timeoutMs,
       },
       state,
@@ -98,7 +110,8 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
     loadEndedAt = performance.now();
   }
 
-  const connections = load.model === 'open' ? load.maxInFlight : load.connections;
+  const connections =
+    load.model === 'open' ? load.maxInFlight : load.stages ? peakTarget(load.stages) : load.connections;
   for (const [limit, failures] of state.limitHits) {
     warnings.push(clientLimitWarning(limit, failures, connections));
   }
@@ -113,6 +126,7 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
     correctedLatency: state.correctedLatency(),
     phases: state.phases.stats(),
     shardParts: () => ({ phases: state.phases.buckets(), corrected: state.correctedBuckets() }),
+    stages: state.stages?.results() ?? null,
     warnings,
   };
 }

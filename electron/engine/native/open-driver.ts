@@ -1,9 +1,10 @@
 import { LoadDriver } from './load-driver.ts';
+import type { OpenSchedule } from './open-schedule.ts';
 import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
 
 export interface OpenPlan {
-  /** Requests per second. */
-  rate: number;
+  /** When requests are due: a fixed rate, or a stage plan's ramps (open-schedule.ts). */
+  schedule: OpenSchedule;
   /** Length of the measured schedule (the warm-up runs at the same rate before it). */
   durationMs: number;
   /** Cap on requests in flight; the connection pool grows up to it. */
@@ -77,8 +78,8 @@ export interface OpenOutcome {
 }
 
 /**
- * The open model (vegeta attack -rate, wrk2 -R): request k is due at start + k/rate whatever
- * the server does. Its latency runs from that due time, so a stall shows in the tail instead
+ * The open model (vegeta attack -rate, wrk2 -R): request k is due at start + k/rate (or where
+ * a stage plan's integrated rate reaches k, k6's ramping-arrival-rate) whatever the server does. Its latency runs from that due time, so a stall shows in the tail instead
  * of silently slowing the schedule (coordinated omission). When no connection is free under
  * maxInFlight the schedule falls behind: requests go out late (counted) as soon as a slot
  * frees, and those still unsent when the schedule's time is up are dropped (counted). The
@@ -97,7 +98,8 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
   private perClient = 1;
   /** Spare capacity (requests) below which connections are opened ahead of need. */
   private readonly lowWater: number;
-  private readonly interval: number;
+  /** When requests are due (the plan's schedule). */
+  private readonly arrivals: OpenSchedule;
   /** Requests in the schedule; open-ended until measuring starts and fixes the end. */
   private total = Infinity;
   /** End of the schedule, ms after t0. */
@@ -126,8 +128,8 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     super(state, plan.timeoutMs);
     this.plan = plan;
     this.makeClient = makeClient;
-    this.interval = 1000 / plan.rate;
-    this.lowWater = Math.ceil((plan.rate * LOW_WATER_MS) / 1000) + 2;
+    this.arrivals = plan.schedule;
+    this.lowWater = Math.ceil((plan.schedule.peakRate * LOW_WATER_MS) / 1000) + 2;
   }
 
   /**
@@ -135,6 +137,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
    * its offset later and ends with the others'); with one, the warm-up runs at the same rate first.
    */
   protected override begin(warmupDone: Promise<void> | null): void {
+    this.state.stages?.begin(this.t0);
     this.openPool();
     if (warmupDone === null) {
       this.beginMeasuring(this.startAt);
@@ -147,7 +150,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
 
   /** Opens the connections a round trip of the schedule needs, before the first send. */
   private openPool(): void {
-    const wanted = Math.ceil((this.plan.rate * EXPECTED_LATENCY_MS) / 1000) + 2;
+    const wanted = Math.ceil((this.arrivals.peakRate * EXPECTED_LATENCY_MS) / 1000) + 2;
     this.grow(true).client.prepare();
     const clients = Math.min(this.plan.maxInFlight, Math.ceil(wanted / this.perClient));
     while (this.clients.length < clients) this.grow(true).client.prepare();
@@ -159,7 +162,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     this.measureStartAt = at;
     const endAt = at - this.t0 + this.plan.durationMs;
     this.endAt = endAt;
-    this.total = Math.max(1, Math.ceil(endAt / this.interval - 1e-9));
+    this.total = this.arrivals.countBefore(endAt);
     this.windowEnd = setTimeout(
       () => {
         // Node may fire a timer up to 1 ms early: the schedule is over all the same, or a
@@ -244,7 +247,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
   private sendDue(now: number): void {
     if (this.finished || this.attackDone || this.sending) return;
     this.sending = true;
-    const due = Math.min(this.total, Math.floor((now - this.t0) / this.interval) + 1);
+    const due = Math.min(this.total, this.arrivals.dueBy(now - this.t0));
     const recorder = this.state.recorder;
     let sent = 0;
     while (this.next < due) {
@@ -259,7 +262,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
       }
       if (sent > 0 && sent % CLOCK_EVERY === 0) now = performance.now();
       sent++;
-      const intended = this.t0 + this.next * this.interval;
+      const intended = this.t0 + this.arrivals.dueAt(this.next);
       const late = now - intended;
       if (late > LATE_TOLERANCE_MS) recorder.late(1);
       recorder.sentLate(late > 0 ? Math.round(late * 1000) : 0);
@@ -286,7 +289,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
       this.topUp();
       // Behind schedule with no free slot: a freed slot resumes (see freed()).
       if (this.next >= due && this.pacer === null) {
-        this.pacer = setTimeout(this.onPacer, Math.max(0, this.t0 + this.next * this.interval - now));
+        this.pacer = setTimeout(this.onPacer, Math.max(0, this.t0 + this.arrivals.dueAt(this.next) - now));
       }
     }
   }

@@ -5,6 +5,7 @@ import type { LatencyStats } from '../../../shared/result.ts';
 import type { BucketCounts } from '../../../shared/shard-merge.ts';
 import { recordedStats, ValueRecorder } from '../histogram.ts';
 import { PhaseHistograms } from './phases.ts';
+import type { StageHistograms } from './stage-histograms.ts';
 
 /** What a load driver hands out to clients and hears back from them. */
 export interface Client {
@@ -56,9 +57,15 @@ export class RequestLedger {
   /** Requests failed by a limit of the generator's machine, by limit (see errors.ts). */
   readonly limitHits = new Map<ClientLimit, number>();
   private documentNoted = false;
+  /** A staged load's per-stage figures (the driver starts their clock); null for a fixed level. */
+  readonly stages: StageHistograms | null;
 
-  constructor(recorder: Recorder, opts: { clock: LatencyClock; corrected: boolean; timeoutMs: number }) {
+  constructor(
+    recorder: Recorder,
+    opts: { clock: LatencyClock; corrected: boolean; timeoutMs: number; stages?: StageHistograms },
+  ) {
     this.recorder = recorder;
+    this.stages = opts.stages ?? null;
     this.clock = opts.clock;
     this.corrected = opts.corrected ? new ValueRecorder() : null;
     this.timeoutMs = opts.timeoutMs;
@@ -93,11 +100,15 @@ export class RequestLedger {
     startAt: number,
     doneAt: number,
     server: string | null,
+    /** When the request's bytes went out (after its connection opened): when the server got it. */
+    writtenAt: number,
   ): void {
     this.recorder.inFlight--;
     this.lastDoneAt = doneAt;
     const from = this.clock === 'intended' ? intendedAt : startAt;
-    this.recorder.response(status, Math.round((doneAt - from) * 1000), bodyBytes, totalBytes);
+    const latencyUs = Math.round((doneAt - from) * 1000);
+    this.recorder.response(status, latencyUs, bodyBytes, totalBytes);
+    this.stages?.response(status, latencyUs, writtenAt);
     if (this.corrected !== null && this.recorder.measuring)
       this.corrected.record(Math.max(1, Math.round((doneAt - intendedAt) * 1000)));
     if (!this.documentNoted && status >= 200 && status < 300) {
@@ -122,5 +133,6 @@ export class RequestLedger {
     this.lastDoneAt = doneAt;
     if (f.limit !== undefined) this.limitHits.set(f.limit, (this.limitHits.get(f.limit) ?? 0) + 1);
     this.recorder.error(f.kind, f.message);
+    this.stages?.failed(doneAt);
   }
 }

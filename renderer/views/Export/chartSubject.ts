@@ -8,6 +8,7 @@ import {
 import { fileSlug } from '../../../shared/file-name.ts';
 import type { RunResult } from '../../../shared/result.ts';
 import { targetLabel, type Load, type Target } from '../../../shared/scenario.ts';
+import { peakTarget } from '../../../shared/stages.ts';
 
 /**
  * What a chart shows, so its PNG can say it: a title line above the chart (figure, targets,
@@ -44,9 +45,11 @@ export function levelsTag(kind: 'connections' | 'rate', levels: readonly number[
 
 /** The tag of a run's load: its connections (closed model) or its rate (open model). */
 export function loadTag(load: Load): LoadTag {
+  // A staged load goes by the peak of its stages.
+  const peak = load.stages ? peakTarget(load.stages) : null;
   return load.model === 'closed'
-    ? levelsTag('connections', [load.connections])
-    : levelsTag('rate', [load.rate]);
+    ? levelsTag('connections', [peak ?? load.connections])
+    : levelsTag('rate', [peak ?? load.rate]);
 }
 
 /** The tag of a comparison's levels. */

@@ -47,6 +47,12 @@ export function draftFromScenario(s: Scenario): ScenarioDraft {
             maxInFlight: String(load.maxInFlight),
           }
         : base.open,
+    staged: load.stages !== undefined,
+    stages: (load.stages ?? []).map((st) => ({
+      key: newKey('st'),
+      seconds: String(st.durationSeconds),
+      target: String(st.target),
+    })),
     keepAlive: o.keepAlive,
     protocol: o.protocol,
     engine: o.engine,

@@ -8,6 +8,7 @@ import { REPORT_PERCENTILES } from '../../defaults.ts';
 import type { ReportLayout } from '../../report-settings.ts';
 import type { Load, RunOptions } from '../../scenario.ts';
 import { targetLabel } from '../../scenario.ts';
+import { formatStagesText } from '../../stages.ts';
 import { ERROR_KIND_LABELS, PHASES, type LatencyStats, type RunResult } from '../../result.ts';
 import { failureParts, runVerdict, VERDICT_STATE_LABELS, type Verdict } from '../../verdict.ts';
 import { generatorCpuText, sendLatenessText } from '../generator-text.ts';
@@ -16,6 +17,7 @@ import { errorSet, sortedStatusCodes, timePerRequestAcrossMs, timePerRequestMs }
 import { statusLine } from '../status-text.ts';
 import { fixed, formatBytes, formatCount, formatGrouped, formatPercent, formatRate } from '../units.ts';
 import { esc } from './escape.ts';
+import { connectionsChart, stagesTable, targetPoints } from './stages-section.ts';
 import { serverCharts, serverResourcesSection } from './resources-section.ts';
 import { lineChart } from './svg.ts';
 import { factList, htmlTable } from './table.ts';
@@ -25,15 +27,22 @@ const ms = (v: number | null | undefined): string =>
 
 /** "closed model: 500 connections x 1, 50,000 requests" / "open model: 10,000 req/s for 5 s". */
 export function describeLoad(load: Load): string {
+  const stages = load.stages ? `stages ${formatStagesText(load.stages)}` : null;
   if (load.model === 'open') {
-    return `open model: ${formatCount(load.rate)} req/s for ${load.durationSeconds} s, at most ${formatCount(load.maxInFlight)} in flight`;
+    const rate = stages
+      ? `${stages} (req/s)`
+      : `${formatCount(load.rate)} req/s for ${load.durationSeconds} s`;
+    return `open model: ${rate}, at most ${formatCount(load.maxInFlight)} in flight`;
   }
   const limit =
     load.limit.kind === 'duration'
       ? `for ${load.limit.seconds} s`
       : `${formatCount(load.limit.count)} requests`;
   const cap = load.rate === null ? '' : `, capped at ${formatCount(load.rate)} req/s`;
-  return `closed model: ${formatCount(load.connections)} connection(s) x ${load.pipelining} in flight, ${limit}${cap}`;
+  const level = stages
+    ? `${stages} (connections) x ${load.pipelining} in flight`
+    : `${formatCount(load.connections)} connection(s) x ${load.pipelining} in flight, ${limit}`;
+  return `closed model: ${level}${cap}`;
 }
 
 /** The run options as facts. */
@@ -130,7 +139,12 @@ function charts(r: RunResult, id: string): string {
       title: `Throughput over time · ${targetLabel(r.target)}`,
       xLabel: 'seconds since the start (warm-up included)',
       yLabel: 'req/s',
-      series: [{ label: 'requests per second', points: time((s) => s.requestsPerSecond) }],
+      series: [
+        { label: 'requests per second', points: time((s) => s.requestsPerSecond) },
+        ...(r.load.stages && r.load.model === 'open'
+          ? [{ label: 'target (stages)', points: targetPoints(r) }]
+          : []),
+      ],
       testId: `${id}-chart-throughput`,
       yFormat: (v) => `${formatGrouped(v, 2)} req/s`,
     }),
@@ -160,12 +174,13 @@ function charts(r: RunResult, id: string): string {
       testId: `${id}-chart-percentiles`,
       yFormat: (v) => `${formatGrouped(v, 3)} ms`,
     }),
+    connectionsChart(r, id),
     ...serverCharts(r, id),
   ].join('\n');
 }
 
 function tables(r: RunResult, id: string): string {
-  const out: string[] = [];
+  const out: string[] = [stagesTable(r, id)];
   if (r.latency) {
     const rows = REPORT_PERCENTILES.flatMap((p) => {
       const v = r.latency!.percentiles[String(p)];
