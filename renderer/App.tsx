@@ -18,6 +18,15 @@ import { runShortcutLabel } from './run/shortcuts.ts';
 import { shownTarget } from './run/targetStatus.ts';
 import { useRunEvents, useRunState } from './run/useRunEvents.ts';
 import { useShortcuts } from './run/useShortcuts.ts';
+import type { CapacityPlan } from '../shared/capacity-plan.ts';
+import { CapacityView } from './views/Capacity/CapacityView.tsx';
+import {
+  defaultCapacityDraft,
+  draftFromCapacityPlan,
+  draftFromComparison,
+  type CapacityDraft,
+} from './views/Capacity/capacityDraft.ts';
+import { useCapacityRun } from './views/Capacity/useCapacityRun.ts';
 import { CompareView } from './views/Compare/CompareView.tsx';
 import { defaultPlanDraft, draftFromPlan, type PlanDraft } from './views/Compare/planDraft.ts';
 import { useComparisonRun } from './views/Compare/useComparisonRun.ts';
@@ -36,9 +45,10 @@ import './App.css';
 const isResult = (r: RunResult | null): r is RunResult => r !== null;
 
 /**
- * The window: four views under one top bar. Run: scenario editor on the left; run progress,
+ * The window: five views under one top bar. Run: scenario editor on the left; run progress,
  * live charts and the report on the right. Compare: the comparison editor and its report.
- * History and Presets: what was kept. Runs and comparisons go on while another view is shown.
+ * Capacity: servers and a latency goal, the search's steps, knee and answer. History and
+ * Presets: what was kept. Jobs go on while another view is shown.
  */
 export function App({ api }: { api: TrebuchetApi }) {
   const [store] = useState(() => createRunStore((runId, listener) => api.onRunEvent(runId, listener)));
@@ -49,6 +59,8 @@ export function App({ api }: { api: TrebuchetApi }) {
   const [view, setView] = useState<View>('run');
   const [planDraft, setPlanDraft] = useState<PlanDraft>(defaultPlanDraft);
   const [planSource, setPlanSource] = useState<{ name: string; description: string } | null>(null);
+  const [capacityDraft, setCapacityDraft] = useState<CapacityDraft>(defaultCapacityDraft);
+  const [capacitySource, setCapacitySource] = useState<{ name: string; description: string } | null>(null);
   // After a reload, the run or comparison taken up again shows its own scenario or plan.
   const adoptScenario = useCallback(
     (scenario: Scenario) => updateDraft(() => draftFromScenario(scenario)),
@@ -63,9 +75,18 @@ export function App({ api }: { api: TrebuchetApi }) {
     },
     [store],
   );
+  const adoptCapacity = useCallback(
+    (plan: CapacityPlan) => {
+      setCapacityDraft(draftFromCapacityPlan(plan));
+      setCapacitySource(null);
+      setView((v) => (v === 'run' && store.getState().phase === 'idle' ? 'capacity' : v));
+    },
+    [store],
+  );
   useRunEvents(api, store, adoptScenario);
   const run = useRunState(store);
   const comparison = useComparisonRun(api, adoptPlan);
+  const capacity = useCapacityRun(api, adoptCapacity);
   const [historyToOpen, setHistoryToOpen] = useState<string | null>(null);
   const startupProblems = useStartupProblems(api);
   const [problemsSeen, setProblemsSeen] = useState(false);
@@ -108,6 +129,7 @@ export function App({ api }: { api: TrebuchetApi }) {
   useShortcuts({ run: () => view === 'run' && start(), stop: () => view === 'run' && stop() });
 
   const comparing = isBusy(comparison.state.phase);
+  const searching = isBusy(capacity.state.phase);
 
   const loadScenario = useCallback(
     (scenario: Scenario) => {
@@ -132,10 +154,36 @@ export function App({ api }: { api: TrebuchetApi }) {
     },
     [comparing, comparison],
   );
+  const loadCapacity = useCallback(
+    (plan: CapacityPlan) => {
+      if (!searching) {
+        setCapacityDraft(draftFromCapacityPlan(plan));
+        setCapacitySource(null);
+        capacity.reset();
+      }
+      setView('capacity');
+    },
+    [searching, capacity],
+  );
+  // A comparison's servers and protocols, one search each, with the goal the Capacity mode holds.
+  const findCapacity = (plan: ComparisonPlan) => {
+    if (!searching) {
+      setCapacityDraft((d) => draftFromComparison(plan, d));
+      setCapacitySource(null);
+      capacity.reset();
+    }
+    setView('capacity');
+  };
   const openPreset = (preset: Preset) => {
     if (preset.kind === 'scenario') return loadScenario(preset.scenario);
+    const source = { name: preset.name, description: preset.description };
+    if (preset.kind === 'capacity') {
+      loadCapacity(preset.plan);
+      if (!searching) setCapacitySource(source);
+      return;
+    }
     loadPlan(preset.plan);
-    if (!comparing) setPlanSource({ name: preset.name, description: preset.description });
+    if (!comparing) setPlanSource(source);
   };
   const openHistory = (historyId: string) => {
     setHistoryToOpen(historyId);
@@ -166,7 +214,11 @@ export function App({ api }: { api: TrebuchetApi }) {
           <span className="brand__mark" aria-hidden="true" />
           <span className="brand__name">Trebuchet</span>
         </div>
-        <ViewTabs view={view} onChange={setView} busy={{ run: active, compare: comparing }} />
+        <ViewTabs
+          view={view}
+          onChange={setView}
+          busy={{ run: active, compare: comparing, capacity: searching }}
+        />
         {view === 'run' && (
           <>
             <input
@@ -223,6 +275,17 @@ export function App({ api }: { api: TrebuchetApi }) {
           run={comparison}
           onOpenHistory={openHistory}
           source={planSource}
+          onFindCapacity={findCapacity}
+        />
+      )}
+      {view === 'capacity' && (
+        <CapacityView
+          api={api}
+          draft={capacityDraft}
+          onDraftChange={setCapacityDraft}
+          run={capacity}
+          onOpenHistory={openHistory}
+          source={capacitySource}
         />
       )}
       {view === 'history' && (
@@ -232,6 +295,7 @@ export function App({ api }: { api: TrebuchetApi }) {
           onOpened={clearHistoryToOpen}
           onLoadScenario={loadScenario}
           onLoadPlan={loadPlan}
+          onLoadCapacity={loadCapacity}
         />
       )}
       {view === 'presets' && <PresetsView api={api} onOpen={openPreset} />}

@@ -60,12 +60,12 @@ export function unwrapReply(reply: CommandReply): unknown {
 
 /**
  * Builds the curated API object from a transport. Exactly the commands in COMMAND_NAMES
- * become methods, plus the two event subscriptions; nothing else (no generic channel)
+ * become methods, plus the event subscriptions; nothing else (no generic channel)
  * reaches the renderer.
  */
 export function createTrebuchetApi(
   send: SendCommand,
-  events: Pick<TrebuchetApi, 'onRunEvent' | 'onComparisonEvent'>,
+  events: Pick<TrebuchetApi, 'onRunEvent' | 'onComparisonEvent' | 'onCapacityEvent'>,
 ): TrebuchetApi {
   const areas: Record<string, Record<string, (input?: unknown) => Promise<unknown>>> = {};
   for (const command of COMMAND_NAMES) {
@@ -78,5 +78,6 @@ export function createTrebuchetApi(
     ...areas,
     onRunEvent: events.onRunEvent,
     onComparisonEvent: events.onComparisonEvent,
+    onCapacityEvent: events.onCapacityEvent,
   } as unknown as TrebuchetApi;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ApiArea, CommandName } from './command-names.ts';
+import { capacityPlanSchema, type CapacityEvent, type CapacityPlan } from './capacity-plan.ts';
 import type { ComparisonEvent } from './comparison-cells.ts';
 import { comparisonPlanSchema, type ComparisonPlan } from './comparison.ts';
 import { historyIdSchema, historyNameSchema, type HistorySummary, type RunRecord } from './history.ts';
@@ -20,7 +21,7 @@ import { scenarioSchema, type Scenario } from './scenario.ts';
 /**
  * The one contract between the UI and a host (Electron main over IPC, the web host over a
  * WebSocket). Each command has an input schema (validated by the host) and an output type.
- * Areas: app, run, presets, history, compare. The command names and the reply envelope live
+ * Areas: app, run, presets, history, compare, capacity. The command names and the reply envelope live
  * in command-names.ts (no zod there, so the preload can bundle them); they are re-exported
  * here. The client (api-client.ts) depends on this contract, never the other way round.
  */
@@ -33,9 +34,11 @@ export {
 } from './command-names.ts';
 
 export type { ComparisonEvent } from './comparison-cells.ts';
+export type { CapacityEvent } from './capacity-plan.ts';
 
 export const runIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'run id is malformed');
 export const comparisonIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'comparison id is malformed');
+export const capacityIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'capacity search id is malformed');
 
 /** A preset file is a few kilobytes; the web host's message limit is 4 MiB. */
 export const MAX_PRESET_TEXT = 1024 * 1024;
@@ -77,6 +80,9 @@ export const commandInputSchemas = {
   'compare.start': z.object({ plan: comparisonPlanSchema }),
   'compare.stop': z.object({ comparisonId: comparisonIdSchema }),
   'compare.active': noInput,
+  'capacity.start': z.object({ plan: capacityPlanSchema }),
+  'capacity.stop': z.object({ capacityId: capacityIdSchema }),
+  'capacity.active': noInput,
 } as const satisfies Record<CommandName, z.ZodType>;
 
 /** Which host the UI talks to, for the About line and host-specific hints. */
@@ -136,6 +142,14 @@ export interface ActiveComparison {
   events: ComparisonEvent[];
 }
 
+/** A capacity search the caller started and that has not ended, for a reloaded page. */
+export interface ActiveCapacity {
+  capacityId: string;
+  plan: CapacityPlan;
+  /** Its events so far, in order: every one but the steps' samples, of which only the latest is kept. */
+  events: CapacityEvent[];
+}
+
 export interface CommandOutputs {
   'app.info': AppInfo;
   'run.start': { runId: string };
@@ -161,6 +175,11 @@ export interface CommandOutputs {
   'compare.stop': { stopped: boolean };
   /** The caller's comparisons that have not ended, oldest first. */
   'compare.active': { comparisons: ActiveComparison[] };
+  'capacity.start': { capacityId: string };
+  /** stopped is false when the search is unknown, already over, or not started by this caller. */
+  'capacity.stop': { stopped: boolean };
+  /** The caller's capacity searches that have not ended, oldest first. */
+  'capacity.active': { searches: ActiveCapacity[] };
 }
 
 /** What a caller passes (defaults may be omitted). */
@@ -233,4 +252,6 @@ export type TrebuchetApi = {
   onRunEvent(runId: string, listener: (event: RunEvent) => void): () => void;
   /** One comparison's events, from now on (subscribe when compare.start answers); returns the unsubscribe function. */
   onComparisonEvent(comparisonId: string, listener: (event: ComparisonEvent) => void): () => void;
+  /** One capacity search's events, from now on (subscribe when capacity.start answers); returns the unsubscribe function. */
+  onCapacityEvent(capacityId: string, listener: (event: CapacityEvent) => void): () => void;
 };

@@ -26,6 +26,9 @@ export const COMMAND_NAMES = [
   'compare.start',
   'compare.stop',
   'compare.active',
+  'capacity.start',
+  'capacity.stop',
+  'capacity.active',
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 

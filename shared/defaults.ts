@@ -80,6 +80,20 @@ export const DEFAULTS = {
       'verdict',
     ],
   },
+  /**
+   * The capacity search (shared/capacity.ts): open-model steps from startRate, doubling up to
+   * maxRate, then bisecting. Each step warms up, then measures stepSeconds.
+   */
+  capacity: {
+    startRate: 100,
+    maxRate: 100_000,
+    stepSeconds: 5,
+    warmupSeconds: 1,
+    /** Transport errors or non-2xx responses above this share of the requests break the goal. */
+    errorPercent: 1,
+    /** Bisecting ends once the lowest rate that broke is within this share above the highest that held. */
+    precisionPercent: 5,
+  },
 } as const;
 
 export const LIMITS = {
@@ -119,6 +133,8 @@ export const LIMITS = {
   /** SNI server name: a DNS name is at most 253 characters. */
   servernameChars: { max: 253 },
   thresholds: { max: 100 },
+  /** A capacity search's error limit, percent of the requests. */
+  errorPercent: { min: 0, max: 100 },
   /**
    * Stages of a staged load (shared/stages.ts). A stage that gets responses keeps a latency
    * histogram of about 190 KB for the run, so a plan's memory stays under 10 MB.

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { capacityPlanSchema, capacityStepSchema } from './capacity-plan.ts';
+import { rateText } from './capacity.ts';
+import { capacityReports, curveOf } from './capacity-report.ts';
 import { LIMITS } from './defaults.ts';
 import { cellOutcomeSchema } from './comparison-cells.ts';
 import { summarizeRepetitions, type RepetitionSummary } from './comparison-stats.ts';
@@ -12,15 +15,17 @@ import {
   type RunStatus,
 } from './result.ts';
 import { scenarioSchema, targetLabel } from './scenario.ts';
+import { parseWith, type Parsed } from './validation.ts';
 
 /*
  * A run kept in history: one file per finished or cancelled run, holding what is needed to
- * show its report again (scenario or comparison plan, every RunResult with its encoded
- * histogram and samples, generator facts, app version).
+ * show its report again (scenario, comparison plan or capacity search, every RunResult with
+ * its encoded histogram and samples, generator facts, app version).
  */
 
 export const RUN_RECORD_FORMAT = 'trebuchet-run';
-export const RUN_RECORD_VERSION = 1;
+/** Version 2 added the capacity search's record; version 1 files (runs, comparisons) read as they are. */
+export const RUN_RECORD_VERSION = 2;
 
 export const historyIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'history id is malformed');
 
@@ -30,9 +35,9 @@ export const historyNameSchema = z
   .min(1, 'name is empty')
   .max(LIMITS.nameChars.max, `name is longer than ${LIMITS.nameChars.max} characters`);
 
-const common = {
+const commonOf = <V extends number>(version: V) => ({
   format: z.literal(RUN_RECORD_FORMAT),
-  version: z.literal(RUN_RECORD_VERSION),
+  version: z.literal(version),
   id: historyIdSchema,
   name: historyNameSchema,
   createdAt: z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'must be a date and time (ISO 8601)'),
@@ -41,25 +46,51 @@ const common = {
   status: runStatusSchema,
   /** The load generator's facts (from the first result; every run of a record shares the machine). */
   generator: generatorFactsSchema.nullable(),
-};
+});
+
+/** The kinds both versions have. */
+const runKindsOf = <V extends number>(version: V) =>
+  [
+    /** A plain run: one RunResult per target of the scenario, in target order. */
+    z.object({
+      ...commonOf(version),
+      kind: z.literal('scenario'),
+      scenario: scenarioSchema,
+      results: z.array(runResultSchema),
+    }),
+    /** A comparison: one outcome per finished cell run, in run order. */
+    z.object({
+      ...commonOf(version),
+      kind: z.literal('comparison'),
+      plan: comparisonPlanSchema,
+      outcomes: z.array(cellOutcomeSchema),
+    }),
+  ] as const;
+
+export const runRecordV1Schema = z.discriminatedUnion('kind', runKindsOf(1));
 
 export const runRecordSchema = z.discriminatedUnion('kind', [
-  /** A plain run: one RunResult per target of the scenario, in target order. */
+  ...runKindsOf(RUN_RECORD_VERSION),
+  /** A capacity search: every step's run, in run order (the answers are judged again from them). */
   z.object({
-    ...common,
-    kind: z.literal('scenario'),
-    scenario: scenarioSchema,
-    results: z.array(runResultSchema),
-  }),
-  /** A comparison: one outcome per finished cell run, in run order. */
-  z.object({
-    ...common,
-    kind: z.literal('comparison'),
-    plan: comparisonPlanSchema,
-    outcomes: z.array(cellOutcomeSchema),
+    ...commonOf(RUN_RECORD_VERSION),
+    kind: z.literal('capacity'),
+    plan: capacityPlanSchema,
+    steps: z.array(capacityStepSchema),
   }),
 ]);
 export type RunRecord = z.infer<typeof runRecordSchema>;
+
+/**
+ * A record as stored, of any version this app reads, brought up to the current one: a
+ * version 1 file is a version 2 record as it is. Issues name the fields of its own version.
+ */
+export function readRunRecord(raw: unknown): Parsed<RunRecord> {
+  const v1 = (raw as { version?: unknown } | null)?.version === 1;
+  if (!v1) return parseWith(runRecordSchema, raw);
+  const r = parseWith(runRecordV1Schema, raw);
+  return r.ok ? { ok: true, value: { ...r.value, version: RUN_RECORD_VERSION } } : r;
+}
 
 /** What a caller hands the history store; it adds the format, id, creation time and generator facts. */
 export type RunRecordDraft =
@@ -78,6 +109,14 @@ export type RunRecordDraft =
       appVersion: string;
       plan: RunRecordOf<'comparison'>['plan'];
       outcomes: RunRecordOf<'comparison'>['outcomes'];
+    }
+  | {
+      kind: 'capacity';
+      name?: string;
+      status: RunStatus;
+      appVersion: string;
+      plan: RunRecordOf<'capacity'>['plan'];
+      steps: RunRecordOf<'capacity'>['steps'];
     };
 
 export type RunRecordOf<K extends RunRecord['kind']> = Extract<RunRecord, { kind: K }>;
@@ -86,9 +125,17 @@ export type RunRecordOf<K extends RunRecord['kind']> = Extract<RunRecord, { kind
 export function resultsOf(
   record:
     | { kind: 'scenario'; results: RunResult[] }
-    | { kind: 'comparison'; outcomes: readonly { result: RunResult }[] },
+    | { kind: 'comparison'; outcomes: readonly { result: RunResult }[] }
+    | { kind: 'capacity'; steps: readonly { result: RunResult }[] },
 ): RunResult[] {
-  return record.kind === 'scenario' ? record.results : record.outcomes.map((o) => o.result);
+  switch (record.kind) {
+    case 'scenario':
+      return record.results;
+    case 'comparison':
+      return record.outcomes.map((o) => o.result);
+    case 'capacity':
+      return record.steps.map((s) => s.result);
+  }
 }
 
 /** One line of the history list: read from a small index, without loading samples. */
@@ -97,13 +144,16 @@ export const historySummarySchema = z.object({
   name: z.string(),
   createdAt: z.string(),
   status: runStatusSchema,
-  kind: z.enum(['scenario', 'comparison']),
+  kind: z.enum(['scenario', 'comparison', 'capacity']),
   appVersion: z.string(),
   /** Display names of the targets. */
   targets: z.array(z.string()),
   /** RunResults in the record (one per target, or one per cell run). */
   results: z.number().int().nonnegative(),
-  /** Plain runs: req/s and p99 (ms) per target, for the list; empty for comparisons. */
+  /**
+   * Plain runs: req/s and p99 (ms) per target; capacity searches: the highest rate that held
+   * per target (rps) and the p99 at it; for the list. Empty for comparisons.
+   */
   perTarget: z.array(
     z.object({ target: z.string(), rps: z.number().nullable(), p99: z.number().nullable() }),
   ),
@@ -112,11 +162,34 @@ export const historySummarySchema = z.object({
 });
 export type HistorySummary = z.infer<typeof historySummarySchema>;
 
+/** What the history list shows per target of a record. */
+function perTargetOf(record: RunRecord): HistorySummary['perTarget'] {
+  switch (record.kind) {
+    case 'scenario':
+      return record.results.map((r) => ({
+        target: targetLabel(r.target),
+        rps: r.throughput.requestsPerSecond,
+        p99: r.latency?.percentiles['99'] ?? null,
+      }));
+    case 'comparison':
+      return [];
+    case 'capacity':
+      return capacityReports(record.plan, record.steps, null).map((report) => {
+        const held = report.answer?.heldRate ?? null;
+        return {
+          target: report.label,
+          rps: held,
+          p99: report.steps.find((s) => s.rate === held)?.figures.p99 ?? null,
+        };
+      });
+  }
+}
+
 export function summarizeRecord(record: RunRecord, bytes: number): HistorySummary {
   const targets =
-    record.kind === 'scenario'
-      ? record.scenario.targets.map(targetLabel)
-      : record.plan.targets.map(comparisonTargetLabel);
+    record.kind === 'comparison'
+      ? record.plan.targets.map(comparisonTargetLabel)
+      : (record.kind === 'scenario' ? record.scenario : record.plan).targets.map(targetLabel);
   return {
     id: record.id,
     name: record.name,
@@ -126,14 +199,7 @@ export function summarizeRecord(record: RunRecord, bytes: number): HistorySummar
     appVersion: record.appVersion,
     targets,
     results: resultsOf(record).length,
-    perTarget:
-      record.kind === 'scenario'
-        ? record.results.map((r) => ({
-            target: targetLabel(r.target),
-            rps: r.throughput.requestsPerSecond,
-            p99: r.latency?.percentiles['99'] ?? null,
-          }))
-        : [],
+    perTarget: perTargetOf(record),
     bytes,
   };
 }
@@ -147,8 +213,9 @@ export interface ComparablePart {
 
 /**
  * The parts of a record to pick from when comparing two saved runs: each target of a
- * plain run (one run each, cancelled runs included: they are what the user kept), or each
- * cell of a comparison that has results (its repetitions give the spread).
+ * plain run (one run each, cancelled runs included: they are what the user kept), each
+ * step of a capacity search (in rising rate), or each cell of a comparison that has results (its
+ * repetitions give the spread).
  */
 export function comparableParts(record: RunRecord): ComparablePart[] {
   if (record.kind === 'scenario') {
@@ -156,6 +223,14 @@ export function comparableParts(record: RunRecord): ComparablePart[] {
       label: targetLabel(r.target),
       summary: summarizeRepetitions([r], { includeCancelled: true }),
     }));
+  }
+  if (record.kind === 'capacity') {
+    return capacityReports(record.plan, record.steps, null).flatMap((report) =>
+      curveOf(report).map((s) => ({
+        label: `${report.label} · ${rateText(s.rate)}`,
+        summary: summarizeRepetitions([s.result], { includeCancelled: true }),
+      })),
+    );
   }
   const table = aggregateComparison(record.plan, record.outcomes);
   const several = table.protocols.length > 1;

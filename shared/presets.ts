@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { capacityPlanSchema } from './capacity-plan.ts';
 import { LIMITS } from './defaults.ts';
 import { fileSlug } from './file-name.ts';
 import { comparisonPlanSchema, comparisonTargetLabel, type ComparisonPlan } from './comparison.ts';
@@ -61,7 +62,11 @@ export const presetV2Schema = z.discriminatedUnion('kind', [
 ]);
 export type PresetV2 = z.infer<typeof presetV2Schema>;
 
-/** Versions 3 and on: a scenario, or a comparison plan with its report named. */
+/**
+ * Versions 3 and on: a scenario, a comparison plan with its report named, or a capacity
+ * search's plan (an app without capacity searches refuses that kind, naming it, rather than
+ * losing anything).
+ */
 const withNamedReport = <V extends number>(version: V) =>
   z.discriminatedUnion('kind', [
     z.object({ ...fieldsOf(version), kind: z.literal('scenario'), scenario: scenarioSchema }),
@@ -70,6 +75,7 @@ const withNamedReport = <V extends number>(version: V) =>
       kind: z.literal('comparison'),
       plan: comparisonPlanSchema.transform((plan) => withReport(plan)),
     }),
+    z.object({ ...fieldsOf(version), kind: z.literal('capacity'), plan: capacityPlanSchema }),
   ]);
 
 /**
@@ -258,6 +264,12 @@ export const presetDraftSchema = z.discriminatedUnion('kind', [
     kind: z.literal('comparison'),
     plan: comparisonPlanSchema.transform((plan) => withReport(plan)),
   }),
+  z.object({
+    name: presetNameSchema,
+    description: descriptionSchema.default(''),
+    kind: z.literal('capacity'),
+    plan: capacityPlanSchema,
+  }),
 ]);
 export type PresetDraft = z.output<typeof presetDraftSchema>;
 export type PresetDraftInput = z.input<typeof presetDraftSchema>;
@@ -286,9 +298,15 @@ export interface SecretRef {
 }
 
 function targetsOf(p: Preset): { label: string; headers: Header[] }[] {
-  return p.kind === 'scenario'
-    ? p.scenario.targets.map((t) => ({ label: targetLabel(t), headers: t.headers }))
-    : p.plan.targets.map((t) => ({ label: comparisonTargetLabel(t), headers: t.headers }));
+  switch (p.kind) {
+    case 'scenario':
+    case 'capacity': {
+      const targets = p.kind === 'scenario' ? p.scenario.targets : p.plan.targets;
+      return targets.map((t) => ({ label: targetLabel(t), headers: t.headers }));
+    }
+    case 'comparison':
+      return p.plan.targets.map((t) => ({ label: comparisonTargetLabel(t), headers: t.headers }));
+  }
 }
 
 /** The preset's secret headers that hold a value (an empty value keeps no secret). */

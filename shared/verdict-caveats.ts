@@ -183,9 +183,37 @@ function clientBound(t: Tally): Caveat | null {
   };
 }
 
+/** Open model: late or dropped requests beyond this many of the scheduled ones: the rate was not reached. */
+const shortfallLimit = (scheduled: number): number => (VERDICT.rateShortfallPercent / 100) * scheduled;
+
+/**
+ * How far an open-model run fell behind its schedule: its scheduled, late and dropped
+ * requests, and which of the two passed the limit that makes the verdict 'rate-not-reached'
+ * (null for a closed-model run). For a reader that must tell a schedule sent late from one
+ * not sent at all (the capacity search).
+ */
+export function scheduleShortfall(result: RunResult): {
+  scheduled: number;
+  late: number;
+  dropped: number;
+  lateOver: boolean;
+  droppedOver: boolean;
+} | null {
+  const t = tally([result]);
+  if (!t.open) return null;
+  const limit = shortfallLimit(t.scheduled);
+  return {
+    scheduled: t.scheduled,
+    late: t.late,
+    dropped: t.dropped,
+    lateOver: t.late > limit,
+    droppedOver: t.dropped > limit,
+  };
+}
+
 function rateNotReached(t: Tally): Caveat | null {
   if (!t.open || (t.late === 0 && t.dropped === 0)) return null;
-  const limit = (VERDICT.rateShortfallPercent / 100) * t.scheduled;
+  const limit = shortfallLimit(t.scheduled);
   const bad = t.late > limit || t.dropped > limit;
   const parts = [
     ...(t.dropped > 0

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { runEventSchema } from './api.ts';
+import { capacityEventSchema } from './capacity-plan.ts';
 import { comparisonEventSchema } from './comparison-cells.ts';
 
 /**
  * The web host's WebSocket messages (JSON text frames). The page asks with
  * `{ id, command, input }` and the host answers `{ kind: 'reply', id, reply }`; run events
- * arrive as `{ kind: 'event', event }`, comparison events as `{ kind: 'comparison', event }`. Both ends validate what they receive.
+ * arrive as `{ kind: 'event', event }`, comparison events as `{ kind: 'comparison', event }`,
+ * capacity search events as `{ kind: 'capacity', event }`. Both ends validate what they receive.
  */
 export const WEB_SOCKET_PATH = '/ws';
 
@@ -29,5 +31,6 @@ export const hostMessageSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('reply'), id: z.number().int().nonnegative(), reply: commandReplySchema }),
   z.object({ kind: z.literal('event'), event: runEventSchema }),
   z.object({ kind: z.literal('comparison'), event: comparisonEventSchema }),
+  z.object({ kind: z.literal('capacity'), event: capacityEventSchema }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;

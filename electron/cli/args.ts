@@ -50,6 +50,12 @@ const COMPARISON_ONLY: readonly [keyof Values, string][] = [
 /** Finishes a `--preset` command once the preset is found: its scenario or plan with the flags applied. */
 export function applyPreset(request: PresetRequest, preset: Preset, io: FileIo): RunCommand {
   const common = { output: request.output, history: request.history };
+  if (preset.kind === 'capacity') {
+    throw new CliInputError(
+      '--preset',
+      `"${preset.name}" is a capacity search: trebuchet capacity --preset runs it`,
+    );
+  }
   if (preset.kind === 'comparison') {
     const { plan, notes } = planFromPreset(preset.plan, request.flags, io);
     return { ...common, kind: 'comparison', plan, notes };

@@ -3,5 +3,8 @@
 import { main } from './main.ts';
 
 process.exitCode = await main(process.argv.slice(2));
+// A pipe takes 64 KiB at a time: what is still queued for it (a long JSON report) goes out
+// before the exit, which would drop it.
+await Promise.all([process.stdout, process.stderr].map((s) => new Promise((done) => s.write('', done))));
 // Worker threads and sockets may still be closing: the report is out, so end here.
 process.exit();

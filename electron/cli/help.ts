@@ -6,6 +6,7 @@ export const MAIN_HELP = `Usage: trebuchet <command> [options]
 Commands:
   run <url>... [flags]        benchmark one or more URLs (or --scenario file.json)
   run --preset NAME [flags]   run a preset (a scenario or a comparison), e.g. a seed experiment
+  capacity <url>... --p99 T   find the highest rate each server holds within a latency goal
   presets [list|show NAME]    the built-in and saved presets
   serve [--host H] [--port N] serve the Trebuchet UI to a browser (web host)
   help [command]              show help
@@ -115,6 +116,58 @@ Output:
 
 Exit codes: 0 ok, 1 a threshold failed or the run could not run, 2 bad input, 130 interrupted
 (Ctrl-C stops the run and prints the partial report).
+`;
+
+export const CAPACITY_HELP = `Usage: trebuchet capacity <url>... --p99 T [--errors P%] [--max-rate R] [--start-rate R] [--step T] [flags]
+       trebuchet capacity --preset NAME [<url>... | --target name=url...] [--p99 T] [flags]
+
+Finds the highest request rate each server holds within a goal: open-model steps (vegeta
+-rate) from the start rate, doubling while the goal holds, then bisecting between the highest
+rate that held and the lowest that broke until they are within ${DEFAULTS.capacity.precisionPercent}%. URLs run one after
+another; name one with name=URL (nginx=http://127.0.0.1:8080/). Load goes to loopback or to
+servers you are allowed to test.
+
+Preset:
+      --preset NAME       a capacity preset (its servers, goal and steps; flags change them), or
+                          a comparison preset: one search per target and protocol (give --p99),
+                          e.g. --preset "Which server holds the most" (trebuchet presets list)
+      --target name=url   point the preset's target of that name at your server (URLs alone
+                          replace its targets in order); targets given no URL are left out
+
+Goal:
+      --p99 T             a step breaks the goal when its p99 latency is above T (a bare number is ms)
+      --errors P          ... or when transport errors, or non-2xx responses, are above P% of
+                          its requests (default ${DEFAULTS.capacity.errorPercent}%)
+
+Steps:
+      --start-rate R      the first step's rate: 100, 100/s (default ${DEFAULTS.capacity.startRate})
+      --max-rate R        the highest rate tried (default ${DEFAULTS.capacity.maxRate})
+      --step T            measured time per step (default ${DEFAULTS.capacity.stepSeconds}s)
+      --warmup T          each step's warm-up at its rate, left out of its figures (default ${DEFAULTS.capacity.warmupSeconds}s)
+      --max-in-flight N   cap on unanswered requests in a step (default ${DEFAULTS.open.maxInFlight})
+
+A step whose figures are not the server's (the generator ran flat out, or the schedule was
+not kept while the server kept up: a tiny --max-in-flight, a slow machine) ends the search
+with "at least N req/s; the client was the limit", never a figure blamed on the server.
+
+Requests and TLS: -m, -H, --body, --body-file, -k/--no-keepalive, --http2, --timeout,
+--monitor, --insecure, --cacert, --servername, --tls-min-version and --interval as for
+trebuchet run (trebuchet help run).
+
+Output:
+      --format F          text (every step and each server's answer, then one sentence:
+                          "nginx holds N req/s, Apache M req/s at p99 < 10 ms") or json
+      --json FILE         write the plan, every step's run and the answers as JSON
+      --save              keep the search in the history (each step's run with it)
+      --data-dir DIR      where presets/ and history/ are (as trebuchet serve --data-dir)
+      --keep-secrets      keep secret header values in the output (cleared by default)
+  -q, --quiet             no step lines and no progress on stderr
+      --name NAME         the search's name
+  -h, --help              this help
+
+Exit codes: 0 every server held a rate (a lower bound "at least" included), 1 a server held
+none (not even the start rate, or nothing measured) or the search could not run, 2 bad
+input, 130 interrupted (Ctrl-C stops the step and prints what was measured).
 `;
 
 export const PRESETS_HELP = `Usage: trebuchet presets [list] [--json] [--data-dir DIR]

@@ -1,7 +1,8 @@
-/** The `trebuchet` command: dispatches to run / serve / help / version. */
+/** The `trebuchet` command: dispatches to run / capacity / serve / presets / help / version. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { MAIN_HELP, PRESETS_HELP, RUN_HELP, SERVE_HELP } from './help.ts';
+import { CAPACITY_HELP, MAIN_HELP, PRESETS_HELP, RUN_HELP, SERVE_HELP } from './help.ts';
+import type { CliContext } from './jobs.ts';
 import { EXIT } from './report.ts';
 
 const REPO_ROOT = new URL('../../', import.meta.url);
@@ -28,6 +29,26 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+/** What a command that runs load gets: the process's streams, and Ctrl-C to stop. */
+function loadContext(argv: readonly string[], appVersion: string): CliContext {
+  return {
+    argv,
+    cwd: process.cwd(),
+    appVersion,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    onInterrupt: (handler) => {
+      // A second Ctrl-C while stopping ends the process at once.
+      let stopping = false;
+      return onSignals(['SIGINT', 'SIGTERM'], () => {
+        if (stopping) process.exit(EXIT.interrupted);
+        stopping = true;
+        handler();
+      });
+    },
+  };
+}
+
 async function dispatch(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
   const version = appVersion();
@@ -35,22 +56,11 @@ async function dispatch(argv: readonly string[]): Promise<number> {
     // Each command loads only its own modules: help and version start instantly, run never loads the web host.
     case 'run': {
       const { runCommand } = await import('./run-command.ts');
-      return runCommand({
-        argv: rest,
-        cwd: process.cwd(),
-        appVersion: version,
-        stdout: process.stdout,
-        stderr: process.stderr,
-        onInterrupt: (handler) => {
-          // A second Ctrl-C while stopping ends the process at once.
-          let stopping = false;
-          return onSignals(['SIGINT', 'SIGTERM'], () => {
-            if (stopping) process.exit(EXIT.interrupted);
-            stopping = true;
-            handler();
-          });
-        },
-      });
+      return runCommand(loadContext(rest, version));
+    }
+    case 'capacity': {
+      const { capacityCommand } = await import('./capacity-command.ts');
+      return capacityCommand(loadContext(rest, version));
     }
     case 'serve': {
       const { serveCommand } = await import('./serve-command.ts');
@@ -89,7 +99,12 @@ async function dispatch(argv: readonly string[]): Promise<number> {
     case '-h':
     case undefined: {
       const topic = rest[0];
-      const help: Record<string, string> = { run: RUN_HELP, serve: SERVE_HELP, presets: PRESETS_HELP };
+      const help: Record<string, string> = {
+        run: RUN_HELP,
+        capacity: CAPACITY_HELP,
+        serve: SERVE_HELP,
+        presets: PRESETS_HELP,
+      };
       process.stdout.write((topic === undefined ? undefined : help[topic]) ?? MAIN_HELP);
       return command === undefined ? EXIT.badInput : EXIT.ok;
     }

@@ -32,7 +32,7 @@ export interface HistoryOptions {
 }
 
 /** An output file path whose folder exists, so a long run does not end in a write error. */
-function outputFile(flag: string, path: string | undefined, io: FileIo): string | null {
+export function outputFile(flag: string, path: string | undefined, io: FileIo): string | null {
   if (path === undefined) return null;
   const abs = resolve(io.cwd, path);
   if (!io.isDirectory(dirname(abs))) throw new CliInputError(flag, `folder does not exist: ${dirname(abs)}`);

@@ -27,9 +27,14 @@ export function readPresetFile(flag: string, file: string, io: Pick<FileIo, 'rea
   if (!parsed.ok) throw new CliInputError(flag, `${file}: ${describeIssues(parsed.issues)}`);
   const p = parsed.value;
   const dir = dirname(file);
-  return p.kind === 'scenario'
-    ? { ...p, scenario: { ...p.scenario, ...pathsRelativeTo(dir, p.scenario) } }
-    : { ...p, plan: { ...p.plan, ...pathsRelativeTo(dir, p.plan) } };
+  switch (p.kind) {
+    case 'scenario':
+      return { ...p, scenario: { ...p.scenario, ...pathsRelativeTo(dir, p.scenario) } };
+    case 'comparison':
+      return { ...p, plan: { ...p.plan, ...pathsRelativeTo(dir, p.plan) } };
+    case 'capacity':
+      return { ...p, plan: { ...p.plan, ...pathsRelativeTo(dir, p.plan) } };
+  }
 }
 
 /** By exact id, then exact name, then a part of the id or name that only one preset has. */

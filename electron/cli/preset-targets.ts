@@ -87,11 +87,11 @@ function leftOutNote(labels: readonly string[], kept: ReadonlySet<number>): stri
 }
 
 /** A scenario preset's targets pointed at the given URLs; each target takes one URL. */
-export function pointScenarioTargets(
+export function pointScenarioTargets<T extends Target>(
   flag: string,
-  targets: readonly Target[],
+  targets: readonly T[],
   pointers: readonly TargetPointer[],
-): Pointed<Target> {
+): Pointed<T> {
   if (pointers.length === 0) return { targets: [...targets], notes: [] };
   const labels = targets.map(targetLabel);
   const indexes = resolveIndexes(flag, pointers, labels);

@@ -128,7 +128,7 @@ export interface WrittenFiles {
  * and never a previous one truncated), owner-only when it holds a secret value, and goes on
  * with the others when one fails.
  */
-async function writeFiles(
+export async function writeFiles(
   files: readonly (readonly [string, string])[],
   holdsSecrets: boolean,
 ): Promise<WrittenFiles> {

@@ -3,12 +3,9 @@
  * RunManager or a comparison through the ComparisonRunner, print, write files, save in the
  * history when asked, and pick the exit code.
  */
-import type { JobHandle } from '../engine/job-table.ts';
 import { RunManager } from '../engine/manager.ts';
 import { checkTarget } from '../engine/target-check.ts';
 import { ComparisonRunner, type ComparisonOutcome } from '../services/comparison-runner.ts';
-import { HistorySaver, type HistoryDraft } from '../services/history-saver.ts';
-import type { Stores } from '../stores/index.ts';
 import type { RunEvent } from '../../shared/api.ts';
 import { withoutSecrets } from '../../shared/secret-headers.ts';
 import { expandPlan, type ComparisonEvent } from '../../shared/comparison-cells.ts';
@@ -17,6 +14,7 @@ import type { RunResult, RunStatus } from '../../shared/result.ts';
 import { applyPreset, parseRunArgs, type PresetRequest, type RunCommand } from './args.ts';
 import { nodeFileIo, type FileIo } from './files.ts';
 import { RUN_HELP } from './help.ts';
+import { LazyStores, saveInHistory, untilDone, type CliContext } from './jobs.ts';
 import { findPreset, presetFilePath, readPresetFile } from './preset-lookup.ts';
 import { Progress, cellSummaryLine } from './progress.ts';
 import {
@@ -29,40 +27,6 @@ import {
   type WrittenFiles,
 } from './report.ts';
 import { CliInputError } from './values.ts';
-
-export interface CliContext {
-  argv: readonly string[];
-  cwd: string;
-  appVersion: string;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
-  /** Subscribes to Ctrl-C; returns the unsubscribe function. */
-  onInterrupt(handler: () => void): () => void;
-}
-
-/**
- * The stores of the data directory, loaded and opened once and only when needed (a preset by
- * name, --save): a plain run loads none of the store code. Opening them may set a broken
- * file aside: each such problem is said on stderr (its message says where the file was
- * kept), or a preset or a run would seem to have vanished.
- */
-class LazyStores {
-  readonly #dataDir: string | undefined;
-  readonly #say: (message: string) => void;
-  #stores: Promise<Stores> | null = null;
-  constructor(dataDir: string | undefined, say: (message: string) => void) {
-    this.#dataDir = dataDir;
-    this.#say = say;
-  }
-  get(): Promise<Stores> {
-    this.#stores ??= import('../stores/index.ts').then(async ({ openStores }) => {
-      const stores = await openStores({ dataDir: this.#dataDir });
-      for (const problem of stores.problems()) this.#say(problem.message);
-      return stores;
-    });
-    return this.#stores;
-  }
-}
 
 async function resolvePreset(request: PresetRequest, io: FileIo, stores: LazyStores): Promise<RunCommand> {
   const file = presetFilePath(request.ref, io);
@@ -102,48 +66,6 @@ export async function runCommand(ctx: CliContext): Promise<number> {
   return command.kind === 'scenario'
     ? runScenario(ctx, command, stores)
     : runComparison(ctx, command, stores);
-}
-
-/**
- * Follows a started run or comparison to its end: subscribes onEvent to its handle (which
- * starts it). The first Ctrl-C stops it (`on.interrupted` first, then a note on stderr saying
- * what follows) and the partial outcome still comes back.
- */
-async function untilDone<E, T>(
-  ctx: CliContext,
-  job: JobHandle<E, T>,
-  on: { event: (event: E) => void; stop: (id: string) => Promise<unknown>; interrupted: () => void },
-  stopping: string,
-): Promise<{ outcome: T; interrupted: boolean }> {
-  let interrupted = false;
-  const stopInterrupt = ctx.onInterrupt(() => {
-    if (interrupted) return;
-    interrupted = true;
-    on.interrupted();
-    ctx.stderr.write(`trebuchet run: stopping (${stopping})...\n`);
-    void on.stop(job.id);
-  });
-  try {
-    job.events(on.event);
-    const outcome = await job.done;
-    return { outcome, interrupted };
-  } finally {
-    stopInterrupt();
-  }
-}
-
-/** Saves the run in the history (never throws: a failed save is a message); prints where. */
-async function save(ctx: CliContext, stores: LazyStores, draft: HistoryDraft): Promise<void> {
-  let saver: HistorySaver;
-  try {
-    saver = new HistorySaver({ history: (await stores.get()).history, appVersion: ctx.appVersion });
-  } catch (e) {
-    ctx.stderr.write(`trebuchet run: could not open the history: ${(e as Error).message}\n`);
-    return;
-  }
-  const saved = await saver.save(draft);
-  if ('historyId' in saved) ctx.stderr.write(`saved in history as ${saved.historyId}\n`);
-  else ctx.stderr.write(`trebuchet run: ${saved.historyError}\n`);
 }
 
 async function runScenario(
@@ -186,7 +108,7 @@ async function runScenario(
       ctx,
       manager.start(scenario),
       { event: onEvent, stop: (id) => manager.stop(id), interrupted: () => progress.finish() },
-      'partial results follow',
+      { command: 'run', stopping: 'partial results follow' },
     );
   } finally {
     progress.finish();
@@ -199,7 +121,7 @@ async function runScenario(
   const filesFailed = reportFiles(ctx, await writeOutputFiles(shown, output));
   // Saved whatever became of the files: a full disk for --json does not cost the run.
   if (command.history.save && results.length > 0) {
-    await save(ctx, stores, { kind: 'scenario', status, scenario, results });
+    await saveInHistory(ctx, 'run', stores, { kind: 'scenario', status, scenario, results });
   }
   return exitCodeFor(results, { interrupted, hostError, filesFailed });
 }
@@ -274,7 +196,7 @@ async function runComparison(
       ctx,
       runner.start(plan),
       { event: onEvent, stop: (id) => runner.stop(id), interrupted: () => progress?.finish() },
-      'finished runs and the partial one follow',
+      { command: 'run', stopping: 'finished runs and the partial one follow' },
     );
   } finally {
     progress?.finish();
@@ -287,7 +209,12 @@ async function runComparison(
   ctx.stdout.write(renderComparisonReport(shown, output.format));
   const filesFailed = reportFiles(ctx, await writeComparisonFiles(shown, output));
   if (command.history.save && results.length > 0) {
-    await save(ctx, stores, { kind: 'comparison', status: outcome.status, plan, outcomes: outcome.outcomes });
+    await saveInHistory(ctx, 'run', stores, {
+      kind: 'comparison',
+      status: outcome.status,
+      plan,
+      outcomes: outcome.outcomes,
+    });
   }
   return exitCodeFor(results, { interrupted, hostError, filesFailed });
 }

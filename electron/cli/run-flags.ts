@@ -9,7 +9,7 @@ import type { FieldIssue } from '../../shared/validation.ts';
 import { parseTargetPointer, type TargetPointer } from './preset-targets.ts';
 import { CliInputError, parseDurationSeconds, parseWholeNumber } from './values.ts';
 
-const RUN_OPTIONS = {
+export const RUN_OPTIONS = {
   scenario: { type: 'string' },
   preset: { type: 'string' },
   target: { type: 'string', multiple: true },
@@ -78,18 +78,22 @@ export function parseRunFlags(argv: readonly string[]): RunFlags {
   try {
     return parseFlags(argv);
   } catch (e) {
-    // node:util's messages already name the option ("Unknown option '--foo'").
-    const message = (e as Error).message;
-    const flag = /'(-[^']*?)(?:[ ,'])/.exec(message)?.[1] ?? 'arguments';
-    throw new CliInputError(flag, message);
+    throw flagError(e);
   }
+}
+
+/** node:util parseArgs' error as a CliInputError: its messages already name the option ("Unknown option '--foo'"). */
+export function flagError(e: unknown): CliInputError {
+  const message = (e as Error).message;
+  const flag = /'(-[^']*?)(?:[ ,'])/.exec(message)?.[1] ?? 'arguments';
+  return new CliInputError(flag, message);
 }
 
 /**
  * Which flag sets which scenario or plan field, so schema errors name the flag the user
  * typed (the first entry whose flag was given).
  */
-const FLAG_OF_PATH: readonly [RegExp, string][] = [
+export const FLAG_OF_PATH: readonly [RegExp, string][] = [
   [/^targets\.\d+\.url/, '<url>'],
   [/^targets\.\d+\.url/, '--target'],
   [/^targets\.\d+\.method/, '--method'],
@@ -122,16 +126,21 @@ const FLAG_OF_PATH: readonly [RegExp, string][] = [
 ];
 
 /** The flags that were given, by their long name, for naming them in schema errors. */
-function givenFlags({ values, positionals }: RunFlags): Set<string> {
+export function givenFlags({ values, positionals }: RunFlags): Set<string> {
   const set = new Set(Object.keys(values).map((k) => `--${k === 'body-file' ? 'body' : k}`));
   if (positionals.length > 0) set.add('<url>');
   return set;
 }
 
 /** A schema issue of the scenario or plan the flags built, named by the flag that set the field. */
-export function flagIssue(issue: FieldIssue, flags: RunFlags, what: string): CliInputError {
+export function flagIssue(
+  issue: FieldIssue,
+  flags: RunFlags,
+  what: string,
+  flagOfPath: readonly [RegExp, string][] = FLAG_OF_PATH,
+): CliInputError {
   const given = givenFlags(flags);
-  const flag = FLAG_OF_PATH.find(([re, f]) => re.test(issue.path) && given.has(f))?.[1];
+  const flag = flagOfPath.find(([re, f]) => re.test(issue.path) && given.has(f))?.[1];
   if (flag) return new CliInputError(flag, issue.message);
   const field = [what, issue.path].filter((part) => part !== '').join(' ');
   return new CliInputError(field || 'scenario', issue.message);

@@ -54,9 +54,9 @@ async function checkInputFiles(
 }
 
 export function createCommandHandlers({ services, info }: CommandDeps): CommandHandlers {
-  const { runs, comparisons, stores } = services;
+  const { runs, comparisons, capacity, stores } = services;
   const { presets, history } = stores;
-  const admission = new RunAdmission([runs, comparisons]);
+  const admission = new RunAdmission([runs, comparisons, capacity]);
   const secretOptions = (a: SecretOptions): SecretOptions => ({
     allowPlaintextSecrets: a.allowPlaintextSecrets,
     omitSecrets: a.omitSecrets,
@@ -108,6 +108,17 @@ export function createCommandHandlers({ services, info }: CommandDeps): CommandH
       stopped: await comparisons.stop(comparisonId, caller.owner),
     }),
     'compare.active': (_args, caller) => ({ comparisons: comparisons.activeOf(caller.owner) }),
+    'capacity.start': async ({ plan }, caller) => {
+      await checkInputFiles('capacity.start', 'plan', plan);
+      admission.admit(caller.owner);
+      const search = capacity.start(plan, caller.owner);
+      caller.afterReply(search.begin);
+      return { capacityId: search.id };
+    },
+    'capacity.stop': async ({ capacityId }, caller) => ({
+      stopped: await capacity.stop(capacityId, caller.owner),
+    }),
+    'capacity.active': (_args, caller) => ({ searches: capacity.activeOf(caller.owner) }),
   };
 }
 

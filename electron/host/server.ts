@@ -103,7 +103,8 @@ const MAX_BACKLOG = 10_000;
 const isSample = (message: HostMessage): boolean =>
   (message.kind === 'event' && (message.event.type === 'sample' || message.event.type === 'server-sample')) ||
   (message.kind === 'comparison' &&
-    (message.event.type === 'cell-sample' || message.event.type === 'cell-server-sample'));
+    (message.event.type === 'cell-sample' || message.event.type === 'cell-server-sample')) ||
+  (message.kind === 'capacity' && message.event.type === 'step-sample');
 
 /**
  * Serves the built renderer and implements the API contract over a WebSocket, so the same
@@ -244,6 +245,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
       services.attach(clientId, {
         run: () => jobSink(created, (event) => ({ kind: 'event', event })),
         comparison: () => jobSink(created, (event) => ({ kind: 'comparison', event })),
+        capacity: () => jobSink(created, (event) => ({ kind: 'capacity', event })),
       });
       pages.set(clientId, created);
       page = created;

@@ -1,11 +1,11 @@
 import type { App, BrowserWindow } from 'electron';
 import type { HostServices } from '../host/services.ts';
 import { windowOwner } from './ipc.ts';
-import { COMPARISON_EVENT_CHANNEL, RUN_EVENT_CHANNEL } from './ipc-channels.ts';
+import { CAPACITY_EVENT_CHANNEL, COMPARISON_EVENT_CHANNEL, RUN_EVENT_CHANNEL } from './ipc-channels.ts';
 import { createMainWindow, type MainWindowOptions } from './window.ts';
 
 export interface AppShell {
-  /** Runs and comparisons, routed per window. */
+  /** Runs, comparisons and capacity searches, routed per window. */
   services: Pick<HostServices, 'attach' | 'detach' | 'stopOwned'>;
   /** The app's windows' webContents ids, which IPC trusts. */
   trusted: Set<number>;
@@ -13,7 +13,7 @@ export interface AppShell {
 }
 
 /**
- * Opens a window wired to the host's services: each of its runs and comparisons sends its
+ * Opens a window wired to the host's services: each of its runs, comparisons and searches sends its
  * events to it (never to a destroyed one), and closing it stops them; they keep (and save)
  * their partial results.
  */
@@ -31,6 +31,9 @@ export function openAppWindow(shell: AppShell): BrowserWindow {
     },
     comparison: () => (event) => {
       if (!contents.isDestroyed()) contents.send(COMPARISON_EVENT_CHANNEL, event);
+    },
+    capacity: () => (event) => {
+      if (!contents.isDestroyed()) contents.send(CAPACITY_EVENT_CHANNEL, event);
     },
   });
   window.on('closed', () => {

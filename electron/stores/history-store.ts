@@ -5,6 +5,7 @@ import {
   historyNameSchema,
   resultsOf,
   RUN_RECORD_FORMAT,
+  readRunRecord,
   RUN_RECORD_VERSION,
   runRecordSchema,
   summarizeRecord,
@@ -13,7 +14,7 @@ import {
   type RunRecordDraft,
 } from '../../shared/history.ts';
 import type { StoreProblem } from '../../shared/presets.ts';
-import { describeIssues, issuesOf, parseOrThrow } from '../../shared/validation.ts';
+import { describeIssues, parseOrThrow } from '../../shared/validation.ts';
 import {
   ensureDirectory,
   isAtomicTempFile,
@@ -260,17 +261,17 @@ export class HistoryStore {
   }
 
   private async validate(id: string, raw: unknown): Promise<RunRecord> {
-    const r = runRecordSchema.safeParse(raw);
-    if (!r.success) {
+    const r = readRunRecord(raw);
+    if (!r.ok) {
       const version = (raw as { version?: unknown } | null)?.version;
       const why =
         typeof version === 'number' && version > RUN_RECORD_VERSION
           ? `it was written by a newer Trebuchet (format version ${version})`
-          : describeIssues(issuesOf(r.error));
+          : describeIssues(r.issues);
       throw await this.setAside(id, why);
     }
-    if (r.data.id !== id) throw await this.setAside(id, `it holds run ${r.data.id}, not ${id}`);
-    return r.data;
+    if (r.value.id !== id) throw await this.setAside(id, `it holds run ${r.value.id}, not ${id}`);
+    return r.value;
   }
 
   /** Sets a broken run file aside; a HistoryNotFoundError when another process did first. */

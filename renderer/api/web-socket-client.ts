@@ -1,5 +1,12 @@
 import { createTrebuchetApi, JobEvents } from '../../shared/api-client.ts';
-import type { CommandName, CommandReply, ComparisonEvent, RunEvent, TrebuchetApi } from '../../shared/api.ts';
+import type {
+  CapacityEvent,
+  CommandName,
+  CommandReply,
+  ComparisonEvent,
+  RunEvent,
+  TrebuchetApi,
+} from '../../shared/api.ts';
 import { hostMessageSchema, type ClientMessage } from '../../shared/web-protocol.ts';
 
 /** What the client needs to hear from a socket. */
@@ -52,8 +59,8 @@ interface Pending {
  * Opens the web host's WebSocket and implements TrebuchetApi over it. Resolves once the
  * first connection is open; rejects if that first attempt fails. Afterwards a dropped
  * connection is reopened with backoff: commands sent meanwhile wait for it (up to
- * offlineTimeoutMs), commands whose reply was lost with the old socket reject, and run
- * and comparison events resume on the new socket, those sent in the gap first (the host
+ * offlineTimeoutMs), commands whose reply was lost with the old socket reject, and job
+ * events (runs, comparisons, capacity searches) resume on the new socket, those sent in the gap first (the host
  * keys them by the page, not by the socket, and keeps them while the page has none open).
  * Every message from the host is validated; malformed ones are dropped.
  */
@@ -63,6 +70,7 @@ export function connectWebSocketApi(opts: WebSocketApiOptions): Promise<WebSocke
   const offlineTimeout = opts.offlineTimeoutMs ?? 15_000;
   const runs = new JobEvents<RunEvent>((e) => e.runId, 'run');
   const comparisons = new JobEvents<ComparisonEvent>((e) => e.comparisonId, 'comparison');
+  const searches = new JobEvents<CapacityEvent>((e) => e.capacityId, 'capacity search');
   const pending = new Map<number, Pending>();
   const waitingForOpen = new Set<{ wake(): void; fail(error: Error): void }>();
   let nextId = 1;
@@ -98,8 +106,14 @@ export function connectWebSocketApi(opts: WebSocketApiOptions): Promise<WebSocke
       waiter?.resolve(msg.reply.ok ? { ok: true, value: msg.reply.value } : msg.reply);
       return;
     }
-    if (msg.kind === 'comparison') comparisons.deliver(msg.event);
-    else runs.deliver(msg.event);
+    switch (msg.kind) {
+      case 'comparison':
+        return comparisons.deliver(msg.event);
+      case 'capacity':
+        return searches.deliver(msg.event);
+      case 'event':
+        return runs.deliver(msg.event);
+    }
   };
 
   const open = (onFirst?: { resolve(): void; reject(error: Error): void }) => {
@@ -178,6 +192,7 @@ export function connectWebSocketApi(opts: WebSocketApiOptions): Promise<WebSocke
   const api = createTrebuchetApi(send, {
     onRunEvent: (runId, listener) => runs.subscribe(runId, listener),
     onComparisonEvent: (comparisonId, listener) => comparisons.subscribe(comparisonId, listener),
+    onCapacityEvent: (capacityId, listener) => searches.subscribe(capacityId, listener),
   });
 
   return new Promise<WebSocketApi>((resolve, reject) => {

@@ -49,3 +49,24 @@ export function baseLineOptions(p: Palette, xTitle: string, yTitle: string): Cha
     },
   };
 }
+
+/** A bar chart's axes: categories along x (titled when xTitle is given), a linear y from 0. */
+export function barScales(p: Palette, yTitle: string, xTitle?: string): ChartOptions<'bar'>['scales'] {
+  return {
+    x: {
+      type: 'category',
+      ...(xTitle === undefined ? {} : { title: { display: true, text: xTitle, color: p.muted } }),
+      ticks: { color: p.muted },
+      grid: { display: false },
+      border: { color: p.grid },
+    },
+    y: {
+      type: 'linear',
+      beginAtZero: true,
+      title: { display: true, text: yTitle, color: p.muted },
+      ticks: { color: p.muted, maxTicksLimit: 6 },
+      grid: { color: p.grid },
+      border: { color: p.grid },
+    },
+  };
+}

@@ -1,3 +1,6 @@
+import type { ScriptableContext } from 'chart.js';
+import { withAlpha } from './palette.ts';
+
 /**
  * Diagonal hatching in a colour, for a bar whose figure is not the server's (a caveat): the
  * same hue as its series, so the legend still matches, but plainly not a solid result.
@@ -32,4 +35,20 @@ export function hatch(ctx: CanvasRenderingContext2D, color: string): CanvasPatte
   if (!pattern) return color;
   known.set(color, pattern);
   return pattern;
+}
+
+/**
+ * A bar dataset's fill, outline width and corners, with the marked bars (a figure that is a
+ * bound or has a caveat, not a clean result) hatched in their colour with a heavier outline.
+ */
+export function markedBarStyle(colorAt: (index: number) => string, marked: (index: number) => boolean) {
+  const isMarked = (c: ScriptableContext<'bar'>): boolean => c.type === 'data' && marked(c.dataIndex);
+  return {
+    backgroundColor: (c: ScriptableContext<'bar'>) => {
+      const color = colorAt(c.dataIndex);
+      return isMarked(c) ? hatch(c.chart.ctx, color) : withAlpha(color, 0.8);
+    },
+    borderWidth: (c: ScriptableContext<'bar'>) => (isMarked(c) ? 2 : 1),
+    borderRadius: 3,
+  };
 }

@@ -1,15 +1,16 @@
 import './ViewTabs.css';
 
-export type View = 'run' | 'compare' | 'history' | 'presets';
+export type View = 'run' | 'compare' | 'capacity' | 'history' | 'presets';
 
 const VIEWS: readonly { view: View; label: string }[] = [
   { view: 'run', label: 'Run' },
   { view: 'compare', label: 'Compare' },
+  { view: 'capacity', label: 'Capacity' },
   { view: 'history', label: 'History' },
   { view: 'presets', label: 'Presets' },
 ];
 
-/** The app's four places; a dot marks a view with something running in it. */
+/** The app's places; a dot marks a view with something running in it. */
 export function ViewTabs({
   view,
   onChange,

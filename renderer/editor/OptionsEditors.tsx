@@ -94,12 +94,16 @@ export function caFileInputId(testIdPrefix: string): string {
   return `${testIdPrefix}-ca-file`;
 }
 
-const RUN_TLS_FIELDS = tlsFields('opt-tls');
-const PLAN_TLS_FIELDS = tlsFields('plan-tls');
+const TLS_FIELDS = {
+  'opt-tls': tlsFields('opt-tls'),
+  'plan-tls': tlsFields('plan-tls'),
+  'capacity-tls': tlsFields('capacity-tls'),
+} as const;
 
 /**
- * Certificate checks of a run (Run tab, testIdPrefix "opt-tls") or of every cell of a
- * comparison ("plan-tls"): verification, an extra CA file and the SNI name.
+ * Certificate checks of a run (Run tab, testIdPrefix "opt-tls"), of every cell of a
+ * comparison ("plan-tls") or of every step of a capacity search ("capacity-tls"):
+ * verification, an extra CA file and the SNI name.
  */
 export function TlsEditor({
   tls,
@@ -108,7 +112,7 @@ export function TlsEditor({
 }: {
   tls: TlsDraft;
   onChange: (tls: TlsDraft) => void;
-  testIdPrefix: 'opt-tls' | 'plan-tls';
+  testIdPrefix: keyof typeof TLS_FIELDS;
 }) {
   const set = (patch: Partial<TlsDraft>): void => onChange({ ...tls, ...patch });
   return (
@@ -124,11 +128,7 @@ export function TlsEditor({
         testId={`${testIdPrefix}-verify`}
         onChange={(verify) => set({ verify })}
       />
-      <TextFields
-        fields={testIdPrefix === 'opt-tls' ? RUN_TLS_FIELDS : PLAN_TLS_FIELDS}
-        values={tls}
-        onChange={set}
-      />
+      <TextFields fields={TLS_FIELDS[testIdPrefix]} values={tls} onChange={set} />
       <SelectField
         label="Oldest TLS version"
         value={tls.minVersion}

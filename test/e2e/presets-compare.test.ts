@@ -81,7 +81,7 @@ describe('presets in the browser', () => {
     expect(await mine.getByTestId('preset-name').textContent()).toBe('My plain server');
     // The built-in seed presets come first in their own list, read-only: no rename, no delete.
     const builtIn = page.getByTestId('presets-builtin').getByTestId('preset-row');
-    expect(await builtIn.count()).toBe(5);
+    expect(await builtIn.count()).toBe(6);
     expect(await builtIn.getByTestId('preset-delete').count()).toBe(0);
     expect(await builtIn.first().getByTestId('preset-duplicate').textContent()).toBe('Duplicate to edit');
     expect(await page.getByTestId('presets-file').textContent()).toBe(join(e2e.dataDir, 'presets'));
@@ -134,7 +134,7 @@ describe('a broken presets file', () => {
       await app.page.getByTestId('tab-presets').click();
       await expect
         .poll(() => app.page.getByTestId('presets-builtin').getByTestId('preset-row').count())
-        .toBe(5);
+        .toBe(6);
       expect(await app.page.getByTestId('presets-empty').count()).toBe(1);
     } finally {
       await brokenHost.close();

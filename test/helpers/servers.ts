@@ -137,6 +137,26 @@ export const handlers = {
       res.end(body);
     };
   },
+  /**
+   * A server of known capacity: `slots` requests served at a time, each held `holdMs`, the rest
+   * queued in arrival order (slots / holdMs per ms at most: 10 slots of 5 ms serve 2,000 req/s).
+   * Each request takes the slot that frees first and ends holdMs after it began, by the clock,
+   * so a timer that fires late delays that answer but never shrinks the capacity.
+   */
+  limited(slots: number, holdMs: number): http.RequestListener {
+    const freeAt = new Array<number>(slots).fill(0);
+    return (_req, res) => {
+      const now = performance.now();
+      let slot = 0;
+      for (let i = 1; i < slots; i++) if (freeAt[i]! < freeAt[slot]!) slot = i;
+      const end = Math.max(now, freeAt[slot]!) + holdMs;
+      freeAt[slot] = end;
+      setTimeout(() => {
+        res.writeHead(200, { 'content-length': 2 });
+        res.end('ok');
+      }, end - now);
+    };
+  },
   /** Status codes taken in turn from a list, so the test knows the exact counts it sent. */
   cycle(codes: readonly number[]): http.RequestListener {
     let i = 0;

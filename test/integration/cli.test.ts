@@ -540,10 +540,13 @@ describe('trebuchet run --preset and --save, trebuchet presets', () => {
     ]) {
       expect(text.stdout).toMatch(new RegExp(`^${id} +comparison +built-in +\\S`, 'm'));
     }
+    expect(text.stdout).toMatch(
+      /^builtin-capacity-p99-10ms +capacity +built-in +Which server holds the most/m,
+    );
     expect(text.stdout).toContain('targets: Apache (prefork), Apache (worker), lighttpd');
     const json = await runCli(['presets', 'list', '--json', '--data-dir', dataDir]);
     const list = JSON.parse(json.stdout) as { id: string; source: string }[];
-    expect(list.map((p) => p.source)).toEqual(['built-in', 'built-in', 'built-in', 'built-in', 'built-in']);
+    expect(list.map((p) => p.source)).toEqual(Array(6).fill('built-in'));
     const bad = await runCli(['run', '--preset', 'no-such-preset', '--data-dir', dataDir]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--preset: no preset file or preset named "no-such-preset"');

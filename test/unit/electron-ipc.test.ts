@@ -12,11 +12,18 @@ import { openStores } from '../../electron/stores/index.ts';
 import { APP_ORIGIN } from '../../electron/main/app-protocol.ts';
 import { registerIpcHandlers, windowOwner } from '../../electron/main/ipc.ts';
 import {
+  CAPACITY_EVENT_CHANNEL,
   commandChannel,
   COMPARISON_EVENT_CHANNEL,
   RUN_EVENT_CHANNEL,
 } from '../../electron/main/ipc-channels.ts';
-import { COMMAND_NAMES, type ComparisonEvent, type RunEvent, type TrebuchetApi } from '../../shared/api.ts';
+import {
+  COMMAND_NAMES,
+  type CapacityEvent,
+  type ComparisonEvent,
+  type RunEvent,
+  type TrebuchetApi,
+} from '../../shared/api.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';
 import type { IpcMain } from 'electron';
 
@@ -147,14 +154,16 @@ describe('IPC handlers', () => {
 });
 
 describe('preload', () => {
-  it('exposes the curated API: one method per command and the two per-job event subscriptions', async () => {
+  it('exposes the curated API: one method per command and one event subscription per kind of job', async () => {
     const ipcRenderer = electronMock.ipcRenderer;
     await import('../../electron/preload/index.ts');
     const api = exposed.get('trebuchet') as TrebuchetApi;
     expect(Object.keys(api).sort()).toEqual([
       'app',
+      'capacity',
       'compare',
       'history',
+      'onCapacityEvent',
       'onComparisonEvent',
       'onRunEvent',
       'presets',
@@ -162,6 +171,7 @@ describe('preload', () => {
     ]);
     expect(Object.keys(api.run).sort()).toEqual(['active', 'start', 'stop']);
     expect(Object.keys(api.compare).sort()).toEqual(['active', 'start', 'stop']);
+    expect(Object.keys(api.capacity).sort()).toEqual(['active', 'start', 'stop']);
     expect(Object.keys(api.presets).sort()).toEqual([
       'delete',
       'duplicate',
@@ -203,6 +213,16 @@ describe('preload', () => {
     stopListening();
     ipcRenderer.emit(COMPARISON_EVENT_CHANNEL, {}, started);
     expect(comparisons).toEqual([started]);
+
+    const searches: CapacityEvent[] = [];
+    const stopFollowing = api.onCapacityEvent('cap-1', (e) => searches.push(e));
+    const search: CapacityEvent = { type: 'started', capacityId: 'cap-1', searchCount: 2 };
+    ipcRenderer.emit(CAPACITY_EVENT_CHANNEL, {}, search);
+    ipcRenderer.emit(CAPACITY_EVENT_CHANNEL, {}, { ...search, capacityId: 'cap-2' });
+    ipcRenderer.emit(COMPARISON_EVENT_CHANNEL, {}, started);
+    stopFollowing();
+    ipcRenderer.emit(CAPACITY_EVENT_CHANNEL, {}, search);
+    expect(searches).toEqual([search]);
   });
 });
 

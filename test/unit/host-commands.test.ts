@@ -12,13 +12,14 @@ import { MAX_REPLAY_SAMPLES, RunRegistry } from '../../electron/host/run-registr
 import { createHostServices, type HostServices } from '../../electron/host/services.ts';
 import { HistorySaver } from '../../electron/services/history-saver.ts';
 import { openStores, type Stores } from '../../electron/stores/index.ts';
-import type { CommandName, CommandOutput, RunEvent } from '../../shared/api.ts';
+import type { CapacityEvent, CommandName, CommandOutput, RunEvent } from '../../shared/api.ts';
 import type { ComparisonEvent, CellOutcome } from '../../shared/comparison-cells.ts';
 import { comparisonPlanSchema } from '../../shared/comparison.ts';
 import type { HistorySummary, RunRecordDraft } from '../../shared/history.ts';
 import { LIMITS } from '../../shared/defaults.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';
 import { resultWith } from '../helpers/comparison-results.ts';
+import { stepResult } from '../helpers/capacity-results.ts';
 import { sampleFixture } from '../helpers/run-result.ts';
 import { FakeComparisonService, FakeRunService } from '../helpers/fake-run-service.ts';
 
@@ -81,16 +82,18 @@ async function callError(command: CommandName, input?: unknown): Promise<string>
 }
 
 describe('presets commands', () => {
-  it('lists the five built-in presets first, read-only, and where the presets are kept', async () => {
+  it('lists the six built-in presets first, read-only, and where the presets are kept', async () => {
     const list = await call('presets.list');
-    expect(list.presets.map((p) => p.source)).toEqual(Array(5).fill('built-in'));
+    expect(list.presets.map((p) => p.source)).toEqual(Array(6).fill('built-in'));
     expect(list.presets.map((p) => p.id)).toEqual([
       'builtin-seed-000-vegeta-rate',
       expect.stringMatching(/^builtin-seed-001/),
       expect.stringMatching(/^builtin-seed-002/),
       expect.stringMatching(/^builtin-seed-003/),
       expect.stringMatching(/^builtin-seed-004/),
+      'builtin-capacity-p99-10ms',
     ]);
+    expect(list.presets.at(-1)!.kind).toBe('capacity');
     expect(list.file).toBe(path.join(dataDir, 'presets'));
     expect(list.secretStorage).toBe('plaintext');
     expect(list.problems).toEqual([]);
@@ -110,7 +113,7 @@ describe('presets commands', () => {
     expect(asked).toMatchObject({ ok: false, reason: 'secrets-need-consent' });
     if (asked.ok) throw new Error('unreachable');
     expect(asked.message).toContain('Authorization on');
-    expect((await call('presets.list')).presets).toHaveLength(5);
+    expect((await call('presets.list')).presets).toHaveLength(6);
 
     const stored = (id: string) => readFile(path.join(dataDir, 'presets', `${id}.preset.json`), 'utf8');
     const omitted = await call('presets.save', { preset: draft, omitSecrets: true });
@@ -188,7 +191,11 @@ describe('presets commands', () => {
 describe('history through the run registry', () => {
   it("saves a finished run before its 'done' reaches the page, with the app version", async () => {
     const seen: RunEvent[] = [];
-    services.attach('page-a', { run: () => (e) => seen.push(e), comparison: () => () => undefined });
+    services.attach('page-a', {
+      run: () => (e) => seen.push(e),
+      comparison: () => () => undefined,
+      capacity: () => () => undefined,
+    });
     const { runId } = await call('run.start', { scenario: scenarioInput });
     const result = resultWith({ rps: 1234.5 });
     engine.emit({ type: 'target-done', runId, targetIndex: 0, result });
@@ -216,7 +223,11 @@ describe('history through the run registry', () => {
 
   it('saves a cancelled run too, and runs another caller started stay out of this page', async () => {
     const seen: RunEvent[] = [];
-    services.attach('page-a', { run: () => (e) => seen.push(e), comparison: () => () => undefined });
+    services.attach('page-a', {
+      run: () => (e) => seen.push(e),
+      comparison: () => () => undefined,
+      capacity: () => () => undefined,
+    });
     const { runId } = await call('run.start', { scenario: scenarioInput }, 'page-b');
     expect(await call('run.stop', { runId })).toEqual({ stopped: false });
     expect(await call('run.stop', { runId }, 'page-b')).toEqual({ stopped: true });
@@ -224,6 +235,73 @@ describe('history through the run registry', () => {
     expect(seen).toEqual([]);
     const runs = (await call('history.list')).runs;
     expect(runs.map((r) => r.status)).toEqual(['cancelled']);
+  });
+});
+
+describe('capacity searches through the host', () => {
+  const capacityPlan = {
+    name: 'how much',
+    targets: [{ name: 'nginx', url: 'http://127.0.0.1:8081/' }],
+    search: { goal: { p99Ms: 10 }, startRate: 100, maxRate: 200, stepSeconds: 1 },
+  };
+
+  it('runs each step through the engine, replays it to a reloaded page and saves the search as one record', async () => {
+    const seen: CapacityEvent[] = [];
+    services.attach('page-a', {
+      run: () => () => undefined,
+      comparison: () => () => undefined,
+      capacity: () => (e) => seen.push(e),
+    });
+    const { capacityId } = await call('capacity.start', { plan: capacityPlan });
+    await expect.poll(() => engine.started.length).toBe(1);
+    expect(engine.started[0]!.load).toEqual({
+      model: 'open',
+      rate: 100,
+      durationSeconds: 1,
+      maxInFlight: 1000,
+    });
+    const held = (rate: number) => stepResult(rate, {}, { runId: `run-${rate}` });
+    engine.emit({ type: 'done', runId: 'run-1', status: 'completed', results: [held(100)] });
+    await expect.poll(() => engine.started.length).toBe(2);
+    expect(engine.started[1]!.load).toMatchObject({ rate: 200 });
+    engine.emit({ type: 'sample', runId: 'run-2', targetIndex: 0, sample: sampleFixture({ seq: 4 }) });
+
+    // Another page sees none of it; this one gets it all back but the older samples.
+    expect((await call('capacity.active', undefined, 'page-b')).searches).toEqual([]);
+    const [active] = (await call('capacity.active')).searches;
+    expect(active!.capacityId).toBe(capacityId);
+    expect(active!.events.map((e) => e.type)).toEqual([
+      'started',
+      'step-started',
+      'step-done',
+      'step-started',
+      'step-sample',
+    ]);
+
+    engine.emit({ type: 'done', runId: 'run-2', status: 'completed', results: [held(200)] });
+    await expect.poll(() => seen.at(-1)?.type).toBe('done');
+    const done = seen.at(-1)!;
+    if (done.type !== 'done' || done.historyId === undefined) throw new Error('no history id on done');
+    expect(done.steps.map((x) => x.rate)).toEqual([100, 200]);
+    const record = await call('history.get', { id: done.historyId });
+    expect(record).toMatchObject({ kind: 'capacity', status: 'completed', plan: { name: 'how much' } });
+    const [summary] = (await call('history.list')).runs;
+    expect(summary).toMatchObject({ kind: 'capacity', perTarget: [{ target: 'nginx', rps: 200, p99: 2 }] });
+  });
+
+  it('stops only for the page that started it, and refuses a plan that names no goal', async () => {
+    const { capacityId } = await call('capacity.start', { plan: capacityPlan });
+    expect(await call('capacity.stop', { capacityId }, 'page-b')).toEqual({ stopped: false });
+    await expect.poll(() => engine.started.length).toBe(1);
+    expect(await call('capacity.stop', { capacityId })).toEqual({ stopped: true });
+    expect(engine.stopped).toEqual(['run-1']);
+    // Listed until it is saved and its 'done' passed on.
+    await expect.poll(async () => (await call('capacity.active')).searches).toEqual([]);
+    // Stopped before a step ended: nothing was measured, so nothing is kept.
+    expect((await call('history.list')).runs).toEqual([]);
+    expect(await callError('capacity.start', { plan: { ...capacityPlan, search: { startRate: 100 } } })).toBe(
+      'capacity.start input is invalid: plan.search.goal: Invalid input: expected object, received undefined',
+    );
   });
 });
 
@@ -282,7 +360,11 @@ describe('runs in progress, for a reloaded page (run.active)', () => {
   });
 
   it("hands back the caller's run: all events but a finished target's samples, and the clock", async () => {
-    services.attach('page-a', { run: () => () => undefined, comparison: () => () => undefined });
+    services.attach('page-a', {
+      run: () => () => undefined,
+      comparison: () => () => undefined,
+      capacity: () => () => undefined,
+    });
     const { runId } = await call('run.start', { scenario: twoTargets });
     await call('run.start', { scenario: scenarioInput }, 'page-b');
     engine.emit({ type: 'started', runId, targetCount: 2 });

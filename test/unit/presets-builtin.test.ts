@@ -18,7 +18,7 @@ function planOf(id: string): ComparisonPlan {
 
 describe('built-in presets', () => {
   it('are all valid presets of the current version, and all shipped', () => {
-    expect(files).toHaveLength(5);
+    expect(files).toHaveLength(6);
     for (const f of files) {
       const r = parsePresetFile(JSON.parse(fs.readFileSync(path.join(DIR, f), 'utf8')), {
         newId: () => 'unused',
@@ -40,7 +40,7 @@ describe('built-in presets', () => {
       const urls =
         p.kind === 'comparison'
           ? p.plan.targets.flatMap((t) => Object.values(t.urls))
-          : p.scenario.targets.map((t) => t.url);
+          : (p.kind === 'scenario' ? p.scenario : p.plan).targets.map((t) => t.url);
       for (const u of urls) expect(new URL(u).hostname, `${p.id}: ${u}`).toBe('127.0.0.1');
     }
   });

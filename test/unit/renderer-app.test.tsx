@@ -34,6 +34,8 @@ function stubBridge(opts: { refuseStart?: string; active?: ActiveRun[] } = {}) {
         return Promise.resolve({ ok: true, value: { runs: opts.active ?? [] } });
       case 'compare.active':
         return Promise.resolve({ ok: true, value: { comparisons: [] } });
+      case 'capacity.active':
+        return Promise.resolve({ ok: true, value: { searches: [] } });
       default:
         return Promise.resolve({ ok: false, error: `${command} is not used by this test` });
     }
@@ -41,6 +43,7 @@ function stubBridge(opts: { refuseStart?: string; active?: ActiveRun[] } = {}) {
   const api = createTrebuchetApi(send, {
     onRunEvent: (runId, l) => runs.subscribe(runId, l),
     onComparisonEvent: () => () => undefined,
+    onCapacityEvent: () => () => undefined,
   });
   const emit = (e: RunEvent) => act(() => runs.deliver(e));
   return { api, started, stopped, emit, followed: () => runs.size };

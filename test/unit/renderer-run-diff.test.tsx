@@ -40,6 +40,7 @@ const send: SendCommand = (command, input) => {
 const api = createTrebuchetApi(send, {
   onRunEvent: () => () => undefined,
   onComparisonEvent: () => () => undefined,
+  onCapacityEvent: () => () => undefined,
 });
 
 afterEach(cleanup);

@@ -12,7 +12,8 @@ import type { SecretCipher } from '../../electron/stores/secrets.ts';
 import { openStores } from '../../electron/stores/index.ts';
 import { expandPlan } from '../../shared/comparison-cells.ts';
 import { comparisonPlanSchema } from '../../shared/comparison.ts';
-import { comparableParts, type RunRecordDraft } from '../../shared/history.ts';
+import { capacityPlanSchema, type CapacityStep } from '../../shared/capacity-plan.ts';
+import { comparableParts, RUN_RECORD_VERSION, type RunRecordDraft } from '../../shared/history.ts';
 import type { RunResult } from '../../shared/result.ts';
 import { scenarioSchema } from '../../shared/scenario.ts';
 import { resultWith } from '../helpers/comparison-results.ts';
@@ -146,7 +147,7 @@ describe('history store', () => {
     fs.writeFileSync(truncated!, fs.readFileSync(truncated!, 'utf8').slice(0, 300));
     fs.writeFileSync(garbage!, 'x'.repeat(fs.statSync(garbage!).size));
     const doc = JSON.parse(fs.readFileSync(newer!, 'utf8')) as Record<string, unknown>;
-    fs.writeFileSync(newer!, JSON.stringify({ ...doc, version: 2 }));
+    fs.writeFileSync(newer!, JSON.stringify({ ...doc, version: RUN_RECORD_VERSION + 1 }));
     fs.rmSync(folder!);
     fs.mkdirSync(folder!);
     // The index still lists all five; the start finds the four that changed.
@@ -158,7 +159,9 @@ describe('history store', () => {
     expect(problems).toHaveLength(4);
     expect(messageOf(truncated!)).toContain('not valid JSON');
     expect(messageOf(garbage!)).toContain('not valid JSON');
-    expect(messageOf(newer!)).toContain('written by a newer Trebuchet (format version 2)');
+    expect(messageOf(newer!)).toContain(
+      `written by a newer Trebuchet (format version ${RUN_RECORD_VERSION + 1})`,
+    );
     expect(messageOf(folder!)).toContain('it is a folder, not a file');
     expect(problems.every((p) => p.keptAs !== null && fs.existsSync(p.keptAs))).toBe(true);
     expect((await again.list()).map((x) => x.id)).toEqual([good.id]);
@@ -309,5 +312,72 @@ describe('comparison records', () => {
     expect(parts[1]!.summary.figures.rps).toMatchObject({ n: 2, mean: 200.5 });
     expect(stores.problems()).toEqual([]);
     expect(path.dirname(stores.presets.path)).toBe(dir);
+  });
+});
+
+describe('capacity records', () => {
+  const plan = capacityPlanSchema.parse({
+    name: 'how much',
+    targets: [
+      { name: 'a', url: 'http://127.0.0.1:1/' },
+      { name: 'b', url: 'http://127.0.0.1:2/' },
+    ],
+    search: { goal: { p99Ms: 10 }, startRate: 100, maxRate: 400 },
+  });
+  /** a holds 100 and 200, breaks at 400 then bisects to 300 (held) and 350 (broke); b holds up to the top. */
+  const steps: CapacityStep[] = [
+    ...[100, 200, 400, 300, 350].map((rate, stepIndex) => ({
+      searchIndex: 0,
+      stepIndex,
+      rate,
+      phase: stepIndex < 3 ? ('doubling' as const) : ('bisecting' as const),
+      result: resultWith({ rps: rate, p99: rate >= 350 ? 40 : 4 }),
+    })),
+    ...[100, 200, 400].map((rate, stepIndex) => ({
+      searchIndex: 1,
+      stepIndex,
+      rate,
+      phase: 'doubling' as const,
+      result: resultWith({ rps: rate, p99: 2 }),
+    })),
+  ];
+
+  it('keeps every step run, lists each target with the rate that held, and offers each step for comparing', async () => {
+    const store = await openHistoryStore({ dir, now });
+    const s = await store.save({ kind: 'capacity', status: 'completed', appVersion: '0.1.0', plan, steps });
+    expect(s).toMatchObject({ kind: 'capacity', results: 8, targets: ['a', 'b'] });
+    expect(s.perTarget).toEqual([
+      { target: 'a', rps: 300, p99: 4 },
+      { target: 'b', rps: 400, p99: 2 },
+    ]);
+    const record = await (await openHistoryStore({ dir, now })).get(s.id);
+    expect(record).toMatchObject({ kind: 'capacity', version: RUN_RECORD_VERSION, plan, steps });
+    expect(comparableParts(record).map((p) => p.label)).toEqual([
+      'a · 100 req/s',
+      'a · 200 req/s',
+      'a · 300 req/s',
+      'a · 350 req/s',
+      'a · 400 req/s',
+      'b · 100 req/s',
+      'b · 200 req/s',
+      'b · 400 req/s',
+    ]);
+  });
+
+  it('reads a run saved by the version before capacity records as it was', async () => {
+    const store = await openHistoryStore({ dir, now });
+    const s = await store.save(draft('old'));
+    const file = path.join(dir, `${s.id}.run.json`);
+    const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(file, JSON.stringify({ ...doc, version: 1 }));
+    const again = await openHistoryStore({ dir, now });
+    expect(again.problems()).toEqual([]);
+    const record = await again.get(s.id);
+    expect(record).toMatchObject({ kind: 'scenario', name: 'old', version: RUN_RECORD_VERSION });
+    // A version 1 file holds no capacity record: one that claims to is broken, not migrated.
+    fs.writeFileSync(file, JSON.stringify({ ...doc, version: 1, kind: 'capacity', plan, steps }));
+    const problems = (await openHistoryStore({ dir, now })).problems();
+    expect(problems).toHaveLength(1);
+    expect(problems[0]!.message).toContain('A saved run could not be read (kind:');
   });
 });

@@ -135,7 +135,7 @@ describe('preset store', () => {
   it('lists the built-in presets, read-only, and duplicates them into user presets', () => {
     const store = open({ builtIns: builtInPresets() });
     const builtIn = store.list().filter((p) => p.source === 'built-in');
-    expect(builtIn).toHaveLength(5);
+    expect(builtIn).toHaveLength(6);
     const id = builtIn[0]!.id;
     expect(() => store.rename(id, 'mine')).toThrow(ReadOnlyPresetError);
     expect(() => store.delete(id)).toThrow(ReadOnlyPresetError);

@@ -1,7 +1,9 @@
 import { useMemo, useState } from 'react';
 import type { TrebuchetApi } from '../../../shared/api.ts';
+import type { ComparisonPlan } from '../../../shared/comparison.ts';
 import type { PreflightFix } from '../../../shared/preflight.ts';
 import { caFileInputId } from '../../editor/OptionsEditors.tsx';
+import { PresetNote } from '../../components/PresetNote.tsx';
 import { RunStopButton } from '../../components/RunStopButton.tsx';
 import { isBusy } from '../../run/runStore.ts';
 import { SavedNote } from '../../components/SavedNote.tsx';
@@ -23,10 +25,20 @@ interface CompareViewProps {
   onOpenHistory: (historyId: string) => void;
   /** The preset the draft came from, whose description says what to fill in. */
   source: { name: string; description: string } | null;
+  /** Opens the plan's targets and protocols in the Capacity mode, one search each. */
+  onFindCapacity: (plan: ComparisonPlan) => void;
 }
 
 /** Comparison editor on the left; the matrix's progress and the side-by-side report on the right. */
-export function CompareView({ api, draft, onDraftChange, run, onOpenHistory, source }: CompareViewProps) {
+export function CompareView({
+  api,
+  draft,
+  onDraftChange,
+  run,
+  onOpenHistory,
+  source,
+  onFindCapacity,
+}: CompareViewProps) {
   const check = useMemo(() => checkPlanDraft(draft), [draft]);
   const [revealed, setRevealed] = useState(false);
   const { state } = run;
@@ -71,6 +83,16 @@ export function CompareView({ api, draft, onDraftChange, run, onOpenHistory, sou
             defaultName={draft.name}
             testId="save-comparison-preset"
           />
+          <button
+            type="button"
+            className="btn btn--secondary btn--sm"
+            data-testid="compare-find-capacity"
+            title="A capacity search per server and protocol: the highest rate each holds within a p99 goal"
+            disabled={!check.ok}
+            onClick={() => check.ok && onFindCapacity(check.plan)}
+          >
+            Find capacity…
+          </button>
           <RunStopButton
             active={active}
             stopping={state.phase === 'stopping'}
@@ -91,13 +113,7 @@ export function CompareView({ api, draft, onDraftChange, run, onOpenHistory, sou
       <div className="results-pane">
         {state.phase === 'idle' ? (
           <>
-            {source && (
-              <section className="card preset-note" data-testid="compare-source">
-                <span className="kind kind--comparison">Preset</span>
-                <h2>{source.name}</h2>
-                {source.description && <p>{source.description}</p>}
-              </section>
-            )}
+            {source && <PresetNote source={source} testId="compare-source" />}
             <CompareWelcome />
           </>
         ) : (

@@ -3,7 +3,6 @@ import { PROTOCOL_VARIANTS, type ProtocolVariant } from '../../../shared/compari
 import {
   durationField,
   numberField,
-  RemoveButton,
   Segmented,
   TextField,
   TextFields,
@@ -14,6 +13,7 @@ import {
 import { IssuesContext, useTouchedIssues } from '../../editor/issues.ts';
 import { MonitorField } from '../../editor/MonitorField.tsx';
 import { TlsEditor } from '../../editor/OptionsEditors.tsx';
+import { ServerRowHead } from '../../editor/ServerRowHead.tsx';
 import {
   newPlanTarget,
   parseLevels,
@@ -145,24 +145,15 @@ export const PlanEditor = memo(function PlanEditor({
           <h3 className="subhead">Targets</h3>
           {draft.targets.map((t, i) => (
             <div className="plan-target" key={t.key} data-testid={`plan-target-${i}`}>
-              <div className="plan-target__head">
-                <span className="target-card__index">{i + 1}</span>
-                <input
-                  className="input input--ghost plan-target__name"
-                  aria-label={`Target ${i + 1} name`}
-                  placeholder={`Server ${i + 1} name (e.g. nginx)`}
-                  value={t.name}
-                  data-testid={`plan-target-name-${i}`}
-                  onChange={(e) => setTarget(i, { name: e.target.value })}
-                />
-                <RemoveButton
-                  label={`Remove target ${i + 1}`}
-                  testId={`plan-remove-target-${i}`}
-                  className="icon-btn--danger"
-                  disabled={draft.targets.length <= 1}
-                  onClick={() => onChange((d) => ({ ...d, targets: d.targets.filter((_, j) => j !== i) }))}
-                />
-              </div>
+              <ServerRowHead
+                index={i}
+                noun="Target"
+                name={t.name}
+                testPrefix="plan"
+                removable={draft.targets.length > 1}
+                onName={(name) => setTarget(i, { name })}
+                onRemove={() => onChange((d) => ({ ...d, targets: d.targets.filter((_, j) => j !== i) }))}
+              />
               {draft.protocols.map((p) => (
                 <TextField
                   key={p}

@@ -9,9 +9,9 @@ import {
 import { levelLabel, type LevelKind, type ProtocolVariant } from '../../../shared/comparison.ts';
 import type { ColumnSeries } from '../../../shared/comparison-column-series.ts';
 import { formatCpuPer10k } from '../../../shared/format/resources-table.ts';
-import { baseLineOptions } from '../../charts/baseOptions.ts';
-import { hatch } from '../../charts/hatch.ts';
-import { seriesColor, withAlpha, type Palette } from '../../charts/palette.ts';
+import { barScales, baseLineOptions } from '../../charts/baseOptions.ts';
+import { markedBarStyle } from '../../charts/hatch.ts';
+import { seriesColor, type Palette } from '../../charts/palette.ts';
 import { formatMs, formatRate } from '../../lib/format.ts';
 import { percentileChartOptions } from '../../charts/percentileOptions.ts';
 import { percentileToX } from '../../report/percentileScale.ts';
@@ -75,16 +75,14 @@ function levelBarChart(
       labels: levels.map((l) => levelLabel(table.levelKind, l)),
       datasets: series.map((s, i) => {
         const color = seriesColor(p, i);
-        const marked = (c: ScriptableContext<'bar'>): boolean =>
-          c.type === 'data' && s.flags[c.dataIndex] === true;
         return {
           label: s.label,
           data: s.values,
-          backgroundColor: (c: ScriptableContext<'bar'>) =>
-            marked(c) ? hatch(c.chart.ctx, color) : withAlpha(color, 0.8),
+          ...markedBarStyle(
+            () => color,
+            (k) => s.flags[k] === true,
+          ),
           borderColor: color,
-          borderWidth: (c: ScriptableContext<'bar'>) => (marked(c) ? 2 : 1),
-          borderRadius: 3,
         };
       }),
     },
@@ -107,23 +105,7 @@ function levelBarChart(
           },
         },
       },
-      scales: {
-        x: {
-          type: 'category',
-          title: { display: true, text: levelAxisTitle(table.levelKind), color: p.muted },
-          ticks: { color: p.muted },
-          grid: { display: false },
-          border: { color: p.grid },
-        },
-        y: {
-          type: 'linear',
-          beginAtZero: true,
-          title: { display: true, text: yTitle, color: p.muted },
-          ticks: { color: p.muted, maxTicksLimit: 6 },
-          grid: { color: p.grid },
-          border: { color: p.grid },
-        },
-      },
+      scales: barScales(p, yTitle, levelAxisTitle(table.levelKind)),
     },
   };
 }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { TrebuchetApi } from '../../../shared/api.ts';
+import type { CapacityPlan } from '../../../shared/capacity-plan.ts';
 import type { ComparisonPlan } from '../../../shared/comparison.ts';
 import type { HistorySummary, RunRecord } from '../../../shared/history.ts';
 import type { Scenario } from '../../../shared/scenario.ts';
@@ -15,6 +16,12 @@ import { RunDiff } from './RunDiff.tsx';
 import { errorText } from '../../lib/errors.ts';
 import './history.css';
 
+const KIND_LABELS: Record<HistorySummary['kind'], string> = {
+  scenario: 'Run',
+  comparison: 'Comparison',
+  capacity: 'Capacity',
+};
+
 interface HistoryViewProps {
   api: TrebuchetApi;
   /** A saved run to open at once (e.g. the comparison that just finished). */
@@ -22,10 +29,18 @@ interface HistoryViewProps {
   onOpened: () => void;
   onLoadScenario: (scenario: Scenario) => void;
   onLoadPlan: (plan: ComparisonPlan) => void;
+  onLoadCapacity: (plan: CapacityPlan) => void;
 }
 
 /** Every finished or stopped run, newest first: open, rename, delete, and compare any two. */
-export function HistoryView({ api, openId, onOpened, onLoadScenario, onLoadPlan }: HistoryViewProps) {
+export function HistoryView({
+  api,
+  openId,
+  onOpened,
+  onLoadScenario,
+  onLoadPlan,
+  onLoadCapacity,
+}: HistoryViewProps) {
   const load = useCallback(() => api.history.list(), [api]);
   const list = useQuery(load);
   const { reload } = list;
@@ -155,9 +170,7 @@ export function HistoryView({ api, openId, onOpened, onLoadScenario, onLoadPlan 
                 onClick={() => open(s.id)}
               >
                 <span className="history-item__title">
-                  <span className={`kind kind--${s.kind}`}>
-                    {s.kind === 'comparison' ? 'Comparison' : 'Run'}
-                  </span>
+                  <span className={`kind kind--${s.kind}`}>{KIND_LABELS[s.kind]}</span>
                   <span className="history-item__name" data-testid="history-name">
                     {s.name}
                   </span>
@@ -169,7 +182,14 @@ export function HistoryView({ api, openId, onOpened, onLoadScenario, onLoadPlan 
                     ? s.perTarget
                         .map((t) => `${t.target} ${t.rps === null ? '–' : `${formatRate(t.rps)} req/s`}`)
                         .join(' · ')
-                    : `${s.targets.join(' vs ')} · ${s.results} runs`}
+                    : s.kind === 'capacity'
+                      ? `${s.perTarget
+                          .map(
+                            (t) =>
+                              `${t.target} holds ${t.rps === null ? 'no rate' : `${formatRate(t.rps)} req/s`}`,
+                          )
+                          .join(' · ')} · ${s.results} steps`
+                      : `${s.targets.join(' vs ')} · ${s.results} runs`}
                 </span>
               </button>
               <ActionButtons
@@ -197,7 +217,12 @@ export function HistoryView({ api, openId, onOpened, onLoadScenario, onLoadPlan 
         {diff ? (
           <RunDiff api={api} a={diff[0]} b={diff[1]} onClose={() => setDiff(null)} />
         ) : record ? (
-          <RecordView record={record} onLoadScenario={onLoadScenario} onLoadPlan={onLoadPlan} />
+          <RecordView
+            record={record}
+            onLoadScenario={onLoadScenario}
+            onLoadPlan={onLoadPlan}
+            onLoadCapacity={onLoadCapacity}
+          />
         ) : (
           <section className="welcome card">
             <h1>Saved runs</h1>

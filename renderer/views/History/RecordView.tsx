@@ -1,19 +1,39 @@
 import { useState } from 'react';
+import type { CapacityPlan } from '../../../shared/capacity-plan.ts';
+import { capacityReports } from '../../../shared/capacity-report.ts';
 import type { ComparisonPlan } from '../../../shared/comparison.ts';
 import type { RunRecord } from '../../../shared/history.ts';
 import type { Scenario } from '../../../shared/scenario.ts';
 import { RunReport } from '../../report/RunReport.tsx';
 import { formatWhen } from '../../components/time.ts';
+import { CapacityResults } from '../Capacity/CapacityResults.tsx';
 import { ComparisonResults } from '../Compare/ComparisonResults.tsx';
 
 interface RecordViewProps {
   record: RunRecord;
   onLoadScenario: (scenario: Scenario) => void;
   onLoadPlan: (plan: ComparisonPlan) => void;
+  onLoadCapacity: (plan: CapacityPlan) => void;
 }
 
-/** A saved run shown again: its report (or the comparison's), and its exports. */
-export function RecordView({ record, onLoadScenario, onLoadPlan }: RecordViewProps) {
+const EDITORS: Record<RunRecord['kind'], string> = {
+  scenario: 'Open in the run editor',
+  comparison: 'Open in the comparison editor',
+  capacity: 'Open in the capacity editor',
+};
+
+/** A saved run shown again: its report (or the comparison's, or the capacity search's), and its exports. */
+export function RecordView({ record, onLoadScenario, onLoadPlan, onLoadCapacity }: RecordViewProps) {
+  const load = (): void => {
+    switch (record.kind) {
+      case 'scenario':
+        return onLoadScenario(record.scenario);
+      case 'comparison':
+        return onLoadPlan(record.plan);
+      case 'capacity':
+        return onLoadCapacity(record.plan);
+    }
+  };
   return (
     <section className="record" data-testid="history-record" data-kind={record.kind}>
       <header className="record__head card">
@@ -33,21 +53,19 @@ export function RecordView({ record, onLoadScenario, onLoadPlan }: RecordViewPro
             )}
           </p>
         </div>
-        <button
-          type="button"
-          className="btn btn--secondary btn--sm"
-          data-testid="record-load"
-          onClick={() =>
-            record.kind === 'scenario' ? onLoadScenario(record.scenario) : onLoadPlan(record.plan)
-          }
-        >
-          {record.kind === 'scenario' ? 'Open in the run editor' : 'Open in the comparison editor'}
+        <button type="button" className="btn btn--secondary btn--sm" data-testid="record-load" onClick={load}>
+          {EDITORS[record.kind]}
         </button>
       </header>
-      {record.kind === 'scenario' ? (
-        <RunReport results={record.results} name={record.name} json={record} />
-      ) : (
-        <SavedComparison key={record.id} record={record} />
+      {record.kind === 'scenario' && <RunReport results={record.results} name={record.name} json={record} />}
+      {record.kind === 'comparison' && <SavedComparison key={record.id} record={record} />}
+      {record.kind === 'capacity' && (
+        <CapacityResults
+          key={record.id}
+          reports={capacityReports(record.plan, record.steps, null)}
+          name={record.name}
+          json={record}
+        />
       )}
     </section>
   );

@@ -201,15 +201,19 @@ interface PresetRowProps {
   onDelete?: () => void;
 }
 
+const KIND_LABELS: Record<PresetSummary['kind'], string> = {
+  scenario: 'Scenario',
+  comparison: 'Comparison',
+  capacity: 'Capacity',
+};
+
 function PresetRow({ preset: p, onOpen, onDuplicate, onExport, onRename, onDelete }: PresetRowProps) {
   const builtIn = p.source === 'built-in';
   return (
     <li className="item" data-testid="preset-row" data-preset-id={p.id}>
       <div className="item__main">
         <div className="item__title">
-          <span className={`kind kind--${p.kind}`}>
-            {p.kind === 'comparison' ? 'Comparison' : 'Scenario'}
-          </span>
+          <span className={`kind kind--${p.kind}`}>{KIND_LABELS[p.kind]}</span>
           <span className="item__name" data-testid="preset-name">
             {p.name}
           </span>

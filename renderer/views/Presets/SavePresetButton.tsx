@@ -7,7 +7,8 @@ import { errorText } from '../../lib/errors.ts';
 
 type Content =
   | Omit<Extract<PresetDraftInput, { kind: 'scenario' }>, 'name'>
-  | Omit<Extract<PresetDraftInput, { kind: 'comparison' }>, 'name'>;
+  | Omit<Extract<PresetDraftInput, { kind: 'comparison' }>, 'name'>
+  | Omit<Extract<PresetDraftInput, { kind: 'capacity' }>, 'name'>;
 
 interface SavePresetButtonProps {
   api: TrebuchetApi;

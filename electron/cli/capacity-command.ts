@@ -1,0 +1,153 @@
+/**
+ * `trebuchet capacity URL... --p99 10`: a capacity search per target through the
+ * CapacityRunner, a line per step as it ends, then every answer and its curve; saved in the
+ * history when asked, with the exit code saying whether every target held a rate.
+ */
+import { judgeStep, stepFigures } from '../../shared/capacity.ts';
+import { stepScenario, type CapacityEvent, type CapacityPlan } from '../../shared/capacity-plan.ts';
+import { capacityReports, type SearchReport } from '../../shared/capacity-report.ts';
+import { formatCapacityReport, formatStepLine } from '../../shared/format/capacity-text.ts';
+import { targetLabel } from '../../shared/scenario.ts';
+import { countSecrets, withoutSecrets } from '../../shared/secret-headers.ts';
+import { RunManager } from '../engine/manager.ts';
+import { CapacityRunner, type CapacityOutcome } from '../services/capacity-runner.ts';
+import { capacityFromPreset, parseCapacityArgs, type ParsedCapacity } from './capacity-args.ts';
+import { nodeFileIo, type FileIo } from './files.ts';
+import { CAPACITY_HELP } from './help.ts';
+import { LazyStores, saveInHistory, untilDone, type CliContext } from './jobs.ts';
+import { findPreset, presetFilePath, readPresetFile } from './preset-lookup.ts';
+import { Progress } from './progress.ts';
+import { EXIT, writeFiles } from './report.ts';
+import { CliInputError } from './values.ts';
+
+/** What --format json and --json hold: the plan, every step's run, and each target's answer. */
+function capacityJson(outcome: CapacityOutcome, reports: readonly SearchReport[]): string {
+  const answers = reports.map((r) => ({ target: r.label, answer: r.answer }));
+  const { plan, status, steps } = outcome;
+  return `${JSON.stringify({ plan, status, answers, steps }, null, 2)}\n`;
+}
+
+/**
+ * 130 when interrupted; 1 when the engine broke down, a file could not be written, or a
+ * target held no rate (none held, nothing measured, the client the limit from the start);
+ * else 0, a lower bound ("at least") included.
+ */
+export function capacityExitCode(
+  reports: readonly SearchReport[],
+  opts: { interrupted: boolean; hostError: boolean; filesFailed: boolean },
+): number {
+  if (opts.interrupted) return EXIT.interrupted;
+  const unanswered = reports.some((r) => r.answer?.heldRate === null || r.answer === null);
+  return opts.hostError || opts.filesFailed || unanswered ? EXIT.failed : EXIT.ok;
+}
+
+/** The plan a parsed command searches: as given, or its preset (a file, or the stores) with the flags. */
+async function resolvePlan(
+  parsed: Exclude<ParsedCapacity, { help: true }>,
+  io: FileIo,
+  stores: LazyStores,
+): Promise<{ plan: CapacityPlan; notes: string[] }> {
+  if (parsed.kind === 'plan') return parsed;
+  const file = presetFilePath(parsed.ref, io);
+  const preset =
+    file !== null
+      ? readPresetFile('--preset', file, io)
+      : findPreset('--preset', parsed.ref, (await stores.get()).presets);
+  return capacityFromPreset(parsed, preset, io);
+}
+
+export async function capacityCommand(ctx: CliContext): Promise<number> {
+  const io = nodeFileIo(ctx.cwd);
+  let parsed: Exclude<ParsedCapacity, { help: true }>;
+  let stores: LazyStores;
+  let plan: CapacityPlan;
+  try {
+    const args = parseCapacityArgs(ctx.argv, io);
+    if (args.help) {
+      ctx.stdout.write(CAPACITY_HELP);
+      return EXIT.ok;
+    }
+    parsed = args;
+    stores = new LazyStores(parsed.history.dataDir, (m) => ctx.stderr.write(`trebuchet capacity: ${m}\n`));
+    const resolved = await resolvePlan(parsed, io, stores);
+    plan = resolved.plan;
+    for (const note of resolved.notes) ctx.stderr.write(`trebuchet capacity: ${note}\n`);
+  } catch (e) {
+    if (!(e instanceof CliInputError)) throw e;
+    ctx.stderr.write(`trebuchet capacity: ${e.message}\nRun "trebuchet capacity --help" for the flags.\n`);
+    return EXIT.badInput;
+  }
+  const { output, history } = parsed;
+  const labels = plan.targets.map(targetLabel);
+  const manager = new RunManager({ appVersion: ctx.appVersion });
+  const runner = new CapacityRunner({ manager });
+  let progress = null as Progress | null;
+  let hostError = false;
+  const say = (text: string): void => {
+    if (!output.quiet) ctx.stderr.write(text);
+  };
+  const onEvent = (event: CapacityEvent): void => {
+    switch (event.type) {
+      case 'started':
+        say(`${plan.name}: ${event.searchCount} target(s), one capacity search each\n`);
+        return;
+      case 'step-started':
+        progress = new Progress(ctx.stderr, stepScenario(plan, event.searchIndex, event.rate));
+        return;
+      case 'step-sample':
+        if (!output.quiet) progress?.sample(0, event.sample);
+        return;
+      case 'step-done': {
+        progress?.finish();
+        const { searchIndex, stepIndex, rate, result } = event.step;
+        const step = {
+          ...event.step,
+          judgement: judgeStep(result, plan.search.goal),
+          figures: stepFigures(rate, result),
+        };
+        say(`${formatStepLine(labels[searchIndex] ?? '', stepIndex, step)}\n`);
+        return;
+      }
+      case 'error':
+        hostError = true;
+        progress?.finish();
+        ctx.stderr.write(`trebuchet capacity: ${labels[event.searchIndex] ?? ''}: ${event.message}\n`);
+        return;
+      case 'done':
+        return;
+    }
+  };
+  let run: { outcome: CapacityOutcome; interrupted: boolean };
+  try {
+    run = await untilDone(
+      ctx,
+      runner.start(plan),
+      { event: onEvent, stop: (id) => runner.stop(id), interrupted: () => progress?.finish() },
+      { command: 'capacity', stopping: 'the steps measured so far follow' },
+    );
+  } finally {
+    progress?.finish();
+    await manager.stopAll();
+  }
+  const { outcome, interrupted } = run;
+  const shown = withoutSecrets(outcome, output.keepSecrets);
+  const reports = capacityReports(shown.plan, shown.steps, null);
+  ctx.stdout.write(output.format === 'json' ? capacityJson(shown, reports) : formatCapacityReport(reports));
+  const files = await writeFiles(
+    output.jsonFile ? [[output.jsonFile, capacityJson(shown, reports)]] : [],
+    countSecrets(shown) > 0,
+  );
+  for (const path of files.written) ctx.stderr.write(`wrote ${path}\n`);
+  for (const { path, message } of files.failed) {
+    ctx.stderr.write(`trebuchet capacity: could not write ${path}: ${message}\n`);
+  }
+  if (history.save && outcome.steps.length > 0) {
+    await saveInHistory(ctx, 'capacity', stores, {
+      kind: 'capacity',
+      status: outcome.status,
+      plan,
+      steps: outcome.steps,
+    });
+  }
+  return capacityExitCode(reports, { interrupted, hostError, filesFailed: files.failed.length > 0 });
+}

@@ -1,0 +1,89 @@
+/**
+ * What the commands that run load share (`trebuchet run`, `trebuchet capacity`): the context
+ * they run in, following a started job to its end with Ctrl-C stopping it, and the stores,
+ * opened only when needed, to save the job in the history.
+ */
+import type { JobHandle } from '../engine/job-table.ts';
+import { HistorySaver, type HistoryDraft } from '../services/history-saver.ts';
+import type { Stores } from '../stores/index.ts';
+
+export interface CliContext {
+  argv: readonly string[];
+  cwd: string;
+  appVersion: string;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Subscribes to Ctrl-C; returns the unsubscribe function. */
+  onInterrupt(handler: () => void): () => void;
+}
+
+/**
+ * The stores of the data directory, loaded and opened once and only when needed (a preset by
+ * name, --save): a plain run loads none of the store code. Opening them may set a broken
+ * file aside: each such problem is said on stderr (its message says where the file was
+ * kept), or a preset or a run would seem to have vanished.
+ */
+export class LazyStores {
+  readonly #dataDir: string | undefined;
+  readonly #say: (message: string) => void;
+  #stores: Promise<Stores> | null = null;
+  constructor(dataDir: string | undefined, say: (message: string) => void) {
+    this.#dataDir = dataDir;
+    this.#say = say;
+  }
+  get(): Promise<Stores> {
+    this.#stores ??= import('../stores/index.ts').then(async ({ openStores }) => {
+      const stores = await openStores({ dataDir: this.#dataDir });
+      for (const problem of stores.problems()) this.#say(problem.message);
+      return stores;
+    });
+    return this.#stores;
+  }
+}
+
+/**
+ * Follows a started job to its end: subscribes onEvent to its handle (which starts it). The
+ * first Ctrl-C stops it (`on.interrupted` first, then a note on stderr, after the command's
+ * name, saying what follows) and the partial outcome still comes back.
+ */
+export async function untilDone<E, T>(
+  ctx: CliContext,
+  job: JobHandle<E, T>,
+  on: { event: (event: E) => void; stop: (id: string) => Promise<unknown>; interrupted: () => void },
+  says: { command: string; stopping: string },
+): Promise<{ outcome: T; interrupted: boolean }> {
+  let interrupted = false;
+  const stopInterrupt = ctx.onInterrupt(() => {
+    if (interrupted) return;
+    interrupted = true;
+    on.interrupted();
+    ctx.stderr.write(`trebuchet ${says.command}: stopping (${says.stopping})...\n`);
+    void on.stop(job.id);
+  });
+  try {
+    job.events(on.event);
+    const outcome = await job.done;
+    return { outcome, interrupted };
+  } finally {
+    stopInterrupt();
+  }
+}
+
+/** Saves the job in the history (never throws: a failed save is a message); prints where. */
+export async function saveInHistory(
+  ctx: CliContext,
+  command: string,
+  stores: LazyStores,
+  draft: HistoryDraft,
+): Promise<void> {
+  let saver: HistorySaver;
+  try {
+    saver = new HistorySaver({ history: (await stores.get()).history, appVersion: ctx.appVersion });
+  } catch (e) {
+    ctx.stderr.write(`trebuchet ${command}: could not open the history: ${(e as Error).message}\n`);
+    return;
+  }
+  const saved = await saver.save(draft);
+  if ('historyId' in saved) ctx.stderr.write(`saved in history as ${saved.historyId}\n`);
+  else ctx.stderr.write(`trebuchet ${command}: ${saved.historyError}\n`);
+}

@@ -1,0 +1,153 @@
+import { memo } from 'react';
+import {
+  durationField,
+  numberField,
+  Segmented,
+  TextField,
+  TextFields,
+  Toggle,
+  type FieldSpec,
+  type TextKeys,
+} from '../../components/fields.tsx';
+import { IssuesContext, useTouchedIssues } from '../../editor/issues.ts';
+import { TlsEditor } from '../../editor/OptionsEditors.tsx';
+import { ServerRowHead } from '../../editor/ServerRowHead.tsx';
+import {
+  newCapacityTarget,
+  type CapacityCheck,
+  type CapacityDraft,
+  type CapacityTargetDraft,
+} from './capacityDraft.ts';
+
+type Key = TextKeys<CapacityDraft>;
+
+const GOAL_FIELDS: readonly FieldSpec<Key>[] = [
+  numberField('p99Ms', 'p99 goal', 'search.goal.p99Ms', {
+    unit: 'ms',
+    hint: 'a step with a slower p99 broke the goal',
+    testId: 'capacity-p99',
+  }),
+  numberField('errorPercent', 'Error limit', 'search.goal.errorPercent', {
+    unit: '%',
+    hint: 'errors, or non-2xx, above this broke it',
+    testId: 'capacity-errors',
+  }),
+];
+
+const STEP_FIELDS: readonly FieldSpec<Key>[] = [
+  numberField('startRate', 'Start rate', 'search.startRate', {
+    unit: 'req/s',
+    testId: 'capacity-start-rate',
+  }),
+  numberField('maxRate', 'Top rate', 'search.maxRate', { unit: 'req/s', testId: 'capacity-max-rate' }),
+  durationField('stepSeconds', 'Each step', 'search.stepSeconds', { testId: 'capacity-step' }),
+  durationField('warmupSeconds', 'Warm-up per step', 'search.warmupSeconds', { testId: 'capacity-warmup' }),
+  numberField('maxInFlight', 'Max in flight', 'maxInFlight', {
+    hint: 'unanswered requests at most',
+    testId: 'capacity-max-in-flight',
+  }),
+];
+
+interface CapacityEditorProps {
+  draft: CapacityDraft;
+  check: CapacityCheck;
+  onChange: (change: (d: CapacityDraft) => CapacityDraft) => void;
+  /** Show every message (a search was attempted), touched or not. */
+  revealed: boolean;
+  disabled: boolean;
+}
+
+/** The servers to search, the goal, and how the search steps. */
+export const CapacityEditor = memo(function CapacityEditor({
+  draft,
+  check,
+  onChange,
+  revealed,
+  disabled,
+}: CapacityEditorProps) {
+  const { issues } = useTouchedIssues(check.issues, revealed);
+  const set = (patch: Partial<CapacityDraft>) => onChange((d) => ({ ...d, ...patch }));
+  const setTarget = (i: number, patch: Partial<CapacityTargetDraft>) =>
+    onChange((d) => ({ ...d, targets: d.targets.map((t, j) => (j === i ? { ...t, ...patch } : t)) }));
+  const needsTls = draft.targets.some((t) => t.url.trim().toLowerCase().startsWith('https:'));
+  return (
+    <IssuesContext.Provider value={issues}>
+      <fieldset className="editor capacity-editor" disabled={disabled} data-testid="capacity-editor">
+        <TextField
+          label="Search name"
+          path="name"
+          value={draft.name}
+          testId="capacity-name"
+          onChange={(name) => set({ name })}
+        />
+        <div className="plan-section">
+          <h3 className="subhead">Servers</h3>
+          {draft.targets.map((t, i) => (
+            <div className="plan-target" key={t.key} data-testid={`capacity-target-${i}`}>
+              <ServerRowHead
+                index={i}
+                noun="Server"
+                name={t.name}
+                testPrefix="capacity"
+                removable={draft.targets.length > 1}
+                onName={(name) => setTarget(i, { name })}
+                onRemove={() => onChange((d) => ({ ...d, targets: d.targets.filter((_, j) => j !== i) }))}
+              />
+              <TextField
+                label="URL"
+                path={`targets.${i}.url`}
+                placeholder="http://127.0.0.1:8080/"
+                value={t.url}
+                testId={`capacity-target-url-${i}`}
+                onChange={(url) => setTarget(i, { url })}
+              />
+              {t.rest?.protocol && (
+                <p className="muted small" data-testid={`capacity-target-protocol-${i}`}>
+                  Searched over {t.rest.protocol === 'h2' ? 'HTTP/2' : 'HTTP/1.1'} (from the comparison),
+                  whatever the protocol below.
+                </p>
+              )}
+            </div>
+          ))}
+          <button
+            type="button"
+            className="link-btn"
+            data-testid="capacity-add-target"
+            onClick={() => onChange((d) => ({ ...d, targets: [...d.targets, newCapacityTarget()] }))}
+          >
+            + Add server
+          </button>
+        </div>
+        <div className="plan-section">
+          <h3 className="subhead">Goal</h3>
+          <TextFields className="grid-2" fields={GOAL_FIELDS} values={draft} onChange={set} />
+        </div>
+        <div className="plan-section">
+          <h3 className="subhead">Steps</h3>
+          <p className="muted small">
+            Open-model steps from the start rate, doubling while the goal holds, then halving the gap between
+            the highest rate that held and the lowest that broke until they are within 5%.
+          </p>
+          <TextFields className="grid-2" fields={STEP_FIELDS} values={draft} onChange={set} />
+          <Segmented
+            label="Protocol"
+            value={draft.protocol}
+            options={[
+              { value: 'http1.1', label: 'HTTP/1.1' },
+              { value: 'h2', label: 'HTTP/2', title: 'over TLS for https://, h2c for http://' },
+            ]}
+            testId="capacity-protocol"
+            onChange={(protocol) => set({ protocol })}
+          />
+          <Toggle label="Keep-alive" checked={draft.keepAlive} onChange={(keepAlive) => set({ keepAlive })} />
+        </div>
+        {needsTls && (
+          <div className="plan-section" data-testid="capacity-tls">
+            <h3 className="subhead">TLS</h3>
+            <TlsEditor tls={draft.tls} onChange={(tls) => set({ tls })} testIdPrefix="capacity-tls" />
+          </div>
+        )}
+      </fieldset>
+    </IssuesContext.Provider>
+  );
+});

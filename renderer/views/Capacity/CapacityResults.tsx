@@ -1,0 +1,233 @@
+import { useCallback, useMemo, useState } from 'react';
+import {
+  capacitySentence,
+  goalText,
+  JUDGEMENT_LABELS,
+  judgementDetail,
+  rateText,
+} from '../../../shared/capacity.ts';
+import type { ReportedStep, SearchReport } from '../../../shared/capacity-report.ts';
+import { fileSlug } from '../../../shared/file-name.ts';
+import { formatCapacityReport } from '../../../shared/format/capacity-text.ts';
+import type { Palette } from '../../charts/palette.ts';
+import { ChartCard } from '../../components/ChartCard.tsx';
+import { formatLiveRate, formatMs } from '../../lib/format.ts';
+import { RunReport } from '../../report/RunReport.tsx';
+import type { ChartAbout } from '../Export/chartSubject.ts';
+import { MIME } from '../Export/download.ts';
+import { downloadAction, ExportBar } from '../Export/ExportBar.tsx';
+import { resultJson } from '../Export/exports.ts';
+import { TextReportDialog } from '../Export/ResultExports.tsx';
+import { heldRateChart, kneeChart } from './capacityCharts.ts';
+import './capacity.css';
+
+interface CapacityResultsProps {
+  reports: readonly SearchReport[];
+  /** The job's name, for file names. */
+  name: string;
+  /** What the JSON export holds (the job as history keeps it). */
+  json: unknown;
+}
+
+const ms = (v: number | null): string => (v === null ? '–' : formatMs(v));
+const pct = (v: number): string => `${v.toFixed(v > 0 && v < 0.1 ? 2 : 1)}%`;
+
+/**
+ * The capacity searches' answer: one sentence for every server, each one's answer and why it
+ * stopped, the knee (latency against throughput) and the highest rate each held, then every
+ * step, each opening its own run's report.
+ */
+export function CapacityResults({ reports, name, json }: CapacityResultsProps) {
+  const [opened, setOpened] = useState<{ search: number; step: number } | null>(null);
+  const [text, setText] = useState<string | null>(null);
+  const goal = reports[0]?.search.goal;
+  const answered = reports.flatMap((r) => (r.answer ? [{ label: r.label, answer: r.answer }] : []));
+  const knee = useCallback((p: Palette) => kneeChart(reports, p), [reports]);
+  const bars = useCallback((p: Palette) => heldRateChart(reports, p), [reports]);
+  const about = useMemo<ChartAbout>(
+    () => ({
+      targets: reports.map((r) => r.label),
+      load: goal
+        ? { text: goalText(goal), slug: `p99-${fileSlug(String(goal.p99Ms))}ms` }
+        : { text: '', slug: '' },
+      date: reports.flatMap((r) => r.steps.map((s) => s.result.startedAt)).sort()[0] ?? '',
+    }),
+    [reports, goal],
+  );
+  const base = fileSlug(name, 'capacity');
+  const step = opened === null ? null : reports[opened.search]?.steps[opened.step];
+  if (opened !== null && step) {
+    const label = reports[opened.search]!.label;
+    return (
+      <section className="cell-run" data-testid="capacity-step-run">
+        <header className="card cell-run__head">
+          <button
+            type="button"
+            className="btn btn--secondary btn--sm"
+            data-testid="capacity-step-back"
+            autoFocus
+            onClick={() => setOpened(null)}
+          >
+            ← Back to the search
+          </button>
+          <div className="cell-run__what">
+            <h2 className="cell-run__title" data-testid="capacity-step-title">
+              {label} · {rateText(step.rate)}
+            </h2>
+            <p className="muted small">
+              step {opened.step + 1} ({step.phase}): {JUDGEMENT_LABELS[step.judgement.kind]}
+            </p>
+          </div>
+        </header>
+        <RunReport results={[step.result]} name={`${name} ${label} ${step.rate}`} />
+      </section>
+    );
+  }
+  return (
+    <section className="capacity-results" data-testid="capacity-results">
+      {goal && answered.length > 0 && (
+        <div className="card capacity-answer">
+          <p className="capacity-answer__sentence" data-testid="capacity-answer">
+            {capacitySentence(goal, answered)}
+          </p>
+          <ul className="capacity-answer__list">
+            {reports.map((r, i) =>
+              r.answer ? (
+                <li
+                  key={i}
+                  data-testid={`capacity-answer-${i}`}
+                  data-stop={r.answer.stop}
+                  data-held={r.answer.heldRate ?? ''}
+                  className={r.answer.exact ? undefined : 'capacity-answer__bound'}
+                >
+                  <strong>{r.label}</strong>: {r.answer.message}
+                </li>
+              ) : null,
+            )}
+          </ul>
+        </div>
+      )}
+      <div className="chart-grid">
+        <ChartCard
+          title="Latency against throughput (the knee)"
+          testId="chart-capacity-knee"
+          slug="capacity-knee"
+          about={about}
+          build={knee}
+          tall
+          note="Solid: p99, dashed: p50. A hollow triangle is a step the client limited: its figures are not the server's."
+        />
+        <ChartCard
+          title="Highest rate held within the goal"
+          testId="chart-capacity-held"
+          slug="capacity-held"
+          about={about}
+          build={bars}
+          tall
+          marks={reports.filter((r) => r.answer?.exact === false).length}
+          note="Hatched: a lower bound (the client was the limit, the top rate held, or the search was stopped)."
+        />
+      </div>
+      {reports.map((r, i) => (
+        <StepTable key={i} report={r} index={i} onOpen={(k) => setOpened({ search: i, step: k })} />
+      ))}
+      <ExportBar
+        groups={[
+          {
+            label: 'Export',
+            actions: [
+              downloadAction('JSON', 'export-capacity-json', `${base}.json`, MIME.json, () =>
+                resultJson(json),
+              ),
+            ],
+          },
+          {
+            label: 'Text report',
+            actions: [
+              {
+                label: 'Steps and answers',
+                testId: 'export-capacity-text',
+                run: () => setText(formatCapacityReport(reports)),
+              },
+            ],
+          },
+        ]}
+      >
+        {text !== null && (
+          <TextReportDialog
+            title="Capacity search"
+            text={text}
+            fileName={`${base}.txt`}
+            onClose={() => setText(null)}
+          />
+        )}
+      </ExportBar>
+    </section>
+  );
+}
+
+/** One search's steps in the order they ran, each opening its run's report. */
+function StepTable({
+  report,
+  index,
+  onOpen,
+}: {
+  report: SearchReport;
+  index: number;
+  onOpen: (step: number) => void;
+}) {
+  if (report.steps.length === 0) return null;
+  return (
+    <figure className="card table-card">
+      <figcaption className="table-card__title">
+        {report.label}: {report.steps.length} step{report.steps.length === 1 ? '' : 's'}
+      </figcaption>
+      <table className="table capacity-steps" data-testid={`capacity-steps-${index}`}>
+        <thead>
+          <tr>
+            <th>#</th>
+            <th>rate</th>
+            <th>phase</th>
+            <th className="num">answered</th>
+            <th className="num">p50</th>
+            <th className="num">p99</th>
+            <th className="num">errors</th>
+            <th className="num">non-2xx</th>
+            <th>step</th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.steps.map((s: ReportedStep, k) => (
+            <tr key={k} data-judgement={s.judgement.kind} title={judgementDetail(s.judgement) ?? undefined}>
+              <td>
+                <button
+                  type="button"
+                  className="link-btn"
+                  data-testid={`capacity-open-step-${index}-${k}`}
+                  onClick={() => onOpen(k)}
+                >
+                  {k + 1}
+                </button>
+              </td>
+              <td>{rateText(s.rate)}</td>
+              <td>{s.phase}</td>
+              <td className="num">{formatLiveRate(s.figures.achievedRps)} req/s</td>
+              <td className="num">{ms(s.figures.p50)}</td>
+              <td className="num">{ms(s.figures.p99)}</td>
+              <td className="num">{pct(s.figures.errorPercent)}</td>
+              <td className="num">{pct(s.figures.non2xxPercent)}</td>
+              <td>
+                <span className={`verdict capacity-step--${s.judgement.kind}`}>
+                  {JUDGEMENT_LABELS[s.judgement.kind]}
+                </span>
+                {judgementDetail(s.judgement) && (
+                  <span className="capacity-step__why">{judgementDetail(s.judgement)}</span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}
