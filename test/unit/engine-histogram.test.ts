@@ -116,28 +116,31 @@ describe('ValueRecorder', () => {
     ['sub-millisecond values and zeros added', values(20_000, 4, 7), 5000],
     ['one value', [777], 0],
     ['zeros only', [0, 0], 3],
-  ])("summarizes to hdr-histogram-js's figures (percentiles capped at the max), to the bit: %s", (_what, vs, zeros) => {
-    const h = newHistogram('run');
-    const r = new ValueRecorder();
-    for (const v of vs) {
-      h.recordValue(v);
-      r.record(v);
-    }
-    if (zeros > 0) h.recordValueWithCount(0, zeros);
-    const percentiles = [0, 50, 66, 90, 99, 99.9, 99.99, 100];
-    const s = r.summary(percentiles, zeros)!;
-    expect(s.count).toBe(h.totalCount);
-    expect(s.mean).toBe(h.mean);
-    expect(s.stdev).toBe(h.stdDeviation);
-    expect(s.max).toBe(h.maxValue);
-    expect(s.lowest).toBe(h.getValueAtPercentile(0));
-    expect(s.minNonZero).toBe(h.minNonZeroValue === Number.MAX_SAFE_INTEGER ? 0 : h.minNonZeroValue);
-    for (const p of percentiles) expect(s.percentiles.get(p)).toBe(valueAtPercentile(h, p));
-    // Summarizing leaves the counts as they were.
-    expect(r.count).toBe(vs.length);
-    if (zeros === 0)
-      expect(recordedStats(r, REPORT_PERCENTILES)).toEqual(latencyStats(h, REPORT_PERCENTILES));
-  });
+  ])(
+    "summarizes to hdr-histogram-js's figures (percentiles capped at the max), to the bit: %s",
+    (_what, vs, zeros) => {
+      const h = newHistogram('run');
+      const r = new ValueRecorder();
+      for (const v of vs) {
+        h.recordValue(v);
+        r.record(v);
+      }
+      if (zeros > 0) h.recordValueWithCount(0, zeros);
+      const percentiles = [0, 50, 66, 90, 99, 99.9, 99.99, 100];
+      const s = r.summary(percentiles, zeros)!;
+      expect(s.count).toBe(h.totalCount);
+      expect(s.mean).toBe(h.mean);
+      expect(s.stdev).toBe(h.stdDeviation);
+      expect(s.max).toBe(h.maxValue);
+      expect(s.lowest).toBe(h.getValueAtPercentile(0));
+      expect(s.minNonZero).toBe(h.minNonZeroValue === Number.MAX_SAFE_INTEGER ? 0 : h.minNonZeroValue);
+      for (const p of percentiles) expect(s.percentiles.get(p)).toBe(valueAtPercentile(h, p));
+      // Summarizing leaves the counts as they were.
+      expect(r.count).toBe(vs.length);
+      if (zeros === 0)
+        expect(recordedStats(r, REPORT_PERCENTILES)).toEqual(latencyStats(h, REPORT_PERCENTILES));
+    },
+  );
 
   it('moves its counts into another recorder, which then holds both', () => {
     const a = new ValueRecorder();
