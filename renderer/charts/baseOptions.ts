@@ -38,14 +38,7 @@ export function baseLineOptions(p: Palette, xTitle: string, yTitle: string): Cha
         grid: { color: p.grid },
         border: { color: p.grid },
       },
-      y: {
-        type: 'linear',
-        beginAtZero: true,
-        title: { display: true, text: yTitle, color: p.muted },
-        ticks: { color: p.muted, maxTicksLimit: 6 },
-        grid: { color: p.grid },
-        border: { color: p.grid },
-      },
+      y: valueAxis(p, yTitle),
     },
   };
 }
@@ -60,13 +53,18 @@ export function barScales(p: Palette, yTitle: string, xTitle?: string): ChartOpt
       grid: { display: false },
       border: { color: p.grid },
     },
-    y: {
-      type: 'linear',
-      beginAtZero: true,
-      title: { display: true, text: yTitle, color: p.muted },
-      ticks: { color: p.muted, maxTicksLimit: 6 },
-      grid: { color: p.grid },
-      border: { color: p.grid },
-    },
+    y: valueAxis(p, yTitle),
+  };
+}
+
+/** The y axis of line and bar charts alike: linear from 0, titled, themed. */
+function valueAxis(p: Palette, title: string) {
+  return {
+    type: 'linear' as const,
+    beginAtZero: true,
+    title: { display: true, text: title, color: p.muted },
+    ticks: { color: p.muted, maxTicksLimit: 6 },
+    grid: { color: p.grid },
+    border: { color: p.grid },
   };
 }
