@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS } from './defaults.ts';
 import {
   errorEntrySchema,
   PHASES,
@@ -93,6 +94,8 @@ export const shardWindowSchema = z.object({
   /** The window's latencies, and how late its scheduled sends went out (us). */
   latency: bucketCountsSchema,
   lateness: bucketCountsSchema,
+  /** Closed model with stages: connections carrying load at the window's end. */
+  connections: count.optional(),
 });
 export type ShardWindow = z.infer<typeof shardWindowSchema>;
 
@@ -109,6 +112,9 @@ export function mergeWindows(windows: readonly ShardWindow[]): ShardWindow {
     cpuPercent: sum((w) => w.cpuPercent),
     latency: mergeBuckets(windows.map((w) => w.latency)),
     lateness: mergeBuckets(windows.map((w) => w.lateness)),
+    ...(windows.some((w) => w.connections !== undefined)
+      ? { connections: sum((w) => w.connections ?? 0) }
+      : {}),
   };
 }
 
@@ -193,6 +199,33 @@ export function mergePhases(parts: readonly PhaseBuckets[]): PhaseBuckets | null
   };
 }
 
+/** One stage's row of a staged shard: its counts and its latencies (us) as buckets, null before a response. */
+export const stageCountsSchema = z.object({
+  requests: count,
+  errors: count,
+  non2xx: count,
+  latency: bucketCountsSchema.nullable(),
+});
+export type StageCounts = z.infer<typeof stageCountsSchema>;
+
+/**
+ * The shards' stage rows as one run's, stage by stage (every shard has the same stages):
+ * counts added, latency buckets added, so a row is what one histogram of the stage's values gives.
+ */
+export function mergeStageCounts(parts: readonly (readonly StageCounts[])[]): StageCounts[] {
+  const stages = Math.max(0, ...parts.map((p) => p.length));
+  return Array.from({ length: stages }, (_, i) => {
+    const rows = parts.flatMap((p) => (p[i] ? [p[i]] : []));
+    const latencies = rows.flatMap((r) => (r.latency ? [r.latency] : []));
+    return {
+      requests: rows.reduce((a, r) => a + r.requests, 0),
+      errors: rows.reduce((a, r) => a + r.errors, 0),
+      non2xx: rows.reduce((a, r) => a + r.non2xx, 0),
+      latency: latencies.length > 0 ? mergeBuckets(latencies) : null,
+    };
+  });
+}
+
 /**
  * What a shard hands back at the end of its run: its counts, its latency histogram
  * (HdrHistogram, compressed and base64-encoded, as in a result; null without a measured
@@ -210,6 +243,8 @@ export const shardReportSchema = z.object({
   lateness: bucketCountsSchema,
   corrected: bucketCountsSchema.nullable(),
   phases: phaseBucketsSchema.nullable(),
+  /** A staged load's rows, one per stage; null for a fixed level. */
+  stages: z.array(stageCountsSchema).max(LIMITS.stages.max).nullable(),
   tls: tlsFactsSchema.nullable(),
   httpVersion: z.string().nullable(),
   /** Open model: first to last send, and last send to last answer (s). */

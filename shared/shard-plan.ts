@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { loadSchema, type Load, type Workers } from './scenario.ts';
+import { peakTarget, plannedArrivals, scaleStages, scheduledRate, stagesSeconds } from './stages.ts';
 
 /**
  * How a run's load is split into shards, one per engine worker thread (and later per
@@ -17,6 +18,13 @@ export const shardSchema = z.object({
    * merged schedule's interval, so the shards' sends interleave evenly (0 without a rate).
    */
   offsetMs: z.number().nonnegative(),
+  /**
+   * Open model with stages: the shard's arrival k is due when its plan's integrated rate
+   * reaches k + arrivalPhase (index/count), so the shards' arrivals interleave into the
+   * one-worker schedule on a ramp too, where a time offset would not (shared/stages.ts
+   * ArrivalSchedule). 0 otherwise.
+   */
+  arrivalPhase: z.number().min(0).lt(1),
 });
 export type Shard = z.infer<typeof shardSchema>;
 
@@ -41,21 +49,23 @@ export function requestedWorkers(choice: Workers, machine: Machine): number {
 const MIN_RATE_PER_WORKER = 1;
 
 /**
- * Workers a load can use: no more than it has connections (closed), in-flight slots (open)
- * or requests to send, and at least MIN_RATE_PER_WORKER req/s each when it has a rate. So
- * no shard is empty.
+ * Workers a load can use: no more than it has connections (closed; a staged load's peak
+ * target), in-flight slots (open) or requests to send, and at least MIN_RATE_PER_WORKER
+ * req/s each when it has a rate (a staged open load's mean rate, and a whole planned request
+ * each). So no shard is empty.
  */
 export function usableWorkers(load: Load, requested: number): number {
-  // A staged load runs in one worker: its per-stage rows are not merged across shards yet.
-  if (load.stages !== undefined) return 1;
   const caps = [requested];
   if (load.model === 'closed') {
-    caps.push(load.connections);
-    if (load.limit.kind === 'requests') caps.push(load.limit.count);
+    if (load.stages) caps.push(peakTarget(load.stages));
+    else caps.push(load.connections);
+    if (!load.stages && load.limit.kind === 'requests') caps.push(load.limit.count);
   } else {
     caps.push(load.maxInFlight);
+    if (load.stages) caps.push(Math.floor(plannedArrivals(load.stages, stagesSeconds(load.stages))));
   }
-  if (load.rate !== null) caps.push(Math.floor(load.rate / MIN_RATE_PER_WORKER));
+  const rate = scheduledRate(load);
+  if (rate !== null) caps.push(Math.floor(rate / MIN_RATE_PER_WORKER));
   return Math.max(1, Math.min(...caps));
 }
 
@@ -71,33 +81,55 @@ export function evenShares(n: number, parts: number): number[] {
  * slots and request counts are split exactly (the shards add up to the load); a rate is
  * split evenly and shard k starts k/n of the merged interval late, so request i of the
  * merged schedule is request floor(i/n) of shard i mod n, due at the same time as in one
- * worker. A duration stays: every shard runs for the whole of it.
+ * worker. A duration stays: every shard runs for the whole of it. A staged load is split
+ * stage by stage, with the same stage times in every shard: each stage's connections
+ * exactly as connections are, each stage's rate evenly, the shards' arrivals interleaved by
+ * their arrival phase (request i of the merged plan is again request floor(i/n) of shard
+ * i mod n); its stage plan starts at the common start in every shard.
  */
 export function splitLoad(load: Load, workers: number): Shard[] {
   const count = usableWorkers(load, workers);
-  const rate = load.rate;
-  const offset = (k: number): number => (rate === null ? 0 : (k * 1000) / rate);
-  const shardRate = rate === null ? null : rate / count;
+  const stagedOpen = load.model === 'open' && load.stages !== undefined;
+  const rate = stagedOpen ? null : load.rate;
+  const places = Array.from({ length: count }, (_, index) => ({
+    index,
+    count,
+    offsetMs: rate === null ? 0 : (index * 1000) / rate,
+    arrivalPhase: stagedOpen ? index / count : 0,
+  }));
+  // A staged load's level fields (rate, duration, connections, limit) are not used: they stay as given.
   if (load.model === 'open') {
     const slots = evenShares(load.maxInFlight, count);
-    return slots.map((maxInFlight, index) => ({
-      index,
-      count,
-      offsetMs: offset(index),
-      load: { ...load, rate: shardRate!, maxInFlight },
+    const stages = load.stages && scaleStages(load.stages, 1 / count);
+    return places.map((place, i) => ({
+      ...place,
+      load: { ...load, maxInFlight: slots[i]!, ...(stages ? { stages } : { rate: load.rate / count }) },
+    }));
+  }
+  const rateShare = load.rate === null ? null : load.rate / count;
+  if (load.stages) {
+    const targets = load.stages.map((s) => evenShares(s.target, count));
+    return places.map((place, i) => ({
+      ...place,
+      load: {
+        ...load,
+        rate: rateShare,
+        stages: load.stages!.map((s, at) => ({
+          durationSeconds: s.durationSeconds,
+          target: targets[at]![i]!,
+        })),
+      },
     }));
   }
   const connections = evenShares(load.connections, count);
   const requests = load.limit.kind === 'requests' ? evenShares(load.limit.count, count) : null;
-  return connections.map((c, index) => ({
-    index,
-    count,
-    offsetMs: offset(index),
+  return places.map((place, i) => ({
+    ...place,
     load: {
       ...load,
-      connections: c,
-      rate: shardRate,
-      limit: requests === null ? load.limit : { kind: 'requests', count: requests[index]! },
+      connections: connections[i]!,
+      rate: rateShare,
+      limit: requests === null ? load.limit : { kind: 'requests', count: requests[i]! },
     },
   }));
 }

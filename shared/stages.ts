@@ -136,37 +136,43 @@ export function plannedArrivals(stages: readonly Stage[], t: number): number {
 }
 
 /**
- * Due times of an open-model stage plan: arrival k is due when the integrated rate reaches k
- * (arrival 0 at the first moment the rate is above 0), so arrivals follow the ramp exactly
- * and a constant rate r gives k/r. Asked in increasing k, each answer costs O(1): a cursor
- * walks the stages once.
+ * Due times of an open-model stage plan: arrival k is due when the integrated rate reaches
+ * k + phase (arrival 0 at the first moment the rate is above 0 without a phase), so arrivals
+ * follow the ramp exactly and a constant rate r gives (k + phase)/r. The phase places one of
+ * n shards' plans (each scaled by 1/n) within the merged one: shard j's phase j/n makes its
+ * arrival k the merged arrival n·k + j, on a ramp as on a constant rate (see
+ * shared/shard-plan.ts). Asked in increasing k, each answer costs O(1): a cursor walks the
+ * stages once.
  */
 export class ArrivalSchedule {
   private readonly spans: StageSpan[];
+  private readonly phase: number;
   /** Arrivals due before the cursor's stage, and that stage. */
   private before = 0;
   private span = 0;
   /** Arrivals in the whole plan: every k below it is due before the end. */
   readonly total: number;
 
-  constructor(stages: readonly Stage[]) {
+  constructor(stages: readonly Stage[], phase = 0) {
     this.spans = stageSpans(stages);
+    this.phase = phase;
     const area = plannedArrivals(stages, stagesSeconds(stages));
-    // Arrival k is due inside the plan while k < area; an area of exactly 600 gives 0..599.
-    this.total = Math.max(0, Math.ceil(area - 1e-9));
+    // Arrival k is due inside the plan while k + phase < area; an area of exactly 600 gives 0..599.
+    this.total = Math.max(0, Math.ceil(area - phase - 1e-9));
   }
 
   /** Seconds from the plan's start at which arrival `k` is due; Infinity past the plan. */
   timeOf(k: number): number {
     if (k >= this.total) return Infinity;
+    const at = k + this.phase;
     for (;;) {
       const s = this.spans[this.span];
       if (s === undefined) return Infinity;
       const d = s.endSeconds - s.startSeconds;
       const inSpan = ((s.from + s.to) * d) / 2;
-      if (k - this.before < inSpan || this.span === this.spans.length - 1) {
+      if (at - this.before < inSpan || this.span === this.spans.length - 1) {
         // Solve from·u + slope·u²/2 = x for u; this form stays exact when the slope is 0 or negative.
-        const x = k - this.before;
+        const x = at - this.before;
         if (x <= 0 || d === 0) return s.startSeconds;
         const slope = (s.to - s.from) / d;
         const u = (2 * x) / (s.from + Math.sqrt(Math.max(0, s.from * s.from + 2 * slope * x)));

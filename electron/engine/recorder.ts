@@ -331,6 +331,7 @@ export class Recorder {
       cpuPercent,
       latency: this.windowValues.buckets(),
       lateness: this.latenessValues.buckets(),
+      ...(this.connections === null ? {} : { connections: this.connections }),
     };
     this.windowValues.clear();
     this.latenessValues.clear();
@@ -357,6 +358,7 @@ export class Recorder {
     this.windowValues.addBuckets(sw.latency);
     this.latenessValues.addBuckets(sw.lateness);
     this.inFlight = sw.inFlight;
+    if (sw.connections !== undefined) this.connections = sw.connections;
     if (this.measuring) this.totals.total += sw.requests;
   }
 

@@ -1,9 +1,11 @@
 import { REPORT_PERCENTILES } from '../../shared/defaults.ts';
-import type { LatencyStats, Warning } from '../../shared/result.ts';
+import type { LatencyStats, StageResult, Warning } from '../../shared/result.ts';
+import type { Stage } from '../../shared/stages.ts';
 import {
   mergeBuckets,
   mergeCounts,
   mergePhases,
+  mergeStageCounts,
   type BucketCounts,
   type ShardReport,
 } from '../../shared/shard-merge.ts';
@@ -17,6 +19,7 @@ import {
   type Histogram,
 } from './histogram.ts';
 import { PhaseHistograms } from './native/phases.ts';
+import { stageResults } from './native/stage-histograms.ts';
 import type { RunTotals } from './run-totals.ts';
 import type { RunnerOutcome, RunSpec } from './types.ts';
 
@@ -87,6 +90,20 @@ function mergedWarnings(reports: readonly ShardReport[]): Warning[] {
   return [...out.values()];
 }
 
+/** The shards' stage rows as the run's: counts added, each stage's latency histograms added. */
+export function mergedStages(
+  reports: readonly ShardReport[],
+  stages: readonly Stage[],
+  model: 'closed' | 'open',
+): StageResult[] {
+  const merged = mergeStageCounts(reports.map((r) => r.stages ?? []));
+  const rows = stages.map((_, i) => {
+    const row = merged[i] ?? { requests: 0, errors: 0, non2xx: 0, latency: null };
+    return { ...row, latency: row.latency === null ? null : recorderOf(row.latency) };
+  });
+  return stageResults(stages, model, rows);
+}
+
 const maxOf = (values: (number | null)[]): number | null => {
   const known = values.filter((v): v is number => v !== null);
   return known.length > 0 ? Math.max(...known) : null;
@@ -113,8 +130,7 @@ export function mergedOutcome(
     correctedLatency:
       corrected.length > 0 ? recordedStats(recorderOf(mergeBuckets(corrected)), REPORT_PERCENTILES) : null,
     phases: phases === null ? null : PhaseHistograms.fromBuckets(phases).stats(),
-    // A staged load runs in one worker (shard-plan.ts): several shards never have stages.
-    stages: null,
+    stages: spec.load.stages ? mergedStages(reports, spec.load.stages, spec.load.model) : null,
     warnings: mergedWarnings(reports),
   };
 }

@@ -41,6 +41,7 @@ function shardReport(recorder: Recorder, outcome: RunnerOutcome): ShardReport {
     lateness: recorder.latenessBuckets(),
     corrected: parts?.corrected ?? null,
     phases: parts?.phases ?? null,
+    stages: parts?.stages ?? null,
     tls: outcome.tls,
     httpVersion: outcome.httpVersion,
     attackSeconds: outcome.attackSeconds,
@@ -93,7 +94,7 @@ export function runShard(
         signal: controller.signal,
         warmupSeconds: spec.options.warmupSeconds,
         warmupDone,
-        schedule: (schedule = { startAt: at, offsetMs: shard.offsetMs }),
+        schedule: (schedule = { startAt: at, offsetMs: shard.offsetMs, arrivalPhase: shard.arrivalPhase }),
       });
     } catch (err) {
       post({

@@ -8,7 +8,7 @@ import type {
   TlsFacts,
   Warning,
 } from '../../shared/result.ts';
-import type { BucketCounts, PhaseBuckets } from '../../shared/shard-merge.ts';
+import type { BucketCounts, PhaseBuckets, StageCounts } from '../../shared/shard-merge.ts';
 import type { Recorder } from './recorder.ts';
 
 /** Everything a worker needs to run one target; plain data (structured-clone safe). */
@@ -49,7 +49,11 @@ export interface RunnerOutcome {
    */
   loadEndedAt: number | null;
   /** The histograms behind phases and correctedLatency, as buckets: what a shard's report merges. */
-  shardParts?: () => { phases: PhaseBuckets | null; corrected: BucketCounts | null };
+  shardParts?: () => {
+    phases: PhaseBuckets | null;
+    corrected: BucketCounts | null;
+    stages: StageCounts[] | null;
+  };
 }
 
 /** An outcome that adds nothing to what the recorder holds; `over` fills in what a runner knows. */
@@ -75,6 +79,8 @@ export interface Schedule {
   startAt: number;
   /** This shard's schedule begins this much later (its place in a split rate). */
   offsetMs: number;
+  /** A staged open load's shard: where its arrivals fall within the merged plan's (shared/shard-plan.ts). */
+  arrivalPhase?: number;
   /** When the run's warm-up ended (performance.now() ms), set before warmupDone resolves. */
   measureFrom?: number;
 }

@@ -97,6 +97,84 @@ describe('a run split across worker threads', () => {
     expect(histogramCount(result.histogram)).toBe(result.requests.responses);
   });
 
+  it('a 2-stage open load over 2 workers: each stage row is the sum over both, and nginx counts them all', async () => {
+    const before = await nginxStatus(nginx);
+    const { result, samples } = await runTarget(
+      oneTarget(url(), {
+        load: {
+          model: 'open',
+          maxInFlight: 200,
+          stages: [
+            { durationSeconds: 1, target: 400 },
+            { durationSeconds: 2, target: 400 },
+          ],
+        },
+        options: { workers: 2 },
+      }),
+    );
+    const after = await nginxStatus(nginx);
+    expect(result.status).toBe('completed');
+    expect(result.generator.workers).toHaveLength(2);
+    expect(result.requests.dropped).toBe(0);
+    expect(result.requests.errors).toBe(0);
+    // The plan's 200 + 800 requests: the two shards' interleaved halves are the whole plan.
+    expect(result.requests.total + result.requests.inFlightAtEnd).toBe(1000);
+    const stages = result.stages!;
+    expect(stages.map((s) => [s.startSeconds, s.endSeconds, s.from, s.to, s.planned])).toEqual([
+      [0, 1, 0, 400, 200],
+      [1, 3, 400, 400, 800],
+    ]);
+    // Every request in one stage row, as nginx counted them (plus the pre-flight and the status request).
+    expect(stages.reduce((a, s) => a + s.requests, 0)).toBe(result.requests.total);
+    expect(after.requests - before.requests).toBe(result.requests.total + result.requests.inFlightAtEnd + 2);
+    for (const s of stages) {
+      // Each row got what its part of the plan planned, but for requests sent late across its end.
+      expect(Math.abs(s.requests - s.planned!)).toBeLessThanOrEqual(result.requests.late! + 2);
+      expect(s.requestsPerSecond).toBeCloseTo(s.requests / (s.endSeconds - s.startSeconds), 9);
+      expect(s.latency!.p50).toBeLessThanOrEqual(s.latency!.p99);
+    }
+    expect(histogramCount(result.histogram)).toBe(result.requests.responses);
+    expect(samples.reduce((a, s) => a + s.requests, 0)).toBe(result.requests.total);
+  });
+
+  it('a staged closed load over 2 workers ramps the connections of both, the rows summed', async () => {
+    const before = await nginxStatus(nginx);
+    const { result, samples } = await runTarget(
+      oneTarget(url(), {
+        load: {
+          model: 'closed',
+          rate: 400,
+          stages: [
+            { durationSeconds: 1, target: 4 },
+            { durationSeconds: 1, target: 4 },
+            { durationSeconds: 1, target: 1 },
+          ],
+        },
+        options: { workers: 2 },
+      }),
+    );
+    const after = await nginxStatus(nginx);
+    expect(result.status).toBe('completed');
+    expect(result.generator.workers).toHaveLength(2);
+    expect(result.requests.errors).toBe(0);
+    // The pre-flight's connection, 2 + 2 opened on the way up, the status request's own.
+    expect(after.accepts - before.accepts).toBe(1 + 4 + 1);
+    // The samples carry both workers' connections together: 4 at the peak, 1 at the end.
+    const connections = samples.map((s) => s.connections!);
+    expect(Math.max(...connections)).toBe(4);
+    expect(connections.at(-1)).toBe(1);
+    const stages = result.stages!;
+    expect(stages).toHaveLength(3);
+    expect(stages.every((s) => s.planned === null && s.requests > 0)).toBe(true);
+    expect(stages.reduce((a, s) => a + s.requests, 0)).toBe(result.requests.total);
+    const served = after.requests - before.requests - 2;
+    expect(served).toBeGreaterThanOrEqual(result.requests.total);
+    expect(served).toBeLessThanOrEqual(result.requests.total + result.requests.inFlightAtEnd);
+    // The rate cap of 400 req/s, split 200 + 200, holds over the whole plan.
+    expect(result.requests.total).toBeLessThanOrEqual(400 * 3 + 2);
+    expect(histogramCount(result.histogram)).toBe(result.requests.responses);
+  });
+
   it('one worker stays the single engine worker: no shards, one CPU figure', async () => {
     const { result } = await runTarget(
       oneTarget(url(), {

@@ -87,6 +87,9 @@ describe('merging shard reports', () => {
       cpuPercent: 95.5,
     });
     expect(shardWindowSchema.safeParse(m).success).toBe(true);
+    // No connection count without stages; with them, both workers' connections together.
+    expect(m.connections).toBeUndefined();
+    expect(mergeWindows([window({ connections: 3 }), window({ connections: 2 })]).connections).toBe(5);
   });
 
   it("adds the counts of a run's shards; errors by kind with the first message; the first shard's document", () => {

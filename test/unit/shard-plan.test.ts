@@ -7,7 +7,9 @@ import {
   usableWorkers,
   type Shard,
 } from '../../shared/shard-plan.ts';
+import type { Stage } from '../../shared/stages.ts';
 import { describeIssues, parseWith } from '../../shared/validation.ts';
+import { stagedSchedule } from '../../electron/engine/native/open-schedule.ts';
 
 const closed = (over: object = {}): Load => loadSchema.parse({ model: 'closed', ...over });
 const open = (over: object = {}): Load => loadSchema.parse({ model: 'open', ...over });
@@ -41,14 +43,20 @@ describe('worker count', () => {
     expect(usableWorkers(closed({ connections: 100 }), 4)).toBe(4);
   });
 
-  it('runs a staged load in one worker, its stage rows whole', () => {
+  it('splits a staged load across workers, never leaving a shard without a connection or a request', () => {
     const stages = [
       { durationSeconds: 2, target: 200 },
       { durationSeconds: 2, target: 200 },
     ];
-    expect(usableWorkers(open({ rate: 200, stages }), 4)).toBe(1);
-    expect(usableWorkers(closed({ connections: 100, stages }), 4)).toBe(1);
-    expect(splitLoad(open({ rate: 200, stages }), 4)).toHaveLength(1);
+    expect(usableWorkers(open({ rate: 200, stages }), 4)).toBe(4);
+    expect(usableWorkers(closed({ connections: 100, stages }), 4)).toBe(4);
+    expect(splitLoad(open({ rate: 200, stages }), 4)).toHaveLength(4);
+    // The peak target, not the unused connections field, caps a closed plan; a plan of 3
+    // planned requests gives at most 3 shards of one each.
+    const small = [{ durationSeconds: 2, target: 3 }];
+    expect(usableWorkers(closed({ connections: 100, stages: small }), 8)).toBe(3);
+    expect(usableWorkers(closed({ connections: 1, stages }), 8)).toBe(8);
+    expect(usableWorkers(open({ maxInFlight: 100, stages: [{ durationSeconds: 1, target: 6 }] }), 8)).toBe(3);
   });
 
   it('is a scenario option: auto by default, a whole number from 1 to 256', () => {
@@ -88,7 +96,7 @@ describe('splitting a load into shards', () => {
 
   it('keeps one worker the load as it is', () => {
     const load = open({ rate: 20_000, maxInFlight: 500 });
-    expect(splitLoad(load, 1)).toEqual([{ index: 0, count: 1, offsetMs: 0, load }]);
+    expect(splitLoad(load, 1)).toEqual([{ index: 0, count: 1, offsetMs: 0, arrivalPhase: 0, load }]);
   });
 
   it('interleaves the shards of a rate so the merged sends are the one-worker schedule', () => {
@@ -120,6 +128,75 @@ describe('splitting a load into shards', () => {
       [50, 0],
       [50, 10],
     ]);
+  });
+
+  it("splits each stage's connections exactly, with the same stage times in every shard", () => {
+    const stages = [
+      { durationSeconds: 1, target: 10 },
+      { durationSeconds: 2, target: 7 },
+      { durationSeconds: 0, target: 1 },
+      { durationSeconds: 1.5, target: 0 },
+    ];
+    for (const workers of [2, 3, 4]) {
+      const shards = splitLoad(closed({ connections: 1, rate: 90, stages }), workers);
+      expect(shards).toHaveLength(workers);
+      for (const [i, stage] of stages.entries()) {
+        const targets = shards.map((s) => s.load.stages![i]!);
+        expect(targets.every((t) => t.durationSeconds === stage.durationSeconds)).toBe(true);
+        expect(targets.reduce((a, t) => a + t.target, 0)).toBe(stage.target);
+        expect(
+          Math.max(...targets.map((t) => t.target)) - Math.min(...targets.map((t) => t.target)),
+        ).toBeLessThanOrEqual(1);
+      }
+      // The rate cap is split as an unstaged closed load's is; the stage plan has no phase.
+      expect(shards.map((s) => [s.load.rate, s.arrivalPhase])).toEqual(shards.map(() => [90 / workers, 0]));
+      for (const s of shards) expect(loadSchema.safeParse(s.load).success).toBe(true);
+    }
+    expect(splitLoad(closed({ stages }), 3).map((s) => s.load.stages!.map((t) => t.target))).toEqual([
+      [4, 3, 1, 0],
+      [3, 2, 0, 0],
+      [3, 2, 0, 0],
+    ]);
+  });
+
+  it("splits each stage's rate evenly and interleaves the shards' arrivals into the one-worker plan's, ramps included", () => {
+    const stages = [
+      { durationSeconds: 2, target: 200 },
+      { durationSeconds: 1, target: 200 },
+      { durationSeconds: 1.5, target: 35 },
+      { durationSeconds: 0, target: 90 },
+      { durationSeconds: 1, target: 90 },
+    ];
+    const times = (plan: readonly Stage[], phase: number): number[] => {
+      const schedule = stagedSchedule(plan, phase);
+      const out: number[] = [];
+      for (let k = 0; Number.isFinite(schedule.dueAt(k)); k++) out.push(schedule.dueAt(k));
+      return out;
+    };
+    const one = times(stages, 0);
+    for (const workers of [2, 3, 4]) {
+      const shards = splitLoad(open({ maxInFlight: 101, stages }), workers);
+      expect(shards).toHaveLength(workers);
+      for (const [i, stage] of stages.entries()) {
+        const parts = shards.map((s) => s.load.stages![i]!);
+        expect(parts.every((p) => p.durationSeconds === stage.durationSeconds)).toBe(true);
+        expect(parts.reduce((a, p) => a + p.target, 0)).toBeCloseTo(stage.target, 9);
+      }
+      // No time offset (the stage boundaries are every shard's), a phase of index/count instead.
+      expect(shards.map((s) => [s.offsetMs, s.arrivalPhase])).toEqual(shards.map((_, k) => [0, k / workers]));
+      // Request i of the merged plan is request floor(i/n) of shard i mod n, at the one-worker time.
+      const perShard = shards.map((s) => times(s.load.stages!, s.arrivalPhase));
+      expect(perShard.reduce((a, t) => a + t.length, 0)).toBe(one.length);
+      one.forEach((t, i) => expect(perShard[i % workers]![Math.floor(i / workers)]).toBeCloseTo(t, 6));
+      // Each shard's schedule answers "how many are due by t" as its due times say.
+      shards.forEach((s, k) => {
+        const schedule = stagedSchedule(s.load.stages!, s.arrivalPhase);
+        for (const ms of [0, 1, 700, 2000, 3333, 5500]) {
+          expect(schedule.dueBy(ms)).toBe(perShard[k]!.filter((t) => t <= ms + 1e-6).length);
+        }
+      });
+      for (const s of shards) expect(loadSchema.safeParse(s.load).success).toBe(true);
+    }
   });
 
   it('gives shards that are valid loads of their own', () => {

@@ -14,7 +14,10 @@ import {
   recordedStats,
   ValueRecorder,
 } from '../../electron/engine/histogram.ts';
-import { mergedTotals, mergeHistograms } from '../../electron/engine/shard-results.ts';
+import { mergedStages, mergedTotals, mergeHistograms } from '../../electron/engine/shard-results.ts';
+import { StageHistograms } from '../../electron/engine/native/stage-histograms.ts';
+import { shardReportSchema } from '../../shared/shard-merge.ts';
+import type { Stage } from '../../shared/stages.ts';
 
 /** Latencies (us) spread over many buckets: 1 us to 2 s, a heavy tail. */
 function values(n: number, seed: number): number[] {
@@ -57,6 +60,7 @@ function reportOf(vs: number[]): ShardReport {
     lateness: EMPTY_BUCKETS,
     corrected: null,
     phases: null,
+    stages: null,
     tls: null,
     httpVersion: '1.1',
     attackSeconds: null,
@@ -104,5 +108,66 @@ describe('merging shard histograms', () => {
     const sent = bucketCountsSchema.parse(r.buckets());
     expect([sent.minNonZero, sent.max]).toEqual([1.5, 3000.75]);
     expect(sent.counts.reduce((a, c) => a + c, 0)).toBe(3);
+  });
+});
+
+describe('merging the stage rows of a staged load split across shards', () => {
+  const plan: Stage[] = [
+    { durationSeconds: 2, target: 200 },
+    { durationSeconds: 3, target: 200 },
+    { durationSeconds: 1, target: 0 },
+  ];
+
+  /** Feeds a stage recorder responses written at `at` ms (plan clock), some non-2xx, some failures. */
+  function feed(h: StageHistograms, vs: number[], seed: number): void {
+    vs.forEach((v, i) => {
+      const at = ((i * 7919 + seed * 104_729) % 6000) + 0.5;
+      if (i % 97 === 0) h.failed(at);
+      else h.response(i % 13 === 0 ? 503 : 200, v, at);
+    });
+  }
+
+  it('adds each stage’s counts and histograms: the rows are those of one recorder fed every value', () => {
+    for (const model of ['open', 'closed'] as const) {
+      const parts = [values(4000, 11), values(2500, 12), values(3, 13)];
+      const one = new StageHistograms(plan, model);
+      one.begin(0);
+      const reports = parts.map((vs, k) => {
+        feed(one, vs, k);
+        // A shard's plan is its share; its rows count its own requests against the same stage times.
+        const shard = new StageHistograms(
+          plan.map((s) => ({ ...s, target: s.target / parts.length })),
+          model,
+        );
+        shard.begin(0);
+        feed(shard, vs, k);
+        return shardReportSchema.parse({ ...reportOf([]), stages: shard.counts() });
+      });
+      const merged = mergedStages(reports, plan, model);
+      expect(merged).toEqual(one.results());
+      // Summed over the shards, stage by stage; a stage's rate is its requests over its time.
+      const rows = reports.map((r) => r.stages!);
+      merged.forEach((row, i) => {
+        expect(row.requests).toBe(rows.reduce((a, r) => a + r[i]!.requests, 0));
+        expect(row.errors).toBe(rows.reduce((a, r) => a + r[i]!.errors, 0));
+        expect(row.non2xx).toBe(rows.reduce((a, r) => a + r[i]!.non2xx, 0));
+        expect(row.requestsPerSecond).toBeCloseTo(row.requests / plan[i]!.durationSeconds, 9);
+      });
+      expect(merged.reduce((a, r) => a + r.requests, 0)).toBe(6503);
+      // The open model's planned requests are the whole plan's, not a shard's share.
+      expect(merged.map((r) => r.planned)).toEqual(model === 'open' ? [200, 600, 100] : [null, null, null]);
+    }
+  });
+
+  it('gives a stage no shard answered in no latency, and zero counts', () => {
+    const shard = new StageHistograms(plan, 'open');
+    shard.begin(0);
+    shard.response(200, 1500, 100);
+    const merged = mergedStages([{ ...reportOf([]), stages: shard.counts() }], plan, 'open');
+    expect(merged.map((r) => [r.requests, r.latency === null])).toEqual([
+      [1, false],
+      [0, true],
+      [0, true],
+    ]);
   });
 });

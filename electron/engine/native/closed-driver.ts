@@ -60,8 +60,9 @@ export class ClosedDriver extends LoadDriver<void> implements ClientOwner {
   protected override begin(warmupDone: Promise<void> | null): void {
     if (warmupDone === null) this.beginMeasuring();
     else void warmupDone.then(() => this.beginMeasuring());
-    this.state.stages?.begin(this.t0);
-    if (this.ramp !== null) this.ramp.begin(this.t0);
+    // The stage plan starts at the common start in every shard (t0 is a rate cap's offset).
+    this.state.stages?.begin(this.startAt);
+    if (this.ramp !== null) this.ramp.begin(this.startAt);
     else for (const c of this.clients) this.fill(c);
   }
 

@@ -62,7 +62,9 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
   if (open) {
     const driver = new OpenDriver(
       {
-        schedule: load.stages ? stagedSchedule(load.stages) : fixedRateSchedule(load.rate),
+        schedule: load.stages
+          ? stagedSchedule(load.stages, ctx.schedule?.arrivalPhase)
+          : fixedRateSchedule(load.rate),
         durationMs: (loadSeconds(load) ?? load.durationSeconds) * 1000,
         maxInFlight: load.maxInFlight,
         timeoutMs: options.timeoutMs,
@@ -125,7 +127,11 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
     dropped,
     correctedLatency: state.correctedLatency(),
     phases: state.phases.stats(),
-    shardParts: () => ({ phases: state.phases.buckets(), corrected: state.correctedBuckets() }),
+    shardParts: () => ({
+      phases: state.phases.buckets(),
+      corrected: state.correctedBuckets(),
+      stages: state.stages?.counts() ?? null,
+    }),
     stages: state.stages?.results() ?? null,
     warnings,
   };

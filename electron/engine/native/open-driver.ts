@@ -137,7 +137,8 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
    * its offset later and ends with the others'); with one, the warm-up runs at the same rate first.
    */
   protected override begin(warmupDone: Promise<void> | null): void {
-    this.state.stages?.begin(this.t0);
+    // The stage plan starts at the common start in every shard (a staged shard has no offset).
+    this.state.stages?.begin(this.startAt);
     this.openPool();
     if (warmupDone === null) {
       this.beginMeasuring(this.startAt);

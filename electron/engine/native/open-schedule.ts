@@ -32,14 +32,21 @@ export function fixedRateSchedule(rate: number): OpenSchedule {
   };
 }
 
-/** Requests due as the stage plan's integrated rate reaches each whole number (shared/stages.ts). */
-export function stagedSchedule(stages: readonly Stage[]): OpenSchedule {
-  const arrivals = new ArrivalSchedule(stages);
+/**
+ * Requests due as the stage plan's integrated rate reaches each whole number plus `phase`
+ * (a shard's place in a split plan, shared/stages.ts ArrivalSchedule).
+ */
+export function stagedSchedule(stages: readonly Stage[], phase = 0): OpenSchedule {
+  const arrivals = new ArrivalSchedule(stages, phase);
   return {
     dueAt: (k) => arrivals.timeOf(k) * 1000,
-    // Arrival k is due once the integrated rate reaches k; the tolerance keeps a due time
-    // the inverse computed a hair early from waiting one more wake-up.
-    dueBy: (ms) => Math.min(arrivals.total, Math.floor(plannedArrivals(stages, ms / 1000) + 1e-9) + 1),
+    // Arrival k is due once the integrated rate reaches k + phase; the tolerance keeps a due
+    // time the inverse computed a hair early from waiting one more wake-up.
+    dueBy: (ms) =>
+      Math.min(
+        arrivals.total,
+        Math.max(0, Math.floor(plannedArrivals(stages, ms / 1000) - phase + 1e-9) + 1),
+      ),
     countBefore: () => arrivals.total,
     peakRate: Math.max(peakTarget(stages), 1),
     stagedMs: stagesSeconds(stages) * 1000,

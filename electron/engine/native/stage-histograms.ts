@@ -1,10 +1,11 @@
 import type { StageResult } from '../../../shared/result.ts';
+import type { StageCounts } from '../../../shared/shard-merge.ts';
 import { plannedArrivals, stageSpans, type Stage, type StageSpan } from '../../../shared/stages.ts';
 import { ValueRecorder } from '../histogram.ts';
 
 const STAGE_PERCENTILES = [50, 99] as const;
 
-interface Row {
+export interface StageRow {
   requests: number;
   errors: number;
   non2xx: number;
@@ -22,7 +23,7 @@ interface Row {
  */
 export class StageHistograms {
   private readonly spans: StageSpan[];
-  private readonly rows: Row[];
+  private readonly rows: StageRow[];
   private readonly open: boolean;
   private readonly stages: readonly Stage[];
   /** performance.now() of the plan's time 0; NaN until the driver starts the plan. */
@@ -42,7 +43,7 @@ export class StageHistograms {
     this.t0 = t0;
   }
 
-  private rowAt(at: number): Row {
+  private rowAt(at: number): StageRow {
     const t = (at - this.t0) / 1000;
     const spans = this.spans;
     let i = this.at;
@@ -67,33 +68,53 @@ export class StageHistograms {
 
   /** One row per stage, in order. */
   results(): StageResult[] {
-    return this.spans.map((span, i) => {
-      const row = this.rows[i]!;
-      const seconds = span.endSeconds - span.startSeconds;
-      const s = row.latency?.summary(STAGE_PERCENTILES) ?? null;
-      return {
-        index: i,
-        startSeconds: span.startSeconds,
-        endSeconds: span.endSeconds,
-        from: span.from,
-        to: span.to,
-        requests: row.requests,
-        errors: row.errors,
-        non2xx: row.non2xx,
-        requestsPerSecond: seconds > 0 ? row.requests / seconds : 0,
-        latency:
-          s === null
-            ? null
-            : {
-                p50: s.percentiles.get(50)! / 1000,
-                p99: s.percentiles.get(99)! / 1000,
-                mean: s.mean / 1000,
-                max: s.max / 1000,
-              },
-        planned: this.open
-          ? plannedArrivals(this.stages, span.endSeconds) - plannedArrivals(this.stages, span.startSeconds)
-          : null,
-      };
-    });
+    return stageResults(this.stages, this.open ? 'open' : 'closed', this.rows);
   }
+
+  /** The rows as a shard's report carries them, to be merged with the other shards' (shared/shard-merge.ts). */
+  counts(): StageCounts[] {
+    return this.rows.map((r) => ({
+      requests: r.requests,
+      errors: r.errors,
+      non2xx: r.non2xx,
+      latency: r.latency?.buckets() ?? null,
+    }));
+  }
+}
+
+/** A staged run's rows of the plan `stages`: one per stage, in order, from each stage's counts and latencies. */
+export function stageResults(
+  stages: readonly Stage[],
+  model: 'closed' | 'open',
+  rows: readonly StageRow[],
+): StageResult[] {
+  return stageSpans(stages).map((span, i) => {
+    const row = rows[i]!;
+    const seconds = span.endSeconds - span.startSeconds;
+    const s = row.latency?.summary(STAGE_PERCENTILES) ?? null;
+    return {
+      index: i,
+      startSeconds: span.startSeconds,
+      endSeconds: span.endSeconds,
+      from: span.from,
+      to: span.to,
+      requests: row.requests,
+      errors: row.errors,
+      non2xx: row.non2xx,
+      requestsPerSecond: seconds > 0 ? row.requests / seconds : 0,
+      latency:
+        s === null
+          ? null
+          : {
+              p50: s.percentiles.get(50)! / 1000,
+              p99: s.percentiles.get(99)! / 1000,
+              mean: s.mean / 1000,
+              max: s.max / 1000,
+            },
+      planned:
+        model === 'open'
+          ? plannedArrivals(stages, span.endSeconds) - plannedArrivals(stages, span.startSeconds)
+          : null,
+    };
+  });
 }
