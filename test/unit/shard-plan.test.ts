@@ -9,20 +9,19 @@ import {
 } from '../../shared/shard-plan.ts';
 import type { Stage } from '../../shared/stages.ts';
 import { describeIssues, parseWith } from '../../shared/validation.ts';
-import { stagedSchedule } from '../../electron/engine/native/open-schedule.ts';
+import { fixedRateSchedule, stagedSchedule } from '../../electron/engine/native/open-schedule.ts';
 
 const closed = (over: object = {}): Load => loadSchema.parse({ model: 'closed', ...over });
 const open = (over: object = {}): Load => loadSchema.parse({ model: 'open', ...over });
 
 /**
- * The send times (ms after the common start) of a shard's schedule, as the load drivers
- * compute it: request j at offset + j / rate, every one due before the duration's end.
+ * The send times (ms after the common start) of a shard's schedule, as the open driver takes
+ * them from it: request j at offset + its due time, every one due before the duration's end.
  */
 function sendTimes(shard: Shard, durationMs: number): number[] {
-  const rate = shard.load.rate!;
-  const interval = 1000 / rate;
-  const total = Math.ceil((durationMs - shard.offsetMs) / interval - 1e-9);
-  return Array.from({ length: total }, (_, j) => shard.offsetMs + j * interval);
+  const schedule = fixedRateSchedule(shard.load.rate!);
+  const total = schedule.countBefore(durationMs - shard.offsetMs);
+  return Array.from({ length: total }, (_, j) => shard.offsetMs + schedule.dueAt(j));
 }
 
 describe('worker count', () => {
