@@ -1,6 +1,11 @@
 #!/usr/bin/env node
-// The `trebuchet` bin: Node runs the TypeScript source directly (type stripping).
-import { main } from './main.ts';
+// The `trebuchet` bin: Node runs the TypeScript source directly (type stripping). Node's
+// on-disk compile cache (OS temp dir) keeps each module's stripped and compiled code from the
+// second start on, so it is turned on before the CLI's modules load (hence the dynamic import).
+import module from 'node:module';
+
+module.enableCompileCache?.();
+const { main } = await import('./main.ts');
 
 process.exitCode = await main(process.argv.slice(2));
 // A pipe takes 64 KiB at a time: what is still queued for it (a long JSON report) goes out

@@ -1,6 +1,5 @@
 import { lookup } from 'node:dns/promises';
 import { once } from 'node:events';
-import http from 'node:http';
 import http2 from 'node:http2';
 import net from 'node:net';
 import tls from 'node:tls';
@@ -8,6 +7,7 @@ import { DEFAULTS } from '../../shared/defaults.ts';
 import type { TlsFacts } from '../../shared/result.ts';
 import { classifyError, describeCertError, type ClassifiedError } from './errors.ts';
 import { ephemeralKeyOf, TLS_GROUPS } from './native/dial.ts';
+import { http } from './node-http.ts';
 import { hostAndPort, type TargetFacts } from './result.ts';
 import { explainVersionMismatch, isVersionMismatch, tlsVersionOptions } from './tls-version.ts';
 import type { RunSpec } from './types.ts';

@@ -6,6 +6,7 @@ import { workerMessageSchema, type HostMessage } from './messages.ts';
 import { resultFromSamples } from './result.ts';
 import { plannedEngine } from './runners.ts';
 import type { RunSpec } from './types.ts';
+import { engineWorkerOptions } from './worker-options.ts';
 
 // Same extension as this file: .ts when running from source, .js from the build.
 const WORKER_URL = new URL(
@@ -66,7 +67,7 @@ export function startRun(spec: RunSpec, callbacks: RunCallbacks = {}): RunHandle
     );
 
   try {
-    worker = new Worker(WORKER_URL, { workerData: spec });
+    worker = new Worker(WORKER_URL, engineWorkerOptions(spec));
   } catch (err) {
     fromSamples({
       kind: 'other',

@@ -17,8 +17,9 @@ import { fromEpoch, fromShardSchema, toEpoch, type ShardData, type ToShard } fro
 import { mergedOutcome, mergedTotals } from './shard-results.ts';
 import { runShard } from './shard-run.ts';
 import type { RunSpec } from './types.ts';
+import { engineWorkerOptions } from './worker-options.ts';
 
-// The same entry as the engine worker (it turns Node's compile cache on first).
+// The same entry as the engine worker, with the same thread options (worker-options.ts).
 const SHARD_URL = new URL(
   import.meta.url.endsWith('.ts') ? './worker-main.ts' : './worker-main.js',
   import.meta.url,
@@ -120,7 +121,7 @@ class Pool {
     const n = data.shard.index + 1;
     let worker: Worker;
     try {
-      worker = new Worker(SHARD_URL, { workerData: data });
+      worker = new Worker(SHARD_URL, engineWorkerOptions(data));
     } catch (err) {
       this.#fail(`engine worker ${n} could not start: ${String(err)}`);
       return { send: () => undefined, end: () => undefined };

@@ -1,9 +1,10 @@
-import http from 'node:http';
+import type { Agent } from 'node:http';
 import https from 'node:https';
 import parsePrometheusText, { type PrometheusFamily } from 'parse-prometheus-text-format';
 import { DEFAULTS } from '../../shared/defaults.ts';
 import { exporterCpuCount, exporterFigures, type ExporterScrape } from '../../shared/resources-exporter.ts';
 import type { ResourceSource } from '../../shared/resources.ts';
+import { http } from '../engine/node-http.ts';
 import { isThisMachine } from './resolve.ts';
 import { messageOf, timedCpu, type MonitorSource, type SourceReading } from './source.ts';
 
@@ -149,7 +150,7 @@ type Fetched = { ok: true; text: string } | { ok: false; reason: string };
  * against 5 ms for node_exporter's 57 KB page, measured here), which keeps a 1 s tick well
  * under 1 % of a core. `agent` keeps the connection between scrapes.
  */
-export function fetchMetricsText(url: string, limits: ExporterLimits, agent?: http.Agent): Promise<Fetched> {
+export function fetchMetricsText(url: string, limits: ExporterLimits, agent?: Agent): Promise<Fetched> {
   return new Promise<Fetched>((resolve) => {
     let settled = false;
     // Declared first: done() may run before get() returns.
@@ -210,7 +211,7 @@ class ExporterSource implements MonitorSource {
   readonly #url: string;
   readonly #limits: ExporterLimits;
   readonly #notes: string[] = [];
-  readonly #agent: http.Agent;
+  readonly #agent: Agent;
   #previous: ExporterScrape | null = null;
   #cpuCount: number | null = null;
   #selfMicros = 0;

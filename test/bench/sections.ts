@@ -335,7 +335,47 @@ export async function rssSection(b: Bench): Promise<string> {
       await pause();
     }
   }
-  return ['### Engine memory (closed, http, 100 connections)', '', rssTable(runs), ''].join('\n');
+  return [
+    '### Engine memory (closed, http, 100 connections)',
+    '',
+    rssTable(runs),
+    '',
+    await manyConnectionsRss(url, b.quick ? 3 : 4),
+  ].join('\n');
+}
+
+/** Issue 9's memory goal: 10,000 connections under 300 MB with -t 1, under 60 MB more per extra worker. */
+async function manyConnectionsRss(url: string, seconds: number): Promise<string> {
+  const connections = 10_000;
+  const runs: RssRun[] = [];
+  log(`peak RSS, closed, http, ${connections} connections, -t 1 and -t 2, ${seconds} s:`);
+  for (const workers of [1, 2]) {
+    const label = `Trebuchet, native engine, -t ${workers}`;
+    try {
+      const f = await runEngine(
+        closedScenario(url, connections, seconds, { engine: 'native', workers }),
+        seconds,
+      );
+      runs.push({ label, seconds, requests: f.requests, maxRssKiB: f.outcome.maxRssKiB });
+      log(`  ${label}: ${(f.outcome.maxRssKiB / 1024).toFixed(1)} MiB after ${f.requests} requests`);
+    } catch (e) {
+      log(`  ${label}: FAILED: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    await pause();
+  }
+  const [one, two] = runs;
+  const extra =
+    one && two && runs.length === 2
+      ? `The second worker adds ${((two.maxRssKiB - one.maxRssKiB) / 1024).toFixed(1)} MiB (goal: under 60; -t 1 under 300).`
+      : 'A run failed: no per-worker figure.';
+  return [
+    `### Engine memory, ${connections.toLocaleString('en-US')} connections (closed, http, -t 1 and -t 2)`,
+    '',
+    rssTable(runs),
+    '',
+    extra,
+    '',
+  ].join('\n');
 }
 
 const FRAME_TIMES = join(import.meta.dirname, '..', '..', 'test-artifacts', 'frame-times.json');

@@ -19,8 +19,9 @@ const EOS = 256;
  * the shortest code being 5 bits), that symbol (bits 9-16), and whether the bits spell EOS,
  * which a string must not contain (bit 17). A string may end only in a state reached by
  * fewer than 8 bits, all ones, since its last symbol: padding, a prefix of EOS (`accept`).
+ * Built on first use: an HTTP/1.1 run never needs it (it costs tens of ms of a run's start-up).
  */
-const HUFFMAN = (() => {
+function buildCode() {
   const lengths = [...HUFFMAN_LENGTHS].map((c) => parseInt(c, 32));
   const bySize = lengths.map((_, sym) => sym).sort((a, b) => lengths[a]! - lengths[b]! || a - b);
   // The tree: per internal node, its two children: another internal node (< 256) or 256 + symbol.
@@ -63,11 +64,16 @@ const HUFFMAN = (() => {
   }
   const accept = Uint8Array.from(ones, (allOnes, state) => Number(allOnes && depth[state]! < 8));
   return { step, accept, lengths };
-})();
+}
+
+let huffman: ReturnType<typeof buildCode> | null = null;
+const code = () => (huffman ??= buildCode());
 
 /** Octets a text takes Huffman-coded. */
-export const huffmanOctets = (text: string): number =>
-  Math.ceil([...Buffer.from(text, 'latin1')].reduce((bits, byte) => bits + HUFFMAN.lengths[byte]!, 0) / 8);
+export function huffmanOctets(text: string): number {
+  const { lengths } = code();
+  return Math.ceil([...Buffer.from(text, 'latin1')].reduce((bits, byte) => bits + lengths[byte]!, 0) / 8);
+}
 
 const SYMBOL = 0x100;
 const INVALID = 1 << 17;
@@ -76,7 +82,7 @@ let scratch = Buffer.allocUnsafe(512);
 
 /** Decodes Huffman-coded octets into `scratch`; returns how many, or -1 when the coding is invalid. */
 function huffmanInto(buf: Uint8Array, from: number, to: number): number {
-  const { step, accept } = HUFFMAN;
+  const { step, accept } = code();
   // The shortest code is 5 bits: at most 8 / 5 symbols per octet.
   const most = Math.ceil(((to - from) * 8) / 5);
   if (most > scratch.length) scratch = Buffer.allocUnsafe(most);
