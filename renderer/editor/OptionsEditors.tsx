@@ -50,7 +50,11 @@ export function ConnectionEditor({ draft, onChange }: { draft: ScenarioDraft; on
           testId="opt-timeout"
           onChange={(timeoutMs) => onChange({ timeoutMs })}
         />
-        <WorkersField value={draft.workers} testId="opt-workers" onChange={(workers) => onChange({ workers })} />
+        <WorkersField
+          value={draft.workers}
+          testId="opt-workers"
+          onChange={(workers) => onChange({ workers })}
+        />
       </div>
     </div>
   );

@@ -226,7 +226,11 @@ export const PlanEditor = memo(function PlanEditor({
             values={draft}
             onChange={set}
           />
-          <WorkersField value={draft.workers} testId="plan-workers" onChange={(workers) => set({ workers })} />
+          <WorkersField
+            value={draft.workers}
+            testId="plan-workers"
+            onChange={(workers) => set({ workers })}
+          />
           <Toggle label="Keep-alive" checked={draft.keepAlive} onChange={(keepAlive) => set({ keepAlive })} />
         </div>
 
