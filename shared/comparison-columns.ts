@@ -14,6 +14,7 @@ import { maxOf, meanOf, sum } from './matrix-cell-figures.ts';
 import { SERVER_COLUMNS } from './comparison-server-columns.ts';
 import type { VerdictFigure } from './verdict-caveats.ts';
 import { badCaveatsOn, cellVerdict, verdictLabel, type Verdict } from './verdict.ts';
+import { workerCpu } from './worker-cpu.ts';
 
 /** A cell of the matrix with its runs and verdict. */
 export interface MatrixCell extends CellAggregate {
@@ -290,6 +291,15 @@ export const MATRIX_COLUMNS: Record<MatrixColumnId, MatrixColumn> = {
     description: 'open model: scheduled requests never sent, summed',
     figure: null,
     value: (c) => sum(c, (r) => r.requests.dropped),
+    format: countFormat,
+  },
+  workers: {
+    id: 'workers',
+    label: 'workers',
+    unit: '',
+    description: "engine worker threads each run's load was split across (-t; the most, if runs differ)",
+    figure: null,
+    value: (c) => maxOf(c, (r) => workerCpu(r.generator).workers),
     format: countFormat,
   },
   ...SERVER_COLUMNS,

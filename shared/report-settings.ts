@@ -39,6 +39,7 @@ export const MATRIX_COLUMN_IDS = [
   'sloFailures',
   'late',
   'dropped',
+  'workers',
   'serverCpuMean',
   'serverCpuMax',
   'serverCpuPer10k',

@@ -25,9 +25,3 @@ export function workerCpu(g: GeneratorFacts): WorkerCpu {
     saturated: g.saturated || list.some((w) => w.saturated),
   };
 }
-
-/** "1 worker", "4 workers": how many engine threads a result's load ran in. */
-export function workersLabel(g: GeneratorFacts): string {
-  const n = g.workers?.length ?? 1;
-  return `${n} worker${n === 1 ? '' : 's'}`;
-}

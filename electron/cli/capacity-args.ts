@@ -45,6 +45,7 @@ const CAPACITY_OPTIONS = {
   servername: RUN_OPTIONS.servername,
   'tls-min-version': RUN_OPTIONS['tls-min-version'],
   timeout: RUN_OPTIONS.timeout,
+  threads: RUN_OPTIONS.threads,
   interval: RUN_OPTIONS.interval,
   format: RUN_OPTIONS.format,
   json: RUN_OPTIONS.json,

@@ -150,9 +150,9 @@ A step whose figures are not the server's (the generator ran flat out, or the sc
 not kept while the server kept up: a tiny --max-in-flight, a slow machine) ends the search
 with "at least N req/s; the client was the limit", never a figure blamed on the server.
 
-Requests and TLS: -m, -H, --body, --body-file, -k/--no-keepalive, --http2, --timeout,
---monitor, --insecure, --cacert, --servername, --tls-min-version and --interval as for
-trebuchet run (trebuchet help run).
+Requests, TLS and workers: -m, -H, --body, --body-file, -k/--no-keepalive, --http2,
+--timeout, --monitor, --insecure, --cacert, --servername, --tls-min-version, --interval and
+-t/--threads (each step's engine worker threads) as for trebuchet run (trebuchet help run).
 
 Output:
       --format F          text (every step and each server's answer, then one sentence:

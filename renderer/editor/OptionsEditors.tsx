@@ -50,17 +50,40 @@ export function ConnectionEditor({ draft, onChange }: { draft: ScenarioDraft; on
           testId="opt-timeout"
           onChange={(timeoutMs) => onChange({ timeoutMs })}
         />
-        <TextField
-          label="Workers"
-          path="options.workers"
+        <WorkersField
           value={draft.workers}
-          placeholder="auto"
-          hint="engine threads, like wrk -t; auto: the cores, less one for a server on this machine"
           testId="opt-workers"
           onChange={(workers) => onChange({ workers })}
         />
       </div>
     </div>
+  );
+}
+
+/**
+ * Engine worker threads (options.workers, the CLI's -t) of a run (Run tab, "opt-workers"),
+ * of every cell of a comparison ("plan-workers") or of every step of a capacity search
+ * ("capacity-workers"); the text goes through draft.ts workersInput.
+ */
+export function WorkersField({
+  value,
+  testId,
+  onChange,
+}: {
+  value: string;
+  testId: 'opt-workers' | 'plan-workers' | 'capacity-workers';
+  onChange: (workers: string) => void;
+}) {
+  return (
+    <TextField
+      label="Workers"
+      path="options.workers"
+      value={value}
+      placeholder="auto"
+      hint="engine threads, like wrk -t; auto: the cores, less one for a server on this machine"
+      testId={testId}
+      onChange={onChange}
+    />
   );
 }
 

@@ -303,6 +303,7 @@ const MATRIX_CSV_COLUMNS: readonly MatrixColumn[] = [
   registry('slo failures', 'sloFailures'),
   registry('late', 'late'),
   registry('dropped', 'dropped'),
+  registry('generator workers', 'workers'),
   // The Runs summary CSV's server columns, per cell (mean over the runs; max of their maxes).
   registry('server cpu mean (% of a core)', 'serverCpuMean'),
   registry('server cpu max (% of a core)', 'serverCpuMax'),

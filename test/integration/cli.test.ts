@@ -20,6 +20,7 @@ import { runResultSchema } from '../../shared/result.ts';
 import { makeTestCerts } from '../helpers/certs.ts';
 import { endAfterAll, endAfterEach } from '../helpers/cleanup.ts';
 import { abField, runCli, startCli } from '../helpers/cli.ts';
+import { nginxStatus, startNginx } from '../helpers/nginx.ts';
 import { handlers, refusedPort, startHttpServer, type TestServer } from '../helpers/servers.ts';
 
 const endAll = endAfterAll();
@@ -608,5 +609,62 @@ describe('trebuchet serve', () => {
     const unknown = await runCli(['attack']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown command "attack"');
+  });
+});
+
+describe('-t in comparisons and capacity searches, against nginx', () => {
+  it('runs every cell of a comparison in 2 workers: the JSON, the Matrix CSV and the Runs CSV say 2', async () => {
+    const nginx = end(await startNginx({ workers: 1 }));
+    const json = join(dir, 'workers-compare.json');
+    const csv = join(dir, 'workers-compare.csv');
+    const before = await nginxStatus(nginx);
+    const r = await runCli([
+      ...['run', '--preset', 'builtin-seed-002-ab-repeated', `${nginx.httpUrl}test.html`, '-t', '2'],
+      ...['-n', '200', '--repetitions', '1', '--pause', '0', '--json', json, '--csv', csv],
+      ...['--data-dir', join(dir, 'workers-data')],
+    ]);
+    const after = await nginxStatus(nginx);
+    expect(r.code, r.stderr).toBe(0);
+    const saved = JSON.parse(readFileSync(json, 'utf8')) as { outcomes: unknown[] };
+    const outcomes = saved.outcomes.map((o) => cellOutcomeSchema.parse(o));
+    expect(outcomes).toHaveLength(1);
+    const result = outcomes[0]!.result;
+    expect(result.options.workers).toBe(2);
+    expect(result.generator.workers).toHaveLength(2);
+    expect([result.requests.total, result.statusCodes]).toEqual([200, { '200': 200 }]);
+    // nginx's count: the load, the pre-flight checks (the comparison's and the run's) and our reads.
+    expect(after.requests - before.requests).toBeGreaterThanOrEqual(201);
+    expect(after.requests - before.requests).toBeLessThanOrEqual(204);
+    const column = (file: string, name: string) =>
+      parse<Record<string, string>>(readFileSync(file, 'utf8'), { columns: true }).map((row) => row[name]);
+    expect(column(csv.replace(/\.csv$/, '.matrix.csv'), 'generator workers')).toEqual(['2']);
+    expect(column(csv.replace(/\.csv$/, '.summary.csv'), 'generator workers')).toEqual(['2']);
+  });
+
+  it('runs every step of a capacity search in 2 workers', async () => {
+    const nginx = end(await startNginx({ workers: 1 }));
+    const before = await nginxStatus(nginx);
+    const r = await runCli([
+      ...['capacity', `nginx=${nginx.httpUrl}test.html`, '-t', '2', '--p99', '100'],
+      ...['--start-rate', '100', '--max-rate', '200', '--step', '1', '--warmup', '0', '--format', 'json'],
+      ...['--data-dir', join(dir, 'workers-data')],
+    ]);
+    const after = await nginxStatus(nginx);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { steps: { rate: number; result: unknown }[] };
+    const steps = out.steps.map((s) => ({ rate: s.rate, result: runResultSchema.parse(s.result) }));
+    expect(steps.map((s) => s.rate)).toEqual([100, 200]);
+    for (const { rate, result } of steps) {
+      expect(result.options.workers).toBe(2);
+      expect(result.generator.workers).toHaveLength(2);
+      // 1 s at the step's rate: the two workers' interleaved schedules add up to it.
+      expect(result.requests.total).toBeGreaterThanOrEqual(rate * 0.95);
+      expect(result.requests.total).toBeLessThanOrEqual(rate * 1.05);
+      expect(result.requests.errors).toBe(0);
+    }
+    const sent = steps.reduce((a, s) => a + s.result.requests.total, 0);
+    // Plus a pre-flight request per step and our status reads.
+    expect(after.requests - before.requests).toBeGreaterThanOrEqual(sent + 1);
+    expect(after.requests - before.requests).toBeLessThanOrEqual(sent + 4);
   });
 });

@@ -99,6 +99,19 @@ describe('trebuchet capacity flags', () => {
     });
   });
 
+  it("-t/--threads sets the engine workers of every step, over a preset's too, and names the flag", () => {
+    expect(parse('http://127.0.0.1:1/', '--p99', '10').plan.options.workers).toBe('auto');
+    expect(parse('http://127.0.0.1:1/', '--p99', '10', '-t', '2').plan.options.workers).toBe(2);
+    expect(parse('http://127.0.0.1:1/', '--p99', '10', '--threads', 'auto').plan.options.workers).toBe(
+      'auto',
+    );
+    const target = ['--target', 'nginx · http=http://127.0.0.1:9082'];
+    expect(fromPreset('builtin-capacity-p99-10ms', ...target, '-t', '3').plan.options.workers).toBe(3);
+    expect(fails('http://127.0.0.1:1/', '--p99', '10', '-t', '0')).toBe(
+      '--threads: workers must be at least 1',
+    );
+  });
+
   it('names the flag at fault', () => {
     expect(fails('--p99', '10')).toBe('<url>: give at least one target URL, or --preset');
     expect(fails('http://127.0.0.1:1/')).toBe('--p99: give the latency goal, e.g. --p99 10 (ms)');

@@ -64,6 +64,17 @@ describe('matrix columns', () => {
     expect(planReport(plan).columns).toEqual(DEFAULTS.comparison.columns);
   });
 
+  it("gives each cell its runs' engine workers: 1 for a result saved before workers existed", () => {
+    const cpu = { cpuPercentMean: 40, cpuPercentMax: 50, saturated: false };
+    const split = amendResult(abRun(1000, 3, 1, 4, 3), { generator: { workers: [cpu, cpu] } });
+    const [nginx, apache] = cellsOf(plan, [
+      outcome(0, 0, split),
+      outcome(0, 1, split),
+      outcome(1, 0, abRun(500, 4, 2, 8, 7)),
+    ]);
+    expect([nginx!, apache!].map((c) => columnText(MATRIX_COLUMNS.workers, c))).toEqual(['2', '1']);
+  });
+
   it("gives each cell today's figures and ab's: time taken, time per request, Connect / Processing / Waiting", () => {
     const [nginx, apache] = cellsOf(plan, [
       outcome(0, 0, abRun(1000, 3, 1, 4, 3)),

@@ -140,6 +140,27 @@ describe('HTML report of a comparison', () => {
     expect(html.match(/<details class="cell-run">/g)).toHaveLength(4);
   });
 
+  it("shows the workers the plan asked for, each cell's in the matrix, and each run's per-worker CPU", () => {
+    const cpu = (mean: number) => ({ cpuPercentMean: mean, cpuPercentMax: mean + 10, saturated: false });
+    const twoWorkers = (r: ReturnType<typeof resultWith>) =>
+      amendResult(r, { options: { workers: 2 }, generator: { workers: [cpu(40), cpu(35)] } });
+    const html = comparisonHtmlReport({
+      plan: {
+        ...plan,
+        options: { ...plan.options, workers: 2 },
+        report: { format: 'vegeta', columns: ['rps', 'workers', 'verdict'] },
+      },
+      outcomes: outcomes.map((o) => ({ ...o, result: twoWorkers(o.result) })),
+      status: 'completed',
+    });
+    expect(html).toMatch(/<h3>Plan<\/h3><dl class="facts">.*<dt>Workers<\/dt><dd>2<\/dd>/);
+    expect(html).toContain('<th class="num" scope="col">workers</th>');
+    expect(html.match(/<td class="num">2<\/td><td[ >]/g)).toHaveLength(4);
+    expect(html.match(/<dt>Generator CPU<\/dt><dd>2 workers: 40%, 35% of a core on average/g)).toHaveLength(
+      4,
+    );
+  });
+
   it('says why it did not start, with the fixes', () => {
     const html = comparisonHtmlReport({
       plan,

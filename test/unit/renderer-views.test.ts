@@ -96,6 +96,23 @@ describe('comparison editor draft', () => {
     expect(check.plan.options).toMatchObject({ warmupSeconds: 2, sloMs: 300 });
   });
 
+  it("keeps a preset's workers through load and save, and names the field when the text is bad", () => {
+    const saved = (workers: number | 'auto') =>
+      comparisonPlanSchema.parse({ ...plan, options: { ...plan.options, workers } });
+    for (const workers of [2, 'auto'] as const) {
+      const d = draftFromPlan(saved(workers));
+      expect(d.workers).toBe(String(workers));
+      expect(checkPlanDraft(d)).toMatchObject({ ok: true, plan: { options: { workers } } });
+    }
+    expect(defaultPlanDraft().workers).toBe('auto');
+    const edited = (workers: string) => checkPlanDraft({ ...draftFromPlan(saved(2)), workers });
+    expect(edited('4')).toMatchObject({ ok: true, plan: { options: { workers: 4 } } });
+    expect(edited(' AUTO ')).toMatchObject({ ok: true, plan: { options: { workers: 'auto' } } });
+    expect(edited('')).toMatchObject({ ok: true, plan: { options: { workers: 'auto' } } });
+    expect(edited('0').issues.get('options.workers')).toBe('workers must be at least 1');
+    expect(edited('two').issues.get('options.workers')).toMatch(/^workers must be 'auto' or a whole number/);
+  });
+
   it('reads levels separated by commas, spaces or semicolons', () => {
     expect(parseLevels('10, 100 1000;5000')).toEqual([10, 100, 1000, 5000]);
     expect(parseLevels(' 1,2 , x ')).toEqual([1, 2, 'x']);

@@ -10,7 +10,7 @@ import {
   type TextKeys,
 } from '../../components/fields.tsx';
 import { IssuesContext, useTouchedIssues } from '../../editor/issues.ts';
-import { TlsEditor } from '../../editor/OptionsEditors.tsx';
+import { TlsEditor, WorkersField } from '../../editor/OptionsEditors.tsx';
 import { ServerRowHead } from '../../editor/ServerRowHead.tsx';
 import {
   newCapacityTarget,
@@ -138,6 +138,11 @@ export const CapacityEditor = memo(function CapacityEditor({
             ]}
             testId="capacity-protocol"
             onChange={(protocol) => set({ protocol })}
+          />
+          <WorkersField
+            value={draft.workers}
+            testId="capacity-workers"
+            onChange={(workers) => set({ workers })}
           />
           <Toggle label="Keep-alive" checked={draft.keepAlive} onChange={(keepAlive) => set({ keepAlive })} />
         </div>

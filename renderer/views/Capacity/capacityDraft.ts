@@ -4,7 +4,14 @@ import type { ComparisonPlan } from '../../../shared/comparison.ts';
 import { DEFAULTS } from '../../../shared/defaults.ts';
 import type { Protocol } from '../../../shared/scenario.ts';
 import { parseWith, type FieldIssue } from '../../../shared/validation.ts';
-import { durationOrText, newKey, numberOrText, tlsInput, type TlsDraft } from '../../editor/draft.ts';
+import {
+  durationOrText,
+  newKey,
+  numberOrText,
+  tlsInput,
+  workersInput,
+  type TlsDraft,
+} from '../../editor/draft.ts';
 
 /**
  * The Capacity editor's state while a person types: numbers as text (so "1o0" reaches the
@@ -30,6 +37,8 @@ export interface CapacityDraft {
   maxInFlight: string;
   protocol: Protocol;
   keepAlive: boolean;
+  /** Engine worker threads of every step: 'auto' (or empty) or a count. */
+  workers: string;
   tls: TlsDraft;
   rest: { plan: CapacityPlan } | null;
 }
@@ -52,6 +61,7 @@ export function defaultCapacityDraft(): CapacityDraft {
     maxInFlight: String(DEFAULTS.open.maxInFlight),
     protocol: DEFAULTS.protocol,
     keepAlive: DEFAULTS.keepAlive,
+    workers: String(DEFAULTS.workers),
     tls: { verify: DEFAULTS.tls.verify, caFile: '', servername: '', minVersion: DEFAULTS.tls.minVersion },
     rest: null,
   };
@@ -72,6 +82,7 @@ export function draftFromCapacityPlan(plan: CapacityPlan): CapacityDraft {
     maxInFlight: String(plan.maxInFlight),
     protocol: options.protocol,
     keepAlive: options.keepAlive,
+    workers: String(options.workers),
     tls: {
       verify: options.tls.verify,
       caFile: options.tls.caFile ?? '',
@@ -114,7 +125,13 @@ export function draftToCapacityInput(d: CapacityDraft): unknown {
       warmupSeconds: durationOrText(d.warmupSeconds, 's'),
     },
     maxInFlight: numberOrText(d.maxInFlight),
-    options: { ...options, protocol: d.protocol, keepAlive: d.keepAlive, tls: tlsInput(d.tls) },
+    options: {
+      ...options,
+      protocol: d.protocol,
+      keepAlive: d.keepAlive,
+      workers: workersInput(d.workers),
+      tls: tlsInput(d.tls),
+    },
   };
 }
 

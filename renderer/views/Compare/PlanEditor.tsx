@@ -12,7 +12,7 @@ import {
 } from '../../components/fields.tsx';
 import { IssuesContext, useTouchedIssues } from '../../editor/issues.ts';
 import { MonitorField } from '../../editor/MonitorField.tsx';
-import { TlsEditor } from '../../editor/OptionsEditors.tsx';
+import { TlsEditor, WorkersField } from '../../editor/OptionsEditors.tsx';
 import { ServerRowHead } from '../../editor/ServerRowHead.tsx';
 import {
   newPlanTarget,
@@ -225,6 +225,11 @@ export const PlanEditor = memo(function PlanEditor({
             fields={draft.model === 'open' || draft.limitKind === 'duration' ? BY_DURATION : BY_COUNT}
             values={draft}
             onChange={set}
+          />
+          <WorkersField
+            value={draft.workers}
+            testId="plan-workers"
+            onChange={(workers) => set({ workers })}
           />
           <Toggle label="Keep-alive" checked={draft.keepAlive} onChange={(keepAlive) => set({ keepAlive })} />
         </div>

@@ -16,6 +16,7 @@ import {
   numberOrText,
   optionalDurationOrText,
   tlsInput,
+  workersInput,
   type TlsDraft,
 } from '../../editor/draft.ts';
 import { DEFAULT_MONITOR_TEXT, monitorInput, withMonitorIssues } from '../../editor/monitorDraft.ts';
@@ -49,6 +50,8 @@ export interface PlanDraft {
   warmupSeconds: string;
   pauseSeconds: string;
   keepAlive: boolean;
+  /** Engine worker threads of every cell: 'auto' (or empty) or a count. */
+  workers: string;
   tls: TlsDraft;
   sloMs: string;
   rest: { plan: ComparisonPlan } | null;
@@ -78,6 +81,7 @@ export function defaultPlanDraft(): PlanDraft {
     warmupSeconds: '0',
     pauseSeconds: String(DEFAULTS.comparison.pauseSeconds),
     keepAlive: DEFAULTS.keepAlive,
+    workers: String(DEFAULTS.workers),
     tls: { verify: DEFAULTS.tls.verify, caFile: '', servername: '', minVersion: DEFAULTS.tls.minVersion },
     sloMs: '',
     rest: null,
@@ -114,6 +118,7 @@ export function draftFromPlan(plan: ComparisonPlan): PlanDraft {
     warmupSeconds: String(plan.options.warmupSeconds),
     pauseSeconds: String(plan.pauseSeconds),
     keepAlive: plan.options.keepAlive,
+    workers: String(plan.options.workers),
     tls: {
       verify: plan.options.tls.verify,
       caFile: plan.options.tls.caFile ?? '',
@@ -172,6 +177,7 @@ export function draftToPlanInput(d: PlanDraft): unknown {
     options: {
       ...options,
       keepAlive: d.keepAlive,
+      workers: workersInput(d.workers),
       warmupSeconds: durationOrText(d.warmupSeconds, 's'),
       sloMs: optionalDurationOrText(d.sloMs, 'ms'),
       tls: tlsInput(d.tls),

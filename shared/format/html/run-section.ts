@@ -55,6 +55,7 @@ export function optionFacts(
       : []),
     ['Keep-alive', o.keepAlive ? 'on' : 'off'],
     ['Engine', o.engine],
+    ['Workers', String(o.workers)],
     ['Timeout', `${formatCount(o.timeoutMs)} ms`],
     ['Warm-up', `${o.warmupSeconds} s`],
     ['SLO', o.sloMs === null ? 'none' : `${o.sloMs} ms (slower responses count as failures)`],
