@@ -164,16 +164,26 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     const endAt = at - this.t0 + this.plan.durationMs;
     this.endAt = endAt;
     this.total = this.arrivals.countBefore(endAt);
+    this.armScheduleEnd();
+    this.sendDue(performance.now());
+  }
+
+  /**
+   * Ends the schedule at its time, so a backlog with no free slot (a silent server) is dropped
+   * then instead of waiting for a slot. Node fires a timer up to 1 ms early (its clock is in
+   * whole ms): until the end has passed, the timer is armed again for the rest, or the
+   * requests due in that last millisecond would count as dropped.
+   */
+  private armScheduleEnd(): void {
     this.windowEnd = setTimeout(
       () => {
-        // Node may fire a timer up to 1 ms early: the schedule is over all the same, or a
-        // backlog with no free slot (a silent server) would keep it open until one frees.
+        const now = performance.now();
+        if (now < this.t0 + this.endAt) return this.armScheduleEnd();
         this.scheduleOver = true;
-        this.sendDue(performance.now());
+        this.sendDue(now);
       },
-      Math.max(0, this.t0 + endAt - performance.now()),
+      Math.max(0, this.t0 + this.endAt - performance.now()),
     );
-    this.sendDue(performance.now());
   }
 
   private freed(slot: Slot, now: number | undefined): void {
