@@ -12,6 +12,9 @@ const HUFFMAN_LENGTHS =
 
 const EOS = 256;
 
+/** The code length of each symbol, in bits. */
+const LENGTHS = [...HUFFMAN_LENGTHS].map((c) => parseInt(c, 32));
+
 /**
  * The Huffman code as a state machine read 4 bits at a time (as nghttp2 does). A state is a
  * node inside the code tree (256 of them, the root 0). Each of a state's 16 transitions packs
@@ -19,10 +22,10 @@ const EOS = 256;
  * the shortest code being 5 bits), that symbol (bits 9-16), and whether the bits spell EOS,
  * which a string must not contain (bit 17). A string may end only in a state reached by
  * fewer than 8 bits, all ones, since its last symbol: padding, a prefix of EOS (`accept`).
- * Built on first use: an HTTP/1.1 run never needs it (it costs tens of ms of a run's start-up).
+ * Built on first decode: an HTTP/1.1 run never needs it (it costs tens of ms of a run's start-up).
  */
 function buildCode() {
-  const lengths = [...HUFFMAN_LENGTHS].map((c) => parseInt(c, 32));
+  const lengths = LENGTHS;
   const bySize = lengths.map((_, sym) => sym).sort((a, b) => lengths[a]! - lengths[b]! || a - b);
   // The tree: per internal node, its two children: another internal node (< 256) or 256 + symbol.
   const next: [number, number][] = [[-1, -1]];
@@ -63,17 +66,15 @@ function buildCode() {
     }
   }
   const accept = Uint8Array.from(ones, (allOnes, state) => Number(allOnes && depth[state]! < 8));
-  return { step, accept, lengths };
+  return { step, accept };
 }
 
 let huffman: ReturnType<typeof buildCode> | null = null;
 const code = () => (huffman ??= buildCode());
 
 /** Octets a text takes Huffman-coded. */
-export function huffmanOctets(text: string): number {
-  const { lengths } = code();
-  return Math.ceil([...Buffer.from(text, 'latin1')].reduce((bits, byte) => bits + lengths[byte]!, 0) / 8);
-}
+export const huffmanOctets = (text: string): number =>
+  Math.ceil([...Buffer.from(text, 'latin1')].reduce((bits, byte) => bits + LENGTHS[byte]!, 0) / 8);
 
 const SYMBOL = 0x100;
 const INVALID = 1 << 17;
