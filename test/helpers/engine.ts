@@ -1,5 +1,7 @@
-import { addSample, type RunResult, type Sample } from '../../shared/result.ts';
+import { expect } from 'vitest';
+import { addSample, type RunResult, type Sample, type StageResult } from '../../shared/result.ts';
 import { scenarioSchema, type ScenarioInput } from '../../shared/scenario.ts';
+import type { Stage } from '../../shared/stages.ts';
 import { startRun } from '../../electron/engine/run.ts';
 import { buildRunSpec } from '../../electron/engine/spec.ts';
 import type { RunSpec } from '../../electron/engine/types.ts';
@@ -92,4 +94,26 @@ export async function runTarget(
     stopMs: end - t,
     elapsedBound: (end - launchedAt) / 1000,
   };
+}
+
+/** A closed-model ramp: 1 s up to 4 connections, 1 s at 4, 1 s down to 1. */
+export const CLOSED_RAMP: Stage[] = [
+  { durationSeconds: 1, target: 4 },
+  { durationSeconds: 1, target: 4 },
+  { durationSeconds: 1, target: 1 },
+];
+
+/**
+ * What a run of CLOSED_RAMP shows, in one worker or several: the samples at 4 connections at
+ * the peak and 1 at the end, three stage rows (none planned) that add up to the run. Returns the rows.
+ */
+export function expectClosedRamp(result: RunResult, samples: readonly Sample[]): StageResult[] {
+  const connections = samples.map((s) => s.connections!);
+  expect(Math.max(...connections)).toBe(4);
+  expect(connections.at(-1)).toBe(1);
+  const stages = result.stages!;
+  expect(stages).toHaveLength(3);
+  expect(stages.every((s) => s.planned === null && s.requests > 0)).toBe(true);
+  expect(stages.reduce((n, s) => n + s.requests, 0)).toBe(result.requests.total);
+  return stages;
 }

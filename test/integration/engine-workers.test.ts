@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeHistogram } from '../../electron/engine/histogram.ts';
 import { endAfterAll } from '../helpers/cleanup.ts';
-import { oneTarget, runTarget } from '../helpers/engine.ts';
+import { CLOSED_RAMP, expectClosedRamp, oneTarget, runTarget } from '../helpers/engine.ts';
 import { nginxStatus, startNginx, type NginxServer } from '../helpers/nginx.ts';
 import { handlers, startHttpServer } from '../helpers/servers.ts';
 
@@ -198,11 +198,7 @@ describe('a run split across worker threads', () => {
         load: {
           model: 'closed',
           rate: 400,
-          stages: [
-            { durationSeconds: 1, target: 4 },
-            { durationSeconds: 1, target: 4 },
-            { durationSeconds: 1, target: 1 },
-          ],
+          stages: CLOSED_RAMP,
         },
         options: { workers: 2 },
       }),
@@ -214,13 +210,7 @@ describe('a run split across worker threads', () => {
     // The pre-flight's connection, 2 + 2 opened on the way up, the status request's own.
     expect(after.accepts - before.accepts).toBe(1 + 4 + 1);
     // The samples carry both workers' connections together: 4 at the peak, 1 at the end.
-    const connections = samples.map((s) => s.connections!);
-    expect(Math.max(...connections)).toBe(4);
-    expect(connections.at(-1)).toBe(1);
-    const stages = result.stages!;
-    expect(stages).toHaveLength(3);
-    expect(stages.every((s) => s.planned === null && s.requests > 0)).toBe(true);
-    expect(stages.reduce((a, s) => a + s.requests, 0)).toBe(result.requests.total);
+    expectClosedRamp(result, samples);
     const served = after.requests - before.requests - 2;
     expect(served).toBeGreaterThanOrEqual(result.requests.total);
     expect(served).toBeLessThanOrEqual(result.requests.total + result.requests.inFlightAtEnd);
