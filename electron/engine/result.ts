@@ -53,20 +53,22 @@ export interface CpuFacts {
 }
 
 /**
- * Generator CPU over the measured samples (warm-up excluded): the mean weighted by window
- * length; the max and the saturation verdict from full windows only, since a last window of a
- * few milliseconds (teardown included) says nothing about the run.
+ * Generator CPU over the measured samples (warm-up excluded), from full windows only when
+ * there are any, since a last window of a few milliseconds (teardown included) says nothing
+ * about the run: the mean weighted by window length, the max, the saturation verdict. Mean and
+ * max come from the same windows, so the mean is never above the max (a 1 s run's short last
+ * window at 40% had made it "25% on average, max 24%").
  */
 export function cpuFacts(samples: readonly CpuSample[], sampleIntervalMs: number): CpuFacts {
   const measured = samples.filter((s) => !s.warmup && s.cpuPercent !== undefined);
+  const full = measured.filter((s) => isFull(s, sampleIntervalMs));
+  const judged = full.length > 0 ? full : measured;
   let weighted = 0;
   let seconds = 0;
-  for (const s of measured) {
+  for (const s of judged) {
     weighted += s.cpuPercent! * s.intervalSeconds;
     seconds += s.intervalSeconds;
   }
-  const full = measured.filter((s) => isFull(s, sampleIntervalMs));
-  const judged = full.length > 0 ? full : measured;
   const max = judged.reduce((m, s) => Math.max(m, s.cpuPercent!), 0);
   const flatOut = judged.filter((s) => s.cpuPercent! >= SATURATED_CPU_PERCENT).length;
   return {

@@ -174,7 +174,7 @@ describe('result math', () => {
     expect(rateStats([], 1000, 12)).toEqual({ stdev: 0, min: 12, max: 12 });
   });
 
-  it('generator CPU: mean weighted by window, saturation over full windows', () => {
+  it('generator CPU: mean, max and saturation over full windows, the mean weighted by window', () => {
     const flatOut = [
       sample({ cpuPercent: 99 }),
       sample({ cpuPercent: 97 }),
@@ -183,8 +183,16 @@ describe('result math', () => {
       sample({ cpuPercent: 10, warmup: true }),
     ];
     const cpu = cpuFacts(flatOut, 1000);
-    expect(cpu.mean).toBeCloseTo((99 + 97 + 40 + 3) / 3.01, 10);
+    expect(cpu.mean).toBeCloseTo((99 + 97 + 40) / 3, 10);
     expect(cpu.max).toBe(99);
+    // A run of one full window and a short last one busier than it: the mean stays within the max.
+    const short = cpuFacts(
+      [sample({ cpuPercent: 24 }), sample({ cpuPercent: 40, intervalSeconds: 0.06 })],
+      1000,
+    );
+    expect(short).toEqual({ mean: 24, max: 24, saturated: false });
+    // Only short windows (a run shorter than a tick): they are all there is.
+    expect(cpuFacts([sample({ cpuPercent: 50, intervalSeconds: 0.2 })], 1000).mean).toBe(50);
     expect(cpu.saturated).toBe(true);
     expect(
       cpuFacts([sample({ cpuPercent: 95 }), sample({ cpuPercent: 30 }), sample({ cpuPercent: 20 })], 1000)
