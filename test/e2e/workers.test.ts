@@ -97,6 +97,8 @@ describe('workers in the browser', () => {
     );
     await workers.fill('2');
     expect(await page.getByTestId('error-options.workers').count()).toBe(0);
+    await workers.scrollIntoViewIfNeeded();
+    await app.screenshot('workers-compare-editor.png');
 
     await page.getByTestId('compare-run').click();
     await page.getByTestId('comparison-saved').waitFor({ timeout: 60_000 });
