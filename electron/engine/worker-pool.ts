@@ -242,7 +242,7 @@ class Pool {
 
   #complete(): void {
     const end = this.#finishing!;
-    const { spec, signal, engine, startedAt, facts } = this.#run;
+    const { spec, signal } = this.#run;
     this.#addSample(end, true);
     const recorder = this.#recorder!;
     const reports = this.#members.map((m) => m.report!);
@@ -251,15 +251,9 @@ class Pool {
       runResult(spec, mergedTotals(reports, measuredSeconds), {
         status: signal.aborted ? 'cancelled' : 'completed',
         error: null,
-        engine,
-        startedAt,
-        endedAt: new Date(),
-        samples: this.#samples,
-        tls: facts.tls,
-        server: facts.server,
+        ...this.#runFacts(),
         outcome: mergedOutcome(reports, spec, end),
         warnings: [],
-        workerCpu: this.#workerCpu(),
       }),
     );
   }
@@ -281,20 +275,22 @@ class Pool {
   }
 
   #partial(status: RunResult['status'], message: string | null): RunResult {
-    const { spec, engine, startedAt, facts } = this.#run;
-    return resultFromSamples(spec, status, message === null ? null : { kind: 'other', message }, {
+    const error = message === null ? null : { kind: 'other' as const, message };
+    return resultFromSamples(this.#run.spec, status, error, this.#runFacts());
+  }
+
+  /** What a full and a partial result both say of the run: engine, times, samples, target, each worker's CPU. */
+  #runFacts() {
+    const { engine, startedAt, facts, spec } = this.#run;
+    return {
       engine,
       startedAt,
       endedAt: new Date(),
       samples: this.#samples,
       tls: facts.tls,
       server: facts.server,
-      workerCpu: this.#workerCpu(),
-    });
-  }
-
-  #workerCpu(): CpuFacts[] {
-    return this.#members.map((m) => cpuFacts(m.cpu, this.#run.spec.options.sampleIntervalMs));
+      workerCpu: this.#members.map((m): CpuFacts => cpuFacts(m.cpu, spec.options.sampleIntervalMs)),
+    };
   }
 
   #settle(result: RunResult): void {

@@ -64,6 +64,21 @@ export interface TlsDraft {
   minVersion: TlsVersion;
 }
 
+/** Saved certificate checks as the editor shows them (tlsInput's inverse): "none" is empty text. */
+export function tlsDraftOf(tls: {
+  verify: boolean;
+  caFile: string | null;
+  servername: string | null;
+  minVersion: TlsVersion;
+}): TlsDraft {
+  return {
+    verify: tls.verify,
+    caFile: tls.caFile ?? '',
+    servername: tls.servername ?? '',
+    minVersion: tls.minVersion,
+  };
+}
+
 /** The draft's certificate checks as the schema's input. */
 export function tlsInput(tls: TlsDraft): {
   verify: boolean;

@@ -8,6 +8,7 @@ import {
   durationOrText,
   newKey,
   numberOrText,
+  tlsDraftOf,
   tlsInput,
   workersInput,
   type TlsDraft,
@@ -83,12 +84,7 @@ export function draftFromCapacityPlan(plan: CapacityPlan): CapacityDraft {
     protocol: options.protocol,
     keepAlive: options.keepAlive,
     workers: String(options.workers),
-    tls: {
-      verify: options.tls.verify,
-      caFile: options.tls.caFile ?? '',
-      servername: options.tls.servername ?? '',
-      minVersion: options.tls.minVersion,
-    },
+    tls: tlsDraftOf(options.tls),
     rest: { plan },
   };
 }

@@ -15,6 +15,7 @@ import {
   newKey,
   numberOrText,
   optionalDurationOrText,
+  tlsDraftOf,
   tlsInput,
   workersInput,
   type TlsDraft,
@@ -119,12 +120,7 @@ export function draftFromPlan(plan: ComparisonPlan): PlanDraft {
     pauseSeconds: String(plan.pauseSeconds),
     keepAlive: plan.options.keepAlive,
     workers: String(plan.options.workers),
-    tls: {
-      verify: plan.options.tls.verify,
-      caFile: plan.options.tls.caFile ?? '',
-      servername: plan.options.tls.servername ?? '',
-      minVersion: plan.options.tls.minVersion,
-    },
+    tls: tlsDraftOf(plan.options.tls),
     sloMs: plan.options.sloMs === null ? '' : String(plan.options.sloMs),
     rest: { plan },
   };

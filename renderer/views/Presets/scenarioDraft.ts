@@ -1,6 +1,6 @@
 import { monitorText } from '../../../shared/monitor.ts';
 import type { Scenario } from '../../../shared/scenario.ts';
-import { defaultDraft, newKey, type ScenarioDraft } from '../../editor/draft.ts';
+import { defaultDraft, newKey, tlsDraftOf, type ScenarioDraft } from '../../editor/draft.ts';
 
 const text = (n: number | null): string => (n === null ? '' : String(n));
 
@@ -61,12 +61,7 @@ export function draftFromScenario(s: Scenario): ScenarioDraft {
     warmupSeconds: String(o.warmupSeconds),
     sloMs: text(o.sloMs),
     sampleIntervalMs: String(o.sampleIntervalMs),
-    tls: {
-      verify: o.tls.verify,
-      caFile: o.tls.caFile ?? '',
-      servername: o.tls.servername ?? '',
-      minVersion: o.tls.minVersion,
-    },
+    tls: tlsDraftOf(o.tls),
     thresholds: o.thresholds.map((t) => ({
       key: newKey('th'),
       metric: t.metric,
