@@ -1,9 +1,9 @@
 import { useCallback, useMemo, useState } from 'react';
-import type { TrebuchetApi } from '../shared/api.ts';
-import type { ComparisonPlan } from '../shared/comparison.ts';
-import type { Preset } from '../shared/presets.ts';
-import type { RunResult } from '../shared/result.ts';
-import type { Scenario } from '../shared/scenario.ts';
+import type { TrebuchetApi } from '../shared/contract/api.ts';
+import type { ComparisonPlan } from '../shared/comparison/plan.ts';
+import type { Preset } from '../shared/records/presets.ts';
+import type { RunResult } from '../shared/model/result.ts';
+import type { Scenario } from '../shared/model/scenario.ts';
 import { Alert } from './components/Alert.tsx';
 import { RunStopButton } from './components/RunStopButton.tsx';
 import { ScenarioEditor } from './editor/ScenarioEditor.tsx';
@@ -18,7 +18,7 @@ import { runShortcutLabel } from './run/shortcuts.ts';
 import { shownTarget } from './run/targetStatus.ts';
 import { useRunEvents, useRunState } from './run/useRunEvents.ts';
 import { useShortcuts } from './run/useShortcuts.ts';
-import type { CapacityPlan } from '../shared/capacity-plan.ts';
+import type { CapacityPlan } from '../shared/capacity/plan.ts';
 import { CapacityView } from './views/Capacity/CapacityView.tsx';
 import {
   defaultCapacityDraft,

@@ -1,12 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { META_CONTENT_SECURITY_POLICY } from '../shared/csp.ts';
+import { META_CONTENT_SECURITY_POLICY } from '../shared/contract/csp.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 /**
- * The built page carries the policy too (shared/csp.ts, also sent as a header by both hosts),
+ * The built page carries the policy too (shared/contract/csp.ts, also sent as a header by both hosts),
  * so the renderer is locked down whichever host serves it. Only in the build: the dev
  * server's React refresh preamble is an inline script this policy would block.
  */

@@ -4,9 +4,9 @@
  * flags override it (scenario-flags.ts, plan-flags.ts). Every error is a CliInputError naming
  * the flag or the scenario field.
  */
-import type { ComparisonPlan } from '../../shared/comparison.ts';
-import type { Preset } from '../../shared/presets.ts';
-import type { Scenario } from '../../shared/scenario.ts';
+import type { ComparisonPlan } from '../../shared/comparison/plan.ts';
+import type { Preset } from '../../shared/records/presets.ts';
+import type { Scenario } from '../../shared/model/scenario.ts';
 import type { FileIo } from './files.ts';
 import {
   historyFromFlags,

@@ -5,16 +5,16 @@
  * search's steps have flags of their own. Every error is a CliInputError naming the flag.
  */
 import { parseArgs } from 'node:util';
-import type { CapacitySearchInput } from '../../shared/capacity.ts';
-import { capacityPlanOfComparison } from '../../shared/capacity-comparison.ts';
+import type { CapacitySearchInput } from '../../shared/capacity/search.ts';
+import { capacityPlanOfComparison } from '../../shared/capacity/from-comparison.ts';
 import {
   capacityPlanSchema,
   type CapacityPlan,
   type CapacityPlanInput,
   type CapacityTarget,
-} from '../../shared/capacity-plan.ts';
-import type { Preset } from '../../shared/presets.ts';
-import { parseWith } from '../../shared/validation.ts';
+} from '../../shared/capacity/plan.ts';
+import type { Preset } from '../../shared/records/presets.ts';
+import { parseWith } from '../../shared/model/validation.ts';
 import type { FileIo } from './files.ts';
 import { checkInputFiles, optionsFromFlags, overrideRequest, requestFlags } from './flag-overrides.ts';
 import { historyFromFlags, outputFile, type HistoryOptions } from './output-flags.ts';

@@ -3,12 +3,12 @@
  * CapacityRunner, a line per step as it ends, then every answer and its curve; saved in the
  * history when asked, with the exit code saying whether every target held a rate.
  */
-import { judgeStep, stepFigures } from '../../shared/capacity.ts';
-import { stepScenario, type CapacityEvent, type CapacityPlan } from '../../shared/capacity-plan.ts';
-import { capacityReports, type SearchReport } from '../../shared/capacity-report.ts';
+import { judgeStep, stepFigures } from '../../shared/capacity/search.ts';
+import { stepScenario, type CapacityEvent, type CapacityPlan } from '../../shared/capacity/plan.ts';
+import { capacityReports, type SearchReport } from '../../shared/capacity/report.ts';
 import { formatCapacityReport, formatStepLine } from '../../shared/format/capacity-text.ts';
-import { targetLabel } from '../../shared/scenario.ts';
-import { countSecrets, withoutSecrets } from '../../shared/secret-headers.ts';
+import { targetLabel } from '../../shared/model/scenario.ts';
+import { countSecrets, withoutSecrets } from '../../shared/model/secret-headers.ts';
 import { RunManager } from '../engine/manager.ts';
 import { CapacityRunner, type CapacityOutcome } from '../services/capacity-runner.ts';
 import { capacityFromPreset, parseCapacityArgs, type ParsedCapacity } from './capacity-args.ts';
@@ -16,7 +16,7 @@ import { nodeFileIo, type FileIo } from './files.ts';
 import { CAPACITY_HELP } from './help.ts';
 import { LazyStores, saveInHistory, untilDone, type CliContext } from './jobs.ts';
 import { findPreset, presetFilePath, readPresetFile } from './preset-lookup.ts';
-import { Progress } from './progress.ts';
+import { ProgressLine } from './progress.ts';
 import { EXIT, writeFiles } from './report.ts';
 import { CliInputError } from './values.ts';
 
@@ -81,7 +81,7 @@ export async function capacityCommand(ctx: CliContext): Promise<number> {
   const labels = plan.targets.map(targetLabel);
   const manager = new RunManager({ appVersion: ctx.appVersion });
   const runner = new CapacityRunner({ manager });
-  let progress = null as Progress | null;
+  let progress = null as ProgressLine | null;
   let hostError = false;
   const say = (text: string): void => {
     if (!output.quiet) ctx.stderr.write(text);
@@ -92,7 +92,7 @@ export async function capacityCommand(ctx: CliContext): Promise<number> {
         say(`${plan.name}: ${event.searchCount} target(s), one capacity search each\n`);
         return;
       case 'step-started':
-        progress = new Progress(ctx.stderr, stepScenario(plan, event.searchIndex, event.rate));
+        progress = new ProgressLine(ctx.stderr, stepScenario(plan, event.searchIndex, event.rate));
         return;
       case 'step-sample':
         if (!output.quiet) progress?.sample(0, event.sample);

@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { Body, TlsOptions } from '../../shared/scenario.ts';
+import type { Body, TlsOptions } from '../../shared/model/scenario.ts';
 import { inputFileProblemSync, type InputFileKind } from '../engine/input-files.ts';
 import { CliInputError } from './values.ts';
 

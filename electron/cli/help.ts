@@ -1,5 +1,5 @@
-/** Help text; defaults come from shared/defaults.ts so the help cannot drift from the schema. */
-import { DEFAULTS, LIMITS } from '../../shared/defaults.ts';
+/** Help text; defaults come from shared/model/defaults.ts so the help cannot drift from the schema. */
+import { DEFAULTS, LIMITS } from '../../shared/model/defaults.ts';
 
 export const MAIN_HELP = `Usage: trebuchet <command> [options]
 

@@ -3,9 +3,9 @@
  * --pause, the load's limit and the targets' request. Flags a comparison sets per cell or
  * level are refused with what to use instead.
  */
-import { comparisonPlanSchema, type ComparisonPlan } from '../../shared/comparison.ts';
-import type { Load } from '../../shared/scenario.ts';
-import { parseWith } from '../../shared/validation.ts';
+import { comparisonPlanSchema, type ComparisonPlan } from '../../shared/comparison/plan.ts';
+import type { Load } from '../../shared/model/scenario.ts';
+import { parseWith } from '../../shared/model/validation.ts';
 import type { FileIo } from './files.ts';
 import { checkInputFiles, optionsFromFlags, overrideRequest, requestFlags } from './flag-overrides.ts';
 import { pointPlanTargets } from './preset-targets.ts';

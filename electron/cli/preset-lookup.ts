@@ -4,8 +4,9 @@
  * that only one preset has ("seed-004", "jmeter").
  */
 import { dirname, resolve } from 'node:path';
-import { parsePresetFile, type Preset, type PresetSummary } from '../../shared/presets.ts';
-import { describeIssues } from '../../shared/validation.ts';
+import { parsePresetFile, type Preset } from '../../shared/records/presets.ts';
+import { type PresetSummary } from '../../shared/records/preset-summary.ts';
+import { describeIssues } from '../../shared/model/validation.ts';
 import { pathsRelativeTo, readJsonFile, type FileIo } from './files.ts';
 import { CliInputError } from './values.ts';
 

@@ -10,8 +10,8 @@ import {
   urlFor,
   type ComparisonTarget,
   type ProtocolVariant,
-} from '../../shared/comparison.ts';
-import { targetLabel, type Target } from '../../shared/scenario.ts';
+} from '../../shared/comparison/plan.ts';
+import { targetLabel, type Target } from '../../shared/model/scenario.ts';
 import { CliInputError } from './values.ts';
 
 /** A URL the user gave: for the target of that name, or (name null) for the next target in order. */

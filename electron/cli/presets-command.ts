@@ -4,10 +4,10 @@
  */
 import { parseArgs } from 'node:util';
 import { alignColumns } from '../../shared/format/table.ts';
-import type { PresetSummary } from '../../shared/presets.ts';
+import type { PresetSummary } from '../../shared/records/preset-summary.ts';
 import { openStores } from '../stores/index.ts';
 import { nodeFileIo } from './files.ts';
-import { withoutSecrets } from '../../shared/secret-headers.ts';
+import { withoutSecrets } from '../../shared/model/secret-headers.ts';
 import { PRESETS_HELP } from './help.ts';
 import { findPreset, presetFilePath, readPresetFile } from './preset-lookup.ts';
 import { EXIT } from './report.ts';

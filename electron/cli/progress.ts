@@ -2,12 +2,12 @@
  * Live progress on stderr: one line per sample, or one redrawn line on a terminal. Runs
  * planned for 2 s or less print nothing; request-count runs start printing once 2 s passed.
  */
-import type { RunResult, Sample } from '../../shared/result.ts';
-import type { Scenario } from '../../shared/scenario.ts';
+import type { RunResult, Sample } from '../../shared/model/result.ts';
+import type { Scenario } from '../../shared/model/scenario.ts';
 import { failedRequests } from '../../shared/format/summary.ts';
 import { formatCount, formatDurationMs, formatRate } from '../../shared/format/units.ts';
-import { loadSeconds } from '../../shared/stages.ts';
-import { runVerdict, verdictLabel } from '../../shared/verdict.ts';
+import { loadSeconds } from '../../shared/stages/load-plan.ts';
+import { runVerdict, verdictLabel } from '../../shared/verdict/verdict.ts';
 
 const QUIET_UNDER_SECONDS = 2;
 
@@ -52,7 +52,7 @@ export interface ProgressStream {
   isTTY?: boolean;
 }
 
-export class Progress {
+export class ProgressLine {
   private readonly stream: ProgressStream;
   private readonly planned: number | null;
   private readonly targetCount: number;

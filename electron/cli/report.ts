@@ -1,6 +1,6 @@
 /** What `trebuchet run` prints and writes once the run or comparison is over. */
 import { stat } from 'node:fs/promises';
-import type { LabelledResult } from '../../shared/format/csv.ts';
+import { labelResults } from '../../shared/format/labels.ts';
 import {
   comparisonMatrixCsv,
   percentilesCsv,
@@ -17,12 +17,11 @@ import {
 import { comparisonHtmlReport, runHtmlReport } from '../../shared/format/html-report.ts';
 import { formatRunReport } from '../../shared/format/report.ts';
 import { stagesCsv } from '../../shared/format/stages.ts';
-import { PREFLIGHT_FIX_LABELS } from '../../shared/preflight.ts';
-import type { RunResult } from '../../shared/result.ts';
-import { targetLabel } from '../../shared/scenario.ts';
+import { PREFLIGHT_FIX_LABELS } from '../../shared/model/preflight.ts';
+import type { RunResult } from '../../shared/model/result.ts';
 import type { ComparisonOutcome } from '../services/comparison-runner.ts';
 import { PRIVATE_FILE_MODE, SHARED_FILE_MODE, writeFileAtomic } from '../stores/files.ts';
-import { countSecrets } from '../../shared/secret-headers.ts';
+import { countSecrets } from '../../shared/model/secret-headers.ts';
 import type { OutputOptions, ReportFormat } from './output-flags.ts';
 
 export const EXIT = { ok: 0, failed: 1, badInput: 2, interrupted: 130 } as const;
@@ -59,17 +58,6 @@ export function renderComparisonReport(outcome: ComparisonOutcome, format: Repor
   return formatComparisonReport(outcome.plan, outcome.outcomes, {
     ...(format === null ? {} : { layout: format }),
     status: outcome.status,
-  });
-}
-
-/** Target labels for CSV columns; repeated labels get a #n suffix so columns stay distinct. */
-export function labelResults(results: readonly RunResult[]): LabelledResult[] {
-  const seen = new Map<string, number>();
-  return results.map((result) => {
-    const base = targetLabel(result.target);
-    const n = (seen.get(base) ?? 0) + 1;
-    seen.set(base, n);
-    return { label: n === 1 ? base : `${base} #${n}`, result };
   });
 }
 

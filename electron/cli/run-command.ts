@@ -6,17 +6,17 @@
 import { RunManager } from '../engine/manager.ts';
 import { checkTarget } from '../engine/target-check.ts';
 import { ComparisonRunner, type ComparisonOutcome } from '../services/comparison-runner.ts';
-import type { RunEvent } from '../../shared/api.ts';
-import { withoutSecrets } from '../../shared/secret-headers.ts';
-import { expandPlan, type ComparisonEvent } from '../../shared/comparison-cells.ts';
-import { levelLabel, levelKindOf } from '../../shared/comparison.ts';
-import type { RunResult, RunStatus } from '../../shared/result.ts';
+import type { RunEvent } from '../../shared/contract/api.ts';
+import { withoutSecrets } from '../../shared/model/secret-headers.ts';
+import { expandPlan, type ComparisonEvent } from '../../shared/comparison/cells.ts';
+import { levelLabel, levelKindOf } from '../../shared/comparison/plan.ts';
+import type { RunResult, RunStatus } from '../../shared/model/result.ts';
 import { applyPreset, parseRunArgs, type PresetRequest, type RunCommand } from './args.ts';
 import { nodeFileIo, type FileIo } from './files.ts';
 import { RUN_HELP } from './help.ts';
 import { LazyStores, saveInHistory, untilDone, type CliContext } from './jobs.ts';
 import { findPreset, presetFilePath, readPresetFile } from './preset-lookup.ts';
-import { Progress, cellSummaryLine } from './progress.ts';
+import { ProgressLine, cellSummaryLine } from './progress.ts';
 import {
   EXIT,
   exitCodeFor,
@@ -75,7 +75,7 @@ async function runScenario(
 ): Promise<number> {
   const { scenario, output } = command;
   const manager = new RunManager({ appVersion: ctx.appVersion });
-  const progress = new Progress(ctx.stderr, scenario);
+  const progress = new ProgressLine(ctx.stderr, scenario);
   let hostError = false;
   let status: RunStatus = 'failed';
   const onEvent = (event: RunEvent): void => {
@@ -139,7 +139,7 @@ async function runComparison(
     manager,
     checkTarget: (scenario, signal) => checkTarget(scenario, { appVersion: ctx.appVersion, signal }),
   });
-  let progress = null as Progress | null;
+  let progress = null as ProgressLine | null;
   let hostError = false;
   const say = (text: string): void => {
     if (!output.quiet) ctx.stderr.write(text);
@@ -156,7 +156,7 @@ async function runComparison(
         say(
           `[${event.cellIndex + 1}/${event.cellCount}] ${cell.target} · ${c.protocol} · ${levelLabel(kind, c.level)} · run ${c.repetition + 1}/${plan.repetitions}\n`,
         );
-        progress = new Progress(ctx.stderr, cell.scenario);
+        progress = new ProgressLine(ctx.stderr, cell.scenario);
         return;
       }
       case 'cell-sample':

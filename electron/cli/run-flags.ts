@@ -4,8 +4,8 @@
  * belongs to. What the flags build is in scenario-flags.ts and plan-flags.ts.
  */
 import { parseArgs } from 'node:util';
-import type { ClosedLimit } from '../../shared/scenario.ts';
-import type { FieldIssue } from '../../shared/validation.ts';
+import type { ClosedLimit } from '../../shared/model/scenario.ts';
+import type { FieldIssue } from '../../shared/model/validation.ts';
 import { parseTargetPointer, type TargetPointer } from './preset-targets.ts';
 import { CliInputError, parseDurationSeconds, parseWholeNumber } from './values.ts';
 

@@ -1,11 +1,11 @@
 /**
  * A scenario from `trebuchet run`'s flags over a base: a scenario file, a scenario preset, or
  * none. Flags set what they name; the rest comes from the base, else from the schema's
- * defaults (shared/defaults.ts), so nothing here repeats a default.
+ * defaults (shared/model/defaults.ts), so nothing here repeats a default.
  */
 import { dirname, resolve } from 'node:path';
-import { scenarioSchema, type Load, type LoadInput, type Scenario } from '../../shared/scenario.ts';
-import { parseWith } from '../../shared/validation.ts';
+import { scenarioSchema, type Load, type LoadInput, type Scenario } from '../../shared/model/scenario.ts';
+import { parseWith } from '../../shared/model/validation.ts';
 import { pathsRelativeTo, readJsonFile, type FileIo } from './files.ts';
 import { checkInputFiles, optionsFromFlags, overrideRequest, requestFlags } from './flag-overrides.ts';
 import {

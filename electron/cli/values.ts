@@ -3,9 +3,14 @@
  * `trebuchet run` can exit 2 with a message that says which flag is wrong and why.
  */
 import { resolve } from 'node:path';
-import { parseMonitorText, type Monitor } from '../../shared/monitor.ts';
-import { DURATION_EXAMPLES, parseDuration, UNIT_SECONDS, type DurationUnit } from '../../shared/duration.ts';
-import { THRESHOLD_UNITS, type Threshold, type ThresholdMetric } from '../../shared/scenario.ts';
+import { parseMonitorText, type Monitor } from '../../shared/resources/monitor.ts';
+import {
+  DURATION_EXAMPLES,
+  parseDuration,
+  UNIT_SECONDS,
+  type DurationUnit,
+} from '../../shared/model/duration.ts';
+import { THRESHOLD_UNITS, type Threshold, type ThresholdMetric } from '../../shared/model/scenario.ts';
 
 /** Bad command-line input: `field` names the flag (or scenario field) at fault. */
 export class CliInputError extends Error {
@@ -20,7 +25,7 @@ export class CliInputError extends Error {
 /**
  * A duration flag's value in seconds: Go's notation (`5s`, `1m30s`, `250ms`) or a bare number
  * in `bareUnit` (seconds for -d like ab's -t, milliseconds for --slo). The parser is the
- * editors' too (shared/duration.ts), so the app takes what the CLI takes.
+ * editors' too (shared/model/duration.ts), so the app takes what the CLI takes.
  */
 export function parseDurationSeconds(flag: string, text: string, bareUnit: DurationUnit): number {
   const value = parseDuration(text, bareUnit);

@@ -1,4 +1,4 @@
-import { DEFAULTS } from '../../shared/defaults.ts';
+import { DEFAULTS } from '../../shared/model/defaults.ts';
 
 /*
  * The parts of http-parser-js (the parser autocannon 9 gives each client) the autocannon

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import type { EventEmitter } from 'node:events';
 import autocannon from 'autocannon';
-import type { ClosedLoad } from '../../shared/scenario.ts';
-import type { Warning } from '../../shared/result.ts';
+import type { ClosedLoad } from '../../shared/model/scenario.ts';
+import type { Warning } from '../../shared/model/result.ts';
 import {
   bodyUntilClose,
   hookParser,

@@ -1,4 +1,4 @@
-import type { GeneratorFacts } from '../../shared/result.ts';
+import type { GeneratorFacts } from '../../shared/model/result.ts';
 
 const perThread = typeof process.threadCpuUsage === 'function';
 

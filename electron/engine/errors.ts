@@ -1,4 +1,4 @@
-import type { ErrorKind } from '../../shared/result.ts';
+import type { ErrorKind } from '../../shared/model/result.ts';
 
 /**
  * A limit of the machine generating the load, not of the server: the process's open files,

@@ -1,6 +1,6 @@
 import * as hdr from 'hdr-histogram-js';
-import type { LatencyStats } from '../../shared/result.ts';
-import type { BucketCounts } from '../../shared/shard-merge.ts';
+import type { LatencyStats } from '../../shared/model/result.ts';
+import type { BucketCounts } from '../../shared/shards/merge.ts';
 
 /** Latencies are recorded in microseconds, 3 significant digits, up to one hour. */
 const HIGHEST_TRACKABLE_US = 3_600_000_000;

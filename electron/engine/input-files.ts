@@ -7,9 +7,9 @@
 import { X509Certificate } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { LIMITS } from '../../shared/defaults.ts';
-import type { Body, TlsOptions } from '../../shared/scenario.ts';
-import type { FieldIssue } from '../../shared/validation.ts';
+import { LIMITS } from '../../shared/model/defaults.ts';
+import type { Body, TlsOptions } from '../../shared/model/scenario.ts';
+import type { FieldIssue } from '../../shared/model/validation.ts';
 
 export type InputFileKind = 'body' | 'ca';
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Warning } from '../../shared/result.ts';
+import type { Warning } from '../../shared/model/result.ts';
 import type { ClientLimit } from './errors.ts';
 
 /** This process's soft open-files limit (Linux: /proc/self/limits), or null where it cannot be read. */

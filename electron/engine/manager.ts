@@ -1,6 +1,6 @@
-import type { RunEvent } from '../../shared/api.ts';
-import type { RunResult, RunStatus } from '../../shared/result.ts';
-import type { Scenario } from '../../shared/scenario.ts';
+import type { RunEvent } from '../../shared/contract/api.ts';
+import type { RunResult, RunStatus } from '../../shared/model/result.ts';
+import type { Scenario } from '../../shared/model/scenario.ts';
 import { startServerMonitor, withServerResources } from '../monitor/server-monitor.ts';
 import { JobTable, type JobHandle } from './job-table.ts';
 import { startRun, type RunHandle } from './run.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { runResultSchema, sampleSchema } from '../../shared/result.ts';
-import { loadSchema, runOptionsSchema, targetSchema } from '../../shared/scenario.ts';
+import { runResultSchema, sampleSchema } from '../../shared/model/result.ts';
+import { loadSchema, runOptionsSchema, targetSchema } from '../../shared/model/scenario.ts';
 import type { RunSpec } from './types.ts';
 
 /**
@@ -19,8 +19,8 @@ export const runSpecSchema = z.object({
   appVersion: z.string(),
 }) satisfies z.ZodType<RunSpec>;
 
-export const hostMessageSchema = z.object({ type: z.literal('stop') });
-export type HostMessage = z.infer<typeof hostMessageSchema>;
+export const toWorkerSchema = z.object({ type: z.literal('stop') });
+export type ToWorker = z.infer<typeof toWorkerSchema>;
 
 export const workerMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('sample'), sample: sampleSchema }),

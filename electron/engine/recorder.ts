@@ -1,5 +1,5 @@
-import type { ErrorKind, LatencyStats, Sample } from '../../shared/result.ts';
-import type { BucketCounts, ShardWindow } from '../../shared/shard-merge.ts';
+import type { ErrorKind, LatencyStats, Sample } from '../../shared/model/result.ts';
+import type { BucketCounts, ShardWindow } from '../../shared/shards/merge.ts';
 import { newHistogram, recordedStats, ValueRecorder, type Histogram } from './histogram.ts';
 
 const MAX_STATUS = 600;

@@ -1,6 +1,6 @@
 import os from 'node:os';
-import { VERDICT } from '../../shared/defaults.ts';
-import { scheduledRate } from '../../shared/stages.ts';
+import { VERDICT } from '../../shared/model/defaults.ts';
+import { scheduledRate } from '../../shared/stages/load-plan.ts';
 import {
   RESULT_VERSION,
   type GeneratorFacts,
@@ -9,7 +9,7 @@ import {
   type ServerFacts,
   type TlsFacts,
   type Warning,
-} from '../../shared/result.ts';
+} from '../../shared/model/result.ts';
 import { CPU_SCOPE } from './cpu.ts';
 import type { ClassifiedError } from './errors.ts';
 import { endpointOf } from './native/request-bytes.ts';

@@ -1,4 +1,4 @@
-import { REPORT_PERCENTILES } from '../../shared/defaults.ts';
+import { REPORT_PERCENTILES } from '../../shared/model/defaults.ts';
 import {
   ERROR_KIND_LABELS,
   type ErrorEntry,
@@ -6,7 +6,7 @@ import {
   type LatencyStats,
   type RunResult,
   type Sample,
-} from '../../shared/result.ts';
+} from '../../shared/model/result.ts';
 import { encodeHistogram, latencyStats } from './histogram.ts';
 import { isNon2xx, isOkStatus, type Recorder } from './recorder.ts';
 

@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads';
-import { addSample, type RunResult, type Sample, type Warning } from '../../shared/result.ts';
-import { describeIssues, issuesOf } from '../../shared/validation.ts';
+import { addSample, type RunResult, type Sample, type Warning } from '../../shared/model/result.ts';
+import { describeIssues, issuesOf } from '../../shared/model/validation.ts';
 import type { ClassifiedError } from './errors.ts';
-import { workerMessageSchema, type HostMessage } from './messages.ts';
+import { workerMessageSchema, type ToWorker } from './messages.ts';
 import { resultFromSamples } from './result.ts';
 import { plannedEngine } from './runners.ts';
 import type { RunSpec } from './types.ts';
@@ -107,7 +107,7 @@ export function startRun(spec: RunSpec, callbacks: RunCallbacks = {}): RunHandle
   const stop = (): Promise<RunResult> => {
     if (!settled && !stopRequested && worker) {
       stopRequested = true;
-      worker.postMessage({ type: 'stop' } satisfies HostMessage);
+      worker.postMessage({ type: 'stop' } satisfies ToWorker);
       stopTimer = setTimeout(
         () =>
           fromSamples({

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { Load, RunOptions } from '../../shared/scenario.ts';
+import type { Load, RunOptions } from '../../shared/model/scenario.ts';
 import type { EngineId } from './result.ts';
 import { NATIVE_RUNNER_VERSION } from './native/version.ts';
 import type { Runner, RunSpec } from './types.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { shardReportSchema, shardWindowSchema } from '../../shared/shard-merge.ts';
-import { shardSchema, type Shard } from '../../shared/shard-plan.ts';
+import { shardReportSchema, shardWindowSchema } from '../../shared/shards/merge.ts';
+import { shardSchema, type Shard } from '../../shared/shards/plan.ts';
 import { runSpecSchema } from './messages.ts';
 import type { RunSpec } from './types.ts';
 

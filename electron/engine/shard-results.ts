@@ -1,6 +1,6 @@
-import { REPORT_PERCENTILES } from '../../shared/defaults.ts';
-import type { LatencyStats, StageResult, Warning } from '../../shared/result.ts';
-import type { Stage } from '../../shared/stages.ts';
+import { REPORT_PERCENTILES } from '../../shared/model/defaults.ts';
+import type { LatencyStats, StageResult, Warning } from '../../shared/model/result.ts';
+import type { Stage } from '../../shared/stages/stages.ts';
 import {
   mergeBuckets,
   mergeCounts,
@@ -8,7 +8,7 @@ import {
   mergeStageCounts,
   type BucketCounts,
   type ShardReport,
-} from '../../shared/shard-merge.ts';
+} from '../../shared/shards/merge.ts';
 import {
   decodeHistogram,
   encodeHistogram,
@@ -25,7 +25,7 @@ import type { RunnerOutcome, RunSpec } from './types.ts';
 
 /**
  * The shards' reports as one run's figures (engine side: histograms need hdr-histogram-js).
- * Counts add up (shared/shard-merge.ts); latency histograms, HdrHistogram-encoded, are added
+ * Counts add up (shared/shards/merge.ts); latency histograms, HdrHistogram-encoded, are added
  * bucket by bucket, which gives exactly the histogram of every value recorded in one.
  */
 

@@ -1,4 +1,4 @@
-import type { ShardReport } from '../../shared/shard-merge.ts';
+import type { ShardReport } from '../../shared/shards/merge.ts';
 import { cpuMeter } from './cpu.ts';
 import { classifyError } from './errors.ts';
 import { Recorder } from './recorder.ts';

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { describeIssues, issuesOf } from '../../shared/validation.ts';
+import { describeIssues, issuesOf } from '../../shared/model/validation.ts';
 import { runShard } from './shard-run.ts';
 import { shardDataSchema, toShardSchema } from './shard-messages.ts';
 

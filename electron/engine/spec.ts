@@ -1,5 +1,5 @@
-import type { RunResult } from '../../shared/result.ts';
-import type { Scenario } from '../../shared/scenario.ts';
+import type { RunResult } from '../../shared/model/result.ts';
+import type { Scenario } from '../../shared/model/scenario.ts';
 import { failedResult, type RunIdentity } from './result.ts';
 import { InputFileError, readInputFile } from './input-files.ts';
 import { plannedEngine } from './runners.ts';

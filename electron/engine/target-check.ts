@@ -1,6 +1,6 @@
-import type { TargetCheckResult } from '../../shared/preflight.ts';
-import { fixesFor } from '../../shared/preflight.ts';
-import type { Scenario } from '../../shared/scenario.ts';
+import type { TargetCheckResult } from '../../shared/model/preflight.ts';
+import { fixesFor } from '../../shared/model/preflight.ts';
+import type { Scenario } from '../../shared/model/scenario.ts';
 import { preflight } from './preflight.ts';
 import { buildRunSpec } from './spec.ts';
 

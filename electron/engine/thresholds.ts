@@ -1,5 +1,5 @@
-import type { LatencyStats, ThresholdOutcome } from '../../shared/result.ts';
-import type { Threshold, ThresholdMetric } from '../../shared/scenario.ts';
+import type { LatencyStats, ThresholdOutcome } from '../../shared/model/result.ts';
+import type { Threshold, ThresholdMetric } from '../../shared/model/scenario.ts';
 
 /** What thresholds are checked against: one run's figures. */
 export interface ThresholdFigures {

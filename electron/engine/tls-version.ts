@@ -1,6 +1,6 @@
 import tls from 'node:tls';
-import { DEFAULTS } from '../../shared/defaults.ts';
-import { TLS_VERSIONS, type TlsVersion } from '../../shared/scenario.ts';
+import { DEFAULTS } from '../../shared/model/defaults.ts';
+import { TLS_VERSIONS, type TlsVersion } from '../../shared/model/scenario.ts';
 
 /**
  * The oldest TLS version a scenario offers, as options for tls.connect and

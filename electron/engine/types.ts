@@ -1,4 +1,4 @@
-import type { Load, RunOptions, Target } from '../../shared/scenario.ts';
+import type { Load, RunOptions, Target } from '../../shared/model/scenario.ts';
 import type {
   GeneratorFacts,
   LatencyStats,
@@ -7,8 +7,8 @@ import type {
   StageResult,
   TlsFacts,
   Warning,
-} from '../../shared/result.ts';
-import type { BucketCounts, PhaseBuckets, StageCounts } from '../../shared/shard-merge.ts';
+} from '../../shared/model/result.ts';
+import type { BucketCounts, PhaseBuckets, StageCounts } from '../../shared/shards/merge.ts';
 import type { Recorder } from './recorder.ts';
 
 /** Everything a worker needs to run one target; plain data (structured-clone safe). */
@@ -79,7 +79,7 @@ export interface Schedule {
   startAt: number;
   /** This shard's schedule begins this much later (its place in a split rate). */
   offsetMs: number;
-  /** A staged open load's shard: where its arrivals fall within the merged plan's (shared/shard-plan.ts). */
+  /** A staged open load's shard: where its arrivals fall within the merged plan's (shared/shards/plan.ts). */
   arrivalPhase?: number;
   /** When the run's warm-up ended (performance.now() ms), set before warmupDone resolves. */
   measureFrom?: number;

@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import net from 'node:net';
 import os from 'node:os';
-import { requestedWorkers, splitLoad, type Machine, type Shard } from '../../shared/shard-plan.ts';
+import { requestedWorkers, splitLoad, type Machine, type Shard } from '../../shared/shards/plan.ts';
 import { hostAndPort } from './result.ts';
 import type { RunSpec } from './types.ts';
 

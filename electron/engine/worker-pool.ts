@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads';
-import { addSample, type RunResult, type Sample } from '../../shared/result.ts';
-import { mergeWindows, type ShardReport, type ShardWindow } from '../../shared/shard-merge.ts';
-import type { Shard } from '../../shared/shard-plan.ts';
-import { describeIssues, issuesOf } from '../../shared/validation.ts';
+import { addSample, type RunResult, type Sample } from '../../shared/model/result.ts';
+import { mergeWindows, type ShardReport, type ShardWindow } from '../../shared/shards/merge.ts';
+import type { Shard } from '../../shared/shards/plan.ts';
+import { describeIssues, issuesOf } from '../../shared/model/validation.ts';
 import { Recorder } from './recorder.ts';
 import {
   cpuFacts,

@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { addSample, type RunResult, type Sample } from '../../shared/result.ts';
-import { describeIssues, issuesOf } from '../../shared/validation.ts';
+import { addSample, type RunResult, type Sample } from '../../shared/model/result.ts';
+import { describeIssues, issuesOf } from '../../shared/model/validation.ts';
 import { cpuMeter } from './cpu.ts';
 import { classifyError } from './errors.ts';
-import { hostMessageSchema, runSpecSchema, type WorkerMessage } from './messages.ts';
+import { toWorkerSchema, runSpecSchema, type WorkerMessage } from './messages.ts';
 import { preflight } from './preflight.ts';
 import { Recorder } from './recorder.ts';
 import { buildRunResult, failedResult, resultFromSamples, type EngineId } from './result.ts';
@@ -149,7 +149,7 @@ async function main(): Promise<void> {
   if (!parsed.success) throw new Error(`run spec is invalid: ${describeIssues(issuesOf(parsed.error))}`);
   const controller = new AbortController();
   port.on('message', (raw: unknown) => {
-    if (hostMessageSchema.safeParse(raw).success) controller.abort();
+    if (toWorkerSchema.safeParse(raw).success) controller.abort();
   });
   const result = await execute(parsed.data, controller.signal, (sample) =>
     post(port, { type: 'sample', sample }),

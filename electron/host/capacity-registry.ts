@@ -1,7 +1,7 @@
-import type { ActiveCapacity } from '../../shared/api.ts';
-import type { CapacityEvent, CapacityPlan } from '../../shared/capacity-plan.ts';
+import type { ActiveCapacity } from '../../shared/contract/api.ts';
+import type { CapacityEvent, CapacityPlan } from '../../shared/capacity/plan.ts';
 import type { HistorySaver } from '../services/history-saver.ts';
-import { OwnedJobs, type JobKind, type JobService, type Replay } from './owned-jobs.ts';
+import { OwnedJobs, type JobRules, type JobService, type Replay } from './owned-jobs.ts';
 
 /** The part of the CapacityRunner (electron/services/capacity-runner.ts) a host uses. */
 export type CapacityService = JobService<CapacityPlan, CapacityEvent, unknown>;
@@ -37,7 +37,7 @@ class CapacityReplay implements Replay<CapacityEvent, ActiveCapacity> {
   }
 }
 
-const SEARCHES: JobKind<CapacityPlan, CapacityEvent, ActiveCapacity> = {
+const SEARCHES: JobRules<CapacityPlan, CapacityEvent, ActiveCapacity> = {
   noun: 'capacity search',
   lastRecord: (plan, event) => {
     if (event.type !== 'done') return undefined;

@@ -6,9 +6,9 @@ import {
   type CommandName,
   type CommandOutput,
   type CommandReply,
-} from '../../shared/api.ts';
-import { parseOrThrow, ValidationError } from '../../shared/validation.ts';
-import type { SecretOptions } from '../../shared/presets.ts';
+} from '../../shared/contract/api.ts';
+import { parseOrThrow, ValidationError } from '../../shared/model/validation.ts';
+import type { SecretOptions } from '../../shared/records/preset-summary.ts';
 import { inputFileIssues } from '../engine/input-files.ts';
 import { RunAdmission } from './run-admission.ts';
 import type { HostServices } from './services.ts';

@@ -1,8 +1,8 @@
-import type { ActiveComparison } from '../../shared/api.ts';
-import type { ComparisonEvent } from '../../shared/comparison-cells.ts';
-import type { ComparisonPlan } from '../../shared/comparison.ts';
+import type { ActiveComparison } from '../../shared/contract/api.ts';
+import type { ComparisonEvent } from '../../shared/comparison/cells.ts';
+import type { ComparisonPlan } from '../../shared/comparison/plan.ts';
 import type { HistorySaver } from '../services/history-saver.ts';
-import { OwnedJobs, type JobKind, type JobService, type Replay } from './owned-jobs.ts';
+import { OwnedJobs, type JobRules, type JobService, type Replay } from './owned-jobs.ts';
 
 /** The part of the ComparisonRunner (electron/services/comparison-runner.ts) a host uses. */
 export type ComparisonService = JobService<ComparisonPlan, ComparisonEvent, unknown>;
@@ -46,7 +46,7 @@ class ComparisonReplay implements Replay<ComparisonEvent, ActiveComparison> {
   }
 }
 
-const COMPARISONS: JobKind<ComparisonPlan, ComparisonEvent, ActiveComparison> = {
+const COMPARISONS: JobRules<ComparisonPlan, ComparisonEvent, ActiveComparison> = {
   noun: 'comparison',
   lastRecord: (plan, event) => {
     if (event.type !== 'done') return undefined;

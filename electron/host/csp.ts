@@ -1,8 +1,8 @@
-import { CONTENT_SECURITY_POLICY } from '../../shared/csp.ts';
+import { CONTENT_SECURITY_POLICY } from '../../shared/contract/csp.ts';
 
 /**
  * Headers every response of the renderer carries, from both hosts (the Electron app://
- * protocol and the web host); the policy itself lives in shared/csp.ts.
+ * protocol and the web host); the policy itself lives in shared/contract/csp.ts.
  */
 export function securityHeaders(): Record<string, string> {
   return {

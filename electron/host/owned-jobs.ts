@@ -27,7 +27,7 @@ export interface Replay<E, S> {
 }
 
 /** How one kind of job (runs, comparisons) reads. */
-export interface JobKind<I, E, S> {
+export interface JobRules<I, E, S> {
   /**
    * For the job's last event, what to save in history (null: nothing worth keeping); undefined
    * for every other event. A saved last event is passed on once saved, with where (SavedAs:
@@ -63,13 +63,13 @@ export interface OwnedJob {
  */
 export class OwnedJobs<I, E, S> {
   readonly #service: JobService<I, E, unknown>;
-  readonly #kind: JobKind<I, E, S>;
+  readonly #kind: JobRules<I, E, S>;
   readonly #history: HistorySaver;
   readonly #jobs = new Map<string, Entry<I, E, S>>();
   readonly #openers = new Map<string, SinkOpener<E>>();
   readonly #finishing = new Set<Promise<void>>();
 
-  constructor(opts: { service: JobService<I, E, unknown>; kind: JobKind<I, E, S>; history: HistorySaver }) {
+  constructor(opts: { service: JobService<I, E, unknown>; kind: JobRules<I, E, S>; history: HistorySaver }) {
     this.#service = opts.service;
     this.#kind = opts.kind;
     this.#history = opts.history;

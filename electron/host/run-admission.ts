@@ -1,4 +1,4 @@
-import { LIMITS } from '../../shared/defaults.ts';
+import { LIMITS } from '../../shared/model/defaults.ts';
 
 /** What the admission counts: the host's run and comparison registries (electron/host/owned-jobs.ts). */
 export interface JobCounter {

@@ -1,7 +1,7 @@
-import type { ActiveRun, RunEvent } from '../../shared/api.ts';
-import type { Scenario } from '../../shared/scenario.ts';
+import type { ActiveRun, RunEvent } from '../../shared/contract/api.ts';
+import type { Scenario } from '../../shared/model/scenario.ts';
 import type { HistorySaver } from '../services/history-saver.ts';
-import { OwnedJobs, type JobKind, type JobService, type Replay } from './owned-jobs.ts';
+import { OwnedJobs, type JobRules, type JobService, type Replay } from './owned-jobs.ts';
 
 /** The part of the engine's RunManager a host uses (electron/engine/manager.ts). */
 export type RunService = JobService<Scenario, RunEvent, unknown>;
@@ -70,7 +70,7 @@ class RunReplay implements Replay<RunEvent, ActiveRun> {
   }
 }
 
-const RUNS: JobKind<Scenario, RunEvent, ActiveRun> = {
+const RUNS: JobRules<Scenario, RunEvent, ActiveRun> = {
   noun: 'run',
   lastRecord: (scenario, event) =>
     event.type === 'done'

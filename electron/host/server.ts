@@ -11,7 +11,7 @@ import {
   clientMessageSchema,
   WEB_SOCKET_PATH,
   type HostMessage,
-} from '../../shared/web-protocol.ts';
+} from '../../shared/contract/web-protocol.ts';
 import { createCommandHandlers, dispatchCommand } from './commands.ts';
 import { securityHeaders } from './csp.ts';
 import type { RunManagerLike } from '../services/comparison-runner.ts';

@@ -1,6 +1,6 @@
-import type { RunEvent } from '../../shared/api.ts';
-import type { CapacityEvent } from '../../shared/capacity-plan.ts';
-import type { ComparisonEvent } from '../../shared/comparison-cells.ts';
+import type { RunEvent } from '../../shared/contract/api.ts';
+import type { CapacityEvent } from '../../shared/capacity/plan.ts';
+import type { ComparisonEvent } from '../../shared/comparison/cells.ts';
 import { checkTarget } from '../engine/target-check.ts';
 import { CapacityRunner } from '../services/capacity-runner.ts';
 import { ComparisonRunner, type RunManagerLike, type TargetChecker } from '../services/comparison-runner.ts';

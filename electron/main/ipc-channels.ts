@@ -1,4 +1,4 @@
-import type { CommandName } from '../../shared/command-names.ts';
+import type { CommandName } from '../../shared/contract/command-names.ts';
 
 /**
  * IPC channel names, shared by the main process and the preload (which bundles this file).

@@ -1,5 +1,5 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
-import { COMMAND_NAMES, type CommandName, type CommandReply } from '../../shared/api.ts';
+import { COMMAND_NAMES, type CommandName, type CommandReply } from '../../shared/contract/api.ts';
 import { dispatchCommand, type CommandHandlers } from '../host/commands.ts';
 import { commandChannel } from './ipc-channels.ts';
 

@@ -1,9 +1,9 @@
 import type { Agent } from 'node:http';
 import https from 'node:https';
 import parsePrometheusText, { type PrometheusFamily } from 'parse-prometheus-text-format';
-import { DEFAULTS } from '../../shared/defaults.ts';
-import { exporterCpuCount, exporterFigures, type ExporterScrape } from '../../shared/resources-exporter.ts';
-import type { ResourceSource } from '../../shared/resources.ts';
+import { DEFAULTS } from '../../shared/model/defaults.ts';
+import { exporterCpuCount, exporterFigures, type ExporterScrape } from '../../shared/resources/exporter.ts';
+import type { ResourceSource } from '../../shared/resources/resources.ts';
 import { http } from '../engine/node-http.ts';
 import { isThisMachine } from './resolve.ts';
 import { messageOf, timedCpu, type MonitorSource, type SourceReading } from './source.ts';

@@ -1,7 +1,7 @@
 import { portBindings } from 'pid-port';
-import { DEFAULTS } from '../../shared/defaults.ts';
-import { processFigures, type ProcessCounters, type ProcessReading } from '../../shared/resources-process.ts';
-import type { ResourceSource } from '../../shared/resources.ts';
+import { DEFAULTS } from '../../shared/model/defaults.ts';
+import { processFigures, type ProcessCounters, type ProcessReading } from '../../shared/resources/process.ts';
+import type { ResourceSource } from '../../shared/resources/resources.ts';
 import { familyRoot, ownerOf, processName, processTree, procfsSupported, readCounters } from './procfs.ts';
 import type { MonitorPlan } from './resolve.ts';
 import { messageOf, timedCpu, type MonitorSource, type SourceReading } from './source.ts';

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import type { ProcessCounters } from '../../shared/resources-process.ts';
+import type { ProcessCounters } from '../../shared/resources/process.ts';
 
 /*
  * Linux /proc, read synchronously: a process tree's counters cost a few small reads per

@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { networkInterfaces } from 'node:os';
-import { isLoopbackHostname, type Monitor } from '../../shared/monitor.ts';
-import type { Target } from '../../shared/scenario.ts';
+import { isLoopbackHostname, type Monitor } from '../../shared/resources/monitor.ts';
+import type { Target } from '../../shared/model/scenario.ts';
 
 /** What the host will sample for one target, once 'auto' is resolved. */
 export type MonitorPlan =

@@ -1,13 +1,13 @@
-import { DEFAULTS } from '../../shared/defaults.ts';
-import type { RunResult, Sample } from '../../shared/result.ts';
+import { DEFAULTS } from '../../shared/model/defaults.ts';
+import type { RunResult, Sample } from '../../shared/model/result.ts';
 import {
   groupGaps,
   summarizeResources,
   type ResourceSample,
   type ResourceSource,
   type ServerResources,
-} from '../../shared/resources.ts';
-import type { RunOptions, Target } from '../../shared/scenario.ts';
+} from '../../shared/resources/resources.ts';
+import type { RunOptions, Target } from '../../shared/model/scenario.ts';
 import { startExporterSource } from './exporter-source.ts';
 import { startProcessSource } from './process-source.ts';
 import { resolveMonitor } from './resolve.ts';

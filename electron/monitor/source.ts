@@ -1,4 +1,4 @@
-import type { ResourceSample, ResourceSource } from '../../shared/resources.ts';
+import type { ResourceSample, ResourceSource } from '../../shared/resources/resources.ts';
 import { cpuClock } from '../engine/cpu.ts';
 
 /** One reading's outcome: the figures since the previous successful reading, or why there are none. */

@@ -1,6 +1,6 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import type { CapacityEvent, ComparisonEvent, RunEvent, TrebuchetApi } from '../../shared/api.ts';
-import { createTrebuchetApi, JobEvents } from '../../shared/api-client.ts';
+import type { CapacityEvent, ComparisonEvent, RunEvent, TrebuchetApi } from '../../shared/contract/api.ts';
+import { createTrebuchetApi, JobEvents } from '../../shared/contract/client.ts';
 import {
   CAPACITY_EVENT_CHANNEL,
   commandChannel,

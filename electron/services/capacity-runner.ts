@@ -3,8 +3,8 @@ import {
   type CapacityEvent,
   type CapacityPlan,
   type CapacityStep,
-} from '../../shared/capacity-plan.ts';
-import type { RunStatus } from '../../shared/result.ts';
+} from '../../shared/capacity/plan.ts';
+import type { RunStatus } from '../../shared/model/result.ts';
 import { JobTable, type JobHandle } from '../engine/job-table.ts';
 import { runCapacitySearch } from './capacity-search.ts';
 import type { RunManagerLike } from './comparison-runner.ts';

@@ -1,8 +1,13 @@
-import { judgeStep, nextCapacityStep, type CapacitySearch, type JudgedStep } from '../../shared/capacity.ts';
-import type { StepPhase } from '../../shared/capacity-plan.ts';
-import type { MeasuredStep } from '../../shared/capacity-report.ts';
-import type { Sample } from '../../shared/result.ts';
-import type { Scenario } from '../../shared/scenario.ts';
+import {
+  judgeStep,
+  nextCapacityStep,
+  type CapacitySearch,
+  type JudgedStep,
+} from '../../shared/capacity/search.ts';
+import type { StepPhase } from '../../shared/capacity/plan.ts';
+import type { MeasuredStep } from '../../shared/capacity/report.ts';
+import type { Sample } from '../../shared/model/result.ts';
+import type { Scenario } from '../../shared/model/scenario.ts';
 import type { RunManagerLike } from './comparison-runner.ts';
 
 /** One search's steps as they happen; what its job reports them as is the job's business. */

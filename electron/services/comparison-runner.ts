@@ -1,11 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RunEvent } from '../../shared/api.ts';
-import { expandPlan, type CellOutcome, type ComparisonEvent } from '../../shared/comparison-cells.ts';
-import { aggregateComparison, type ComparisonTable } from '../../shared/comparison-table.ts';
-import type { ComparisonPlan } from '../../shared/comparison.ts';
-import { preflightChecks, type PreflightFailure, type TargetCheckResult } from '../../shared/preflight.ts';
-import type { RunResult, RunStatus } from '../../shared/result.ts';
-import type { Scenario } from '../../shared/scenario.ts';
+import type { RunEvent } from '../../shared/contract/api.ts';
+import { expandPlan, type CellOutcome, type ComparisonEvent } from '../../shared/comparison/cells.ts';
+import { aggregateComparison, type ComparisonTable } from '../../shared/comparison/table.ts';
+import type { ComparisonPlan } from '../../shared/comparison/plan.ts';
+import { preflightChecks } from '../../shared/comparison/preflight-checks.ts';
+import type { PreflightFailure, TargetCheckResult } from '../../shared/model/preflight.ts';
+import type { RunResult, RunStatus } from '../../shared/model/result.ts';
+import type { Scenario } from '../../shared/model/scenario.ts';
 import { JobTable, type JobHandle } from '../engine/job-table.ts';
 
 /** What the runner needs from the engine's RunManager (electron/engine/manager.ts). */

@@ -1,4 +1,4 @@
-import type { HistorySummary, RunRecordDraft } from '../../shared/history.ts';
+import type { HistorySummary, RunRecordDraft } from '../../shared/records/history.ts';
 
 /** What the saver needs from the history store (electron/stores/history-store.ts). */
 export interface HistorySink {

@@ -4,8 +4,8 @@ import seed002 from '../../resources/presets/seed-002-ab-n30000-c30-x4.json' wit
 import seed003 from '../../resources/presets/seed-003-jmeter-threads-60s-slo300.json' with { type: 'json' };
 import seed004 from '../../resources/presets/seed-004-3kb-c10-c100-c1000.json' with { type: 'json' };
 import capacity from '../../resources/presets/capacity-p99-10ms-seed-servers.json' with { type: 'json' };
-import { parsePresetFile, type Preset } from '../../shared/presets.ts';
-import { describeIssues } from '../../shared/validation.ts';
+import { parsePresetFile, type Preset } from '../../shared/records/presets.ts';
+import { describeIssues } from '../../shared/model/validation.ts';
 
 /**
  * The presets shipped with the app, reproducing the seed articles' experiments (and asking

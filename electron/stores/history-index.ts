@@ -1,7 +1,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { historySummarySchema, type HistorySummary } from '../../shared/history.ts';
+import { historySummarySchema, type HistorySummary } from '../../shared/records/history.ts';
 import { moveAside, parseJsonText, writeFileAtomic } from './files.ts';
 
 /*

@@ -12,9 +12,9 @@ import {
   type HistorySummary,
   type RunRecord,
   type RunRecordDraft,
-} from '../../shared/history.ts';
-import type { StoreProblem } from '../../shared/presets.ts';
-import { describeIssues, parseOrThrow } from '../../shared/validation.ts';
+} from '../../shared/records/history.ts';
+import type { StoreProblem } from '../../shared/records/preset-summary.ts';
+import { describeIssues, parseOrThrow } from '../../shared/model/validation.ts';
 import {
   ensureDirectory,
   isAtomicTempFile,
@@ -36,7 +36,7 @@ import {
 
 /*
  * Layout of the history directory:
- *   <id>.run.json        one finished or cancelled run (shared/history.ts RunRecord), written atomically
+ *   <id>.run.json        one finished or cancelled run (shared/records/history.ts RunRecord), written atomically
  *   index.json           summaries of every run file with its size and modification time, so
  *                        the list needs no sample (history-index.ts). At start every run file
  *                        is checked against it (one stat each): a file that changed is read

@@ -1,6 +1,6 @@
 import envPaths from 'env-paths';
 import path from 'node:path';
-import type { StoreProblem } from '../../shared/presets.ts';
+import type { StoreProblem } from '../../shared/records/preset-summary.ts';
 import { builtInPresets } from './built-in-presets.ts';
 import { openHistoryStore, type HistoryStore } from './history-store.ts';
 import { PresetStore } from './preset-store.ts';

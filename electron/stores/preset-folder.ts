@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { isRecord, parsePresetFile, PRESET_FORMAT, type Preset } from '../../shared/presets.ts';
-import { describeIssues, ValidationError } from '../../shared/validation.ts';
+import { parsePresetFile, PRESET_FORMAT, type Preset } from '../../shared/records/presets.ts';
+import { isRecord } from '../../shared/model/validation.ts';
+import { describeIssues, ValidationError } from '../../shared/model/validation.ts';
 import { moveAside, notAFile, parseJsonText, readFailure, writeFileAtomicSync } from './files.ts';
 import { jsonCopy, sealSecrets, transplantSealed, unsealSecrets, type SecretCipher } from './secrets.ts';
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { isRecord } from '../../shared/presets.ts';
-import { describeIssues, ValidationError } from '../../shared/validation.ts';
+import { isRecord } from '../../shared/model/validation.ts';
+import { describeIssues, ValidationError } from '../../shared/model/validation.ts';
 import {
   deeperThan,
   MAX_JSON_DEPTH,

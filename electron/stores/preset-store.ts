@@ -1,25 +1,25 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import {
-  describeSecrets,
   parsePresetFile,
   presetDraftSchema,
   presetFileName,
   presetNameSchema,
   PRESET_FORMAT,
   PRESET_VERSION,
-  secretHeadersOf,
-  summarizePreset,
-  type ExportOutcome,
   type Preset,
   type PresetDraftInput,
+} from '../../shared/records/presets.ts';
+import {
+  summarizePreset,
+  type ExportOutcome,
   type PresetSummary,
   type SaveOutcome,
   type SecretOptions,
-  type SecretRef,
   type StoreProblem,
-} from '../../shared/presets.ts';
-import { parseOrThrow, ValidationError } from '../../shared/validation.ts';
+} from '../../shared/records/preset-summary.ts';
+import { describeSecrets, secretHeadersOf, type SecretRef } from '../../shared/records/preset-summary.ts';
+import { parseOrThrow, ValidationError } from '../../shared/model/validation.ts';
 import { ensureDirectory, parseJsonText, writeFileAtomic } from './files.ts';
 import { MAX_PRESET_BYTES, PresetFolder, type Entry } from './preset-folder.ts';
 import { migrateLegacyPresets } from './preset-migration.ts';
@@ -27,7 +27,7 @@ import { clearSecrets, decideSecretHandling, jsonCopy, sealSecrets, type SecretC
 
 /*
  * Layout of the presets in the data directory:
- *   presets/<id>.preset.json    one user preset in the preset file format (shared/presets.ts),
+ *   presets/<id>.preset.json    one user preset in the preset file format (shared/records/presets.ts),
  *                               secret header values sealed ({ value: "", sealed }) or, when
  *                               the user allowed it, plain; written atomically, owner-only
  *   presets/<id>.preset.broken-<time>.json   a preset file that could not be read, kept for the user

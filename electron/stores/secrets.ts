@@ -1,7 +1,8 @@
-import { isSecretHeader, type SecretOptions } from '../../shared/presets.ts';
-import { forEachHeader, SEALED, type HeaderLike } from '../../shared/secret-headers.ts';
+import { type SecretOptions } from '../../shared/records/preset-summary.ts';
+import { isSecretHeader } from '../../shared/records/preset-summary.ts';
+import { forEachHeader, SEALED, type HeaderLike } from '../../shared/model/secret-headers.ts';
 
-export { clearSecrets, countSecrets, jsonCopy } from '../../shared/secret-headers.ts';
+export { clearSecrets, countSecrets, jsonCopy } from '../../shared/model/secret-headers.ts';
 
 /**
  * Encrypts secret header values for storage. The desktop implements it with Electron's

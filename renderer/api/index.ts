@@ -1,8 +1,8 @@
-import type { TrebuchetApi } from '../../shared/api.ts';
-import { clientIdSchema, WEB_SOCKET_PATH } from '../../shared/web-protocol.ts';
+import type { TrebuchetApi } from '../../shared/contract/api.ts';
+import { clientIdSchema, WEB_SOCKET_PATH } from '../../shared/contract/web-protocol.ts';
 import { connectWebSocketApi } from './web-socket-client.ts';
 
-export type { TrebuchetApi } from '../../shared/api.ts';
+export type { TrebuchetApi } from '../../shared/contract/api.ts';
 
 declare global {
   interface Window {

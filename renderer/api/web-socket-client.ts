@@ -1,4 +1,4 @@
-import { createTrebuchetApi, JobEvents } from '../../shared/api-client.ts';
+import { createTrebuchetApi, JobEvents } from '../../shared/contract/client.ts';
 import type {
   CapacityEvent,
   CommandName,
@@ -6,8 +6,8 @@ import type {
   ComparisonEvent,
   RunEvent,
   TrebuchetApi,
-} from '../../shared/api.ts';
-import { hostMessageSchema, type ClientMessage } from '../../shared/web-protocol.ts';
+} from '../../shared/contract/api.ts';
+import { hostMessageSchema, type ClientMessage } from '../../shared/contract/web-protocol.ts';
 
 /** What the client needs to hear from a socket. */
 export interface SocketHandlers {

@@ -1,5 +1,5 @@
 import { Alert } from './Alert.tsx';
-import type { StoreProblem } from '../../shared/presets.ts';
+import type { StoreProblem } from '../../shared/records/preset-summary.ts';
 
 /** Store files that were broken and kept aside (or secrets that could not be decrypted). */
 export function StoreProblems({ problems }: { problems: readonly StoreProblem[] }) {

@@ -1,5 +1,5 @@
 import { useCallback, useState, type ReactNode } from 'react';
-import type { SecretOptions } from '../../shared/presets.ts';
+import type { SecretOptions } from '../../shared/records/preset-summary.ts';
 import { Dialog } from './Dialog.tsx';
 
 type NeedsConsent = { ok: false; reason: 'secrets-need-consent'; message: string };

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { TrebuchetApi } from '../../shared/api.ts';
-import type { StoreProblem } from '../../shared/presets.ts';
+import type { TrebuchetApi } from '../../shared/contract/api.ts';
+import type { StoreProblem } from '../../shared/records/preset-summary.ts';
 
 /** Store files the host found broken at start-up (kept aside), to tell the user once. */
 export function useStartupProblems(api: TrebuchetApi): StoreProblem[] {

@@ -1,4 +1,4 @@
-import { thresholdMetricSchema, type Threshold, type TlsVersion } from '../../shared/scenario.ts';
+import { thresholdMetricSchema, type Threshold, type TlsVersion } from '../../shared/model/scenario.ts';
 import {
   numberField,
   RemoveButton,

@@ -1,4 +1,4 @@
-import { httpMethodSchema } from '../../shared/scenario.ts';
+import { httpMethodSchema } from '../../shared/model/scenario.ts';
 import { Field, RemoveButton, Segmented, TextField, TextFields, textField } from '../components/fields.tsx';
 import { CopyIcon } from '../components/icons.tsx';
 import { newHeader, type BodyKind, type HeaderDraft, type TargetDraft } from './draft.ts';

@@ -1,4 +1,4 @@
-import type { EngineChoice, Protocol } from '../../shared/scenario.ts';
+import type { EngineChoice, Protocol } from '../../shared/model/scenario.ts';
 
 /** The protocol picker's choices. */
 export const PROTOCOLS: readonly { value: Protocol; label: string }[] = [

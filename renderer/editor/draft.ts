@@ -1,5 +1,5 @@
-import { DEFAULTS } from '../../shared/defaults.ts';
-import { parseDuration, type DurationUnit } from '../../shared/duration.ts';
+import { DEFAULTS } from '../../shared/model/defaults.ts';
+import { parseDuration, type DurationUnit } from '../../shared/model/duration.ts';
 import {
   scenarioSchema,
   type EngineChoice,
@@ -9,9 +9,9 @@ import {
   type Threshold,
   type ThresholdMetric,
   type TlsVersion,
-} from '../../shared/scenario.ts';
-import type { Stage } from '../../shared/stages.ts';
-import { parseWith, type FieldIssue } from '../../shared/validation.ts';
+} from '../../shared/model/scenario.ts';
+import type { Stage } from '../../shared/stages/stages.ts';
+import { parseWith, type FieldIssue } from '../../shared/model/validation.ts';
 import { DEFAULT_MONITOR_TEXT, monitorInput, withMonitorIssues } from './monitorDraft.ts';
 
 /**
@@ -189,7 +189,7 @@ export function newThreshold(): ThresholdDraft {
   return { key: newKey('th'), metric: 'p99', op: '<', value: '' };
 }
 
-/** The form a new user sees: every default from shared/defaults.ts, one empty target. */
+/** The form a new user sees: every default from shared/model/defaults.ts, one empty target. */
 export function defaultDraft(): ScenarioDraft {
   return {
     name: 'Untitled scenario',

@@ -9,7 +9,7 @@ import { formatCount, formatGrouped } from '../../shared/format/units.ts';
 export { formatBytes, formatCount, formatGrouped } from '../../shared/format/units.ts';
 
 /** Requests per second as the report shows it: two decimals like ab ("12,345.68"). */
-export function formatRate(reqPerSecond: number): string {
+export function formatRateValue(reqPerSecond: number): string {
   return formatGrouped(reqPerSecond, 2);
 }
 

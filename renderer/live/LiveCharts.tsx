@@ -1,6 +1,6 @@
 import { memo, useMemo, type ReactNode } from 'react';
-import type { Sample } from '../../shared/result.ts';
-import type { Load } from '../../shared/scenario.ts';
+import type { Sample } from '../../shared/model/result.ts';
+import type { Load } from '../../shared/model/scenario.ts';
 import type { RunStore } from '../run/runStore.ts';
 import { ChartFrame } from '../components/ChartCard.tsx';
 import type { ChartAbout } from '../views/Export/chartSubject.ts';

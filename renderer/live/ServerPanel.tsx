@@ -1,6 +1,6 @@
 import { memo } from 'react';
-import type { Monitor } from '../../shared/monitor.ts';
-import type { ServerResources } from '../../shared/resources.ts';
+import type { Monitor } from '../../shared/resources/monitor.ts';
+import type { ServerResources } from '../../shared/resources/resources.ts';
 import type { RunStore, ServerLive } from '../run/runStore.ts';
 import type { ChartAbout } from '../views/Export/chartSubject.ts';
 import { LiveChart } from './LiveCharts.tsx';
@@ -14,7 +14,7 @@ interface ServerPanelProps {
   /** The run's generation: a new run draws on fresh charts. */
   generation: number;
   about: ChartAbout;
-  /** The target's monitor (shared/monitor.ts); off shows nothing. */
+  /** The target's monitor (shared/resources/monitor.ts); off shows nothing. */
   monitor: Monitor | undefined;
   live: ServerLive | undefined;
   /** The target's result's server resources, once it ended. */

@@ -1,6 +1,6 @@
-import type { Sample } from '../../shared/result.ts';
-import type { Load } from '../../shared/scenario.ts';
-import { windowTarget } from '../../shared/stages.ts';
+import type { Sample } from '../../shared/model/result.ts';
+import type { Load } from '../../shared/model/scenario.ts';
+import { windowTarget } from '../../shared/stages/load-plan.ts';
 import type { Palette } from '../charts/palette.ts';
 
 export type StatusClass = '2xx' | '3xx' | '4xx' | '5xx';
@@ -107,7 +107,7 @@ export const LIVE_CHARTS: readonly LiveChartSpec[] = [
   },
 ];
 
-/** The stages' target over a sample's window (shared/stages.ts windowTarget), a dashed line beside what was achieved. */
+/** The stages' target over a sample's window (shared/stages/stages.ts windowTarget), a dashed line beside what was achieved. */
 const targetSeries = (load: Load): LiveSeries => ({
   id: 'target',
   label: 'target',

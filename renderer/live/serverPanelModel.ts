@@ -1,7 +1,7 @@
 import { describeResourceSource, formatResourceValue } from '../../shared/format/resources-table.ts';
-import { monitorText, type Monitor } from '../../shared/monitor.ts';
-import { SERVER_CHARTS, type ServerChartId } from '../../shared/resource-charts.ts';
-import type { ResourceFigure, ServerResources } from '../../shared/resources.ts';
+import { monitorText, type Monitor } from '../../shared/resources/monitor.ts';
+import { SERVER_CHARTS, type ServerChartId } from '../../shared/resources/charts.ts';
+import type { ResourceFigure, ServerResources } from '../../shared/resources/resources.ts';
 import type { ServerLive } from '../run/runStore.ts';
 
 /** What the server panel shows of one target, computed from its state; the component lays it out. */

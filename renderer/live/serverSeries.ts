@@ -1,5 +1,5 @@
-import { SERVER_CHARTS, serverValue } from '../../shared/resource-charts.ts';
-import type { ResourceSample } from '../../shared/resources.ts';
+import { SERVER_CHARTS, serverValue } from '../../shared/resources/charts.ts';
+import type { ResourceSample } from '../../shared/resources/resources.ts';
 import type { Palette } from '../charts/palette.ts';
 import type { LiveChartSpec } from './liveSeries.ts';
 

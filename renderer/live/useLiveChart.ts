@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import type { ChartDataset } from 'chart.js';
-import type { Sample } from '../../shared/result.ts';
+import type { Sample } from '../../shared/model/result.ts';
 import { baseLineOptions } from '../charts/baseOptions.ts';
 import { withAlpha, type Palette } from '../charts/palette.ts';
 import { Chart } from '../charts/setup.ts';

@@ -1,5 +1,5 @@
 import { generatorCpuText, sendLatenessText } from '../../shared/format/generator-text.ts';
-import type { RunResult } from '../../shared/result.ts';
+import type { RunResult } from '../../shared/model/result.ts';
 import { formatBytes, formatCount } from '../lib/format.ts';
 
 type Row = [label: string, value: string];

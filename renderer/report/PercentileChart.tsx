@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import type { RunResult } from '../../shared/result.ts';
+import type { RunResult } from '../../shared/model/result.ts';
 import type { Palette } from '../charts/palette.ts';
 import { ChartCard } from '../components/ChartCard.tsx';
 import { aboutResults } from '../views/Export/chartSubject.ts';

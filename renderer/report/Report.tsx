@@ -1,12 +1,18 @@
 import { memo, useMemo } from 'react';
-import type { RunResult } from '../../shared/result.ts';
-import { runVerdict } from '../../shared/verdict.ts';
+import type { RunResult } from '../../shared/model/result.ts';
+import { runVerdict } from '../../shared/verdict/verdict.ts';
 import { Alert } from '../components/Alert.tsx';
 import { formatGrouped } from '../lib/format.ts';
 import { PercentileChart } from './PercentileChart.tsx';
-import { ConnectionTimes, ErrorSet, PercentileTable, StatusTable, Thresholds } from './ReportTables.tsx';
+import {
+  ConnectionTimes,
+  ErrorSet,
+  LatencyPercentileTable,
+  StatusTable,
+  Thresholds,
+} from './ReportTables.tsx';
 import { Facts } from './Facts.tsx';
-import { ServerResources } from './ServerResources.tsx';
+import { ServerResourcesReport } from './ServerResourcesReport.tsx';
 import { failureSummary } from './reportModel.ts';
 import { StagesTable } from './StagesTable.tsx';
 import { SummaryCards } from './SummaryCards.tsx';
@@ -49,7 +55,7 @@ export const ReportDetails = memo(function ReportDetails({ results, shown }: Rep
       <StagesTable result={result} />
       {result.latency && (
         <div className="report-grid">
-          <PercentileTable percentiles={result.latency.percentiles} />
+          <LatencyPercentileTable percentiles={result.latency.percentiles} />
           <PercentileChart results={results} shown={shown} />
         </div>
       )}
@@ -58,7 +64,9 @@ export const ReportDetails = memo(function ReportDetails({ results, shown }: Rep
         <StatusTable result={result} />
         <ErrorSet result={result} />
       </div>
-      {result.serverResources && <ServerResources resources={result.serverResources} verdict={verdict} />}
+      {result.serverResources && (
+        <ServerResourcesReport resources={result.serverResources} verdict={verdict} />
+      )}
       <Thresholds result={result} />
       <Facts result={result} />
       <p className="muted small report-foot">

@@ -1,17 +1,17 @@
 import type { ReactNode } from 'react';
-import type { Phase, PhaseStats, RunResult } from '../../shared/result.ts';
+import type { Phase, PhaseStats, RunResult } from '../../shared/model/result.ts';
 import { formatCount, formatMsValue, formatRatio } from '../lib/format.ts';
 import {
   errorRows,
   percentileRows,
   phaseRows,
   statusRows,
-  thresholdActual,
+  thresholdActualText,
   thresholdText,
 } from './reportModel.ts';
 
 /** ab's percentile table, with a bar per row so the tail stands out. */
-export function PercentileTable({ percentiles }: { percentiles: Record<string, number> }) {
+export function LatencyPercentileTable({ percentiles }: { percentiles: Record<string, number> }) {
   return (
     <TableCard title="Requests served within (ms)">
       <table className="table table--bars" data-testid="percentile-table">
@@ -191,7 +191,7 @@ export function Thresholds({ result }: { result: RunResult }) {
           {result.thresholds.map((t, i) => (
             <tr key={i} data-passed={t.passed}>
               <th scope="row">{thresholdText(t)}</th>
-              <td className="num">{thresholdActual(t)}</td>
+              <td className="num">{thresholdActualText(t)}</td>
               <td className="num">
                 <span className={`badge badge--${t.passed ? 'completed' : 'failed'}`}>
                   {t.passed ? 'pass' : 'fail'}

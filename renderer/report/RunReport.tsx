@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
-import type { RunResult } from '../../shared/result.ts';
-import { targetLabel } from '../../shared/scenario.ts';
+import type { RunResult } from '../../shared/model/result.ts';
+import { targetLabel } from '../../shared/model/scenario.ts';
 import type { Palette } from '../charts/palette.ts';
 import { TargetStrip } from '../components/TargetStrip.tsx';
 import { ChartCard } from '../components/ChartCard.tsx';

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
-import type { ServerChartSpec } from '../../shared/resource-charts.ts';
-import type { RunResult } from '../../shared/result.ts';
+import type { ServerChartSpec } from '../../shared/resources/charts.ts';
+import type { RunResult } from '../../shared/model/result.ts';
 import type { Palette } from '../charts/palette.ts';
 import { ChartCard } from '../components/ChartCard.tsx';
 import type { ChartAbout } from '../views/Export/chartSubject.ts';

@@ -1,4 +1,4 @@
-import type { RunResult } from '../../shared/result.ts';
+import type { RunResult } from '../../shared/model/result.ts';
 import { stageTable } from '../../shared/format/stages.ts';
 import { TableCard } from './ReportTables.tsx';
 

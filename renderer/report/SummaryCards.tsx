@@ -1,5 +1,5 @@
-import type { RunResult } from '../../shared/result.ts';
-import type { Verdict } from '../../shared/verdict.ts';
+import type { RunResult } from '../../shared/model/result.ts';
+import type { Verdict } from '../../shared/verdict/verdict.ts';
 import { summaryCards } from './reportModel.ts';
 
 /** The headline figures; one a caveat makes not the server's is outlined, with why. */

@@ -1,4 +1,4 @@
-import { VERDICT_STATE_LABELS, type Verdict } from '../../shared/verdict.ts';
+import { VERDICT_STATE_LABELS, type Verdict } from '../../shared/verdict/verdict.ts';
 import { verdictTone } from './reportModel.ts';
 import './verdict.css';
 

@@ -1,4 +1,4 @@
-import type { RunResult } from '../../shared/result.ts';
+import type { RunResult } from '../../shared/model/result.ts';
 import { reportWarnings } from './reportModel.ts';
 
 export function Warnings({ result }: { result: RunResult }) {

@@ -1,6 +1,6 @@
 import type { ChartConfiguration, ChartDataset } from 'chart.js';
-import type { RunResult } from '../../shared/result.ts';
-import { targetLabel } from '../../shared/scenario.ts';
+import type { RunResult } from '../../shared/model/result.ts';
+import { targetLabel } from '../../shared/model/scenario.ts';
 import { seriesColor, withAlpha, type Palette } from '../charts/palette.ts';
 import { percentileChartOptions } from '../charts/percentileOptions.ts';
 import { percentilePoints, type PercentilePoint } from './percentileScale.ts';

@@ -1,4 +1,4 @@
-import type { LatencyStats } from '../../shared/result.ts';
+import type { LatencyStats } from '../../shared/model/result.ts';
 
 /**
  * HdrHistogram-style percentile axis: x = 1 / (1 - p), plotted on a log scale, so each

@@ -6,16 +6,16 @@ import {
   type RunResult,
   type ThresholdOutcome,
   type Warning,
-} from '../../shared/result.ts';
-import { THRESHOLD_UNITS } from '../../shared/scenario.ts';
-import type { VerdictFigure } from '../../shared/verdict-caveats.ts';
-import { badCaveatsOn, runVerdict, type Verdict } from '../../shared/verdict.ts';
+} from '../../shared/model/result.ts';
+import { THRESHOLD_UNITS } from '../../shared/model/scenario.ts';
+import type { VerdictFigure } from '../../shared/verdict/caveats.ts';
+import { badCaveatsOn, runVerdict, type Verdict } from '../../shared/verdict/verdict.ts';
 import {
   formatBytes,
   formatCount,
   formatGrouped,
   formatMs,
-  formatRate,
+  formatRateValue,
   formatRatio,
   formatSeconds,
 } from '../lib/format.ts';
@@ -66,14 +66,14 @@ export function summaryCards(r: RunResult, verdict: Verdict = runVerdict(r)): Su
   const ms = (v: number | null): string => (v === null ? '–' : formatMs(v));
   const rateDetail =
     t.targetRate !== null
-      ? `target ${formatRate(t.targetRate)} · sent ${formatRate(t.sentRate)}`
+      ? `target ${formatRateValue(t.targetRate)} · sent ${formatRateValue(t.sentRate)}`
       : `min ${formatCount(t.requestsPerSecondMin)} · max ${formatCount(t.requestsPerSecondMax)}`;
   const failed = q.total - q.ok;
   return [
     {
       id: 'rps',
       label: 'Requests/s',
-      value: formatRate(t.requestsPerSecond),
+      value: formatRateValue(t.requestsPerSecond),
       raw: t.requestsPerSecond,
       detail: rateDetail,
       ...on('throughput'),
@@ -298,7 +298,7 @@ export function thresholdText(o: ThresholdOutcome): string {
   return `${t.metric} ${t.op} ${t.value} ${THRESHOLD_UNITS[t.metric]}`;
 }
 
-export function thresholdActual(o: ThresholdOutcome): string {
+export function thresholdActualText(o: ThresholdOutcome): string {
   if (o.actual === null) return '–';
   return `${formatGrouped(o.actual, o.actual >= 100 ? 1 : 3)} ${THRESHOLD_UNITS[o.threshold.metric]}`;
 }

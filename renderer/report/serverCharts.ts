@@ -5,9 +5,9 @@ import {
   seriesHasData,
   serverValue,
   type ServerChartSpec,
-} from '../../shared/resource-charts.ts';
-import type { RunResult } from '../../shared/result.ts';
-import { targetLabel } from '../../shared/scenario.ts';
+} from '../../shared/resources/charts.ts';
+import type { RunResult } from '../../shared/model/result.ts';
+import { targetLabel } from '../../shared/model/scenario.ts';
 import { baseLineOptions } from '../charts/baseOptions.ts';
 import { seriesColor, withAlpha, type Palette } from '../charts/palette.ts';
 import { serverColor } from '../live/serverSeries.ts';

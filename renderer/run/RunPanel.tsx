@@ -1,6 +1,6 @@
-import type { RunResult } from '../../shared/result.ts';
-import { targetLabel, type Scenario } from '../../shared/scenario.ts';
-import { formatClock, formatCount, formatLiveRate, formatMs, formatRate } from '../lib/format.ts';
+import type { RunResult } from '../../shared/model/result.ts';
+import { targetLabel, type Scenario } from '../../shared/model/scenario.ts';
+import { formatClock, formatCount, formatLiveRate, formatMs, formatRateValue } from '../lib/format.ts';
 import { TargetStrip } from '../components/TargetStrip.tsx';
 import { progressOf } from './progress.ts';
 import { useNow } from './useNow.ts';
@@ -55,7 +55,7 @@ export function RunPanel({ state, shown, onPick }: RunPanelProps) {
               label: targetLabel(t),
               // A finished target whose figures are not the server's gets the caveat's dot, not green.
               status: statusBadge(st, r ?? null).look,
-              meta: r ? `${formatRate(r.throughput.requestsPerSecond)} req/s` : statusText(st),
+              meta: r ? `${formatRateValue(r.throughput.requestsPerSecond)} req/s` : statusText(st),
             };
           })}
           shown={shown}

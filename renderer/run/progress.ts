@@ -1,8 +1,8 @@
-import type { Sample } from '../../shared/result.ts';
-import type { Scenario } from '../../shared/scenario.ts';
-import { loadSeconds } from '../../shared/stages.ts';
+import type { Sample } from '../../shared/model/result.ts';
+import type { Scenario } from '../../shared/model/scenario.ts';
+import { loadSeconds } from '../../shared/stages/load-plan.ts';
 
-export interface Progress {
+export interface RunProgress {
   /** Seconds since the target started, warm-up included. */
   elapsed: number;
   /** Seconds left, or null while it cannot be estimated (request-count run, no rate yet). */
@@ -17,12 +17,12 @@ export interface Progress {
  * How far one target's run has come. Duration and staged runs: by the clock (warm-up + length).
  * Request-count runs: by requests done, with the time left estimated from the current rate.
  */
-export function progressOf(scenario: Scenario, elapsedSeconds: number, last: Sample | null): Progress {
+export function progressOf(scenario: Scenario, elapsedSeconds: number, last: Sample | null): RunProgress {
   const warmupSeconds = scenario.options.warmupSeconds;
   const elapsed = Math.max(0, elapsedSeconds);
   const warmup = elapsed < warmupSeconds;
   const load = scenario.load;
-  const byClock = (seconds: number): Progress => {
+  const byClock = (seconds: number): RunProgress => {
     const total = warmupSeconds + seconds;
     const done = Math.min(elapsed, total);
     return { elapsed, remaining: total - done, fraction: total > 0 ? done / total : 1, warmup };

@@ -1,14 +1,14 @@
-import type { ActiveRun, RunEvent } from '../../shared/api.ts';
+import type { ActiveRun, RunEvent } from '../../shared/contract/api.ts';
 import {
   addReading,
   chartReadings,
   chartsWithData,
   gapNotes,
   type ServerChartId,
-} from '../../shared/resource-charts.ts';
-import type { ResourceSample } from '../../shared/resources.ts';
-import { addSample, type RunResult, type RunStatus, type Sample } from '../../shared/result.ts';
-import type { Scenario } from '../../shared/scenario.ts';
+} from '../../shared/resources/charts.ts';
+import type { ResourceSample } from '../../shared/resources/resources.ts';
+import { addSample, type RunResult, type RunStatus, type Sample } from '../../shared/model/result.ts';
+import type { Scenario } from '../../shared/model/scenario.ts';
 import type { LiveFeed } from '../live/liveSeries.ts';
 
 export type RunPhase = 'idle' | 'starting' | 'running' | 'stopping' | 'done';

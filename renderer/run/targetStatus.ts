@@ -1,5 +1,5 @@
-import type { RunResult, RunStatus } from '../../shared/result.ts';
-import { runVerdict } from '../../shared/verdict.ts';
+import type { RunResult, RunStatus } from '../../shared/model/result.ts';
+import { runVerdict } from '../../shared/verdict/verdict.ts';
 import type { RunState } from './runStore.ts';
 
 export type TargetStatus = 'pending' | 'running' | RunStatus | 'skipped';

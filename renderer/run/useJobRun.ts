@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { RunStatus } from '../../shared/result.ts';
+import type { RunStatus } from '../../shared/model/result.ts';
 import { errorText } from '../lib/errors.ts';
 import type { RunPhase } from './runStore.ts';
 
@@ -12,7 +12,7 @@ export interface JobState {
 }
 
 /** How one kind of job reads and talks to the host. Keep it stable (useMemo): it is a dependency. */
-export interface JobKind<P, E, A, S extends JobState> {
+export interface JobWiring<P, E, A, S extends JobState> {
   idle: S;
   /** The state of a job about to start. */
   begin(plan: P): S;
@@ -47,7 +47,7 @@ export interface JobRun<P, S> {
  * started before a reload; onAdopt hears its plan.
  */
 export function useJobRun<P, E, A, S extends JobState>(
-  kind: JobKind<P, E, A, S>,
+  kind: JobWiring<P, E, A, S>,
   onAdopt: (plan: P) => void,
 ): JobRun<P, S> {
   const [state, setState] = useState<S>(kind.idle);

@@ -1,6 +1,6 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import type { TrebuchetApi } from '../../shared/api.ts';
-import type { Scenario } from '../../shared/scenario.ts';
+import type { TrebuchetApi } from '../../shared/contract/api.ts';
+import type { Scenario } from '../../shared/model/scenario.ts';
 import type { RunState, RunStore } from './runStore.ts';
 
 /**

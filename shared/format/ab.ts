@@ -5,9 +5,9 @@
  * (our histograms resolve microseconds; ab rounds to whole ms), and the percentile table
  * adds 99.9% and 99.99%.
  */
-import { REPORT_PERCENTILES } from '../defaults.ts';
-import type { LatencyStats, Phase, PhaseStats, RunResult } from '../result.ts';
-import { formatStagesText } from '../stages.ts';
+import { REPORT_PERCENTILES } from '../model/defaults.ts';
+import type { LatencyStats, Phase, PhaseStats, RunResult } from '../model/result.ts';
+import { formatStagesText } from '../stages/stages.ts';
 import {
   abFailedRequests,
   concurrencyLevel,

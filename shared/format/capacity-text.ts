@@ -6,8 +6,8 @@ import {
   judgementDetail,
   msText,
   rateText,
-} from '../capacity.ts';
-import type { ReportedStep, SearchReport } from '../capacity-report.ts';
+} from '../capacity/search.ts';
+import type { ReportedStep, SearchReport } from '../capacity/report.ts';
 import { alignColumns } from './table.ts';
 import { fixed, formatGrouped } from './units.ts';
 

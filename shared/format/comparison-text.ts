@@ -5,20 +5,21 @@
  * it, the runs that failed, seed 001's percentile table (one column per server) for each
  * protocol and level, and with repetitions, one row per run (seed 002's Résumé).
  */
-import { NO_VALUE } from '../column-format.ts';
-import { columnText, matrixCells, matrixColumns, type MatrixCell } from '../comparison-columns.ts';
-import { REPETITION_COLUMNS, repetitionRows } from '../comparison-repetitions.ts';
-import type { CellCoordinates, CellOutcome } from '../comparison-cells.ts';
+import { NO_VALUE } from '../comparison/column-format.ts';
+import { columnText, matrixColumns } from '../comparison/columns.ts';
+import { matrixCells, type MatrixCell } from '../comparison/matrix.ts';
+import { REPETITION_COLUMNS, repetitionRows } from '../comparison/repetitions.ts';
+import type { CellCoordinates, CellOutcome } from '../comparison/cells.ts';
 import {
   aggregateComparison,
   cellAt,
   comparisonPercentileTable,
   type ComparisonTable,
   type PercentileTable,
-} from '../comparison-table.ts';
-import { comparisonTargetLabel, levelKindOf, levelLabel, type ComparisonPlan } from '../comparison.ts';
-import { PREFLIGHT_FIX_LABELS, type PreflightFailure, type PreflightFix } from '../preflight.ts';
-import { planReport, type ReportLayout } from '../report-settings.ts';
+} from '../comparison/table.ts';
+import { comparisonTargetLabel, levelKindOf, levelLabel, type ComparisonPlan } from '../comparison/plan.ts';
+import { PREFLIGHT_FIX_LABELS, type PreflightFailure, type PreflightFix } from '../model/preflight.ts';
+import { planReport, type ReportLayout } from '../comparison/report-settings.ts';
 import { formatRunReport } from './report.ts';
 import { alignColumns } from './table.ts';
 import { caveatMark, verdictMark } from './verdict-text.ts';

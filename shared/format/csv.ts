@@ -5,16 +5,18 @@
  * server or a user supplied (labels, URLs, Server headers, error messages) is neutralised
  * against formula injection: a cell starting with = + - @ tab or CR gets a leading `'`.
  */
-import { MATRIX_COLUMNS, matrixCells, type MatrixCell } from '../comparison-columns.ts';
-import type { CellOutcome } from '../comparison-cells.ts';
-import type { ComparisonTable, PercentileTable } from '../comparison-table.ts';
-import { REPORT_PERCENTILES } from '../defaults.ts';
-import { RESOURCE_FIGURE_LABELS, RESOURCE_FIGURES, type ResourceSample } from '../resources.ts';
-import type { Phase, RunResult, Sample } from '../result.ts';
-import { ERROR_KINDS } from '../result.ts';
-import { runVerdict, verdictLabel, type Verdict } from '../verdict.ts';
-import { workerCpu } from '../worker-cpu.ts';
-import { targetLabel } from '../scenario.ts';
+import { MATRIX_COLUMNS } from '../comparison/columns.ts';
+import { matrixCells, type MatrixCell } from '../comparison/matrix.ts';
+import type { CellOutcome } from '../comparison/cells.ts';
+import type { ComparisonTable, PercentileTable } from '../comparison/table.ts';
+import { REPORT_PERCENTILES } from '../model/defaults.ts';
+import { RESOURCE_FIGURE_LABELS, RESOURCE_FIGURES, type ResourceSample } from '../resources/resources.ts';
+import type { Phase, RunResult, Sample } from '../model/result.ts';
+import type { LabelledResult } from './labels.ts';
+import { ERROR_KINDS } from '../model/result.ts';
+import { runVerdict, verdictLabel, type Verdict } from '../verdict/verdict.ts';
+import { workerCpu } from '../model/worker-cpu.ts';
+import { targetLabel } from '../model/scenario.ts';
 import {
   concurrencyLevel,
   errorPercent,
@@ -23,12 +25,6 @@ import {
   timePerRequestMs,
   transferRateKiBps,
 } from './summary.ts';
-
-/** A result with the name it goes by in a comparison (e.g. "nginx https c=100"). */
-export interface LabelledResult {
-  label: string;
-  result: RunResult;
-}
 
 export type CsvValue = string | number | boolean | null | undefined;
 
@@ -245,22 +241,6 @@ export function summaryCsv(results: readonly LabelledResult[]): string {
   return csvRows([header, ...rows]);
 }
 
-/**
- * The comparison matrix: one row per figure, one column per labelled result, plus a row
- * per status code seen in any of them.
- */
-export function comparisonCsv(results: readonly LabelledResult[]): string {
-  const header = ['metric', ...results.map((r) => r.label)];
-  const rows: CsvValue[][] = SUMMARY_COLUMNS.map(([name, get]) => [
-    name,
-    ...results.map((r) => get(r.result)),
-  ]);
-  for (const code of unionKeys(results.map((r) => r.result.statusCodes))) {
-    rows.push([`status ${code}`, ...results.map((r) => r.result.statusCodes[code] ?? 0)]);
-  }
-  return csvRows([header, ...rows]);
-}
-
 type StatFigure = 'rps' | 'p50' | 'p95' | 'p99' | 'latencyMean';
 type MatrixColumn = readonly [string, (c: MatrixCell) => CsvValue];
 
@@ -274,7 +254,7 @@ function statColumns(figure: StatFigure, name: string, unit: string): readonly M
   ];
 }
 
-/** A column of the matrix registry (comparison-columns.ts), as a number under this header. */
+/** A column of the matrix registry (shared/comparison/columns.ts), as a number under this header. */
 const registry = (header: string, id: keyof typeof MATRIX_COLUMNS): MatrixColumn => [
   header,
   (c) => MATRIX_COLUMNS[id].value(c),

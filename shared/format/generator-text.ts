@@ -1,5 +1,5 @@
 /** The generator's own figures as text, for every report (CLI, UI, HTML): its workers' CPU, its send lateness. */
-import type { GeneratorFacts, RunResult } from '../result.ts';
+import type { GeneratorFacts, RunResult } from '../model/result.ts';
 import { fixed } from './units.ts';
 
 const percent = (values: readonly number[]): string => values.map((v) => `${fixed(v, 0)}%`).join(', ');

@@ -4,12 +4,12 @@
  * the generator and the servers. No request of any kind when opened; everything escaped.
  * Pure: the CLI writes it (--html), the UI offers it for download.
  */
-import type { CellOutcome } from '../comparison-cells.ts';
-import type { ComparisonPlan } from '../comparison.ts';
-import type { PreflightFailure } from '../preflight.ts';
-import type { ReportLayout } from '../report-settings.ts';
-import type { RunResult } from '../result.ts';
-import { targetLabel } from '../scenario.ts';
+import type { CellOutcome } from '../comparison/cells.ts';
+import type { ComparisonPlan } from '../comparison/plan.ts';
+import type { PreflightFailure } from '../model/preflight.ts';
+import type { ReportLayout } from '../comparison/report-settings.ts';
+import type { RunResult } from '../model/result.ts';
+import { targetLabel } from '../model/scenario.ts';
 import { comparisonSection } from './html/comparison-section.ts';
 import { htmlDocument } from './html/document.ts';
 import { runSection } from './html/run-section.ts';

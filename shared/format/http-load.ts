@@ -15,7 +15,7 @@
  * http_load counts them. The connect and first-response times need the timing phases of
  * the native engine; another engine's report says they were not measured.
  */
-import type { PhaseStats, RunResult } from '../result.ts';
+import type { PhaseStats, RunResult } from '../model/result.ts';
 import { concurrencyLevel, sortedStatusCodes } from './summary.ts';
 import { formatCG as g } from './units.ts';
 

@@ -9,8 +9,8 @@
  * Duration Assertion, the seed's 300 ms rule). One deliberate difference, stated in the
  * heading: times carry three decimals (microsecond histograms; JMeter prints whole ms).
  */
-import type { RunResult } from '../result.ts';
-import { targetLabel } from '../scenario.ts';
+import type { RunResult } from '../model/result.ts';
+import { targetLabel } from '../model/scenario.ts';
 import { errorPercent, sentRateKiBps, transferRateKiBps } from './summary.ts';
 import { alignColumns } from './table.ts';
 import { fixed } from './units.ts';

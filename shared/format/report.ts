@@ -2,10 +2,10 @@
  * The CLI's default text report: a heading with the verdict, what `vegeta report` prints,
  * what `ab` prints, then thresholds and warnings; and a run in any of the layouts.
  */
-import type { ReportLayout } from '../report-settings.ts';
-import type { RunResult, ThresholdOutcome } from '../result.ts';
-import { THRESHOLD_UNITS, targetLabel, type ThresholdMetric } from '../scenario.ts';
-import { runVerdict } from '../verdict.ts';
+import type { ReportLayout } from '../comparison/report-settings.ts';
+import type { RunResult, ThresholdOutcome } from '../model/result.ts';
+import { THRESHOLD_UNITS, targetLabel, type ThresholdMetric } from '../model/scenario.ts';
+import { runVerdict } from '../verdict/verdict.ts';
 import { formatAbReport } from './ab.ts';
 import { generatorCpuText, sendLatenessText } from './generator-text.ts';
 import { formatServerResources } from './resources-text.ts';

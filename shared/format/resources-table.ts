@@ -10,10 +10,10 @@ import {
   type ResourceFigure,
   type ResourceSource,
   type ServerResources,
-} from '../resources.ts';
-import { gapText } from '../resource-charts.ts';
-import type { VerdictFigure } from '../verdict-caveats.ts';
-import { badCaveatsOn, type Verdict } from '../verdict.ts';
+} from '../resources/resources.ts';
+import { gapText } from '../resources/charts.ts';
+import type { VerdictFigure } from '../verdict/caveats.ts';
+import { badCaveatsOn, type Verdict } from '../verdict/verdict.ts';
 import { fixed, formatBytes, formatCount } from './units.ts';
 
 /** A figure's value with its unit, as the report prints it. */

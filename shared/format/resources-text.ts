@@ -2,7 +2,7 @@
  * The text report's "Server resources" block: what was sampled and how, mean and max of each
  * figure, the server CPU-seconds per 10,000 requests, gaps and notes.
  */
-import type { ServerResources } from '../resources.ts';
+import type { ServerResources } from '../resources/resources.ts';
 import { describeResourceSource, formatCpuPer10k, resourceRows } from './resources-table.ts';
 import { alignColumns } from './table.ts';
 import { fixed } from './units.ts';

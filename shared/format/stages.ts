@@ -2,8 +2,9 @@
  * A staged run's table, one row per stage: the same columns in the CLI's text report, the
  * CSV, the HTML report and the app's report.
  */
-import type { RunResult, StageResult } from '../result.ts';
-import { csvRows, type CsvValue, type LabelledResult } from './csv.ts';
+import type { RunResult, StageResult } from '../model/result.ts';
+import { csvRows, type CsvValue } from './csv.ts';
+import { type LabelledResult } from './labels.ts';
 import { alignColumns } from './table.ts';
 import { fixed, formatCount, formatGrouped } from './units.ts';
 

@@ -2,8 +2,8 @@
  * The few figures derived from a RunResult that several views print (the ab and vegeta
  * reports, CSV files, the UI). Computed here once so no two views disagree.
  */
-import type { ErrorKind, RunResult } from '../result.ts';
-import { peakTarget } from '../stages.ts';
+import type { ErrorKind, RunResult } from '../model/result.ts';
+import { peakTarget } from '../stages/stages.ts';
 import { statusLine } from './status-text.ts';
 
 /** ab's "Failed requests" breakdown; `slo` is ours (responses slower than the SLO). */

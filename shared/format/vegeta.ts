@@ -7,7 +7,7 @@
  * too: "Lateness" after Latencies, for runs on a schedule (open model, rate cap): how
  * late requests went out, the part of those latencies that is the generator's own delay.
  */
-import type { RunResult } from '../result.ts';
+import type { RunResult } from '../model/result.ts';
 import { errorSet, sortedStatusCodes, vegetaDurations, vegetaRate, vegetaThroughput } from './summary.ts';
 import { alignColumns } from './table.ts';
 import { fixed, formatDurationMs, formatDurationSeconds, formatPercent } from './units.ts';

@@ -1,6 +1,6 @@
 /** A verdict as text lines, for the text reports and the CLI: the state first, every caveat under it. */
-import type { Caveat } from '../verdict-caveats.ts';
-import { VERDICT_STATE_LABELS, type Verdict } from '../verdict.ts';
+import type { Caveat } from '../verdict/caveats.ts';
+import { VERDICT_STATE_LABELS, type Verdict } from '../verdict/verdict.ts';
 
 /** '!' figures that are not the server's, '~' a stopped run, '-' a note; ' ' clean. */
 export function verdictMark(v: Verdict): string {

@@ -4,7 +4,7 @@
  * Argument: a JSON ScenarioInput with one target. Prints one JSON line (EngineOutcome).
  */
 import { RunManager } from '../../electron/engine/manager.ts';
-import { scenarioSchema } from '../../shared/scenario.ts';
+import { scenarioSchema } from '../../shared/model/scenario.ts';
 
 export interface EngineOutcome {
   status: 'completed' | 'cancelled' | 'failed';

@@ -4,7 +4,7 @@
  * h2load, ab). Each returns the figures of one run.
  */
 import { resolve } from 'node:path';
-import type { ScenarioInput } from '../../shared/scenario.ts';
+import type { ScenarioInput } from '../../shared/model/scenario.ts';
 import {
   AUTOCANNON_BIN,
   parseAb,

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { ScenarioInput } from '../../shared/scenario.ts';
+import type { ScenarioInput } from '../../shared/model/scenario.ts';
 import type { NginxServer } from '../helpers/nginx.ts';
 import { runEngine, tools, type EngineFigures } from './generators.ts';
 import {

@@ -5,7 +5,7 @@
  * 5-byte test.html; one table row per server and protocol, as vegeta report's lines. It
  * compares servers, not generators: there is no reference tool (vegeta is not packaged).
  */
-import type { ScenarioInput } from '../../shared/scenario.ts';
+import type { ScenarioInput } from '../../shared/model/scenario.ts';
 import { makeTestCerts } from '../helpers/certs.ts';
 import { WEB_SERVERS, type WebServer } from '../helpers/web-servers.ts';
 import { runEngine, type EngineFigures } from './generators.ts';

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Download, Page } from 'playwright-core';
-import type { RunEvent } from '../../shared/api.ts';
-import type { CellOutcome, ComparisonEvent } from '../../shared/comparison-cells.ts';
-import type { RunResult } from '../../shared/result.ts';
-import { hostMessageSchema } from '../../shared/web-protocol.ts';
+import type { RunEvent } from '../../shared/contract/api.ts';
+import type { CellOutcome, ComparisonEvent } from '../../shared/comparison/cells.ts';
+import type { RunResult } from '../../shared/model/result.ts';
+import { hostMessageSchema } from '../../shared/contract/web-protocol.ts';
 
 export const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts');
 

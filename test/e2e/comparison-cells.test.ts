@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatRate } from '../../renderer/lib/format.ts';
+import { formatRateValue } from '../../renderer/lib/format.ts';
 import { launchChromium, openOffline, type TestBrowser } from '../helpers/browser.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { ARTIFACTS, fillPlan, fillScenario, saveDownload, waitForStatus } from './app-page.ts';
@@ -167,7 +167,7 @@ describe('a comparison whose every cell opens its run', () => {
     expect(await header('p95').count()).toBe(0);
     await app.screenshot('e2e-column-picker.png');
     const rps = Number(await rows.nth(0).getAttribute('data-rps'));
-    expect(await rows.nth(0).getByTestId('cell-rps').textContent()).toBe(formatRate(rps));
+    expect(await rows.nth(0).getByTestId('cell-rps').textContent()).toBe(formatRateValue(rps));
   });
 });
 

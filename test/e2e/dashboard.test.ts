@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPORT_PERCENTILES } from '../../shared/defaults.ts';
-import { targetUrlSchema } from '../../shared/scenario.ts';
-import { parseWith } from '../../shared/validation.ts';
-import { formatCount, formatMsValue, formatRate } from '../../renderer/lib/format.ts';
+import { REPORT_PERCENTILES } from '../../shared/model/defaults.ts';
+import { targetUrlSchema } from '../../shared/model/scenario.ts';
+import { parseWith } from '../../shared/model/validation.ts';
+import { formatCount, formatMsValue, formatRateValue } from '../../renderer/lib/format.ts';
 import { handlers, refusedPort, startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { fillScenario, pointLog, waitForPoints, waitForStatus, watchThroughputPoints } from './app-page.ts';
 import { useE2eApp } from './fixture.ts';
@@ -49,7 +49,7 @@ describe('dashboard in Chromium against the web host and the real engine', () =>
 
     // The summary shows the result's figures, formatted as the report formats them.
     const rps = page.getByTestId('summary-rps');
-    expect(await rps.textContent()).toBe(formatRate(result!.throughput.requestsPerSecond));
+    expect(await rps.textContent()).toBe(formatRateValue(result!.throughput.requestsPerSecond));
     expect(Number(await rps.getAttribute('data-value'))).toBe(result!.throughput.requestsPerSecond);
     expect(await page.getByTestId('summary-requests').textContent()).toBe(
       formatCount(result!.requests.total),
@@ -106,7 +106,7 @@ describe('dashboard in Chromium against the web host and the real engine', () =>
       formatCount(result!.requests.total),
     );
     expect(await page.getByTestId('summary-rps').textContent()).toBe(
-      formatRate(result!.throughput.requestsPerSecond),
+      formatRateValue(result!.throughput.requestsPerSecond),
     );
     await app.screenshot('e2e-cancelled.png');
 
@@ -148,7 +148,7 @@ describe('dashboard in Chromium against the web host and the real engine', () =>
     const [result] = app.results();
     expect(result!.status).toBe('completed');
     expect(await page.getByTestId('summary-rps').textContent()).toBe(
-      formatRate(result!.throughput.requestsPerSecond),
+      formatRateValue(result!.throughput.requestsPerSecond),
     );
     // The chart holds the whole run, from before the reload and after.
     expect(Number(await page.getByTestId('chart-throughput').getAttribute('data-points'))).toBe(

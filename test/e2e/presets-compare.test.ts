@@ -6,7 +6,7 @@ import { PNG } from 'pngjs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebHost } from '../../electron/host/server.ts';
-import { formatRate } from '../../renderer/lib/format.ts';
+import { formatRateValue } from '../../renderer/lib/format.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { ARTIFACTS, fillPlan, fillScenario, waitForStatus, saveDownload } from './app-page.ts';
 import { STATIC_DIR, useE2eApp } from './fixture.ts';
@@ -226,7 +226,7 @@ describe('comparisons in the browser', () => {
     ]);
     for (const c of shown) {
       expect(c.rps).toBeGreaterThan(0);
-      expect(c.text).toBe(formatRate(c.rps));
+      expect(c.text).toBe(formatRateValue(c.rps));
     }
 
     // The charts: bars and scaling lines have a point per server and level; the curves a point per percentile.
@@ -285,7 +285,7 @@ describe('comparisons in the browser', () => {
     );
     rows.forEach((r, i) => {
       expect(Number(r['rate mean (req/s)'])).toBeCloseTo(shown[i]!.rps, 6);
-      expect(formatRate(Number(r['rate mean (req/s)']))).toBe(shown[i]!.text);
+      expect(formatRateValue(Number(r['rate mean (req/s)']))).toBe(shown[i]!.text);
       expect(Number(r['rate min (req/s)'])).toBeLessThanOrEqual(Number(r['rate max (req/s)']));
       expect(Number(r['failed requests'])).toBe(0);
     });

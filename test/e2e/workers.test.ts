@@ -1,7 +1,7 @@
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatorCpuText } from '../../shared/format/generator-text.ts';
-import type { RunResult } from '../../shared/result.ts';
+import type { RunResult } from '../../shared/model/result.ts';
 import { nginxStatus, startNginx, type NginxServer } from '../helpers/nginx.ts';
 import { fillScenario, waitForStatus } from './app-page.ts';
 import { useE2eApp } from './fixture.ts';

@@ -1,4 +1,4 @@
-import type { RunResult } from '../../shared/result.ts';
+import type { RunResult } from '../../shared/model/result.ts';
 import { amendResult, runResultFixture, sampleFixture } from './run-result.ts';
 
 /**

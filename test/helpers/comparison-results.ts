@@ -2,8 +2,8 @@ import {
   comparisonPlanSchema,
   type ComparisonPlan,
   type ComparisonPlanInput,
-} from '../../shared/comparison.ts';
-import type { ErrorEntry, RunResult } from '../../shared/result.ts';
+} from '../../shared/comparison/plan.ts';
+import type { ErrorEntry, RunResult } from '../../shared/model/result.ts';
 import { runResultFixture } from './run-result.ts';
 
 /**

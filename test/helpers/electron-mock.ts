@@ -5,7 +5,7 @@ import { vi } from 'vitest';
  * A stand-in for the `electron` module (the binary cannot be downloaded here), after
  * Fiddle's tests/mocks: just enough of BrowserWindow, webContents, ipcMain, ipcRenderer,
  * contextBridge, app, protocol and session to drive the main-process and preload code.
- * Use with: vi.mock('electron', async () => (await import('../helpers/electron-mock.ts')).electronMock)
+ * Use with: vi.mock('electron', async () => (await import('./electron-mock.ts')).electronMock)
  */
 
 let nextContentsId = 1;

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
-import { addSample, type RunResult, type Sample, type StageResult } from '../../shared/result.ts';
-import { scenarioSchema, type ScenarioInput } from '../../shared/scenario.ts';
-import type { Stage } from '../../shared/stages.ts';
+import { addSample, type RunResult, type Sample, type StageResult } from '../../shared/model/result.ts';
+import { scenarioSchema, type ScenarioInput } from '../../shared/model/scenario.ts';
+import type { Stage } from '../../shared/stages/stages.ts';
 import { startRun } from '../../electron/engine/run.ts';
 import { buildRunSpec } from '../../electron/engine/spec.ts';
 import type { RunSpec } from '../../electron/engine/types.ts';

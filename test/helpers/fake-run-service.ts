@@ -1,8 +1,8 @@
-import type { RunEvent } from '../../shared/api.ts';
-import type { ComparisonEvent } from '../../shared/comparison-cells.ts';
-import type { ComparisonPlan } from '../../shared/comparison.ts';
-import type { RunResult } from '../../shared/result.ts';
-import type { Scenario } from '../../shared/scenario.ts';
+import type { RunEvent } from '../../shared/contract/api.ts';
+import type { ComparisonEvent } from '../../shared/comparison/cells.ts';
+import type { ComparisonPlan } from '../../shared/comparison/plan.ts';
+import type { RunResult } from '../../shared/model/result.ts';
+import type { Scenario } from '../../shared/model/scenario.ts';
 import type { JobHandle } from '../../electron/engine/job-table.ts';
 import type { ComparisonService } from '../../electron/host/comparison-registry.ts';
 import type { RunService } from '../../electron/host/run-registry.ts';

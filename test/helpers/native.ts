@@ -10,7 +10,7 @@ import type net from 'node:net';
 import { nativeRunner } from '../../electron/engine/native/native-runner.ts';
 import { Recorder } from '../../electron/engine/recorder.ts';
 import type { Runner, RunnerOutcome } from '../../electron/engine/types.ts';
-import type { ScenarioInput } from '../../shared/scenario.ts';
+import type { ScenarioInput } from '../../shared/model/scenario.ts';
 import { runSpecFixture } from './engine.ts';
 
 export interface NativeRun {

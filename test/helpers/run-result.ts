@@ -2,11 +2,11 @@
  * Hand-built results and samples for tests that need a RunResult without running load: UI
  * tests with a stubbed bridge, formatters, stores, comparisons. Plain data with every field
  * the schema requires; the seed results are parsed by runResultSchema, so they cannot drift
- * from shared/result.ts unnoticed.
+ * from shared/model/result.ts unnoticed.
  */
-import type { RunResult, Sample } from '../../shared/result.ts';
-import { runResultSchema } from '../../shared/result.ts';
-import { scenarioSchema } from '../../shared/scenario.ts';
+import type { RunResult, Sample } from '../../shared/model/result.ts';
+import { runResultSchema } from '../../shared/model/result.ts';
+import { scenarioSchema } from '../../shared/model/scenario.ts';
 
 /** ab's "Percentage of the requests served within" rows plus the tail, in ab's order. */
 export const AB_PERCENTILE_LABELS = [

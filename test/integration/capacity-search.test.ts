@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunManager } from '../../electron/engine/manager.ts';
 import { CapacityRunner } from '../../electron/services/capacity-runner.ts';
-import { capacitySentence } from '../../shared/capacity.ts';
-import { capacityPlanSchema, type CapacityPlanInput } from '../../shared/capacity-plan.ts';
-import { capacityReports } from '../../shared/capacity-report.ts';
+import { capacitySentence } from '../../shared/capacity/search.ts';
+import { capacityPlanSchema, type CapacityPlanInput } from '../../shared/capacity/plan.ts';
+import { capacityReports } from '../../shared/capacity/report.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 
 /*

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runRecordSchema } from '../../shared/history.ts';
+import { runRecordSchema } from '../../shared/records/history.ts';
 import { endAfterAll } from '../helpers/cleanup.ts';
 import { runCli } from '../helpers/cli.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';

@@ -1,7 +1,7 @@
 import type net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
-import { scenarioSchema } from '../../shared/scenario.ts';
+import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { startRun } from '../../electron/engine/run.ts';
 import { buildRunSpec } from '../../electron/engine/spec.ts';
 import { autocannonTarget, oneTarget, runTarget } from '../helpers/engine.ts';

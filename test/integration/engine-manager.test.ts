@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { RunEvent } from '../../shared/api.ts';
-import type { RunResult } from '../../shared/result.ts';
-import { scenarioSchema, type ScenarioInput } from '../../shared/scenario.ts';
+import type { RunEvent } from '../../shared/contract/api.ts';
+import type { RunResult } from '../../shared/model/result.ts';
+import { scenarioSchema, type ScenarioInput } from '../../shared/model/scenario.ts';
 import type { JobHandle } from '../../electron/engine/job-table.ts';
 import { RunManager } from '../../electron/engine/manager.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';

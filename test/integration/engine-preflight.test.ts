@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { scenarioSchema, type ScenarioInput } from '../../shared/scenario.ts';
+import { scenarioSchema, type ScenarioInput } from '../../shared/model/scenario.ts';
 import { preflight } from '../../electron/engine/preflight.ts';
 import { buildRunSpec } from '../../electron/engine/spec.ts';
 import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
 import { endAfterAll, endAfterEach } from '../helpers/cleanup.ts';
-import { DEFAULTS } from '../../shared/defaults.ts';
+import { DEFAULTS } from '../../shared/model/defaults.ts';
 import { autocannonTarget, oneTarget, runTarget } from '../helpers/engine.ts';
 import { runNative, startH2Server } from '../helpers/native.ts';
 import { handlers, startHttpServer } from '../helpers/servers.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunResult, Sample } from '../../shared/result.ts';
+import type { RunResult, Sample } from '../../shared/model/result.ts';
 import { endAfterEach } from '../helpers/cleanup.ts';
 import { autocannonTarget, oneTarget, runTarget } from '../helpers/engine.ts';
 import { handlers, startHttpServer } from '../helpers/servers.ts';

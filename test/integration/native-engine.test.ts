@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runResultSchema } from '../../shared/result.ts';
+import { runResultSchema } from '../../shared/model/result.ts';
 import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
 import { oneTarget, runTarget } from '../helpers/engine.ts';
 import { startH2Server } from '../helpers/native.ts';

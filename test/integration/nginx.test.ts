@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runResultSchema } from '../../shared/result.ts';
+import { runResultSchema } from '../../shared/model/result.ts';
 import { endAfterAll } from '../helpers/cleanup.ts';
 import { abField, runCli } from '../helpers/cli.ts';
 import { startNginx, type NginxServer } from '../helpers/nginx.ts';

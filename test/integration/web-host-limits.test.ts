@@ -5,9 +5,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebHost, type WebHost } from '../../electron/host/server.ts';
 import type { WebSocketApi } from '../../renderer/api/web-socket-client.ts';
-import type { RunEvent } from '../../shared/api.ts';
-import { LIMITS } from '../../shared/defaults.ts';
-import type { ScenarioInput } from '../../shared/scenario.ts';
+import type { RunEvent } from '../../shared/contract/api.ts';
+import { LIMITS } from '../../shared/model/defaults.ts';
+import type { ScenarioInput } from '../../shared/model/scenario.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { connectToHost } from '../helpers/web-host-client.ts';
 

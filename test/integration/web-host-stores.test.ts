@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startWebHost, type WebHost } from '../../electron/host/server.ts';
 import type { WebSocketApi } from '../../renderer/api/web-socket-client.ts';
-import type { ComparisonEvent, RunEvent } from '../../shared/api.ts';
+import type { ComparisonEvent, RunEvent } from '../../shared/contract/api.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { connectToHost } from '../helpers/web-host-client.ts';
 import { startHostProcess } from '../helpers/web-host-process.ts';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startWebHost, type WebHost } from '../../electron/host/server.ts';
-import { CONTENT_SECURITY_POLICY } from '../../shared/csp.ts';
+import { CONTENT_SECURITY_POLICY } from '../../shared/contract/csp.ts';
 import type { JobHandle } from '../../electron/engine/job-table.ts';
 import { RunManager } from '../../electron/engine/manager.ts';
 import {
@@ -13,9 +13,9 @@ import {
   type SocketLike,
   type WebSocketApi,
 } from '../../renderer/api/web-socket-client.ts';
-import type { ComparisonEvent, RunEvent } from '../../shared/api.ts';
-import { addSample, type RunResult, type Sample } from '../../shared/result.ts';
-import type { Scenario } from '../../shared/scenario.ts';
+import type { ComparisonEvent, RunEvent } from '../../shared/contract/api.ts';
+import { addSample, type RunResult, type Sample } from '../../shared/model/result.ts';
+import type { Scenario } from '../../shared/model/scenario.ts';
 import { FakeRunService } from '../helpers/fake-run-service.ts';
 import { sampleFixture } from '../helpers/run-result.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { connectWebSocketApi, type SocketHandlers } from '../../renderer/api/web-socket-client.ts';
-import type { RunEvent } from '../../shared/api.ts';
+import type { RunEvent } from '../../shared/contract/api.ts';
 
 /** A socket the test drives by hand: it decides when the host opens, answers or drops. */
 class ScriptedSocket {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { builtInPresets } from '../../electron/stores/built-in-presets.ts';
-import { capacityPlanOfComparison } from '../../shared/capacity-comparison.ts';
-import { capacityPlanSchema, stepScenario } from '../../shared/capacity-plan.ts';
-import { comparisonPlanSchema, type ComparisonPlan } from '../../shared/comparison.ts';
+import { capacityPlanOfComparison } from '../../shared/capacity/from-comparison.ts';
+import { capacityPlanSchema, stepScenario } from '../../shared/capacity/plan.ts';
+import { comparisonPlanSchema, type ComparisonPlan } from '../../shared/comparison/plan.ts';
 
 function preset(id: string) {
   const p = builtInPresets().find((x) => x.id === id);

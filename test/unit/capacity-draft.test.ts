@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { capacityPlanSchema } from '../../shared/capacity-plan.ts';
-import { comparisonPlanSchema } from '../../shared/comparison.ts';
+import { capacityPlanSchema } from '../../shared/capacity/plan.ts';
+import { comparisonPlanSchema } from '../../shared/comparison/plan.ts';
 import {
   checkCapacityDraft,
   defaultCapacityDraft,

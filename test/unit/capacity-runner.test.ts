@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { CapacityRunner } from '../../electron/services/capacity-runner.ts';
 import type { RunManagerLike } from '../../electron/services/comparison-runner.ts';
-import type { RunEvent } from '../../shared/api.ts';
+import type { RunEvent } from '../../shared/contract/api.ts';
 import {
   capacityEventSchema,
   capacityPlanSchema,
   type CapacityEvent,
   type CapacityPlan,
-} from '../../shared/capacity-plan.ts';
-import { capacityReports } from '../../shared/capacity-report.ts';
-import type { RunResult } from '../../shared/result.ts';
-import type { Scenario } from '../../shared/scenario.ts';
+} from '../../shared/capacity/plan.ts';
+import { capacityReports } from '../../shared/capacity/report.ts';
+import type { RunResult } from '../../shared/model/result.ts';
+import type { Scenario } from '../../shared/model/scenario.ts';
 import { knee, stepResult } from '../helpers/capacity-results.ts';
 import { sampleFixture } from '../helpers/run-result.ts';
 

@@ -9,9 +9,9 @@ import {
   type CapacitySearch,
   type CapacitySearchInput,
   type JudgedStep,
-} from '../../shared/capacity.ts';
-import type { RunResult } from '../../shared/result.ts';
-import { parseWith } from '../../shared/validation.ts';
+} from '../../shared/capacity/search.ts';
+import type { RunResult } from '../../shared/model/result.ts';
+import { parseWith } from '../../shared/model/validation.ts';
 import { knee, stepResult } from '../helpers/capacity-results.ts';
 
 const search = (over: Partial<CapacitySearchInput> = {}): CapacitySearch =>

@@ -3,7 +3,7 @@ import type { RunCommand } from '../../electron/cli/args.ts';
 import { applyPreset, parseRunArgs } from '../../electron/cli/args.ts';
 import type { FileIo } from '../../electron/cli/files.ts';
 import { findPreset, readPresetFile, type PresetSource } from '../../electron/cli/preset-lookup.ts';
-import { summarizePreset } from '../../shared/presets.ts';
+import { summarizePreset } from '../../shared/records/preset-summary.ts';
 import { builtInPresets } from '../../electron/stores/built-in-presets.ts';
 import { csvPaths } from '../../electron/cli/report.ts';
 import { CliInputError, parseDurationSeconds, parseRate, parseThreshold } from '../../electron/cli/values.ts';

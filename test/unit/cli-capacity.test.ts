@@ -4,8 +4,8 @@ import { capacityExitCode } from '../../electron/cli/capacity-command.ts';
 import type { FileIo } from '../../electron/cli/files.ts';
 import { CliInputError } from '../../electron/cli/values.ts';
 import { builtInPresets } from '../../electron/stores/built-in-presets.ts';
-import { capacityPlanSchema, type CapacityStep } from '../../shared/capacity-plan.ts';
-import { capacityReports } from '../../shared/capacity-report.ts';
+import { capacityPlanSchema, type CapacityStep } from '../../shared/capacity/plan.ts';
+import { capacityReports } from '../../shared/capacity/report.ts';
 import { formatCapacityReport, formatStepLine } from '../../shared/format/capacity-text.ts';
 import { knee } from '../helpers/capacity-results.ts';
 

@@ -1,23 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { fixed } from '../../shared/format/units.ts';
-import { withoutSecrets } from '../../shared/secret-headers.ts';
-import { cellSummaryLine, Progress, plannedSeconds, progressLine } from '../../electron/cli/progress.ts';
+import { withoutSecrets } from '../../shared/model/secret-headers.ts';
+import { cellSummaryLine, ProgressLine, plannedSeconds, progressLine } from '../../electron/cli/progress.ts';
 import { formatPresetList } from '../../electron/cli/presets-command.ts';
 import {
   comparisonCsvPaths,
   exitCodeFor,
-  labelResults,
   renderComparisonReport,
   renderReport,
   resultsJson,
 } from '../../electron/cli/report.ts';
+import { labelResults } from '../../shared/format/labels.ts';
 import type { ComparisonOutcome } from '../../electron/services/comparison-runner.ts';
 import { builtInPresets } from '../../electron/stores/built-in-presets.ts';
-import type { CellOutcome } from '../../shared/comparison-cells.ts';
-import { aggregateComparison } from '../../shared/comparison-table.ts';
-import { summarizePreset } from '../../shared/presets.ts';
-import { runResultSchema, type RunResult, type Sample } from '../../shared/result.ts';
-import { scenarioSchema } from '../../shared/scenario.ts';
+import type { CellOutcome } from '../../shared/comparison/cells.ts';
+import { aggregateComparison } from '../../shared/comparison/table.ts';
+import { summarizePreset } from '../../shared/records/preset-summary.ts';
+import { runResultSchema, type RunResult, type Sample } from '../../shared/model/result.ts';
+import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { twoServerPlan } from '../helpers/comparison-results.ts';
 import { abStyleResult, seed000Result } from '../helpers/run-result.ts';
 
@@ -51,7 +51,7 @@ describe('progress on stderr', () => {
 
   it('prints one line per sample off a terminal, nothing for runs of 2 s or less', () => {
     const long = sink(false);
-    const p = new Progress(
+    const p = new ProgressLine(
       long.stream,
       scenario({ model: 'closed', limit: { kind: 'duration', seconds: 3 } }),
     );
@@ -64,7 +64,7 @@ describe('progress on stderr', () => {
     );
 
     const short = sink(false);
-    const q = new Progress(
+    const q = new ProgressLine(
       short.stream,
       scenario({ model: 'closed', limit: { kind: 'duration', seconds: 2 } }),
     );
@@ -73,7 +73,7 @@ describe('progress on stderr', () => {
 
     // A request-count run's length is unknown: lines start once 2 s have passed.
     const counted = sink(false);
-    const c = new Progress(
+    const c = new ProgressLine(
       counted.stream,
       scenario({ model: 'closed', limit: { kind: 'requests', count: 10 } }),
     );
@@ -84,7 +84,7 @@ describe('progress on stderr', () => {
 
   it('redraws one line on a terminal and ends it before the report', () => {
     const tty = sink(true);
-    const p = new Progress(tty.stream, scenario({ model: 'open', rate: 10, durationSeconds: 5 }));
+    const p = new ProgressLine(tty.stream, scenario({ model: 'open', rate: 10, durationSeconds: 5 }));
     p.sample(0, sample(1));
     p.sample(0, sample(2));
     p.finish();
@@ -116,7 +116,7 @@ describe('report output and exit codes', () => {
 
   it('numbers repeated target labels and separates targets in the text report', () => {
     expect(labelResults([seed000Result(), seed000Result(), abStyleResult()]).map((l) => l.label)).toEqual([
-      '127.0.0.1:8082/test.html',
+      '127.0.0.1:8082/test.html #1',
       '127.0.0.1:8082/test.html #2',
       '127.0.0.1:8080',
     ]);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseRunArgs } from '../../electron/cli/args.ts';
 import type { FileIo } from '../../electron/cli/files.ts';
 import { CliInputError } from '../../electron/cli/values.ts';
-import type { Load } from '../../shared/scenario.ts';
+import type { Load } from '../../shared/model/scenario.ts';
 
 const files: Record<string, string> = {
   '/w/staged.json': JSON.stringify({

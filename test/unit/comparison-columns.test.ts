@@ -3,17 +3,16 @@ import {
   columnAffected,
   columnText,
   MATRIX_COLUMNS,
-  matrixCells,
   matrixColumns,
-  type MatrixCell,
-} from '../../shared/comparison-columns.ts';
-import { REPETITION_COLUMNS, repetitionRows } from '../../shared/comparison-repetitions.ts';
-import type { CellOutcome } from '../../shared/comparison-cells.ts';
-import { aggregateComparison } from '../../shared/comparison-table.ts';
-import type { ComparisonPlan } from '../../shared/comparison.ts';
-import { DEFAULTS } from '../../shared/defaults.ts';
-import { MATRIX_COLUMN_IDS, planReport } from '../../shared/report-settings.ts';
-import type { PhaseStats, RunResult } from '../../shared/result.ts';
+} from '../../shared/comparison/columns.ts';
+import { matrixCells, type MatrixCell } from '../../shared/comparison/matrix.ts';
+import { REPETITION_COLUMNS, repetitionRows } from '../../shared/comparison/repetitions.ts';
+import type { CellOutcome } from '../../shared/comparison/cells.ts';
+import { aggregateComparison } from '../../shared/comparison/table.ts';
+import type { ComparisonPlan } from '../../shared/comparison/plan.ts';
+import { DEFAULTS } from '../../shared/model/defaults.ts';
+import { MATRIX_COLUMN_IDS, planReport } from '../../shared/comparison/report-settings.ts';
+import type { PhaseStats, RunResult } from '../../shared/model/result.ts';
 import { resultWith, twoServerPlan } from '../helpers/comparison-results.ts';
 import { amendResult } from '../helpers/run-result.ts';
 

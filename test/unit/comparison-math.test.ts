@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { expandPlan, type CellOutcome } from '../../shared/comparison-cells.ts';
-import { compareFigure, compareSummaries, tCritical95 } from '../../shared/comparison-noise.ts';
-import { statOf, summarizeRepetitions } from '../../shared/comparison-stats.ts';
+import { expandPlan, type CellOutcome } from '../../shared/comparison/cells.ts';
+import { compareFigure, compareSummaries, tCritical95 } from '../../shared/comparison/noise.ts';
+import { statOf, summarizeRepetitions } from '../../shared/comparison/stats.ts';
 import {
   aggregateComparison,
   cellAt,
   comparisonPercentileTable,
   percentileTable,
   scalingSeries,
-} from '../../shared/comparison-table.ts';
-import { comparisonPlanSchema } from '../../shared/comparison.ts';
+} from '../../shared/comparison/table.ts';
+import { comparisonPlanSchema } from '../../shared/comparison/plan.ts';
 import { resultWith } from '../helpers/comparison-results.ts';
 import { AB_PERCENTILE_LABELS } from '../helpers/run-result.ts';
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { expandPlan } from '../../shared/comparison-cells.ts';
+import { expandPlan } from '../../shared/comparison/cells.ts';
 import {
   cellCount,
   comparisonPlanSchema,
   levelLabel,
   urlFor,
   type ComparisonPlanInput,
-} from '../../shared/comparison.ts';
-import { describeIssues, parseWith } from '../../shared/validation.ts';
+} from '../../shared/comparison/plan.ts';
+import { describeIssues, parseWith } from '../../shared/model/validation.ts';
 
 const twoServers: ComparisonPlanInput = {
   name: 'web servers',

@@ -4,10 +4,10 @@ import {
   type RunManagerLike,
   type TargetChecker,
 } from '../../electron/services/comparison-runner.ts';
-import { comparisonEventSchema, type ComparisonEvent } from '../../shared/comparison-cells.ts';
-import { comparisonPlanSchema, type ComparisonPlan } from '../../shared/comparison.ts';
-import type { RunResult } from '../../shared/result.ts';
-import type { Scenario } from '../../shared/scenario.ts';
+import { comparisonEventSchema, type ComparisonEvent } from '../../shared/comparison/cells.ts';
+import { comparisonPlanSchema, type ComparisonPlan } from '../../shared/comparison/plan.ts';
+import type { RunResult } from '../../shared/model/result.ts';
+import type { Scenario } from '../../shared/model/scenario.ts';
 import { resultWith } from '../helpers/comparison-results.ts';
 
 /** A RunManager stand-in: each run answers, once subscribed to, with what answer() returns for it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDuration } from '../../shared/duration.ts';
+import { parseDuration } from '../../shared/model/duration.ts';
 
 describe('durations as the CLI and the editors take them', () => {
   it("reads Go's notation and bare numbers in the field's unit", () => {

@@ -23,8 +23,8 @@ import {
   type ComparisonEvent,
   type RunEvent,
   type TrebuchetApi,
-} from '../../shared/api.ts';
-import { scenarioSchema } from '../../shared/scenario.ts';
+} from '../../shared/contract/api.ts';
+import { scenarioSchema } from '../../shared/model/scenario.ts';
 import type { IpcMain } from 'electron';
 
 vi.mock('electron', async () => (await import('../helpers/electron-mock.ts')).electronMock);

@@ -9,7 +9,7 @@ import {
 } from '../../electron/engine/histogram.ts';
 import { phaseStats } from '../../electron/engine/native/phases.ts';
 import { Recorder } from '../../electron/engine/recorder.ts';
-import { REPORT_PERCENTILES } from '../../shared/defaults.ts';
+import { REPORT_PERCENTILES } from '../../shared/model/defaults.ts';
 
 describe('percentiles never above the longest request', () => {
   // 149,506 µs falls in a bucket whose highest equivalent value is 149,631 µs: the figures of the issue.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LatencyStats } from '../../shared/result.ts';
+import type { LatencyStats } from '../../shared/model/result.ts';
 import {
   evaluateThresholds,
   thresholdActual,

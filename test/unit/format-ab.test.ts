@@ -9,7 +9,7 @@ import {
   timePerRequestAcrossMs,
   timePerRequestMs,
 } from '../../shared/format/summary.ts';
-import type { RunResult } from '../../shared/result.ts';
+import type { RunResult } from '../../shared/model/result.ts';
 import { abStyleResult, amendResult, seed000Result } from '../helpers/run-result.ts';
 
 describe('ab report layout', () => {

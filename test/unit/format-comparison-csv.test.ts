@@ -1,8 +1,8 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import type { CellOutcome } from '../../shared/comparison-cells.ts';
-import { aggregateComparison, comparisonPercentileTable } from '../../shared/comparison-table.ts';
-import { comparisonPlanSchema } from '../../shared/comparison.ts';
+import type { CellOutcome } from '../../shared/comparison/cells.ts';
+import { aggregateComparison, comparisonPercentileTable } from '../../shared/comparison/table.ts';
+import { comparisonPlanSchema } from '../../shared/comparison/plan.ts';
 import { comparisonMatrixCsv, percentileTableCsv, summaryCsv } from '../../shared/format/csv.ts';
 import { resultWith } from '../helpers/comparison-results.ts';
 import { amendResult } from '../helpers/run-result.ts';

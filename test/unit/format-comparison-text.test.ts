@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CellOutcome } from '../../shared/comparison-cells.ts';
+import type { CellOutcome } from '../../shared/comparison/cells.ts';
 import {
   formatComparisonMatrix,
   formatComparisonReport,

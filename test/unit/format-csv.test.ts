@@ -1,13 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import {
-  comparisonCsv,
-  csvCell,
-  percentilesCsv,
-  summaryCsv,
-  timeSeriesCsv,
-} from '../../shared/format/csv.ts';
-import type { RunResult } from '../../shared/result.ts';
+import { csvCell, percentilesCsv, summaryCsv, timeSeriesCsv } from '../../shared/format/csv.ts';
+import type { RunResult } from '../../shared/model/result.ts';
 import { abStyleResult, seed000Result } from '../helpers/run-result.ts';
 
 const rows = (csv: string): string[][] => parse(csv);
@@ -102,24 +96,5 @@ describe('CSV files', () => {
       '100',
     ]);
     expect(parsed[1]).toEqual(['50', '0.226084', '0.226084']);
-  });
-
-  it('comparison matrix: metrics down, results across, status rows for every code seen', () => {
-    const parsed = rows(
-      comparisonCsv([
-        { label: 'nginx', result: seed000Result() },
-        { label: 'apache', result: malicious() },
-      ]),
-    );
-    expect(parsed[0]).toEqual(['metric', 'nginx', 'apache']);
-    const byMetric = new Map(parsed.map((r) => [r[0]!, r.slice(1)]));
-    expect(byMetric.get('requests')).toEqual(['500', '30000']);
-    expect(byMetric.get('concurrency')).toEqual(['', '30']);
-    expect(byMetric.get('status 404')).toEqual(['0', '7']);
-    expect(byMetric.get('status 503')).toEqual(['0', '5']);
-    expect(byMetric.get('server software')).toEqual([
-      'nginx/1.22.1',
-      '\'=HYPERLINK("http://evil.example","click")',
-    ]);
   });
 });

@@ -4,7 +4,7 @@ import { summaryCsv } from '../../shared/format/csv.ts';
 import { renderReport } from '../../electron/cli/report.ts';
 import { generatorCpuText, sendLatenessText } from '../../shared/format/generator-text.ts';
 import { runHtmlReport } from '../../shared/format/html-report.ts';
-import type { RunResult } from '../../shared/result.ts';
+import type { RunResult } from '../../shared/model/result.ts';
 import { amendResult, seed000Result } from '../helpers/run-result.ts';
 
 /** seed 000's run as if split over two workers, with its schedule's send lateness. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CellOutcome } from '../../shared/comparison-cells.ts';
+import type { CellOutcome } from '../../shared/comparison/cells.ts';
 import { esc, jsonForScript } from '../../shared/format/html/escape.ts';
 import { REPORT_CSP } from '../../shared/format/html/document.ts';
 import { niceTicks } from '../../shared/format/html/svg.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatHttpLoadReport } from '../../shared/format/http-load.ts';
-import type { RunResult } from '../../shared/result.ts';
+import type { RunResult } from '../../shared/model/result.ts';
 import { abStyleResult, amendResult, seed000Result } from '../helpers/run-result.ts';
 
 describe('http_load report layout', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { runHtmlReport } from '../../shared/format/html-report.ts';
 import { formatTextReport } from '../../shared/format/report.ts';
 import { stagesCsv } from '../../shared/format/stages.ts';
-import type { RunResult, StageResult } from '../../shared/result.ts';
+import type { RunResult, StageResult } from '../../shared/model/result.ts';
 import { runResultFixture, sampleFixture } from '../helpers/run-result.ts';
 
 const row = (over: Partial<StageResult>): StageResult => ({

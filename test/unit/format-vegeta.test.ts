@@ -4,7 +4,7 @@ import { buildRunResult } from '../../electron/engine/result.ts';
 import { emptyOutcome, type RunSpec } from '../../electron/engine/types.ts';
 import { vegetaRate, vegetaThroughput } from '../../shared/format/summary.ts';
 import { formatVegetaReport } from '../../shared/format/vegeta.ts';
-import { scenarioSchema } from '../../shared/scenario.ts';
+import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { abStyleResult, amendResult, seed000Result } from '../helpers/run-result.ts';
 
 describe('vegeta report layout', () => {

@@ -12,12 +12,12 @@ import { MAX_REPLAY_SAMPLES, RunRegistry } from '../../electron/host/run-registr
 import { createHostServices, type HostServices } from '../../electron/host/services.ts';
 import { HistorySaver } from '../../electron/services/history-saver.ts';
 import { openStores, type Stores } from '../../electron/stores/index.ts';
-import type { CapacityEvent, CommandName, CommandOutput, RunEvent } from '../../shared/api.ts';
-import type { ComparisonEvent, CellOutcome } from '../../shared/comparison-cells.ts';
-import { comparisonPlanSchema } from '../../shared/comparison.ts';
-import type { HistorySummary, RunRecordDraft } from '../../shared/history.ts';
-import { LIMITS } from '../../shared/defaults.ts';
-import { scenarioSchema } from '../../shared/scenario.ts';
+import type { CapacityEvent, CommandName, CommandOutput, RunEvent } from '../../shared/contract/api.ts';
+import type { ComparisonEvent, CellOutcome } from '../../shared/comparison/cells.ts';
+import { comparisonPlanSchema } from '../../shared/comparison/plan.ts';
+import type { HistorySummary, RunRecordDraft } from '../../shared/records/history.ts';
+import { LIMITS } from '../../shared/model/defaults.ts';
+import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { resultWith } from '../helpers/comparison-results.ts';
 import { stepResult } from '../helpers/capacity-results.ts';
 import { sampleFixture } from '../helpers/run-result.ts';

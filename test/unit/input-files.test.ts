@@ -10,8 +10,8 @@ import {
   readInputFile,
 } from '../../electron/engine/input-files.ts';
 import { buildRunSpec } from '../../electron/engine/spec.ts';
-import { LIMITS } from '../../shared/defaults.ts';
-import { scenarioSchema } from '../../shared/scenario.ts';
+import { LIMITS } from '../../shared/model/defaults.ts';
+import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
 
 let dir: string;

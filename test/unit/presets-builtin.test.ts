@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_PRESET_FILES, builtInPresets } from '../../electron/stores/built-in-presets.ts';
-import { expandPlan } from '../../shared/comparison-cells.ts';
-import { cellCount, type ComparisonPlan } from '../../shared/comparison.ts';
-import { parsePresetFile, type Preset } from '../../shared/presets.ts';
-import { describeIssues } from '../../shared/validation.ts';
+import { expandPlan } from '../../shared/comparison/cells.ts';
+import { cellCount, type ComparisonPlan } from '../../shared/comparison/plan.ts';
+import { parsePresetFile, type Preset } from '../../shared/records/presets.ts';
+import { describeIssues } from '../../shared/model/validation.ts';
 
 const DIR = path.join(import.meta.dirname, '../../resources/presets');
 const files = fs.readdirSync(DIR).filter((f) => f.endsWith('.json'));

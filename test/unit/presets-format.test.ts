@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS } from '../../shared/defaults.ts';
-import {
-  isSecretHeader,
-  parsePresetFile,
-  PRESET_FORMAT,
-  presetFileName,
-  secretHeadersOf,
-  summarizePreset,
-} from '../../shared/presets.ts';
-import { describeIssues } from '../../shared/validation.ts';
+import { DEFAULTS } from '../../shared/model/defaults.ts';
+import { parsePresetFile, PRESET_FORMAT, presetFileName } from '../../shared/records/presets.ts';
+import { summarizePreset } from '../../shared/records/preset-summary.ts';
+import { isSecretHeader, secretHeadersOf } from '../../shared/records/preset-summary.ts';
+import { describeIssues } from '../../shared/model/validation.ts';
 
 const ctx = { newId: () => 'fresh-id', now: () => new Date('2025-03-04T05:06:07.000Z') };
 

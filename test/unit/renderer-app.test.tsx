@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ActiveRun, RunEvent } from '../../shared/api.ts';
-import { createTrebuchetApi, JobEvents, type SendCommand } from '../../shared/api-client.ts';
-import type { Sample } from '../../shared/result.ts';
-import { scenarioSchema, type Scenario } from '../../shared/scenario.ts';
+import type { ActiveRun, RunEvent } from '../../shared/contract/api.ts';
+import { createTrebuchetApi, JobEvents, type SendCommand } from '../../shared/contract/client.ts';
+import type { Sample } from '../../shared/model/result.ts';
+import { scenarioSchema, type Scenario } from '../../shared/model/scenario.ts';
 import { App } from '../../renderer/App.tsx';
 import { runResultFixture, sampleFixture } from '../helpers/run-result.ts';
 

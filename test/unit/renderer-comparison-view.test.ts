@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { CellOutcome } from '../../shared/comparison-cells.ts';
-import { aggregateComparison } from '../../shared/comparison-table.ts';
-import { matrixCells } from '../../shared/comparison-columns.ts';
-import { MATRIX_COLUMN_IDS } from '../../shared/report-settings.ts';
+import type { CellOutcome } from '../../shared/comparison/cells.ts';
+import { aggregateComparison } from '../../shared/comparison/table.ts';
+import { matrixCells } from '../../shared/comparison/matrix.ts';
+import { MATRIX_COLUMN_IDS } from '../../shared/comparison/report-settings.ts';
 import { flaggedCount } from '../../renderer/views/Compare/chartData.ts';
 import {
   caveatKeys,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS } from '../../shared/defaults.ts';
+import { DEFAULTS } from '../../shared/model/defaults.ts';
 import { plannedEngine } from '../../electron/engine/runners.ts';
-import { scenarioSchema } from '../../shared/scenario.ts';
+import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { ENGINES } from '../../renderer/editor/choices.ts';
 import {
   checkDraft,

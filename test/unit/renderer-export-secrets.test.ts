@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withoutSecrets } from '../../shared/secret-headers.ts';
+import { withoutSecrets } from '../../shared/model/secret-headers.ts';
 import { resultJson } from '../../renderer/views/Export/exports.ts';
 import { abStyleResult } from '../helpers/run-result.ts';
 

@@ -6,7 +6,7 @@ import {
   formatLiveRate,
   formatMs,
   formatMsValue,
-  formatRate,
+  formatRateValue,
   formatRatio,
   formatSeconds,
 } from '../../renderer/lib/format.ts';
@@ -15,8 +15,8 @@ describe('renderer number formatting', () => {
   it('groups thousands and fixes decimals', () => {
     expect(formatCount(1234567)).toBe('1,234,567');
     expect(formatCount(0)).toBe('0');
-    expect(formatRate(12345.678)).toBe('12,345.68');
-    expect(formatRate(0)).toBe('0.00');
+    expect(formatRateValue(12345.678)).toBe('12,345.68');
+    expect(formatRateValue(0)).toBe('0.00');
     expect(formatLiveRate(15234.4)).toBe('15,234');
     expect(formatLiveRate(42.34)).toBe('42.3');
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scenarioSchema } from '../../shared/scenario.ts';
+import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { progressOf } from '../../renderer/run/progress.ts';
 import { sampleFixture } from '../helpers/run-result.ts';
 

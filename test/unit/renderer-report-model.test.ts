@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runResultSchema } from '../../shared/result.ts';
+import { runResultSchema } from '../../shared/model/result.ts';
 import {
   errorRows,
   failureSummary,
@@ -8,7 +8,7 @@ import {
   reportWarnings,
   statusRows,
   summaryCards,
-  thresholdActual,
+  thresholdActualText,
   thresholdText,
 } from '../../renderer/report/reportModel.ts';
 import { statusBadge } from '../../renderer/run/targetStatus.ts';
@@ -168,6 +168,6 @@ describe('report model', () => {
       passed: true,
     };
     expect(thresholdText(outcome)).toBe('p99 < 50 ms');
-    expect(thresholdActual(outcome)).toBe('9.900 ms');
+    expect(thresholdActualText(outcome)).toBe('9.900 ms');
   });
 });

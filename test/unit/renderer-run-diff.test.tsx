@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTrebuchetApi, type SendCommand } from '../../shared/api-client.ts';
-import { RUN_RECORD_FORMAT, RUN_RECORD_VERSION, type RunRecord } from '../../shared/history.ts';
-import { scenarioSchema } from '../../shared/scenario.ts';
+import { createTrebuchetApi, type SendCommand } from '../../shared/contract/client.ts';
+import { RUN_RECORD_FORMAT, RUN_RECORD_VERSION, type RunRecord } from '../../shared/records/history.ts';
+import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { RunDiff } from '../../renderer/views/History/RunDiff.tsx';
 import { resultWith } from '../helpers/comparison-results.ts';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../shared/api.ts';
-import { scenarioSchema } from '../../shared/scenario.ts';
-import type { ResourceSample } from '../../shared/resources.ts';
-import type { Sample } from '../../shared/result.ts';
-import { JobEvents } from '../../shared/api-client.ts';
+import type { RunEvent } from '../../shared/contract/api.ts';
+import { scenarioSchema } from '../../shared/model/scenario.ts';
+import type { ResourceSample } from '../../shared/resources/resources.ts';
+import type { Sample } from '../../shared/model/result.ts';
+import { JobEvents } from '../../shared/contract/client.ts';
 import { createRunStore } from '../../renderer/run/runStore.ts';
 import { shownTarget, targetStatus } from '../../renderer/run/targetStatus.ts';
 import { runResultFixture, sampleFixture } from '../helpers/run-result.ts';

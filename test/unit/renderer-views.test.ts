@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { builtInPresets } from '../../electron/stores/built-in-presets.ts';
-import type { CellOutcome, ComparisonEvent } from '../../shared/comparison-cells.ts';
-import { compareFigure, deltaText, verdictText } from '../../shared/comparison-noise.ts';
-import { aggregateComparison } from '../../shared/comparison-table.ts';
-import { comparisonPlanSchema } from '../../shared/comparison.ts';
-import { scenarioSchema } from '../../shared/scenario.ts';
+import type { CellOutcome, ComparisonEvent } from '../../shared/comparison/cells.ts';
+import { compareFigure, deltaText, verdictText } from '../../shared/comparison/noise.ts';
+import { aggregateComparison } from '../../shared/comparison/table.ts';
+import { comparisonPlanSchema } from '../../shared/comparison/plan.ts';
+import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { checkDraft } from '../../renderer/editor/draft.ts';
 import { paletteFor } from '../../renderer/charts/palette.ts';
 import { percentileToX, MAX_X } from '../../renderer/report/percentileScale.ts';
@@ -23,8 +23,9 @@ import {
   parseLevels,
 } from '../../renderer/views/Compare/planDraft.ts';
 import { isOpaque } from '../../renderer/views/Export/chartImage.ts';
-import { fileSlug } from '../../shared/file-name.ts';
-import { labelOutcomes, labelResults } from '../../renderer/views/Export/exports.ts';
+import { fileSlug } from '../../shared/model/file-name.ts';
+import { labelOutcomes } from '../../renderer/views/Export/exports.ts';
+import { labelResults } from '../../shared/format/labels.ts';
 import { draftFromScenario } from '../../renderer/views/Presets/scenarioDraft.ts';
 import { resultWith } from '../helpers/comparison-results.ts';
 import { sampleFixture } from '../helpers/run-result.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addReading, chartReadings, foldReadings } from '../../shared/resource-charts.ts';
-import type { ResourceSample } from '../../shared/resources.ts';
+import { addReading, chartReadings, foldReadings } from '../../shared/resources/charts.ts';
+import type { ResourceSample } from '../../shared/resources/resources.ts';
 
 const reading = (seq: number, over: Partial<ResourceSample>): ResourceSample => ({
   seq,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { scenarioSchema } from '../../shared/scenario.ts';
-import { DEFAULTS, LIMITS } from '../../shared/defaults.ts';
-import { describeIssues, parseWith } from '../../shared/validation.ts';
+import { scenarioSchema } from '../../shared/model/scenario.ts';
+import { DEFAULTS, LIMITS } from '../../shared/model/defaults.ts';
+import { describeIssues, parseWith } from '../../shared/model/validation.ts';
 
 describe('scenario schema', () => {
   it('fills every default from one URL', () => {

@@ -2,27 +2,32 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { keepUsedFamilies, scrapeFromText } from '../../electron/monitor/exporter-source.ts';
 import { resolveMonitor } from '../../electron/monitor/resolve.ts';
-import { expandPlan } from '../../shared/comparison-cells.ts';
-import { comparisonPlanSchema } from '../../shared/comparison.ts';
+import { expandPlan } from '../../shared/comparison/cells.ts';
+import { comparisonPlanSchema } from '../../shared/comparison/plan.ts';
 import { resourcesCsv, summaryCsv } from '../../shared/format/csv.ts';
 import { formatTextReport } from '../../shared/format/report.ts';
-import { isLoopbackHostname, monitorSchema, monitorText, parseMonitorText } from '../../shared/monitor.ts';
-import { exporterFigures, type ExporterScrape } from '../../shared/resources-exporter.ts';
+import {
+  isLoopbackHostname,
+  monitorSchema,
+  monitorText,
+  parseMonitorText,
+} from '../../shared/resources/monitor.ts';
+import { exporterFigures, type ExporterScrape } from '../../shared/resources/exporter.ts';
 import {
   processCpuDelta,
   processFigures,
   type ProcessCounters,
   type ProcessReading,
-} from '../../shared/resources-process.ts';
+} from '../../shared/resources/process.ts';
 import {
   groupGaps,
   serverResourcesSchema,
   summarizeResources,
   type ResourceSample,
   type ServerResources,
-} from '../../shared/resources.ts';
-import { runResultSchema } from '../../shared/result.ts';
-import { scenarioSchema, targetSchema } from '../../shared/scenario.ts';
+} from '../../shared/resources/resources.ts';
+import { runResultSchema } from '../../shared/model/result.ts';
+import { scenarioSchema, targetSchema } from '../../shared/model/scenario.ts';
 import { runResultFixture } from '../helpers/run-result.ts';
 
 const proc = (over: Partial<ProcessCounters> = {}): ProcessCounters => ({

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  bucketTotal,
-  EMPTY_BUCKETS,
   mergeBuckets,
   mergeCounts,
   mergePhases,
@@ -10,7 +8,8 @@ import {
   shardWindowSchema,
   type ShardCounts,
   type ShardWindow,
-} from '../../shared/shard-merge.ts';
+} from '../../shared/shards/merge.ts';
+import { bucketTotal, EMPTY_BUCKETS } from '../helpers/buckets.ts';
 
 const window = (over: Partial<ShardWindow>): ShardWindow => ({
   requests: 0,

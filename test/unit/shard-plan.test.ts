@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { loadSchema, runOptionsSchema, type Load } from '../../shared/scenario.ts';
+import { loadSchema, runOptionsSchema, type Load } from '../../shared/model/scenario.ts';
 import {
   evenShares,
   requestedWorkers,
   splitLoad,
   usableWorkers,
   type Shard,
-} from '../../shared/shard-plan.ts';
-import type { Stage } from '../../shared/stages.ts';
-import { describeIssues, parseWith } from '../../shared/validation.ts';
+} from '../../shared/shards/plan.ts';
+import type { Stage } from '../../shared/stages/stages.ts';
+import { describeIssues, parseWith } from '../../shared/model/validation.ts';
 import { fixedRateSchedule, stagedSchedule } from '../../electron/engine/native/open-schedule.ts';
 
 const closed = (over: object = {}): Load => loadSchema.parse({ model: 'closed', ...over });

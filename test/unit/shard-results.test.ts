@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { REPORT_PERCENTILES } from '../../shared/defaults.ts';
-import {
-  bucketCountsSchema,
-  EMPTY_BUCKETS,
-  mergeBuckets,
-  type ShardReport,
-} from '../../shared/shard-merge.ts';
+import { REPORT_PERCENTILES } from '../../shared/model/defaults.ts';
+import { bucketCountsSchema, mergeBuckets, type ShardReport } from '../../shared/shards/merge.ts';
+import { EMPTY_BUCKETS } from '../helpers/buckets.ts';
 import {
   decodeHistogram,
   encodeHistogram,
@@ -16,8 +12,8 @@ import {
 } from '../../electron/engine/histogram.ts';
 import { mergedStages, mergedTotals, mergeHistograms } from '../../electron/engine/shard-results.ts';
 import { StageHistograms } from '../../electron/engine/native/stage-histograms.ts';
-import { shardReportSchema } from '../../shared/shard-merge.ts';
-import type { Stage } from '../../shared/stages.ts';
+import { shardReportSchema } from '../../shared/shards/merge.ts';
+import type { Stage } from '../../shared/stages/stages.ts';
 
 /** Latencies (us) spread over many buckets: 1 us to 2 s, a heavy tail. */
 function values(n: number, seed: number): number[] {

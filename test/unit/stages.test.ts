@@ -6,14 +6,13 @@ import {
   peakTarget,
   plannedArrivals,
   scaleStages,
-  stageIndexAt,
   stageSpans,
   stagesSchema,
   stagesSeconds,
   targetAt,
   type Stage,
-} from '../../shared/stages.ts';
-import { parseWith } from '../../shared/validation.ts';
+} from '../../shared/stages/stages.ts';
+import { parseWith } from '../../shared/model/validation.ts';
 
 const rampHold: Stage[] = [
   { durationSeconds: 2, target: 200 },
@@ -55,13 +54,7 @@ describe('stage plans: length, target and stage at a time', () => {
     expect(targetAt(plan, 500)).toBe(0);
   });
 
-  it('names the stage that holds a time; a 0-second stage holds none', () => {
-    expect(stageIndexAt(plan, -5)).toBe(0);
-    expect(stageIndexAt(plan, 0)).toBe(0);
-    expect(stageIndexAt(plan, 29.99)).toBe(0);
-    expect(stageIndexAt(plan, 30)).toBe(1);
-    expect(stageIndexAt(plan, 90)).toBe(3);
-    expect(stageIndexAt(plan, 120)).toBe(3);
+  it('spans each stage from its start to its end; a 0-second stage spans none', () => {
     expect(stageSpans(plan).map((s) => [s.startSeconds, s.endSeconds, s.from, s.to])).toEqual([
       [0, 30, 0, 100],
       [30, 90, 100, 1000],

@@ -10,12 +10,12 @@ import {
 } from '../../electron/stores/history-store.ts';
 import type { SecretCipher } from '../../electron/stores/secrets.ts';
 import { openStores } from '../../electron/stores/index.ts';
-import { expandPlan } from '../../shared/comparison-cells.ts';
-import { comparisonPlanSchema } from '../../shared/comparison.ts';
-import { capacityPlanSchema, type CapacityStep } from '../../shared/capacity-plan.ts';
-import { comparableParts, RUN_RECORD_VERSION, type RunRecordDraft } from '../../shared/history.ts';
-import type { RunResult } from '../../shared/result.ts';
-import { scenarioSchema } from '../../shared/scenario.ts';
+import { expandPlan } from '../../shared/comparison/cells.ts';
+import { comparisonPlanSchema } from '../../shared/comparison/plan.ts';
+import { capacityPlanSchema, type CapacityStep } from '../../shared/capacity/plan.ts';
+import { comparableParts, RUN_RECORD_VERSION, type RunRecordDraft } from '../../shared/records/history.ts';
+import type { RunResult } from '../../shared/model/result.ts';
+import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { resultWith } from '../helpers/comparison-results.ts';
 import { sampleFixture } from '../helpers/run-result.ts';
 

@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { builtInPresets } from '../../electron/stores/built-in-presets.ts';
 import { PresetNotFoundError, PresetStore, ReadOnlyPresetError } from '../../electron/stores/preset-store.ts';
 import type { SecretCipher } from '../../electron/stores/secrets.ts';
-import { PRESET_FORMAT, PRESET_VERSION, type PresetDraftInput } from '../../shared/presets.ts';
-import { ValidationError } from '../../shared/validation.ts';
+import { PRESET_FORMAT, PRESET_VERSION, type PresetDraftInput } from '../../shared/records/presets.ts';
+import { ValidationError } from '../../shared/model/validation.ts';
 
 /** A reversible stand-in for safeStorage, bound to a key like the OS keychain's. */
 function fakeCipher(key = 'k1', available = true): SecretCipher {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { VERDICT } from '../../shared/defaults.ts';
-import type { RunResult } from '../../shared/result.ts';
-import { scenarioSchema } from '../../shared/scenario.ts';
-import { cellVerdict, failureParts, runVerdict, verdictLabel } from '../../shared/verdict.ts';
+import { VERDICT } from '../../shared/model/defaults.ts';
+import type { RunResult } from '../../shared/model/result.ts';
+import { scenarioSchema } from '../../shared/model/scenario.ts';
+import { cellVerdict, failureParts, runVerdict, verdictLabel } from '../../shared/verdict/verdict.ts';
 import { amendResult, runResultFixture } from '../helpers/run-result.ts';
 
 /** A closed run where every one of 36,000 requests got a 200 within the SLO. */

@@ -1,4 +1,4 @@
-import type { Stage } from '../../../shared/stages.ts';
+import type { Stage } from '../../../shared/stages/stages.ts';
 import { ConnectionRamp } from './connection-ramp.ts';
 import { LoadDriver } from './load-driver.ts';
 import type { Client, ClientOwner, RequestLedger } from './run-state.ts';

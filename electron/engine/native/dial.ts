@@ -1,7 +1,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import tls from 'node:tls';
-import type { TlsFacts } from '../../../shared/result.ts';
+import type { TlsFacts } from '../../../shared/model/result.ts';
 import { tlsVersionOptions } from '../tls-version.ts';
 import type { RunSpec } from '../types.ts';
 import { endpointOf, type Endpoint } from './request-bytes.ts';

@@ -1,5 +1,5 @@
 import type net from 'node:net';
-import { DEFAULTS } from '../../../shared/defaults.ts';
+import { DEFAULTS } from '../../../shared/model/defaults.ts';
 import type { DialTiming, Dialer } from './dial.ts';
 import { classifyError, type ClassifiedError } from '../errors.ts';
 import { ResponseParser } from './response-parser.ts';

@@ -1,5 +1,5 @@
 import type net from 'node:net';
-import { DEFAULTS } from '../../../shared/defaults.ts';
+import { DEFAULTS } from '../../../shared/model/defaults.ts';
 import type { Dialer, DialTiming } from './dial.ts';
 import { classifyError, type ClassifiedError } from '../errors.ts';
 import { H2_CODE } from './h2-errors.ts';

@@ -5,8 +5,6 @@ import type { H2Exchange, H2SessionConfig, H2SessionEvents } from './h2-exchange
 import { H2FrameReader } from './h2-frame-reader.ts';
 import { H2FrameWriter } from './h2-frame-writer.ts';
 import {
-  DEFAULT_WINDOW,
-  frameHeader,
   goaway,
   pingAck,
   preamble,
@@ -17,7 +15,8 @@ import {
 } from './h2-frames.ts';
 import { H2HeaderBlock } from './h2-header-block.ts';
 import { H2Streams } from './h2-streams.ts';
-import { MAX_WINDOW, MIN_MAX_FRAME_SIZE, readSettings } from './h2-settings.ts';
+import { H2SendFlow } from './h2-send-flow.ts';
+import { readSettings } from './h2-settings.ts';
 import { DECODER_TABLE_SIZE, HeaderListTooLargeError, HpackDecoder, HpackError } from './hpack.ts';
 
 /**
@@ -72,9 +71,8 @@ export class H2Session {
   /** SETTINGS and PING answers written since the connection's writes last caught up while backlogged. */
   private queuedControl = 0;
   private connReceived = 0;
-  private connSendWindow = DEFAULT_WINDOW;
-  private peerStreamWindow = DEFAULT_WINDOW;
-  private maxFrame = MIN_MAX_FRAME_SIZE;
+  /** The send windows and the request bodies they let out. */
+  private readonly flow: H2SendFlow;
   /** Set once the server sent GOAWAY, or we stopped using this connection. */
   goingAway = false;
   private closed = false;
@@ -88,6 +86,7 @@ export class H2Session {
     this.hpack = new HpackDecoder(DECODER_TABLE_SIZE, cfg.maxHeaderBytes);
     this.headerBlock = new H2HeaderBlock(cfg.maxHeaderBytes);
     this.out = new H2FrameWriter(socket);
+    this.flow = new H2SendFlow(this.out, cfg.body);
     let lastError: Error | null = null;
     socket.on('error', (e: Error) => (lastError = e));
     socket.on('close', () => this.ended(lastError));
@@ -111,26 +110,8 @@ export class H2Session {
     const id = this.streams.add(ex);
     if (this.streams.exhausted) this.goingAway = true;
     ex.writtenAt = now;
-    ex.sendWindow = this.peerStreamWindow;
-    const body = this.cfg.body;
-    this.out.headers(id, this.cfg.block, body === null, this.maxFrame);
-    if (body !== null) this.sendBody(ex);
-  }
-
-  /** Sends as much of the request body as the flow-control windows allow. */
-  private sendBody(ex: H2Exchange): void {
-    const body = this.cfg.body!;
-    while (!ex.ended && ex.bodyOffset < body.length) {
-      const n = Math.min(body.length - ex.bodyOffset, ex.sendWindow, this.connSendWindow, this.maxFrame);
-      if (n <= 0 && body.length > 0) return;
-      const last = ex.bodyOffset + n === body.length;
-      this.out.send(frameHeader(n, FRAME.DATA, last ? FLAG.END_STREAM : 0, ex.id));
-      if (n > 0) this.out.send(body.subarray(ex.bodyOffset, ex.bodyOffset + n));
-      ex.bodyOffset += n;
-      ex.sendWindow -= n;
-      this.connSendWindow -= n;
-      if (last) return;
-    }
+    this.out.headers(id, this.cfg.block, this.cfg.body === null, this.flow.maxFrame);
+    this.flow.opened(ex);
   }
 
   /** Gives up on a stream (timeout): RST_STREAM(CANCEL), later frames dropped. */
@@ -278,56 +259,24 @@ export class H2Session {
 
   private settings(b: Buffer, p: number, len: number): void {
     const change = readSettings(b, p, len);
-    if (change.initialWindowSize !== null) {
-      // The change applies to every open stream's window (section 6.9.2).
-      const delta = change.initialWindowSize - this.peerStreamWindow;
-      for (const ex of this.streams.values()) {
-        if (ex.sendWindow + delta > MAX_WINDOW) {
-          connectionError(
-            `SETTINGS_INITIAL_WINDOW_SIZE = ${change.initialWindowSize} takes stream ${ex.id}'s window above 2^31-1`,
-            H2_CODE.FLOW_CONTROL_ERROR,
-          );
-        }
-      }
-      this.peerStreamWindow = change.initialWindowSize;
-      for (const ex of this.streams.values()) ex.sendWindow += delta;
-    }
-    if (change.maxFrameSize !== null) this.maxFrame = change.maxFrameSize;
+    if (change.initialWindowSize !== null)
+      this.flow.initialWindow(change.initialWindowSize, this.streams.values());
+    if (change.maxFrameSize !== null) this.flow.maxFrame = change.maxFrameSize;
     if (change.maxConcurrentStreams !== null) this.events.onMaxStreams(this, change.maxConcurrentStreams);
     this.answer(settingsAck());
-    if (this.cfg.body !== null) this.flushBodies();
+    this.flow.flush(this.streams.values());
   }
 
   private windowUpdate(inc: number, id: number): void {
     if (id === 0) {
-      if (inc === 0) connectionError('WINDOW_UPDATE of 0 on the connection (RFC 9113 section 6.9)');
-      if (this.connSendWindow + inc > MAX_WINDOW) {
-        connectionError(
-          'WINDOW_UPDATE takes the connection window above 2^31-1 (RFC 9113 section 6.9.1)',
-          H2_CODE.FLOW_CONTROL_ERROR,
-        );
-      }
-      this.connSendWindow += inc;
+      this.flow.connectionUpdate(inc);
     } else {
       const ex = this.streams.known(id, FRAME.WINDOW_UPDATE);
       if (ex === null) return;
-      if (inc === 0) {
-        return this.streamError(
-          ex,
-          H2_CODE.PROTOCOL_ERROR,
-          'WINDOW_UPDATE of 0 on the stream (RFC 9113 section 6.9)',
-        );
-      }
-      if (ex.sendWindow + inc > MAX_WINDOW) {
-        return this.streamError(
-          ex,
-          H2_CODE.FLOW_CONTROL_ERROR,
-          "WINDOW_UPDATE takes the stream's window above 2^31-1 (RFC 9113 section 6.9.1)",
-        );
-      }
-      ex.sendWindow += inc;
+      const error = this.flow.streamUpdate(ex, inc);
+      if (error !== null) return this.streamError(ex, error.code, error.message);
     }
-    if (this.cfg.body !== null) this.flushBodies();
+    this.flow.flush(this.streams.values());
   }
 
   /** A stream error (section 5.4.2): RST_STREAM with the code; that request fails, the connection goes on. */
@@ -382,12 +331,6 @@ export class H2Session {
       return;
     }
     this.events.onResponse(ex);
-  }
-
-  private flushBodies(): void {
-    for (const ex of this.streams.values()) {
-      if (ex.bodyOffset < this.cfg.body!.length) this.sendBody(ex);
-    }
   }
 
   /** Read time of the frames being handled. */

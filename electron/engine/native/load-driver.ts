@@ -34,7 +34,7 @@ export abstract class LoadDriver<O> {
   /**
    * warmupDone (null without a warm-up) resolves when measuring starts; limits count from then.
    * schedule: when sending starts (now by default) and how far after it this driver's schedule
-   * begins (a shard's place in a split rate, see shared/shard-plan.ts).
+   * begins (a shard's place in a split rate, see shared/shards/plan.ts).
    */
   run(signal: AbortSignal, warmupDone: Promise<void> | null, schedule: Schedule | null = null): Promise<O> {
     return new Promise<O>((resolve) => {

@@ -1,5 +1,6 @@
-import type { Warning } from '../../../shared/result.ts';
-import { loadSeconds, peakTarget, scheduledRate, stagesSeconds } from '../../../shared/stages.ts';
+import type { Warning } from '../../../shared/model/result.ts';
+import { loadSeconds, scheduledRate } from '../../../shared/stages/load-plan.ts';
+import { peakTarget, stagesSeconds } from '../../../shared/stages/stages.ts';
 import { sentRate } from '../result.ts';
 import { clientLimitWarning } from '../limits.ts';
 import type { Runner, RunnerContext, RunnerOutcome, RunSpec } from '../types.ts';

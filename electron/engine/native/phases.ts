@@ -1,6 +1,6 @@
-import { REPORT_PERCENTILES } from '../../../shared/defaults.ts';
-import { PHASES, type Phase, type PhaseStats } from '../../../shared/result.ts';
-import type { PhaseBuckets } from '../../../shared/shard-merge.ts';
+import { REPORT_PERCENTILES } from '../../../shared/model/defaults.ts';
+import { PHASES, type Phase, type PhaseStats } from '../../../shared/model/result.ts';
+import type { PhaseBuckets } from '../../../shared/shards/merge.ts';
 import { ValueRecorder } from '../histogram.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Target } from '../../../shared/scenario.ts';
+import type { Target } from '../../../shared/model/scenario.ts';
 
 /** Where a target lives, split once from its URL. */
 export interface Endpoint {

@@ -1,8 +1,8 @@
 import type { Recorder } from '../recorder.ts';
 import type { ClassifiedError, ClientLimit } from '../errors.ts';
-import { REPORT_PERCENTILES } from '../../../shared/defaults.ts';
-import type { LatencyStats } from '../../../shared/result.ts';
-import type { BucketCounts } from '../../../shared/shard-merge.ts';
+import { REPORT_PERCENTILES } from '../../../shared/model/defaults.ts';
+import type { LatencyStats } from '../../../shared/model/result.ts';
+import type { BucketCounts } from '../../../shared/shards/merge.ts';
 import { recordedStats, ValueRecorder } from '../histogram.ts';
 import { PhaseHistograms } from './phases.ts';
 import type { StageHistograms } from './stage-histograms.ts';

@@ -1,6 +1,6 @@
-import type { StageResult } from '../../../shared/result.ts';
-import type { StageCounts } from '../../../shared/shard-merge.ts';
-import { plannedArrivals, stageSpans, type Stage, type StageSpan } from '../../../shared/stages.ts';
+import type { StageResult } from '../../../shared/model/result.ts';
+import type { StageCounts } from '../../../shared/shards/merge.ts';
+import { plannedArrivals, stageSpans, type Stage, type StageSpan } from '../../../shared/stages/stages.ts';
 import { ValueRecorder } from '../histogram.ts';
 
 const STAGE_PERCENTILES = [50, 99] as const;
@@ -71,7 +71,7 @@ export class StageHistograms {
     return stageResults(this.stages, this.open ? 'open' : 'closed', this.rows);
   }
 
-  /** The rows as a shard's report carries them, to be merged with the other shards' (shared/shard-merge.ts). */
+  /** The rows as a shard's report carries them, to be merged with the other shards' (shared/shards/merge.ts). */
   counts(): StageCounts[] {
     return this.rows.map((r) => ({
       requests: r.requests,

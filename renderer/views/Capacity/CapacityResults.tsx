@@ -5,9 +5,9 @@ import {
   JUDGEMENT_LABELS,
   judgementDetail,
   rateText,
-} from '../../../shared/capacity.ts';
-import type { ReportedStep, SearchReport } from '../../../shared/capacity-report.ts';
-import { fileSlug } from '../../../shared/file-name.ts';
+} from '../../../shared/capacity/search.ts';
+import type { ReportedStep, SearchReport } from '../../../shared/capacity/report.ts';
+import { fileSlug } from '../../../shared/model/file-name.ts';
 import { formatCapacityReport } from '../../../shared/format/capacity-text.ts';
 import type { Palette } from '../../charts/palette.ts';
 import { ChartCard } from '../../components/ChartCard.tsx';

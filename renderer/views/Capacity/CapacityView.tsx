@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
-import type { TrebuchetApi } from '../../../shared/api.ts';
-import { rateText } from '../../../shared/capacity.ts';
-import { targetLabel } from '../../../shared/scenario.ts';
+import type { TrebuchetApi } from '../../../shared/contract/api.ts';
+import { rateText } from '../../../shared/capacity/search.ts';
+import { targetLabel } from '../../../shared/model/scenario.ts';
 import { Alert } from '../../components/Alert.tsx';
 import { PresetNote } from '../../components/PresetNote.tsx';
 import { RunStopButton } from '../../components/RunStopButton.tsx';

@@ -1,6 +1,6 @@
 import type { ChartConfiguration, ChartDataset, ScriptableContext, TooltipItem } from 'chart.js';
-import { answerShort, goalText, rateText } from '../../../shared/capacity.ts';
-import { curveOf, isClientLimited, type SearchReport } from '../../../shared/capacity-report.ts';
+import { answerShort, goalText, rateText } from '../../../shared/capacity/search.ts';
+import { curveOf, isClientLimited, type SearchReport } from '../../../shared/capacity/report.ts';
 import { barScales, baseLineOptions } from '../../charts/baseOptions.ts';
 import { markedBarStyle } from '../../charts/hatch.ts';
 import { seriesColor, withAlpha, type Palette } from '../../charts/palette.ts';

@@ -1,9 +1,9 @@
-import { capacityPlanOfComparison } from '../../../shared/capacity-comparison.ts';
-import { capacityPlanSchema, type CapacityPlan, type CapacityTarget } from '../../../shared/capacity-plan.ts';
-import type { ComparisonPlan } from '../../../shared/comparison.ts';
-import { DEFAULTS } from '../../../shared/defaults.ts';
-import type { Protocol } from '../../../shared/scenario.ts';
-import { parseWith, type FieldIssue } from '../../../shared/validation.ts';
+import { capacityPlanOfComparison } from '../../../shared/capacity/from-comparison.ts';
+import { capacityPlanSchema, type CapacityPlan, type CapacityTarget } from '../../../shared/capacity/plan.ts';
+import type { ComparisonPlan } from '../../../shared/comparison/plan.ts';
+import { DEFAULTS } from '../../../shared/model/defaults.ts';
+import type { Protocol } from '../../../shared/model/scenario.ts';
+import { parseWith, type FieldIssue } from '../../../shared/model/validation.ts';
 import {
   durationOrText,
   newKey,
@@ -48,7 +48,7 @@ export function newCapacityTarget(): CapacityTargetDraft {
   return { key: newKey('cap'), name: '', url: '', rest: null };
 }
 
-/** Two servers to compare, every default from shared/defaults.ts. */
+/** Two servers to compare, every default from shared/model/defaults.ts. */
 export function defaultCapacityDraft(): CapacityDraft {
   return {
     name: 'Capacity search',

@@ -1,7 +1,7 @@
-import type { ActiveCapacity } from '../../../shared/api.ts';
-import type { CapacityEvent, CapacityPlan, CapacityStep, StepPhase } from '../../../shared/capacity-plan.ts';
-import { capacityReports, type SearchReport } from '../../../shared/capacity-report.ts';
-import type { RunStatus } from '../../../shared/result.ts';
+import type { ActiveCapacity } from '../../../shared/contract/api.ts';
+import type { CapacityEvent, CapacityPlan, CapacityStep, StepPhase } from '../../../shared/capacity/plan.ts';
+import { capacityReports, type SearchReport } from '../../../shared/capacity/report.ts';
+import type { RunStatus } from '../../../shared/model/result.ts';
 import type { RunPhase } from '../../run/runStore.ts';
 
 /** The step running now, with its live req/s. */

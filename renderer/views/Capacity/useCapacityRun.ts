@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
-import type { ActiveCapacity, TrebuchetApi } from '../../../shared/api.ts';
-import type { CapacityEvent, CapacityPlan } from '../../../shared/capacity-plan.ts';
-import { useJobRun, type JobKind, type JobRun } from '../../run/useJobRun.ts';
+import type { ActiveCapacity, TrebuchetApi } from '../../../shared/contract/api.ts';
+import type { CapacityEvent, CapacityPlan } from '../../../shared/capacity/plan.ts';
+import { useJobRun, type JobWiring, type JobRun } from '../../run/useJobRun.ts';
 import {
   adoptCapacity,
   beginCapacity,
@@ -18,7 +18,7 @@ export type CapacityRun = JobRun<CapacityPlan, CapacityRunState>;
  * hears its plan.
  */
 export function useCapacityRun(api: TrebuchetApi, onAdopt: (plan: CapacityPlan) => void): CapacityRun {
-  const kind = useMemo<JobKind<CapacityPlan, CapacityEvent, ActiveCapacity, CapacityRunState>>(
+  const kind = useMemo<JobWiring<CapacityPlan, CapacityEvent, ActiveCapacity, CapacityRunState>>(
     () => ({
       idle: idleCapacity,
       begin: beginCapacity,

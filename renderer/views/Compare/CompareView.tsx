@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
-import type { TrebuchetApi } from '../../../shared/api.ts';
-import type { ComparisonPlan } from '../../../shared/comparison.ts';
-import type { PreflightFix } from '../../../shared/preflight.ts';
+import type { TrebuchetApi } from '../../../shared/contract/api.ts';
+import type { ComparisonPlan } from '../../../shared/comparison/plan.ts';
+import type { PreflightFix } from '../../../shared/model/preflight.ts';
 import { caFileInputId } from '../../editor/OptionsEditors.tsx';
 import { PresetNote } from '../../components/PresetNote.tsx';
 import { RunStopButton } from '../../components/RunStopButton.tsx';

@@ -1,15 +1,16 @@
 import { useCallback, useMemo, useState } from 'react';
-import type { CellOutcome } from '../../../shared/comparison-cells.ts';
+import type { CellOutcome } from '../../../shared/comparison/cells.ts';
 import {
   aggregateComparison,
   comparisonPercentileTable,
   type ComparisonTable,
-} from '../../../shared/comparison-table.ts';
-import { levelLabel, type ComparisonPlan, type ProtocolVariant } from '../../../shared/comparison.ts';
-import { matrixCells, matrixColumns } from '../../../shared/comparison-columns.ts';
-import { columnHasData, columnSeries } from '../../../shared/comparison-column-series.ts';
-import { repetitionRows } from '../../../shared/comparison-repetitions.ts';
-import { fileSlug } from '../../../shared/file-name.ts';
+} from '../../../shared/comparison/table.ts';
+import { levelLabel, type ComparisonPlan, type ProtocolVariant } from '../../../shared/comparison/plan.ts';
+import { matrixColumns } from '../../../shared/comparison/columns.ts';
+import { matrixCells } from '../../../shared/comparison/matrix.ts';
+import { columnHasData, columnSeries } from '../../../shared/comparison/column-series.ts';
+import { repetitionRows } from '../../../shared/comparison/repetitions.ts';
+import { fileSlug } from '../../../shared/model/file-name.ts';
 import {
   comparisonMatrixCsv,
   percentileTableCsv,
@@ -18,12 +19,12 @@ import {
 } from '../../../shared/format/csv.ts';
 import { formatComparisonReport } from '../../../shared/format/comparison-text.ts';
 import { comparisonHtmlReport } from '../../../shared/format/html-report.ts';
-import { withoutSecrets } from '../../../shared/secret-headers.ts';
-import { planReport, type MatrixColumnId } from '../../../shared/report-settings.ts';
+import { withoutSecrets } from '../../../shared/model/secret-headers.ts';
+import { planReport, type MatrixColumnId } from '../../../shared/comparison/report-settings.ts';
 import type { Palette } from '../../charts/palette.ts';
 import { formatMsValue } from '../../lib/format.ts';
 import { ChartCard } from '../../components/ChartCard.tsx';
-import type { RunStatus } from '../../../shared/result.ts';
+import type { RunStatus } from '../../../shared/model/result.ts';
 import { aboutComparison, levelsTag } from '../Export/chartSubject.ts';
 import { MIME } from '../Export/download.ts';
 import { downloadAction, ExportBar, type ExportAction } from '../Export/ExportBar.tsx';

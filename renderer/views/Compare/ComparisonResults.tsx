@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import type { CellOutcome } from '../../../shared/comparison-cells.ts';
-import type { ComparisonPlan } from '../../../shared/comparison.ts';
+import type { CellOutcome } from '../../../shared/comparison/cells.ts';
+import type { ComparisonPlan } from '../../../shared/comparison/plan.ts';
 import { formatRunReport } from '../../../shared/format/report.ts';
-import { planReport } from '../../../shared/report-settings.ts';
-import { runVerdict } from '../../../shared/verdict.ts';
+import { planReport } from '../../../shared/comparison/report-settings.ts';
+import { runVerdict } from '../../../shared/verdict/verdict.ts';
 import { TargetStrip } from '../../components/TargetStrip.tsx';
-import { formatRate } from '../../lib/format.ts';
+import { formatRateValue } from '../../lib/format.ts';
 import { RunReport } from '../../report/RunReport.tsx';
 import { ComparisonReport } from './ComparisonReport.tsx';
 import { verdictTone } from '../../report/reportModel.ts';
@@ -75,7 +75,7 @@ export function ComparisonResults({ plan, outcomes, status, opened, onOpen }: Co
               o.result.status === 'completed' && verdictTone(runVerdict(o.result)) === 'bad'
                 ? 'caveat'
                 : o.result.status,
-            meta: `${formatRate(o.result.throughput.requestsPerSecond)} req/s`,
+            meta: `${formatRateValue(o.result.throughput.requestsPerSecond)} req/s`,
           }))}
           shown={siblings.indexOf(outcome)}
           onPick={(i) => onOpen(siblings[i]?.cellIndex ?? opened)}

@@ -1,4 +1,4 @@
-import { comparisonTargetLabel, levelKindOf, levelLabel } from '../../../shared/comparison.ts';
+import { comparisonTargetLabel, levelKindOf, levelLabel } from '../../../shared/comparison/plan.ts';
 import { Alert } from '../../components/Alert.tsx';
 import { formatResourceValue } from '../../../shared/format/resources-table.ts';
 import { formatLiveRate } from '../../lib/format.ts';

@@ -1,11 +1,12 @@
 import { useEffect, useRef } from 'react';
-import type { CellOutcome } from '../../../shared/comparison-cells.ts';
-import type { ComparisonTable } from '../../../shared/comparison-table.ts';
-import { levelLabel, type ComparisonPlan } from '../../../shared/comparison.ts';
-import { columnText, type MatrixCell, type MatrixColumn } from '../../../shared/comparison-columns.ts';
-import { REPETITION_COLUMNS, type RepetitionRow } from '../../../shared/comparison-repetitions.ts';
-import type { MatrixColumnId } from '../../../shared/report-settings.ts';
-import { VERDICT_STATE_LABELS, verdictLabel } from '../../../shared/verdict.ts';
+import type { CellOutcome } from '../../../shared/comparison/cells.ts';
+import type { ComparisonTable } from '../../../shared/comparison/table.ts';
+import { levelLabel, type ComparisonPlan } from '../../../shared/comparison/plan.ts';
+import { columnText } from '../../../shared/comparison/columns.ts';
+import { type MatrixCell, type MatrixColumn } from '../../../shared/comparison/matrix.ts';
+import { REPETITION_COLUMNS, type RepetitionRow } from '../../../shared/comparison/repetitions.ts';
+import type { MatrixColumnId } from '../../../shared/comparison/report-settings.ts';
+import { VERDICT_STATE_LABELS, verdictLabel } from '../../../shared/verdict/verdict.ts';
 import { verdictTone } from '../../report/reportModel.ts';
 import {
   cellLabel,

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { PROTOCOL_VARIANTS, type ProtocolVariant } from '../../../shared/comparison.ts';
+import { PROTOCOL_VARIANTS, type ProtocolVariant } from '../../../shared/comparison/plan.ts';
 import {
   durationField,
   numberField,

@@ -1,4 +1,8 @@
-import { PREFLIGHT_FIX_LABELS, type PreflightFailure, type PreflightFix } from '../../../shared/preflight.ts';
+import {
+  PREFLIGHT_FIX_LABELS,
+  type PreflightFailure,
+  type PreflightFix,
+} from '../../../shared/model/preflight.ts';
 
 /** What each fix's button says: the fix, and that the comparison runs again with it. */
 const FIX_BUTTONS: Record<PreflightFix, string> = {

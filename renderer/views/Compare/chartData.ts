@@ -1,18 +1,18 @@
 import type { ChartConfiguration, ChartDataset, ScriptableContext, TooltipItem } from 'chart.js';
-import { cellKey } from '../../../shared/comparison-cells.ts';
+import { cellKey } from '../../../shared/comparison/cells.ts';
 import {
   cellAt,
   scalingSeries,
   type ComparisonTable,
   type ScalingSeries,
-} from '../../../shared/comparison-table.ts';
-import { levelLabel, type LevelKind, type ProtocolVariant } from '../../../shared/comparison.ts';
-import type { ColumnSeries } from '../../../shared/comparison-column-series.ts';
+} from '../../../shared/comparison/table.ts';
+import { levelLabel, type LevelKind, type ProtocolVariant } from '../../../shared/comparison/plan.ts';
+import type { ColumnSeries } from '../../../shared/comparison/column-series.ts';
 import { formatCpuPer10k } from '../../../shared/format/resources-table.ts';
 import { barScales, baseLineOptions } from '../../charts/baseOptions.ts';
 import { markedBarStyle } from '../../charts/hatch.ts';
 import { seriesColor, type Palette } from '../../charts/palette.ts';
-import { formatMs, formatRate } from '../../lib/format.ts';
+import { formatMs, formatRateValue } from '../../lib/format.ts';
 import { percentileChartOptions } from '../../charts/percentileOptions.ts';
 import { percentileToX } from '../../report/percentileScale.ts';
 
@@ -122,7 +122,7 @@ export function rpsBarChart(
     flags: pointFlags(s, flagged),
     tip: (i, v) => {
       const sd = s.points[i]?.rpsStdev;
-      return `${formatRate(v)} req/s${sd ? ` ± ${formatRate(sd)}` : ''}`;
+      return `${formatRateValue(v)} req/s${sd ? ` ± ${formatRateValue(sd)}` : ''}`;
     },
   }));
   return levelBarChart(table, p, series, 'requests per second (mean)');
@@ -195,7 +195,7 @@ export function scalingChart(
     callbacks: {
       title: (items) => levelLabel(table.levelKind, items[0]?.parsed.x ?? 0),
       label: (item) =>
-        `${item.dataset.label ?? ''}: ${figure === 'rps' ? `${formatRate(item.parsed.y ?? 0)} req/s` : formatMs(item.parsed.y ?? 0)}`,
+        `${item.dataset.label ?? ''}: ${figure === 'rps' ? `${formatRateValue(item.parsed.y ?? 0)} req/s` : formatMs(item.parsed.y ?? 0)}`,
     },
   };
   const datasets: ChartDataset<'line', XY[]>[] = series.map((s, i) => {

@@ -1,13 +1,13 @@
-import type { ActiveComparison } from '../../../shared/api.ts';
+import type { ActiveComparison } from '../../../shared/contract/api.ts';
 import {
   expandPlan,
   type CellCoordinates,
   type CellOutcome,
   type ComparisonEvent,
-} from '../../../shared/comparison-cells.ts';
-import type { ComparisonPlan } from '../../../shared/comparison.ts';
-import type { PreflightFailure } from '../../../shared/preflight.ts';
-import type { RunStatus } from '../../../shared/result.ts';
+} from '../../../shared/comparison/cells.ts';
+import type { ComparisonPlan } from '../../../shared/comparison/plan.ts';
+import type { PreflightFailure } from '../../../shared/model/preflight.ts';
+import type { RunStatus } from '../../../shared/model/result.ts';
 import type { RunPhase } from '../../run/runStore.ts';
 
 export type CellStatus = 'pending' | 'running' | RunStatus | 'error';

@@ -1,22 +1,18 @@
-import { cellKey, type CellCoordinates, type CellOutcome } from '../../../shared/comparison-cells.ts';
+import { cellKey, type CellCoordinates, type CellOutcome } from '../../../shared/comparison/cells.ts';
 import {
   comparisonTargetLabel,
   levelKindOf,
   levelLabel,
   type ComparisonPlan,
-} from '../../../shared/comparison.ts';
-import {
-  columnAffected,
-  MATRIX_COLUMNS,
-  type MatrixCell,
-  type MatrixColumn,
-} from '../../../shared/comparison-columns.ts';
+} from '../../../shared/comparison/plan.ts';
+import { columnAffected, MATRIX_COLUMNS } from '../../../shared/comparison/columns.ts';
+import { type MatrixCell, type MatrixColumn } from '../../../shared/comparison/matrix.ts';
 import {
   MATRIX_COLUMN_IDS,
   type MatrixColumnId,
   type ReportLayout,
-} from '../../../shared/report-settings.ts';
-import type { VerdictFigure } from '../../../shared/verdict-caveats.ts';
+} from '../../../shared/comparison/report-settings.ts';
+import type { VerdictFigure } from '../../../shared/verdict/caveats.ts';
 
 /*
  * What the comparison report's matrix shows besides the registry's columns: which columns

@@ -1,5 +1,5 @@
-import type { ComparisonTable } from '../../../shared/comparison-table.ts';
-import type { ProtocolVariant } from '../../../shared/comparison.ts';
+import type { ComparisonTable } from '../../../shared/comparison/table.ts';
+import type { ProtocolVariant } from '../../../shared/comparison/plan.ts';
 
 /** Where the comparison's percentile table and curves stand: one protocol at one level. */
 export interface At {

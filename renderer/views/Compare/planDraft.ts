@@ -4,12 +4,12 @@ import {
   type ComparisonPlan,
   type ComparisonTarget,
   type ProtocolVariant,
-} from '../../../shared/comparison.ts';
-import { DEFAULTS } from '../../../shared/defaults.ts';
-import type { PreflightFix } from '../../../shared/preflight.ts';
-import { monitorText } from '../../../shared/monitor.ts';
-import { runOptionsSchema } from '../../../shared/scenario.ts';
-import { parseWith, type FieldIssue } from '../../../shared/validation.ts';
+} from '../../../shared/comparison/plan.ts';
+import { DEFAULTS } from '../../../shared/model/defaults.ts';
+import type { PreflightFix } from '../../../shared/model/preflight.ts';
+import { monitorText } from '../../../shared/resources/monitor.ts';
+import { runOptionsSchema } from '../../../shared/model/scenario.ts';
+import { parseWith, type FieldIssue } from '../../../shared/model/validation.ts';
 import {
   durationOrText,
   newKey,

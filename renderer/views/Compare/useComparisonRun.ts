@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
-import type { ActiveComparison, TrebuchetApi } from '../../../shared/api.ts';
-import type { ComparisonEvent } from '../../../shared/comparison-cells.ts';
-import type { ComparisonPlan } from '../../../shared/comparison.ts';
-import { useJobRun, type JobKind, type JobRun } from '../../run/useJobRun.ts';
+import type { ActiveComparison, TrebuchetApi } from '../../../shared/contract/api.ts';
+import type { ComparisonEvent } from '../../../shared/comparison/cells.ts';
+import type { ComparisonPlan } from '../../../shared/comparison/plan.ts';
+import { useJobRun, type JobWiring, type JobRun } from '../../run/useJobRun.ts';
 import {
   adoptComparison,
   beginComparison,
@@ -18,7 +18,7 @@ export type ComparisonRun = JobRun<ComparisonPlan, ComparisonRunState>;
  * and takes up one this page started before a reload (compare.active); onAdopt hears its plan.
  */
 export function useComparisonRun(api: TrebuchetApi, onAdopt: (plan: ComparisonPlan) => void): ComparisonRun {
-  const kind = useMemo<JobKind<ComparisonPlan, ComparisonEvent, ActiveComparison, ComparisonRunState>>(
+  const kind = useMemo<JobWiring<ComparisonPlan, ComparisonEvent, ActiveComparison, ComparisonRunState>>(
     () => ({
       idle: idleComparison,
       begin: beginComparison,

@@ -1,22 +1,16 @@
 import { useMemo, useState } from 'react';
 import { percentilesCsv, summaryCsv, timeSeriesCsv } from '../../../shared/format/csv.ts';
 import { runHtmlReport } from '../../../shared/format/html-report.ts';
-import { withoutSecrets } from '../../../shared/secret-headers.ts';
-import type { RunResult } from '../../../shared/result.ts';
+import { withoutSecrets } from '../../../shared/model/secret-headers.ts';
+import type { RunResult } from '../../../shared/model/result.ts';
 import { CopyIcon } from '../../components/icons.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { copyText } from './clipboard.ts';
-import { fileSlug } from '../../../shared/file-name.ts';
+import { fileSlug } from '../../../shared/model/file-name.ts';
 import { downloadText, MIME } from './download.ts';
 import { downloadAction, ExportBar, type ExportAction } from './ExportBar.tsx';
-import {
-  labelResults,
-  resourcesCsvActions,
-  resultJson,
-  TEXT_REPORTS,
-  textReport,
-  type TextReport,
-} from './exports.ts';
+import { resourcesCsvActions, resultJson, TEXT_REPORTS, textReport, type TextReport } from './exports.ts';
+import { labelResults } from '../../../shared/format/labels.ts';
 
 interface ResultExportsProps {
   results: readonly RunResult[];

@@ -1,29 +1,16 @@
-import type { CellOutcome } from '../../../shared/comparison-cells.ts';
-import type { ComparisonPlan } from '../../../shared/comparison.ts';
+import type { CellOutcome } from '../../../shared/comparison/cells.ts';
+import type { ComparisonPlan } from '../../../shared/comparison/plan.ts';
 import { formatAbReport } from '../../../shared/format/ab.ts';
-import { resourcesCsv, type LabelledResult } from '../../../shared/format/csv.ts';
+import { resourcesCsv } from '../../../shared/format/csv.ts';
+import { labelResults, type LabelledResult } from '../../../shared/format/labels.ts';
 import { formatHttpLoadReport } from '../../../shared/format/http-load.ts';
 import { formatJmeterReport } from '../../../shared/format/jmeter.ts';
 import { formatVegetaReport } from '../../../shared/format/vegeta.ts';
-import type { RunResult } from '../../../shared/result.ts';
-import { withoutSecrets } from '../../../shared/secret-headers.ts';
-import { targetLabel } from '../../../shared/scenario.ts';
+import type { RunResult } from '../../../shared/model/result.ts';
+import { withoutSecrets } from '../../../shared/model/secret-headers.ts';
 import { cellLabel } from '../Compare/matrixView.ts';
 import { MIME } from './download.ts';
 import { downloadAction, type ExportAction } from './ExportBar.tsx';
-
-/** A run's results with the names they go by in exports; repeated names get "#2", "#3". */
-export function labelResults(results: readonly RunResult[]): LabelledResult[] {
-  const counts = new Map<string, number>();
-  for (const r of results) counts.set(targetLabel(r.target), (counts.get(targetLabel(r.target)) ?? 0) + 1);
-  const seen = new Map<string, number>();
-  return results.map((result) => {
-    const name = targetLabel(result.target);
-    const n = (seen.get(name) ?? 0) + 1;
-    seen.set(name, n);
-    return { label: (counts.get(name) ?? 0) > 1 ? `${name} #${n}` : name, result };
-  });
-}
 
 /** A comparison's cell runs, named "nginx · https · c=100 · #2" (protocol only when several). */
 export function labelOutcomes(plan: ComparisonPlan, outcomes: readonly CellOutcome[]): LabelledResult[] {

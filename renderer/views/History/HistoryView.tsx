@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { TrebuchetApi } from '../../../shared/api.ts';
-import type { CapacityPlan } from '../../../shared/capacity-plan.ts';
-import type { ComparisonPlan } from '../../../shared/comparison.ts';
-import type { HistorySummary, RunRecord } from '../../../shared/history.ts';
-import type { Scenario } from '../../../shared/scenario.ts';
+import type { TrebuchetApi } from '../../../shared/contract/api.ts';
+import type { CapacityPlan } from '../../../shared/capacity/plan.ts';
+import type { ComparisonPlan } from '../../../shared/comparison/plan.ts';
+import type { HistorySummary, RunRecord } from '../../../shared/records/history.ts';
+import type { Scenario } from '../../../shared/model/scenario.ts';
 import { ActionButtons } from '../../components/ActionButtons.tsx';
 import { Alert } from '../../components/Alert.tsx';
-import { formatBytes, formatRate } from '../../lib/format.ts';
+import { formatBytes, formatRateValue } from '../../lib/format.ts';
 import { NameDialog } from '../../components/Dialog.tsx';
 import { StoreProblems } from '../../components/StoreProblems.tsx';
 import { formatWhen } from '../../components/time.ts';
@@ -180,13 +180,13 @@ export function HistoryView({
                   ·{' '}
                   {s.kind === 'scenario'
                     ? s.perTarget
-                        .map((t) => `${t.target} ${t.rps === null ? '–' : `${formatRate(t.rps)} req/s`}`)
+                        .map((t) => `${t.target} ${t.rps === null ? '–' : `${formatRateValue(t.rps)} req/s`}`)
                         .join(' · ')
                     : s.kind === 'capacity'
                       ? `${s.perTarget
                           .map(
                             (t) =>
-                              `${t.target} holds ${t.rps === null ? 'no rate' : `${formatRate(t.rps)} req/s`}`,
+                              `${t.target} holds ${t.rps === null ? 'no rate' : `${formatRateValue(t.rps)} req/s`}`,
                           )
                           .join(' · ')} · ${s.results} steps`
                       : `${s.targets.join(' vs ')} · ${s.results} runs`}

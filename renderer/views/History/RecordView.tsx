@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import type { CapacityPlan } from '../../../shared/capacity-plan.ts';
-import { capacityReports } from '../../../shared/capacity-report.ts';
-import type { ComparisonPlan } from '../../../shared/comparison.ts';
-import type { RunRecord } from '../../../shared/history.ts';
-import type { Scenario } from '../../../shared/scenario.ts';
+import type { CapacityPlan } from '../../../shared/capacity/plan.ts';
+import { capacityReports } from '../../../shared/capacity/report.ts';
+import type { ComparisonPlan } from '../../../shared/comparison/plan.ts';
+import type { RunRecord } from '../../../shared/records/history.ts';
+import type { Scenario } from '../../../shared/model/scenario.ts';
 import { RunReport } from '../../report/RunReport.tsx';
 import { formatWhen } from '../../components/time.ts';
 import { CapacityResults } from '../Capacity/CapacityResults.tsx';

@@ -1,10 +1,10 @@
 import { useCallback, useMemo, useState } from 'react';
-import type { TrebuchetApi } from '../../../shared/api.ts';
-import { compareSummaries, deltaText, verdictText } from '../../../shared/comparison-noise.ts';
-import type { Stat } from '../../../shared/comparison-stats.ts';
-import { comparableParts, type RunRecord } from '../../../shared/history.ts';
+import type { TrebuchetApi } from '../../../shared/contract/api.ts';
+import { compareSummaries, deltaText, verdictText } from '../../../shared/comparison/noise.ts';
+import type { Stat } from '../../../shared/comparison/stats.ts';
+import { comparableParts, type RunRecord } from '../../../shared/records/history.ts';
 import { Alert } from '../../components/Alert.tsx';
-import { formatCount, formatMsValue, formatRate, formatRatio } from '../../lib/format.ts';
+import { formatCount, formatMsValue, formatRateValue, formatRatio } from '../../lib/format.ts';
 import { formatWhen } from '../../components/time.ts';
 import { useQuery } from '../../components/useQuery.ts';
 
@@ -12,7 +12,7 @@ import { useQuery } from '../../components/useQuery.ts';
 export function formatFigure(unit: string, value: number): string {
   switch (unit) {
     case 'req/s':
-      return formatRate(value);
+      return formatRateValue(value);
     case 'ms':
       return formatMsValue(value);
     case 'ratio':

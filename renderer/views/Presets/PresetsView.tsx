@@ -1,6 +1,7 @@
 import { useCallback, useRef, useState } from 'react';
-import type { TrebuchetApi } from '../../../shared/api.ts';
-import type { Preset, PresetSummary } from '../../../shared/presets.ts';
+import type { TrebuchetApi } from '../../../shared/contract/api.ts';
+import type { Preset } from '../../../shared/records/presets.ts';
+import type { PresetSummary } from '../../../shared/records/preset-summary.ts';
 import { ActionButtons } from '../../components/ActionButtons.tsx';
 import { Alert } from '../../components/Alert.tsx';
 import { NameDialog } from '../../components/Dialog.tsx';

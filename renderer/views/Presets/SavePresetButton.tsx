@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import type { TrebuchetApi } from '../../../shared/api.ts';
-import type { PresetDraftInput, PresetSummary } from '../../../shared/presets.ts';
+import type { TrebuchetApi } from '../../../shared/contract/api.ts';
+import type { PresetDraftInput } from '../../../shared/records/presets.ts';
+import type { PresetSummary } from '../../../shared/records/preset-summary.ts';
 import { NameDialog } from '../../components/Dialog.tsx';
 import { useSecretConsent } from '../../components/useConsent.tsx';
 import { errorText } from '../../lib/errors.ts';

@@ -1,5 +1,5 @@
-import { monitorText } from '../../../shared/monitor.ts';
-import type { Scenario } from '../../../shared/scenario.ts';
+import { monitorText } from '../../../shared/resources/monitor.ts';
+import type { Scenario } from '../../../shared/model/scenario.ts';
 import { defaultDraft, newKey, tlsDraftOf, type ScenarioDraft } from '../../editor/draft.ts';
 
 const text = (n: number | null): string => (n === null ? '' : String(n));

@@ -4,26 +4,21 @@
  * the server CPU-seconds per 10,000 requests when the servers were watched),
  * seed 001's percentile tables, one row per run (seed 002), the plan, and each run in full.
  */
-import { columnHasData, columnSeries } from '../../comparison-column-series.ts';
-import {
-  columnAffected,
-  columnText,
-  matrixCells,
-  matrixColumns,
-  type MatrixCell,
-} from '../../comparison-columns.ts';
-import { REPETITION_COLUMNS, repetitionRows } from '../../comparison-repetitions.ts';
-import type { CellOutcome } from '../../comparison-cells.ts';
+import { columnHasData, columnSeries } from '../../comparison/column-series.ts';
+import { columnAffected, columnText, matrixColumns } from '../../comparison/columns.ts';
+import { matrixCells, type MatrixCell } from '../../comparison/matrix.ts';
+import { REPETITION_COLUMNS, repetitionRows } from '../../comparison/repetitions.ts';
+import type { CellOutcome } from '../../comparison/cells.ts';
 import {
   aggregateComparison,
   cellAt,
   comparisonPercentileTable,
   type ComparisonTable,
-} from '../../comparison-table.ts';
-import { comparisonTargetLabel, levelLabel, urlFor, type ComparisonPlan } from '../../comparison.ts';
-import { PREFLIGHT_FIX_LABELS, type PreflightFailure } from '../../preflight.ts';
-import { planReport } from '../../report-settings.ts';
-import { runVerdict, VERDICT_STATE_LABELS, VERDICT_STATES } from '../../verdict.ts';
+} from '../../comparison/table.ts';
+import { comparisonTargetLabel, levelLabel, urlFor, type ComparisonPlan } from '../../comparison/plan.ts';
+import { PREFLIGHT_FIX_LABELS, type PreflightFailure } from '../../model/preflight.ts';
+import { planReport } from '../../comparison/report-settings.ts';
+import { runVerdict, VERDICT_STATE_LABELS, VERDICT_STATES } from '../../verdict/verdict.ts';
 import { runLabel } from '../comparison-text.ts';
 import { formatCpuPer10k } from '../resources-table.ts';
 import { formatGrouped } from '../units.ts';

@@ -4,10 +4,10 @@
  * Server resources table with the efficiency figure, how it was sampled, gaps, notes and the
  * monitor's own cost.
  */
-import { chartReadings, chartsWithData, seriesHasData, serverValue } from '../../resource-charts.ts';
-import type { RunResult } from '../../result.ts';
-import { targetLabel } from '../../scenario.ts';
-import type { Verdict } from '../../verdict.ts';
+import { chartReadings, chartsWithData, seriesHasData, serverValue } from '../../resources/charts.ts';
+import type { RunResult } from '../../model/result.ts';
+import { targetLabel } from '../../model/scenario.ts';
+import type { Verdict } from '../../verdict/verdict.ts';
 import { serverResourcesTable } from '../resources-table.ts';
 import { formatGrouped } from '../units.ts';
 import { esc } from './escape.ts';

@@ -4,13 +4,13 @@
  * thresholds, warnings), the scenario and the facts of the server and the generator, and the
  * run in a tool's text layout.
  */
-import { REPORT_PERCENTILES } from '../../defaults.ts';
-import type { ReportLayout } from '../../report-settings.ts';
-import type { Load, RunOptions } from '../../scenario.ts';
-import { targetLabel } from '../../scenario.ts';
-import { formatStagesText } from '../../stages.ts';
-import { ERROR_KIND_LABELS, PHASES, type LatencyStats, type RunResult } from '../../result.ts';
-import { failureParts, runVerdict, VERDICT_STATE_LABELS, type Verdict } from '../../verdict.ts';
+import { REPORT_PERCENTILES } from '../../model/defaults.ts';
+import type { ReportLayout } from '../../comparison/report-settings.ts';
+import type { Load, RunOptions } from '../../model/scenario.ts';
+import { targetLabel } from '../../model/scenario.ts';
+import { formatStagesText } from '../../stages/stages.ts';
+import { ERROR_KIND_LABELS, PHASES, type LatencyStats, type RunResult } from '../../model/result.ts';
+import { failureParts, runVerdict, VERDICT_STATE_LABELS, type Verdict } from '../../verdict/verdict.ts';
 import { generatorCpuText, sendLatenessText } from '../generator-text.ts';
 import { formatRunReport } from '../report.ts';
 import { errorSet, sortedStatusCodes, timePerRequestAcrossMs, timePerRequestMs } from '../summary.ts';

@@ -2,9 +2,9 @@
  * A staged run in the HTML report: the closed model's connections chart (target beside the
  * connections carrying load) and the stage table, one row per stage.
  */
-import type { RunResult } from '../../result.ts';
-import { targetLabel } from '../../scenario.ts';
-import { windowTarget } from '../../stages.ts';
+import type { RunResult } from '../../model/result.ts';
+import { targetLabel } from '../../model/scenario.ts';
+import { windowTarget } from '../../stages/load-plan.ts';
 import { stageTable } from '../stages.ts';
 import { formatGrouped } from '../units.ts';
 import { lineChart } from './svg.ts';

@@ -1,0 +1,120 @@
+/**
+ * A capacity search job (the Capacity mode, `trebuchet capacity`): one search per target, one
+ * after another, each step an open-model run of its own. The plan, the scenario of each step,
+ * the job's events and its measured steps. Pure.
+ */
+import { z } from 'zod';
+import { capacitySearchSchema } from './search.ts';
+import { DEFAULTS, LIMITS } from '../model/defaults.ts';
+import { boundedInt } from '../model/number-schema.ts';
+import { runResultSchema, runStatusSchema, sampleSchema } from '../model/result.ts';
+import {
+  displayNameSchema,
+  protocolSchema,
+  runOptionsSchema,
+  SCENARIO_VERSION,
+  targetLabel,
+  targetSchema,
+  targetsSchema,
+  type Scenario,
+} from '../model/scenario.ts';
+
+export const CAPACITY_PLAN_VERSION = 1;
+
+/** The options of every step; the warm-up is the search's (capacitySearchSchema.warmupSeconds). */
+const stepOptionsSchema = runOptionsSchema.omit({ warmupSeconds: true });
+
+/**
+ * A server to search. protocol: this search's own protocol, over the plan's (a comparison's
+ * search per target and protocol, shared/capacity/from-comparison.ts); absent: the plan's.
+ */
+export const capacityTargetSchema = targetSchema.extend({ protocol: protocolSchema.optional() });
+export type CapacityTarget = z.infer<typeof capacityTargetSchema>;
+
+export const capacityPlanSchema = z.object({
+  version: z.literal(CAPACITY_PLAN_VERSION).default(CAPACITY_PLAN_VERSION),
+  name: displayNameSchema.default('Capacity search'),
+  /** One search per target, in order. */
+  targets: targetsSchema(capacityTargetSchema),
+  search: capacitySearchSchema,
+  /** The open model's cap on unanswered requests, in every step. */
+  maxInFlight: boundedInt('max in flight', LIMITS.maxInFlight).default(DEFAULTS.open.maxInFlight),
+  options: stepOptionsSchema.default(() => stepOptionsSchema.parse({})),
+});
+export type CapacityPlan = z.infer<typeof capacityPlanSchema>;
+export type CapacityPlanInput = z.input<typeof capacityPlanSchema>;
+
+export const STEP_PHASES = ['doubling', 'bisecting'] as const;
+export const stepPhaseSchema = z.enum(STEP_PHASES);
+export type StepPhase = z.infer<typeof stepPhaseSchema>;
+
+/** The open-model scenario of one step: the target at the rate, for the step's time after its warm-up. */
+export function stepScenario(plan: CapacityPlan, targetIndex: number, rate: number): Scenario {
+  const searched = plan.targets[targetIndex];
+  if (!searched) throw new RangeError(`the plan has no target ${targetIndex}`);
+  const { protocol = plan.options.protocol, ...target } = searched;
+  return {
+    version: SCENARIO_VERSION,
+    name: `${plan.name} · ${targetLabel(target)} · ${rate} req/s`,
+    targets: [target],
+    load: {
+      model: 'open',
+      rate,
+      durationSeconds: plan.search.stepSeconds,
+      maxInFlight: plan.maxInFlight,
+    },
+    options: { ...plan.options, protocol, warmupSeconds: plan.search.warmupSeconds },
+  };
+}
+
+const index = z.number().int().nonnegative();
+
+/** One measured step: which search (the target's index), its place in it, its rate and run. */
+export const capacityStepSchema = z.object({
+  searchIndex: index,
+  stepIndex: index,
+  rate: z.number().positive(),
+  phase: stepPhaseSchema,
+  result: runResultSchema,
+});
+export type CapacityStep = z.infer<typeof capacityStepSchema>;
+
+/**
+ * One stream per capacity job, keyed by its id. The answers are not sent: each is judged
+ * again from the steps (shared/capacity/report.ts), so events carry only measured data.
+ */
+export const capacityEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('started'), capacityId: z.string(), searchCount: index }),
+  /** Step stepIndex of search searchIndex began as engine run runId. */
+  z.object({
+    type: z.literal('step-started'),
+    capacityId: z.string(),
+    searchIndex: index,
+    stepIndex: index,
+    rate: z.number().positive(),
+    phase: stepPhaseSchema,
+    runId: z.string(),
+  }),
+  /** One tick of the running step, for a live view. */
+  z.object({
+    type: z.literal('step-sample'),
+    capacityId: z.string(),
+    searchIndex: index,
+    stepIndex: index,
+    sample: sampleSchema,
+  }),
+  z.object({ type: z.literal('step-done'), capacityId: z.string(), step: capacityStepSchema }),
+  /** A step could not run (the host broke down, not the target: a failing target gives a failed result). */
+  z.object({ type: z.literal('error'), capacityId: z.string(), searchIndex: index, message: z.string() }),
+  /** The job ended: cancelled when stopped (measured steps are kept), failed when no step measured anything. */
+  z.object({
+    type: z.literal('done'),
+    capacityId: z.string(),
+    status: runStatusSchema,
+    steps: z.array(capacityStepSchema),
+    /** Set by a host that saved the search in run history (the saved run's id), or could not. */
+    historyId: z.string().optional(),
+    historyError: z.string().optional(),
+  }),
+]);
+export type CapacityEvent = z.infer<typeof capacityEventSchema>;

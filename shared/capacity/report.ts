@@ -1,0 +1,83 @@
+/**
+ * Capacity searches as reports show them: each search's steps judged again from their runs,
+ * its answer, and the curve (rate against p50, p99, errors). Whoever ran the steps (the
+ * capacity job, a capacity comparison) hands them here in run order. Pure.
+ */
+import {
+  capacityAnswer,
+  judgeStep,
+  nextCapacityStep,
+  stepFigures,
+  type CapacityAnswer,
+  type CapacitySearch,
+  type StepFigures,
+  type StepJudgement,
+} from './search.ts';
+import type { CapacityPlan, CapacityStep, StepPhase } from './plan.ts';
+import type { RunResult } from '../model/result.ts';
+import { targetLabel } from '../model/scenario.ts';
+
+/** A step as a search measured it. */
+export interface MeasuredStep {
+  rate: number;
+  phase: StepPhase;
+  result: RunResult;
+}
+
+export interface ReportedStep extends MeasuredStep {
+  judgement: StepJudgement;
+  figures: StepFigures;
+}
+
+export interface SearchReport {
+  label: string;
+  search: CapacitySearch;
+  steps: ReportedStep[];
+  /** Null while the search goes on (or before it began). */
+  answer: CapacityAnswer | null;
+}
+
+/**
+ * One search's report from its steps in run order. ended: the search will get no more steps
+ * (its job ended, or moved on); a search the planner would go on with then ends 'stopped'.
+ */
+export function searchReport(
+  label: string,
+  search: CapacitySearch,
+  steps: readonly MeasuredStep[],
+  ended: boolean,
+): SearchReport {
+  const reported = steps.map((s) => ({
+    ...s,
+    judgement: judgeStep(s.result, search.goal),
+    figures: stepFigures(s.rate, s.result),
+  }));
+  const next = nextCapacityStep(search, reported);
+  const answer = next.kind === 'done' ? next.answer : ended ? capacityAnswer(search, reported) : null;
+  return { label, search, steps: reported, answer };
+}
+
+/**
+ * The reports of a capacity job, one per target. running: the search still measuring (null
+ * once the job ended); searches after it have not begun.
+ */
+export function capacityReports(
+  plan: CapacityPlan,
+  steps: readonly CapacityStep[],
+  running: number | null,
+): SearchReport[] {
+  return plan.targets.map((target, i) => {
+    const own = steps.filter((s) => s.searchIndex === i).sort((a, b) => a.stepIndex - b.stepIndex);
+    return searchReport(targetLabel(target), plan.search, own, running === null || i < running);
+  });
+}
+
+/** The steps of a report in rising rate: the curve a knee chart draws. */
+export function curveOf(report: SearchReport): ReportedStep[] {
+  return [...report.steps].sort((a, b) => a.rate - b.rate);
+}
+
+/** Whether a step's figures are the server's: a step the client limited is drawn apart. */
+export function isClientLimited(step: ReportedStep): boolean {
+  return step.judgement.kind === 'client-limit';
+}

@@ -1,0 +1,51 @@
+import { cellKey } from './cells.ts';
+import { columnAffected, MATRIX_COLUMNS } from './columns.ts';
+import { type MatrixCell } from './matrix.ts';
+import type { ComparisonTable } from './table.ts';
+import type { ProtocolVariant } from './plan.ts';
+import type { MatrixColumnId } from './report-settings.ts';
+
+/** One column's figure against the level, per target (and protocol): a bar chart's data. */
+export interface ColumnSeries {
+  targetIndex: number;
+  protocol: ProtocolVariant;
+  /** "nginx" with one protocol, "nginx · https" with several. */
+  label: string;
+  /** Ascending. */
+  levels: number[];
+  /** The column's value at each level; null where the cell has none. */
+  values: (number | null)[];
+  /** Whether a bad caveat affects the column's figure at each level (columnAffected). */
+  affected: boolean[];
+}
+
+/** A numeric column of the matrix per target and protocol, level by level (plan order). */
+export function columnSeries(
+  table: ComparisonTable,
+  cells: readonly MatrixCell[],
+  id: MatrixColumnId,
+): ColumnSeries[] {
+  const column = MATRIX_COLUMNS[id];
+  const levels = [...table.levels].sort((a, b) => a - b);
+  const byKey = new Map(cells.map((c) => [c.key, c]));
+  return table.protocols.flatMap((protocol) =>
+    table.targets.map((target, targetIndex) => {
+      const at = levels.map((level) => byKey.get(cellKey({ targetIndex, protocol, level })));
+      return {
+        targetIndex,
+        protocol,
+        label: table.protocols.length > 1 ? `${target} · ${protocol}` : target,
+        levels,
+        values: at.map((c) => {
+          const v = c ? column.value(c) : null;
+          return typeof v === 'number' ? v : null;
+        }),
+        affected: at.map((c) => c !== undefined && c.results.length > 0 && columnAffected(column, c)),
+      };
+    }),
+  );
+}
+
+/** True when some cell has the column's figure (a chart of it is worth drawing). */
+export const columnHasData = (series: readonly ColumnSeries[]): boolean =>
+  series.some((s) => s.values.some((v) => v !== null));

@@ -1,0 +1,43 @@
+/*
+ * The command names and the reply envelope: the zod-free part of the contract
+ * (shared/contract/api.ts), which the sandboxed preload bundles.
+ *
+ * A command is named `area.verb`; adding an area means adding its names here, its input
+ * schema in `commandInputSchemas`, its output in `CommandOutputs` and its handler in the
+ * hosts' dispatch table (each step is a type error until done).
+ */
+export const COMMAND_NAMES = [
+  'app.info',
+  'run.start',
+  'run.stop',
+  'run.active',
+  'presets.list',
+  'presets.get',
+  'presets.save',
+  'presets.rename',
+  'presets.duplicate',
+  'presets.delete',
+  'presets.import',
+  'presets.export',
+  'history.list',
+  'history.get',
+  'history.rename',
+  'history.delete',
+  'compare.start',
+  'compare.stop',
+  'compare.active',
+  'capacity.start',
+  'capacity.stop',
+  'capacity.active',
+] as const;
+export type CommandName = (typeof COMMAND_NAMES)[number];
+
+export function isCommandName(value: unknown): value is CommandName {
+  return typeof value === 'string' && (COMMAND_NAMES as readonly string[]).includes(value);
+}
+
+/** How a host answers a command, whatever the transport (IPC or WebSocket). */
+export type CommandReply = { ok: true; value: unknown } | { ok: false; error: string };
+
+type AreaOf<K extends string> = K extends `${infer A}.${string}` ? A : never;
+export type ApiArea = AreaOf<CommandName>;

@@ -1,0 +1,24 @@
+import type { RunResult } from '../model/result.ts';
+import { targetLabel } from '../model/scenario.ts';
+
+/** A result with the name it goes by in a report or file (e.g. "nginx · https · c=100"). */
+export interface LabelledResult {
+  label: string;
+  result: RunResult;
+}
+
+/**
+ * A run's results with the names every export gives them: the target's label, and when a
+ * label repeats, each of its results numbered ("x #1", "x #2") so columns and sections stay distinct.
+ */
+export function labelResults(results: readonly RunResult[]): LabelledResult[] {
+  const counts = new Map<string, number>();
+  for (const r of results) counts.set(targetLabel(r.target), (counts.get(targetLabel(r.target)) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  return results.map((result) => {
+    const name = targetLabel(result.target);
+    const n = (seen.get(name) ?? 0) + 1;
+    seen.set(name, n);
+    return { label: (counts.get(name) ?? 0) > 1 ? `${name} #${n}` : name, result };
+  });
+}

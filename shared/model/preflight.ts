@@ -1,0 +1,56 @@
+/**
+ * The check a comparison makes before its first cell: every distinct URL (with its protocol
+ * and TLS options) gets the engine's pre-flight, and a failure stops the comparison before
+ * any load with, per failing URL, the reason and the fix where there is one. Pure: schemas
+ * and the choice of fixes; the check itself runs on the host (electron/engine/target-check.ts).
+ */
+import { z } from 'zod';
+import { errorKindSchema, type ErrorKind } from './result.ts';
+
+/** What a person can change to get past a failure, in the plan's options. */
+export const PREFLIGHT_FIXES = ['turn-off-verification', 'choose-ca-file', 'use-http1'] as const;
+export const preflightFixSchema = z.enum(PREFLIGHT_FIXES);
+export type PreflightFix = z.infer<typeof preflightFixSchema>;
+
+export const PREFLIGHT_FIX_LABELS: Record<PreflightFix, string> = {
+  'turn-off-verification': 'Turn off certificate verification',
+  'choose-ca-file': "Pick the CA file that signed the server's certificate",
+  'use-http1': 'Compare this server over https (HTTP/1.1) instead of h2',
+};
+
+/** One distinct URL as checked: which targets use it, over which protocol. */
+export const preflightCheckSchema = z.object({
+  url: z.string(),
+  protocol: z.enum(['http1.1', 'h2']),
+  /** Display names of the plan's targets measured at this URL and protocol. */
+  targets: z.array(z.string()),
+});
+export type PreflightCheck = z.infer<typeof preflightCheckSchema>;
+
+export const preflightFailureSchema = preflightCheckSchema.extend({
+  kind: errorKindSchema,
+  /** The pre-flight's message: what failed, with the URL. */
+  message: z.string(),
+  /** What would get past it, best first; empty when only the server or URL can change. */
+  fixes: z.array(preflightFixSchema),
+});
+export type PreflightFailure = z.infer<typeof preflightFailureSchema>;
+
+/** What the pre-flight saw, as far as the choice of a fix needs it. */
+export interface FailureFacts {
+  kind: ErrorKind;
+  /** The TLS handshake finished but verification rejected the server's certificate. */
+  certificateRejected: boolean;
+  /** HTTP/2 was asked for and the server's ALPN answer was not h2. */
+  h2Refused: boolean;
+}
+
+export function fixesFor(f: FailureFacts): PreflightFix[] {
+  if (f.certificateRejected) return ['turn-off-verification', 'choose-ca-file'];
+  if (f.h2Refused) return ['use-http1'];
+  return [];
+}
+
+/** What checking one URL gives: passed, or why not and what would fix it. */
+export type TargetCheckResult =
+  { ok: true } | { ok: false; kind: ErrorKind; message: string; fixes: PreflightFix[] };

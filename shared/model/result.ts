@@ -1,0 +1,375 @@
+import { z } from 'zod';
+import { LIMITS } from './defaults.ts';
+import { serverResourcesSchema } from '../resources/resources.ts';
+import { loadSchema, runOptionsSchema, targetSchema, thresholdSchema } from './scenario.ts';
+
+/**
+ * Why a request failed, vegeta-style. Transport failures have a kind of their own;
+ * 'refused-stream' and 'goaway' are HTTP/2 requests the server would not process (refused
+ * again after one retry, or cut off when it closed the connection);
+ * 'slo' is a response that arrived but slower than the scenario's SLO (JMeter's rule).
+ * HTTP status codes are counted in statusCodes, never here.
+ */
+export const ERROR_KINDS = [
+  'refused',
+  'dns',
+  'timeout',
+  'reset',
+  'tls',
+  'protocol',
+  'refused-stream',
+  'goaway',
+  'slo',
+  'other',
+] as const;
+export const errorKindSchema = z.enum(ERROR_KINDS);
+export type ErrorKind = z.infer<typeof errorKindSchema>;
+
+export const ERROR_KIND_LABELS: Record<ErrorKind, string> = {
+  refused: 'connection refused',
+  dns: 'DNS lookup failed',
+  timeout: 'timed out',
+  reset: 'connection reset',
+  tls: 'TLS error',
+  protocol: 'protocol error',
+  'refused-stream': 'stream refused by the server (HTTP/2)',
+  goaway: 'cut off by GOAWAY (HTTP/2)',
+  slo: 'slower than the SLO',
+  other: 'other error',
+};
+
+const count = z.number().int().nonnegative();
+const ms = z.number().nonnegative();
+
+/**
+ * How a run, a target's result, a comparison or a saved record ended: completed (ran to its
+ * end), cancelled (stopped; what was measured is kept) or failed (could not run).
+ */
+export const runStatusSchema = z.enum(['completed', 'cancelled', 'failed']);
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
+/** One tick of a live run: aggregated over the window since the previous sample. */
+export const sampleSchema = z.object({
+  seq: count,
+  /** Seconds since the run started (warm-up included). */
+  elapsedSeconds: z.number().nonnegative(),
+  /** Length of this window in seconds. */
+  intervalSeconds: z.number().positive(),
+  /** True while the warm-up lasts; warm-up samples are shown but excluded from the result. */
+  warmup: z.boolean(),
+  /** Requests finished in this window (responses and errors). */
+  requests: count,
+  /** Requests finished since measuring began (warm-up excluded). */
+  totalRequests: count,
+  requestsPerSecond: z.number().nonnegative(),
+  bytesInPerSecond: z.number().nonnegative(),
+  /** Latency of this window's responses in ms; null when no response finished in it. */
+  latency: z.object({ mean: ms, p50: ms, p90: ms, p99: ms, max: ms }).nullable(),
+  statusCodes: z.record(z.string(), count),
+  errors: z.partialRecord(errorKindSchema, count),
+  /** Requests sent but not answered at the end of the window. */
+  inFlight: count,
+  /** Open model only: requests that missed their scheduled send time in this window. */
+  late: count.optional(),
+  /**
+   * Scheduled sends only (open model, closed with a rate cap): the p99 of how late this
+   * window's requests went out (actual minus intended send time), in ms. The generator's
+   * own delay, part of the latency beside it. Absent without scheduled sends, and in results
+   * saved before it existed.
+   */
+  sendLatenessP99: ms.optional(),
+  /** Generator CPU use in this window, percent of one core (can exceed 100 with several threads). */
+  cpuPercent: z.number().nonnegative().optional(),
+  /** Closed model with stages only: connections carrying load at the end of the window. */
+  connections: count.optional(),
+  /**
+   * True on a run's last sample only (absent elsewhere, and in results saved before it
+   * existed). Its window runs to the moment the load ended: answers to requests still in
+   * flight are in it, the engine's summary work after the end is not; a stopped run ends at
+   * the stop. When that last stretch is under half as long as the window before it, the
+   * engine folds the two into one window, sent under the earlier window's seq (it replaces
+   * that sample: see addSample), so no run ends on a sliver of wind-down.
+   */
+  final: z.boolean().optional(),
+});
+export type Sample = z.infer<typeof sampleSchema>;
+
+/**
+ * Adds a sample as it arrives to a target's samples: one whose seq is the last one's replaces
+ * it (the engine's final fold, see Sample.final), any other is appended. The server's
+ * readings (ResourceSample) follow the same rule: one per engine tick.
+ */
+export function addSample<S extends { seq: number }>(samples: S[], sample: S): void {
+  if (samples.length > 0 && samples[samples.length - 1]!.seq === sample.seq)
+    samples[samples.length - 1] = sample;
+  else samples.push(sample);
+}
+
+/** Latency summary in milliseconds (microsecond resolution). */
+export const latencyStatsSchema = z.object({
+  min: ms,
+  mean: ms,
+  stdev: ms,
+  max: ms,
+  /** Keyed by percentile as text: "50", "66", ..., "99.9", "99.99", "100". */
+  percentiles: z.record(z.string(), ms),
+});
+export type LatencyStats = z.infer<typeof latencyStatsSchema>;
+
+export const errorEntrySchema = z.object({
+  kind: errorKindSchema,
+  count: count,
+  /** The first message seen for this kind, for the report's Error Set. */
+  message: z.string(),
+});
+export type ErrorEntry = z.infer<typeof errorEntrySchema>;
+
+export const tlsFactsSchema = z.object({
+  protocol: z.string().nullable(),
+  cipher: z.string().nullable(),
+  alpn: z.string().nullable(),
+  /** True when the certificate chain and host name were checked and accepted. */
+  verified: z.boolean(),
+  /** Why the certificate would be rejected (when verification was off or failed). */
+  authorizationError: z.string().nullable(),
+  /**
+   * The key exchange's ephemeral key (ab's "Server Temp Key"), e.g. X25519 of 253 bits (bits
+   * null for a group Node gives no size for, such as the hybrid X25519MLKEM768). Absent in
+   * results saved before it existed.
+   */
+  ephemeralKey: z.object({ name: z.string(), bits: count.nullable() }).nullable().optional(),
+});
+export type TlsFacts = z.infer<typeof tlsFactsSchema>;
+
+/** What ab prints about the server and document. */
+export const serverFactsSchema = z.object({
+  software: z.string().nullable(),
+  hostname: z.string(),
+  port: z.number().int(),
+  documentPath: z.string(),
+  /** Body length of the first successful response, in bytes. */
+  documentLength: z.number().int().nonnegative().nullable(),
+  /** Negotiated HTTP version, e.g. "1.1" or "2". */
+  httpVersion: z.string().nullable(),
+});
+export type ServerFacts = z.infer<typeof serverFactsSchema>;
+
+export const generatorFactsSchema = z.object({
+  engine: z.enum(['autocannon', 'native']),
+  engineVersion: z.string(),
+  appVersion: z.string(),
+  nodeVersion: z.string(),
+  platform: z.string(),
+  cpuModel: z.string(),
+  cpuCores: z.number().int().positive(),
+  /** Generator CPU use during the measured part of the run, percent of one core. */
+  cpuPercentMean: z.number().nonnegative(),
+  cpuPercentMax: z.number().nonnegative(),
+  /** True when the generator ran flat out: its numbers may measure the client, not the server. */
+  saturated: z.boolean(),
+  /**
+   * What the CPU figures cover: 'engine-thread' = the engine worker thread alone (its sockets,
+   * HTTP parsing and bookkeeping, kernel time included); 'process' = the whole generator
+   * process, host threads included (on a Node without per-thread CPU accounting).
+   */
+  cpuScope: z.enum(['engine-thread', 'process']).optional(),
+  /**
+   * The engine worker threads the load ran in (options.workers), each one's CPU over the
+   * measured samples; the figures above are their sum (percent of one core). saturated: any
+   * of them ran flat out. Absent in results saved before it existed (one worker then).
+   */
+  workers: z
+    .array(
+      z.object({
+        cpuPercentMean: z.number().nonnegative(),
+        cpuPercentMax: z.number().nonnegative(),
+        saturated: z.boolean(),
+      }),
+    )
+    .min(1)
+    .optional(),
+});
+export type GeneratorFacts = z.infer<typeof generatorFactsSchema>;
+
+export const thresholdOutcomeSchema = z.object({
+  threshold: thresholdSchema,
+  actual: z.number().nullable(),
+  passed: z.boolean(),
+});
+export type ThresholdOutcome = z.infer<typeof thresholdOutcomeSchema>;
+
+/** ab's "Connection Times (ms)" row: min, mean, sd, median, max. */
+export const phaseStatsSchema = z.object({
+  min: ms,
+  mean: ms,
+  stdev: ms,
+  median: ms,
+  max: ms,
+  percentiles: z.record(z.string(), ms),
+});
+export type PhaseStats = z.infer<typeof phaseStatsSchema>;
+
+/**
+ * Per-request timing phases. setup = dns + connect + tls (ab's "Connect" row, 0 on a reused
+ * keep-alive connection) and processing = total - setup (ab's "Processing" row); waiting runs
+ * from the request written to the first response byte (ab's "Waiting").
+ */
+export const PHASES = [
+  'dns',
+  'connect',
+  'tls',
+  'setup',
+  'waiting',
+  'transfer',
+  'processing',
+  'total',
+] as const;
+export type Phase = (typeof PHASES)[number];
+
+export const warningSchema = z.object({
+  code: z.enum([
+    'generator-saturated',
+    'tls-not-verified',
+    'closed-loop-latency',
+    'in-flight-at-end',
+    'engine-limit',
+    'rate-not-reached',
+    'client-limit',
+    'other',
+  ]),
+  message: z.string(),
+});
+export type Warning = z.infer<typeof warningSchema>;
+
+/**
+ * One stage of a staged load: what was planned and what came back. A response counts in the
+ * stage its request was written in (as a server counting arrivals sees it), a failure in the
+ * stage it happened in; times are seconds from the plan's start.
+ */
+export const stageResultSchema = z.object({
+  index: count,
+  startSeconds: z.number().nonnegative(),
+  endSeconds: z.number().nonnegative(),
+  /** The target the stage ramps from and to: connections (closed model) or req/s (open model). */
+  from: z.number().nonnegative(),
+  to: z.number().nonnegative(),
+  /** Open model: requests the schedule planned in the stage (the area under its ramp); null for closed. */
+  planned: z.number().nonnegative().nullable(),
+  /** Requests of the stage that finished: responses plus transport errors. */
+  requests: count,
+  /** Transport errors (no response). */
+  errors: count,
+  /** Responses outside 2xx. */
+  non2xx: count,
+  /** requests / the stage's length (0 for a 0-second stage). */
+  requestsPerSecond: z.number().nonnegative(),
+  /** Latency of the stage's responses in ms; null when none came back. */
+  latency: z.object({ p50: ms, p99: ms, mean: ms, max: ms }).nullable(),
+});
+export type StageResult = z.infer<typeof stageResultSchema>;
+
+export const RESULT_VERSION = 1;
+
+export const runResultSchema = z.object({
+  version: z.literal(RESULT_VERSION),
+  runId: z.string(),
+  scenarioName: z.string(),
+  target: targetSchema,
+  load: loadSchema,
+  options: runOptionsSchema,
+  /** completed: ran to its end; cancelled: stopped by the user (partial); failed: could not run (see error). */
+  status: runStatusSchema,
+  /** Set when the run could not start or broke down as a whole (pre-flight failure, engine crash). */
+  error: z.object({ kind: errorKindSchema, message: z.string() }).nullable(),
+  startedAt: z.string(),
+  endedAt: z.string(),
+  /** Measured time in seconds, warm-up excluded (ab's "Time taken for tests"). */
+  durationSeconds: z.number().nonnegative(),
+  /** Open model: time spent sending (vegeta "attack") and waiting for the last answers ("wait"). */
+  attackSeconds: z.number().nonnegative().nullable(),
+  waitSeconds: z.number().nonnegative().nullable(),
+  requests: z.object({
+    /** Every request that finished: responses plus transport errors. */
+    total: count,
+    /** Responses received (any status). */
+    responses: count,
+    /** Responses with status 200-399 and within the SLO: the success ratio's numerator. */
+    ok: count,
+    /** Responses outside 2xx (ab's "Non-2xx responses"). */
+    non2xx: count,
+    /** Transport errors (no response): refused, reset, timeout, TLS, ... */
+    errors: count,
+    /** Responses slower than the SLO. */
+    sloExceeded: count,
+    /**
+     * Responses whose body length differs from the document length (the first measured
+     * response's): ab's "Length" failures. Absent in results of engines or app versions that
+     * did not count it.
+     */
+    lengthMismatch: count.optional(),
+    /** Sent but unanswered when the run ended; reported, not hidden. */
+    inFlightAtEnd: count,
+    /** Open model: requests that missed their scheduled send time, and ones never sent. */
+    late: count.nullable(),
+    dropped: count.nullable(),
+  }),
+  throughput: z.object({
+    /** Completed requests per second over the measured time. */
+    requestsPerSecond: z.number().nonnegative(),
+    /** Spread of the per-sample rates. */
+    requestsPerSecondStdev: z.number().nonnegative(),
+    requestsPerSecondMin: z.number().nonnegative(),
+    requestsPerSecondMax: z.number().nonnegative(),
+    /** Open model: the schedule's rate; null for closed runs without a rate cap. */
+    targetRate: z.number().positive().nullable(),
+    /** Rate at which requests were actually sent (vegeta's "rate"). */
+    sentRate: z.number().nonnegative(),
+    bytesInPerSecond: z.number().nonnegative(),
+  }),
+  bytes: z.object({
+    /** Everything received: status lines, headers and bodies (ab's "Total transferred"). */
+    inTotal: count,
+    /** Response bodies only (ab's "HTML transferred", vegeta's "Bytes In"). */
+    inBody: count,
+    /** Request bodies sent (vegeta's "Bytes Out"). */
+    outBody: count,
+    /** Everything sent, headers included. */
+    outTotal: count,
+  }),
+  /** Success ratio in [0, 1]: ok / total. */
+  successRatio: z.number().min(0).max(1),
+  latency: latencyStatsSchema.nullable(),
+  /**
+   * Closed model with a rate cap only: latency as a fixed schedule would have seen it (wrk2's
+   * corrected figures); `latency` then holds the uncorrected service time.
+   */
+  correctedLatency: latencyStatsSchema.nullable(),
+  /**
+   * Scheduled sends (open model, closed with a rate cap): how late requests went out, actual
+   * minus intended send time, in ms (p50, p99, max among the rest). This is the generator's
+   * delay (timers, a busy event loop, no free connection), not the server's, and it is part
+   * of the latency, which runs from the intended time. Null without a schedule or for an
+   * engine that does not measure it; absent in results saved before it existed.
+   */
+  sendLateness: latencyStatsSchema.nullable().optional(),
+  /** Whole-run latency HdrHistogram (microseconds), compressed and base64-encoded. */
+  histogram: z.string().nullable(),
+  /** Per-request timing phases in ms, when the engine measures them (ab's Connection Times). */
+  phases: z.partialRecord(z.enum(PHASES), phaseStatsSchema).nullable(),
+  statusCodes: z.record(z.string(), count),
+  errors: z.array(errorEntrySchema),
+  tls: tlsFactsSchema.nullable(),
+  server: serverFactsSchema.nullable(),
+  generator: generatorFactsSchema,
+  thresholds: z.array(thresholdOutcomeSchema),
+  warnings: z.array(warningSchema),
+  samples: z.array(sampleSchema),
+  /**
+   * The server's CPU, memory and load during the run (target.monitor), sampled on the host.
+   * Absent when the monitor was off, and in results saved before it existed.
+   */
+  serverResources: serverResourcesSchema.optional(),
+  /** A staged load's figures, one row per stage (load.stages); absent for a fixed level. */
+  stages: z.array(stageResultSchema).max(LIMITS.stages.max).optional(),
+});
+export type RunResult = z.infer<typeof runResultSchema>;

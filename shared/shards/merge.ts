@@ -1,0 +1,248 @@
+import { z } from 'zod';
+import { LIMITS } from '../model/defaults.ts';
+import {
+  errorEntrySchema,
+  PHASES,
+  tlsFactsSchema,
+  warningSchema,
+  errorKindSchema,
+  runResultSchema,
+  type ErrorEntry,
+  type ErrorKind,
+} from '../model/result.ts';
+
+/**
+ * What a shard (one engine worker now, one machine later) reports, and how reports of
+ * several shards add up to one: plain, serializable counts, merged by adding. A histogram
+ * travels as its used buckets in HdrHistogram's layout (BucketCounts) for a tick's window,
+ * or HdrHistogram-encoded for the whole run. Pure.
+ */
+
+const count = z.number().int().nonnegative();
+
+/**
+ * Histogram counts in HdrHistogram's bucket layout (3 significant digits, microseconds), the
+ * used buckets only, ascending: what the engine's ValueRecorder holds. Adding two is adding
+ * the counts of equal indexes, which is exact (the histogram of all the values).
+ */
+export const bucketCountsSchema = z
+  .object({
+    indexes: z.array(count),
+    counts: z.array(z.number().int().positive()),
+    /** Smallest value above 0 recorded, and the largest, as given (an engine may record fractions); null when nothing was. */
+    minNonZero: z.number().nonnegative().nullable(),
+    max: z.number().nonnegative().nullable(),
+  })
+  .refine((b) => b.indexes.length === b.counts.length, { message: 'indexes and counts differ in length' });
+export type BucketCounts = z.infer<typeof bucketCountsSchema>;
+
+const lowest = (a: number | null, b: number | null): number | null =>
+  a === null ? b : b === null ? a : Math.min(a, b);
+const highest = (a: number | null, b: number | null): number | null =>
+  a === null ? b : b === null ? a : Math.max(a, b);
+
+/** The buckets of all the parts' values together. */
+export function mergeBuckets(parts: readonly BucketCounts[]): BucketCounts {
+  const byIndex = new Map<number, number>();
+  let minNonZero: number | null = null;
+  let max: number | null = null;
+  for (const p of parts) {
+    for (let i = 0; i < p.indexes.length; i++) {
+      const at = p.indexes[i]!;
+      byIndex.set(at, (byIndex.get(at) ?? 0) + p.counts[i]!);
+    }
+    minNonZero = lowest(minNonZero, p.minNonZero);
+    max = highest(max, p.max);
+  }
+  const indexes = [...byIndex.keys()].sort((a, b) => a - b);
+  return { indexes, counts: indexes.map((i) => byIndex.get(i)!), minNonZero, max };
+}
+
+const statusCodesSchema = z.record(z.string(), count);
+const errorCountsSchema = z.partialRecord(errorKindSchema, count);
+
+function addRecords<K extends string>(
+  parts: readonly Partial<Record<K, number>>[],
+): Partial<Record<K, number>> {
+  const out: Partial<Record<K, number>> = {};
+  for (const p of parts) {
+    for (const [k, n] of Object.entries(p) as [K, number][]) out[k] = (out[k] ?? 0) + n;
+  }
+  return out;
+}
+
+/** One tick's window of one shard: the counts a Sample is made of, before percentiles. */
+export const shardWindowSchema = z.object({
+  /** Requests finished in the window (responses and errors), and bytes received. */
+  requests: count,
+  bytesIn: count,
+  statusCodes: statusCodesSchema,
+  errors: errorCountsSchema,
+  /** Scheduled requests that missed their send time in the window. */
+  late: count,
+  /** Requests in flight at the window's end. */
+  inFlight: count,
+  /** The shard's CPU over the window, percent of one core. */
+  cpuPercent: z.number().nonnegative(),
+  /** The window's latencies, and how late its scheduled sends went out (us). */
+  latency: bucketCountsSchema,
+  lateness: bucketCountsSchema,
+  /** Closed model with stages: connections carrying load at the window's end. */
+  connections: count.optional(),
+});
+export type ShardWindow = z.infer<typeof shardWindowSchema>;
+
+/** The shards' windows of one tick as one window: counts added, CPU added (percent of one core). */
+export function mergeWindows(windows: readonly ShardWindow[]): ShardWindow {
+  const sum = (f: (w: ShardWindow) => number): number => windows.reduce((a, w) => a + f(w), 0);
+  return {
+    requests: sum((w) => w.requests),
+    bytesIn: sum((w) => w.bytesIn),
+    statusCodes: addRecords(windows.map((w) => w.statusCodes)) as Record<string, number>,
+    errors: addRecords(windows.map((w) => w.errors)),
+    late: sum((w) => w.late),
+    inFlight: sum((w) => w.inFlight),
+    cpuPercent: sum((w) => w.cpuPercent),
+    latency: mergeBuckets(windows.map((w) => w.latency)),
+    lateness: mergeBuckets(windows.map((w) => w.lateness)),
+    ...(windows.some((w) => w.connections !== undefined)
+      ? { connections: sum((w) => w.connections ?? 0) }
+      : {}),
+  };
+}
+
+/** A shard's whole-run counts (warm-up excluded), the part of a result that adds up. */
+export const shardCountsSchema = z.object({
+  /** As in a result, with lateness counted whatever the model (a result shows it for open runs only). */
+  requests: runResultSchema.shape.requests
+    .omit({ late: true, dropped: true })
+    .extend({ lengthMismatch: count, late: count }),
+  /** Requests written, and scheduled ones never sent (open model). */
+  sent: count,
+  dropped: count,
+  bytes: runResultSchema.shape.bytes,
+  statusCodes: statusCodesSchema,
+  errors: z.array(errorEntrySchema),
+  /** ab's Server Software and Document Length, from the shard's first measured response. */
+  serverSoftware: z.string().nullable(),
+  documentLength: count.nullable(),
+});
+export type ShardCounts = z.infer<typeof shardCountsSchema>;
+
+function addFields<T extends Record<string, number>>(parts: readonly T[]): T {
+  const out: Record<string, number> = {};
+  for (const p of parts) for (const [k, n] of Object.entries(p)) out[k] = (out[k] ?? 0) + n;
+  return out as T;
+}
+
+/** Error entries by kind added up, each with the first shard's message, most frequent first. */
+function mergeErrors(parts: readonly ErrorEntry[][]): ErrorEntry[] {
+  const byKind = new Map<ErrorKind, ErrorEntry>();
+  for (const entries of parts) {
+    for (const e of entries) {
+      const seen = byKind.get(e.kind);
+      if (seen) seen.count += e.count;
+      else byKind.set(e.kind, { ...e });
+    }
+  }
+  return [...byKind.values()].sort((a, b) => b.count - a.count);
+}
+
+/**
+ * The shards' counts as one run's: every count added; the document facts from the first
+ * shard (in order) that saw a measured response. lengthMismatch is each shard's against its
+ * own first response, which is the run's when the document's length does not vary.
+ */
+export function mergeCounts(parts: readonly ShardCounts[]): ShardCounts {
+  const first = parts.find((p) => p.documentLength !== null) ?? null;
+  return {
+    requests: addFields(parts.map((p) => p.requests)),
+    sent: parts.reduce((a, p) => a + p.sent, 0),
+    dropped: parts.reduce((a, p) => a + p.dropped, 0),
+    bytes: addFields(parts.map((p) => p.bytes)),
+    statusCodes: addRecords(parts.map((p) => p.statusCodes)) as Record<string, number>,
+    errors: mergeErrors(parts.map((p) => p.errors)),
+    serverSoftware:
+      first?.serverSoftware ?? parts.find((p) => p.serverSoftware !== null)?.serverSoftware ?? null,
+    documentLength: first?.documentLength ?? null,
+  };
+}
+
+/** A shard's per-request timing phases (see the engine's PhaseRecorder), as buckets. */
+export const phaseBucketsSchema = z.object({
+  buckets: z.partialRecord(z.enum(PHASES), bucketCountsSchema),
+  /** Requests on reused connections: 0 in the dns, connect, tls and setup rows. */
+  reused: count,
+  tlsUsed: z.boolean(),
+});
+export type PhaseBuckets = z.infer<typeof phaseBucketsSchema>;
+
+/** Phases of several shards as one's: each phase's buckets added. */
+export function mergePhases(parts: readonly PhaseBuckets[]): PhaseBuckets | null {
+  if (parts.length === 0) return null;
+  const buckets: PhaseBuckets['buckets'] = {};
+  for (const phase of PHASES) {
+    const of = parts.flatMap((p) => (p.buckets[phase] ? [p.buckets[phase]] : []));
+    if (of.length > 0) buckets[phase] = mergeBuckets(of);
+  }
+  return {
+    buckets,
+    reused: parts.reduce((a, p) => a + p.reused, 0),
+    tlsUsed: parts.some((p) => p.tlsUsed),
+  };
+}
+
+/** One stage's row of a staged shard: its counts and its latencies (us) as buckets, null before a response. */
+export const stageCountsSchema = z.object({
+  requests: count,
+  errors: count,
+  non2xx: count,
+  latency: bucketCountsSchema.nullable(),
+});
+export type StageCounts = z.infer<typeof stageCountsSchema>;
+
+/**
+ * The shards' stage rows as one run's, stage by stage (every shard has the same stages):
+ * counts added, latency buckets added, so a row is what one histogram of the stage's values gives.
+ */
+export function mergeStageCounts(parts: readonly (readonly StageCounts[])[]): StageCounts[] {
+  const stages = Math.max(0, ...parts.map((p) => p.length));
+  return Array.from({ length: stages }, (_, i) => {
+    const rows = parts.flatMap((p) => (p[i] ? [p[i]] : []));
+    const latencies = rows.flatMap((r) => (r.latency ? [r.latency] : []));
+    return {
+      requests: rows.reduce((a, r) => a + r.requests, 0),
+      errors: rows.reduce((a, r) => a + r.errors, 0),
+      non2xx: rows.reduce((a, r) => a + r.non2xx, 0),
+      latency: latencies.length > 0 ? mergeBuckets(latencies) : null,
+    };
+  });
+}
+
+/**
+ * What a shard hands back at the end of its run: its counts, its latency histogram
+ * (HdrHistogram, compressed and base64-encoded, as in a result; null without a measured
+ * response), the other histograms as buckets, and what its runner learnt.
+ */
+export const shardReportSchema = z.object({
+  counts: shardCountsSchema,
+  histogram: z.string().nullable(),
+  /**
+   * The exact smallest (above 0) and largest latency, us: the encoding keeps buckets, whose
+   * range a decoded histogram reports instead. Null with the histogram.
+   */
+  latencyRange: z.object({ minNonZero: z.number().nonnegative(), max: z.number().nonnegative() }).nullable(),
+  /** How late scheduled sends went out, and latency from the intended time (rate-capped closed model). */
+  lateness: bucketCountsSchema,
+  corrected: bucketCountsSchema.nullable(),
+  phases: phaseBucketsSchema.nullable(),
+  /** A staged load's rows, one per stage; null for a fixed level. */
+  stages: z.array(stageCountsSchema).max(LIMITS.stages.max).nullable(),
+  tls: tlsFactsSchema.nullable(),
+  httpVersion: z.string().nullable(),
+  /** Open model: first to last send, and last send to last answer (s). */
+  attackSeconds: z.number().nonnegative().nullable(),
+  waitSeconds: z.number().nonnegative().nullable(),
+  warnings: z.array(warningSchema),
+});
+export type ShardReport = z.infer<typeof shardReportSchema>;

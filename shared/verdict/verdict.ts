@@ -1,0 +1,196 @@
+/**
+ * The verdict on a result: whether its figures are the server's. A figure the generator made
+ * (client flat out, schedule not kept) or one that measured something other than the page
+ * (every response a 404, failures, a stopped run) is never shown as a clean result. Computed
+ * here only; the UI, the CLI, the CSV and HTML exports all show this verdict. The rules that
+ * find the caveats are in shared/verdict/caveats.ts. Pure.
+ */
+import type { RunResult } from '../model/result.ts';
+import { fixed } from '../format/units.ts';
+import { figureCaveats, plural, type Caveat, type CaveatCode, type VerdictFigure } from './caveats.ts';
+
+/**
+ * From best to worst; a verdict takes the worst state among its caveats.
+ * - clean: the figures are the server's under the load asked for.
+ * - partial: the run was stopped before its end (the figures cover what ran).
+ * - failures: transport errors, error statuses or SLO failures above VERDICT.failurePercent.
+ * - rate-not-reached: the open model's schedule was not kept (late or dropped requests).
+ * - client-bound: the load generator ran flat out: the client, not the server, was the limit.
+ * - all-non-2xx: no response was a 2xx: the server answered something else than the page.
+ * - not-measured: the run failed, or no response arrived.
+ */
+export const VERDICT_STATES = [
+  'clean',
+  'partial',
+  'failures',
+  'rate-not-reached',
+  'client-bound',
+  'all-non-2xx',
+  'not-measured',
+] as const;
+export type VerdictState = (typeof VERDICT_STATES)[number];
+
+export const VERDICT_STATE_LABELS: Record<VerdictState, string> = {
+  clean: 'clean',
+  partial: 'partial',
+  failures: 'failures',
+  'rate-not-reached': 'rate not reached',
+  'client-bound': 'client-bound',
+  'all-non-2xx': 'all non-2xx',
+  'not-measured': 'not measured',
+};
+
+export interface Verdict {
+  state: VerdictState;
+  /** state === 'clean': the figures can be shown as the server's (warn notes may still apply). */
+  clean: boolean;
+  /** Worst first. */
+  caveats: Caveat[];
+  /** One sentence: "Measured cleanly." or the worst caveat's message. */
+  headline: string;
+}
+
+/** What a caveat does to the state: a bad caveat sets its state; a warn one only 'partial'. */
+const STATE_OF: Record<CaveatCode, VerdictState> = {
+  'not-measured': 'not-measured',
+  'all-non-2xx': 'all-non-2xx',
+  'client-bound': 'client-bound',
+  'rate-not-reached': 'rate-not-reached',
+  'transport-errors': 'failures',
+  'error-statuses': 'failures',
+  'slo-failures': 'failures',
+  partial: 'partial',
+  'runs-left-out': 'clean',
+};
+
+const rank = (s: VerdictState): number => VERDICT_STATES.indexOf(s);
+
+function stateOf(c: Caveat): VerdictState {
+  const state = STATE_OF[c.code];
+  return c.severity === 'bad' || state === 'partial' ? state : 'clean';
+}
+
+function verdictOf(caveats: Caveat[]): Verdict {
+  const sorted = [...caveats].sort(
+    (a, b) =>
+      rank(stateOf(b)) - rank(stateOf(a)) || (a.severity === b.severity ? 0 : a.severity === 'bad' ? -1 : 1),
+  );
+  const state = sorted.reduce<VerdictState>(
+    (worst, c) => (rank(stateOf(c)) > rank(worst) ? stateOf(c) : worst),
+    'clean',
+  );
+  const first = sorted[0];
+  const headline =
+    state !== 'clean' && first
+      ? first.message
+      : first
+        ? `Measured cleanly. Note: ${first.message}`
+        : 'Measured cleanly: the figures are the server’s.';
+  return { state, clean: state === 'clean', caveats: sorted, headline };
+}
+
+function failedRunMessage(r: RunResult): string {
+  const why = r.error ? `: ${r.error.message}` : ' before it measured anything';
+  const samples =
+    r.requests.responses > 0 ? '; the figures before the failure come from the live samples' : '';
+  return `The run failed${why}${samples}.`;
+}
+
+/** The verdict on one run. */
+export function runVerdict(result: RunResult): Verdict {
+  if (result.status === 'failed') {
+    return verdictOf([
+      { code: 'not-measured', severity: 'bad', label: 'failed', message: failedRunMessage(result) },
+    ]);
+  }
+  const caveats = figureCaveats([result], result.options.sloMs);
+  if (result.status === 'cancelled') {
+    caveats.push({
+      code: 'partial',
+      severity: 'warn',
+      label: 'partial',
+      message: `Stopped before its end: the figures cover the ${fixed(result.durationSeconds, 1)} s measured until then.`,
+    });
+  }
+  return verdictOf(caveats);
+}
+
+/**
+ * The verdict on a comparison cell over its repetitions. As in the cell's figures
+ * (summarizeRepetitions), failed and stopped runs are left out and said so; the rules run on
+ * the counts summed over the completed ones.
+ */
+export function cellVerdict(results: readonly RunResult[]): Verdict {
+  const counted = results.filter((r) => r.status === 'completed');
+  const failed = results.filter((r) => r.status === 'failed');
+  const cancelled = results.filter((r) => r.status === 'cancelled');
+  if (results.length === 0) {
+    return verdictOf([
+      { code: 'not-measured', severity: 'bad', label: 'not run', message: 'Not measured yet.' },
+    ]);
+  }
+  if (counted.length === 0) {
+    const stopped = cancelled.length > 0 ? ` ${plural(cancelled.length, 'run')} stopped early.` : '';
+    const message =
+      failed.length === 0
+        ? `Every run was stopped before its end; a stopped run is left out of the figures.`
+        : failed.length === 1
+          ? `${failedRunMessage(failed[0]!)}${stopped}`
+          : `All ${failed.length} runs failed: ${failed[0]!.error?.message ?? 'no result'}.${stopped}`;
+    return verdictOf([
+      { code: 'not-measured', severity: 'bad', label: failed.length > 0 ? 'failed' : 'stopped', message },
+    ]);
+  }
+  const caveats = figureCaveats(counted, counted[0]!.options.sloMs);
+  if (failed.length > 0) {
+    caveats.push({
+      code: 'runs-left-out',
+      severity: 'warn',
+      label: `${failed.length} failed`,
+      message: `${failed.length} of ${results.length} runs failed (${failed[0]!.error?.message ?? 'no result'}) and ${failed.length === 1 ? 'is' : 'are'} left out of the figures.`,
+    });
+  }
+  if (cancelled.length > 0) {
+    caveats.push({
+      code: 'partial',
+      severity: 'warn',
+      label: 'partial',
+      message: `${cancelled.length} of ${results.length} runs ${cancelled.length === 1 ? 'was' : 'were'} stopped before the end and ${cancelled.length === 1 ? 'is' : 'are'} left out of the figures.`,
+    });
+  }
+  return verdictOf(caveats);
+}
+
+/** The bad caveats that make a figure not the server's (those on it, and those on the whole result). */
+export function badCaveatsOn(v: Verdict, figure: VerdictFigure): Caveat[] {
+  return v.caveats.filter(
+    (c) => c.severity === 'bad' && (c.figures === undefined || c.figures.includes(figure)),
+  );
+}
+
+/** "clean", or the caveats' labels: "rate not reached; errors 2.1%" (matrix cells, CSV). */
+export function verdictLabel(v: Verdict): string {
+  return v.caveats.length === 0 ? VERDICT_STATE_LABELS.clean : v.caveats.map((c) => c.label).join('; ');
+}
+
+/**
+ * Why requests were not a success, in disjoint parts that add up to total - ok: transport
+ * errors (no response), responses slower than the SLO, and responses within it but with a
+ * status outside 200-399. What the Success figure's breakdown shows.
+ */
+export interface FailureParts {
+  failed: number;
+  transport: number;
+  slo: number;
+  status: number;
+}
+
+export function failureParts(r: RunResult): FailureParts {
+  const q = r.requests;
+  return {
+    failed: q.total - q.ok,
+    transport: q.errors,
+    slo: q.sloExceeded,
+    status: Math.max(0, q.responses - q.ok - q.sloExceeded),
+  };
+}

@@ -1,0 +1,137 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/*
+ * The shape of the code, as docs/architecture.md promises it: no import circle, each exported
+ * name defined in one source file, no source file over 400 lines, shared/ in folders by
+ * domain, and every folder of electron/, renderer/ and shared/ named in the architecture doc.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const ROOTS = ['electron', 'shared', 'renderer'];
+const SKIP = new Set(['node_modules', 'dist']);
+
+function walk(dir: string, files: string[], dirs: string[]): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (SKIP.has(entry.name)) continue;
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      dirs.push(p);
+      walk(p, files, dirs);
+    } else if (/\.(ts|tsx|mts)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
+      files.push(p);
+    }
+  }
+}
+
+const files: string[] = [];
+const dirs: string[] = [];
+for (const r of ROOTS) walk(path.join(ROOT, r), files, dirs);
+const rel = (p: string): string => path.relative(ROOT, p);
+const source = new Map(files.map((f) => [f, readFileSync(f, 'utf8')]));
+
+/** Static relative imports and re-exports (type-only ones too: they tie the files as much). */
+function importsOf(file: string): string[] {
+  const out: string[] = [];
+  const text = source.get(file)!;
+  for (const m of text.matchAll(
+    /(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?['"](\.[^'"]+)['"]/g,
+  )) {
+    const target = path.normalize(path.join(path.dirname(file), m[1]!));
+    const hit = [target, target.replace(/\.js$/, '.ts'), `${target}.ts`, `${target}.tsx`].find((c) =>
+      source.has(c),
+    );
+    if (hit) out.push(hit);
+  }
+  return out;
+}
+
+/** Every import circle, as the files on it (Tarjan's strongly connected components). */
+function circles(): string[][] {
+  const graph = new Map(files.map((f) => [f, importsOf(f)]));
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v)!) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(rel(w));
+      } while (w !== v);
+      if (component.length > 1) found.push(component);
+    }
+  };
+  for (const f of files) if (!index.has(f)) visit(f);
+  return found;
+}
+
+describe('the code’s structure', () => {
+  it('has no import circle', () => {
+    expect(circles()).toEqual([]);
+  });
+
+  it('defines each exported name in one source file', () => {
+    const definedIn = new Map<string, string[]>();
+    for (const [file, text] of source) {
+      for (const m of text.matchAll(
+        /^export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:type|interface|class|function\*?|const|let|enum)\s+([A-Za-z_$][\w$]*)/gm,
+      )) {
+        definedIn.set(m[1]!, [...(definedIn.get(m[1]!) ?? []), rel(file)]);
+      }
+    }
+    const twice = [...definedIn]
+      .filter(([, where]) => where.length > 1)
+      .map(([n, w]) => `${n}: ${w.join(', ')}`);
+    expect(twice).toEqual([]);
+  });
+
+  it('keeps every source file at 400 lines or fewer', () => {
+    const big = [...source]
+      .map(([file, text]) => [rel(file), text.split('\n').length] as const)
+      .filter(([, lines]) => lines > 400);
+    expect(big).toEqual([]);
+  });
+
+  it('keeps shared/ in folders by domain, none of its code at its root', () => {
+    const atRoot = readdirSync(path.join(ROOT, 'shared')).filter(
+      (n) => /\.(ts|tsx)$/.test(n) && statSync(path.join(ROOT, 'shared', n)).isFile(),
+    );
+    expect(atRoot).toEqual([]);
+  });
+
+  it('names every folder of electron/, renderer/ and shared/ in docs/architecture.md', () => {
+    const doc = readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8');
+    const missing = dirs.map(rel).filter((d) => !doc.includes(`\`${d}/\``) && !doc.includes(`\`${d}\``));
+    expect(missing).toEqual([]);
+  });
+
+  it('names in docs/architecture.md only folders that exist', () => {
+    const doc = readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8');
+    const named = [...doc.matchAll(/`((?:electron|renderer|shared)(?:\/[\w.-]+)*)\/?`/g)].map((m) => m[1]!);
+    const gone = named.filter((d) => {
+      try {
+        return !statSync(path.join(ROOT, d)).isDirectory() && !statSync(path.join(ROOT, d)).isFile();
+      } catch {
+        return true;
+      }
+    });
+    expect(gone).toEqual([]);
+  });
+});
