@@ -14,19 +14,49 @@ export const cpuClock: () => NodeJS.CpuUsage = perThread
   ? () => process.threadCpuUsage()
   : () => process.cpuUsage();
 
+/** CPU microseconds between two readings of cpuClock(). */
+const microsBetween = (a: NodeJS.CpuUsage, b: NodeJS.CpuUsage): number =>
+  b.user - a.user + (b.system - a.system);
+
+/**
+ * CPU time one part of a thread charges to itself (the coordinator's work, in the thread of the
+ * shard it runs beside), so the thread's meter for the other part can leave it out.
+ */
+export class CpuAccount {
+  #micros = 0;
+
+  /** Runs fn, charging its CPU time here. */
+  charge<T>(fn: () => T): T {
+    const before = cpuClock();
+    try {
+      return fn();
+    } finally {
+      this.#micros += microsBetween(before, cpuClock());
+    }
+  }
+
+  get seconds(): number {
+    return this.#micros / 1e6;
+  }
+}
+
 /**
  * A meter of this thread's CPU: each call returns the percent of one core used since the
- * previous call (or since the meter was made), over the wall time between them.
+ * previous call (or since the meter was made), over the wall time between them, less what
+ * was charged to `excluded` meanwhile.
  */
-export function cpuMeter(): () => number {
+export function cpuMeter(excluded?: CpuAccount): () => number {
   let last = cpuClock();
+  let lastExcluded = excluded?.seconds ?? 0;
   let lastAt = performance.now();
   return () => {
     const now = performance.now();
     const cpu = cpuClock();
-    const micros = cpu.user - last.user + (cpu.system - last.system);
+    const nowExcluded = excluded?.seconds ?? 0;
+    const micros = microsBetween(last, cpu) - (nowExcluded - lastExcluded) * 1e6;
     const percent = now > lastAt ? Math.max(0, (micros / 1000 / (now - lastAt)) * 100) : 0;
     last = cpu;
+    lastExcluded = nowExcluded;
     lastAt = now;
     return percent;
   };

@@ -250,8 +250,9 @@ export function encodeHistogram(h: Histogram): string {
   return hdr.encodeIntoCompressedBase64(h);
 }
 
+/** A histogram as encodeHistogram() wrote it, in newHistogram('run')'s layout (quick to read percentiles from). */
 export function decodeHistogram(encoded: string): Histogram {
-  return hdr.decodeFromCompressedBase64(encoded, 'packed');
+  return hdr.decodeFromCompressedBase64(encoded, 64);
 }
 
 const usToMs = (us: number): number => us / 1000;

@@ -5,8 +5,10 @@ import type { RunSpec } from './types.ts';
 
 /**
  * The worker boundary: the RunSpec goes in as workerData, the host may post `stop`, the
- * worker posts one `sample` per tick and one `result` at the end. Both sides parse what they
- * receive, so a malformed message is an error that names the field, not a silent misreading.
+ * worker posts one `sample` per tick and one `result` at the end. The result comes without
+ * its samples: the host has each of them already, once, from the `sample` messages, and puts
+ * them back (run.ts). Both sides parse what they receive, so a malformed message is an error
+ * that names the field, not a silent misreading.
  */
 export const runSpecSchema = z.object({
   runId: z.string().min(1),
@@ -24,6 +26,6 @@ export type ToWorker = z.infer<typeof toWorkerSchema>;
 
 export const workerMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('sample'), sample: sampleSchema }),
-  z.object({ type: z.literal('result'), result: runResultSchema }),
+  z.object({ type: z.literal('result'), result: runResultSchema.omit({ samples: true }).strict() }),
 ]);
 export type WorkerMessage = z.infer<typeof workerMessageSchema>;

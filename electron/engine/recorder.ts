@@ -1,6 +1,6 @@
-import type { ErrorKind, LatencyStats, Sample } from '../../shared/model/result.ts';
+import type { ErrorKind, Sample } from '../../shared/model/result.ts';
 import type { BucketCounts, ShardWindow } from '../../shared/shards/merge.ts';
-import { newHistogram, recordedStats, ValueRecorder, type Histogram } from './histogram.ts';
+import { newHistogram, ValueRecorder, type Histogram } from './histogram.ts';
 
 const MAX_STATUS = 600;
 /** The percentiles a Sample carries. */
@@ -48,17 +48,17 @@ function addWindow(into: Window, w: Window): void {
   into.late += w.late;
 }
 
-/** CPU over two windows folded into one: each window's figure weighted by its length. */
-function mergedCpu(
-  previous: Sample,
+/**
+ * CPU over two windows folded into one (see Recorder.tick): the earlier window's figure and the
+ * last stretch's, each weighted by its length; intervalSeconds is the folded window's.
+ */
+export function foldedCpu(
+  previous: { cpuPercent: number; intervalSeconds: number },
   intervalSeconds: number,
-  cpuPercent: number | undefined,
-): Partial<Sample> {
-  if (previous.cpuPercent === undefined || cpuPercent === undefined) return {};
+  cpuPercent: number,
+): number {
   const lastSeconds = Math.max(0, intervalSeconds - previous.intervalSeconds);
-  return {
-    cpuPercent: (previous.cpuPercent * previous.intervalSeconds + cpuPercent * lastSeconds) / intervalSeconds,
-  };
+  return (previous.cpuPercent * previous.intervalSeconds + cpuPercent * lastSeconds) / intervalSeconds;
 }
 
 /** Whole-run counters, warm-up excluded. */
@@ -86,10 +86,13 @@ export interface Totals {
 }
 
 /**
- * Where every finished request is counted, inside the engine worker. Runners call
- * response()/error() per request (cheap: a counter and one histogram record); the worker
- * calls tick() once per sample interval, which folds the window into the whole-run
- * histogram. Nothing per request is kept, so memory stays flat however long a run lasts.
+ * Where every finished request is counted, in each shard of a run (shards/shard.ts). Runners
+ * call response()/error() per request (cheap: a counter and one histogram record); at each
+ * tick the shard closes the window with takeWindow(), which adds it to the whole-run figures
+ * and hands its counts over. The run's coordinator keeps a Recorder of its own as the maker
+ * of the run's Samples: addWindow() takes the shards' merged window, tick() makes it a Sample
+ * (the final fold included). Nothing per request is kept, so memory stays flat however long
+ * a run lasts.
  */
 export class Recorder {
   readonly histogram: Histogram = newHistogram();
@@ -254,7 +257,18 @@ export class Recorder {
       this.windowValues.moveInto(this.previousValues);
       this.latenessValues.moveInto(this.previousLateness);
       const merged = this.sampleOf(previous.sample.seq, previous.counts, previous.from, now);
-      sample = { ...merged, ...mergedCpu(previous.sample, merged.intervalSeconds, cpuPercent) };
+      const before = previous.sample.cpuPercent;
+      sample =
+        before === undefined || cpuPercent === undefined
+          ? merged
+          : {
+              ...merged,
+              cpuPercent: foldedCpu(
+                { cpuPercent: before, intervalSeconds: previous.sample.intervalSeconds },
+                merged.intervalSeconds,
+                cpuPercent,
+              ),
+            };
       this.closed = { counts: previous.counts, sample, from: previous.from };
     } else {
       this.settleWindow();
@@ -314,8 +328,8 @@ export class Recorder {
   }
 
   /**
-   * Closes the current window as a shard of a split run hands it over (see worker-pool.ts):
-   * counts and buckets, which the coordinator merges with the other shards' into one Sample.
+   * Closes the current window as a shard hands it over (see shards/shard.ts): counts and
+   * buckets, which the coordinator merges with the other shards' into one Sample.
    */
   takeWindow(cpuPercent: number): ShardWindow {
     const w = this.w;
@@ -365,11 +379,6 @@ export class Recorder {
   /** The measured run's send lateness as buckets, for a shard's report (after the last window). */
   latenessBuckets(): BucketCounts {
     return this.lateness.buckets();
-  }
-
-  /** The measured run's send lateness (null without scheduled sends; call after the last tick). */
-  sendLatenessStats(percentiles: readonly number[]): LatencyStats | null {
-    return recordedStats(this.lateness, percentiles);
   }
 
   /** Status-code table of the measured part of the run (call after the last tick). */

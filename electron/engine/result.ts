@@ -13,8 +13,7 @@ import {
 import { CPU_SCOPE } from './cpu.ts';
 import type { ClassifiedError } from './errors.ts';
 import { endpointOf } from './native/request-bytes.ts';
-import type { Recorder } from './recorder.ts';
-import { recorderTotals, sampleTotals, type RunTotals } from './run-totals.ts';
+import { sampleTotals, type RunTotals } from './run-totals.ts';
 import { evaluateThresholds } from './thresholds.ts';
 import type { RunnerOutcome, RunSpec } from './types.ts';
 
@@ -82,12 +81,16 @@ function isFull(s: Pick<Sample, 'intervalSeconds'>, sampleIntervalMs: number): b
   return s.intervalSeconds * 1000 >= sampleIntervalMs * FULL_SAMPLE_SHARE;
 }
 
-/** The generator's facts; cpu: the run's (the workers' sum), workers: each engine worker's. */
+/**
+ * The generator's facts; cpu: the run's (the workers' sum), workers: each engine worker's,
+ * coordinatorCpuSeconds: the coordinator's own (left out of the workers').
+ */
 export function generatorFacts(
   engine: EngineId,
   appVersion: string,
   cpu: CpuFacts,
   workers: readonly CpuFacts[] = [cpu],
+  coordinatorCpuSeconds?: number,
 ): GeneratorFacts {
   const cpus = os.cpus();
   return {
@@ -104,6 +107,7 @@ export function generatorFacts(
     saturated: workers.some((w) => w.saturated),
     cpuScope: CPU_SCOPE,
     workers: workers.map((w) => ({ cpuPercentMean: w.mean, cpuPercentMax: w.max, saturated: w.saturated })),
+    ...(coordinatorCpuSeconds === undefined ? {} : { coordinatorCpuSeconds }),
   };
 }
 
@@ -165,8 +169,10 @@ export interface ResultFacts {
   /** What the runner reported beyond its recorder; null when it never reported. */
   outcome: RunnerOutcome | null;
   warnings: Warning[];
-  /** Each engine worker's CPU, when the load ran in several; absent: one, whose CPU is the samples'. */
+  /** Each engine worker's CPU; absent: one, whose CPU is the samples'. */
   workerCpu?: CpuFacts[];
+  /** CPU-seconds the run's coordinator spent on its own (see GeneratorFacts). */
+  coordinatorCpuSeconds?: number;
 }
 
 /** The one RunResult builder: totals (from the recorder or the samples) and the run's facts. */
@@ -258,7 +264,7 @@ export function runResult(id: RunIdentity, totals: RunTotals, facts: ResultFacts
     errors: totals.errors,
     tls,
     server,
-    generator: generatorFacts(facts.engine, id.appVersion, cpu, workers),
+    generator: generatorFacts(facts.engine, id.appVersion, cpu, workers, facts.coordinatorCpuSeconds),
     thresholds: evaluateThresholds(id.options.thresholds, {
       latency: totals.latency,
       total: requests.total,
@@ -282,36 +288,6 @@ export function sentRate(sent: number, attackSeconds: number | null, measuredSec
   return measuredSeconds > 0 ? sent / measuredSeconds : 0;
 }
 
-export interface ResultInput {
-  spec: RunSpec;
-  status: 'completed' | 'cancelled';
-  startedAt: Date;
-  endedAt: Date;
-  /** Seconds from the end of the warm-up to the end of the load. */
-  measuredSeconds: number;
-  recorder: Recorder;
-  outcome: RunnerOutcome;
-  samples: Sample[];
-  engine: EngineId;
-  facts: TargetFacts;
-}
-
-/** The RunResult of a run that sent load, from the recorder's totals after the last tick. */
-export function buildRunResult(input: ResultInput): RunResult {
-  return runResult(input.spec, recorderTotals(input.recorder, input.measuredSeconds), {
-    status: input.status,
-    error: null,
-    engine: input.engine,
-    startedAt: input.startedAt,
-    endedAt: input.endedAt,
-    samples: input.samples,
-    tls: input.facts.tls,
-    server: input.facts.server,
-    outcome: input.outcome,
-    warnings: [],
-  });
-}
-
 export interface PartialFacts {
   engine: EngineId;
   startedAt?: Date;
@@ -322,6 +298,7 @@ export interface PartialFacts {
   samples?: Sample[];
   warnings?: Warning[];
   workerCpu?: CpuFacts[];
+  coordinatorCpuSeconds?: number;
 }
 
 /**
@@ -347,6 +324,9 @@ export function resultFromSamples(
     outcome: null,
     warnings: facts.warnings ?? [],
     ...(facts.workerCpu ? { workerCpu: facts.workerCpu } : {}),
+    ...(facts.coordinatorCpuSeconds === undefined
+      ? {}
+      : { coordinatorCpuSeconds: facts.coordinatorCpuSeconds }),
   });
 }
 

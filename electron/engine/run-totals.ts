@@ -1,4 +1,3 @@
-import { REPORT_PERCENTILES } from '../../shared/model/defaults.ts';
 import {
   ERROR_KIND_LABELS,
   type ErrorEntry,
@@ -7,12 +6,14 @@ import {
   type RunResult,
   type Sample,
 } from '../../shared/model/result.ts';
-import { encodeHistogram, latencyStats } from './histogram.ts';
+import type { ShardReport } from '../../shared/shards/merge.ts';
+import { encodeHistogram } from './histogram.ts';
 import { isNon2xx, isOkStatus, type Recorder } from './recorder.ts';
+import type { RunnerOutcome } from './types.ts';
 
 /**
- * The whole-run figures a RunResult is made of, warm-up excluded: from the engine's recorder
- * after the last tick, or rebuilt from the samples when the engine could not report.
+ * The whole-run figures a RunResult is made of, warm-up excluded: merged from the shards'
+ * reports (shards/results.ts), or rebuilt from the samples when the engine could not report.
  */
 export interface RunTotals {
   /** Seconds from the end of the warm-up to the end of the load. */
@@ -40,31 +41,47 @@ function errorEntries(set: ReadonlyMap<ErrorKind, { count: number; message: stri
     .sort((a, b) => b.count - a.count);
 }
 
-/** The recorder's totals after the run's last tick. */
-export function recorderTotals(recorder: Recorder, measuredSeconds: number): RunTotals {
+/**
+ * What a shard hands over at the end of its load (after its last window): the recorder's
+ * counts and histograms as shared/shards/merge.ts merges them, and what its runner learnt.
+ * The run's figures come from these reports however many shards it had (see shards/results.ts).
+ */
+export function recorderReport(recorder: Recorder, outcome: RunnerOutcome): ShardReport {
   const t = recorder.totals;
+  const h = recorder.histogram;
+  const parts = outcome.shardParts?.() ?? null;
   return {
-    measuredSeconds,
-    requests: {
-      total: t.total,
-      responses: t.responses,
-      ok: t.ok,
-      non2xx: t.non2xx,
-      errors: t.errors,
-      sloExceeded: t.sloExceeded,
-      lengthMismatch: t.lengthMismatch,
-      inFlightAtEnd: recorder.inFlight,
-      late: t.late,
+    counts: {
+      requests: {
+        total: t.total,
+        responses: t.responses,
+        ok: t.ok,
+        non2xx: t.non2xx,
+        errors: t.errors,
+        sloExceeded: t.sloExceeded,
+        lengthMismatch: t.lengthMismatch,
+        inFlightAtEnd: recorder.inFlight,
+        late: t.late,
+      },
+      sent: t.sent,
+      dropped: outcome.dropped ?? 0,
+      bytes: { inTotal: t.inTotal, inBody: t.inBody, outBody: t.outBody, outTotal: t.outTotal },
+      statusCodes: recorder.statusCodes(),
+      errors: errorEntries(t.errorSet),
+      serverSoftware: t.serverSoftware,
+      documentLength: t.documentLength,
     },
-    sent: t.sent,
-    bytes: { inTotal: t.inTotal, inBody: t.inBody, outBody: t.outBody, outTotal: t.outTotal },
-    statusCodes: recorder.statusCodes(),
-    errors: errorEntries(t.errorSet),
-    latency: latencyStats(recorder.histogram, REPORT_PERCENTILES),
-    sendLateness: recorder.sendLatenessStats(REPORT_PERCENTILES),
-    histogram: recorder.histogram.totalCount > 0 ? encodeHistogram(recorder.histogram) : null,
-    serverSoftware: t.serverSoftware,
-    documentLength: t.documentLength,
+    histogram: h.totalCount > 0 ? encodeHistogram(h) : null,
+    latencyRange: h.totalCount > 0 ? { minNonZero: h.minNonZeroValue, max: h.maxValue } : null,
+    lateness: recorder.latenessBuckets(),
+    corrected: parts?.corrected ?? null,
+    phases: parts?.phases ?? null,
+    stages: parts?.stages ?? null,
+    tls: outcome.tls,
+    httpVersion: outcome.httpVersion,
+    attackSeconds: outcome.attackSeconds,
+    waitSeconds: outcome.waitSeconds,
+    warnings: outcome.warnings,
   };
 }
 

@@ -31,9 +31,19 @@ export interface RunHandle {
 }
 
 /**
+ * The worker's result with the samples the host received put back (the worker sends each
+ * once), where the result keeps them: before the stage rows.
+ */
+function withSamples(result: Omit<RunResult, 'samples'>, samples: Sample[]): RunResult {
+  const { stages, ...rest } = result;
+  return { ...rest, samples, ...(stages ? { stages } : {}) };
+}
+
+/**
  * Starts one target's run in a worker thread (the engine never runs on the host's event
- * loop). Reads nothing itself: the spec carries the body and CA. A crashed or silent worker
- * yields a result rebuilt from the samples it sent, never a thrown error.
+ * loop). Reads nothing itself: the spec carries the body and CA. The samples it keeps, one
+ * per tick as they arrive (a final fold replacing the last), are the result's samples; a
+ * crashed or silent worker yields a result rebuilt from them, never a thrown error.
  */
 export function startRun(spec: RunSpec, callbacks: RunCallbacks = {}): RunHandle {
   const startedAt = new Date();
@@ -87,7 +97,7 @@ export function startRun(spec: RunSpec, callbacks: RunCallbacks = {}): RunHandle
     }
     const msg = parsed.data;
     if (msg.type === 'result') {
-      finish(msg.result);
+      finish(withSamples(msg.result, samples));
       return;
     }
     addSample(samples, msg.sample);

@@ -45,7 +45,7 @@ export interface RunnerOutcome {
   /**
    * performance.now() when the load ended: the last request finished or was abandoned, before
    * the runner's summary work (percentiles of the phase histograms take tens of ms). The
-   * worker closes the final sample and the measured time there; null = when run() resolved.
+   * shard closes its last window (and the run its measured time) there; null = when run() resolved.
    */
   loadEndedAt: number | null;
   /** The histograms behind phases and correctedLatency, as buckets: what a shard's report merges. */
@@ -93,7 +93,7 @@ export interface RunnerContext {
    * flight (leaving recorder.inFlight as it is) and resolves promptly.
    */
   signal: AbortSignal;
-  /** Length of the warm-up; the worker times it and calls recorder.startMeasuring() at its end. */
+  /** Length of the warm-up; the shard's clock times it and calls recorder.startMeasuring() at its end. */
   warmupSeconds: number;
   /**
    * Resolves once the warm-up has elapsed and the recorder measures (at once when there is
@@ -101,7 +101,7 @@ export interface RunnerContext {
    * model) counts the requests that finish after it.
    */
   warmupDone: Promise<void>;
-  /** A shard of a split run: the common start and its offset; absent: start now. */
+  /** The shard's place in the run: the common start and its offset (absent, in a runner's own tests: start now). */
   schedule?: Schedule;
 }
 

@@ -34,8 +34,9 @@ export async function isSameMachine(hostname: string): Promise<boolean> {
 }
 
 /**
- * The shards a run's load is split into (one: the single engine worker, as before workers
- * existed). 'auto' counts the cores, less one when the target is on this machine.
+ * The shards a run's load is split into, one per engine worker (one: the whole load, in the
+ * engine worker beside the coordinator). 'auto' counts the cores, less one when the target is
+ * on this machine.
  */
 export async function shardsFor(spec: RunSpec): Promise<Shard[]> {
   const choice = spec.options.workers;

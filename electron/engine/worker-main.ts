@@ -1,9 +1,10 @@
 /*
- * The entry point of every engine worker thread: the engine worker of a run, or a shard of a
- * split run (worker-pool.ts), which gets its place in the plan beside its spec. Both threads
- * start with worker-options.ts's options (heap limits, Node's compile cache).
+ * The entry point of every engine worker thread: the engine worker of a run (worker.ts, the
+ * coordinator and its first shard), or another shard of it (shards/thread.ts), which gets its
+ * place in the plan beside its spec. Both threads start with worker-options.ts's options (heap
+ * limits, Node's compile cache).
  */
 import { workerData } from 'node:worker_threads';
 
 const isShard = typeof workerData === 'object' && workerData !== null && 'shard' in workerData;
-await (isShard ? import('./shard-worker.ts') : import('./worker.ts'));
+await (isShard ? import('./shards/thread.ts') : import('./worker.ts'));

@@ -188,6 +188,12 @@ export const generatorFactsSchema = z.object({
     )
     .min(1)
     .optional(),
+  /**
+   * CPU-seconds the run's coordinator spent on its own, from the load's start to the result:
+   * merging the workers' windows into samples and their reports into this result. It runs in
+   * the first worker's thread; the figures above leave it out. Absent in results saved before it existed.
+   */
+  coordinatorCpuSeconds: z.number().nonnegative().optional(),
 });
 export type GeneratorFacts = z.infer<typeof generatorFactsSchema>;
 

@@ -2,9 +2,13 @@ import { expect } from 'vitest';
 import { addSample, type RunResult, type Sample, type StageResult } from '../../shared/model/result.ts';
 import { scenarioSchema, type ScenarioInput } from '../../shared/model/scenario.ts';
 import type { Stage } from '../../shared/stages/stages.ts';
+import type { Recorder } from '../../electron/engine/recorder.ts';
+import type { EngineId, TargetFacts } from '../../electron/engine/result.ts';
+import { recorderReport } from '../../electron/engine/run-totals.ts';
 import { startRun } from '../../electron/engine/run.ts';
+import { buildRunResult } from '../../electron/engine/shards/results.ts';
 import { buildRunSpec } from '../../electron/engine/spec.ts';
-import type { RunSpec } from '../../electron/engine/types.ts';
+import type { RunnerOutcome, RunSpec } from '../../electron/engine/types.ts';
 
 /** A scenario with one target at url; every other field may be overridden. */
 export function oneTarget(
@@ -33,6 +37,32 @@ export function runSpecFixture(input: ScenarioInput, over: Partial<RunSpec> = {}
     appVersion: '0.0.0-test',
     ...over,
   };
+}
+
+/**
+ * The RunResult of a one-shard run whose recorder and runner outcome are given (after the last
+ * tick), through the engine's own path: the shard's report, merged into the result.
+ */
+export function recorderResult(input: {
+  spec: RunSpec;
+  status: 'completed' | 'cancelled';
+  startedAt: Date;
+  endedAt: Date;
+  measuredSeconds: number;
+  recorder: Recorder;
+  outcome: RunnerOutcome;
+  samples: Sample[];
+  engine: EngineId;
+  facts: TargetFacts;
+}): RunResult {
+  const { recorder, outcome, facts, ...rest } = input;
+  return buildRunResult({
+    ...rest,
+    error: null,
+    reports: [recorderReport(recorder, outcome)],
+    tls: facts.tls,
+    server: facts.server,
+  });
 }
 
 export interface TargetRun {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Recorder } from '../../electron/engine/recorder.ts';
+import { bucketStats } from '../helpers/buckets.ts';
 
 describe('Recorder', () => {
   it('counts responses and errors, and folds each window into the totals at tick', () => {
@@ -171,7 +172,7 @@ describe('Recorder', () => {
     // A window without scheduled sends carries no lateness.
     expect(r.tick(3000, undefined, true).sendLatenessP99).toBeUndefined();
     // The warm-up's 50 ms stays out of the run's figure (ms).
-    const run = r.sendLatenessStats([50, 99])!;
+    const run = bucketStats(r.latenessBuckets(), [50, 99])!;
     expect(run.max).toBe(20);
     // The p99's bucket reaches 20.015 ms; a percentile is never above the max.
     expect(run.percentiles).toEqual({ '50': 0.049, '99': 20 });

@@ -5,7 +5,6 @@ import type { ScenarioInput } from '../../shared/model/scenario.ts';
 import { decodeHistogram } from '../../electron/engine/histogram.ts';
 import { Recorder } from '../../electron/engine/recorder.ts';
 import {
-  buildRunResult,
   cpuFacts,
   failedResult,
   rateStats,
@@ -13,7 +12,7 @@ import {
   type TargetFacts,
 } from '../../electron/engine/result.ts';
 import { emptyOutcome } from '../../electron/engine/types.ts';
-import { runSpecFixture } from '../helpers/engine.ts';
+import { recorderResult, runSpecFixture } from '../helpers/engine.ts';
 
 const spec = (input: Partial<ScenarioInput> = {}) =>
   runSpecFixture(
@@ -69,7 +68,7 @@ describe('result math', () => {
     }
     for (let i = 0; i < 10; i++) r.error('reset', 'read ECONNRESET');
     const samples = [r.tick(1000, 50), r.tick(2000, 95)];
-    const result = buildRunResult({
+    const result = recorderResult({
       spec: s,
       status: 'completed',
       startedAt: new Date(0),
@@ -124,7 +123,7 @@ describe('result math', () => {
     const r = new Recorder({ sloMs: null, warmup: false, now: 0 });
     r.response(200, 100, 0, 10);
     r.inFlight = 7;
-    const result = buildRunResult({
+    const result = recorderResult({
       spec: s,
       status: 'cancelled',
       startedAt: new Date(0),

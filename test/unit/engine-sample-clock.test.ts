@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { nextTickIndex, SampleClock } from '../../electron/engine/sample-clock.ts';
+import { nextTickIndex, SampleClock, type Tick } from '../../electron/engine/sample-clock.ts';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -41,5 +41,69 @@ describe('SampleClock', () => {
     clock.stop();
     vi.advanceTimersByTime(5000);
     expect(ticks).toHaveLength(2);
+  });
+
+  it('ends a warm-up with a tick of its own, then starts the grid again from it', () => {
+    vi.useFakeTimers();
+    const ticks: Tick[] = [];
+    const clock = new SampleClock(
+      100,
+      (t) => ticks.push(t),
+      () => Date.now(),
+    );
+    const t0 = Date.now();
+    clock.begin(t0, 250);
+    vi.advanceTimersByTime(500);
+    clock.stop();
+    expect(ticks.map((t) => [t.index, t.at - t0, t.endsWarmup])).toEqual([
+      [1, 100, false],
+      [2, 200, false],
+      [3, 250, true],
+      [4, 350, false],
+      [5, 450, false],
+    ]);
+    // A final window closed now stands in the place of the tick that would have come next.
+    expect(clock.nextIndex).toBe(6);
+  });
+
+  it('does not tick twice when the warm-up ends on a grid point', () => {
+    vi.useFakeTimers();
+    const ticks: Tick[] = [];
+    const clock = new SampleClock(
+      100,
+      (t) => ticks.push(t),
+      () => Date.now(),
+    );
+    const t0 = Date.now();
+    clock.begin(t0, 200);
+    vi.advanceTimersByTime(300);
+    clock.stop();
+    expect(ticks.map((t) => [t.index, t.at - t0, t.endsWarmup])).toEqual([
+      [1, 100, false],
+      [2, 200, true],
+      [3, 300, false],
+    ]);
+  });
+
+  it('takes a tick so late that the warm-up is over as its end', () => {
+    vi.useFakeTimers();
+    const ticks: Tick[] = [];
+    let skew = 0;
+    const clock = new SampleClock(
+      100,
+      (t) => ticks.push(t),
+      () => Date.now() + skew,
+    );
+    const t0 = Date.now();
+    clock.begin(t0, 250);
+    vi.advanceTimersByTime(100);
+    // The event loop stalls: the tick due at 200 ms fires at 290.
+    skew = 90;
+    vi.advanceTimersByTime(100);
+    clock.stop();
+    expect(ticks.map((t) => [t.index, t.at - t0, t.endsWarmup])).toEqual([
+      [1, 100, false],
+      [3, 290, true],
+    ]);
   });
 });

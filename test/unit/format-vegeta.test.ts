@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Recorder } from '../../electron/engine/recorder.ts';
-import { buildRunResult } from '../../electron/engine/result.ts';
 import { emptyOutcome, type RunSpec } from '../../electron/engine/types.ts';
 import { vegetaRate, vegetaThroughput } from '../../shared/format/summary.ts';
 import { formatVegetaReport } from '../../shared/format/vegeta.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
+import { recorderResult } from '../helpers/engine.ts';
 import { abStyleResult, amendResult, seed000Result } from '../helpers/run-result.ts';
 
 describe('vegeta report layout', () => {
@@ -94,7 +94,7 @@ describe('vegeta rate and throughput', () => {
       recorder.noteDocument('nginx', 5);
     }
     const samples = [recorder.tick(1000, 10)];
-    const result = buildRunResult({
+    const result = recorderResult({
       spec,
       status: 'completed',
       startedAt: new Date(0),
@@ -125,7 +125,7 @@ describe('vegeta rate and throughput', () => {
       'Requests      [total, rate, throughput]         100, 101.01, 100.81',
     );
     // The closed model has no attack of its own: the rate runs over the measured time.
-    const closed = buildRunResult({
+    const closed = recorderResult({
       spec: {
         ...spec,
         load: {

@@ -10,7 +10,7 @@ import {
   recordedStats,
   ValueRecorder,
 } from '../../electron/engine/histogram.ts';
-import { mergedStages, mergedTotals, mergeHistograms } from '../../electron/engine/shard-results.ts';
+import { mergedStages, mergedTotals, mergeHistograms } from '../../electron/engine/shards/results.ts';
 import { StageHistograms } from '../../electron/engine/native/stage-histograms.ts';
 import { shardReportSchema } from '../../shared/shards/merge.ts';
 import type { Stage } from '../../shared/stages/stages.ts';

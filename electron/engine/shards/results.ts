@@ -1,6 +1,14 @@
-import { REPORT_PERCENTILES } from '../../shared/model/defaults.ts';
-import type { LatencyStats, StageResult, Warning } from '../../shared/model/result.ts';
-import type { Stage } from '../../shared/stages/stages.ts';
+import { REPORT_PERCENTILES } from '../../../shared/model/defaults.ts';
+import type {
+  LatencyStats,
+  RunResult,
+  Sample,
+  ServerFacts,
+  StageResult,
+  TlsFacts,
+  Warning,
+} from '../../../shared/model/result.ts';
+import type { Stage } from '../../../shared/stages/stages.ts';
 import {
   mergeBuckets,
   mergeCounts,
@@ -8,7 +16,7 @@ import {
   mergeStageCounts,
   type BucketCounts,
   type ShardReport,
-} from '../../shared/shards/merge.ts';
+} from '../../../shared/shards/merge.ts';
 import {
   decodeHistogram,
   encodeHistogram,
@@ -17,22 +25,29 @@ import {
   recordedStats,
   ValueRecorder,
   type Histogram,
-} from './histogram.ts';
-import { PhaseHistograms } from './native/phases.ts';
-import { stageResults } from './native/stage-histograms.ts';
-import type { RunTotals } from './run-totals.ts';
-import type { RunnerOutcome, RunSpec } from './types.ts';
+} from '../histogram.ts';
+import type { CpuAccount } from '../cpu.ts';
+import type { ClassifiedError } from '../errors.ts';
+import { PhaseHistograms } from '../native/phases.ts';
+import { stageResults } from '../native/stage-histograms.ts';
+import { runResult, type CpuFacts, type EngineId } from '../result.ts';
+import type { RunTotals } from '../run-totals.ts';
+import type { RunnerOutcome, RunSpec } from '../types.ts';
 
 /**
- * The shards' reports as one run's figures (engine side: histograms need hdr-histogram-js).
+ * The shards' reports as one run's figures, and its RunResult (engine side: histograms need
+ * hdr-histogram-js).
  * Counts add up (shared/shards/merge.ts); latency histograms, HdrHistogram-encoded, are added
  * bucket by bucket, which gives exactly the histogram of every value recorded in one.
  */
 
 /** The sum of HdrHistogram-encoded histograms (null ones hold nothing). */
 export function mergeHistograms(encoded: readonly (string | null)[]): Histogram {
+  const parts = encoded.filter((e) => e !== null);
+  // One histogram is its own sum (a run with one shard): decoded, not copied.
+  if (parts.length === 1) return decodeHistogram(parts[0]!);
   const sum = newHistogram();
-  for (const e of encoded) if (e !== null) sum.add(decodeHistogram(e));
+  for (const e of parts) sum.add(decodeHistogram(e));
   return sum;
 }
 
@@ -58,7 +73,8 @@ function withRange(stats: LatencyStats | null, reports: readonly ShardReport[]):
 /** The run's totals from its shards' reports. */
 export function mergedTotals(reports: readonly ShardReport[], measuredSeconds: number): RunTotals {
   const c = mergeCounts(reports.map((r) => r.counts));
-  const histogram = mergeHistograms(reports.map((r) => r.histogram));
+  const encoded = reports.flatMap((r) => (r.histogram === null ? [] : [r.histogram]));
+  const histogram = mergeHistograms(encoded);
   return {
     measuredSeconds,
     requests: c.requests,
@@ -67,7 +83,9 @@ export function mergedTotals(reports: readonly ShardReport[], measuredSeconds: n
     statusCodes: c.statusCodes,
     errors: c.errors,
     latency: withRange(latencyStats(histogram, REPORT_PERCENTILES), reports),
-    histogram: histogram.totalCount > 0 ? encodeHistogram(histogram) : null,
+    // One shard's encoding is the run's histogram as it is (no second encoding).
+    histogram:
+      encoded.length === 1 ? encoded[0]! : histogram.totalCount > 0 ? encodeHistogram(histogram) : null,
     sendLateness: recordedStats(recorderOf(mergeBuckets(reports.map((r) => r.lateness))), REPORT_PERCENTILES),
     serverSoftware: c.serverSoftware,
     documentLength: c.documentLength,
@@ -110,18 +128,15 @@ const maxOf = (values: (number | null)[]): number | null => {
 };
 
 /** What the runners reported beyond their recorders, as one run's outcome. */
-export function mergedOutcome(
-  reports: readonly ShardReport[],
-  spec: RunSpec,
-  loadEndedAt: number,
-): RunnerOutcome {
+export function mergedOutcome(reports: readonly ShardReport[], spec: RunSpec): RunnerOutcome {
   const c = mergeCounts(reports.map((r) => r.counts));
   const attackSeconds = maxOf(reports.map((r) => r.attackSeconds));
   const phases = mergePhases(reports.flatMap((r) => (r.phases ? [r.phases] : [])));
   const corrected = reports.flatMap((r) => (r.corrected ? [r.corrected] : []));
   const open = spec.load.model === 'open';
   return {
-    loadEndedAt,
+    // The coordinator closed the final window already: no end left to say.
+    loadEndedAt: null,
     tls: reports.find((r) => r.tls !== null)?.tls ?? null,
     httpVersion: reports.find((r) => r.httpVersion !== null)?.httpVersion ?? null,
     attackSeconds,
@@ -133,4 +148,46 @@ export function mergedOutcome(
     stages: spec.load.stages ? mergedStages(reports, spec.load.stages, spec.load.model) : null,
     warnings: mergedWarnings(reports),
   };
+}
+
+export interface ResultInput {
+  spec: RunSpec;
+  status: RunResult['status'];
+  error: ClassifiedError | null;
+  startedAt: Date;
+  endedAt: Date;
+  /** Seconds from the end of the warm-up to the end of the load. */
+  measuredSeconds: number;
+  /** Every shard's report, one or more. */
+  reports: readonly ShardReport[];
+  /** Every sample of the run, warm-up included. */
+  samples: Sample[];
+  engine: EngineId;
+  tls: TlsFacts | null;
+  server: ServerFacts | null;
+  /** Each shard's CPU, in the order of the reports; absent: one, whose CPU is the samples'. */
+  workerCpu?: CpuFacts[];
+  /** The coordinator's CPU account, read once the reports are merged (so the merge is in it). */
+  coordinatorCpu?: CpuAccount;
+}
+
+/** The RunResult of a run that sent load, from its shards' reports (after the final Sample). */
+export function buildRunResult(input: ResultInput): RunResult {
+  const { reports, spec } = input;
+  const totals = mergedTotals(reports, input.measuredSeconds);
+  const outcome = mergedOutcome(reports, spec);
+  return runResult(spec, totals, {
+    status: input.status,
+    error: input.error,
+    engine: input.engine,
+    startedAt: input.startedAt,
+    endedAt: input.endedAt,
+    samples: input.samples,
+    tls: input.tls,
+    server: input.server,
+    outcome,
+    warnings: [],
+    ...(input.workerCpu ? { workerCpu: input.workerCpu } : {}),
+    ...(input.coordinatorCpu ? { coordinatorCpuSeconds: input.coordinatorCpu.seconds } : {}),
+  });
 }

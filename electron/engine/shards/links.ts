@@ -1,0 +1,84 @@
+import { Worker } from 'node:worker_threads';
+import { cpuMeter, type CpuAccount } from '../cpu.ts';
+import { engineWorkerOptions } from '../worker-options.ts';
+import type { FromShard, ShardData, ToShard } from './messages.ts';
+import { runShard, type ShardOptions } from './shard.ts';
+
+/*
+ * How the coordinator reaches a shard. A backend opens a link to a shard it runs somewhere;
+ * the coordinator sends through the link and hears, through a listener, what the shard says
+ * (raw, to be parsed: it may have crossed a thread, a process or a network) and whether the
+ * shard was lost before its report. Here: a shard in the coordinator's own thread, and a shard
+ * in a worker thread of its own. A shard in another process or a Kubernetes pod is one more
+ * backend with the same three calls.
+ */
+
+/** The coordinator's end of a link. */
+export interface ShardLink {
+  send(message: ToShard): void;
+  /** Releases the shard once the run has its result: its thread, process or pod goes. */
+  close(): void;
+}
+
+/** What a link tells the coordinator. */
+export interface LinkListener {
+  /** A message from the shard, as it arrived (unparsed). */
+  message(raw: unknown): void;
+  /** The shard is gone before its report: it could not start, crashed or exited. */
+  lost(reason: string): void;
+}
+
+export interface ShardBackend {
+  /**
+   * How long before the load's start this backend's shards must be told it, so they all begin
+   * together: what `start` takes to reach them (nothing in this thread, a message's latency for
+   * a thread, seconds for a pod that is still being scheduled).
+   */
+  readonly startMarginMs: number;
+  open(data: ShardData, listener: LinkListener): ShardLink;
+}
+
+/**
+ * A shard in the coordinator's thread (a run with one worker is only this). Its messages
+ * arrive on a later turn, as a port's would; its CPU figure leaves out what the coordinator
+ * charged to `coordinatorCpu` meanwhile, which the result reports on its own.
+ */
+export function inThisThread(coordinatorCpu: CpuAccount, options: ShardOptions = {}): ShardBackend {
+  return {
+    startMarginMs: 0,
+    open(data, listener) {
+      const post = (m: FromShard): void => void setImmediate(() => listener.message(m));
+      const handle = runShard(data, post, () => undefined, { cpu: cpuMeter(coordinatorCpu), ...options });
+      return { send: handle, close: () => handle({ type: 'stop' }) };
+    },
+  };
+}
+
+// The entry of every engine thread (worker-main.ts), which tells a shard by its data. Same
+// extension as this file: .ts when running from source, .js from the build.
+const SHARD_URL = new URL(
+  import.meta.url.endsWith('.ts') ? '../worker-main.ts' : '../worker-main.js',
+  import.meta.url,
+);
+
+/** What `start` takes to reach a shard's thread, with room for a busy event loop on either side. */
+const THREAD_START_MARGIN_MS = 20;
+
+/** A shard in a worker thread of its own (thread.ts), with the engine threads' options. */
+export const inWorkerThread: ShardBackend = {
+  startMarginMs: THREAD_START_MARGIN_MS,
+  open(data, listener) {
+    let worker: Worker;
+    try {
+      worker = new Worker(SHARD_URL, engineWorkerOptions(data));
+    } catch (err) {
+      // Said on a later turn, as everything else a link says.
+      setImmediate(() => listener.lost(`could not start: ${String(err)}`));
+      return { send: () => undefined, close: () => undefined };
+    }
+    worker.on('message', (raw: unknown) => listener.message(raw));
+    worker.on('error', (err: Error) => listener.lost(`crashed: ${err.message}`));
+    worker.on('exit', (code) => listener.lost(`exited (code ${code}) before reporting`));
+    return { send: (m) => worker.postMessage(m), close: () => void worker.terminate() };
+  },
+};

@@ -1,0 +1,110 @@
+import { cpuMeter } from '../cpu.ts';
+import { classifyError } from '../errors.ts';
+import { Recorder } from '../recorder.ts';
+import { recorderReport } from '../run-totals.ts';
+import { selectRunner } from '../runners.ts';
+import { SampleClock, type Tick } from '../sample-clock.ts';
+import { emptyOutcome, type Runner, type RunnerOutcome, type RunSpec, type Schedule } from '../types.ts';
+import { fromEpoch, toEpoch, type FromShard, type ShardData, type ToShard } from './messages.ts';
+
+/*
+ * One shard of a run: its share of the load through a runner, its requests counted in its own
+ * recorder, its windows closed on its own clock. Every run has at least one (one worker: one
+ * shard, in the coordinator's thread). It says `ready` once its runner is loaded, starts at the
+ * common start it is given, closes a window at each tick of the run's grid (the warm-up's end
+ * is a tick of its own) and sends it, and when its load is over sends its last window, closed
+ * where the load ended, with its report (counts, histograms). No pre-flight: the coordinator
+ * checked the target once. The transport is a link's (links.ts).
+ */
+
+export interface ShardOptions {
+  /** This thread's CPU over each window, percent of one core (the coordinator's share left out when it runs here). */
+  cpu?: () => number;
+  /** The runner for the spec (the engine's by default; tests give a fake). */
+  loadRunner?: (spec: RunSpec) => Promise<Runner>;
+}
+
+/**
+ * Starts a shard: `post` carries what it says, `ended` is called after its report. Returns
+ * the function that hands it the coordinator's messages.
+ */
+export function runShard(
+  data: ShardData,
+  post: (m: FromShard) => void,
+  ended: () => void,
+  options: ShardOptions = {},
+): (m: ToShard) => void {
+  const { spec, shard } = data;
+  const controller = new AbortController();
+  const cpu = options.cpu ?? cpuMeter();
+  let resolveStart: (at: number) => void = () => undefined;
+  const started = new Promise<number>((resolve) => (resolveStart = resolve));
+  let warmupEnded: () => void = () => undefined;
+  const warmupDone = new Promise<void>((resolve) => (warmupEnded = resolve));
+
+  const run = async (): Promise<void> => {
+    let runner: Runner;
+    try {
+      runner = await (options.loadRunner ?? selectRunner)(spec);
+    } catch (err) {
+      post({ type: 'failed', message: err instanceof Error ? err.message : String(err) });
+      return;
+    }
+    post({ type: 'ready' });
+    const at = await started;
+    const warmupMs = spec.options.warmupSeconds * 1000;
+    const recorder = new Recorder({ sloMs: spec.options.sloMs, warmup: warmupMs > 0, now: at });
+    const schedule: Schedule = { startAt: at, offsetMs: shard.offsetMs, arrivalPhase: shard.arrivalPhase };
+    let lastTickAt = at;
+    const onTick = (tick: Tick): void => {
+      lastTickAt = tick.at;
+      const window = recorder.takeWindow(cpu());
+      post({ type: 'window', index: tick.index, at: toEpoch(tick.at), endsWarmup: tick.endsWarmup, window });
+      if (tick.endsWarmup) {
+        schedule.measureFrom = tick.at;
+        recorder.startMeasuring();
+        warmupEnded();
+      }
+    };
+    const clock = new SampleClock(spec.options.sampleIntervalMs, onTick);
+    clock.begin(at, warmupMs);
+    if (warmupMs === 0) warmupEnded();
+    // The common start, on every shard's clock; a timer's lateness does not move the schedule.
+    if (at > performance.now()) await new Promise((resolve) => setTimeout(resolve, at - performance.now()));
+
+    let outcome: RunnerOutcome;
+    let failure: string | null = null;
+    try {
+      outcome = await runner.run({
+        spec,
+        recorder,
+        signal: controller.signal,
+        warmupSeconds: spec.options.warmupSeconds,
+        warmupDone,
+        schedule,
+      });
+    } catch (err) {
+      outcome = emptyOutcome();
+      failure = `the ${runner.name} engine broke down: ${classifyError(err).message}`;
+    }
+    clock.stop();
+    // The last window stops where the load ended, not after the runner's summary work; never
+    // before the last tick, never after now.
+    const end = Math.min(performance.now(), Math.max(outcome.loadEndedAt ?? Infinity, lastTickAt));
+    post({
+      type: 'report',
+      index: clock.nextIndex,
+      at: toEpoch(end),
+      window: recorder.takeWindow(cpu()),
+      report: recorderReport(recorder, outcome),
+      failure,
+    });
+    ended();
+  };
+  void run();
+
+  return (msg) => {
+    if (msg.type === 'start') resolveStart(fromEpoch(msg.at));
+    else controller.abort();
+  };
+}
