@@ -22,7 +22,10 @@ export interface EngineOutcome {
   dropped: number | null;
   /** This whole process's CPU seconds from start to end of the run (every thread). */
   runCpuSeconds: number;
-  /** The engine worker thread's CPU seconds (the result's per-tick cpuPercent over the run). */
+  /**
+   * The engine threads' CPU seconds on the load (the result's per-tick cpuPercent over the run;
+   * the coordinator's own, generator.coordinatorCpuSeconds, is left out of it).
+   */
   workerCpuSeconds: number;
   /** The host (main) thread's CPU seconds over the run: what RunManager and its events cost. */
   hostThreadCpuSeconds: number;
