@@ -53,6 +53,7 @@ export function recorderTotals(recorder: Recorder, measuredSeconds: number): Run
       errors: t.errors,
       sloExceeded: t.sloExceeded,
       lengthMismatch: t.lengthMismatch,
+      unsolicited: t.unsolicited,
       inFlightAtEnd: recorder.inFlight,
       late: t.late,
     },
