@@ -1,9 +1,8 @@
 import { createRequire } from 'node:module';
 import type { EventEmitter } from 'node:events';
 import autocannon from 'autocannon';
-import type { ClosedLoad } from '../../shared/model/scenario.ts';
-import type { Warning } from '../../shared/model/result.ts';
 import { ClientReader } from './autocannon-parser.ts';
+import { autocannonWarnings } from './autocannon-warnings.ts';
 import { classifyError, type ClassifiedError } from './errors.ts';
 import { http1Request, notSentWarnings } from './native/request-bytes.ts';
 import { tlsVersionOptions } from './tls-version.ts';
@@ -88,30 +87,6 @@ const CLOSED: ClassifiedError = {
   kind: 'reset',
   message: 'the server closed the connection before the response was complete',
 };
-
-/** What autocannon cannot do well for this load, said up front in the result. */
-export function autocannonWarnings(load: ClosedLoad): Warning[] {
-  const out: Warning[] = [];
-  if (load.rate !== null) {
-    const perConnection = load.rate / Math.min(load.connections, Math.floor(load.rate));
-    out.push({
-      code: 'engine-limit',
-      message:
-        `autocannon's rate limiter lets each connection send its share (${perConnection.toFixed(1)} req/s) back to back at the start of every second and then idle, so the load arrives in bursts rather than evenly spaced` +
-        (load.pipelining > 1
-          ? '; after its first pause a connection sends one request at a time, whatever the pipelining'
-          : '') +
-        (load.connections > load.rate
-          ? `; it also cuts the connections to ${Math.floor(load.rate)} (one per req/s)`
-          : '') +
-        (Number.isInteger(load.rate / Math.min(load.connections, load.rate))
-          ? ''
-          : "; each connection's share is rounded down to whole requests per second") +
-        '. Its own coordinated-omission correction assumes an interval of Math.ceil(1/rate) ms (1 ms at any rate of 1 req/s or more), so it is not used: latencies are service times. For an even schedule use the open model (native engine).',
-    });
-  }
-  return out;
-}
 
 /**
  * Closed model over autocannon: `connections` connections, `pipelining` requests in flight
@@ -223,7 +198,8 @@ export class AutocannonRunner implements Runner {
         st.deferred = 0;
         if (client.destroyed || ended) return;
         if (error !== null) {
-          // The requests written fail with the response; the new connection sends anew.
+          // The requests written fail with it (with none, it answered nothing); a new connection sends anew.
+          if (client.pipelinedRequests.size() === 0) recorder.unsolicited();
           drop(client, st, { kind: 'protocol', message: `invalid HTTP response: ${error}` });
           client._connect();
         } else if (st.replace) {
@@ -254,6 +230,8 @@ export class AutocannonRunner implements Runner {
                 st.closeAfter = close && !st.settling;
               },
               unsolicited: () => {
+                // The run is over: the rest of its last read goes unread, as in the native engine.
+                if (ended) return;
                 recorder.unsolicited();
                 st.replace = true;
               },

@@ -207,8 +207,10 @@ export class Http1Client implements Client {
     const ok = parser.execute(buf, 0, n);
     this.reading = false;
     if (!ok) {
-      // The requests written fail with the response; those not written yet go out on a new connection.
+      // The requests written fail with the response (bytes with none written answer nothing);
+      // those not written yet go out on a new connection.
       const written = this.written;
+      if (written === 0) this.cfg.state.recorder.unsolicited();
       this.dropSocket();
       this.fail(written, { kind: 'protocol', message: parser.error ?? 'malformed response' }, now);
       this.resume();

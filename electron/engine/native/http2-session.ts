@@ -145,6 +145,8 @@ export class H2Session {
   /** Drops the connection now (end of run, keep-alive off, or a protocol error). */
   destroy(): void {
     this.goingAway = true;
+    // Nothing more of it is read, not even the rest of the read being handled.
+    this.closed = true;
     this.socket.destroy();
   }
 
