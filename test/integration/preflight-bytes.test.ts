@@ -74,7 +74,9 @@ describe.each(['native', 'autocannon'] as const)(
       // The pre-flight's connection, then the load's.
       expect(server.recorded).toEqual([request, request.repeat(REQUESTS)]);
       expect(result.warnings.map((w) => w.message)).toContainEqual(
-        expect.stringContaining(`"${dropped}" (the engine frames the body itself`),
+        expect.stringContaining(
+          `"${dropped}" (the engine frames the body itself, with a Content-Length from the body)`,
+        ),
       );
     });
 
@@ -132,7 +134,9 @@ describe('native engine over HTTP/2', () => {
       'x-kept',
     ]);
     expect(result.warnings.map((w) => w.message)).toContainEqual(
-      expect.stringContaining('"Connection: x" (HTTP/2 forbids connection-specific headers'),
+      expect.stringContaining(
+        '"Connection: x" (HTTP/2 forbids connection-specific headers, RFC 9113 section 8.2.2)',
+      ),
     );
   });
 });

@@ -101,7 +101,7 @@ describe('the request builder (pre-flight and both engines send its bytes)', () 
       {
         code: 'other',
         message:
-          'Headers left out of every request (the pre-flight\'s and the load\'s): "Connection: x" (HTTP/2 forbids connection-specific headers (RFC 9113 section 8.2.2)).',
+          'Headers left out of every request (the pre-flight\'s and the load\'s): "Connection: x" (HTTP/2 forbids connection-specific headers, RFC 9113 section 8.2.2).',
       },
     ]);
     expect(notSentWarnings([])).toEqual([]);

@@ -60,8 +60,8 @@ export interface Http1Request {
   notSent: NotSent[];
 }
 
-const FRAMING = 'the engine frames the body itself (Content-Length from the body)';
-const CONNECTION = 'the engine manages the connection (keep-alive is a run option)';
+const FRAMING = 'the engine frames the body itself, with a Content-Length from the body';
+const CONNECTION = 'the engine manages the connection: keep-alive is a run option';
 
 /**
  * The bytes of one HTTP/1.1 request, written as they are for every request (the request
@@ -113,7 +113,7 @@ const H2_FORBIDDEN = new Set([
   'transfer-encoding',
   'upgrade',
 ]);
-const H2_CONNECTION_SPECIFIC = 'HTTP/2 forbids connection-specific headers (RFC 9113 section 8.2.2)';
+const H2_CONNECTION_SPECIFIC = 'HTTP/2 forbids connection-specific headers, RFC 9113 section 8.2.2';
 
 /** One HTTP/2 request's header fields, in order, pseudo-headers first. */
 export interface Http2Request {
