@@ -1,40 +1,33 @@
 import { createRequire } from 'node:module';
 import type { EventEmitter } from 'node:events';
 import autocannon from 'autocannon';
-import type { ClosedLoad } from '../../shared/model/scenario.ts';
-import type { Warning } from '../../shared/model/result.ts';
-import {
-  bodyUntilClose,
-  hookParser,
-  PARSER_RESPONSE,
-  parserIdle,
-  type ParsedResponse,
-  type ParserInternals,
-} from './autocannon-parser.ts';
+import { ClientReader } from './autocannon-parser.ts';
+import { autocannonWarnings } from './autocannon-warnings.ts';
 import { classifyError, type ClassifiedError } from './errors.ts';
-import { headerObject } from './preflight.ts';
+import { http1Request, notSentWarnings } from './native/request-bytes.ts';
 import { tlsVersionOptions } from './tls-version.ts';
 import { emptyOutcome, type Runner, type RunnerContext, type RunnerOutcome } from './types.ts';
 
 /*
- * The parts of autocannon 9's Client (lib/httpClient.js) this runner hooks (its parser's are
- * in autocannon-parser.ts). autocannon's own accounting is wrong exactly where a benchmark
- * needs it: a connection error or a server close re-connects without clearing the queue of
- * requests in flight (later responses are then timed against the wrong request, and the
- * queue grows), a request sent just as the server closed an idle keep-alive connection is
- * lost, a body delimited by the close (HTTP/1.0) never completes, the parser is not reset
- * after a broken response, a timeout counts `pipelining` errors even when nothing was in
- * flight, a HEAD response waits for a body that never comes, and every body is decoded into
- * a string. The hooks below complete a close-delimited body, send again what a clean close
- * left unprocessed (as the native engine and browsers do), count each other lost request
- * once, reset the parser, and count body bytes without decoding them.
+ * The parts of autocannon 9's Client (lib/httpClient.js) this runner hooks (its parser is
+ * replaced: autocannon-parser.ts). autocannon's own accounting is wrong exactly where a
+ * benchmark needs it: a connection error or a server close re-connects without clearing the
+ * queue of requests in flight (later responses are then timed against the wrong request, and
+ * the queue grows), a request sent just as the server closed an idle keep-alive connection is
+ * lost, a timeout counts `pipelining` errors even when nothing was in flight, and it sends the
+ * next request from inside the read that answered the last, before the rest of that read is
+ * parsed. The hooks below send autocannon's request bytes from the engine's builder (what the
+ * pre-flight sent), hold sends asked for during a read until its end (as the native engine
+ * does), complete a close-delimited body, send again what a clean close left unprocessed (as
+ * the native engine and browsers do), count each other lost request once, and count a
+ * response that answered no request apart, replacing its connection.
  */
 interface ClientInternals extends EventEmitter {
   timeout: number;
   destroyed: boolean;
   /** The current socket; absent until the first _connect(). */
-  conn?: EventEmitter;
-  parser: ParserInternals;
+  conn?: EventEmitter & { write(bytes: Uint8Array): boolean };
+  parser: unknown;
   pipelinedRequests: { size(): number; clear(): void };
   getRequestBuffer(): Buffer;
   destroy(): void;
@@ -58,11 +51,7 @@ function assertInternals(client: ClientInternals): void {
     (k) => typeof client[k] !== 'function',
   );
   if (typeof client.pipelinedRequests?.size !== 'function') missing.push('pipelinedRequests' as never);
-  if (
-    typeof client.parser?.reinitialize !== 'function' ||
-    typeof client.parser.consumeLine !== 'function' ||
-    typeof client.parser.finish !== 'function'
-  )
+  if (typeof (client.parser as { execute?: unknown } | undefined)?.execute !== 'function')
     missing.push('parser' as never);
   if (missing.length > 0) {
     throw new Error(
@@ -71,7 +60,8 @@ function assertInternals(client: ClientInternals): void {
   }
 }
 
-interface ClientState extends ParsedResponse {
+interface ClientState {
+  reader: ClientReader;
   /** Why the connection broke, set just before the connection is dropped or re-opened. */
   pendingError: ClassifiedError | null;
   /**
@@ -79,36 +69,24 @@ interface ClientState extends ParsedResponse {
    * fresh one that already sent its requests.
    */
   skipNextSend: boolean;
+  /** Sends autocannon asked for during a read, made when it ends. */
+  deferred: number;
+  /** The response autocannon is told of next: its bytes, and whether the server closes after it. */
+  bodyBytes: number;
+  totalBytes: number;
+  closeAfter: boolean;
+  /** Final responses completed on the current connection. */
+  responses: number;
+  /** A read found a response to no request: the connection is replaced when the read ends. */
+  replace: boolean;
+  /** A closing connection is being settled: a response it completes does not reconnect. */
+  settling: boolean;
 }
 
 const CLOSED: ClassifiedError = {
   kind: 'reset',
   message: 'the server closed the connection before the response was complete',
 };
-
-/** What autocannon cannot do well for this load, said up front in the result. */
-export function autocannonWarnings(load: ClosedLoad): Warning[] {
-  const out: Warning[] = [];
-  if (load.rate !== null) {
-    const perConnection = load.rate / Math.min(load.connections, Math.floor(load.rate));
-    out.push({
-      code: 'engine-limit',
-      message:
-        `autocannon's rate limiter lets each connection send its share (${perConnection.toFixed(1)} req/s) back to back at the start of every second and then idle, so the load arrives in bursts rather than evenly spaced` +
-        (load.pipelining > 1
-          ? '; after its first pause a connection sends one request at a time, whatever the pipelining'
-          : '') +
-        (load.connections > load.rate
-          ? `; it also cuts the connections to ${Math.floor(load.rate)} (one per req/s)`
-          : '') +
-        (Number.isInteger(load.rate / Math.min(load.connections, load.rate))
-          ? ''
-          : "; each connection's share is rounded down to whole requests per second") +
-        '. Its own coordinated-omission correction assumes an interval of Math.ceil(1/rate) ms (1 ms at any rate of 1 req/s or more), so it is not used: latencies are service times. For an even schedule use the open model (native engine).',
-    });
-  }
-  return out;
-}
 
 /**
  * Closed model over autocannon: `connections` connections, `pipelining` requests in flight
@@ -127,16 +105,19 @@ export class AutocannonRunner implements Runner {
     const load = spec.load;
     if (load.model !== 'closed') return Promise.reject(new Error('autocannon runs the closed model only'));
     return new Promise<RunnerOutcome>((resolve, reject) => {
-      const outcome = emptyOutcome({ warnings: autocannonWarnings(load) });
+      const request = http1Request(spec.target, spec.body, {
+        keepAlive: spec.options.keepAlive,
+        appVersion: spec.appVersion,
+      });
+      const outcome = emptyOutcome({
+        warnings: [...autocannonWarnings(load), ...notSentWarnings(request.notSent)],
+      });
       const clients: ClientInternals[] = [];
-      const states = new Map<ClientInternals, ClientState>();
-      const bodyLength = spec.body?.length ?? 0;
       const isHead = spec.target.method === 'HEAD';
       const countLimit = load.limit.kind === 'requests' ? load.limit.count : null;
       // Requests the count limit still allows; unlimited during the warm-up.
       let budget = countLimit !== null && ctx.warmupSeconds <= 0 ? countLimit : Infinity;
       let sentAgainstBudget = 0;
-      let requestBytes = -1;
       let ended = false;
       let durationTimer: NodeJS.Timeout | undefined;
       // autocannon's callback: after stop() its last tick compresses its own histograms
@@ -145,12 +126,17 @@ export class AutocannonRunner implements Runner {
       let autocannonFinished: () => void = () => undefined;
       const finished = new Promise<void>((r) => (autocannonFinished = r));
 
-      const lose = (client: ClientInternals, error: ClassifiedError): void => {
-        const lost = client.pipelinedRequests.size();
-        for (let i = 0; i < lost; i++) recorder.error(error.kind, error.message);
-        recorder.inFlight -= lost;
+      /**
+       * Takes the connection's unanswered requests off the books: lost, failing with `error`,
+       * or (error null) never processed, so the next connection sends them again.
+       */
+      const drop = (client: ClientInternals, st: ClientState, error: ClassifiedError | null): void => {
+        const n = client.pipelinedRequests.size();
+        if (error === null) sentAgainstBudget -= n;
+        else for (let i = 0; i < n; i++) recorder.error(error.kind, error.message);
+        recorder.inFlight -= n;
         client.pipelinedRequests.clear();
-        client.parser.reinitialize(PARSER_RESPONSE);
+        st.reader.dropped();
       };
 
       /**
@@ -165,28 +151,24 @@ export class AutocannonRunner implements Runner {
         st: ClientState,
         why: ClassifiedError | null,
       ): void => {
-        const parser = client.parser;
-        if (why === null && bodyUntilClose(parser)) {
+        const parser = st.reader.parser;
+        if (why === null) {
           // autocannon sends its next request right after the response: not on this socket.
-          st.closeAfter = false;
+          st.settling = true;
           st.skipNextSend = true;
           parser.finish();
+          st.settling = false;
           st.skipNextSend = false;
-          parser.reinitialize(PARSER_RESPONSE);
         }
-        const unanswered = client.pipelinedRequests.size();
         if (
-          unanswered > 0 &&
+          client.pipelinedRequests.size() > 0 &&
           st.responses > 0 &&
-          parserIdle(parser) &&
+          parser.idle &&
           (why === null || why.kind === 'reset')
         ) {
-          recorder.inFlight -= unanswered;
-          sentAgainstBudget -= unanswered;
-          client.pipelinedRequests.clear();
+          drop(client, st, null);
         }
-        lose(client, why ?? CLOSED);
-        st.bodyBytes = 0;
+        drop(client, st, why ?? CLOSED);
         st.responses = 0;
       };
 
@@ -210,36 +192,78 @@ export class AutocannonRunner implements Runner {
         if (countLimit !== null && sentAgainstBudget >= budget && recorder.inFlight <= 0) end();
       };
 
+      /** What a read brought: the sends it held back go out, or the connection is replaced. */
+      const readEnded = (client: ClientInternals, st: ClientState, error: string | null): void => {
+        const held = st.deferred;
+        st.deferred = 0;
+        if (client.destroyed || ended) return;
+        if (error !== null) {
+          // The requests written fail with it (with none, it answered nothing); a new connection sends anew.
+          if (client.pipelinedRequests.size() === 0) recorder.unsolicited();
+          drop(client, st, { kind: 'protocol', message: `invalid HTTP response: ${error}` });
+          client._connect();
+        } else if (st.replace) {
+          st.replace = false;
+          drop(client, st, null);
+          client._connect();
+        } else {
+          for (let i = 0; i < held; i++) client._doRequest();
+        }
+      };
+
       const setupClient = (raw: unknown): void => {
         const client = raw as ClientInternals;
         assertInternals(client);
         // autocannon takes whole seconds; its timer is created after this hook, with this value.
         client.timeout = spec.options.timeoutMs;
+        // The engine's request (the pre-flight's bytes), not autocannon's own build of it.
+        client.getRequestBuffer = () => request.bytes;
         clients.push(client);
         const st: ClientState = {
+          reader: new ClientReader(
+            { headRequests: isHead, outstanding: () => client.pipelinedRequests.size() },
+            {
+              answered: (_status, bodyBytes, totalBytes, close) => {
+                st.responses++;
+                st.bodyBytes = bodyBytes;
+                st.totalBytes = totalBytes;
+                st.closeAfter = close && !st.settling;
+              },
+              unsolicited: () => {
+                // The run is over: the rest of its last read goes unread, as in the native engine.
+                if (ended) return;
+                recorder.unsolicited();
+                st.replace = true;
+              },
+              readEnded: (error) => readEnded(client, st, error),
+            },
+          ),
           pendingError: null,
+          skipNextSend: false,
+          deferred: 0,
           bodyBytes: 0,
+          totalBytes: 0,
           closeAfter: false,
           responses: 0,
-          skipNextSend: false,
+          replace: false,
+          settling: false,
         };
-        states.set(client, st);
+        // autocannon sets its handlers on the parser after this hook: on the shim.
+        client.parser = st.reader.shim;
         const timeoutError: ClassifiedError = {
           kind: 'timeout',
           message: `no response within ${spec.options.timeoutMs} ms`,
         };
 
         client.on('request', () => {
-          if (requestBytes < 0) requestBytes = client.getRequestBuffer().length;
           recorder.started();
-          recorder.sent(bodyLength, requestBytes);
+          recorder.sent(request.bodyBytes, request.length);
           sentAgainstBudget++;
         });
-        client.on('response', (status: number, resBytes: number, durationMs: number) => {
+        client.on('response', (status: number, _bytes: number, durationMs: number) => {
           recorder.inFlight--;
-          recorder.response(status, durationMs * 1000, st.bodyBytes, resBytes);
+          recorder.response(status, durationMs * 1000, st.bodyBytes, st.totalBytes);
           recorder.noteDocument(null, st.bodyBytes);
-          st.bodyBytes = 0;
           if (st.closeAfter) {
             // The server closes after this answer (e.g. nginx at keepalive_requests). autocannon
             // would send the next request on the closing connection and lose it; like wrk, open
@@ -257,8 +281,9 @@ export class AutocannonRunner implements Runner {
         const connect = client._connect;
         const destroyConnection = client._destroyConnection;
         client._connect = function (this: ClientInternals) {
-          // Reached after a connection error, a close by the server, a timeout or a broken
-          // response (autocannon's first call, from its constructor, has no connection yet).
+          // Reached after a connection error, a close by the server, a timeout, a broken
+          // response or one to no request (autocannon's first call, from its constructor,
+          // has no connection yet).
           if (this.conn !== undefined) {
             const why = st.pendingError;
             st.pendingError = null;
@@ -266,11 +291,12 @@ export class AutocannonRunner implements Runner {
             // Without its listeners: a late 'error' or 'end' of the old socket cannot reconnect again.
             destroyConnection.call(this);
           }
+          st.reader.replaced();
           connect.call(this);
         };
         client._destroyConnection = function (this: ClientInternals) {
           // Outside destroy() (end of run) autocannon only drops a connection on its timeout.
-          if (!this.destroyed) lose(this, st.pendingError ?? timeoutError);
+          if (!this.destroyed) drop(this, st, st.pendingError ?? timeoutError);
           st.pendingError = null;
           destroyConnection.call(this);
         };
@@ -284,7 +310,17 @@ export class AutocannonRunner implements Runner {
             maybeFinishCount();
             return;
           }
+          if (st.reader.reading) {
+            st.deferred++;
+            return;
+          }
+          const queued = this.pipelinedRequests.size();
           doRequest.apply(this, args);
+          // Not sent when autocannon's rate limiter holds it back.
+          if (this.pipelinedRequests.size() === queued) return;
+          st.reader.wrote();
+          // A large body goes right after the head, shared, never copied into a request buffer.
+          if (request.body !== null) this.conn?.write(request.body);
         };
       };
 
@@ -295,11 +331,9 @@ export class AutocannonRunner implements Runner {
             url: spec.target.url,
             connections: load.connections,
             pipelining: load.pipelining,
+            // The bytes sent are the engine's (getRequestBuffer above): no headers or body here,
+            // so autocannon keeps no copy of the body per connection.
             method: spec.target.method,
-            headers: headerObject(spec.target.headers),
-            ...(spec.body
-              ? { body: Buffer.from(spec.body.buffer, spec.body.byteOffset, spec.body.byteLength) }
-              : {}),
             duration: AUTOCANNON_DURATION_S,
             timeout: Math.max(1, Math.ceil(spec.options.timeoutMs / 1000)),
             sampleInt: AUTOCANNON_SAMPLE_MS,
@@ -321,16 +355,6 @@ export class AutocannonRunner implements Runner {
         return;
       }
       if (ended) return;
-
-      // The clients exist now (autocannon builds them synchronously); no byte has arrived yet.
-      for (const client of clients) {
-        const outstanding = (): number => client.pipelinedRequests.size();
-        hookParser(client.parser, states.get(client)!, { isHead, outstanding }, (message) => {
-          if (client.destroyed) return;
-          lose(client, { kind: 'protocol', message: `invalid HTTP response: ${message}` });
-          client._connect();
-        });
-      }
 
       if (signal.aborted) end();
       else signal.addEventListener('abort', end, { once: true });

@@ -123,8 +123,10 @@ export async function readInputFile(file: string, kind: InputFileKind): Promise<
   const { handle, size } = await openChecked(file, kind);
   let content: Buffer;
   try {
-    // Exactly the checked size: a file that grows meanwhile is not read past its limit.
-    const data = Buffer.alloc(size);
+    // Exactly the checked size: a file that grows meanwhile is not read past its limit. A body
+    // goes into shared memory, so the engine's worker threads get the same bytes, not a copy
+    // each (a message to a worker clones a plain buffer).
+    const data = kind === 'body' ? Buffer.from(new SharedArrayBuffer(size)) : Buffer.alloc(size);
     let read = 0;
     while (read < size) {
       const { bytesRead } = await handle.read(data, read, size - read, read);

@@ -1,13 +1,11 @@
 import { lookup } from 'node:dns/promises';
 import { once } from 'node:events';
-import http2 from 'node:http2';
 import net from 'node:net';
 import tls from 'node:tls';
-import { DEFAULTS } from '../../shared/model/defaults.ts';
 import type { TlsFacts } from '../../shared/model/result.ts';
 import { classifyError, describeCertError, type ClassifiedError } from './errors.ts';
 import { ephemeralKeyOf, TLS_GROUPS } from './native/dial.ts';
-import { http } from './node-http.ts';
+import { ExchangeError, sendOne } from './native/single-request.ts';
 import { hostAndPort, type TargetFacts } from './result.ts';
 import { explainVersionMismatch, isVersionMismatch, tlsVersionOptions } from './tls-version.ts';
 import type { RunSpec } from './types.ts';
@@ -24,28 +22,12 @@ class PreflightError extends Error {
   }
 }
 
-/** Header list to a header object; repeated names are joined as HTTP allows. */
-export function headerObject(headers: RunSpec['target']['headers']): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const { name, value } of headers) {
-    const existing = Object.keys(out).find((k) => k.toLowerCase() === name.toLowerCase());
-    if (existing === undefined) out[name] = value;
-    else out[existing] = `${out[existing]}, ${value}`;
-  }
-  return out;
-}
-
-interface Response {
-  server: string | null;
-  bodyBytes: number;
-  httpVersion: string;
-}
-
 /**
  * Checks a target before any load: resolves its name, connects, completes the TLS handshake
  * (verifying the certificate unless options.tls.verify is off), and sends the scenario's
- * request once. Any failure comes back as an error with a message a person can act on, so
- * a bad target costs one request, not thousands of errors. Never throws.
+ * request once: the load's bytes, its answer read by the load's parser (single-request.ts).
+ * Any failure comes back as an error with a message a person can act on, so a bad target
+ * costs one request, not thousands of errors. Never throws.
  */
 export async function preflight(spec: RunSpec, signal: AbortSignal): Promise<PreflightOutcome> {
   const url = new URL(spec.target.url);
@@ -148,10 +130,7 @@ export async function preflight(spec: RunSpec, signal: AbortSignal): Promise<Pre
     }
 
     phase = 'waiting for the response to one request';
-    const res =
-      spec.options.protocol === 'h2'
-        ? await requestH2(spec, url, socket)
-        : await requestH1(spec, url, socket, port);
+    const res = await sendOne(spec, socket);
     return {
       tls: tlsFacts,
       server: {
@@ -167,14 +146,11 @@ export async function preflight(spec: RunSpec, signal: AbortSignal): Promise<Pre
     const facts = await Promise.race([check(), deadline]);
     return { ok: true, facts };
   } catch (err) {
-    const error =
+    const error: ClassifiedError =
       err instanceof PreflightError
         ? { kind: err.kind, message: err.message }
-        : (err as NodeJS.ErrnoException).code === 'HPE_HEADER_OVERFLOW'
-          ? {
-              kind: 'protocol' as const,
-              message: `the response from ${url.href} has headers larger than ${DEFAULTS.maxResponseHeaderBytes} bytes, the limit of both engines (HPE_HEADER_OVERFLOW)`,
-            }
+        : err instanceof ExchangeError
+          ? { kind: err.kind, message: `request to ${url.href} failed: ${err.message}` }
           : (() => {
               const c = classifyError(err);
               return { kind: c.kind, message: `request to ${url.href} failed: ${c.message}` };
@@ -186,75 +162,4 @@ export async function preflight(spec: RunSpec, signal: AbortSignal): Promise<Pre
     // Outermost first: destroying a TLS socket's underlying TCP socket before it crashes Node 24 (SIGSEGV).
     for (const s of sockets.reverse()) s.destroy();
   }
-}
-
-function requestH1(spec: RunSpec, url: URL, socket: net.Socket, port: number): Promise<Response> {
-  return new Promise<Response>((resolve, reject) => {
-    const headers = headerObject(spec.target.headers);
-    if (spec.body) headers['content-length'] = String(spec.body.length);
-    const req = http.request({
-      method: spec.target.method,
-      host: url.hostname,
-      port,
-      path: `${url.pathname}${url.search}`,
-      headers,
-      // The engines' limit, not Node's 16 KB: a server the load would run against passes.
-      maxHeaderSize: DEFAULTS.maxResponseHeaderBytes,
-      createConnection: () => socket,
-    });
-    req.on('error', reject);
-    req.on('response', (res) => {
-      let bodyBytes = 0;
-      res.on('data', (chunk: Buffer) => (bodyBytes += chunk.length));
-      res.on('error', reject);
-      res.on('aborted', () => reject(Object.assign(new Error('response cut short'), { code: 'ECONNRESET' })));
-      res.on('end', () => {
-        if (!res.complete) {
-          reject(
-            Object.assign(new Error('connection closed before the response was complete'), {
-              code: 'ECONNRESET',
-            }),
-          );
-          return;
-        }
-        const server = res.headers.server;
-        resolve({
-          server: typeof server === 'string' ? server : null,
-          bodyBytes,
-          httpVersion: res.httpVersion,
-        });
-      });
-    });
-    req.end(spec.body ?? undefined);
-  });
-}
-
-function requestH2(spec: RunSpec, url: URL, socket: net.Socket): Promise<Response> {
-  return new Promise<Response>((resolve, reject) => {
-    const session = http2.connect(url.origin, {
-      createConnection: () => socket,
-      settings: { maxHeaderListSize: DEFAULTS.maxResponseHeaderBytes },
-    });
-    session.on('error', reject);
-    const headers: http2.OutgoingHttpHeaders = {
-      ...headerObject(spec.target.headers),
-      ':method': spec.target.method,
-      ':path': `${url.pathname}${url.search}`,
-    };
-    if (spec.body) headers['content-length'] = spec.body.length;
-    const stream = session.request(headers);
-    let server: string | null = null;
-    let bodyBytes = 0;
-    stream.on('response', (h) => {
-      const s: unknown = h.server;
-      server = typeof s === 'string' ? s : null;
-    });
-    stream.on('data', (chunk: Buffer) => (bodyBytes += chunk.length));
-    stream.on('error', reject);
-    stream.on('end', () => {
-      session.close();
-      resolve({ server, bodyBytes, httpVersion: '2' });
-    });
-    stream.end(spec.body ?? undefined);
-  });
 }

@@ -2,7 +2,8 @@ import type { ErrorKind, Sample } from '../../shared/model/result.ts';
 import type { BucketCounts, ShardWindow } from '../../shared/shards/merge.ts';
 import { newHistogram, ValueRecorder, type Histogram } from './histogram.ts';
 
-const MAX_STATUS = 600;
+/** Status codes are three digits (100-999: RFC 9110 section 15 has a client count 600-999 as 5xx). */
+const MAX_STATUS = 1000;
 /** The percentiles a Sample carries. */
 const WINDOW_PERCENTILES = [50, 90, 99] as const;
 const LATENESS_PERCENTILES = [99] as const;
@@ -78,6 +79,8 @@ export interface Totals {
   outTotal: number;
   /** Requests started, each once however often it is written (a resend on a new connection is the same request). */
   sent: number;
+  /** Responses that answered no request (see RunResult's requests.unsolicited): not in total. */
+  unsolicited: number;
   errorSet: Map<ErrorKind, { count: number; message: string }>;
   /** Body length of the first successful response (ab's "Document Length"). */
   documentLength: number | null;
@@ -134,6 +137,7 @@ export class Recorder {
     outBody: 0,
     outTotal: 0,
     sent: 0,
+    unsolicited: 0,
     errorSet: new Map(),
     documentLength: null,
     serverSoftware: null,
@@ -189,6 +193,11 @@ export class Recorder {
     const entry = this.totals.errorSet.get(kind);
     if (entry) entry.count++;
     else this.totals.errorSet.set(kind, { count: 1, message });
+  }
+
+  /** A response that answered no request arrived: the server's protocol error, no request's. */
+  unsolicited(): void {
+    if (this.measuring) this.totals.unsolicited++;
   }
 
   /** A request was started: it counts as sent once, and is in flight until it finishes. */

@@ -175,6 +175,14 @@ export interface ResultFacts {
   coordinatorCpuSeconds?: number;
 }
 
+/** What the server's responses to no request mean for the figures. */
+function unsolicitedWarning(n: number): Warning {
+  return {
+    code: 'other',
+    message: `The server sent ${n} response(s) that answered no request (a second answer to one request, an answer before its request was written, or HTTP/2 frames on a stream already answered): a protocol error of the server's. They are counted apart, not as requests; each closed its connection, and requests not answered on it went out again on a new one.`,
+  };
+}
+
 /** The one RunResult builder: totals (from the recorder or the samples) and the run's facts. */
 export function runResult(id: RunIdentity, totals: RunTotals, facts: ResultFacts): RunResult {
   const { samples, outcome } = facts;
@@ -201,6 +209,8 @@ export function runResult(id: RunIdentity, totals: RunTotals, facts: ResultFacts
       message: `${requests.inFlightAtEnd} request(s) were still in flight when the run ended; they are not in the totals.`,
     });
   }
+  const unsolicited = requests.unsolicited ?? 0;
+  if (unsolicited > 0) warnings.push(unsolicitedWarning(unsolicited));
   const workers = facts.workerCpu ?? [cpu];
   const busiest = workers.reduce((a, w) => (w.mean > a.mean ? w : a));
   if (workers.some((w) => w.saturated)) {

@@ -60,6 +60,7 @@ export function recorderReport(recorder: Recorder, outcome: RunnerOutcome): Shar
         errors: t.errors,
         sloExceeded: t.sloExceeded,
         lengthMismatch: t.lengthMismatch,
+        unsolicited: t.unsolicited,
         inFlightAtEnd: recorder.inFlight,
         late: t.late,
       },

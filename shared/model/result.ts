@@ -313,6 +313,13 @@ export const runResultSchema = z.object({
      * did not count it.
      */
     lengthMismatch: count.optional(),
+    /**
+     * Responses that answered no request: a second answer to one request, an answer that came
+     * before its request was written, HTTP/2 frames on a stream already answered. The
+     * server's protocol error, counted apart: never in total, errors or the success ratio.
+     * Absent in results saved before it was counted.
+     */
+    unsolicited: count.optional(),
     /** Sent but unanswered when the run ended; reported, not hidden. */
     inFlightAtEnd: count,
     /** Open model: requests that missed their scheduled send time, and ones never sent. */

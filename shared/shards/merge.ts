@@ -116,7 +116,7 @@ export const shardCountsSchema = z.object({
   /** As in a result, with lateness counted whatever the model (a result shows it for open runs only). */
   requests: runResultSchema.shape.requests
     .omit({ late: true, dropped: true })
-    .extend({ lengthMismatch: count, late: count }),
+    .extend({ lengthMismatch: count, unsolicited: count, late: count }),
   /** Requests written, and scheduled ones never sent (open model). */
   sent: count,
   dropped: count,

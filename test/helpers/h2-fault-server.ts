@@ -67,6 +67,8 @@ export interface FaultServer {
   readonly connections: number;
   /** HEADERS frames the client sent (streams it opened). */
   readonly streams: number;
+  /** Each HEADERS frame's header block as the client sent it, with its connection's index. */
+  readonly requestBlocks: readonly { connection: number; stream: number; block: Buffer }[];
   /** Error codes of the GOAWAY frames the client sent. */
   readonly goawayCodes: readonly number[];
   /** [stream, code] of the RST_STREAM frames the client sent. */
@@ -87,6 +89,7 @@ export async function startH2FaultServer(
 ): Promise<FaultServer> {
   let accepted = 0;
   let streams = 0;
+  const requestBlocks: { connection: number; stream: number; block: Buffer }[] = [];
   const goawayCodes: number[] = [];
   const resets: [number, number][] = [];
   const open = new Set<net.Socket>();
@@ -137,6 +140,7 @@ export async function startH2FaultServer(
         buf = buf.subarray(9 + len);
         if (type === FRAME.HEADERS) {
           streams++;
+          requestBlocks.push({ connection: c.index, stream: id, block: Buffer.from(payload) });
           if (handlers.onRequest) handlers.onRequest(c, id);
           else c.respond(id);
         } else if (type === FRAME.GOAWAY) goawayCodes.push(payload.readUInt32BE(4));
@@ -154,6 +158,7 @@ export async function startH2FaultServer(
     get streams() {
       return streams;
     },
+    requestBlocks,
     goawayCodes,
     resets,
     idle: () => (open.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),

@@ -147,4 +147,30 @@ describe('autocannon engine through the worker (with its pre-flight)', () => {
     expect(b.result.requests).toMatchObject({ total: 50, ok: 50, errors: 0 });
     expect(b.result.statusCodes).toEqual({ 200: 50 });
   });
+
+  it('counts a negative Content-Length as a protocol error (the run failed as "engine sent a malformed message")', async () => {
+    // The pre-flight's request (the first) is answered well, then every fifth one is not.
+    const server = track(
+      await startHttp1FaultServer((socket, { total }) =>
+        socket.write(total % 5 === 0 ? 'HTTP/1.1 200 OK\r\nContent-Length: -5\r\n\r\nhello' : sized('hello')),
+      ),
+    );
+    const { result } = await runTarget(
+      autocannonTarget(server.url, {
+        load: { model: 'closed', connections: 1, limit: { kind: 'requests', count: 50 } },
+      }),
+    );
+    expect(result.status).toBe('completed');
+    expect(result.error).toBeNull();
+    expect(result.requests).toMatchObject({ total: 50, ok: 40, errors: 10 });
+    expect(result.bytes.inBody).toBe(40 * 5);
+    expect(result.errors).toEqual([
+      {
+        kind: 'protocol',
+        count: 10,
+        message: 'invalid HTTP response: malformed Content-Length "-5" (RFC 9110 section 8.6)',
+      },
+    ]);
+    expect(server.heads).toBe(51);
+  });
 });

@@ -31,6 +31,12 @@ class FakeSocket extends EventEmitter {
 
 const exchange = (): H2Exchange => newExchange(0, 0);
 
+/**
+ * Lets the requests' HEADERS frames go out, as they do at the end of the task that made them
+ * (a microtask): an empty read flushes them now, before the test feeds the server's answer.
+ */
+const wrote = (session: H2Session): void => session.onRead(0, Buffer.alloc(0));
+
 const {
   DATA,
   HEADERS,
@@ -68,6 +74,7 @@ describe('HTTP/2 session framing', () => {
           onStreamError: () => expect.unreachable('no stream error'),
           onGoaway: () => expect.unreachable('no GOAWAY is sent'),
           onMaxStreams: () => undefined,
+          onUnsolicited: () => expect.unreachable('every frame is on an open stream'),
           onClose: (_s, err) => expect.unreachable(`the session closed: ${err?.message}`),
         },
       );
@@ -107,6 +114,7 @@ describe('HTTP/2 session framing', () => {
         onStreamError: () => expect.unreachable('no stream error'),
         onGoaway: () => expect.unreachable('no GOAWAY is sent'),
         onMaxStreams: () => undefined,
+        onUnsolicited: () => expect.unreachable('every frame is on an open stream'),
         onClose: (_s, err, open) => closed.push({ err, open: open.map((ex) => ex.id) }),
       },
     );
@@ -114,6 +122,7 @@ describe('HTTP/2 session framing', () => {
     expect(socket.written[0]!.subarray(24 + 9, 24 + 9 + 6)).toEqual(Buffer.from([0, 1, 0, 0, 0x10, 0]));
     const streams = [exchange(), exchange(), exchange(), exchange()];
     for (const ex of streams) session.request(ex, 0);
+    wrote(session);
     // Stream 1: :status 200 and server "h2o/2.2.5" added to the table (literal, incremental
     // indexing, static name 54). Stream 3: :status 200, then index 62 (that entry), in a
     // CONTINUATION frame. Stream 5 refers to index 63, which the table lacks.
@@ -172,6 +181,9 @@ function hostile(opts: { streams?: number; maxHeaderBytes?: number; block?: Buff
   const streamErrors: [number, string][] = [];
   const resets: [number, number][] = [];
   const closed: { message: string; open: number[] }[] = [];
+  /** Streams handed back unwritten when the connection closed; frames on streams already ended. */
+  const unwritten: number[] = [];
+  let unsolicited = 0;
   const session = new H2Session(
     socket as unknown as net.Socket,
     {
@@ -186,11 +198,16 @@ function hostile(opts: { streams?: number; maxHeaderBytes?: number; block?: Buff
       onStreamError: (ex, message) => streamErrors.push([ex.id, message]),
       onGoaway: () => undefined,
       onMaxStreams: () => undefined,
-      onClose: (_s, err, open) => closed.push({ message: err?.message ?? '', open: open.map((ex) => ex.id) }),
+      onUnsolicited: () => unsolicited++,
+      onClose: (_s, err, open, notWritten) => {
+        closed.push({ message: err?.message ?? '', open: open.map((ex) => ex.id) });
+        unwritten.push(...notWritten.map((ex) => ex.id));
+      },
     },
   );
   const exchanges = Array.from({ length: opts.streams ?? 1 }, () => exchange());
   for (const ex of exchanges) session.request(ex, 0);
+  wrote(session);
   const feed = (...frames: Buffer[]): void => {
     const bytes = Buffer.concat(frames);
     session.onRead(bytes.length, bytes);
@@ -200,7 +217,19 @@ function hostile(opts: { streams?: number; maxHeaderBytes?: number; block?: Buff
     const g = sent(socket).find((f) => f.type === GOAWAY);
     return g ? [g.payload.readUInt32BE(0), g.payload.readUInt32BE(4)] : null;
   };
-  return { socket, session, exchanges, done, streamErrors, resets, closed, feed, goaway };
+  return {
+    socket,
+    session,
+    exchanges,
+    done,
+    streamErrors,
+    resets,
+    closed,
+    unwritten,
+    unsolicited: () => unsolicited,
+    feed,
+    goaway,
+  };
 }
 
 const ok200 = (id: number, body = Buffer.from('ok')) =>
@@ -406,6 +435,70 @@ describe('HTTP/2 session against a hostile server (RFC 9113)', () => {
     expect(h.goaway()).toEqual([0, H2_CODE.STREAM_CLOSED]);
     expect(h.closed[0]!.message).toMatch(/DATA frame on stream 3, which was already closed/);
     expect(h.closed[0]!.open).toEqual([5]);
+    // An answer to no request: the client counts it apart.
+    expect(h.unsolicited()).toBe(1);
+  });
+
+  it('a request made in the read that breaks the connection never went out: handed back unwritten', () => {
+    const socket = new FakeSocket();
+    const next = exchange();
+    let unsolicited = 0;
+    const closed: { open: number[]; unwritten: number[] }[] = [];
+    const session: H2Session = new H2Session(
+      socket as unknown as net.Socket,
+      { block: Buffer.from([0x82]), body: null, wantServer: () => false, maxHeaderBytes: 1 << 20 },
+      {
+        // As the client does: the answer frees a slot, the next request takes it at once.
+        onResponse: () => session.request(next, 0),
+        onReset: () => expect.unreachable('no stream is reset'),
+        onStreamError: () => expect.unreachable('no stream error'),
+        onGoaway: () => undefined,
+        onMaxStreams: () => undefined,
+        onUnsolicited: () => unsolicited++,
+        onClose: (_s, _err, open, unwritten) =>
+          closed.push({ open: open.map((ex) => ex.id), unwritten: unwritten.map((ex) => ex.id) }),
+      },
+    );
+    session.request(exchange(), 0);
+    wrote(session);
+    // Stream 1's answer, then DATA on stream 1 again, in one read.
+    const bytes = Buffer.concat([ok200(1), frame(DATA, END_STREAM, 1, Buffer.from('again'))]);
+    session.onRead(bytes.length, bytes);
+    expect(unsolicited).toBe(1);
+    expect(closed).toEqual([{ open: [], unwritten: [3] }]);
+    expect(
+      sent(socket)
+        .filter((f) => f.type === HEADERS)
+        .map((f) => f.id),
+    ).toEqual([1]);
+    expect(
+      sent(socket)
+        .find((f) => f.type === GOAWAY)
+        ?.payload.readUInt32BE(4),
+    ).toBe(H2_CODE.STREAM_CLOSED);
+  });
+
+  it(':status 999 is a response; a malformed :status resets that stream only', () => {
+    const h = hostile({ streams: 3 });
+    // Literal :status (static name index 8) without indexing: "999", then "1000".
+    const status = (value: string) => Buffer.concat([Buffer.from([0x08, value.length]), Buffer.from(value)]);
+    h.feed(
+      frame(HEADERS, END_HEADERS | END_STREAM, 1, status('999')),
+      frame(HEADERS, END_HEADERS | END_STREAM, 3, status('1000')),
+      ok200(5),
+    );
+    expect(h.done.map((ex) => [ex.id, ex.status])).toEqual([
+      [1, 999],
+      [5, 200],
+    ]);
+    expect(h.streamErrors).toEqual([[3, expect.stringMatching(/malformed :status/)]]);
+    expect(h.resets).toEqual([]);
+    expect(
+      sent(h.socket)
+        .filter((f) => f.type === RST_STREAM)
+        .map((f) => [f.id, f.payload.readUInt32BE(0)]),
+    ).toEqual([[3, H2_CODE.PROTOCOL_ERROR]]);
+    expect(h.closed).toEqual([]);
   });
 
   it('stream errors reset one stream and spare the others (WINDOW_UPDATE of 0, window overflow, PRIORITY size)', () => {

@@ -351,14 +351,14 @@ describe('HPACK for the native HTTP/2 client', () => {
   });
 
   it('encodes a request block any decoder reads back, pseudo-headers first', () => {
-    const block = encodeRequestBlock({
-      'user-agent': 'Trebuchet/1',
-      ':method': 'GET',
-      ':path': '/test.html',
-      ':scheme': 'https',
-      ':authority': '127.0.0.1:8443',
-      'x-custom': 'v',
-    });
+    const block = encodeRequestBlock([
+      ['user-agent', 'Trebuchet/1'],
+      [':method', 'GET'],
+      [':path', '/test.html'],
+      [':scheme', 'https'],
+      [':authority', '127.0.0.1:8443'],
+      ['x-custom', 'v'],
+    ]);
     // Walk it as literals without indexing: (name index | literal name) + raw value.
     const fields: [string | number, string][] = [];
     let p = 0;

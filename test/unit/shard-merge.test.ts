@@ -24,7 +24,7 @@ const window = (over: Partial<ShardWindow>): ShardWindow => ({
   ...over,
 });
 
-const counts = (over: Partial<ShardCounts> & { total?: number }): ShardCounts => ({
+const counts = (over: Partial<ShardCounts> & { total?: number; unsolicited?: number }): ShardCounts => ({
   requests: {
     total: over.total ?? 0,
     responses: over.total ?? 0,
@@ -33,6 +33,7 @@ const counts = (over: Partial<ShardCounts> & { total?: number }): ShardCounts =>
     errors: 0,
     sloExceeded: 0,
     lengthMismatch: 0,
+    unsolicited: over.unsolicited ?? 0,
     inFlightAtEnd: 0,
     late: 0,
   },
@@ -98,7 +99,13 @@ describe('merging shard reports', () => {
         statusCodes: { 200: 334 },
         errors: [{ kind: 'reset', count: 1, message: 'first' }],
       }),
-      counts({ total: 333, statusCodes: { 200: 330, 500: 3 }, documentLength: 612, serverSoftware: 'nginx' }),
+      counts({
+        total: 333,
+        unsolicited: 3,
+        statusCodes: { 200: 330, 500: 3 },
+        documentLength: 612,
+        serverSoftware: 'nginx',
+      }),
       counts({
         total: 333,
         dropped: 2,
@@ -110,6 +117,7 @@ describe('merging shard reports', () => {
       }),
     ]);
     expect(m.requests.total).toBe(1000);
+    expect(m.requests.unsolicited).toBe(3);
     expect(m.sent).toBe(1000);
     expect(m.dropped).toBe(2);
     expect(m.statusCodes).toEqual({ 200: 664, 500: 3 });

@@ -40,6 +40,7 @@ function reportOf(vs: number[]): ShardReport {
         errors: 0,
         sloExceeded: 0,
         lengthMismatch: 0,
+        unsolicited: 0,
         inFlightAtEnd: 0,
         late: 0,
       },

@@ -33,6 +33,16 @@ export class H2ConnectionError extends Error {
   }
 }
 
+/**
+ * A frame on a stream the server already ended (RFC 9113 section 5.1: a STREAM_CLOSED
+ * connection error): an answer to no request, which the client counts apart.
+ */
+export class UnsolicitedFrameError extends H2ConnectionError {
+  constructor(message: string) {
+    super(H2_CODE.STREAM_CLOSED, message);
+  }
+}
+
 /** Throws a PROTOCOL_ERROR connection error, or another code when given. */
 export function connectionError(message: string, code: number = H2_CODE.PROTOCOL_ERROR): never {
   throw new H2ConnectionError(code, message);

@@ -55,8 +55,17 @@ export interface H2SessionEvents<Session> {
   onGoaway(session: Session, lastStreamId: number, code: number): void;
   /** The server's SETTINGS_MAX_CONCURRENT_STREAMS. */
   onMaxStreams(session: Session, max: number): void;
-  /** The connection ended (error null when it closed cleanly); open streams are listed. */
-  onClose(session: Session, err: Error | null, open: H2Exchange[]): void;
+  /**
+   * The server sent a frame on a stream it had already ended (an answer to no request); the
+   * connection closes with a STREAM_CLOSED error next (onClose).
+   */
+  onUnsolicited(session: Session): void;
+  /**
+   * The connection ended (error null when it closed cleanly). `open`: its streams whose request
+   * went out; `unwritten`: those whose HEADERS frame was still waiting to be written (never on
+   * the wire, so never seen by the server).
+   */
+  onClose(session: Session, err: Error | null, open: H2Exchange[], unwritten: H2Exchange[]): void;
 }
 
 export interface H2SessionConfig {

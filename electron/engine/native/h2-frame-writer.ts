@@ -13,6 +13,8 @@ export class H2FrameWriter {
   private readonly writer: SocketWriter;
   private batch: Buffer = Buffer.allocUnsafe(0);
   private batchLength = 0;
+  /** The stream of the first HEADERS frame in the batch (ids rise), 0 with an empty batch. */
+  private batchFrom = 0;
   /** Set while a read is handled: its requests are flushed when it ends, not on a microtask. */
   reading = false;
   private flushQueued = false;
@@ -36,11 +38,17 @@ export class H2FrameWriter {
     this.writer.write(bytes);
   }
 
+  /** Whether stream id's HEADERS frame is still in the batch (not written yet). */
+  unwritten(id: number): boolean {
+    return this.batchFrom !== 0 && id >= this.batchFrom;
+  }
+
   /** Writes the batched HEADERS frames in one write. */
   flush(): void {
     const n = this.batchLength;
     if (n === 0) return;
     this.batchLength = 0;
+    this.batchFrom = 0;
     // Bytes the writer consumed at once leave the buffer free for the next batch.
     if (!this.writer.write(this.batch.subarray(0, n))) this.batch = Buffer.allocUnsafe(this.batch.length);
   }
@@ -61,6 +69,7 @@ export class H2FrameWriter {
     }
     const n = block.length;
     this.reserve(9 + n);
+    if (this.batchFrom === 0) this.batchFrom = id;
     const f = this.batch;
     const at = this.batchLength;
     // Byte stores and set(): Buffer's write and copy methods check their arguments each call.

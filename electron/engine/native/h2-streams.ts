@@ -1,4 +1,4 @@
-import { connectionError, H2_CODE } from './h2-errors.ts';
+import { connectionError, UnsolicitedFrameError } from './h2-errors.ts';
 import type { H2Exchange } from './h2-exchange.ts';
 import { frameName } from './h2-rules.ts';
 
@@ -50,11 +50,15 @@ export class H2Streams {
     return this.open.values();
   }
 
-  /** Every open stream, no longer tracked (the connection ended). */
-  takeAll(): H2Exchange[] {
-    const all = [...this.open.values()];
+  /**
+   * Every open stream, no longer tracked (the connection ended): those whose request went out,
+   * and those `unwritten` says never did.
+   */
+  takeAll(unwritten: (id: number) => boolean): [H2Exchange[], H2Exchange[]] {
+    const out: [H2Exchange[], H2Exchange[]] = [[], []];
+    for (const ex of this.open.values()) out[unwritten(ex.id) ? 1 : 0].push(ex);
     this.open.clear();
-    return all;
+    return out;
   }
 
   /** A stream given up on: its late frames are dropped, not taken for frames on a closed stream. */
@@ -76,9 +80,8 @@ export class H2Streams {
   receiving(id: number, type: number): H2Exchange | null {
     const ex = this.known(id, type);
     if (ex !== null || this.abandoned.has(id)) return ex;
-    return connectionError(
+    throw new UnsolicitedFrameError(
       `${frameName(type)} frame on stream ${id}, which was already closed (RFC 9113 section 5.1)`,
-      H2_CODE.STREAM_CLOSED,
     );
   }
 

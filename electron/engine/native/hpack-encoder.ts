@@ -40,11 +40,9 @@ function encodeString(out: number[], text: string): void {
  * The header block of a request: pseudo-headers first (RFC 9113 section 8.3), every field
  * a literal without indexing (no dynamic table state on either side).
  */
-export function encodeRequestBlock(headers: Record<string, string>): Buffer {
+export function encodeRequestBlock(fields: readonly (readonly [string, string])[]): Buffer {
   const out: number[] = [];
-  const entries = Object.entries(headers).sort(
-    ([a], [b]) => Number(b.startsWith(':')) - Number(a.startsWith(':')),
-  );
+  const entries = [...fields].sort(([a], [b]) => Number(b.startsWith(':')) - Number(a.startsWith(':')));
   for (const [name, value] of entries) {
     const index = NAME_INDEX[name];
     if (index !== undefined) {

@@ -61,11 +61,17 @@ interface Entry {
   isServer: boolean;
 }
 
+/**
+ * A :status value: three digits from 100 to 999 (600-999 are undefined codes a client counts
+ * as a 5xx, RFC 9110 section 15), else MALFORMED_STATUS. A malformed response is a stream
+ * error (RFC 9113 section 8.1.1), not a coding one: the session resets that stream only.
+ */
 function parseStatus(value: string): number {
-  const n = /^\d{3}$/.test(value) ? Number(value) : NaN;
-  if (!(n >= 100 && n <= 599)) throw new HpackError('malformed :status in a response');
-  return n;
+  return /^[1-9]\d\d$/.test(value) ? Number(value) : MALFORMED_STATUS;
 }
+
+/** The status of a block whose :status is not a status code. */
+export const MALFORMED_STATUS = -1;
 
 /**
  * The decoding side of one connection's HPACK context: the dynamic table the server's

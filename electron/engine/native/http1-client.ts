@@ -3,6 +3,7 @@ import { DEFAULTS } from '../../../shared/model/defaults.ts';
 import type { DialTiming, Dialer } from './dial.ts';
 import { classifyError, type ClassifiedError } from '../errors.ts';
 import { ResponseParser } from './response-parser.ts';
+import type { Http1Request } from './request-bytes.ts';
 import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
 import { SocketWriter } from './socket-writer.ts';
 
@@ -11,10 +12,12 @@ export interface Http1Config {
   state: RequestLedger;
   dialer: Dialer;
   /** The request, built once (see request-bytes.ts). */
-  request: Buffer;
-  /** `depth` copies of the request back to back: n pipelined requests go out as its first n. */
-  requests: Buffer;
-  requestBodyBytes: number;
+  request: Http1Request;
+  /**
+   * `depth` copies of the request back to back (n pipelined requests go out as its first n);
+   * null when they are written one by one (a large body, or depth 1).
+   */
+  requests: Buffer | null;
   /** Requests in flight per connection (pipelining depth); 1 without pipelining. */
   depth: number;
   keepAlive: boolean;
@@ -36,7 +39,15 @@ const CLOSED: ClassifiedError = {
  * When a reused connection closes cleanly before answering (the server's keep-alive limit,
  * `Connection: close`, an idle-timeout race), the unanswered requests were never processed
  * and are sent again on a new connection, so no count is lost. Any other failure fails the
- * requests it cut off.
+ * requests it cut off, never one that was not written to that connection: a request counts
+ * once it is on the wire.
+ *
+ * A response that began before the request it would answer was written (a second answer
+ * to one request, an answer sent ahead of its request) answers nothing: it is counted apart
+ * (Recorder.unsolicited), and the connection, whose answers can no longer be paired with its
+ * requests, is closed, as Node's and Go's clients do; the requests not answered on it go out
+ * again on a new one. Writes wait for the end of the read being parsed, so whatever a read
+ * holds beyond the answers to what was written before it is unsolicited.
  */
 export class Http1Client implements Client {
   private readonly cfg: Http1Config;
@@ -92,8 +103,8 @@ export class Http1Client implements Client {
       if (this.reading) return;
       this.writtenAt[i] = now;
       this.written++;
-      this.writer!.write(this.cfg.request);
-      this.cfg.state.recorder.sent(this.cfg.requestBodyBytes, this.cfg.request.length);
+      this.writeRequests(1);
+      this.cfg.state.recorder.sent(this.cfg.request.bodyBytes, this.cfg.request.length);
     } else if (this.dialing === null && this.backoff === null) {
       this.retryConnect();
     }
@@ -169,9 +180,23 @@ export class Http1Client implements Client {
       if (i >= depth) i -= depth;
       this.writtenAt[i] = now;
       this.written++;
-      recorder.sent(cfg.requestBodyBytes, cfg.request.length);
+      recorder.sent(cfg.request.bodyBytes, cfg.request.length);
     }
-    this.writer!.write(n === 1 ? cfg.request : cfg.requests.subarray(0, n * cfg.request.length));
+    this.writeRequests(n);
+  }
+
+  /** Writes n copies of the request: one buffer when they fit in one, else one by one (head, then the shared body). */
+  private writeRequests(n: number): void {
+    const { request, requests } = this.cfg;
+    const writer = this.writer!;
+    if (n === 1 && request.body === null) writer.write(request.bytes);
+    else if (requests !== null) writer.write(requests.subarray(0, n * request.length));
+    else {
+      for (let k = 0; k < n; k++) {
+        writer.write(request.bytes);
+        if (request.body !== null) writer.write(request.body);
+      }
+    }
   }
 
   private onRead(n: number, buf: Buffer): void {
@@ -182,8 +207,13 @@ export class Http1Client implements Client {
     const ok = parser.execute(buf, 0, n);
     this.reading = false;
     if (!ok) {
+      // The requests written fail with the response (bytes with none written answer nothing);
+      // those not written yet go out on a new connection.
+      const written = this.written;
+      if (written === 0) this.cfg.state.recorder.unsolicited();
       this.dropSocket();
-      this.fail(this.count, { kind: 'protocol', message: parser.error ?? 'malformed response' }, now);
+      this.fail(written, { kind: 'protocol', message: parser.error ?? 'malformed response' }, now);
+      this.resume();
     } else if (this.socket !== null && this.count > this.written) {
       // The requests this read's responses made room for: one write for all of them.
       this.writeQueued(now);
@@ -200,13 +230,15 @@ export class Http1Client implements Client {
     const parser = this.parser;
     const now = parser.now;
     const state = this.cfg.state;
-    if (this.written === 0) {
-      // A response nobody asked for.
+    const i = this.head;
+    if (this.written === 0 || this.writtenAt[i]! >= parser.firstByteAt) {
+      // It began before the oldest unanswered request was written: it answers none.
+      state.recorder.unsolicited();
+      parser.halt();
       this.dropSocket();
-      this.fail(this.count, { kind: 'protocol', message: 'response received without a request' }, now);
+      this.resume();
       return;
     }
-    const i = this.head;
     this.head = i + 1 === this.cfg.depth ? 0 : i + 1;
     this.count--;
     this.written--;
@@ -251,10 +283,21 @@ export class Http1Client implements Client {
       this.dropSocket();
     }
     this.owner.onFree(this, now);
-    if (this.count > this.written && this.socket === null && this.dialing === null && this.backoff === null) {
+    this.resume();
+  };
+
+  /** Opens a new connection for requests that wait for one, unless one is on its way. */
+  private resume(): void {
+    if (
+      this.count > this.written &&
+      this.socket === null &&
+      this.dialing === null &&
+      this.backoff === null &&
+      !this.destroyed
+    ) {
       this.retryConnect();
     }
-  };
+  }
 
   /** The socket closed without us closing it. */
   private onClosed(err: Error | null): void {

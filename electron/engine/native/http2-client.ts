@@ -12,8 +12,8 @@ import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
 export interface Http2Config {
   state: RequestLedger;
   dialer: Dialer;
-  /** The request's header fields (pseudo-headers included), encoded once. */
-  headers: Record<string, string>;
+  /** The request's header fields (pseudo-headers first: request-bytes.ts), encoded once. */
+  fields: [string, string][];
   body: Uint8Array | null;
   /** Concurrent streams per connection (the scenario's pipelining, or the open model's cap). */
   streams: number;
@@ -48,8 +48,10 @@ const MAX_BACKOFF_MS = 100;
  * time, so a server that refuses everything is not sent an endless stream of retries. A
  * connection that ends before answering anything delays the next dial (a growing backoff,
  * as for a failed dial), so such a server is not sent connections faster than the plan's
- * own. Other resets count as 'reset' errors, apart from HTTP statuses. Byte counts are as
- * framed on the wire (compressed headers), like h2load's.
+ * own. Other resets count as 'reset' errors, apart from HTTP statuses. A frame on a stream
+ * the server already ended is counted apart (Recorder.unsolicited), never as a request; the
+ * connection it closes hands back the requests it never wrote, which go out on the next.
+ * Byte counts are as framed on the wire (compressed headers), like h2load's.
  */
 export class Http2Client implements Client {
   private readonly cfg: Http2Config;
@@ -74,7 +76,7 @@ export class Http2Client implements Client {
     this.cfg = cfg;
     this.owner = owner;
     this.limit = cfg.keepAlive ? cfg.streams : 1;
-    this.block = encodeRequestBlock(cfg.headers);
+    this.block = encodeRequestBlock(cfg.fields);
     this.body = cfg.body !== null && cfg.body.byteLength > 0 ? cfg.body : null;
     const bodyBytes = this.body?.byteLength ?? 0;
     this.requestBytes =
@@ -347,26 +349,31 @@ export class Http2Client implements Client {
         }
       }
       this.retire(conn);
-      for (const ex of unprocessed) this.again(ex, now, this.goawayFailure(conn));
+      for (const ex of unprocessed)
+        this.again(ex, now, goawayTwice(conn.goawayLastStreamId, conn.goawayCode));
     },
 
     onMaxStreams: (_session: H2Session, max: number): void => {
       if (this.cfg.keepAlive) this.limit = Math.max(1, Math.min(this.cfg.streams, max));
     },
 
-    onClose: (session: H2Session, err: Error | null, open: H2Exchange[]): void => {
+    onUnsolicited: (): void => this.cfg.state.recorder.unsolicited(),
+
+    onClose: (session: H2Session, err: Error | null, open: H2Exchange[], unwritten: H2Exchange[]): void => {
       const conn = this.conns.get(session);
       this.conns.delete(session);
       if (conn === undefined || this.destroyed) return;
       if (this.conn === conn) this.conn = null;
       this.ended(conn);
+      // Never on the wire: they go out on the next connection, as if they had waited for it.
+      for (const ex of unwritten) if (this.active.delete(ex)) this.queue.push(ex);
       const now = performance.now();
       let failed = 0;
       for (const ex of open) {
         if (!this.active.has(ex)) continue;
         this.active.delete(ex);
         if (conn.goawayLastStreamId >= 0 && ex.id > conn.goawayLastStreamId) {
-          this.again(ex, now, this.goawayFailure(conn));
+          this.again(ex, now, goawayTwice(conn.goawayLastStreamId, conn.goawayCode));
           continue;
         }
         ex.ended = true;
@@ -380,10 +387,6 @@ export class Http2Client implements Client {
       if (this.queue.length > 0 && this.dialing === null && this.backoff === null) this.retryConnect();
     },
   };
-
-  private goawayFailure(conn: Conn): ClassifiedError {
-    return goawayTwice(conn.goawayLastStreamId, conn.goawayCode);
-  }
 
   private failQueued(f: ClassifiedError): void {
     const now = performance.now();

@@ -1,5 +1,11 @@
 import type net from 'node:net';
-import { connectionError, H2_CODE, H2ConnectionError, h2ErrorName } from './h2-errors.ts';
+import {
+  connectionError,
+  H2_CODE,
+  H2ConnectionError,
+  h2ErrorName,
+  UnsolicitedFrameError,
+} from './h2-errors.ts';
 import { checkFrameHeader, contentStart, FLAG, FRAME, frameName, padLength } from './h2-rules.ts';
 import type { H2Exchange, H2SessionConfig, H2SessionEvents } from './h2-exchange.ts';
 import { H2FrameReader } from './h2-frame-reader.ts';
@@ -17,7 +23,13 @@ import { H2HeaderBlock } from './h2-header-block.ts';
 import { H2Streams } from './h2-streams.ts';
 import { H2SendFlow } from './h2-send-flow.ts';
 import { readSettings } from './h2-settings.ts';
-import { DECODER_TABLE_SIZE, HeaderListTooLargeError, HpackDecoder, HpackError } from './hpack.ts';
+import {
+  DECODER_TABLE_SIZE,
+  HeaderListTooLargeError,
+  HpackDecoder,
+  HpackError,
+  MALFORMED_STATUS,
+} from './hpack.ts';
 
 /**
  * One HTTP/2 connection (RFC 9113) on a raw socket: the client side of the framing layer,
@@ -30,7 +42,9 @@ import { DECODER_TABLE_SIZE, HeaderListTooLargeError, HpackDecoder, HpackError }
  * buffered (frame sizes, stream states, padding, SETTINGS ranges, flow-control windows), a
  * header block may not grow past the client's limit, and answers to PING and SETTINGS may not
  * pile up unread. A connection error sends GOAWAY with the RFC's code and closes; a stream
- * error resets that stream only. Either fails the requests it cuts off, as protocol errors.
+ * error resets that stream only. Either fails the requests it cuts off, as protocol errors;
+ * a request whose HEADERS frame had not gone out yet is handed back unwritten. A frame on a
+ * stream the server already ended answers no request: the client hears of it apart.
  * The frames it writes are built in h2-frames.ts and written through h2-frame-writer.ts.
  */
 
@@ -131,6 +145,8 @@ export class H2Session {
   /** Drops the connection now (end of run, keep-alive off, or a protocol error). */
   destroy(): void {
     this.goingAway = true;
+    // Nothing more of it is read, not even the rest of the read being handled.
+    this.closed = true;
     this.socket.destroy();
   }
 
@@ -310,6 +326,14 @@ export class H2Session {
       ex !== undefined && ex.status === 0 && this.cfg.wantServer(),
     );
     if (ex === undefined) return;
+    if (head.status === MALFORMED_STATUS) {
+      this.streamError(
+        ex,
+        H2_CODE.PROTOCOL_ERROR,
+        'malformed :status in the response (three digits from 100 to 999, RFC 9110 section 15)',
+      );
+      return;
+    }
     if (head.status >= 100 && head.status < 200) {
       // Informational: the final response follows on the same stream.
       if (ex.firstByteAt === 0) ex.firstByteAt = this.now;
@@ -347,7 +371,8 @@ export class H2Session {
     const message = `${e instanceof Error ? e.message : String(e)}; connection closed with GOAWAY ${h2ErrorName(code)}`;
     this.closed = true;
     this.goingAway = true;
-    const open = this.streams.takeAll();
+    if (e instanceof UnsolicitedFrameError) this.events.onUnsolicited(this);
+    const [open, unwritten] = this.streams.takeAll((id) => this.out.unwritten(id));
     const socket = this.socket;
     if (socket.writableNeedDrain) {
       // The server is not reading: a GOAWAY would only queue behind what it left unread.
@@ -356,14 +381,19 @@ export class H2Session {
       socket.end(goaway(code));
       setTimeout(() => socket.destroy(), GOAWAY_LINGER_MS).unref();
     }
-    this.events.onClose(this, Object.assign(new Error(message), { code: 'ERR_HTTP2_PROTOCOL_ERROR' }), open);
+    this.events.onClose(
+      this,
+      Object.assign(new Error(message), { code: 'ERR_HTTP2_PROTOCOL_ERROR' }),
+      open,
+      unwritten,
+    );
   }
 
   private ended(err: Error | null): void {
     if (this.closed) return;
     this.closed = true;
     this.goingAway = true;
-    const open = this.streams.takeAll();
-    this.events.onClose(this, err, open);
+    const [open, unwritten] = this.streams.takeAll((id) => this.out.unwritten(id));
+    this.events.onClose(this, err, open, unwritten);
   }
 }

@@ -10,7 +10,7 @@ import { Http1Client, type Http1Config } from './http1-client.ts';
 import { Http2Client, type Http2Config } from './http2-client.ts';
 import { OpenDriver, LATE_TOLERANCE_MS, MAX_OPENING, type OpenOutcome } from './open-driver.ts';
 import { fixedRateSchedule, stagedSchedule } from './open-schedule.ts';
-import { http1RequestBytes, http2RequestHeaders } from './request-bytes.ts';
+import { http1Request, http2Request, notSentWarnings, type NotSent } from './request-bytes.ts';
 import { RequestLedger, type Client, type ClientOwner } from './run-state.ts';
 import { StageHistograms } from './stage-histograms.ts';
 import { NATIVE_RUNNER_VERSION } from './version.ts';
@@ -47,8 +47,10 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
   // carry up to maxInFlight streams. Closed model: `pipelining` per connection. Without
   // keep-alive a connection carries one request, then closes.
   const depth = open ? (h2 ? load.maxInFlight : 1) : options.keepAlive || h2 ? load.pipelining : 1;
-  const makeClient = h2 ? http2Factory(spec, state, dialer, depth) : http1Factory(spec, state, dialer, depth);
-  const warnings: Warning[] = [];
+  const { make: makeClient, notSent } = h2
+    ? http2Factory(spec, state, dialer, depth)
+    : http1Factory(spec, state, dialer, depth);
+  const warnings: Warning[] = notSentWarnings(notSent);
   if (!options.keepAlive && !h2 && load.model === 'closed' && load.pipelining > 1) {
     warnings.push({
       code: 'engine-limit',
@@ -165,27 +167,36 @@ function rateNotReached(
   );
 }
 
+/** Pipelined copies of a request are kept in one buffer up to this size (else written one by one). */
+const MAX_PIPELINED_BYTES = 1024 * 1024;
+
+interface ClientFactory {
+  make: (owner: ClientOwner) => Client;
+  /** The user's headers the request goes without. */
+  notSent: NotSent[];
+}
+
 function http1Factory(
   spec: RunSpec,
   state: RequestLedger,
   dialer: Http1Config['dialer'],
   depth: number,
-): (owner: ClientOwner) => Client {
-  const { bytes, bodyBytes } = http1RequestBytes(spec.target, spec.body, {
+): ClientFactory {
+  const request = http1Request(spec.target, spec.body, {
     keepAlive: spec.options.keepAlive,
     appVersion: spec.appVersion,
   });
+  const copies = depth > 1 && request.body === null && depth * request.length <= MAX_PIPELINED_BYTES;
   const cfg: Http1Config = {
     state,
     dialer,
-    request: bytes,
-    requests: depth === 1 ? bytes : Buffer.concat(Array.from({ length: depth }, () => bytes)),
-    requestBodyBytes: bodyBytes,
+    request,
+    requests: copies ? Buffer.concat(Array.from({ length: depth }, () => request.bytes)) : null,
     depth,
     keepAlive: spec.options.keepAlive,
     headRequests: spec.target.method === 'HEAD',
   };
-  return (owner) => new Http1Client(cfg, owner);
+  return { make: (owner) => new Http1Client(cfg, owner), notSent: request.notSent };
 }
 
 function http2Factory(
@@ -193,14 +204,15 @@ function http2Factory(
   state: RequestLedger,
   dialer: Http2Config['dialer'],
   depth: number,
-): (owner: ClientOwner) => Client {
+): ClientFactory {
+  const request = http2Request(spec.target, spec.body, spec.appVersion);
   const cfg: Http2Config = {
     state,
     dialer,
-    headers: http2RequestHeaders(spec.target, spec.body, spec.appVersion),
+    fields: request.fields,
     body: spec.body,
     streams: depth,
     keepAlive: spec.options.keepAlive,
   };
-  return (owner) => new Http2Client(cfg, owner);
+  return { make: (owner) => new Http2Client(cfg, owner), notSent: request.notSent };
 }
