@@ -1,8 +1,8 @@
 import type { ActiveRun, RunEvent } from '../../shared/contract/api.ts';
 import {
-  addReading,
   chartReadings,
   chartsWithData,
+  foldReadings,
   gapNotes,
   type ServerChartId,
 } from '../../shared/resources/charts.ts';
@@ -233,7 +233,7 @@ export function createRunStore(follow: FollowRun, now: () => number = () => perf
         ensureTargets(e.targetIndex + 1);
         const target = serverSamples[e.targetIndex]!;
         // The run's last reading comes at the last tick's seq: folded into that tick's point.
-        addReading(target, e.sample);
+        addSample(target, e.sample, foldReadings);
         const reading = target.at(-1)!;
         const live = state.live.slice();
         const prev = live[e.targetIndex]!;
