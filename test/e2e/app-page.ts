@@ -2,7 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Download, Page } from 'playwright-core';
 import type { CellOutcome } from '../../shared/comparison/cells.ts';
-import { withSamples, type JobEnvelope, type PartResultOf } from '../../shared/contract/jobs.ts';
+import {
+  jobEnvelopeSchema,
+  withSamples,
+  type JobEnvelope,
+  type PartResultOf,
+} from '../../shared/contract/jobs.ts';
 import { pageMessageSchema } from '../../shared/contract/web-protocol.ts';
 import type { RunResult, Sample } from '../../shared/model/result.ts';
 import { SampleSeries } from '../../shared/model/sample-series.ts';
@@ -67,6 +72,13 @@ export interface AppPage {
 export async function openApp(context: BrowserContext, url: string): Promise<AppPage> {
   const page = await context.newPage();
   const events: JobEnvelope[] = [];
+  const seen = new Set<string>();
+  const receive = (envelope: JobEnvelope): void => {
+    const key = `${envelope.jobId}/${envelope.n}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    events.push(envelope);
+  };
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
@@ -75,7 +87,17 @@ export async function openApp(context: BrowserContext, url: string): Promise<App
   page.on('websocket', (ws) => {
     ws.on('framereceived', ({ payload }) => {
       const parsed = pageMessageSchema.safeParse(JSON.parse(String(payload)));
-      if (parsed.success && parsed.data.kind === 'job') events.push(parsed.data.envelope);
+      if (!parsed.success) return;
+      const message = parsed.data;
+      if (message.kind === 'job') return receive(message.envelope);
+      // A reloaded page gets a job's events so far in its jobs.active answer (a reconnected one
+      // in jobs.events'): they count as received, each once.
+      const value: unknown = message.reply.ok ? message.reply.value : null;
+      const replayed = (value as { jobs?: { events: unknown[] }[]; events?: unknown[] } | null) ?? {};
+      for (const e of [...(replayed.jobs ?? []).flatMap((j) => j.events), ...(replayed.events ?? [])]) {
+        const envelope = jobEnvelopeSchema.safeParse(e);
+        if (envelope.success) receive(envelope.data);
+      }
     });
   });
   // Runs before the page's own scripts; CDP-injected, so the page's CSP does not apply to it.
@@ -124,7 +146,11 @@ export async function openApp(context: BrowserContext, url: string): Promise<App
 function joined<K extends 'run' | 'comparison'>(events: readonly JobEnvelope[], kind: K): PartResultOf<K>[] {
   const series = new Map<string, SampleSeries<Sample>>();
   const out: PartResultOf<K>[] = [];
-  for (const { jobId, kind: k, event } of events) {
+  // Job by job, each in its own order (a replay may have come after live events of the same job).
+  const byJob = new Map<string, JobEnvelope[]>();
+  for (const e of events) byJob.set(e.jobId, [...(byJob.get(e.jobId) ?? []), e]);
+  const ordered = [...byJob.values()].flatMap((list) => list.sort((a, b) => a.n - b.n));
+  for (const { jobId, kind: k, event } of ordered) {
     if (k !== kind) continue;
     const key = `${jobId}/${'part' in event ? event.part : ''}`;
     if (event.type === 'sample' && event.source === 'engine') {
