@@ -8,15 +8,15 @@ import { Alert } from './components/Alert.tsx';
 import { RunStopButton } from './components/RunStopButton.tsx';
 import { ScenarioEditor } from './editor/ScenarioEditor.tsx';
 import { useScenarioDraft } from './editor/useScenarioDraft.ts';
-import { errorText } from './lib/errors.ts';
 import { LiveCharts } from './live/LiveCharts.tsx';
 import { ServerPanel } from './live/ServerPanel.tsx';
 import { ReportDetails, ReportSummary } from './report/Report.tsx';
+import { isBusy } from './jobs/jobStore.ts';
+import { useJob } from './jobs/useJob.ts';
 import { RunPanel } from './run/RunPanel.tsx';
-import { createRunStore, isBusy } from './run/runStore.ts';
+import { RUN_VIEW } from './run/runJob.ts';
 import { runShortcutLabel } from './run/shortcuts.ts';
 import { shownTarget } from './run/targetStatus.ts';
-import { useRunEvents, useRunState } from './run/useRunEvents.ts';
 import { useShortcuts } from './run/useShortcuts.ts';
 import type { CapacityPlan } from '../shared/capacity/plan.ts';
 import { CapacityView } from './views/Capacity/CapacityView.tsx';
@@ -26,10 +26,10 @@ import {
   draftFromComparison,
   type CapacityDraft,
 } from './views/Capacity/capacityDraft.ts';
-import { useCapacityRun } from './views/Capacity/useCapacityRun.ts';
+import { CAPACITY_VIEW } from './views/Capacity/capacityRun.ts';
 import { CompareView } from './views/Compare/CompareView.tsx';
 import { defaultPlanDraft, draftFromPlan, type PlanDraft } from './views/Compare/planDraft.ts';
-import { useComparisonRun } from './views/Compare/useComparisonRun.ts';
+import { COMPARISON_VIEW } from './views/Compare/comparisonRun.ts';
 import { SavedNote } from './components/SavedNote.tsx';
 import { StoreProblems } from './components/StoreProblems.tsx';
 import { useStartupProblems } from './components/useStartupProblems.ts';
@@ -51,7 +51,6 @@ const isResult = (r: RunResult | null): r is RunResult => r !== null;
  * Presets: what was kept. Jobs go on while another view is shown.
  */
 export function App({ api }: { api: TrebuchetApi }) {
-  const [store] = useState(() => createRunStore((runId, listener) => api.onRunEvent(runId, listener)));
   const editor = useScenarioDraft();
   const { update: updateDraft } = editor;
   const [picked, setPicked] = useState<number | null>(null);
@@ -61,32 +60,32 @@ export function App({ api }: { api: TrebuchetApi }) {
   const [planSource, setPlanSource] = useState<{ name: string; description: string } | null>(null);
   const [capacityDraft, setCapacityDraft] = useState<CapacityDraft>(defaultCapacityDraft);
   const [capacitySource, setCapacitySource] = useState<{ name: string; description: string } | null>(null);
-  // After a reload, the run or comparison taken up again shows its own scenario or plan.
+  // After a reload, the job taken up again shows its own scenario or plan.
   const adoptScenario = useCallback(
     (scenario: Scenario) => updateDraft(() => draftFromScenario(scenario)),
     [updateDraft],
   );
+  const runJob = useJob(api, RUN_VIEW, adoptScenario);
+  const { state: run, store: runStore } = runJob;
   const adoptPlan = useCallback(
     (plan: ComparisonPlan) => {
       setPlanDraft(draftFromPlan(plan));
       setPlanSource(null);
       // With no run going on, the comparison is what the page was showing.
-      setView((v) => (v === 'run' && store.getState().phase === 'idle' ? 'compare' : v));
+      setView((v) => (v === 'run' && runStore.getState().phase === 'idle' ? 'compare' : v));
     },
-    [store],
+    [runStore],
   );
   const adoptCapacity = useCallback(
     (plan: CapacityPlan) => {
       setCapacityDraft(draftFromCapacityPlan(plan));
       setCapacitySource(null);
-      setView((v) => (v === 'run' && store.getState().phase === 'idle' ? 'capacity' : v));
+      setView((v) => (v === 'run' && runStore.getState().phase === 'idle' ? 'capacity' : v));
     },
-    [store],
+    [runStore],
   );
-  useRunEvents(api, store, adoptScenario);
-  const run = useRunState(store);
-  const comparison = useComparisonRun(api, adoptPlan);
-  const capacity = useCapacityRun(api, adoptCapacity);
+  const comparison = useJob(api, COMPARISON_VIEW, adoptPlan);
+  const capacity = useJob(api, CAPACITY_VIEW, adoptCapacity);
   const [historyToOpen, setHistoryToOpen] = useState<string | null>(null);
   const startupProblems = useStartupProblems(api);
   const [problemsSeen, setProblemsSeen] = useState(false);
@@ -104,26 +103,9 @@ export function App({ api }: { api: TrebuchetApi }) {
     }
     setPicked(null);
     setNotice(null);
-    store.begin(check.scenario);
-    api.run.start({ scenario: check.scenario }).then(
-      ({ runId }) => {
-        store.attach(runId);
-        // Stop was pressed while the host was still starting the run.
-        if (store.getState().stopRequested)
-          api.run.stop({ runId }).catch((e: unknown) => setNotice(errorText(e)));
-      },
-      (e: unknown) => store.startFailed(errorText(e)),
-    );
-    return true;
-  }, [active, api, check, editor, store]);
-
-  const stop = useCallback((): boolean => {
-    const { phase, runId } = store.getState();
-    if (phase !== 'starting' && phase !== 'running') return false;
-    store.requestStop();
-    if (runId !== null) api.run.stop({ runId }).catch((e: unknown) => setNotice(errorText(e)));
-    return true;
-  }, [api, store]);
+    return runJob.start(check.scenario);
+  }, [active, check, editor, runJob]);
+  const stop = runJob.stop;
 
   // The keys act on the run view only; elsewhere they keep their usual meaning.
   useShortcuts({ run: () => view === 'run' && start(), stop: () => view === 'run' && stop() });
@@ -197,9 +179,9 @@ export function App({ api }: { api: TrebuchetApi }) {
   const shownResult = shown === null ? null : (run.results[shown] ?? null);
   const runKey = runShortcutLabel(navigator.platform);
   // A finished target without a single sample (refused before any load) has no timeline to draw.
-  const hasTimeline = shown !== null && (shownResult === null || store.samples(shown).length > 0);
-  const shownTargetSpec = shown === null ? undefined : run.scenario?.targets[shown];
-  const load = run.scenario?.load;
+  const hasTimeline = shown !== null && (shownResult === null || runStore.feeds.engine.all(shown).length > 0);
+  const shownTargetSpec = shown === null ? undefined : run.plan?.targets[shown];
+  const load = run.plan?.load;
   const startedAt = shownResult?.startedAt;
   // Until the target has a result, the charts are of now.
   const chartAbout = useMemo(
@@ -307,7 +289,7 @@ export function App({ api }: { api: TrebuchetApi }) {
 
           <div className="results-pane">
             <Alert tone="error" testId="run-failed">
-              {run.error}
+              {run.errors.length > 0 ? run.errors.map((e) => e.message).join(' ') : null}
             </Alert>
             <Alert tone="warn">{notice}</Alert>
             {run.phase === 'idle' ? (
@@ -318,16 +300,16 @@ export function App({ api }: { api: TrebuchetApi }) {
                 {shownResult && <ReportSummary result={shownResult} />}
                 {hasTimeline && chartAbout && (
                   <LiveCharts
-                    store={store}
+                    feeds={runStore.feeds}
                     targetIndex={shown}
                     generation={run.generation}
                     about={chartAbout}
-                    load={run.scenario?.load ?? null}
+                    load={run.plan?.load ?? null}
                   />
                 )}
                 {shown !== null && chartAbout && (
                   <ServerPanel
-                    store={store}
+                    feeds={runStore.feeds}
                     targetIndex={shown}
                     generation={run.generation}
                     about={chartAbout}
@@ -339,10 +321,7 @@ export function App({ api }: { api: TrebuchetApi }) {
                 {shown !== null && <ReportDetails results={run.results} shown={shown} />}
                 {run.phase === 'done' && run.results.some(isResult) && (
                   <>
-                    <ResultExports
-                      results={run.results.filter(isResult)}
-                      name={run.scenario?.name ?? 'run'}
-                    />
+                    <ResultExports results={run.results.filter(isResult)} name={run.plan?.name ?? 'run'} />
                     <SavedNote
                       historyId={savedId}
                       error={saveError}

@@ -1,24 +1,30 @@
 /**
- * `trebuchet capacity URL... --p99 10`: a capacity search per target through the
- * CapacityRunner, a line per step as it ends, then every answer and its curve; saved in the
+ * `trebuchet capacity URL... --p99 10`: a capacity search per target through its job runner
+ * (electron/jobs/, the same as the hosts'), a line per step as it ends, then every answer and its curve; saved in the
  * history when asked, with the exit code saying whether every target held a rate.
  */
 import { judgeStep, stepFigures } from '../../shared/capacity/search.ts';
-import { stepScenario, type CapacityEvent, type CapacityPlan } from '../../shared/capacity/plan.ts';
+import { stepScenario, type CapacityPlan, type CapacityStep } from '../../shared/capacity/plan.ts';
 import { capacityReports, type SearchReport } from '../../shared/capacity/report.ts';
 import { formatCapacityReport, formatStepLine } from '../../shared/format/capacity-text.ts';
 import { targetLabel } from '../../shared/model/scenario.ts';
 import { countSecrets, withoutSecrets } from '../../shared/model/secret-headers.ts';
-import { RunManager } from '../engine/manager.ts';
-import { CapacityRunner, type CapacityOutcome } from '../services/capacity-runner.ts';
+import type { RunnerEvent } from '../jobs/runner.ts';
 import { capacityFromPreset, parseCapacityArgs, type ParsedCapacity } from './capacity-args.ts';
 import { nodeFileIo, type FileIo } from './files.ts';
 import { CAPACITY_HELP } from './help.ts';
-import { LazyStores, saveInHistory, untilDone, type CliContext } from './jobs.ts';
+import { LazyStores, runJob, saveInHistory, type CliContext, type JobOutcome } from './jobs.ts';
 import { findPreset, presetFilePath, readPresetFile } from './preset-lookup.ts';
 import { ProgressLine } from './progress.ts';
 import { EXIT, writeFiles } from './report.ts';
 import { CliInputError } from './values.ts';
+
+/** A finished capacity job: every measured step, in run order (the answers are judged from them). */
+interface CapacityOutcome {
+  plan: CapacityPlan;
+  status: JobOutcome<'capacity'>['status'];
+  steps: CapacityStep[];
+}
 
 /** What --format json and --json hold: the plan, every step's run, and each target's answer. */
 function capacityJson(outcome: CapacityOutcome, reports: readonly SearchReport[]): string {
@@ -79,57 +85,63 @@ export async function capacityCommand(ctx: CliContext): Promise<number> {
   }
   const { output, history } = parsed;
   const labels = plan.targets.map(targetLabel);
-  const manager = new RunManager({ appVersion: ctx.appVersion });
-  const runner = new CapacityRunner({ manager });
   let progress = null as ProgressLine | null;
   let hostError = false;
+  /** Which search each started step belongs to, for an error's label. */
+  const searchOf = new Map<number, number>();
   const say = (text: string): void => {
     if (!output.quiet) ctx.stderr.write(text);
   };
-  const onEvent = (event: CapacityEvent): void => {
+  const onEvent = (event: RunnerEvent<'capacity'>): void => {
     switch (event.type) {
-      case 'started':
-        say(`${plan.name}: ${event.searchCount} target(s), one capacity search each\n`);
+      case 'progress': {
+        const p = event.progress;
+        if (p.type === 'started') {
+          say(`${plan.name}: ${p.searchCount} target(s), one capacity search each\n`);
+          return;
+        }
+        searchOf.set(p.part, p.searchIndex);
+        progress = new ProgressLine(ctx.stderr, stepScenario(plan, p.searchIndex, p.rate));
         return;
-      case 'step-started':
-        progress = new ProgressLine(ctx.stderr, stepScenario(plan, event.searchIndex, event.rate));
+      }
+      case 'sample':
+        if (!output.quiet && event.source === 'engine') progress?.sample(0, event.sample);
         return;
-      case 'step-sample':
-        if (!output.quiet) progress?.sample(0, event.sample);
-        return;
-      case 'step-done': {
+      case 'result': {
         progress?.finish();
-        const { searchIndex, stepIndex, rate, result } = event.step;
+        const { searchIndex, stepIndex, rate, result } = event.result;
         const step = {
-          ...event.step,
+          ...event.result,
           judgement: judgeStep(result, plan.search.goal),
           figures: stepFigures(rate, result),
         };
         say(`${formatStepLine(labels[searchIndex] ?? '', stepIndex, step)}\n`);
         return;
       }
-      case 'error':
+      case 'error': {
         hostError = true;
         progress?.finish();
-        ctx.stderr.write(`trebuchet capacity: ${labels[event.searchIndex] ?? ''}: ${event.message}\n`);
+        const searchIndex = event.part === null ? undefined : searchOf.get(event.part);
+        const label = searchIndex === undefined ? null : labels[searchIndex];
+        ctx.stderr.write(`trebuchet capacity: ${label ? `${label}: ` : ''}${event.message}\n`);
         return;
-      case 'done':
-        return;
+      }
     }
   };
-  let run: { outcome: CapacityOutcome; interrupted: boolean };
+  let run: JobOutcome<'capacity'>;
   try {
-    run = await untilDone(
+    run = await runJob(
       ctx,
-      runner.start(plan),
-      { event: onEvent, stop: (id) => runner.stop(id), interrupted: () => progress?.finish() },
+      'capacity',
+      plan,
+      { event: onEvent, interrupted: () => progress?.finish() },
       { command: 'capacity', stopping: 'the steps measured so far follow' },
     );
   } finally {
     progress?.finish();
-    await manager.stopAll();
   }
-  const { outcome, interrupted } = run;
+  const { interrupted } = run;
+  const outcome: CapacityOutcome = { plan, status: run.status, steps: run.results };
   const shown = withoutSecrets(outcome, output.keepSecrets);
   const reports = capacityReports(shown.plan, shown.steps, null);
   ctx.stdout.write(output.format === 'json' ? capacityJson(shown, reports) : formatCapacityReport(reports));

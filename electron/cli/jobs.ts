@@ -3,8 +3,14 @@
  * they run in, following a started job to its end with Ctrl-C stopping it, and the stores,
  * opened only when needed, to save the job in the history.
  */
-import type { JobHandle } from '../engine/job-table.ts';
-import { HistorySaver, type HistoryDraft } from '../services/history-saver.ts';
+import type { JobKind, PartResultOf, PlanOf } from '../../shared/contract/jobs.ts';
+import type { RunStatus } from '../../shared/model/result.ts';
+import { checkTarget } from '../engine/target-check.ts';
+import { HistorySaver, type HistoryDraft } from '../jobs/history-saver.ts';
+import { newJobId } from '../jobs/ids.ts';
+import type { JobRunner, RunnerEvent } from '../jobs/runner.ts';
+import { RUNNERS } from '../jobs/runners.ts';
+import { startTarget } from '../jobs/target-run.ts';
 import type { Stores } from '../stores/index.ts';
 
 export interface CliContext {
@@ -41,29 +47,55 @@ export class LazyStores {
   }
 }
 
+/** What a job run from the command line came to. */
+export interface JobOutcome<K extends JobKind> {
+  jobId: string;
+  status: RunStatus;
+  /** The parts' results in run order, samples included. */
+  results: PartResultOf<K>[];
+  /** Ctrl-C stopped it. */
+  interrupted: boolean;
+}
+
 /**
- * Follows a started job to its end: subscribes onEvent to its handle (which starts it). The
- * first Ctrl-C stops it (`on.interrupted` first, then a note on stderr, after the command's
- * name, saying what follows) and the partial outcome still comes back.
+ * Runs a job of a kind through its runner (the one the hosts use), on the engine, to its
+ * end: on.event hears every event. The first Ctrl-C stops it (`on.interrupted` first, then a
+ * note on stderr, after the command's name, saying what follows) and the partial outcome
+ * still comes back.
  */
-export async function untilDone<E, T>(
+export async function runJob<K extends JobKind>(
   ctx: CliContext,
-  job: JobHandle<E, T>,
-  on: { event: (event: E) => void; stop: (id: string) => Promise<unknown>; interrupted: () => void },
+  kind: K,
+  plan: PlanOf<K>,
+  on: { event: (event: RunnerEvent<K>) => void; interrupted: () => void },
   says: { command: string; stopping: string },
-): Promise<{ outcome: T; interrupted: boolean }> {
+): Promise<JobOutcome<K>> {
+  const results: PartResultOf<K>[] = [];
+  const jobId = newJobId(kind);
+  const runner: JobRunner<K> = RUNNERS[kind];
+  const job = runner.start(
+    plan,
+    (event) => {
+      if (event.type === 'result') results.push(event.result);
+      on.event(event);
+    },
+    {
+      jobId,
+      appVersion: ctx.appVersion,
+      startTarget,
+      checkTarget: (scenario, signal) => checkTarget(scenario, { appVersion: ctx.appVersion, signal }),
+    },
+  );
   let interrupted = false;
   const stopInterrupt = ctx.onInterrupt(() => {
     if (interrupted) return;
     interrupted = true;
     on.interrupted();
     ctx.stderr.write(`trebuchet ${says.command}: stopping (${says.stopping})...\n`);
-    void on.stop(job.id);
+    void job.stop();
   });
   try {
-    job.events(on.event);
-    const outcome = await job.done;
-    return { outcome, interrupted };
+    return { jobId, status: await job.done, results, interrupted };
   } finally {
     stopInterrupt();
   }

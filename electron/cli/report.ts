@@ -19,7 +19,7 @@ import { formatRunReport } from '../../shared/format/report.ts';
 import { stagesCsv } from '../../shared/format/stages.ts';
 import { PREFLIGHT_FIX_LABELS } from '../../shared/model/preflight.ts';
 import type { RunResult } from '../../shared/model/result.ts';
-import type { ComparisonOutcome } from '../services/comparison-runner.ts';
+import type { ComparisonOutcome } from '../jobs/comparison.ts';
 import { PRIVATE_FILE_MODE, SHARED_FILE_MODE, writeFileAtomic } from '../stores/files.ts';
 import { countSecrets } from '../../shared/model/secret-headers.ts';
 import type { OutputOptions, ReportFormat } from './output-flags.ts';

@@ -1,20 +1,19 @@
 /**
- * `trebuchet run`: parse (finding the preset, if any), run a scenario through the engine's
- * RunManager or a comparison through the ComparisonRunner, print, write files, save in the
+ * `trebuchet run`: parse (finding the preset, if any), run a scenario or a comparison through
+ * its job runner (electron/jobs/, the same as the hosts'), print, write files, save in the
  * history when asked, and pick the exit code.
  */
-import { RunManager } from '../engine/manager.ts';
-import { checkTarget } from '../engine/target-check.ts';
-import { ComparisonRunner, type ComparisonOutcome } from '../services/comparison-runner.ts';
-import type { RunEvent } from '../../shared/contract/api.ts';
+import type { ComparisonOutcome } from '../jobs/comparison.ts';
+import type { RunnerEvent } from '../jobs/runner.ts';
 import { withoutSecrets } from '../../shared/model/secret-headers.ts';
-import { expandPlan, type ComparisonEvent } from '../../shared/comparison/cells.ts';
+import { aggregateComparison } from '../../shared/comparison/table.ts';
+import { expandPlan } from '../../shared/comparison/cells.ts';
 import { levelLabel, levelKindOf } from '../../shared/comparison/plan.ts';
-import type { RunResult, RunStatus } from '../../shared/model/result.ts';
+import type { PreflightFailure } from '../../shared/model/preflight.ts';
 import { applyPreset, parseRunArgs, type PresetRequest, type RunCommand } from './args.ts';
 import { nodeFileIo, type FileIo } from './files.ts';
 import { RUN_HELP } from './help.ts';
-import { LazyStores, saveInHistory, untilDone, type CliContext } from './jobs.ts';
+import { LazyStores, runJob, saveInHistory, type CliContext, type JobOutcome } from './jobs.ts';
 import { findPreset, presetFilePath, readPresetFile } from './preset-lookup.ts';
 import { ProgressLine, cellSummaryLine } from './progress.ts';
 import {
@@ -74,16 +73,14 @@ async function runScenario(
   stores: LazyStores,
 ): Promise<number> {
   const { scenario, output } = command;
-  const manager = new RunManager({ appVersion: ctx.appVersion });
   const progress = new ProgressLine(ctx.stderr, scenario);
   let hostError = false;
-  let status: RunStatus = 'failed';
-  const onEvent = (event: RunEvent): void => {
+  const onEvent = (event: RunnerEvent<'run'>): void => {
     switch (event.type) {
       case 'sample':
-        if (!output.quiet) progress.sample(event.targetIndex, event.sample);
+        if (!output.quiet && event.source === 'engine') progress.sample(event.part, event.sample);
         return;
-      case 'target-done':
+      case 'result':
         progress.finish();
         if (event.result.status === 'failed' && event.result.error) {
           ctx.stderr.write(`trebuchet run: ${event.result.target.url}: ${event.result.error.message}\n`);
@@ -94,28 +91,24 @@ async function runScenario(
         progress.finish();
         ctx.stderr.write(`trebuchet run: ${event.message}\n`);
         return;
-      case 'done':
-        status = event.status;
-        return;
-      case 'started':
-      case 'target-started':
+      case 'progress':
         return;
     }
   };
-  let run: { outcome: RunResult[]; interrupted: boolean };
+  let run: JobOutcome<'run'>;
   try {
-    run = await untilDone(
+    run = await runJob(
       ctx,
-      manager.start(scenario),
-      { event: onEvent, stop: (id) => manager.stop(id), interrupted: () => progress.finish() },
+      'run',
+      scenario,
+      { event: onEvent, interrupted: () => progress.finish() },
       { command: 'run', stopping: 'partial results follow' },
     );
   } finally {
     progress.finish();
-    await manager.stopAll();
   }
 
-  const { outcome: results, interrupted } = run;
+  const { results, interrupted, status } = run;
   const shown = withoutSecrets(results, output.keepSecrets);
   if (results.length > 0) ctx.stdout.write(renderReport(shown, output.format ?? 'text'));
   const filesFailed = reportFiles(ctx, await writeOutputFiles(shown, output));
@@ -134,76 +127,85 @@ async function runComparison(
   const { plan, output } = command;
   const cells = expandPlan(plan);
   const kind = levelKindOf(plan.load);
-  const manager = new RunManager({ appVersion: ctx.appVersion });
-  const runner = new ComparisonRunner({
-    manager,
-    checkTarget: (scenario, signal) => checkTarget(scenario, { appVersion: ctx.appVersion, signal }),
-  });
   let progress = null as ProgressLine | null;
   let hostError = false;
+  let preflightFailures: PreflightFailure[] = [];
   const say = (text: string): void => {
     if (!output.quiet) ctx.stderr.write(text);
   };
-  const onEvent = (event: ComparisonEvent): void => {
-    switch (event.type) {
+  const onProgress = (p: Extract<RunnerEvent<'comparison'>, { type: 'progress' }>['progress']): void => {
+    switch (p.type) {
       case 'started':
-        say(`${plan.name}: ${event.cellCount} run(s)\n`);
+        say(`${plan.name}: ${p.cellCount} run(s)\n`);
         return;
-      case 'cell-started': {
-        const cell = cells[event.cellIndex];
+      case 'part-started': {
+        const cell = cells[p.part];
         if (!cell) return;
         const c = cell.coordinates;
         say(
-          `[${event.cellIndex + 1}/${event.cellCount}] ${cell.target} · ${c.protocol} · ${levelLabel(kind, c.level)} · run ${c.repetition + 1}/${plan.repetitions}\n`,
+          `[${p.part + 1}/${cells.length}] ${cell.target} · ${c.protocol} · ${levelLabel(kind, c.level)} · run ${c.repetition + 1}/${plan.repetitions}\n`,
         );
         progress = new ProgressLine(ctx.stderr, cell.scenario);
         return;
       }
-      case 'cell-sample':
-        if (!output.quiet) progress?.sample(0, event.sample);
+      case 'pause':
+        say(`pausing ${p.seconds} s before the next run\n`);
         return;
-      case 'cell-done': {
+      case 'preflight':
+        say(`checking ${p.checks.length} URL(s) before any load\n`);
+        return;
+      case 'preflight-failed':
+        preflightFailures = p.failures;
+        ctx.stderr.write(
+          `trebuchet run: ${p.failures.length} URL(s) failed the check; no load was sent (the report says why)\n`,
+        );
+        return;
+    }
+  };
+  const onEvent = (event: RunnerEvent<'comparison'>): void => {
+    switch (event.type) {
+      case 'progress':
+        return onProgress(event.progress);
+      case 'sample':
+        if (!output.quiet && event.source === 'engine') progress?.sample(0, event.sample);
+        return;
+      case 'result': {
         progress?.finish();
-        const r = event.outcome.result;
+        const r = event.result.result;
         if (r.status === 'failed' && r.error)
           ctx.stderr.write(`trebuchet run: ${r.target.url}: ${r.error.message}\n`);
         else say(`${cellSummaryLine(r)}\n`);
         return;
       }
-      case 'pause':
-        say(`pausing ${event.seconds} s before the next run\n`);
-        return;
-      case 'preflight':
-        say(`checking ${event.checks.length} URL(s) before any load\n`);
-        return;
-      case 'preflight-failed':
-        ctx.stderr.write(
-          `trebuchet run: ${event.failures.length} URL(s) failed the check; no load was sent (the report says why)\n`,
-        );
-        return;
       case 'error':
         hostError = true;
         progress?.finish();
-        ctx.stderr.write(`trebuchet run: run ${event.cellIndex + 1}: ${event.message}\n`);
-        return;
-      case 'done':
+        ctx.stderr.write(`trebuchet run: run ${(event.part ?? 0) + 1}: ${event.message}\n`);
         return;
     }
   };
-  let run: { outcome: ComparisonOutcome; interrupted: boolean };
+  let run: JobOutcome<'comparison'>;
   try {
-    run = await untilDone(
+    run = await runJob(
       ctx,
-      runner.start(plan),
-      { event: onEvent, stop: (id) => runner.stop(id), interrupted: () => progress?.finish() },
+      'comparison',
+      plan,
+      { event: onEvent, interrupted: () => progress?.finish() },
       { command: 'run', stopping: 'finished runs and the partial one follow' },
     );
   } finally {
     progress?.finish();
-    await manager.stopAll();
   }
 
-  const { outcome, interrupted } = run;
+  const { interrupted } = run;
+  const outcome: ComparisonOutcome = {
+    comparisonId: run.jobId,
+    plan,
+    status: run.status,
+    outcomes: run.results,
+    table: aggregateComparison(plan, run.results),
+    preflightFailures,
+  };
   const results = outcome.outcomes.map((o) => o.result);
   const shown = withoutSecrets(outcome, output.keepSecrets);
   ctx.stdout.write(renderComparisonReport(shown, output.format));

@@ -10,12 +10,11 @@ import {
 import { parseOrThrow, ValidationError } from '../../shared/model/validation.ts';
 import type { SecretOptions } from '../../shared/records/preset-summary.ts';
 import { inputFileIssues } from '../engine/input-files.ts';
-import { RunAdmission } from './run-admission.ts';
 import type { HostServices } from './services.ts';
 
 /** Who sent a command, as a handler sees them. */
 export interface Caller {
-  /** The owner key of a window or a page: runs and comparisons are routed and stopped per owner. */
+  /** The owner key of a window or a page: jobs are routed and stopped per owner. */
   readonly owner: string;
   /** Runs action once the host has sent the reply (a started job begins then, so its events follow it). */
   afterReply(action: () => void): void;
@@ -54,25 +53,24 @@ async function checkInputFiles(
 }
 
 export function createCommandHandlers({ services, info }: CommandDeps): CommandHandlers {
-  const { runs, comparisons, capacity, stores } = services;
+  const { jobs, stores } = services;
   const { presets, history } = stores;
-  const admission = new RunAdmission([runs, comparisons, capacity]);
   const secretOptions = (a: SecretOptions): SecretOptions => ({
     allowPlaintextSecrets: a.allowPlaintextSecrets,
     omitSecrets: a.omitSecrets,
   });
   return {
     'app.info': () => ({ ...info, dataDir: stores.dataDir, problems: stores.problems() }),
-    'run.start': async ({ scenario }, caller) => {
-      await checkInputFiles('run.start', 'scenario', scenario);
-      // Counted and started in the same tick, so concurrent starts cannot pass the cap together.
-      admission.admit(caller.owner);
-      const run = runs.start(scenario, caller.owner);
-      caller.afterReply(run.begin);
-      return { runId: run.id };
+    'jobs.start': async (start, caller) => {
+      await checkInputFiles('jobs.start', 'plan', start.plan);
+      // Counted and registered in the same tick, so concurrent starts cannot pass the cap together.
+      const job = jobs.start(start, caller.owner);
+      caller.afterReply(job.begin);
+      return { jobId: job.id };
     },
-    'run.stop': async ({ runId }, caller) => ({ stopped: await runs.stop(runId, caller.owner) }),
-    'run.active': (_args, caller) => ({ runs: runs.activeOf(caller.owner) }),
+    'jobs.stop': async ({ jobId }, caller) => ({ stopped: await jobs.stop(jobId, caller.owner) }),
+    'jobs.active': (args, caller) => ({ jobs: jobs.activeOf(caller.owner, args?.kind) }),
+    'jobs.events': ({ jobId, after }, caller) => ({ events: jobs.eventsAfter(jobId, caller.owner, after) }),
     'presets.list': () => ({
       presets: presets.list(),
       secretStorage: presets.secretStorage(),
@@ -97,28 +95,6 @@ export function createCommandHandlers({ services, info }: CommandDeps): CommandH
     'history.get': ({ id }) => history.get(id),
     'history.rename': ({ id, name }) => history.rename(id, name),
     'history.delete': async ({ id }) => ({ deleted: await history.delete(id) }),
-    'compare.start': async ({ plan }, caller) => {
-      await checkInputFiles('compare.start', 'plan', plan);
-      admission.admit(caller.owner);
-      const comparison = comparisons.start(plan, caller.owner);
-      caller.afterReply(comparison.begin);
-      return { comparisonId: comparison.id };
-    },
-    'compare.stop': async ({ comparisonId }, caller) => ({
-      stopped: await comparisons.stop(comparisonId, caller.owner),
-    }),
-    'compare.active': (_args, caller) => ({ comparisons: comparisons.activeOf(caller.owner) }),
-    'capacity.start': async ({ plan }, caller) => {
-      await checkInputFiles('capacity.start', 'plan', plan);
-      admission.admit(caller.owner);
-      const search = capacity.start(plan, caller.owner);
-      caller.afterReply(search.begin);
-      return { capacityId: search.id };
-    },
-    'capacity.stop': async ({ capacityId }, caller) => ({
-      stopped: await capacity.stop(capacityId, caller.owner),
-    }),
-    'capacity.active': (_args, caller) => ({ searches: capacity.activeOf(caller.owner) }),
   };
 }
 
@@ -132,7 +108,7 @@ export interface Dispatched {
 /**
  * Validates a command's name and input with the shared schemas, runs its handler and
  * answers with a reply envelope; it never throws. A bad input's error names the field,
- * e.g. "run.start input is invalid: scenario.targets.0.url: URL is not valid ...".
+ * e.g. "jobs.start input is invalid: plan.targets.0.url: URL is not valid ...".
  */
 export async function dispatchCommand(
   handlers: CommandHandlers,

@@ -5,18 +5,16 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import { RunManager } from '../engine/manager.ts';
 import {
   clientIdSchema,
   clientMessageSchema,
   WEB_SOCKET_PATH,
-  type HostMessage,
+  type PageMessage,
 } from '../../shared/contract/web-protocol.ts';
+import type { StartTarget } from '../jobs/target-run.ts';
 import { createCommandHandlers, dispatchCommand } from './commands.ts';
 import { securityHeaders } from './csp.ts';
-import type { RunManagerLike } from '../services/comparison-runner.ts';
 import { openStores, type Stores } from '../stores/index.ts';
-import type { Sink } from './owned-jobs.ts';
 import { createHostServices } from './services.ts';
 import { readStaticFile } from './static-files.ts';
 
@@ -32,8 +30,8 @@ export interface WebHostOptions {
   token?: string;
   /** Bind a non-loopback address anyway (trebuchet serve --allow-remote). */
   allowNonLoopback?: boolean;
-  /** The engine to drive; default a new RunManager({ appVersion }). */
-  manager?: RunManagerLike;
+  /** How each part of a job runs; the engine's by default (tests pass a stand-in or a watcher). */
+  startTarget?: StartTarget;
   /**
    * Where presets.json and history/ live (trebuchet serve --data-dir); default conf's
    * directory for "trebuchet" (~/.config/trebuchet-nodejs on Linux). Tests use temp dirs.
@@ -46,11 +44,13 @@ export interface WebHostOptions {
    */
   allowPlaintextSecretsInHistory?: boolean;
   /**
-   * How long a page's runs outlive its last socket, so a reload or a dropped connection
+   * How long a page's jobs outlive its last socket, so a reload or a dropped connection
    * finds them again (same client id from sessionStorage). Default 30 s; then they stop
    * and keep their partial results.
    */
   reattachGraceMs?: number;
+  /** How long a finished job's events stay for a page reconnecting after its end (JobRegistry's default). */
+  keepFinishedMs?: number;
 }
 
 export interface WebHost {
@@ -60,7 +60,7 @@ export interface WebHost {
   port: number;
   /** Where presets.json and history/ are kept. */
   dataDir: string;
-  /** Stops the runs and comparisons started through this host (partial results kept and saved), closes every socket. */
+  /** Stops the jobs started through this host (partial results kept and saved), closes every socket. */
   close(): Promise<void>;
 }
 
@@ -74,37 +74,12 @@ export function isLoopbackHost(host: string): boolean {
   return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
 }
 
-/** One browser tab (its client id survives reloads) and what it is sent. */
+/** One browser tab (its client id survives reloads) and its open sockets. */
 interface Page {
   sockets: Set<WebSocket>;
-  /** One per job of the page whose messages are not all out (see jobSink). */
-  outboxes: Set<Outbox>;
-  /** Pending stop of the page's runs after its last socket closed. */
+  /** Pending stop of the page's jobs after its last socket closed. */
   release: NodeJS.Timeout | null;
 }
-
-/**
- * One job's reconnect backlog: its messages sent while none of the page's sockets was open (a
- * dropped connection being reopened, a reload), in order. The next socket the page opens gets
- * them first, so a job's events (its 'done' above all) are not lost in the gap.
- */
-interface Outbox {
-  messages: string[];
-  /** The job's last message is in (or out): the outbox goes once it is empty. */
-  ended: boolean;
-}
-
-/**
- * Backlog messages of one job past which its samples are dropped (a page gone for a long
- * grace period); every other event, a few per run, is kept.
- */
-const MAX_BACKLOG = 10_000;
-
-const isSample = (message: HostMessage): boolean =>
-  (message.kind === 'event' && (message.event.type === 'sample' || message.event.type === 'server-sample')) ||
-  (message.kind === 'comparison' &&
-    (message.event.type === 'cell-sample' || message.event.type === 'cell-server-sample')) ||
-  (message.kind === 'capacity' && message.event.type === 'step-sample');
 
 /**
  * Serves the built renderer and implements the API contract over a WebSocket, so the same
@@ -136,9 +111,10 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     allowPlaintextSecretsInHistory: opts.allowPlaintextSecretsInHistory,
   });
   const services = createHostServices({
-    engine: opts.manager ?? new RunManager({ appVersion: opts.appVersion }),
     stores,
     appVersion: opts.appVersion,
+    startTarget: opts.startTarget,
+    keepFinishedMs: opts.keepFinishedMs,
   });
   const handlers = createCommandHandlers({
     services,
@@ -213,40 +189,20 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     wss.handleUpgrade(req, socket, head, (ws) => connect(ws, clientId));
   });
 
-  /** Sends text on the page's open sockets; false when none is open. */
-  function sendToPage(page: Page, text: string): boolean {
-    let sent = false;
-    for (const ws of page.sockets) {
-      if (ws.readyState !== WebSocket.OPEN) continue;
-      ws.send(text);
-      sent = true;
-    }
-    return sent;
-  }
-
-  /** The sink of one of the page's jobs: its messages, or its outbox while the page has no socket. */
-  function jobSink<E>(page: Page, toMessage: (event: E) => HostMessage): Sink<E> {
-    const outbox: Outbox = { messages: [], ended: false };
-    page.outboxes.add(outbox);
-    return (event, last) => {
-      const message = toMessage(event);
-      const text = JSON.stringify(message);
-      const keep = outbox.messages.length < MAX_BACKLOG || !isSample(message);
-      if (!sendToPage(page, text) && keep) outbox.messages.push(text);
-      outbox.ended = last;
-      if (last && outbox.messages.length === 0) page.outboxes.delete(outbox);
-    };
+  /**
+   * Sends a message on the page's open sockets. A job event sent while it has none is not kept
+   * here: the job's replay holds it, and the page asks for what it missed when it is back.
+   */
+  function sendToPage(page: Page, message: PageMessage): void {
+    const text = JSON.stringify(message);
+    for (const ws of page.sockets) if (ws.readyState === WebSocket.OPEN) ws.send(text);
   }
 
   function pageFor(clientId: string): Page {
     let page = pages.get(clientId);
     if (!page) {
-      const created: Page = { sockets: new Set(), outboxes: new Set(), release: null };
-      services.attach(clientId, {
-        run: () => jobSink(created, (event) => ({ kind: 'event', event })),
-        comparison: () => jobSink(created, (event) => ({ kind: 'comparison', event })),
-        capacity: () => jobSink(created, (event) => ({ kind: 'capacity', event })),
-      });
+      const created: Page = { sockets: new Set(), release: null };
+      services.attach(clientId, (envelope) => sendToPage(created, { kind: 'job', envelope }));
       pages.set(clientId, created);
       page = created;
     }
@@ -258,10 +214,6 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     if (page.release) clearTimeout(page.release);
     page.release = null;
     page.sockets.add(ws);
-    for (const outbox of page.outboxes) {
-      for (const text of outbox.messages.splice(0)) ws.send(text);
-      if (outbox.ended) page.outboxes.delete(outbox);
-    }
     ws.on('error', () => ws.terminate());
     ws.on('message', (data: RawData, isBinary: boolean) => receive(ws, clientId, data, isBinary));
     ws.on('close', () => {
@@ -270,7 +222,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     });
   }
 
-  /** A page that is gone for good (not reloaded within the grace) has its runs and comparisons stopped. */
+  /** A page that is gone for good (not reloaded within the grace) has its jobs stopped. */
   function scheduleRelease(clientId: string, page: Page): void {
     const forget = () => {
       services.detach(clientId);
@@ -298,7 +250,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     const { id, command, input } = message.data;
     void dispatchCommand(handlers, command, input, clientId).then(({ reply, replied }) => {
       if (ws.readyState === WebSocket.OPEN)
-        ws.send(JSON.stringify({ kind: 'reply', id, reply } satisfies HostMessage));
+        ws.send(JSON.stringify({ kind: 'reply', id, reply } satisfies PageMessage));
       // Sent: a job the command started begins now, so its first event follows the reply.
       replied();
     });

@@ -1,11 +1,11 @@
 import type { App, BrowserWindow } from 'electron';
 import type { HostServices } from '../host/services.ts';
 import { windowOwner } from './ipc.ts';
-import { CAPACITY_EVENT_CHANNEL, COMPARISON_EVENT_CHANNEL, RUN_EVENT_CHANNEL } from './ipc-channels.ts';
+import { JOB_EVENT_CHANNEL } from './ipc-channels.ts';
 import { createMainWindow, type MainWindowOptions } from './window.ts';
 
 export interface AppShell {
-  /** Runs, comparisons and capacity searches, routed per window. */
+  /** The jobs of every kind, routed per window. */
   services: Pick<HostServices, 'attach' | 'detach' | 'stopOwned'>;
   /** The app's windows' webContents ids, which IPC trusts. */
   trusted: Set<number>;
@@ -13,9 +13,9 @@ export interface AppShell {
 }
 
 /**
- * Opens a window wired to the host's services: each of its runs, comparisons and searches sends its
- * events to it (never to a destroyed one), and closing it stops them; they keep (and save)
- * their partial results.
+ * Opens a window wired to the host's services: each of its jobs sends its events to it
+ * (never to a destroyed one), and closing it stops them; they keep (and save) their partial
+ * results.
  */
 export function openAppWindow(shell: AppShell): BrowserWindow {
   const window = createMainWindow(shell.window);
@@ -25,16 +25,8 @@ export function openAppWindow(shell: AppShell): BrowserWindow {
   const contentsId = contents.id;
   const owner = windowOwner(contents);
   shell.trusted.add(contentsId);
-  shell.services.attach(owner, {
-    run: () => (event) => {
-      if (!contents.isDestroyed()) contents.send(RUN_EVENT_CHANNEL, event);
-    },
-    comparison: () => (event) => {
-      if (!contents.isDestroyed()) contents.send(COMPARISON_EVENT_CHANNEL, event);
-    },
-    capacity: () => (event) => {
-      if (!contents.isDestroyed()) contents.send(CAPACITY_EVENT_CHANNEL, event);
-    },
+  shell.services.attach(owner, (envelope) => {
+    if (!contents.isDestroyed()) contents.send(JOB_EVENT_CHANNEL, envelope);
   });
   window.on('closed', () => {
     shell.trusted.delete(contentsId);

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { app, BrowserWindow, ipcMain, protocol, session } from 'electron';
-import { RunManager } from '../engine/manager.ts';
 import { createCommandHandlers } from '../host/commands.ts';
 import { createHostServices, type HostServices } from '../host/services.ts';
 import { openDesktopStores } from '../stores/electron-adapter.ts';
@@ -12,10 +11,9 @@ import { hardenSession } from './security.ts';
 // Wiring only: every piece lives in a module of its own, tested with a mocked electron.
 registerAppScheme(protocol);
 
-const manager = new RunManager({ appVersion: app.getVersion() });
-// Set once the app is ready (safeStorage, behind the stores, needs it).
+// Set once the app is ready (safeStorage, behind the stores, needs it); no job runs before.
 let services: HostServices | null = null;
-stopRunsBeforeQuit(app, () => (services ? services.close() : manager.stopAll()));
+stopRunsBeforeQuit(app, () => (services ? services.close() : Promise.resolve()));
 
 app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
@@ -26,11 +24,7 @@ app
   .then(async () => {
     hardenSession(session.defaultSession, APP_ORIGIN);
     serveRenderer(session.defaultSession.protocol, path.join(app.getAppPath(), 'dist', 'renderer'));
-    const ready = createHostServices({
-      engine: manager,
-      stores: await openDesktopStores(),
-      appVersion: app.getVersion(),
-    });
+    const ready = createHostServices({ stores: await openDesktopStores(), appVersion: app.getVersion() });
     services = ready;
     const shell: AppShell = {
       services: ready,

@@ -1,40 +1,26 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import type { CapacityEvent, ComparisonEvent, RunEvent, TrebuchetApi } from '../../shared/contract/api.ts';
+import type { TrebuchetApi } from '../../shared/contract/api.ts';
 import { createTrebuchetApi, JobEvents } from '../../shared/contract/client.ts';
-import {
-  CAPACITY_EVENT_CHANNEL,
-  commandChannel,
-  COMPARISON_EVENT_CHANNEL,
-  RUN_EVENT_CHANNEL,
-} from '../main/ipc-channels.ts';
+import type { JobEnvelope } from '../../shared/contract/jobs.ts';
+import { commandChannel, JOB_EVENT_CHANNEL } from '../main/ipc-channels.ts';
 
 /**
  * The curated object the renderer gets as window.trebuchet: one method per command of the
- * contract and one per-job event subscription per kind of job (a run's, a comparison's, a
- * capacity search's). No channel names, no
- * ipcRenderer, no Electron event objects cross the bridge. Bundled to dist/preload/index.cjs
- * (a sandboxed preload cannot import modules).
+ * contract and the one per-job event subscription. No channel names, no ipcRenderer, no
+ * Electron event objects cross the bridge. Bundled to dist/preload/index.cjs (a sandboxed
+ * preload cannot import modules).
  */
 
-/** One channel's events, each handed to its own job's listeners, without Electron's event object. */
-function jobEvents<E>(channel: string, idOf: (event: E) => string, what: string): JobEvents<E> {
-  const events = new JobEvents<E>(idOf, what);
-  ipcRenderer.on(channel, (_event: IpcRendererEvent, payload: E) => events.deliver(payload));
-  return events;
-}
-
-const runs = jobEvents<RunEvent>(RUN_EVENT_CHANNEL, (e) => e.runId, 'run');
-const comparisons = jobEvents<ComparisonEvent>(COMPARISON_EVENT_CHANNEL, (e) => e.comparisonId, 'comparison');
-const searches = jobEvents<CapacityEvent>(CAPACITY_EVENT_CHANNEL, (e) => e.capacityId, 'capacity search');
+// The window's one event channel: each job's events handed to its own listeners, without Electron's event object.
+const jobs = new JobEvents();
+ipcRenderer.on(JOB_EVENT_CHANNEL, (_event: IpcRendererEvent, envelope: JobEnvelope) =>
+  jobs.deliver(envelope),
+);
 
 const trebuchet: TrebuchetApi = createTrebuchetApi(
   // The main process answers every command with a CommandReply (electron/main/ipc.ts).
   (command, input) => ipcRenderer.invoke(commandChannel(command), input),
-  {
-    onRunEvent: (runId, listener) => runs.subscribe(runId, listener),
-    onComparisonEvent: (comparisonId, listener) => comparisons.subscribe(comparisonId, listener),
-    onCapacityEvent: (capacityId, listener) => searches.subscribe(capacityId, listener),
-  },
+  { onJobEvent: (jobId, listener) => jobs.subscribe(jobId, listener) },
 );
 
 contextBridge.exposeInMainWorld('trebuchet', trebuchet);

@@ -1,13 +1,6 @@
-import { createTrebuchetApi, JobEvents } from '../../shared/contract/client.ts';
-import type {
-  CapacityEvent,
-  CommandName,
-  CommandReply,
-  ComparisonEvent,
-  RunEvent,
-  TrebuchetApi,
-} from '../../shared/contract/api.ts';
-import { hostMessageSchema, type ClientMessage } from '../../shared/contract/web-protocol.ts';
+import { createTrebuchetApi, JobEvents, unwrapReply } from '../../shared/contract/client.ts';
+import type { CommandName, CommandOutput, CommandReply, TrebuchetApi } from '../../shared/contract/api.ts';
+import { pageMessageSchema, type ClientMessage } from '../../shared/contract/web-protocol.ts';
 
 /** What the client needs to hear from a socket. */
 export interface SocketHandlers {
@@ -59,18 +52,16 @@ interface Pending {
  * Opens the web host's WebSocket and implements TrebuchetApi over it. Resolves once the
  * first connection is open; rejects if that first attempt fails. Afterwards a dropped
  * connection is reopened with backoff: commands sent meanwhile wait for it (up to
- * offlineTimeoutMs), commands whose reply was lost with the old socket reject, and job
- * events (runs, comparisons, capacity searches) resume on the new socket, those sent in the gap first (the host
- * keys them by the page, not by the socket, and keeps them while the page has none open).
- * Every message from the host is validated; malformed ones are dropped.
+ * offlineTimeoutMs), commands whose reply was lost with the old socket reject, and the jobs
+ * followed resume on the new socket: each asks the host for the events after the last one it
+ * got (jobs.events, from the job's replay), its live ones waiting meanwhile, so none is lost
+ * or applied twice. Every message from the host is validated; malformed ones are dropped.
  */
 export function connectWebSocketApi(opts: WebSocketApiOptions): Promise<WebSocketApi> {
   const baseDelay = opts.reconnectDelayMs ?? 250;
   const maxDelay = opts.maxReconnectDelayMs ?? 5000;
   const offlineTimeout = opts.offlineTimeoutMs ?? 15_000;
-  const runs = new JobEvents<RunEvent>((e) => e.runId, 'run');
-  const comparisons = new JobEvents<ComparisonEvent>((e) => e.comparisonId, 'comparison');
-  const searches = new JobEvents<CapacityEvent>((e) => e.capacityId, 'capacity search');
+  const jobs = new JobEvents();
   const pending = new Map<number, Pending>();
   const waitingForOpen = new Set<{ wake(): void; fail(error: Error): void }>();
   let nextId = 1;
@@ -94,7 +85,7 @@ export function connectWebSocketApi(opts: WebSocketApiOptions): Promise<WebSocke
       console.warn('trebuchet: dropped a message from the host that is not JSON');
       return;
     }
-    const message = hostMessageSchema.safeParse(parsed);
+    const message = pageMessageSchema.safeParse(parsed);
     if (!message.success) {
       console.warn('trebuchet: dropped a malformed message from the host:', message.error.message);
       return;
@@ -106,13 +97,20 @@ export function connectWebSocketApi(opts: WebSocketApiOptions): Promise<WebSocke
       waiter?.resolve(msg.reply.ok ? { ok: true, value: msg.reply.value } : msg.reply);
       return;
     }
-    switch (msg.kind) {
-      case 'comparison':
-        return comparisons.deliver(msg.event);
-      case 'capacity':
-        return searches.deliver(msg.event);
-      case 'event':
-        return runs.deliver(msg.event);
+    jobs.deliver(msg.envelope);
+  };
+
+  /** After a reconnect: each followed job gets the events the host sent while the page was away. */
+  const catchUp = () => {
+    for (const { jobId, after } of jobs.followed()) {
+      jobs
+        .catchUp(jobId, async () => {
+          const value = unwrapReply(await send('jobs.events', { jobId, after }));
+          return (value as CommandOutput<'jobs.events'>).events;
+        })
+        .catch((e: unknown) =>
+          console.warn('trebuchet: could not catch up with a job after a reconnect:', e),
+        );
     }
   };
 
@@ -124,7 +122,8 @@ export function connectWebSocketApi(opts: WebSocketApiOptions): Promise<WebSocke
         setConnected(true);
         for (const waiter of waitingForOpen) waiter.wake();
         waitingForOpen.clear();
-        onFirst?.resolve();
+        if (onFirst) onFirst.resolve();
+        else catchUp();
         onFirst = undefined;
       },
       close: () => {
@@ -189,11 +188,7 @@ export function connectWebSocketApi(opts: WebSocketApiOptions): Promise<WebSocke
     });
   };
 
-  const api = createTrebuchetApi(send, {
-    onRunEvent: (runId, listener) => runs.subscribe(runId, listener),
-    onComparisonEvent: (comparisonId, listener) => comparisons.subscribe(comparisonId, listener),
-    onCapacityEvent: (capacityId, listener) => searches.subscribe(capacityId, listener),
-  });
+  const api = createTrebuchetApi(send, { onJobEvent: (jobId, listener) => jobs.subscribe(jobId, listener) });
 
   return new Promise<WebSocketApi>((resolve, reject) => {
     open({

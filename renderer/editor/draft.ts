@@ -265,7 +265,7 @@ export function workersSummary(text: string): string {
   return `${w} worker${w === 1 ? '' : 's'}`;
 }
 
-/** The draft as the schema's input: the shape run.start takes, numbers parsed where they parse. */
+/** The draft as the schema's input: the plan jobs.start takes for a run, numbers parsed where they parse. */
 export function draftToInput(d: ScenarioDraft): unknown {
   const stages = d.staged
     ? {

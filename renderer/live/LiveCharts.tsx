@@ -1,15 +1,21 @@
 import { memo, useMemo, type ReactNode } from 'react';
 import type { Sample } from '../../shared/model/result.ts';
 import type { Load } from '../../shared/model/scenario.ts';
-import type { RunStore } from '../run/runStore.ts';
 import { ChartFrame } from '../components/ChartCard.tsx';
 import type { ChartAbout } from '../views/Export/chartSubject.ts';
-import { liveCharts, type LiveChartSpec, type LiveFeed, type TimedReading } from './liveSeries.ts';
+import {
+  liveCharts,
+  type JobFeeds,
+  type LiveChartSpec,
+  type LiveFeed,
+  type TimedReading,
+} from './liveSeries.ts';
 import { useLiveChart } from './useLiveChart.ts';
 import './live.css';
 
 interface LiveChartsProps {
-  store: RunStore;
+  /** The job's samples (JobStore.feeds). */
+  feeds: JobFeeds;
   targetIndex: number | null;
   /** The run's generation: a new run draws on fresh charts. */
   generation: number;
@@ -24,7 +30,7 @@ interface LiveChartsProps {
  * Memoised: its props change only with the run or the shown target, not per sample.
  */
 export const LiveCharts = memo(function LiveCharts({
-  store,
+  feeds,
   targetIndex,
   generation,
   about,
@@ -37,7 +43,7 @@ export const LiveCharts = memo(function LiveCharts({
         <LiveChart
           key={`${spec.id}-${generation}`}
           spec={spec}
-          feed={store.feeds.engine}
+          feed={feeds.engine}
           targetIndex={targetIndex}
           about={about}
         />

@@ -1,7 +1,8 @@
 import { memo } from 'react';
 import type { Monitor } from '../../shared/resources/monitor.ts';
 import type { ServerResources } from '../../shared/resources/resources.ts';
-import type { RunStore, ServerLive } from '../run/runStore.ts';
+import type { ServerLive } from '../jobs/partLive.ts';
+import type { JobFeeds } from './liveSeries.ts';
 import type { ChartAbout } from '../views/Export/chartSubject.ts';
 import { LiveChart } from './LiveCharts.tsx';
 import { serverPanelModel } from './serverPanelModel.ts';
@@ -9,7 +10,8 @@ import { SERVER_LIVE_CHARTS } from './serverSeries.ts';
 import './ServerPanel.css';
 
 interface ServerPanelProps {
-  store: RunStore;
+  /** The job's samples (JobStore.feeds). */
+  feeds: JobFeeds;
   targetIndex: number;
   /** The run's generation: a new run draws on fresh charts. */
   generation: number;
@@ -27,7 +29,7 @@ interface ServerPanelProps {
  * tick without a reading is a gap in the lines, its reason in the note.
  */
 export const ServerPanel = memo(function ServerPanel({
-  store,
+  feeds,
   targetIndex,
   generation,
   about,
@@ -67,8 +69,8 @@ export const ServerPanel = memo(function ServerPanel({
             <LiveChart
               key={`${spec.id}-${generation}`}
               spec={spec}
-              feed={store.feeds.server}
-              clock={store.feeds.engine}
+              feed={feeds.server}
+              clock={feeds.engine}
               targetIndex={targetIndex}
               about={about}
             />

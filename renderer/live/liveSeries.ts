@@ -1,4 +1,6 @@
 import type { Sample } from '../../shared/model/result.ts';
+import type { ResourceSample } from '../../shared/resources/resources.ts';
+import type { SeriesChange } from '../../shared/model/sample-series.ts';
 import type { Load } from '../../shared/model/scenario.ts';
 import { windowTarget } from '../../shared/stages/load-plan.ts';
 import type { Palette } from '../charts/palette.ts';
@@ -53,11 +55,21 @@ export interface TimedReading {
   elapsedSeconds: number;
 }
 
-/** A stream of one kind of reading per target: the ones so far, then each as it arrives. */
+/**
+ * A stream of one kind of reading per part of a job: the ones so far, then each as it arrives,
+ * with what it did to the part's series (its SampleSeries): a new last reading, or the last
+ * one's place taken (the engine's final fold), which a chart draws by replacing its last point.
+ */
 export interface LiveFeed<S> {
-  /** The target's readings so far (shared array: read, never modify). */
-  all: (targetIndex: number) => readonly S[];
-  subscribe: (listener: (targetIndex: number, reading: S) => void) => () => void;
+  /** The part's readings so far (shared array: read, never modify). */
+  all: (part: number) => readonly S[];
+  subscribe: (listener: (part: number, reading: S, change: SeriesChange) => void) => () => void;
+}
+
+/** The engine's samples and the server's readings of a job's parts, as charts read them. */
+export interface JobFeeds {
+  engine: LiveFeed<Sample>;
+  server: LiveFeed<ResourceSample>;
 }
 
 const statusSeries = (cls: StatusClass | 'errors', label: string, optional: boolean): LiveSeries => ({

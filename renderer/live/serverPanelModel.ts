@@ -2,7 +2,7 @@ import { describeResourceSource, formatResourceValue } from '../../shared/format
 import { monitorText, type Monitor } from '../../shared/resources/monitor.ts';
 import { SERVER_CHARTS, type ServerChartId } from '../../shared/resources/charts.ts';
 import type { ResourceFigure, ServerResources } from '../../shared/resources/resources.ts';
-import type { ServerLive } from '../run/runStore.ts';
+import type { ServerLive } from '../jobs/partLive.ts';
 
 /** What the server panel shows of one target, computed from its state; the component lays it out. */
 export interface ServerPanelModel {

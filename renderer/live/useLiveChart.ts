@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import type { ChartDataset } from 'chart.js';
 import type { Sample } from '../../shared/model/result.ts';
+import type { SeriesChange } from '../../shared/model/sample-series.ts';
 import { baseLineOptions } from '../charts/baseOptions.ts';
 import { withAlpha, type Palette } from '../charts/palette.ts';
 import { Chart } from '../charts/setup.ts';
@@ -8,9 +9,10 @@ import { useChartCanvas } from '../charts/useChartCanvas.ts';
 import { pointsOf, type LiveChartSpec, type LiveFeed, type Point, type TimedReading } from './liveSeries.ts';
 
 /**
- * A live chart of one target's readings. Each reading is pushed onto the chart's datasets and
- * drawn with update('none'), so no React state changes per reading (one under the seq of the
- * one before replaces its point: the engine's final fold, see Sample.final). The canvas'
+ * A live chart of one part's readings. Each reading is pushed onto the chart's datasets and
+ * drawn with update('none'), so no React state changes per reading; one that took the last
+ * one's place in the part's series (the feed says so: the engine's final fold, see
+ * Sample.final) replaces the last point. The canvas'
  * data-points attribute carries the point count for tests, data-series the lines' ids. With
  * a `clock` (the engine's samples), the x axis ends at the run's latest tick rather than at
  * the chart's own last point, so a chart read less often (the server's) stays on the
@@ -40,13 +42,10 @@ export function useLiveChart<S extends TimedReading>(
         item.datasetIndex === undefined || seen[item.datasetIndex] === true;
       const chart = new Chart<'line', Point[]>(canvas, { type: 'line', data: { datasets }, options });
 
-      let lastSeq: number | null = null;
-      const append = (reading: S): void => {
-        const replaces = reading.seq === lastSeq;
-        lastSeq = reading.seq;
+      const append = (reading: S, change: SeriesChange = 'appended'): void => {
         pointsOf(spec, reading).forEach((point, k) => {
           const ds = chart.data.datasets[k]!;
-          if (replaces) ds.data[ds.data.length - 1] = point;
+          if (change === 'replaced') ds.data[ds.data.length - 1] = point;
           else ds.data.push(point);
           if (!seen[k] && point.y !== null && point.y > 0) {
             seen[k] = true;
@@ -70,9 +69,9 @@ export function useLiveChart<S extends TimedReading>(
       }
       draw();
 
-      const off = feed.subscribe((i, reading) => {
+      const off = feed.subscribe((i, reading, change) => {
         if (i !== targetIndex) return;
-        append(reading);
+        append(reading, change);
         draw();
       });
       const offClock = clock?.subscribe((i, sample) => {

@@ -4,7 +4,7 @@ import { formatClock, formatCount, formatLiveRate, formatMs, formatRateValue } f
 import { TargetStrip } from '../components/TargetStrip.tsx';
 import { progressOf } from './progress.ts';
 import { useNow } from './useNow.ts';
-import type { RunState } from './runStore.ts';
+import type { RunState } from './runJob.ts';
 import { statusBadge, statusText, targetStatus } from './targetStatus.ts';
 import './run.css';
 
@@ -17,8 +17,8 @@ interface RunPanelProps {
 /** Progress, live counters and, for several targets, which one runs and each one's outcome. */
 export function RunPanel({ state, shown, onPick }: RunPanelProps) {
   // The clock ticks here, so only this panel re-renders between samples.
-  const now = useNow(state.currentTarget !== null);
-  const scenario = state.scenario;
+  const now = useNow(state.current !== null);
+  const scenario = state.plan;
   if (!scenario || shown === null) return null;
   const live = state.live[shown];
   const result = state.results[shown] ?? null;
@@ -28,8 +28,8 @@ export function RunPanel({ state, shown, onPick }: RunPanelProps) {
   const target = scenario.targets[shown];
 
   const elapsed =
-    running && state.targetStartedAt !== null
-      ? (now - state.targetStartedAt) / 1000
+    running && state.partStartedAt !== null
+      ? (now - state.partStartedAt) / 1000
       : (result?.durationSeconds ?? 0) + (result?.options.warmupSeconds ?? 0);
   const progress = running ? progressOf(scenario, elapsed, live?.last ?? null) : null;
   const fraction = progress
@@ -44,9 +44,10 @@ export function RunPanel({ state, shown, onPick }: RunPanelProps) {
   const errors = live?.errors ?? 0;
   const p99 = live?.last?.latency?.p99 ?? null;
 
+  const targetCount = scenario.targets.length;
   return (
     <section className="run-panel card" data-testid="run-panel" data-phase={state.phase}>
-      {state.targetCount > 1 && (
+      {targetCount > 1 && (
         <TargetStrip
           targets={scenario.targets.map((t, i) => {
             const st = targetStatus(state, i);
@@ -70,7 +71,7 @@ export function RunPanel({ state, shown, onPick }: RunPanelProps) {
             {progress?.warmup ? 'warming up' : badge.text}
           </span>
           <span className="progress-head__target">
-            {state.targetCount > 1 && `Target ${shown + 1} of ${state.targetCount} · `}
+            {targetCount > 1 && `Target ${shown + 1} of ${targetCount} · `}
             {target ? targetLabel(target) : ''}
           </span>
           {target && (

@@ -1,6 +1,6 @@
 import type { RunResult, RunStatus } from '../../shared/model/result.ts';
 import { runVerdict } from '../../shared/verdict/verdict.ts';
-import type { RunState } from './runStore.ts';
+import type { RunState } from './runJob.ts';
 
 export type TargetStatus = 'pending' | 'running' | RunStatus | 'skipped';
 
@@ -8,17 +8,18 @@ export type TargetStatus = 'pending' | 'running' | RunStatus | 'skipped';
 export function targetStatus(state: RunState, i: number): TargetStatus {
   const result = state.results[i];
   if (result) return result.status;
-  if (state.currentTarget === i) return 'running';
+  if (state.current === i) return 'running';
   if (state.phase === 'done') return 'skipped';
   return 'pending';
 }
 
 /** The target the views show: the one picked, else the one running, else the last with a result. */
 export function shownTarget(state: RunState, picked: number | null): number | null {
-  if (picked !== null && picked < state.targetCount) return picked;
-  if (state.currentTarget !== null) return state.currentTarget;
-  for (let i = state.results.length - 1; i >= 0; i--) if (state.results[i]) return i;
-  return state.targetCount > 0 ? 0 : null;
+  const targetCount = state.results.length;
+  if (picked !== null && picked < targetCount) return picked;
+  if (state.current !== null) return state.current;
+  for (let i = targetCount - 1; i >= 0; i--) if (state.results[i]) return i;
+  return targetCount > 0 ? 0 : null;
 }
 
 const STATUS_TEXT: Record<TargetStatus, string> = {

@@ -1,13 +1,13 @@
 /**
  * A capacity search job (the Capacity mode, `trebuchet capacity`): one search per target, one
- * after another, each step an open-model run of its own. The plan, the scenario of each step,
- * the job's events and its measured steps. Pure.
+ * after another, each step an open-model run of its own. The plan, the scenario of each step
+ * and its measured steps (its job: ./job.ts). Pure.
  */
 import { z } from 'zod';
 import { capacitySearchSchema } from './search.ts';
 import { DEFAULTS, LIMITS } from '../model/defaults.ts';
 import { boundedInt } from '../model/number-schema.ts';
-import { runResultSchema, runStatusSchema, sampleSchema } from '../model/result.ts';
+import { runResultSchema } from '../model/result.ts';
 import {
   displayNameSchema,
   protocolSchema,
@@ -78,43 +78,3 @@ export const capacityStepSchema = z.object({
   result: runResultSchema,
 });
 export type CapacityStep = z.infer<typeof capacityStepSchema>;
-
-/**
- * One stream per capacity job, keyed by its id. The answers are not sent: each is judged
- * again from the steps (shared/capacity/report.ts), so events carry only measured data.
- */
-export const capacityEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('started'), capacityId: z.string(), searchCount: index }),
-  /** Step stepIndex of search searchIndex began as engine run runId. */
-  z.object({
-    type: z.literal('step-started'),
-    capacityId: z.string(),
-    searchIndex: index,
-    stepIndex: index,
-    rate: z.number().positive(),
-    phase: stepPhaseSchema,
-    runId: z.string(),
-  }),
-  /** One tick of the running step, for a live view. */
-  z.object({
-    type: z.literal('step-sample'),
-    capacityId: z.string(),
-    searchIndex: index,
-    stepIndex: index,
-    sample: sampleSchema,
-  }),
-  z.object({ type: z.literal('step-done'), capacityId: z.string(), step: capacityStepSchema }),
-  /** A step could not run (the host broke down, not the target: a failing target gives a failed result). */
-  z.object({ type: z.literal('error'), capacityId: z.string(), searchIndex: index, message: z.string() }),
-  /** The job ended: cancelled when stopped (measured steps are kept), failed when no step measured anything. */
-  z.object({
-    type: z.literal('done'),
-    capacityId: z.string(),
-    status: runStatusSchema,
-    steps: z.array(capacityStepSchema),
-    /** Set by a host that saved the search in run history (the saved run's id), or could not. */
-    historyId: z.string().optional(),
-    historyError: z.string().optional(),
-  }),
-]);
-export type CapacityEvent = z.infer<typeof capacityEventSchema>;

@@ -7,12 +7,10 @@ import {
   urlFor,
   type ComparisonPlan,
 } from './plan.ts';
-import { preflightCheckSchema, preflightFailureSchema } from '../model/preflight.ts';
-import { resourceSampleSchema } from '../resources/resources.ts';
-import { runResultSchema, runStatusSchema, sampleSchema } from '../model/result.ts';
+import { runResultSchema } from '../model/result.ts';
 import { SCENARIO_VERSION, type Load, type Scenario } from '../model/scenario.ts';
 
-/* A comparison's cells (one run each, in run order), their outcomes and the events of a comparison run. */
+/* A comparison's cells (one run each, in run order) and their outcomes (its job: ./job.ts). */
 
 /** Where a cell sits in the matrix. Repetitions of the same target, protocol and level share a key. */
 export const cellCoordinatesSchema = z.object({
@@ -92,79 +90,3 @@ export const cellOutcomeSchema = z.object({
   result: runResultSchema,
 });
 export type CellOutcome = z.infer<typeof cellOutcomeSchema>;
-
-/**
- * Progress of a comparison run, one stream keyed by comparison id. The UI rebuilds the
- * table from the outcomes with aggregateComparison() (cheap and pure), so events carry
- * only measured data.
- */
-export const comparisonEventSchema = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('started'),
-    comparisonId: z.string(),
-    cellCount: z.number().int().nonnegative(),
-  }),
-  /** Before the first cell: the pre-flight of every distinct URL, then its failures (none: cells follow). */
-  z.object({ type: z.literal('preflight'), comparisonId: z.string(), checks: z.array(preflightCheckSchema) }),
-  z.object({
-    type: z.literal('preflight-failed'),
-    comparisonId: z.string(),
-    failures: z.array(preflightFailureSchema).min(1),
-  }),
-  /** Cell cellIndex (0-based, of cellCount) began as engine run runId. */
-  z.object({
-    type: z.literal('cell-started'),
-    comparisonId: z.string(),
-    cellIndex: z.number().int().nonnegative(),
-    cellCount: z.number().int().nonnegative(),
-    coordinates: cellCoordinatesSchema,
-    runId: z.string(),
-  }),
-  /** One tick of the running cell, for a live view. */
-  z.object({
-    type: z.literal('cell-sample'),
-    comparisonId: z.string(),
-    cellIndex: z.number().int().nonnegative(),
-    sample: sampleSchema,
-  }),
-  /** One reading of the running cell's server (target.monitor), after the cell-sample it belongs to. */
-  z.object({
-    type: z.literal('cell-server-sample'),
-    comparisonId: z.string(),
-    cellIndex: z.number().int().nonnegative(),
-    sample: resourceSampleSchema,
-  }),
-  z.object({
-    type: z.literal('cell-done'),
-    comparisonId: z.string(),
-    cellCount: z.number().int().nonnegative(),
-    outcome: cellOutcomeSchema,
-  }),
-  /** Waiting pauseSeconds before cell nextCellIndex. */
-  z.object({
-    type: z.literal('pause'),
-    comparisonId: z.string(),
-    nextCellIndex: z.number().int().nonnegative(),
-    seconds: z.number().nonnegative(),
-  }),
-  /** A cell could not run (the host broke down, not the target: failing targets give failed results). */
-  z.object({
-    type: z.literal('error'),
-    comparisonId: z.string(),
-    cellIndex: z.number().int().nonnegative(),
-    message: z.string(),
-  }),
-  /** The comparison ended: cancelled when stopped (finished cells are kept), failed when every cell failed. */
-  z.object({
-    type: z.literal('done'),
-    comparisonId: z.string(),
-    status: runStatusSchema,
-    outcomes: z.array(cellOutcomeSchema),
-    /** Set when the pre-flight stopped it before any cell: the URLs that failed (nothing ran, nothing is saved). */
-    preflightFailures: z.array(preflightFailureSchema).optional(),
-    /** Set by a host that saved the comparison in run history (the saved run's id), or could not. */
-    historyId: z.string().optional(),
-    historyError: z.string().optional(),
-  }),
-]);
-export type ComparisonEvent = z.infer<typeof comparisonEventSchema>;

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import type { ApiArea, CommandName } from './command-names.ts';
-import { capacityPlanSchema, type CapacityEvent, type CapacityPlan } from '../capacity/plan.ts';
-import type { ComparisonEvent } from '../comparison/cells.ts';
-import { comparisonPlanSchema, type ComparisonPlan } from '../comparison/plan.ts';
+import { jobIdSchema, jobKindSchema, jobStartSchema, type ActiveJob, type JobEnvelope } from './jobs.ts';
 import {
   historyIdSchema,
   historyNameSchema,
@@ -16,16 +14,15 @@ import {
   type SaveOutcome,
   type StoreProblem,
 } from '../records/preset-summary.ts';
-import { resourceSampleSchema } from '../resources/resources.ts';
-import { runResultSchema, runStatusSchema, sampleSchema } from '../model/result.ts';
-import { scenarioSchema, type Scenario } from '../model/scenario.ts';
 
 /**
  * The one contract between the UI and a host (Electron main over IPC, the web host over a
  * WebSocket). Each command has an input schema (validated by the host) and an output type.
- * Areas: app, run, presets, history, compare, capacity. The command names and the reply envelope live
- * in shared/contract/command-names.ts (no zod there, so the preload can bundle them); they are re-exported
- * here. The client (shared/contract/client.ts) depends on this contract, never the other way round.
+ * Areas: app, jobs, presets, history. The command names and the reply envelope live in
+ * shared/contract/command-names.ts (no zod there, so the preload can bundle them); they are
+ * re-exported here. Jobs of every kind (runs, comparisons, capacity searches) start, stop,
+ * stream and come back after a reload the same way: shared/contract/jobs.ts. The client
+ * (shared/contract/client.ts) depends on this contract, never the other way round.
  */
 export {
   COMMAND_NAMES,
@@ -34,13 +31,6 @@ export {
   type CommandName,
   type CommandReply,
 } from './command-names.ts';
-
-export type { ComparisonEvent } from '../comparison/cells.ts';
-export type { CapacityEvent } from '../capacity/plan.ts';
-
-export const runIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'run id is malformed');
-export const comparisonIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'comparison id is malformed');
-export const capacityIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'capacity search id is malformed');
 
 /** A preset file is a few kilobytes; the web host's message limit is 4 MiB. */
 export const MAX_PRESET_TEXT = 1024 * 1024;
@@ -59,9 +49,13 @@ const noInput = z.object({}).optional();
 
 export const commandInputSchemas = {
   'app.info': noInput,
-  'run.start': z.object({ scenario: scenarioSchema }),
-  'run.stop': z.object({ runId: runIdSchema }),
-  'run.active': noInput,
+  /** A job of a kind, with its plan. */
+  'jobs.start': jobStartSchema,
+  'jobs.stop': z.strictObject({ jobId: jobIdSchema }),
+  /** The caller's jobs that have not ended, of one kind or all. */
+  'jobs.active': z.strictObject({ kind: jobKindSchema.optional() }).optional(),
+  /** A job's events after the n-th (-1: all), for a page whose connection dropped. */
+  'jobs.events': z.strictObject({ jobId: jobIdSchema, after: z.number().int().min(-1) }),
   'presets.list': noInput,
   'presets.get': z.object({ id: presetIdSchema }),
   /** A new preset, or (with id) new content for the user preset id. */
@@ -79,12 +73,6 @@ export const commandInputSchemas = {
   'history.get': z.object({ id: historyIdSchema }),
   'history.rename': z.object({ id: historyIdSchema, name: historyNameSchema }),
   'history.delete': z.object({ id: historyIdSchema }),
-  'compare.start': z.object({ plan: comparisonPlanSchema }),
-  'compare.stop': z.object({ comparisonId: comparisonIdSchema }),
-  'compare.active': noInput,
-  'capacity.start': z.object({ plan: capacityPlanSchema }),
-  'capacity.stop': z.object({ capacityId: capacityIdSchema }),
-  'capacity.active': noInput,
 } as const satisfies Record<CommandName, z.ZodType>;
 
 /** Which host the UI talks to, for the About line and host-specific hints. */
@@ -119,46 +107,15 @@ export interface HistoryList {
   problems: StoreProblem[];
 }
 
-/**
- * A run the caller (this window, this page across reloads) started and that has not ended,
- * so a reloaded page takes it up again where it stands.
- */
-export interface ActiveRun {
-  runId: string;
-  scenario: Scenario;
-  /**
-   * Its events so far, in order, to replay as if they had just arrived. Samples of a finished
-   * target are left out (its result carries them all); the target running now keeps its
-   * latest samples, one per tick (bounded, the oldest go first on a very long run).
-   */
-  events: RunEvent[];
-  /** Seconds since the target running now started; null between targets. */
-  targetElapsedSeconds: number | null;
-}
-
-/** A comparison the caller started and that has not ended, for a reloaded page. */
-export interface ActiveComparison {
-  comparisonId: string;
-  plan: ComparisonPlan;
-  /** Its events so far, in order: every one but the cells' samples, of which only the latest is kept. */
-  events: ComparisonEvent[];
-}
-
-/** A capacity search the caller started and that has not ended, for a reloaded page. */
-export interface ActiveCapacity {
-  capacityId: string;
-  plan: CapacityPlan;
-  /** Its events so far, in order: every one but the steps' samples, of which only the latest is kept. */
-  events: CapacityEvent[];
-}
-
 export interface CommandOutputs {
   'app.info': AppInfo;
-  'run.start': { runId: string };
-  /** stopped is false when the run is unknown, already over, or not started by this caller. */
-  'run.stop': { stopped: boolean };
-  /** The caller's runs that have not ended, oldest first. */
-  'run.active': { runs: ActiveRun[] };
+  'jobs.start': { jobId: string };
+  /** stopped is false when the job is unknown, already over, or not started by this caller. */
+  'jobs.stop': { stopped: boolean };
+  /** The caller's jobs that have not ended, oldest first. */
+  'jobs.active': { jobs: ActiveJob[] };
+  /** Empty for a job that is not the caller's, or ended long enough ago to be forgotten. */
+  'jobs.events': { events: JobEnvelope[] };
   'presets.list': PresetList;
   'presets.get': { preset: Preset; source: PresetSummary['source'] };
   'presets.save': SaveOutcome;
@@ -172,16 +129,6 @@ export interface CommandOutputs {
   'history.get': RunRecord;
   'history.rename': HistorySummary;
   'history.delete': { deleted: boolean };
-  'compare.start': { comparisonId: string };
-  /** stopped is false when the comparison is unknown, already over, or not started by this caller. */
-  'compare.stop': { stopped: boolean };
-  /** The caller's comparisons that have not ended, oldest first. */
-  'compare.active': { comparisons: ActiveComparison[] };
-  'capacity.start': { capacityId: string };
-  /** stopped is false when the search is unknown, already over, or not started by this caller. */
-  'capacity.stop': { stopped: boolean };
-  /** The caller's capacity searches that have not ended, oldest first. */
-  'capacity.active': { searches: ActiveCapacity[] };
 }
 
 /** What a caller passes (defaults may be omitted). */
@@ -189,45 +136,6 @@ export type CommandInput<K extends CommandName> = z.input<(typeof commandInputSc
 /** What a handler receives after validation. */
 export type CommandArgs<K extends CommandName> = z.output<(typeof commandInputSchemas)[K]>;
 export type CommandOutput<K extends CommandName> = CommandOutputs[K];
-
-const runIdField = z.string();
-const targetIndex = z.number().int().nonnegative();
-
-/**
- * One event stream per run. A run executes its scenario's targets one after another;
- * each target yields one RunResult. A run's events reach its caller only after the
- * `run.start` reply.
- */
-export const runEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('started'), runId: runIdField, targetCount: z.number().int().nonnegative() }),
-  z.object({ type: z.literal('target-started'), runId: runIdField, targetIndex }),
-  z.object({ type: z.literal('sample'), runId: runIdField, targetIndex, sample: sampleSchema }),
-  /**
-   * One reading of the target's server (target.monitor), on the same time axis as the engine
-   * sample it was taken at (same seq and elapsedSeconds); at most one per engine sample, and
-   * at most one per DEFAULTS.monitor.minIntervalMs. The target's result carries them all.
-   */
-  z.object({
-    type: z.literal('server-sample'),
-    runId: runIdField,
-    targetIndex,
-    sample: resourceSampleSchema,
-  }),
-  z.object({ type: z.literal('target-done'), runId: runIdField, targetIndex, result: runResultSchema }),
-  /** The whole run ended; status 'cancelled' when stopped, results keep what was measured. */
-  z.object({
-    type: z.literal('done'),
-    runId: runIdField,
-    status: runStatusSchema,
-    results: z.array(runResultSchema),
-    /** Set by a host that saved the run in history before passing this on (the saved run's id), or could not. */
-    historyId: z.string().optional(),
-    historyError: z.string().optional(),
-  }),
-  /** The run broke down outside any target (host error); results so far are in earlier events. */
-  z.object({ type: z.literal('error'), runId: runIdField, message: z.string() }),
-]);
-export type RunEvent = z.infer<typeof runEventSchema>;
 
 /** Commands whose input may be omitted (e.g. `app.info()`) take it as an optional argument. */
 export type CommandMethod<K extends CommandName> =
@@ -245,13 +153,9 @@ export type TrebuchetApi = {
   [A in ApiArea]: { [K in CommandName as K extends `${A}.${infer V}` ? V : never]: CommandMethod<K> };
 } & {
   /**
-   * One run's events (a run this window or page started), from now on; returns the
-   * unsubscribe function. Subscribe when run.start answers: the host sends a run's first
+   * One job's events (a job this window or page started), from now on; returns the
+   * unsubscribe function. Subscribe when jobs.start answers: the host sends a job's first
    * event after that reply.
    */
-  onRunEvent(runId: string, listener: (event: RunEvent) => void): () => void;
-  /** One comparison's events, from now on (subscribe when compare.start answers); returns the unsubscribe function. */
-  onComparisonEvent(comparisonId: string, listener: (event: ComparisonEvent) => void): () => void;
-  /** One capacity search's events, from now on (subscribe when capacity.start answers); returns the unsubscribe function. */
-  onCapacityEvent(capacityId: string, listener: (event: CapacityEvent) => void): () => void;
+  onJobEvent(jobId: string, listener: (envelope: JobEnvelope) => void): () => void;
 };

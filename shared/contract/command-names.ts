@@ -8,9 +8,10 @@
  */
 export const COMMAND_NAMES = [
   'app.info',
-  'run.start',
-  'run.stop',
-  'run.active',
+  'jobs.start',
+  'jobs.stop',
+  'jobs.active',
+  'jobs.events',
   'presets.list',
   'presets.get',
   'presets.save',
@@ -23,12 +24,6 @@ export const COMMAND_NAMES = [
   'history.get',
   'history.rename',
   'history.delete',
-  'compare.start',
-  'compare.stop',
-  'compare.active',
-  'capacity.start',
-  'capacity.stop',
-  'capacity.active',
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 

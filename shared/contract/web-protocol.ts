@@ -1,17 +1,15 @@
 import { z } from 'zod';
-import { runEventSchema } from './api.ts';
-import { capacityEventSchema } from '../capacity/plan.ts';
-import { comparisonEventSchema } from '../comparison/cells.ts';
+import { jobEnvelopeSchema } from './jobs.ts';
 
 /**
  * The web host's WebSocket messages (JSON text frames). The page asks with
- * `{ id, command, input }` and the host answers `{ kind: 'reply', id, reply }`; run events
- * arrive as `{ kind: 'event', event }`, comparison events as `{ kind: 'comparison', event }`,
- * capacity search events as `{ kind: 'capacity', event }`. Both ends validate what they receive.
+ * `{ id, command, input }` and the host answers `{ kind: 'reply', id, reply }`; the events of
+ * the page's jobs, whatever their kind, arrive as `{ kind: 'job', envelope }`. Both ends
+ * validate what they receive.
  */
 export const WEB_SOCKET_PATH = '/ws';
 
-/** A page's identity across reloads (kept in sessionStorage) so a reload finds its runs again. */
+/** A page's identity across reloads (kept in sessionStorage) so a reload finds its jobs again. */
 export const clientIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'client id is malformed');
 
 export const clientMessageSchema = z.object({
@@ -27,10 +25,9 @@ export const commandReplySchema = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(false), error: z.string() }),
 ]);
 
-export const hostMessageSchema = z.discriminatedUnion('kind', [
+/** What the web host sends a page. */
+export const pageMessageSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('reply'), id: z.number().int().nonnegative(), reply: commandReplySchema }),
-  z.object({ kind: z.literal('event'), event: runEventSchema }),
-  z.object({ kind: z.literal('comparison'), event: comparisonEventSchema }),
-  z.object({ kind: z.literal('capacity'), event: capacityEventSchema }),
+  z.strictObject({ kind: z.literal('job'), envelope: jobEnvelopeSchema }),
 ]);
-export type HostMessage = z.infer<typeof hostMessageSchema>;
+export type PageMessage = z.infer<typeof pageMessageSchema>;

@@ -94,16 +94,8 @@ export const sampleSchema = z.object({
 });
 export type Sample = z.infer<typeof sampleSchema>;
 
-/**
- * Adds a sample as it arrives to a target's samples: one whose seq is the last one's replaces
- * it (the engine's final fold, see Sample.final), any other is appended. The server's
- * readings (ResourceSample) follow the same rule: one per engine tick.
- */
-export function addSample<S extends { seq: number }>(samples: S[], sample: S): void {
-  if (samples.length > 0 && samples[samples.length - 1]!.seq === sample.seq)
-    samples[samples.length - 1] = sample;
-  else samples.push(sample);
-}
+// The replace-by-seq rule lives with the series that every buffer of samples uses.
+export { addSample } from './sample-series.ts';
 
 /** Latency summary in milliseconds (microsecond resolution). */
 export const latencyStatsSchema = z.object({

@@ -13,6 +13,7 @@ import {
   type ResourceSample,
 } from './resources.ts';
 import { fixed, formatCount } from '../format/units.ts';
+import { addSample } from '../model/sample-series.ts';
 
 export type ServerChartId = 'server-cpu' | 'server-memory' | 'server-load';
 
@@ -140,16 +141,9 @@ export function foldReadings(a: ResourceSample, b: ResourceSample): ResourceSamp
   return out;
 }
 
-/** Adds a reading as it arrives: one at the last one's seq is folded into it, any other appended. */
-export function addReading(readings: ResourceSample[], r: ResourceSample): void {
-  const last = readings.at(-1);
-  if (last && last.seq === r.seq) readings[readings.length - 1] = foldReadings(last, r);
-  else readings.push(r);
-}
-
 /** A run's readings as the charts draw them: one per engine tick (see foldReadings). */
 export function chartReadings(samples: readonly ResourceSample[]): ResourceSample[] {
   const out: ResourceSample[] = [];
-  for (const s of samples) addReading(out, s);
+  for (const s of samples) addSample(out, s, foldReadings);
   return out;
 }

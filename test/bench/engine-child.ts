@@ -1,9 +1,11 @@
 /**
- * One scenario run through RunManager in a process of its own, so the benchmark measures the
+ * One scenario run as a run job (electron/jobs/run.ts, as the hosts run it) in a process of its own, so the benchmark measures the
  * engine's CPU time and memory the way it measures the reference tools' (a process each).
  * Argument: a JSON ScenarioInput with one target. Prints one JSON line (EngineOutcome).
  */
-import { RunManager } from '../../electron/engine/manager.ts';
+import { runRunner } from '../../electron/jobs/run.ts';
+import { startTarget } from '../../electron/jobs/target-run.ts';
+import type { RunResult } from '../../shared/model/result.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
 
 export interface EngineOutcome {
@@ -27,7 +29,7 @@ export interface EngineOutcome {
    * the coordinator's own, generator.coordinatorCpuSeconds, is left out of it).
    */
   workerCpuSeconds: number;
-  /** The host (main) thread's CPU seconds over the run: what RunManager and its events cost. */
+  /** The host (main) thread's CPU seconds over the run: what the run job and its events cost. */
   hostThreadCpuSeconds: number;
   /** Peak resident set size of this process, KiB. */
   maxRssKiB: number;
@@ -46,13 +48,23 @@ export interface EngineOutcome {
 }
 
 const scenario = scenarioSchema.parse(JSON.parse(process.argv[2] ?? ''));
-const manager = new RunManager({ appVersion: 'bench' });
 const cpuBefore = process.cpuUsage();
 const hostBefore = process.threadCpuUsage();
-const run = manager.start(scenario);
-// Subscribing starts the run; a host would send these events on.
-run.events(() => undefined);
-const [r] = await run.done;
+let r: RunResult | undefined;
+// A host would send these events on.
+const run = runRunner.start(
+  scenario,
+  (event) => {
+    if (event.type === 'result') r ??= event.result;
+  },
+  {
+    jobId: 'run-bench',
+    appVersion: 'bench',
+    startTarget,
+    checkTarget: () => Promise.resolve({ ok: true }),
+  },
+);
+await run.done;
 const cpu = process.cpuUsage(cpuBefore);
 const host = process.threadCpuUsage(hostBefore);
 if (!r) throw new Error('the run returned no result');

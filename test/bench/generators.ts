@@ -1,6 +1,6 @@
 /**
  * The load generators the benchmark runs, each in a process of its own: Trebuchet's engines
- * (through RunManager, engine-child.ts) and the reference tools (wrk, autocannon's CLI,
+ * (as a run job, engine-child.ts) and the reference tools (wrk, autocannon's CLI,
  * h2load, ab). Each returns the figures of one run.
  */
 import { resolve } from 'node:path';
@@ -26,7 +26,7 @@ export interface EngineFigures extends Figures {
   outcome: EngineOutcome;
 }
 
-/** Runs a scenario (one target, load on 127.0.0.1) through RunManager in a child process. */
+/** Runs a scenario (one target, load on 127.0.0.1) as a run job (electron/jobs/run.ts) in a child process. */
 export async function runEngine(scenario: ScenarioInput, seconds: number): Promise<EngineFigures> {
   const m = await runMeasured(
     process.execPath,

@@ -1,10 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Download, Page } from 'playwright-core';
-import type { RunEvent } from '../../shared/contract/api.ts';
-import type { CellOutcome, ComparisonEvent } from '../../shared/comparison/cells.ts';
-import type { RunResult } from '../../shared/model/result.ts';
-import { hostMessageSchema } from '../../shared/contract/web-protocol.ts';
+import type { CellOutcome } from '../../shared/comparison/cells.ts';
+import {
+  jobEnvelopeSchema,
+  withSamples,
+  type JobEnvelope,
+  type PartResultOf,
+} from '../../shared/contract/jobs.ts';
+import { pageMessageSchema } from '../../shared/contract/web-protocol.ts';
+import type { RunResult, Sample } from '../../shared/model/result.ts';
+import { SampleSeries } from '../../shared/model/sample-series.ts';
+import type { ResourceSample } from '../../shared/resources/resources.ts';
 
 export const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts');
 
@@ -40,21 +47,23 @@ export interface PointLogEntry {
 
 /**
  * The app in a browser tab, as a person uses it, plus what the test reads beside the screen:
- * the run events the host sent over the WebSocket (validated with the shared schema), page
+ * the job events the host sent over the WebSocket (validated with the shared schema), page
  * errors, and CSP violations.
  */
 export interface AppPage {
   page: Page;
-  /** Every run event received, in order. */
-  events: RunEvent[];
-  /** Every comparison event received, in order. */
-  comparisonEvents: ComparisonEvent[];
+  /** Every job event received (every kind), in order. */
+  events: JobEnvelope[];
   /** Uncaught page errors and console errors. */
   errors: string[];
-  /** Results from target-done events, in order. */
+  /** The runs' target results, in order, their samples joined back as the page joins them. */
   results(): RunResult[];
-  /** The cell runs of comparisons, from their cell-done events, in order. */
+  /** The cell runs of comparisons, in order, their samples joined back as the page joins them. */
   outcomes(): CellOutcome[];
+  /** The engine samples received for the runs' targets, in order. */
+  samples(): Sample[];
+  /** The server readings received for part `part` of jobs of a kind, in order. */
+  readings(kind: 'run' | 'comparison', part?: number): ResourceSample[];
   /** The page's CSP violation reports (blocked inline script, eval, remote content...). */
   cspViolations(): Promise<string[]>;
   screenshot(name: string, fullPage?: boolean): Promise<string>;
@@ -62,8 +71,14 @@ export interface AppPage {
 
 export async function openApp(context: BrowserContext, url: string): Promise<AppPage> {
   const page = await context.newPage();
-  const events: RunEvent[] = [];
-  const comparisonEvents: ComparisonEvent[] = [];
+  const events: JobEnvelope[] = [];
+  const seen = new Set<string>();
+  const receive = (envelope: JobEnvelope): void => {
+    const key = `${envelope.jobId}/${envelope.n}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    events.push(envelope);
+  };
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
@@ -71,9 +86,18 @@ export async function openApp(context: BrowserContext, url: string): Promise<App
   });
   page.on('websocket', (ws) => {
     ws.on('framereceived', ({ payload }) => {
-      const parsed = hostMessageSchema.safeParse(JSON.parse(String(payload)));
-      if (parsed.success && parsed.data.kind === 'event') events.push(parsed.data.event);
-      if (parsed.success && parsed.data.kind === 'comparison') comparisonEvents.push(parsed.data.event);
+      const parsed = pageMessageSchema.safeParse(JSON.parse(String(payload)));
+      if (!parsed.success) return;
+      const message = parsed.data;
+      if (message.kind === 'job') return receive(message.envelope);
+      // A reloaded page gets a job's events so far in its jobs.active answer (a reconnected one
+      // in jobs.events'): they count as received, each once.
+      const value: unknown = message.reply.ok ? message.reply.value : null;
+      const replayed = (value as { jobs?: { events: unknown[] }[]; events?: unknown[] } | null) ?? {};
+      for (const e of [...(replayed.jobs ?? []).flatMap((j) => j.events), ...(replayed.events ?? [])]) {
+        const envelope = jobEnvelopeSchema.safeParse(e);
+        if (envelope.success) receive(envelope.data);
+      }
     });
   });
   // Runs before the page's own scripts; CDP-injected, so the page's CSP does not apply to it.
@@ -92,9 +116,18 @@ export async function openApp(context: BrowserContext, url: string): Promise<App
     page,
     events,
     errors,
-    comparisonEvents,
-    results: () => events.flatMap((e) => (e.type === 'target-done' ? [e.result] : [])),
-    outcomes: () => comparisonEvents.flatMap((e) => (e.type === 'cell-done' ? [e.outcome] : [])),
+    results: () => joined(events, 'run'),
+    outcomes: () => joined(events, 'comparison'),
+    samples: () =>
+      events.flatMap(({ kind, event: e }) =>
+        kind === 'run' && e.type === 'sample' && e.source === 'engine' ? [e.sample] : [],
+      ),
+    readings: (kind, part = 0) =>
+      events.flatMap((m) =>
+        m.kind === kind && m.event.type === 'sample' && m.event.source === 'server' && m.event.part === part
+          ? [m.event.sample]
+          : [],
+      ),
     cspViolations: () => page.evaluate(() => (globalThis as unknown as PageGlobals).__cspViolations ?? []),
     async screenshot(name, fullPage = false) {
       // Off the buttons, so none is caught in its hover colour.
@@ -104,6 +137,31 @@ export async function openApp(context: BrowserContext, url: string): Promise<App
       return path;
     },
   };
+}
+
+/**
+ * The part results of every job of a kind, in order, each with its samples joined back from
+ * the part's series, as the page's job store joins them (a result travels without them).
+ */
+function joined<K extends 'run' | 'comparison'>(events: readonly JobEnvelope[], kind: K): PartResultOf<K>[] {
+  const series = new Map<string, SampleSeries<Sample>>();
+  const out: PartResultOf<K>[] = [];
+  // Job by job, each in its own order (a replay may have come after live events of the same job).
+  const byJob = new Map<string, JobEnvelope[]>();
+  for (const e of events) byJob.set(e.jobId, [...(byJob.get(e.jobId) ?? []), e]);
+  const ordered = [...byJob.values()].flatMap((list) => list.sort((a, b) => a.n - b.n));
+  for (const { jobId, kind: k, event } of ordered) {
+    if (k !== kind) continue;
+    const key = `${jobId}/${'part' in event ? event.part : ''}`;
+    if (event.type === 'sample' && event.source === 'engine') {
+      if (!series.has(key)) series.set(key, new SampleSeries());
+      series.get(key)!.add(event.sample);
+    }
+    if (event.type === 'result') {
+      out.push(withSamples(kind, event.result as PartResultOf<K>, series.get(key)?.items ?? []));
+    }
+  }
+  return out;
 }
 
 /** Fills the editor the way a person would: URL, then the closed model's connections and duration. */

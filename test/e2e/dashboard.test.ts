@@ -57,7 +57,7 @@ describe('dashboard in Chromium against the web host and the real engine', () =>
 
     // Every window of the run is a point on the chart (a sample under the last one's seq, the
     // engine's final fold, replaces it), the same windows as the result's (and its CSV's) samples.
-    const samples = app.events.flatMap((e) => (e.type === 'sample' ? [e.sample] : []));
+    const samples = app.samples();
     const windows = new Set(samples.map((s) => s.seq)).size;
     expect(windows).toBeGreaterThanOrEqual(3);
     expect(Number(await page.getByTestId('chart-throughput').getAttribute('data-points'))).toBe(windows);

@@ -85,7 +85,7 @@ describe('UI responsiveness under load', () => {
       const [result] = app.results();
       expect(result!.status).toBe('completed');
       expect(frames.length).toBeGreaterThan(0);
-      const samples = app.events.filter((e) => e.type === 'sample').length;
+      const samples = app.samples().length;
       const run = {
         sampleIntervalMs,
         requestsPerSecond: Math.round(result!.throughput.requestsPerSecond),

@@ -60,7 +60,7 @@ async function pointAt(
 
 /** Runs the comparison shown and waits for its end; returns its cell runs in run order. */
 async function runComparison(app: AppPage): Promise<CellOutcome[]> {
-  app.comparisonEvents.length = 0;
+  app.events.length = 0;
   await app.page.getByTestId('compare-run').click();
   await app.page.getByTestId('comparison-saved').waitFor({ timeout: 120_000 });
   return app.outcomes();

@@ -54,8 +54,7 @@ beforeAll(async () => {
   exporter = endAll(await startNodeExporter());
 });
 
-const serverSamples = (app: AppPage, targetIndex = 0): ResourceSample[] =>
-  app.events.flatMap((e) => (e.type === 'server-sample' && e.targetIndex === targetIndex ? [e.sample] : []));
+const serverSamples = (app: AppPage, targetIndex = 0): ResourceSample[] => app.readings('run', targetIndex);
 
 /** Picks a target's server monitor in its card: a kind, and the URL or pid it takes. */
 async function pickMonitor(app: AppPage, index: number, kind: string, value?: string): Promise<void> {
@@ -278,11 +277,8 @@ describe('server resources in the browser', () => {
 
     const outcomes = app.outcomes();
     expect(outcomes).toHaveLength(2);
-    // Each cell run's readings came to the page as comparison events.
-    const forwarded = app.comparisonEvents.filter((e) => e.type === 'cell-server-sample');
-    expect(new Set(forwarded.map((e) => e.type === 'cell-server-sample' && e.cellIndex))).toEqual(
-      new Set([0, 1]),
-    );
+    // Each cell run's readings came to the page as the comparison's events, under the cell's part.
+    expect([0, 1].map((part) => app.readings('comparison', part).length > 0)).toEqual([true, true]);
     const rows = page.getByTestId('comparison-cell');
     expect(await rows.count()).toBe(2);
     for (const o of outcomes) {

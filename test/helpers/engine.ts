@@ -88,7 +88,7 @@ export function autocannonTarget(url: string, rest: Parameters<typeof oneTarget>
 }
 
 /**
- * Runs the scenario's first target in an engine worker, as the RunManager does. With
+ * Runs the scenario's first target in an engine worker, as a run job does (electron/jobs/target-run.ts). With
  * stopAfterMs, stop() is called that long after the load began (timed from the first
  * sample, so a slow worker start on a busy machine does not eat into it).
  */

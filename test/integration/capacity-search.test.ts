@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RunManager } from '../../electron/engine/manager.ts';
-import { CapacityRunner } from '../../electron/services/capacity-runner.ts';
+import { capacityRunner } from '../../electron/jobs/capacity.ts';
+import { startTarget } from '../../electron/jobs/target-run.ts';
 import { capacitySentence } from '../../shared/capacity/search.ts';
 import { capacityPlanSchema, type CapacityPlanInput } from '../../shared/capacity/plan.ts';
 import { capacityReports } from '../../shared/capacity/report.ts';
+import { runWith } from '../helpers/jobs.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 
 /*
@@ -18,8 +19,6 @@ const DESIGNED_RPS = (SLOTS * 1000) / HOLD_MS;
 
 let limited: TestServer;
 let fast: TestServer;
-const manager = new RunManager({ appVersion: '0.1.0' });
-const runner = new CapacityRunner({ manager });
 
 beforeAll(async () => {
   limited = await startHttpServer(handlers.limited(SLOTS, HOLD_MS));
@@ -27,17 +26,14 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await manager.stopAll();
   await limited?.close();
   await fast?.close();
 });
 
 async function search(input: CapacityPlanInput) {
   const plan = capacityPlanSchema.parse(input);
-  const job = runner.start(plan);
-  job.events(() => undefined);
-  const out = await job.done;
-  return { out, reports: capacityReports(plan, out.steps, null) };
+  const { results: steps, status } = await runWith(capacityRunner, plan, { start: startTarget });
+  return { out: { status, steps }, reports: capacityReports(plan, steps, null) };
 }
 
 describe('capacity search (real engine)', () => {

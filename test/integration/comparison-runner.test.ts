@@ -1,12 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { RunManager } from '../../electron/engine/manager.ts';
 import { checkTarget } from '../../electron/engine/target-check.ts';
-import { ComparisonRunner, type TargetChecker } from '../../electron/services/comparison-runner.ts';
-import type { ComparisonEvent } from '../../shared/comparison/cells.ts';
-import { cellAt, comparisonPercentileTable, scalingSeries } from '../../shared/comparison/table.ts';
-import { comparisonPlanSchema, type ComparisonPlanInput } from '../../shared/comparison/plan.ts';
+import { comparisonRunner } from '../../electron/jobs/comparison.ts';
+import type { RunnerEvent, TargetChecker } from '../../electron/jobs/runner.ts';
+import { startTarget } from '../../electron/jobs/target-run.ts';
+import {
+  aggregateComparison,
+  cellAt,
+  comparisonPercentileTable,
+  scalingSeries,
+} from '../../shared/comparison/table.ts';
+import {
+  comparisonPlanSchema,
+  type ComparisonPlan,
+  type ComparisonPlanInput,
+} from '../../shared/comparison/plan.ts';
+import type { PreflightFailure } from '../../shared/model/preflight.ts';
 import { makeTestCerts } from '../helpers/certs.ts';
 import { endAfterAll, endAfterEach } from '../helpers/cleanup.ts';
+import { runWith } from '../helpers/jobs.ts';
 import { handlers, refusedPort, startHttpServer, type TestServer } from '../helpers/servers.ts';
 
 const track = endAfterEach();
@@ -19,6 +30,29 @@ async function twoServers(): Promise<[TestServer, TestServer]> {
     track(await startHttpServer(handlers.delay(2, 'apache'))),
     track(await startHttpServer(handlers.delay(2, 'nginx'))),
   ];
+}
+
+type Event = RunnerEvent<'comparison'>;
+const progressOf = (events: Event[], type: string) =>
+  events.flatMap((e) => (e.type === 'progress' && e.progress.type === type ? [e.progress] : []));
+
+/** A plan run on the real engine: its events, its outcomes and table, the URLs its pre-flight failed. */
+async function compare(plan: ComparisonPlan, onEvent?: (e: Event, stop: () => void) => void) {
+  const { events, results, status } = await runWith(
+    comparisonRunner,
+    plan,
+    { start: startTarget },
+    {
+      checkTarget: engineCheck,
+      onEvent,
+    },
+  );
+  const failed = progressOf(events, 'preflight-failed')[0];
+  const preflightFailures: PreflightFailure[] = failed?.type === 'preflight-failed' ? failed.failures : [];
+  return {
+    events,
+    outcome: { status, outcomes: results, table: aggregateComparison(plan, results), preflightFailures },
+  };
 }
 
 function planFor(a: TestServer, b: TestServer, over: Partial<ComparisonPlanInput>) {
@@ -40,28 +74,24 @@ describe('comparison runner against two local servers', () => {
   it('runs 2 servers x 2 levels x 2 repetitions: 8 results in a 4-cell table', async () => {
     const [a, b] = await twoServers();
     const plan = planFor(a, b, {});
-    const manager = new RunManager({ appVersion: '0.0.0-test' });
-    const runner = new ComparisonRunner({ manager, checkTarget: engineCheck });
-    const events: ComparisonEvent[] = [];
-    const comparison = runner.start(plan);
-    const id = comparison.id;
-    comparison.events((e) => events.push(e));
-    const outcome = await comparison.done;
+    const { events, outcome } = await compare(plan);
 
     expect(outcome.status).toBe('completed');
     expect(outcome.outcomes).toHaveLength(8);
     expect(outcome.outcomes.every((o) => o.result.status === 'completed')).toBe(true);
     // Progress over the whole matrix, in order.
-    expect(events[0]).toEqual({ type: 'started', comparisonId: id, cellCount: 8 });
-    const started = events.filter((e) => e.type === 'cell-started');
-    expect(started.map((e) => e.cellIndex)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-    expect(started.every((e) => e.cellCount === 8)).toBe(true);
+    expect(events[0]).toEqual({ type: 'progress', progress: { type: 'started', cellCount: 8 } });
+    const started = progressOf(events, 'part-started').flatMap((p) => (p.type === 'part-started' ? [p] : []));
+    expect(started.map((p) => p.part)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(
-      started.map((e) => `${e.coordinates.repetition}/${e.coordinates.level}/${e.coordinates.targetIndex}`),
+      started.map((p) => `${p.coordinates.repetition}/${p.coordinates.level}/${p.coordinates.targetIndex}`),
     ).toEqual(['0/1/0', '0/1/1', '0/4/0', '0/4/1', '1/1/0', '1/1/1', '1/4/0', '1/4/1']);
-    expect(events.filter((e) => e.type === 'cell-done')).toHaveLength(8);
-    expect(events.filter((e) => e.type === 'cell-sample').length).toBeGreaterThanOrEqual(8);
-    expect(events.at(-1)).toMatchObject({ type: 'done', comparisonId: id, status: 'completed' });
+    expect(events.filter((e) => e.type === 'result').map((e) => e.type === 'result' && e.part)).toEqual([
+      0, 1, 2, 3, 4, 5, 6, 7,
+    ]);
+    expect(events.filter((e) => e.type === 'sample' && e.source === 'engine').length).toBeGreaterThanOrEqual(
+      8,
+    );
 
     const table = outcome.table;
     expect(table.cells).toHaveLength(4);
@@ -110,35 +140,26 @@ describe('comparison runner against two local servers', () => {
       options: { sampleIntervalMs: 200 },
       pauseSeconds: 0.2,
     });
-    const manager = new RunManager({ appVersion: '0.0.0-test' });
-    const runner = new ComparisonRunner({ manager, checkTarget: engineCheck });
-    const events: ComparisonEvent[] = [];
-    const stopping: { reply: Promise<boolean> | null } = { reply: null };
-    const comparison = runner.start(plan);
-    comparison.events((e) => {
-      events.push(e);
-      if (e.type === 'cell-sample' && e.cellIndex === 2 && !stopping.reply)
-        stopping.reply = runner.stop(comparison.id);
+    let stopped = false;
+    const { events, outcome } = await compare(plan, (e, stop) => {
+      if (e.type === 'sample' && e.part === 2 && !stopped) {
+        stopped = true;
+        stop();
+      }
     });
-    const outcome = await comparison.done;
-    expect(await stopping.reply).toBe(true);
+    expect(stopped).toBe(true);
 
     expect(outcome.status).toBe('cancelled');
     expect(outcome.outcomes.map((o) => o.cellIndex)).toEqual([0, 1, 2]);
     expect(outcome.outcomes.map((o) => o.result.status)).toEqual(['completed', 'completed', 'cancelled']);
     expect(outcome.outcomes[2]!.result.requests.total).toBeGreaterThan(0);
-    expect(
-      events.filter((e) => e.type === 'pause').map((e) => e.type === 'pause' && e.nextCellIndex),
-    ).toEqual([1, 2]);
-    expect(events.filter((e) => e.type === 'cell-started')).toHaveLength(3);
+    expect(progressOf(events, 'pause').map((p) => p.type === 'pause' && p.next)).toEqual([1, 2]);
+    expect(progressOf(events, 'part-started')).toHaveLength(3);
     // The partial cell stays out of the table: each target has one completed repetition.
     expect(outcome.table.cells.map((c) => [c.runs, c.skipped])).toEqual([
       [1, 1],
       [1, 0],
     ]);
-    expect(manager.activeRunIds()).toEqual([]);
-    expect(runner.activeComparisonIds()).toEqual([]);
-    expect(await runner.stop('cmp-unknown')).toBe(false);
   });
 
   it('checks each URL before the first cell: a self-signed https server and a closed port stop it before any load', async () => {
@@ -156,16 +177,11 @@ describe('comparison runner against two local servers', () => {
       levels: [1, 2],
       repetitions: 2,
     });
-    const manager = new RunManager({ appVersion: '0.0.0-test' });
-    const runner = new ComparisonRunner({ manager, checkTarget: engineCheck });
-    const events: ComparisonEvent[] = [];
-    const comparison = runner.start(plan);
-    comparison.events((e) => events.push(e));
-    const outcome = await comparison.done;
+    const { events, outcome } = await compare(plan);
 
     expect(outcome.status).toBe('failed');
     expect(outcome.outcomes).toEqual([]);
-    expect(events.some((e) => e.type === 'cell-started')).toBe(false);
+    expect(progressOf(events, 'part-started')).toHaveLength(0);
     // The handshake was refused before any request: no load reached the server.
     expect(selfSigned.requests).toBe(0);
     const [cert, down] = outcome.preflightFailures;
@@ -179,9 +195,7 @@ describe('comparison runner against two local servers', () => {
     });
     expect(cert!.message).toContain('certificate is self-signed');
     expect(down).toMatchObject({ url: closed, targets: ['down'], kind: 'refused', fixes: [] });
-    expect(events.find((e) => e.type === 'preflight-failed')).toMatchObject({
-      failures: outcome.preflightFailures,
-    });
+    expect(progressOf(events, 'preflight-failed')[0]).toMatchObject({ failures: outcome.preflightFailures });
 
     // The first fix offered, verification off, lets the matrix run.
     const fixed = comparisonPlanSchema.parse({
@@ -191,9 +205,7 @@ describe('comparison runner against two local servers', () => {
       repetitions: 1,
       options: { ...plan.options, tls: { ...plan.options.tls, verify: false } },
     });
-    const again = runner.start(fixed);
-    again.events(() => undefined);
-    const ran = await again.done;
+    const { outcome: ran } = await compare(fixed);
     expect(ran.preflightFailures).toEqual([]);
     expect(ran.status).toBe('completed');
     expect(ran.outcomes[0]!.result.requests.ok).toBe(20);

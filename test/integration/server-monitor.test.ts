@@ -4,17 +4,18 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../shared/contract/api.ts';
 import type { ResourceSample } from '../../shared/resources/resources.ts';
 import type { RunResult, Sample } from '../../shared/model/result.ts';
 import { scenarioSchema, type ScenarioInput } from '../../shared/model/scenario.ts';
-import { RunManager } from '../../electron/engine/manager.ts';
 import { checkTarget } from '../../electron/engine/target-check.ts';
-import { ComparisonRunner } from '../../electron/services/comparison-runner.ts';
+import { comparisonRunner } from '../../electron/jobs/comparison.ts';
+import { runRunner } from '../../electron/jobs/run.ts';
+import { startTarget } from '../../electron/jobs/target-run.ts';
 import { comparisonPlanSchema } from '../../shared/comparison/plan.ts';
 import { fetchMetricsText } from '../../electron/monitor/exporter-source.ts';
 import { startServerMonitor } from '../../electron/monitor/server-monitor.ts';
 import { endAfterAll } from '../helpers/cleanup.ts';
+import { runWith } from '../helpers/jobs.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startNginx, type NginxServer } from '../helpers/nginx.ts';
 import { startNodeExporter } from '../helpers/node-exporter.ts';
@@ -69,20 +70,12 @@ interface MonitoredRun {
 }
 
 async function monitoredRun(input: ScenarioInput): Promise<MonitoredRun> {
-  const manager = new RunManager({ appVersion: 'test' });
-  const events: RunEvent[] = [];
-  const run = manager.start(scenarioSchema.parse(input));
-  const off = run.events((e) => events.push(e));
-  try {
-    const results = await run.done;
-    return {
-      results,
-      samples: events.flatMap((e) => (e.type === 'sample' ? [e.sample] : [])),
-      serverSamples: events.flatMap((e) => (e.type === 'server-sample' ? [e.sample] : [])),
-    };
-  } finally {
-    off();
-  }
+  const { events, results } = await runWith(runRunner, scenarioSchema.parse(input), { start: startTarget });
+  return {
+    results,
+    samples: events.flatMap((e) => (e.type === 'sample' && e.source === 'engine' ? [e.sample] : [])),
+    serverSamples: events.flatMap((e) => (e.type === 'sample' && e.source === 'server' ? [e.sample] : [])),
+  };
 }
 
 const closed = (seconds: number, connections: number): ScenarioInput['load'] => ({
@@ -258,11 +251,6 @@ describe("the comparison suite's other servers", () => {
 
 describe('a comparison of two local servers', () => {
   it("gives each run the server's own CPU-seconds per 10,000 requests", async () => {
-    const manager = new RunManager({ appVersion: 'test' });
-    const runner = new ComparisonRunner({
-      manager,
-      checkTarget: (scenario, signal) => checkTarget(scenario, { appVersion: 'test', signal }),
-    });
     const plan = comparisonPlanSchema.parse({
       targets: [
         { name: 'nginx', urls: { http: `${nginx.httpUrl}test.html` } },
@@ -272,11 +260,16 @@ describe('a comparison of two local servers', () => {
       levels: [10],
       repetitions: 1,
     });
-    const comparison = runner.start(plan);
-    comparison.events(() => undefined);
-    const outcome = await comparison.done;
-    expect(outcome.outcomes).toHaveLength(2);
-    const [a, b] = outcome.outcomes.map((o) => o.result.serverResources!);
+    const { results: outcomes } = await runWith(
+      comparisonRunner,
+      plan,
+      { start: startTarget },
+      {
+        checkTarget: (scenario, signal) => checkTarget(scenario, { appVersion: 'test', signal }),
+      },
+    );
+    expect(outcomes).toHaveLength(2);
+    const [a, b] = outcomes.map((o) => o.result.serverResources!);
     expect(a!.source).toMatchObject({ method: 'process', rootPid: nginx.pid });
     // The Node server runs in this test process: its family (same-named parents) is the test runner's.
     if (b!.source.method !== 'process') throw new Error('not a process source');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebHost, type WebHost } from '../../electron/host/server.ts';
 import type { WebSocketApi } from '../../renderer/api/web-socket-client.ts';
-import type { RunEvent } from '../../shared/contract/api.ts';
+import type { JobEnvelope } from '../../shared/contract/jobs.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
 import type { ScenarioInput } from '../../shared/model/scenario.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
@@ -44,15 +44,15 @@ const longRun = (url: string): ScenarioInput => ({
 });
 
 describe('the web host', () => {
-  it(`starts ${LIMITS.concurrentRuns.max} of 100 run.start sent at once and refuses the others, naming the limit`, async () => {
-    const events: RunEvent[] = [];
+  it(`starts ${LIMITS.concurrentRuns.max} of 100 jobs.start sent at once and refuses the others, naming the limit`, async () => {
+    const events: JobEnvelope[] = [];
     const replies = await Promise.allSettled(
-      Array.from({ length: 100 }, () => conn.api.run.start({ scenario: longRun(slow.url) })),
+      Array.from({ length: 100 }, () => conn.api.jobs.start({ kind: 'run', plan: longRun(slow.url) })),
     );
-    const started = replies.flatMap((r) => (r.status === 'fulfilled' ? [r.value.runId] : []));
+    const started = replies.flatMap((r) => (r.status === 'fulfilled' ? [r.value.jobId] : []));
     const refused = replies.flatMap((r) => (r.status === 'rejected' ? [(r.reason as Error).message] : []));
     expect(started).toHaveLength(4);
-    const offs = started.map((runId) => conn.api.onRunEvent(runId, (e) => events.push(e)));
+    const offs = started.map((jobId) => conn.api.onJobEvent(jobId, (e) => events.push(e)));
     expect(refused).toHaveLength(96);
     expect(new Set(refused)).toEqual(
       new Set([
@@ -61,7 +61,8 @@ describe('the web host', () => {
     );
     // A comparison counts too.
     await expect(
-      conn.api.compare.start({
+      conn.api.jobs.start({
+        kind: 'comparison',
         plan: {
           targets: [{ urls: { http: slow.url } }],
           load: { model: 'closed', connections: 1, limit: { kind: 'duration', seconds: 60 } },
@@ -70,16 +71,17 @@ describe('the web host', () => {
         },
       }),
     ).rejects.toThrow('already runs 4 runs and comparisons at once');
-    expect((await conn.api.run.active()).runs.map((r) => r.runId).sort()).toEqual([...started].sort());
+    expect((await conn.api.jobs.active()).jobs.map((r) => r.jobId).sort()).toEqual([...started].sort());
 
     // Stopped runs free their places: a new run starts again.
-    for (const runId of started) expect(await conn.api.run.stop({ runId })).toEqual({ stopped: true });
-    await expect.poll(() => events.filter((e) => e.type === 'done').length, { timeout: 30_000 }).toBe(4);
-    await expect.poll(async () => (await conn.api.run.active()).runs.length).toBe(0);
-    const again = await conn.api.run.start({ scenario: longRun(slow.url) });
-    offs.push(conn.api.onRunEvent(again.runId, (e) => events.push(e)));
-    expect(await conn.api.run.stop({ runId: again.runId })).toEqual({ stopped: true });
-    await expect.poll(() => events.filter((e) => e.type === 'done').length, { timeout: 30_000 }).toBe(5);
+    for (const jobId of started) expect(await conn.api.jobs.stop({ jobId })).toEqual({ stopped: true });
+    const dones = () => events.filter((e) => e.event.type === 'done').length;
+    await expect.poll(dones, { timeout: 30_000 }).toBe(4);
+    await expect.poll(async () => (await conn.api.jobs.active()).jobs.length).toBe(0);
+    const again = await conn.api.jobs.start({ kind: 'run', plan: longRun(slow.url) });
+    offs.push(conn.api.onJobEvent(again.jobId, (e) => events.push(e)));
+    expect(await conn.api.jobs.stop({ jobId: again.jobId })).toEqual({ stopped: true });
+    await expect.poll(dones, { timeout: 30_000 }).toBe(5);
     for (const off of offs) off();
   });
 
@@ -92,26 +94,27 @@ describe('the web host', () => {
     const withBody = (file: string): ScenarioInput => ({
       targets: [{ url: slow.url, method: 'POST', body: { kind: 'file', path: file } }],
     });
-    await expect(conn.api.run.start({ scenario: withBody(fifo) })).rejects.toThrow(
-      `run.start input is invalid: scenario.targets.0.body.path: ${fifo} is a named pipe (FIFO), not a regular file`,
+    await expect(conn.api.jobs.start({ kind: 'run', plan: withBody(fifo) })).rejects.toThrow(
+      `jobs.start input is invalid: plan.targets.0.body.path: ${fifo} is a named pipe (FIFO), not a regular file`,
     );
-    await expect(conn.api.run.start({ scenario: withBody('/dev/zero') })).rejects.toThrow(
-      'scenario.targets.0.body.path: /dev/zero is a device, not a regular file',
+    await expect(conn.api.jobs.start({ kind: 'run', plan: withBody('/dev/zero') })).rejects.toThrow(
+      'plan.targets.0.body.path: /dev/zero is a device, not a regular file',
     );
-    await expect(conn.api.run.start({ scenario: withBody(folder) })).rejects.toThrow(
-      `scenario.targets.0.body.path: ${folder} is a folder, not a file`,
+    await expect(conn.api.jobs.start({ kind: 'run', plan: withBody(folder) })).rejects.toThrow(
+      `plan.targets.0.body.path: ${folder} is a folder, not a file`,
     );
     await expect(
-      conn.api.compare.start({
+      conn.api.jobs.start({
+        kind: 'comparison',
         plan: {
           targets: [{ urls: { http: slow.url }, method: 'POST', body: { kind: 'file', path: fifo } }],
           load: { model: 'closed' },
           levels: [1],
         },
       }),
-    ).rejects.toThrow(`compare.start input is invalid: plan.targets.0.body.path: ${fifo} is a named pipe`);
+    ).rejects.toThrow(`jobs.start input is invalid: plan.targets.0.body.path: ${fifo} is a named pipe`);
     // Nothing started, and the host answers as before.
-    expect((await conn.api.run.active()).runs).toEqual([]);
+    expect((await conn.api.jobs.active()).jobs).toEqual([]);
     expect((await conn.api.history.list()).runs).toHaveLength(saved);
   });
 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startWebHost, type WebHost } from '../../electron/host/server.ts';
 import type { WebSocketApi } from '../../renderer/api/web-socket-client.ts';
-import type { ComparisonEvent, RunEvent } from '../../shared/contract/api.ts';
+import type { JobEnvelope } from '../../shared/contract/jobs.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { connectToHost } from '../helpers/web-host-client.ts';
 import { startHostProcess } from '../helpers/web-host-process.ts';
@@ -96,17 +96,23 @@ describe('stores through the web host', () => {
     if (!saved.ok) throw new Error(saved.message);
     presetId = saved.preset.id;
 
-    const events: RunEvent[] = [];
-    const { runId } = await conn.api.run.start({
-      scenario: { name: 'nginx run', targets: [{ name: 'nginx', url: nginx.url }], load: shortLoad },
+    const events: JobEnvelope[] = [];
+    const { jobId } = await conn.api.jobs.start({
+      kind: 'run',
+      plan: { name: 'nginx run', targets: [{ name: 'nginx', url: nginx.url }], load: shortLoad },
     });
-    conn.api.onRunEvent(runId, (e) => events.push(e));
-    const done = await waitFor(events, (e) => e.type === 'done' && e.runId === runId);
+    conn.api.onJobEvent(jobId, (e) => events.push(e));
+    const done = (await waitFor(events, (e) => e.event.type === 'done' && e.jobId === jobId)).event;
     if (done.type !== 'done' || done.historyId === undefined) throw new Error('the run was not saved');
     expect(done.status).toBe('completed');
     runHistoryId = done.historyId;
-    runRps = done.results[0]!.throughput.requestsPerSecond;
+    const sent = events.find((e) => e.event.type === 'result')!.event;
+    if (sent.type !== 'result' || !('histogram' in sent.result)) throw new Error('no result');
+    runRps = sent.result.throughput.requestsPerSecond;
     expect(runRps).toBeGreaterThan(0);
+    const liveSamples = new Set(
+      events.flatMap(({ event: e }) => (e.type === 'sample' && e.source === 'engine' ? [e.sample.seq] : [])),
+    );
 
     conn = await restart();
     const presets = await conn.api.presets.list();
@@ -120,15 +126,17 @@ describe('stores through the web host', () => {
     const record = await conn.api.history.get({ id: runHistoryId });
     if (record.kind !== 'scenario') throw new Error('expected a plain run');
     expect(record.results[0]!.throughput.requestsPerSecond).toBe(runRps);
-    expect(record.results[0]!.histogram).toEqual(done.results[0]!.histogram);
-    expect(record.results[0]!.samples.length).toBe(done.results[0]!.samples.length);
+    expect(record.results[0]!.histogram).toEqual(sent.result.histogram);
+    // The samples went live, once each; history kept them with the result.
+    expect(record.results[0]!.samples.length).toBe(liveSamples.size);
     expect(record.generator?.appVersion).toBe('3.1.4');
   });
 
   it('runs a comparison of two servers and keeps it in history as one record', async () => {
     const conn = await connect(await startHost());
-    const events: ComparisonEvent[] = [];
-    const { comparisonId } = await conn.api.compare.start({
+    const events: JobEnvelope[] = [];
+    const { jobId } = await conn.api.jobs.start({
+      kind: 'comparison',
       plan: {
         name: 'nginx vs apache',
         targets: [
@@ -140,13 +148,19 @@ describe('stores through the web host', () => {
         repetitions: 1,
       },
     });
-    conn.api.onComparisonEvent(comparisonId, (e) => events.push(e));
-    const done = await waitFor(events, (e) => e.type === 'done');
+    conn.api.onJobEvent(jobId, (e) => events.push(e));
+    const last = await waitFor(events, (e) => e.event.type === 'done');
+    const done = last.event;
     if (done.type !== 'done' || done.historyId === undefined) throw new Error('the comparison was not saved');
-    expect(done.comparisonId).toBe(comparisonId);
+    expect(last.jobId).toBe(jobId);
     expect(done.status).toBe('completed');
-    expect(events[0]).toEqual({ type: 'started', comparisonId, cellCount: 4 });
-    expect(events.filter((e) => e.type === 'cell-done')).toHaveLength(4);
+    expect(events[0]).toEqual({
+      jobId,
+      kind: 'comparison',
+      n: 0,
+      event: { type: 'progress', progress: { type: 'started', cellCount: 4 } },
+    });
+    expect(events.filter((e) => e.event.type === 'result')).toHaveLength(4);
     const record = await conn.api.history.get({ id: done.historyId });
     if (record.kind !== 'comparison') throw new Error('expected a comparison');
     expect(record.outcomes.map((o) => [o.coordinates.targetIndex, o.coordinates.level])).toEqual([

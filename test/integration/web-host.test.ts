@@ -6,34 +6,29 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startWebHost, type WebHost } from '../../electron/host/server.ts';
 import { CONTENT_SECURITY_POLICY } from '../../shared/contract/csp.ts';
-import type { JobHandle } from '../../electron/engine/job-table.ts';
-import { RunManager } from '../../electron/engine/manager.ts';
+import { startTarget, type StartTarget, type TargetRun } from '../../electron/jobs/target-run.ts';
 import {
   connectWebSocketApi,
   type SocketLike,
   type WebSocketApi,
 } from '../../renderer/api/web-socket-client.ts';
-import type { ComparisonEvent, RunEvent } from '../../shared/contract/api.ts';
-import { addSample, type RunResult, type Sample } from '../../shared/model/result.ts';
-import type { Scenario } from '../../shared/model/scenario.ts';
-import { FakeRunService } from '../helpers/fake-run-service.ts';
+import type { JobEnvelope } from '../../shared/contract/jobs.ts';
+import { addSample, type Sample } from '../../shared/model/result.ts';
+import { resultWith } from '../helpers/comparison-results.ts';
+import { FakeEngine } from '../helpers/fake-engine.ts';
 import { sampleFixture } from '../helpers/run-result.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 
 let staticDir: string;
 let dataDir: string;
 let target: TestServer;
-/** The engine, keeping the handle of every run it starts so a test can await one by its id. */
-class WatchedRunManager extends RunManager {
-  readonly runs = new Map<string, JobHandle<RunEvent, RunResult[]>>();
-  override start(scenario: Scenario): JobHandle<RunEvent, RunResult[]> {
-    const run = super.start(scenario);
-    this.runs.set(run.id, run);
-    return run;
-  }
-}
-
-let manager: WatchedRunManager;
+/** The engine's target runs, by run id (a run job's targets carry its job id), so a test can await one. */
+const targets = new Map<string, TargetRun>();
+const watched: StartTarget = (scenario, targetIndex, on, ids) => {
+  const run = startTarget(scenario, targetIndex, on, ids);
+  targets.set(ids.runId, run);
+  return run;
+};
 let host: WebHost;
 const INDEX = '<!doctype html><html><head><title>Trebuchet</title></head><body></body></html>';
 
@@ -44,9 +39,14 @@ beforeAll(async () => {
   await writeFile(path.join(staticDir, 'assets', 'app.js'), 'export {};');
   await writeFile(path.join(tmpdir(), 'trebuchet-web-host-outside.txt'), 'outside');
   target = await startHttpServer(handlers.ok('hello'));
-  manager = new WatchedRunManager({ appVersion: 'test' });
   dataDir = await mkdtemp(path.join(tmpdir(), 'trebuchet-web-host-data-'));
-  host = await startWebHost({ staticDir, appVersion: 'test', manager, reattachGraceMs: 1500, dataDir });
+  host = await startWebHost({
+    staticDir,
+    appVersion: 'test',
+    startTarget: watched,
+    reattachGraceMs: 1500,
+    dataDir,
+  });
 });
 
 afterAll(async () => {
@@ -103,11 +103,11 @@ function upgradeStatus(url: string, origin?: string): Promise<number> {
  */
 const AS_A_BROWSER = { allowSynchronousEvents: false } as const;
 
-/** The kinds of message ('reply', 'event') each test connection received, in wire order. */
-const received = new WeakMap<WebSocketApi, string[]>();
+/** The messages ({ kind: 'reply' | 'job', ... }) each test connection received, in wire order. */
+const received = new WeakMap<WebSocketApi, { kind: string; envelope?: JobEnvelope }[]>();
 
 async function connect(client?: string): Promise<WebSocketApi> {
-  const kinds: string[] = [];
+  const kinds: { kind: string; envelope?: JobEnvelope }[] = [];
   const conn = await connectWebSocketApi({
     url: socketUrl(host.token, client),
     reconnectDelayMs: 50,
@@ -115,7 +115,7 @@ async function connect(client?: string): Promise<WebSocketApi> {
       const ws = new WebSocket(url, { origin: base(), ...AS_A_BROWSER });
       ws.on('open', () => on.open());
       ws.on('message', (data: Buffer) => {
-        kinds.push((JSON.parse(data.toString('utf8')) as { kind: string }).kind);
+        kinds.push(JSON.parse(data.toString('utf8')) as { kind: string; envelope?: JobEnvelope });
         on.message(data.toString('utf8'));
       });
       ws.on('close', () => on.close());
@@ -127,27 +127,31 @@ async function connect(client?: string): Promise<WebSocketApi> {
   return conn;
 }
 
-function untilDone(
-  events: RunEvent[],
-  runId: string,
-  timeoutMs = 60_000,
-): Promise<Extract<RunEvent, { type: 'done' }>> {
+type Done = Extract<JobEnvelope['event'], { type: 'done' }>;
+
+function untilDone(events: JobEnvelope[], jobId: string, timeoutMs = 60_000): Promise<Done> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const poll = setInterval(() => {
-      const done = events.find(
-        (e): e is Extract<RunEvent, { type: 'done' }> => e.type === 'done' && e.runId === runId,
-      );
-      if (done) {
+      const done = events.find((e) => e.event.type === 'done' && e.jobId === jobId)?.event;
+      if (done?.type === 'done') {
         clearInterval(poll);
         resolve(done);
       } else if (Date.now() - started > timeoutMs) {
         clearInterval(poll);
-        reject(new Error(`run ${runId} did not finish in ${timeoutMs} ms`));
+        reject(new Error(`job ${jobId} did not finish in ${timeoutMs} ms`));
       }
     }, 20);
   });
 }
+
+/** The engine samples of a job's events, as [part, seq]. */
+const samplesOf = (events: JobEnvelope[]): [number, number][] =>
+  events.flatMap(({ event: e }) =>
+    e.type === 'sample' && e.source === 'engine' ? [[e.part, e.sample.seq]] : [],
+  );
+
+const typeOf = ({ event: e }: JobEnvelope): string => (e.type === 'progress' ? e.progress.type : e.type);
 
 describe('web host: page and token', () => {
   it('prints a loopback URL carrying a random token', () => {
@@ -204,13 +208,14 @@ describe('web host: WebSocket', () => {
         problems: [],
       });
       await expect(
-        conn.api.run.start({
-          scenario: { targets: [{ url: 'not a url' }], load: { model: 'open', rate: -1 } },
+        conn.api.jobs.start({
+          kind: 'run',
+          plan: { targets: [{ url: 'not a url' }], load: { model: 'open', rate: -1 } },
         }),
       ).rejects.toThrow(
-        /scenario\.targets\.0\.url: URL is not valid.*scenario\.load\.rate: rate must be at least 0\.1/,
+        /plan\.targets\.0\.url: URL is not valid.*plan\.load\.rate: rate must be at least 0\.1/,
       );
-      await expect(conn.api.run.stop({ runId: 'run-unknown' })).resolves.toEqual({ stopped: false });
+      await expect(conn.api.jobs.stop({ jobId: 'run-unknown' })).resolves.toEqual({ stopped: false });
     } finally {
       conn.close();
     }
@@ -219,43 +224,96 @@ describe('web host: WebSocket', () => {
   it('runs 200 requests against a local server and streams samples and the result', async () => {
     const conn = await connect();
     try {
-      const events: RunEvent[] = [];
+      const events: JobEnvelope[] = [];
       const requestsBefore = target.requests;
-      const { runId } = await conn.api.run.start({
-        scenario: {
+      const { jobId } = await conn.api.jobs.start({
+        kind: 'run',
+        plan: {
           name: 'two hundred',
           targets: [{ url: target.url }],
           load: { model: 'closed', connections: 4, limit: { kind: 'requests', count: 200 } },
           options: { sampleIntervalMs: 100 },
         },
       });
-      // Subscribed once the reply is in: the run's first event comes after it.
-      conn.api.onRunEvent(runId, (e) => events.push(e));
-      const done = await untilDone(events, runId);
+      // Subscribed once the reply is in: the job's first event comes after it.
+      conn.api.onJobEvent(jobId, (e) => events.push(e));
+      const done = await untilDone(events, jobId);
 
-      // No event of the run went out before its start reply.
-      const kinds = received.get(conn) ?? [];
-      expect(kinds[0]).toBe('reply');
-      expect(kinds.slice(1).every((kind) => kind === 'event')).toBe(true);
-      expect(kinds.length - 1).toBe(events.length);
-      expect(events[0]).toEqual({ type: 'started', runId, targetCount: 1 });
-      expect(events.every((e) => e.runId === runId)).toBe(true);
+      // No event of the job went out before its start reply.
+      const messages = received.get(conn) ?? [];
+      expect(messages[0]!.kind).toBe('reply');
+      expect(messages.slice(1).every((m) => m.kind === 'job')).toBe(true);
+      expect(messages.length - 1).toBe(events.length);
+      expect(events[0]!.event).toEqual({ type: 'progress', progress: { type: 'started', targetCount: 1 } });
+      expect(events.every((e) => e.jobId === jobId && e.kind === 'run')).toBe(true);
+      expect(events.map((e) => e.n)).toEqual(events.map((_, i) => i));
       expect(done.status).toBe('completed');
-      const result = done.results[0]!;
-      expect(result.requests.total).toBe(200);
-      expect(result.requests.ok).toBe(200);
-      expect(result.statusCodes).toEqual({ '200': 200 });
-      expect(result.throughput.requestsPerSecond).toBeGreaterThan(0);
-      expect(result.latency?.max).toBeGreaterThan(0);
+      const sent = events.find((e) => e.event.type === 'result')!.event;
+      const result = sent.type === 'result' && 'requests' in sent.result ? sent.result : null;
+      expect(result!.requests.total).toBe(200);
+      expect(result!.requests.ok).toBe(200);
+      expect(result!.statusCodes).toEqual({ '200': 200 });
+      expect(result!.throughput.requestsPerSecond).toBeGreaterThan(0);
+      expect(result!.latency?.max).toBeGreaterThan(0);
       expect(target.requests - requestsBefore).toBeGreaterThanOrEqual(200);
-      const samples = events.filter((e) => e.type === 'sample');
+      const samples = events.flatMap(({ event: e }) =>
+        e.type === 'sample' && e.source === 'engine' ? [e.sample] : [],
+      );
       expect(samples.length).toBeGreaterThan(0);
       // Over the run's windows: a sample under the last one's seq (the final fold) replaces it.
       const windows: Sample[] = [];
-      for (const e of samples) if (e.type === 'sample') addSample(windows, e.sample);
+      for (const sample of samples) addSample(windows, sample);
       const sampled = windows.reduce((sum, w) => sum + w.requests, 0);
       expect(sampled).toBeLessThanOrEqual(200);
-      expect(events.filter((e) => e.type === 'target-done')).toHaveLength(1);
+      expect(events.filter((e) => e.event.type === 'result')).toHaveLength(1);
+    } finally {
+      conn.close();
+    }
+  });
+
+  it('sends each engine sample to the page once: live, never again in a result or at the end', async () => {
+    const conn = await connect();
+    try {
+      const events: JobEnvelope[] = [];
+      const { jobId } = await conn.api.jobs.start({
+        kind: 'run',
+        plan: {
+          targets: [{ url: target.url }, { url: target.url }],
+          load: { model: 'closed', connections: 2, limit: { kind: 'requests', count: 300 } },
+          options: { sampleIntervalMs: 100 },
+        },
+      });
+      conn.api.onJobEvent(jobId, (e) => events.push(e));
+      const done = await untilDone(events, jobId);
+      // Every Sample on the wire, wherever it is in a message: found by the fields only a Sample has.
+      const onWire: string[] = [];
+      const walk = (value: unknown): void => {
+        if (Array.isArray(value)) return value.forEach(walk);
+        if (value === null || typeof value !== 'object') return;
+        const o = value as Record<string, unknown>;
+        if (typeof o.seq === 'number' && 'totalRequests' in o && 'inFlight' in o)
+          onWire.push(JSON.stringify(o));
+        Object.values(o).forEach(walk);
+      };
+      for (const m of received.get(conn) ?? []) walk(m);
+      const live = events.flatMap(({ event: e }) =>
+        e.type === 'sample' && e.source === 'engine' ? [JSON.stringify(e.sample)] : [],
+      );
+      expect(live.length).toBeGreaterThan(2);
+      // Each crossed once: as many samples on the wire as live sample events, no two alike.
+      expect(onWire).toEqual(live);
+      expect(new Set(onWire).size).toBe(onWire.length);
+      // What history keeps has them all: each part's series, one per tick, as the page joins it.
+      const record = await conn.api.history.get({ id: done.historyId! });
+      const kept = record.kind === 'scenario' ? record.results.map((r) => r.samples.map((x) => x.seq)) : [];
+      const series = [0, 1].map((part) => {
+        const windows: Sample[] = [];
+        for (const { event: e } of events)
+          if (e.type === 'sample' && e.source === 'engine' && e.part === part) addSample(windows, e.sample);
+        return windows.map((x) => x.seq);
+      });
+      expect(kept).toEqual(series);
+      expect(kept.every((seqs) => seqs.length > 0)).toBe(true);
     } finally {
       conn.close();
     }
@@ -264,21 +322,31 @@ describe('web host: WebSocket', () => {
   it('stops a run half-way and keeps its partial result', async () => {
     const conn = await connect();
     try {
-      const events: RunEvent[] = [];
-      const { runId } = await conn.api.run.start({
-        scenario: {
+      const events: JobEnvelope[] = [];
+      const { jobId } = await conn.api.jobs.start({
+        kind: 'run',
+        plan: {
           targets: [{ url: target.url }],
           load: { model: 'closed', connections: 2, limit: { kind: 'duration', seconds: 60 } },
           options: { sampleIntervalMs: 100 },
         },
       });
-      conn.api.onRunEvent(runId, (e) => events.push(e));
-      await waitFor(() => events.some((e) => e.type === 'sample' && e.sample.totalRequests > 0));
-      await expect(conn.api.run.stop({ runId })).resolves.toEqual({ stopped: true });
-      const done = await untilDone(events, runId);
+      conn.api.onJobEvent(jobId, (e) => events.push(e));
+      await waitFor(() =>
+        events.some(
+          ({ event: e }) => e.type === 'sample' && e.source === 'engine' && e.sample.totalRequests > 0,
+        ),
+      );
+      await expect(conn.api.jobs.stop({ jobId })).resolves.toEqual({ stopped: true });
+      const done = await untilDone(events, jobId);
       expect(done.status).toBe('cancelled');
-      expect(done.results[0]?.status).toBe('cancelled');
-      expect(done.results[0]?.requests.total).toBeGreaterThan(0);
+      const result = events.find((e) => e.event.type === 'result')?.event;
+      expect(result?.type === 'result' && 'status' in result.result && result.result.status).toBe(
+        'cancelled',
+      );
+      expect(
+        result?.type === 'result' && 'requests' in result.result && result.result.requests.total,
+      ).toBeGreaterThan(0);
     } finally {
       conn.close();
     }
@@ -287,8 +355,9 @@ describe('web host: WebSocket', () => {
   it('keeps a run alive across a reload (same client id) and stops it when the page is gone', async () => {
     const client = 'reload-test-client';
     const first = await connect(client);
-    const { runId } = await first.api.run.start({
-      scenario: {
+    const { jobId } = await first.api.jobs.start({
+      kind: 'run',
+      plan: {
         targets: [{ url: target.url }],
         load: { model: 'closed', connections: 1, limit: { kind: 'duration', seconds: 60 } },
         options: { sampleIntervalMs: 100 },
@@ -296,72 +365,82 @@ describe('web host: WebSocket', () => {
     });
     first.close();
 
-    // The reloaded page (same client id) gets the run's events and may stop it.
+    // The reloaded page (same client id) gets the job's events and may stop it.
     const second = await connect(client);
-    const events: RunEvent[] = [];
-    second.api.onRunEvent(runId, (e) => events.push(e));
-    await waitFor(() => events.some((e) => e.type === 'sample' && e.runId === runId));
-    // Another tab cannot stop it.
+    const events: JobEnvelope[] = [];
+    second.api.onJobEvent(jobId, (e) => events.push(e));
+    await waitFor(() => events.some((e) => e.event.type === 'sample' && e.jobId === jobId));
+    // Another tab cannot stop it, nor see it.
     const stranger = await connect('another-tab-client');
-    await expect(stranger.api.run.stop({ runId })).resolves.toEqual({ stopped: false });
+    await expect(stranger.api.jobs.stop({ jobId })).resolves.toEqual({ stopped: false });
+    expect((await stranger.api.jobs.active()).jobs).toEqual([]);
     stranger.close();
-    expect(manager.activeRunIds()).toContain(runId);
+    expect((await second.api.jobs.active()).jobs.map((j) => j.jobId)).toEqual([jobId]);
 
-    // Gone for good: after the grace period the run is stopped and keeps what it measured.
+    // Gone for good: after the grace period the job is stopped and keeps what it measured.
     second.close();
-    const results = await manager.runs.get(runId)!.done;
-    expect(results[0]?.status).toBe('cancelled');
-    expect(results[0]?.requests.total).toBeGreaterThan(0);
-    expect(manager.activeRunIds()).not.toContain(runId);
+    const result = await targets.get(jobId)!.done;
+    expect(result?.status).toBe('cancelled');
+    expect(result?.requests.total).toBeGreaterThan(0);
+    const third = await connect(client);
+    try {
+      await expect.poll(async () => (await third.api.jobs.active()).jobs, { timeout: 10_000 }).toEqual([]);
+    } finally {
+      third.close();
+    }
   });
 });
 
-describe('web host: taking up runs after a reload', () => {
+describe('web host: taking up jobs after a reload', () => {
   it('hands the reloaded page its run with the samples so far, then the rest of its events', async () => {
     const client = 'reattach-run-client';
     const first = await connect(client);
-    const firstEvents: RunEvent[] = [];
-    const { runId } = await first.api.run.start({
-      scenario: {
+    const firstEvents: JobEnvelope[] = [];
+    const { jobId } = await first.api.jobs.start({
+      kind: 'run',
+      plan: {
         name: 'reattached',
         targets: [{ url: target.url }],
         load: { model: 'closed', connections: 2, limit: { kind: 'duration', seconds: 3 } },
         options: { sampleIntervalMs: 100 },
       },
     });
-    first.api.onRunEvent(runId, (e) => firstEvents.push(e));
-    await waitFor(() => firstEvents.filter((e) => e.type === 'sample').length >= 3);
+    first.api.onJobEvent(jobId, (e) => firstEvents.push(e));
+    await waitFor(() => samplesOf(firstEvents).length >= 3);
     first.close();
 
     const second = await connect(client);
-    const events: RunEvent[] = [];
+    const events: JobEnvelope[] = [];
     // Followed before the answer, unlike a page (which follows from the answer on): the test sees both.
-    second.api.onRunEvent(runId, (e) => events.push(e));
+    second.api.onJobEvent(jobId, (e) => events.push(e));
     try {
-      const { runs } = await second.api.run.active();
-      expect(runs.map((r) => r.runId)).toEqual([runId]);
-      const active = runs[0]!;
-      expect(active.scenario.name).toBe('reattached');
-      expect(active.events.slice(0, 2).map((e) => e.type)).toEqual(['started', 'target-started']);
-      const replayed = active.events.flatMap((e) => (e.type === 'sample' ? [e.sample.seq] : []));
+      const { jobs } = await second.api.jobs.active();
+      expect(jobs.map((j) => j.jobId)).toEqual([jobId]);
+      const active = jobs[0]!;
+      expect(active.kind === 'run' && active.plan.name).toBe('reattached');
+      expect(active.events.slice(0, 2).map(typeOf)).toEqual(['started', 'part-started']);
+      const replayed = samplesOf(active.events).map(([, seq]) => seq);
       // Every sample so far, one per tick, in order, from the first one on.
       expect(replayed.length).toBeGreaterThanOrEqual(3);
       expect(replayed).toEqual(replayed.map((_, i) => replayed[0]! + i));
       expect(replayed[0]).toBe(0);
-      expect(active.targetElapsedSeconds).toBeGreaterThan(0.2);
-      expect(active.targetElapsedSeconds).toBeLessThan(3.5);
+      expect(active.partElapsedSeconds).toBeGreaterThan(0.2);
+      expect(active.partElapsedSeconds).toBeLessThan(3.5);
 
       // The rest arrives live, then the result. Samples sent between the reconnect and the
-      // answer are in both (a page ignores them until it has the answer); none is missing.
-      const done = await untilDone(events, runId);
-      const live = events.flatMap((e) => (e.type === 'sample' ? [e.sample.seq] : []));
+      // answer are in both (a page applies each event once, by its n); none is missing.
+      const done = await untilDone(events, jobId);
+      const live = samplesOf(events).map(([, seq]) => seq);
       expect(live.length).toBeGreaterThan(0);
       expect(live.at(-1)).toBeGreaterThan(replayed.at(-1)!);
       expect(done.status).toBe('completed');
-      expect(done.results[0]!.requests.total).toBeGreaterThan(0);
+      const lastN = active.events.at(-1)!.n;
+      const after = events.filter((e) => e.n > lastN);
+      expect(after.map((e) => e.n)).toEqual(after.map((_, i) => lastN + 1 + i));
       const seen = [...new Set([...replayed, ...live])].sort((a, b) => a - b);
-      expect(done.results[0]!.samples.map((s) => s.seq)).toEqual(seen);
-      expect((await second.api.run.active()).runs).toEqual([]);
+      const record = await second.api.history.get({ id: done.historyId! });
+      expect(record.kind === 'scenario' && record.results[0]!.samples.map((s) => s.seq)).toEqual(seen);
+      expect((await second.api.jobs.active()).jobs).toEqual([]);
     } finally {
       second.close();
     }
@@ -370,8 +449,9 @@ describe('web host: taking up runs after a reload', () => {
   it('hands the reloaded page its comparison with the finished cells, then its end', async () => {
     const client = 'reattach-compare-client';
     const first = await connect(client);
-    const firstEvents: ComparisonEvent[] = [];
-    const { comparisonId } = await first.api.compare.start({
+    const firstEvents: JobEnvelope[] = [];
+    const { jobId } = await first.api.jobs.start({
+      kind: 'comparison',
       plan: {
         name: 'reattached comparison',
         targets: [{ name: 'local', urls: { http: target.url } }],
@@ -382,29 +462,34 @@ describe('web host: taking up runs after a reload', () => {
         options: { sampleIntervalMs: 100 },
       },
     });
-    first.api.onComparisonEvent(comparisonId, (e) => firstEvents.push(e));
-    await waitFor(() => firstEvents.some((e) => e.type === 'cell-done'));
+    first.api.onJobEvent(jobId, (e) => firstEvents.push(e));
+    await waitFor(() => firstEvents.some((e) => e.event.type === 'result'));
     first.close();
 
     const second = await connect(client);
-    const events: ComparisonEvent[] = [];
-    second.api.onComparisonEvent(comparisonId, (e) => events.push(e));
+    const events: JobEnvelope[] = [];
+    second.api.onJobEvent(jobId, (e) => events.push(e));
     try {
-      const { comparisons } = await second.api.compare.active();
-      expect(comparisons.map((c) => c.comparisonId)).toEqual([comparisonId]);
-      const active = comparisons[0]!;
-      expect(active.plan.name).toBe('reattached comparison');
-      const types = active.events.map((e) => e.type);
+      const { jobs } = await second.api.jobs.active({ kind: 'comparison' });
+      expect(jobs.map((j) => j.jobId)).toEqual([jobId]);
+      const active = jobs[0]!;
+      expect(active.kind === 'comparison' && active.plan.name).toBe('reattached comparison');
+      const types = active.events.map(typeOf).filter((t) => t !== 'sample');
       // The pre-flight of its one URL came before the first cell.
-      expect(types.slice(0, 4)).toEqual(['started', 'preflight', 'cell-started', 'cell-done']);
-      expect(types.filter((t) => t === 'cell-sample').length).toBeLessThanOrEqual(1);
-      const cellDone = active.events.find((e) => e.type === 'cell-done');
-      expect(cellDone?.type === 'cell-done' && cellDone.outcome.result.requests.total).toBeGreaterThan(0);
+      expect(types.slice(0, 4)).toEqual(['started', 'preflight', 'part-started', 'result']);
+      // The first cell's samples came with it, so the page can join them to its result.
+      expect(samplesOf(active.events).filter(([part]) => part === 0).length).toBeGreaterThan(0);
+      const cellDone = active.events.find((e) => e.event.type === 'result')?.event;
+      expect(
+        cellDone?.type === 'result' &&
+          'cellIndex' in cellDone.result &&
+          cellDone.result.result.requests.total,
+      ).toBeGreaterThan(0);
 
-      await waitFor(() => events.some((e) => e.type === 'done'));
-      const done = events.find((e) => e.type === 'done');
-      expect(done?.type === 'done' && done.status).toBe('completed');
-      expect(done?.type === 'done' && done.outcomes).toHaveLength(2);
+      const done = await untilDone(events, jobId);
+      expect(done.status).toBe('completed');
+      const record = await second.api.history.get({ id: done.historyId! });
+      expect(record.kind === 'comparison' && record.outcomes).toHaveLength(2);
     } finally {
       second.close();
     }
@@ -412,13 +497,13 @@ describe('web host: taking up runs after a reload', () => {
 });
 
 describe('web host: a dropped connection', () => {
-  it("passes on the events sent while the page was reconnecting, the run's 'done' included", async () => {
-    const engine = new FakeRunService();
+  it("catches up on the events sent while the page was reconnecting, the job's 'done' included", async () => {
+    const engine = new FakeEngine();
     const engineDataDir = await mkdtemp(path.join(tmpdir(), 'trebuchet-web-host-gap-'));
     const gapHost = await startWebHost({
       staticDir,
       appVersion: 'test',
-      manager: engine,
+      startTarget: engine.start,
       dataDir: engineDataDir,
     });
     // The page's sockets: the first opens at once, the reconnect waits until the test lets it.
@@ -441,23 +526,25 @@ describe('web host: a dropped connection', () => {
         return sockets.length === 0 ? open() : heldSocket(reconnectAllowed, open);
       },
     });
-    const events: RunEvent[] = [];
+    const events: JobEnvelope[] = [];
     try {
-      const { runId } = await conn.api.run.start({ scenario: { targets: [{ url: target.url }] } });
-      conn.api.onRunEvent(runId, (e) => events.push(e));
-      engine.emit({ type: 'started', runId, targetCount: 1 });
+      const { jobId } = await conn.api.jobs.start({ kind: 'run', plan: { targets: [{ url: target.url }] } });
+      conn.api.onJobEvent(jobId, (e) => events.push(e));
       await waitFor(() => events.length === 1);
 
       // The connection drops (closed cleanly, so the host knows before the page does).
       sockets[0]!.close();
       await waitFor(() => !conn.connected);
-      const sample: RunEvent = { type: 'sample', runId, targetIndex: 0, sample: sampleFixture() };
-      engine.emit(sample);
-      engine.emit({ type: 'done', runId, status: 'completed', results: [] });
+      engine.begin(0);
+      const sample = sampleFixture();
+      engine.sample(0, sample);
+      engine.finish(0, resultWith({ rps: 5 }));
       letReconnect();
 
-      const done = await untilDone(events, runId, 10_000);
-      expect(events).toEqual([{ type: 'started', runId, targetCount: 1 }, sample, done]);
+      const done = await untilDone(events, jobId, 10_000);
+      expect(events.map(typeOf)).toEqual(['started', 'part-started', 'sample', 'result', 'done']);
+      expect(events.map((e) => e.n)).toEqual([0, 1, 2, 3, 4]);
+      expect(events[2]!.event).toEqual({ type: 'sample', part: 0, source: 'engine', sample });
       expect(done.historyId).toMatch(/\S/);
       expect(sockets).toHaveLength(2);
     } finally {

@@ -1,52 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { CapacityRunner } from '../../electron/services/capacity-runner.ts';
-import type { RunManagerLike } from '../../electron/services/comparison-runner.ts';
-import type { RunEvent } from '../../shared/contract/api.ts';
-import {
-  capacityEventSchema,
-  capacityPlanSchema,
-  type CapacityEvent,
-  type CapacityPlan,
-} from '../../shared/capacity/plan.ts';
+import { capacityRunner } from '../../electron/jobs/capacity.ts';
+import { jobEnvelopeSchema } from '../../shared/contract/jobs.ts';
+import { capacityPlanSchema, type CapacityPlan } from '../../shared/capacity/plan.ts';
 import { capacityReports } from '../../shared/capacity/report.ts';
 import type { RunResult } from '../../shared/model/result.ts';
 import type { Scenario } from '../../shared/model/scenario.ts';
 import { knee, stepResult } from '../helpers/capacity-results.ts';
+import { FakeEngine } from '../helpers/fake-engine.ts';
+import { runWith } from '../helpers/jobs.ts';
 import { sampleFixture } from '../helpers/run-result.ts';
 
 /**
- * A RunManager stand-in: each run, once subscribed to, sends one sample and answers with what
- * answer() gives for its scenario; a run it is told to hold waits until stopped.
+ * The engine, faked: each step's run sends one sample and answers with what answer() gives
+ * for its scenario; a run it is told to hold waits until stopped, then answers cancelled.
  */
-function fakeManager(answer: (s: Scenario) => RunResult[], hold: (s: Scenario) => boolean = () => false) {
-  const started: Scenario[] = [];
-  const stopped: string[] = [];
-  const waiting = new Map<string, (r: RunResult[]) => void>();
-  const manager: RunManagerLike = {
-    start(scenario) {
-      const id = `run-${started.length}`;
-      started.push(scenario);
-      let finish: (r: RunResult[]) => void = () => undefined;
-      const done = new Promise<RunResult[]>((resolve) => (finish = resolve));
-      return {
-        id,
-        done,
-        events: (listener: (e: RunEvent) => void) => {
-          if (hold(scenario)) waiting.set(id, finish);
-          listener({ type: 'sample', runId: id, targetIndex: 0, sample: sampleFixture() });
-          if (!hold(scenario)) finish(answer(scenario));
-          return () => undefined;
-        },
-      };
-    },
-    stop(runId) {
-      stopped.push(runId);
-      const rate = started[Number(runId.slice(4))]!.load;
-      waiting.get(runId)?.([stepResult(rate.model === 'open' ? rate.rate : 0, {}, { status: 'cancelled' })]);
-      return Promise.resolve(true);
-    },
-  };
-  return { manager, started, stopped };
+function fakeEngine(answer: (s: Scenario) => RunResult | null, hold: (s: Scenario) => boolean = () => false) {
+  return new FakeEngine({
+    answer,
+    hold,
+    samples: () => [sampleFixture()],
+    cancelled: (s) => stepResult(rateOf(s), {}, { status: 'cancelled' }),
+  });
 }
 
 const rateOf = (s: Scenario): number => (s.load.model === 'open' ? s.load.rate : 0);
@@ -61,26 +35,11 @@ const plan: CapacityPlan = capacityPlanSchema.parse({
   maxInFlight: 50,
 });
 
-async function run(
-  runner: CapacityRunner,
-  p: CapacityPlan,
-  onEvent: (e: CapacityEvent, id: string) => void = () => undefined,
-) {
-  const events: CapacityEvent[] = [];
-  const job = runner.start(p);
-  job.events((e) => {
-    events.push(e);
-    onEvent(e, job.id);
-  });
-  return { events, out: await job.done };
-}
-
 describe('capacity runner (fake engine)', () => {
   it('runs each target’s search step by step as open-model runs and keeps every step', async () => {
-    const { manager, started } = fakeManager((s) => [
-      knee(s.targets[0]!.name === 'fast' ? 800 : 250)(rateOf(s)),
-    ]);
-    const { events, out } = await run(new CapacityRunner({ manager }), plan);
+    const engine = fakeEngine((s) => knee(s.targets[0]!.name === 'fast' ? 800 : 250)(rateOf(s)));
+    const { events, results: steps, status } = await runWith(capacityRunner, plan, engine);
+    const started = engine.started;
     expect(started.map((s) => `${s.targets[0]!.name}@${rateOf(s)}`)).toEqual([
       'fast@100',
       'fast@200',
@@ -107,66 +66,70 @@ describe('capacity runner (fake engine)', () => {
       load: { model: 'open', rate: 800, durationSeconds: 2, maxInFlight: 50 },
       options: { warmupSeconds: 0.5, protocol: 'http1.1' },
     });
-    expect(out.status).toBe('completed');
-    expect(out.steps.map((s) => [s.searchIndex, s.stepIndex, s.phase]).slice(2, 6)).toEqual([
+    expect(status).toBe('completed');
+    expect(steps.map((s) => [s.searchIndex, s.stepIndex, s.phase]).slice(2, 6)).toEqual([
       [0, 2, 'doubling'],
       [0, 3, 'doubling'],
       [0, 4, 'doubling'],
       [0, 5, 'bisecting'],
     ]);
-    const [fast, slow] = capacityReports(plan, out.steps, null);
+    const [fast, slow] = capacityReports(plan, steps, null);
     expect(fast!.answer).toMatchObject({ stop: 'converged', heldRate: 800, limitRate: 825 });
     expect(slow!.answer).toMatchObject({ stop: 'converged', heldRate: 250, limitRate: 257 });
-    // What crosses to the UI validates; a step's sample follows its start and precedes its end.
-    for (const e of events) capacityEventSchema.parse(e);
-    expect(events.slice(0, 4).map((e) => e.type)).toEqual([
+    // What crosses to the UI validates (a result without its samples, which went live);
+    // a step's sample follows its start and precedes its end, all under the step's part.
+    events.forEach((event, n) => {
+      const travelling =
+        event.type === 'result'
+          ? { ...event, result: { ...event.result, result: { ...event.result.result, samples: [] } } }
+          : event;
+      jobEnvelopeSchema.parse({ jobId: 'cap-1', kind: 'capacity', n, event: travelling });
+    });
+    expect(events.slice(0, 4).map((e) => (e.type === 'progress' ? e.progress.type : e.type))).toEqual([
       'started',
-      'step-started',
-      'step-sample',
-      'step-done',
+      'part-started',
+      'sample',
+      'result',
     ]);
-    expect(events.at(-1)).toMatchObject({ type: 'done', status: 'completed', steps: out.steps });
+    // Parts number the steps over the whole job: 10 of the first search, then the second's.
+    expect(events.flatMap((e) => (e.type === 'result' ? [e.part] : []))).toEqual(steps.map((_, i) => i));
+    expect(events.at(-1)).toMatchObject({ type: 'result', part: 17, result: steps[17] });
   });
 
   it('stops the running step, starts no other and keeps what was measured', async () => {
-    const { manager, started, stopped } = fakeManager(
-      (s) => [knee(1e6)(rateOf(s))],
+    const engine = fakeEngine(
+      (s) => knee(1e6)(rateOf(s)),
       (s) => rateOf(s) === 400,
     );
-    const runner = new CapacityRunner({ manager });
-    const { out } = await run(runner, plan, (e, id) => {
-      if (e.type === 'step-sample' && e.stepIndex === 2) void runner.stop(id);
+    const { results: steps, status } = await runWith(capacityRunner, plan, engine, {
+      onEvent: (e, stop) => {
+        if (e.type === 'sample' && e.part === 2) stop();
+      },
     });
-    expect(stopped).toEqual(['run-2']);
-    expect(started).toHaveLength(3);
-    expect(out.status).toBe('cancelled');
-    expect(out.steps.map((s) => s.result.status)).toEqual(['completed', 'completed', 'cancelled']);
-    const [fast, slow] = capacityReports(plan, out.steps, null);
+    expect(engine.stopped).toEqual([2]);
+    expect(engine.started).toHaveLength(3);
+    expect(status).toBe('cancelled');
+    expect(steps.map((s) => s.result.status)).toEqual(['completed', 'completed', 'cancelled']);
+    const [fast, slow] = capacityReports(plan, steps, null);
     expect(fast!.answer?.message).toBe('stopped; 200 req/s held so far at p99 < 10 ms');
     expect(slow!.answer?.message).toBe('stopped before any rate held');
   });
 
   it('reports a step the engine gave no result for, and goes on with the next target', async () => {
-    const { manager, started } = fakeManager((s) =>
-      s.targets[0]!.name === 'fast' ? [] : [knee(1e6)(rateOf(s))],
-    );
-    const { events, out } = await run(
-      new CapacityRunner({ manager }),
+    const engine = fakeEngine((s) => (s.targets[0]!.name === 'fast' ? null : knee(1e6)(rateOf(s))));
+    const { events, status } = await runWith(
+      capacityRunner,
       capacityPlanSchema.parse({ ...plan, search: { ...plan.search, maxRate: 200 } }),
+      engine,
     );
     expect(events.filter((e) => e.type === 'error')).toEqual([
-      {
-        type: 'error',
-        capacityId: out.capacityId,
-        searchIndex: 0,
-        message: 'the engine returned no result for the step',
-      },
+      { type: 'error', part: 0, message: 'the engine returned no result for the step' },
     ]);
-    expect(started.map((s) => `${s.targets[0]!.name}@${rateOf(s)}`)).toEqual([
+    expect(engine.started.map((s) => `${s.targets[0]!.name}@${rateOf(s)}`)).toEqual([
       'fast@100',
       'slow@100',
       'slow@200',
     ]);
-    expect(out.status).toBe('completed');
+    expect(status).toBe('completed');
   });
 });

@@ -11,7 +11,7 @@ import {
   resultsJson,
 } from '../../electron/cli/report.ts';
 import { labelResults } from '../../shared/format/labels.ts';
-import type { ComparisonOutcome } from '../../electron/services/comparison-runner.ts';
+import type { ComparisonOutcome } from '../../electron/jobs/comparison.ts';
 import { builtInPresets } from '../../electron/stores/built-in-presets.ts';
 import type { CellOutcome } from '../../shared/comparison/cells.ts';
 import { aggregateComparison } from '../../shared/comparison/table.ts';

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FakeBrowserWindow, FakeSession, electronMock } from '../helpers/electron-mock.ts';
-import { FakeRunService, nextMacrotask } from '../helpers/fake-run-service.ts';
+import { FakeEngine, nextMacrotask } from '../helpers/fake-engine.ts';
+import { passes } from '../helpers/jobs.ts';
 import { CONTENT_SECURITY_POLICY, META_CONTENT_SECURITY_POLICY } from '../../shared/contract/csp.ts';
-import type { SinkOpener } from '../../electron/host/owned-jobs.ts';
-import { RunRegistry } from '../../electron/host/run-registry.ts';
-import { HistorySaver } from '../../electron/services/history-saver.ts';
+import { HistorySaver } from '../../electron/jobs/history-saver.ts';
+import { JobRegistry } from '../../electron/jobs/registry.ts';
 import { openStores } from '../../electron/stores/index.ts';
 import {
   APP_ORIGIN,
@@ -17,10 +17,10 @@ import {
 } from '../../electron/main/app-protocol.ts';
 import { openAppWindow, stopRunsBeforeQuit, type AppShell } from '../../electron/main/app-shell.ts';
 import { windowOwner } from '../../electron/main/ipc.ts';
-import { COMPARISON_EVENT_CHANNEL, RUN_EVENT_CHANNEL } from '../../electron/main/ipc-channels.ts';
+import { JOB_EVENT_CHANNEL } from '../../electron/main/ipc-channels.ts';
 import { hardenSession } from '../../electron/main/security.ts';
 import { createMainWindow } from '../../electron/main/window.ts';
-import type { ComparisonEvent } from '../../shared/comparison/cells.ts';
+import { comparisonPlanSchema } from '../../shared/comparison/plan.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
 import type { App, Protocol, Session } from 'electron';
 
@@ -175,26 +175,22 @@ describe('content security policy', () => {
   });
 });
 
-describe('window and its runs', () => {
-  it('receives only its own runs and comparisons, never after it is destroyed, and closing it stops them', async () => {
-    const service = new FakeRunService();
+describe('window and its jobs', () => {
+  it('receives only its own jobs, never after it is destroyed, and closing it stops them', async () => {
+    const engine = new FakeEngine();
     const dataDir = await mkdtemp(path.join(tmpdir(), 'trebuchet-window-'));
     const history = new HistorySaver({
       history: (await openStores({ dataDir })).history,
       appVersion: '1',
     });
-    const registry = new RunRegistry({ service, history });
-    const comparisonSinks = new Map<string, SinkOpener<ComparisonEvent>>();
+    const registry = new JobRegistry({
+      history,
+      context: { appVersion: '1', startTarget: engine.start, checkTarget: passes },
+    });
     const stoppedOwners: string[] = [];
     const services: AppShell['services'] = {
-      attach: (owner, sinks) => {
-        registry.attach(owner, sinks.run);
-        comparisonSinks.set(owner, sinks.comparison);
-      },
-      detach: (owner) => {
-        registry.detach(owner);
-        comparisonSinks.delete(owner);
-      },
+      attach: (owner, sink) => registry.attach(owner, sink),
+      detach: (owner) => registry.detach(owner),
       stopOwned: async (owner) => {
         stoppedOwners.push(owner);
         await registry.stopOwned(owner);
@@ -211,31 +207,48 @@ describe('window and its runs', () => {
     const firstId = first.webContents.id;
     const firstOwner = windowOwner(first.webContents);
 
-    const run = registry.start(scenario, firstOwner);
-    const runId = run.id;
+    const run = registry.start({ kind: 'run', plan: scenario }, firstOwner);
     run.begin();
-    service.emit({ type: 'started', runId, targetCount: 1 });
-    expect(first.webContents.send).toHaveBeenCalledWith(RUN_EVENT_CHANNEL, {
-      type: 'started',
-      runId,
-      targetCount: 1,
+    expect(first.webContents.send).toHaveBeenCalledWith(JOB_EVENT_CHANNEL, {
+      jobId: run.id,
+      kind: 'run',
+      n: 0,
+      event: { type: 'progress', progress: { type: 'started', targetCount: 1 } },
     });
-    const comparisonStarted: ComparisonEvent = { type: 'started', comparisonId: 'cmp-1', cellCount: 4 };
-    comparisonSinks.get(windowOwner(second.webContents))?.()(comparisonStarted, false);
-    expect(second.webContents.send).toHaveBeenCalledWith(COMPARISON_EVENT_CHANNEL, comparisonStarted);
-    expect(second.webContents.send).toHaveBeenCalledTimes(1);
-    expect(first.webContents.send).toHaveBeenCalledTimes(1);
+    engine.begin(0);
+    const comparison = registry.start(
+      {
+        kind: 'comparison',
+        plan: comparisonPlanSchema.parse({
+          targets: [{ name: 'a', urls: { http: 'http://127.0.0.1:9/' } }],
+          load: { model: 'closed', limit: { kind: 'duration', seconds: 1 } },
+          levels: [1, 2],
+          repetitions: 2,
+        }),
+      },
+      windowOwner(second.webContents),
+    );
+    comparison.begin();
+    // Its 'started' and 'preflight', on the same channel as the run's.
+    expect(second.webContents.send).toHaveBeenCalledWith(JOB_EVENT_CHANNEL, {
+      jobId: comparison.id,
+      kind: 'comparison',
+      n: 0,
+      event: { type: 'progress', progress: { type: 'started', cellCount: 4 } },
+    });
+    expect(second.webContents.send).toHaveBeenCalledTimes(2);
+    expect(first.webContents.send).toHaveBeenCalledTimes(2);
 
     first.simulateClose();
     await nextMacrotask();
-    expect(service.stopped).toEqual([runId]);
+    expect(engine.stopped).toEqual([0]);
     expect(stoppedOwners).toEqual([firstOwner]);
-    // The cancelled run's 'done' came after the window was gone: nothing was sent to it.
-    expect(first.webContents.send).toHaveBeenCalledTimes(1);
+    // The cancelled run's result and 'done' came after the window was gone: nothing was sent to it.
+    expect(first.webContents.send).toHaveBeenCalledTimes(2);
     expect(trusted.has(firstId)).toBe(false);
     // Listed until its cancelled 'done' is saved and passed on (to no one).
     await expect.poll(() => registry.idsOf(firstOwner)).toEqual([]);
-    expect(comparisonSinks.has(firstOwner)).toBe(false);
+    await registry.close();
     await rm(dataDir, { recursive: true, force: true });
   });
 });

@@ -7,21 +7,15 @@ import {
   dispatchCommand,
   type CommandHandlers,
 } from '../../electron/host/commands.ts';
-import { ComparisonRegistry } from '../../electron/host/comparison-registry.ts';
-import { MAX_REPLAY_SAMPLES, RunRegistry } from '../../electron/host/run-registry.ts';
 import { createHostServices, type HostServices } from '../../electron/host/services.ts';
-import { HistorySaver } from '../../electron/services/history-saver.ts';
 import { openStores, type Stores } from '../../electron/stores/index.ts';
-import type { CapacityEvent, CommandName, CommandOutput, RunEvent } from '../../shared/contract/api.ts';
-import type { ComparisonEvent, CellOutcome } from '../../shared/comparison/cells.ts';
-import { comparisonPlanSchema } from '../../shared/comparison/plan.ts';
-import type { HistorySummary, RunRecordDraft } from '../../shared/records/history.ts';
+import type { CommandName, CommandOutput } from '../../shared/contract/api.ts';
+import type { JobEnvelope } from '../../shared/contract/jobs.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
-import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { resultWith } from '../helpers/comparison-results.ts';
 import { stepResult } from '../helpers/capacity-results.ts';
 import { sampleFixture } from '../helpers/run-result.ts';
-import { FakeComparisonService, FakeRunService } from '../helpers/fake-run-service.ts';
+import { FakeEngine } from '../helpers/fake-engine.ts';
 
 const scenarioInput = {
   name: 'nginx static',
@@ -40,17 +34,17 @@ const planInput = {
 
 let dataDir: string;
 let stores: Stores;
-let engine: FakeRunService;
+let engine: FakeEngine;
 let services: HostServices;
 let handlers: CommandHandlers;
 
 beforeEach(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'trebuchet-commands-'));
   stores = await openStores({ dataDir });
-  engine = new FakeRunService();
+  engine = new FakeEngine();
   // Every URL passes the comparison's pre-flight (its own tests are in comparison-runner.test.ts).
   services = createHostServices({
-    engine,
+    startTarget: engine.start,
     stores,
     appVersion: '9.8.7',
     checkTarget: () => Promise.resolve({ ok: true }),
@@ -188,22 +182,37 @@ describe('presets commands', () => {
   });
 });
 
-describe('history through the run registry', () => {
+/** The events page-a's sink gets. */
+function followPageA(): JobEnvelope[] {
+  const seen: JobEnvelope[] = [];
+  services.attach('page-a', (e) => seen.push(e));
+  return seen;
+}
+
+/** An event as the assertions read it: its type, or its progress's. */
+const what = ({ event: e }: JobEnvelope): string =>
+  e.type === 'progress'
+    ? e.progress.type
+    : e.type === 'sample'
+      ? `sample ${e.part}:${e.sample.seq}`
+      : e.type === 'result'
+        ? `result ${e.part}`
+        : e.type;
+
+describe('history through the job registry', () => {
   it("saves a finished run before its 'done' reaches the page, with the app version", async () => {
-    const seen: RunEvent[] = [];
-    services.attach('page-a', {
-      run: () => (e) => seen.push(e),
-      comparison: () => () => undefined,
-      capacity: () => () => undefined,
-    });
-    const { runId } = await call('run.start', { scenario: scenarioInput });
-    const result = resultWith({ rps: 1234.5 });
-    engine.emit({ type: 'target-done', runId, targetIndex: 0, result });
-    engine.emit({ type: 'done', runId, status: 'completed', results: [result] });
-    expect(seen.map((e) => e.type)).toEqual(['target-done']);
-    await expect.poll(() => seen.length).toBe(2);
-    const done = seen[1]!;
+    const seen = followPageA();
+    const { jobId } = await call('jobs.start', { kind: 'run', plan: scenarioInput });
+    expect(jobId).toMatch(/^run-/);
+    engine.begin(0);
+    engine.finish(0, resultWith({ rps: 1234.5 }));
+    await expect.poll(() => seen.map(what)).toEqual(['started', 'part-started', 'result 0']);
+    await expect.poll(() => seen.length).toBe(4);
+    const done = seen[3]!.event;
     if (done.type !== 'done' || done.historyId === undefined) throw new Error('no history id on done');
+    // The result went to the page without its samples (they travel live); history keeps them.
+    const sent = seen[2]!.event;
+    expect(sent.type === 'result' && 'samples' in sent.result && sent.result.samples).toEqual([]);
 
     const list = await call('history.list');
     expect(list.dir).toBe(path.join(dataDir, 'history'));
@@ -213,6 +222,7 @@ describe('history through the run registry', () => {
     expect(list.runs[0]!.perTarget[0]!.rps).toBe(1234.5);
     const record = await call('history.get', { id: done.historyId });
     expect(record.kind === 'scenario' && record.results[0]!.throughput.requestsPerSecond).toBe(1234.5);
+    expect(record.kind === 'scenario' && record.results[0]!.samples.length).toBeGreaterThan(0);
     // The web host has no encryption: the secret header value never reaches the disk.
     expect(record.kind === 'scenario' && record.scenario.targets[0]!.headers[0]!.value).toBe('');
 
@@ -221,16 +231,13 @@ describe('history through the run registry', () => {
     expect((await call('history.list')).runs).toEqual([]);
   });
 
-  it('saves a cancelled run too, and runs another caller started stay out of this page', async () => {
-    const seen: RunEvent[] = [];
-    services.attach('page-a', {
-      run: () => (e) => seen.push(e),
-      comparison: () => () => undefined,
-      capacity: () => () => undefined,
-    });
-    const { runId } = await call('run.start', { scenario: scenarioInput }, 'page-b');
-    expect(await call('run.stop', { runId })).toEqual({ stopped: false });
-    expect(await call('run.stop', { runId }, 'page-b')).toEqual({ stopped: true });
+  it('saves a cancelled run too, and jobs another caller started stay out of this page', async () => {
+    const seen = followPageA();
+    const { jobId } = await call('jobs.start', { kind: 'run', plan: scenarioInput }, 'page-b');
+    engine.begin(0);
+    expect(await call('jobs.stop', { jobId })).toEqual({ stopped: false });
+    expect(await call('jobs.stop', { jobId }, 'page-b')).toEqual({ stopped: true });
+    expect(engine.stopped).toEqual([0]);
     await services.close();
     expect(seen).toEqual([]);
     const runs = (await call('history.list')).runs;
@@ -246,13 +253,8 @@ describe('capacity searches through the host', () => {
   };
 
   it('runs each step through the engine, replays it to a reloaded page and saves the search as one record', async () => {
-    const seen: CapacityEvent[] = [];
-    services.attach('page-a', {
-      run: () => () => undefined,
-      comparison: () => () => undefined,
-      capacity: () => (e) => seen.push(e),
-    });
-    const { capacityId } = await call('capacity.start', { plan: capacityPlan });
+    const seen = followPageA();
+    const { jobId } = await call('jobs.start', { kind: 'capacity', plan: capacityPlan });
     await expect.poll(() => engine.started.length).toBe(1);
     expect(engine.started[0]!.load).toEqual({
       model: 'open',
@@ -260,333 +262,177 @@ describe('capacity searches through the host', () => {
       durationSeconds: 1,
       maxInFlight: 1000,
     });
-    const held = (rate: number) => stepResult(rate, {}, { runId: `run-${rate}` });
-    engine.emit({ type: 'done', runId: 'run-1', status: 'completed', results: [held(100)] });
+    const held = (rate: number) => stepResult(rate, {});
+    engine.begin(0);
+    engine.finish(0, held(100));
     await expect.poll(() => engine.started.length).toBe(2);
     expect(engine.started[1]!.load).toMatchObject({ rate: 200 });
-    engine.emit({ type: 'sample', runId: 'run-2', targetIndex: 0, sample: sampleFixture({ seq: 4 }) });
+    engine.begin(1);
+    engine.sample(1, sampleFixture({ seq: 4 }));
 
-    // Another page sees none of it; this one gets it all back but the older samples.
-    expect((await call('capacity.active', undefined, 'page-b')).searches).toEqual([]);
-    const [active] = (await call('capacity.active')).searches;
-    expect(active!.capacityId).toBe(capacityId);
-    expect(active!.events.map((e) => e.type)).toEqual([
+    // Another page sees none of it; this one gets it all back.
+    expect((await call('jobs.active', undefined, 'page-b')).jobs).toEqual([]);
+    expect((await call('jobs.active', { kind: 'run' })).jobs).toEqual([]);
+    const [active] = (await call('jobs.active', { kind: 'capacity' })).jobs;
+    expect(active).toMatchObject({ jobId, kind: 'capacity', plan: { name: 'how much' } });
+    expect(active!.events.map(what)).toEqual([
       'started',
-      'step-started',
-      'step-done',
-      'step-started',
-      'step-sample',
+      'part-started',
+      'result 0',
+      'part-started',
+      'sample 1:4',
     ]);
+    expect(active!.events.map((e) => e.n)).toEqual([0, 1, 2, 3, 4]);
 
-    engine.emit({ type: 'done', runId: 'run-2', status: 'completed', results: [held(200)] });
-    await expect.poll(() => seen.at(-1)?.type).toBe('done');
-    const done = seen.at(-1)!;
+    engine.finish(1, held(200));
+    await expect.poll(() => seen.at(-1)?.event.type).toBe('done');
+    const done = seen.at(-1)!.event;
     if (done.type !== 'done' || done.historyId === undefined) throw new Error('no history id on done');
-    expect(done.steps.map((x) => x.rate)).toEqual([100, 200]);
     const record = await call('history.get', { id: done.historyId });
     expect(record).toMatchObject({ kind: 'capacity', status: 'completed', plan: { name: 'how much' } });
+    expect(record.kind === 'capacity' && record.steps.map((x) => x.rate)).toEqual([100, 200]);
     const [summary] = (await call('history.list')).runs;
     expect(summary).toMatchObject({ kind: 'capacity', perTarget: [{ target: 'nginx', rps: 200, p99: 2 }] });
   });
 
   it('stops only for the page that started it, and refuses a plan that names no goal', async () => {
-    const { capacityId } = await call('capacity.start', { plan: capacityPlan });
-    expect(await call('capacity.stop', { capacityId }, 'page-b')).toEqual({ stopped: false });
+    const { jobId } = await call('jobs.start', { kind: 'capacity', plan: capacityPlan });
+    expect(await call('jobs.stop', { jobId }, 'page-b')).toEqual({ stopped: false });
     await expect.poll(() => engine.started.length).toBe(1);
-    expect(await call('capacity.stop', { capacityId })).toEqual({ stopped: true });
-    expect(engine.stopped).toEqual(['run-1']);
+    expect(await call('jobs.stop', { jobId })).toEqual({ stopped: true });
+    expect(engine.stopped).toEqual([0]);
     // Listed until it is saved and its 'done' passed on.
-    await expect.poll(async () => (await call('capacity.active')).searches).toEqual([]);
-    // Stopped before a step ended: nothing was measured, so nothing is kept.
+    await expect.poll(async () => (await call('jobs.active')).jobs).toEqual([]);
+    // Stopped before a step's load began: nothing was measured, so nothing is kept.
     expect((await call('history.list')).runs).toEqual([]);
-    expect(await callError('capacity.start', { plan: { ...capacityPlan, search: { startRate: 100 } } })).toBe(
-      'capacity.start input is invalid: plan.search.goal: Invalid input: expected object, received undefined',
+    expect(
+      await callError('jobs.start', {
+        kind: 'capacity',
+        plan: { ...capacityPlan, search: { startRate: 100 } },
+      }),
+    ).toBe(
+      'jobs.start input is invalid: plan.search.goal: Invalid input: expected object, received undefined',
     );
   });
 });
 
-describe('what run.start and compare.start refuse', () => {
-  it(`runs ${LIMITS.concurrentRuns.max} runs and comparisons at once, whoever started them, and refuses more`, async () => {
+describe('what jobs.start refuses', () => {
+  it(`runs ${LIMITS.concurrentRuns.max} jobs at once, whoever started them, and refuses more`, async () => {
     expect(LIMITS.concurrentRuns.max).toBe(4);
-    const a1 = await call('run.start', { scenario: scenarioInput }, 'page-a');
-    const a2 = await call('run.start', { scenario: scenarioInput }, 'page-a');
-    await call('run.start', { scenario: scenarioInput }, 'page-b');
-    const c = await call('compare.start', { plan: planInput }, 'page-b');
+    const run = { kind: 'run', plan: scenarioInput };
+    const a1 = await call('jobs.start', run, 'page-a');
+    const a2 = await call('jobs.start', run, 'page-a');
+    const b = await call('jobs.start', run, 'page-b');
+    const c = await call('jobs.start', { kind: 'comparison', plan: planInput }, 'page-b');
     const refused =
       'this host already runs 4 runs and comparisons at once, the most it allows (each one loads the machine); stop one or wait for one to end';
-    expect(await callError('run.start', { scenario: scenarioInput })).toBe(refused);
-    expect(await callError('compare.start', { plan: planInput })).toBe(refused);
-    // Three plain runs went to the engine, and the comparison's first cell run (after its pre-flight).
+    expect(await callError('jobs.start', run)).toBe(refused);
+    expect(await callError('jobs.start', { kind: 'comparison', plan: planInput })).toBe(refused);
+    // Three plain runs went to the engine, and the comparison's first cell (after its pre-flight).
     await expect.poll(() => engine.started.length).toBe(4);
 
-    // A run that ends makes room; a stopped comparison too.
-    engine.emit({ type: 'done', runId: a1.runId, status: 'completed', results: [] });
-    await expect.poll(() => services.runs.idsOf('page-a')).toEqual([a2.runId]);
-    const next = await call('run.start', { scenario: scenarioInput }, 'page-c');
-    expect(await callError('run.start', { scenario: scenarioInput })).toBe(refused);
-    expect(await call('compare.stop', { comparisonId: c.comparisonId }, 'page-b')).toEqual({ stopped: true });
-    await expect.poll(() => services.comparisons.idsOf('page-b')).toEqual([]);
-    expect((await call('run.start', { scenario: scenarioInput }, 'page-a')).runId).not.toBe(next.runId);
+    // A job that ends makes room; a stopped comparison too.
+    engine.begin(0);
+    engine.finish(0, resultWith({ rps: 1 }));
+    await expect.poll(() => services.jobs.idsOf('page-a')).toEqual([a2.jobId]);
+    expect(a1.jobId).not.toBe(a2.jobId);
+    const next = await call('jobs.start', run, 'page-c');
+    expect(await callError('jobs.start', run)).toBe(refused);
+    expect(await call('jobs.stop', { jobId: c.jobId }, 'page-b')).toEqual({ stopped: true });
+    await expect.poll(() => services.jobs.idsOf('page-b')).toEqual([b.jobId]);
+    expect((await call('jobs.start', run, 'page-a')).jobId).not.toBe(next.jobId);
   });
 
-  it('refuses a run whose body or CA file cannot be read, naming the field, before starting anything', async () => {
+  it('refuses a job whose body or CA file cannot be read, naming the field, before starting anything', async () => {
     const folder = path.join(dataDir, 'a-folder');
     await mkdir(folder);
     const scenario = {
       ...scenarioInput,
       targets: [{ ...scenarioInput.targets[0], body: { kind: 'file', path: folder } }],
     };
-    expect(await callError('run.start', { scenario })).toBe(
-      `run.start input is invalid: scenario.targets.0.body.path: ${folder} is a folder, not a file`,
+    expect(await callError('jobs.start', { kind: 'run', plan: scenario })).toBe(
+      `jobs.start input is invalid: plan.targets.0.body.path: ${folder} is a folder, not a file`,
     );
     const missing = path.join(dataDir, 'missing.pem');
     expect(
-      await callError('compare.start', { plan: { ...planInput, options: { tls: { caFile: missing } } } }),
-    ).toBe(`compare.start input is invalid: plan.options.tls.caFile: ${missing} does not exist`);
+      await callError('jobs.start', {
+        kind: 'comparison',
+        plan: { ...planInput, options: { tls: { caFile: missing } } },
+      }),
+    ).toBe(`jobs.start input is invalid: plan.options.tls.caFile: ${missing} does not exist`);
     expect(engine.started).toEqual([]);
+  });
+
+  it('names an unknown kind and a field the contract does not know', async () => {
+    expect(await callError('jobs.start', { kind: 'diff', plan: scenarioInput })).toMatch(
+      /^jobs\.start input is invalid: kind: /,
+    );
+    expect(await callError('jobs.stop', { jobId: 'run-1', force: true })).toBe(
+      'jobs.stop input is invalid: Unrecognized key: "force"',
+    );
   });
 });
 
-describe('runs in progress, for a reloaded page (run.active)', () => {
+describe('jobs in progress, for a reloaded page (jobs.active) and a reconnected one (jobs.events)', () => {
   const twoTargets = {
     name: 'two targets',
     targets: [{ url: 'http://127.0.0.1:8080/' }, { url: 'http://127.0.0.1:8081/' }],
   };
-  const sample = (runId: string, targetIndex: number, seq: number): RunEvent => ({
-    type: 'sample',
-    runId,
-    targetIndex,
-    sample: sampleFixture({ seq }),
-  });
 
-  it("hands back the caller's run: all events but a finished target's samples, and the clock", async () => {
-    services.attach('page-a', {
-      run: () => () => undefined,
-      comparison: () => () => undefined,
-      capacity: () => () => undefined,
-    });
-    const { runId } = await call('run.start', { scenario: twoTargets });
-    await call('run.start', { scenario: scenarioInput }, 'page-b');
-    engine.emit({ type: 'started', runId, targetCount: 2 });
-    engine.emit({ type: 'target-started', runId, targetIndex: 0 });
-    engine.emit(sample(runId, 0, 1));
-    engine.emit(sample(runId, 0, 2));
-    engine.emit({ type: 'target-done', runId, targetIndex: 0, result: resultWith({ rps: 10 }) });
-    // The page is gone for a moment (a reload): its run's events still count.
+  it("hands back the caller's run: every event so far in order, each finished part's samples too, and the clock", async () => {
+    followPageA();
+    const { jobId } = await call('jobs.start', { kind: 'run', plan: twoTargets });
+    await call('jobs.start', { kind: 'run', plan: scenarioInput }, 'page-b');
+    engine.begin(0);
+    engine.sample(0, sampleFixture({ seq: 1 }));
+    engine.sample(0, sampleFixture({ seq: 2 }));
+    // The engine's final fold: the last window again, replacing the one sent under its seq.
+    engine.sample(0, sampleFixture({ seq: 2, final: true, requests: 1003 }));
+    engine.finish(0, resultWith({ rps: 10 }));
+    await expect.poll(() => engine.started.length).toBe(3);
+    // The page is gone for a moment (a reload): its job's events still count.
     services.detach('page-a');
-    engine.emit({ type: 'target-started', runId, targetIndex: 1 });
-    for (const seq of [3, 4, 5]) engine.emit(sample(runId, 1, seq));
+    engine.begin(2);
+    for (const seq of [3, 4, 5]) engine.sample(2, sampleFixture({ seq }));
 
-    const { runs } = await call('run.active');
-    expect(runs).toHaveLength(1);
-    const [active] = runs;
-    expect(active!.runId).toBe(runId);
-    expect(active!.scenario.name).toBe('two targets');
-    expect(active!.events.map((e) => (e.type === 'sample' ? `sample ${e.sample.seq}` : e.type))).toEqual([
+    const { jobs } = await call('jobs.active');
+    expect(jobs).toHaveLength(1);
+    const [active] = jobs;
+    expect(active!.jobId).toBe(jobId);
+    expect(active!.kind === 'run' && active!.plan.name).toBe('two targets');
+    expect(active!.events.map(what)).toEqual([
       'started',
-      'target-started',
-      'target-done',
-      'target-started',
-      'sample 3',
-      'sample 4',
-      'sample 5',
+      'part-started',
+      'sample 0:1',
+      'sample 0:2',
+      'result 0',
+      'part-started',
+      'sample 1:3',
+      'sample 1:4',
+      'sample 1:5',
     ]);
-    expect(active!.targetElapsedSeconds).toBeGreaterThanOrEqual(0);
-    expect(active!.targetElapsedSeconds).toBeLessThan(5);
-    // Another page sees only its own run.
-    expect((await call('run.active', undefined, 'page-b')).runs.map((r) => r.scenario.name)).toEqual([
-      'nginx static',
-    ]);
-    engine.emit({ type: 'done', runId, status: 'completed', results: [] });
-    await expect.poll(async () => (await call('run.active')).runs.length).toBe(0);
-  });
-
-  it('keeps at most MAX_REPLAY_SAMPLES samples of the running target, the newest', async () => {
-    const { runId } = await call('run.start', { scenario: scenarioInput });
-    engine.emit({ type: 'target-started', runId, targetIndex: 0 });
-    const count = MAX_REPLAY_SAMPLES + 5;
-    for (let seq = 1; seq <= count; seq++) engine.emit(sample(runId, 0, seq));
-    const samples = (await call('run.active')).runs[0]!.events.filter((e) => e.type === 'sample');
-    expect(samples.length).toBeLessThanOrEqual(MAX_REPLAY_SAMPLES);
-    expect(samples.length).toBeGreaterThanOrEqual(MAX_REPLAY_SAMPLES * 0.9);
-    const seqs = samples.map((e) => (e.type === 'sample' ? e.sample.seq : 0));
-    expect(seqs.at(-1)).toBe(count);
-    expect(seqs[0]).toBe(count - samples.length + 1);
-  });
-});
-
-describe('history saver', () => {
-  it('passes done on with the save error when the store cannot write, and no run it did not start', async () => {
-    const failing = {
-      save: (_d: RunRecordDraft): Promise<HistorySummary> => Promise.reject(new Error('disk full')),
-    };
-    const history = new HistorySaver({ history: failing, appVersion: '1' });
-    const fake = new FakeRunService();
-    const registry = new RunRegistry({ service: fake, history });
-    const seen: RunEvent[] = [];
-    registry.attach('a', () => (e) => seen.push(e));
-    const run = registry.start(scenarioSchema.parse(scenarioInput), 'a');
-    run.begin();
-    // A run someone else started on the same engine (a comparison cell).
-    const cell = fake.start(scenarioSchema.parse(scenarioInput));
-    cell.events(() => undefined);
-    fake.emit({ type: 'started', runId: cell.id, targetCount: 1 });
-    fake.emit({ type: 'done', runId: cell.id, status: 'completed', results: [] });
-    const errors: unknown[] = [];
-    const original = console.error;
-    console.error = (...args: unknown[]) => errors.push(args);
-    try {
-      fake.emit({ type: 'done', runId: run.id, status: 'completed', results: [] });
-      await history.idle();
-      await expect.poll(() => seen.length).toBe(1);
-    } finally {
-      console.error = original;
-    }
-    expect(seen[0]).toMatchObject({
-      type: 'done',
-      runId: run.id,
-      historyError: 'The run could not be saved in history: disk full',
-    });
-    expect(errors).toHaveLength(1);
-    await registry.close();
-  });
-});
-
-/** A comparison registry over a fake runner, saving in this test's history store. */
-function comparisonRegistry() {
-  const fake = new FakeComparisonService();
-  const saver = new HistorySaver({ history: stores.history, appVersion: '2.0.0' });
-  return { fake, saver, registry: new ComparisonRegistry({ service: fake, history: saver }) };
-}
-
-describe('comparison registry', () => {
-  it('begins a comparison only once begun (after the reply), routes it to the owner, saves it before done', async () => {
-    const { fake, saver, registry } = comparisonRegistry();
-    const a: ComparisonEvent[] = [];
-    const b: ComparisonEvent[] = [];
-    registry.attach('a', () => (e) => a.push(e));
-    registry.attach('b', () => (e) => b.push(e));
-    const plan = comparisonPlanSchema.parse(planInput);
-    const job = registry.start(plan, 'a');
-    const id = job.id;
-    // Until then its handle has no subscriber, so it cannot have begun.
-    expect(fake.begun(id)).toBe(false);
-    job.begin();
-    fake.emit({ type: 'started', comparisonId: id, cellCount: 8 });
-    expect(a).toEqual([{ type: 'started', comparisonId: id, cellCount: 8 }]);
-
-    const outcome: CellOutcome = {
-      cellIndex: 0,
-      coordinates: { targetIndex: 0, protocol: 'http', level: 10, repetition: 0 },
-      result: resultWith({ rps: 500 }),
-    };
-    fake.emit({ type: 'cell-done', comparisonId: id, cellCount: 8, outcome });
-    expect(await registry.stop(id, 'b')).toBe(false);
-    expect(registry.idsOf('a')).toEqual([id]);
-    fake.emit({ type: 'done', comparisonId: id, status: 'completed', outcomes: [outcome] });
-    await saver.idle();
-    await expect.poll(() => a.length).toBe(3);
-    const done = a[2]!;
-    if (done.type !== 'done' || !done.historyId) throw new Error('no history id');
-    expect(b).toEqual([]);
-    expect(registry.idsOf('a')).toEqual([]);
-
-    const record = await stores.history.get(done.historyId);
-    expect(record.kind).toBe('comparison');
-    expect(record.appVersion).toBe('2.0.0');
+    // The replaced sample is gone, its replacement (a later n) stands in its place.
+    const folded = active!.events[3]!;
     expect(
-      record.kind === 'comparison' && record.outcomes.map((o) => o.result.throughput.requestsPerSecond),
-    ).toEqual([500]);
-    await registry.close();
-  });
+      folded.event.type === 'sample' && folded.event.source === 'engine' && folded.event.sample.final,
+    ).toBe(true);
+    expect(folded.n).toBe(4);
+    expect(active!.partElapsedSeconds).toBeGreaterThanOrEqual(0);
+    expect(active!.partElapsedSeconds).toBeLessThan(5);
+    // Another page sees only its own job.
+    expect(
+      (await call('jobs.active', undefined, 'page-b')).jobs.map((j) => j.kind === 'run' && j.plan.name),
+    ).toEqual(['nginx static']);
 
-  it('keeps nothing in history of a comparison that ran no cell (its pre-flight failed), and says no save', async () => {
-    const { fake, saver, registry } = comparisonRegistry();
-    const seen: ComparisonEvent[] = [];
-    registry.attach('a', () => (e) => seen.push(e));
-    const job = registry.start(comparisonPlanSchema.parse(planInput), 'a');
-    job.begin();
-    fake.emit({ type: 'started', comparisonId: job.id, cellCount: 8 });
-    const done: ComparisonEvent = {
-      type: 'done',
-      comparisonId: job.id,
-      status: 'failed',
-      outcomes: [],
-      preflightFailures: [
-        {
-          url: 'https://127.0.0.1:8081/',
-          protocol: 'http1.1',
-          targets: ['nginx'],
-          kind: 'tls',
-          message: 'certificate is self-signed',
-          fixes: ['turn-off-verification', 'choose-ca-file'],
-        },
-      ],
-    };
-    fake.emit(done);
-    await saver.idle();
-    expect(seen.at(-1)).toEqual(done);
-    expect(registry.idsOf('a')).toEqual([]);
-    expect((await stores.history.list()).map((r) => r.kind)).toEqual([]);
-    await registry.close();
-  });
+    // A page that got events up to n asks for the rest: the same replay, after n.
+    const after = await call('jobs.events', { jobId, after: 5 });
+    expect(after.events.map((e) => e.n)).toEqual([6, 7, 8, 9]);
+    expect((await call('jobs.events', { jobId, after: 5 }, 'page-b')).events).toEqual([]);
 
-  it("hands a reloaded page its comparison: every event but the cells' samples, of which the latest", async () => {
-    const { fake, saver, registry } = comparisonRegistry();
-    const job = registry.start(comparisonPlanSchema.parse(planInput), 'a');
-    job.begin();
-    const id = job.id;
-    const coordinates = { targetIndex: 0, protocol: 'http', level: 10, repetition: 0 } as const;
-    fake.emit({ type: 'started', comparisonId: id, cellCount: 8 });
-    fake.emit({
-      type: 'cell-started',
-      comparisonId: id,
-      cellIndex: 0,
-      cellCount: 8,
-      coordinates,
-      runId: 'r1',
-    });
-    for (const rps of [100, 200, 300]) {
-      fake.emit({
-        type: 'cell-sample',
-        comparisonId: id,
-        cellIndex: 0,
-        sample: sampleFixture({ requestsPerSecond: rps }),
-      });
-    }
-    const [active] = registry.activeOf('a');
-    expect(active!.comparisonId).toBe(id);
-    expect(active!.plan.name).toBe('nginx vs apache');
-    expect(active!.events.map((e) => e.type)).toEqual(['started', 'cell-started', 'cell-sample']);
-    const last = active!.events[2]!;
-    expect(last.type === 'cell-sample' && last.sample.requestsPerSecond).toBe(300);
-    expect(registry.activeOf('b')).toEqual([]);
-
-    const outcome: CellOutcome = { cellIndex: 0, coordinates, result: resultWith({ rps: 250 }) };
-    fake.emit({ type: 'cell-done', comparisonId: id, cellCount: 8, outcome });
-    expect(registry.activeOf('a')[0]!.events.map((e) => e.type)).toEqual([
-      'started',
-      'cell-started',
-      'cell-done',
-    ]);
-    // Listed until its 'done' is passed on, after the save.
-    fake.emit({ type: 'done', comparisonId: id, status: 'completed', outcomes: [outcome] });
-    expect(registry.idsOf('a')).toEqual([id]);
-    await saver.idle();
-    await expect.poll(() => registry.activeOf('a')).toEqual([]);
-    await registry.close();
-  });
-
-  it('stops the comparisons of a page that went away and saves them as cancelled', async () => {
-    const { fake, registry } = comparisonRegistry();
-    const job = registry.start(comparisonPlanSchema.parse(planInput), 'gone');
-    job.begin();
-    await registry.stopOwned('gone');
-    expect(fake.stopped).toEqual([job.id]);
-    const runs = await stores.history.list();
-    expect(runs.map((r) => [r.kind, r.status, r.name])).toEqual([
-      ['comparison', 'cancelled', 'nginx vs apache'],
-    ]);
-    await registry.close();
+    engine.finish(2, resultWith({ rps: 20 }));
+    await expect.poll(async () => (await call('jobs.active')).jobs.length).toBe(0);
+    // Ended, its events are still there a while for a page that reconnects after its end.
+    const end = (await call('jobs.events', { jobId, after: 9 })).events;
+    expect(end.map(what)).toEqual(['result 1', 'done']);
   });
 });

@@ -1,52 +1,63 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ActiveRun, RunEvent } from '../../shared/contract/api.ts';
 import { createTrebuchetApi, JobEvents, type SendCommand } from '../../shared/contract/client.ts';
+import type { ActiveJob, JobEvent, JobKind, JobStart } from '../../shared/contract/jobs.ts';
 import type { Sample } from '../../shared/model/result.ts';
-import { scenarioSchema, type Scenario } from '../../shared/model/scenario.ts';
+import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { App } from '../../renderer/App.tsx';
 import { runResultFixture, sampleFixture } from '../helpers/run-result.ts';
 
-/** A sample event of target 0 of run runId; `over` replaces any field of the sample. */
-function sampleEvent(runId: string, over: Partial<Sample> = {}): RunEvent {
-  return { type: 'sample', runId, targetIndex: 0, sample: sampleFixture(over) };
+/** A sample event of part 0; `over` replaces any field of the sample. */
+function sampleEvent(over: Partial<Sample> = {}): JobEvent {
+  return { type: 'sample', part: 0, source: 'engine', sample: sampleFixture(over) };
 }
 
 /**
  * A bridge that records commands and lets the test play the host's events. Built with the
- * same createTrebuchetApi as the real hosts, so it has exactly the contract's shape.
+ * same createTrebuchetApi as the real hosts, so it has exactly the contract's shape. Each
+ * kind's job gets the id `${kind}-1` (then -2...).
  */
-function stubBridge(opts: { refuseStart?: string; active?: ActiveRun[] } = {}) {
-  const runs = new JobEvents<RunEvent>((e) => e.runId, 'run');
-  const started: Scenario[] = [];
+function stubBridge(opts: { refuseStart?: string; active?: ActiveJob[] } = {}) {
+  const jobs = new JobEvents();
+  const started: JobStart[] = [];
   const stopped: string[] = [];
+  const asked: (JobKind | undefined)[] = [];
   const send: SendCommand = (command, input) => {
     switch (command) {
-      case 'run.start':
+      case 'jobs.start': {
         if (opts.refuseStart) return Promise.resolve({ ok: false, error: opts.refuseStart });
-        started.push((input as { scenario: Scenario }).scenario);
-        return Promise.resolve({ ok: true, value: { runId: 'r1' } });
-      case 'run.stop':
-        stopped.push((input as { runId: string }).runId);
+        const start = input as JobStart;
+        started.push(start);
+        const n = started.filter((s) => s.kind === start.kind).length;
+        return Promise.resolve({ ok: true, value: { jobId: `${start.kind}-${n}` } });
+      }
+      case 'jobs.stop':
+        stopped.push((input as { jobId: string }).jobId);
         return Promise.resolve({ ok: true, value: { stopped: true } });
-      case 'run.active':
-        return Promise.resolve({ ok: true, value: { runs: opts.active ?? [] } });
-      case 'compare.active':
-        return Promise.resolve({ ok: true, value: { comparisons: [] } });
-      case 'capacity.active':
-        return Promise.resolve({ ok: true, value: { searches: [] } });
+      case 'jobs.active': {
+        const kind = (input as { kind?: JobKind } | undefined)?.kind;
+        asked.push(kind);
+        const all = opts.active ?? [];
+        return Promise.resolve({
+          ok: true,
+          value: { jobs: all.filter((j) => kind === undefined || j.kind === kind) },
+        });
+      }
       default:
         return Promise.resolve({ ok: false, error: `${command} is not used by this test` });
     }
   };
-  const api = createTrebuchetApi(send, {
-    onRunEvent: (runId, l) => runs.subscribe(runId, l),
-    onComparisonEvent: () => () => undefined,
-    onCapacityEvent: () => () => undefined,
-  });
-  const emit = (e: RunEvent) => act(() => runs.deliver(e));
-  return { api, started, stopped, emit, followed: () => runs.size };
+  const api = createTrebuchetApi(send, { onJobEvent: (jobId, l) => jobs.subscribe(jobId, l) });
+  const numbers = new Map<string, number>();
+  /** The host's next event of a job (numbered as the host numbers them). */
+  const emit = (jobId: string, event: JobEvent) => {
+    const n = numbers.get(jobId) ?? opts.active?.find((j) => j.jobId === jobId)?.events.length ?? 0;
+    numbers.set(jobId, n + 1);
+    const kind = jobId.split('-')[0] as JobKind;
+    act(() => jobs.deliver({ jobId, kind, n, event }));
+  };
+  return { api, started, stopped, asked, emit, followed: () => jobs.size };
 }
 
 // jsdom has no 2D canvas: charts are a stand-in that keeps the data and counts redraws.
@@ -129,7 +140,8 @@ describe('App with a stubbed bridge', () => {
       await Promise.resolve();
     });
     expect(bridge.started).toHaveLength(1);
-    expect(bridge.started[0]!.load).toMatchObject({
+    expect(bridge.started[0]!.kind).toBe('run');
+    expect(bridge.started[0]!.kind === 'run' && bridge.started[0]!.plan.load).toMatchObject({
       connections: 50,
       limit: { kind: 'duration', seconds: 3 },
     });
@@ -137,14 +149,15 @@ describe('App with a stubbed bridge', () => {
     // Followed from the start reply on.
     expect(bridge.followed()).toBe(1);
 
-    bridge.emit({ type: 'started', runId: 'r1', targetCount: 1 });
-    bridge.emit({ type: 'target-started', runId: 'r1', targetIndex: 0 });
+    bridge.emit('run-1', { type: 'progress', progress: { type: 'started', targetCount: 1 } });
+    bridge.emit('run-1', { type: 'progress', progress: { type: 'part-started', part: 0 } });
     bridge.emit(
-      sampleEvent('r1', { totalRequests: 15_321, requestsPerSecond: 15_321.4, errors: { reset: 2 } }),
+      'run-1',
+      sampleEvent({ totalRequests: 15_321, requestsPerSecond: 15_321.4, errors: { reset: 2 } }),
     );
     expect(screen.getByTestId('counter-requests').textContent).toBe('15,321');
     expect(screen.getByTestId('chart-throughput').dataset.points).toBe('1');
-    bridge.emit(sampleEvent('r1', { seq: 2, elapsedSeconds: 2 }));
+    bridge.emit('run-1', sampleEvent({ seq: 2, elapsedSeconds: 2 }));
     expect(screen.getByTestId('chart-throughput').dataset.points).toBe('2');
     expect(screen.getByTestId('chart-latency').dataset.points).toBe('2');
     // Charts are appended to and redrawn, not rebuilt, per sample.
@@ -152,7 +165,8 @@ describe('App with a stubbed bridge', () => {
     const throughputChart = charts.live[0]!;
     const updatesBefore = throughputChart.updates;
     bridge.emit(
-      sampleEvent('r1', {
+      'run-1',
+      sampleEvent({
         seq: 3,
         elapsedSeconds: 3,
         totalRequests: 15_321,
@@ -167,12 +181,12 @@ describe('App with a stubbed bridge', () => {
     expect(screen.getByTestId('run-status').dataset.status).toBe('running');
 
     fireEvent.keyDown(window, { key: 'Escape' });
-    expect(bridge.stopped).toEqual(['r1']);
+    expect(bridge.stopped).toEqual(['run-1']);
     expect(screen.getByTestId('stop-button').textContent).toContain('Stopping');
 
-    const partial = runResultFixture({ runId: 'r1', status: 'cancelled' });
-    bridge.emit({ type: 'target-done', runId: 'r1', targetIndex: 0, result: partial });
-    bridge.emit({ type: 'done', runId: 'r1', status: 'cancelled', results: [partial] });
+    const partial = runResultFixture({ runId: 'run-1', status: 'cancelled', samples: [] });
+    bridge.emit('run-1', { type: 'result', part: 0, result: partial });
+    bridge.emit('run-1', { type: 'done', status: 'cancelled' });
     expect(screen.getByTestId('run-status').dataset.status).toBe('cancelled');
     expect(bridge.followed()).toBe(0);
     expect(screen.getByTestId('report').dataset.status).toBe('cancelled');
@@ -194,9 +208,9 @@ describe('App with a stubbed bridge', () => {
       fireEvent.click(screen.getByTestId('run-button'));
       await Promise.resolve();
     });
-    bridge.emit({ type: 'target-started', runId: 'r1', targetIndex: 0 });
+    bridge.emit('run-1', { type: 'progress', progress: { type: 'part-started', part: 0 } });
     for (const seq of [1, 2]) {
-      bridge.emit(sampleEvent('r1', { seq, elapsedSeconds: seq }));
+      bridge.emit('run-1', sampleEvent({ seq, elapsedSeconds: seq }));
     }
     const throughput = charts.live[0]!;
     expect(throughput.data.datasets[0]!.data).toEqual([
@@ -206,7 +220,8 @@ describe('App with a stubbed bridge', () => {
     // The wind-down, 3 answers in 30 ms, folded by the engine into the window before: the
     // sample replaces that one (same seq). Not a point of its own, but counted in the last.
     bridge.emit(
-      sampleEvent('r1', {
+      'run-1',
+      sampleEvent({
         seq: 2,
         elapsedSeconds: 2.03,
         intervalSeconds: 1.03,
@@ -227,18 +242,20 @@ describe('App with a stubbed bridge', () => {
       targets: [{ url: 'http://127.0.0.1:8080/' }],
       load: { model: 'closed', connections: 7, limit: { kind: 'duration', seconds: 60 } },
     });
+    const replay: JobEvent[] = [
+      { type: 'progress', progress: { type: 'started', targetCount: 1 } },
+      { type: 'progress', progress: { type: 'part-started', part: 0 } },
+      sampleEvent({ seq: 1, elapsedSeconds: 1 }),
+      sampleEvent({ seq: 2, elapsedSeconds: 2, totalRequests: 4321 }),
+    ];
     const bridge = stubBridge({
       active: [
         {
-          runId: 'r9',
-          scenario,
-          events: [
-            { type: 'started', runId: 'r9', targetCount: 1 },
-            { type: 'target-started', runId: 'r9', targetIndex: 0 },
-            sampleEvent('r9', { seq: 1, elapsedSeconds: 1 }),
-            sampleEvent('r9', { seq: 2, elapsedSeconds: 2, totalRequests: 4321 }),
-          ],
-          targetElapsedSeconds: 12.4,
+          jobId: 'run-9',
+          kind: 'run',
+          plan: scenario,
+          events: replay.map((event, n) => ({ jobId: 'run-9', kind: 'run', n, event })),
+          partElapsedSeconds: 12.4,
         },
       ],
     });
@@ -255,10 +272,12 @@ describe('App with a stubbed bridge', () => {
     expect(screen.getByTestId('scenario-name')).toHaveProperty('value', 'reloaded run');
     expect(screen.getByTestId<HTMLInputElement>('load-connections').value).toBe('7');
 
-    bridge.emit(sampleEvent('r9', { seq: 3, elapsedSeconds: 3 }));
+    // Each kind's hook asked the host for its own kind's job.
+    expect([...bridge.asked].sort()).toEqual(['capacity', 'comparison', 'run']);
+    bridge.emit('run-9', sampleEvent({ seq: 3, elapsedSeconds: 3 }));
     expect(screen.getByTestId('chart-throughput').dataset.points).toBe('3');
     fireEvent.click(screen.getByTestId('stop-button'));
-    expect(bridge.stopped).toEqual(['r9']);
+    expect(bridge.stopped).toEqual(['run-9']);
     // Leaving the page lets go of the run it followed.
     expect(bridge.followed()).toBe(1);
     view!.unmount();
@@ -266,7 +285,7 @@ describe('App with a stubbed bridge', () => {
   });
 
   it('shows a clear error when the host refuses the run, and follows nothing', async () => {
-    const bridge = stubBridge({ refuseStart: 'run.start input is invalid: scenario.targets.0.url: nope' });
+    const bridge = stubBridge({ refuseStart: 'jobs.start input is invalid: plan.targets.0.url: nope' });
     render(<App api={bridge.api} />);
     fireEvent.change(screen.getByTestId('target-url-0'), { target: { value: 'http://127.0.0.1:8080/' } });
     await act(async () => {
@@ -274,7 +293,7 @@ describe('App with a stubbed bridge', () => {
       await Promise.resolve();
     });
     expect(screen.getByTestId('run-failed').textContent).toBe(
-      'run.start input is invalid: scenario.targets.0.url: nope',
+      'jobs.start input is invalid: plan.targets.0.url: nope',
     );
     expect(bridge.followed()).toBe(0);
   });

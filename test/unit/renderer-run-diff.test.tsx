@@ -37,11 +37,7 @@ const send: SendCommand = (command, input) => {
   const record = command === 'history.get' ? records.get((input as { id: string }).id) : undefined;
   return Promise.resolve(record ? { ok: true, value: record } : { ok: false, error: `${command}: not here` });
 };
-const api = createTrebuchetApi(send, {
-  onRunEvent: () => () => undefined,
-  onComparisonEvent: () => () => undefined,
-  onCapacityEvent: () => () => undefined,
-});
+const api = createTrebuchetApi(send, { onJobEvent: () => () => undefined });
 
 afterEach(cleanup);
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { builtInPresets } from '../../electron/stores/built-in-presets.ts';
-import type { CellOutcome, ComparisonEvent } from '../../shared/comparison/cells.ts';
+import type { CellOutcome } from '../../shared/comparison/cells.ts';
+import { JobEvents } from '../../shared/contract/client.ts';
+import type { JobEvent } from '../../shared/contract/jobs.ts';
 import { compareFigure, deltaText, verdictText } from '../../shared/comparison/noise.ts';
 import { aggregateComparison } from '../../shared/comparison/table.ts';
 import { comparisonPlanSchema } from '../../shared/comparison/plan.ts';
@@ -9,13 +11,8 @@ import { checkDraft } from '../../renderer/editor/draft.ts';
 import { paletteFor } from '../../renderer/charts/palette.ts';
 import { percentileToX, MAX_X } from '../../renderer/report/percentileScale.ts';
 import { percentileCurvesChart, rpsBarChart, scalingChart } from '../../renderer/views/Compare/chartData.ts';
-import {
-  adoptComparison,
-  beginComparison,
-  cellsFinished,
-  reduceComparison,
-  type ComparisonRunState,
-} from '../../renderer/views/Compare/comparisonRun.ts';
+import { createJobStore } from '../../renderer/jobs/jobStore.ts';
+import { cellsFinished, COMPARISON_VIEW, comparisonRun } from '../../renderer/views/Compare/comparisonRun.ts';
 import {
   checkPlanDraft,
   defaultPlanDraft,
@@ -169,80 +166,99 @@ describe('scenario draft from a saved scenario', () => {
 });
 
 describe('comparison progress', () => {
-  const events = (id: string): ComparisonEvent[] => [
-    { type: 'started', comparisonId: id, cellCount: 12 },
-    {
-      type: 'cell-started',
-      comparisonId: id,
-      cellIndex: 0,
-      cellCount: 12,
-      coordinates: { targetIndex: 0, protocol: 'http', level: 10, repetition: 0 },
-      runId: 'run-1',
+  /** A comparison's store on a stubbed bridge; emit plays the host's next event. */
+  function following() {
+    const jobs = new JobEvents();
+    const store = createJobStore(COMPARISON_VIEW, (id, l) => jobs.subscribe(id, l));
+    let n = 0;
+    const emit = (event: JobEvent<'comparison'>) =>
+      jobs.deliver({ jobId: 'cmp-a', kind: 'comparison', n: n++, event });
+    return { store, emit, shown: () => comparisonRun(store.getState()) };
+  }
+  const firstCell = (part: number, repetition = 0): JobEvent<'comparison'> => ({
+    type: 'progress',
+    progress: {
+      type: 'part-started',
+      part,
+      coordinates: { targetIndex: 0, protocol: 'http', level: 10, repetition },
     },
-  ];
+  });
+  const started: JobEvent<'comparison'> = { type: 'progress', progress: { type: 'started', cellCount: 12 } };
 
   it('follows the matrix cell by cell', () => {
-    let s: ComparisonRunState = { ...beginComparison(plan), comparisonId: 'cmp-a', phase: 'running' };
-    expect(s.cells).toHaveLength(12);
-    for (const e of events('cmp-a')) s = reduceComparison(s, e);
-    expect(s.current).toBe(0);
-    expect(s.cells[0]!.status).toBe('running');
-    expect(s.cells.filter((c) => c.status === 'running')).toHaveLength(1);
-    const first = outcome(0, 10, 0, 1234);
-    s = reduceComparison(s, { type: 'cell-done', comparisonId: 'cmp-a', cellCount: 12, outcome: first });
-    expect(s.cells[0]).toMatchObject({ status: 'completed', rps: 1234 });
-    s = reduceComparison(s, { type: 'pause', comparisonId: 'cmp-a', nextCellIndex: 1, seconds: 2 });
-    expect(s.pausing).toBe(true);
-    s = reduceComparison(s, { type: 'error', comparisonId: 'cmp-a', cellIndex: 1, message: 'worker died' });
-    expect(s.cells[1]!.status).toBe('error');
-    expect(cellsFinished(s)).toBe(2);
-    s = reduceComparison(s, {
-      type: 'done',
-      comparisonId: 'cmp-a',
-      status: 'cancelled',
-      outcomes: [first],
-      historyId: 'h-1',
+    const { store, emit, shown } = following();
+    store.begin(plan);
+    store.attach('cmp-a');
+    expect(shown().cells).toHaveLength(12);
+    emit(started);
+    emit(firstCell(0));
+    expect(shown().current).toBe(0);
+    expect(shown().cells[0]!.status).toBe('running');
+    expect(shown().cells.filter((c) => c.status === 'running')).toHaveLength(1);
+    emit({
+      type: 'sample',
+      part: 0,
+      source: 'engine',
+      sample: sampleFixture({ warmup: true, requestsPerSecond: 5 }),
     });
-    expect(s).toMatchObject({ phase: 'done', status: 'cancelled', historyId: 'h-1', current: null });
-    expect(s.errors).toEqual(['Cell 2: worker died']);
+    // A warm-up window is not the cell's rate.
+    expect(shown().cells[0]!.rps).toBeNull();
+    emit({
+      type: 'sample',
+      part: 0,
+      source: 'server',
+      sample: { seq: 1, elapsedSeconds: 1, intervalSeconds: 1, warmup: false, cpuPercent: 35 },
+    });
+    emit({
+      type: 'sample',
+      part: 0,
+      source: 'server',
+      sample: { seq: 2, elapsedSeconds: 2, intervalSeconds: 1, warmup: false, gap: 'busy' },
+    });
+    // A gap keeps the last figure.
+    expect(shown().cells[0]!.cpu).toBe(35);
+    const first = outcome(0, 10, 0, 1234);
+    emit({ type: 'result', part: 0, result: { ...first, result: { ...first.result, samples: [] } } });
+    expect(shown().cells[0]).toMatchObject({ status: 'completed', rps: 1234 });
+    emit({ type: 'progress', progress: { type: 'pause', next: 1, seconds: 2 } });
+    expect(shown()).toMatchObject({ pausing: true, current: 1 });
+    emit({ type: 'error', part: 1, message: 'worker died' });
+    expect(shown().cells[1]!.status).toBe('error');
+    expect(cellsFinished(shown())).toBe(2);
+    emit({ type: 'done', status: 'cancelled', historyId: 'h-1' });
+    expect(shown()).toMatchObject({ phase: 'done', status: 'cancelled', historyId: 'h-1', current: null });
+    expect(shown().errors).toEqual(['Cell 2: worker died']);
+    expect(shown().outcomes.map((o) => o.result.throughput.requestsPerSecond)).toEqual([1234]);
   });
 
-  it('takes up a comparison in progress after a reload by replaying its events', () => {
+  it('takes up a comparison in progress after a reload by applying its events', () => {
+    const { store, emit, shown } = following();
     const first = outcome(0, 10, 0, 1234);
-    const s = adoptComparison({
-      comparisonId: 'cmp-a',
-      plan,
-      events: [
-        ...events('cmp-a'),
-        { type: 'cell-done', comparisonId: 'cmp-a', cellCount: 12, outcome: first },
-        {
-          type: 'cell-started',
-          comparisonId: 'cmp-a',
-          cellIndex: 1,
-          cellCount: 12,
-          coordinates: { targetIndex: 0, protocol: 'http', level: 10, repetition: 1 },
-          runId: 'run-2',
-        },
-        {
-          type: 'cell-sample',
-          comparisonId: 'cmp-a',
-          cellIndex: 1,
-          sample: sampleFixture({ requestsPerSecond: 900 }),
-        },
-      ],
-    });
-    expect(s).toMatchObject({ phase: 'running', comparisonId: 'cmp-a', current: 1, outcomes: [first] });
-    expect(s.cells[0]).toMatchObject({ status: 'completed', rps: 1234 });
-    expect(s.cells[1]).toMatchObject({ status: 'running', rps: 900 });
-    expect(cellsFinished(s)).toBe(1);
-    // Later events apply as they come.
-    const next = reduceComparison(s, {
-      type: 'done',
-      comparisonId: 'cmp-a',
-      status: 'completed',
-      outcomes: [first],
-    });
-    expect(next.phase).toBe('done');
+    const replay: JobEvent<'comparison'>[] = [
+      started,
+      firstCell(0),
+      { type: 'result', part: 0, result: { ...first, result: { ...first.result, samples: [] } } },
+      firstCell(1, 1),
+      { type: 'sample', part: 1, source: 'engine', sample: sampleFixture({ requestsPerSecond: 900 }) },
+    ];
+    expect(
+      store.adopt({
+        jobId: 'cmp-a',
+        kind: 'comparison',
+        plan,
+        events: replay.map((event, n) => ({ jobId: 'cmp-a', kind: 'comparison', n, event })),
+        partElapsedSeconds: 1,
+      }),
+    ).toBe(true);
+    expect(shown()).toMatchObject({ phase: 'running', comparisonId: 'cmp-a', current: 1 });
+    expect(shown().outcomes.map((o) => o.cellIndex)).toEqual([first.cellIndex]);
+    expect(shown().cells[0]).toMatchObject({ status: 'completed', rps: 1234 });
+    expect(shown().cells[1]).toMatchObject({ status: 'running', rps: 900 });
+    expect(cellsFinished(shown())).toBe(1);
+    // Later events apply as they come (numbered after the replay's).
+    for (const event of replay) emit(event);
+    emit({ type: 'done', status: 'completed' });
+    expect(shown().phase).toBe('done');
   });
 });
 

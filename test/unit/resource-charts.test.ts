@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addReading, chartReadings, foldReadings } from '../../shared/resources/charts.ts';
+import { chartReadings, foldReadings } from '../../shared/resources/charts.ts';
+import { SampleSeries } from '../../shared/model/sample-series.ts';
 import type { ResourceSample } from '../../shared/resources/resources.ts';
 
 const reading = (seq: number, over: Partial<ResourceSample>): ResourceSample => ({
@@ -49,8 +50,8 @@ describe('server readings as the charts draw them', () => {
     // The input is left as it was (it is the result's).
     expect(samples).toHaveLength(3);
 
-    const live: ResourceSample[] = [];
-    for (const s of samples) addReading(live, s);
-    expect(live).toEqual(drawn);
+    const live = new SampleSeries<ResourceSample>({ sameTick: foldReadings });
+    expect(samples.map((s) => live.add(s))).toEqual(['appended', 'appended', 'replaced']);
+    expect(live.items).toEqual(drawn);
   });
 });

@@ -7,20 +7,20 @@ import { PresetNote } from '../../components/PresetNote.tsx';
 import { RunStopButton } from '../../components/RunStopButton.tsx';
 import { SavedNote } from '../../components/SavedNote.tsx';
 import { formatLiveRate } from '../../lib/format.ts';
-import { isBusy } from '../../run/runStore.ts';
+import { isBusy } from '../../jobs/jobStore.ts';
+import type { Job } from '../../jobs/useJob.ts';
 import { SavePresetButton } from '../Presets/SavePresetButton.tsx';
 import { CapacityEditor } from './CapacityEditor.tsx';
 import { checkCapacityDraft, type CapacityDraft } from './capacityDraft.ts';
 import { CapacityResults } from './CapacityResults.tsx';
-import { reportsOf, type CapacityRunState } from './capacityRun.ts';
-import type { CapacityRun } from './useCapacityRun.ts';
+import { capacityRun, reportsOf, type CapacityRunState, type CapacitySlice } from './capacityRun.ts';
 import './capacity.css';
 
 interface CapacityViewProps {
   api: TrebuchetApi;
   draft: CapacityDraft;
   onDraftChange: (change: (d: CapacityDraft) => CapacityDraft) => void;
-  run: CapacityRun;
+  run: Job<'capacity', CapacitySlice>;
   /** Shows the saved search in History. */
   onOpenHistory: (historyId: string) => void;
   /** The preset the draft came from, whose description says what to fill in. */
@@ -31,7 +31,7 @@ interface CapacityViewProps {
 export function CapacityView({ api, draft, onDraftChange, run, onOpenHistory, source }: CapacityViewProps) {
   const check = useMemo(() => checkCapacityDraft(draft), [draft]);
   const [revealed, setRevealed] = useState(false);
-  const { state } = run;
+  const state = useMemo(() => capacityRun(run.state), [run.state]);
   const active = isBusy(state.phase);
   const reports = useMemo(() => reportsOf(state), [state]);
   const start = () => {

@@ -1,8 +1,40 @@
-import type { ActiveCapacity } from '../../../shared/contract/api.ts';
-import type { CapacityEvent, CapacityPlan, CapacityStep, StepPhase } from '../../../shared/capacity/plan.ts';
+import type { CapacityPlan, CapacityStep, StepPhase } from '../../../shared/capacity/plan.ts';
 import { capacityReports, type SearchReport } from '../../../shared/capacity/report.ts';
 import type { RunStatus } from '../../../shared/model/result.ts';
-import type { RunPhase } from '../../run/runStore.ts';
+import { isBusy, type JobPhase, type JobState, type JobView } from '../../jobs/jobStore.ts';
+
+/** A step as its 'part-started' announced it. */
+export interface StartedStep {
+  part: number;
+  searchIndex: number;
+  stepIndex: number;
+  rate: number;
+  phase: StepPhase;
+}
+
+/** What a capacity search keeps of its own beside what every job has. */
+export interface CapacitySlice {
+  /** The step whose load began last. */
+  step: StartedStep | null;
+  /** The search the latest step belongs to: the one still going on while the job runs. */
+  searchIndex: number;
+}
+
+/** The Capacity tab's job: its progress events read into a CapacitySlice. */
+export const CAPACITY_VIEW: JobView<'capacity', CapacitySlice> = {
+  kind: 'capacity',
+  idle: { step: null, searchIndex: 0 },
+  begin: () => ({ step: null, searchIndex: 0 }),
+  progress(view, progress) {
+    if (progress.type !== 'part-started') return view;
+    const { type: _type, ...step } = progress;
+    return { step, searchIndex: step.searchIndex };
+  },
+  // Steps come as the search goes.
+  parts: () => 0,
+};
+
+export type CapacityJob = JobState<'capacity', CapacitySlice>;
 
 /** The step running now, with its live req/s. */
 export interface RunningStep {
@@ -13,15 +45,13 @@ export interface RunningStep {
   rps: number | null;
 }
 
-/** One capacity job as the page follows it. */
+/** One capacity job as the Capacity tab shows it. */
 export interface CapacityRunState {
-  /** A capacity job goes through a run's phases. */
-  phase: RunPhase;
+  phase: JobPhase;
   capacityId: string | null;
   plan: CapacityPlan | null;
   steps: CapacityStep[];
   current: RunningStep | null;
-  /** The search the latest step belongs to: the one still going on while the job runs. */
   searchIndex: number;
   status: RunStatus | null;
   historyId: string | null;
@@ -29,68 +59,31 @@ export interface CapacityRunState {
   errors: string[];
 }
 
-export const idleCapacity: CapacityRunState = {
-  phase: 'idle',
-  capacityId: null,
-  plan: null,
-  steps: [],
-  current: null,
-  searchIndex: 0,
-  status: null,
-  historyId: null,
-  errors: [],
-};
-
-export function beginCapacity(plan: CapacityPlan): CapacityRunState {
-  return { ...idleCapacity, phase: 'starting', plan };
-}
-
-/** A job this page started before a reload (the host's capacity.active), its events replayed. */
-export function adoptCapacity(active: ActiveCapacity): CapacityRunState {
-  const started: CapacityRunState = {
-    ...beginCapacity(active.plan),
-    capacityId: active.capacityId,
-    phase: 'running',
+/** The Capacity tab's reading of its job (pure: one state in, one view model out). */
+export function capacityRun(job: CapacityJob): CapacityRunState {
+  const { step, searchIndex } = job.view;
+  const running = step !== null && isBusy(job.phase) && !job.results[step.part];
+  const last = step === null ? null : (job.live[step.part]?.last ?? null);
+  return {
+    phase: job.phase,
+    capacityId: job.jobId,
+    plan: job.plan,
+    steps: job.results.filter((s): s is CapacityStep => s !== null),
+    current:
+      running && step
+        ? {
+            searchIndex: step.searchIndex,
+            stepIndex: step.stepIndex,
+            rate: step.rate,
+            phase: step.phase,
+            rps: last && !last.warmup ? last.requestsPerSecond : null,
+          }
+        : null,
+    searchIndex,
+    status: job.status,
+    historyId: job.saved?.historyId ?? null,
+    errors: [...job.errors.map((e) => e.message), ...(job.saved?.error ? [job.saved.error] : [])],
   };
-  return active.events.reduce(reduceCapacity, started);
-}
-
-/** The state after one event of this job (the page follows its own job's events only). */
-export function reduceCapacity(state: CapacityRunState, event: CapacityEvent): CapacityRunState {
-  switch (event.type) {
-    case 'started':
-      return { ...state, phase: state.phase === 'stopping' ? 'stopping' : 'running' };
-    case 'step-started':
-      return {
-        ...state,
-        searchIndex: event.searchIndex,
-        current: {
-          searchIndex: event.searchIndex,
-          stepIndex: event.stepIndex,
-          rate: event.rate,
-          phase: event.phase,
-          rps: null,
-        },
-      };
-    case 'step-sample':
-      return event.sample.warmup || state.current === null
-        ? state
-        : { ...state, current: { ...state.current, rps: event.sample.requestsPerSecond } };
-    case 'step-done':
-      return { ...state, current: null, steps: [...state.steps, event.step] };
-    case 'error':
-      return { ...state, errors: [...state.errors, event.message] };
-    case 'done':
-      return {
-        ...state,
-        phase: 'done',
-        current: null,
-        status: event.status,
-        steps: event.steps,
-        historyId: event.historyId ?? null,
-        errors: event.historyError ? [...state.errors, event.historyError] : state.errors,
-      };
-  }
 }
 
 /** The searches' reports as the job stands: the one still going on has no answer yet. */

@@ -5,7 +5,8 @@ import type { PreflightFix } from '../../../shared/model/preflight.ts';
 import { caFileInputId } from '../../editor/OptionsEditors.tsx';
 import { PresetNote } from '../../components/PresetNote.tsx';
 import { RunStopButton } from '../../components/RunStopButton.tsx';
-import { isBusy } from '../../run/runStore.ts';
+import { isBusy } from '../../jobs/jobStore.ts';
+import type { Job } from '../../jobs/useJob.ts';
 import { SavedNote } from '../../components/SavedNote.tsx';
 import { SavePresetButton } from '../Presets/SavePresetButton.tsx';
 import { ComparisonResults } from './ComparisonResults.tsx';
@@ -13,14 +14,14 @@ import { MatrixProgress } from './MatrixProgress.tsx';
 import { PlanEditor } from './PlanEditor.tsx';
 import { checkPlanDraft, withPreflightFix, type PlanDraft } from './planDraft.ts';
 import { PreflightFailures } from './PreflightFailures.tsx';
-import type { ComparisonRun } from './useComparisonRun.ts';
+import { comparisonRun, type ComparisonSlice } from './comparisonRun.ts';
 import './compare.css';
 
 interface CompareViewProps {
   api: TrebuchetApi;
   draft: PlanDraft;
   onDraftChange: (change: (d: PlanDraft) => PlanDraft) => void;
-  run: ComparisonRun;
+  run: Job<'comparison', ComparisonSlice>;
   /** Shows a saved run (the finished comparison) in History. */
   onOpenHistory: (historyId: string) => void;
   /** The preset the draft came from, whose description says what to fill in. */
@@ -41,7 +42,7 @@ export function CompareView({
 }: CompareViewProps) {
   const check = useMemo(() => checkPlanDraft(draft), [draft]);
   const [revealed, setRevealed] = useState(false);
-  const { state } = run;
+  const state = useMemo(() => comparisonRun(run.state), [run.state]);
   // The cell run whose full report is open, of the comparison shown.
   const [openedRun, setOpened] = useState<{ comparison: string | null; cellIndex: number } | null>(null);
   const opened = openedRun?.comparison === state.comparisonId ? openedRun.cellIndex : null;

@@ -2,7 +2,7 @@ import { comparisonTargetLabel, levelKindOf, levelLabel } from '../../../shared/
 import { Alert } from '../../components/Alert.tsx';
 import { formatResourceValue } from '../../../shared/format/resources-table.ts';
 import { formatLiveRate } from '../../lib/format.ts';
-import { isBusy } from '../../run/runStore.ts';
+import { isBusy } from '../../jobs/jobStore.ts';
 import { statusBadge } from '../../run/targetStatus.ts';
 import { cellsFinished, type CellProgress, type ComparisonRunState } from './comparisonRun.ts';
 import './matrix.css';

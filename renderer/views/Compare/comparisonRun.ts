@@ -1,14 +1,45 @@
-import type { ActiveComparison } from '../../../shared/contract/api.ts';
-import {
-  expandPlan,
-  type CellCoordinates,
-  type CellOutcome,
-  type ComparisonEvent,
-} from '../../../shared/comparison/cells.ts';
-import type { ComparisonPlan } from '../../../shared/comparison/plan.ts';
+import { expandPlan, type CellCoordinates, type CellOutcome } from '../../../shared/comparison/cells.ts';
+import { cellCount, type ComparisonPlan } from '../../../shared/comparison/plan.ts';
 import type { PreflightFailure } from '../../../shared/model/preflight.ts';
 import type { RunStatus } from '../../../shared/model/result.ts';
-import type { RunPhase } from '../../run/runStore.ts';
+import { isBusy, type JobPhase, type JobState, type JobView } from '../../jobs/jobStore.ts';
+
+/** What a comparison keeps of its own beside what every job has. */
+export interface ComparisonSlice {
+  /** Every cell's place in the matrix, in run order. */
+  coordinates: CellCoordinates[];
+  /** The cell waited for during a pause between cells; null when not pausing. */
+  pauseBefore: number | null;
+  /** The URLs that failed the check before the first cell: the comparison did not start. */
+  preflight: PreflightFailure[];
+}
+
+/** The Compare tab's job: its progress events read into a ComparisonSlice. */
+export const COMPARISON_VIEW: JobView<'comparison', ComparisonSlice> = {
+  kind: 'comparison',
+  idle: { coordinates: [], pauseBefore: null, preflight: [] },
+  begin: (plan) => ({
+    coordinates: expandPlan(plan).map((c) => c.coordinates),
+    pauseBefore: null,
+    preflight: [],
+  }),
+  progress(view, progress) {
+    switch (progress.type) {
+      case 'part-started':
+        return { ...view, pauseBefore: null };
+      case 'pause':
+        return { ...view, pauseBefore: progress.next };
+      case 'preflight-failed':
+        return { ...view, preflight: progress.failures };
+      case 'started':
+      case 'preflight':
+        return view;
+    }
+  },
+  parts: cellCount,
+};
+
+export type ComparisonJob = JobState<'comparison', ComparisonSlice>;
 
 export type CellStatus = 'pending' | 'running' | RunStatus | 'error';
 
@@ -21,10 +52,9 @@ export interface CellProgress {
   cpu: number | null;
 }
 
-/** One comparison as the page follows it: the matrix's progress and the finished cells. */
+/** One comparison as the Compare tab shows it: the matrix's progress and the finished cells. */
 export interface ComparisonRunState {
-  /** A comparison goes through a run's phases. */
-  phase: RunPhase;
+  phase: JobPhase;
   comparisonId: string | null;
   plan: ComparisonPlan | null;
   cells: CellProgress[];
@@ -36,114 +66,51 @@ export interface ComparisonRunState {
   historyId: string | null;
   /** The host refused the start, or cells could not run, or the save failed. */
   errors: string[];
-  /** The URLs that failed the check before the first cell: the comparison did not start. */
   preflight: PreflightFailure[];
 }
 
-export const idleComparison: ComparisonRunState = {
-  phase: 'idle',
-  comparisonId: null,
-  plan: null,
-  cells: [],
-  current: null,
-  pausing: false,
-  outcomes: [],
-  status: null,
-  historyId: null,
-  errors: [],
-  preflight: [],
-};
-
-/** A comparison about to start: every cell of the matrix pending. */
-export function beginComparison(plan: ComparisonPlan): ComparisonRunState {
-  return {
-    ...idleComparison,
-    phase: 'starting',
-    plan,
-    cells: expandPlan(plan).map((c) => ({
-      coordinates: c.coordinates,
-      status: 'pending',
-      rps: null,
-      cpu: null,
-    })),
-  };
-}
-
-/** A comparison this page started before a reload (the host's compare.active), its events replayed. */
-export function adoptComparison(active: ActiveComparison): ComparisonRunState {
-  const started: ComparisonRunState = {
-    ...beginComparison(active.plan),
-    comparisonId: active.comparisonId,
-    phase: 'running',
-  };
-  return active.events.reduce(reduceComparison, started);
-}
-
-function setCell(cells: CellProgress[], index: number, patch: Partial<CellProgress>): CellProgress[] {
-  const cell = cells[index];
-  if (!cell) return cells;
-  const next = [...cells];
-  next[index] = { ...cell, ...patch };
-  return next;
-}
-
-/** The state after one event of this comparison (the page follows its own comparison's events only). */
-export function reduceComparison(state: ComparisonRunState, event: ComparisonEvent): ComparisonRunState {
-  switch (event.type) {
-    case 'started':
-      return { ...state, phase: state.phase === 'stopping' ? 'stopping' : 'running' };
-    case 'cell-started':
+/** The Compare tab's reading of its job (pure: one state in, one view model out). */
+export function comparisonRun(job: ComparisonJob): ComparisonRunState {
+  const { view } = job;
+  const failedParts = new Set(job.errors.flatMap((e) => (e.part === null ? [] : [e.part])));
+  const running = isBusy(job.phase) && view.pauseBefore === null ? job.current : null;
+  const cells = view.coordinates.map((coordinates, i): CellProgress => {
+    const outcome = job.results[i];
+    if (outcome) {
+      const r = outcome.result;
       return {
-        ...state,
-        current: event.cellIndex,
-        pausing: false,
-        cells: setCell(state.cells, event.cellIndex, { status: 'running', rps: null, cpu: null }),
-      };
-    case 'cell-sample':
-      return event.sample.warmup
-        ? state
-        : { ...state, cells: setCell(state.cells, event.cellIndex, { rps: event.sample.requestsPerSecond }) };
-    case 'cell-server-sample':
-      // A gap keeps the last figure: the next reading covers the missed time.
-      return event.sample.warmup || event.sample.cpuPercent === undefined
-        ? state
-        : { ...state, cells: setCell(state.cells, event.cellIndex, { cpu: event.sample.cpuPercent }) };
-    case 'cell-done': {
-      const { cellIndex, result } = event.outcome;
-      return {
-        ...state,
-        outcomes: [...state.outcomes, event.outcome],
-        cells: setCell(state.cells, cellIndex, {
-          status: result.status,
-          rps: result.status === 'failed' ? null : result.throughput.requestsPerSecond,
-          cpu: result.serverResources?.summary.cpuPercent?.mean ?? null,
-        }),
+        coordinates,
+        status: r.status,
+        rps: r.status === 'failed' ? null : r.throughput.requestsPerSecond,
+        cpu: r.serverResources?.summary.cpuPercent?.mean ?? null,
       };
     }
-    case 'pause':
-      return { ...state, current: event.nextCellIndex, pausing: true };
-    case 'preflight':
-      return state;
-    case 'preflight-failed':
-      return { ...state, preflight: event.failures };
-    case 'error':
-      return {
-        ...state,
-        errors: [...state.errors, `Cell ${event.cellIndex + 1}: ${event.message}`],
-        cells: setCell(state.cells, event.cellIndex, { status: 'error' }),
-      };
-    case 'done':
-      return {
-        ...state,
-        phase: 'done',
-        current: null,
-        pausing: false,
-        status: event.status,
-        outcomes: event.outcomes,
-        historyId: event.historyId ?? null,
-        errors: event.historyError ? [...state.errors, event.historyError] : state.errors,
-      };
-  }
+    if (failedParts.has(i)) return { coordinates, status: 'error', rps: null, cpu: null };
+    const live = job.live[i];
+    const last = live?.last ?? null;
+    return {
+      coordinates,
+      status: i === running ? 'running' : 'pending',
+      rps: last && !last.warmup ? last.requestsPerSecond : null,
+      cpu: live?.server.cpu ?? null,
+    };
+  });
+  return {
+    phase: job.phase,
+    comparisonId: job.jobId,
+    plan: job.plan,
+    cells,
+    current: isBusy(job.phase) ? (view.pauseBefore ?? job.current) : null,
+    pausing: view.pauseBefore !== null && isBusy(job.phase),
+    outcomes: job.results.filter((o): o is CellOutcome => o !== null),
+    status: job.status,
+    historyId: job.saved?.historyId ?? null,
+    errors: [
+      ...job.errors.map((e) => (e.part === null ? e.message : `Cell ${e.part + 1}: ${e.message}`)),
+      ...(job.saved?.error ? [job.saved.error] : []),
+    ],
+    preflight: view.preflight,
+  };
 }
 
 /** Cells finished (whatever their outcome) out of all. */

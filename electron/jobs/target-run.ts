@@ -1,0 +1,76 @@
+import type { RunResult, Sample } from '../../shared/model/result.ts';
+import type { Scenario } from '../../shared/model/scenario.ts';
+import type { ResourceSample } from '../../shared/resources/resources.ts';
+import { startRun, type RunHandle } from '../engine/run.ts';
+import { buildRunSpec } from '../engine/spec.ts';
+import { startServerMonitor, withServerResources, type ServerMonitor } from '../monitor/server-monitor.ts';
+
+/** What one target's run tells the job it belongs to, as it goes. */
+export interface TargetListener {
+  /** The load begins now (after the server monitor's first reading); not called when stopped before. */
+  started(): void;
+  /** One per tick of the engine (never one per request). */
+  sample(sample: Sample): void;
+  /** One reading of the target's server (target.monitor), on the engine's tick it was taken at. */
+  reading(reading: ResourceSample): void;
+}
+
+/** One target's run as a job drives it. */
+export interface TargetRun {
+  /**
+   * Its result (status 'cancelled' when stopped: what was measured is kept), or null when it
+   * was stopped before its load began. Rejects only when the host breaks down.
+   */
+  readonly done: Promise<RunResult | null>;
+  /** Ends the run within one tick; resolves once asked (await done for the result). */
+  stop(): Promise<void>;
+}
+
+/** Starts one target of a scenario: the engine's (startTarget) or, in tests, a stand-in. */
+export type StartTarget = (
+  scenario: Scenario,
+  targetIndex: number,
+  on: TargetListener,
+  ids: { runId: string; appVersion: string },
+) => TargetRun;
+
+/**
+ * The one way a part of any job runs: the target's spec is built on the host (its body and
+ * CA files read), its server monitor started, then its load in an engine worker
+ * (electron/engine/run.ts), each engine sample feeding the monitor's ticks. A file that cannot
+ * be read gives a failed result naming the field, never a crash.
+ */
+export const startTarget: StartTarget = (scenario, targetIndex, on, ids) => {
+  let stopped = false;
+  let engine: RunHandle | null = null;
+  const done = (async (): Promise<RunResult | null> => {
+    const built = await buildRunSpec(scenario, targetIndex, ids);
+    // The server's side (issue 11): sampled on the host beside the run, on its ticks.
+    const monitor: ServerMonitor | null = built.ok
+      ? await startServerMonitor(built.spec.target, {
+          options: scenario.options,
+          onSample: (reading) => on.reading(reading),
+        })
+      : null;
+    if (stopped) {
+      await monitor?.stop({ seconds: 0, requests: 0 });
+      return null;
+    }
+    on.started();
+    if (!built.ok) return built.result;
+    engine = startRun(built.spec, {
+      onSample: (sample) => {
+        on.sample(sample);
+        monitor?.tick(sample);
+      },
+    });
+    return withServerResources(await engine.done, monitor);
+  })();
+  return {
+    done,
+    stop: async () => {
+      stopped = true;
+      await engine?.stop();
+    },
+  };
+};
