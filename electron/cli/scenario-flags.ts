@@ -19,16 +19,9 @@ import {
 import { stagesFromFlags } from './stages-flag.ts';
 import { CliInputError, parseRate } from './values.ts';
 
-function existingFile(flag: string, path: string, io: FileIo): string {
-  const abs = resolve(io.cwd, path);
-  if (io.isDirectory(abs)) throw new CliInputError(flag, `${abs} is a folder, not a file`);
-  if (!io.isFile(abs)) throw new CliInputError(flag, `no such file: ${abs}`);
-  return abs;
-}
-
 /** `--scenario file.json`, validated, its relative paths taken from the file's folder. */
 export function readScenarioFile(path: string, io: FileIo): Scenario {
-  const file = existingFile('--scenario', path, io);
+  const file = resolve(io.cwd, path);
   const parsed = parseWith(scenarioSchema, readJsonFile('--scenario', file, io));
   if (!parsed.ok) {
     const first = parsed.issues[0]!;

@@ -139,18 +139,6 @@ export function ensureDirectory(dir: string, now: () => Date): string | null {
   return keptAs;
 }
 
-/** Why a path that should be a readable file is not, in words (for messages naming the file). */
-export function notAFile(stat: fs.Stats): string {
-  return stat.isDirectory() ? 'it is a folder, not a file' : 'it is not a regular file';
-}
-
-/** Why reading a file failed, in words, without quoting it. */
-export function readFailure(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'EISDIR') return 'it is a folder, not a file';
-  return `it cannot be read (${code ?? (err instanceof Error ? err.message : String(err))})`;
-}
-
 /** True when the JSON value nests deeper than `max` arrays and objects (walked without recursion). */
 export function deeperThan(value: unknown, max: number): boolean {
   const stack: [unknown, number][] = [[value, 0]];

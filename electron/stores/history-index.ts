@@ -2,6 +2,8 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { historySummarySchema, type HistorySummary } from '../../shared/records/history.ts';
+import { LIMITS } from '../../shared/model/defaults.ts';
+import { readBoundedFile, textOf } from './bounded-file.ts';
 import { moveAside, parseJsonText, writeFileAtomic } from './files.ts';
 
 /*
@@ -82,7 +84,7 @@ export class HistoryIndex {
         if (keptAs) onSetAside(this.file, keptAs);
         return false;
       }
-      text = await fsp.readFile(this.file, 'utf8');
+      text = textOf(await readBoundedFile(this.file, LIMITS.inputFileBytes.max, 'the history index'));
     } catch {
       return false;
     }

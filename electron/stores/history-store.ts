@@ -15,15 +15,9 @@ import {
 } from '../../shared/records/history.ts';
 import type { StoreProblem } from '../../shared/records/preset-summary.ts';
 import { describeIssues, parseOrThrow } from '../../shared/model/validation.ts';
-import {
-  ensureDirectory,
-  isAtomicTempFile,
-  moveAside,
-  notAFile,
-  parseJsonText,
-  readFailure,
-  writeFileAtomic,
-} from './files.ts';
+import { LIMITS } from '../../shared/model/defaults.ts';
+import { FileProblemError, readBoundedFile, textOf } from './bounded-file.ts';
+import { ensureDirectory, isAtomicTempFile, moveAside, parseJsonText, writeFileAtomic } from './files.ts';
 import { HistoryIndex } from './history-index.ts';
 import {
   clearSecrets,
@@ -48,8 +42,7 @@ const RUN_FILE = /^([A-Za-z0-9_-]{1,64})\.run\.json$/;
 /** A temporary file this old is a leftover of a crash, not another process's write in progress. */
 const STALE_TEMP_MS = 10 * 60_000;
 
-/** Far above any real run (a day of 100 ms samples is a few hundred MB), below V8's longest string. */
-const MAX_RUN_FILE_BYTES = 500 * 1024 * 1024;
+const MAX_RUN_FILE_BYTES = LIMITS.runFileBytes.max;
 
 export interface HistoryStoreOptions {
   /** The history directory (created when missing). */
@@ -238,22 +231,14 @@ export class HistoryStore {
     const file = this.file(id);
     let text: string;
     try {
-      const stat = await fsp.stat(file);
-      if (!stat.isFile()) throw await this.setAside(id, notAFile(stat));
-      if (stat.size > MAX_RUN_FILE_BYTES) {
-        throw await this.setAside(
-          id,
-          `it is ${stat.size} bytes; a run file is at most ${MAX_RUN_FILE_BYTES}`,
-        );
-      }
-      text = await fsp.readFile(file, 'utf8');
+      text = textOf(await readBoundedFile(file, MAX_RUN_FILE_BYTES, 'a run file'));
     } catch (err) {
-      if (err instanceof BrokenHistoryFileError || err instanceof HistoryNotFoundError) throw err;
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (!(err instanceof FileProblemError)) throw err;
+      if (err.code === 'ENOENT') {
         await this.forget(id);
         throw new HistoryNotFoundError(id);
       }
-      throw await this.setAside(id, readFailure(err));
+      throw await this.setAside(id, `it ${err.problem}`);
     }
     const json = parseJsonText(text);
     if (!json.ok) throw await this.setAside(id, json.message);

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { parsePresetFile, PRESET_FORMAT, type Preset } from '../../shared/records/presets.ts';
 import { isRecord } from '../../shared/model/validation.ts';
 import { describeIssues, ValidationError } from '../../shared/model/validation.ts';
-import { moveAside, notAFile, parseJsonText, readFailure, writeFileAtomicSync } from './files.ts';
+import { LIMITS } from '../../shared/model/defaults.ts';
+import { FileProblemError, readBoundedFileSync, textOf } from './bounded-file.ts';
+import { moveAside, parseJsonText, writeFileAtomicSync } from './files.ts';
 import { jsonCopy, sealSecrets, transplantSealed, unsealSecrets, type SecretCipher } from './secrets.ts';
 
 /*
@@ -14,8 +16,8 @@ import { jsonCopy, sealSecrets, transplantSealed, unsealSecrets, type SecretCiph
  */
 
 export const PRESET_FILE = /^([A-Za-z0-9_-]{1,64})\.preset\.json$/;
-/** A preset is a few kilobytes; refuse anything that cannot be one before reading it. */
-export const MAX_PRESET_BYTES = 5 * 1024 * 1024;
+/** A preset is a few kilobytes; anything past the input file cap is refused before it is read. */
+export const MAX_PRESET_BYTES = LIMITS.inputFileBytes.max;
 
 export interface Entry {
   /** As stored in the file (secrets sealed, or plain when the user allowed it). */
@@ -134,7 +136,7 @@ export class PresetFolder {
       const stamp = stampOf(st);
       let cached = this.cache.get(name);
       if (cached?.stamp !== stamp) {
-        cached = { stamp, entry: this.load(m[1]!, file, st) };
+        cached = { stamp, entry: this.load(m[1]!, file) };
         this.cache.set(name, cached);
       }
       if (cached.entry) entries.push(cached.entry);
@@ -144,17 +146,14 @@ export class PresetFolder {
   }
 
   /** One preset file, validated; null when it was set aside (and reported) or is gone. */
-  private load(id: string, file: string, st: fs.Stats): Entry | null {
-    if (!st.isFile()) return this.setAside(file, notAFile(st));
-    if (st.size > MAX_PRESET_BYTES) {
-      return this.setAside(file, `it is ${st.size} bytes; a preset is at most ${MAX_PRESET_BYTES}`);
-    }
+  private load(id: string, file: string): Entry | null {
     let text: string;
     try {
-      text = fs.readFileSync(file, 'utf8');
+      text = textOf(readBoundedFileSync(file, MAX_PRESET_BYTES, 'a preset'));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      return this.setAside(file, readFailure(err));
+      if (!(err instanceof FileProblemError)) throw err;
+      if (err.code === 'ENOENT') return null;
+      return this.setAside(file, `it ${err.problem}`);
     }
     const json = parseJsonText(text);
     if (!json.ok) return this.setAside(file, json.message);

@@ -1,4 +1,3 @@
-import fsp from 'node:fs/promises';
 import path from 'node:path';
 import {
   parsePresetFile,
@@ -20,6 +19,7 @@ import {
 } from '../../shared/records/preset-summary.ts';
 import { describeSecrets, secretHeadersOf, type SecretRef } from '../../shared/records/preset-summary.ts';
 import { parseOrThrow, ValidationError } from '../../shared/model/validation.ts';
+import { FileProblemError, readBoundedFile, textOf } from './bounded-file.ts';
 import { ensureDirectory, parseJsonText, writeFileAtomic } from './files.ts';
 import { MAX_PRESET_BYTES, PresetFolder, type Entry } from './preset-folder.ts';
 import { migrateLegacyPresets } from './preset-migration.ts';
@@ -234,13 +234,14 @@ export class PresetStore {
   }
 
   async importFile(file: string, opts: SecretOptions = {}): Promise<SaveOutcome> {
-    const stat = await fsp.stat(file);
-    if (stat.size > MAX_PRESET_BYTES) {
-      throw new ValidationError('preset file', [
-        { path: '', message: `the file is ${stat.size} bytes; a preset is at most ${MAX_PRESET_BYTES}` },
-      ]);
+    let text: string;
+    try {
+      text = textOf(await readBoundedFile(file, MAX_PRESET_BYTES, 'a preset file'));
+    } catch (err) {
+      if (!(err instanceof FileProblemError)) throw err;
+      throw new ValidationError('preset file', [{ path: '', message: `the file ${err.problem}` }]);
     }
-    return this.importText(await fsp.readFile(file, 'utf8'), opts);
+    return this.importText(text, opts);
   }
 
   /** Throws for a built-in preset, which cannot be changed. */

@@ -190,10 +190,8 @@ export function parsePresetFile(
     );
   }
   if (input.format !== PRESET_FORMAT) {
-    return fail(
-      'format',
-      `not a Trebuchet preset (expected "${PRESET_FORMAT}", got ${JSON.stringify(input.format)})`,
-    );
+    // Never quoted: the file may be anything a person pointed at.
+    return fail('format', `not a Trebuchet preset (expected "format": "${PRESET_FORMAT}")`);
   }
   const version = input.version;
   if (typeof version !== 'number') return fail('version', 'version must be a number');

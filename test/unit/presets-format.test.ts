@@ -168,7 +168,7 @@ describe('parsePresetFile', () => {
     expect(errors([1, 2])).toBe('a preset file must hold a JSON object');
     expect(errors({ hello: 1 })).toMatch(/^format: not a Trebuchet preset/);
     expect(errors({ format: 'k6' })).toBe(
-      'format: not a Trebuchet preset (expected "trebuchet-preset", got "k6")',
+      'format: not a Trebuchet preset (expected "format": "trebuchet-preset")',
     );
     expect(errors({ format: PRESET_FORMAT })).toBe('version: version must be a number');
     expect(errors({ ...v4, version: 9 })).toBe(

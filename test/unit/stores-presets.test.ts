@@ -107,19 +107,19 @@ describe('preset store', () => {
 
   it('refuses a preset too large to be read back, and writes nothing', () => {
     const store = open();
-    const text = 'b'.repeat(3 * 1024 * 1024);
+    const text = 'b'.repeat(4 * 1024 * 1024);
     const huge: PresetDraftInput = {
       name: 'huge',
       kind: 'scenario',
       scenario: {
-        targets: [1, 2].map((n) => ({
+        targets: [1, 2, 3, 4].map((n) => ({
           url: `http://127.0.0.1:${n}/`,
           body: { kind: 'text' as const, text },
         })),
       },
     };
     expect(() => store.save(huge)).toThrow(
-      /^preset is invalid: the preset is \d+ bytes; a preset is at most 5242880$/,
+      /^preset is invalid: the preset is \d+ bytes; a preset is at most 16777216$/,
     );
     expect(presetFiles()).toEqual([]);
   });
