@@ -154,12 +154,46 @@ export function deeperThan(value: unknown, max: number): boolean {
 }
 
 /**
+ * A copy of a JSON value with every array or object `max` levels down replaced by null, built
+ * without recursion: what a schema can read to name the field of a value nested too deep.
+ */
+export function prunedCopy(value: unknown, max: number): unknown {
+  const out: Record<string, unknown> = {};
+  const stack: [unknown, Record<string, unknown> | unknown[], string | number, number][] = [
+    [value, out, 'value', 0],
+  ];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const [v, parent, key, depth] = item;
+    const at = parent as Record<string | number, unknown>;
+    if (typeof v !== 'object' || v === null) {
+      at[key] = v;
+    } else if (depth >= max) {
+      at[key] = null;
+    } else if (Array.isArray(v)) {
+      const copy: unknown[] = new Array<unknown>(v.length);
+      at[key] = copy;
+      v.forEach((child, i) => stack.push([child, copy, i, depth + 1]));
+    } else {
+      const copy: Record<string, unknown> = {};
+      at[key] = copy;
+      for (const [k, child] of Object.entries(v)) {
+        copy[k] = null; // keeps the file's key order
+        stack.push([child, copy, k, depth + 1]);
+      }
+    }
+  }
+  return out.value;
+}
+
+/**
  * Parses JSON; on failure says why without quoting the file (it may hold secrets). A value
- * nesting deeper than maxDepth (MAX_JSON_DEPTH; null = any) is refused.
+ * nesting deeper than maxDepth (MAX_JSON_DEPTH; null = any) is refused: `explain`, given a
+ * copy cut off at that depth (prunedCopy), may say which field is wrong (an unknown one, say).
  */
 export function parseJsonText(
   text: string,
   maxDepth: number | null = MAX_JSON_DEPTH,
+  explain?: (shallow: unknown) => string | null,
 ): { ok: true; value: unknown } | { ok: false; message: string } {
   let value: unknown;
   try {
@@ -174,7 +208,8 @@ export function parseJsonText(
     };
   }
   if (maxDepth !== null && deeperThan(value, maxDepth)) {
-    return { ok: false, message: `the file nests deeper than ${maxDepth} levels` };
+    const why = explain?.(prunedCopy(value, maxDepth)) ?? null;
+    return { ok: false, message: why ?? `the file nests deeper than ${maxDepth} levels` };
   }
   return { ok: true, value };
 }

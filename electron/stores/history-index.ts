@@ -17,10 +17,10 @@ const INDEX_FORMAT = 'trebuchet-run-index';
 
 /** Version 1 held the summaries only; it is rebuilt from the run files, which checks them all. */
 const INDEX_VERSION = 2;
-const indexSchema = z.object({
+const indexSchema = z.strictObject({
   format: z.literal(INDEX_FORMAT),
   version: z.literal(INDEX_VERSION),
-  entries: z.array(z.object({ summary: historySummarySchema, mtimeMs: z.number() })),
+  entries: z.array(z.strictObject({ summary: historySummarySchema, mtimeMs: z.number() })),
 });
 
 export class HistoryIndex {

@@ -17,9 +17,17 @@ import type { StoreProblem } from '../../shared/records/preset-summary.ts';
 import { describeIssues, parseOrThrow } from '../../shared/model/validation.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
 import { FileProblemError, readBoundedFile, textOf } from './bounded-file.ts';
-import { ensureDirectory, isAtomicTempFile, moveAside, parseJsonText, writeFileAtomic } from './files.ts';
+import {
+  ensureDirectory,
+  isAtomicTempFile,
+  MAX_JSON_DEPTH,
+  moveAside,
+  parseJsonText,
+  writeFileAtomic,
+} from './files.ts';
 import { HistoryIndex } from './history-index.ts';
 import {
+  asStored,
   clearSecrets,
   countSecrets,
   jsonCopy,
@@ -177,7 +185,7 @@ export class HistoryStore {
       const newName = parseOrThrow(historyNameSchema, name, 'name');
       const raw = await this.readRaw(id);
       // Validated as stored (sealed values read as empty headers) so a broken file is never rewritten.
-      const record = await this.validate(id, jsonCopy(raw));
+      const record = await this.validate(id, asStored(raw));
       (raw as Record<string, unknown>).name = newName;
       await writeFileAtomic(this.file(id), JSON.stringify(raw));
       return this.indexed({ ...record, name: newName });
@@ -240,21 +248,17 @@ export class HistoryStore {
       }
       throw await this.setAside(id, `it ${err.problem}`);
     }
-    const json = parseJsonText(text);
+    const json = parseJsonText(text, MAX_JSON_DEPTH, (shallow) => {
+      const r = readRunRecord(asStored(shallow));
+      return r.ok ? null : describeIssues(r.issues);
+    });
     if (!json.ok) throw await this.setAside(id, json.message);
     return json.value;
   }
 
   private async validate(id: string, raw: unknown): Promise<RunRecord> {
     const r = readRunRecord(raw);
-    if (!r.ok) {
-      const version = (raw as { version?: unknown } | null)?.version;
-      const why =
-        typeof version === 'number' && version > RUN_RECORD_VERSION
-          ? `it was written by a newer Trebuchet (format version ${version})`
-          : describeIssues(r.issues);
-      throw await this.setAside(id, why);
-    }
+    if (!r.ok) throw await this.setAside(id, describeIssues(r.issues));
     if (r.value.id !== id) throw await this.setAside(id, `it holds run ${r.value.id}, not ${id}`);
     return r.value;
   }
@@ -319,7 +323,7 @@ export class HistoryStore {
         changed = true;
       }
       try {
-        const record = await this.validate(id, await this.readRaw(id));
+        const record = await this.validate(id, asStored(await this.readRaw(id)));
         const stat = await fsp.stat(this.file(id));
         this.index.set(summarizeRecord(record, stat.size), stat.mtimeMs);
         changed = true;

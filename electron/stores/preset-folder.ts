@@ -5,8 +5,15 @@ import { isRecord } from '../../shared/model/validation.ts';
 import { describeIssues, ValidationError } from '../../shared/model/validation.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
 import { FileProblemError, readBoundedFileSync, textOf } from './bounded-file.ts';
-import { moveAside, parseJsonText, writeFileAtomicSync } from './files.ts';
-import { jsonCopy, sealSecrets, transplantSealed, unsealSecrets, type SecretCipher } from './secrets.ts';
+import { MAX_JSON_DEPTH, moveAside, parseJsonText, writeFileAtomicSync } from './files.ts';
+import {
+  asStored,
+  jsonCopy,
+  sealSecrets,
+  transplantSealed,
+  unsealSecrets,
+  type SecretCipher,
+} from './secrets.ts';
 
 /*
  * The files of presets/: one <id>.preset.json per user preset, re-read when it changes on
@@ -32,6 +39,12 @@ export type ParsedEntry = { ok: true; entry: Entry; migrated: boolean } | { ok: 
 
 /** Reports a file set aside (keptAs) or a value that could not be read. */
 export type ReportProblem = (file: string, keptAs: string | null, message: string) => void;
+
+/** What the preset schema says of a stored preset (sealed values read as empty); null when it reads. */
+export function whyNotAPreset(stored: unknown): string | null {
+  const parsed = parsePresetFile(asStored(stored));
+  return parsed.ok ? null : describeIssues(parsed.issues);
+}
 
 const byCreation = (a: Entry, b: Entry): number =>
   a.preset.createdAt.localeCompare(b.preset.createdAt) || a.preset.id.localeCompare(b.preset.id);
@@ -155,7 +168,7 @@ export class PresetFolder {
       if (err.code === 'ENOENT') return null;
       return this.setAside(file, `it ${err.problem}`);
     }
-    const json = parseJsonText(text);
+    const json = parseJsonText(text, MAX_JSON_DEPTH, whyNotAPreset);
     if (!json.ok) return this.setAside(file, json.message);
     const r = this.parseEntry(json.value, () => id);
     if (!r.ok) return this.setAside(file, r.why);

@@ -20,8 +20,8 @@ import {
 import { describeSecrets, secretHeadersOf, type SecretRef } from '../../shared/records/preset-summary.ts';
 import { parseOrThrow, ValidationError } from '../../shared/model/validation.ts';
 import { FileProblemError, readBoundedFile, textOf } from './bounded-file.ts';
-import { ensureDirectory, parseJsonText, writeFileAtomic } from './files.ts';
-import { MAX_PRESET_BYTES, PresetFolder, type Entry } from './preset-folder.ts';
+import { ensureDirectory, MAX_JSON_DEPTH, parseJsonText, writeFileAtomic } from './files.ts';
+import { MAX_PRESET_BYTES, PresetFolder, whyNotAPreset, type Entry } from './preset-folder.ts';
 import { migrateLegacyPresets } from './preset-migration.ts';
 import { clearSecrets, decideSecretHandling, jsonCopy, sealSecrets, type SecretCipher } from './secrets.ts';
 
@@ -224,7 +224,7 @@ export class PresetStore {
    * comparison plan) as a new user preset. Throws a ValidationError naming each bad field.
    */
   importText(text: string, opts: SecretOptions = {}): SaveOutcome {
-    const json = parseJsonText(text);
+    const json = parseJsonText(text, MAX_JSON_DEPTH, whyNotAPreset);
     if (!json.ok) throw new ValidationError('preset file', [{ path: '', message: json.message }]);
     const parsed = parsePresetFile(json.value, { newId: this.newId, now: this.now });
     if (!parsed.ok) throw new ValidationError('preset file', parsed.issues);

@@ -31,7 +31,7 @@ const stepOptionsSchema = runOptionsSchema.omit({ warmupSeconds: true });
 export const capacityTargetSchema = targetSchema.extend({ protocol: protocolSchema.optional() });
 export type CapacityTarget = z.infer<typeof capacityTargetSchema>;
 
-export const capacityPlanSchema = z.object({
+export const capacityPlanSchema = z.strictObject({
   version: z.literal(CAPACITY_PLAN_VERSION).default(CAPACITY_PLAN_VERSION),
   name: displayNameSchema.default('Capacity search'),
   /** One search per target, in order. */
@@ -70,7 +70,7 @@ export function stepScenario(plan: CapacityPlan, targetIndex: number, rate: numb
 const index = z.number().int().nonnegative();
 
 /** One measured step: which search (the target's index), its place in it, its rate and run. */
-export const capacityStepSchema = z.object({
+export const capacityStepSchema = z.strictObject({
   searchIndex: index,
   stepIndex: index,
   rate: z.number().positive(),
@@ -84,9 +84,9 @@ export type CapacityStep = z.infer<typeof capacityStepSchema>;
  * again from the steps (shared/capacity/report.ts), so events carry only measured data.
  */
 export const capacityEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('started'), capacityId: z.string(), searchCount: index }),
+  z.strictObject({ type: z.literal('started'), capacityId: z.string(), searchCount: index }),
   /** Step stepIndex of search searchIndex began as engine run runId. */
-  z.object({
+  z.strictObject({
     type: z.literal('step-started'),
     capacityId: z.string(),
     searchIndex: index,
@@ -96,18 +96,23 @@ export const capacityEventSchema = z.discriminatedUnion('type', [
     runId: z.string(),
   }),
   /** One tick of the running step, for a live view. */
-  z.object({
+  z.strictObject({
     type: z.literal('step-sample'),
     capacityId: z.string(),
     searchIndex: index,
     stepIndex: index,
     sample: sampleSchema,
   }),
-  z.object({ type: z.literal('step-done'), capacityId: z.string(), step: capacityStepSchema }),
+  z.strictObject({ type: z.literal('step-done'), capacityId: z.string(), step: capacityStepSchema }),
   /** A step could not run (the host broke down, not the target: a failing target gives a failed result). */
-  z.object({ type: z.literal('error'), capacityId: z.string(), searchIndex: index, message: z.string() }),
+  z.strictObject({
+    type: z.literal('error'),
+    capacityId: z.string(),
+    searchIndex: index,
+    message: z.string(),
+  }),
   /** The job ended: cancelled when stopped (measured steps are kept), failed when no step measured anything. */
-  z.object({
+  z.strictObject({
     type: z.literal('done'),
     capacityId: z.string(),
     status: runStatusSchema,

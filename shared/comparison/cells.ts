@@ -15,7 +15,7 @@ import { SCENARIO_VERSION, type Load, type Scenario } from '../model/scenario.ts
 /* A comparison's cells (one run each, in run order), their outcomes and the events of a comparison run. */
 
 /** Where a cell sits in the matrix. Repetitions of the same target, protocol and level share a key. */
-export const cellCoordinatesSchema = z.object({
+export const cellCoordinatesSchema = z.strictObject({
   targetIndex: z.number().int().nonnegative(),
   protocol: protocolVariantSchema,
   level: z.number().positive(),
@@ -86,7 +86,7 @@ export function expandPlan(plan: ComparisonPlan): ComparisonCell[] {
 }
 
 /** A finished cell run: where it sits and what it measured. Stored in run history. */
-export const cellOutcomeSchema = z.object({
+export const cellOutcomeSchema = z.strictObject({
   cellIndex: z.number().int().nonnegative(),
   coordinates: cellCoordinatesSchema,
   result: runResultSchema,
@@ -99,20 +99,24 @@ export type CellOutcome = z.infer<typeof cellOutcomeSchema>;
  * only measured data.
  */
 export const comparisonEventSchema = z.discriminatedUnion('type', [
-  z.object({
+  z.strictObject({
     type: z.literal('started'),
     comparisonId: z.string(),
     cellCount: z.number().int().nonnegative(),
   }),
   /** Before the first cell: the pre-flight of every distinct URL, then its failures (none: cells follow). */
-  z.object({ type: z.literal('preflight'), comparisonId: z.string(), checks: z.array(preflightCheckSchema) }),
-  z.object({
+  z.strictObject({
+    type: z.literal('preflight'),
+    comparisonId: z.string(),
+    checks: z.array(preflightCheckSchema),
+  }),
+  z.strictObject({
     type: z.literal('preflight-failed'),
     comparisonId: z.string(),
     failures: z.array(preflightFailureSchema).min(1),
   }),
   /** Cell cellIndex (0-based, of cellCount) began as engine run runId. */
-  z.object({
+  z.strictObject({
     type: z.literal('cell-started'),
     comparisonId: z.string(),
     cellIndex: z.number().int().nonnegative(),
@@ -121,41 +125,41 @@ export const comparisonEventSchema = z.discriminatedUnion('type', [
     runId: z.string(),
   }),
   /** One tick of the running cell, for a live view. */
-  z.object({
+  z.strictObject({
     type: z.literal('cell-sample'),
     comparisonId: z.string(),
     cellIndex: z.number().int().nonnegative(),
     sample: sampleSchema,
   }),
   /** One reading of the running cell's server (target.monitor), after the cell-sample it belongs to. */
-  z.object({
+  z.strictObject({
     type: z.literal('cell-server-sample'),
     comparisonId: z.string(),
     cellIndex: z.number().int().nonnegative(),
     sample: resourceSampleSchema,
   }),
-  z.object({
+  z.strictObject({
     type: z.literal('cell-done'),
     comparisonId: z.string(),
     cellCount: z.number().int().nonnegative(),
     outcome: cellOutcomeSchema,
   }),
   /** Waiting pauseSeconds before cell nextCellIndex. */
-  z.object({
+  z.strictObject({
     type: z.literal('pause'),
     comparisonId: z.string(),
     nextCellIndex: z.number().int().nonnegative(),
     seconds: z.number().nonnegative(),
   }),
   /** A cell could not run (the host broke down, not the target: failing targets give failed results). */
-  z.object({
+  z.strictObject({
     type: z.literal('error'),
     comparisonId: z.string(),
     cellIndex: z.number().int().nonnegative(),
     message: z.string(),
   }),
   /** The comparison ended: cancelled when stopped (finished cells are kept), failed when every cell failed. */
-  z.object({
+  z.strictObject({
     type: z.literal('done'),
     comparisonId: z.string(),
     status: runStatusSchema,

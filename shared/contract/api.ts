@@ -55,35 +55,39 @@ const secretChoice = {
   omitSecrets: z.boolean().optional(),
 };
 
-const noInput = z.object({}).optional();
+const noInput = z.strictObject({}).optional();
 
 export const commandInputSchemas = {
   'app.info': noInput,
-  'run.start': z.object({ scenario: scenarioSchema }),
-  'run.stop': z.object({ runId: runIdSchema }),
+  'run.start': z.strictObject({ scenario: scenarioSchema }),
+  'run.stop': z.strictObject({ runId: runIdSchema }),
   'run.active': noInput,
   'presets.list': noInput,
-  'presets.get': z.object({ id: presetIdSchema }),
+  'presets.get': z.strictObject({ id: presetIdSchema }),
   /** A new preset, or (with id) new content for the user preset id. */
-  'presets.save': z.object({ preset: presetDraftSchema, id: presetIdSchema.optional(), ...secretChoice }),
-  'presets.rename': z.object({ id: presetIdSchema, name: presetNameSchema }),
-  'presets.duplicate': z.object({ id: presetIdSchema, name: presetNameSchema.optional() }),
-  'presets.delete': z.object({ id: presetIdSchema }),
+  'presets.save': z.strictObject({
+    preset: presetDraftSchema,
+    id: presetIdSchema.optional(),
+    ...secretChoice,
+  }),
+  'presets.rename': z.strictObject({ id: presetIdSchema, name: presetNameSchema }),
+  'presets.duplicate': z.strictObject({ id: presetIdSchema, name: presetNameSchema.optional() }),
+  'presets.delete': z.strictObject({ id: presetIdSchema }),
   /** The text of a preset file (any version), or of a bare scenario or comparison plan. */
-  'presets.import': z.object({
+  'presets.import': z.strictObject({
     text: z.string().max(MAX_PRESET_TEXT, `a preset file is at most ${MAX_PRESET_TEXT} characters`),
     ...secretChoice,
   }),
-  'presets.export': z.object({ id: presetIdSchema, ...secretChoice }),
+  'presets.export': z.strictObject({ id: presetIdSchema, ...secretChoice }),
   'history.list': noInput,
-  'history.get': z.object({ id: historyIdSchema }),
-  'history.rename': z.object({ id: historyIdSchema, name: historyNameSchema }),
-  'history.delete': z.object({ id: historyIdSchema }),
-  'compare.start': z.object({ plan: comparisonPlanSchema }),
-  'compare.stop': z.object({ comparisonId: comparisonIdSchema }),
+  'history.get': z.strictObject({ id: historyIdSchema }),
+  'history.rename': z.strictObject({ id: historyIdSchema, name: historyNameSchema }),
+  'history.delete': z.strictObject({ id: historyIdSchema }),
+  'compare.start': z.strictObject({ plan: comparisonPlanSchema }),
+  'compare.stop': z.strictObject({ comparisonId: comparisonIdSchema }),
   'compare.active': noInput,
-  'capacity.start': z.object({ plan: capacityPlanSchema }),
-  'capacity.stop': z.object({ capacityId: capacityIdSchema }),
+  'capacity.start': z.strictObject({ plan: capacityPlanSchema }),
+  'capacity.stop': z.strictObject({ capacityId: capacityIdSchema }),
   'capacity.active': noInput,
 } as const satisfies Record<CommandName, z.ZodType>;
 
@@ -199,23 +203,27 @@ const targetIndex = z.number().int().nonnegative();
  * `run.start` reply.
  */
 export const runEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('started'), runId: runIdField, targetCount: z.number().int().nonnegative() }),
-  z.object({ type: z.literal('target-started'), runId: runIdField, targetIndex }),
-  z.object({ type: z.literal('sample'), runId: runIdField, targetIndex, sample: sampleSchema }),
+  z.strictObject({
+    type: z.literal('started'),
+    runId: runIdField,
+    targetCount: z.number().int().nonnegative(),
+  }),
+  z.strictObject({ type: z.literal('target-started'), runId: runIdField, targetIndex }),
+  z.strictObject({ type: z.literal('sample'), runId: runIdField, targetIndex, sample: sampleSchema }),
   /**
    * One reading of the target's server (target.monitor), on the same time axis as the engine
    * sample it was taken at (same seq and elapsedSeconds); at most one per engine sample, and
    * at most one per DEFAULTS.monitor.minIntervalMs. The target's result carries them all.
    */
-  z.object({
+  z.strictObject({
     type: z.literal('server-sample'),
     runId: runIdField,
     targetIndex,
     sample: resourceSampleSchema,
   }),
-  z.object({ type: z.literal('target-done'), runId: runIdField, targetIndex, result: runResultSchema }),
+  z.strictObject({ type: z.literal('target-done'), runId: runIdField, targetIndex, result: runResultSchema }),
   /** The whole run ended; status 'cancelled' when stopped, results keep what was measured. */
-  z.object({
+  z.strictObject({
     type: z.literal('done'),
     runId: runIdField,
     status: runStatusSchema,
@@ -225,7 +233,7 @@ export const runEventSchema = z.discriminatedUnion('type', [
     historyError: z.string().optional(),
   }),
   /** The run broke down outside any target (host error); results so far are in earlier events. */
-  z.object({ type: z.literal('error'), runId: runIdField, message: z.string() }),
+  z.strictObject({ type: z.literal('error'), runId: runIdField, message: z.string() }),
 ]);
 export type RunEvent = z.infer<typeof runEventSchema>;
 

@@ -43,7 +43,7 @@ export function headerValueProblem(value: string): string | null {
   return `header value has ${shown} at position ${m.index + 1}; HTTP allows visible Latin-1 characters, spaces and tabs only`;
 }
 
-export const headerSchema = z.object({
+export const headerSchema = z.strictObject({
   name: headerNameSchema,
   value: z
     .string()
@@ -78,16 +78,16 @@ export const filePathSchema = z
   .max(LIMITS.pathChars.max, atMost('file path', LIMITS.pathChars.max));
 
 export const bodySchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('none') }),
-  z.object({
+  z.strictObject({ kind: z.literal('none') }),
+  z.strictObject({
     kind: z.literal('text'),
     text: z.string().max(LIMITS.textBodyChars.max, atMost('body text', LIMITS.textBodyChars.max)),
   }),
-  z.object({ kind: z.literal('file'), path: filePathSchema }),
+  z.strictObject({ kind: z.literal('file'), path: filePathSchema }),
 ]);
 export type Body = z.infer<typeof bodySchema>;
 
-export const targetSchema = z.object({
+export const targetSchema = z.strictObject({
   name: displayNameSchema.default(''),
   url: targetUrlSchema,
   method: httpMethodSchema.default(DEFAULTS.method),
@@ -99,13 +99,13 @@ export const targetSchema = z.object({
 export type Target = z.infer<typeof targetSchema>;
 
 export const closedLimitSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('duration'), seconds: boundedNumber('duration', LIMITS.durationSeconds) }),
-  z.object({ kind: z.literal('requests'), count: boundedInt('requests', LIMITS.requests) }),
+  z.strictObject({ kind: z.literal('duration'), seconds: boundedNumber('duration', LIMITS.durationSeconds) }),
+  z.strictObject({ kind: z.literal('requests'), count: boundedInt('requests', LIMITS.requests) }),
 ]);
 export type ClosedLimit = z.infer<typeof closedLimitSchema>;
 
 /** Closed model: N connections each sending the next request when the previous answer arrives (ab, wrk, JMeter threads). */
-export const closedLoadSchema = z.object({
+export const closedLoadSchema = z.strictObject({
   model: z.literal('closed'),
   connections: boundedInt('connections', LIMITS.connections).default(DEFAULTS.closed.connections),
   /** Requests in flight per connection: HTTP/1.1 pipelining depth, or HTTP/2 concurrent streams. */
@@ -123,7 +123,7 @@ export const closedLoadSchema = z.object({
 export type ClosedLoad = z.infer<typeof closedLoadSchema>;
 
 /** Open model: requests start on a fixed schedule whatever the server does (vegeta -rate, wrk2 -R). */
-export const openLoadSchema = z.object({
+export const openLoadSchema = z.strictObject({
   model: z.literal('open'),
   rate: boundedNumber('rate', LIMITS.rate).default(DEFAULTS.open.rate),
   durationSeconds: boundedNumber('duration', LIMITS.durationSeconds).default(DEFAULTS.open.durationSeconds),
@@ -161,7 +161,7 @@ export const workersSchema = z.union([z.literal('auto'), boundedInt('workers', L
 });
 export type Workers = z.infer<typeof workersSchema>;
 
-export const tlsOptionsSchema = z.object({
+export const tlsOptionsSchema = z.strictObject({
   /** Verify the server certificate. Off = accept self-signed, expired or wrong-host certificates. */
   verify: z.boolean().default(DEFAULTS.tls.verify),
   /** PEM file with extra trusted CA certificates. */
@@ -210,14 +210,14 @@ export const THRESHOLD_UNITS: Readonly<Record<ThresholdMetric, 'ms' | '%' | 'req
 };
 
 /** A pass/fail rule, its value in the metric's THRESHOLD_UNITS. */
-export const thresholdSchema = z.object({
+export const thresholdSchema = z.strictObject({
   metric: thresholdMetricSchema,
   op: z.enum(['<', '<=', '>', '>=']),
   value: z.number({ error: 'threshold value must be a number' }).finite(),
 });
 export type Threshold = z.infer<typeof thresholdSchema>;
 
-export const runOptionsSchema = z.object({
+export const runOptionsSchema = z.strictObject({
   keepAlive: z.boolean().default(DEFAULTS.keepAlive),
   protocol: protocolSchema.default(DEFAULTS.protocol),
   engine: engineChoiceSchema.default(DEFAULTS.engine),
@@ -251,7 +251,7 @@ export function targetsSchema<T extends z.ZodType>(target: T) {
 }
 
 export const scenarioSchema = z
-  .object({
+  .strictObject({
     version: z.literal(SCENARIO_VERSION).default(SCENARIO_VERSION),
     name: displayNameSchema.default('Untitled scenario'),
     targets: targetsSchema(targetSchema),

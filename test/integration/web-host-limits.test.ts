@@ -96,7 +96,7 @@ describe('the web host', () => {
       `run.start input is invalid: scenario.targets.0.body.path: ${fifo} is a named pipe (FIFO), not a regular file`,
     );
     await expect(conn.api.run.start({ scenario: withBody('/dev/zero') })).rejects.toThrow(
-      'scenario.targets.0.body.path: /dev/zero is a device, not a regular file',
+      'scenario.targets.0.body.path: /dev/zero is a character device, not a regular file',
     );
     await expect(conn.api.run.start({ scenario: withBody(folder) })).rejects.toThrow(
       `scenario.targets.0.body.path: ${folder} is a folder, not a file`,

@@ -160,7 +160,7 @@ describe('history store', () => {
     expect(messageOf(truncated!)).toContain('not valid JSON');
     expect(messageOf(garbage!)).toContain('not valid JSON');
     expect(messageOf(newer!)).toContain(
-      `written by a newer Trebuchet (format version ${RUN_RECORD_VERSION + 1})`,
+      `version: this saved run is format version ${RUN_RECORD_VERSION + 1}, written by Trebuchet 0.1.0; this version of Trebuchet reads format versions 1 to ${RUN_RECORD_VERSION}`,
     );
     expect(messageOf(folder!)).toContain('it is a folder, not a file');
     expect(problems.every((p) => p.keptAs !== null && fs.existsSync(p.keptAs))).toBe(true);
@@ -220,7 +220,9 @@ describe('history store', () => {
     const s2 = await store.save(draft('future'));
     const f2 = path.join(dir, `${s2.id}.run.json`);
     fs.writeFileSync(f2, JSON.stringify({ ...JSON.parse(fs.readFileSync(f2, 'utf8')), version: 3 }));
-    await expect(store.get(s2.id)).rejects.toThrow('written by a newer Trebuchet (format version 3)');
+    await expect(store.get(s2.id)).rejects.toThrow(
+      'this saved run is format version 3, written by Trebuchet 0.1.0; this version of Trebuchet reads format versions 1 to 2',
+    );
   });
 
   it('removes temporary files a crash left behind, but not one being written now', async () => {

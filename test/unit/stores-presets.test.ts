@@ -192,7 +192,7 @@ describe('preset store', () => {
     expect(fs.readFileSync(again.problems()[0]!.keptAs!, 'utf8')).toBe(tampered);
   });
 
-  it('sets aside a preset nesting too deep or that is a folder, and saves on', () => {
+  it('sets aside a preset with a 100,000-deep extra field (naming it) or that is a folder, and saves on', () => {
     const store = open();
     const a = store.save(draft('alpha'));
     if (!a.ok) throw new Error('not saved');
@@ -207,7 +207,7 @@ describe('preset store', () => {
     const problems = again.problems();
     const messageOf = (id: string) => problems.find((p) => p.file === presetFile(id))?.message;
     expect(problems).toHaveLength(2);
-    expect(messageOf('deep')).toContain('the file nests deeper than 64 levels');
+    expect(messageOf('deep')).toContain('(extra: unknown field (the fields here are `format`, `version`, ');
     expect(messageOf('folder')).toContain('it is a folder, not a file');
     expect(again.problems().every((p) => p.keptAs !== null && fs.existsSync(p.keptAs))).toBe(true);
     const saved = again.save(draft('after'));
