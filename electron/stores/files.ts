@@ -96,8 +96,49 @@ async function syncDirectory(dir: string): Promise<void> {
 }
 
 /** True for the temporary files writeFileAtomic() leaves behind when the process dies mid-write. */
-export function isAtomicTempFile(name: string): boolean {
+function isAtomicTempFile(name: string): boolean {
   return name.startsWith('.') && name.endsWith('.tmp');
+}
+
+/** A temporary file this old is a leftover of a crash even when its writer's pid lives (reused, another machine's). */
+const STALE_TEMP_MS = 10 * 60_000;
+
+/** True while the process `pid` exists (EPERM: it does, as another user). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temporary files a process killed mid-write left in `dir` (a store's folder, at
+ * start): each one whose writer (the pid in its name, see tempPathOf) is gone, and any older
+ * than ten minutes. One a live process is writing now stays. Returns the names removed.
+ */
+export function removeStaleTempFiles(dir: string): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names.filter(isAtomicTempFile)) {
+    const file = path.join(dir, name);
+    const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+    if (!stat?.isFile()) continue;
+    const pid = /\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name)?.[1];
+    const writerGone = pid !== undefined && !processAlive(Number(pid));
+    // The wall clock, as the file times are (not a store's clock, which tests set).
+    if (writerGone || Date.now() - stat.mtimeMs > STALE_TEMP_MS) {
+      fs.rmSync(file, { force: true });
+      removed.push(name);
+    }
+  }
+  return removed;
 }
 
 /** A timestamp usable in a file name on every platform (no colons): 2025-01-02T03-04-05-678Z. */

@@ -19,10 +19,10 @@ import { LIMITS } from '../../shared/model/defaults.ts';
 import { FileProblemError, readBoundedFile, textOf } from './bounded-file.ts';
 import {
   ensureDirectory,
-  isAtomicTempFile,
   MAX_JSON_DEPTH,
   moveAside,
   parseJsonText,
+  removeStaleTempFiles,
   writeFileAtomic,
 } from './files.ts';
 import { HistoryIndex } from './history-index.ts';
@@ -47,8 +47,6 @@ import {
  */
 
 const RUN_FILE = /^([A-Za-z0-9_-]{1,64})\.run\.json$/;
-/** A temporary file this old is a leftover of a crash, not another process's write in progress. */
-const STALE_TEMP_MS = 10 * 60_000;
 
 const MAX_RUN_FILE_BYTES = LIMITS.runFileBytes.max;
 
@@ -118,6 +116,7 @@ export class HistoryStore {
     const inTheWay = ensureDirectory(this.dir, this.now);
     if (inTheWay)
       this.report(this.dir, inTheWay, `${this.dir} was not a folder. It was kept as ${inTheWay}.`);
+    removeStaleTempFiles(this.dir);
   }
 
   /** Run files set aside, oldest first. */
@@ -302,10 +301,6 @@ export class HistoryStore {
     const names = await fsp.readdir(this.dir);
     const onDisk = new Set<string>();
     for (const name of names) {
-      if (isAtomicTempFile(name)) {
-        await this.removeIfStale(name);
-        continue;
-      }
       const m = RUN_FILE.exec(name);
       if (m) onDisk.add(m[1]!);
     }
@@ -333,12 +328,6 @@ export class HistoryStore {
       }
     }
     if (changed) await this.index.write();
-  }
-
-  private async removeIfStale(name: string): Promise<void> {
-    const file = path.join(this.dir, name);
-    const stat = await fsp.stat(file).catch(() => null);
-    if (stat && this.now().getTime() - stat.mtimeMs > STALE_TEMP_MS) await fsp.rm(file, { force: true });
   }
 }
 

@@ -20,7 +20,13 @@ import {
 import { describeSecrets, secretHeadersOf, type SecretRef } from '../../shared/records/preset-summary.ts';
 import { parseOrThrow, ValidationError } from '../../shared/model/validation.ts';
 import { FileProblemError, readBoundedFile, textOf } from './bounded-file.ts';
-import { ensureDirectory, MAX_JSON_DEPTH, parseJsonText, writeFileAtomic } from './files.ts';
+import {
+  ensureDirectory,
+  MAX_JSON_DEPTH,
+  parseJsonText,
+  removeStaleTempFiles,
+  writeFileAtomic,
+} from './files.ts';
 import { MAX_PRESET_BYTES, PresetFolder, whyNotAPreset, type Entry } from './preset-folder.ts';
 import { migrateLegacyPresets } from './preset-migration.ts';
 import { clearSecrets, decideSecretHandling, jsonCopy, sealSecrets, type SecretCipher } from './secrets.ts';
@@ -97,6 +103,7 @@ export class PresetStore {
     if (inTheWay) {
       this.report(this.path, inTheWay, `${this.path} was not a folder. It was kept as ${inTheWay}.`);
     }
+    removeStaleTempFiles(this.path);
     const report = (file: string, keptAs: string | null, message: string) =>
       this.report(file, keptAs, message);
     this.folder = new PresetFolder(this.path, this.cipher, this.now, report);

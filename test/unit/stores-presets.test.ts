@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -302,6 +303,20 @@ describe('preset store', () => {
         .list()
         .map((x) => x.id),
     ).toEqual([p!.id]);
+  });
+
+  it('removes at start the temporary files of a killed writer, keeping one a live process is writing', () => {
+    const store = open();
+    const a = store.save(draft('alpha'));
+    if (!a.ok) throw new Error('not saved');
+    const deadPid = spawnSync(process.execPath, ['-e', '']).pid;
+    const killed = `.${a.preset.id}.preset.json.${deadPid}.0badc0de.tmp`;
+    const writing = `.${a.preset.id}.preset.json.${process.pid}.0badc0df.tmp`;
+    for (const name of [killed, writing]) fs.writeFileSync(path.join(presetsDir(), name), '{"half": ');
+    const again = open();
+    expect(presetFiles()).toEqual([writing, `${a.preset.id}.preset.json`]);
+    expect(again.list().filter((p) => p.source === 'user')).toHaveLength(1);
+    expect(again.problems()).toEqual([]);
   });
 
   it('re-reads the file when another process changed it', () => {
