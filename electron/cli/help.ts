@@ -111,11 +111,17 @@ Output:
       --keep-secrets      keep secret header values (Authorization, Cookie, API keys) in the
                           report and the --json and --csv files, written owner-only; without
                           it they are cleared
+      --fail-unless-clean exit 1 unless every verdict is clean (for CI that wants the verdict
+                          to gate: client-bound, rate not reached, failures, all non-2xx)
   -q, --quiet             no progress on stderr
   -h, --help              this help
 
-Exit codes: 0 ok, 1 a threshold failed or the run could not run, 2 bad input, 130 interrupted
-(Ctrl-C stops the run and prints the partial report).
+Scenario, preset and plan files are read strictly (an unknown field is an error that names
+it) and are at most ${LIMITS.inputFileBytes.max / 1024 / 1024} MiB.
+
+Exit codes: 0 ok; 1 the run could not run, no request got any response, a threshold failed,
+an output file or the --save could not be written, or (--fail-unless-clean) a verdict is not
+clean; 2 bad input; 130 interrupted (Ctrl-C stops the run and prints the partial report).
 `;
 
 export const CAPACITY_HELP = `Usage: trebuchet capacity <url>... --p99 T [--errors P%] [--max-rate R] [--start-rate R] [--step T] [flags]

@@ -158,8 +158,10 @@ describe('trebuchet run flags', () => {
       htmlFile: null,
       quiet: false,
       keepSecrets: false,
+      failUnlessClean: false,
     });
     expect(run('--keep-secrets', 'http://127.0.0.1/').output.keepSecrets).toBe(true);
+    expect(run('--fail-unless-clean', 'http://127.0.0.1/').output.failUnlessClean).toBe(true);
   });
 
   it('maps vegeta flags onto the open model; --rate with --closed caps a closed loop', () => {
@@ -222,6 +224,7 @@ describe('trebuchet run flags', () => {
       htmlFile: null,
       quiet: true,
       keepSecrets: false,
+      failUnlessClean: false,
     });
   });
 
