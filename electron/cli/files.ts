@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { LIMITS } from '../../shared/model/defaults.ts';
 import type { Body, TlsOptions } from '../../shared/model/scenario.ts';
-import { inputFileProblemSync, type InputFileKind } from '../engine/input-files.ts';
+import { inputFileProblemSync, withInputPaths, type InputFileKind } from '../engine/input-files.ts';
 import { FileProblemError, readBoundedFileSync, textOf } from '../stores/bounded-file.ts';
 import { parseJsonText } from '../stores/files.ts';
 import { CliInputError } from './values.ts';
@@ -63,12 +63,5 @@ export function pathsRelativeTo<T extends { body: Body }, O extends { tls: TlsOp
   dir: string,
   s: { targets: readonly T[]; options: O },
 ): { targets: T[]; options: O } {
-  const rel = (p: string): string => (isAbsolute(p) ? p : resolve(dir, p));
-  const { caFile } = s.options.tls;
-  return {
-    targets: s.targets.map((t) =>
-      t.body.kind === 'file' ? { ...t, body: { kind: 'file', path: rel(t.body.path) } } : t,
-    ),
-    options: { ...s.options, tls: { ...s.options.tls, caFile: caFile === null ? null : rel(caFile) } },
-  };
+  return withInputPaths(s, (p) => (isAbsolute(p) ? p : resolve(dir, p)));
 }

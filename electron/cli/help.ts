@@ -188,7 +188,7 @@ show   one preset as JSON (by id, name, a part only one has, or a file); save it
   --data-dir DIR    where presets/ is (default ~/.config/trebuchet-nodejs on Linux)
 `;
 
-export const SERVE_HELP = `Usage: trebuchet serve [--host 127.0.0.1] [--port N] [--data-dir DIR] [--allow-remote]
+export const SERVE_HELP = `Usage: trebuchet serve [--host 127.0.0.1] [--port N] [--data-dir DIR] [--files-dir DIR] [--allow-remote]
 
 Serves the Trebuchet UI and its API to a browser. Prints a URL that carries an access
 token; runs until Ctrl-C or SIGTERM. Build the UI first (npm run serve does both).
@@ -197,6 +197,10 @@ token; runs until Ctrl-C or SIGTERM. Build the UI first (npm run serve does both
   --port N          port to bind (default 0: a free port, shown in the URL)
   --data-dir DIR    where presets.json and the run history (history/) are kept
                     (default ~/.config/trebuchet-nodejs on Linux)
+  --files-dir DIR   the one folder whose files a scenario may name as a body or CA file
+                    (paths are taken inside it; a link out of it is refused). Without it the
+                    host reads none of this machine's files: pick them in the page, which
+                    sends them (at most ${LIMITS.uploadBytes.max / 1024 / 1024} MiB each)
   --allow-remote    bind a non-loopback address (anyone who has the URL can start load
                     tests from this machine; prefer an SSH tunnel)
 

@@ -95,14 +95,39 @@ export function inputFilesOf(s: {
 }
 
 /**
- * Every input file of a scenario or plan checked as the run will read it: what the hosts
- * answer run.start and compare.start with before anything starts. Empty when all are fine.
+ * A scenario or plan with the path of each of its input files mapped (made absolute by the
+ * CLI, resolved inside the web host's folder); everything else as it was.
  */
-export async function inputFileIssues(s: Parameters<typeof inputFilesOf>[0]): Promise<FieldIssue[]> {
+export function withInputPaths<T extends { body: Body }, O extends { tls: TlsOptions }>(
+  s: { targets: readonly T[]; options: O },
+  map: (path: string) => string,
+): { targets: T[]; options: O } {
+  const { caFile } = s.options.tls;
+  return {
+    targets: s.targets.map((t) =>
+      t.body.kind === 'file' ? { ...t, body: { kind: 'file', path: map(t.body.path) } } : t,
+    ),
+    options: { ...s.options, tls: { ...s.options.tls, caFile: caFile === null ? null : map(caFile) } },
+  };
+}
+
+/**
+ * Every input file of a scenario or plan checked as the run will read it, and a CA file
+ * picked in the browser checked as PEM: what the hosts answer run.start, compare.start and
+ * capacity.start with before anything starts. Empty when all are fine.
+ */
+export async function inputFileIssues(s: {
+  targets: readonly { body: Body }[];
+  options: { tls: Pick<TlsOptions, 'caFile' | 'caUpload'> };
+}): Promise<FieldIssue[]> {
   const issues: FieldIssue[] = [];
   for (const { field, file, kind } of inputFilesOf(s)) {
     const problem = await inputFileProblem(file, kind);
     if (problem) issues.push({ path: field, message: `${file} ${problem}` });
   }
+  const picked = s.options.tls.caUpload;
+  const pem = picked === undefined ? null : pemProblem(picked.pem);
+  if (picked !== undefined && pem !== null)
+    issues.push({ path: 'options.tls.caUpload', message: `${picked.name} ${pem}` });
   return issues;
 }

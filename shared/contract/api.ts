@@ -99,6 +99,12 @@ export interface AppInfo {
   platform: string;
   /** Where presets/ and history/ live; absent from hosts without stores. */
   dataDir?: string;
+  /**
+   * The web host only: the folder whose files a scenario may name (trebuchet serve
+   * --files-dir), or null when it reads none (files are picked in the browser and sent).
+   * Absent from the desktop app, which reads any path.
+   */
+  filesDir?: string | null;
   /** Store files that were broken and kept aside, or secrets that could not be decrypted. */
   problems?: StoreProblem[];
 }

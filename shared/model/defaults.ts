@@ -129,6 +129,11 @@ export const LIMITS = {
   /** A PEM file of trusted CA certificates. */
   caFileBytes: { max: 4 * 1024 * 1024 },
   /**
+   * A file picked in the browser (a body, a CA file) travels in the scenario, base64 or text,
+   * inside one message to the web host: larger ones go in the host's --files-dir folder.
+   */
+  uploadBytes: { max: 2 * 1024 * 1024 },
+  /**
    * Every file a person writes or hands over that is read whole: a scenario, preset,
    * comparison or capacity plan file (--scenario, --preset FILE, an import), a preset in
    * presets/, the history's index. Checked by size on the opened file before it is read;

@@ -77,6 +77,14 @@ export const filePathSchema = z
   .min(1, 'file path is empty')
   .max(LIMITS.pathChars.max, atMost('file path', LIMITS.pathChars.max));
 
+/** The name of a file picked in the browser, as the person's machine named it (shown, never opened). */
+const uploadNameSchema = z
+  .string()
+  .min(1, 'file name is empty')
+  .max(LIMITS.nameChars.max, atMost('file name', LIMITS.nameChars.max));
+
+const MAX_UPLOAD_BASE64 = Math.ceil(LIMITS.uploadBytes.max / 3) * 4;
+
 export const bodySchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('none') }),
   z.strictObject({
@@ -84,6 +92,15 @@ export const bodySchema = z.discriminatedUnion('kind', [
     text: z.string().max(LIMITS.textBodyChars.max, atMost('body text', LIMITS.textBodyChars.max)),
   }),
   z.strictObject({ kind: z.literal('file'), path: filePathSchema }),
+  /** A file picked in the browser: its bytes travel in the scenario (base64), no path is read. */
+  z.strictObject({
+    kind: z.literal('upload'),
+    name: uploadNameSchema,
+    data: z
+      .string()
+      .max(MAX_UPLOAD_BASE64, `a file sent from the browser is at most ${LIMITS.uploadBytes.max} bytes`)
+      .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'file content is not base64'),
+  }),
 ]);
 export type Body = z.infer<typeof bodySchema>;
 
@@ -161,26 +178,44 @@ export const workersSchema = z.union([z.literal('auto'), boundedInt('workers', L
 });
 export type Workers = z.infer<typeof workersSchema>;
 
-export const tlsOptionsSchema = z.strictObject({
-  /** Verify the server certificate. Off = accept self-signed, expired or wrong-host certificates. */
-  verify: z.boolean().default(DEFAULTS.tls.verify),
-  /** PEM file with extra trusted CA certificates. */
-  caFile: filePathSchema.nullable().default(null),
-  /** SNI server name (and name checked against the certificate); defaults to the URL's host. */
-  servername: z
-    .string()
-    .min(1, 'server name is empty')
-    .max(LIMITS.servernameChars.max, atMost('server name', LIMITS.servernameChars.max))
-    .nullable()
-    .default(null),
-  /**
-   * The oldest TLS version offered. Node refuses TLS 1.0 and 1.1 by default; TLSv1 or
-   * TLSv1.1 here allows them (with OpenSSL's security level 0, which their SHA-1 needs).
-   */
-  minVersion: z
-    .enum(TLS_VERSIONS, { error: `TLS version must be one of ${TLS_VERSIONS.join(', ')}` })
-    .default(DEFAULTS.tls.minVersion),
-});
+export const tlsOptionsSchema = z
+  .strictObject({
+    /** Verify the server certificate. Off = accept self-signed, expired or wrong-host certificates. */
+    verify: z.boolean().default(DEFAULTS.tls.verify),
+    /** PEM file with extra trusted CA certificates. */
+    caFile: filePathSchema.nullable().default(null),
+    /** Or the same picked in the browser: its text travels in the scenario (absent: none). */
+    caUpload: z
+      .strictObject({
+        name: uploadNameSchema,
+        pem: z
+          .string()
+          .max(
+            LIMITS.uploadBytes.max,
+            `a file sent from the browser is at most ${LIMITS.uploadBytes.max} bytes`,
+          ),
+      })
+      .optional(),
+    /** SNI server name (and name checked against the certificate); defaults to the URL's host. */
+    servername: z
+      .string()
+      .min(1, 'server name is empty')
+      .max(LIMITS.servernameChars.max, atMost('server name', LIMITS.servernameChars.max))
+      .nullable()
+      .default(null),
+    /**
+     * The oldest TLS version offered. Node refuses TLS 1.0 and 1.1 by default; TLSv1 or
+     * TLSv1.1 here allows them (with OpenSSL's security level 0, which their SHA-1 needs).
+     */
+    minVersion: z
+      .enum(TLS_VERSIONS, { error: `TLS version must be one of ${TLS_VERSIONS.join(', ')}` })
+      .default(DEFAULTS.tls.minVersion),
+  })
+  .superRefine((tls, ctx) => {
+    if (tls.caFile !== null && tls.caUpload !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['caUpload'], message: 'give a CA file or pick one, not both' });
+    }
+  });
 export type TlsOptions = z.infer<typeof tlsOptionsSchema>;
 
 export const thresholdMetricSchema = z.enum([
