@@ -135,7 +135,12 @@ function planFromFlags(
   positionals: readonly string[],
 ): CapacityPlan {
   const runValues: Values = v;
-  const options = optionsFromFlags(runValues, base?.options as Parameters<typeof optionsFromFlags>[1], io);
+  // --warmup is the search's (each step's warm-up at its rate), not a run option here.
+  const { warmupSeconds: _search, ...options } = optionsFromFlags(
+    runValues,
+    base?.options as Parameters<typeof optionsFromFlags>[1],
+    io,
+  );
   const input = {
     name: v.name ?? base?.name,
     targets,

@@ -40,11 +40,11 @@ function capacityJson(outcome: CapacityOutcome, reports: readonly SearchReport[]
  */
 export function capacityExitCode(
   reports: readonly SearchReport[],
-  opts: { interrupted: boolean; hostError: boolean; filesFailed: boolean },
+  opts: { interrupted: boolean; hostError: boolean; filesFailed: boolean; saveFailed?: boolean },
 ): number {
   if (opts.interrupted) return EXIT.interrupted;
   const unanswered = reports.some((r) => r.answer?.heldRate === null || r.answer === null);
-  return opts.hostError || opts.filesFailed || unanswered ? EXIT.failed : EXIT.ok;
+  return opts.hostError || opts.filesFailed || opts.saveFailed === true || unanswered ? EXIT.failed : EXIT.ok;
 }
 
 /** The plan a parsed command searches: as given, or its preset (a file, or the stores) with the flags. */
@@ -153,13 +153,19 @@ export async function capacityCommand(ctx: CliContext): Promise<number> {
   for (const { path, message } of files.failed) {
     ctx.stderr.write(`trebuchet capacity: could not write ${path}: ${message}\n`);
   }
-  if (history.save && outcome.steps.length > 0) {
-    await saveInHistory(ctx, 'capacity', stores, {
+  const saveFailed =
+    history.save &&
+    outcome.steps.length > 0 &&
+    !(await saveInHistory(ctx, 'capacity', stores, {
       kind: 'capacity',
       status: outcome.status,
       plan,
       steps: outcome.steps,
-    });
-  }
-  return capacityExitCode(reports, { interrupted, hostError, filesFailed: files.failed.length > 0 });
+    }));
+  return capacityExitCode(reports, {
+    interrupted,
+    hostError,
+    filesFailed: files.failed.length > 0,
+    saveFailed,
+  });
 }

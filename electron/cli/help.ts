@@ -111,11 +111,17 @@ Output:
       --keep-secrets      keep secret header values (Authorization, Cookie, API keys) in the
                           report and the --json and --csv files, written owner-only; without
                           it they are cleared
+      --fail-unless-clean exit 1 unless every verdict is clean (for CI that wants the verdict
+                          to gate: client-bound, rate not reached, failures, all non-2xx)
   -q, --quiet             no progress on stderr
   -h, --help              this help
 
-Exit codes: 0 ok, 1 a threshold failed or the run could not run, 2 bad input, 130 interrupted
-(Ctrl-C stops the run and prints the partial report).
+Scenario, preset and plan files are read strictly (an unknown field is an error that names
+it) and are at most ${LIMITS.inputFileBytes.max / 1024 / 1024} MiB.
+
+Exit codes: 0 ok; 1 the run could not run, no request got any response, a threshold failed,
+an output file or the --save could not be written, or (--fail-unless-clean) a verdict is not
+clean; 2 bad input; 130 interrupted (Ctrl-C stops the run and prints the partial report).
 `;
 
 export const CAPACITY_HELP = `Usage: trebuchet capacity <url>... --p99 T [--errors P%] [--max-rate R] [--start-rate R] [--step T] [flags]
@@ -182,7 +188,7 @@ show   one preset as JSON (by id, name, a part only one has, or a file); save it
   --data-dir DIR    where presets/ is (default ~/.config/trebuchet-nodejs on Linux)
 `;
 
-export const SERVE_HELP = `Usage: trebuchet serve [--host 127.0.0.1] [--port N] [--data-dir DIR] [--allow-remote]
+export const SERVE_HELP = `Usage: trebuchet serve [--host 127.0.0.1] [--port N] [--data-dir DIR] [--files-dir DIR] [--allow-remote]
 
 Serves the Trebuchet UI and its API to a browser. Prints a URL that carries an access
 token; runs until Ctrl-C or SIGTERM. Build the UI first (npm run serve does both).
@@ -191,6 +197,10 @@ token; runs until Ctrl-C or SIGTERM. Build the UI first (npm run serve does both
   --port N          port to bind (default 0: a free port, shown in the URL)
   --data-dir DIR    where presets.json and the run history (history/) are kept
                     (default ~/.config/trebuchet-nodejs on Linux)
+  --files-dir DIR   the one folder whose files a scenario may name as a body or CA file
+                    (paths are taken inside it; a link out of it is refused). Without it the
+                    host reads none of this machine's files: pick them in the page, which
+                    sends them (at most ${LIMITS.uploadBytes.max / 1024 / 1024} MiB each)
   --allow-remote    bind a non-loopback address (anyone who has the URL can start load
                     tests from this machine; prefer an SSH tunnel)
 

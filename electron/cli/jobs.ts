@@ -6,7 +6,7 @@
 import type { JobKind, PartResultOf, PlanOf } from '../../shared/contract/jobs.ts';
 import type { RunStatus } from '../../shared/model/result.ts';
 import { checkTarget } from '../engine/target-check.ts';
-import { HistorySaver, type HistoryDraft } from '../jobs/history-saver.ts';
+import type { HistoryDraft } from '../jobs/history-saver.ts';
 import { newJobId } from '../jobs/ids.ts';
 import type { JobRunner, RunnerEvent } from '../jobs/runner.ts';
 import { RUNNERS } from '../jobs/runners.ts';
@@ -101,21 +101,25 @@ export async function runJob<K extends JobKind>(
   }
 }
 
-/** Saves the job in the history (never throws: a failed save is a message); prints where. */
+/**
+ * Saves the job in the history; prints where, or why it could not (once: a full disk, a
+ * broken folder). Never throws; false when the job is not saved, which fails the command.
+ */
 export async function saveInHistory(
   ctx: CliContext,
   command: string,
   stores: LazyStores,
   draft: HistoryDraft,
-): Promise<void> {
-  let saver: HistorySaver;
+): Promise<boolean> {
   try {
-    saver = new HistorySaver({ history: (await stores.get()).history, appVersion: ctx.appVersion });
+    const { history } = await stores.get();
+    const saved = await history.save({ ...draft, appVersion: ctx.appVersion });
+    ctx.stderr.write(`saved in history as ${saved.id}\n`);
+    return true;
   } catch (e) {
-    ctx.stderr.write(`trebuchet ${command}: could not open the history: ${(e as Error).message}\n`);
-    return;
+    ctx.stderr.write(
+      `trebuchet ${command}: could not save in the history: ${e instanceof Error ? e.message : String(e)}\n`,
+    );
+    return false;
   }
-  const saved = await saver.save(draft);
-  if ('historyId' in saved) ctx.stderr.write(`saved in history as ${saved.historyId}\n`);
-  else ctx.stderr.write(`trebuchet ${command}: ${saved.historyError}\n`);
 }

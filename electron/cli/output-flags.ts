@@ -23,6 +23,8 @@ export interface OutputOptions {
   quiet: boolean;
   /** Keep secret header values in the report and the files (--keep-secrets); cleared by default. */
   keepSecrets: boolean;
+  /** Exit 1 unless every verdict is clean (--fail-unless-clean, for CI). */
+  failUnlessClean: boolean;
 }
 
 /** Where `--save` keeps runs: the data directory of `trebuchet serve --data-dir` (the stores' default when undefined). */
@@ -52,6 +54,7 @@ export function outputFromFlags(v: Values, io: FileIo): OutputOptions {
     htmlFile: outputFile('--html', v.html, io),
     quiet: v.quiet === true,
     keepSecrets: v['keep-secrets'] === true,
+    failUnlessClean: v['fail-unless-clean'] === true,
   };
 }
 

@@ -16,10 +16,16 @@ export interface PresetSource {
   get(id: string): Preset;
 }
 
-/** The file `ref` names, when it names an existing file. */
-export function presetFilePath(ref: string, io: Pick<FileIo, 'cwd' | 'isFile'>): string | null {
+/**
+ * The file `ref` names, when something but a folder is there: a named pipe or a device is
+ * read as a file (and refused, saying what it is), never taken for a preset's name.
+ */
+export function presetFilePath(
+  ref: string,
+  io: Pick<FileIo, 'cwd' | 'exists' | 'isDirectory'>,
+): string | null {
   const file = resolve(io.cwd, ref);
-  return io.isFile(file) ? file : null;
+  return io.exists(file) && !io.isDirectory(file) ? file : null;
 }
 
 /** A preset file (any version, or a bare scenario or plan); the files it names are relative to it. */

@@ -19,6 +19,7 @@ import { formatRunReport } from '../../shared/format/report.ts';
 import { stagesCsv } from '../../shared/format/stages.ts';
 import { PREFLIGHT_FIX_LABELS } from '../../shared/model/preflight.ts';
 import type { RunResult } from '../../shared/model/result.ts';
+import { runVerdict } from '../../shared/verdict/verdict.ts';
 import type { ComparisonOutcome } from '../jobs/comparison.ts';
 import { PRIVATE_FILE_MODE, SHARED_FILE_MODE, writeFileAtomic } from '../stores/files.ts';
 import { countSecrets } from '../../shared/model/secret-headers.ts';
@@ -187,18 +188,29 @@ export function writeComparisonFiles(
 }
 
 /**
- * 130 when interrupted; 1 when the host broke down, nothing ran, a target could not run, a
- * threshold failed or an output file could not be written; else 0.
+ * 130 when interrupted; 1 when the host broke down, nothing ran, a target could not run or
+ * got no response at all, a threshold failed, an output file or the history save could not
+ * be written, or (failUnlessClean, --fail-unless-clean) a verdict is not clean; else 0.
  */
 export function exitCodeFor(
   results: readonly RunResult[],
-  opts: { interrupted: boolean; hostError: boolean; filesFailed?: boolean },
+  opts: {
+    interrupted: boolean;
+    hostError: boolean;
+    filesFailed?: boolean;
+    saveFailed?: boolean;
+    failUnlessClean?: boolean;
+  },
 ): number {
   if (opts.interrupted) return EXIT.interrupted;
   const failed =
     opts.hostError ||
     opts.filesFailed === true ||
+    opts.saveFailed === true ||
     results.length === 0 ||
-    results.some((r) => r.status === 'failed' || r.thresholds.some((t) => !t.passed));
+    results.some(
+      (r) => r.status === 'failed' || r.requests.responses === 0 || r.thresholds.some((t) => !t.passed),
+    ) ||
+    (opts.failUnlessClean === true && results.some((r) => !runVerdict(r).clean));
   return failed ? EXIT.failed : EXIT.ok;
 }

@@ -113,10 +113,17 @@ async function runScenario(
   if (results.length > 0) ctx.stdout.write(renderReport(shown, output.format ?? 'text'));
   const filesFailed = reportFiles(ctx, await writeOutputFiles(shown, output));
   // Saved whatever became of the files: a full disk for --json does not cost the run.
-  if (command.history.save && results.length > 0) {
-    await saveInHistory(ctx, 'run', stores, { kind: 'scenario', status, scenario, results });
-  }
-  return exitCodeFor(results, { interrupted, hostError, filesFailed });
+  const saveFailed =
+    command.history.save &&
+    results.length > 0 &&
+    !(await saveInHistory(ctx, 'run', stores, { kind: 'scenario', status, scenario, results }));
+  return exitCodeFor(results, {
+    interrupted,
+    hostError,
+    filesFailed,
+    saveFailed,
+    failUnlessClean: output.failUnlessClean,
+  });
 }
 
 async function runComparison(
@@ -210,13 +217,20 @@ async function runComparison(
   const shown = withoutSecrets(outcome, output.keepSecrets);
   ctx.stdout.write(renderComparisonReport(shown, output.format));
   const filesFailed = reportFiles(ctx, await writeComparisonFiles(shown, output));
-  if (command.history.save && results.length > 0) {
-    await saveInHistory(ctx, 'run', stores, {
+  const saveFailed =
+    command.history.save &&
+    results.length > 0 &&
+    !(await saveInHistory(ctx, 'run', stores, {
       kind: 'comparison',
       status: outcome.status,
       plan,
       outcomes: outcome.outcomes,
-    });
-  }
-  return exitCodeFor(results, { interrupted, hostError, filesFailed });
+    }));
+  return exitCodeFor(results, {
+    interrupted,
+    hostError,
+    filesFailed,
+    saveFailed,
+    failUnlessClean: output.failUnlessClean,
+  });
 }

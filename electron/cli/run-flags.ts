@@ -52,6 +52,7 @@ export const RUN_OPTIONS = {
   html: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   'keep-secrets': { type: 'boolean' },
+  'fail-unless-clean': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

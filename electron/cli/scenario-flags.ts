@@ -4,8 +4,14 @@
  * defaults (shared/model/defaults.ts), so nothing here repeats a default.
  */
 import { dirname, resolve } from 'node:path';
-import { scenarioSchema, type Load, type LoadInput, type Scenario } from '../../shared/model/scenario.ts';
-import { parseWith } from '../../shared/model/validation.ts';
+import {
+  SCENARIO_VERSION,
+  scenarioSchema,
+  type Load,
+  type LoadInput,
+  type Scenario,
+} from '../../shared/model/scenario.ts';
+import { describeIssues, newerVersionIssue, parseWith, type Parsed } from '../../shared/model/validation.ts';
 import { pathsRelativeTo, readJsonFile, type FileIo } from './files.ts';
 import { checkInputFiles, optionsFromFlags, overrideRequest, requestFlags } from './flag-overrides.ts';
 import {
@@ -19,21 +25,17 @@ import {
 import { stagesFromFlags } from './stages-flag.ts';
 import { CliInputError, parseRate } from './values.ts';
 
-function existingFile(flag: string, path: string, io: FileIo): string {
-  const abs = resolve(io.cwd, path);
-  if (io.isDirectory(abs)) throw new CliInputError(flag, `${abs} is a folder, not a file`);
-  if (!io.isFile(abs)) throw new CliInputError(flag, `no such file: ${abs}`);
-  return abs;
-}
-
 /** `--scenario file.json`, validated, its relative paths taken from the file's folder. */
 export function readScenarioFile(path: string, io: FileIo): Scenario {
-  const file = existingFile('--scenario', path, io);
-  const parsed = parseWith(scenarioSchema, readJsonFile('--scenario', file, io));
+  const file = resolve(io.cwd, path);
+  const input = readJsonFile('--scenario', file, io);
+  const newer = newerVersionIssue(input, 'scenario file', SCENARIO_VERSION);
+  const parsed: Parsed<Scenario> = newer ? { ok: false, issues: [newer] } : parseWith(scenarioSchema, input);
   if (!parsed.ok) {
-    const first = parsed.issues[0]!;
-    const rest = parsed.issues.length > 1 ? ` (and ${parsed.issues.length - 1} more)` : '';
-    throw new CliInputError(`--scenario ${first.path || '(root)'}`, `${first.message}${rest}`);
+    // Every issue, the first after the flag: three typos are fixed in one go, not three runs.
+    const [first, ...rest] = parsed.issues;
+    const more = rest.length > 0 ? `; ${describeIssues(rest)}` : '';
+    throw new CliInputError(`--scenario ${first!.path || '(root)'}`, `${first!.message}${more}`);
   }
   return { ...parsed.value, ...pathsRelativeTo(dirname(file), parsed.value) };
 }

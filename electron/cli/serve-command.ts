@@ -1,4 +1,6 @@
 /** `trebuchet serve`: the web host (the same UI in a browser) until Ctrl-C or SIGTERM. */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startWebHost } from '../host/server.ts';
 import { SERVE_HELP } from './help.ts';
@@ -24,6 +26,18 @@ interface ServeOptions {
   allowNonLoopback: boolean;
   /** Resolved against the working directory; undefined = the stores' default directory. */
   dataDir: string | undefined;
+  /** --files-dir, resolved against the working directory; undefined = no file of this machine is read. */
+  filesDir: string | undefined;
+}
+
+function filesDirOf(value: string | undefined, cwd: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === '') throw new CliInputError('--files-dir', 'is empty');
+  const dir = resolve(cwd, value);
+  const stat = statSync(dir, { throwIfNoEntry: false });
+  if (!stat) throw new CliInputError('--files-dir', `${dir} does not exist`);
+  if (!stat.isDirectory()) throw new CliInputError('--files-dir', `${dir} is not a folder`);
+  return dir;
 }
 
 function parseServeArgs(argv: readonly string[], cwd: string): ServeOptions | null {
@@ -36,6 +50,7 @@ function parseServeArgs(argv: readonly string[], cwd: string): ServeOptions | nu
         port: { type: 'string' },
         'allow-remote': { type: 'boolean' },
         'data-dir': { type: 'string' },
+        'files-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -54,6 +69,7 @@ function parseServeArgs(argv: readonly string[], cwd: string): ServeOptions | nu
     port,
     allowNonLoopback: values['allow-remote'] === true,
     dataDir: parseDataDir(values['data-dir'], cwd),
+    filesDir: filesDirOf(values['files-dir'], cwd),
   };
 }
 
@@ -78,8 +94,12 @@ export async function serveCommand(ctx: ServeContext): Promise<number> {
     ctx.stderr.write(`trebuchet serve: ${(e as Error).message}\n`);
     return EXIT.failed;
   }
+  const files =
+    host.filesDir === null
+      ? 'none of this machine (pick them in the browser, or give --files-dir)'
+      : `${host.filesDir} only`;
   ctx.stdout.write(
-    `Trebuchet ${ctx.appVersion} is serving at ${host.url}\nPresets and run history: ${host.dataDir}\nPress Ctrl-C to stop.\n`,
+    `Trebuchet ${ctx.appVersion} is serving at ${host.url}\nPresets and run history: ${host.dataDir}\nBody and CA files: ${files}\nPress Ctrl-C to stop.\n`,
   );
   await ctx.untilShutdown();
   ctx.stderr.write('trebuchet serve: stopping\n');

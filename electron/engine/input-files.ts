@@ -5,11 +5,19 @@
  * process's exit), and read off the event loop.
  */
 import { X509Certificate } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync } from 'node:fs';
 import { LIMITS } from '../../shared/model/defaults.ts';
 import type { Body, TlsOptions } from '../../shared/model/scenario.ts';
 import type { FieldIssue } from '../../shared/model/validation.ts';
+import {
+  FileProblemError,
+  openBoundedFile,
+  openBoundedFileSync,
+  readBoundedFile,
+  readBoundedFileSync,
+} from '../stores/bounded-file.ts';
+
+export { FileProblemError as InputFileError } from '../stores/bounded-file.ts';
 
 export type InputFileKind = 'body' | 'ca';
 
@@ -18,53 +26,6 @@ const MAX_BYTES: Record<InputFileKind, number> = {
   ca: LIMITS.caFileBytes.max,
 };
 const NOUN: Record<InputFileKind, string> = { body: 'a body file', ca: 'a CA file' };
-
-/** O_NONBLOCK is POSIX; Windows has no named pipes in the file system to block on. */
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
-
-/** What is wrong with an input file, said after its path ("/x.pem is not a PEM certificate"). */
-export class InputFileError extends Error {
-  readonly file: string;
-  readonly problem: string;
-  constructor(file: string, problem: string) {
-    super(`${file} ${problem}`);
-    this.name = 'InputFileError';
-    this.file = file;
-    this.problem = problem;
-  }
-}
-
-function kindOf(stat: Stats): string {
-  if (stat.isFIFO()) return 'a named pipe (FIFO)';
-  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
-  if (stat.isSocket()) return 'a socket';
-  return 'not a file';
-}
-
-/** Why a file of this stat cannot be this input; null when it can. */
-function statProblem(stat: Stats, kind: InputFileKind): string | null {
-  if (stat.isDirectory()) return 'is a folder, not a file';
-  if (!stat.isFile()) return `is ${kindOf(stat)}, not a regular file`;
-  const max = MAX_BYTES[kind];
-  if (stat.size > max) return `is ${stat.size} bytes; ${NOUN[kind]} is at most ${max} bytes`;
-  return null;
-}
-
-function openProblem(err: unknown): string {
-  switch ((err as NodeJS.ErrnoException).code) {
-    case 'ENOENT':
-      return 'does not exist';
-    case 'ENOTDIR':
-      return 'does not exist (a part of its path is not a folder)';
-    case 'EACCES':
-    case 'EPERM':
-      return 'cannot be read (permission denied)';
-    case 'ENXIO':
-      return 'is a socket or a device, not a regular file';
-    default:
-      return `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
-  }
-}
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
 
@@ -84,35 +45,15 @@ export function pemProblem(text: string): string | null {
 
 /** For the CLI's argument parsing, which is synchronous: the same checks as inputFileProblem(). */
 export function inputFileProblemSync(file: string, kind: InputFileKind): string | null {
-  let fd: number;
   try {
-    fd = openSync(file, OPEN_FLAGS);
+    if (kind === 'ca') return pemProblem(readBoundedFileSync(file, MAX_BYTES.ca, NOUN.ca).toString('utf8'));
+    // A body is checked, not read.
+    closeSync(openBoundedFileSync(file, MAX_BYTES.body, NOUN.body).fd);
+    return null;
   } catch (err) {
-    return openProblem(err);
+    if (err instanceof FileProblemError) return err.problem;
+    throw err;
   }
-  try {
-    const problem = statProblem(fstatSync(fd), kind);
-    return problem ?? (kind === 'ca' ? pemProblem(readFileSync(fd, 'utf8')) : null);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Opens an input file and checks the opened handle (so the file read is the file checked). */
-async function openChecked(file: string, kind: InputFileKind): Promise<{ handle: FileHandle; size: number }> {
-  let handle: FileHandle;
-  try {
-    handle = await open(file, OPEN_FLAGS);
-  } catch (err) {
-    throw new InputFileError(file, openProblem(err));
-  }
-  const stat = await handle.stat();
-  const problem = statProblem(stat, kind);
-  if (problem) {
-    await handle.close();
-    throw new InputFileError(file, problem);
-  }
-  return { handle, size: stat.size };
 }
 
 /**
@@ -120,25 +61,10 @@ async function openChecked(file: string, kind: InputFileKind): Promise<{ handle:
  * PEM certificates. Throws an InputFileError saying what is wrong.
  */
 export async function readInputFile(file: string, kind: InputFileKind): Promise<Buffer> {
-  const { handle, size } = await openChecked(file, kind);
-  let content: Buffer;
-  try {
-    // Exactly the checked size: a file that grows meanwhile is not read past its limit. A body
-    // goes into shared memory, so the engine's worker threads get the same bytes, not a copy
-    // each (a message to a worker clones a plain buffer).
-    const data = kind === 'body' ? Buffer.from(new SharedArrayBuffer(size)) : Buffer.alloc(size);
-    let read = 0;
-    while (read < size) {
-      const { bytesRead } = await handle.read(data, read, size - read, read);
-      if (bytesRead === 0) break;
-      read += bytesRead;
-    }
-    content = data.subarray(0, read);
-  } finally {
-    await handle.close();
-  }
+  // A body goes into shared memory: the engine's worker threads read the same bytes.
+  const content = await readBoundedFile(file, MAX_BYTES[kind], NOUN[kind], { shared: kind === 'body' });
   const pem = kind === 'ca' ? pemProblem(content.toString('utf8')) : null;
-  if (pem) throw new InputFileError(file, pem);
+  if (pem) throw new FileProblemError(file, pem);
   return content;
 }
 
@@ -146,10 +72,10 @@ export async function readInputFile(file: string, kind: InputFileKind): Promise<
 export async function inputFileProblem(file: string, kind: InputFileKind): Promise<string | null> {
   try {
     if (kind === 'ca') await readInputFile(file, kind);
-    else await (await openChecked(file, kind)).handle.close();
+    else await (await openBoundedFile(file, MAX_BYTES.body, NOUN.body)).handle.close();
     return null;
   } catch (err) {
-    if (err instanceof InputFileError) return err.problem;
+    if (err instanceof FileProblemError) return err.problem;
     throw err;
   }
 }
@@ -170,14 +96,39 @@ export function inputFilesOf(s: {
 }
 
 /**
- * Every input file of a scenario or plan checked as the run will read it: what the hosts
- * answer run.start and compare.start with before anything starts. Empty when all are fine.
+ * A scenario or plan with the path of each of its input files mapped (made absolute by the
+ * CLI, resolved inside the web host's folder); everything else as it was.
  */
-export async function inputFileIssues(s: Parameters<typeof inputFilesOf>[0]): Promise<FieldIssue[]> {
+export function withInputPaths<T extends { body: Body }, O extends { tls: TlsOptions }>(
+  s: { targets: readonly T[]; options: O },
+  map: (path: string) => string,
+): { targets: T[]; options: O } {
+  const { caFile } = s.options.tls;
+  return {
+    targets: s.targets.map((t) =>
+      t.body.kind === 'file' ? { ...t, body: { kind: 'file', path: map(t.body.path) } } : t,
+    ),
+    options: { ...s.options, tls: { ...s.options.tls, caFile: caFile === null ? null : map(caFile) } },
+  };
+}
+
+/**
+ * Every input file of a scenario or plan checked as the run will read it, and a CA file
+ * picked in the browser checked as PEM: what the hosts answer run.start, compare.start and
+ * capacity.start with before anything starts. Empty when all are fine.
+ */
+export async function inputFileIssues(s: {
+  targets: readonly { body: Body }[];
+  options: { tls: Pick<TlsOptions, 'caFile' | 'caUpload'> };
+}): Promise<FieldIssue[]> {
   const issues: FieldIssue[] = [];
   for (const { field, file, kind } of inputFilesOf(s)) {
     const problem = await inputFileProblem(file, kind);
     if (problem) issues.push({ path: field, message: `${file} ${problem}` });
   }
+  const picked = s.options.tls.caUpload;
+  const pem = picked === undefined ? null : pemProblem(picked.pem);
+  if (picked !== undefined && pem !== null)
+    issues.push({ path: 'options.tls.caUpload', message: `${picked.name} ${pem}` });
   return issues;
 }

@@ -10,7 +10,7 @@ import type { RunSpec } from './types.ts';
  * them back (run.ts). Both sides parse what they receive, so a malformed message is an error
  * that names the field, not a silent misreading.
  */
-export const runSpecSchema = z.object({
+export const runSpecSchema = z.strictObject({
   runId: z.string().min(1),
   scenarioName: z.string(),
   target: targetSchema,
@@ -21,11 +21,11 @@ export const runSpecSchema = z.object({
   appVersion: z.string(),
 }) satisfies z.ZodType<RunSpec>;
 
-export const toWorkerSchema = z.object({ type: z.literal('stop') });
+export const toWorkerSchema = z.strictObject({ type: z.literal('stop') });
 export type ToWorker = z.infer<typeof toWorkerSchema>;
 
 export const workerMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('sample'), sample: sampleSchema }),
-  z.object({ type: z.literal('result'), result: runResultSchema.omit({ samples: true }).strict() }),
+  z.strictObject({ type: z.literal('sample'), sample: sampleSchema }),
+  z.strictObject({ type: z.literal('result'), result: runResultSchema.omit({ samples: true }).strict() }),
 ]);
 export type WorkerMessage = z.infer<typeof workerMessageSchema>;

@@ -44,9 +44,12 @@ export async function buildRunSpec(
     if (target.body.kind === 'file') {
       body = await readField(target.body.path, `targets.${targetIndex}.body.path`, 'body');
     }
-    const caFile = scenario.options.tls.caFile;
+    // A file picked in the browser came with the scenario: nothing to read here.
+    if (target.body.kind === 'upload') body = Buffer.from(target.body.data, 'base64');
+    const { caFile, caUpload } = scenario.options.tls;
     const ca =
-      caFile === null ? null : (await readField(caFile, 'options.tls.caFile', 'ca')).toString('utf8');
+      caUpload?.pem ??
+      (caFile === null ? null : (await readField(caFile, 'options.tls.caFile', 'ca')).toString('utf8'));
     return { ok: true, spec: { ...id, body: body && body.length > 0 ? body : null, ca } };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);

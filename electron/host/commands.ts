@@ -7,9 +7,10 @@ import {
   type CommandOutput,
   type CommandReply,
 } from '../../shared/contract/api.ts';
-import { parseOrThrow, ValidationError } from '../../shared/model/validation.ts';
+import { parseOrThrow, ValidationError, type FieldIssue } from '../../shared/model/validation.ts';
 import type { SecretOptions } from '../../shared/records/preset-summary.ts';
 import { inputFileIssues } from '../engine/input-files.ts';
+import { applyFileRule, type FileRule } from './file-rule.ts';
 import type { HostServices } from './services.ts';
 
 /** Who sent a command, as a handler sees them. */
@@ -32,27 +33,36 @@ export interface CommandDeps {
   services: HostServices;
   /** The host's static facts; dataDir and problems are added from the stores. */
   info: Omit<AppInfo, 'dataDir' | 'problems'>;
+  /** Which of its machine's files the host may read for a scenario (file-rule.ts); any by default. */
+  fileRule?: FileRule;
 }
 
 /**
- * The body and CA files a run will read, checked before it starts (a missing file, a folder,
- * a named pipe, a file past its size limit), so the caller's start fails naming the field.
+ * The body and CA files a job will read, under the host's file rule and checked before it
+ * starts (a path the rule refuses, a missing file, a folder, a named pipe, a file past its
+ * size limit, a CA file that is not PEM), so the caller's start fails naming the field.
+ * Returns the plan with each path as the host will read it.
  */
-async function checkInputFiles(
-  command: CommandName,
-  key: string,
-  s: Parameters<typeof inputFileIssues>[0],
-): Promise<void> {
-  const issues = await inputFileIssues(s);
-  if (issues.length > 0) {
-    throw new ValidationError(
+async function checkedInputFiles<
+  S extends Parameters<typeof inputFileIssues>[0] & Parameters<typeof applyFileRule>[0],
+>(command: CommandName, key: string, s: S, rule: FileRule): Promise<S> {
+  const invalid = (issues: FieldIssue[]): ValidationError =>
+    new ValidationError(
       `${command} input`,
       issues.map((i) => ({ ...i, path: `${key}.${i.path}` })),
     );
-  }
+  const ruled = await applyFileRule(s, rule);
+  if (!ruled.ok) throw invalid(ruled.issues);
+  const issues = await inputFileIssues(ruled.value);
+  if (issues.length > 0) throw invalid(issues);
+  return ruled.value;
 }
 
-export function createCommandHandlers({ services, info }: CommandDeps): CommandHandlers {
+export function createCommandHandlers({
+  services,
+  info,
+  fileRule = { kind: 'any' },
+}: CommandDeps): CommandHandlers {
   const { jobs, stores } = services;
   const { presets, history } = stores;
   const secretOptions = (a: SecretOptions): SecretOptions => ({
@@ -62,9 +72,9 @@ export function createCommandHandlers({ services, info }: CommandDeps): CommandH
   return {
     'app.info': () => ({ ...info, dataDir: stores.dataDir, problems: stores.problems() }),
     'jobs.start': async (start, caller) => {
-      await checkInputFiles('jobs.start', 'plan', start.plan);
+      const plan = await checkedInputFiles('jobs.start', 'plan', start.plan, fileRule);
       // Counted and registered in the same tick, so concurrent starts cannot pass the cap together.
-      const job = jobs.start(start, caller.owner);
+      const job = jobs.start({ ...start, plan } as typeof start, caller.owner);
       caller.afterReply(job.begin);
       return { jobId: job.id };
     },

@@ -13,6 +13,7 @@ import {
 } from '../../shared/contract/web-protocol.ts';
 import type { StartTarget } from '../jobs/target-run.ts';
 import { createCommandHandlers, dispatchCommand } from './commands.ts';
+import { filesFolder } from './file-rule.ts';
 import { securityHeaders } from './csp.ts';
 import { openStores, type Stores } from '../stores/index.ts';
 import { createHostServices } from './services.ts';
@@ -38,6 +39,12 @@ export interface WebHostOptions {
    */
   dataDir?: string;
   /**
+   * The one folder whose files a scenario may name (trebuchet serve --files-dir): body and CA
+   * files are read inside it only (file-rule.ts). Without it the host reads none of its
+   * machine's files; the browser sends the files a person picks.
+   */
+  filesDir?: string;
+  /**
    * Keep secret header values (Authorization, Cookie, API keys) of saved runs as plain
    * text. The web host has no encryption, so by default they are cleared from history;
    * presets ask the user each time.
@@ -60,6 +67,8 @@ export interface WebHost {
   port: number;
   /** Where presets.json and history/ are kept. */
   dataDir: string;
+  /** The real path of the folder scenarios may read files from; null when none. */
+  filesDir: string | null;
   /** Stops the jobs started through this host (partial results kept and saved), closes every socket. */
   close(): Promise<void>;
 }
@@ -106,6 +115,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     );
   }
   const graceMs = opts.reattachGraceMs ?? DEFAULT_REATTACH_GRACE_MS;
+  const filesDir = opts.filesDir === undefined ? null : await filesFolder(opts.filesDir);
   const stores: Stores = await openStores({
     dataDir: opts.dataDir,
     allowPlaintextSecretsInHistory: opts.allowPlaintextSecretsInHistory,
@@ -118,7 +128,8 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   });
   const handlers = createCommandHandlers({
     services,
-    info: { appVersion: opts.appVersion, host: 'web', platform: process.platform },
+    info: { appVersion: opts.appVersion, host: 'web', platform: process.platform, filesDir },
+    fileRule: { kind: 'folder', dir: filesDir },
   });
   const pages = new Map<string, Page>();
   let closing = false;
@@ -273,6 +284,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     token,
     port,
     dataDir: stores.dataDir,
+    filesDir,
     async close() {
       closing = true;
       for (const page of pages.values()) if (page.release) clearTimeout(page.release);

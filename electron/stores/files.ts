@@ -96,8 +96,49 @@ async function syncDirectory(dir: string): Promise<void> {
 }
 
 /** True for the temporary files writeFileAtomic() leaves behind when the process dies mid-write. */
-export function isAtomicTempFile(name: string): boolean {
+function isAtomicTempFile(name: string): boolean {
   return name.startsWith('.') && name.endsWith('.tmp');
+}
+
+/** A temporary file this old is a leftover of a crash even when its writer's pid lives (reused, another machine's). */
+const STALE_TEMP_MS = 10 * 60_000;
+
+/** True while the process `pid` exists (EPERM: it does, as another user). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temporary files a process killed mid-write left in `dir` (a store's folder, at
+ * start): each one whose writer (the pid in its name, see tempPathOf) is gone, and any older
+ * than ten minutes. One a live process is writing now stays. Returns the names removed.
+ */
+export function removeStaleTempFiles(dir: string): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names.filter(isAtomicTempFile)) {
+    const file = path.join(dir, name);
+    const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+    if (!stat?.isFile()) continue;
+    const pid = /\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name)?.[1];
+    const writerGone = pid !== undefined && !processAlive(Number(pid));
+    // The wall clock, as the file times are (not a store's clock, which tests set).
+    if (writerGone || Date.now() - stat.mtimeMs > STALE_TEMP_MS) {
+      fs.rmSync(file, { force: true });
+      removed.push(name);
+    }
+  }
+  return removed;
 }
 
 /** A timestamp usable in a file name on every platform (no colons): 2025-01-02T03-04-05-678Z. */
@@ -139,18 +180,6 @@ export function ensureDirectory(dir: string, now: () => Date): string | null {
   return keptAs;
 }
 
-/** Why a path that should be a readable file is not, in words (for messages naming the file). */
-export function notAFile(stat: fs.Stats): string {
-  return stat.isDirectory() ? 'it is a folder, not a file' : 'it is not a regular file';
-}
-
-/** Why reading a file failed, in words, without quoting it. */
-export function readFailure(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'EISDIR') return 'it is a folder, not a file';
-  return `it cannot be read (${code ?? (err instanceof Error ? err.message : String(err))})`;
-}
-
 /** True when the JSON value nests deeper than `max` arrays and objects (walked without recursion). */
 export function deeperThan(value: unknown, max: number): boolean {
   const stack: [unknown, number][] = [[value, 0]];
@@ -166,12 +195,46 @@ export function deeperThan(value: unknown, max: number): boolean {
 }
 
 /**
+ * A copy of a JSON value with every array or object `max` levels down replaced by null, built
+ * without recursion: what a schema can read to name the field of a value nested too deep.
+ */
+export function prunedCopy(value: unknown, max: number): unknown {
+  const out: Record<string, unknown> = {};
+  const stack: [unknown, Record<string, unknown> | unknown[], string | number, number][] = [
+    [value, out, 'value', 0],
+  ];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const [v, parent, key, depth] = item;
+    const at = parent as Record<string | number, unknown>;
+    if (typeof v !== 'object' || v === null) {
+      at[key] = v;
+    } else if (depth >= max) {
+      at[key] = null;
+    } else if (Array.isArray(v)) {
+      const copy: unknown[] = new Array<unknown>(v.length);
+      at[key] = copy;
+      v.forEach((child, i) => stack.push([child, copy, i, depth + 1]));
+    } else {
+      const copy: Record<string, unknown> = {};
+      at[key] = copy;
+      for (const [k, child] of Object.entries(v)) {
+        copy[k] = null; // keeps the file's key order
+        stack.push([child, copy, k, depth + 1]);
+      }
+    }
+  }
+  return out.value;
+}
+
+/**
  * Parses JSON; on failure says why without quoting the file (it may hold secrets). A value
- * nesting deeper than maxDepth (MAX_JSON_DEPTH; null = any) is refused.
+ * nesting deeper than maxDepth (MAX_JSON_DEPTH; null = any) is refused: `explain`, given a
+ * copy cut off at that depth (prunedCopy), may say which field is wrong (an unknown one, say).
  */
 export function parseJsonText(
   text: string,
   maxDepth: number | null = MAX_JSON_DEPTH,
+  explain?: (shallow: unknown) => string | null,
 ): { ok: true; value: unknown } | { ok: false; message: string } {
   let value: unknown;
   try {
@@ -186,7 +249,8 @@ export function parseJsonText(
     };
   }
   if (maxDepth !== null && deeperThan(value, maxDepth)) {
-    return { ok: false, message: `the file nests deeper than ${maxDepth} levels` };
+    const why = explain?.(prunedCopy(value, maxDepth)) ?? null;
+    return { ok: false, message: why ?? `the file nests deeper than ${maxDepth} levels` };
   }
   return { ok: true, value };
 }

@@ -2,6 +2,8 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { historySummarySchema, type HistorySummary } from '../../shared/records/history.ts';
+import { LIMITS } from '../../shared/model/defaults.ts';
+import { readBoundedFile, textOf } from './bounded-file.ts';
 import { moveAside, parseJsonText, writeFileAtomic } from './files.ts';
 
 /*
@@ -15,10 +17,10 @@ const INDEX_FORMAT = 'trebuchet-run-index';
 
 /** Version 1 held the summaries only; it is rebuilt from the run files, which checks them all. */
 const INDEX_VERSION = 2;
-const indexSchema = z.object({
+const indexSchema = z.strictObject({
   format: z.literal(INDEX_FORMAT),
   version: z.literal(INDEX_VERSION),
-  entries: z.array(z.object({ summary: historySummarySchema, mtimeMs: z.number() })),
+  entries: z.array(z.strictObject({ summary: historySummarySchema, mtimeMs: z.number() })),
 });
 
 export class HistoryIndex {
@@ -82,7 +84,7 @@ export class HistoryIndex {
         if (keptAs) onSetAside(this.file, keptAs);
         return false;
       }
-      text = await fsp.readFile(this.file, 'utf8');
+      text = textOf(await readBoundedFile(this.file, LIMITS.inputFileBytes.max, 'the history index'));
     } catch {
       return false;
     }

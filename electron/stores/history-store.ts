@@ -15,17 +15,19 @@ import {
 } from '../../shared/records/history.ts';
 import type { StoreProblem } from '../../shared/records/preset-summary.ts';
 import { describeIssues, parseOrThrow } from '../../shared/model/validation.ts';
+import { LIMITS } from '../../shared/model/defaults.ts';
+import { FileProblemError, readBoundedFile, textOf } from './bounded-file.ts';
 import {
   ensureDirectory,
-  isAtomicTempFile,
+  MAX_JSON_DEPTH,
   moveAside,
-  notAFile,
   parseJsonText,
-  readFailure,
+  removeStaleTempFiles,
   writeFileAtomic,
 } from './files.ts';
 import { HistoryIndex } from './history-index.ts';
 import {
+  asStored,
   clearSecrets,
   countSecrets,
   jsonCopy,
@@ -45,11 +47,8 @@ import {
  */
 
 const RUN_FILE = /^([A-Za-z0-9_-]{1,64})\.run\.json$/;
-/** A temporary file this old is a leftover of a crash, not another process's write in progress. */
-const STALE_TEMP_MS = 10 * 60_000;
 
-/** Far above any real run (a day of 100 ms samples is a few hundred MB), below V8's longest string. */
-const MAX_RUN_FILE_BYTES = 500 * 1024 * 1024;
+const MAX_RUN_FILE_BYTES = LIMITS.runFileBytes.max;
 
 export interface HistoryStoreOptions {
   /** The history directory (created when missing). */
@@ -117,6 +116,7 @@ export class HistoryStore {
     const inTheWay = ensureDirectory(this.dir, this.now);
     if (inTheWay)
       this.report(this.dir, inTheWay, `${this.dir} was not a folder. It was kept as ${inTheWay}.`);
+    removeStaleTempFiles(this.dir);
   }
 
   /** Run files set aside, oldest first. */
@@ -184,7 +184,7 @@ export class HistoryStore {
       const newName = parseOrThrow(historyNameSchema, name, 'name');
       const raw = await this.readRaw(id);
       // Validated as stored (sealed values read as empty headers) so a broken file is never rewritten.
-      const record = await this.validate(id, jsonCopy(raw));
+      const record = await this.validate(id, asStored(raw));
       (raw as Record<string, unknown>).name = newName;
       await writeFileAtomic(this.file(id), JSON.stringify(raw));
       return this.indexed({ ...record, name: newName });
@@ -238,38 +238,26 @@ export class HistoryStore {
     const file = this.file(id);
     let text: string;
     try {
-      const stat = await fsp.stat(file);
-      if (!stat.isFile()) throw await this.setAside(id, notAFile(stat));
-      if (stat.size > MAX_RUN_FILE_BYTES) {
-        throw await this.setAside(
-          id,
-          `it is ${stat.size} bytes; a run file is at most ${MAX_RUN_FILE_BYTES}`,
-        );
-      }
-      text = await fsp.readFile(file, 'utf8');
+      text = textOf(await readBoundedFile(file, MAX_RUN_FILE_BYTES, 'a run file'));
     } catch (err) {
-      if (err instanceof BrokenHistoryFileError || err instanceof HistoryNotFoundError) throw err;
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (!(err instanceof FileProblemError)) throw err;
+      if (err.code === 'ENOENT') {
         await this.forget(id);
         throw new HistoryNotFoundError(id);
       }
-      throw await this.setAside(id, readFailure(err));
+      throw await this.setAside(id, `it ${err.problem}`);
     }
-    const json = parseJsonText(text);
+    const json = parseJsonText(text, MAX_JSON_DEPTH, (shallow) => {
+      const r = readRunRecord(asStored(shallow));
+      return r.ok ? null : describeIssues(r.issues);
+    });
     if (!json.ok) throw await this.setAside(id, json.message);
     return json.value;
   }
 
   private async validate(id: string, raw: unknown): Promise<RunRecord> {
     const r = readRunRecord(raw);
-    if (!r.ok) {
-      const version = (raw as { version?: unknown } | null)?.version;
-      const why =
-        typeof version === 'number' && version > RUN_RECORD_VERSION
-          ? `it was written by a newer Trebuchet (format version ${version})`
-          : describeIssues(r.issues);
-      throw await this.setAside(id, why);
-    }
+    if (!r.ok) throw await this.setAside(id, describeIssues(r.issues));
     if (r.value.id !== id) throw await this.setAside(id, `it holds run ${r.value.id}, not ${id}`);
     return r.value;
   }
@@ -313,10 +301,6 @@ export class HistoryStore {
     const names = await fsp.readdir(this.dir);
     const onDisk = new Set<string>();
     for (const name of names) {
-      if (isAtomicTempFile(name)) {
-        await this.removeIfStale(name);
-        continue;
-      }
       const m = RUN_FILE.exec(name);
       if (m) onDisk.add(m[1]!);
     }
@@ -334,7 +318,7 @@ export class HistoryStore {
         changed = true;
       }
       try {
-        const record = await this.validate(id, await this.readRaw(id));
+        const record = await this.validate(id, asStored(await this.readRaw(id)));
         const stat = await fsp.stat(this.file(id));
         this.index.set(summarizeRecord(record, stat.size), stat.mtimeMs);
         changed = true;
@@ -344,12 +328,6 @@ export class HistoryStore {
       }
     }
     if (changed) await this.index.write();
-  }
-
-  private async removeIfStale(name: string): Promise<void> {
-    const file = path.join(this.dir, name);
-    const stat = await fsp.stat(file).catch(() => null);
-    if (stat && this.now().getTime() - stat.mtimeMs > STALE_TEMP_MS) await fsp.rm(file, { force: true });
   }
 }
 

@@ -3,8 +3,17 @@ import path from 'node:path';
 import { parsePresetFile, PRESET_FORMAT, type Preset } from '../../shared/records/presets.ts';
 import { isRecord } from '../../shared/model/validation.ts';
 import { describeIssues, ValidationError } from '../../shared/model/validation.ts';
-import { moveAside, notAFile, parseJsonText, readFailure, writeFileAtomicSync } from './files.ts';
-import { jsonCopy, sealSecrets, transplantSealed, unsealSecrets, type SecretCipher } from './secrets.ts';
+import { LIMITS } from '../../shared/model/defaults.ts';
+import { FileProblemError, readBoundedFileSync, textOf } from './bounded-file.ts';
+import { MAX_JSON_DEPTH, moveAside, parseJsonText, writeFileAtomicSync } from './files.ts';
+import {
+  asStored,
+  jsonCopy,
+  sealSecrets,
+  transplantSealed,
+  unsealSecrets,
+  type SecretCipher,
+} from './secrets.ts';
 
 /*
  * The files of presets/: one <id>.preset.json per user preset, re-read when it changes on
@@ -14,8 +23,8 @@ import { jsonCopy, sealSecrets, transplantSealed, unsealSecrets, type SecretCiph
  */
 
 export const PRESET_FILE = /^([A-Za-z0-9_-]{1,64})\.preset\.json$/;
-/** A preset is a few kilobytes; refuse anything that cannot be one before reading it. */
-export const MAX_PRESET_BYTES = 5 * 1024 * 1024;
+/** A preset is a few kilobytes; anything past the input file cap is refused before it is read. */
+export const MAX_PRESET_BYTES = LIMITS.inputFileBytes.max;
 
 export interface Entry {
   /** As stored in the file (secrets sealed, or plain when the user allowed it). */
@@ -30,6 +39,12 @@ export type ParsedEntry = { ok: true; entry: Entry; migrated: boolean } | { ok: 
 
 /** Reports a file set aside (keptAs) or a value that could not be read. */
 export type ReportProblem = (file: string, keptAs: string | null, message: string) => void;
+
+/** What the preset schema says of a stored preset (sealed values read as empty); null when it reads. */
+export function whyNotAPreset(stored: unknown): string | null {
+  const parsed = parsePresetFile(asStored(stored));
+  return parsed.ok ? null : describeIssues(parsed.issues);
+}
 
 const byCreation = (a: Entry, b: Entry): number =>
   a.preset.createdAt.localeCompare(b.preset.createdAt) || a.preset.id.localeCompare(b.preset.id);
@@ -134,7 +149,7 @@ export class PresetFolder {
       const stamp = stampOf(st);
       let cached = this.cache.get(name);
       if (cached?.stamp !== stamp) {
-        cached = { stamp, entry: this.load(m[1]!, file, st) };
+        cached = { stamp, entry: this.load(m[1]!, file) };
         this.cache.set(name, cached);
       }
       if (cached.entry) entries.push(cached.entry);
@@ -144,19 +159,16 @@ export class PresetFolder {
   }
 
   /** One preset file, validated; null when it was set aside (and reported) or is gone. */
-  private load(id: string, file: string, st: fs.Stats): Entry | null {
-    if (!st.isFile()) return this.setAside(file, notAFile(st));
-    if (st.size > MAX_PRESET_BYTES) {
-      return this.setAside(file, `it is ${st.size} bytes; a preset is at most ${MAX_PRESET_BYTES}`);
-    }
+  private load(id: string, file: string): Entry | null {
     let text: string;
     try {
-      text = fs.readFileSync(file, 'utf8');
+      text = textOf(readBoundedFileSync(file, MAX_PRESET_BYTES, 'a preset'));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      return this.setAside(file, readFailure(err));
+      if (!(err instanceof FileProblemError)) throw err;
+      if (err.code === 'ENOENT') return null;
+      return this.setAside(file, `it ${err.problem}`);
     }
-    const json = parseJsonText(text);
+    const json = parseJsonText(text, MAX_JSON_DEPTH, whyNotAPreset);
     if (!json.ok) return this.setAside(file, json.message);
     const r = this.parseEntry(json.value, () => id);
     if (!r.ok) return this.setAside(file, r.why);

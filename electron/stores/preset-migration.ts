@@ -3,22 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isRecord } from '../../shared/model/validation.ts';
 import { describeIssues, ValidationError } from '../../shared/model/validation.ts';
-import {
-  deeperThan,
-  MAX_JSON_DEPTH,
-  moveAside,
-  notAFile,
-  parseJsonText,
-  readFailure,
-  writeFileAtomicSync,
-} from './files.ts';
+import { LIMITS } from '../../shared/model/defaults.ts';
+import { FileProblemError, readBoundedFileSync, textOf } from './bounded-file.ts';
+import { deeperThan, MAX_JSON_DEPTH, moveAside, parseJsonText, writeFileAtomicSync } from './files.ts';
 import { presetText, type PresetFolder, type ReportProblem } from './preset-folder.ts';
 
 /* The single presets.json of earlier versions (conf's format), moved into presets/ one file each. */
 
 export const LEGACY_FILE = 'presets.json';
-/** The earlier single file held every preset. */
-const MAX_LEGACY_BYTES = 64 * 1024 * 1024;
 
 /**
  * Moves the presets of an earlier version's single presets.json into presets/, one file
@@ -45,14 +37,13 @@ export function migrateLegacyPresets(
       );
     }
   };
-  if (!st.isFile()) return whole(notAFile(st));
-  if (st.size > MAX_LEGACY_BYTES) return whole(`it is ${st.size} bytes; at most ${MAX_LEGACY_BYTES}`);
   let text: string;
   try {
-    text = fs.readFileSync(legacy, 'utf8');
+    text = textOf(readBoundedFileSync(legacy, LIMITS.inputFileBytes.max, 'the presets file'));
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    return whole(readFailure(err));
+    if (!(err instanceof FileProblemError)) throw err;
+    if (err.code === 'ENOENT') return;
+    return whole(`it ${err.problem}`);
   }
   // Each preset is bounded on its own below, so one deep preset does not cost the others.
   const json = parseJsonText(text, null);

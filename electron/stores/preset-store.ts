@@ -1,4 +1,3 @@
-import fsp from 'node:fs/promises';
 import path from 'node:path';
 import {
   parsePresetFile,
@@ -20,8 +19,15 @@ import {
 } from '../../shared/records/preset-summary.ts';
 import { describeSecrets, secretHeadersOf, type SecretRef } from '../../shared/records/preset-summary.ts';
 import { parseOrThrow, ValidationError } from '../../shared/model/validation.ts';
-import { ensureDirectory, parseJsonText, writeFileAtomic } from './files.ts';
-import { MAX_PRESET_BYTES, PresetFolder, type Entry } from './preset-folder.ts';
+import { FileProblemError, readBoundedFile, textOf } from './bounded-file.ts';
+import {
+  ensureDirectory,
+  MAX_JSON_DEPTH,
+  parseJsonText,
+  removeStaleTempFiles,
+  writeFileAtomic,
+} from './files.ts';
+import { MAX_PRESET_BYTES, PresetFolder, whyNotAPreset, type Entry } from './preset-folder.ts';
 import { migrateLegacyPresets } from './preset-migration.ts';
 import { clearSecrets, decideSecretHandling, jsonCopy, sealSecrets, type SecretCipher } from './secrets.ts';
 
@@ -97,6 +103,7 @@ export class PresetStore {
     if (inTheWay) {
       this.report(this.path, inTheWay, `${this.path} was not a folder. It was kept as ${inTheWay}.`);
     }
+    removeStaleTempFiles(this.path);
     const report = (file: string, keptAs: string | null, message: string) =>
       this.report(file, keptAs, message);
     this.folder = new PresetFolder(this.path, this.cipher, this.now, report);
@@ -224,7 +231,7 @@ export class PresetStore {
    * comparison plan) as a new user preset. Throws a ValidationError naming each bad field.
    */
   importText(text: string, opts: SecretOptions = {}): SaveOutcome {
-    const json = parseJsonText(text);
+    const json = parseJsonText(text, MAX_JSON_DEPTH, whyNotAPreset);
     if (!json.ok) throw new ValidationError('preset file', [{ path: '', message: json.message }]);
     const parsed = parsePresetFile(json.value, { newId: this.newId, now: this.now });
     if (!parsed.ok) throw new ValidationError('preset file', parsed.issues);
@@ -234,13 +241,14 @@ export class PresetStore {
   }
 
   async importFile(file: string, opts: SecretOptions = {}): Promise<SaveOutcome> {
-    const stat = await fsp.stat(file);
-    if (stat.size > MAX_PRESET_BYTES) {
-      throw new ValidationError('preset file', [
-        { path: '', message: `the file is ${stat.size} bytes; a preset is at most ${MAX_PRESET_BYTES}` },
-      ]);
+    let text: string;
+    try {
+      text = textOf(await readBoundedFile(file, MAX_PRESET_BYTES, 'a preset file'));
+    } catch (err) {
+      if (!(err instanceof FileProblemError)) throw err;
+      throw new ValidationError('preset file', [{ path: '', message: `the file ${err.problem}` }]);
     }
-    return this.importText(await fsp.readFile(file, 'utf8'), opts);
+    return this.importText(text, opts);
   }
 
   /** Throws for a built-in preset, which cannot be changed. */

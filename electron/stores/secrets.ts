@@ -1,6 +1,6 @@
 import { type SecretOptions } from '../../shared/records/preset-summary.ts';
 import { isSecretHeader } from '../../shared/records/preset-summary.ts';
-import { forEachHeader, SEALED, type HeaderLike } from '../../shared/model/secret-headers.ts';
+import { forEachHeader, jsonCopy, SEALED, type HeaderLike } from '../../shared/model/secret-headers.ts';
 
 export { clearSecrets, countSecrets, jsonCopy } from '../../shared/model/secret-headers.ts';
 
@@ -49,6 +49,16 @@ export function unsealSecrets(tree: unknown, cipher: SecretCipher | null): { fai
     }
   });
   return { failed };
+}
+
+/**
+ * A stored tree as a reader without the key sees it (a copy; sealed values read as empty),
+ * for validating what is on disk without decrypting it.
+ */
+export function asStored<T>(tree: T): T {
+  const copy = jsonCopy(tree);
+  unsealSecrets(copy, null);
+  return copy;
 }
 
 /**

@@ -13,6 +13,9 @@ import {
 } from '../components/fields.tsx';
 import { ENGINES, PROTOCOLS } from './choices.ts';
 import { newThreshold, type ScenarioDraft, type ThresholdDraft, type TlsDraft } from './draft.ts';
+import { PickFileField } from './PickFileField.tsx';
+import { pickCa } from './pickedFile.ts';
+import { useFileAccess, type FileAccess } from './useFileAccess.ts';
 
 type Patch = (patch: Partial<ScenarioDraft>) => void;
 
@@ -96,17 +99,29 @@ const TLS_MIN_VERSIONS: readonly { value: TlsVersion; label: string }[] = [
   { value: 'TLSv1', label: 'TLS 1.0 (obsolete)' },
 ];
 
+type TlsPrefix = 'opt-tls' | 'plan-tls' | 'capacity-tls';
+
 /**
- * The certificate fields; their test ids start with the editor's prefix ("opt-tls-ca",
- * "plan-tls-ca"), and the CA file's input has the element id caFileInputId(prefix).
+ * The certificate text fields; their test ids start with the editor's prefix ("opt-tls-ca",
+ * "plan-tls-ca"). The CA file's control has the element id caFileInputId(prefix): the path
+ * field, or in a browser the file input (see TlsEditor).
  */
-const tlsFields = (testIdPrefix: string): readonly FieldSpec<TlsKey>[] => [
-  textField('caFile', 'Extra CA file (PEM)', 'options.tls.caFile', {
-    placeholder: '/etc/ssl/my-ca.pem',
-    hint: 'a path on the machine that runs the load',
-    testId: `${testIdPrefix}-ca`,
-    id: caFileInputId(testIdPrefix),
-  }),
+const tlsFields = (testIdPrefix: TlsPrefix, files: FileAccess, picked: boolean): FieldSpec<TlsKey>[] => [
+  ...(files.paths && !picked
+    ? [
+        textField<TlsKey>(
+          'caFile',
+          files.folder === null ? 'Extra CA file (PEM)' : `Or a CA file in ${files.folder}`,
+          'options.tls.caFile',
+          {
+            placeholder: files.folder === null ? '/etc/ssl/my-ca.pem' : 'my-ca.pem',
+            hint: files.folder === null ? 'a path on the machine that runs the load' : undefined,
+            testId: `${testIdPrefix}-ca`,
+            id: files.pick ? undefined : caFileInputId(testIdPrefix),
+          },
+        ),
+      ]
+    : []),
   textField('servername', 'Server name (SNI)', 'options.tls.servername', {
     placeholder: "the URL's host",
     testId: `${testIdPrefix}-servername`,
@@ -116,12 +131,6 @@ const tlsFields = (testIdPrefix: string): readonly FieldSpec<TlsKey>[] => [
 export function caFileInputId(testIdPrefix: string): string {
   return `${testIdPrefix}-ca-file`;
 }
-
-const TLS_FIELDS = {
-  'opt-tls': tlsFields('opt-tls'),
-  'plan-tls': tlsFields('plan-tls'),
-  'capacity-tls': tlsFields('capacity-tls'),
-} as const;
 
 /**
  * Certificate checks of a run (Run tab, testIdPrefix "opt-tls"), of every cell of a
@@ -135,9 +144,10 @@ export function TlsEditor({
 }: {
   tls: TlsDraft;
   onChange: (tls: TlsDraft) => void;
-  testIdPrefix: keyof typeof TLS_FIELDS;
+  testIdPrefix: TlsPrefix;
 }) {
   const set = (patch: Partial<TlsDraft>): void => onChange({ ...tls, ...patch });
+  const files = useFileAccess();
   return (
     <div className="stack">
       <Toggle
@@ -151,7 +161,32 @@ export function TlsEditor({
         testId={`${testIdPrefix}-verify`}
         onChange={(verify) => set({ verify })}
       />
-      <TextFields fields={TLS_FIELDS[testIdPrefix]} values={tls} onChange={set} />
+      {files.pick && (
+        <PickFileField
+          label="Extra CA file (PEM)"
+          path="options.tls.caUpload"
+          // PEM is ASCII: its characters are its bytes.
+          picked={tls.caUpload && { name: tls.caUpload.name, bytes: tls.caUpload.pem.length }}
+          testId={`${testIdPrefix}-ca-pick`}
+          id={caFileInputId(testIdPrefix)}
+          accept=".pem,.crt,.cer"
+          hint="sent from this browser"
+          onPick={async (file) => {
+            const picked = await pickCa(file);
+            if (picked.ok) set({ caUpload: picked.value, caFile: '' });
+            return picked.ok ? null : picked.message;
+          }}
+          onClear={() => {
+            const { caUpload: _dropped, ...rest } = tls;
+            onChange(rest);
+          }}
+        />
+      )}
+      <TextFields
+        fields={tlsFields(testIdPrefix, files, tls.caUpload !== undefined)}
+        values={tls}
+        onChange={set}
+      />
       <SelectField
         label="Oldest TLS version"
         value={tls.minVersion}

@@ -3,6 +3,11 @@ import { Field, RemoveButton, Segmented, TextField, TextFields, textField } from
 import { CopyIcon } from '../components/icons.tsx';
 import { newHeader, type BodyKind, type HeaderDraft, type TargetDraft } from './draft.ts';
 import { MonitorField } from './MonitorField.tsx';
+import { PickFileField } from './PickFileField.tsx';
+import { pickBody } from './pickedFile.ts';
+import { useFileAccess } from './useFileAccess.ts';
+import { LIMITS } from '../../shared/model/defaults.ts';
+import { formatBytes } from '../lib/format.ts';
 
 interface TargetCardProps {
   index: number;
@@ -26,6 +31,7 @@ export function TargetCard({ index, target, canRemove, onChange, onRemove, onDup
   const setHeader = (j: number, patch: Partial<HeaderDraft>): void =>
     set({ headers: target.headers.map((h, k) => (k === j ? { ...h, ...patch } : h)) });
   const base = `targets.${index}`;
+  const files = useFileAccess();
 
   return (
     <div className="target-card" data-testid={`target-${index}`}>
@@ -170,12 +176,30 @@ export function TargetCard({ index, target, canRemove, onChange, onRemove, onDup
             )}
           </Field>
         )}
-        {target.bodyKind === 'file' && (
+        {target.bodyKind === 'file' && files.pick && (
+          <PickFileField
+            label="Body file"
+            path={`${base}.body.data`}
+            picked={target.bodyUpload}
+            testId={`body-pick-${index}`}
+            hint={`sent from this browser, at most ${formatBytes(LIMITS.uploadBytes.max)}`}
+            onPick={async (file) => {
+              const picked = await pickBody(file);
+              if (picked.ok) set({ bodyUpload: picked.value });
+              return picked.ok ? null : picked.message;
+            }}
+            onClear={() => {
+              const { bodyUpload: _dropped, ...rest } = target;
+              onChange(rest);
+            }}
+          />
+        )}
+        {target.bodyKind === 'file' && files.paths && !target.bodyUpload && (
           <TextField
-            label="Body file (path on the host)"
+            label={files.folder === null ? 'Body file (path on the host)' : `Or a file in ${files.folder}`}
             path={`${base}.body.path`}
             value={target.bodyPath}
-            placeholder="/path/to/payload.json"
+            placeholder={files.folder === null ? '/path/to/payload.json' : 'payload.json'}
             testId={`body-path-${index}`}
             onChange={(bodyPath) => set({ bodyPath })}
           />

@@ -13,6 +13,7 @@ import {
 import type { Stage } from '../../shared/stages/stages.ts';
 import { parseWith, type FieldIssue } from '../../shared/model/validation.ts';
 import { DEFAULT_MONITOR_TEXT, monitorInput, withMonitorIssues } from './monitorDraft.ts';
+import type { PickedBody, PickedCa } from './pickedFile.ts';
 
 /**
  * What the editor holds while a person types. Numbers stay text until validation, so
@@ -36,6 +37,8 @@ export interface TargetDraft {
   bodyKind: BodyKind;
   bodyText: string;
   bodyPath: string;
+  /** A body file picked in the browser: sent instead of bodyPath. */
+  bodyUpload?: PickedBody;
   /** The server monitor as the CLI's --monitor text: auto, off, pid:N or a node_exporter URL. */
   monitor: string;
 }
@@ -60,6 +63,8 @@ export interface StageDraft {
 export interface TlsDraft {
   verify: boolean;
   caFile: string;
+  /** A CA file picked in the browser: sent instead of caFile. */
+  caUpload?: PickedCa;
   servername: string;
   minVersion: TlsVersion;
 }
@@ -68,12 +73,14 @@ export interface TlsDraft {
 export function tlsDraftOf(tls: {
   verify: boolean;
   caFile: string | null;
+  caUpload?: PickedCa;
   servername: string | null;
   minVersion: TlsVersion;
 }): TlsDraft {
   return {
     verify: tls.verify,
     caFile: tls.caFile ?? '',
+    ...(tls.caUpload ? { caUpload: tls.caUpload } : {}),
     servername: tls.servername ?? '',
     minVersion: tls.minVersion,
   };
@@ -83,12 +90,15 @@ export function tlsDraftOf(tls: {
 export function tlsInput(tls: TlsDraft): {
   verify: boolean;
   caFile: string | null;
+  caUpload?: PickedCa;
   servername: string | null;
   minVersion: TlsVersion;
 } {
   return {
     verify: tls.verify,
-    caFile: optionalText(tls.caFile),
+    // A picked file goes instead of the path.
+    caFile: tls.caUpload ? null : optionalText(tls.caFile),
+    ...(tls.caUpload ? { caUpload: tls.caUpload } : {}),
     servername: optionalText(tls.servername),
     minVersion: tls.minVersion,
   };
@@ -285,9 +295,11 @@ export function draftToInput(d: ScenarioDraft): unknown {
       body:
         t.bodyKind === 'text'
           ? { kind: 'text', text: t.bodyText }
-          : t.bodyKind === 'file'
-            ? { kind: 'file', path: t.bodyPath.trim() }
-            : { kind: 'none' },
+          : t.bodyKind !== 'file'
+            ? { kind: 'none' }
+            : t.bodyUpload
+              ? { kind: 'upload', name: t.bodyUpload.name, data: t.bodyUpload.data }
+              : { kind: 'file', path: t.bodyPath.trim() },
       monitor: monitorInput(t.monitor),
     })),
     load:
@@ -350,6 +362,7 @@ export function fieldPaths(d: ScenarioDraft): Set<string> {
     paths.add(`targets.${i}.method`);
     paths.add(`targets.${i}.body.text`);
     paths.add(`targets.${i}.body.path`);
+    paths.add(`targets.${i}.body.data`);
     paths.add(`targets.${i}.monitor`);
     t.headers.forEach((_h, j) => {
       paths.add(`targets.${i}.headers.${j}.name`);
@@ -370,6 +383,7 @@ export function fieldPaths(d: ScenarioDraft): Set<string> {
     'options.sloMs',
     'options.sampleIntervalMs',
     'options.tls.caFile',
+    'options.tls.caUpload',
     'options.tls.servername',
   ])
     paths.add(p);

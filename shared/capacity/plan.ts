@@ -31,7 +31,7 @@ const stepOptionsSchema = runOptionsSchema.omit({ warmupSeconds: true });
 export const capacityTargetSchema = targetSchema.extend({ protocol: protocolSchema.optional() });
 export type CapacityTarget = z.infer<typeof capacityTargetSchema>;
 
-export const capacityPlanSchema = z.object({
+export const capacityPlanSchema = z.strictObject({
   version: z.literal(CAPACITY_PLAN_VERSION).default(CAPACITY_PLAN_VERSION),
   name: displayNameSchema.default('Capacity search'),
   /** One search per target, in order. */
@@ -70,7 +70,7 @@ export function stepScenario(plan: CapacityPlan, targetIndex: number, rate: numb
 const index = z.number().int().nonnegative();
 
 /** One measured step: which search (the target's index), its place in it, its rate and run. */
-export const capacityStepSchema = z.object({
+export const capacityStepSchema = z.strictObject({
   searchIndex: index,
   stepIndex: index,
   rate: z.number().positive(),

@@ -19,7 +19,7 @@ import { boundedNumber } from '../model/number-schema.ts';
 import { scheduleShortfall, type Caveat } from '../verdict/caveats.ts';
 import { runVerdict } from '../verdict/verdict.ts';
 
-export const capacityGoalSchema = z.object({
+export const capacityGoalSchema = z.strictObject({
   /** A step breaks the goal when its p99 latency is above this (ms). */
   p99Ms: boundedNumber('p99 goal', LIMITS.sloMs),
   /** ... or when transport errors, or non-2xx responses, are above this share of its requests (%). */
@@ -29,7 +29,7 @@ export type CapacityGoal = z.infer<typeof capacityGoalSchema>;
 
 /** How a search steps: where it starts, how high it may go, how long each step lasts. */
 export const capacitySearchSchema = z
-  .object({
+  .strictObject({
     goal: capacityGoalSchema,
     startRate: boundedNumber('start rate', LIMITS.rate).default(DEFAULTS.capacity.startRate),
     maxRate: boundedNumber('max rate', LIMITS.rate).default(DEFAULTS.capacity.maxRate),

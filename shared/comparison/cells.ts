@@ -13,7 +13,7 @@ import { SCENARIO_VERSION, type Load, type Scenario } from '../model/scenario.ts
 /* A comparison's cells (one run each, in run order) and their outcomes (its job: ./job.ts). */
 
 /** Where a cell sits in the matrix. Repetitions of the same target, protocol and level share a key. */
-export const cellCoordinatesSchema = z.object({
+export const cellCoordinatesSchema = z.strictObject({
   targetIndex: z.number().int().nonnegative(),
   protocol: protocolVariantSchema,
   level: z.number().positive(),
@@ -84,7 +84,7 @@ export function expandPlan(plan: ComparisonPlan): ComparisonCell[] {
 }
 
 /** A finished cell run: where it sits and what it measured. Stored in run history. */
-export const cellOutcomeSchema = z.object({
+export const cellOutcomeSchema = z.strictObject({
   cellIndex: z.number().int().nonnegative(),
   coordinates: cellCoordinatesSchema,
   result: runResultSchema,

@@ -45,7 +45,7 @@ const schemeUrl = (scheme: 'http:' | 'https:', variant: ProtocolVariant) =>
  * speaks HTTP/2 (one TLS port offering both through ALPN, the usual setup): it then
  * defaults to the https URL.
  */
-export const targetUrlsSchema = z.object({
+export const targetUrlsSchema = z.strictObject({
   http: schemeUrl('http:', 'http').optional(),
   https: schemeUrl('https:', 'https').optional(),
   h2: schemeUrl('https:', 'h2').optional(),
@@ -72,7 +72,7 @@ export function levelLabel(kind: LevelKind, level: number): string {
 export const COMPARISON_PLAN_VERSION = 1;
 
 export const comparisonPlanSchema = z
-  .object({
+  .strictObject({
     version: z.literal(COMPARISON_PLAN_VERSION).default(COMPARISON_PLAN_VERSION),
     name: displayNameSchema.default('Untitled comparison'),
     targets: targetsSchema(comparisonTargetSchema),

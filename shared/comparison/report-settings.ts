@@ -51,7 +51,7 @@ export const MATRIX_COLUMN_IDS = [
 export const matrixColumnIdSchema = z.enum(MATRIX_COLUMN_IDS);
 export type MatrixColumnId = z.infer<typeof matrixColumnIdSchema>;
 
-export const comparisonReportSchema = z.object({
+export const comparisonReportSchema = z.strictObject({
   format: reportLayoutSchema,
   columns: z
     .array(matrixColumnIdSchema)

@@ -45,7 +45,7 @@ const secretChoice = {
   omitSecrets: z.boolean().optional(),
 };
 
-const noInput = z.object({}).optional();
+const noInput = z.strictObject({}).optional();
 
 export const commandInputSchemas = {
   'app.info': noInput,
@@ -57,22 +57,26 @@ export const commandInputSchemas = {
   /** A job's events after the n-th (-1: all), for a page whose connection dropped. */
   'jobs.events': z.strictObject({ jobId: jobIdSchema, after: z.number().int().min(-1) }),
   'presets.list': noInput,
-  'presets.get': z.object({ id: presetIdSchema }),
+  'presets.get': z.strictObject({ id: presetIdSchema }),
   /** A new preset, or (with id) new content for the user preset id. */
-  'presets.save': z.object({ preset: presetDraftSchema, id: presetIdSchema.optional(), ...secretChoice }),
-  'presets.rename': z.object({ id: presetIdSchema, name: presetNameSchema }),
-  'presets.duplicate': z.object({ id: presetIdSchema, name: presetNameSchema.optional() }),
-  'presets.delete': z.object({ id: presetIdSchema }),
+  'presets.save': z.strictObject({
+    preset: presetDraftSchema,
+    id: presetIdSchema.optional(),
+    ...secretChoice,
+  }),
+  'presets.rename': z.strictObject({ id: presetIdSchema, name: presetNameSchema }),
+  'presets.duplicate': z.strictObject({ id: presetIdSchema, name: presetNameSchema.optional() }),
+  'presets.delete': z.strictObject({ id: presetIdSchema }),
   /** The text of a preset file (any version), or of a bare scenario or comparison plan. */
-  'presets.import': z.object({
+  'presets.import': z.strictObject({
     text: z.string().max(MAX_PRESET_TEXT, `a preset file is at most ${MAX_PRESET_TEXT} characters`),
     ...secretChoice,
   }),
-  'presets.export': z.object({ id: presetIdSchema, ...secretChoice }),
+  'presets.export': z.strictObject({ id: presetIdSchema, ...secretChoice }),
   'history.list': noInput,
-  'history.get': z.object({ id: historyIdSchema }),
-  'history.rename': z.object({ id: historyIdSchema, name: historyNameSchema }),
-  'history.delete': z.object({ id: historyIdSchema }),
+  'history.get': z.strictObject({ id: historyIdSchema }),
+  'history.rename': z.strictObject({ id: historyIdSchema, name: historyNameSchema }),
+  'history.delete': z.strictObject({ id: historyIdSchema }),
 } as const satisfies Record<CommandName, z.ZodType>;
 
 /** Which host the UI talks to, for the About line and host-specific hints. */
@@ -83,6 +87,12 @@ export interface AppInfo {
   platform: string;
   /** Where presets/ and history/ live; absent from hosts without stores. */
   dataDir?: string;
+  /**
+   * The web host only: the folder whose files a scenario may name (trebuchet serve
+   * --files-dir), or null when it reads none (files are picked in the browser and sent).
+   * Absent from the desktop app, which reads any path.
+   */
+  filesDir?: string | null;
   /** Store files that were broken and kept aside, or secrets that could not be decrypted. */
   problems?: StoreProblem[];
 }

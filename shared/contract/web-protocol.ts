@@ -12,7 +12,7 @@ export const WEB_SOCKET_PATH = '/ws';
 /** A page's identity across reloads (kept in sessionStorage) so a reload finds its jobs again. */
 export const clientIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'client id is malformed');
 
-export const clientMessageSchema = z.object({
+export const clientMessageSchema = z.strictObject({
   id: z.number().int().nonnegative(),
   command: z.string(),
   // Absent for commands without input (JSON drops undefined).
@@ -21,13 +21,12 @@ export const clientMessageSchema = z.object({
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 
 export const commandReplySchema = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), value: z.unknown().optional() }),
-  z.object({ ok: z.literal(false), error: z.string() }),
+  z.strictObject({ ok: z.literal(true), value: z.unknown().optional() }),
+  z.strictObject({ ok: z.literal(false), error: z.string() }),
 ]);
 
-/** What the web host sends a page. */
 export const pageMessageSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('reply'), id: z.number().int().nonnegative(), reply: commandReplySchema }),
+  z.strictObject({ kind: z.literal('reply'), id: z.number().int().nonnegative(), reply: commandReplySchema }),
   z.strictObject({ kind: z.literal('job'), envelope: jobEnvelopeSchema }),
 ]);
 export type PageMessage = z.infer<typeof pageMessageSchema>;

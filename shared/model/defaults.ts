@@ -128,6 +128,24 @@ export const LIMITS = {
   bodyFileBytes: { max: 256 * 1024 * 1024 },
   /** A PEM file of trusted CA certificates. */
   caFileBytes: { max: 4 * 1024 * 1024 },
+  /**
+   * A file picked in the browser (a body, a CA file) travels in the scenario, base64 or text,
+   * inside one message to the web host: larger ones go in the host's --files-dir folder.
+   */
+  uploadBytes: { max: 2 * 1024 * 1024 },
+  /**
+   * Every file a person writes or hands over that is read whole: a scenario, preset,
+   * comparison or capacity plan file (--scenario, --preset FILE, an import), a preset in
+   * presets/, the history's index. Checked by size on the opened file before it is read;
+   * a real one is a few kilobytes.
+   */
+  inputFileBytes: { max: 16 * 1024 * 1024 },
+  /**
+   * A run record in history/ (a run, comparison or capacity search with every sample):
+   * larger, as it grows with the run (a day at the default interval is about 40 MB), and
+   * also checked by size before it is read (below V8's longest string).
+   */
+  runFileBytes: { max: 500 * 1024 * 1024 },
   /** A file path in a scenario (body, CA file). */
   pathChars: { max: 4096 },
   /** SNI server name: a DNS name is at most 253 characters. */

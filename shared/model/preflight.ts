@@ -19,7 +19,7 @@ export const PREFLIGHT_FIX_LABELS: Record<PreflightFix, string> = {
 };
 
 /** One distinct URL as checked: which targets use it, over which protocol. */
-export const preflightCheckSchema = z.object({
+export const preflightCheckSchema = z.strictObject({
   url: z.string(),
   protocol: z.enum(['http1.1', 'h2']),
   /** Display names of the plan's targets measured at this URL and protocol. */

@@ -49,7 +49,7 @@ export const runStatusSchema = z.enum(['completed', 'cancelled', 'failed']);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
 /** One tick of a live run: aggregated over the window since the previous sample. */
-export const sampleSchema = z.object({
+export const sampleSchema = z.strictObject({
   seq: count,
   /** Seconds since the run started (warm-up included). */
   elapsedSeconds: z.number().nonnegative(),
@@ -64,7 +64,7 @@ export const sampleSchema = z.object({
   requestsPerSecond: z.number().nonnegative(),
   bytesInPerSecond: z.number().nonnegative(),
   /** Latency of this window's responses in ms; null when no response finished in it. */
-  latency: z.object({ mean: ms, p50: ms, p90: ms, p99: ms, max: ms }).nullable(),
+  latency: z.strictObject({ mean: ms, p50: ms, p90: ms, p99: ms, max: ms }).nullable(),
   statusCodes: z.record(z.string(), count),
   errors: z.partialRecord(errorKindSchema, count),
   /** Requests sent but not answered at the end of the window. */
@@ -98,7 +98,7 @@ export type Sample = z.infer<typeof sampleSchema>;
 export { addSample } from './sample-series.ts';
 
 /** Latency summary in milliseconds (microsecond resolution). */
-export const latencyStatsSchema = z.object({
+export const latencyStatsSchema = z.strictObject({
   min: ms,
   mean: ms,
   stdev: ms,
@@ -108,7 +108,7 @@ export const latencyStatsSchema = z.object({
 });
 export type LatencyStats = z.infer<typeof latencyStatsSchema>;
 
-export const errorEntrySchema = z.object({
+export const errorEntrySchema = z.strictObject({
   kind: errorKindSchema,
   count: count,
   /** The first message seen for this kind, for the report's Error Set. */
@@ -116,7 +116,7 @@ export const errorEntrySchema = z.object({
 });
 export type ErrorEntry = z.infer<typeof errorEntrySchema>;
 
-export const tlsFactsSchema = z.object({
+export const tlsFactsSchema = z.strictObject({
   protocol: z.string().nullable(),
   cipher: z.string().nullable(),
   alpn: z.string().nullable(),
@@ -129,12 +129,12 @@ export const tlsFactsSchema = z.object({
    * null for a group Node gives no size for, such as the hybrid X25519MLKEM768). Absent in
    * results saved before it existed.
    */
-  ephemeralKey: z.object({ name: z.string(), bits: count.nullable() }).nullable().optional(),
+  ephemeralKey: z.strictObject({ name: z.string(), bits: count.nullable() }).nullable().optional(),
 });
 export type TlsFacts = z.infer<typeof tlsFactsSchema>;
 
 /** What ab prints about the server and document. */
-export const serverFactsSchema = z.object({
+export const serverFactsSchema = z.strictObject({
   software: z.string().nullable(),
   hostname: z.string(),
   port: z.number().int(),
@@ -146,7 +146,7 @@ export const serverFactsSchema = z.object({
 });
 export type ServerFacts = z.infer<typeof serverFactsSchema>;
 
-export const generatorFactsSchema = z.object({
+export const generatorFactsSchema = z.strictObject({
   engine: z.enum(['autocannon', 'native']),
   engineVersion: z.string(),
   appVersion: z.string(),
@@ -172,7 +172,7 @@ export const generatorFactsSchema = z.object({
    */
   workers: z
     .array(
-      z.object({
+      z.strictObject({
         cpuPercentMean: z.number().nonnegative(),
         cpuPercentMax: z.number().nonnegative(),
         saturated: z.boolean(),
@@ -189,7 +189,7 @@ export const generatorFactsSchema = z.object({
 });
 export type GeneratorFacts = z.infer<typeof generatorFactsSchema>;
 
-export const thresholdOutcomeSchema = z.object({
+export const thresholdOutcomeSchema = z.strictObject({
   threshold: thresholdSchema,
   actual: z.number().nullable(),
   passed: z.boolean(),
@@ -197,7 +197,7 @@ export const thresholdOutcomeSchema = z.object({
 export type ThresholdOutcome = z.infer<typeof thresholdOutcomeSchema>;
 
 /** ab's "Connection Times (ms)" row: min, mean, sd, median, max. */
-export const phaseStatsSchema = z.object({
+export const phaseStatsSchema = z.strictObject({
   min: ms,
   mean: ms,
   stdev: ms,
@@ -224,7 +224,7 @@ export const PHASES = [
 ] as const;
 export type Phase = (typeof PHASES)[number];
 
-export const warningSchema = z.object({
+export const warningSchema = z.strictObject({
   code: z.enum([
     'generator-saturated',
     'tls-not-verified',
@@ -244,7 +244,7 @@ export type Warning = z.infer<typeof warningSchema>;
  * stage its request was written in (as a server counting arrivals sees it), a failure in the
  * stage it happened in; times are seconds from the plan's start.
  */
-export const stageResultSchema = z.object({
+export const stageResultSchema = z.strictObject({
   index: count,
   startSeconds: z.number().nonnegative(),
   endSeconds: z.number().nonnegative(),
@@ -262,13 +262,13 @@ export const stageResultSchema = z.object({
   /** requests / the stage's length (0 for a 0-second stage). */
   requestsPerSecond: z.number().nonnegative(),
   /** Latency of the stage's responses in ms; null when none came back. */
-  latency: z.object({ p50: ms, p99: ms, mean: ms, max: ms }).nullable(),
+  latency: z.strictObject({ p50: ms, p99: ms, mean: ms, max: ms }).nullable(),
 });
 export type StageResult = z.infer<typeof stageResultSchema>;
 
 export const RESULT_VERSION = 1;
 
-export const runResultSchema = z.object({
+export const runResultSchema = z.strictObject({
   version: z.literal(RESULT_VERSION),
   runId: z.string(),
   scenarioName: z.string(),
@@ -278,7 +278,7 @@ export const runResultSchema = z.object({
   /** completed: ran to its end; cancelled: stopped by the user (partial); failed: could not run (see error). */
   status: runStatusSchema,
   /** Set when the run could not start or broke down as a whole (pre-flight failure, engine crash). */
-  error: z.object({ kind: errorKindSchema, message: z.string() }).nullable(),
+  error: z.strictObject({ kind: errorKindSchema, message: z.string() }).nullable(),
   startedAt: z.string(),
   endedAt: z.string(),
   /** Measured time in seconds, warm-up excluded (ab's "Time taken for tests"). */
@@ -286,7 +286,7 @@ export const runResultSchema = z.object({
   /** Open model: time spent sending (vegeta "attack") and waiting for the last answers ("wait"). */
   attackSeconds: z.number().nonnegative().nullable(),
   waitSeconds: z.number().nonnegative().nullable(),
-  requests: z.object({
+  requests: z.strictObject({
     /** Every request that finished: responses plus transport errors. */
     total: count,
     /** Responses received (any status). */
@@ -318,7 +318,7 @@ export const runResultSchema = z.object({
     late: count.nullable(),
     dropped: count.nullable(),
   }),
-  throughput: z.object({
+  throughput: z.strictObject({
     /** Completed requests per second over the measured time. */
     requestsPerSecond: z.number().nonnegative(),
     /** Spread of the per-sample rates. */
@@ -331,7 +331,7 @@ export const runResultSchema = z.object({
     sentRate: z.number().nonnegative(),
     bytesInPerSecond: z.number().nonnegative(),
   }),
-  bytes: z.object({
+  bytes: z.strictObject({
     /** Everything received: status lines, headers and bodies (ab's "Total transferred"). */
     inTotal: count,
     /** Response bodies only (ab's "HTML transferred", vegeta's "Bytes In"). */

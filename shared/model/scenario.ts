@@ -43,7 +43,7 @@ export function headerValueProblem(value: string): string | null {
   return `header value has ${shown} at position ${m.index + 1}; HTTP allows visible Latin-1 characters, spaces and tabs only`;
 }
 
-export const headerSchema = z.object({
+export const headerSchema = z.strictObject({
   name: headerNameSchema,
   value: z
     .string()
@@ -77,17 +77,34 @@ export const filePathSchema = z
   .min(1, 'file path is empty')
   .max(LIMITS.pathChars.max, atMost('file path', LIMITS.pathChars.max));
 
+/** The name of a file picked in the browser, as the person's machine named it (shown, never opened). */
+const uploadNameSchema = z
+  .string()
+  .min(1, 'file name is empty')
+  .max(LIMITS.nameChars.max, atMost('file name', LIMITS.nameChars.max));
+
+const MAX_UPLOAD_BASE64 = Math.ceil(LIMITS.uploadBytes.max / 3) * 4;
+
 export const bodySchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('none') }),
-  z.object({
+  z.strictObject({ kind: z.literal('none') }),
+  z.strictObject({
     kind: z.literal('text'),
     text: z.string().max(LIMITS.textBodyChars.max, atMost('body text', LIMITS.textBodyChars.max)),
   }),
-  z.object({ kind: z.literal('file'), path: filePathSchema }),
+  z.strictObject({ kind: z.literal('file'), path: filePathSchema }),
+  /** A file picked in the browser: its bytes travel in the scenario (base64), no path is read. */
+  z.strictObject({
+    kind: z.literal('upload'),
+    name: uploadNameSchema,
+    data: z
+      .string()
+      .max(MAX_UPLOAD_BASE64, `a file sent from the browser is at most ${LIMITS.uploadBytes.max} bytes`)
+      .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'file content is not base64'),
+  }),
 ]);
 export type Body = z.infer<typeof bodySchema>;
 
-export const targetSchema = z.object({
+export const targetSchema = z.strictObject({
   name: displayNameSchema.default(''),
   url: targetUrlSchema,
   method: httpMethodSchema.default(DEFAULTS.method),
@@ -99,13 +116,13 @@ export const targetSchema = z.object({
 export type Target = z.infer<typeof targetSchema>;
 
 export const closedLimitSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('duration'), seconds: boundedNumber('duration', LIMITS.durationSeconds) }),
-  z.object({ kind: z.literal('requests'), count: boundedInt('requests', LIMITS.requests) }),
+  z.strictObject({ kind: z.literal('duration'), seconds: boundedNumber('duration', LIMITS.durationSeconds) }),
+  z.strictObject({ kind: z.literal('requests'), count: boundedInt('requests', LIMITS.requests) }),
 ]);
 export type ClosedLimit = z.infer<typeof closedLimitSchema>;
 
 /** Closed model: N connections each sending the next request when the previous answer arrives (ab, wrk, JMeter threads). */
-export const closedLoadSchema = z.object({
+export const closedLoadSchema = z.strictObject({
   model: z.literal('closed'),
   connections: boundedInt('connections', LIMITS.connections).default(DEFAULTS.closed.connections),
   /** Requests in flight per connection: HTTP/1.1 pipelining depth, or HTTP/2 concurrent streams. */
@@ -123,7 +140,7 @@ export const closedLoadSchema = z.object({
 export type ClosedLoad = z.infer<typeof closedLoadSchema>;
 
 /** Open model: requests start on a fixed schedule whatever the server does (vegeta -rate, wrk2 -R). */
-export const openLoadSchema = z.object({
+export const openLoadSchema = z.strictObject({
   model: z.literal('open'),
   rate: boundedNumber('rate', LIMITS.rate).default(DEFAULTS.open.rate),
   durationSeconds: boundedNumber('duration', LIMITS.durationSeconds).default(DEFAULTS.open.durationSeconds),
@@ -161,26 +178,44 @@ export const workersSchema = z.union([z.literal('auto'), boundedInt('workers', L
 });
 export type Workers = z.infer<typeof workersSchema>;
 
-export const tlsOptionsSchema = z.object({
-  /** Verify the server certificate. Off = accept self-signed, expired or wrong-host certificates. */
-  verify: z.boolean().default(DEFAULTS.tls.verify),
-  /** PEM file with extra trusted CA certificates. */
-  caFile: filePathSchema.nullable().default(null),
-  /** SNI server name (and name checked against the certificate); defaults to the URL's host. */
-  servername: z
-    .string()
-    .min(1, 'server name is empty')
-    .max(LIMITS.servernameChars.max, atMost('server name', LIMITS.servernameChars.max))
-    .nullable()
-    .default(null),
-  /**
-   * The oldest TLS version offered. Node refuses TLS 1.0 and 1.1 by default; TLSv1 or
-   * TLSv1.1 here allows them (with OpenSSL's security level 0, which their SHA-1 needs).
-   */
-  minVersion: z
-    .enum(TLS_VERSIONS, { error: `TLS version must be one of ${TLS_VERSIONS.join(', ')}` })
-    .default(DEFAULTS.tls.minVersion),
-});
+export const tlsOptionsSchema = z
+  .strictObject({
+    /** Verify the server certificate. Off = accept self-signed, expired or wrong-host certificates. */
+    verify: z.boolean().default(DEFAULTS.tls.verify),
+    /** PEM file with extra trusted CA certificates. */
+    caFile: filePathSchema.nullable().default(null),
+    /** Or the same picked in the browser: its text travels in the scenario (absent: none). */
+    caUpload: z
+      .strictObject({
+        name: uploadNameSchema,
+        pem: z
+          .string()
+          .max(
+            LIMITS.uploadBytes.max,
+            `a file sent from the browser is at most ${LIMITS.uploadBytes.max} bytes`,
+          ),
+      })
+      .optional(),
+    /** SNI server name (and name checked against the certificate); defaults to the URL's host. */
+    servername: z
+      .string()
+      .min(1, 'server name is empty')
+      .max(LIMITS.servernameChars.max, atMost('server name', LIMITS.servernameChars.max))
+      .nullable()
+      .default(null),
+    /**
+     * The oldest TLS version offered. Node refuses TLS 1.0 and 1.1 by default; TLSv1 or
+     * TLSv1.1 here allows them (with OpenSSL's security level 0, which their SHA-1 needs).
+     */
+    minVersion: z
+      .enum(TLS_VERSIONS, { error: `TLS version must be one of ${TLS_VERSIONS.join(', ')}` })
+      .default(DEFAULTS.tls.minVersion),
+  })
+  .superRefine((tls, ctx) => {
+    if (tls.caFile !== null && tls.caUpload !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['caUpload'], message: 'give a CA file or pick one, not both' });
+    }
+  });
 export type TlsOptions = z.infer<typeof tlsOptionsSchema>;
 
 export const thresholdMetricSchema = z.enum([
@@ -210,14 +245,14 @@ export const THRESHOLD_UNITS: Readonly<Record<ThresholdMetric, 'ms' | '%' | 'req
 };
 
 /** A pass/fail rule, its value in the metric's THRESHOLD_UNITS. */
-export const thresholdSchema = z.object({
+export const thresholdSchema = z.strictObject({
   metric: thresholdMetricSchema,
   op: z.enum(['<', '<=', '>', '>=']),
   value: z.number({ error: 'threshold value must be a number' }).finite(),
 });
 export type Threshold = z.infer<typeof thresholdSchema>;
 
-export const runOptionsSchema = z.object({
+export const runOptionsSchema = z.strictObject({
   keepAlive: z.boolean().default(DEFAULTS.keepAlive),
   protocol: protocolSchema.default(DEFAULTS.protocol),
   engine: engineChoiceSchema.default(DEFAULTS.engine),
@@ -251,7 +286,7 @@ export function targetsSchema<T extends z.ZodType>(target: T) {
 }
 
 export const scenarioSchema = z
-  .object({
+  .strictObject({
     version: z.literal(SCENARIO_VERSION).default(SCENARIO_VERSION),
     name: displayNameSchema.default('Untitled scenario'),
     targets: targetsSchema(targetSchema),

@@ -15,7 +15,7 @@ import {
   type RunStatus,
 } from '../model/result.ts';
 import { scenarioSchema, targetLabel } from '../model/scenario.ts';
-import { parseWith, type Parsed } from '../model/validation.ts';
+import { isRecord, newerVersionIssue, parseWith, type Parsed } from '../model/validation.ts';
 
 /*
  * A run kept in history: one file per finished or cancelled run, holding what is needed to
@@ -52,14 +52,14 @@ const commonOf = <V extends number>(version: V) => ({
 const runKindsOf = <V extends number>(version: V) =>
   [
     /** A plain run: one RunResult per target of the scenario, in target order. */
-    z.object({
+    z.strictObject({
       ...commonOf(version),
       kind: z.literal('scenario'),
       scenario: scenarioSchema,
       results: z.array(runResultSchema),
     }),
     /** A comparison: one outcome per finished cell run, in run order. */
-    z.object({
+    z.strictObject({
       ...commonOf(version),
       kind: z.literal('comparison'),
       plan: comparisonPlanSchema,
@@ -72,7 +72,7 @@ export const runRecordV1Schema = z.discriminatedUnion('kind', runKindsOf(1));
 export const runRecordSchema = z.discriminatedUnion('kind', [
   ...runKindsOf(RUN_RECORD_VERSION),
   /** A capacity search: every step's run, in run order (the answers are judged again from them). */
-  z.object({
+  z.strictObject({
     ...commonOf(RUN_RECORD_VERSION),
     kind: z.literal('capacity'),
     plan: capacityPlanSchema,
@@ -86,6 +86,13 @@ export type RunRecord = z.infer<typeof runRecordSchema>;
  * version 1 file is a version 2 record as it is. Issues name the fields of its own version.
  */
 export function readRunRecord(raw: unknown): Parsed<RunRecord> {
+  const newer = newerVersionIssue(
+    raw,
+    'saved run',
+    RUN_RECORD_VERSION,
+    isRecord(raw) ? raw.appVersion : undefined,
+  );
+  if (newer) return { ok: false, issues: [newer] };
   const v1 = (raw as { version?: unknown } | null)?.version === 1;
   if (!v1) return parseWith(runRecordSchema, raw);
   const r = parseWith(runRecordV1Schema, raw);
@@ -139,7 +146,7 @@ export function resultsOf(
 }
 
 /** One line of the history list: read from a small index, without loading samples. */
-export const historySummarySchema = z.object({
+export const historySummarySchema = z.strictObject({
   id: historyIdSchema,
   name: z.string(),
   createdAt: z.string(),
@@ -155,7 +162,7 @@ export const historySummarySchema = z.object({
    * per target (rps) and the p99 at it; for the list. Empty for comparisons.
    */
   perTarget: z.array(
-    z.object({ target: z.string(), rps: z.number().nullable(), p99: z.number().nullable() }),
+    z.strictObject({ target: z.string(), rps: z.number().nullable(), p99: z.number().nullable() }),
   ),
   /** Size of the record's file in bytes. */
   bytes: z.number().int().nonnegative(),

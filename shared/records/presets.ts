@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { capacityPlanSchema } from '../capacity/plan.ts';
 import { LIMITS } from '../model/defaults.ts';
 import { fileSlug } from '../model/file-name.ts';
-import { comparisonPlanSchema, type ComparisonPlan } from '../comparison/plan.ts';
+import { COMPARISON_PLAN_VERSION, comparisonPlanSchema, type ComparisonPlan } from '../comparison/plan.ts';
 import { planReport } from '../comparison/report-settings.ts';
-import { scenarioSchema, type Scenario } from '../model/scenario.ts';
-import { isRecord, parseWith, type FieldIssue } from '../model/validation.ts';
+import { SCENARIO_VERSION, scenarioSchema, type Scenario } from '../model/scenario.ts';
+import { isRecord, newerVersionIssue, parseWith, type FieldIssue } from '../model/validation.ts';
 
 /*
  * The stored and shared preset format. Every version ever written stays readable: a file
@@ -32,7 +32,7 @@ export const presetNameSchema = z
 const descriptionSchema = z.string().max(4000, 'description is longer than 4000 characters');
 
 /** Version 1, the first stored format: one named scenario, a single timestamp, no id. */
-export const presetV1Schema = z.object({
+export const presetV1Schema = z.strictObject({
   format: z.literal(PRESET_FORMAT),
   version: z.literal(1),
   name: presetNameSchema,
@@ -57,8 +57,8 @@ const fieldsOf = <V extends number>(version: V) => ({
 
 /** Version 2: an id, two timestamps, and either a scenario or a comparison plan. */
 export const presetV2Schema = z.discriminatedUnion('kind', [
-  z.object({ ...fieldsOf(2), kind: z.literal('scenario'), scenario: scenarioSchema }),
-  z.object({ ...fieldsOf(2), kind: z.literal('comparison'), plan: comparisonPlanSchema }),
+  z.strictObject({ ...fieldsOf(2), kind: z.literal('scenario'), scenario: scenarioSchema }),
+  z.strictObject({ ...fieldsOf(2), kind: z.literal('comparison'), plan: comparisonPlanSchema }),
 ]);
 export type PresetV2 = z.infer<typeof presetV2Schema>;
 
@@ -69,13 +69,13 @@ export type PresetV2 = z.infer<typeof presetV2Schema>;
  */
 const withNamedReport = <V extends number>(version: V) =>
   z.discriminatedUnion('kind', [
-    z.object({ ...fieldsOf(version), kind: z.literal('scenario'), scenario: scenarioSchema }),
-    z.object({
+    z.strictObject({ ...fieldsOf(version), kind: z.literal('scenario'), scenario: scenarioSchema }),
+    z.strictObject({
       ...fieldsOf(version),
       kind: z.literal('comparison'),
       plan: comparisonPlanSchema.transform((plan) => withReport(plan)),
     }),
-    z.object({ ...fieldsOf(version), kind: z.literal('capacity'), plan: capacityPlanSchema }),
+    z.strictObject({ ...fieldsOf(version), kind: z.literal('capacity'), plan: capacityPlanSchema }),
   ]);
 
 /**
@@ -175,11 +175,15 @@ export function parsePresetFile(
   const now = (ctx.now ?? (() => new Date()))().toISOString();
   if (!('format' in input)) {
     if ('levels' in input) {
+      const newer = newerVersionIssue(input, 'comparison plan', COMPARISON_PLAN_VERSION);
+      if (newer) return { ok: false, issues: [newer] };
       const r = parseWith(comparisonPlanSchema, input);
       if (!r.ok) return r;
       return { ok: true, value: fromPlan(r.value, ctx.newId(), now), migratedFrom: null };
     }
     if ('targets' in input) {
+      const newer = newerVersionIssue(input, 'scenario', SCENARIO_VERSION);
+      if (newer) return { ok: false, issues: [newer] };
       const r = parseWith(scenarioSchema, input);
       if (!r.ok) return r;
       return { ok: true, value: fromScenario(r.value, ctx.newId(), now), migratedFrom: null };
@@ -190,19 +194,13 @@ export function parsePresetFile(
     );
   }
   if (input.format !== PRESET_FORMAT) {
-    return fail(
-      'format',
-      `not a Trebuchet preset (expected "${PRESET_FORMAT}", got ${JSON.stringify(input.format)})`,
-    );
+    // Never quoted: the file may be anything a person pointed at.
+    return fail('format', `not a Trebuchet preset (expected "format": "${PRESET_FORMAT}")`);
   }
   const version = input.version;
   if (typeof version !== 'number') return fail('version', 'version must be a number');
-  if (version > PRESET_VERSION && Number.isInteger(version)) {
-    return fail(
-      'version',
-      `version ${version} was written by a newer Trebuchet; this one reads versions 1 to ${PRESET_VERSION}`,
-    );
-  }
+  const newer = newerVersionIssue(input, 'preset', PRESET_VERSION);
+  if (newer) return { ok: false, issues: [newer] };
   if (![1, 2, 3, PRESET_VERSION].includes(version)) {
     return fail(
       'version',
@@ -248,19 +246,19 @@ function fromPlan(plan: ComparisonPlan, id: string, now: string): Preset {
 
 /** What a caller saves: a name and the content; the store adds the id, version and timestamps. */
 export const presetDraftSchema = z.discriminatedUnion('kind', [
-  z.object({
+  z.strictObject({
     name: presetNameSchema,
     description: descriptionSchema.default(''),
     kind: z.literal('scenario'),
     scenario: scenarioSchema,
   }),
-  z.object({
+  z.strictObject({
     name: presetNameSchema,
     description: descriptionSchema.default(''),
     kind: z.literal('comparison'),
     plan: comparisonPlanSchema.transform((plan) => withReport(plan)),
   }),
-  z.object({
+  z.strictObject({
     name: presetNameSchema,
     description: descriptionSchema.default(''),
     kind: z.literal('capacity'),

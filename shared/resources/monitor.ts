@@ -25,13 +25,13 @@ export const exporterUrlSchema = httpUrlSchema('node_exporter URL', 'http://serv
 export const monitorSchema = z.discriminatedUnion(
   'kind',
   [
-    z.object({ kind: z.literal('auto') }),
-    z.object({
+    z.strictObject({ kind: z.literal('auto') }),
+    z.strictObject({
       kind: z.literal('pid'),
       pid: boundedInt('pid', LIMITS.pid),
     }),
-    z.object({ kind: z.literal('node-exporter'), url: exporterUrlSchema }),
-    z.object({ kind: z.literal('off') }),
+    z.strictObject({ kind: z.literal('node-exporter'), url: exporterUrlSchema }),
+    z.strictObject({ kind: z.literal('off') }),
   ],
   { error: 'monitor kind must be auto, pid, node-exporter or off' },
 );

@@ -12,7 +12,7 @@ const nonNeg = z.number().nonnegative();
 const count = z.number().int().nonnegative();
 
 /** One reading of the server, aligned with the engine Sample it was taken at. */
-export const resourceSampleSchema = z.object({
+export const resourceSampleSchema = z.strictObject({
   /** The engine Sample's seq and elapsedSeconds: the same time axis as throughput. */
   seq: count,
   elapsedSeconds: nonNeg,
@@ -87,14 +87,14 @@ export const RESOURCE_FIGURE_LABELS: Readonly<Record<ResourceFigure, string>> = 
   netOutBytesPerSecond: 'network out (B/s)',
 };
 
-const processInfoSchema = z.object({
+const processInfoSchema = z.strictObject({
   pid: z.number().int().positive(),
   name: z.string().max(64),
 });
 
 /** What was sampled and how. */
 export const resourceSourceSchema = z.discriminatedUnion('method', [
-  z.object({
+  z.strictObject({
     method: z.literal('process'),
     /** port: the process listening on the target's port (and its tree); pid: the one the user gave. */
     found: z.enum(['port', 'pid']),
@@ -107,21 +107,21 @@ export const resourceSourceSchema = z.discriminatedUnion('method', [
     /** Every process seen in the tree during the run (bounded). */
     processes: z.array(processInfoSchema).max(1024),
   }),
-  z.object({
+  z.strictObject({
     method: z.literal('node-exporter'),
     url: z.string(),
     /** CPUs the exporter reported (node_cpu_seconds_total's cpu label). */
     cpuCount: z.number().int().nonnegative().nullable(),
   }),
   /** Nothing sampled: monitor off, a remote target without an exporter, or the start failed (reason). */
-  z.object({ method: z.literal('none'), reason: z.string() }),
+  z.strictObject({ method: z.literal('none'), reason: z.string() }),
 ]);
 export type ResourceSource = z.infer<typeof resourceSourceSchema>;
 
-export const figureStatsSchema = z.object({ mean: nonNeg, max: nonNeg });
+export const figureStatsSchema = z.strictObject({ mean: nonNeg, max: nonNeg });
 export type FigureStats = z.infer<typeof figureStatsSchema>;
 
-export const resourceGapSchema = z.object({
+export const resourceGapSchema = z.strictObject({
   reason: z.string().max(500),
   count: count,
   /** The first tick it happened at (seconds into the run). */
@@ -130,7 +130,7 @@ export const resourceGapSchema = z.object({
 export type ResourceGap = z.infer<typeof resourceGapSchema>;
 
 /** A run's server resources: the series, the summary, the efficiency figure and how they were got. */
-export const serverResourcesSchema = z.object({
+export const serverResourcesSchema = z.strictObject({
   source: resourceSourceSchema,
   /** Readings were at least this far apart (they fall on engine ticks). */
   minIntervalMs: z.number().int().positive(),

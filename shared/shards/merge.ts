@@ -26,7 +26,7 @@ const count = z.number().int().nonnegative();
  * the counts of equal indexes, which is exact (the histogram of all the values).
  */
 export const bucketCountsSchema = z
-  .object({
+  .strictObject({
     indexes: z.array(count),
     counts: z.array(z.number().int().positive()),
     /** Smallest value above 0 recorded, and the largest, as given (an engine may record fractions); null when nothing was. */
@@ -72,7 +72,7 @@ function addRecords<K extends string>(
 }
 
 /** One tick's window of one shard: the counts a Sample is made of, before percentiles. */
-export const shardWindowSchema = z.object({
+export const shardWindowSchema = z.strictObject({
   /** Requests finished in the window (responses and errors), and bytes received. */
   requests: count,
   bytesIn: count,
@@ -112,7 +112,7 @@ export function mergeWindows(windows: readonly ShardWindow[]): ShardWindow {
 }
 
 /** A shard's whole-run counts (warm-up excluded), the part of a result that adds up. */
-export const shardCountsSchema = z.object({
+export const shardCountsSchema = z.strictObject({
   /** As in a result, with lateness counted whatever the model (a result shows it for open runs only). */
   requests: runResultSchema.shape.requests
     .omit({ late: true, dropped: true })
@@ -169,7 +169,7 @@ export function mergeCounts(parts: readonly ShardCounts[]): ShardCounts {
 }
 
 /** A shard's per-request timing phases (see the engine's PhaseRecorder), as buckets. */
-export const phaseBucketsSchema = z.object({
+export const phaseBucketsSchema = z.strictObject({
   buckets: z.partialRecord(z.enum(PHASES), bucketCountsSchema),
   /** Requests on reused connections: 0 in the dns, connect, tls and setup rows. */
   reused: count,
@@ -193,7 +193,7 @@ export function mergePhases(parts: readonly PhaseBuckets[]): PhaseBuckets | null
 }
 
 /** One stage's row of a staged shard: its counts and its latencies (us) as buckets, null before a response. */
-export const stageCountsSchema = z.object({
+export const stageCountsSchema = z.strictObject({
   requests: count,
   errors: count,
   non2xx: count,
@@ -224,14 +224,16 @@ export function mergeStageCounts(parts: readonly (readonly StageCounts[])[]): St
  * (HdrHistogram, compressed and base64-encoded, as in a result; null without a measured
  * response), the other histograms as buckets, and what its runner learnt.
  */
-export const shardReportSchema = z.object({
+export const shardReportSchema = z.strictObject({
   counts: shardCountsSchema,
   histogram: z.string().nullable(),
   /**
    * The exact smallest (above 0) and largest latency, us: the encoding keeps buckets, whose
    * range a decoded histogram reports instead. Null with the histogram.
    */
-  latencyRange: z.object({ minNonZero: z.number().nonnegative(), max: z.number().nonnegative() }).nullable(),
+  latencyRange: z
+    .strictObject({ minNonZero: z.number().nonnegative(), max: z.number().nonnegative() })
+    .nullable(),
   /** How late scheduled sends went out, and latency from the intended time (rate-capped closed model). */
   lateness: bucketCountsSchema,
   corrected: bucketCountsSchema.nullable(),

@@ -8,7 +8,7 @@ import { peakTarget, plannedArrivals, scaleStages, stagesSeconds } from '../stag
  * machine). A shard is plain data: the load it runs (its share of the connections, the
  * request count, the rate) and where its schedule starts within the merged one. Pure.
  */
-export const shardSchema = z.object({
+export const shardSchema = z.strictObject({
   /** 0-based position among the run's shards. */
   index: z.number().int().nonnegative(),
   count: z.number().int().positive(),

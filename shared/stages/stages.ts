@@ -38,7 +38,7 @@ export function stagesSchema(kind: StageTargetKind) {
   const { min, max } = LIMITS.durationSeconds;
   return z
     .array(
-      z.object({
+      z.strictObject({
         durationSeconds: boundedNumber('stage duration', { min: 0, max }),
         target: targetSchema(kind),
       }),

@@ -23,11 +23,12 @@ export interface E2eApp {
 
 /**
  * The UI in Chromium against a web host over the built renderer and the real engine, for
- * one test file. Call it at the top of the file: it registers the hooks that start the host
+ * one test file (hostOptions.filesDir: the folder it reads body and CA files from, as
+ * --files-dir). Call it at the top of the file: it registers the hooks that start the host
  * and the browser, check after each test that every page it opened ran clean (no script
  * error, nothing the CSP had to block), and stop everything at the end.
  */
-export function useE2eApp(): E2eApp {
+export function useE2eApp(hostOptions: { filesDir?: string } = {}): E2eApp {
   let host: WebHost | undefined;
   let dataDir: string | undefined;
   let browser: TestBrowser | undefined;
@@ -44,7 +45,7 @@ export function useE2eApp(): E2eApp {
       );
     }
     dataDir = mkdtempSync(join(tmpdir(), 'trebuchet-e2e-data-'));
-    host = await startWebHost({ staticDir: STATIC_DIR, appVersion: '0.1.0', dataDir });
+    host = await startWebHost({ staticDir: STATIC_DIR, appVersion: '0.1.0', dataDir, ...hostOptions });
     browser = await launchChromium();
   });
 

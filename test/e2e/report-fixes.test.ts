@@ -162,12 +162,12 @@ describe('chart PNGs', () => {
 });
 
 describe('the comparison editor', () => {
-  it('takes an extra CA file, as the Run tab does, and verifies https cells with it', async () => {
+  it('takes an extra CA file picked in the page, as the Run tab does, and verifies https cells with it', async () => {
     const app = await e2e.open();
     const { page } = app;
     await page.getByTestId('tab-compare').click();
     // Certificates are asked for once a TLS protocol is compared.
-    expect(await page.getByTestId('plan-tls-ca').count()).toBe(0);
+    expect(await page.getByTestId('plan-tls-ca-pick').count()).toBe(0);
     await page.getByTestId('plan-protocol-https').check();
     await page.getByTestId('plan-protocol-http').uncheck();
     await page.getByTestId('plan-name').fill('verified with the test CA');
@@ -179,7 +179,7 @@ describe('the comparison editor', () => {
     await page.getByTestId('plan-repetitions').fill('1');
     await page.getByTestId('plan-pause').fill('0');
     expect(await page.getByTestId('plan-tls-verify').isChecked()).toBe(true);
-    await page.getByTestId('plan-tls-ca').fill(certs.ca.certFile);
+    await page.getByTestId('plan-tls-ca-pick').setInputFiles(certs.ca.certFile);
     await page.getByTestId('compare-run').click();
     await page.getByTestId('comparison-saved').waitFor({ timeout: 60_000 });
     const cell = page.getByTestId('comparison-cell');
@@ -240,14 +240,14 @@ describe("the comparison's check before the matrix", () => {
     const failure = page.getByTestId('preflight-failure');
     await failure.waitFor({ timeout: 30_000 });
     await failure.getByTestId('preflight-fix-choose-ca-file').click();
-    // The CA file field has the focus: the person types the path and runs again.
+    // The CA file's picker has the focus: the person picks the file and runs again.
     const active = await page.evaluate(
       () =>
         (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document
           .activeElement?.id,
     );
     expect(active).toBe('plan-tls-ca-file');
-    await page.keyboard.type(certs.ca.certFile);
+    await page.getByTestId('plan-tls-ca-pick').setInputFiles(certs.ca.certFile);
     await page.getByTestId('compare-run').click();
     await page.getByTestId('comparison-saved').waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('plan-tls-verify').isChecked()).toBe(true);

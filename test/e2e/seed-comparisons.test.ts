@@ -111,7 +111,7 @@ describe('the seed comparisons from their presets, on screen', () => {
     await page.getByTestId('plan-levels').fill('50');
     await page.getByTestId('plan-duration').fill('1');
     await page.getByTestId('plan-pause').fill('0');
-    await page.getByTestId('plan-tls-ca').fill(certs.ca.certFile);
+    await page.getByTestId('plan-tls-ca-pick').setInputFiles(certs.ca.certFile);
     const outcomes = await runComparison(app);
     expect(outcomes).toHaveLength(6);
     await app.screenshot('e2e-seed-000.png', true);

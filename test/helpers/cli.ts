@@ -24,11 +24,13 @@ export interface CliOptions {
   timeoutMs?: number;
   /** Runs the CLI under this open-files limit (bash's `ulimit -n`), as a user's shell might. */
   openFiles?: number;
+  /** A command the CLI runs under (its argv first): test/helpers/full-disk.ts's, say. */
+  wrapper?: readonly string[];
 }
 
 /** Starts `trebuchet ...args`; killed after timeoutMs so a hung run cannot hang the suite. */
 export function startCli(args: readonly string[], opts: CliOptions = {}): CliProcess {
-  const command = [process.execPath, CLI_BIN, ...args];
+  const command = [...(opts.wrapper ?? []), process.execPath, CLI_BIN, ...args];
   const [file, argv] =
     opts.openFiles === undefined
       ? [command[0]!, command.slice(1)]

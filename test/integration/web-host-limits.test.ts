@@ -13,7 +13,8 @@ import { connectToHost } from '../helpers/web-host-client.ts';
 
 /*
  * What the real web host refuses before a run starts: more runs at once than the host
- * allows, and body files it must not read (a named pipe, a device, a folder). Each refusal
+ * allows, and body files it must not read (a named pipe, a folder, a device outside its files
+ * folder). Each refusal
  * is an answer with a message, and the host goes on answering everything else.
  */
 
@@ -26,7 +27,13 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'trebuchet-limits-'));
   await writeFile(path.join(dir, 'index.html'), '<!doctype html><title>t</title>');
   slow = await startHttpServer(handlers.delay(20));
-  host = await startWebHost({ staticDir: dir, appVersion: '0.0.0', dataDir: path.join(dir, 'data') });
+  // Its files folder is the test's: the body files below are inside it, so the host checks them.
+  host = await startWebHost({
+    staticDir: dir,
+    appVersion: '0.0.0',
+    dataDir: path.join(dir, 'data'),
+    filesDir: dir,
+  });
   conn = await connectToHost(host.port, host.token);
 });
 
@@ -85,7 +92,7 @@ describe('the web host', () => {
     for (const off of offs) off();
   });
 
-  it('refuses a body file that is a named pipe, a device or a folder at once, and keeps answering', async () => {
+  it('refuses a body file that is a named pipe, a folder or outside its folder at once, and keeps answering', async () => {
     const fifo = path.join(dir, 'body.fifo');
     execFileSync('mkfifo', [fifo]);
     const folder = path.join(dir, 'body-folder');
@@ -97,8 +104,9 @@ describe('the web host', () => {
     await expect(conn.api.jobs.start({ kind: 'run', plan: withBody(fifo) })).rejects.toThrow(
       `jobs.start input is invalid: plan.targets.0.body.path: ${fifo} is a named pipe (FIFO), not a regular file`,
     );
+    // Outside its folder: not read at all.
     await expect(conn.api.jobs.start({ kind: 'run', plan: withBody('/dev/zero') })).rejects.toThrow(
-      'plan.targets.0.body.path: /dev/zero is a device, not a regular file',
+      'plan.targets.0.body.path: not allowed: outside the folder this web host reads files from (--files-dir)',
     );
     await expect(conn.api.jobs.start({ kind: 'run', plan: withBody(folder) })).rejects.toThrow(
       `plan.targets.0.body.path: ${folder} is a folder, not a file`,

@@ -43,7 +43,7 @@ describe('a comparison as capacity searches', () => {
         { name: '', urls: { https: 'https://127.0.0.1:4433/', h2: 'https://127.0.0.1:4443/' } },
       ],
       protocols: ['h2'],
-      load: { model: 'closed', connections: 10, durationSeconds: 5 },
+      load: { model: 'closed', connections: 10, limit: { kind: 'duration', seconds: 5 } },
       levels: [10],
     });
     const plan = capacityPlanSchema.parse(

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunCommand } from '../../electron/cli/args.ts';
 import { applyPreset, parseRunArgs } from '../../electron/cli/args.ts';
 import type { FileIo } from '../../electron/cli/files.ts';
+import { FileProblemError } from '../../electron/stores/bounded-file.ts';
 import { findPreset, readPresetFile, type PresetSource } from '../../electron/cli/preset-lookup.ts';
 import { summarizePreset } from '../../shared/records/preset-summary.ts';
 import { builtInPresets } from '../../electron/stores/built-in-presets.ts';
@@ -62,8 +63,12 @@ const files: Record<string, string> = {
 const refused: Record<string, string> = { '/w/fifo': 'is a named pipe (FIFO), not a regular file' };
 const io: FileIo = {
   cwd: '/w',
-  readFile: (p) => files[p] ?? '',
-  isFile: (p) => p in files,
+  readFile: (p) => {
+    if (p === '/w' || p === '/') throw new FileProblemError(p, 'is a folder, not a file');
+    if (!(p in files)) throw new FileProblemError(p, 'does not exist');
+    return files[p]!;
+  },
+  exists: (p) => p in files || p === '/w' || p === '/',
   isDirectory: (p) => p === '/w' || p === '/',
   inputFileProblem: (p) => refused[p] ?? (p in files ? null : 'does not exist'),
 };
@@ -153,8 +158,10 @@ describe('trebuchet run flags', () => {
       htmlFile: null,
       quiet: false,
       keepSecrets: false,
+      failUnlessClean: false,
     });
     expect(run('--keep-secrets', 'http://127.0.0.1/').output.keepSecrets).toBe(true);
+    expect(run('--fail-unless-clean', 'http://127.0.0.1/').output.failUnlessClean).toBe(true);
   });
 
   it('maps vegeta flags onto the open model; --rate with --closed caps a closed loop', () => {
@@ -217,6 +224,7 @@ describe('trebuchet run flags', () => {
       htmlFile: null,
       quiet: true,
       keepSecrets: false,
+      failUnlessClean: false,
     });
   });
 
@@ -319,7 +327,7 @@ describe('trebuchet run errors name the flag', () => {
     [[], '<url>', 'give at least one target URL'],
     [['--frobnicate', 'http://127.0.0.1/'], '--frobnicate', "Unknown option '--frobnicate'"],
     [['-c'], '-c', 'argument missing'],
-    [['--scenario', 'nope.json'], '--scenario', 'no such file: /w/nope.json'],
+    [['--scenario', 'nope.json'], '--scenario', '/w/nope.json does not exist'],
     [['--scenario', '/'], '--scenario', '/ is a folder, not a file'],
     [['--scenario', 'broken.json'], '--scenario', 'is not valid JSON'],
     [['--scenario', 'bad.json'], '--scenario load.connections', 'connections must be at least 1'],

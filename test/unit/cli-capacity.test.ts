@@ -12,7 +12,7 @@ import { knee } from '../helpers/capacity-results.ts';
 const io: FileIo = {
   cwd: '/w',
   readFile: () => '',
-  isFile: (p) => p === '/w/ca.pem',
+  exists: (p) => p === '/w/ca.pem',
   isDirectory: (p) => p === '/w' || p === '/',
   inputFileProblem: (p) => (p === '/w/ca.pem' ? null : 'does not exist'),
 };

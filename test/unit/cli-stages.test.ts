@@ -13,7 +13,7 @@ const files: Record<string, string> = {
 const io: FileIo = {
   cwd: '/w',
   readFile: (p) => files[p] ?? '',
-  isFile: (p) => p in files,
+  exists: (p) => p in files,
   isDirectory: (p) => p === '/w',
   inputFileProblem: () => null,
 };

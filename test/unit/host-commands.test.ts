@@ -368,7 +368,7 @@ describe('what jobs.start refuses', () => {
       /^jobs\.start input is invalid: kind: /,
     );
     expect(await callError('jobs.stop', { jobId: 'run-1', force: true })).toBe(
-      'jobs.stop input is invalid: Unrecognized key: "force"',
+      'jobs.stop input is invalid: force: unknown field (the fields here are `jobId`)',
     );
   });
 });

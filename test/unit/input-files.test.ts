@@ -58,8 +58,8 @@ describe('input files (bodies, CA certificates)', () => {
   });
 
   it('refuses a device such as /dev/zero, which never ends', async () => {
-    expect(await inputFileProblem('/dev/zero', 'body')).toBe('is a device, not a regular file');
-    await expect(readInputFile('/dev/zero', 'body')).rejects.toThrow('/dev/zero is a device');
+    expect(await inputFileProblem('/dev/zero', 'body')).toBe('is a character device, not a regular file');
+    await expect(readInputFile('/dev/zero', 'body')).rejects.toThrow('/dev/zero is a character device');
   });
 
   it('accepts a CA file of PEM certificates only', async () => {

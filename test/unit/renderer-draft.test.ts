@@ -13,6 +13,7 @@ import {
   workersSummary,
   type ScenarioDraft,
 } from '../../renderer/editor/draft.ts';
+import { draftFromScenario } from '../../renderer/views/Presets/scenarioDraft.ts';
 
 function withUrl(url: string, change: (d: ScenarioDraft) => ScenarioDraft = (d) => d): ScenarioDraft {
   const d = defaultDraft();
@@ -148,6 +149,45 @@ describe('scenario draft', () => {
     if (!check.ok) return;
     expect(check.scenario.load).toEqual({ model: 'open', rate: 2000, durationSeconds: 5, maxInFlight: 64 });
     expect(check.scenario.targets[0]!.body).toEqual({ kind: 'text', text: '{"a":1}' });
+  });
+
+  it('sends a body and a CA file picked in the browser instead of their paths, and reads them back', () => {
+    const check = checkDraft(
+      withUrl('https://127.0.0.1/', (d) => ({
+        ...d,
+        targets: [
+          {
+            ...d.targets[0]!,
+            method: 'POST',
+            bodyKind: 'file',
+            bodyPath: '/left/over.bin',
+            bodyUpload: { name: 'blob.bin', data: 'AAEC/w==', bytes: 4 },
+          },
+        ],
+        tls: { ...d.tls, caFile: '/left/over.pem', caUpload: { name: 'ca.pem', pem: '-----BEGIN' } },
+      })),
+    );
+    expect(check.ok).toBe(true);
+    if (!check.ok) return;
+    expect(check.scenario.targets[0]!.body).toEqual({ kind: 'upload', name: 'blob.bin', data: 'AAEC/w==' });
+    expect(check.scenario.options.tls).toMatchObject({
+      caFile: null,
+      caUpload: { name: 'ca.pem', pem: '-----BEGIN' },
+    });
+    const again = draftFromScenario(check.scenario);
+    expect(again.targets[0]).toMatchObject({
+      bodyKind: 'file',
+      bodyUpload: { name: 'blob.bin', data: 'AAEC/w==', bytes: 4 },
+    });
+    expect(again.tls.caUpload).toEqual({ name: 'ca.pem', pem: '-----BEGIN' });
+    const big = checkDraft(
+      withUrl('http://127.0.0.1/', (d) => ({
+        ...d,
+        targets: [{ ...d.targets[0]!, bodyKind: 'file', bodyUpload: { name: 'x', data: '*', bytes: 1 } }],
+      })),
+    );
+    expect(big.issues.get('targets.0.body.data')).toBe('file content is not base64');
+    expect(fieldPaths(defaultDraft()).has('targets.0.body.data')).toBe(true);
   });
 
   it('shows header problems beside the header and knows which paths it places', () => {

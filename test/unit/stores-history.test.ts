@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -160,7 +161,7 @@ describe('history store', () => {
     expect(messageOf(truncated!)).toContain('not valid JSON');
     expect(messageOf(garbage!)).toContain('not valid JSON');
     expect(messageOf(newer!)).toContain(
-      `written by a newer Trebuchet (format version ${RUN_RECORD_VERSION + 1})`,
+      `version: this saved run is format version ${RUN_RECORD_VERSION + 1}, written by Trebuchet 0.1.0; this version of Trebuchet reads format versions 1 to ${RUN_RECORD_VERSION}`,
     );
     expect(messageOf(folder!)).toContain('it is a folder, not a file');
     expect(problems.every((p) => p.keptAs !== null && fs.existsSync(p.keptAs))).toBe(true);
@@ -220,20 +221,45 @@ describe('history store', () => {
     const s2 = await store.save(draft('future'));
     const f2 = path.join(dir, `${s2.id}.run.json`);
     fs.writeFileSync(f2, JSON.stringify({ ...JSON.parse(fs.readFileSync(f2, 'utf8')), version: 3 }));
-    await expect(store.get(s2.id)).rejects.toThrow('written by a newer Trebuchet (format version 3)');
+    await expect(store.get(s2.id)).rejects.toThrow(
+      'this saved run is format version 3, written by Trebuchet 0.1.0; this version of Trebuchet reads format versions 1 to 2',
+    );
   });
 
-  it('removes temporary files a crash left behind, but not one being written now', async () => {
-    const oldTmp = path.join(dir, '.x.run.json.123.abcd.tmp');
-    const freshTmp = path.join(dir, '.y.run.json.124.abcd.tmp');
-    fs.writeFileSync(oldTmp, '{"half": ');
-    fs.writeFileSync(freshTmp, '{"half": ');
+  it('sets aside a run file with an unknown field, naming it (in a result, and 100,000 levels deep)', async () => {
+    const store = await openHistoryStore({ dir, now });
+    const [typo, deep] = await Promise.all(['typo', 'deep'].map((n) => store.save(draft(n))));
+    const fileOf = (id: string) => path.join(dir, `${id}.run.json`);
+    const doc = JSON.parse(fs.readFileSync(fileOf(typo!.id), 'utf8')) as {
+      results: { requests: Record<string, unknown> }[];
+    };
+    doc.results[1]!.requests.okk = 1;
+    fs.writeFileSync(fileOf(typo!.id), JSON.stringify(doc));
+    const nested = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    fs.writeFileSync(
+      fileOf(deep!.id),
+      fs.readFileSync(fileOf(deep!.id), 'utf8').replace(/^\{/, `{"extra": ${nested},`),
+    );
+    const again = await openHistoryStore({ dir, now });
+    const messageOf = (id: string) => again.problems().find((p) => p.file === fileOf(id))?.message;
+    expect(messageOf(typo!.id)).toContain('(results.1.requests.okk: unknown field; did you mean `ok`?)');
+    expect(messageOf(deep!.id)).toContain('(extra: unknown field (the fields here are `format`, `version`, ');
+    expect(await again.list()).toEqual([]);
+  });
+
+  it('removes at start the temporary files of a killed writer, but not one a live process is writing', async () => {
+    // The pid of a process that has ended: what `kill -9` during a save leaves in the name.
+    const deadPid = spawnSync(process.execPath, ['-e', '']).pid;
+    const killedTmp = path.join(dir, `.x.run.json.${deadPid}.0badc0de.tmp`);
+    const killedIndexTmp = path.join(dir, `.index.json.${deadPid}.0badc0df.tmp`);
+    const oldTmp = path.join(dir, `.y.run.json.${process.pid}.abcd.tmp`);
+    const writingTmp = path.join(dir, `.z.run.json.${process.pid}.abce.tmp`);
+    for (const f of [killedTmp, killedIndexTmp, oldTmp, writingTmp]) fs.writeFileSync(f, '{"half": ');
     const past = new Date(Date.now() - 3600_000);
     fs.utimesSync(oldTmp, past, past);
     const store = await openHistoryStore({ dir });
     expect(await store.list()).toEqual([]);
-    expect(fs.existsSync(oldTmp)).toBe(false);
-    expect(fs.existsSync(freshTmp)).toBe(true);
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([path.basename(writingTmp)]);
     expect(store.problems()).toEqual([]);
   });
 

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -107,19 +108,19 @@ describe('preset store', () => {
 
   it('refuses a preset too large to be read back, and writes nothing', () => {
     const store = open();
-    const text = 'b'.repeat(3 * 1024 * 1024);
+    const text = 'b'.repeat(4 * 1024 * 1024);
     const huge: PresetDraftInput = {
       name: 'huge',
       kind: 'scenario',
       scenario: {
-        targets: [1, 2].map((n) => ({
+        targets: [1, 2, 3, 4].map((n) => ({
           url: `http://127.0.0.1:${n}/`,
           body: { kind: 'text' as const, text },
         })),
       },
     };
     expect(() => store.save(huge)).toThrow(
-      /^preset is invalid: the preset is \d+ bytes; a preset is at most 5242880$/,
+      /^preset is invalid: the preset is \d+ bytes; a preset is at most 16777216$/,
     );
     expect(presetFiles()).toEqual([]);
   });
@@ -192,7 +193,7 @@ describe('preset store', () => {
     expect(fs.readFileSync(again.problems()[0]!.keptAs!, 'utf8')).toBe(tampered);
   });
 
-  it('sets aside a preset nesting too deep or that is a folder, and saves on', () => {
+  it('sets aside a preset with a 100,000-deep extra field (naming it) or that is a folder, and saves on', () => {
     const store = open();
     const a = store.save(draft('alpha'));
     if (!a.ok) throw new Error('not saved');
@@ -207,7 +208,7 @@ describe('preset store', () => {
     const problems = again.problems();
     const messageOf = (id: string) => problems.find((p) => p.file === presetFile(id))?.message;
     expect(problems).toHaveLength(2);
-    expect(messageOf('deep')).toContain('the file nests deeper than 64 levels');
+    expect(messageOf('deep')).toContain('(extra: unknown field (the fields here are `format`, `version`, ');
     expect(messageOf('folder')).toContain('it is a folder, not a file');
     expect(again.problems().every((p) => p.keptAs !== null && fs.existsSync(p.keptAs))).toBe(true);
     const saved = again.save(draft('after'));
@@ -302,6 +303,20 @@ describe('preset store', () => {
         .list()
         .map((x) => x.id),
     ).toEqual([p!.id]);
+  });
+
+  it('removes at start the temporary files of a killed writer, keeping one a live process is writing', () => {
+    const store = open();
+    const a = store.save(draft('alpha'));
+    if (!a.ok) throw new Error('not saved');
+    const deadPid = spawnSync(process.execPath, ['-e', '']).pid;
+    const killed = `.${a.preset.id}.preset.json.${deadPid}.0badc0de.tmp`;
+    const writing = `.${a.preset.id}.preset.json.${process.pid}.0badc0df.tmp`;
+    for (const name of [killed, writing]) fs.writeFileSync(path.join(presetsDir(), name), '{"half": ');
+    const again = open();
+    expect(presetFiles()).toEqual([writing, `${a.preset.id}.preset.json`]);
+    expect(again.list().filter((p) => p.source === 'user')).toHaveLength(1);
+    expect(again.problems()).toEqual([]);
   });
 
   it('re-reads the file when another process changed it', () => {

@@ -18,7 +18,7 @@ const scenarioFile = JSON.stringify({
 const io: FileIo = {
   cwd: '/w',
   readFile: () => scenarioFile,
-  isFile: (p) => p === '/w/s.json',
+  exists: (p) => p === '/w/s.json',
   isDirectory: (p) => p === '/w' || p === '/',
   inputFileProblem: () => null,
 };

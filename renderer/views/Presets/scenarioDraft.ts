@@ -1,6 +1,7 @@
 import { monitorText } from '../../../shared/resources/monitor.ts';
 import type { Scenario } from '../../../shared/model/scenario.ts';
 import { defaultDraft, newKey, tlsDraftOf, type ScenarioDraft } from '../../editor/draft.ts';
+import { pickedBodyOf } from '../../editor/pickedFile.ts';
 
 const text = (n: number | null): string => (n === null ? '' : String(n));
 
@@ -22,9 +23,11 @@ export function draftFromScenario(s: Scenario): ScenarioDraft {
       url: t.url,
       method: t.method,
       headers: t.headers.map((h) => ({ key: newKey('h'), name: h.name, value: h.value })),
-      bodyKind: t.body.kind,
+      // A picked file is a file body that came from the browser.
+      bodyKind: t.body.kind === 'upload' ? 'file' : t.body.kind,
       bodyText: t.body.kind === 'text' ? t.body.text : '',
       bodyPath: t.body.kind === 'file' ? t.body.path : '',
+      ...(t.body.kind === 'upload' ? { bodyUpload: pickedBodyOf(t.body) } : {}),
       monitor: monitorText(t.monitor),
     })),
     model: load.model,

@@ -61,7 +61,7 @@ export function optionFacts(
     ['SLO', o.sloMs === null ? 'none' : `${o.sloMs} ms (slower responses count as failures)`],
     [
       'TLS',
-      `${o.tls.verify ? 'certificates verified' : 'certificate verification off'}${o.tls.caFile ? `, CA file ${o.tls.caFile}` : ''}${o.tls.servername ? `, SNI ${o.tls.servername}` : ''}`,
+      `${o.tls.verify ? 'certificates verified' : 'certificate verification off'}${o.tls.caFile ? `, CA file ${o.tls.caFile}` : ''}${o.tls.caUpload ? `, CA file ${o.tls.caUpload.name} (picked in the browser)` : ''}${o.tls.servername ? `, SNI ${o.tls.servername}` : ''}`,
     ],
     ['Sample interval', `${formatCount(o.sampleIntervalMs)} ms`],
     ...o.thresholds.map((t): [string, string] => ['Threshold', `${t.metric} ${t.op} ${t.value}`]),
@@ -299,7 +299,9 @@ function facts(r: RunResult): string {
           ? 'none'
           : r.target.body.kind === 'text'
             ? `${r.target.body.text.length} characters`
-            : r.target.body.path,
+            : r.target.body.kind === 'upload'
+              ? `${r.target.body.name} (picked in the browser)`
+              : r.target.body.path,
       ],
       ['Load', describeLoad(r.load)],
       ...optionFacts(r.options),
