@@ -59,7 +59,8 @@ describe('a comparison as capacity searches', () => {
     const step = stepScenario(plan, 1, 200);
     expect(step.options.protocol).toBe('h2');
     expect(step.targets[0]).not.toHaveProperty('protocol');
-    expect(step.load).toEqual({ model: 'open', rate: 200, durationSeconds: 2, maxInFlight: 1000 });
+    // 2 s steps, lengthened to 5 s at 200 req/s for 1,000 requests.
+    expect(step.load).toEqual({ model: 'open', rate: 200, durationSeconds: 5, maxInFlight: 1000 });
   });
 
   it('the built-in "Which server holds the most at p99 < 10 ms" searches seed 000’s servers over both protocols', () => {

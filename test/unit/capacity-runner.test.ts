@@ -81,24 +81,36 @@ describe('capacity runner (fake engine)', () => {
       knee(s.targets[0]!.name === 'fast' ? 800 : 250)(rateOf(s)),
     ]);
     const { events, out } = await run(new CapacityRunner({ manager }), plan);
+    // A rate that broke is measured again before the break counts.
     expect(started.map((s) => `${s.targets[0]!.name}@${rateOf(s)}`)).toEqual([
       'fast@100',
       'fast@200',
       'fast@400',
       'fast@800',
       'fast@1600',
+      'fast@1600',
+      'fast@1200',
       'fast@1200',
       'fast@1000',
+      'fast@1000',
+      'fast@900',
       'fast@900',
       'fast@850',
+      'fast@850',
+      'fast@825',
       'fast@825',
       'slow@100',
       'slow@200',
       'slow@400',
+      'slow@400',
+      'slow@300',
       'slow@300',
       'slow@250',
       'slow@275',
+      'slow@275',
       'slow@263',
+      'slow@263',
+      'slow@257',
       'slow@257',
     ]);
     // Each step: the open model at its rate, the step's duration after its warm-up, the plan's cap.
@@ -107,12 +119,18 @@ describe('capacity runner (fake engine)', () => {
       load: { model: 'open', rate: 800, durationSeconds: 2, maxInFlight: 50 },
       options: { warmupSeconds: 0.5, protocol: 'http1.1' },
     });
+    // Lengthened to measure 1,000 requests, so their p99 rests on 10: 10 s at 100 req/s, 5 s at 200.
+    expect(started.slice(0, 3).map((s) => s.load.model === 'open' && s.load.durationSeconds)).toEqual([
+      10, 5, 2.5,
+    ]);
     expect(out.status).toBe('completed');
-    expect(out.steps.map((s) => [s.searchIndex, s.stepIndex, s.phase]).slice(2, 6)).toEqual([
+    expect(out.steps.map((s) => [s.searchIndex, s.stepIndex, s.phase]).slice(2, 8)).toEqual([
       [0, 2, 'doubling'],
       [0, 3, 'doubling'],
       [0, 4, 'doubling'],
-      [0, 5, 'bisecting'],
+      [0, 5, 'doubling'],
+      [0, 6, 'bisecting'],
+      [0, 7, 'bisecting'],
     ]);
     const [fast, slow] = capacityReports(plan, out.steps, null);
     expect(fast!.answer).toMatchObject({ stop: 'converged', heldRate: 800, limitRate: 825 });
