@@ -88,6 +88,8 @@ export interface RunStore {
   attach: (runId: string) => void;
   /** The host refused to start the run. */
   startFailed: (message: string) => void;
+  /** The host refused the scenario's fields (the form says why at them): no run to show. */
+  startRefused: () => void;
   /** Stop was pressed. */
   requestStop: () => void;
   /**
@@ -344,6 +346,9 @@ export function createRunStore(follow: FollowRun, now: () => number = () => perf
     attach,
     startFailed(message) {
       set({ phase: 'done', status: 'failed', error: message, currentTarget: null, targetStartedAt: null });
+    },
+    startRefused() {
+      set({ ...IDLE, generation: state.generation });
     },
     requestStop() {
       if (state.phase === 'starting' || state.phase === 'running') {

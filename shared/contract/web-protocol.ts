@@ -24,7 +24,14 @@ export type ClientMessage = z.infer<typeof clientMessageSchema>;
 
 export const commandReplySchema = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), value: z.unknown().optional() }),
-  z.object({ ok: z.literal(false), error: z.string() }),
+  z.object({
+    ok: z.literal(false),
+    error: z.string(),
+    issues: z
+      .array(z.strictObject({ path: z.string(), message: z.string() }))
+      .max(1000)
+      .optional(),
+  }),
 ]);
 
 export const hostMessageSchema = z.discriminatedUnion('kind', [

@@ -157,7 +157,7 @@ describe('Capacity mode in the browser', () => {
     await page.getByTestId('capacity-editor').waitFor();
     expect(await names()).toEqual(both);
     expect(await page.getByTestId('capacity-target-url-4').inputValue()).toBe(
-      'https://127.0.0.1:4432/test.html',
+      'https://nginx.example:4432/test.html',
     );
     expect(await page.getByTestId('capacity-target-protocol-4').textContent()).toContain('HTTP/1.1');
     expect(await page.getByTestId('capacity-p99').inputValue()).toBe('20');

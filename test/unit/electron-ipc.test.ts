@@ -116,9 +116,14 @@ describe('IPC handlers', () => {
     const badId = await ipcMain.invoke(commandChannel('run.stop'), invokeEvent(ours, appFrame), {
       runId: '../etc',
     });
-    expect(badId).toEqual({ ok: false, error: 'run.stop input is invalid: runId: run id is malformed' });
+    // The fields are named apart too, so a form can say it at the field.
+    expect(badId).toEqual({
+      ok: false,
+      error: 'run.stop input is invalid: runId: run id is malformed',
+      issues: [{ path: 'runId', message: 'run id is malformed' }],
+    });
     const missing = await ipcMain.invoke(commandChannel('run.start'), invokeEvent(ours, appFrame), undefined);
-    expect(missing).toEqual({ ok: false, error: expect.any(String) as unknown });
+    expect(missing).toMatchObject({ ok: false, error: expect.any(String) as unknown });
     expect((missing as { error: string }).error).toMatch(/^run\.start input is invalid/);
     expect(service.started).toHaveLength(0);
     expect(service.stopped).toHaveLength(0);

@@ -13,6 +13,7 @@ import { stepLengthNeeds } from '../../../shared/capacity/step-length.ts';
 import { durationOrText, numberOrText } from '../../editor/draft.ts';
 import { IssuesContext, useTouchedIssues } from '../../editor/issues.ts';
 import { TlsEditor, WorkersField } from '../../editor/OptionsEditors.tsx';
+import { urlFix } from '../../editor/fieldFixes.ts';
 import { ServerRowHead } from '../../editor/ServerRowHead.tsx';
 import {
   newCapacityTarget,
@@ -105,6 +106,7 @@ export const CapacityEditor = memo(function CapacityEditor({
                 placeholder="http://127.0.0.1:8080/"
                 value={t.url}
                 testId={`capacity-target-url-${i}`}
+                fixOf={urlFix}
                 onChange={(url) => setTarget(i, { url })}
               />
               {t.rest?.protocol && (
