@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import type { TrebuchetApi } from '../shared/contract/api.ts';
 import type { ComparisonPlan } from '../shared/comparison/plan.ts';
 import type { Preset } from '../shared/records/presets.ts';
@@ -8,6 +8,7 @@ import { Alert } from './components/Alert.tsx';
 import { RunStopButton } from './components/RunStopButton.tsx';
 import { ScenarioEditor } from './editor/ScenarioEditor.tsx';
 import { useScenarioDraft } from './editor/useScenarioDraft.ts';
+import { refusedFields } from './lib/errors.ts';
 import { LiveCharts } from './live/LiveCharts.tsx';
 import { ServerPanel } from './live/ServerPanel.tsx';
 import { ReportDetails, ReportSummary } from './report/Report.tsx';
@@ -33,12 +34,13 @@ import { COMPARISON_VIEW } from './views/Compare/comparisonRun.ts';
 import { SavedNote } from './components/SavedNote.tsx';
 import { StoreProblems } from './components/StoreProblems.tsx';
 import { useStartupProblems } from './components/useStartupProblems.ts';
-import { ViewTabs, type View } from './components/ViewTabs.tsx';
+import { VIEW_HINTS, ViewTabs, type View } from './components/ViewTabs.tsx';
 import { aboutTarget } from './views/Export/chartSubject.ts';
 import { ResultExports } from './views/Export/ResultExports.tsx';
 import { HistoryView } from './views/History/HistoryView.tsx';
 import { PresetsView } from './views/Presets/PresetsView.tsx';
 import { SavePresetButton } from './views/Presets/SavePresetButton.tsx';
+import { SeedPresets } from './views/Presets/SeedPresets.tsx';
 import { draftFromScenario } from './views/Presets/scenarioDraft.ts';
 import './App.css';
 
@@ -65,7 +67,12 @@ export function App({ api }: { api: TrebuchetApi }) {
     (scenario: Scenario) => updateDraft(() => draftFromScenario(scenario)),
     [updateDraft],
   );
-  const runJob = useJob(api, RUN_VIEW, adoptScenario);
+  const editorRefused = useCallback(
+    // A file the host cannot read (a body file that does not exist): said at its field.
+    (e: unknown) => editor.showRefused(refusedFields(e, 'plan')),
+    [editor],
+  );
+  const runJob = useJob(api, RUN_VIEW, adoptScenario, editorRefused);
   const { state: run, store: runStore } = runJob;
   const adoptPlan = useCallback(
     (plan: ComparisonPlan) => {
@@ -293,7 +300,7 @@ export function App({ api }: { api: TrebuchetApi }) {
             </Alert>
             <Alert tone="warn">{notice}</Alert>
             {run.phase === 'idle' ? (
-              <Welcome runKey={runKey} />
+              <Welcome runKey={runKey} seeds={<SeedPresets api={api} onOpen={openPreset} />} />
             ) : (
               <>
                 <RunPanel state={run} shown={shown} onPick={setPicked} />
@@ -339,7 +346,7 @@ export function App({ api }: { api: TrebuchetApi }) {
   );
 }
 
-function Welcome({ runKey }: { runKey: string }) {
+function Welcome({ runKey, seeds }: { runKey: string; seeds: ReactNode }) {
   return (
     <section className="welcome card" data-testid="welcome">
       <h1>Benchmark a web server</h1>
@@ -353,6 +360,17 @@ function Welcome({ runKey }: { runKey: string }) {
           <kbd>Esc</kbd> stops and keeps what was measured.
         </li>
       </ol>
+      {seeds}
+      <dl className="welcome__views" data-testid="welcome-views">
+        <div>
+          <dt>Compare</dt>
+          <dd>{VIEW_HINTS.compare}</dd>
+        </div>
+        <div>
+          <dt>Capacity</dt>
+          <dd>{VIEW_HINTS.capacity}</dd>
+        </div>
+      </dl>
       <p className="muted small">
         Closed model: N connections as fast as the server answers (ab, wrk). Open model: a fixed request rate
         (vegeta) for honest latency under load.

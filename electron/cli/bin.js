@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// The `trebuchet` bin: Node runs the TypeScript source directly (type stripping). Node's
-// on-disk compile cache (OS temp dir) keeps each module's stripped and compiled code from the
-// second start on, so it is turned on before the CLI's modules load (hence the dynamic import).
+// The `trebuchet` bin: Node runs the TypeScript source directly (type stripping), so an older
+// Node is refused first with a sentence, not a stack trace (node-check.js). Node's on-disk
+// compile cache (OS temp dir) keeps each module's stripped and compiled code from the second
+// start on, so it is turned on before the CLI's modules load (hence the dynamic import).
 import module from 'node:module';
+import { exitIfNodeTooOld } from './node-check.js';
 
+exitIfNodeTooOld();
 module.enableCompileCache?.();
 const { main } = await import('./main.ts');
 

@@ -148,13 +148,15 @@ Goal:
 Steps:
       --start-rate R      the first step's rate: 100, 100/s (default ${DEFAULTS.capacity.startRate})
       --max-rate R        the highest rate tried (default ${DEFAULTS.capacity.maxRate})
-      --step T            measured time per step (default ${DEFAULTS.capacity.stepSeconds}s)
+      --step T            measured time per step (default ${DEFAULTS.capacity.stepSeconds}s); at a low rate a step
+                          runs longer (up to 5 times) to measure the 1,000 requests a p99 needs
       --warmup T          each step's warm-up at its rate, left out of its figures (default ${DEFAULTS.capacity.warmupSeconds}s)
       --max-in-flight N   cap on unanswered requests in a step (default ${DEFAULTS.open.maxInFlight})
 
-A step whose figures are not the server's (the generator ran flat out, or the schedule was
-not kept while the server kept up: a tiny --max-in-flight, a slow machine) ends the search
-with "at least N req/s; the client was the limit", never a figure blamed on the server.
+A rate that broke the goal is measured again before the break counts. A step whose figures
+are not the server's (the generator ran flat out, or the schedule was not kept while the
+server kept up: a tiny --max-in-flight, a slow machine) ends the search with "at least N
+req/s; the client was the limit", never a figure blamed on the server.
 
 Requests, TLS and workers: -m, -H, --body, --body-file, -k/--no-keepalive, --http2,
 --timeout, --monitor, --insecure, --cacert, --servername, --tls-min-version, --interval and

@@ -10,6 +10,7 @@ import {
   type TlsFacts,
   type Warning,
 } from '../../shared/model/result.ts';
+import { foldShortWindows, weightedRate, windowStats } from '../../shared/model/windows.ts';
 import { CPU_SCOPE } from './cpu.ts';
 import type { ClassifiedError } from './errors.ts';
 import { endpointOf } from './native/request-bytes.ts';
@@ -52,28 +53,25 @@ export interface CpuFacts {
 }
 
 /**
- * Generator CPU over the measured samples (warm-up excluded), from full windows only when
- * there are any, since a last window of a few milliseconds (teardown included) says nothing
- * about the run: the mean weighted by window length, the max, the saturation verdict. Mean and
- * max come from the same windows, so the mean is never above the max (a 1 s run's short last
- * window at 40% had made it "25% on average, max 24%").
+ * Generator CPU over the measured samples (warm-up excluded), by the rule the server's CPU
+ * follows too (shared/model/windows.ts): a short window (the run's last, teardown included)
+ * folded into the one before it, the mean weighted by window length, so it is never above
+ * the max (a 1 s run's short last window at 40% had made it "25% on average, max 24%"). The
+ * saturation verdict counts the folded windows.
  */
 export function cpuFacts(samples: readonly CpuSample[], sampleIntervalMs: number): CpuFacts {
   const measured = samples.filter((s) => !s.warmup && s.cpuPercent !== undefined);
-  const full = measured.filter((s) => isFull(s, sampleIntervalMs));
-  const judged = full.length > 0 ? full : measured;
-  let weighted = 0;
-  let seconds = 0;
-  for (const s of judged) {
-    weighted += s.cpuPercent! * s.intervalSeconds;
-    seconds += s.intervalSeconds;
-  }
-  const max = judged.reduce((m, s) => Math.max(m, s.cpuPercent!), 0);
-  const flatOut = judged.filter((s) => s.cpuPercent! >= SATURATED_CPU_PERCENT).length;
+  const windows = foldShortWindows(measured, sampleIntervalMs / 1000, (a, b) => ({
+    ...b,
+    cpuPercent: weightedRate(a.cpuPercent!, a.intervalSeconds, b.cpuPercent!, b.intervalSeconds),
+    intervalSeconds: a.intervalSeconds + b.intervalSeconds,
+  }));
+  const stats = windowStats(windows, (w) => w.cpuPercent);
+  const flatOut = windows.filter((s) => s.cpuPercent! >= SATURATED_CPU_PERCENT).length;
   return {
-    mean: seconds > 0 ? weighted / seconds : 0,
-    max,
-    saturated: judged.length > 0 && flatOut / judged.length >= SATURATED_SHARE,
+    mean: stats?.mean ?? 0,
+    max: stats?.max ?? 0,
+    saturated: windows.length > 0 && flatOut / windows.length >= SATURATED_SHARE,
   };
 }
 

@@ -140,6 +140,10 @@ export async function dispatchCommand(
     const handler = handlers[command] as (args: unknown, caller: Caller) => unknown;
     return { reply: { ok: true, value: await handler(args, caller) }, replied };
   } catch (error) {
-    return { reply: { ok: false, error: error instanceof Error ? error.message : String(error) }, replied };
+    const reply: CommandReply =
+      error instanceof ValidationError
+        ? { ok: false, error: error.message, issues: error.issues }
+        : { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { reply, replied };
   }
 }

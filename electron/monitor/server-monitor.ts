@@ -2,12 +2,13 @@ import { DEFAULTS } from '../../shared/model/defaults.ts';
 import type { RunResult, Sample } from '../../shared/model/result.ts';
 import {
   groupGaps,
-  summarizeResources,
   type ResourceSample,
   type ResourceSource,
   type ServerResources,
 } from '../../shared/resources/resources.ts';
 import type { RunOptions, Target } from '../../shared/model/scenario.ts';
+import { readingOver } from '../../shared/resources/charts.ts';
+import { summarizeResources } from '../../shared/resources/summary.ts';
 import { startExporterSource } from './exporter-source.ts';
 import { startProcessSource } from './process-source.ts';
 import { resolveMonitor } from './resolve.ts';
@@ -136,7 +137,9 @@ class RunMonitor implements ServerMonitor {
     const source = this.#source;
     source?.close();
     const facts: ResourceSource = source ? source.facts() : { method: 'none', reason: this.#noSourceReason };
-    const { note, ...summary } = summarizeResources(this.#samples, measured);
+    // Readings fall on engine ticks at least minIntervalMs apart: about this far, or a tick.
+    const readingSeconds = Math.max(this.#minIntervalMs, this.#sampleIntervalMs) / 1000;
+    const { note, ...summary } = summarizeResources(this.#samples, measured, readingSeconds);
     const wallMs = performance.now() - this.#startedAt;
     return {
       source: facts,
@@ -155,7 +158,16 @@ class RunMonitor implements ServerMonitor {
     this.#busy = true;
     try {
       const reading = await source.read();
-      this.#push(sample, 'gap' in reading ? reading : reading.figures, warmup);
+      let figures: Partial<ResourceSample> = 'gap' in reading ? reading : reading.figures;
+      // The baseline was read before the pre-flight and the engine's start (2-3 s on a busy
+      // host): the first window is the load's own, its elapsed time, or its rates would be
+      // diluted by the idle time before it (and weigh that much more in the mean).
+      const first = !this.#samples.some((s) => s.intervalSeconds > 0);
+      const window = figures.intervalSeconds ?? 0;
+      if (first && sample.elapsedSeconds > 0 && window > sample.elapsedSeconds) {
+        figures = readingOver(figures, sample.elapsedSeconds);
+      }
+      this.#push(sample, figures, warmup);
     } finally {
       this.#busy = false;
     }

@@ -15,8 +15,11 @@ import { moveAside, parseJsonText, writeFileAtomic } from './files.ts';
 const INDEX_FILE = 'index.json';
 const INDEX_FORMAT = 'trebuchet-run-index';
 
-/** Version 1 held the summaries only; it is rebuilt from the run files, which checks them all. */
-const INDEX_VERSION = 2;
+/**
+ * An index of another version is rebuilt from the run files, which checks them all (1 held
+ * the summaries only; 3 added what each run ran).
+ */
+const INDEX_VERSION = 3;
 const indexSchema = z.strictObject({
   format: z.literal(INDEX_FORMAT),
   version: z.literal(INDEX_VERSION),

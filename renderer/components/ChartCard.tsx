@@ -39,7 +39,7 @@ export function ChartFrame({
         <span title={label}>{title}</span>
         <span className="chart-card__actions">
           {actions}
-          <ChartPngButton canvasRef={canvasRef} subject={subject} testId={`png-${testId}`} />
+          <ChartPngButton canvasRef={canvasRef} subject={subject} chart={label} testId={`png-${testId}`} />
         </span>
       </figcaption>
       <div className="chart-card__canvas">

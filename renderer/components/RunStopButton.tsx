@@ -24,6 +24,7 @@ export function RunStopButton(props: RunStopButtonProps) {
         className="btn btn--stop"
         disabled={stopping}
         data-testid={props.testIds.stop}
+        aria-keyshortcuts={keys ? 'Escape' : undefined}
         onClick={props.onStop}
       >
         <StopIcon />
@@ -38,6 +39,7 @@ export function RunStopButton(props: RunStopButtonProps) {
       className="btn btn--run"
       disabled={props.canRun === false}
       data-testid={props.testIds.run}
+      aria-keyshortcuts={keys ? 'Control+Enter Meta+Enter' : undefined}
       onClick={props.onRun}
     >
       <PlayIcon />

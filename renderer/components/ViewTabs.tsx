@@ -10,6 +10,15 @@ const VIEWS: readonly { view: View; label: string }[] = [
   { view: 'presets', label: 'Presets' },
 ];
 
+/** What a view is for, in one line: the tab's tooltip, and the first screen says it of Compare and Capacity. */
+export const VIEW_HINTS: Readonly<Record<View, string>> = {
+  run: 'One scenario: its targets under one load, live charts and the report',
+  compare: 'Servers side by side at several loads, each run repeated, in one matrix',
+  capacity: 'The highest rate each server holds within a p99 latency goal',
+  history: 'Every finished run, comparison and capacity search, to open again or compare',
+  presets: 'Saved scenarios and plans, and the seed articles’ experiments built in',
+};
+
 /** The app's places; a dot marks a view with something running in it. */
 export function ViewTabs({
   view,
@@ -29,6 +38,7 @@ export function ViewTabs({
           className={`view-tab${v.view === view ? ' is-active' : ''}`}
           aria-current={v.view === view ? 'page' : undefined}
           data-testid={`tab-${v.view}`}
+          title={VIEW_HINTS[v.view]}
           onClick={() => onChange(v.view)}
         >
           {v.label}

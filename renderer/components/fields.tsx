@@ -1,4 +1,6 @@
 import { useId, type ReactNode } from 'react';
+import type { DurationUnit } from '../../shared/model/duration.ts';
+import { durationProblem } from '../editor/fieldFixes.ts';
 import { useFieldIssue } from '../editor/issues.ts';
 import { CloseIcon } from './icons.tsx';
 import './fields.css';
@@ -11,6 +13,10 @@ interface FieldShellProps {
   className?: string;
   /** The control's element id, when something outside the form moves the focus to it. */
   id?: string;
+  /** What the field knows better than the schema about its text: said instead of the schema's message. */
+  problem?: string | null;
+  /** A correction to offer beside the message ("Use http://localhost:8181"). */
+  fix?: FieldFix | null;
   children: (control: {
     id: string;
     invalid: boolean;
@@ -19,11 +25,29 @@ interface FieldShellProps {
   }) => ReactNode;
 }
 
+/** A correction a field offers for what was typed: the button's words and what it does. */
+export interface FieldFix {
+  label: string;
+  apply: () => void;
+  testId?: string;
+}
+
 /** Label, control and the field's own validation message, wired for screen readers. */
-export function Field({ label, path, hint, className, id: fixedId, children }: FieldShellProps) {
+export function Field({
+  label,
+  path,
+  hint,
+  className,
+  id: fixedId,
+  problem,
+  fix,
+  children,
+}: FieldShellProps) {
   const generated = useId();
   const id = fixedId ?? generated;
-  const { message, touch } = useFieldIssue(path);
+  const issue = useFieldIssue(path);
+  const { touch } = issue;
+  const message = issue.message === undefined ? undefined : (problem ?? issue.message);
   const msgId = `${id}-msg`;
   const hintId = `${id}-hint`;
   const describedBy = [message ? msgId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined;
@@ -42,6 +66,11 @@ export function Field({ label, path, hint, className, id: fixedId, children }: F
         <p className="field__error" id={msgId} role="alert" data-testid={path ? `error-${path}` : undefined}>
           {message}
         </p>
+      )}
+      {message && fix && (
+        <button type="button" className="link-btn field__fix" data-testid={fix.testId} onClick={fix.apply}>
+          {fix.label}
+        </button>
       )}
     </div>
   );
@@ -62,13 +91,32 @@ interface TextFieldProps {
   autoFocus?: boolean;
   /** The input's element id (see Field). */
   id?: string;
+  /** A duration field: text that is no duration gets a message saying what it takes. */
+  duration?: DurationUnit;
+  /** A correction for what was typed, offered with the field's message. */
+  fixOf?: (value: string) => { label: string; value: string } | null;
 }
 
 export function TextField(props: TextFieldProps) {
   const { label, value, onChange, path, hint, placeholder, numeric, unit, testId, className, autoFocus } =
     props;
+  const fixed = props.fixOf?.(value) ?? null;
   return (
-    <Field label={label} path={path} hint={hint} className={className} id={props.id}>
+    <Field
+      label={label}
+      path={path}
+      hint={hint}
+      className={className}
+      id={props.id}
+      problem={props.duration ? durationProblem(value, props.duration) : null}
+      fix={
+        fixed && {
+          label: fixed.label,
+          apply: () => onChange(fixed.value),
+          testId: testId ? `${testId}-fix` : undefined,
+        }
+      }
+    >
       {({ id, invalid, describedBy, touch }) => (
         <div className={`input-wrap${unit ? ' input-wrap--unit' : ''}`}>
           <input
@@ -88,7 +136,10 @@ export function TextField(props: TextFieldProps) {
               onChange(e.target.value);
               touch();
             }}
-            onBlur={touch}
+            // Tabbing through an empty field is no edit: it turns red only once a run is tried.
+            onBlur={() => {
+              if (value !== '') touch();
+            }}
           />
           {unit && <span className="input-unit">{unit}</span>}
         </div>
@@ -137,7 +188,7 @@ export function durationField<K extends string>(
   path: string,
   more: SpecExtras<K> = {},
 ): FieldSpec<K> {
-  return { key, label, path, unit: 's', hint: 'or 1m30s, 500ms', ...more };
+  return { key, label, path, unit: 's', hint: 'or 1m30s, 500ms', duration: 's', ...more };
 }
 
 interface TextFieldsProps<K extends string> {

@@ -1,7 +1,9 @@
 import { httpMethodSchema } from '../../shared/model/scenario.ts';
 import { Field, RemoveButton, Segmented, TextField, TextFields, textField } from '../components/fields.tsx';
 import { CopyIcon } from '../components/icons.tsx';
+import { runShortcutLabel } from '../run/shortcuts.ts';
 import { newHeader, type BodyKind, type HeaderDraft, type TargetDraft } from './draft.ts';
+import { splitHeaderLine, urlFix } from './fieldFixes.ts';
 import { MonitorField } from './MonitorField.tsx';
 import { PickFileField } from './PickFileField.tsx';
 import { pickBody } from './pickedFile.ts';
@@ -32,6 +34,7 @@ export function TargetCard({ index, target, canRemove, onChange, onRemove, onDup
     set({ headers: target.headers.map((h, k) => (k === j ? { ...h, ...patch } : h)) });
   const base = `targets.${index}`;
   const files = useFileAccess();
+  const fixed = urlFix(target.url);
 
   return (
     <div className="target-card" data-testid={`target-${index}`}>
@@ -66,7 +69,19 @@ export function TargetCard({ index, target, canRemove, onChange, onRemove, onDup
         </div>
       </div>
 
-      <Field label="URL" path={`${base}.url`}>
+      <Field
+        label="URL"
+        path={`${base}.url`}
+        // Run sits in the top bar, before the form: the key that reaches it from here.
+        hint={index === 0 ? `${runShortcutLabel(navigator.platform)} runs from any field` : undefined}
+        fix={
+          fixed && {
+            label: fixed.label,
+            apply: () => set({ url: fixed.value }),
+            testId: `target-url-${index}-fix`,
+          }
+        }
+      >
         {({ id, invalid, describedBy, touch }) => (
           <div className="url-row">
             <select
@@ -101,7 +116,10 @@ export function TargetCard({ index, target, canRemove, onChange, onRemove, onDup
                 set({ url: e.target.value });
                 touch();
               }}
-              onBlur={touch}
+              // Tabbing through the empty field is no edit: it turns red only once a run is tried.
+              onBlur={() => {
+                if (target.url !== '') touch();
+              }}
             />
           </div>
         )}
@@ -121,29 +139,43 @@ export function TargetCard({ index, target, canRemove, onChange, onRemove, onDup
           {target.bodyKind !== 'none' && <span className="pill">body</span>}
         </summary>
         <div className="headers">
-          {target.headers.map((h, j) => (
-            <div className="header-row" key={h.key}>
-              <TextFields
-                values={h}
-                onChange={(patch) => setHeader(j, patch)}
-                fields={[
-                  textField('name', 'Header', `${base}.headers.${j}.name`, {
-                    placeholder: 'Accept',
-                    testId: `header-name-${index}-${j}`,
-                  }),
-                  textField('value', 'Value', `${base}.headers.${j}.value`, {
-                    placeholder: '*/*',
-                    testId: `header-value-${index}-${j}`,
-                  }),
-                ]}
-              />
-              <RemoveButton
-                label="Remove header"
-                className="header-row__remove"
-                onClick={() => set({ headers: target.headers.filter((_, k) => k !== j) })}
-              />
-            </div>
-          ))}
+          {target.headers.map((h, j) => {
+            // A whole line typed as the name ("X-Test: 1"), the value still empty: offer to split it.
+            const split = h.value.trim() === '' ? splitHeaderLine(h.name) : null;
+            return (
+              <div className="header-row" key={h.key}>
+                <TextFields
+                  values={h}
+                  onChange={(patch) => setHeader(j, patch)}
+                  fields={[
+                    textField('name', `Header ${j + 1} name`, `${base}.headers.${j}.name`, {
+                      placeholder: 'Accept',
+                      testId: `header-name-${index}-${j}`,
+                    }),
+                    textField('value', `Header ${j + 1} value`, `${base}.headers.${j}.value`, {
+                      placeholder: '*/*',
+                      testId: `header-value-${index}-${j}`,
+                    }),
+                  ]}
+                />
+                <RemoveButton
+                  label={`Remove header ${j + 1}`}
+                  className="header-row__remove"
+                  onClick={() => set({ headers: target.headers.filter((_, k) => k !== j) })}
+                />
+                {split && (
+                  <button
+                    type="button"
+                    className="link-btn header-row__split"
+                    data-testid={`header-split-${index}-${j}`}
+                    onClick={() => setHeader(j, split)}
+                  >
+                    Split at the colon: {split.name} → {split.value === '' ? '(empty)' : split.value}
+                  </button>
+                )}
+              </div>
+            );
+          })}
           <button
             type="button"
             className="link-btn"

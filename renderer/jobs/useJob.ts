@@ -21,12 +21,14 @@ export interface Job<K extends JobKind, V> {
  * from the host's answer on (the host sends none before), stops it (jobs.stop, at once or as
  * soon as the host answered when Stop came first). On mount it takes up a job of this kind
  * the page started before a reload (jobs.active: its events so far, then the rest live);
- * onAdopt hears its plan. `kind` must be a module constant.
+ * onAdopt hears its plan. A refused start that onRefused shows at the form's fields (it says
+ * true) leaves the tab empty; any other is the job's failure. `kind` must be a module constant.
  */
 export function useJob<K extends JobKind, V>(
   api: TrebuchetApi,
   kind: JobView<K, V>,
   onAdopt: (plan: PlanOf<K>) => void,
+  onRefused: (error: unknown) => boolean = () => false,
 ): Job<K, V> {
   const [store] = useState(() => createJobStore(kind, (jobId, listener) => api.onJobEvent(jobId, listener)));
   const state = useSyncExternalStore(store.subscribe, store.getState);
@@ -65,11 +67,14 @@ export function useJob<K extends JobKind, V>(
           // Stop was pressed while the host was still starting it.
           if (store.getState().stopRequested) sendStop(jobId);
         },
-        (e: unknown) => store.startFailed(errorText(e)),
+        (e: unknown) => {
+          if (onRefused(e)) store.reset();
+          else store.startFailed(errorText(e));
+        },
       );
       return true;
     },
-    [api, kind, store, sendStop],
+    [api, kind, store, sendStop, onRefused],
   );
 
   const stop = useCallback((): boolean => {

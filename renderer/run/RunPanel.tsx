@@ -97,6 +97,7 @@ export function RunPanel({ state, shown, onPick }: RunPanelProps) {
       <div
         className={`progress${status === 'cancelled' || status === 'failed' ? ` progress--${status}` : ''}`}
         role="progressbar"
+        aria-label="Run progress"
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={Math.round(fraction * 100)}

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { capacitySearchSchema } from './search.ts';
+import { stepSecondsAt } from './step-length.ts';
 import { DEFAULTS, LIMITS } from '../model/defaults.ts';
 import { boundedInt } from '../model/number-schema.ts';
 import { runResultSchema } from '../model/result.ts';
@@ -48,7 +49,10 @@ export const STEP_PHASES = ['doubling', 'bisecting'] as const;
 export const stepPhaseSchema = z.enum(STEP_PHASES);
 export type StepPhase = z.infer<typeof stepPhaseSchema>;
 
-/** The open-model scenario of one step: the target at the rate, for the step's time after its warm-up. */
+/**
+ * The open-model scenario of one step: the target at the rate, for the step's time after its
+ * warm-up (longer at a low rate, so its p99 rests on enough requests: step-length.ts).
+ */
 export function stepScenario(plan: CapacityPlan, targetIndex: number, rate: number): Scenario {
   const searched = plan.targets[targetIndex];
   if (!searched) throw new RangeError(`the plan has no target ${targetIndex}`);
@@ -60,7 +64,7 @@ export function stepScenario(plan: CapacityPlan, targetIndex: number, rate: numb
     load: {
       model: 'open',
       rate,
-      durationSeconds: plan.search.stepSeconds,
+      durationSeconds: stepSecondsAt(plan.search, rate),
       maxInFlight: plan.maxInFlight,
     },
     options: { ...plan.options, protocol, warmupSeconds: plan.search.warmupSeconds },

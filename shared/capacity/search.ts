@@ -6,26 +6,31 @@
  * The sequence: the start rate, then doubling while the goal holds (up to the top rate), then
  * bisecting between the highest rate that held and the lowest that broke until they are
  * within DEFAULTS.capacity.precisionPercent. A step breaks the goal when its p99 is over the
- * goal, or its errors or non-2xx responses are over the limit: the server broke. A step whose
+ * goal, or its errors or non-2xx responses are over the limit: the server broke. A rate that
+ * broke is measured again before the break counts (BREAK_TRIES), so one noisy step does not
+ * decide the search; a step's length is shared/capacity/step-length.ts's. A step whose
  * figures are not the server's (shared/verdict/verdict.ts: the generator ran flat out, or the
  * schedule was not kept while the server was keeping up), twice at the same rate, ends the
  * search with "at least N req/s; the client was the limit", never a number blamed on the server.
  */
 import { z } from 'zod';
 import { DEFAULTS, LIMITS } from '../model/defaults.ts';
-import { fixed, formatGrouped } from '../format/units.ts';
-import type { RunResult } from '../model/result.ts';
 import { boundedNumber } from '../model/number-schema.ts';
-import { scheduleShortfall, type Caveat } from '../verdict/caveats.ts';
-import { runVerdict } from '../verdict/verdict.ts';
+import { capacityGoalSchema, goalText, rateText, type CapacityGoal } from './goal.ts';
+import type { StepJudgement } from './judgement.ts';
 
-export const capacityGoalSchema = z.strictObject({
-  /** A step breaks the goal when its p99 latency is above this (ms). */
-  p99Ms: boundedNumber('p99 goal', LIMITS.sloMs),
-  /** ... or when transport errors, or non-2xx responses, are above this share of its requests (%). */
-  errorPercent: boundedNumber('error limit', LIMITS.errorPercent).default(DEFAULTS.capacity.errorPercent),
-});
-export type CapacityGoal = z.infer<typeof capacityGoalSchema>;
+// The goal, its words and the step's judgement have files of their own; the search's users
+// find them here too.
+export { capacityGoalSchema, goalText, msText, rateText, type CapacityGoal } from './goal.ts';
+export {
+  JUDGEMENT_LABELS,
+  judgeStep,
+  judgementDetail,
+  serverOwnLatency,
+  stepFigures,
+  type StepFigures,
+  type StepJudgement,
+} from './judgement.ts';
 
 /** How a search steps: where it starts, how high it may go, how long each step lasts. */
 export const capacitySearchSchema = z
@@ -51,159 +56,6 @@ export const capacitySearchSchema = z
   });
 export type CapacitySearch = z.infer<typeof capacitySearchSchema>;
 export type CapacitySearchInput = z.input<typeof capacitySearchSchema>;
-
-// ---------------------------------------------------------------------------------------
-// One step
-
-/** A step's figures as the curve and the tables show them. */
-export interface StepFigures {
-  /** The rate asked for. */
-  rate: number;
-  /** Responses and errors per second over the measured time. */
-  achievedRps: number;
-  p50: number | null;
-  p99: number | null;
-  /** Transport errors (no response), percent of the requests. */
-  errorPercent: number;
-  /** Responses outside 2xx, percent of the requests. */
-  non2xxPercent: number;
-}
-
-const percentOf = (part: number, whole: number): number => (whole > 0 ? (part / whole) * 100 : 0);
-
-export function stepFigures(rate: number, result: RunResult): StepFigures {
-  const q = result.requests;
-  return {
-    rate,
-    achievedRps: result.throughput.requestsPerSecond,
-    p50: result.latency?.percentiles['50'] ?? null,
-    p99: result.latency?.percentiles['99'] ?? null,
-    errorPercent: percentOf(q.errors, q.total),
-    non2xxPercent: percentOf(q.non2xx, q.total),
-  };
-}
-
-/**
- * What one step says about the goal.
- * - held: the server met the goal at this rate.
- * - broke: it did not (p99, errors or non-2xx over the limit); reasons say by how much.
- * - client-limit: the figures are not the server's (the verdict's client-bound, or a schedule
- *   not kept while the server kept up): the search cannot go higher.
- * - not-measured: nothing to judge (the target failed, or every answer was an error page).
- * - stopped: the step was stopped before its end.
- */
-export type StepJudgement =
-  | { kind: 'held' }
-  | { kind: 'broke'; reasons: string[] }
-  | { kind: 'client-limit'; reason: string }
-  | { kind: 'not-measured'; reason: string }
-  | { kind: 'stopped' };
-
-/** A step's judgement in a few words, as tables and step lines show it. */
-export const JUDGEMENT_LABELS: Record<StepJudgement['kind'], string> = {
-  held: 'held',
-  broke: 'broke the goal',
-  'client-limit': 'client was the limit',
-  'not-measured': 'not measured',
-  stopped: 'stopped',
-};
-
-/** Why a step was judged so, when there is more to say than its label. */
-export function judgementDetail(j: StepJudgement): string | null {
-  switch (j.kind) {
-    case 'broke':
-      return j.reasons.join('; ');
-    case 'client-limit':
-    case 'not-measured':
-      return j.reason;
-    case 'held':
-    case 'stopped':
-      return null;
-  }
-}
-
-/** "10 ms", "0.5 ms", "12.3 ms". */
-export function msText(ms: number): string {
-  return `${formatGrouped(ms, ms >= 100 || Number.isInteger(ms) ? 0 : ms >= 10 ? 1 : 2)} ms`;
-}
-
-/** "2,000 req/s", "0.5 req/s". */
-export function rateText(rate: number): string {
-  return `${formatGrouped(rate, Number.isInteger(rate) ? 0 : 1)} req/s`;
-}
-
-/** "p99 < 10 ms": the goal as the answers quote it. */
-export function goalText(goal: CapacityGoal): string {
-  return `p99 < ${msText(goal.p99Ms)}`;
-}
-
-const pctText = (p: number): string => `${fixed(p, p > 0 && p < 0.1 ? 2 : 1)}%`;
-
-/**
- * The server's own latency when the schedule slipped, apart from the lateness the latency
- * from the scheduled send time carries: the p99 from each request's actual send to its last
- * byte (the engine's "total" phase), or, from an engine that does not time phases, how long
- * the server held each request by Little's law (the mean in flight over the measured samples,
- * over the rate it answered at). The figure that tells a schedule the server fell behind (it
- * held the slots) from one the client could not keep.
- */
-export function serverOwnLatency(result: RunResult): { ms: number; text: string } | null {
-  const sent = result.phases?.total?.percentiles['99'];
-  if (sent !== undefined) {
-    return { ms: sent, text: `the server's own p99, from each request's actual send, was ${msText(sent)}` };
-  }
-  const measured = result.samples.filter((s) => !s.warmup);
-  // The last window ends after the schedule, while in-flight drains: left out when there are others.
-  const steady = measured.length > 1 ? measured.filter((s) => s.final !== true) : measured;
-  const rps = result.throughput.requestsPerSecond;
-  if (steady.length === 0 || rps <= 0) return null;
-  const hold = (steady.reduce((a, s) => a + s.inFlight, 0) / steady.length / rps) * 1000;
-  return {
-    ms: hold,
-    text: `the server held each request about ${msText(hold)} (in flight over answered per second)`,
-  };
-}
-
-const badCaveat = (caveats: readonly Caveat[], code: Caveat['code']): Caveat | undefined =>
-  caveats.find((c) => c.code === code && c.severity === 'bad');
-
-/** Whether one step met the goal, judged on its verdict and figures. */
-export function judgeStep(result: RunResult, goal: CapacityGoal): StepJudgement {
-  if (result.status === 'cancelled') return { kind: 'stopped' };
-  const verdict = runVerdict(result);
-  if (verdict.state === 'not-measured' || verdict.state === 'all-non-2xx') {
-    return { kind: 'not-measured', reason: verdict.headline };
-  }
-  const clientBound = badCaveat(verdict.caveats, 'client-bound');
-  if (clientBound) return { kind: 'client-limit', reason: clientBound.message };
-
-  const f = stepFigures(0, result);
-  const limit = `the ${pctText(goal.errorPercent)} limit`;
-  const reasons: string[] = [];
-  // Errors and error statuses are the server's answers, whatever the schedule did.
-  if (f.errorPercent > goal.errorPercent) reasons.push(`errors ${pctText(f.errorPercent)}, over ${limit}`);
-  if (f.non2xxPercent > goal.errorPercent) reasons.push(`non-2xx ${pctText(f.non2xxPercent)}, over ${limit}`);
-  if (reasons.length > 0) return { kind: 'broke', reasons };
-
-  const overGoal = f.p99 !== null && f.p99 > goal.p99Ms;
-  const p99 = f.p99 === null ? [] : [`p99 ${msText(f.p99)}`];
-  const slipped = badCaveat(verdict.caveats, 'rate-not-reached');
-  if (!slipped) return overGoal ? { kind: 'broke', reasons: p99 } : { kind: 'held' };
-  // The latency runs from the scheduled send time, so requests sent late carry their lateness:
-  // within the goal even so, the server's own latency was lower still, and it got the rate.
-  if (!overGoal && scheduleShortfall(result)?.droppedOver !== true) return { kind: 'held' };
-  const own = serverOwnLatency(result);
-  if (own !== null && own.ms > goal.p99Ms) {
-    return {
-      kind: 'broke',
-      reasons: [
-        ...(overGoal ? p99 : []),
-        `${own.text}, over the ${msText(goal.p99Ms)} goal, so the schedule fell behind`,
-      ],
-    };
-  }
-  return { kind: 'client-limit', reason: slipped.message };
-}
 
 // ---------------------------------------------------------------------------------------
 // The plan of steps
@@ -245,14 +97,52 @@ export interface CapacityAnswer {
 }
 
 export type CapacityNext =
-  { kind: 'step'; rate: number; phase: 'doubling' | 'bisecting' } | { kind: 'done'; answer: CapacityAnswer };
+  | {
+      kind: 'step';
+      rate: number;
+      phase: 'doubling' | 'bisecting';
+      /** The rate broke the goal once: it is measured again before the break counts. */
+      again?: true;
+    }
+  | { kind: 'done'; answer: CapacityAnswer };
 
 /** How many times a rate is measured before "the client was the limit" there ends the search. */
 export const CLIENT_LIMIT_TRIES = 2;
 
+/**
+ * How many times a rate that broke the goal is measured before the break counts: a passing
+ * stall of a busy machine breaks one step, a server past its capacity breaks both.
+ */
+export const BREAK_TRIES = 2;
+
 /** Rates as people read them: whole req/s from 100 up, one decimal below. */
 export function roundRate(rate: number): number {
   return rate >= 100 ? Math.round(rate) : Math.max(LIMITS.rate.min, Math.round(rate * 10) / 10);
+}
+
+const brokeAt = (steps: readonly JudgedStep[], rate: number): string[][] =>
+  steps.flatMap((s) => (s.rate === rate && s.judgement.kind === 'broke' ? [s.judgement.reasons] : []));
+
+/** " twice: p99 14.9 ms, then p99 15.2 ms": how often a rate broke the goal, each try's reasons. */
+function breaksText(steps: readonly JudgedStep[], rate: number | null): string {
+  const tries = rate === null ? [] : brokeAt(steps, rate).map((r) => r.join('; '));
+  if (tries.length === 0) return '';
+  if (tries.length === 1) return ` once, not run again: ${tries[0]}`;
+  return ` ${tries.length === 2 ? 'twice' : `${tries.length} times`}: ${tries.join(', then ')}`;
+}
+
+/** "; 200 req/s broke it once, p99 14.9 ms, and held when run again": breaks that did not count. */
+function notCounted(steps: readonly JudgedStep[], standing: ReadonlyMap<number, Standing>): string {
+  return [...standing]
+    .flatMap(([rate, kind]) => {
+      const tries = kind === 'held' ? brokeAt(steps, rate) : [];
+      if (tries.length === 0) return [];
+      const times = tries.length === 1 ? 'once' : `${tries.length} times`;
+      return [
+        `; ${rateText(rate)} broke it ${times}, ${tries.map((r) => r.join('; ')).join(', then ')}, and held when run again`,
+      ];
+    })
+    .join('');
 }
 
 function answer(
@@ -261,43 +151,77 @@ function answer(
   heldRate: number | null,
   limitRate: number | null,
   detail: string,
+  steps: readonly JudgedStep[] = [],
+  standing: ReadonlyMap<number, Standing> = new Map(),
 ): CapacityAnswer {
   const goal = goalText(search.goal);
   const held = heldRate === null ? '' : rateText(heldRate);
   const at = limitRate === null ? '' : rateText(limitRate);
   const messages: Record<CapacityStop, string> = {
-    converged: `holds ${held} at ${goal}; ${at} broke it (${detail})`,
+    converged: `holds ${held} at ${goal}; ${at} broke it${breaksText(steps, limitRate)}`,
     'max-rate': `holds at least ${held} at ${goal}: the search's top rate held (raise the max rate to go further)`,
     'client-limit':
       heldRate === null
         ? `not measured: the client was the limit already at ${at}: ${detail}`
         : `at least ${held} at ${goal}; the client was the limit at ${at}: ${detail}`,
-    'none-held': `not even the lowest rate held: ${at} broke ${goal} (${detail})`,
+    'none-held': `not even the lowest rate held: ${at} broke ${goal}${breaksText(steps, limitRate)}`,
     'not-measured': `not measured at ${at}: ${detail}`,
     stopped: heldRate === null ? 'stopped before any rate held' : `stopped; ${held} held so far at ${goal}`,
   };
-  return { stop, heldRate, limitRate, exact: stop === 'converged', message: messages[stop] };
+  const message = messages[stop] + (stop === 'stopped' ? '' : notCounted(steps, standing));
+  return { stop, heldRate, limitRate, exact: stop === 'converged', message };
+}
+
+/** Where a rate stands: its latest step that held or broke (a break measured again that held did not count). */
+type Standing = 'held' | 'broke';
+
+function standings(steps: readonly JudgedStep[]): Map<number, Standing> {
+  const out = new Map<number, Standing>();
+  for (const s of steps) {
+    if (s.judgement.kind === 'held' || s.judgement.kind === 'broke') out.set(s.rate, s.judgement.kind);
+  }
+  return out;
+}
+
+/** How a planner treats a break seen once. */
+interface PlannerRules {
+  /** Measure a rate that broke again before the break counts (false: it counts at once). */
+  confirmBreaks: boolean;
 }
 
 /**
  * The next step of a search, or its answer, from the steps measured so far (in order). Pure
  * and deterministic: the search runner asks it after every step, a report asks it again.
  */
-export function nextCapacityStep(search: CapacitySearch, steps: readonly JudgedStep[]): CapacityNext {
+export function nextCapacityStep(
+  search: CapacitySearch,
+  steps: readonly JudgedStep[],
+  rules: PlannerRules = { confirmBreaks: true },
+): CapacityNext {
   const last = steps.at(-1);
   if (!last) return { kind: 'step', rate: roundRate(search.startRate), phase: 'doubling' };
+  const standing = standings(steps);
   let lo: number | null = null;
   let hi: number | null = null;
-  for (const s of steps) {
-    if (s.judgement.kind === 'held' && (lo === null || s.rate > lo)) lo = s.rate;
-    if (s.judgement.kind === 'broke' && (hi === null || s.rate < hi)) hi = s.rate;
+  for (const [rate, kind] of standing) {
+    if (kind === 'held' && (lo === null || rate > lo)) lo = rate;
+    if (kind === 'broke' && (hi === null || rate < hi)) hi = rate;
   }
+  const done = (
+    stop: CapacityStop,
+    held: number | null,
+    limit: number | null,
+    detail: string,
+  ): CapacityNext => ({
+    kind: 'done',
+    answer: answer(search, stop, held, limit, detail, steps, standing),
+  });
   const j = last.judgement;
   switch (j.kind) {
     case 'stopped':
-      return { kind: 'done', answer: answer(search, 'stopped', lo, last.rate, '') };
+      return done('stopped', lo, last.rate, '');
     case 'not-measured':
-      return { kind: 'done', answer: answer(search, 'not-measured', lo, last.rate, j.reason) };
+      return done('not-measured', lo, last.rate, j.reason);
     case 'client-limit': {
       // A passing stall of a busy machine makes one step late; the same rate measured again
       // tells that from a client that cannot keep the schedule at all.
@@ -305,38 +229,45 @@ export function nextCapacityStep(search: CapacitySearch, steps: readonly JudgedS
       if (tries < CLIENT_LIMIT_TRIES) {
         return { kind: 'step', rate: last.rate, phase: hi === null ? 'doubling' : 'bisecting' };
       }
-      return { kind: 'done', answer: answer(search, 'client-limit', lo, last.rate, j.reason) };
+      return done('client-limit', lo, last.rate, j.reason);
     }
-    case 'held':
     case 'broke':
+      if (rules.confirmBreaks && brokeAt(steps, last.rate).length < BREAK_TRIES) {
+        const before = standings(steps.slice(0, -1));
+        const bisecting = [...before].some(([rate, kind]) => kind === 'broke' && rate !== last.rate);
+        return { kind: 'step', rate: last.rate, phase: bisecting ? 'bisecting' : 'doubling', again: true };
+      }
+      break;
+    case 'held':
       break;
   }
-  if (lo === null) {
-    const reasons = j.kind === 'broke' ? j.reasons.join('; ') : '';
-    return { kind: 'done', answer: answer(search, 'none-held', null, hi, reasons) };
-  }
+  if (lo === null) return done('none-held', null, hi, '');
   if (hi === null) {
-    if (lo >= search.maxRate) return { kind: 'done', answer: answer(search, 'max-rate', lo, null, '') };
+    if (lo >= search.maxRate) return done('max-rate', lo, null, '');
     return { kind: 'step', rate: Math.min(roundRate(lo * 2), search.maxRate), phase: 'doubling' };
   }
   const mid = roundRate((lo + hi) / 2);
   if (hi - lo <= (DEFAULTS.capacity.precisionPercent / 100) * lo || mid <= lo || mid >= hi) {
-    const broke = steps.find((s) => s.rate === hi && s.judgement.kind === 'broke')?.judgement;
-    const reasons = broke?.kind === 'broke' ? broke.reasons.join('; ') : '';
-    return { kind: 'done', answer: answer(search, 'converged', lo, hi, reasons) };
+    return done('converged', lo, hi, '');
   }
   return { kind: 'step', rate: mid, phase: 'bisecting' };
 }
 
 /**
- * The answer of a search that has ended: the planner's, or 'stopped' when the search ended
- * (stopped between steps) while the planner had another step to go.
+ * The answer of a search that has ended: the planner's; or, when it ended waiting to measure
+ * a break again (a search saved before breaks were, or stopped just then), the planner's with
+ * that break counted (its answer says it was not run again); else 'stopped' (stopped between
+ * steps while the planner had another step to go).
  */
 export function capacityAnswer(search: CapacitySearch, steps: readonly JudgedStep[]): CapacityAnswer {
   const next = nextCapacityStep(search, steps);
   if (next.kind === 'done') return next.answer;
+  if (next.again) {
+    const counted = nextCapacityStep(search, steps, { confirmBreaks: false });
+    if (counted.kind === 'done') return counted.answer;
+  }
   let held: number | null = null;
-  for (const s of steps) if (s.judgement.kind === 'held') held = Math.max(held ?? 0, s.rate);
+  for (const [rate, kind] of standings(steps)) if (kind === 'held') held = Math.max(held ?? 0, rate);
   return answer(search, 'stopped', held, steps.at(-1)?.rate ?? null, '');
 }
 

@@ -1,3 +1,4 @@
+import type { FieldIssue } from '../model/validation.ts';
 import type { CommandName, CommandReply, TrebuchetApi } from './api.ts';
 import type { JobEnvelope } from './jobs.ts';
 import { COMMAND_NAMES } from './command-names.ts';
@@ -88,10 +89,20 @@ export class JobEvents {
 /** Sends one command and resolves with the host's reply (a transport failure may reject). */
 export type SendCommand = (command: CommandName, input: unknown) => Promise<CommandReply>;
 
-/** Turns a reply into the command's value, or an Error carrying the host's message. */
+/** A host's refusal of a command: its message, and the fields it named (paths from the command's input). */
+export class CommandError extends Error {
+  readonly issues: readonly FieldIssue[];
+  constructor(message: string, issues: readonly FieldIssue[] = []) {
+    super(message);
+    this.name = 'CommandError';
+    this.issues = issues;
+  }
+}
+
+/** Turns a reply into the command's value, or a CommandError carrying the host's message and fields. */
 export function unwrapReply(reply: CommandReply): unknown {
   if (reply.ok) return reply.value;
-  throw new Error(reply.error);
+  throw new CommandError(reply.error, reply.issues);
 }
 
 /**

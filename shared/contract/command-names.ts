@@ -6,6 +6,8 @@
  * schema in `commandInputSchemas`, its output in `CommandOutputs` and its handler in the
  * hosts' dispatch table (each step is a type error until done).
  */
+import type { FieldIssue } from '../model/validation.ts';
+
 export const COMMAND_NAMES = [
   'app.info',
   'jobs.start',
@@ -31,8 +33,12 @@ export function isCommandName(value: unknown): value is CommandName {
   return typeof value === 'string' && (COMMAND_NAMES as readonly string[]).includes(value);
 }
 
-/** How a host answers a command, whatever the transport (IPC or WebSocket). */
-export type CommandReply = { ok: true; value: unknown } | { ok: false; error: string };
+/**
+ * How a host answers a command, whatever the transport (IPC or WebSocket). A refused input
+ * names its fields (issues, paths from the command's input: "scenario.targets.0.body.path"),
+ * so a form can say it at the field.
+ */
+export type CommandReply = { ok: true; value: unknown } | { ok: false; error: string; issues?: FieldIssue[] };
 
 type AreaOf<K extends string> = K extends `${infer A}.${string}` ? A : never;
 export type ApiArea = AreaOf<CommandName>;

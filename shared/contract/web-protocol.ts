@@ -22,7 +22,14 @@ export type ClientMessage = z.infer<typeof clientMessageSchema>;
 
 export const commandReplySchema = z.discriminatedUnion('ok', [
   z.strictObject({ ok: z.literal(true), value: z.unknown().optional() }),
-  z.strictObject({ ok: z.literal(false), error: z.string() }),
+  z.strictObject({
+    ok: z.literal(false),
+    error: z.string(),
+    issues: z
+      .array(z.strictObject({ path: z.string(), message: z.string() }))
+      .max(1000)
+      .optional(),
+  }),
 ]);
 
 export const pageMessageSchema = z.discriminatedUnion('kind', [

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { capacityPlanSchema, capacityStepSchema } from '../capacity/plan.ts';
 import { rateText } from '../capacity/search.ts';
+import { whatRan } from './what-ran.ts';
 import { capacityReports, curveOf } from '../capacity/report.ts';
 import { LIMITS } from '../model/defaults.ts';
 import { cellOutcomeSchema } from '../comparison/cells.ts';
@@ -155,6 +156,8 @@ export const historySummarySchema = z.strictObject({
   appVersion: z.string(),
   /** Display names of the targets. */
   targets: z.array(z.string()),
+  /** What ran ("5,000 req/s for 3 s"), read from the record's scenario or plan (shared/records/what-ran.ts). */
+  ran: z.string(),
   /** RunResults in the record (one per target, or one per cell run). */
   results: z.number().int().nonnegative(),
   /**
@@ -205,6 +208,7 @@ export function summarizeRecord(record: RunRecord, bytes: number): HistorySummar
     kind: record.kind,
     appVersion: record.appVersion,
     targets,
+    ran: whatRan(record),
     results: resultsOf(record).length,
     perTarget: perTargetOf(record),
     bytes,

@@ -14,6 +14,7 @@ import {
 } from './resources.ts';
 import { fixed, formatCount } from '../format/units.ts';
 import { addSample } from '../model/sample-series.ts';
+import { weightedRate } from '../model/windows.ts';
 
 export type ServerChartId = 'server-cpu' | 'server-memory' | 'server-load';
 
@@ -109,7 +110,7 @@ export function gapNotes(samples: readonly ResourceSample[], max = 3): string[] 
 // One point per engine tick
 
 /** Figures that are a rate over the reading's window (the rest are levels at its end). */
-const RATE_FIGURES: ReadonlySet<ResourceFigure> = new Set([
+export const RATE_FIGURES: ReadonlySet<ResourceFigure> = new Set([
   'cpuPercent',
   'cpuUserPercent',
   'cpuSystemPercent',
@@ -135,9 +136,24 @@ export function foldReadings(a: ResourceSample, b: ResourceSample): ResourceSamp
   for (const f of RATE_FIGURES) {
     const va = a[f];
     const vb = b[f];
-    if (va !== undefined && vb !== undefined && ia + ib > 0) out[f] = (va * ia + vb * ib) / (ia + ib);
+    if (va !== undefined && vb !== undefined && ia + ib > 0) out[f] = weightedRate(va, ia, vb, ib);
   }
   if (a.cpuSeconds !== undefined && b.cpuSeconds !== undefined) out.cpuSeconds = a.cpuSeconds + b.cpuSeconds;
+  return out;
+}
+
+/**
+ * A reading's figures as if its window were `seconds` long: its rates scaled to hold the same
+ * amounts (CPU-seconds, bytes) over that time, its levels as they were.
+ */
+export function readingOver(r: Partial<ResourceSample>, seconds: number): Partial<ResourceSample> {
+  const was = r.intervalSeconds ?? 0;
+  if (was <= 0 || seconds <= 0) return r;
+  const out: Partial<ResourceSample> = { ...r, intervalSeconds: seconds };
+  for (const f of RATE_FIGURES) {
+    const v = r[f];
+    if (v !== undefined) out[f] = (v * was) / seconds;
+  }
   return out;
 }
 

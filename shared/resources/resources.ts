@@ -3,7 +3,8 @@ import { z } from 'zod';
 /*
  * The server's side of a run: CPU, memory, threads, open files and load of the target's
  * server, sampled on the host beside the engine (electron/monitor/), on the run's time axis.
- * Schemas of what a RunResult and the live events carry, and the summary of a run's samples.
+ * Schemas of what a RunResult and the live events carry (the summary of a run's readings is
+ * shared/resources/summary.ts's).
  * Two raw readings become one sample's figures in shared/resources/process.ts (a process tree) and
  * shared/resources/exporter.ts (node_exporter). Pure.
  */
@@ -157,42 +158,6 @@ export const serverResourcesSchema = z.strictObject({
   monitorCpuPercent: nonNeg.nullable(),
 });
 export type ServerResources = z.infer<typeof serverResourcesSchema>;
-
-/** Measured samples cover less than this share of the measured time: no efficiency figure. */
-const MIN_COVERAGE = 0.9;
-
-/**
- * Mean and max of each figure over the measured samples (warm-up excluded), the CPU-seconds
- * they add up to, and server CPU-seconds per 10,000 requests. The efficiency figure needs
- * readings that cover the measured time (`measuredSeconds`), else it is null and a note
- * says why: a partial sum would flatter the server.
- */
-export function summarizeResources(
-  samples: readonly ResourceSample[],
-  measured: { seconds: number; requests: number },
-): Pick<ServerResources, 'summary' | 'cpuSeconds' | 'cpuSecondsPer10kRequests'> & { note: string | null } {
-  const counted = samples.filter((s) => !s.warmup);
-  const summary: ServerResources['summary'] = {};
-  for (const figure of RESOURCE_FIGURES) {
-    const values = counted.map((s) => s[figure]).filter((v): v is number => v !== undefined);
-    if (values.length === 0) continue;
-    summary[figure] = {
-      mean: values.reduce((a, b) => a + b, 0) / values.length,
-      max: Math.max(...values),
-    };
-  }
-  const withCpu = counted.filter((s) => s.cpuSeconds !== undefined);
-  if (withCpu.length === 0) return { summary, cpuSeconds: null, cpuSecondsPer10kRequests: null, note: null };
-  const cpuSeconds = withCpu.reduce((sum, s) => sum + (s.cpuSeconds ?? 0), 0);
-  const covered = withCpu.reduce((sum, s) => sum + s.intervalSeconds, 0);
-  let note: string | null = null;
-  let per10k: number | null = null;
-  if (measured.requests === 0) note = 'no requests were measured: no CPU-seconds per 10,000 requests';
-  else if (measured.seconds > 0 && covered < measured.seconds * MIN_COVERAGE) {
-    note = `CPU readings cover ${covered.toFixed(1)} s of the ${measured.seconds.toFixed(1)} s measured: no CPU-seconds per 10,000 requests`;
-  } else per10k = (cpuSeconds / measured.requests) * 10_000;
-  return { summary, cpuSeconds, cpuSecondsPer10kRequests: per10k, note };
-}
 
 /** Groups tick gaps by reason, keeping the first tick each happened at (bounded). */
 export function groupGaps(samples: readonly ResourceSample[], max = 50): ResourceGap[] {

@@ -46,8 +46,13 @@ describe('Capacity mode in the browser', () => {
     await page.getByTestId('capacity-p99').fill('100');
     await page.getByTestId('capacity-start-rate').fill('50');
     await page.getByTestId('capacity-max-rate').fill('800');
-    await page.getByTestId('capacity-step').fill('1');
+    // Steps of 0.2 s, lengthened toward the 1,000 requests a p99 needs, at most to 1 s: the
+    // form says so, and marks the p99s that rest on fewer.
+    await page.getByTestId('capacity-step').fill('0.2');
     await page.getByTestId('capacity-warmup').fill('0.2');
+    expect(await page.getByTestId('capacity-step-needs').textContent()).toBe(
+      'A p99 needs about 1,000 requests a step: steps below 5,000 req/s run longer, up to 1 s; at 50 req/s that is not enough (it needs 20 s): its p99 is marked. A longer step or a higher start rate gives a firm p99.',
+    );
     await page.getByTestId('capacity-run').click();
 
     // Live: the steps measured so far count up while the search runs.
@@ -93,6 +98,15 @@ describe('Capacity mode in the browser', () => {
     const knee = page.getByTestId('chart-capacity-knee');
     await expect.poll(() => knee.getAttribute('data-points')).toBe(String(2 * (steps[0]! + steps[1]!) + 2));
     expect(await page.getByTestId('chart-capacity-held').getAttribute('data-points')).toBe('2');
+    // 1 s at 50 req/s: a p99 of 50 requests, marked.
+    const thin = page
+      .getByTestId('capacity-steps-0')
+      .locator('tbody tr')
+      .first()
+      .locator('td[data-thin="true"]');
+    expect(await thin.locator('.caveat-mark').getAttribute('title')).toMatch(
+      /^p99 of \d+ requests, fewer than the 1,000 a p99 needs$/,
+    );
     await app.screenshot('capacity-mode.png', true);
 
     // A step opens as the run it was.
@@ -143,7 +157,7 @@ describe('Capacity mode in the browser', () => {
     await page.getByTestId('capacity-editor').waitFor();
     expect(await names()).toEqual(both);
     expect(await page.getByTestId('capacity-target-url-4').inputValue()).toBe(
-      'https://127.0.0.1:4432/test.html',
+      'https://nginx.example:4432/test.html',
     );
     expect(await page.getByTestId('capacity-target-protocol-4').textContent()).toContain('HTTP/1.1');
     expect(await page.getByTestId('capacity-p99').inputValue()).toBe('20');

@@ -128,6 +128,14 @@ describe("the server's process tree (nginx with 2 workers)", () => {
     const scheduled = after - before;
     expect(Math.abs(sampled - scheduled) / scheduled).toBeLessThan(0.05);
     expect(sr.cpuSeconds).toBeCloseTo(sampled, 9);
+    // The mean is those CPU-seconds over the measured time: readings weighted by their
+    // windows, the run's short last one folded, the first one the load's own.
+    const overMeasured = (sampled / result.durationSeconds) * 100;
+    console.log(
+      `nginx: ${sampled.toFixed(3)} CPU-s over ${result.durationSeconds.toFixed(2)} s = ${overMeasured.toFixed(1)}%; summary mean ${sr.summary.cpuPercent!.mean.toFixed(1)}%, max ${sr.summary.cpuPercent!.max.toFixed(1)}%`,
+    );
+    expect(Math.abs(sr.summary.cpuPercent!.mean - overMeasured) / overMeasured).toBeLessThan(0.1);
+    expect(sr.summary.cpuPercent!.max).toBeGreaterThanOrEqual(sr.summary.cpuPercent!.mean);
     expect(sr.cpuSecondsPer10kRequests).toBeCloseTo((sampled / result.requests.total) * 10_000, 9);
     expect(sr.monitorCpuPercent).toBeLessThan(1);
     expect(sr.gaps).toEqual([]);

@@ -20,12 +20,12 @@ describe('a comparison as capacity searches', () => {
   it('searches each target over each protocol, protocol by protocol, with the comparison’s requests', () => {
     const plan = capacityPlanSchema.parse(capacityPlanOfComparison(seed000(), { goal: { p99Ms: 10 } }));
     expect(plan.targets.map((t) => [t.name, t.url, t.protocol])).toEqual([
-      ['Apache · http', 'http://127.0.0.1:8081/test.html', 'http1.1'],
-      ['nginx · http', 'http://127.0.0.1:8082/test.html', 'http1.1'],
-      ['H2O · http', 'http://127.0.0.1:8083/test.html', 'http1.1'],
-      ['Apache · https', 'https://127.0.0.1:4431/test.html', 'http1.1'],
-      ['nginx · https', 'https://127.0.0.1:4432/test.html', 'http1.1'],
-      ['H2O · https', 'https://127.0.0.1:4433/test.html', 'http1.1'],
+      ['Apache · http', 'http://apache.example:8081/test.html', 'http1.1'],
+      ['nginx · http', 'http://nginx.example:8082/test.html', 'http1.1'],
+      ['H2O · http', 'http://h2o.example:8083/test.html', 'http1.1'],
+      ['Apache · https', 'https://apache.example:4431/test.html', 'http1.1'],
+      ['nginx · https', 'https://nginx.example:4432/test.html', 'http1.1'],
+      ['H2O · https', 'https://h2o.example:4433/test.html', 'http1.1'],
     ]);
     // The open-model comparison's in-flight cap; the search's own steps and warm-up.
     expect(plan.maxInFlight).toBe(10_000);
@@ -59,7 +59,8 @@ describe('a comparison as capacity searches', () => {
     const step = stepScenario(plan, 1, 200);
     expect(step.options.protocol).toBe('h2');
     expect(step.targets[0]).not.toHaveProperty('protocol');
-    expect(step.load).toEqual({ model: 'open', rate: 200, durationSeconds: 2, maxInFlight: 1000 });
+    // 2 s steps, lengthened to 5 s at 200 req/s for 1,000 requests.
+    expect(step.load).toEqual({ model: 'open', rate: 200, durationSeconds: 5, maxInFlight: 1000 });
   });
 
   it('the built-in "Which server holds the most at p99 < 10 ms" searches seed 000’s servers over both protocols', () => {

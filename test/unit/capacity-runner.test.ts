@@ -40,24 +40,36 @@ describe('capacity runner (fake engine)', () => {
     const engine = fakeEngine((s) => knee(s.targets[0]!.name === 'fast' ? 800 : 250)(rateOf(s)));
     const { events, results: steps, status } = await runWith(capacityRunner, plan, engine);
     const started = engine.started;
+    // A rate that broke is measured again before the break counts.
     expect(started.map((s) => `${s.targets[0]!.name}@${rateOf(s)}`)).toEqual([
       'fast@100',
       'fast@200',
       'fast@400',
       'fast@800',
       'fast@1600',
+      'fast@1600',
+      'fast@1200',
       'fast@1200',
       'fast@1000',
+      'fast@1000',
+      'fast@900',
       'fast@900',
       'fast@850',
+      'fast@850',
+      'fast@825',
       'fast@825',
       'slow@100',
       'slow@200',
       'slow@400',
+      'slow@400',
+      'slow@300',
       'slow@300',
       'slow@250',
       'slow@275',
+      'slow@275',
       'slow@263',
+      'slow@263',
+      'slow@257',
       'slow@257',
     ]);
     // Each step: the open model at its rate, the step's duration after its warm-up, the plan's cap.
@@ -66,12 +78,18 @@ describe('capacity runner (fake engine)', () => {
       load: { model: 'open', rate: 800, durationSeconds: 2, maxInFlight: 50 },
       options: { warmupSeconds: 0.5, protocol: 'http1.1' },
     });
+    // Lengthened to measure 1,000 requests, so their p99 rests on 10: 10 s at 100 req/s, 5 s at 200.
+    expect(started.slice(0, 3).map((s) => s.load.model === 'open' && s.load.durationSeconds)).toEqual([
+      10, 5, 2.5,
+    ]);
     expect(status).toBe('completed');
-    expect(steps.map((s) => [s.searchIndex, s.stepIndex, s.phase]).slice(2, 6)).toEqual([
+    expect(steps.map((s) => [s.searchIndex, s.stepIndex, s.phase]).slice(2, 8)).toEqual([
       [0, 2, 'doubling'],
       [0, 3, 'doubling'],
       [0, 4, 'doubling'],
-      [0, 5, 'bisecting'],
+      [0, 5, 'doubling'],
+      [0, 6, 'bisecting'],
+      [0, 7, 'bisecting'],
     ]);
     const [fast, slow] = capacityReports(plan, steps, null);
     expect(fast!.answer).toMatchObject({ stop: 'converged', heldRate: 800, limitRate: 825 });
@@ -91,9 +109,10 @@ describe('capacity runner (fake engine)', () => {
       'sample',
       'result',
     ]);
-    // Parts number the steps over the whole job: 10 of the first search, then the second's.
+    // Parts number the steps over the whole job: 16 of the first search, then the second's 13.
     expect(events.flatMap((e) => (e.type === 'result' ? [e.part] : []))).toEqual(steps.map((_, i) => i));
-    expect(events.at(-1)).toMatchObject({ type: 'result', part: 17, result: steps[17] });
+    expect(steps).toHaveLength(29);
+    expect(events.at(-1)).toMatchObject({ type: 'result', part: 28, result: steps[28] });
   });
 
   it('stops the running step, starts no other and keeps what was measured', async () => {

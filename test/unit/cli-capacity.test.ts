@@ -173,7 +173,8 @@ describe('trebuchet capacity output', () => {
       '  1,200 req/s  bisecting  1,200.0 req/s  1 ms   2 ms    0.0%     0.0%  held',
       '  1,600 req/s  doubling   1,600.0 req/s  1 ms  80 ms    0.0%     0.0%  broke the goal',
       '',
-      'apache: not even the lowest rate held: 400 req/s broke p99 < 10 ms (p99 80 ms)',
+      // Saved before a break was measured again: judged on the one it has, and says so.
+      'apache: not even the lowest rate held: 400 req/s broke p99 < 10 ms once, not run again: p99 80 ms',
       '       rate  phase        achieved   p50    p99  errors  non-2xx  step',
       '  400 req/s  doubling  400.0 req/s  1 ms  80 ms    0.0%     0.0%  broke the goal',
       '',

@@ -109,13 +109,18 @@ describe('IPC handlers', () => {
     const badId = await ipcMain.invoke(commandChannel('jobs.stop'), invokeEvent(ours, appFrame), {
       jobId: '../etc',
     });
-    expect(badId).toEqual({ ok: false, error: 'jobs.stop input is invalid: jobId: job id is malformed' });
+    // The fields are named apart too, so a form can say it at the field.
+    expect(badId).toEqual({
+      ok: false,
+      error: 'jobs.stop input is invalid: jobId: job id is malformed',
+      issues: [{ path: 'jobId', message: 'job id is malformed' }],
+    });
     const missing = await ipcMain.invoke(
       commandChannel('jobs.start'),
       invokeEvent(ours, appFrame),
       undefined,
     );
-    expect(missing).toEqual({ ok: false, error: expect.any(String) as unknown });
+    expect(missing).toMatchObject({ ok: false, error: expect.any(String) as unknown });
     expect((missing as { error: string }).error).toMatch(/^jobs\.start input is invalid/);
     await nextMacrotask();
     expect(engine.started).toHaveLength(0);

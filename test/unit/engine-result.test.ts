@@ -173,7 +173,7 @@ describe('result math', () => {
     expect(rateStats([], 1000, 12)).toEqual({ stdev: 0, min: 12, max: 12 });
   });
 
-  it('generator CPU: mean, max and saturation over full windows, the mean weighted by window', () => {
+  it('generator CPU: a short last window folded into the one before, the mean weighted by window', () => {
     const flatOut = [
       sample({ cpuPercent: 99 }),
       sample({ cpuPercent: 97 }),
@@ -182,14 +182,18 @@ describe('result math', () => {
       sample({ cpuPercent: 10, warmup: true }),
     ];
     const cpu = cpuFacts(flatOut, 1000);
-    expect(cpu.mean).toBeCloseTo((99 + 97 + 40) / 3, 10);
+    // Every CPU-second over every measured second; the 10 ms window is not a max of 300%.
+    expect(cpu.mean).toBeCloseTo((99 + 97 + 40 + 3) / 3.01, 10);
     expect(cpu.max).toBe(99);
-    // A run of one full window and a short last one busier than it: the mean stays within the max.
+    // A run of one full window and a short last one busier than it: one window of both, so the
+    // mean is never above the max (it was "25% on average, max 24%" before f9bcf0f).
     const short = cpuFacts(
       [sample({ cpuPercent: 24 }), sample({ cpuPercent: 40, intervalSeconds: 0.06 })],
       1000,
     );
-    expect(short).toEqual({ mean: 24, max: 24, saturated: false });
+    expect(short.mean).toBeCloseTo((24 + 40 * 0.06) / 1.06, 10);
+    expect(short.max).toBe(short.mean);
+    expect(short.saturated).toBe(false);
     // Only short windows (a run shorter than a tick): they are all there is.
     expect(cpuFacts([sample({ cpuPercent: 50, intervalSeconds: 0.2 })], 1000).mean).toBe(50);
     expect(cpu.saturated).toBe(true);

@@ -256,10 +256,11 @@ describe('capacity searches through the host', () => {
     const seen = followPageA();
     const { jobId } = await call('jobs.start', { kind: 'capacity', plan: capacityPlan });
     await expect.poll(() => engine.started.length).toBe(1);
+    // 1 s steps, lengthened to 5 s (at most 5 times) toward the 1,000 requests a p99 needs.
     expect(engine.started[0]!.load).toEqual({
       model: 'open',
       rate: 100,
-      durationSeconds: 1,
+      durationSeconds: 5,
       maxInFlight: 1000,
     });
     const held = (rate: number) => stepResult(rate, {});

@@ -35,13 +35,35 @@ describe('built-in presets', () => {
     ).toBe(true);
   });
 
-  it('point at loopback placeholders only', () => {
+  it('point at placeholders that look like ones and reach no server: one host:port per server in every preset', () => {
+    const seen = new Map<string, string>();
     for (const p of builtInPresets()) {
-      const urls =
+      const targets =
         p.kind === 'comparison'
-          ? p.plan.targets.flatMap((t) => Object.values(t.urls))
-          : (p.kind === 'scenario' ? p.scenario : p.plan).targets.map((t) => t.url);
-      for (const u of urls) expect(new URL(u).hostname, `${p.id}: ${u}`).toBe('127.0.0.1');
+          ? p.plan.targets.flatMap((t) => Object.values(t.urls).map((u) => [t.name, u] as const))
+          : (p.kind === 'scenario' ? p.scenario : p.plan).targets.map(
+              (t) => [(t.name ?? '').split(' · ')[0]!, t.url] as const,
+            );
+      for (const [server, u] of targets) {
+        const url = new URL(u);
+        // .example is reserved (RFC 2606): it never resolves, so an untouched preset loads nothing.
+        expect(url.hostname, `${p.id}: ${u}`).toMatch(/^[a-z0-9-]+\.example$/);
+        const key = `${server} ${url.protocol}`;
+        // Apache was 8081 in one preset and 8080 in another.
+        expect(seen.get(key) ?? url.host, `${p.id}: ${server} over ${url.protocol}`).toBe(url.host);
+        seen.set(key, url.host);
+      }
+    }
+    expect(seen.get('Apache http:')).toBe('apache.example:8081');
+    expect(seen.get('nginx https:')).toBe('nginx.example:4432');
+  });
+
+  it('name their plans without a load, so a run of an edited preset is not titled by the old one', () => {
+    for (const p of builtInPresets()) {
+      if (p.kind === 'scenario') continue;
+      expect(p.plan.name, p.id).not.toMatch(
+        /\d+\s*(req\/s|s\b|ms\b)|\d+\/\d+|-[nc] \d|\d+ (threads|concurrent|requests)/,
+      );
     }
   });
 

@@ -78,6 +78,9 @@ describe('the matrix on screen', () => {
   it('turns columns on before the verdict and off, and lists every column of the registry', () => {
     expect(toggleColumn(['rps', 'p99', 'verdict'], 'late', true)).toEqual(['rps', 'p99', 'late', 'verdict']);
     expect(toggleColumn(['rps', 'p99'], 'late', true)).toEqual(['rps', 'p99', 'late']);
+    // In its registry place among those shown, not at the far right.
+    expect(toggleColumn(['rps', 'p99', 'verdict'], 'p50', true)).toEqual(['rps', 'p50', 'p99', 'verdict']);
+    expect(toggleColumn(['p99', 'verdict'], 'runs', true)).toEqual(['runs', 'p99', 'verdict']);
     expect(toggleColumn(['rps', 'p99', 'verdict'], 'p99', false)).toEqual(['rps', 'verdict']);
     const choices = columnChoices(['rps']);
     expect(choices.map((c) => c.id)).toEqual([...MATRIX_COLUMN_IDS]);

@@ -37,6 +37,10 @@ describe('scenario draft', () => {
     expect(check.issues.get('targets.0.url')).toBe('URL is not valid (expected e.g. http://127.0.0.1:8080/)');
     const ftp = checkDraft(withUrl('ftp://127.0.0.1/'));
     expect(ftp.issues.get('targets.0.url')).toBe('URL must start with http:// or https:// (got ftp://)');
+    // A host:port without the scheme: the URL meant (it read "(got localhost://)").
+    expect(checkDraft(withUrl('localhost:8181')).issues.get('targets.0.url')).toBe(
+      'URL must start with http:// or https://: did you mean http://localhost:8181?',
+    );
   });
 
   it('passes text that is not a number to the schema, which names the field', () => {

@@ -95,4 +95,23 @@ describe('when the server monitor reads', () => {
       },
     ]);
   });
+
+  it("reads the first window as the load's own, not the pre-flight's and the engine start's before it", async () => {
+    // The baseline was read 3.2 s before the first tick, 1 s into the load: 0.1 CPU-s is 10%, not 3.1%.
+    const windows = [
+      { cpuSeconds: 0.1, cpuPercent: (0.1 / 3.2) * 100, intervalSeconds: 3.2 },
+      { cpuSeconds: 0.1, cpuPercent: 10, intervalSeconds: 1 },
+    ];
+    const { source } = fakeSource(() => Promise.resolve({ figures: windows.shift() ?? {} }));
+    const m = monitorOf(source, '', { options: { sampleIntervalMs: 1000, warmupSeconds: 0 } });
+    m.tick(tick(0, 1));
+    m.tick(tick(1, 2, { final: true }));
+    const sr = await m.stop({ seconds: 2, requests: 100 });
+    expect(sr.samples.map((s) => [s.intervalSeconds, s.cpuPercent])).toEqual([
+      [1, 10],
+      [1, 10],
+    ]);
+    expect(sr.summary.cpuPercent).toEqual({ mean: 10, max: 10 });
+    expect(sr.cpuSeconds).toBeCloseTo(0.2, 9);
+  });
 });

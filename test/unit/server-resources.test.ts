@@ -1,5 +1,6 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
+import { summarizeResources } from '../../shared/resources/summary.ts';
 import { keepUsedFamilies, scrapeFromText } from '../../electron/monitor/exporter-source.ts';
 import { resolveMonitor } from '../../electron/monitor/resolve.ts';
 import { expandPlan } from '../../shared/comparison/cells.ts';
@@ -22,7 +23,6 @@ import {
 import {
   groupGaps,
   serverResourcesSchema,
-  summarizeResources,
   type ResourceSample,
   type ServerResources,
 } from '../../shared/resources/resources.ts';
@@ -208,7 +208,7 @@ describe('summary of a run', () => {
       rs({ seq: 1, cpuPercent: 50, cpuSeconds: 0.5, rssBytes: 10 }),
       rs({ seq: 2, cpuPercent: 70, cpuSeconds: 0.7, rssBytes: 30 }),
     ];
-    const s = summarizeResources(samples, { seconds: 2, requests: 40_000 });
+    const s = summarizeResources(samples, { seconds: 2, requests: 40_000 }, 1);
     expect(s.summary.cpuPercent).toEqual({ mean: 60, max: 70 });
     expect(s.summary.rssBytes).toEqual({ mean: 20, max: 30 });
     expect(s.cpuSeconds).toBeCloseTo(1.2, 9);
@@ -216,12 +216,42 @@ describe('summary of a run', () => {
     expect(s.note).toBeNull();
   });
 
+  it('weights CPU readings by their interval and folds the short last one (nginx at 1,000 req/s for 5 s)', () => {
+    // Five 1 s readings of 2.2-3.1% and the run's last: 21.8 ms holding one 10 ms CPU tick (45.9%).
+    const ticks = [0.026, 0.031, 0.025, 0.026, 0.022].map((cpuSeconds, i) =>
+      rs({ seq: i + 1, elapsedSeconds: i + 1, cpuSeconds, cpuPercent: cpuSeconds * 100 }),
+    );
+    const tail = {
+      elapsedSeconds: 5.0218,
+      intervalSeconds: 0.0218,
+      cpuSeconds: 0.01,
+      cpuPercent: (0.01 / 0.0218) * 100,
+    };
+    const cpuOver = 0.14 / 5.0218;
+    // The last reading at the final tick's seq (the charts fold it), or at a seq of its own.
+    for (const seq of [5, 6]) {
+      const s = summarizeResources([...ticks, rs({ seq, ...tail })], { seconds: 5, requests: 5000 }, 1);
+      // Was 9.8% mean (unweighted, the tail counted as a whole reading) and 45.9% max.
+      expect(s.summary.cpuPercent!.mean * 100).toBeCloseTo(cpuOver * 10_000, 6);
+      expect(s.summary.cpuPercent!.mean).toBeCloseTo(2.79, 2);
+      // The tail folded into the last tick: 0.032 CPU-s over 1.0218 s, the chart's peak too.
+      expect(s.summary.cpuPercent!.max).toBeCloseTo(3.13, 2);
+      expect(s.cpuSeconds).toBeCloseTo(0.14, 9);
+    }
+    // A reading covering 3 s (a slow first read) weighs three times one covering 1 s.
+    const uneven = [rs({ intervalSeconds: 3, cpuPercent: 10 }), rs({ seq: 1, cpuPercent: 50 })];
+    expect(summarizeResources(uneven, { seconds: 4, requests: 1 }, 1).summary.cpuPercent).toEqual({
+      mean: 20,
+      max: 50,
+    });
+  });
+
   it('gives no efficiency figure when the readings cover too little of the measured time', () => {
     const samples = [
       rs({ cpuSeconds: 0.5 }),
       rs({ seq: 1, gap: 'process 12 (nginx) is gone', intervalSeconds: 0 }),
     ];
-    const s = summarizeResources(samples, { seconds: 4, requests: 1000 });
+    const s = summarizeResources(samples, { seconds: 4, requests: 1000 }, 1);
     expect(s.cpuSecondsPer10kRequests).toBeNull();
     expect(s.note).toBe('CPU readings cover 1.0 s of the 4.0 s measured: no CPU-seconds per 10,000 requests');
     expect(

@@ -9,8 +9,11 @@ import {
   type FieldSpec,
   type TextKeys,
 } from '../../components/fields.tsx';
+import { stepLengthNeeds } from '../../../shared/capacity/step-length.ts';
+import { durationOrText, numberOrText } from '../../editor/draft.ts';
 import { IssuesContext, useTouchedIssues } from '../../editor/issues.ts';
 import { TlsEditor, WorkersField } from '../../editor/OptionsEditors.tsx';
+import { urlFix } from '../../editor/fieldFixes.ts';
 import { ServerRowHead } from '../../editor/ServerRowHead.tsx';
 import {
   newCapacityTarget,
@@ -70,6 +73,10 @@ export const CapacityEditor = memo(function CapacityEditor({
   const setTarget = (i: number, patch: Partial<CapacityTargetDraft>) =>
     onChange((d) => ({ ...d, targets: d.targets.map((t, j) => (j === i ? { ...t, ...patch } : t)) }));
   const needsTls = draft.targets.some((t) => t.url.trim().toLowerCase().startsWith('https:'));
+  const needs = stepLengthNeeds({
+    stepSeconds: Number(durationOrText(draft.stepSeconds, 's')),
+    startRate: Number(numberOrText(draft.startRate)),
+  });
   return (
     <IssuesContext.Provider value={issues}>
       <fieldset className="editor capacity-editor" disabled={disabled} data-testid="capacity-editor">
@@ -99,6 +106,7 @@ export const CapacityEditor = memo(function CapacityEditor({
                 placeholder="http://127.0.0.1:8080/"
                 value={t.url}
                 testId={`capacity-target-url-${i}`}
+                fixOf={urlFix}
                 onChange={(url) => setTarget(i, { url })}
               />
               {t.rest?.protocol && (
@@ -129,6 +137,11 @@ export const CapacityEditor = memo(function CapacityEditor({
             the highest rate that held and the lowest that broke until they are within 5%.
           </p>
           <TextFields className="grid-2" fields={STEP_FIELDS} values={draft} onChange={set} />
+          {needs && (
+            <p className="muted small" data-testid="capacity-step-needs">
+              {needs}
+            </p>
+          )}
           <Segmented
             label="Protocol"
             value={draft.protocol}

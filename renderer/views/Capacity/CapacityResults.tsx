@@ -7,6 +7,7 @@ import {
   rateText,
 } from '../../../shared/capacity/search.ts';
 import type { ReportedStep, SearchReport } from '../../../shared/capacity/report.ts';
+import { thinP99 } from '../../../shared/capacity/step-length.ts';
 import { fileSlug } from '../../../shared/model/file-name.ts';
 import { formatCapacityReport } from '../../../shared/format/capacity-text.ts';
 import type { Palette } from '../../charts/palette.ts';
@@ -213,7 +214,7 @@ function StepTable({
               <td>{s.phase}</td>
               <td className="num">{formatLiveRate(s.figures.achievedRps)} req/s</td>
               <td className="num">{ms(s.figures.p50)}</td>
-              <td className="num">{ms(s.figures.p99)}</td>
+              <P99Cell step={s} />
               <td className="num">{pct(s.figures.errorPercent)}</td>
               <td className="num">{pct(s.figures.non2xxPercent)}</td>
               <td>
@@ -229,5 +230,20 @@ function StepTable({
         </tbody>
       </table>
     </figure>
+  );
+}
+
+/** A step's p99, marked when it rests on fewer requests than a p99 needs. */
+function P99Cell({ step }: { step: ReportedStep }) {
+  const thin = step.figures.p99 === null ? null : thinP99(step.result.requests.responses);
+  return (
+    <td className="num" data-thin={thin ? 'true' : undefined}>
+      {ms(step.figures.p99)}
+      {thin && (
+        <span className="caveat-mark" title={`p99 ${thin}`} aria-label={`p99 ${thin}`}>
+          !
+        </span>
+      )}
+    </td>
   );
 }

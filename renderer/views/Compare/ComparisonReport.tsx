@@ -50,6 +50,12 @@ interface ComparisonReportProps {
   onOpenRun: (cellIndex: number) => void;
   /** The run whose report was just closed: its cell's open button gets the focus back. */
   returnFocus?: number | null;
+  /**
+   * The matrix columns picked, held by the caller so they outlive this report while a cell's
+   * run is open; null: the plan's.
+   */
+  shownColumns: MatrixColumnId[] | null;
+  onColumns: (columns: MatrixColumnId[]) => void;
 }
 
 /**
@@ -62,10 +68,12 @@ export function ComparisonReport({
   status,
   onOpenRun,
   returnFocus = null,
+  shownColumns,
+  onColumns,
 }: ComparisonReportProps) {
   const table = useMemo(() => aggregateComparison(plan, outcomes), [plan, outcomes]);
   const cells = useMemo(() => matrixCells(table, outcomes), [table, outcomes]);
-  const [columns, setColumns] = useState<MatrixColumnId[]>(() => planReport(plan).columns);
+  const columns = shownColumns ?? planReport(plan).columns;
   const [picked, setAt] = useState<At | null>(null);
   const at = useMemo(() => shownAt(table, picked), [table, picked]);
   const base = fileSlug(plan.name, 'comparison');
@@ -135,7 +143,7 @@ export function ComparisonReport({
             mean over {plan.repetitions} repetition{plan.repetitions === 1 ? '' : 's'} per cell; ± is the
             sample standard deviation; open a cell for its full report
           </span>
-          <ColumnPicker columns={columns} onChange={setColumns} />
+          <ColumnPicker columns={columns} onChange={onColumns} />
         </div>
         <MatrixTable
           plan={plan}

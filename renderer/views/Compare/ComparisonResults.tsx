@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { CellOutcome } from '../../../shared/comparison/cells.ts';
 import type { ComparisonPlan } from '../../../shared/comparison/plan.ts';
 import { formatRunReport } from '../../../shared/format/report.ts';
-import { planReport } from '../../../shared/comparison/report-settings.ts';
+import { planReport, type MatrixColumnId } from '../../../shared/comparison/report-settings.ts';
 import { runVerdict } from '../../../shared/verdict/verdict.ts';
 import { TargetStrip } from '../../components/TargetStrip.tsx';
 import { formatRateValue } from '../../lib/format.ts';
@@ -24,6 +24,8 @@ interface ComparisonResultsProps {
 export function ComparisonResults({ plan, outcomes, status, opened, onOpen }: ComparisonResultsProps) {
   // The run just closed, so its cell's button gets the focus back.
   const [closed, setClosed] = useState<number | null>(null);
+  // The columns picked for this plan's matrix, kept while a cell's run is open.
+  const [picked, setPicked] = useState<{ plan: ComparisonPlan; columns: MatrixColumnId[] } | null>(null);
   const run = opened === null ? null : openedRun(outcomes, opened);
   if (run === null || opened === null) {
     return (
@@ -33,6 +35,8 @@ export function ComparisonResults({ plan, outcomes, status, opened, onOpen }: Co
         status={status}
         onOpenRun={onOpen}
         returnFocus={closed}
+        shownColumns={picked?.plan === plan ? picked.columns : null}
+        onColumns={(columns) => setPicked({ plan, columns })}
       />
     );
   }

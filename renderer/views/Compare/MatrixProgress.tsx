@@ -127,7 +127,7 @@ export function MatrixProgress({
                                 key={c.coordinates.repetition}
                                 className={`rep rep--${badge.look === 'caveat' ? 'caveat' : status}`}
                                 title={`repetition ${c.coordinates.repetition + 1}: ${badge.text}: open its report`}
-                                aria-label={`Open ${comparisonTargetLabel(t)} ${levelLabel(kind, level)} ${title}`}
+                                aria-label={`Open ${comparisonTargetLabel(t)} · ${protocol} · ${levelLabel(kind, level)} ${title}`}
                                 data-testid="open-repetition"
                                 data-verdict={badge.look === 'caveat' ? 'caveat' : undefined}
                                 onClick={() => onOpenRun(index)}

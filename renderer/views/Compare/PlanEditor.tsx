@@ -13,6 +13,7 @@ import {
 import { IssuesContext, useTouchedIssues } from '../../editor/issues.ts';
 import { MonitorField } from '../../editor/MonitorField.tsx';
 import { TlsEditor, WorkersField } from '../../editor/OptionsEditors.tsx';
+import { urlFix } from '../../editor/fieldFixes.ts';
 import { ServerRowHead } from '../../editor/ServerRowHead.tsx';
 import {
   newPlanTarget,
@@ -162,6 +163,7 @@ export const PlanEditor = memo(function PlanEditor({
                   placeholder={URL_PLACEHOLDERS[p]}
                   value={t.urls[p]}
                   testId={`plan-target-${i}-${p}`}
+                  fixOf={urlFix}
                   onChange={(url) => setTarget(i, { urls: { ...t.urls, [p]: url } })}
                 />
               ))}

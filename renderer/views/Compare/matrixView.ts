@@ -29,7 +29,7 @@ export const LAYOUT_NAMES: Record<ReportLayout, string> = {
   http_load: 'http_load',
 };
 
-/** The matrix's columns with one turned on or off; a new one goes before the verdict, or last. */
+/** The matrix's columns with one turned on or off; a new one goes in its registry place among those shown. */
 export function toggleColumn(
   columns: readonly MatrixColumnId[],
   id: MatrixColumnId,
@@ -37,8 +37,10 @@ export function toggleColumn(
 ): MatrixColumnId[] {
   const without = columns.filter((c) => c !== id);
   if (!on) return without;
-  const verdict = without.indexOf('verdict');
-  return verdict === -1 ? [...without, id] : [...without.slice(0, verdict), id, ...without.slice(verdict)];
+  // In its place among the others: before the first one shown that comes after it in the registry.
+  const rank = (c: MatrixColumnId): number => MATRIX_COLUMN_IDS.indexOf(c);
+  const before = without.findIndex((c) => rank(c) > rank(id));
+  return before === -1 ? [...without, id] : [...without.slice(0, before), id, ...without.slice(before)];
 }
 
 /** Every column the picker offers, in the registry's order, with whether it is shown. */

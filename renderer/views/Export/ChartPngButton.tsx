@@ -9,10 +9,13 @@ import { downloadBlob } from './download.ts';
 export function ChartPngButton({
   canvasRef,
   subject,
+  chart,
   testId,
 }: {
   canvasRef: RefObject<HTMLCanvasElement | null>;
   subject: ChartSubject;
+  /** Which chart, in its button's name ("PNG of Throughput"): a page has several. */
+  chart: string;
   testId?: string;
 }) {
   const [failed, setFailed] = useState<string | null>(null);
@@ -33,6 +36,7 @@ export function ChartPngButton({
       type="button"
       className="btn btn--ghost btn--xs"
       title={failed ?? 'Save this chart as a PNG image'}
+      aria-label={`PNG of ${chart}`}
       data-testid={testId}
       onClick={save}
     >

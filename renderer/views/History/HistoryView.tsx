@@ -175,6 +175,9 @@ export function HistoryView({
                     {s.name}
                   </span>
                 </span>
+                <span className="history-item__ran" data-testid="history-ran">
+                  {s.ran}
+                </span>
                 <span className="history-item__meta muted small">
                   {formatWhen(s.createdAt)} · <span className={`status status--${s.status}`}>{s.status}</span>{' '}
                   ·{' '}

@@ -3,6 +3,7 @@ import type { CapacityPlan } from '../../../shared/capacity/plan.ts';
 import { capacityReports } from '../../../shared/capacity/report.ts';
 import type { ComparisonPlan } from '../../../shared/comparison/plan.ts';
 import type { RunRecord } from '../../../shared/records/history.ts';
+import { whatRan } from '../../../shared/records/what-ran.ts';
 import type { Scenario } from '../../../shared/model/scenario.ts';
 import { RunReport } from '../../report/RunReport.tsx';
 import { formatWhen } from '../../components/time.ts';
@@ -41,6 +42,9 @@ export function RecordView({ record, onLoadScenario, onLoadPlan, onLoadCapacity 
           <h2 className="record__title" data-testid="record-name">
             {record.name}
           </h2>
+          <p className="record__ran" data-testid="record-ran">
+            {whatRan(record)}
+          </p>
           <p className="muted small">
             {formatWhen(record.createdAt)} ·{' '}
             <span className={`status status--${record.status}`}>{record.status}</span> · Trebuchet{' '}

@@ -90,7 +90,7 @@ export function PresetsView({ api, onOpen }: PresetsViewProps) {
   const mine = presets.filter((p) => p.source === 'user');
 
   return (
-    <div className="view" data-testid="presets-view">
+    <main className="view" data-testid="presets-view">
       <header className="view__head">
         <div>
           <h1>Presets</h1>
@@ -189,7 +189,7 @@ export function PresetsView({ api, onOpen }: PresetsViewProps) {
         />
       )}
       {consentDialog}
-    </div>
+    </main>
   );
 }
 

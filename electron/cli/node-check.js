@@ -1,0 +1,56 @@
+// The Node version check before anything else loads. Plain JavaScript on purpose: it must run
+// on the old Node it refuses (Node 20, Debian 12's), which cannot load the TypeScript sources
+// and would die on them with ERR_UNKNOWN_FILE_EXTENSION and a stack trace. bin.js calls it
+// before it imports the CLI; `npm start` and `npm run serve` run this file first.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const PACKAGE_JSON = new URL('../../package.json', import.meta.url);
+
+/** Where a newer Node comes from, as the refusal says it. */
+export const NODE_DOWNLOAD = 'https://nodejs.org/en/download (or nvm: nvm install 24)';
+
+/** The oldest Node Trebuchet runs on, from package.json's engines.node (">=22.19.0"): [major, minor, patch]. */
+export function requiredNode() {
+  const range = JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')).engines?.node ?? '';
+  const m = /^>=\s*(\d+)\.(\d+)\.(\d+)$/.exec(range);
+  if (!m) throw new Error(`package.json: engines.node "${range}" is not ">=X.Y.Z"`);
+  return [Number(m[1]), Number(m[2]), Number(m[3])];
+}
+
+/**
+ * The sentence for a Node older than the required one ("Trebuchet needs Node 22.19 or newer
+ * (you have 20.20.2)..."), or null when this one will do.
+ * @param {string} version process.versions.node
+ * @param {number[]} required [major, minor, patch]
+ * @returns {string | null}
+ */
+export function nodeTooOld(version, required = requiredNode()) {
+  const have = version.split('.').map((n) => Number.parseInt(n, 10) || 0);
+  for (let i = 0; i < 3; i++) {
+    if ((have[i] ?? 0) > required[i]) return null;
+    if ((have[i] ?? 0) < required[i]) {
+      const [major, minor, patch] = required;
+      const wanted = patch === 0 ? `${major}.${minor}` : `${major}.${minor}.${patch}`;
+      return (
+        `Trebuchet needs Node ${wanted} or newer (you have ${version}).\n` +
+        `Get a current Node from ${NODE_DOWNLOAD}, then run the command again.\n`
+      );
+    }
+  }
+  return null;
+}
+
+/** Says why and exits 1 when this Node is too old; returns otherwise. */
+export function exitIfNodeTooOld() {
+  const problem = nodeTooOld(process.versions.node);
+  if (problem === null) return;
+  process.stderr.write(problem);
+  process.exit(1);
+}
+
+// Run as a script (the npm scripts' first step).
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  exitIfNodeTooOld();
+}
