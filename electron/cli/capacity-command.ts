@@ -8,7 +8,8 @@ import { stepScenario, type CapacityEvent, type CapacityPlan } from '../../share
 import { capacityReports, type SearchReport } from '../../shared/capacity/report.ts';
 import { formatCapacityReport, formatStepLine } from '../../shared/format/capacity-text.ts';
 import { targetLabel } from '../../shared/model/scenario.ts';
-import { countSecrets, withoutSecrets } from '../../shared/model/secret-headers.ts';
+import { withoutSecrets } from '../../shared/model/secret-headers.ts';
+import { capacityExport, capacityJson } from '../../shared/export/capacity.ts';
 import { RunManager } from '../engine/manager.ts';
 import { CapacityRunner, type CapacityOutcome } from '../services/capacity-runner.ts';
 import { capacityFromPreset, parseCapacityArgs, type ParsedCapacity } from './capacity-args.ts';
@@ -17,15 +18,8 @@ import { CAPACITY_HELP } from './help.ts';
 import { LazyStores, saveInHistory, untilDone, type CliContext } from './jobs.ts';
 import { findPreset, presetFilePath, readPresetFile } from './preset-lookup.ts';
 import { ProgressLine } from './progress.ts';
-import { EXIT, writeFiles } from './report.ts';
+import { EXIT, writeBundle } from './report.ts';
 import { CliInputError } from './values.ts';
-
-/** What --format json and --json hold: the plan, every step's run, and each target's answer. */
-function capacityJson(outcome: CapacityOutcome, reports: readonly SearchReport[]): string {
-  const answers = reports.map((r) => ({ target: r.label, answer: r.answer }));
-  const { plan, status, steps } = outcome;
-  return `${JSON.stringify({ plan, status, answers, steps }, null, 2)}\n`;
-}
 
 /**
  * 130 when interrupted; 1 when the engine broke down, a file could not be written, or a
@@ -133,10 +127,7 @@ export async function capacityCommand(ctx: CliContext): Promise<number> {
   const shown = withoutSecrets(outcome, output.keepSecrets);
   const reports = capacityReports(shown.plan, shown.steps, null);
   ctx.stdout.write(output.format === 'json' ? capacityJson(shown, reports) : formatCapacityReport(reports));
-  const files = await writeFiles(
-    output.jsonFile ? [[output.jsonFile, capacityJson(shown, reports)]] : [],
-    countSecrets(shown) > 0,
-  );
+  const files = await writeBundle(capacityExport(shown), output, shown);
   for (const path of files.written) ctx.stderr.write(`wrote ${path}\n`);
   for (const { path, message } of files.failed) {
     ctx.stderr.write(`trebuchet capacity: could not write ${path}: ${message}\n`);
