@@ -216,7 +216,10 @@ export function CaveatList({
               title={cellLabel(plan, cell)}
               onOpenRun={onOpenRun}
             />
-            <span className={`verdict-badge verdict-badge--${verdictTone(cell.verdict)}`}>
+            <span
+              className={`verdict-badge verdict-badge--${verdictTone(cell.verdict)}`}
+              data-testid="caveat-word"
+            >
               {verdictWord(cell.verdict)}
             </span>
           </span>

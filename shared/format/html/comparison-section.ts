@@ -89,7 +89,7 @@ function caveats(plan: ComparisonPlan, cells: readonly MatrixCell[]): string {
   // As the app lists them: a cell per line, not clean first, its verdict word and every caveat.
   const items = cellsWithCaveats(cells).map((c) => {
     const tone = VERDICT_CLASS[verdictTone(c.verdict)];
-    return `<li class="${tone}" data-testid="matrix-caveat" data-verdict="${esc(c.verdict.state)}"><span class="badge ${tone}">${esc(verdictWord(c.verdict))}</span> <strong>${esc(cellLabel(plan, c))}</strong>: ${esc(c.verdict.caveats.map((v) => v.message).join(' '))}</li>`;
+    return `<li class="${tone}" data-testid="matrix-caveat" data-verdict="${esc(c.verdict.state)}"><span class="badge ${tone}" data-testid="caveat-word">${esc(verdictWord(c.verdict))}</span> <strong>${esc(cellLabel(plan, c))}</strong>: ${esc(c.verdict.caveats.map((v) => v.message).join(' '))}</li>`;
   });
   const measured = cells.filter((c) => c.results.length > 0);
   const counts = VERDICT_STATES.flatMap((s) => {
