@@ -1,6 +1,6 @@
 /**
  * One result of each kind, as the engine and the runners make them, for the tests that feed
- * the same result to every view and export (test/unit/one-figure-everywhere.test.tsx) and to
+ * the same result to every view and export (test/unit/renderer-one-figure.test.tsx) and to
  * both the CLI's and the app's export paths.
  */
 import { capacityPlanSchema, type CapacityStep } from '../../shared/capacity/plan.ts';

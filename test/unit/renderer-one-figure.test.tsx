@@ -92,7 +92,9 @@ describe('one run in every view and export', () => {
     expect(Number(summary!['rate (req/s)']).toFixed(2)).toBe(rps.toFixed(2));
     expect(htmlCard('Requests/s', 'value')).toBe(card('rps'));
     expect(htmlCard('Requests/s', 'detail')).toBe(detail('rps'));
-    const jmeter = renderReport([run], 'jmeter').split('\n').find((l) => l.startsWith('nginx'))!;
+    const jmeter = renderReport([run], 'jmeter')
+      .split('\n')
+      .find((l) => l.startsWith('nginx'))!;
     expect(num(/ ([\d.,]+)\/sec /.exec(jmeter)![1]!)).toBe(Number(rps.toFixed(1)));
     expect(num(after(renderReport([run], 'http_load'), '3020 fetches, ').split(' in ')[1]!)).toBe(3.023);
     // vegeta's rate is what was sent over the attack (the card's "sent"); its throughput, the
@@ -256,9 +258,7 @@ describe('one comparison with repetitions and caveats in every view and export',
     expect(screen.queryByTestId('chart-compare-bars-note')).toBeNull();
     expect(screen.getByTestId('chart-compare-bars').getAttribute('data-caveats')).toBe('0');
     const cleanDoc = htmlDoc(filesOf(comparisonExport(clean)).html);
-    expect(txt(cleanDoc.querySelector('[data-testid="comparison-verdicts"] p'))).toBe(
-      'Cells: 1 clean',
-    );
+    expect(txt(cleanDoc.querySelector('[data-testid="comparison-verdicts"] p'))).toBe('Cells: 1 clean');
     expect(txt(cleanDoc.querySelector('.charts'))).not.toMatch(/not the server/);
   });
 });
