@@ -6,7 +6,6 @@
  * (rendered in jsdom) downloads its bundle, all in one zip (read back by Python's zipfile)
  * and each file on its own: same names, same bytes.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +23,7 @@ import { ComparisonReport } from '../../renderer/views/Compare/ComparisonReport.
 import { endAfterAll } from '../helpers/cleanup.ts';
 import { runCli } from '../helpers/cli.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
+import { readZip } from '../helpers/zip.ts';
 
 vi.mock('../../renderer/charts/setup.ts', () => ({
   Chart: class {
@@ -102,17 +102,11 @@ function folder(path: string): Record<string, string> {
   return Object.fromEntries(readdirSync(path).map((n) => [n, readFileSync(join(path, n), 'utf8')]));
 }
 
-/** A zip's files by name, read and CRC-checked by Python's zipfile, not by our own code. */
+/** A zip's files by name, read back by Python's zipfile. */
 function unzip(bytes: Uint8Array): Record<string, string> {
   const file = join(dir, `download-${Date.now()}.zip`);
   writeFileSync(file, bytes);
-  const script =
-    'import json, sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nassert z.testzip() is None\n' +
-    'print(json.dumps({n: z.read(n).decode("utf-8") for n in z.namelist()}))';
-  return JSON.parse(execFileSync('python3', ['-c', script, file], { encoding: 'utf8' })) as Record<
-    string,
-    string
-  >;
+  return readZip(file);
 }
 
 /**

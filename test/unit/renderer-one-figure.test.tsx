@@ -277,7 +277,7 @@ describe('one capacity search in every view and export', () => {
       'nginx holds at least 1,200 req/s (stopped), apache: no rate (not even 400 req/s held) at p99 < 10 ms',
     );
     expect(text.trimEnd().split('\n').at(-1)).toBe(sentence);
-    expect(txt(doc.querySelector('[data-testid="capacity-answer"] strong'))).toBe(sentence);
+    expect(txt(doc.querySelector('[data-testid="capacity-answer"]'))).toBe(sentence);
     const steps = csv(files['steps.csv']);
     for (const index of [0, 1]) {
       const ui = [...screen.getByTestId(`capacity-steps-${index}`).querySelectorAll('tbody tr')].map((r) =>

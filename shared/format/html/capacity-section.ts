@@ -25,7 +25,7 @@ function answers(reports: readonly SearchReport[]): string {
       `<li class="${r.answer?.exact === false ? 'warn' : 'good'}"><strong>${esc(r.label)}</strong>: ${esc(r.answer?.message ?? 'not finished')}</li>`,
   );
   return (
-    `<div class="verdict good" data-testid="capacity-answer"><p><strong>${esc(capacitySentence(goal, answered))}</strong></p>` +
+    `<div class="verdict good"><p data-testid="capacity-answer"><strong>${esc(capacitySentence(goal, answered))}</strong></p>` +
     `<ul>${items.join('')}</ul></div>`
   );
 }
