@@ -133,7 +133,7 @@ describe('HTML report of a comparison', () => {
     expect(html).toContain('>4,530.00</td>');
     expect(html).toContain('<td class="num">25,396</td><td class="num">24,587</td>');
     expect(html).toContain(
-      '<span class="badge bad">rate not reached</span> <strong>apache · http · 10000 req/s</strong>',
+      '<span class="badge bad" data-testid="caveat-word">rate not reached</span> <strong>apache · http · 10000 req/s</strong>',
     );
     expect(html.match(/fill="url\(#hatch-1\)"/g)).toHaveLength(1);
     expect(html).toContain('apache (!)');
