@@ -179,7 +179,7 @@ describe('a run whose every response is a 404', () => {
     await page.getByTestId('run-button').click();
     expect(await waitForStatus(app, ['completed', 'cancelled', 'failed'])).toBe('completed');
     const badge = page.getByTestId('run-status');
-    expect(await badge.textContent()).toBe('completed · all 404');
+    expect(await badge.textContent()).toBe('completed · all non-2xx');
     expect(await badge.getAttribute('class')).toContain('badge--caveat');
     expect(await badge.getAttribute('class')).not.toContain('badge--completed');
     const verdict = page.getByTestId('verdict');
