@@ -17,7 +17,7 @@ import type { Preset } from '../../shared/records/presets.ts';
 import { parseWith } from '../../shared/model/validation.ts';
 import type { FileIo } from './files.ts';
 import { checkInputFiles, optionsFromFlags, overrideRequest, requestFlags } from './flag-overrides.ts';
-import { historyFromFlags, outputFile, type HistoryOptions } from './output-flags.ts';
+import { filesFromFlags, historyFromFlags, type HistoryOptions, type OutputFiles } from './output-flags.ts';
 import { pointPlanTargets, pointScenarioTargets, type TargetPointer } from './preset-targets.ts';
 import { FLAG_OF_PATH, flagError, flagIssue, RUN_OPTIONS, targetPointers, type Values } from './run-flags.ts';
 import { CliInputError, parseDurationSeconds, parseRate, parseWholeNumber } from './values.ts';
@@ -49,6 +49,9 @@ const CAPACITY_OPTIONS = {
   interval: RUN_OPTIONS.interval,
   format: RUN_OPTIONS.format,
   json: RUN_OPTIONS.json,
+  csv: RUN_OPTIONS.csv,
+  html: RUN_OPTIONS.html,
+  export: RUN_OPTIONS.export,
   quiet: RUN_OPTIONS.quiet,
   save: RUN_OPTIONS.save,
   'data-dir': RUN_OPTIONS['data-dir'],
@@ -68,11 +71,9 @@ const CAPACITY_FLAG_OF_PATH: readonly [RegExp, string][] = [
   ...FLAG_OF_PATH,
 ];
 
-export interface CapacityOutput {
+export interface CapacityOutput extends OutputFiles {
   /** text (the default) or json, on stdout. */
   format: 'text' | 'json';
-  /** Write the plan, every step's run and the answers as JSON here. */
-  jsonFile: string | null;
   quiet: boolean;
   keepSecrets: boolean;
 }
@@ -194,7 +195,7 @@ export function parseCapacityArgs(argv: readonly string[], io: FileIo): ParsedCa
     help: false,
     output: {
       format: v.format === 'json' ? 'json' : 'text',
-      jsonFile: outputFile('--json', v.json, io),
+      ...filesFromFlags(v, io),
       quiet: v.quiet === true,
       keepSecrets: v['keep-secrets'] === true,
     },

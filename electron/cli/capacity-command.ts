@@ -4,11 +4,12 @@
  * history when asked, with the exit code saying whether every target held a rate.
  */
 import { judgeStep, stepFigures } from '../../shared/capacity/search.ts';
-import { stepScenario, type CapacityPlan, type CapacityStep } from '../../shared/capacity/plan.ts';
-import { capacityReports, type SearchReport } from '../../shared/capacity/report.ts';
+import { stepScenario, type CapacityPlan } from '../../shared/capacity/plan.ts';
+import { capacityReports, type CapacityResult, type SearchReport } from '../../shared/capacity/report.ts';
 import { formatCapacityReport, formatStepLine } from '../../shared/format/capacity-text.ts';
 import { targetLabel } from '../../shared/model/scenario.ts';
-import { countSecrets, withoutSecrets } from '../../shared/model/secret-headers.ts';
+import { withoutSecrets } from '../../shared/model/secret-headers.ts';
+import { capacityExport, capacityJson } from '../../shared/export/capacity.ts';
 import type { RunnerEvent } from '../jobs/runner.ts';
 import { capacityFromPreset, parseCapacityArgs, type ParsedCapacity } from './capacity-args.ts';
 import { nodeFileIo, type FileIo } from './files.ts';
@@ -16,22 +17,8 @@ import { CAPACITY_HELP } from './help.ts';
 import { LazyStores, runJob, saveInHistory, type CliContext, type JobOutcome } from './jobs.ts';
 import { findPreset, presetFilePath, readPresetFile } from './preset-lookup.ts';
 import { ProgressLine } from './progress.ts';
-import { EXIT, writeFiles } from './report.ts';
+import { EXIT, writeBundle } from './report.ts';
 import { CliInputError } from './values.ts';
-
-/** A finished capacity job: every measured step, in run order (the answers are judged from them). */
-interface CapacityOutcome {
-  plan: CapacityPlan;
-  status: JobOutcome<'capacity'>['status'];
-  steps: CapacityStep[];
-}
-
-/** What --format json and --json hold: the plan, every step's run, and each target's answer. */
-function capacityJson(outcome: CapacityOutcome, reports: readonly SearchReport[]): string {
-  const answers = reports.map((r) => ({ target: r.label, answer: r.answer }));
-  const { plan, status, steps } = outcome;
-  return `${JSON.stringify({ plan, status, answers, steps }, null, 2)}\n`;
-}
 
 /**
  * 130 when interrupted; 1 when the engine broke down, a file could not be written, or a
@@ -141,14 +128,11 @@ export async function capacityCommand(ctx: CliContext): Promise<number> {
     progress?.finish();
   }
   const { interrupted } = run;
-  const outcome: CapacityOutcome = { plan, status: run.status, steps: run.results };
+  const outcome = { plan, status: run.status, steps: run.results } satisfies CapacityResult;
   const shown = withoutSecrets(outcome, output.keepSecrets);
   const reports = capacityReports(shown.plan, shown.steps, null);
   ctx.stdout.write(output.format === 'json' ? capacityJson(shown, reports) : formatCapacityReport(reports));
-  const files = await writeFiles(
-    output.jsonFile ? [[output.jsonFile, capacityJson(shown, reports)]] : [],
-    countSecrets(shown) > 0,
-  );
+  const files = await writeBundle(capacityExport(shown), output, shown);
   for (const path of files.written) ctx.stderr.write(`wrote ${path}\n`);
   for (const { path, message } of files.failed) {
     ctx.stderr.write(`trebuchet capacity: could not write ${path}: ${message}\n`);

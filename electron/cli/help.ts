@@ -101,10 +101,15 @@ Output:
                           with its verdict (clean, or why the figures are not the server's)
       --json FILE         write the result as JSON (an array when there are several targets)
       --csv FILE          write FILE's base name + .summary.csv, .timeseries.csv, .percentiles.csv
-                          (and .resources.csv when the server was sampled)
-                          (a comparison: .matrix.csv and .summary.csv)
+                          (and .resources.csv when the server was sampled, .stages.csv when
+                          staged); a comparison: .matrix.csv, .summary.csv, .timeseries.csv,
+                          a .percentiles-<protocol>-<level>.csv per level (and .resources.csv)
       --html FILE         write a self-contained HTML report (charts, tables, verdicts, facts;
                           opens offline, loads nothing) of the run or the comparison
+      --export DIR        write every file the app's Download all holds into DIR (made if
+                          missing), named after the run: NAME.json, every NAME.*.csv,
+                          NAME.html and the text reports NAME.report.txt, .ab.txt,
+                          .vegeta.txt, .http_load.txt, .jmeter.txt
       --save              keep the run in the history the app and trebuchet serve show (off by
                           default, so scripts leave no trace; secret header values are cleared)
       --data-dir DIR      where presets/ and history/ are (as trebuchet serve --data-dir)
@@ -166,6 +171,14 @@ Output:
       --format F          text (every step and each server's answer, then one sentence:
                           "nginx holds N req/s, Apache M req/s at p99 < 10 ms") or json
       --json FILE         write the plan, every step's run and the answers as JSON
+      --csv FILE          write FILE's base name + .steps.csv (a row per step), .answers.csv
+                          (a row per server), and every step's run as .summary.csv,
+                          .timeseries.csv, .percentiles.csv (.resources.csv when sampled)
+      --html FILE         write a self-contained HTML report: the answers, the knee, every
+                          step and its run
+      --export DIR        write every file the app's Download all holds into DIR (made if
+                          missing): the above, and the text reports (.report.txt, and each
+                          step's run as .ab.txt, .vegeta.txt, .http_load.txt, .jmeter.txt)
       --save              keep the search in the history (each step's run with it)
       --data-dir DIR      where presets/ and history/ are (as trebuchet serve --data-dir)
       --keep-secrets      keep secret header values in the output (cleared by default)

@@ -10,15 +10,21 @@ import { CliInputError, parseDataDir } from './values.ts';
 const REPORT_FORMATS = ['text', 'ab', 'vegeta', 'http_load', 'jmeter', 'json'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
-export interface OutputOptions {
-  /** --format; null when not given (a run prints text, a comparison its plan's layout). */
-  format: ReportFormat | null;
+/** Where the files of the export bundle (shared/export/) go; see bundlePaths. */
+export interface OutputFiles {
   /** Write the result(s) as JSON here. */
   jsonFile: string | null;
-  /** Base path for the CSV files (see csvPaths). */
+  /** Base path of the CSV files: out.csv -> out.summary.csv, out.matrix.csv, ... */
   csvFile: string | null;
   /** Write the self-contained HTML report here. */
   htmlFile: string | null;
+  /** Write every file of the bundle into this folder, named as the app's downloads are. */
+  exportDir: string | null;
+}
+
+export interface OutputOptions extends OutputFiles {
+  /** --format; null when not given (a run prints text, a comparison its plan's layout). */
+  format: ReportFormat | null;
   /** No progress lines on stderr. */
   quiet: boolean;
   /** Keep secret header values in the report and the files (--keep-secrets); cleared by default. */
@@ -42,6 +48,34 @@ export function outputFile(flag: string, path: string | undefined, io: FileIo): 
   return abs;
 }
 
+/**
+ * A folder for --export: an existing folder, or a new one in an existing folder (made when
+ * the files are written), so a long run does not end in a write error.
+ */
+export function outputDir(flag: string, path: string | undefined, io: FileIo): string | null {
+  if (path === undefined) return null;
+  const abs = resolve(io.cwd, path);
+  if (io.exists(abs) && !io.isDirectory(abs))
+    throw new CliInputError(flag, `${abs} is not a folder; give a folder`);
+  if (!io.isDirectory(abs) && !io.isDirectory(dirname(abs))) {
+    throw new CliInputError(flag, `folder does not exist: ${dirname(abs)}`);
+  }
+  return abs;
+}
+
+/** --json, --csv, --html and --export, checked. */
+export function filesFromFlags(
+  v: { json?: string; csv?: string; html?: string; export?: string },
+  io: FileIo,
+): OutputFiles {
+  return {
+    jsonFile: outputFile('--json', v.json, io),
+    csvFile: outputFile('--csv', v.csv, io),
+    htmlFile: outputFile('--html', v.html, io),
+    exportDir: outputDir('--export', v.export, io),
+  };
+}
+
 export function outputFromFlags(v: Values, io: FileIo): OutputOptions {
   const format = v.format ?? null;
   if (format !== null && !(REPORT_FORMATS as readonly string[]).includes(format)) {
@@ -49,9 +83,7 @@ export function outputFromFlags(v: Values, io: FileIo): OutputOptions {
   }
   return {
     format: format as ReportFormat | null,
-    jsonFile: outputFile('--json', v.json, io),
-    csvFile: outputFile('--csv', v.csv, io),
-    htmlFile: outputFile('--html', v.html, io),
+    ...filesFromFlags(v, io),
     quiet: v.quiet === true,
     keepSecrets: v['keep-secrets'] === true,
     failUnlessClean: v['fail-unless-clean'] === true,

@@ -7,7 +7,8 @@ import type { Scenario } from '../../shared/model/scenario.ts';
 import { failedRequests } from '../../shared/format/summary.ts';
 import { formatCount, formatDurationMs, formatRate } from '../../shared/format/units.ts';
 import { loadSeconds } from '../../shared/stages/load-plan.ts';
-import { runVerdict, verdictLabel } from '../../shared/verdict/verdict.ts';
+import { runVerdict, verdictSummary } from '../../shared/verdict/verdict.ts';
+import { caveatMark } from '../../shared/format/verdict-text.ts';
 
 const QUIET_UNDER_SECONDS = 2;
 
@@ -43,7 +44,7 @@ export function cellSummaryLine(r: RunResult): string {
     p99 === undefined ? 'no responses' : `p99 ${formatDurationMs(p99)}`,
     `total ${formatCount(r.requests.total)}`,
     `failed ${formatCount(failed)}`,
-    ...(verdict.caveats.length === 0 ? [] : [`! ${verdictLabel(verdict)}`]),
+    ...(verdict.caveats[0] ? [`${caveatMark(verdict.caveats[0])} ${verdictSummary(verdict)}`] : []),
   ].join('  ');
 }
 

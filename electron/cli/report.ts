@@ -1,90 +1,60 @@
-/** What `trebuchet run` prints and writes once the run or comparison is over. */
-import { stat } from 'node:fs/promises';
-import { labelResults } from '../../shared/format/labels.ts';
-import {
-  comparisonMatrixCsv,
-  percentilesCsv,
-  resourcesCsv,
-  summaryCsv,
-  timeSeriesCsv,
-} from '../../shared/format/csv.ts';
-import {
-  formatComparisonReport,
-  formatPreflightFailures,
-  PREFLIGHT_FIX_FLAGS,
-  runLabel,
-} from '../../shared/format/comparison-text.ts';
-import { comparisonHtmlReport, runHtmlReport } from '../../shared/format/html-report.ts';
-import { formatRunReport } from '../../shared/format/report.ts';
-import { stagesCsv } from '../../shared/format/stages.ts';
-import { PREFLIGHT_FIX_LABELS } from '../../shared/model/preflight.ts';
+/**
+ * What `trebuchet run` and `trebuchet capacity` print and write once the job is over: the
+ * report on stdout, and the files of the result's export bundle (shared/export/) where
+ * --json, --csv, --html and --export say.
+ */
+import { mkdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { formatComparisonResult } from '../../shared/format/comparison-text.ts';
+import { formatRunsReport } from '../../shared/format/report.ts';
+import type { ComparisonResult } from '../../shared/comparison/result.ts';
+import { comparisonExport, comparisonJson } from '../../shared/export/comparison.ts';
+import { partFileName, type ExportBundle } from '../../shared/export/files.ts';
+import { runExport, runJson } from '../../shared/export/run.ts';
 import type { RunResult } from '../../shared/model/result.ts';
 import { runVerdict } from '../../shared/verdict/verdict.ts';
-import type { ComparisonOutcome } from '../jobs/comparison.ts';
-import { PRIVATE_FILE_MODE, SHARED_FILE_MODE, writeFileAtomic } from '../stores/files.ts';
 import { countSecrets } from '../../shared/model/secret-headers.ts';
-import type { OutputOptions, ReportFormat } from './output-flags.ts';
+import { PRIVATE_FILE_MODE, SHARED_FILE_MODE, writeFileAtomic } from '../stores/files.ts';
+import type { OutputFiles, OutputOptions, ReportFormat } from './output-flags.ts';
 
 export const EXIT = { ok: 0, failed: 1, badInput: 2, interrupted: 130 } as const;
 
-/** One target's result as an object; several as an array (what --json and --format json hold). */
-export function resultsJson(results: readonly RunResult[]): string {
-  return JSON.stringify(results.length === 1 ? results[0] : results, null, 2) + '\n';
-}
-
 export function renderReport(results: readonly RunResult[], format: ReportFormat): string {
-  if (format === 'json') return resultsJson(results);
-  const separator = format === 'text' ? `\n${'-'.repeat(78)}\n\n` : '\n';
-  return results.map((r, i) => formatRunReport(r, format, i, results.length)).join(separator);
-}
-
-/** What --format json and --json hold for a comparison. */
-function comparisonJson(outcome: ComparisonOutcome): string {
-  const { plan, status, table, outcomes, preflightFailures } = outcome;
-  return JSON.stringify({ plan, status, table, outcomes, preflightFailures }, null, 2) + '\n';
+  return format === 'json' ? runJson(results) : formatRunsReport(results, format);
 }
 
 /**
  * A comparison's report: each run in the chosen layout (the plan's own when none was asked
  * for) under its place in the matrix, then the matrix; or why it did not start.
  */
-export function renderComparisonReport(outcome: ComparisonOutcome, format: ReportFormat | null): string {
-  if (format === 'json') return comparisonJson(outcome);
-  if (outcome.preflightFailures.length > 0) {
-    return formatPreflightFailures(
-      outcome.preflightFailures,
-      (fix) => `${PREFLIGHT_FIX_LABELS[fix]} (${PREFLIGHT_FIX_FLAGS[fix]})`,
-    );
+export function renderComparisonReport(outcome: ComparisonResult, format: ReportFormat | null): string {
+  return format === 'json' ? comparisonJson(outcome) : formatComparisonResult(outcome, format);
+}
+
+/** `--csv out.csv` and a CSV part ("matrix.csv") -> out.matrix.csv */
+const csvPath = (file: string, part: string): string => `${file.replace(/\.csv$/i, '')}.${part}`;
+
+/**
+ * Where each file of a bundle goes: the JSON to --json, the HTML to --html, every CSV next to
+ * --csv's base name (out.csv -> out.summary.csv, out.timeseries.csv, ...), and with --export
+ * every file, text reports included, into that folder under the name the app downloads it as.
+ */
+export function bundlePaths(
+  bundle: ExportBundle,
+  out: OutputFiles,
+): { path: string; render: () => string }[] {
+  const paths: { path: string; render: () => string }[] = [];
+  for (const part of bundle.parts) {
+    // A file asked for twice (--json and --export) is made once.
+    let made: string | null = null;
+    const render = (): string => (made ??= part.render());
+    const to = (path: string): number => paths.push({ path, render });
+    if (part.part === 'json' && out.jsonFile) to(out.jsonFile);
+    if (part.part === 'html' && out.htmlFile) to(out.htmlFile);
+    if (part.part.endsWith('.csv') && out.csvFile) to(csvPath(out.csvFile, part.part));
+    if (out.exportDir) to(join(out.exportDir, partFileName(bundle, part)));
   }
-  return formatComparisonReport(outcome.plan, outcome.outcomes, {
-    ...(format === null ? {} : { layout: format }),
-    status: outcome.status,
-  });
-}
-
-/** `--csv out.csv` and a part name -> out.<part>.csv */
-const csvPath = (file: string, part: string): string => `${file.replace(/\.csv$/i, '')}.${part}.csv`;
-
-/** `--csv out.csv` -> out.summary.csv, out.timeseries.csv, out.percentiles.csv (and out.resources.csv, out.stages.csv). */
-export function csvPaths(file: string): {
-  summary: string;
-  timeseries: string;
-  percentiles: string;
-  resources: string;
-  stages: string;
-} {
-  return {
-    summary: csvPath(file, 'summary'),
-    timeseries: csvPath(file, 'timeseries'),
-    percentiles: csvPath(file, 'percentiles'),
-    resources: csvPath(file, 'resources'),
-    stages: csvPath(file, 'stages'),
-  };
-}
-
-/** `--csv out.csv` for a comparison -> out.matrix.csv (one row per cell) and out.summary.csv (one per run). */
-export function comparisonCsvPaths(file: string): { matrix: string; summary: string } {
-  return { matrix: csvPath(file, 'matrix'), summary: csvPath(file, 'summary') };
+  return paths;
 }
 
 /** Why an output file could not be written, in words (the temporary file's name says nothing). */
@@ -137,54 +107,45 @@ export async function writeFiles(
   return out;
 }
 
-/** Writes the --json, --csv and --html files of results with secret values cleared (see withoutSecrets). */
+/**
+ * Writes the files of a result's bundle that the flags ask for (--export's folder made when
+ * missing), owner-only when the result still holds a secret header value (--keep-secrets).
+ */
+export async function writeBundle(
+  bundle: ExportBundle,
+  out: OutputFiles,
+  result: unknown,
+): Promise<WrittenFiles> {
+  const paths = bundlePaths(bundle, out);
+  if (out.exportDir) {
+    try {
+      await mkdir(out.exportDir, { recursive: true });
+    } catch (err) {
+      return { written: [], failed: paths.map(({ path }) => ({ path, message: writeFailure(err) })) };
+    }
+  }
+  return writeFiles(
+    paths.map(({ path, render }) => [path, render()] as const),
+    countSecrets(result) > 0,
+  );
+}
+
+/** Writes a run's files, of results with secret values cleared unless kept (see withoutSecrets). */
 export function writeOutputFiles(
   results: readonly RunResult[],
   output: OutputOptions,
 ): Promise<WrittenFiles> {
-  const files: [string, string][] = [];
-  if (output.jsonFile) files.push([output.jsonFile, resultsJson(results)]);
-  if (output.htmlFile) {
-    const layout = output.format === null || output.format === 'json' ? 'text' : output.format;
-    files.push([output.htmlFile, runHtmlReport(results, { layout })]);
-  }
-  if (output.csvFile) {
-    const labelled = labelResults(results);
-    const paths = csvPaths(output.csvFile);
-    files.push(
-      [paths.summary, summaryCsv(labelled)],
-      [paths.timeseries, timeSeriesCsv(labelled)],
-      [paths.percentiles, percentilesCsv(labelled)],
-    );
-    // Only when a server was sampled: a run with the monitor off writes what it always did.
-    if (results.some((r) => r.serverResources && r.serverResources.samples.length > 0)) {
-      files.push([paths.resources, resourcesCsv(labelled)]);
-    }
-    if (results.some((r) => r.stages)) files.push([paths.stages, stagesCsv(labelled)]);
-  }
-  return writeFiles(files, countSecrets(results) > 0);
+  const htmlLayout = output.format === null || output.format === 'json' ? 'text' : output.format;
+  const name = results[0]?.scenarioName ?? 'run';
+  return writeBundle(runExport({ name, results, htmlLayout }), output, results);
 }
 
-/** Writes a comparison's --json, --csv and --html files, of an outcome with secret values cleared (see withoutSecrets). */
+/** Writes a comparison's files, of an outcome with secret values cleared unless kept (see withoutSecrets). */
 export function writeComparisonFiles(
-  outcome: ComparisonOutcome,
+  outcome: ComparisonResult,
   output: OutputOptions,
 ): Promise<WrittenFiles> {
-  const files: [string, string][] = [];
-  if (output.jsonFile) files.push([output.jsonFile, comparisonJson(outcome)]);
-  if (output.htmlFile) files.push([output.htmlFile, comparisonHtmlReport(outcome)]);
-  if (output.csvFile) {
-    const paths = comparisonCsvPaths(output.csvFile);
-    const labelled = outcome.outcomes.map((o) => ({
-      label: runLabel(outcome.plan, o.coordinates),
-      result: o.result,
-    }));
-    files.push(
-      [paths.matrix, comparisonMatrixCsv(outcome.table, outcome.outcomes)],
-      [paths.summary, summaryCsv(labelled)],
-    );
-  }
-  return writeFiles(files, countSecrets(outcome) > 0);
+  return writeBundle(comparisonExport(outcome), output, outcome);
 }
 
 /**

@@ -50,6 +50,7 @@ export const RUN_OPTIONS = {
   json: { type: 'string' },
   csv: { type: 'string' },
   html: { type: 'string' },
+  export: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   'keep-secrets': { type: 'boolean' },
   'fail-unless-clean': { type: 'boolean' },

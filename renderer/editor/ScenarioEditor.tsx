@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { formatCount } from '../lib/format.ts';
+import { formatCount } from '../../shared/format/units.ts';
 import { fieldPaths, workersSummary, type ScenarioDraft } from './draft.ts';
 import { IssuesContext } from './issues.ts';
 import { LoadEditor } from './LoadEditor.tsx';

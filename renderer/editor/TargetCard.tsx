@@ -9,7 +9,7 @@ import { PickFileField } from './PickFileField.tsx';
 import { pickBody } from './pickedFile.ts';
 import { useFileAccess } from './useFileAccess.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
-import { formatBytes } from '../lib/format.ts';
+import { formatBytes } from '../../shared/format/units.ts';
 
 interface TargetCardProps {
   index: number;

@@ -189,7 +189,10 @@ export function createJobStore<K extends JobKind, V>(
         const reading = series.last!;
         set({
           lastEvent: n,
-          live: withLive(part, (p) => ({ ...p, server: serverAfterReading(p.server, series.items, reading) })),
+          live: withLive(part, (p) => ({
+            ...p,
+            server: serverAfterReading(p.server, series.items, reading),
+          })),
         });
         for (const l of serverListeners) l(part, reading, change);
         return;
@@ -278,7 +281,8 @@ export function createJobStore<K extends JobKind, V>(
       });
     },
     requestStop() {
-      if (state.phase === 'starting' || state.phase === 'running') set({ phase: 'stopping', stopRequested: true });
+      if (state.phase === 'starting' || state.phase === 'running')
+        set({ phase: 'stopping', stopRequested: true });
     },
     addError(message) {
       set({ errors: [...state.errors, { part: null, message }] });

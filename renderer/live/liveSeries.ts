@@ -4,6 +4,7 @@ import type { SeriesChange } from '../../shared/model/sample-series.ts';
 import type { Load } from '../../shared/model/scenario.ts';
 import { windowTarget } from '../../shared/stages/load-plan.ts';
 import type { Palette } from '../charts/palette.ts';
+import { LATENCY_SERIES, THROUGHPUT_SERIES } from '../../shared/format/series.ts';
 
 export type StatusClass = '2xx' | '3xx' | '4xx' | '5xx';
 
@@ -85,25 +86,16 @@ export const LIVE_CHARTS: readonly LiveChartSpec[] = [
     id: 'throughput',
     title: 'Throughput',
     unit: 'req/s',
-    series: [
-      {
-        id: 'rps',
-        label: 'req/s',
-        color: (p) => p.throughput,
-        value: (s) => s.requestsPerSecond,
-        fill: true,
-      },
-    ],
+    series: THROUGHPUT_SERIES.map((s) => ({ ...s, color: (p: Palette) => p.throughput, fill: true })),
   },
   {
     id: 'latency',
     title: 'Latency',
     unit: 'ms',
-    series: [
-      { id: 'p50', label: 'p50', color: (p) => p.p50, value: (s) => s.latency?.p50 ?? null },
-      { id: 'p90', label: 'p90', color: (p) => p.p90, value: (s) => s.latency?.p90 ?? null },
-      { id: 'p99', label: 'p99', color: (p) => p.p99, value: (s) => s.latency?.p99 ?? null },
-    ],
+    series: LATENCY_SERIES.map((s) => ({
+      ...s,
+      color: (p: Palette) => p[s.id === 'rps' ? 'throughput' : s.id],
+    })),
   },
   {
     id: 'status',

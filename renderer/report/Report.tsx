@@ -2,7 +2,7 @@ import { memo, useMemo } from 'react';
 import type { RunResult } from '../../shared/model/result.ts';
 import { runVerdict } from '../../shared/verdict/verdict.ts';
 import { Alert } from '../components/Alert.tsx';
-import { formatGrouped } from '../lib/format.ts';
+import { formatSeconds } from '../../shared/format/units.ts';
 import { PercentileChart } from './PercentileChart.tsx';
 import {
   ConnectionTimes,
@@ -71,7 +71,7 @@ export const ReportDetails = memo(function ReportDetails({ results, shown }: Rep
       <Facts result={result} />
       <p className="muted small report-foot">
         Run {result.runId} · {new Date(result.startedAt).toLocaleString()} · measured{' '}
-        {formatGrouped(result.durationSeconds, 2)} s
+        {formatSeconds(result.durationSeconds)}
       </p>
     </section>
   );

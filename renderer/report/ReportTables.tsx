@@ -1,14 +1,8 @@
 import type { ReactNode } from 'react';
 import type { Phase, PhaseStats, RunResult } from '../../shared/model/result.ts';
-import { formatCount, formatMsValue, formatRatio } from '../lib/format.ts';
-import {
-  errorRows,
-  percentileRows,
-  phaseRows,
-  statusRows,
-  thresholdActualText,
-  thresholdText,
-} from './reportModel.ts';
+import { formatCount, formatMsValue, formatPercent } from '../../shared/format/units.ts';
+import { thresholdActualText, thresholdText } from '../../shared/format/report.ts';
+import { errorRows, percentileRows, phaseRows, statusRows } from './reportModel.ts';
 
 /** ab's percentile table, with a bar per row so the tail stands out. */
 export function LatencyPercentileTable({ percentiles }: { percentiles: Record<string, number> }) {
@@ -144,7 +138,7 @@ function CountTable(props: {
           <tr key={r.key} {...{ [props.keyAttr]: r.key }}>
             <th scope="row">{r.head}</th>
             <td className="num">{formatCount(r.count)}</td>
-            <td className="num">{formatRatio(r.share, 1)}</td>
+            <td className="num">{formatPercent(r.share, 1)}</td>
           </tr>
         ))}
       </tbody>

@@ -16,8 +16,6 @@ interface RunReportProps {
   results: readonly RunResult[];
   /** The run's name, for file names. */
   name: string;
-  /** What the JSON export holds; defaults to the results. */
-  json?: unknown;
 }
 
 /**
@@ -25,7 +23,7 @@ interface RunReportProps {
  * over time, percentiles, connection times, status codes, error set, facts, and exports.
  * Shown for a saved run in History and for every cell run of a comparison.
  */
-export function RunReport({ results, name, json }: RunReportProps) {
+export function RunReport({ results, name }: RunReportProps) {
   const [shown, setShown] = useState(0);
   // A list of another run (a different cell) may be shorter than the tab picked before.
   const at = results[shown] ? shown : 0;
@@ -38,7 +36,7 @@ export function RunReport({ results, name, json }: RunReportProps) {
     return <p className="muted">This run has no results (it was stopped before any target ran).</p>;
   return (
     <>
-      <ResultExports results={results} name={name} json={json} />
+      <ResultExports results={results} name={name} />
       {results.length > 1 && (
         <TargetStrip
           targets={results.map((r) => ({ label: targetLabel(r.target) }))}

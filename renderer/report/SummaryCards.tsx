@@ -1,6 +1,6 @@
 import type { RunResult } from '../../shared/model/result.ts';
 import type { Verdict } from '../../shared/verdict/verdict.ts';
-import { summaryCards } from './reportModel.ts';
+import { summaryCards } from '../../shared/format/cards.ts';
 
 /** The headline figures; one a caveat makes not the server's is outlined, with why. */
 export function SummaryCards({ result, verdict }: { result: RunResult; verdict: Verdict }) {

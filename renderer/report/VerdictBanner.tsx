@@ -1,5 +1,4 @@
-import { VERDICT_STATE_LABELS, type Verdict } from '../../shared/verdict/verdict.ts';
-import { verdictTone } from './reportModel.ts';
+import { verdictTone, verdictWord, type Verdict } from '../../shared/verdict/verdict.ts';
 import './verdict.css';
 
 /**
@@ -16,7 +15,7 @@ export function VerdictBanner({ verdict }: { verdict: Verdict }) {
       role={tone === 'bad' ? 'status' : undefined}
     >
       <span className={`verdict-badge verdict-badge--${tone}`} data-testid="verdict-state">
-        {tone === 'bad' ? VERDICT_STATE_LABELS[verdict.state] : 'measured cleanly'}
+        {verdictWord(verdict)}
       </span>
       {tone === 'good' ? (
         <span className="verdict__headline">The figures are the server’s.</span>

@@ -4,148 +4,11 @@ import {
   type Phase,
   type PhaseStats,
   type RunResult,
-  type ThresholdOutcome,
   type Warning,
 } from '../../shared/model/result.ts';
-import { THRESHOLD_UNITS } from '../../shared/model/scenario.ts';
-import type { VerdictFigure } from '../../shared/verdict/caveats.ts';
-import { badCaveatsOn, runVerdict, type Verdict } from '../../shared/verdict/verdict.ts';
-import {
-  formatBytes,
-  formatCount,
-  formatGrouped,
-  formatMs,
-  formatRateValue,
-  formatRatio,
-  formatSeconds,
-} from '../lib/format.ts';
+import { formatCount, formatGrouped } from '../../shared/format/units.ts';
 
-/** What the report's parts show, computed from a RunResult; the components only lay it out. */
-
-export interface SummaryCard {
-  id: string;
-  label: string;
-  value: string;
-  /** The number behind the text (for tests and copy), null when there is none. */
-  raw: number | null;
-  detail: string;
-  tone?: 'good' | 'warn' | 'bad';
-  /** Why the figure is not the server's (a bad caveat of the verdict on it), when it is not. */
-  caveat?: string;
-}
-
-/** A verdict's tone on screen: good (clean, nothing to note), note (clean with a note), bad (not clean). */
-export function verdictTone(v: Verdict): 'good' | 'note' | 'bad' {
-  if (!v.clean) return 'bad';
-  return v.caveats.length > 0 ? 'note' : 'good';
-}
-
-/** The verdict's bad caveats on one figure, as one sentence; undefined when none. */
-function caveatOn(v: Verdict, figure: VerdictFigure): string | undefined {
-  const on = badCaveatsOn(v, figure);
-  return on.length === 0 ? undefined : on.map((c) => c.message).join(' ');
-}
-
-/** Requests that failed, by reason: the SLO (when there is one), error statuses and no response. */
-function failureDetail(r: RunResult): string {
-  const q = r.requests;
-  const slo =
-    r.options.sloMs === null ? [] : [`${formatCount(q.sloExceeded)} over the ${r.options.sloMs} ms SLO`];
-  return [...slo, `${formatCount(q.non2xx)} non-2xx`, `${formatCount(q.errors)} errors`].join(' · ');
-}
-
-export function summaryCards(r: RunResult, verdict: Verdict = runVerdict(r)): SummaryCard[] {
-  const t = r.throughput;
-  const q = r.requests;
-  const on = (figure: VerdictFigure) => {
-    const caveat = caveatOn(verdict, figure);
-    return caveat === undefined ? {} : { caveat };
-  };
-  const lat = r.latency;
-  const p = (key: string): number | null => lat?.percentiles[key] ?? null;
-  const ms = (v: number | null): string => (v === null ? '–' : formatMs(v));
-  const rateDetail =
-    t.targetRate !== null
-      ? `target ${formatRateValue(t.targetRate)} · sent ${formatRateValue(t.sentRate)}`
-      : `min ${formatCount(t.requestsPerSecondMin)} · max ${formatCount(t.requestsPerSecondMax)}`;
-  const failed = q.total - q.ok;
-  return [
-    {
-      id: 'rps',
-      label: 'Requests/s',
-      value: formatRateValue(t.requestsPerSecond),
-      raw: t.requestsPerSecond,
-      detail: rateDetail,
-      ...on('throughput'),
-    },
-    {
-      id: 'requests',
-      label: 'Requests',
-      value: formatCount(q.total),
-      raw: q.total,
-      // The open model's schedule: what it did not send on time, or at all.
-      detail:
-        q.late !== null && q.dropped !== null
-          ? `${formatCount(q.dropped)} dropped · ${formatCount(q.late)} late`
-          : `${formatCount(q.ok)} ok · ${formatCount(failed)} not ok`,
-      tone: q.dropped !== null && q.dropped > 0 ? 'warn' : undefined,
-    },
-    {
-      id: 'success',
-      label: 'Success',
-      value: formatRatio(r.successRatio),
-      raw: r.successRatio,
-      detail: failureDetail(r),
-      tone:
-        q.total === 0 ? 'bad' : r.successRatio >= 0.999 ? 'good' : r.successRatio >= 0.99 ? 'warn' : 'bad',
-      ...on('success'),
-    },
-    {
-      id: 'p50',
-      label: 'Latency p50',
-      value: ms(p('50')),
-      raw: p('50'),
-      detail: lat ? `min ${formatMs(lat.min)}` : 'no responses',
-      ...on('latency'),
-    },
-    {
-      id: 'p99',
-      label: 'Latency p99',
-      value: ms(p('99')),
-      raw: p('99'),
-      detail: lat ? `max ${formatMs(lat.max)}` : 'no responses',
-      ...on('latency'),
-    },
-    {
-      id: 'mean',
-      label: 'Latency mean',
-      value: ms(lat?.mean ?? null),
-      raw: lat?.mean ?? null,
-      detail: lat ? `± ${formatMs(lat.stdev)} sd` : 'no responses',
-      ...on('latency'),
-    },
-    {
-      id: 'transfer',
-      label: 'Transfer',
-      value: `${formatBytes(t.bytesInPerSecond)}/s`,
-      raw: t.bytesInPerSecond,
-      detail: `${formatBytes(r.bytes.inTotal)} received`,
-      ...on('throughput'),
-    },
-    {
-      id: 'duration',
-      label: 'Duration',
-      value: formatSeconds(r.durationSeconds),
-      raw: r.durationSeconds,
-      detail:
-        r.attackSeconds !== null && r.waitSeconds !== null
-          ? `attack ${formatSeconds(r.attackSeconds)} · wait ${formatSeconds(r.waitSeconds)}`
-          : r.options.warmupSeconds > 0
-            ? `after ${formatSeconds(r.options.warmupSeconds)} warm-up`
-            : `${r.generator.engine} engine`,
-    },
-  ];
-}
+/** What the report's tables show, computed from a RunResult; the components only lay it out. */
 
 export interface PercentileRow {
   p: number;
@@ -290,15 +153,4 @@ export function phaseRows(phases: Partial<Record<Phase, PhaseStats>>): PhaseRow[
     const stats = phases[phase];
     return stats ? [{ phase, label: PHASE_LABELS[phase], stats }] : [];
   });
-}
-
-/** "p99 < 50 ms" */
-export function thresholdText(o: ThresholdOutcome): string {
-  const t = o.threshold;
-  return `${t.metric} ${t.op} ${t.value} ${THRESHOLD_UNITS[t.metric]}`;
-}
-
-export function thresholdActualText(o: ThresholdOutcome): string {
-  if (o.actual === null) return '–';
-  return `${formatGrouped(o.actual, o.actual >= 100 ? 1 : 3)} ${THRESHOLD_UNITS[o.threshold.metric]}`;
 }

@@ -1,5 +1,5 @@
 import type { RunResult, RunStatus } from '../../shared/model/result.ts';
-import { runVerdict } from '../../shared/verdict/verdict.ts';
+import { runVerdict, verdictWord } from '../../shared/verdict/verdict.ts';
 import type { RunState } from './runJob.ts';
 
 export type TargetStatus = 'pending' | 'running' | RunStatus | 'skipped';
@@ -45,10 +45,7 @@ export interface StatusBadge {
 export function statusBadge(status: TargetStatus, result: RunResult | null): StatusBadge {
   if (status === 'completed' && result) {
     const verdict = runVerdict(result);
-    if (!verdict.clean) {
-      const worst = verdict.caveats[0];
-      return { look: 'caveat', text: `completed · ${worst ? worst.label : verdict.state}` };
-    }
+    if (!verdict.clean) return { look: 'caveat', text: `completed · ${verdictWord(verdict)}` };
   }
   return { look: status, text: STATUS_TEXT[status] };
 }

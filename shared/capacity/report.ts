@@ -5,6 +5,7 @@
  */
 import {
   capacityAnswer,
+  rateText,
   judgeStep,
   nextCapacityStep,
   stepFigures,
@@ -14,8 +15,20 @@ import {
   type StepJudgement,
 } from './search.ts';
 import type { CapacityPlan, CapacityStep, StepPhase } from './plan.ts';
-import type { RunResult } from '../model/result.ts';
+import type { RunResult, RunStatus } from '../model/result.ts';
 import { targetLabel } from '../model/scenario.ts';
+
+/** A capacity job as it ended (or stands, status null while it runs): its plan and every step measured. */
+export interface CapacityResult {
+  plan: CapacityPlan;
+  status: RunStatus | null;
+  steps: readonly CapacityStep[];
+}
+
+/** A step's run by name, "nginx · step 3 · 400 req/s": its heading in the text reports and its label in the CSV files. */
+export function stepLabel(searchLabel: string, stepIndex: number, rate: number): string {
+  return `${searchLabel} · step ${stepIndex + 1} · ${rateText(rate)}`;
+}
 
 /** A step as a search measured it. */
 export interface MeasuredStep {

@@ -40,7 +40,7 @@ export function columnSeries(
           const v = c ? column.value(c) : null;
           return typeof v === 'number' ? v : null;
         }),
-        affected: at.map((c) => c !== undefined && c.results.length > 0 && columnAffected(column, c)),
+        affected: at.map((c) => c !== undefined && columnAffected(column, c)),
       };
     }),
   );
@@ -49,3 +49,32 @@ export function columnSeries(
 /** True when some cell has the column's figure (a chart of it is worth drawing). */
 export const columnHasData = (series: readonly ColumnSeries[]): boolean =>
   series.some((s) => s.values.some((v) => v !== null));
+
+/**
+ * The points of a column's series a caveat marks (hatched bars, hollow points on dashed
+ * lines): every chart of the column counts them here, the app's and the HTML report's.
+ */
+export function columnMarks(series: readonly ColumnSeries[]): number {
+  return series.reduce((n, s) => n + s.values.filter((v, i) => v !== null && s.affected[i]).length, 0);
+}
+
+/** The keys (cellKey) of the cells whose point a chart of the column draws marked. */
+export function markedCells(series: readonly ColumnSeries[]): Set<string> {
+  return new Set(
+    series.flatMap((s) =>
+      s.levels.flatMap((level, i) =>
+        s.affected[i] ? [cellKey({ targetIndex: s.targetIndex, protocol: s.protocol, level })] : [],
+      ),
+    ),
+  );
+}
+
+/**
+ * What a chart's marks mean, said under the chart only when it has one ("Hatched bar: ..."),
+ * so a chart of clean cells never carries a warning.
+ */
+export function marksNote(marks: number, look: string): string | null {
+  return marks > 0
+    ? `${look}: the cell has a caveat (listed under the matrix), so the figure is not the server’s.`
+    : null;
+}

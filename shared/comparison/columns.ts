@@ -11,7 +11,7 @@ import type { MatrixColumnId } from './report-settings.ts';
 import { errorPercent, failedRequests, timePerRequestAcrossMs, timePerRequestMs } from '../format/summary.ts';
 import { maxOf, meanOf, sum } from './cell-figures.ts';
 import { SERVER_COLUMNS } from './server-columns.ts';
-import { badCaveatsOn, verdictLabel } from '../verdict/verdict.ts';
+import { badCaveatsOn, verdictSummary } from '../verdict/verdict.ts';
 import { workerCpu } from '../model/worker-cpu.ts';
 
 const stat = (s: Stat | null, get: (s: Stat) => number | null): number | null => (s ? get(s) : null);
@@ -260,7 +260,7 @@ export const MATRIX_COLUMNS: Record<MatrixColumnId, MatrixColumn> = {
     unit: '',
     description: 'whether the figures are the server’s (see the caveats)',
     figure: null,
-    value: (c) => (c.results.length === 0 ? null : verdictLabel(c.verdict)),
+    value: (c) => (c.results.length === 0 ? null : verdictSummary(c.verdict)),
     format: textFormat,
   },
 };
@@ -275,7 +275,12 @@ export function columnText(column: MatrixColumn, cell: MatrixCell): string {
   return column.format(column.value(cell));
 }
 
-/** True when a bad caveat of the cell's verdict affects the column's figure (or the whole cell). */
+/**
+ * True when a measured cell's figure in the column is not the server's: a bad caveat of its
+ * verdict affects the figure (or the whole cell). A cell not run yet has nothing to mark.
+ */
 export function columnAffected(column: MatrixColumn, cell: MatrixCell): boolean {
-  return column.figure !== null && badCaveatsOn(cell.verdict, column.figure).length > 0;
+  return (
+    cell.results.length > 0 && column.figure !== null && badCaveatsOn(cell.verdict, column.figure).length > 0
+  );
 }

@@ -53,3 +53,9 @@ export interface MatrixColumn {
   value(cell: MatrixCell): ColumnValue;
   format(value: ColumnValue): string;
 }
+
+/** The cells with something to say, for the list under the matrix (the app's and the HTML report's): not clean first. */
+export function cellsWithCaveats(cells: readonly MatrixCell[]): MatrixCell[] {
+  const said = cells.filter((c) => c.results.length > 0 && c.verdict.caveats.length > 0);
+  return [...said.filter((c) => !c.verdict.clean), ...said.filter((c) => c.verdict.clean)];
+}

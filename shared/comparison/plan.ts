@@ -182,3 +182,21 @@ export function cellCount(
 ): number {
   return plan.targets.length * plan.protocols.length * plan.levels.length * plan.repetitions;
 }
+
+/**
+ * Where a run sits in the matrix, "nginx · http · c=100 · #2" (a cell without a repetition:
+ * "nginx · http · c=100"): the one name a cell or its run goes by on screen, in the text
+ * reports, the CSV files and the HTML report.
+ */
+export function cellLabel(
+  plan: Pick<ComparisonPlan, 'targets' | 'load'>,
+  c: { targetIndex: number; protocol: ProtocolVariant; level: number; repetition?: number },
+): string {
+  const target = plan.targets[c.targetIndex];
+  return [
+    target ? comparisonTargetLabel(target) : `target ${c.targetIndex + 1}`,
+    c.protocol,
+    levelLabel(levelKindOf(plan.load), c.level),
+    ...(c.repetition === undefined ? [] : [`#${c.repetition + 1}`]),
+  ].join(' · ');
+}

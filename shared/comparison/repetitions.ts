@@ -5,7 +5,7 @@ import { levelLabel, type ProtocolVariant } from './plan.ts';
 import { numberFormat, textFormat, type ColumnValue } from './column-format.ts';
 import type { RunResult } from '../model/result.ts';
 import { timePerRequestAcrossMs, timePerRequestMs } from '../format/summary.ts';
-import { runVerdict, verdictLabel, type Verdict } from '../verdict/verdict.ts';
+import { runVerdict, verdictSummary, type Verdict } from '../verdict/verdict.ts';
 
 /* The per-repetition table (seed 002's Résumé): each run's time taken, req/s and time per request. Pure. */
 
@@ -69,7 +69,7 @@ export const REPETITION_COLUMNS: readonly RepetitionColumn[] = [
     value: (r) => r.result.latency?.percentiles['99'] ?? null,
     format: numberFormat(3),
   },
-  { id: 'verdict', label: 'verdict', unit: '', value: (r) => verdictLabel(r.verdict), format: textFormat },
+  { id: 'verdict', label: 'verdict', unit: '', value: (r) => verdictSummary(r.verdict), format: textFormat },
 ];
 
 /** One row per run, grouped by cell (plan order), repetitions in order. */

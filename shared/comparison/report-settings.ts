@@ -12,6 +12,15 @@ export const REPORT_LAYOUTS = ['text', 'ab', 'vegeta', 'jmeter', 'http_load'] as
 export const reportLayoutSchema = z.enum(REPORT_LAYOUTS);
 export type ReportLayout = z.infer<typeof reportLayoutSchema>;
 
+/** Whose layout a text is in, as a button, a title or a file's label names it. */
+export const LAYOUT_NAMES: Record<ReportLayout, string> = {
+  text: 'Trebuchet',
+  ab: 'ab',
+  vegeta: 'vegeta',
+  jmeter: 'JMeter',
+  http_load: 'http_load',
+};
+
 /** The matrix's columns; their labels, values and formats are in shared/comparison/columns.ts. */
 export const MATRIX_COLUMN_IDS = [
   'runs',

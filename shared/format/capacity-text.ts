@@ -7,41 +7,63 @@ import {
   msText,
   rateText,
 } from '../capacity/search.ts';
-import type { ReportedStep, SearchReport } from '../capacity/report.ts';
+import { curveOf, stepLabel, type ReportedStep, type SearchReport } from '../capacity/report.ts';
 import { alignColumns } from './table.ts';
 import { fixed, formatGrouped } from './units.ts';
 
 const ms = (v: number | null): string => (v === null ? '-' : msText(v));
 const pct = (v: number): string => `${fixed(v, v > 0 && v < 0.1 ? 2 : 1)}%`;
 
+/** A step's figures as every table of steps shows them: the app's, the text report's, the HTML's. */
+export interface StepTexts {
+  rate: string;
+  phase: string;
+  achieved: string;
+  p50: string;
+  p99: string;
+  errors: string;
+  non2xx: string;
+  judgement: string;
+  /** Why it was judged so, when there is more to say than its label. */
+  why: string | null;
+}
+
+export function stepTexts(step: ReportedStep): StepTexts {
+  const f = step.figures;
+  return {
+    rate: rateText(step.rate),
+    phase: step.phase,
+    achieved: `${formatGrouped(f.achievedRps, 1)} req/s`,
+    p50: ms(f.p50),
+    p99: ms(f.p99),
+    errors: pct(f.errorPercent),
+    non2xx: pct(f.non2xxPercent),
+    judgement: JUDGEMENT_LABELS[step.judgement.kind],
+    why: judgementDetail(step.judgement),
+  };
+}
+
 /**
  * "nginx · step 3 · 400 req/s (doubling): held · 399.9 req/s, p50 5.21 ms, p99 6.10 ms,
  * errors 0.0%", and why on the next line when it did not hold.
  */
 export function formatStepLine(label: string, stepIndex: number, step: ReportedStep): string {
-  const f = step.figures;
-  const head = `${label} · step ${stepIndex + 1} · ${rateText(step.rate)} (${step.phase}): ${JUDGEMENT_LABELS[step.judgement.kind]}`;
-  const figures = `${formatGrouped(f.achievedRps, 1)} req/s, p50 ${ms(f.p50)}, p99 ${ms(f.p99)}, errors ${pct(f.errorPercent)}, non-2xx ${pct(f.non2xxPercent)}`;
-  const reason = judgementDetail(step.judgement);
-  return `${head} · ${figures}${reason ? `\n    ${reason}` : ''}`;
+  const t = stepTexts(step);
+  const head = `${stepLabel(label, stepIndex, step.rate)} (${t.phase}): ${t.judgement}`;
+  const figures = `${t.achieved}, p50 ${t.p50}, p99 ${t.p99}, errors ${t.errors}, non-2xx ${t.non2xx}`;
+  return `${head} · ${figures}${t.why ? `\n    ${t.why}` : ''}`;
 }
+
+/** The heading of a steps table, in its columns' order. */
+export const STEP_COLUMNS = ['rate', 'phase', 'achieved', 'p50', 'p99', 'errors', 'non-2xx', 'step'] as const;
 
 /** One search's steps in rising rate: the curve as a table. */
 function curveTable(report: SearchReport): string[] {
-  const rows = [...report.steps]
-    .sort((a, b) => a.rate - b.rate)
-    .map((s) => [
-      rateText(s.rate),
-      s.phase,
-      `${formatGrouped(s.figures.achievedRps, 1)} req/s`,
-      ms(s.figures.p50),
-      ms(s.figures.p99),
-      pct(s.figures.errorPercent),
-      pct(s.figures.non2xxPercent),
-      JUDGEMENT_LABELS[s.judgement.kind],
-    ]);
-  const head = ['rate', 'phase', 'achieved', 'p50', 'p99', 'errors', 'non-2xx', 'step'];
-  return alignColumns([head, ...rows], (i) => i === 1 || i === 7).map((line) => `  ${line}`);
+  const rows = curveOf(report).map((s) => {
+    const t = stepTexts(s);
+    return [t.rate, t.phase, t.achieved, t.p50, t.p99, t.errors, t.non2xx, t.judgement];
+  });
+  return alignColumns([[...STEP_COLUMNS], ...rows], (i) => i === 1 || i === 7).map((line) => `  ${line}`);
 }
 
 /**

@@ -9,7 +9,7 @@ import { NO_VALUE } from '../comparison/column-format.ts';
 import { columnText, matrixColumns } from '../comparison/columns.ts';
 import { matrixCells, type MatrixCell } from '../comparison/matrix.ts';
 import { REPETITION_COLUMNS, repetitionRows } from '../comparison/repetitions.ts';
-import type { CellCoordinates, CellOutcome } from '../comparison/cells.ts';
+import type { CellOutcome } from '../comparison/cells.ts';
 import {
   aggregateComparison,
   cellAt,
@@ -17,27 +17,14 @@ import {
   type ComparisonTable,
   type PercentileTable,
 } from '../comparison/table.ts';
-import { comparisonTargetLabel, levelKindOf, levelLabel, type ComparisonPlan } from '../comparison/plan.ts';
+import { cellLabel, levelLabel, type ComparisonPlan } from '../comparison/plan.ts';
 import { PREFLIGHT_FIX_LABELS, type PreflightFailure, type PreflightFix } from '../model/preflight.ts';
 import { planReport, type ReportLayout } from '../comparison/report-settings.ts';
+import type { ComparisonResult } from '../comparison/result.ts';
 import { formatRunReport } from './report.ts';
 import { alignColumns } from './table.ts';
 import { caveatMark, verdictMark } from './verdict-text.ts';
 import { fixed } from './units.ts';
-
-/** "nginx · https · c=100 · #2": where a run sits in the matrix. */
-export function runLabel(plan: ComparisonPlan, c: CellCoordinates): string {
-  const target = plan.targets[c.targetIndex];
-  return [
-    target ? comparisonTargetLabel(target) : `target ${c.targetIndex + 1}`,
-    c.protocol,
-    levelLabel(levelKindOf(plan.load), c.level),
-    `#${c.repetition + 1}`,
-  ].join(' · ');
-}
-
-const cellName = (table: ComparisonTable, c: MatrixCell): string =>
-  `${c.target} · ${c.protocol} · ${levelLabel(table.levelKind, c.level)}`;
 
 /** Percentile rows, one latency column (ms) per server. */
 function formatPercentileTable(title: string, pt: PercentileTable): string {
@@ -49,11 +36,11 @@ function formatPercentileTable(title: string, pt: PercentileTable): string {
 }
 
 /** Every caveat of every cell, the cell named, worst cells first as the matrix lists them. */
-function caveatLines(table: ComparisonTable, cells: readonly MatrixCell[]): string[] {
+function caveatLines(plan: ComparisonPlan, cells: readonly MatrixCell[]): string[] {
   const lines = cells.flatMap((c) =>
     c.results.length === 0
       ? []
-      : c.verdict.caveats.map((v) => `${caveatMark(v)} ${cellName(table, c)}: ${v.message}`),
+      : c.verdict.caveats.map((v) => `${caveatMark(v)} ${cellLabel(plan, c)}: ${v.message}`),
   );
   return lines.length === 0
     ? []
@@ -97,9 +84,9 @@ export function formatComparisonMatrix(plan: ComparisonPlan, outcomes: readonly 
       ...alignColumns([header, ...rows], (i) => i < 4 || columns[i - 4]?.id === 'verdict'),
     ].join('\n') + '\n',
   ];
-  const verdicts = caveatLines(table, cells);
+  const verdicts = caveatLines(plan, cells);
   if (verdicts.length > 0) parts.push(verdicts.join('\n') + '\n');
-  const failures = cells.flatMap((c) => c.failures.map((message) => `  ${cellName(table, c)}: ${message}`));
+  const failures = cells.flatMap((c) => c.failures.map((message) => `  ${cellLabel(plan, c)}: ${message}`));
   if (failures.length > 0) parts.push(['Runs that failed:', ...failures].join('\n') + '\n');
   if (table.repetitions > 1) {
     const each = repetitionTable(table, outcomes);
@@ -137,7 +124,7 @@ export function formatComparisonReport(
   const layout = opts.layout ?? planReport(plan).format;
   const runs = outcomes.map(
     (o, i) =>
-      `== ${runLabel(plan, o.coordinates)} ==\n${formatRunReport(o.result, layout, i, outcomes.length)}`,
+      `== ${cellLabel(plan, o.coordinates)} ==\n${formatRunReport(o.result, layout, i, outcomes.length)}`,
   );
   const status = opts.status === undefined || opts.status === 'completed' ? '' : `Status: ${opts.status}\n`;
   return [...runs, status + formatComparisonMatrix(plan, outcomes)].join('\n');
@@ -163,4 +150,22 @@ export function formatPreflightFailures(
     ]),
   ];
   return lines.join('\n') + '\n';
+}
+
+/**
+ * A comparison as the CLI prints it and its text files hold it: why it did not start (each
+ * fix with its flag), or each run in a layout (the plan's own when null) and then the matrix.
+ */
+export function formatComparisonResult(c: ComparisonResult, layout: ReportLayout | null): string {
+  const failures = c.preflightFailures ?? [];
+  if (failures.length > 0) {
+    return formatPreflightFailures(
+      failures,
+      (fix) => `${PREFLIGHT_FIX_LABELS[fix]} (${PREFLIGHT_FIX_FLAGS[fix]})`,
+    );
+  }
+  return formatComparisonReport(c.plan, c.outcomes, {
+    ...(layout === null ? {} : { layout }),
+    ...(c.status === null ? {} : { status: c.status }),
+  });
 }

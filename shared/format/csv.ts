@@ -242,10 +242,10 @@ export function summaryCsv(results: readonly LabelledResult[]): string {
 }
 
 type StatFigure = 'rps' | 'p50' | 'p95' | 'p99' | 'latencyMean';
-type MatrixColumn = readonly [string, (c: MatrixCell) => CsvValue];
+type MatrixCsvColumn = readonly [string, (c: MatrixCell) => CsvValue];
 
 /** Mean, stdev, min and max of a figure across repetitions: four columns. */
-function statColumns(figure: StatFigure, name: string, unit: string): readonly MatrixColumn[] {
+function statColumns(figure: StatFigure, name: string, unit: string): readonly MatrixCsvColumn[] {
   return [
     [`${name} mean (${unit})`, (c) => c.figures[figure]?.mean],
     [`${name} stdev (${unit})`, (c) => c.figures[figure]?.stdev],
@@ -255,12 +255,12 @@ function statColumns(figure: StatFigure, name: string, unit: string): readonly M
 }
 
 /** A column of the matrix registry (shared/comparison/columns.ts), as a number under this header. */
-const registry = (header: string, id: keyof typeof MATRIX_COLUMNS): MatrixColumn => [
+const registry = (header: string, id: keyof typeof MATRIX_COLUMNS): MatrixCsvColumn => [
   header,
   (c) => MATRIX_COLUMNS[id].value(c),
 ];
 
-const MATRIX_CSV_COLUMNS: readonly MatrixColumn[] = [
+const MATRIX_CSV_COLUMNS: readonly MatrixCsvColumn[] = [
   ['protocol', (c) => c.protocol],
   ['repetitions planned', (c) => c.planned],
   ['repetitions counted', (c) => c.runs],
@@ -291,7 +291,7 @@ const MATRIX_CSV_COLUMNS: readonly MatrixColumn[] = [
   registry('server rss max (B)', 'serverRssMax'),
   registry('server memory used max (B)', 'serverMemoryMax'),
   registry('server load1 max', 'serverLoadMax'),
-  ...ERROR_KINDS.map((k): MatrixColumn => [`errors ${k}`, (c) => c.errors[k] ?? 0]),
+  ...ERROR_KINDS.map((k): MatrixCsvColumn => [`errors ${k}`, (c) => c.errors[k] ?? 0]),
   ['success (%)', (c) => (c.figures.successRatio ? c.figures.successRatio.mean * 100 : null)],
   ['failures', (c) => c.failures.join(' | ')],
   ...verdictColumns<MatrixCell>((c) => (c.results.length === 0 ? null : c.verdict)),

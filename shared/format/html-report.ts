@@ -1,5 +1,5 @@
 /**
- * The self-contained HTML report of a run or a comparison: one file, charts as inline SVG
+ * The self-contained HTML report of a run, a comparison or a capacity search: one file, charts as inline SVG
  * from the embedded data, every table, the verdicts, the scenario or plan and the facts of
  * the generator and the servers. No request of any kind when opened; everything escaped.
  * Pure: the CLI writes it (--html), the UI offers it for download.
@@ -10,6 +10,8 @@ import type { PreflightFailure } from '../model/preflight.ts';
 import type { ReportLayout } from '../comparison/report-settings.ts';
 import type { RunResult } from '../model/result.ts';
 import { targetLabel } from '../model/scenario.ts';
+import type { CapacityResult, SearchReport } from '../capacity/report.ts';
+import { capacitySection } from './html/capacity-section.ts';
 import { comparisonSection } from './html/comparison-section.ts';
 import { htmlDocument } from './html/document.ts';
 import { runSection } from './html/run-section.ts';
@@ -69,6 +71,27 @@ export function comparisonHtmlReport(
       status: input.status,
       outcomes: input.outcomes,
       preflightFailures: input.preflightFailures ?? [],
+    },
+  });
+}
+
+/** Capacity searches as an HTML page: their answers (judged again from the steps), charts, steps and every step's run. */
+export function capacityHtmlReport(
+  c: CapacityResult,
+  reports: readonly SearchReport[],
+  opts: HtmlReportOptions = {},
+): string {
+  const runs = c.steps.map((s) => s.result);
+  return htmlDocument({
+    title: c.plan.name,
+    subtitle: `${made(opts.generatedAt, runs.at(-1)?.endedAt, opts.appVersion ?? runs[0]?.generator.appVersion)} · capacity search, ${runs.length} step(s)`,
+    body: capacitySection({ plan: c.plan, status: c.status, reports, layout: 'text' }),
+    data: {
+      format: HTML_REPORT_DATA_FORMAT,
+      kind: 'capacity',
+      plan: c.plan,
+      status: c.status,
+      steps: c.steps,
     },
   });
 }

@@ -12,7 +12,7 @@ import { formatServerResources } from './resources-text.ts';
 import { stagesReportText } from './stages.ts';
 import { formatHttpLoadReport } from './http-load.ts';
 import { formatJmeterReport } from './jmeter.ts';
-import { fixed } from './units.ts';
+import { formatGrouped } from './units.ts';
 import { formatVegetaReport } from './vegeta.ts';
 import { formatVerdictLines } from './verdict-text.ts';
 
@@ -22,12 +22,22 @@ function unitOf(metric: ThresholdMetric): string {
   return unit === '%' ? unit : ` ${unit}`;
 }
 
+/** A threshold as its rule reads: "p99 < 50 ms", "errorRate < 1%". */
+export function thresholdText(o: ThresholdOutcome): string {
+  const { metric, op, value } = o.threshold;
+  return `${metric} ${op} ${value}${unitOf(metric)}`;
+}
+
+/** What the run measured against a threshold: "1.234 ms", "2.500%"; "–" without data. */
+export function thresholdActualText(o: ThresholdOutcome): string {
+  if (o.actual === null) return '–';
+  return `${formatGrouped(o.actual, o.actual >= 100 ? 1 : 3)}${unitOf(o.threshold.metric)}`;
+}
+
 /** "p99 < 50 ms: passed (actual 1.234 ms)" */
 function formatThresholdOutcome(o: ThresholdOutcome): string {
-  const { metric, op, value } = o.threshold;
-  const unit = unitOf(metric);
-  const actual = o.actual === null ? 'no data' : `actual ${fixed(o.actual, 3)}${unit}`;
-  return `${metric} ${op} ${value}${unit}: ${o.passed ? 'passed' : 'FAILED'} (${actual})`;
+  const actual = o.actual === null ? 'no data' : `actual ${thresholdActualText(o)}`;
+  return `${thresholdText(o)}: ${o.passed ? 'passed' : 'FAILED'} (${actual})`;
 }
 
 function heading(r: RunResult, index: number, count: number): string[] {
@@ -80,3 +90,13 @@ const TOOL_LAYOUTS: Record<Exclude<ReportLayout, 'text'>, (r: RunResult) => stri
   http_load: formatHttpLoadReport,
   jmeter: formatJmeterReport,
 };
+
+/**
+ * A run's targets one after another in a layout, as the CLI prints them and the bundle's text
+ * files hold them: ours with a rule between targets (each has its own heading), a tool's as
+ * the tool prints one run after another, each followed by its verdict.
+ */
+export function formatRunsReport(results: readonly RunResult[], layout: ReportLayout): string {
+  const separator = layout === 'text' ? `\n${'-'.repeat(78)}\n\n` : '\n';
+  return results.map((r, i) => formatRunReport(r, layout, i, results.length)).join(separator);
+}

@@ -117,16 +117,31 @@ export function sentRateKiBps(r: RunResult): number {
   return r.durationSeconds > 0 ? r.bytes.outTotal / 1024 / r.durationSeconds : 0;
 }
 
-/** vegeta's Duration [total, attack, wait] in seconds; a closed run has no wait phase of its own. */
-export function vegetaDurations(r: RunResult): { total: number; attack: number; wait: number } {
-  const attack = r.attackSeconds ?? r.durationSeconds;
-  const wait = r.waitSeconds ?? 0;
-  return { total: attack + wait, attack, wait };
+/** A run's Duration as every view shows it; see runDurations. */
+export interface RunDurations {
+  total: number;
+  attack: number;
+  wait: number;
+  /** The run reports an attack and a wait of its own (an open run of the native engine). */
+  split: boolean;
 }
 
-/** vegeta's "throughput": successful requests per second over attack plus wait. */
+/**
+ * A run's Duration, the same in every view (the cards, vegeta's [total, attack, wait], ab's
+ * Time taken, the CSV and HTML files): the measured time, and for an open run its attack and
+ * wait, which add up to it (the engine measures an open run so: electron/engine/result.ts
+ * openRunSeconds). A run without them is all attack, no wait.
+ */
+export function runDurations(r: RunResult): RunDurations {
+  if (r.attackSeconds === null || r.waitSeconds === null) {
+    return { total: r.durationSeconds, attack: r.durationSeconds, wait: 0, split: false };
+  }
+  return { total: r.durationSeconds, attack: r.attackSeconds, wait: r.waitSeconds, split: true };
+}
+
+/** vegeta's "throughput": successful requests per second over attack plus wait (the Duration). */
 export function vegetaThroughput(r: RunResult): number {
-  const { total } = vegetaDurations(r);
+  const { total } = runDurations(r);
   return total > 0 ? r.requests.ok / total : 0;
 }
 

@@ -1,5 +1,6 @@
 /**
- * Unit formatting shared by the text reports, the CLI's progress lines and the UI. Pure: no Node or DOM.
+ * Unit formatting: the text reports, the CLI's progress lines, the HTML report and the app all
+ * format a figure here, so the screen and an exported file agree to the digit. Pure: no Node or DOM.
  */
 
 const NS_PER_US = 1_000;
@@ -77,9 +78,50 @@ export function formatCount(count: number): string {
   return groupThousands(String(Math.round(count)));
 }
 
-/** A ratio in [0, 1] as a percentage with two decimals: 0.99 -> `99.00%`. */
-export function formatPercent(ratio: number): string {
-  return `${fixed(ratio * 100, 2)}%`;
+/** A ratio in [0, 1] as a percentage: 0.98765 -> `98.77%` (vegeta's Success, the Success card). */
+export function formatPercent(ratio: number, digits = 2): string {
+  return `${formatGrouped(ratio * 100, digits)}%`;
+}
+
+/** Requests per second as reports show them: two decimals like ab ("12,345.68"). */
+export function formatRateValue(reqPerSecond: number): string {
+  return formatGrouped(reqPerSecond, 2);
+}
+
+/** A live rate: no decimals once it is large enough that they are noise. */
+export function formatLiveRate(reqPerSecond: number): string {
+  return reqPerSecond >= 100 ? formatCount(reqPerSecond) : formatGrouped(reqPerSecond, 1);
+}
+
+/** Milliseconds with a precision that suits the size: "0.123 ms", "12.3 ms", "1.23 s". */
+export function formatMs(ms: number): string {
+  if (ms >= 10_000) return `${formatGrouped(ms / 1000, 1)} s`;
+  if (ms >= 1000) return `${formatGrouped(ms / 1000, 2)} s`;
+  if (ms >= 100) return `${formatGrouped(ms, 0)} ms`;
+  if (ms >= 10) return `${formatGrouped(ms, 1)} ms`;
+  if (ms >= 1) return `${formatGrouped(ms, 2)} ms`;
+  return `${formatGrouped(ms, 3)} ms`;
+}
+
+/** Milliseconds as a bare number for tables (ab prints whole ms; we keep µs resolution). */
+export function formatMsValue(ms: number): string {
+  return formatGrouped(ms, ms >= 100 ? 1 : 3);
+}
+
+/** Seconds as a clock: 3.4 -> "0:03", 3725 -> "1:02:05". */
+export function formatClock(seconds: number): string {
+  const total = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const ss = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+/** Seconds in words for reports: "3.00 s", "2 min 5 s". */
+export function formatSeconds(seconds: number): string {
+  if (seconds < 120) return `${formatGrouped(seconds, 2)} s`;
+  const m = Math.floor(seconds / 60);
+  return `${m} min ${Math.round(seconds - m * 60)} s`;
 }
 
 function groupThousands(text: string): string {

@@ -8,7 +8,7 @@
  * late requests went out, the part of those latencies that is the generator's own delay.
  */
 import type { RunResult } from '../model/result.ts';
-import { errorSet, sortedStatusCodes, vegetaDurations, vegetaRate, vegetaThroughput } from './summary.ts';
+import { errorSet, runDurations, sortedStatusCodes, vegetaRate, vegetaThroughput } from './summary.ts';
 import { alignColumns } from './table.ts';
 import { fixed, formatDurationMs, formatDurationSeconds, formatPercent } from './units.ts';
 
@@ -41,7 +41,7 @@ function latenessRow(r: RunResult): string[][] {
 }
 
 export function formatVegetaReport(r: RunResult): string {
-  const { total, attack, wait } = vegetaDurations(r);
+  const { total, attack, wait } = runDurations(r);
   const lat = r.latency;
   const latencies = lat
     ? [

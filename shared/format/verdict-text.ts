@@ -1,6 +1,6 @@
 /** A verdict as text lines, for the text reports and the CLI: the state first, every caveat under it. */
 import type { Caveat } from '../verdict/caveats.ts';
-import { VERDICT_STATE_LABELS, type Verdict } from '../verdict/verdict.ts';
+import { verdictWord, type Verdict } from '../verdict/verdict.ts';
 
 /** '!' figures that are not the server's, '~' a stopped run, '-' a note; ' ' clean. */
 export function verdictMark(v: Verdict): string {
@@ -18,8 +18,6 @@ export function caveatMark(c: Caveat): string {
  */
 export function formatVerdictLines(v: Verdict): string[] {
   if (v.clean && v.caveats.length === 0) return ['Verdict: clean: the figures are the server’s.'];
-  const head = v.clean
-    ? 'Verdict: clean, with notes'
-    : `Verdict: ${VERDICT_STATE_LABELS[v.state].toUpperCase()}`;
+  const head = v.clean ? 'Verdict: clean, with notes' : `Verdict: ${verdictWord(v).toUpperCase()}`;
   return [head, ...v.caveats.map((c) => `  ${caveatMark(c)} ${c.message}`)];
 }

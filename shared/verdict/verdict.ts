@@ -161,6 +161,12 @@ export function cellVerdict(results: readonly RunResult[]): Verdict {
   return verdictOf(caveats);
 }
 
+/** A verdict's tone, the same on screen and in the HTML report: good (clean, nothing to note), note (clean with a note), bad (not clean). */
+export function verdictTone(v: Verdict): 'good' | 'note' | 'bad' {
+  if (!v.clean) return 'bad';
+  return v.caveats.length > 0 ? 'note' : 'good';
+}
+
 /** The bad caveats that make a figure not the server's (those on it, and those on the whole result). */
 export function badCaveatsOn(v: Verdict, figure: VerdictFigure): Caveat[] {
   return v.caveats.filter(
@@ -168,9 +174,28 @@ export function badCaveatsOn(v: Verdict, figure: VerdictFigure): Caveat[] {
   );
 }
 
-/** "clean", or the caveats' labels: "rate not reached; errors 2.1%" (matrix cells, CSV). */
+/** "clean", or the caveats' badges: "rate not reached; errors 2.1%" (the CSV files' caveats column). */
 export function verdictLabel(v: Verdict): string {
   return v.caveats.length === 0 ? VERDICT_STATE_LABELS.clean : v.caveats.map((c) => c.label).join('; ');
+}
+
+/**
+ * The verdict in one word, the same wherever a result or a cell is named with its verdict:
+ * the report's banner, the matrix, the notes under it, the text reports and the HTML.
+ */
+export function verdictWord(v: Verdict): string {
+  return VERDICT_STATE_LABELS[v.state];
+}
+
+/**
+ * The word, then the badges that add to it: "clean · some late", "all non-2xx · all 404",
+ * "rate not reached · errors 2.1%". What a matrix cell and a run's row show, so a cell whose
+ * schedule slipped a little never reads "some late" in one place and "clean" in another.
+ */
+export function verdictSummary(v: Verdict): string {
+  const word = verdictWord(v);
+  const more = v.caveats.map((c) => c.label).filter((label) => label !== word);
+  return more.length === 0 ? word : `${word} · ${more.join('; ')}`;
 }
 
 /**

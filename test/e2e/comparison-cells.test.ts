@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatRateValue } from '../../renderer/lib/format.ts';
+import { formatRateValue } from '../../shared/format/units.ts';
 import { launchChromium, openOffline, type TestBrowser } from '../helpers/browser.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { ARTIFACTS, fillPlan, fillScenario, saveDownload, waitForStatus } from './app-page.ts';
@@ -86,7 +86,7 @@ describe('a comparison whose every cell opens its run', () => {
     expect(await caveats.first().textContent()).toContain(
       'Every response was 404 Not Found over 2 runs: check the path.',
     );
-    expect(await rows.nth(1).getByTestId('cell-verdict').textContent()).toBe('all 404');
+    expect(await rows.nth(1).getByTestId('cell-verdict').textContent()).toBe('all non-2xx · all 404');
     // In the progress matrix too: the missing page's four runs in the caveat's colour.
     expect(await page.getByTestId('matrix-progress').locator('[data-verdict="caveat"]').count()).toBe(4);
     await app.screenshot('e2e-compare-caveats.png', true);
@@ -99,7 +99,7 @@ describe('a comparison whose every cell opens its run', () => {
     await rows.nth(0).getByTestId('open-run').click();
     const cell = page.getByTestId('cell-run');
     await cell.waitFor();
-    expect(await page.getByTestId('cell-run-title').textContent()).toBe('alpha · c=1');
+    expect(await page.getByTestId('cell-run-title').textContent()).toBe('alpha · http · c=1');
     // The focus moves to the way back.
     expect((await focused(page)).testId).toBe('cell-back');
     expect(await page.getByTestId('comparison-report').count()).toBe(0);
@@ -179,7 +179,7 @@ describe('a run whose every response is a 404', () => {
     await page.getByTestId('run-button').click();
     expect(await waitForStatus(app, ['completed', 'cancelled', 'failed'])).toBe('completed');
     const badge = page.getByTestId('run-status');
-    expect(await badge.textContent()).toBe('completed · all 404');
+    expect(await badge.textContent()).toBe('completed · all non-2xx');
     expect(await badge.getAttribute('class')).toContain('badge--caveat');
     expect(await badge.getAttribute('class')).not.toContain('badge--completed');
     const verdict = page.getByTestId('verdict');
@@ -206,9 +206,7 @@ describe('the HTML export of the UI', () => {
     const runPage = await openOffline(offline.context, run.path);
     try {
       expect(runPage.blocked).toEqual([]);
-      expect(await runPage.page.locator('[data-figure="Requests/s"] .value').textContent()).toBe(
-        `${shownRps} req/s`,
-      );
+      expect(await runPage.page.locator('[data-figure="Requests/s"] .value').textContent()).toBe(shownRps);
       expect(await runPage.page.locator('[data-testid="run-1-verdict"]').getAttribute('data-state')).toBe(
         'clean',
       );

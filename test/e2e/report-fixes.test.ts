@@ -83,7 +83,7 @@ describe('"Saved in history · open it there"', () => {
     expect(await page.getByTestId('history-record').getAttribute('data-kind')).toBe('comparison');
     // A saved comparison's cells open their runs too.
     await page.getByTestId('history-record').getByTestId('open-run').first().click();
-    expect(await page.getByTestId('cell-run-title').textContent()).toBe('alpha · c=1');
+    expect(await page.getByTestId('cell-run-title').textContent()).toBe('alpha · http · c=1');
   });
 });
 

@@ -6,7 +6,8 @@ import { FileProblemError } from '../../electron/stores/bounded-file.ts';
 import { findPreset, readPresetFile, type PresetSource } from '../../electron/cli/preset-lookup.ts';
 import { summarizePreset } from '../../shared/records/preset-summary.ts';
 import { builtInPresets } from '../../electron/stores/built-in-presets.ts';
-import { csvPaths } from '../../electron/cli/report.ts';
+import { bundlePaths } from '../../electron/cli/report.ts';
+import type { OutputFiles } from '../../electron/cli/output-flags.ts';
 import { CliInputError, parseDurationSeconds, parseRate, parseThreshold } from '../../electron/cli/values.ts';
 
 const files: Record<string, string> = {
@@ -156,6 +157,7 @@ describe('trebuchet run flags', () => {
       jsonFile: null,
       csvFile: null,
       htmlFile: null,
+      exportDir: null,
       quiet: false,
       keepSecrets: false,
       failUnlessClean: false,
@@ -222,6 +224,7 @@ describe('trebuchet run flags', () => {
       jsonFile: '/w/out.json',
       csvFile: '/w/out.csv',
       htmlFile: null,
+      exportDir: null,
       quiet: true,
       keepSecrets: false,
       failUnlessClean: false,
@@ -492,13 +495,35 @@ describe('flag values', () => {
   });
 
   it('names the CSV files after the one --csv path', () => {
-    expect(csvPaths('/tmp/run.csv')).toEqual({
-      summary: '/tmp/run.summary.csv',
-      timeseries: '/tmp/run.timeseries.csv',
-      percentiles: '/tmp/run.percentiles.csv',
-      resources: '/tmp/run.resources.csv',
-      stages: '/tmp/run.stages.csv',
-    });
-    expect(csvPaths('/tmp/run')).toMatchObject({ summary: '/tmp/run.summary.csv' });
+    const parts = ['json', 'summary.csv', 'timeseries.csv', 'percentiles.csv', 'resources.csv', 'stages.csv'];
+    const bundle = {
+      base: 'my-run',
+      parts: [...parts, 'html', 'ab.txt'].map((part) => ({
+        part,
+        label: part,
+        type: 'text/plain',
+        render: () => part,
+      })),
+    };
+    const none: OutputFiles = { jsonFile: null, csvFile: null, htmlFile: null, exportDir: null };
+    const paths = (out: Partial<OutputFiles>) => bundlePaths(bundle, { ...none, ...out }).map((p) => p.path);
+    expect(paths({ csvFile: '/tmp/run.csv' })).toEqual([
+      '/tmp/run.summary.csv',
+      '/tmp/run.timeseries.csv',
+      '/tmp/run.percentiles.csv',
+      '/tmp/run.resources.csv',
+      '/tmp/run.stages.csv',
+    ]);
+    expect(paths({ csvFile: '/tmp/run' })[0]).toBe('/tmp/run.summary.csv');
+    // --json and --html take their part; --export every file under the app's names.
+    expect(paths({ jsonFile: '/tmp/r.json', htmlFile: '/tmp/r.html' })).toEqual([
+      '/tmp/r.json',
+      '/tmp/r.html',
+    ]);
+    expect(paths({ exportDir: '/tmp/out' })).toEqual([
+      ...parts.map((p) => `/tmp/out/my-run.${p}`),
+      '/tmp/out/my-run.html',
+      '/tmp/out/my-run.ab.txt',
+    ]);
   });
 });

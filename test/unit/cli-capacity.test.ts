@@ -87,7 +87,15 @@ describe('trebuchet capacity flags', () => {
       protocol: 'h2',
       tls: { verify: false, caFile: '/w/ca.pem' },
     });
-    expect(output).toEqual({ format: 'text', jsonFile: '/w/out.json', quiet: false, keepSecrets: false });
+    expect(output).toEqual({
+      format: 'text',
+      jsonFile: '/w/out.json',
+      csvFile: null,
+      htmlFile: null,
+      exportDir: null,
+      quiet: false,
+      keepSecrets: false,
+    });
     expect(history.save).toBe(true);
     // A goal in seconds is a goal in ms all the same; the rest are the defaults.
     expect(parse('http://127.0.0.1:1/', '--p99', '0.25s').plan.search).toEqual({

@@ -3,13 +3,9 @@ import { fixed } from '../../shared/format/units.ts';
 import { withoutSecrets } from '../../shared/model/secret-headers.ts';
 import { cellSummaryLine, ProgressLine, plannedSeconds, progressLine } from '../../electron/cli/progress.ts';
 import { formatPresetList } from '../../electron/cli/presets-command.ts';
-import {
-  comparisonCsvPaths,
-  exitCodeFor,
-  renderComparisonReport,
-  renderReport,
-  resultsJson,
-} from '../../electron/cli/report.ts';
+import { exitCodeFor, renderComparisonReport, renderReport } from '../../electron/cli/report.ts';
+import { comparisonExport } from '../../shared/export/comparison.ts';
+import { runJson } from '../../shared/export/run.ts';
 import { labelResults } from '../../shared/format/labels.ts';
 import type { ComparisonOutcome } from '../../electron/jobs/comparison.ts';
 import { builtInPresets } from '../../electron/stores/built-in-presets.ts';
@@ -109,7 +105,7 @@ describe('report output and exit codes', () => {
   });
 
   it('json is one object for one target and an array for several', () => {
-    expect(runResultSchema.parse(JSON.parse(resultsJson([seed000Result()]))).runId).toBe('run-1');
+    expect(runResultSchema.parse(JSON.parse(runJson([seed000Result()]))).runId).toBe('run-1');
     const several = JSON.parse(renderReport([seed000Result(), abStyleResult()], 'json')) as unknown[];
     expect(several).toHaveLength(2);
   });
@@ -222,10 +218,12 @@ describe('tool formats and comparisons on stdout', () => {
     };
     expect(json.status).toBe('cancelled');
     expect(json.table.cells).toHaveLength(4);
-    expect(comparisonCsvPaths('/tmp/cmp.csv')).toEqual({
-      matrix: '/tmp/cmp.matrix.csv',
-      summary: '/tmp/cmp.summary.csv',
-    });
+    // --csv cmp.csv writes cmp.matrix.csv, cmp.summary.csv and the new parts beside them.
+    expect(
+      comparisonExport(outcome)
+        .parts.filter((p) => p.part.endsWith('.csv'))
+        .map((p) => p.part),
+    ).toEqual(['matrix.csv', 'summary.csv', 'timeseries.csv', 'percentiles-http-c-10.csv']);
   });
 
   it("clears a comparison's secret header values, in the plan and in every run, and leaves the original", () => {

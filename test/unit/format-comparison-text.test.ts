@@ -4,8 +4,8 @@ import {
   formatComparisonMatrix,
   formatComparisonReport,
   formatPreflightFailures,
-  runLabel,
 } from '../../shared/format/comparison-text.ts';
+import { cellLabel } from '../../shared/comparison/plan.ts';
 import { resultWith, twoServerPlan } from '../helpers/comparison-results.ts';
 import { amendResult } from '../helpers/run-result.ts';
 
@@ -41,8 +41,8 @@ describe('comparison as text', () => {
       '2 target(s) x 1 protocol(s) x 1 level(s) x 2 repetition(s); figures are means over the counted runs, counts are summed',
       '',
       '   target  protocol  level  runs     req/s  ± stdev       min       max  p50 ms  p95 ms  p99 ms  failed  success  CPU-s/10k req  verdict',
-      '   nginx   http      c=10    2/2  1,100.00   141.42  1,000.00  1,200.00   1.250   2.500   5.000       2   99.00%              –  non-2xx 1.0%',
-      '   apache  http      c=10    1/2    800.00        –    800.00    800.00   2.000   4.000   8.000       0  100.00%              –  1 failed',
+      '   nginx   http      c=10    2/2  1,100.00   141.42  1,000.00  1,200.00   1.250   2.500   5.000       2   99.00%              –  clean · non-2xx 1.0%',
+      '   apache  http      c=10    1/2    800.00        –    800.00    800.00   2.000   4.000   8.000       0  100.00%              –  clean · 1 failed',
       '',
       'Verdicts (! not the server’s figures, ~ stopped early, - a note):',
       '- nginx · http · c=10: 2 of 200 requests over 2 runs (1.0%) had an error status: 503 Service Unavailable 2.',
@@ -54,9 +54,9 @@ describe('comparison as text', () => {
       'Each run',
       'target  protocol  level  run  status     time taken s     req/s  time/req ms  time/req all ms  p99 ms  verdict',
       'nginx   http      c=10   #1   completed         3.000  1,000.00       10.000            1.000   4.000  clean',
-      'nginx   http      c=10   #2   completed         3.000  1,200.00        8.333            0.833   6.000  non-2xx 2.0%',
+      'nginx   http      c=10   #2   completed         3.000  1,200.00        8.333            0.833   6.000  failures · non-2xx 2.0%',
       'apache  http      c=10   #1   completed         3.000    800.00       12.500            1.250   8.000  clean',
-      'apache  http      c=10   #2   failed            3.000      0.00            –                –       –  failed',
+      'apache  http      c=10   #2   failed            3.000      0.00            –                –       –  not measured · failed',
       '',
       'Latency percentiles (ms), http at c=10',
       '         nginx  apache',
@@ -115,7 +115,7 @@ describe('comparison as text', () => {
     expect(formatComparisonReport(ab, outcomes, { layout: 'vegeta' })).toContain(
       '== nginx · http · c=10 · #1 ==\nRequests      [total, rate, throughput]',
     );
-    expect(runLabel(ab, outcomes[1]!.coordinates)).toBe('apache · http · c=10 · #1');
+    expect(cellLabel(ab, outcomes[1]!.coordinates)).toBe('apache · http · c=10 · #1');
   });
 
   it('leaves figures of a cell without runs as "–" and skips the percentile table of one target', () => {

@@ -71,7 +71,8 @@ describe('HTML report', () => {
     const html = runHtmlReport([all404]);
     expect(html).toContain('data-testid="run-1-verdict" data-state="all-non-2xx"');
     expect(html).toContain('Every response was 404 Not Found: check the path.');
-    expect(html).toContain('<div class="value">100.19 req/s</div>');
+    // The cards the app shows, to the digit and word (shared/format/cards.ts).
+    expect(html).toContain('<div class="value">100.19</div>');
     expect(html).toContain('<td class="num">0.574</td>');
     expect(html).toContain('<th scope="row">100% (longest request)</th><td class="num">1.179</td>');
     expect(html).toContain('404 Not Found');
@@ -88,7 +89,7 @@ describe('HTML report', () => {
       requests: { sloExceeded: 40_344, total: 41_948, responses: 41_948, ok: 1604, errors: 0 },
       successRatio: 1604 / 41_948,
     });
-    expect(runHtmlReport([slow])).toContain('0 errors · 0 error statuses · 40,344 over the SLO');
+    expect(runHtmlReport([slow])).toContain('40,344 over the 300 ms SLO · 12 non-2xx · 0 errors');
   });
 });
 
@@ -132,7 +133,7 @@ describe('HTML report of a comparison', () => {
     expect(html).toContain('>4,530.00</td>');
     expect(html).toContain('<td class="num">25,396</td><td class="num">24,587</td>');
     expect(html).toContain(
-      '<span class="badge bad">rate not reached</span> <strong>apache · http · 10000 req/s</strong>',
+      '<span class="badge bad" data-testid="caveat-word">rate not reached</span> <strong>apache · http · 10000 req/s</strong>',
     );
     expect(html.match(/fill="url\(#hatch-1\)"/g)).toHaveLength(1);
     expect(html).toContain('apache (!)');

@@ -3,12 +3,18 @@ import {
   fixed,
   formatBytes,
   formatCG,
+  formatClock,
   formatCount,
   formatDurationMs,
   formatDurationSeconds,
   formatGoDuration,
+  formatLiveRate,
+  formatMs,
+  formatMsValue,
   formatPercent,
   formatRate,
+  formatRateValue,
+  formatSeconds,
 } from '../../shared/format/units.ts';
 
 describe('Go duration notation', () => {
@@ -67,5 +73,40 @@ describe("C's %g (http_load's numbers)", () => {
     expect(formatCG(0.0001234)).toBe('0.0001234');
     expect(formatCG(0.00001234)).toBe('1.234e-05');
     expect(formatCG(1.5, 3)).toBe('1.5');
+  });
+});
+
+describe('screen number formatting (shared/format/units.ts)', () => {
+  it('groups thousands and fixes decimals', () => {
+    expect(formatCount(1234567)).toBe('1,234,567');
+    expect(formatCount(0)).toBe('0');
+    expect(formatRateValue(12345.678)).toBe('12,345.68');
+    expect(formatRateValue(0)).toBe('0.00');
+    expect(formatLiveRate(15234.4)).toBe('15,234');
+    expect(formatLiveRate(42.34)).toBe('42.3');
+  });
+
+  it('picks a latency precision that suits the size', () => {
+    expect(formatMs(0.1234)).toBe('0.123 ms');
+    expect(formatMs(1.2345)).toBe('1.23 ms');
+    expect(formatMs(12.345)).toBe('12.3 ms');
+    expect(formatMs(123.45)).toBe('123 ms');
+    expect(formatMs(1234.5)).toBe('1.23 s');
+    expect(formatMs(12_345)).toBe('12.3 s');
+    expect(formatMsValue(3.9)).toBe('3.900');
+    expect(formatMsValue(123.45)).toBe('123.5');
+  });
+
+  it('formats clocks, seconds, ratios and bytes', () => {
+    expect(formatClock(3.4)).toBe('0:03');
+    expect(formatClock(65)).toBe('1:05');
+    expect(formatClock(3725)).toBe('1:02:05');
+    expect(formatClock(-2)).toBe('0:00');
+    expect(formatSeconds(3)).toBe('3.00 s');
+    expect(formatSeconds(125)).toBe('2 min 5 s');
+    expect(formatPercent(0.98765)).toBe('98.77%');
+    expect(formatPercent(1, 1)).toBe('100.0%');
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(1536)).toBe('1.50 KiB');
   });
 });

@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { CellOutcome } from '../../shared/comparison/cells.ts';
 import { aggregateComparison } from '../../shared/comparison/table.ts';
-import { matrixCells } from '../../shared/comparison/matrix.ts';
+import { cellsWithCaveats, matrixCells } from '../../shared/comparison/matrix.ts';
+import { columnMarks, columnSeries, markedCells } from '../../shared/comparison/column-series.ts';
+import { cellLabel } from '../../shared/comparison/plan.ts';
 import { MATRIX_COLUMN_IDS } from '../../shared/comparison/report-settings.ts';
-import { flaggedCount } from '../../renderer/views/Compare/chartData.ts';
 import {
-  caveatKeys,
-  cellLabel,
-  cellsWithCaveats,
   columnChoices,
   firstRunOf,
   openedRun,
@@ -88,9 +86,10 @@ describe('the matrix on screen', () => {
   });
 
   it('names a cell and opens a run with the other repetitions of its cell, in order', () => {
-    expect(cellLabel(plan, { targetIndex: 1, protocol: 'http', level: 100 })).toBe('apache · c=100');
+    // One name everywhere (screen, text, CSV, HTML): the protocol always said.
+    expect(cellLabel(plan, { targetIndex: 1, protocol: 'http', level: 100 })).toBe('apache · http · c=100');
     expect(cellLabel(plan, { targetIndex: 0, protocol: 'http', level: 10, repetition: 1 })).toBe(
-      'nginx · c=10 · #2',
+      'nginx · http · c=10 · #2',
     );
     const outcomes = [at(0, 10, 1, 4), at(1, 10, 0, 1), at(0, 10, 0, 0)];
     const run = openedRun(outcomes, 4);
@@ -112,8 +111,8 @@ describe('the matrix on screen', () => {
     const outcomes = [at(0, 10, 0, 0, bound), at(1, 10, 0, 1, slo), at(0, 100, 0, 2)];
     const table = aggregateComparison(plan, outcomes);
     const cells = matrixCells(table, outcomes);
-    expect([...caveatKeys(cells, 'throughput')]).toEqual(['0|http|10']);
-    expect([...caveatKeys(cells, 'latency')]).toEqual(['0|http|10']);
+    expect([...markedCells(columnSeries(table, cells, 'rps'))]).toEqual(['0|http|10']);
+    expect([...markedCells(columnSeries(table, cells, 'p99'))]).toEqual(['0|http|10']);
     // The SLO failures are a caveat on success, listed under the matrix after the client-bound
     // cell; last, a clean cell's note (the fixture's ten 503s).
     expect(cellsWithCaveats(cells).map((c) => [c.key, c.verdict.state])).toEqual([
@@ -121,7 +120,7 @@ describe('the matrix on screen', () => {
       ['1|http|10', 'failures'],
       ['0|http|100', 'clean'],
     ]);
-    expect(flaggedCount(table, caveatKeys(cells, 'throughput'), 'rps')).toBe(1);
+    expect(columnMarks(columnSeries(table, cells, 'rps'))).toBe(1);
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { withoutSecrets } from '../../shared/model/secret-headers.ts';
-import { resultJson } from '../../renderer/views/Export/exports.ts';
+import { bundleFiles } from '../../shared/export/files.ts';
+import { runExport } from '../../shared/export/run.ts';
 import { abStyleResult } from '../helpers/run-result.ts';
 
 const withToken = () => {
@@ -18,11 +19,13 @@ const withToken = () => {
 };
 
 describe('exports leave secret header values out', () => {
-  it('the JSON export clears Authorization and keeps other headers', () => {
-    const json = resultJson({ kind: 'scenario', results: [withToken()] });
-    expect(json).not.toContain('s3cret');
-    const parsed = JSON.parse(json) as { results: { target: { headers: unknown } }[] };
-    expect(parsed.results[0]!.target.headers).toEqual([
+  it('the JSON export clears Authorization and keeps other headers, and no file holds the value', () => {
+    const files = bundleFiles(runExport({ name: 'x', results: withoutSecrets([withToken()]) }));
+    for (const f of files) expect(f.content, f.name).not.toContain('s3cret');
+    const parsed = JSON.parse(files.find((f) => f.name === 'x.json')!.content) as {
+      target: { headers: unknown };
+    };
+    expect(parsed.target.headers).toEqual([
       { name: 'Authorization', value: '' },
       { name: 'Accept', value: 'text/plain' },
     ]);

@@ -7,11 +7,10 @@ import {
   phaseRows,
   reportWarnings,
   statusRows,
-  summaryCards,
-  thresholdActualText,
-  thresholdText,
 } from '../../renderer/report/reportModel.ts';
+import { thresholdActualText, thresholdText } from '../../shared/format/report.ts';
 import { statusBadge } from '../../renderer/run/targetStatus.ts';
+import { summaryCards } from '../../shared/format/cards.ts';
 import { AB_PERCENTILE_LABELS, amendResult, runResultFixture } from '../helpers/run-result.ts';
 
 describe('report model', () => {
@@ -76,7 +75,7 @@ describe('report model', () => {
       successRatio: 0,
       statusCodes: { '404': 36_000 },
     });
-    expect(statusBadge('completed', missing)).toEqual({ look: 'caveat', text: 'completed · all 404' });
+    expect(statusBadge('completed', missing)).toEqual({ look: 'caveat', text: 'completed · all non-2xx' });
     expect(statusBadge('completed', runResultFixture({ statusCodes: { '200': 36_000 } }))).toEqual({
       look: 'completed',
       text: 'completed',

@@ -21,7 +21,7 @@ import {
 } from '../../renderer/views/Compare/planDraft.ts';
 import { isOpaque } from '../../renderer/views/Export/chartImage.ts';
 import { fileSlug } from '../../shared/model/file-name.ts';
-import { labelOutcomes } from '../../renderer/views/Export/exports.ts';
+import { comparisonExport } from '../../shared/export/comparison.ts';
 import { labelResults } from '../../shared/format/labels.ts';
 import { draftFromScenario } from '../../renderer/views/Presets/scenarioDraft.ts';
 import { resultWith } from '../helpers/comparison-results.ts';
@@ -325,7 +325,10 @@ describe('export helpers', () => {
       '127.0.0.1:1 #2',
       '127.0.0.1:2',
     ]);
-    expect(labelOutcomes(plan, [outcome(1, 100, 1, 5)]).map((r) => r.label)).toEqual(['apache · c=100 · #2']);
+    const summary = comparisonExport({ plan, status: 'completed', outcomes: [outcome(1, 100, 1, 5)] })
+      .parts.find((p) => p.part === 'summary.csv')!
+      .render();
+    expect(summary.split('\r\n')[1]!.startsWith('apache · http · c=100 · #2,')).toBe(true);
   });
 });
 

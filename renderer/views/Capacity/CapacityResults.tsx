@@ -1,46 +1,44 @@
 import { useCallback, useMemo, useState } from 'react';
+import { capacitySentence, goalText, JUDGEMENT_LABELS, rateText } from '../../../shared/capacity/search.ts';
 import {
-  capacitySentence,
-  goalText,
-  JUDGEMENT_LABELS,
-  judgementDetail,
-  rateText,
-} from '../../../shared/capacity/search.ts';
-import type { ReportedStep, SearchReport } from '../../../shared/capacity/report.ts';
+  isClientLimited,
+  type CapacityResult,
+  type ReportedStep,
+  type SearchReport,
+} from '../../../shared/capacity/report.ts';
 import { thinP99 } from '../../../shared/capacity/step-length.ts';
+import { capacityExport } from '../../../shared/export/capacity.ts';
 import { fileSlug } from '../../../shared/model/file-name.ts';
-import { formatCapacityReport } from '../../../shared/format/capacity-text.ts';
+import { withoutSecrets } from '../../../shared/model/secret-headers.ts';
+import { STEP_COLUMNS, stepTexts } from '../../../shared/format/capacity-text.ts';
 import type { Palette } from '../../charts/palette.ts';
 import { ChartCard } from '../../components/ChartCard.tsx';
-import { formatLiveRate, formatMs } from '../../lib/format.ts';
 import { RunReport } from '../../report/RunReport.tsx';
 import type { ChartAbout } from '../Export/chartSubject.ts';
-import { MIME } from '../Export/download.ts';
-import { downloadAction, ExportBar } from '../Export/ExportBar.tsx';
-import { resultJson } from '../Export/exports.ts';
-import { TextReportDialog } from '../Export/ResultExports.tsx';
+import { ExportBar } from '../Export/ExportBar.tsx';
 import { heldRateChart, kneeChart } from './capacityCharts.ts';
 import './capacity.css';
 
 interface CapacityResultsProps {
+  /** The job: its plan, how it stands and every step measured (what its files are made of). */
+  result: CapacityResult;
+  /** Its searches' reports (shared/capacity/report.ts capacityReports). */
   reports: readonly SearchReport[];
-  /** The job's name, for file names. */
+  /** The search still measuring, null once the job ended. */
+  running: number | null;
+  /** The job's name, for the step runs' file names. */
   name: string;
-  /** What the JSON export holds (the job as history keeps it). */
-  json: unknown;
 }
-
-const ms = (v: number | null): string => (v === null ? '–' : formatMs(v));
-const pct = (v: number): string => `${v.toFixed(v > 0 && v < 0.1 ? 2 : 1)}%`;
 
 /**
  * The capacity searches' answer: one sentence for every server, each one's answer and why it
  * stopped, the knee (latency against throughput) and the highest rate each held, then every
  * step, each opening its own run's report.
  */
-export function CapacityResults({ reports, name, json }: CapacityResultsProps) {
+export function CapacityResults({ result, reports, running, name }: CapacityResultsProps) {
   const [opened, setOpened] = useState<{ search: number; step: number } | null>(null);
-  const [text, setText] = useState<string | null>(null);
+  const bundle = useMemo(() => capacityExport(withoutSecrets(result), { running }), [result, running]);
+  const limited = reports.some((r) => r.steps.some(isClientLimited));
   const goal = reports[0]?.search.goal;
   const answered = reports.flatMap((r) => (r.answer ? [{ label: r.label, answer: r.answer }] : []));
   const knee = useCallback((p: Palette) => kneeChart(reports, p), [reports]);
@@ -55,7 +53,6 @@ export function CapacityResults({ reports, name, json }: CapacityResultsProps) {
     }),
     [reports, goal],
   );
-  const base = fileSlug(name, 'capacity');
   const step = opened === null ? null : reports[opened.search]?.steps[opened.step];
   if (opened !== null && step) {
     const label = reports[opened.search]!.label;
@@ -116,7 +113,7 @@ export function CapacityResults({ reports, name, json }: CapacityResultsProps) {
           about={about}
           build={knee}
           tall
-          note="Solid: p99, dashed: p50. A hollow triangle is a step the client limited: its figures are not the server's."
+          note={`Solid: p99, dashed: p50.${limited ? " A hollow triangle is a step the client limited: its figures are not the server's." : ''}`}
         />
         <ChartCard
           title="Highest rate held within the goal"
@@ -132,37 +129,7 @@ export function CapacityResults({ reports, name, json }: CapacityResultsProps) {
       {reports.map((r, i) => (
         <StepTable key={i} report={r} index={i} onOpen={(k) => setOpened({ search: i, step: k })} />
       ))}
-      <ExportBar
-        groups={[
-          {
-            label: 'Export',
-            actions: [
-              downloadAction('JSON', 'export-capacity-json', `${base}.json`, MIME.json, () =>
-                resultJson(json),
-              ),
-            ],
-          },
-          {
-            label: 'Text report',
-            actions: [
-              {
-                label: 'Steps and answers',
-                testId: 'export-capacity-text',
-                run: () => setText(formatCapacityReport(reports)),
-              },
-            ],
-          },
-        ]}
-      >
-        {text !== null && (
-          <TextReportDialog
-            title="Capacity search"
-            text={text}
-            fileName={`${base}.txt`}
-            onClose={() => setText(null)}
-          />
-        )}
-      </ExportBar>
+      <ExportBar bundle={bundle} date={about.date instanceof Date ? about.date.toISOString() : about.date} />
     </section>
   );
 }
@@ -187,46 +154,42 @@ function StepTable({
         <thead>
           <tr>
             <th>#</th>
-            <th>rate</th>
-            <th>phase</th>
-            <th className="num">answered</th>
-            <th className="num">p50</th>
-            <th className="num">p99</th>
-            <th className="num">errors</th>
-            <th className="num">non-2xx</th>
-            <th>step</th>
+            {STEP_COLUMNS.map((c, i) => (
+              <th key={c} className={i >= 2 && i <= 6 ? 'num' : undefined}>
+                {c}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
-          {report.steps.map((s: ReportedStep, k) => (
-            <tr key={k} data-judgement={s.judgement.kind} title={judgementDetail(s.judgement) ?? undefined}>
-              <td>
-                <button
-                  type="button"
-                  className="link-btn"
-                  data-testid={`capacity-open-step-${index}-${k}`}
-                  onClick={() => onOpen(k)}
-                >
-                  {k + 1}
-                </button>
-              </td>
-              <td>{rateText(s.rate)}</td>
-              <td>{s.phase}</td>
-              <td className="num">{formatLiveRate(s.figures.achievedRps)} req/s</td>
-              <td className="num">{ms(s.figures.p50)}</td>
-              <P99Cell step={s} />
-              <td className="num">{pct(s.figures.errorPercent)}</td>
-              <td className="num">{pct(s.figures.non2xxPercent)}</td>
-              <td>
-                <span className={`verdict capacity-step--${s.judgement.kind}`}>
-                  {JUDGEMENT_LABELS[s.judgement.kind]}
-                </span>
-                {judgementDetail(s.judgement) && (
-                  <span className="capacity-step__why">{judgementDetail(s.judgement)}</span>
-                )}
-              </td>
-            </tr>
-          ))}
+          {report.steps.map((s: ReportedStep, k) => {
+            const t = stepTexts(s);
+            return (
+              <tr key={k} data-judgement={s.judgement.kind} title={t.why ?? undefined}>
+                <td>
+                  <button
+                    type="button"
+                    className="link-btn"
+                    data-testid={`capacity-open-step-${index}-${k}`}
+                    onClick={() => onOpen(k)}
+                  >
+                    {k + 1}
+                  </button>
+                </td>
+                <td>{t.rate}</td>
+                <td>{t.phase}</td>
+                <td className="num">{t.achieved}</td>
+                <td className="num">{t.p50}</td>
+                <P99Cell step={s} text={t.p99} />
+                <td className="num">{t.errors}</td>
+                <td className="num">{t.non2xx}</td>
+                <td>
+                  <span className={`verdict capacity-step--${s.judgement.kind}`}>{t.judgement}</span>
+                  {t.why && <span className="capacity-step__why">{t.why}</span>}
+                </td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </figure>
@@ -234,11 +197,11 @@ function StepTable({
 }
 
 /** A step's p99, marked when it rests on fewer requests than a p99 needs. */
-function P99Cell({ step }: { step: ReportedStep }) {
+function P99Cell({ step, text }: { step: ReportedStep; text: string }) {
   const thin = step.figures.p99 === null ? null : thinP99(step.result.requests.responses);
   return (
     <td className="num" data-thin={thin ? 'true' : undefined}>
-      {ms(step.figures.p99)}
+      {text}
       {thin && (
         <span className="caveat-mark" title={`p99 ${thin}`} aria-label={`p99 ${thin}`}>
           !

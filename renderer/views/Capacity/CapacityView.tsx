@@ -6,7 +6,7 @@ import { Alert } from '../../components/Alert.tsx';
 import { PresetNote } from '../../components/PresetNote.tsx';
 import { RunStopButton } from '../../components/RunStopButton.tsx';
 import { SavedNote } from '../../components/SavedNote.tsx';
-import { formatLiveRate } from '../../lib/format.ts';
+import { formatLiveRate } from '../../../shared/format/units.ts';
 import { isBusy } from '../../jobs/jobStore.ts';
 import type { Job } from '../../jobs/useJob.ts';
 import { SavePresetButton } from '../Presets/SavePresetButton.tsx';
@@ -87,9 +87,10 @@ export function CapacityView({ api, draft, onDraftChange, run, onOpenHistory, so
             )}
             {state.plan && state.steps.length > 0 && (
               <CapacityResults
+                result={{ plan: state.plan, status: state.status, steps: state.steps }}
                 reports={reports}
+                running={state.phase === 'done' ? null : state.searchIndex}
                 name={state.plan.name}
-                json={{ kind: 'capacity', status: state.status, plan: state.plan, steps: state.steps }}
               />
             )}
           </>

@@ -8,37 +8,24 @@ import {
 import { levelLabel, type ComparisonPlan, type ProtocolVariant } from '../../../shared/comparison/plan.ts';
 import { matrixColumns } from '../../../shared/comparison/columns.ts';
 import { matrixCells } from '../../../shared/comparison/matrix.ts';
-import { columnHasData, columnSeries } from '../../../shared/comparison/column-series.ts';
-import { repetitionRows } from '../../../shared/comparison/repetitions.ts';
-import { fileSlug } from '../../../shared/model/file-name.ts';
 import {
-  comparisonMatrixCsv,
-  percentileTableCsv,
-  summaryCsv,
-  timeSeriesCsv,
-} from '../../../shared/format/csv.ts';
-import { formatComparisonReport } from '../../../shared/format/comparison-text.ts';
-import { comparisonHtmlReport } from '../../../shared/format/html-report.ts';
+  columnHasData,
+  columnMarks,
+  columnSeries,
+  markedCells,
+  marksNote,
+} from '../../../shared/comparison/column-series.ts';
+import { repetitionRows } from '../../../shared/comparison/repetitions.ts';
+import { comparisonExport } from '../../../shared/export/comparison.ts';
 import { withoutSecrets } from '../../../shared/model/secret-headers.ts';
-import { planReport, type MatrixColumnId } from '../../../shared/comparison/report-settings.ts';
+import { LAYOUT_NAMES, planReport, type MatrixColumnId } from '../../../shared/comparison/report-settings.ts';
 import type { Palette } from '../../charts/palette.ts';
-import { formatMsValue } from '../../lib/format.ts';
+import { formatMsValue } from '../../../shared/format/units.ts';
 import { ChartCard } from '../../components/ChartCard.tsx';
 import type { RunStatus } from '../../../shared/model/result.ts';
 import { aboutComparison, levelsTag } from '../Export/chartSubject.ts';
-import { MIME } from '../Export/download.ts';
-import { downloadAction, ExportBar, type ExportAction } from '../Export/ExportBar.tsx';
-import { labelOutcomes, resourcesCsvActions, resultJson } from '../Export/exports.ts';
-import { TextReportDialog } from '../Export/ResultExports.tsx';
-import {
-  columnMarks,
-  cpuPer10kBarChart,
-  flaggedCount,
-  percentileCurvesChart,
-  rpsBarChart,
-  scalingChart,
-} from './chartData.ts';
-import { caveatKeys, LAYOUT_NAMES } from './matrixView.ts';
+import { ExportBar } from '../Export/ExportBar.tsx';
+import { cpuPer10kBarChart, percentileCurvesChart, rpsBarChart, scalingChart } from './chartData.ts';
 import { CaveatList, ColumnPicker, MatrixTable, RepetitionTable } from './MatrixTables.tsx';
 import { shownAt, type At } from './percentileAt.ts';
 
@@ -76,63 +63,31 @@ export function ComparisonReport({
   const columns = shownColumns ?? planReport(plan).columns;
   const [picked, setAt] = useState<At | null>(null);
   const at = useMemo(() => shownAt(table, picked), [table, picked]);
-  const base = fileSlug(plan.name, 'comparison');
   const atLabel = `${table.protocols.length > 1 ? `${at.protocol} · ` : ''}${levelLabel(table.levelKind, at.level)}`;
 
-  const slowed = useMemo(() => caveatKeys(cells, 'throughput'), [cells]);
-  const skewed = useMemo(() => caveatKeys(cells, 'latency'), [cells]);
+  // Which cells each chart marks, and how many: the HTML report counts them the same way.
+  const rpsSeries = useMemo(() => columnSeries(table, cells, 'rps'), [table, cells]);
+  const p99Series = useMemo(() => columnSeries(table, cells, 'p99'), [table, cells]);
+  const slowed = useMemo(() => markedCells(rpsSeries), [rpsSeries]);
+  const skewed = useMemo(() => markedCells(p99Series), [p99Series]);
   const bar = useCallback((p: Palette) => rpsBarChart(table, p, slowed), [table, slowed]);
   const rps = useCallback((p: Palette) => scalingChart(table, 'rps', p, slowed), [table, slowed]);
   const p99 = useCallback((p: Palette) => scalingChart(table, 'p99', p, skewed), [table, skewed]);
   const curves = useCallback((p: Palette) => percentileCurvesChart(table, at, p), [table, at]);
   const cpuSeries = useMemo(() => columnSeries(table, cells, 'serverCpuPer10k'), [table, cells]);
   const cpu = useCallback((p: Palette) => cpuPer10kBarChart(table, cpuSeries, p), [table, cpuSeries]);
-  const labelled = useMemo(() => labelOutcomes(plan, outcomes), [plan, outcomes]);
   const about = useMemo(() => aboutComparison(plan, outcomes), [plan, outcomes]);
   const aboutAt = useMemo(
     () => ({ ...about, load: levelsTag(table.levelKind, [at.level]) }),
     [about, table.levelKind, at.level],
   );
-  // The text and HTML follow the columns on screen.
-  const shownPlan = useMemo(() => ({ ...plan, report: { ...planReport(plan), columns } }), [plan, columns]);
-  const exports: ExportAction[] = [
-    downloadAction('Matrix CSV', 'export-matrix-csv', `${base}.matrix.csv`, MIME.csv, () =>
-      comparisonMatrixCsv(table, outcomes),
-    ),
-    downloadAction(
-      'Percentiles CSV',
-      'export-percentiles-csv',
-      `${base}.percentiles-${fileSlug(atLabel)}.csv`,
-      MIME.csv,
-      () => percentileTableCsv(comparisonPercentileTable(table, at)),
-    ),
-    downloadAction('Runs summary CSV', 'export-summary-csv', `${base}.summary.csv`, MIME.csv, () =>
-      summaryCsv(labelled),
-    ),
-    downloadAction('Time series CSV', 'export-timeseries-csv', `${base}.timeseries.csv`, MIME.csv, () =>
-      timeSeriesCsv(labelled),
-    ),
-    ...resourcesCsvActions(labelled, base),
-    downloadAction('JSON', 'export-json', `${base}.json`, MIME.json, () =>
-      resultJson({ kind: 'comparison', status, plan, outcomes }),
-    ),
-    downloadAction('HTML report', 'export-html', `${base}.html`, MIME.html, () =>
-      comparisonHtmlReport(withoutSecrets({ plan: shownPlan, outcomes, status })),
-    ),
-  ];
-  const [text, setText] = useState<string | null>(null);
-  const layout = planReport(plan).format;
-  const texts: ExportAction[] = [
-    {
-      label: `${LAYOUT_NAMES[layout]} per cell, then the matrix`,
-      testId: 'export-comparison-text',
-      run: () => setText(formatComparisonReport(shownPlan, outcomes, { status: status ?? undefined })),
-    },
-  ];
-  const marked = (n: number, what: string) =>
-    n > 0
-      ? `${what}: the cell has a caveat (listed under the matrix), so the figure is not the server's.`
-      : null;
+  // The text reports and the HTML follow the columns on screen.
+  const bundle = useMemo(
+    () => comparisonExport(withoutSecrets({ plan, outcomes, status }), { columns }),
+    [plan, outcomes, status, columns],
+  );
+  const rpsMarks = columnMarks(rpsSeries);
+  const p99Marks = columnMarks(p99Series);
 
   return (
     <section className="compare-report" data-testid="comparison-report">
@@ -166,20 +121,12 @@ export function ComparisonReport({
       )}
 
       <ExportBar
-        groups={[
-          { label: 'Export', actions: exports },
-          { label: 'Text report', actions: texts },
-        ]}
-      >
-        {text !== null && (
-          <TextReportDialog
-            title={`${plan.name}: each cell in ${LAYOUT_NAMES[layout]}'s layout, then the matrix`}
-            text={text}
-            fileName={`${base}.${layout}.txt`}
-            onClose={() => setText(null)}
-          />
-        )}
-      </ExportBar>
+        bundle={bundle}
+        date={typeof about.date === 'string' ? about.date : about.date.toISOString()}
+        textTitle={(p) =>
+          `${plan.name}: each cell in ${LAYOUT_NAMES[p.layout ?? 'text']}'s layout, then the matrix`
+        }
+      />
 
       <div className="chart-grid">
         <ChartCard
@@ -188,8 +135,8 @@ export function ComparisonReport({
           slug="rps-by-level"
           about={about}
           build={bar}
-          marks={flaggedCount(table, slowed, 'rps')}
-          note={marked(flaggedCount(table, slowed, 'rps'), 'Hatched bar')}
+          marks={rpsMarks}
+          note={marksNote(rpsMarks, 'Hatched bar')}
         />
         {columnHasData(cpuSeries) && (
           <ChartCard
@@ -199,7 +146,7 @@ export function ComparisonReport({
             about={about}
             build={cpu}
             marks={columnMarks(cpuSeries)}
-            note={marked(columnMarks(cpuSeries), 'Hatched bar')}
+            note={marksNote(columnMarks(cpuSeries), 'Hatched bar')}
           />
         )}
         <ChartCard
@@ -208,8 +155,8 @@ export function ComparisonReport({
           slug="scaling-rps"
           about={about}
           build={rps}
-          marks={flaggedCount(table, slowed, 'rps')}
-          note={marked(flaggedCount(table, slowed, 'rps'), 'Hollow triangle, dashed line')}
+          marks={rpsMarks}
+          note={marksNote(rpsMarks, 'Hollow triangle, dashed line')}
         />
         <ChartCard
           title="Scaling: p99 latency"
@@ -217,8 +164,8 @@ export function ComparisonReport({
           slug="scaling-p99"
           about={about}
           build={p99}
-          marks={flaggedCount(table, skewed, 'p99')}
-          note={marked(flaggedCount(table, skewed, 'p99'), 'Hollow triangle, dashed line')}
+          marks={p99Marks}
+          note={marksNote(p99Marks, 'Hollow triangle, dashed line')}
         />
         <ChartCard
           title={`Latency by percentile · ${atLabel}`}

@@ -1,15 +1,14 @@
 import { useState } from 'react';
 import type { CellOutcome } from '../../../shared/comparison/cells.ts';
-import type { ComparisonPlan } from '../../../shared/comparison/plan.ts';
+import { cellLabel, type ComparisonPlan } from '../../../shared/comparison/plan.ts';
 import { formatRunReport } from '../../../shared/format/report.ts';
-import { planReport, type MatrixColumnId } from '../../../shared/comparison/report-settings.ts';
-import { runVerdict } from '../../../shared/verdict/verdict.ts';
+import { LAYOUT_NAMES, planReport, type MatrixColumnId } from '../../../shared/comparison/report-settings.ts';
+import { runVerdict, verdictTone } from '../../../shared/verdict/verdict.ts';
 import { TargetStrip } from '../../components/TargetStrip.tsx';
-import { formatRateValue } from '../../lib/format.ts';
+import { formatRateValue } from '../../../shared/format/units.ts';
 import { RunReport } from '../../report/RunReport.tsx';
 import { ComparisonReport } from './ComparisonReport.tsx';
-import { verdictTone } from '../../report/reportModel.ts';
-import { cellLabel, LAYOUT_NAMES, openedRun } from './matrixView.ts';
+import { openedRun } from './matrixView.ts';
 
 interface ComparisonResultsProps {
   plan: ComparisonPlan;

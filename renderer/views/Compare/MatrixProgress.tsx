@@ -1,10 +1,12 @@
 import { comparisonTargetLabel, levelKindOf, levelLabel } from '../../../shared/comparison/plan.ts';
 import { Alert } from '../../components/Alert.tsx';
-import { formatResourceValue } from '../../../shared/format/resources-table.ts';
-import { formatLiveRate } from '../../lib/format.ts';
+import { cellKey } from '../../../shared/comparison/cells.ts';
+import { matrixCells } from '../../../shared/comparison/matrix.ts';
+import { aggregateComparison } from '../../../shared/comparison/table.ts';
 import { isBusy } from '../../jobs/jobStore.ts';
 import { statusBadge } from '../../run/targetStatus.ts';
 import { cellsFinished, type CellProgress, type ComparisonRunState } from './comparisonRun.ts';
+import { gridFigures } from './matrixView.ts';
 import './matrix.css';
 
 const STATUS_TEXT: Record<CellProgress['status'], string> = {
@@ -38,6 +40,9 @@ export function MatrixProgress({
   const total = cells.length;
   const current = state.current === null ? null : cells[state.current];
   const running = isBusy(state.phase);
+  const matrix = new Map(
+    matrixCells(aggregateComparison(plan, state.outcomes), state.outcomes).map((c) => [c.key, c]),
+  );
   const currentText =
     current && plan.targets[current.coordinates.targetIndex]
       ? [
@@ -108,8 +113,10 @@ export function MatrixProgress({
                         c.coordinates.protocol === protocol &&
                         c.coordinates.level === level,
                     );
-                    const last = [...reps].reverse().find((c) => c.rps !== null);
-                    const cpu = [...reps].reverse().find((c) => c.cpu !== null)?.cpu ?? null;
+                    const shown = gridFigures(
+                      matrix.get(cellKey({ targetIndex, protocol, level })),
+                      reps.find((c) => c.status === 'running'),
+                    );
                     return (
                       <td key={level}>
                         <div className="reps">
@@ -140,16 +147,16 @@ export function MatrixProgress({
                               />
                             );
                           })}
-                          <span className="reps__rate">
-                            {last?.rps != null ? `${formatLiveRate(last.rps)} req/s` : ''}
+                          <span className="reps__rate" data-testid="matrix-progress-rps">
+                            {shown.rps ?? ''}
                           </span>
-                          {cpu !== null && (
+                          {shown.cpu !== null && (
                             <span
                               className="reps__rate"
                               title="server CPU, % of one core"
                               data-testid="matrix-server-cpu"
                             >
-                              {formatResourceValue('cpuPercent', cpu)} CPU
+                              {shown.cpu}
                             </span>
                           )}
                         </div>

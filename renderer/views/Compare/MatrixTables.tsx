@@ -1,21 +1,13 @@
 import { useEffect, useRef } from 'react';
 import type { CellOutcome } from '../../../shared/comparison/cells.ts';
 import type { ComparisonTable } from '../../../shared/comparison/table.ts';
-import { levelLabel, type ComparisonPlan } from '../../../shared/comparison/plan.ts';
-import { columnText } from '../../../shared/comparison/columns.ts';
-import { type MatrixCell, type MatrixColumn } from '../../../shared/comparison/matrix.ts';
+import { cellLabel, levelLabel, type ComparisonPlan } from '../../../shared/comparison/plan.ts';
+import { columnAffected, columnText } from '../../../shared/comparison/columns.ts';
+import { cellsWithCaveats, type MatrixCell, type MatrixColumn } from '../../../shared/comparison/matrix.ts';
 import { REPETITION_COLUMNS, type RepetitionRow } from '../../../shared/comparison/repetitions.ts';
 import type { MatrixColumnId } from '../../../shared/comparison/report-settings.ts';
-import { VERDICT_STATE_LABELS, verdictLabel } from '../../../shared/verdict/verdict.ts';
-import { verdictTone } from '../../report/reportModel.ts';
-import {
-  cellLabel,
-  cellsWithCaveats,
-  columnChoices,
-  figureMarked,
-  firstRunOf,
-  toggleColumn,
-} from './matrixView.ts';
+import { verdictSummary, verdictTone, verdictWord } from '../../../shared/verdict/verdict.ts';
+import { columnChoices, firstRunOf, toggleColumn } from './matrixView.ts';
 import './matrix.css';
 
 /*
@@ -171,16 +163,16 @@ export function MatrixTable({
                           className={`verdict-badge verdict-badge--${tone}`}
                           title={cell.verdict.headline}
                         >
-                          {verdictLabel(cell.verdict)}
+                          {verdictSummary(cell.verdict)}
                         </span>
                       )}
                     </td>
                   ) : (
                     <td
                       key={c.id}
-                      className={`${c.unit === '' ? '' : 'num'}${figureMarked(c, cell) ? ' is-caveat' : ''}`}
+                      className={`${c.unit === '' ? '' : 'num'}${columnAffected(c, cell) ? ' is-caveat' : ''}`}
                       data-testid={`cell-${c.id}`}
-                      title={figureMarked(c, cell) ? cell.verdict.headline : undefined}
+                      title={columnAffected(c, cell) ? cell.verdict.headline : undefined}
                     >
                       {columnText(c, cell)}
                     </td>
@@ -224,8 +216,11 @@ export function CaveatList({
               title={cellLabel(plan, cell)}
               onOpenRun={onOpenRun}
             />
-            <span className={`verdict-badge verdict-badge--${verdictTone(cell.verdict)}`}>
-              {VERDICT_STATE_LABELS[cell.verdict.state]}
+            <span
+              className={`verdict-badge verdict-badge--${verdictTone(cell.verdict)}`}
+              data-testid="caveat-word"
+            >
+              {verdictWord(cell.verdict)}
             </span>
           </span>
           <span className="caveat__what">{cell.verdict.caveats.map((c) => c.message).join(' ')}</span>

@@ -12,7 +12,7 @@ import { formatCpuPer10k } from '../../../shared/format/resources-table.ts';
 import { barScales, baseLineOptions } from '../../charts/baseOptions.ts';
 import { markedBarStyle } from '../../charts/hatch.ts';
 import { seriesColor, type Palette } from '../../charts/palette.ts';
-import { formatMs, formatRateValue } from '../../lib/format.ts';
+import { formatMs, formatRateValue } from '../../../shared/format/units.ts';
 import { percentileChartOptions } from '../../charts/percentileOptions.ts';
 import { percentileToX } from '../../report/percentileScale.ts';
 
@@ -39,14 +39,6 @@ const noFlags: Flagged = new Set();
 function pointFlags(s: ScalingSeries, flagged: Flagged): boolean[] {
   return s.points.map((pt) =>
     flagged.has(cellKey({ targetIndex: s.targetIndex, protocol: s.protocol, level: pt.level })),
-  );
-}
-
-/** How many drawn points of the series are flagged, for the chart's note and for tests. */
-export function flaggedCount(table: ComparisonTable, flagged: Flagged, figure: 'rps' | 'p99'): number {
-  return scalingSeries(table).reduce(
-    (n, s) => n + s.points.filter((pt, i) => pt[figure] !== null && pointFlags(s, flagged)[i]).length,
-    0,
   );
 }
 
@@ -249,9 +241,4 @@ export function percentileCurvesChart(
   });
   const options = percentileChartOptions(p);
   return { type: 'line', data: { datasets }, options };
-}
-
-/** Bars of a column's series that a caveat marks (drawn hatched), for the chart's note and for tests. */
-export function columnMarks(series: readonly ColumnSeries[]): number {
-  return series.reduce((n, s) => n + s.values.filter((v, i) => v !== null && s.affected[i]).length, 0);
 }

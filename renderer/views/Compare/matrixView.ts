@@ -1,33 +1,15 @@
-import { cellKey, type CellCoordinates, type CellOutcome } from '../../../shared/comparison/cells.ts';
-import {
-  comparisonTargetLabel,
-  levelKindOf,
-  levelLabel,
-  type ComparisonPlan,
-} from '../../../shared/comparison/plan.ts';
-import { columnAffected, MATRIX_COLUMNS } from '../../../shared/comparison/columns.ts';
-import { type MatrixCell, type MatrixColumn } from '../../../shared/comparison/matrix.ts';
-import {
-  MATRIX_COLUMN_IDS,
-  type MatrixColumnId,
-  type ReportLayout,
-} from '../../../shared/comparison/report-settings.ts';
-import type { VerdictFigure } from '../../../shared/verdict/caveats.ts';
+import { cellKey, type CellOutcome } from '../../../shared/comparison/cells.ts';
+import { columnText, MATRIX_COLUMNS } from '../../../shared/comparison/columns.ts';
+import { formatResourceValue } from '../../../shared/format/resources-table.ts';
+import { formatLiveRate } from '../../../shared/format/units.ts';
+import type { CellProgress } from './comparisonRun.ts';
+import { type MatrixCell } from '../../../shared/comparison/matrix.ts';
+import { MATRIX_COLUMN_IDS, type MatrixColumnId } from '../../../shared/comparison/report-settings.ts';
 
 /*
  * What the comparison report's matrix shows besides the registry's columns: which columns
- * are on, the name of a cell and its runs (each cell opens its run's full report), and
- * where a caveat marks the charts. Pure.
+ * are on, and which run a cell opens (each cell opens its run's full report). Pure.
  */
-
-/** Whose layout a run's text is in, as a button or a title names it. */
-export const LAYOUT_NAMES: Record<ReportLayout, string> = {
-  text: 'Trebuchet',
-  ab: 'ab',
-  vegeta: 'vegeta',
-  jmeter: 'JMeter',
-  http_load: 'http_load',
-};
 
 /** The matrix's columns with one turned on or off; a new one goes in its registry place among those shown. */
 export function toggleColumn(
@@ -55,23 +37,6 @@ export function columnChoices(
   }));
 }
 
-/**
- * A cell's name: "nginx · https · c=100", with " · #2" for one repetition. The protocol is
- * named only when the plan compares several.
- */
-export function cellLabel(
-  plan: Pick<ComparisonPlan, 'targets' | 'protocols' | 'load'>,
-  c: Pick<CellCoordinates, 'targetIndex' | 'protocol' | 'level'> & { repetition?: number },
-): string {
-  const target = plan.targets[c.targetIndex];
-  return [
-    target ? comparisonTargetLabel(target) : `target ${c.targetIndex + 1}`,
-    ...(plan.protocols.length > 1 ? [c.protocol] : []),
-    levelLabel(levelKindOf(plan.load), c.level),
-    ...(c.repetition === undefined ? [] : [`#${c.repetition + 1}`]),
-  ].join(' · ');
-}
-
 /** The run a person opened, with the other repetitions of its cell (repetition order). */
 export interface OpenedRun {
   outcome: CellOutcome;
@@ -95,23 +60,29 @@ export function firstRunOf(cell: Pick<MatrixCell, 'outcomes'>): number | null {
   return cell.outcomes[0]?.cellIndex ?? null;
 }
 
-/** True when a measured cell's column shows a figure a bad caveat makes not the server's. */
-export function figureMarked(column: MatrixColumn, cell: MatrixCell): boolean {
-  // A cell not run yet has nothing to mark (its verdict is "not measured" until it runs).
-  return cell.results.length > 0 && columnAffected(column, cell);
+/** What the progress grid says under a cell's squares. */
+export interface GridFigures {
+  /** "12,345.68 req/s", or the running repetition's "now 12,345 req/s"; null before any figure. */
+  rps: string | null;
+  /** "12.3% CPU" (the server's, % of a core), or the running repetition's; null when not watched. */
+  cpu: string | null;
 }
 
-/** Keys of the cells whose figure (throughput or latency) a bad caveat makes not the server's. */
-export function caveatKeys(
-  cells: readonly MatrixCell[],
-  figure: Exclude<VerdictFigure, 'success'>,
-): Set<string> {
-  const column = MATRIX_COLUMNS[figure === 'throughput' ? 'rps' : 'p99'];
-  return new Set(cells.filter((c) => figureMarked(column, c)).map((c) => c.key));
-}
-
-/** The cells with something to say, for the list under the matrix: not clean first. */
-export function cellsWithCaveats(cells: readonly MatrixCell[]): MatrixCell[] {
-  const said = cells.filter((c) => c.results.length > 0 && c.verdict.caveats.length > 0);
-  return [...said.filter((c) => !c.verdict.clean), ...said.filter((c) => c.verdict.clean)];
+/**
+ * A cell's figures in the progress grid: the running repetition's live reading while one
+ * runs, else the matrix's own (the mean of the counted repetitions, shared/comparison/
+ * columns.ts), so the grid never shows one repetition's figure beside the matrix's mean.
+ */
+export function gridFigures(cell: MatrixCell | undefined, running: CellProgress | undefined): GridFigures {
+  if (running) {
+    return {
+      rps: running.rps === null ? null : `now ${formatLiveRate(running.rps)} req/s`,
+      cpu: running.cpu === null ? null : `${formatResourceValue('cpuPercent', running.cpu)} CPU`,
+    };
+  }
+  const figure = (id: 'rps' | 'serverCpuMean', unit: string): string | null =>
+    cell && MATRIX_COLUMNS[id].value(cell) !== null
+      ? `${columnText(MATRIX_COLUMNS[id], cell)} ${unit}`
+      : null;
+  return { rps: figure('rps', 'req/s'), cpu: figure('serverCpuMean', 'CPU') };
 }

@@ -1,52 +1,83 @@
-import type { ReactNode } from 'react';
-import { downloadText } from './download.ts';
+import { useMemo, useState } from 'react';
+import { partFileName, type ExportBundle, type ExportPart } from '../../../shared/export/files.ts';
+import { downloadPart, downloadZip } from './download.ts';
+import { TextReportDialog } from './TextReportDialog.tsx';
 import './export.css';
 
-/** One export button: what it says and what a click does. */
-export interface ExportAction {
-  label: string;
-  testId: string;
-  run: () => void;
+/** A part's button id: "export-summary-csv", "export-json", a text's "export-ab", "export-http-load". */
+export function partTestId(part: Pick<ExportPart, 'part'>): string {
+  return `export-${part.part.replace(/\.txt$/, '').replace(/[._]/g, '-')}`;
 }
 
-/** A button that downloads a file whose text is made on the click (not on every render). */
-export function downloadAction(
-  label: string,
-  testId: string,
-  fileName: string,
-  type: string,
-  text: () => string,
-): ExportAction {
-  return { label, testId, run: () => downloadText(text(), fileName, type) };
+interface ExportBarProps {
+  /** Every file of the result (shared/export/): the same files the CLI writes. */
+  bundle: ExportBundle;
+  /** When the result was measured: the zip's entries carry it. */
+  date: string;
+  /** The title of a text report's dialog; "As <tool> prints it" by default. */
+  textTitle?: (part: ExportPart) => string;
 }
 
-/** A labelled run of buttons in the export bar ("Export", "Text report"). */
-export interface ExportGroup {
-  label: string;
-  actions: readonly ExportAction[];
-}
-
-/** The row of export buttons under a report; children (a dialog) render after them. */
-export function ExportBar({ groups, children }: { groups: readonly ExportGroup[]; children?: ReactNode }) {
+/**
+ * The row of export buttons under a report: all files in one zip, each file on its own (made
+ * on the click), and the text reports, each opened to read, copy or download.
+ */
+export function ExportBar({ bundle, date, textTitle = (p) => `As ${p.label} prints it` }: ExportBarProps) {
+  const [open, setOpen] = useState<ExportPart | null>(null);
+  const text = useMemo(() => (open ? open.render() : ''), [open]);
+  const files = bundle.parts.filter((p) => p.layout === undefined);
+  const texts = bundle.parts.filter((p) => p.layout !== undefined);
   return (
     <div className="export-bar" role="group" aria-label="Export">
-      {groups.map((g) => (
-        <div className="export-bar__group" key={g.label}>
-          <span className="export-bar__label">{g.label}</span>
-          {g.actions.map((a) => (
-            <button
-              key={a.testId}
-              type="button"
-              className="btn btn--secondary btn--sm"
-              data-testid={a.testId}
-              onClick={a.run}
-            >
-              {a.label}
-            </button>
-          ))}
-        </div>
-      ))}
-      {children}
+      <div className="export-bar__group">
+        <button
+          type="button"
+          className="btn btn--primary btn--sm"
+          data-testid="export-all"
+          title={`Every file below in ${bundle.base}.zip`}
+          onClick={() => downloadZip(bundle, new Date(date))}
+        >
+          Download all (.zip)
+        </button>
+      </div>
+      <div className="export-bar__group">
+        <span className="export-bar__label">Files</span>
+        {files.map((p) => (
+          <button
+            key={p.part}
+            type="button"
+            className="btn btn--secondary btn--sm"
+            data-testid={partTestId(p)}
+            title={partFileName(bundle, p)}
+            onClick={() => downloadPart(bundle, p)}
+          >
+            {p.label}
+          </button>
+        ))}
+      </div>
+      <div className="export-bar__group">
+        <span className="export-bar__label">Text report</span>
+        {texts.map((p) => (
+          <button
+            key={p.part}
+            type="button"
+            className="btn btn--secondary btn--sm"
+            data-testid={partTestId(p)}
+            title={partFileName(bundle, p)}
+            onClick={() => setOpen(p)}
+          >
+            {p.label}
+          </button>
+        ))}
+      </div>
+      {open && (
+        <TextReportDialog
+          title={textTitle(open)}
+          text={text}
+          fileName={partFileName(bundle, open)}
+          onClose={() => setOpen(null)}
+        />
+      )}
     </div>
   );
 }

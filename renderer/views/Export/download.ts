@@ -3,6 +3,13 @@
  * browser turns into a download and Electron into its save dialog (the session's
  * will-download default), so no extra IPC is needed.
  */
+import {
+  bundleFiles,
+  partFileName,
+  type ExportBundle,
+  type ExportPart,
+} from '../../../shared/export/files.ts';
+import { zipFiles } from '../../../shared/export/zip.ts';
 
 export function downloadBlob(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
@@ -18,13 +25,17 @@ export function downloadBlob(blob: Blob, fileName: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-export const MIME = {
-  csv: 'text/csv;charset=utf-8',
-  json: 'application/json;charset=utf-8',
-  text: 'text/plain;charset=utf-8',
-  html: 'text/html;charset=utf-8',
-} as const;
-
 export function downloadText(text: string, fileName: string, type: string): void {
   downloadBlob(new Blob([text], { type }), fileName);
+}
+
+/** One file of a bundle, made on the click, under the name the CLI's --export gives it. */
+export function downloadPart(bundle: ExportBundle, part: ExportPart): void {
+  downloadText(part.render(), partFileName(bundle, part), part.type);
+}
+
+/** Every file of a bundle in one zip, "<base>.zip"; `date` (the result's) stamps its entries. */
+export function downloadZip(bundle: ExportBundle, date: Date): void {
+  const zip = zipFiles(bundleFiles(bundle), Number.isNaN(date.getTime()) ? new Date() : date);
+  downloadBlob(new Blob([zip], { type: 'application/zip' }), `${bundle.base}.zip`);
 }

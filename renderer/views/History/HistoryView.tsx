@@ -6,7 +6,7 @@ import type { HistorySummary, RunRecord } from '../../../shared/records/history.
 import type { Scenario } from '../../../shared/model/scenario.ts';
 import { ActionButtons } from '../../components/ActionButtons.tsx';
 import { Alert } from '../../components/Alert.tsx';
-import { formatBytes, formatRateValue } from '../../lib/format.ts';
+import { formatBytes, formatRateValue } from '../../../shared/format/units.ts';
 import { NameDialog } from '../../components/Dialog.tsx';
 import { StoreProblems } from '../../components/StoreProblems.tsx';
 import { formatWhen } from '../../components/time.ts';

@@ -61,14 +61,15 @@ export function RecordView({ record, onLoadScenario, onLoadPlan, onLoadCapacity 
           {EDITORS[record.kind]}
         </button>
       </header>
-      {record.kind === 'scenario' && <RunReport results={record.results} name={record.name} json={record} />}
+      {record.kind === 'scenario' && <RunReport results={record.results} name={record.name} />}
       {record.kind === 'comparison' && <SavedComparison key={record.id} record={record} />}
       {record.kind === 'capacity' && (
         <CapacityResults
           key={record.id}
+          result={record}
           reports={capacityReports(record.plan, record.steps, null)}
+          running={null}
           name={record.name}
-          json={record}
         />
       )}
     </section>

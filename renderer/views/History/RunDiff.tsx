@@ -4,7 +4,7 @@ import { compareSummaries, deltaText, verdictText } from '../../../shared/compar
 import type { Stat } from '../../../shared/comparison/stats.ts';
 import { comparableParts, type RunRecord } from '../../../shared/records/history.ts';
 import { Alert } from '../../components/Alert.tsx';
-import { formatCount, formatMsValue, formatRateValue, formatRatio } from '../../lib/format.ts';
+import { formatCount, formatMsValue, formatRateValue, formatPercent } from '../../../shared/format/units.ts';
 import { formatWhen } from '../../components/time.ts';
 import { useQuery } from '../../components/useQuery.ts';
 
@@ -16,7 +16,7 @@ export function formatFigure(unit: string, value: number): string {
     case 'ms':
       return formatMsValue(value);
     case 'ratio':
-      return formatRatio(value);
+      return formatPercent(value);
     default:
       return formatCount(value);
   }

@@ -9,7 +9,8 @@ import { StoreProblems } from '../../components/StoreProblems.tsx';
 import { formatWhen } from '../../components/time.ts';
 import { useSecretConsent } from '../../components/useConsent.tsx';
 import { useQuery } from '../../components/useQuery.ts';
-import { downloadText, MIME } from '../Export/download.ts';
+import { MIME } from '../../../shared/export/files.ts';
+import { downloadText } from '../Export/download.ts';
 import { errorText } from '../../lib/errors.ts';
 import './presets.css';
 

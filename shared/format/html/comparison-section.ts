@@ -4,36 +4,50 @@
  * the server CPU-seconds per 10,000 requests when the servers were watched),
  * seed 001's percentile tables, one row per run (seed 002), the plan, and each run in full.
  */
-import { columnHasData, columnSeries } from '../../comparison/column-series.ts';
+import {
+  columnHasData,
+  columnMarks,
+  columnSeries,
+  marksNote,
+  type ColumnSeries,
+} from '../../comparison/column-series.ts';
 import { columnAffected, columnText, matrixColumns } from '../../comparison/columns.ts';
-import { matrixCells, type MatrixCell } from '../../comparison/matrix.ts';
+import { cellsWithCaveats, matrixCells, type MatrixCell } from '../../comparison/matrix.ts';
 import { REPETITION_COLUMNS, repetitionRows } from '../../comparison/repetitions.ts';
-import type { CellOutcome } from '../../comparison/cells.ts';
+import { cellKey, type CellOutcome } from '../../comparison/cells.ts';
 import {
   aggregateComparison,
   cellAt,
   comparisonPercentileTable,
   type ComparisonTable,
 } from '../../comparison/table.ts';
-import { comparisonTargetLabel, levelLabel, urlFor, type ComparisonPlan } from '../../comparison/plan.ts';
+import {
+  cellLabel,
+  comparisonTargetLabel,
+  levelLabel,
+  urlFor,
+  type ComparisonPlan,
+} from '../../comparison/plan.ts';
 import { PREFLIGHT_FIX_LABELS, type PreflightFailure } from '../../model/preflight.ts';
 import { planReport } from '../../comparison/report-settings.ts';
-import { runVerdict, VERDICT_STATE_LABELS, VERDICT_STATES } from '../../verdict/verdict.ts';
-import { runLabel } from '../comparison-text.ts';
+import {
+  runVerdict,
+  VERDICT_STATES,
+  verdictSummary,
+  verdictTone,
+  verdictWord,
+} from '../../verdict/verdict.ts';
 import { formatCpuPer10k } from '../resources-table.ts';
 import { formatGrouped } from '../units.ts';
 import { esc } from './escape.ts';
-import { describeLoad, optionFacts, runSection } from './run-section.ts';
+import { describeLoad, optionFacts, runSection, VERDICT_CLASS } from './run-section.ts';
 import { barChart, lineChart, type Series } from './svg.ts';
 import { factList, htmlTable, type CellInput } from './table.ts';
-
-const cellName = (table: ComparisonTable, c: MatrixCell): string =>
-  `${c.target} · ${c.protocol} · ${levelLabel(table.levelKind, c.level)}`;
 
 function matrix(table: ComparisonTable, cells: readonly MatrixCell[], plan: ComparisonPlan): string {
   const columns = matrixColumns(planReport(plan).columns);
   const rows = cells.map((c): CellInput[] => {
-    const bad = c.results.length > 0 && c.verdict.caveats.some((v) => v.severity === 'bad');
+    const bad = c.results.length > 0 && verdictTone(c.verdict) === 'bad';
     const why = c.verdict.caveats.map((v) => v.message).join('\n');
     return [
       {
@@ -71,21 +85,18 @@ function matrix(table: ComparisonTable, cells: readonly MatrixCell[], plan: Comp
   });
 }
 
-function caveats(table: ComparisonTable, cells: readonly MatrixCell[]): string {
-  const items = cells.flatMap((c) =>
-    c.results.length === 0
-      ? []
-      : c.verdict.caveats.map(
-          (v) =>
-            `<li class="${v.severity}"><span class="badge ${v.severity}">${esc(v.label)}</span> <strong>${esc(cellName(table, c))}</strong>: ${esc(v.message)}</li>`,
-        ),
-  );
-  const counts = VERDICT_STATES.map(
-    (s) => [s, cells.filter((c) => c.results.length > 0 && c.verdict.state === s).length] as const,
-  )
-    .filter(([, n]) => n > 0)
-    .map(([s, n]) => `${n} ${VERDICT_STATE_LABELS[s]}`)
-    .join(' · ');
+function caveats(plan: ComparisonPlan, cells: readonly MatrixCell[]): string {
+  // As the app lists them: a cell per line, not clean first, its verdict word and every caveat.
+  const items = cellsWithCaveats(cells).map((c) => {
+    const tone = VERDICT_CLASS[verdictTone(c.verdict)];
+    return `<li class="${tone}" data-testid="matrix-caveat" data-verdict="${esc(c.verdict.state)}"><span class="badge ${tone}" data-testid="caveat-word">${esc(verdictWord(c.verdict))}</span> <strong>${esc(cellLabel(plan, c))}</strong>: ${esc(c.verdict.caveats.map((v) => v.message).join(' '))}</li>`;
+  });
+  const measured = cells.filter((c) => c.results.length > 0);
+  const counts = VERDICT_STATES.flatMap((s) => {
+    const n = measured.filter((c) => c.verdict.state === s).length;
+    const word = measured.find((c) => c.verdict.state === s);
+    return n > 0 && word ? [`${n} ${verdictWord(word.verdict)}`] : [];
+  }).join(' · ');
   return (
     `<div class="verdict ${items.length === 0 ? 'good' : 'warn'}" data-testid="comparison-verdicts"><p><strong>Cells:</strong> ${esc(counts || 'none measured yet')}</p>` +
     (items.length === 0 ? '' : `<ul>${items.join('')}</ul>`) +
@@ -93,91 +104,84 @@ function caveats(table: ComparisonTable, cells: readonly MatrixCell[]): string {
   );
 }
 
-function charts(table: ComparisonTable, cells: readonly MatrixCell[]): string {
-  const levels = [...table.levels].sort((a, b) => a - b);
-  const seriesKeys = table.protocols.flatMap((protocol) =>
-    table.targets.map((target, targetIndex) => ({
-      protocol,
-      targetIndex,
-      label: table.protocols.length > 1 ? `${target} · ${protocol}` : target,
-    })),
-  );
-  const cellOf = (targetIndex: number, protocol: string, level: number) =>
-    cells.find((c) => c.targetIndex === targetIndex && c.protocol === protocol && c.level === level);
-  const flagged = (c: MatrixCell | undefined, figure: 'throughput' | 'latency') =>
-    c !== undefined &&
-    c.verdict.caveats.some(
-      (v) => v.severity === 'bad' && (v.figures === undefined || v.figures.includes(figure)),
-    );
-  const bars = barChart({
-    title: 'Requests per second by level (! the figure is not the server’s)',
-    yLabel: 'req/s',
-    xLabel: table.levelKind === 'connections' ? 'connections' : 'rate (req/s)',
-    seriesLabels: seriesKeys.map((s) => s.label),
-    groups: levels.map((level) => ({
-      label: levelLabel(table.levelKind, level),
-      bars: seriesKeys.map((s) => {
-        const c = cellOf(s.targetIndex, s.protocol, level);
-        return {
-          value: c?.figures.rps?.mean ?? null,
-          flagged: c !== undefined && c.results.length > 0 && flagged(c, 'throughput'),
-          ...(c && c.verdict.caveats.length > 0
-            ? { note: c.verdict.caveats.map((v) => v.label).join('; ') }
-            : {}),
-        };
-      }),
-    })),
-    testId: 'chart-compare-bars',
-  });
-  // Levels evenly spaced, as the matrix lists them (10, 100, 1000 would crowd a linear axis).
-  const xTicks = levels.map((l, i) => ({ value: i, label: levelLabel(table.levelKind, l) }));
-  const scaling = (figure: 'rps' | 'p99', title: string, unit: string, decimals: number): string => {
-    const kind = figure === 'rps' ? 'throughput' : 'latency';
-    const series = seriesKeys.map((s): Series => {
-      const at = levels.map((level) => cellOf(s.targetIndex, s.protocol, level));
-      const dashed = at.some((c) => flagged(c, kind));
-      return {
-        label: dashed ? `${s.label} (!)` : s.label,
-        points: at.map(
-          (c, i) => [i, (figure === 'rps' ? c?.figures.rps : c?.figures.p99)?.mean ?? null] as const,
-        ),
-        dashed,
-      };
-    });
-    return lineChart({
-      title,
+/** A chart, and under it what its marks mean when it has one (shared/comparison/column-series.ts). */
+function withNote(chart: string, note: string | null): string {
+  return note === null ? chart : `${chart}<p class="muted chart-note">${esc(note)}</p>`;
+}
+
+/** Bars per level and series of a column, a marked cell's bar hatched with its verdict in the tooltip. */
+function columnBars(
+  table: ComparisonTable,
+  cells: readonly MatrixCell[],
+  series: readonly ColumnSeries[],
+  opts: { title: string; yLabel: string; testId: string; yFormat?: (v: number) => string },
+): string {
+  const byKey = new Map(cells.map((c) => [c.key, c]));
+  return withNote(
+    barChart({
+      title: opts.title,
+      yLabel: opts.yLabel,
       xLabel: table.levelKind === 'connections' ? 'connections' : 'rate (req/s)',
-      yLabel: unit,
-      series,
-      xTicks,
-      testId: `chart-compare-${figure}`,
-      yFormat: (v) => `${formatGrouped(v, decimals)} ${unit}`,
-    });
+      seriesLabels: series.map((s) => s.label),
+      groups: (series[0]?.levels ?? []).map((level, li) => ({
+        label: levelLabel(table.levelKind, level),
+        bars: series.map((s) => {
+          const c = byKey.get(cellKey({ targetIndex: s.targetIndex, protocol: s.protocol, level }));
+          return {
+            value: s.values[li] ?? null,
+            flagged: s.affected[li] === true,
+            ...(c && c.results.length > 0 && c.verdict.caveats.length > 0
+              ? { note: verdictSummary(c.verdict) }
+              : {}),
+          };
+        }),
+      })),
+      testId: opts.testId,
+      ...(opts.yFormat ? { yFormat: opts.yFormat } : {}),
+    }),
+    marksNote(columnMarks(series), 'Hatched bar (!)'),
+  );
+}
+
+function charts(table: ComparisonTable, cells: readonly MatrixCell[]): string {
+  // Levels evenly spaced, as the matrix lists them (10, 100, 1000 would crowd a linear axis).
+  const levels = [...table.levels].sort((a, b) => a - b);
+  const xTicks = levels.map((l, i) => ({ value: i, label: levelLabel(table.levelKind, l) }));
+  const scaling = (id: 'rps' | 'p99', title: string, unit: string, decimals: number): string => {
+    const series = columnSeries(table, cells, id);
+    return withNote(
+      lineChart({
+        title,
+        xLabel: table.levelKind === 'connections' ? 'connections' : 'rate (req/s)',
+        yLabel: unit,
+        series: series.map((s): Series => ({
+          label: s.affected.some(Boolean) ? `${s.label} (!)` : s.label,
+          points: s.values.map((v, i) => [i, v] as const),
+          dashed: s.affected.some(Boolean),
+        })),
+        xTicks,
+        testId: `chart-compare-${id}`,
+        yFormat: (v) => `${formatGrouped(v, decimals)} ${unit}`,
+      }),
+      marksNote(columnMarks(series), 'Dashed line (!)'),
+    );
   };
   const cpu = columnSeries(table, cells, 'serverCpuPer10k');
-  const cpuBars = columnHasData(cpu)
-    ? barChart({
-        title: 'Server CPU-seconds per 10,000 requests by level (lower: less CPU for the same work)',
-        yLabel: 'CPU-s / 10k req',
-        xLabel: table.levelKind === 'connections' ? 'connections' : 'rate (req/s)',
-        seriesLabels: cpu.map((s) => s.label),
-        groups: levels.map((level, li) => ({
-          label: levelLabel(table.levelKind, level),
-          bars: cpu.map((s) => ({ value: s.values[li] ?? null, flagged: s.affected[li] === true })),
-        })),
-        testId: 'chart-compare-cpu',
-        yFormat: (v) => `${formatCpuPer10k(v)} CPU-s`,
-      })
-    : '';
   return [
-    bars,
-    cpuBars,
-    scaling(
-      'rps',
-      'Scaling: requests per second (dashed: a level whose figure is not the server’s)',
-      'req/s',
-      2,
-    ),
+    columnBars(table, cells, columnSeries(table, cells, 'rps'), {
+      title: 'Requests per second by level',
+      yLabel: 'req/s',
+      testId: 'chart-compare-bars',
+    }),
+    columnHasData(cpu)
+      ? columnBars(table, cells, cpu, {
+          title: 'Server CPU-seconds per 10,000 requests by level (lower: less CPU for the same work)',
+          yLabel: 'CPU-s / 10k req',
+          testId: 'chart-compare-cpu',
+          yFormat: (v) => `${formatCpuPer10k(v)} CPU-s`,
+        })
+      : '',
+    scaling('rps', 'Scaling: requests per second', 'req/s', 2),
     scaling('p99', 'Scaling: p99 latency', 'ms', 3),
   ]
     .filter((chart) => chart !== '')
@@ -279,8 +283,8 @@ export function comparisonSection(input: {
   const runs = outcomes
     .map(
       (o, i) =>
-        `<details class="cell-run"><summary>${esc(runLabel(plan, o.coordinates))} — ${esc(VERDICT_STATE_LABELS[runVerdict(o.result).state])}</summary>` +
-        runSection(o.result, { id: `run-${i + 1}`, heading: runLabel(plan, o.coordinates), layout }) +
+        `<details class="cell-run"><summary>${esc(cellLabel(plan, o.coordinates))} — ${esc(verdictWord(runVerdict(o.result)))}</summary>` +
+        runSection(o.result, { id: `run-${i + 1}`, heading: cellLabel(plan, o.coordinates), layout }) +
         `</details>`,
     )
     .join('\n');
@@ -288,7 +292,7 @@ export function comparisonSection(input: {
     `<section class="comparison" data-testid="comparison">` +
     `<p class="muted">${esc(`${table.targets.length} target(s) x ${table.protocols.length} protocol(s) x ${table.levels.length} level(s) x ${table.repetitions} repetition(s)${input.status ? ` · ${input.status}` : ''}; figures are means over the counted runs, counts are summed`)}</p>` +
     preflight(input.preflightFailures ?? []) +
-    caveats(table, cells) +
+    caveats(plan, cells) +
     `<h3>Side by side</h3>` +
     matrix(table, cells, plan) +
     `<div class="charts">${charts(table, cells)}</div>` +

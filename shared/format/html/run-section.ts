@@ -10,15 +10,17 @@ import type { Load, RunOptions } from '../../model/scenario.ts';
 import { targetLabel } from '../../model/scenario.ts';
 import { formatStagesText } from '../../stages/stages.ts';
 import { ERROR_KIND_LABELS, PHASES, type LatencyStats, type RunResult } from '../../model/result.ts';
-import { failureParts, runVerdict, VERDICT_STATE_LABELS, type Verdict } from '../../verdict/verdict.ts';
+import { runVerdict, verdictTone, verdictWord, type Verdict } from '../../verdict/verdict.ts';
+import { summaryCards } from '../cards.ts';
 import { generatorCpuText, sendLatenessText } from '../generator-text.ts';
-import { formatRunReport } from '../report.ts';
-import { errorSet, sortedStatusCodes, timePerRequestAcrossMs, timePerRequestMs } from '../summary.ts';
+import { formatRunReport, thresholdActualText, thresholdText } from '../report.ts';
+import { errorSet, sortedStatusCodes } from '../summary.ts';
 import { statusLine } from '../status-text.ts';
-import { fixed, formatBytes, formatCount, formatGrouped, formatPercent, formatRate } from '../units.ts';
+import { formatCount, formatGrouped, formatPercent } from '../units.ts';
 import { esc } from './escape.ts';
 import { connectionsChart, stagesTable, targetPoints } from './stages-section.ts';
 import { serverCharts, serverResourcesSection } from './resources-section.ts';
+import { LATENCY_SERIES, THROUGHPUT_SERIES } from '../series.ts';
 import { lineChart } from './svg.ts';
 import { factList, htmlTable } from './table.ts';
 
@@ -68,8 +70,8 @@ export function optionFacts(
   ];
 }
 
-const VERDICT_CLASS = (v: Verdict): string =>
-  v.caveats.some((c) => c.severity === 'bad') ? 'bad' : v.caveats.length > 0 ? 'warn' : 'good';
+/** The verdict box's colour: the tone the app's banner has (a note is amber). */
+export const VERDICT_CLASS = { good: 'good', note: 'warn', bad: 'bad' } as const;
 
 /** The verdict box: the state, its headline, every caveat. */
 export function verdictBox(v: Verdict, testId = 'verdict'): string {
@@ -78,52 +80,17 @@ export function verdictBox(v: Verdict, testId = 'verdict'): string {
       ? ''
       : `<ul>${v.caveats.map((c) => `<li class="${c.severity}"><span class="badge ${c.severity}">${esc(c.label)}</span> ${esc(c.message)}</li>`).join('')}</ul>`;
   return (
-    `<div class="verdict ${VERDICT_CLASS(v)}" data-testid="${esc(testId)}" data-state="${esc(v.state)}">` +
-    `<p><strong>Verdict: ${esc(VERDICT_STATE_LABELS[v.state])}</strong> — ${esc(v.headline)}</p>${caveats}</div>`
+    `<div class="verdict ${VERDICT_CLASS[verdictTone(v)]}" data-testid="${esc(testId)}" data-state="${esc(v.state)}">` +
+    `<p><strong>Verdict: ${esc(verdictWord(v))}</strong> — ${esc(v.headline)}</p>${caveats}</div>`
   );
 }
 
-function figures(r: RunResult): string {
-  const q = r.requests;
-  const t = r.throughput;
-  const parts = failureParts(r);
-  const cards: [string, string, string][] = [
-    [
-      'Requests/s',
-      formatRate(t.requestsPerSecond),
-      t.targetRate === null
-        ? `min ${formatCount(t.requestsPerSecondMin)} · max ${formatCount(t.requestsPerSecondMax)}`
-        : `target ${formatRate(t.targetRate)} · sent ${formatRate(t.sentRate)}`,
-    ],
-    ['Requests', formatCount(q.total), `${formatCount(q.ok)} ok · ${formatCount(parts.failed)} not ok`],
-    [
-      'Success',
-      formatPercent(r.successRatio),
-      `${formatCount(parts.transport)} errors · ${formatCount(parts.status)} error statuses · ${formatCount(parts.slo)} over the SLO`,
-    ],
-    ['Latency p50', `${ms(r.latency?.percentiles['50'])} ms`, `min ${ms(r.latency?.min)} ms`],
-    ['Latency p99', `${ms(r.latency?.percentiles['99'])} ms`, `max ${ms(r.latency?.max)} ms`],
-    ['Latency mean', `${ms(r.latency?.mean)} ms`, `± ${ms(r.latency?.stdev)} ms sd`],
-    ['Transfer', `${formatBytes(t.bytesInPerSecond)}/s`, `${formatBytes(r.bytes.inTotal)} received`],
-    [
-      'Duration',
-      `${fixed(r.durationSeconds, 3)} s`,
-      r.attackSeconds !== null && r.waitSeconds !== null
-        ? `attack ${fixed(r.attackSeconds, 3)} s · wait ${fixed(r.waitSeconds, 3)} s`
-        : `time per request ${ms(timePerRequestMs(r))} ms (${ms(timePerRequestAcrossMs(r))} ms across all)`,
-    ],
-  ];
-  if (q.late !== null || q.dropped !== null) {
-    cards.push([
-      'Schedule',
-      `${formatCount(q.late ?? 0)} late`,
-      `${formatCount(q.dropped ?? 0)} dropped (never sent)`,
-    ]);
-  }
-  return `<div class="cards">${cards
+/** The headline figures: the same cards, values and details as the report on screen. */
+function figures(r: RunResult, verdict: Verdict): string {
+  return `<div class="cards">${summaryCards(r, verdict)
     .map(
-      ([label, value, detail]) =>
-        `<div class="card" data-figure="${esc(label)}"><div class="label">${esc(label)}</div><div class="value">${esc(value)}</div><div class="detail">${esc(detail)}</div></div>`,
+      (c) =>
+        `<div class="card${c.caveat ? ' flag' : ''}" data-figure="${esc(c.label)}"${c.caveat ? ` title="${esc(c.caveat)}"` : ''}><div class="label">${esc(c.label)}${c.caveat ? ' !' : ''}</div><div class="value">${esc(c.value)}</div><div class="detail">${esc(c.detail)}</div></div>`,
     )
     .join('')}</div>`;
 }
@@ -141,7 +108,7 @@ function charts(r: RunResult, id: string): string {
       xLabel: 'seconds since the start (warm-up included)',
       yLabel: 'req/s',
       series: [
-        { label: 'requests per second', points: time((s) => s.requestsPerSecond) },
+        ...THROUGHPUT_SERIES.map((s) => ({ label: s.label, points: time(s.value) })),
         ...(r.load.stages && r.load.model === 'open'
           ? [{ label: 'target (stages)', points: targetPoints(r) }]
           : []),
@@ -153,11 +120,7 @@ function charts(r: RunResult, id: string): string {
       title: `Latency over time · ${targetLabel(r.target)}`,
       xLabel: 'seconds since the start',
       yLabel: 'ms',
-      series: [
-        { label: 'p50', points: time((s) => s.latency?.p50 ?? null) },
-        { label: 'p99', points: time((s) => s.latency?.p99 ?? null) },
-        { label: 'max', points: time((s) => s.latency?.max ?? null) },
-      ],
+      series: LATENCY_SERIES.map((s) => ({ label: s.label, points: time(s.value) })),
       testId: `${id}-chart-latency`,
       yFormat: (v) => `${formatGrouped(v, 3)} ms`,
     }),
@@ -266,8 +229,8 @@ function tables(r: RunResult, id: string): string {
         htmlTable({
           head: ['rule', 'actual', 'outcome'],
           rows: r.thresholds.map((t) => [
-            `${t.threshold.metric} ${t.threshold.op} ${t.threshold.value}`,
-            t.actual === null ? 'no data' : fixed(t.actual, 3),
+            thresholdText(t),
+            thresholdActualText(t),
             t.passed ? 'passed' : { text: 'FAILED', className: 'flag' },
           ]),
           numeric: (i) => i === 1,
@@ -363,7 +326,7 @@ export function runSection(
     `<section class="run" id="${esc(opts.id)}" data-testid="${esc(opts.id)}">` +
     `<h3>${esc(opts.heading)}</h3><p class="muted">${esc(`${r.target.method} ${r.target.url} · ${r.status} · ${describeLoad(r.load)}`)}</p>` +
     verdictBox(verdict, `${opts.id}-verdict`) +
-    figures(r) +
+    figures(r, verdict) +
     `<div class="charts">${charts(r, opts.id)}</div>` +
     tables(r, opts.id) +
     serverResourcesSection(r, verdict, opts.id) +

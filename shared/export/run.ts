@@ -1,0 +1,70 @@
+/**
+ * A run's export bundle: the results as JSON, the summary, time-series and percentile CSVs
+ * (server resources when a server was watched, stages when the load was staged), the HTML
+ * report, and the run in every text layout (ours, ab, vegeta, http_load, JMeter). Pure.
+ */
+import type { ReportLayout } from '../comparison/report-settings.ts';
+import { percentilesCsv, resourcesCsv, summaryCsv, timeSeriesCsv } from '../format/csv.ts';
+import { runHtmlReport } from '../format/html-report.ts';
+import { labelResults, type LabelledResult } from '../format/labels.ts';
+import { formatRunsReport } from '../format/report.ts';
+import { stagesCsv } from '../format/stages.ts';
+import { fileSlug } from '../model/file-name.ts';
+import type { RunResult } from '../model/result.ts';
+import {
+  csvPart,
+  htmlPart,
+  jsonPart,
+  jsonText,
+  textParts,
+  type ExportBundle,
+  type ExportPart,
+} from './files.ts';
+
+/** A run as its files are made of it. */
+export interface RunExportInput {
+  /** The run's (scenario's) name: the files' base name and the HTML report's title. */
+  name: string;
+  /** One per target, in target order, secret header values already cleared (see withoutSecrets). */
+  results: readonly RunResult[];
+  /** The layout of the text the HTML report carries for each run (ours by default). */
+  htmlLayout?: ReportLayout;
+}
+
+/** The JSON file of a run: its one result as an object, several as an array. */
+export function runJson(results: readonly RunResult[]): string {
+  return jsonText(results.length === 1 ? results[0] : results);
+}
+
+/**
+ * The CSV files of a set of labelled runs: one row per run (summary), per sample (time
+ * series), per server reading (only when a server was watched) and per stage (only when a
+ * load was staged); the percentile table when asked. A comparison's and a capacity search's
+ * runs get the same files.
+ */
+export function resultCsvParts(labelled: readonly LabelledResult[], percentiles: boolean): ExportPart[] {
+  const results = labelled.map((l) => l.result);
+  return [
+    csvPart('summary', 'Summary CSV', () => summaryCsv(labelled)),
+    csvPart('timeseries', 'Time series CSV', () => timeSeriesCsv(labelled)),
+    ...(percentiles ? [csvPart('percentiles', 'Percentiles CSV', () => percentilesCsv(labelled))] : []),
+    ...(results.some((r) => (r.serverResources?.samples.length ?? 0) > 0)
+      ? [csvPart('resources', 'Server resources CSV', () => resourcesCsv(labelled))]
+      : []),
+    ...(results.some((r) => r.stages) ? [csvPart('stages', 'Stages CSV', () => stagesCsv(labelled))] : []),
+  ];
+}
+
+export function runExport(input: RunExportInput): ExportBundle {
+  const { results } = input;
+  const labelled = labelResults(results);
+  return {
+    base: fileSlug(input.name, 'run'),
+    parts: [
+      jsonPart(() => runJson(results)),
+      ...resultCsvParts(labelled, true),
+      htmlPart(() => runHtmlReport(results, { title: input.name, layout: input.htmlLayout ?? 'text' })),
+      ...textParts((layout) => formatRunsReport(results, layout)),
+    ],
+  };
+}
