@@ -210,7 +210,7 @@ token; runs until Ctrl-C or SIGTERM. Build the UI first (npm run serve does both
 
   --host H          address to bind (default 127.0.0.1)
   --port N          port to bind (default 0: a free port, shown in the URL)
-  --data-dir DIR    where presets.json and the run history (history/) are kept
+  --data-dir DIR    where the presets (presets/) and the run history (history/) are kept
                     (default ~/.config/trebuchet-nodejs on Linux)
   --files-dir DIR   the one folder whose files a scenario may name as a body or CA file
                     (paths are taken inside it; a link out of it is refused). Without it the

@@ -34,8 +34,8 @@ export interface WebHostOptions {
   /** How each part of a job runs; the engine's by default (tests pass a stand-in or a watcher). */
   startTarget?: StartTarget;
   /**
-   * Where presets.json and history/ live (trebuchet serve --data-dir); default conf's
-   * directory for "trebuchet" (~/.config/trebuchet-nodejs on Linux). Tests use temp dirs.
+   * Where presets/ and history/ live (trebuchet serve --data-dir); default the user's config
+   * folder for "trebuchet" (~/.config/trebuchet-nodejs on Linux). Tests use temp dirs.
    */
   dataDir?: string;
   /**
@@ -65,7 +65,7 @@ export interface WebHost {
   url: string;
   token: string;
   port: number;
-  /** Where presets.json and history/ are kept. */
+  /** Where presets/ and history/ are kept. */
   dataDir: string;
   /** The real path of the folder scenarios may read files from; null when none. */
   filesDir: string | null;

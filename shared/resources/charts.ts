@@ -143,14 +143,21 @@ export function foldReadings(a: ResourceSample, b: ResourceSample): ResourceSamp
 }
 
 /**
- * A reading's figures as if its window were `seconds` long: its rates scaled to hold the same
- * amounts (CPU-seconds, bytes) over that time, its levels as they were.
+ * The server process's own CPU: idle before its load, so what a window read is the load's.
+ * The machine's CPU and network (node_exporter) are busy with everything else too: they stay
+ * as read (scaled, a loaded machine's busy CPU read over 290%).
+ */
+const OWN_RATE_FIGURES: readonly ResourceFigure[] = ['cpuPercent', 'cpuUserPercent', 'cpuSystemPercent'];
+
+/**
+ * A reading's figures as if its window were `seconds` long: the process's own CPU rates scaled
+ * to hold the same CPU-seconds over that time; machine-wide rates and levels as they were.
  */
 export function readingOver(r: Partial<ResourceSample>, seconds: number): Partial<ResourceSample> {
   const was = r.intervalSeconds ?? 0;
   if (was <= 0 || seconds <= 0) return r;
   const out: Partial<ResourceSample> = { ...r, intervalSeconds: seconds };
-  for (const f of RATE_FIGURES) {
+  for (const f of OWN_RATE_FIGURES) {
     const v = r[f];
     if (v !== undefined) out[f] = (v * was) / seconds;
   }

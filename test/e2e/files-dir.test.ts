@@ -63,11 +63,10 @@ describe('a web host with a files folder', () => {
       await page.getByTestId('body-path-0').fill(outside);
       const before = recorder.requests;
       await page.getByTestId('run-button').click();
+      // The host's refusal is said at its field; no run starts.
       await expect
-        .poll(() => page.getByTestId('run-failed').textContent())
-        .toContain(
-          'scenario.targets.0.body.path: not allowed: outside the folder this web host reads files from (--files-dir)',
-        );
+        .poll(() => page.getByTestId('error-targets.0.body.path').textContent())
+        .toBe('not allowed: outside the folder this web host reads files from (--files-dir)');
       expect(recorder.requests).toBe(before);
     }
   });

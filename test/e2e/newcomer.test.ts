@@ -14,21 +14,22 @@ import { useE2eApp } from './fixture.ts';
  * picker and toolbar, the Capacity sidebar, and History's titles.
  */
 
-const e2e = useE2eApp();
+// The host reads body files in this folder only (--files-dir), so a missing one in it is
+// the host's refusal of a field.
+const dir = mkdtempSync(join(tmpdir(), 'trebuchet-e2e-newcomer-'));
+const e2e = useE2eApp({ filesDir: dir });
 let alpha: TestServer;
 let beta: TestServer;
-let dir: string;
 
 beforeAll(async () => {
   alpha = await startHttpServer(handlers.ok('alpha'));
   beta = await startHttpServer(handlers.ok('beta'));
-  dir = mkdtempSync(join(tmpdir(), 'trebuchet-e2e-newcomer-'));
 });
 
 afterAll(async () => {
   await alpha?.close();
   await beta?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true });
 });
 
 /** The few DOM members the in-page probes use (this file is type-checked without the DOM lib). */

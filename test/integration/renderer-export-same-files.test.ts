@@ -237,8 +237,9 @@ describe('the CLI and the app write the same files', () => {
       [
         'capacity',
         `apache=${apache.url}`,
+        // A goal a loaded CI machine meets too: the test is about the files, not the answer.
         '--p99',
-        '100',
+        '1000',
         '--start-rate',
         '50',
         '--max-rate',
@@ -259,7 +260,7 @@ describe('the CLI and the app write the same files', () => {
       ],
       { timeoutMs: 90_000 },
     );
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
     const cli = folder(out);
     expect(Object.keys(cli)).toEqual(
       expect.arrayContaining([

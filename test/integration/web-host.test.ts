@@ -205,6 +205,8 @@ describe('web host: WebSocket', () => {
         host: 'web',
         platform: process.platform,
         dataDir,
+        // Started without --files-dir: it reads no file of its machine.
+        filesDir: null,
         problems: [],
       });
       await expect(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chartReadings, foldReadings } from '../../shared/resources/charts.ts';
+import { chartReadings, foldReadings, readingOver } from '../../shared/resources/charts.ts';
 import { SampleSeries } from '../../shared/model/sample-series.ts';
 import type { ResourceSample } from '../../shared/resources/resources.ts';
 
@@ -53,5 +53,29 @@ describe('server readings as the charts draw them', () => {
     const live = new SampleSeries<ResourceSample>({ sameTick: foldReadings });
     expect(samples.map((s) => live.add(s))).toEqual(['appended', 'appended', 'replaced']);
     expect(live.items).toEqual(drawn);
+  });
+
+  it('reads a first window longer than the load as the load’s own: the process’s CPU scaled, the machine’s as read', () => {
+    // 3 s read, of which the load ran 1 s: the server process was idle before it.
+    const first = readingOver(
+      reading(1, {
+        intervalSeconds: 3,
+        cpuPercent: 10,
+        cpuUserPercent: 6,
+        cpuSystemPercent: 4,
+        cpuBusyPercent: 95,
+        netInBytesPerSecond: 1000,
+        rssBytes: 5000,
+      }),
+      1,
+    );
+    expect(first).toMatchObject({
+      intervalSeconds: 1,
+      cpuPercent: 30,
+      cpuUserPercent: 18,
+      cpuSystemPercent: 12,
+    });
+    // A machine busy with everything else too: scaling would read 285% busy.
+    expect(first).toMatchObject({ cpuBusyPercent: 95, netInBytesPerSecond: 1000, rssBytes: 5000 });
   });
 });
