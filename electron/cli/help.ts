@@ -262,10 +262,12 @@ rates) are matched by name; what is only on one side is listed.
 
 Noise: with 2 or more repetitions on both sides (a comparison's cells), Welch's t-test on
 the repetitions (95 %). With single runs, a Kolmogorov-Smirnov test on the two latency
-histograms for the latency figures and Welch's t-test over the runs' one-second windows for
-req/s and the counts, each counting one-second windows, not requests, as the evidence
-(requests of one run are not independent). Single runs carry less evidence than
-repetitions: repeat runs (--repetitions) to tell small changes from noise.
+histograms for the latency figures, and Welch's t-test over the runs' sample windows (1 s
+unless --interval) for req/s and the counts; both count windows, not requests, as the
+evidence (requests of one run are not independent), so a run needs 4 windows or more. The
+histogram test judges the whole distribution: a change in the tail alone may pass as noise.
+Single runs carry less evidence than repetitions: repeat runs to tell small changes apart.
+The server's CPU is tested only over repetitions.
 
       --fail-on RULE      exit 1 when FIGURE moved past LIMIT percent and beyond noise:
                           'p99>+10%' (p99 rose more than 10 %), 'rps<-5%' (req/s fell more
