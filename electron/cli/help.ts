@@ -265,7 +265,8 @@ the repetitions (95 %). With single runs, a Kolmogorov-Smirnov test on the two l
 histograms for the latency figures, and Welch's t-test over the runs' sample windows (1 s
 unless --interval) for req/s and the counts; both count windows, not requests, as the
 evidence (requests of one run are not independent), so a run needs 4 windows or more. The
-histogram test judges the whole distribution: a change in the tail alone may pass as noise.
+histogram test judges the whole distribution, and its verdict is every latency figure's:
+a change in the tail alone may pass as noise.
 Single runs carry less evidence than repetitions: repeat runs to tell small changes apart.
 The server's CPU is tested only over repetitions.
 

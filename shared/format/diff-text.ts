@@ -64,8 +64,8 @@ export function evidenceText(p: PartDiff): string {
       return `${p.baseRuns} and ${p.nextRuns} runs: Welch's t-test over the runs (95 %)`;
     case 'single':
       return (
-        `single runs (${p.windows?.base ?? 0} and ${p.windows?.next ?? 0} sample windows): latency by a ` +
-        `Kolmogorov–Smirnov test on the two histograms, req/s and counts by Welch's t-test over the windows ` +
+        `single runs (${p.windows?.base ?? 0} and ${p.windows?.next ?? 0} sample windows): latency by one ` +
+        `Kolmogorov–Smirnov test of the two histograms (its verdict is every latency figure's), req/s and counts by Welch's t-test over the windows ` +
         `(95 %, windows counted as the evidence, not requests); single runs carry less evidence than repetitions` +
         (Math.min(p.windows?.base ?? 0, p.windows?.next ?? 0) < 4
           ? '; under 4 windows a side the histogram test cannot tell (run longer, or a shorter --interval)'
