@@ -5,11 +5,10 @@
  */
 import { judgeStep, stepFigures } from '../../shared/capacity/search.ts';
 import { stepScenario, type CapacityPlan } from '../../shared/capacity/plan.ts';
-import { capacityReports, type CapacityResult, type SearchReport } from '../../shared/capacity/report.ts';
-import { formatCapacityReport, formatStepLine } from '../../shared/format/capacity-text.ts';
+import { capacityReports, type CapacityResult } from '../../shared/capacity/report.ts';
+import { formatStepLine } from '../../shared/format/capacity-text.ts';
 import { targetLabel } from '../../shared/model/scenario.ts';
 import { withoutSecrets } from '../../shared/model/secret-headers.ts';
-import { capacityExport, capacityJson } from '../../shared/export/capacity.ts';
 import type { RunnerEvent } from '../jobs/runner.ts';
 import { capacityFromPreset, parseCapacityArgs, type ParsedCapacity } from './capacity-args.ts';
 import { nodeFileIo, type FileIo } from './files.ts';
@@ -17,22 +16,8 @@ import { CAPACITY_HELP } from './help.ts';
 import { LazyStores, runJob, saveInHistory, type CliContext, type JobOutcome } from './jobs.ts';
 import { findPreset, presetFilePath, readPresetFile } from './preset-lookup.ts';
 import { ProgressLine } from './progress.ts';
-import { EXIT, writeBundle } from './report.ts';
+import { EXIT, capacityExitCode, renderCapacityReport, writeCapacityFiles } from './report.ts';
 import { CliInputError } from './values.ts';
-
-/**
- * 130 when interrupted; 1 when the engine broke down, a file could not be written, or a
- * target held no rate (none held, nothing measured, the client the limit from the start);
- * else 0, a lower bound ("at least") included.
- */
-export function capacityExitCode(
-  reports: readonly SearchReport[],
-  opts: { interrupted: boolean; hostError: boolean; filesFailed: boolean; saveFailed?: boolean },
-): number {
-  if (opts.interrupted) return EXIT.interrupted;
-  const unanswered = reports.some((r) => r.answer?.heldRate === null || r.answer === null);
-  return opts.hostError || opts.filesFailed || opts.saveFailed === true || unanswered ? EXIT.failed : EXIT.ok;
-}
 
 /** The plan a parsed command searches: as given, or its preset (a file, or the stores) with the flags. */
 async function resolvePlan(
@@ -131,8 +116,8 @@ export async function capacityCommand(ctx: CliContext): Promise<number> {
   const outcome = { plan, status: run.status, steps: run.results } satisfies CapacityResult;
   const shown = withoutSecrets(outcome, output.keepSecrets);
   const reports = capacityReports(shown.plan, shown.steps, null);
-  ctx.stdout.write(output.format === 'json' ? capacityJson(shown, reports) : formatCapacityReport(reports));
-  const files = await writeBundle(capacityExport(shown), output, shown);
+  ctx.stdout.write(renderCapacityReport(shown, output.format));
+  const files = await writeCapacityFiles(shown, output);
   for (const path of files.written) ctx.stderr.write(`wrote ${path}\n`);
   for (const { path, message } of files.failed) {
     ctx.stderr.write(`trebuchet capacity: could not write ${path}: ${message}\n`);

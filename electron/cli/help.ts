@@ -7,6 +7,8 @@ Commands:
   run <url>... [flags]        benchmark one or more URLs (or --scenario file.json)
   run --preset NAME [flags]   run a preset (a scenario or a comparison), e.g. a seed experiment
   capacity <url>... --p99 T   find the highest rate each server holds within a latency goal
+  report RESULT.json...       print and write a saved result again, as when it ran
+  diff BASE.json NEW.json     compare two saved results figure by figure, against noise
   presets [list|show NAME]    the built-in and saved presets
   serve [--host H] [--port N] serve the Trebuchet UI to a browser (web host)
   help [command]              show help
@@ -222,4 +224,62 @@ token; runs until Ctrl-C or SIGTERM. Build the UI first (npm run serve does both
 Every finished or stopped run and comparison is saved in the history. Secret header
 values (Authorization, Cookie, API keys) are cleared from saved runs and written to
 presets only when you agree to keep them as plain text.
+`;
+
+export const REPORT_HELP = `Usage: trebuchet report RESULT.json... [--format F] [--json F] [--csv F] [--html F] [--export DIR]
+
+Prints and writes a saved result again exactly as its command did when it ran: the same
+text, the same files, the same exit code. A result is what --json wrote (a run, a
+comparison, a capacity search) or a file of the history folder (history/ in the data
+directory, ~/.config/trebuchet-nodejs on Linux). Several run files are one report of all
+their targets, in the order given; a comparison or a capacity search is given alone. A file
+written by a newer Trebuchet is refused naming its format version; an older history file
+is read as it is now.
+
+      --format F          text (default), ab, vegeta, http_load, jmeter, json (as trebuchet run;
+                          a capacity search prints its text or json)
+      --json F            the result as JSON
+      --csv F             the CSV files, named from F (out.csv -> out.summary.csv, ...)
+      --html F            the self-contained HTML report
+      --export DIR        every file of the result, named as the app downloads them
+      --keep-secrets      keep secret header values in the output (cleared by default)
+      --fail-unless-clean exit 1 unless every verdict is clean
+  -h, --help              this help
+
+Exit codes: as the result's command: 0 ran clean, 1 a run failed, got no response, failed a
+threshold (or a capacity search held no rate), or a file could not be written; 2 bad input
+(a file unreadable, not a result, of a newer version, or a comparison given with others).
+`;
+
+export const DIFF_HELP = `Usage: trebuchet diff BASE.json NEW.json [--fail-on 'p99>+10%']... [--json F] [--html F]
+
+Compares two saved results of the same kind (runs, comparisons or capacity searches, as
+--json or the history wrote them) figure by figure: req/s, mean, p50, p90, p99, p99.9,
+max, errors, non-2xx, late, and server CPU per 10k requests where both have it. For each:
+both values, the change and its percentage, and whether the change is larger than
+run-to-run noise. Targets (and a comparison's protocols and levels, a capacity search's
+rates) are matched by name; what is only on one side is listed.
+
+Noise: with 2 or more repetitions on both sides (a comparison's cells), Welch's t-test on
+the repetitions (95 %). With single runs, a Kolmogorov-Smirnov test on the two latency
+histograms for the latency figures, and Welch's t-test over the runs' sample windows (1 s
+unless --interval) for req/s and the counts; both count windows, not requests, as the
+evidence (requests of one run are not independent), so a run needs 4 windows or more. The
+histogram test judges the whole distribution, and its verdict is every latency figure's:
+a change in the tail alone may pass as noise.
+Single runs carry less evidence than repetitions: repeat runs to tell small changes apart.
+The server's CPU is tested only over repetitions.
+
+      --fail-on RULE      exit 1 when FIGURE moved past LIMIT percent and beyond noise:
+                          'p99>+10%' (p99 rose more than 10 %), 'rps<-5%' (req/s fell more
+                          than 5 %); repeatable. FIGURE: rps, mean, p50, p90, p99, p99.9,
+                          max, errors, non2xx, late, cpu. A change within noise is reported
+                          but never fails
+      --json F            the diff as JSON
+      --html F            the diff as a self-contained HTML report
+  -h, --help              this help
+
+Exit codes: 0 no regression, 1 a --fail-on rule was broken beyond noise (or a file could not
+be written), 2 bad input (a file unreadable or not a result, files of different kinds,
+plans with nothing in common: the names on each side are listed).
 `;

@@ -1,7 +1,15 @@
-/** The `trebuchet` command: dispatches to run / capacity / serve / presets / help / version. */
+/** The `trebuchet` command: dispatches to run / capacity / report / diff / serve / presets / help / version. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CAPACITY_HELP, MAIN_HELP, PRESETS_HELP, RUN_HELP, SERVE_HELP } from './help.ts';
+import {
+  CAPACITY_HELP,
+  DIFF_HELP,
+  MAIN_HELP,
+  PRESETS_HELP,
+  REPORT_HELP,
+  RUN_HELP,
+  SERVE_HELP,
+} from './help.ts';
 import type { CliContext } from './jobs.ts';
 import { EXIT } from './report.ts';
 
@@ -80,6 +88,19 @@ async function dispatch(argv: readonly string[]): Promise<number> {
           }),
       });
     }
+    case 'report': {
+      const { reportCommand } = await import('./report-command.ts');
+      return reportCommand({
+        argv: rest,
+        cwd: process.cwd(),
+        stdout: process.stdout,
+        stderr: process.stderr,
+      });
+    }
+    case 'diff': {
+      const { diffCommand } = await import('./diff-command.ts');
+      return diffCommand({ argv: rest, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr });
+    }
     case 'presets': {
       const { presetsCommand } = await import('./presets-command.ts');
       return presetsCommand({
@@ -104,6 +125,8 @@ async function dispatch(argv: readonly string[]): Promise<number> {
         capacity: CAPACITY_HELP,
         serve: SERVE_HELP,
         presets: PRESETS_HELP,
+        report: REPORT_HELP,
+        diff: DIFF_HELP,
       };
       process.stdout.write((topic === undefined ? undefined : help[topic]) ?? MAIN_HELP);
       return command === undefined ? EXIT.badInput : EXIT.ok;

@@ -76,13 +76,18 @@ export function filesFromFlags(
   };
 }
 
-export function outputFromFlags(v: Values, io: FileIo): OutputOptions {
-  const format = v.format ?? null;
-  if (format !== null && !(REPORT_FORMATS as readonly string[]).includes(format)) {
+/** --format's layout; null when not given. */
+export function parseReportFormat(format: string | undefined): ReportFormat | null {
+  if (format === undefined) return null;
+  if (!(REPORT_FORMATS as readonly string[]).includes(format)) {
     throw new CliInputError('--format', `"${format}" is not one of ${REPORT_FORMATS.join(', ')}`);
   }
+  return format as ReportFormat;
+}
+
+export function outputFromFlags(v: Values, io: FileIo): OutputOptions {
   return {
-    format: format as ReportFormat | null,
+    format: parseReportFormat(v.format),
     ...filesFromFlags(v, io),
     quiet: v.quiet === true,
     keepSecrets: v['keep-secrets'] === true,

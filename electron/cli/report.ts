@@ -5,6 +5,9 @@
  */
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { capacityReports, type CapacityResult, type SearchReport } from '../../shared/capacity/report.ts';
+import { capacityExport, capacityJson } from '../../shared/export/capacity.ts';
+import { formatCapacityReport } from '../../shared/format/capacity-text.ts';
 import { formatComparisonResult } from '../../shared/format/comparison-text.ts';
 import { formatRunsReport } from '../../shared/format/report.ts';
 import type { ComparisonResult } from '../../shared/comparison/result.ts';
@@ -29,6 +32,12 @@ export function renderReport(results: readonly RunResult[], format: ReportFormat
  */
 export function renderComparisonReport(outcome: ComparisonResult, format: ReportFormat | null): string {
   return format === 'json' ? comparisonJson(outcome) : formatComparisonResult(outcome, format);
+}
+
+/** A capacity job's report: its searches' steps and answers as text, or its JSON (other layouts print the same text). */
+export function renderCapacityReport(c: CapacityResult, format: ReportFormat | null): string {
+  const reports = capacityReports(c.plan, c.steps, null);
+  return format === 'json' ? capacityJson(c, reports) : formatCapacityReport(reports);
 }
 
 /** `--csv out.csv` and a CSV part ("matrix.csv") -> out.matrix.csv */
@@ -133,7 +142,7 @@ export async function writeBundle(
 /** Writes a run's files, of results with secret values cleared unless kept (see withoutSecrets). */
 export function writeOutputFiles(
   results: readonly RunResult[],
-  output: OutputOptions,
+  output: OutputFiles & Pick<OutputOptions, 'format'>,
 ): Promise<WrittenFiles> {
   const htmlLayout = output.format === null || output.format === 'json' ? 'text' : output.format;
   const name = results[0]?.scenarioName ?? 'run';
@@ -141,11 +150,27 @@ export function writeOutputFiles(
 }
 
 /** Writes a comparison's files, of an outcome with secret values cleared unless kept (see withoutSecrets). */
-export function writeComparisonFiles(
-  outcome: ComparisonResult,
-  output: OutputOptions,
-): Promise<WrittenFiles> {
+export function writeComparisonFiles(outcome: ComparisonResult, output: OutputFiles): Promise<WrittenFiles> {
   return writeBundle(comparisonExport(outcome), output, outcome);
+}
+
+/** Writes a capacity job's files, of a result with secret values cleared unless kept (see withoutSecrets). */
+export function writeCapacityFiles(c: CapacityResult, output: OutputFiles): Promise<WrittenFiles> {
+  return writeBundle(capacityExport(c), output, c);
+}
+
+/**
+ * 130 when interrupted; 1 when the engine broke down, a file could not be written, or a
+ * target held no rate (none held, nothing measured, the client the limit from the start);
+ * else 0, a lower bound ("at least") included.
+ */
+export function capacityExitCode(
+  reports: readonly SearchReport[],
+  opts: { interrupted: boolean; hostError: boolean; filesFailed: boolean; saveFailed?: boolean },
+): number {
+  if (opts.interrupted) return EXIT.interrupted;
+  const unanswered = reports.some((r) => r.answer?.heldRate === null || r.answer === null);
+  return opts.hostError || opts.filesFailed || opts.saveFailed === true || unanswered ? EXIT.failed : EXIT.ok;
 }
 
 /**

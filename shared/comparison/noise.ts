@@ -112,6 +112,39 @@ export function verdictText(c: Pick<FigureComparison, 'verdict' | 'better'>): st
   }
 }
 
+/** Welch's statistic, its degrees of freedom, the critical value, and whether the means differ beyond the spread. */
+export interface WelchTest {
+  t: number;
+  df: number;
+  critical: number;
+  different: boolean;
+}
+
+/**
+ * Welch's t-test (two-sided, 95 %) of two sets of values, each of at least 2 (a stdev): do
+ * their means differ by more than their spread explains?
+ */
+export function welchTest(a: Stat & { stdev: number }, b: Stat & { stdev: number }): WelchTest {
+  const delta = b.mean - a.mean;
+  const va = a.stdev ** 2 / a.n;
+  const vb = b.stdev ** 2 / b.n;
+  const se = Math.sqrt(va + vb);
+  if (se === 0) {
+    // No spread at all on either side: any difference in the means is real, none is noise.
+    const df = a.n + b.n - 2;
+    return {
+      t: delta === 0 ? 0 : Math.sign(delta) * Infinity,
+      df,
+      critical: tCritical95(df),
+      different: delta !== 0,
+    };
+  }
+  const t = delta / se;
+  const df = (va + vb) ** 2 / (va ** 2 / (a.n - 1) + vb ** 2 / (b.n - 1));
+  const critical = tCritical95(df);
+  return { t, df, critical, different: Math.abs(t) > critical };
+}
+
 /** Compares one figure of two sets of repetitions (B against A). */
 export function compareFigure(figure: Figure, a: Stat | null, b: Stat | null): FigureComparison {
   const info = FIGURE_INFO[figure];
@@ -141,26 +174,7 @@ export function compareFigure(figure: Figure, a: Stat | null, b: Stat | null): F
       message: `${change}: ${TOO_FEW} (A has ${a.n} run${a.n === 1 ? '' : 's'}, B has ${b.n}; need at least 2 on each side)`,
     };
   }
-  const va = a.stdev ** 2 / a.n;
-  const vb = b.stdev ** 2 / b.n;
-  const se = Math.sqrt(va + vb);
-  let test: FigureComparison['test'];
-  let different: boolean;
-  if (se === 0) {
-    // No spread at all on either side: any difference in the means is real, none is noise.
-    different = delta !== 0;
-    test = {
-      t: delta === 0 ? 0 : Math.sign(delta) * Infinity,
-      df: a.n + b.n - 2,
-      critical: tCritical95(a.n + b.n - 2),
-    };
-  } else {
-    const t = delta / se;
-    const df = (va + vb) ** 2 / (va ** 2 / (a.n - 1) + vb ** 2 / (b.n - 1));
-    const critical = tCritical95(df);
-    different = Math.abs(t) > critical;
-    test = { t, df, critical };
-  }
+  const { different, ...test } = welchTest({ ...a, stdev: a.stdev }, { ...b, stdev: b.stdev });
   const better = !different ? null : delta > 0 === info.higherIsBetter ? 'b' : 'a';
   return {
     ...base,

@@ -13,6 +13,9 @@ import { targetLabel } from '../model/scenario.ts';
 import type { CapacityResult, SearchReport } from '../capacity/report.ts';
 import { capacitySection } from './html/capacity-section.ts';
 import { comparisonSection } from './html/comparison-section.ts';
+import { diffSection } from './html/diff-section.ts';
+import type { ResultDiff } from '../diff/compare.ts';
+import type { RuleMove } from '../diff/rules.ts';
 import { htmlDocument } from './html/document.ts';
 import { runSection } from './html/run-section.ts';
 
@@ -92,6 +95,29 @@ export function capacityHtmlReport(
       plan: c.plan,
       status: c.status,
       steps: c.steps,
+    },
+  });
+}
+
+/** Two results compared (`trebuchet diff --html`) as an HTML page. */
+export function diffHtmlReport(
+  diff: ResultDiff,
+  names: { base: string; next: string },
+  rules: readonly { text: string }[],
+  moves: readonly RuleMove[],
+): string {
+  return htmlDocument({
+    title: `Diff: ${names.base} → ${names.next}`,
+    subtitle: `Made by Trebuchet · ${diff.parts.length} part(s) compared`,
+    body: diffSection(diff, rules, moves),
+    data: {
+      format: HTML_REPORT_DATA_FORMAT,
+      kind: 'diff',
+      base: names.base,
+      next: names.next,
+      diff,
+      rules,
+      moves,
     },
   });
 }

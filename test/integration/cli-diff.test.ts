@@ -1,0 +1,143 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ResultDiff } from '../../shared/diff/compare.ts';
+import type { RuleMove } from '../../shared/diff/rules.ts';
+import { endAfterAll } from '../helpers/cleanup.ts';
+import { runCli } from '../helpers/cli.ts';
+import { startHttpServer, type TestServer } from '../helpers/servers.ts';
+
+const endAll = endAfterAll();
+let server: TestServer;
+let dir: string;
+/** What the server waits before it answers: the same URL is the 5 ms server, then the 10 ms one. */
+let delayMs = 5;
+
+beforeAll(async () => {
+  server = endAll(await startHttpServer((_req, res) => setTimeout(() => res.end('ok'), delayMs)));
+  dir = mkdtempSync(join(tmpdir(), 'trebuchet-cli-diff-'));
+  endAll({ remove: () => rmSync(dir, { recursive: true, force: true }) });
+});
+
+/** 6 s at 4 connections: 6 one-second windows, the single-run tests' evidence. */
+async function runTo(file: string, delay: number): Promise<string> {
+  delayMs = delay;
+  const path = join(dir, file);
+  const r = await runCli(['run', '-c', '4', '-d', '6', '-q', '--json', path, server.url], {
+    timeoutMs: 30_000,
+  });
+  expect(r.code, r.stderr).toBe(0);
+  return path;
+}
+
+interface DiffJson {
+  diff: ResultDiff;
+  moves: RuleMove[];
+}
+/** A target's name when it has none: its host and port. */
+const host = (): string => new URL(server.url).host;
+const diffJson = (path: string): DiffJson => JSON.parse(readFileSync(path, 'utf8')) as DiffJson;
+const figure = (d: ResultDiff, name: string) => d.parts[0]!.figures.find((f) => f.figure === name)!;
+
+describe('trebuchet diff', () => {
+  let fast: string;
+  let slow: string;
+  let fastAgain: string;
+
+  beforeAll(async () => {
+    fast = await runTo('fast.json', 5);
+    slow = await runTo('slow.json', 10);
+    fastAgain = await runTo('fast-again.json', 5);
+  }, 90_000);
+
+  it('finds p50 up about 100 % from a 5 ms server to a 10 ms one, beyond noise, and --fail-on p50>+20% exits 1', async () => {
+    const json = join(dir, 'slower.json');
+    const html = join(dir, 'slower.html');
+    const r = await runCli(['diff', fast, slow, '--fail-on', 'p50>+20%', '--json', json, '--html', html]);
+    expect(r.code, r.stderr).toBe(1);
+    const { diff, moves } = diffJson(json);
+    expect(diff.parts.map((p) => p.label)).toEqual([host()]);
+    expect(diff.parts[0]!.evidence).toBe('single');
+    expect(diff.parts[0]!.windows).toEqual({ base: 6, next: 6 });
+    const p50 = figure(diff, 'p50');
+    // 5 ms → 10 ms plus the same loopback overhead on both sides: about +100 %.
+    expect(p50.deltaPercent).toBeGreaterThan(60);
+    expect(p50.deltaPercent).toBeLessThan(140);
+    expect(p50.test).toBe('ks-histograms');
+    expect(p50.verdict).toBe('beyond-noise');
+    // Two distributions 5 ms apart barely overlap: D near 1, over the 6-window critical value 0.784.
+    expect(p50.statistic).toBeGreaterThan(0.784);
+    expect(p50.critical).toBeCloseTo(1.358 * Math.sqrt(2 / 6), 6);
+    expect(moves).toHaveLength(1);
+    expect(moves[0]!.broken).toBe(true);
+    expect(r.stdout).toContain('single runs carry less evidence than repetitions');
+    expect(r.stdout).toMatch(/^ {2}p50>\+20%: .* p50 \+\d+\.\d %, beyond noise: REGRESSION$/m);
+    expect(r.stdout).toMatch(/^p50 +\d+\.\d{3} +\d+\.\d{3} +\+\d+\.\d{3} +\+\d+\.\d % +beyond noise \(D /m);
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain('data-testid="diff-verdict"');
+    expect(page).toContain('http-equiv="Content-Security-Policy" content="default-src');
+    expect(page).not.toMatch(/<script(?! type="application\/json")/);
+    expect(page).not.toMatch(/(src|href)="https?:/);
+  });
+
+  it('calls two runs of the same server within noise and exits 0, though the raw change passes a tight limit', async () => {
+    const json = join(dir, 'same.json');
+    const rules = ['p50>+0.5%', 'p50<-0.5%', 'mean>+0.5%', 'mean<-0.5%', 'p90>+0.5%', 'p90<-0.5%'];
+    const r = await runCli([
+      'diff',
+      fast,
+      fastAgain,
+      ...rules.flatMap((x) => ['--fail-on', x]),
+      '--json',
+      json,
+    ]);
+    expect(r.code, r.stdout).toBe(0);
+    const { diff, moves } = diffJson(json);
+    // On this machine run-to-run noise moves these figures by more than 0.5 %: at least one
+    // of them (each is one way or the other) passed its limit, and within noise it does not fail.
+    expect(moves.length).toBeGreaterThanOrEqual(1);
+    for (const m of moves) {
+      expect(Math.abs(m.percent)).toBeGreaterThan(0.5);
+      expect(m.broken).toBe(false);
+    }
+    for (const name of ['mean', 'p50', 'p90']) {
+      expect(figure(diff, name).verdict).toBe('within-noise');
+      expect(figure(diff, name).statistic!).toBeLessThan(0.784);
+    }
+    expect(r.stdout).toContain('within noise: reported, not failing');
+    expect(r.stdout).toContain('No regression: no --fail-on limit passed beyond noise');
+  });
+
+  it('exits 2 on files of different kinds, results with nothing in common, a bad rule or an unreadable file', async () => {
+    const plan = {
+      kind: 'comparison',
+      plan: JSON.parse(readFileSync(fast, 'utf8')) as unknown,
+    };
+    const notResult = join(dir, 'not-result.json');
+    writeFileSync(notResult, JSON.stringify(plan));
+    const bad = await runCli(['diff', fast, notResult]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(`${notResult}: not a result Trebuchet reads: plan.`);
+
+    const other = JSON.parse(readFileSync(fast, 'utf8')) as { target: { name: string } };
+    other.target.name = 'elsewhere';
+    const renamed = join(dir, 'renamed.json');
+    writeFileSync(renamed, JSON.stringify(other));
+    const apart = await runCli(['diff', fast, renamed]);
+    expect(apart.code).toBe(2);
+    expect(apart.stderr).toContain(
+      `the results have nothing in common by name: base has ${host()}; new has elsewhere`,
+    );
+    const rule = await runCli(['diff', fast, slow, '--fail-on', 'p77>+1%']);
+    expect(rule.code).toBe(2);
+    expect(rule.stderr).toContain(
+      '--fail-on: "p77" is not one of rps, mean, p50, p90, p99, p99.9, max, errors, non2xx, late, cpu',
+    );
+    const missing = await runCli(['diff', fast, join(dir, 'nope.json')]);
+    expect(missing.code).toBe(2);
+    const one = await runCli(['diff', fast]);
+    expect(one.code).toBe(2);
+    expect(one.stderr).toContain('give two saved result files (1 given)');
+  });
+});
