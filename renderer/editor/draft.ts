@@ -123,6 +123,8 @@ export interface ScenarioDraft {
   /** The stage table (kept while stages are off, so switching back loses nothing). */
   stages: StageDraft[];
   keepAlive: boolean;
+  /** The pre-flight stops the run on an answer outside 2xx/3xx (options.checkStatus). */
+  checkStatus: boolean;
   protocol: Protocol;
   engine: EngineChoice;
   /** Engine worker threads: 'auto' (or empty) or a count. */
@@ -221,6 +223,7 @@ export function defaultDraft(): ScenarioDraft {
     staged: false,
     stages: [],
     keepAlive: DEFAULTS.keepAlive,
+    checkStatus: DEFAULTS.checkStatus,
     protocol: DEFAULTS.protocol,
     engine: DEFAULTS.engine,
     workers: String(DEFAULTS.workers),
@@ -324,6 +327,7 @@ export function draftToInput(d: ScenarioDraft): unknown {
           },
     options: {
       keepAlive: d.keepAlive,
+      checkStatus: d.checkStatus,
       protocol: d.protocol,
       engine: d.engine,
       workers: workersInput(d.workers),

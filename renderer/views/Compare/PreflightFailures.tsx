@@ -9,6 +9,7 @@ const FIX_BUTTONS: Record<PreflightFix, string> = {
   'turn-off-verification': 'Turn off certificate verification and run again',
   'choose-ca-file': 'Pick the CA file…',
   'use-http1': 'Compare over https (HTTP/1.1) and run again',
+  'run-anyway': 'Run anyway',
 };
 
 /**
