@@ -69,14 +69,16 @@ export interface TlsDraft {
   minVersion: TlsVersion;
 }
 
-/** Saved certificate checks as the editor shows them (tlsInput's inverse): "none" is empty text. */
-export function tlsDraftOf(tls: {
+interface TlsInput {
   verify: boolean;
   caFile: string | null;
   caUpload?: PickedCa;
   servername: string | null;
   minVersion: TlsVersion;
-}): TlsDraft {
+}
+
+/** Saved certificate checks (TlsInput: "none" is null) as the editor shows them: "none" is empty text. */
+export function tlsDraftOf(tls: TlsInput): TlsDraft {
   return {
     verify: tls.verify,
     caFile: tls.caFile ?? '',
@@ -87,13 +89,7 @@ export function tlsDraftOf(tls: {
 }
 
 /** The draft's certificate checks as the schema's input. */
-export function tlsInput(tls: TlsDraft): {
-  verify: boolean;
-  caFile: string | null;
-  caUpload?: PickedCa;
-  servername: string | null;
-  minVersion: TlsVersion;
-} {
+export function tlsInput(tls: TlsDraft): TlsInput {
   return {
     verify: tls.verify,
     // A picked file goes instead of the path.

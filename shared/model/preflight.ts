@@ -8,7 +8,12 @@ import { z } from 'zod';
 import { errorKindSchema, type ErrorKind } from './result.ts';
 
 /** What a person can change to get past a failure, in the plan's options. */
-export const PREFLIGHT_FIXES = ['turn-off-verification', 'choose-ca-file', 'use-http1', 'run-anyway'] as const;
+export const PREFLIGHT_FIXES = [
+  'turn-off-verification',
+  'choose-ca-file',
+  'use-http1',
+  'run-anyway',
+] as const;
 export const preflightFixSchema = z.enum(PREFLIGHT_FIXES);
 export type PreflightFix = z.infer<typeof preflightFixSchema>;
 

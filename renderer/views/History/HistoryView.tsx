@@ -180,8 +180,7 @@ export function HistoryView({
                   {s.ran}
                 </span>
                 <span className="history-item__meta muted small">
-                  {formatWhen(s.createdAt)} · <RecordStatus summary={s} />{' '}
-                  ·{' '}
+                  {formatWhen(s.createdAt)} · <RecordStatus summary={s} /> ·{' '}
                   {s.kind === 'scenario'
                     ? s.perTarget
                         .map((t) => `${t.target} ${t.rps === null ? '–' : `${formatRateValue(t.rps)} req/s`}`)
