@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { once } from 'node:events';
 import net from 'node:net';
 import tls from 'node:tls';
+import { shownUrl } from '../../shared/format/labels.ts';
 import { statusLine } from '../../shared/format/status-text.ts';
 import type { TlsFacts } from '../../shared/model/result.ts';
 import { classifyError, describeCertError, type ClassifiedError } from './errors.ts';
@@ -177,7 +178,7 @@ export async function preflight(spec: RunSpec, signal: AbortSignal): Promise<Pre
 export function statusFailure(spec: RunSpec, res: Pick<SingleResponse, 'status' | 'bodyLine'>): string {
   const said = res.bodyLine === null ? '' : `: “${res.bodyLine}”`;
   return (
-    `${spec.target.method} ${spec.target.url} answered ${statusLine(res.status)}${said}` +
+    `${spec.target.method} ${shownUrl(spec.target.url)} answered ${statusLine(res.status)}${said}` +
     ' — check the URL, or run anyway to measure this answer on purpose'
   );
 }

@@ -83,6 +83,15 @@ describe('an error status before the load', () => {
       'GET http://127.0.0.1:8080/1kb.html answered 404 Not Found: “404 Not Found” — check the URL, or run anyway to measure this answer on purpose',
     );
     expect(statusFailure(built.spec, { status: 599, bodyLine: null })).toContain('answered 599 —');
+    const long = scenarioSchema.parse({
+      targets: [{ url: `http://127.0.0.1:8080/1kb.html?data=${'x'.repeat(1024)}` }],
+    });
+    const longSpec = await buildRunSpec(long, 0, { runId: 'r', appVersion: '0.0.0' });
+    if (!longSpec.ok) throw new Error('spec');
+    // Seed 003's 1 KB query string is cut, so the status is not lost after it.
+    expect(statusFailure(longSpec.spec, { status: 404, bodyLine: null })).toBe(
+      `GET http://127.0.0.1:8080/1kb.html?data=${'x'.repeat(63)}… answered 404 Not Found — check the URL, or run anyway to measure this answer on purpose`,
+    );
   });
 
   it('offers "run anyway", on the command line as --allow-error-status', () => {

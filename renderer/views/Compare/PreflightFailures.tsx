@@ -3,6 +3,7 @@ import {
   type PreflightFailure,
   type PreflightFix,
 } from '../../../shared/model/preflight.ts';
+import { shownUrl } from '../../../shared/format/labels.ts';
 
 /** What each fix's button says: the fix, and that the comparison runs again with it. */
 const FIX_BUTTONS: Record<PreflightFix, string> = {
@@ -38,7 +39,7 @@ export function PreflightFailures({
             data-url={f.url}
           >
             <div className="preflight__where">
-              <code>{f.url}</code>
+              <code title={f.url}>{shownUrl(f.url)}</code>
               <span className="muted small">
                 {f.protocol === 'h2' ? 'HTTP/2' : 'HTTP/1.1'} · {f.targets.join(', ')}
               </span>
