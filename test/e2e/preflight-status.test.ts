@@ -62,9 +62,11 @@ describe('a wrong path before any load', () => {
     expect([apache.requests, nginx.requests]).toEqual([1, 1]);
     expect(await page.getByTestId('comparison-cell').count()).toBe(0);
     // The 1 KB query string wraps inside the card: nothing is pushed off-screen.
-    const widths = await page
-      .getByTestId('preflight-failures')
-      .evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+    const widths = await page.getByTestId('preflight-failures').evaluate((el) => {
+      // This file is type-checked without the DOM lib.
+      const e = el as unknown as { scrollWidth: number; clientWidth: number };
+      return { scroll: e.scrollWidth, client: e.clientWidth };
+    });
     expect(widths.scroll).toBeLessThanOrEqual(widths.client);
     await app.screenshot('e2e-preflight-404-comparison.png');
 
