@@ -147,6 +147,31 @@ describe("the pre-flight's status check", () => {
     expect(missing.requests).toBe(1 + 1 + 30);
   });
 
+  it("stops a run of several targets before the first one's load when a later one's path is wrong", async () => {
+    const good = track(await startHttpServer(handlers.ok('fine')));
+    const missing = await missingPage();
+    const scenario = scenarioSchema.parse({
+      targets: [
+        { name: 'good', url: good.url },
+        { name: 'wrong path', url: `${missing.url}1kb.html` },
+      ],
+      load: { model: 'closed', connections: 2, limit: { kind: 'requests', count: 30 } },
+    });
+    const { events, results, status } = await runWith(
+      runRunner,
+      scenario,
+      { start: startTarget },
+      { checkTarget: engineCheck },
+    );
+    expect(status).toBe('failed');
+    // Only the wrong one ran, and it stopped in its own pre-flight: no target was loaded.
+    expect(events.flatMap((e) => (e.type === 'result' ? [e.part] : []))).toEqual([1]);
+    expect(results[0]!.error?.kind).toBe('status');
+    expect(results[0]!.requests.total).toBe(0);
+    // The run's check of each URL, and the wrong one's own pre-flight.
+    expect([good.requests, missing.requests]).toEqual([1, 2]);
+  });
+
   it('lets a redirect through: 3xx is an answer, not a wrong path', async () => {
     const moved = track(
       await startHttpServer(handlers.status(301, 'Moved Permanently', '', { location: '/' })),
