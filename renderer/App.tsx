@@ -113,6 +113,13 @@ export function App({ api }: { api: TrebuchetApi }) {
     return runJob.start(check.scenario);
   }, [active, check, editor, runJob]);
   const stop = runJob.stop;
+  // The pre-flight's error status, measured on purpose: what ran, again, with the check off.
+  const runAnyway = () => {
+    if (!run.plan || active) return;
+    editor.update((d) => ({ ...d, checkStatus: false }));
+    setPicked(null);
+    runJob.start({ ...run.plan, options: { ...run.plan.options, checkStatus: false } });
+  };
 
   // The keys act on the run view only; elsewhere they keep their usual meaning.
   useShortcuts({ run: () => view === 'run' && start(), stop: () => view === 'run' && stop() });
@@ -304,7 +311,7 @@ export function App({ api }: { api: TrebuchetApi }) {
             ) : (
               <>
                 <RunPanel state={run} shown={shown} onPick={setPicked} />
-                {shownResult && <ReportSummary result={shownResult} />}
+                {shownResult && <ReportSummary result={shownResult} onRunAnyway={runAnyway} />}
                 {hasTimeline && chartAbout && (
                   <LiveCharts
                     feeds={runStore.feeds}

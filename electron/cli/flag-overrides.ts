@@ -99,5 +99,6 @@ export function optionsFromFlags(
       minVersion: v['tls-min-version'] ?? o?.tls.minVersion,
     },
     sampleIntervalMs: interval === undefined ? o?.sampleIntervalMs : Math.round(interval * 1000),
+    checkStatus: v['allow-error-status'] === true ? false : o?.checkStatus,
   };
 }

@@ -94,6 +94,11 @@ Measuring:
                           metrics p50 p90 p95 p99 p99.9 mean max errors rps
       --interval T        sample interval (default ${DEFAULTS.sampleIntervalMs}ms; a bare number is ms)
       --name NAME         scenario name
+      --allow-error-status  run even when the check before the load is answered outside
+                          2xx/3xx (a 404, a 401): for measuring error answers on purpose;
+                          without it such a run stops before any load, naming the URL, the
+                          status and the body's first line (exit 1). The verdict still says
+                          all non-2xx
 
 Output:
       --format F          text (default: what vegeta report and ab print), ab, vegeta,
@@ -126,7 +131,8 @@ Output:
 Scenario, preset and plan files are read strictly (an unknown field is an error that names
 it) and are at most ${LIMITS.inputFileBytes.max / 1024 / 1024} MiB.
 
-Exit codes: 0 ok; 1 the run could not run, no request got any response, a threshold failed,
+Exit codes: 0 ok; 1 the run could not run (refused, TLS, a URL answered 404 before the load),
+no request got any response, a threshold failed,
 an output file or the --save could not be written, or (--fail-unless-clean) a verdict is not
 clean; 2 bad input; 130 interrupted (Ctrl-C stops the run and prints the partial report).
 `;

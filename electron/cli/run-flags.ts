@@ -54,6 +54,7 @@ export const RUN_OPTIONS = {
   quiet: { type: 'boolean', short: 'q' },
   'keep-secrets': { type: 'boolean' },
   'fail-unless-clean': { type: 'boolean' },
+  'allow-error-status': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -2,10 +2,13 @@ import { lookup } from 'node:dns/promises';
 import { once } from 'node:events';
 import net from 'node:net';
 import tls from 'node:tls';
+import { shownUrl } from '../../shared/format/labels.ts';
+import { statusLine } from '../../shared/format/status-text.ts';
 import type { TlsFacts } from '../../shared/model/result.ts';
 import { classifyError, describeCertError, type ClassifiedError } from './errors.ts';
 import { ephemeralKeyOf, TLS_GROUPS } from './native/dial.ts';
-import { ExchangeError, sendOne } from './native/single-request.ts';
+import { ExchangeError, sendOne, type SingleResponse } from './native/single-request.ts';
+import { isOkStatus } from './recorder.ts';
 import { hostAndPort, type TargetFacts } from './result.ts';
 import { explainVersionMismatch, isVersionMismatch, tlsVersionOptions } from './tls-version.ts';
 import type { RunSpec } from './types.ts';
@@ -26,6 +29,7 @@ class PreflightError extends Error {
  * Checks a target before any load: resolves its name, connects, completes the TLS handshake
  * (verifying the certificate unless options.tls.verify is off), and sends the scenario's
  * request once: the load's bytes, its answer read by the load's parser (single-request.ts).
+ * An answer outside 2xx/3xx (a wrong path) stops it too, unless options.checkStatus is off.
  * Any failure comes back as an error with a message a person can act on, so a bad target
  * costs one request, not thousands of errors. Never throws.
  */
@@ -131,6 +135,9 @@ export async function preflight(spec: RunSpec, signal: AbortSignal): Promise<Pre
 
     phase = 'waiting for the response to one request';
     const res = await sendOne(spec, socket);
+    if (spec.options.checkStatus && !isOkStatus(res.status)) {
+      throw new PreflightError('status', statusFailure(spec, res));
+    }
     return {
       tls: tlsFacts,
       server: {
@@ -162,4 +169,16 @@ export async function preflight(spec: RunSpec, signal: AbortSignal): Promise<Pre
     // Outermost first: destroying a TLS socket's underlying TCP socket before it crashes Node 24 (SIGSEGV).
     for (const s of sockets.reverse()) s.destroy();
   }
+}
+
+/**
+ * "GET http://127.0.0.1:8080/1kb.html answered 404 Not Found: “Not Found”", and what to do:
+ * the URL, the status and the server's own first line, so a wrong path is plain before any load.
+ */
+export function statusFailure(spec: RunSpec, res: Pick<SingleResponse, 'status' | 'bodyLine'>): string {
+  const said = res.bodyLine === null ? '' : `: “${res.bodyLine}”`;
+  return (
+    `${spec.target.method} ${shownUrl(spec.target.url)} answered ${statusLine(res.status)}${said}` +
+    ' — check the URL, or run anyway to measure this answer on purpose'
+  );
 }

@@ -17,9 +17,9 @@ const INDEX_FORMAT = 'trebuchet-run-index';
 
 /**
  * An index of another version is rebuilt from the run files, which checks them all (1 held
- * the summaries only; 3 added what each run ran).
+ * the summaries only; 3 added what each run ran; 4 each run's verdict).
  */
-const INDEX_VERSION = 3;
+const INDEX_VERSION = 4;
 const indexSchema = z.strictObject({
   format: z.literal(INDEX_FORMAT),
   version: z.literal(INDEX_VERSION),

@@ -36,6 +36,17 @@ export function ConnectionEditor({ draft, onChange }: { draft: ScenarioDraft; on
         testId="opt-keepalive"
         onChange={(keepAlive) => onChange({ keepAlive })}
       />
+      <Toggle
+        label="Stop on an error status before the load"
+        checked={draft.checkStatus}
+        hint={
+          draft.checkStatus
+            ? undefined
+            : 'Off: a URL answering 404 (or any status outside 2xx/3xx) is measured as it is.'
+        }
+        testId="opt-check-status"
+        onChange={(checkStatus) => onChange({ checkStatus })}
+      />
       <div className="grid-2">
         <SelectField
           label="Engine"

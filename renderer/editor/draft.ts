@@ -69,14 +69,16 @@ export interface TlsDraft {
   minVersion: TlsVersion;
 }
 
-/** Saved certificate checks as the editor shows them (tlsInput's inverse): "none" is empty text. */
-export function tlsDraftOf(tls: {
+interface TlsInput {
   verify: boolean;
   caFile: string | null;
   caUpload?: PickedCa;
   servername: string | null;
   minVersion: TlsVersion;
-}): TlsDraft {
+}
+
+/** Saved certificate checks (TlsInput: "none" is null) as the editor shows them: "none" is empty text. */
+export function tlsDraftOf(tls: TlsInput): TlsDraft {
   return {
     verify: tls.verify,
     caFile: tls.caFile ?? '',
@@ -87,13 +89,7 @@ export function tlsDraftOf(tls: {
 }
 
 /** The draft's certificate checks as the schema's input. */
-export function tlsInput(tls: TlsDraft): {
-  verify: boolean;
-  caFile: string | null;
-  caUpload?: PickedCa;
-  servername: string | null;
-  minVersion: TlsVersion;
-} {
+export function tlsInput(tls: TlsDraft): TlsInput {
   return {
     verify: tls.verify,
     // A picked file goes instead of the path.
@@ -123,6 +119,8 @@ export interface ScenarioDraft {
   /** The stage table (kept while stages are off, so switching back loses nothing). */
   stages: StageDraft[];
   keepAlive: boolean;
+  /** The pre-flight stops the run on an answer outside 2xx/3xx (options.checkStatus). */
+  checkStatus: boolean;
   protocol: Protocol;
   engine: EngineChoice;
   /** Engine worker threads: 'auto' (or empty) or a count. */
@@ -221,6 +219,7 @@ export function defaultDraft(): ScenarioDraft {
     staged: false,
     stages: [],
     keepAlive: DEFAULTS.keepAlive,
+    checkStatus: DEFAULTS.checkStatus,
     protocol: DEFAULTS.protocol,
     engine: DEFAULTS.engine,
     workers: String(DEFAULTS.workers),
@@ -324,6 +323,7 @@ export function draftToInput(d: ScenarioDraft): unknown {
           },
     options: {
       keepAlive: d.keepAlive,
+      checkStatus: d.checkStatus,
       protocol: d.protocol,
       engine: d.engine,
       workers: workersInput(d.workers),

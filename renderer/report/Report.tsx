@@ -26,16 +26,31 @@ interface ReportProps {
 }
 
 /**
- * What a target's run came to: why it failed, if it did; else whether its figures are the
+ * What a target's run came to: why it failed, if it did (with "Run anyway" for a URL that
+ * answered an error status before the load, when the caller can start it again); else whether its figures are the
  * server's (the verdict), then the headline figures.
  */
-export function ReportSummary({ result }: { result: RunResult }) {
+export function ReportSummary({ result, onRunAnyway }: { result: RunResult; onRunAnyway?: () => void }) {
   const failure = failureSummary(result);
   const verdict = useMemo(() => runVerdict(result), [result]);
   return (
     <>
       <Alert tone="error" testId="run-error">
         {failure}
+        {/* An error status may be what someone means to measure: the same run, the check off. */}
+        {failure !== null && result.error?.kind === 'status' && onRunAnyway && (
+          <div className="alert__actions">
+            <button
+              type="button"
+              className="btn btn--sm btn--primary"
+              data-testid="run-anyway"
+              title="Run it again without the status check, measuring this answer on purpose"
+              onClick={onRunAnyway}
+            >
+              Run anyway
+            </button>
+          </div>
+        )}
       </Alert>
       {/* A target that never answered has no figures worth a card: the error says it all. */}
       {failure === null && <VerdictBanner verdict={verdict} />}

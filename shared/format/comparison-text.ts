@@ -135,6 +135,7 @@ export const PREFLIGHT_FIX_FLAGS: Record<PreflightFix, string> = {
   'turn-off-verification': '--insecure',
   'choose-ca-file': '--cacert FILE',
   'use-http1': 'an https cell instead of h2 in the preset',
+  'run-anyway': '--allow-error-status',
 };
 
 /** Why a comparison did not start: each URL that failed the check, the reason and the fixes. */

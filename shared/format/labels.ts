@@ -22,3 +22,11 @@ export function labelResults(results: readonly RunResult[]): LabelledResult[] {
     return { label: (counts.get(name) ?? 0) > 1 ? `${name} #${n}` : name, result };
   });
 }
+
+/** The longest URL a message shows whole; seed 003's carries a 1 KB query string. */
+export const URL_SHOWN_CHARS = 100;
+
+/** A URL as a message names it: whole, or its first URL_SHOWN_CHARS characters and "…". */
+export function shownUrl(url: string): string {
+  return url.length > URL_SHOWN_CHARS ? `${url.slice(0, URL_SHOWN_CHARS - 1)}…` : url;
+}

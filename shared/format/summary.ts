@@ -28,6 +28,7 @@ const BREAKDOWN_OF: Record<ErrorKind, keyof FailureBreakdown> = {
   'refused-stream': 'receive',
   goaway: 'receive',
   other: 'exceptions',
+  status: 'exceptions',
   slo: 'slo',
 };
 

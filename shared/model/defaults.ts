@@ -27,6 +27,8 @@ export const DEFAULTS = {
   timeoutMs: 10_000,
   warmupSeconds: 0,
   sampleIntervalMs: 1000,
+  /** The pre-flight stops a run whose request is answered outside 2xx/3xx (options.checkStatus). */
+  checkStatus: true,
   tls: {
     verify: true,
     /** Node's own default: TLS 1.0 and 1.1 only when a scenario asks for them. */

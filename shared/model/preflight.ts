@@ -8,7 +8,12 @@ import { z } from 'zod';
 import { errorKindSchema, type ErrorKind } from './result.ts';
 
 /** What a person can change to get past a failure, in the plan's options. */
-export const PREFLIGHT_FIXES = ['turn-off-verification', 'choose-ca-file', 'use-http1'] as const;
+export const PREFLIGHT_FIXES = [
+  'turn-off-verification',
+  'choose-ca-file',
+  'use-http1',
+  'run-anyway',
+] as const;
 export const preflightFixSchema = z.enum(PREFLIGHT_FIXES);
 export type PreflightFix = z.infer<typeof preflightFixSchema>;
 
@@ -16,6 +21,7 @@ export const PREFLIGHT_FIX_LABELS: Record<PreflightFix, string> = {
   'turn-off-verification': 'Turn off certificate verification',
   'choose-ca-file': "Pick the CA file that signed the server's certificate",
   'use-http1': 'Compare this server over https (HTTP/1.1) instead of h2',
+  'run-anyway': 'Run anyway, to measure this answer on purpose (the verdict will say so)',
 };
 
 /** One distinct URL as checked: which targets use it, over which protocol. */
@@ -48,6 +54,8 @@ export interface FailureFacts {
 export function fixesFor(f: FailureFacts): PreflightFix[] {
   if (f.certificateRejected) return ['turn-off-verification', 'choose-ca-file'];
   if (f.h2Refused) return ['use-http1'];
+  // An error status may be what someone means to measure (a 404 page's speed).
+  if (f.kind === 'status') return ['run-anyway'];
   return [];
 }
 

@@ -7,8 +7,9 @@ import { loadSchema, runOptionsSchema, targetSchema, thresholdSchema } from './s
  * Why a request failed, vegeta-style. Transport failures have a kind of their own;
  * 'refused-stream' and 'goaway' are HTTP/2 requests the server would not process (refused
  * again after one retry, or cut off when it closed the connection);
- * 'slo' is a response that arrived but slower than the scenario's SLO (JMeter's rule).
- * HTTP status codes are counted in statusCodes, never here.
+ * 'slo' is a response that arrived but slower than the scenario's SLO (JMeter's rule);
+ * 'status' is the pre-flight's request answered outside 2xx/3xx (the run stops before its load).
+ * A load's HTTP status codes are counted in statusCodes, never here.
  */
 export const ERROR_KINDS = [
   'refused',
@@ -20,6 +21,7 @@ export const ERROR_KINDS = [
   'refused-stream',
   'goaway',
   'slo',
+  'status',
   'other',
 ] as const;
 export const errorKindSchema = z.enum(ERROR_KINDS);
@@ -35,6 +37,7 @@ export const ERROR_KIND_LABELS: Record<ErrorKind, string> = {
   'refused-stream': 'stream refused by the server (HTTP/2)',
   goaway: 'cut off by GOAWAY (HTTP/2)',
   slo: 'slower than the SLO',
+  status: 'answered with an error status',
   other: 'other error',
 };
 

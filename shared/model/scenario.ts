@@ -272,6 +272,12 @@ export const runOptionsSchema = z.strictObject({
     minVersion: DEFAULTS.tls.minVersion,
   }),
   sampleIntervalMs: boundedInt('sample interval', LIMITS.sampleIntervalMs).default(DEFAULTS.sampleIntervalMs),
+  /**
+   * The pre-flight's request answered outside 2xx/3xx (a wrong path, a missing login) stops
+   * the run before its load. false = run anyway, for someone measuring error answers on
+   * purpose (the verdict still says so). Absent in files saved before it: check.
+   */
+  checkStatus: z.boolean().default(DEFAULTS.checkStatus),
 });
 export type RunOptions = z.infer<typeof runOptionsSchema>;
 

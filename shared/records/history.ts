@@ -17,6 +17,7 @@ import {
 } from '../model/result.ts';
 import { scenarioSchema, targetLabel } from '../model/scenario.ts';
 import { isRecord, newerVersionIssue, parseWith, type Parsed } from '../model/validation.ts';
+import { verdictTone, verdictWord, worstVerdict } from '../verdict/verdict.ts';
 
 /*
  * A run kept in history: one file per finished or cancelled run, holding what is needed to
@@ -169,6 +170,12 @@ export const historySummarySchema = z.strictObject({
   ),
   /** Size of the record's file in bytes. */
   bytes: z.number().int().nonnegative(),
+  /**
+   * A run's or a comparison's verdict, the worst of its results' (verdict.ts's word and tone),
+   * so the list marks "all non-2xx" where it would say "completed"; null for a capacity search,
+   * whose steps beyond the goal are meant to break it.
+   */
+  verdict: z.strictObject({ word: z.string(), tone: z.enum(['good', 'note', 'bad']) }).nullable(),
 });
 export type HistorySummary = z.infer<typeof historySummarySchema>;
 
@@ -195,6 +202,12 @@ function perTargetOf(record: RunRecord): HistorySummary['perTarget'] {
   }
 }
 
+function verdictOf(record: RunRecord): HistorySummary['verdict'] {
+  if (record.kind === 'capacity') return null;
+  const v = worstVerdict(resultsOf(record));
+  return { word: verdictWord(v), tone: verdictTone(v) };
+}
+
 export function summarizeRecord(record: RunRecord, bytes: number): HistorySummary {
   const targets =
     record.kind === 'comparison'
@@ -212,6 +225,7 @@ export function summarizeRecord(record: RunRecord, bytes: number): HistorySummar
     results: resultsOf(record).length,
     perTarget: perTargetOf(record),
     bytes,
+    verdict: verdictOf(record),
   };
 }
 

@@ -96,6 +96,19 @@ function failedRunMessage(r: RunResult): string {
   return `The run failed${why}${samples}.`;
 }
 
+/**
+ * The verdict on a set of runs kept together (a run's targets, a comparison's cells): the
+ * worst of their own verdicts, so one target's 404s are not hidden by another's clean run.
+ */
+export function worstVerdict(results: readonly RunResult[]): Verdict {
+  if (results.length === 0) {
+    return verdictOf([
+      { code: 'not-measured', severity: 'bad', label: 'not run', message: 'Nothing was measured.' },
+    ]);
+  }
+  return verdictOf(results.flatMap((r) => runVerdict(r).caveats));
+}
+
 /** The verdict on one run. */
 export function runVerdict(result: RunResult): Verdict {
   if (result.status === 'failed') {

@@ -64,6 +64,8 @@ describe('a comparison whose every cell opens its run', () => {
       { levels: '1, 2', seconds: 0.5, repetitions: 2, pause: 0 },
     );
     await page.getByTestId('compare-run').click();
+    // The missing page is measured on purpose: past the pre-flight's stop with "Run anyway".
+    await page.getByTestId('preflight-fix-run-anyway').click();
     await page.getByTestId('comparison-saved').waitFor({ timeout: 90_000 });
 
     // The missing page's cells are marked in the matrix and said in words under it.
@@ -177,7 +179,9 @@ describe('a run whose every response is a 404', () => {
     const { page } = app;
     await fillScenario(app, { url: missing.url, connections: 2, seconds: 0.5 });
     await page.getByTestId('run-button').click();
-    expect(await waitForStatus(app, ['completed', 'cancelled', 'failed'])).toBe('completed');
+    // Measured on purpose: the pre-flight stops at the 404 and "Run anyway" runs it.
+    await page.getByTestId('run-anyway').click();
+    expect(await waitForStatus(app, ['completed', 'cancelled'])).toBe('completed');
     const badge = page.getByTestId('run-status');
     expect(await badge.textContent()).toBe('completed · all non-2xx');
     expect(await badge.getAttribute('class')).toContain('badge--caveat');
@@ -228,6 +232,7 @@ describe('the HTML export of the UI', () => {
       { levels: '1', seconds: 0.5, repetitions: 1, pause: 0 },
     );
     await page.getByTestId('compare-run').click();
+    await page.getByTestId('preflight-fix-run-anyway').click();
     await page.getByTestId('comparison-saved').waitFor({ timeout: 60_000 });
     const rows = page.getByTestId('comparison-cell');
     const screen = await Promise.all((await rows.all()).map((r) => r.getByTestId('cell-rps').textContent()));

@@ -87,7 +87,18 @@ describe('the HTML report, opened offline in Chromium', () => {
 
   it('says a run whose every response was a 404 is not a clean success', async () => {
     const html = join(dir, 'missing.html');
-    const r = await runCli(['run', '-n', '50', '-c', '1', '-q', '--html', html, missing.url]);
+    const r = await runCli([
+      'run',
+      '-n',
+      '50',
+      '-c',
+      '1',
+      '-q',
+      '--allow-error-status',
+      '--html',
+      html,
+      missing.url,
+    ]);
     expect(r.stdout).toContain('Verdict: ALL NON-2XX\n  ! Every response was 404 Not Found: check the path.');
     const { page, blocked } = await openOffline(html);
     try {

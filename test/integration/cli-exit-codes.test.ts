@@ -45,10 +45,21 @@ describe('trebuchet run exit codes', () => {
 
   it('--fail-unless-clean exits 1 when the verdict is not clean (every answer a 404), 0 when it is', async () => {
     const notFound = end(await startHttpServer(handlers.status(404)));
-    const plain = await runCli(['run', '-n', '20', '-c', '2', '-q', notFound.url]);
+    // Measured on purpose: without --allow-error-status the pre-flight stops at the 404.
+    const plain = await runCli(['run', '-n', '20', '-c', '2', '-q', '--allow-error-status', notFound.url]);
     expect(plain.stdout).toContain('Verdict: ALL NON-2XX');
     expect(plain.code).toBe(0);
-    const gated = await runCli(['run', '-n', '20', '-c', '2', '-q', '--fail-unless-clean', notFound.url]);
+    const gated = await runCli([
+      'run',
+      '-n',
+      '20',
+      '-c',
+      '2',
+      '-q',
+      '--fail-unless-clean',
+      '--allow-error-status',
+      notFound.url,
+    ]);
     expect(gated.stdout).toContain('Verdict: ALL NON-2XX');
     expect(gated.code).toBe(1);
     const clean = await runCli(['run', '-n', '20', '-c', '2', '-q', '--fail-unless-clean', server.url]);

@@ -44,7 +44,15 @@ describe("trebuchet run against Debian's nginx", () => {
     expect(lines[8]).toMatch(/^Verdict: /);
   });
 
-  it('counts a missing page as 404 in the status codes and the error set', async () => {
+  it("stops at a missing page before any load, naming nginx's 404 page", async () => {
+    const r = await runCli(['run', '-n', '100', '-c', '2', '-q', `${nginx.httpUrl}missing.html`]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `trebuchet run: ${nginx.httpUrl}missing.html: GET ${nginx.httpUrl}missing.html answered 404 Not Found: “404 Not Found” — check the URL, or run anyway to measure this answer on purpose\n`,
+    );
+  });
+
+  it('counts a missing page measured on purpose as 404 in the status codes and the error set', async () => {
     const r = await runCli([
       'run',
       '-n',
@@ -53,6 +61,7 @@ describe("trebuchet run against Debian's nginx", () => {
       '2',
       '--format',
       'json',
+      '--allow-error-status',
       `${nginx.httpUrl}missing.html`,
     ]);
     expect(r.code).toBe(0);
@@ -61,7 +70,15 @@ describe("trebuchet run against Debian's nginx", () => {
     expect(result.requests).toMatchObject({ total: 100, responses: 100, non2xx: 100, ok: 0, errors: 0 });
     expect(result.successRatio).toBe(0);
 
-    const text = await runCli(['run', '-n', '100', '-c', '2', `${nginx.httpUrl}missing.html`]);
+    const text = await runCli([
+      'run',
+      '-n',
+      '100',
+      '-c',
+      '2',
+      '--allow-error-status',
+      `${nginx.httpUrl}missing.html`,
+    ]);
     expect(text.stdout).toMatch(/^Status Codes {2}\[code:count\] +404:100$/m);
     expect(text.stdout).toMatch(/^Error Set:\n404 Not Found\n/m);
     expect(abField(text.stdout, 'Non-2xx responses')).toBe('100');

@@ -103,7 +103,8 @@ describe('a run job on the engine', () => {
     expect(results.map((r) => r.target.url)).toEqual([a.url, b.url]);
     expect(results.every((r) => r.runId === job.id && r.scenarioName === 'two servers')).toBe(true);
     expect(results[0]!.generator.appVersion).toBe('1.2.3');
-    expect([a.requests, b.requests]).toEqual([201, 201]);
+    // The run's check of every URL before any load, each target's own pre-flight, its load.
+    expect([a.requests, b.requests]).toEqual([202, 202]);
 
     // Readings of the server (the test's own process, watched by 'auto') come beside the samples.
     const order = events
@@ -161,7 +162,8 @@ describe('a run job on the engine', () => {
     // Cut short of its 10 s: measured until the stop, not past the moment it returned.
     expect(results[0]!.durationSeconds).toBeGreaterThan(0.8);
     expect(results[0]!.durationSeconds).toBeLessThanOrEqual(bound);
-    expect(b.requests).toBe(0);
+    // Only the run's check before any load: the second target was never run.
+    expect(b.requests).toBe(1);
     expect(registry.idsOf('me')).toEqual([]);
     // A finished job is not stopped again; an unknown one neither.
     expect(await registry.stop(job.id, 'me')).toBe(false);

@@ -253,6 +253,8 @@ describe('the window owner', () => {
     expect(a.map((e) => e.event)).toEqual([
       { type: 'progress', progress: { type: 'started', targetCount: 2 } },
     ]);
+    // Several targets: the run checks every URL first, then starts the first.
+    await expect.poll(() => engine.started.length).toBe(1);
     engine.begin(0);
     expect(a).toHaveLength(2);
     expect(b).toEqual([]);

@@ -133,8 +133,45 @@ describe('history store', () => {
     expect(rebuilt.problems()).toEqual([]);
     expect(JSON.parse(fs.readFileSync(index, 'utf8'))).toMatchObject({
       format: 'trebuchet-run-index',
-      version: 3,
+      version: 4,
     });
+  });
+
+  it('marks a completed run whose verdict is not clean with its verdict, and rebuilds a version-3 index that had none', async () => {
+    const store = await openHistoryStore({ dir, now });
+    const good = await store.save(draft('good'));
+    const missing = await store.save({
+      kind: 'scenario',
+      name: 'wrong path',
+      status: 'completed',
+      appVersion: '0.1.0',
+      scenario,
+      results: results().map((r) => ({
+        ...r,
+        requests: { ...r.requests, ok: 0, non2xx: r.requests.responses },
+        statusCodes: { '404': r.requests.responses },
+        successRatio: 0,
+      })),
+    });
+    expect(good.verdict?.word).toBe('clean');
+    expect(good.verdict?.tone).not.toBe('bad');
+    expect(missing.verdict).toEqual({ word: 'all non-2xx', tone: 'bad' });
+    // An index written before verdicts were recorded: its entries lack the field.
+    const index = path.join(dir, 'index.json');
+    const doc = JSON.parse(fs.readFileSync(index, 'utf8')) as {
+      version: number;
+      entries: { summary: Record<string, unknown> }[];
+    };
+    doc.version = 3;
+    for (const e of doc.entries) delete e.summary.verdict;
+    fs.writeFileSync(index, JSON.stringify(doc));
+    const reopened = await openHistoryStore({ dir, now });
+    const listed = await reopened.list();
+    expect(Object.fromEntries(listed.map((s) => [s.name, s.verdict?.word]))).toEqual({
+      good: 'clean',
+      'wrong path': 'all non-2xx',
+    });
+    expect(reopened.problems()).toEqual([]);
   });
 
   it('checks every indexed run file at start: truncated, garbage, newer or a folder are set aside', async () => {

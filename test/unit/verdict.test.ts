@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { VERDICT } from '../../shared/model/defaults.ts';
 import type { RunResult } from '../../shared/model/result.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
-import { cellVerdict, failureParts, runVerdict, verdictLabel } from '../../shared/verdict/verdict.ts';
+import {
+  cellVerdict,
+  failureParts,
+  runVerdict,
+  verdictLabel,
+  verdictWord,
+  worstVerdict,
+} from '../../shared/verdict/verdict.ts';
 import { amendResult, runResultFixture } from '../helpers/run-result.ts';
 
 /** A closed run where every one of 36,000 requests got a 200 within the SLO. */
@@ -295,6 +302,25 @@ describe('runVerdict', () => {
     const both = runVerdict(amendResult(seed000Apache(), { status: 'cancelled' }));
     expect(both.state).toBe('rate-not-reached');
     expect(both.caveats.map((c) => c.code)).toEqual(['rate-not-reached', 'partial']);
+  });
+});
+
+describe('worstVerdict', () => {
+  it("is the worst of the runs' verdicts: one target's 404s are not hidden by a clean one", () => {
+    const missing = amendResult(cleanRun(), {
+      requests: { ok: 0, non2xx: 36_000 },
+      statusCodes: { '404': 36_000 },
+      successRatio: 0,
+    });
+    expect(worstVerdict([cleanRun(), cleanRun()]).state).toBe('clean');
+    const v = worstVerdict([cleanRun(), missing]);
+    expect(v.state).toBe('all-non-2xx');
+    expect(verdictWord(v)).toBe('all non-2xx');
+    expect(v.clean).toBe(false);
+  });
+
+  it('is not measured when nothing ran', () => {
+    expect(worstVerdict([]).state).toBe('not-measured');
   });
 });
 

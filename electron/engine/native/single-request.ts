@@ -3,6 +3,7 @@ import { DEFAULTS } from '../../../shared/model/defaults.ts';
 import type { ErrorKind } from '../../../shared/model/result.ts';
 import { classifyError, type ClassifiedError } from '../errors.ts';
 import type { RunSpec } from '../types.ts';
+import { ConnectionPrefix, firstLineOf, http1Body, http2Body } from './body-line.ts';
 import { H2_CODE } from './h2-errors.ts';
 import { newExchange } from './h2-exchange.ts';
 import { cutOff, streamReset } from './h2-failures.ts';
@@ -26,6 +27,8 @@ export interface SingleResponse {
   bodyBytes: number;
   /** "1.1", "1.0" or "2". */
   httpVersion: string;
+  /** The body's first line of text, as far as the first bytes of the connection hold it (body-line.ts). */
+  bodyLine: string | null;
 }
 
 /** Why the request got no response, named as the load would name it. */
@@ -60,17 +63,25 @@ function sendH1(spec: RunSpec, socket: net.Socket): Promise<SingleResponse> {
   return new Promise<SingleResponse>((resolve, reject) => {
     const fail = (f: ClassifiedError): void => reject(new ExchangeError(f));
     let answered = false;
+    const prefix = new ConnectionPrefix();
     const parser = new ResponseParser(
       (status, bodyBytes) => {
         answered = true;
         parser.halt();
-        resolve({ status, server: parser.server, bodyBytes, httpVersion: `1.${parser.minorVersion}` });
+        resolve({
+          status,
+          server: parser.server,
+          bodyBytes,
+          httpVersion: `1.${parser.minorVersion}`,
+          bodyLine: firstLineOf(http1Body(prefix.bytes())),
+        });
       },
       { headRequests: spec.target.method === 'HEAD', maxHeadBytes: DEFAULTS.maxResponseHeaderBytes },
     );
     parser.captureServer = true;
     socket.on('data', (chunk: Buffer) => {
       if (answered || parser.error !== null) return;
+      prefix.add(chunk);
       if (!parser.execute(chunk, 0, chunk.length)) {
         fail({ kind: 'protocol', message: parser.error ?? 'malformed response' });
       }
@@ -92,6 +103,7 @@ function sendH2(spec: RunSpec, socket: net.Socket): Promise<SingleResponse> {
   return new Promise<SingleResponse>((resolve, reject) => {
     const fail = (f: ClassifiedError): void => reject(new ExchangeError(f));
     const ex = newExchange(0, performance.now());
+    const prefix = new ConnectionPrefix();
     const session = new H2Session(
       socket,
       {
@@ -102,7 +114,13 @@ function sendH2(spec: RunSpec, socket: net.Socket): Promise<SingleResponse> {
       },
       {
         onResponse: () =>
-          resolve({ status: ex.status, server: ex.server, bodyBytes: ex.bodyBytes, httpVersion: '2' }),
+          resolve({
+            status: ex.status,
+            server: ex.server,
+            bodyBytes: ex.bodyBytes,
+            httpVersion: '2',
+            bodyLine: firstLineOf(http2Body(prefix.bytes(), ex.id)),
+          }),
         onReset: (_ex, code) => fail(code === H2_CODE.REFUSED_STREAM ? REFUSED : streamReset(code)),
         onStreamError: (_ex, message) => fail({ kind: 'protocol', message }),
         onGoaway: (_s, lastStreamId, code) => {
@@ -114,7 +132,10 @@ function sendH2(spec: RunSpec, socket: net.Socket): Promise<SingleResponse> {
           fail(err ? classifyError(err) : { kind: 'reset', message: `HTTP/2 ${CLOSED.message}` }),
       },
     );
-    socket.on('data', (chunk: Buffer) => session.onRead(chunk.length, chunk));
+    socket.on('data', (chunk: Buffer) => {
+      prefix.add(chunk);
+      session.onRead(chunk.length, chunk);
+    });
     session.request(ex, performance.now());
   });
 }

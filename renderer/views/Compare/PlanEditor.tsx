@@ -234,6 +234,17 @@ export const PlanEditor = memo(function PlanEditor({
             onChange={(workers) => set({ workers })}
           />
           <Toggle label="Keep-alive" checked={draft.keepAlive} onChange={(keepAlive) => set({ keepAlive })} />
+          <Toggle
+            label="Stop on an error status before the load"
+            checked={draft.checkStatus}
+            hint={
+              draft.checkStatus
+                ? undefined
+                : 'Off: a URL answering 404 (or any status outside 2xx/3xx) is measured as it is.'
+            }
+            testId="plan-check-status"
+            onChange={(checkStatus) => set({ checkStatus })}
+          />
         </div>
 
         {needsTls && (

@@ -3,12 +3,14 @@ import {
   type PreflightFailure,
   type PreflightFix,
 } from '../../../shared/model/preflight.ts';
+import { shownUrl } from '../../../shared/format/labels.ts';
 
 /** What each fix's button says: the fix, and that the comparison runs again with it. */
 const FIX_BUTTONS: Record<PreflightFix, string> = {
   'turn-off-verification': 'Turn off certificate verification and run again',
   'choose-ca-file': 'Pick the CA file…',
   'use-http1': 'Compare over https (HTTP/1.1) and run again',
+  'run-anyway': 'Run anyway',
 };
 
 /**
@@ -37,7 +39,7 @@ export function PreflightFailures({
             data-url={f.url}
           >
             <div className="preflight__where">
-              <code>{f.url}</code>
+              <code title={f.url}>{shownUrl(f.url)}</code>
               <span className="muted small">
                 {f.protocol === 'h2' ? 'HTTP/2' : 'HTTP/1.1'} · {f.targets.join(', ')}
               </span>

@@ -51,6 +51,8 @@ export interface PlanDraft {
   warmupSeconds: string;
   pauseSeconds: string;
   keepAlive: boolean;
+  /** The pre-flight stops the comparison on an answer outside 2xx/3xx (options.checkStatus). */
+  checkStatus: boolean;
   /** Engine worker threads of every cell: 'auto' (or empty) or a count. */
   workers: string;
   tls: TlsDraft;
@@ -82,6 +84,7 @@ export function defaultPlanDraft(): PlanDraft {
     warmupSeconds: '0',
     pauseSeconds: String(DEFAULTS.comparison.pauseSeconds),
     keepAlive: DEFAULTS.keepAlive,
+    checkStatus: DEFAULTS.checkStatus,
     workers: String(DEFAULTS.workers),
     tls: { verify: DEFAULTS.tls.verify, caFile: '', servername: '', minVersion: DEFAULTS.tls.minVersion },
     sloMs: '',
@@ -119,6 +122,7 @@ export function draftFromPlan(plan: ComparisonPlan): PlanDraft {
     warmupSeconds: String(plan.options.warmupSeconds),
     pauseSeconds: String(plan.pauseSeconds),
     keepAlive: plan.options.keepAlive,
+    checkStatus: plan.options.checkStatus,
     workers: String(plan.options.workers),
     tls: tlsDraftOf(plan.options.tls),
     sloMs: plan.options.sloMs === null ? '' : String(plan.options.sloMs),
@@ -173,6 +177,7 @@ export function draftToPlanInput(d: PlanDraft): unknown {
     options: {
       ...options,
       keepAlive: d.keepAlive,
+      checkStatus: d.checkStatus,
       workers: workersInput(d.workers),
       warmupSeconds: durationOrText(d.warmupSeconds, 's'),
       sloMs: optionalDurationOrText(d.sloMs, 'ms'),
@@ -184,7 +189,8 @@ export function draftToPlanInput(d: PlanDraft): unknown {
 }
 
 /**
- * The draft with a pre-flight fix applied: verification off, or https instead of h2. Picking
+ * The draft with a pre-flight fix applied: verification off, https instead of h2, or the
+ * status check off (run anyway, measuring the error answers on purpose). Picking
  * a CA file is the person's to do (the field gets the focus): the draft stays as it is.
  */
 export function withPreflightFix(d: PlanDraft, fix: PreflightFix): PlanDraft {
@@ -196,6 +202,8 @@ export function withPreflightFix(d: PlanDraft, fix: PreflightFix): PlanDraft {
         ...d,
         protocols: PROTOCOL_VARIANTS.filter((p) => p === 'https' || (p !== 'h2' && d.protocols.includes(p))),
       };
+    case 'run-anyway':
+      return { ...d, checkStatus: false };
     case 'choose-ca-file':
       return d;
   }

@@ -11,6 +11,7 @@ import { NameDialog } from '../../components/Dialog.tsx';
 import { StoreProblems } from '../../components/StoreProblems.tsx';
 import { formatWhen } from '../../components/time.ts';
 import { useQuery } from '../../components/useQuery.ts';
+import { RecordStatus } from './RecordStatus.tsx';
 import { RecordView } from './RecordView.tsx';
 import { RunDiff } from './RunDiff.tsx';
 import { errorText } from '../../lib/errors.ts';
@@ -179,8 +180,7 @@ export function HistoryView({
                   {s.ran}
                 </span>
                 <span className="history-item__meta muted small">
-                  {formatWhen(s.createdAt)} · <span className={`status status--${s.status}`}>{s.status}</span>{' '}
-                  ·{' '}
+                  {formatWhen(s.createdAt)} · <RecordStatus summary={s} /> ·{' '}
                   {s.kind === 'scenario'
                     ? s.perTarget
                         .map((t) => `${t.target} ${t.rps === null ? '–' : `${formatRateValue(t.rps)} req/s`}`)

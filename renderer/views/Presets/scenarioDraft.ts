@@ -57,6 +57,7 @@ export function draftFromScenario(s: Scenario): ScenarioDraft {
       target: String(st.target),
     })),
     keepAlive: o.keepAlive,
+    checkStatus: o.checkStatus,
     protocol: o.protocol,
     engine: o.engine,
     workers: String(o.workers),
