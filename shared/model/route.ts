@@ -155,9 +155,15 @@ export function routeLabel(route: Route): string {
 
 /**
  * The route the report names: set when the sockets did not go where the URL points (a
- * connect-to rule matched, or a unix socket); null otherwise.
+ * connect-to rule matched, or a unix socket); null otherwise, and for a URL that does not
+ * parse (the result of a spec the engine refused still gets built).
  */
 export function reportedRoute(target: RouteFields): string | null {
-  const route = routeOf(target);
+  let route: Route;
+  try {
+    route = routeOf(target);
+  } catch {
+    return null;
+  }
   return route.kind === 'tcp' && route.rule === null ? null : routeLabel(route);
 }

@@ -96,6 +96,10 @@ describe('routeOf: where the sockets go', () => {
     expect(reportedRoute({ url: 'http://example.test:8080/', connectTo: rules.slice(0, 2) })).toBeNull();
   });
 
+  it('a URL that does not parse reports no route', () => {
+    expect(reportedRoute({ url: 'not a url', connectTo: [':::'] })).toBeNull();
+  });
+
   it('a unix socket', () => {
     expect(routeOf({ url, unixSocket: '/run/app.sock' })).toEqual({ kind: 'unix', path: '/run/app.sock' });
     expect(reportedRoute({ url, unixSocket: '/run/app.sock' })).toBe('unix:/run/app.sock');
