@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listeningInodes } from '../../electron/monitor/unix-socket-owner.ts';
+import { capacityPlanSchema } from '../../shared/capacity/plan.ts';
 import { comparisonPlanSchema } from '../../shared/comparison/plan.ts';
 import {
   parseConnectTo,
@@ -139,6 +140,16 @@ describe('the scenario schema: route fields checked at the field', () => {
         targets: [{ urls: { http: 'http://a.test/' }, unixSocket: '/tmp/a.sock', connectTo: [':::'] }],
         load: { model: 'closed' },
         levels: [1],
+      }),
+    );
+    expect(found.map((i) => i.path)).toEqual(['targets.0.connectTo']);
+  });
+
+  it('a capacity target too', () => {
+    const found = issues(
+      parseWith(capacityPlanSchema, {
+        targets: [{ url: 'http://a.test/', unixSocket: '/tmp/a.sock', connectTo: [':::'] }],
+        search: { goal: { p99Ms: 10 } },
       }),
     );
     expect(found.map((i) => i.path)).toEqual(['targets.0.connectTo']);
