@@ -16,7 +16,13 @@ import {
 import type { Preset } from '../../shared/records/presets.ts';
 import { parseWith } from '../../shared/model/validation.ts';
 import type { FileIo } from './files.ts';
-import { checkInputFiles, optionsFromFlags, overrideRequest, requestFlags } from './flag-overrides.ts';
+import {
+  checkInputFiles,
+  newTargetFields,
+  optionsFromFlags,
+  overrideRequest,
+  requestFlags,
+} from './flag-overrides.ts';
 import { filesFromFlags, historyFromFlags, type HistoryOptions, type OutputFiles } from './output-flags.ts';
 import { pointPlanTargets, pointScenarioTargets, type TargetPointer } from './preset-targets.ts';
 import { FLAG_OF_PATH, flagError, flagIssue, RUN_OPTIONS, targetPointers, type Values } from './run-flags.ts';
@@ -38,6 +44,9 @@ const CAPACITY_OPTIONS = {
   body: RUN_OPTIONS.body,
   'body-file': RUN_OPTIONS['body-file'],
   monitor: RUN_OPTIONS.monitor,
+  'connect-to': RUN_OPTIONS['connect-to'],
+  resolve: RUN_OPTIONS.resolve,
+  'unix-socket': RUN_OPTIONS['unix-socket'],
   keepalive: RUN_OPTIONS.keepalive,
   http2: RUN_OPTIONS.http2,
   insecure: RUN_OPTIONS.insecure,
@@ -211,14 +220,7 @@ export function parseCapacityArgs(argv: readonly string[], io: FileIo): ParsedCa
   const request = requestFlags(runValues, io);
   const targets = positionals.map((p) => {
     const { name, url } = targetOf(p);
-    return {
-      name,
-      url,
-      method: request.method ?? (request.body ? 'POST' : undefined),
-      headers: request.headers,
-      ...(request.body ? { body: request.body } : {}),
-      ...(request.monitor ? { monitor: request.monitor } : {}),
-    };
+    return { name, url, ...newTargetFields(request) };
   });
   return { ...common, kind: 'plan', plan: planFromFlags(v, io, targets, null, positionals), notes: [] };
 }

@@ -1,6 +1,6 @@
 /**
  * What flags change in a base's targets and run options (a scenario file's, a preset's, or
- * none): -m, -H, --body, --monitor on each target; keep-alive, engine, timeouts, SLO,
+ * none): -m, -H, --body, --monitor, --connect-to, --resolve, --unix-socket on each target; keep-alive, engine, timeouts, SLO,
  * thresholds, TLS and the sample interval in the options. A field no flag sets and no base
  * has is left out, for the schema to fill with its default.
  */
@@ -10,6 +10,7 @@ import type { Body, Header, Scenario, Threshold } from '../../shared/model/scena
 import { inputFilesOf, type InputFileKind } from '../engine/input-files.ts';
 import type { FileIo } from './files.ts';
 import { secondsFlag, type Values } from './run-flags.ts';
+import { resolveAsConnectTo } from '../../shared/model/route.ts';
 import { CliInputError, parseHeader, parseMonitor, parseThreshold } from './values.ts';
 
 /** A body or CA file given by a flag, checked as the engine will read it. */
@@ -44,12 +45,26 @@ function mergeHeaders(base: readonly Header[], extra: readonly Header[]): Header
   return [...base.filter((h) => !names.has(h.name.toLowerCase())), ...extra];
 }
 
-/** -m, -H, --body and --monitor as they change a target of a file or preset. */
+/** -m, -H, --body, --monitor and the route flags as they change a target of a file or preset. */
 export interface RequestFlags {
   method: string | undefined;
   headers: Header[];
   body: Body | null;
   monitor: Monitor | null;
+  /** --connect-to rules, then those --resolve means, in order; null: none given. */
+  connectTo: string[] | null;
+  unixSocket: string | null;
+}
+
+/** --connect-to and --resolve as one list of connect-to rules (curl takes the first match). */
+function connectToFromFlags(v: Values): string[] | null {
+  if (v['connect-to'] === undefined && v.resolve === undefined) return null;
+  const resolved = (v.resolve ?? []).map((text) => {
+    const rule = resolveAsConnectTo(text);
+    if (typeof rule !== 'string') throw new CliInputError('--resolve', rule.problem);
+    return rule;
+  });
+  return [...(v['connect-to'] ?? []), ...resolved];
 }
 
 export function requestFlags(v: Values, io: FileIo): RequestFlags {
@@ -58,6 +73,21 @@ export function requestFlags(v: Values, io: FileIo): RequestFlags {
     headers: (v.header ?? []).map((h) => parseHeader('--header', h)),
     body: bodyFromFlags(v, io),
     monitor: v.monitor === undefined ? null : parseMonitor('--monitor', v.monitor),
+    connectTo: connectToFromFlags(v),
+    unixSocket: v['unix-socket'] === undefined ? null : resolve(io.cwd, v['unix-socket']),
+  };
+}
+
+/** The fields of a target given by URL on the command line, from the flags (the schema fills the rest). */
+export function newTargetFields(r: RequestFlags) {
+  return {
+    // A body without -m is a POST, as with ab -p.
+    method: r.method ?? (r.body ? 'POST' : undefined),
+    headers: r.headers,
+    ...(r.body ? { body: r.body } : {}),
+    ...(r.monitor ? { monitor: r.monitor } : {}),
+    ...(r.connectTo ? { connectTo: r.connectTo } : {}),
+    ...(r.unixSocket ? { unixSocket: r.unixSocket } : {}),
   };
 }
 
@@ -70,6 +100,8 @@ export function overrideRequest<
     headers: mergeHeaders(t.headers, r.headers),
     ...(r.body ? { body: r.body } : {}),
     ...(r.monitor ? { monitor: r.monitor } : {}),
+    ...(r.connectTo ? { connectTo: r.connectTo } : {}),
+    ...(r.unixSocket ? { unixSocket: r.unixSocket } : {}),
   };
 }
 

@@ -69,10 +69,20 @@ Requests:
                           prior knowledge for http:// (the server must accept h2c)
       --timeout T         per-request timeout (default ${DEFAULTS.timeoutMs / 1000}s; a bare number is seconds)
 
+Where the sockets go (Host, SNI and the certificate check keep the URL's name):
+      --connect-to H:P:A:Q
+                          curl's meaning: a request for host H port P connects to address A
+                          port Q instead; an empty H or P matches any, an empty A or Q keeps the
+                          URL's (repeatable; the first rule that matches wins). IPv6 in [brackets]
+      --resolve H:P:A     curl's meaning: host H port P connects to address A, same port
+                          (the same as --connect-to H:P:A:P)
+      --unix-socket PATH  send the requests over this unix domain socket (HTTP/1.1, or h2c with
+                          --http2); the URL still gives Host and path
+
 Server resources (CPU, memory and load of the server beside throughput):
       --monitor M         auto: a target on this machine is watched through the process
-                          listening on its port and its children (Linux), a remote one not at all;
-                          pid:N: that process and its children; a node_exporter URL
+                          listening on its port (or --unix-socket) and its children (Linux), a
+                          remote one not at all; pid:N: that process and its children; a node_exporter URL
                           (http://server:9100/metrics): machine CPU, load, memory, network;
                           off. Default ${DEFAULTS.monitor.kind}. The report's Server resources and
                           --csv's .resources.csv show the figures.
@@ -172,7 +182,7 @@ server kept up: a tiny --max-in-flight, a slow machine) ends the search with "at
 req/s; the client was the limit", never a figure blamed on the server.
 
 Requests, TLS and workers: -m, -H, --body, --body-file, -k/--no-keepalive, --http2,
---timeout, --monitor, --insecure, --cacert, --servername, --tls-min-version, --interval and
+--timeout, --connect-to, --resolve, --unix-socket, --monitor, --insecure, --cacert, --servername, --tls-min-version, --interval and
 -t/--threads (each step's engine worker threads) as for trebuchet run (trebuchet help run).
 
 Output:

@@ -13,7 +13,13 @@ import {
 } from '../../shared/model/scenario.ts';
 import { describeIssues, newerVersionIssue, parseWith, type Parsed } from '../../shared/model/validation.ts';
 import { pathsRelativeTo, readJsonFile, type FileIo } from './files.ts';
-import { checkInputFiles, optionsFromFlags, overrideRequest, requestFlags } from './flag-overrides.ts';
+import {
+  checkInputFiles,
+  newTargetFields,
+  optionsFromFlags,
+  overrideRequest,
+  requestFlags,
+} from './flag-overrides.ts';
 import {
   closedLimit,
   flagIssue,
@@ -109,14 +115,7 @@ export function scenarioFromFlags(
   const { values: v, positionals } = flags;
   const request = requestFlags(v, io);
   const targets = (base ? base.targets : []).map((t) => overrideRequest(t, request));
-  const fromUrls = positionals.map((url) => ({
-    url,
-    // A body without -m is a POST, as with ab -p.
-    method: request.method ?? (request.body ? 'POST' : undefined),
-    headers: request.headers,
-    ...(request.body ? { body: request.body } : {}),
-    ...(request.monitor ? { monitor: request.monitor } : {}),
-  }));
+  const fromUrls = positionals.map((url) => ({ url, ...newTargetFields(request) }));
   const o = base?.options;
   const input = {
     version: base?.version,

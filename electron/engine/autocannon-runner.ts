@@ -4,6 +4,7 @@ import autocannon from 'autocannon';
 import { ClientReader } from './autocannon-parser.ts';
 import { autocannonWarnings } from './autocannon-warnings.ts';
 import { classifyError, type ClassifiedError } from './errors.ts';
+import { autocannonRoute } from './autocannon-route.ts';
 import { http1Request, notSentWarnings } from './native/request-bytes.ts';
 import { tlsVersionOptions } from './tls-version.ts';
 import { emptyOutcome, type Runner, type RunnerContext, type RunnerOutcome } from './types.ts';
@@ -324,11 +325,12 @@ export class AutocannonRunner implements Runner {
         };
       };
 
+      const route = autocannonRoute(spec);
       let instance: autocannon.Instance;
       try {
         instance = autocannon(
           {
-            url: spec.target.url,
+            ...route,
             connections: load.connections,
             pipelining: load.pipelining,
             // The bytes sent are the engine's (getRequestBuffer above): no headers or body here,
@@ -338,8 +340,11 @@ export class AutocannonRunner implements Runner {
             timeout: Math.max(1, Math.ceil(spec.options.timeoutMs / 1000)),
             sampleInt: AUTOCANNON_SAMPLE_MS,
             ...(load.rate !== null ? { overallRate: load.rate } : {}),
-            ...(spec.options.tls.servername ? { servername: spec.options.tls.servername } : {}),
-            tlsOptions: { ALPNProtocols: ['http/1.1'], ...tlsVersionOptions(spec.options.tls.minVersion) },
+            tlsOptions: {
+              ALPNProtocols: ['http/1.1'],
+              ...(route.servername === undefined ? {} : { servername: route.servername }),
+              ...tlsVersionOptions(spec.options.tls.minVersion),
+            },
             setupClient,
           },
           (err: Error | null) => {

@@ -9,6 +9,7 @@ import { classifyError, describeCertError, type ClassifiedError } from './errors
 import { ephemeralKeyOf, TLS_GROUPS } from './native/dial.ts';
 import { ExchangeError, sendOne, type SingleResponse } from './native/single-request.ts';
 import { isOkStatus } from './recorder.ts';
+import { routeLabel, routeOf } from '../../shared/model/route.ts';
 import { hostAndPort, type TargetFacts } from './result.ts';
 import { explainVersionMismatch, isVersionMismatch, tlsVersionOptions } from './tls-version.ts';
 import type { RunSpec } from './types.ts';
@@ -35,12 +36,12 @@ class PreflightError extends Error {
  */
 export async function preflight(spec: RunSpec, signal: AbortSignal): Promise<PreflightOutcome> {
   const url = new URL(spec.target.url);
-  const where = hostAndPort(spec.target.url);
-  const { hostname, port } = where;
+  const named = hostAndPort(spec.target.url);
+  const { hostname } = named;
   const timeoutMs = spec.options.timeoutMs;
   const sockets: net.Socket[] = [];
   let tlsFacts: TlsFacts | null = null;
-  let phase = `resolving ${hostname}`;
+  let phase: string;
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
 
@@ -54,25 +55,35 @@ export async function preflight(spec: RunSpec, signal: AbortSignal): Promise<Pre
     signal.addEventListener('abort', onAbort, { once: true });
   });
 
-  const check = async (): Promise<TargetFacts> => {
-    let address = hostname;
-    if (!net.isIP(hostname)) {
-      try {
-        address = (await lookup(hostname)).address;
-      } catch (err) {
-        const { message } = classifyError(err);
-        throw new PreflightError('dns', `cannot resolve ${hostname}: ${message}`);
-      }
-    }
+  // Where the socket goes (a connect-to rule, a unix socket); Host, SNI and the certificate keep the URL's name.
+  const route = routeOf(spec.target);
+  const routed = route.kind === 'unix' || route.rule !== null ? ` (through ${routeLabel(route)})` : '';
+  phase = route.kind === 'unix' ? `connecting to ${route.path}` : `resolving ${route.host}`;
 
-    phase = `connecting to ${address}:${port}`;
-    const raw = net.connect({ host: address, port });
+  const check = async (): Promise<TargetFacts> => {
+    let where: { path: string } | { host: string; port: number };
+    if (route.kind === 'unix') {
+      where = { path: route.path };
+    } else {
+      let address = route.host;
+      if (!net.isIP(address)) {
+        try {
+          address = (await lookup(route.host)).address;
+        } catch (err) {
+          const { message } = classifyError(err);
+          throw new PreflightError('dns', `cannot resolve ${route.host}: ${message}`);
+        }
+      }
+      where = { host: address, port: route.port };
+      phase = `connecting to ${address}:${route.port}`;
+    }
+    const raw = net.connect(where);
     sockets.push(raw);
     try {
       await once(raw, 'connect');
     } catch (err) {
       const c = classifyError(err);
-      throw new PreflightError(c.kind, `cannot connect to ${url.host}: ${c.message}`);
+      throw new PreflightError(c.kind, `cannot connect to ${url.host}${routed}: ${c.message}`);
     }
 
     let socket: net.Socket = raw;
@@ -97,10 +108,8 @@ export async function preflight(spec: RunSpec, signal: AbortSignal): Promise<Pre
         await once(secure, 'secureConnect');
       } catch (err) {
         const why = isVersionMismatch(err)
-          ? await explainVersionMismatch(
-              { host: address, port, servername },
-              spec.options.tls.minVersion,
-              (s) => sockets.push(s),
+          ? await explainVersionMismatch({ ...where, servername }, spec.options.tls.minVersion, (s) =>
+              sockets.push(s),
             )
           : null;
         throw new PreflightError(
@@ -142,7 +151,7 @@ export async function preflight(spec: RunSpec, signal: AbortSignal): Promise<Pre
       tls: tlsFacts,
       server: {
         software: res.server,
-        ...where,
+        ...named,
         documentLength: res.bodyBytes,
         httpVersion: res.httpVersion,
       },

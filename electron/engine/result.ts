@@ -14,6 +14,7 @@ import { foldShortWindows, weightedRate, windowStats } from '../../shared/model/
 import { CPU_SCOPE } from './cpu.ts';
 import type { ClassifiedError } from './errors.ts';
 import { endpointOf } from './native/request-bytes.ts';
+import { reportedRoute } from '../../shared/model/route.ts';
 import { sampleTotals, type RunTotals } from './run-totals.ts';
 import { evaluateThresholds } from './thresholds.ts';
 import type { RunnerOutcome, RunSpec } from './types.ts';
@@ -231,6 +232,8 @@ export function runResult(id: RunIdentity, totals: RunTotals, facts: ResultFacts
     documentLength: totals.documentLength ?? known.documentLength,
     httpVersion: outcome?.httpVersion ?? known.httpVersion,
   };
+  const route = reportedRoute(id.target);
+  if (route !== null) server.connectedTo = route;
   const attackSeconds = outcome?.attackSeconds ?? null;
 
   return {

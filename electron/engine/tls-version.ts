@@ -40,7 +40,7 @@ export function isVersionMismatch(err: unknown): boolean {
  * account). Never throws.
  */
 export async function explainVersionMismatch(
-  at: { host: string; port: number; servername: string | undefined },
+  at: ({ host: string; port: number } | { path: string }) & { servername: string | undefined },
   minVersion: TlsVersion,
   track: (s: tls.TLSSocket) => void,
 ): Promise<string | null> {
@@ -48,9 +48,7 @@ export async function explainVersionMismatch(
   if (below < 0) return null;
   const offered = await new Promise<string | null>((resolve) => {
     const probe = tls.connect({
-      host: at.host,
-      port: at.port,
-      servername: at.servername,
+      ...at,
       rejectUnauthorized: false,
       minVersion: 'TLSv1',
       maxVersion: TLS_VERSIONS[below]!,

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import net from 'node:net';
 import os from 'node:os';
 import { requestedWorkers, splitLoad, type Machine, type Shard } from '../../shared/shards/plan.ts';
-import { hostAndPort } from './result.ts';
+import { routeOf, type Route } from '../../shared/model/route.ts';
 import type { RunSpec } from './types.ts';
 
 /** Addresses that are this machine whatever its interfaces: loopback, and the unspecified ones. */
@@ -33,6 +33,11 @@ export async function isSameMachine(hostname: string): Promise<boolean> {
   return addresses.some((a) => isLoopback(a) || own.has(a.toLowerCase()));
 }
 
+/** A unix socket is always on this machine; a TCP route is where its host is. */
+function routeIsSameMachine(route: Route): Promise<boolean> {
+  return route.kind === 'unix' ? Promise.resolve(true) : isSameMachine(route.host);
+}
+
 /**
  * The shards a run's load is split into, one per engine worker (one: the whole load, in the
  * engine worker beside the coordinator). 'auto' counts the cores, less one when the target is
@@ -42,7 +47,7 @@ export async function shardsFor(spec: RunSpec): Promise<Shard[]> {
   const choice = spec.options.workers;
   const machine: Machine = {
     cores: Math.max(1, os.availableParallelism()),
-    sameMachine: choice === 'auto' ? await isSameMachine(hostAndPort(spec.target.url).hostname) : false,
+    sameMachine: choice === 'auto' ? await routeIsSameMachine(routeOf(spec.target)) : false,
   };
   return splitLoad(spec.load, requestedWorkers(choice, machine));
 }

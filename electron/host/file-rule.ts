@@ -1,5 +1,6 @@
 /**
- * Which of its machine's files a host may read for a scenario (body files, CA files). The
+ * Which of its machine's files a host may read for a scenario (body files, CA files; and the
+ * unix sockets it may connect to). The
  * desktop app and the CLI read any path their user gives. The web host reads none, unless it
  * was started with a folder (`trebuchet serve --files-dir DIR`): then only files inside it,
  * by their real path (a symbolic link out of it is refused). Anything else is "not allowed",
@@ -22,6 +23,11 @@ export type FileRule =
 const NOT_ALLOWED_NO_FOLDER =
   'not allowed: this web host reads no file of its machine (pick the file to send it from the browser, or start trebuchet serve with --files-dir)';
 const NOT_ALLOWED_OUTSIDE = 'not allowed: outside the folder this web host reads files from (--files-dir)';
+
+const NOT_ALLOWED_SOCKET_NO_FOLDER =
+  'not allowed: this web host connects to no unix socket of its machine (start trebuchet serve with --files-dir, and put the socket inside that folder)';
+const NOT_ALLOWED_SOCKET_OUTSIDE =
+  'not allowed: outside the folder this web host uses files from (--files-dir)';
 
 const inside = (dir: string, p: string): boolean => p === dir || p.startsWith(dir + path.sep);
 
@@ -62,13 +68,28 @@ export async function filesFolder(dir: string): Promise<string> {
  * A scenario or plan with its input file paths as the host will read them (under a folder
  * rule: their real paths inside it), or the issues of the paths the rule refuses.
  */
-export async function applyFileRule<T extends { body: Body }, O extends { tls: TlsOptions }, S>(
+export async function applyFileRule<
+  T extends { body: Body; unixSocket?: string | undefined },
+  O extends { tls: TlsOptions },
+  S,
+>(
   s: S & { targets: readonly T[]; options: O },
   rule: FileRule,
 ): Promise<{ ok: true; value: S } | { ok: false; issues: FieldIssue[] }> {
   if (rule.kind === 'any') return { ok: true, value: s };
   const resolved = new Map<string, string>();
   const issues: FieldIssue[] = [];
+  // A unix socket is a file of the machine too (and one may be a daemon's API, docker.sock):
+  // the web host connects only to those inside its folder.
+  for (const [i, t] of s.targets.entries()) {
+    if (t.unixSocket === undefined) continue;
+    if (rule.dir === null || (await resolveInside(rule.dir, t.unixSocket)) === null) {
+      issues.push({
+        path: `targets.${i}.unixSocket`,
+        message: rule.dir === null ? NOT_ALLOWED_SOCKET_NO_FOLDER : NOT_ALLOWED_SOCKET_OUTSIDE,
+      });
+    }
+  }
   for (const { field, file } of inputFilesOf(s)) {
     const real = rule.dir === null ? null : await resolveInside(rule.dir, file);
     if (real === null) {

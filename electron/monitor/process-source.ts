@@ -4,9 +4,10 @@ import { processFigures, type ProcessCounters, type ProcessReading } from '../..
 import type { ResourceSource } from '../../shared/resources/resources.ts';
 import { familyRoot, ownerOf, processName, processTree, procfsSupported, readCounters } from './procfs.ts';
 import type { MonitorPlan } from './resolve.ts';
+import { unixSocketListener } from './unix-socket-owner.ts';
 import { messageOf, timedCpu, type MonitorSource, type SourceReading } from './source.ts';
 
-type ProcessPlan = Extract<MonitorPlan, { kind: 'port' | 'pid' }>;
+type ProcessPlan = Extract<MonitorPlan, { kind: 'port' | 'unix' | 'pid' }>;
 
 const WILDCARDS = new Set(['*', '0.0.0.0', '::']);
 
@@ -57,36 +58,38 @@ export async function startProcessSource(
     };
   }
   let pid: number;
-  if (plan.kind === 'port') {
-    const found = await findListener(plan.port, plan.host);
+  if (plan.kind === 'pid') {
+    pid = plan.pid;
+  } else {
+    const found =
+      plan.kind === 'port' ? await findListener(plan.port, plan.host) : unixSocketListener(plan.path);
     if (!found.ok) return found;
     pid = familyRoot(found.pid);
-  } else {
-    pid = plan.pid;
   }
   if (readCounters(pid) === null) return { ok: false, reason: `there is no process ${pid}` };
-  return { ok: true, source: new ProcessSource(pid, plan.kind === 'port' ? plan.port : null) };
+  return { ok: true, source: new ProcessSource(pid, plan) };
 }
 
 class ProcessSource implements MonitorSource {
   readonly #root: number;
-  readonly #port: number | null;
+  readonly #plan: ProcessPlan;
   readonly #names = new Map<number, string>();
   readonly #notes = new Map<string, string>();
   #previous: ProcessReading | null;
   #selfMicros = 0;
 
-  constructor(root: number, port: number | null) {
+  constructor(root: number, plan: ProcessPlan) {
     this.#root = root;
-    this.#port = port;
+    this.#plan = plan;
     this.#previous = this.#timed(() => this.#reading());
   }
 
   facts(): ResourceSource {
     return {
       method: 'process',
-      found: this.#port === null ? 'pid' : 'port',
-      port: this.#port,
+      ...(this.#plan.kind === 'unix'
+        ? { found: 'unix-socket' as const, port: null, socketPath: this.#plan.path }
+        : { found: this.#plan.kind, port: this.#plan.kind === 'port' ? this.#plan.port : null }),
       platform: process.platform,
       reader: 'procfs',
       rootPid: this.#root,

@@ -1,11 +1,14 @@
 import { lookup } from 'node:dns/promises';
 import { networkInterfaces } from 'node:os';
 import { isLoopbackHostname, type Monitor } from '../../shared/resources/monitor.ts';
+import { routeOf } from '../../shared/model/route.ts';
 import type { Target } from '../../shared/model/scenario.ts';
 
 /** What the host will sample for one target, once 'auto' is resolved. */
 export type MonitorPlan =
   | { kind: 'port'; port: number; host: string }
+  /** The process listening on a unix socket (the target's --unix-socket). */
+  | { kind: 'unix'; path: string }
   | { kind: 'pid'; pid: number }
   | { kind: 'node-exporter'; url: string }
   /** Nothing to sample; the reason goes in the result (a remote target under 'auto'). */
@@ -45,15 +48,15 @@ export async function isThisMachine(hostname: string): Promise<boolean> {
   }
 }
 
-const defaultPort = (url: URL): number =>
-  url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
-
 /**
  * Resolves a target's monitor on the host. 'auto' watches the process on the target's port
- * when the target is this machine and nothing otherwise (the reason is kept for the report);
- * 'off' gives null (nothing sampled, nothing reported).
+ * (the port its sockets go to: a connect-to rule's, or its unix socket) when that is this
+ * machine, and nothing otherwise (the reason is kept for the report); 'off' gives null
+ * (nothing sampled, nothing reported).
  */
-export async function resolveMonitor(target: Pick<Target, 'url' | 'monitor'>): Promise<MonitorPlan | null> {
+export async function resolveMonitor(
+  target: Pick<Target, 'url' | 'monitor' | 'connectTo' | 'unixSocket'>,
+): Promise<MonitorPlan | null> {
   const monitor: Monitor = target.monitor;
   switch (monitor.kind) {
     case 'off':
@@ -63,12 +66,12 @@ export async function resolveMonitor(target: Pick<Target, 'url' | 'monitor'>): P
     case 'node-exporter':
       return { kind: 'node-exporter', url: monitor.url };
     case 'auto': {
-      const url = new URL(target.url);
-      if (await isThisMachine(url.hostname))
-        return { kind: 'port', port: defaultPort(url), host: bare(url.hostname) };
+      const route = routeOf(target);
+      if (route.kind === 'unix') return { kind: 'unix', path: route.path };
+      if (await isThisMachine(route.host)) return { kind: 'port', port: route.port, host: bare(route.host) };
       return {
         kind: 'none',
-        reason: `${url.hostname} is not this machine: give the target its node_exporter URL (e.g. --monitor http://${url.hostname}:9100/metrics) to see its CPU and memory`,
+        reason: `${route.host} is not this machine: give the target its node_exporter URL (e.g. --monitor http://${route.host}:9100/metrics) to see its CPU and memory`,
       };
     }
   }

@@ -43,7 +43,7 @@ export interface ServerMonitor {
  * start; the start itself never fails (a monitor that cannot sample reports why).
  */
 export async function startServerMonitor(
-  target: Pick<Target, 'url' | 'monitor'>,
+  target: Pick<Target, 'url' | 'monitor' | 'connectTo' | 'unixSocket'>,
   opts: ServerMonitorOptions,
 ): Promise<ServerMonitor | null> {
   let source: MonitorSource | null = null;
@@ -59,6 +59,7 @@ export async function startServerMonitor(
         source = await startExporterSource(plan.url);
         break;
       case 'port':
+      case 'unix':
       case 'pid': {
         const started = await startProcessSource(plan);
         if (started.ok) source = started.source;

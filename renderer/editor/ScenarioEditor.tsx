@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { formatCount } from '../../shared/format/units.ts';
-import { fieldPaths, workersSummary, type ScenarioDraft } from './draft.ts';
+import { workersSummary, type ScenarioDraft } from './draft.ts';
+import { fieldPaths } from './fieldPaths.ts';
 import { IssuesContext } from './issues.ts';
 import { LoadEditor } from './LoadEditor.tsx';
 import { ConnectionEditor, MeasurementEditor, ThresholdsEditor, TlsEditor } from './OptionsEditors.tsx';

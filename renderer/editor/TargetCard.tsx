@@ -27,7 +27,7 @@ const BODY_KINDS: readonly { value: BodyKind; label: string }[] = [
   { value: 'file', label: 'File' },
 ];
 
-/** One target: method and URL up front, the server monitor, name, headers and body below. */
+/** One target: method and URL up front, the server monitor, name, headers and body, and where to connect below. */
 export function TargetCard({ index, target, canRemove, onChange, onRemove, onDuplicate }: TargetCardProps) {
   const set = (patch: Partial<TargetDraft>): void => onChange({ ...target, ...patch });
   const setHeader = (j: number, patch: Partial<HeaderDraft>): void =>
@@ -236,6 +236,36 @@ export function TargetCard({ index, target, canRemove, onChange, onRemove, onDup
             onChange={(bodyPath) => set({ bodyPath })}
           />
         )}
+      </details>
+
+      <details
+        className="target-card__more"
+        open={target.connectTo.trim() !== '' || target.unixSocket.trim() !== ''}
+        data-testid={`target-route-${index}`}
+      >
+        <summary>
+          Advanced: where to connect
+          {target.connectTo.trim() !== '' && <span className="pill">connect to</span>}
+          {target.unixSocket.trim() !== '' && <span className="pill">unix socket</span>}
+        </summary>
+        <TextField
+          label="Connect to"
+          path={`${base}.connectTo`}
+          value={target.connectTo}
+          placeholder="example.com:443:127.0.0.1:8443"
+          hint="curl's --connect-to HOST:PORT:ADDRESS:PORT (several: separate by spaces): Host, SNI and the certificate check keep the URL's name"
+          testId={`target-connect-to-${index}`}
+          onChange={(connectTo) => set({ connectTo })}
+        />
+        <TextField
+          label="Unix socket"
+          path={`${base}.unixSocket`}
+          value={target.unixSocket}
+          placeholder="/run/app.sock"
+          hint="send the requests over this socket on the host (HTTP/1.1, or h2c with HTTP/2); the URL gives Host and path"
+          testId={`target-unix-socket-${index}`}
+          onChange={(unixSocket) => set({ unixSocket })}
+        />
       </details>
     </div>
   );

@@ -13,6 +13,7 @@ import {
 import type { Stage } from '../../shared/stages/stages.ts';
 import { parseWith, type FieldIssue } from '../../shared/model/validation.ts';
 import { DEFAULT_MONITOR_TEXT, monitorInput, withMonitorIssues } from './monitorDraft.ts';
+import { NO_ROUTE, routeInput, withRouteIssues, type RouteDraft } from './routeDraft.ts';
 import type { PickedBody, PickedCa } from './pickedFile.ts';
 
 /**
@@ -28,7 +29,8 @@ export interface HeaderDraft {
 
 export type BodyKind = 'none' | 'text' | 'file';
 
-export interface TargetDraft {
+/** A target as the card holds it; its route (connect-to rules, unix socket) as routeDraft.ts says. */
+export interface TargetDraft extends RouteDraft {
   key: string;
   name: string;
   url: string;
@@ -152,6 +154,7 @@ export function newTarget(url = ''): TargetDraft {
     bodyText: '',
     bodyPath: '',
     monitor: DEFAULT_MONITOR_TEXT,
+    ...NO_ROUTE,
   };
 }
 
@@ -300,6 +303,7 @@ export function draftToInput(d: ScenarioDraft): unknown {
               ? { kind: 'upload', name: t.bodyUpload.name, data: t.bodyUpload.data }
               : { kind: 'file', path: t.bodyPath.trim() },
       monitor: monitorInput(t.monitor),
+      ...routeInput(t),
     })),
     load:
       d.model === 'closed'
@@ -350,50 +354,5 @@ export function checkDraft(d: ScenarioDraft): DraftCheck {
   if (r.ok) return { ok: true, scenario: r.value, issues: new Map() };
   const issues = new Map<string, string>();
   for (const i of r.issues) if (!issues.has(i.path)) issues.set(i.path, i.message);
-  return { ok: false, issues: withMonitorIssues(issues, d.targets), list: r.issues };
-}
-
-/** Field paths the editor shows a message beside; anything else is listed under the form. */
-export function fieldPaths(d: ScenarioDraft): Set<string> {
-  const paths = new Set<string>(['name']);
-  d.targets.forEach((t, i) => {
-    paths.add(`targets.${i}.name`);
-    paths.add(`targets.${i}.url`);
-    paths.add(`targets.${i}.method`);
-    paths.add(`targets.${i}.body.text`);
-    paths.add(`targets.${i}.body.path`);
-    paths.add(`targets.${i}.body.data`);
-    paths.add(`targets.${i}.monitor`);
-    t.headers.forEach((_h, j) => {
-      paths.add(`targets.${i}.headers.${j}.name`);
-      paths.add(`targets.${i}.headers.${j}.value`);
-    });
-  });
-  for (const p of [
-    'load.connections',
-    'load.pipelining',
-    'load.limit.seconds',
-    'load.limit.count',
-    'load.rate',
-    'load.durationSeconds',
-    'load.maxInFlight',
-    'options.timeoutMs',
-    'options.workers',
-    'options.warmupSeconds',
-    'options.sloMs',
-    'options.sampleIntervalMs',
-    'options.tls.caFile',
-    'options.tls.caUpload',
-    'options.tls.servername',
-  ])
-    paths.add(p);
-  d.thresholds.forEach((_t, i) => paths.add(`options.thresholds.${i}.value`));
-  if (d.staged) {
-    paths.add('load.stages');
-    d.stages.forEach((_s, i) => {
-      paths.add(`load.stages.${i}.durationSeconds`);
-      paths.add(`load.stages.${i}.target`);
-    });
-  }
-  return paths;
+  return { ok: false, issues: withRouteIssues(withMonitorIssues(issues, d.targets)), list: r.issues };
 }

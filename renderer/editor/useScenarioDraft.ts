@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { FieldIssue } from '../../shared/model/validation.ts';
-import { checkDraft, defaultDraft, fieldPaths, type DraftCheck, type ScenarioDraft } from './draft.ts';
+import { checkDraft, defaultDraft, type DraftCheck, type ScenarioDraft } from './draft.ts';
+import { fieldPaths } from './fieldPaths.ts';
 import { useTouchedIssues, type FieldIssues } from './issues.ts';
 
 export interface ScenarioDraftState {

@@ -35,6 +35,7 @@ export function Facts({ result }: { result: RunResult }) {
           rows={[
             ['Software', s.software ?? 'not announced'],
             ['Host', `${s.hostname}:${s.port}`],
+            ...(s.connectedTo ? [['Connected to', s.connectedTo] satisfies Row] : []),
             ['Document path', s.documentPath],
             ['Document length', s.documentLength === null ? '–' : `${formatCount(s.documentLength)} bytes`],
             ['HTTP version', s.httpVersion ?? '–'],

@@ -8,6 +8,7 @@ import { capacitySearchSchema } from './search.ts';
 import { stepSecondsAt } from './step-length.ts';
 import { DEFAULTS, LIMITS } from '../model/defaults.ts';
 import { boundedInt } from '../model/number-schema.ts';
+import { routeIssues } from '../model/route.ts';
 import { runResultSchema } from '../model/result.ts';
 import {
   displayNameSchema,
@@ -32,16 +33,20 @@ const stepOptionsSchema = runOptionsSchema.omit({ warmupSeconds: true });
 export const capacityTargetSchema = targetSchema.extend({ protocol: protocolSchema.optional() });
 export type CapacityTarget = z.infer<typeof capacityTargetSchema>;
 
-export const capacityPlanSchema = z.strictObject({
-  version: z.literal(CAPACITY_PLAN_VERSION).default(CAPACITY_PLAN_VERSION),
-  name: displayNameSchema.default('Capacity search'),
-  /** One search per target, in order. */
-  targets: targetsSchema(capacityTargetSchema),
-  search: capacitySearchSchema,
-  /** The open model's cap on unanswered requests, in every step. */
-  maxInFlight: boundedInt('max in flight', LIMITS.maxInFlight).default(DEFAULTS.open.maxInFlight),
-  options: stepOptionsSchema.default(() => stepOptionsSchema.parse({})),
-});
+export const capacityPlanSchema = z
+  .strictObject({
+    version: z.literal(CAPACITY_PLAN_VERSION).default(CAPACITY_PLAN_VERSION),
+    name: displayNameSchema.default('Capacity search'),
+    /** One search per target, in order. */
+    targets: targetsSchema(capacityTargetSchema),
+    search: capacitySearchSchema,
+    /** The open model's cap on unanswered requests, in every step. */
+    maxInFlight: boundedInt('max in flight', LIMITS.maxInFlight).default(DEFAULTS.open.maxInFlight),
+    options: stepOptionsSchema.default(() => stepOptionsSchema.parse({})),
+  })
+  .superRefine((plan, ctx) => {
+    for (const issue of routeIssues(plan.targets)) ctx.addIssue({ code: 'custom', ...issue });
+  });
 export type CapacityPlan = z.infer<typeof capacityPlanSchema>;
 export type CapacityPlanInput = z.input<typeof capacityPlanSchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULTS, LIMITS } from '../model/defaults.ts';
 import { boundedInt, boundedNumber } from '../model/number-schema.ts';
+import { routeIssues } from '../model/route.ts';
 import { comparisonReportSchema } from './report-settings.ts';
 import {
   displayNameSchema,
@@ -99,6 +100,7 @@ export const comparisonPlanSchema = z
     report: comparisonReportSchema.optional(),
   })
   .superRefine((plan, ctx) => {
+    for (const issue of routeIssues(plan.targets)) ctx.addIssue({ code: 'custom', ...issue });
     if (plan.load.stages) {
       ctx.addIssue({
         code: 'custom',

@@ -48,6 +48,8 @@ function serverLines(r: RunResult): string[] {
     line('Server Hostname', r.server?.hostname ?? url.hostname),
     line('Server Port', r.server?.port ?? (url.port ? Number(url.port) : defaultPort)),
   ];
+  // A connect-to rule or a unix socket: the sockets went here, the names sent were the URL's.
+  if (r.server?.connectedTo) lines.push(line('Connected To', r.server.connectedTo));
   if (r.tls) {
     const facts = [r.tls.protocol, r.tls.cipher].filter((f) => f !== null);
     if (facts.length > 0) lines.push(line('SSL/TLS Protocol', facts.join(',')));

@@ -46,7 +46,12 @@ export function describeResourceSource(source: ResourceSource): string {
   switch (source.method) {
     case 'process': {
       const root = source.processes.find((p) => p.pid === source.rootPid)?.name ?? 'process';
-      const how = source.found === 'port' ? `listening on port ${source.port}` : 'given by pid';
+      const how =
+        source.found === 'port'
+          ? `listening on port ${source.port}`
+          : source.found === 'unix-socket'
+            ? `listening on ${source.socketPath ?? 'its unix socket'}`
+            : 'given by pid';
       const names = [...new Set(source.processes.map((p) => p.name))].join(', ');
       return `process tree of ${root} (pid ${source.rootPid}, ${how}): ${source.processes.length} processes seen (${names}), read from /proc on ${source.platform}`;
     }

@@ -152,6 +152,10 @@ export const LIMITS = {
   pathChars: { max: 4096 },
   /** SNI server name: a DNS name is at most 253 characters. */
   servernameChars: { max: 253 },
+  /** A target's --connect-to rules (curl takes the first that matches). */
+  connectTo: { max: 100 },
+  /** A unix socket path: Linux's sun_path holds 107 bytes and a NUL. */
+  unixSocketChars: { max: 107 },
   thresholds: { max: 100 },
   /** A capacity search's error limit, percent of the requests. */
   errorPercent: { min: 0, max: 100 },

@@ -146,6 +146,11 @@ export const serverFactsSchema = z.strictObject({
   documentLength: z.number().int().nonnegative().nullable(),
   /** Negotiated HTTP version, e.g. "1.1" or "2". */
   httpVersion: z.string().nullable(),
+  /**
+   * Where the sockets went when not where the URL points (a connect-to rule, a unix socket):
+   * "127.0.0.1:8443" or "unix:/run/app.sock". Absent: the URL's host.
+   */
+  connectedTo: z.string().optional(),
 });
 export type ServerFacts = z.infer<typeof serverFactsSchema>;
 

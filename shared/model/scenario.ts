@@ -3,6 +3,7 @@ import { DEFAULTS, LIMITS } from './defaults.ts';
 import { httpUrlSchema } from './http-url.ts';
 import { monitorSchema } from '../resources/monitor.ts';
 import { boundedInt, boundedNumber } from './number-schema.ts';
+import { connectToListSchema, routeIssues, unixSocketSchema } from './route.ts';
 import { stagesSchema } from '../stages/stages.ts';
 
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -112,6 +113,14 @@ export const targetSchema = z.strictObject({
   body: bodySchema.default({ kind: 'none' }),
   /** How the server's CPU and memory are watched during the run (shared/resources/monitor.ts). */
   monitor: monitorSchema.default({ kind: DEFAULTS.monitor.kind }),
+  /**
+   * curl's --connect-to rules (HOST:PORT:ADDRESS:PORT): the sockets go to the first match's
+   * address while Host, SNI and the certificate check keep the URL's name (shared/model/route.ts).
+   * Absent: none.
+   */
+  connectTo: connectToListSchema.optional(),
+  /** A unix domain socket the requests go over (the URL still gives Host and path). Absent: TCP. */
+  unixSocket: unixSocketSchema.optional(),
 });
 export type Target = z.infer<typeof targetSchema>;
 
@@ -306,6 +315,7 @@ export const scenarioSchema = z
     options: runOptionsSchema.default(() => runOptionsSchema.parse({})),
   })
   .superRefine((scenario, ctx) => {
+    for (const issue of routeIssues(scenario.targets)) ctx.addIssue({ code: 'custom', ...issue });
     // The stages start from 0; a warm-up before them would run at no level of the plan.
     if (scenario.load.stages && scenario.options.warmupSeconds > 0) {
       ctx.addIssue({

@@ -97,9 +97,14 @@ const processInfoSchema = z.strictObject({
 export const resourceSourceSchema = z.discriminatedUnion('method', [
   z.strictObject({
     method: z.literal('process'),
-    /** port: the process listening on the target's port (and its tree); pid: the one the user gave. */
-    found: z.enum(['port', 'pid']),
+    /**
+     * port: the process listening on the target's port (and its tree); unix-socket: the one
+     * listening on its unix socket; pid: the one the user gave.
+     */
+    found: z.enum(['port', 'unix-socket', 'pid']),
     port: z.number().int().nullable(),
+    /** The unix socket the process listens on (found 'unix-socket'). */
+    socketPath: z.string().optional(),
     platform: z.string(),
     /** How the figures are read: Linux /proc (no process is started per tick). */
     reader: z.literal('procfs'),

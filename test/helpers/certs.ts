@@ -23,6 +23,8 @@ export interface TestCerts {
   expired: CertPair;
   /** Signed by the CA for wrong.example only. */
   wrongHost: CertPair;
+  /** Signed by the CA for example.test only: reached on loopback through --connect-to. */
+  exampleTest: CertPair;
   remove(): void;
 }
 
@@ -97,6 +99,7 @@ export function makeTestCerts(): TestCerts {
   };
   signed('valid', LOCAL_SAN);
   signed('wronghost', 'subjectAltName=DNS:wrong.example');
+  signed('exampletest', 'subjectAltName=DNS:example.test');
 
   // openssl x509 cannot back-date; `openssl ca` can, with a throwaway CA database.
   key('expired');
@@ -169,6 +172,7 @@ export function makeTestCerts(): TestCerts {
     selfSigned: pair(dir, 'self'),
     expired: pair(dir, 'expired'),
     wrongHost: pair(dir, 'wronghost'),
+    exampleTest: pair(dir, 'exampletest'),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

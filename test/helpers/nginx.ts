@@ -23,13 +23,17 @@ export interface NginxOptions {
   certs?: TestCerts;
   /** Extra files for the docroot (name -> content). */
   files?: Record<string, string | Buffer>;
+  /** Also listen on this unix domain socket (`listen unix:PATH`). */
+  unixSocket?: string;
+  /** Write the access log (one line per request: its Host, path and status) to this file. */
+  accessLog?: string;
 }
 
 export type NginxServer = LocalServer;
 
 function config(
   { dir, www, ports, certs }: ServerSetup,
-  o: { workers: number; keepaliveRequests: number },
+  o: { workers: number; keepaliveRequests: number; unixSocket?: string; accessLog?: string },
 ): string {
   const tls =
     ports.https !== null && certs
@@ -45,7 +49,7 @@ pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
 events { worker_connections 20000; }
 http {
-  access_log off;
+  ${o.accessLog ? `log_format paths '$host $request_uri $status'; access_log ${o.accessLog} paths;` : 'access_log off;'}
   client_body_temp_path ${dir}/tmp/body;
   proxy_temp_path ${dir}/tmp/proxy;
   fastcgi_temp_path ${dir}/tmp/fastcgi;
@@ -58,7 +62,7 @@ http {
   keepalive_requests ${o.keepaliveRequests};
   keepalive_timeout 65s;
   server {
-    listen 127.0.0.1:${ports.http};${tls}
+    listen 127.0.0.1:${ports.http};${o.unixSocket ? `\n    listen unix:${o.unixSocket};` : ''}${tls}
     server_name localhost;
     root ${www};
     # nginx's own counters (connections accepted, requests), for tests that check ours against them.
@@ -78,7 +82,12 @@ export function startNginx(opts: NginxOptions = {}): Promise<NginxServer> {
       const { dir } = setup;
       mkdirSync(join(dir, 'tmp'), { recursive: true });
       const conf = join(dir, 'nginx.conf');
-      const o = { workers: opts.workers ?? 1, keepaliveRequests: opts.keepaliveRequests ?? 1_000_000 };
+      const o = {
+        workers: opts.workers ?? 1,
+        keepaliveRequests: opts.keepaliveRequests ?? 1_000_000,
+        ...(opts.unixSocket ? { unixSocket: opts.unixSocket } : {}),
+        ...(opts.accessLog ? { accessLog: opts.accessLog } : {}),
+      };
       writeFileSync(conf, config(setup, o));
       // -e: the startup error log too, so nginx never touches /var/log/nginx.
       const errorLog = join(dir, 'error.log');

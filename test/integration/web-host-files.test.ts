@@ -1,4 +1,4 @@
-import type http from 'node:http';
+import http from 'node:http';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -218,5 +218,41 @@ describe('trebuchet serve --files-dir', () => {
     const notFolder = await runCli(['serve', '--files-dir', file]);
     expect(notFolder.code).toBe(2);
     expect(notFolder.stderr).toBe(`trebuchet serve: --files-dir: ${file} is not a folder\n`);
+  });
+});
+
+describe('unix sockets through the web host', () => {
+  const overSocket = (unixSocket: string): ScenarioInput => ({
+    targets: [{ url: 'http://app.local/', unixSocket, monitor: { kind: 'off' } }],
+    load: { model: 'closed', connections: 1, limit: { kind: 'requests', count: 3 } },
+  });
+
+  it('connects to none without --files-dir, and only to those inside the folder with it', async () => {
+    const socketPath = path.join(files, 'app.sock');
+    const seen: string[] = [];
+    const server = http.createServer((req, res) => {
+      seen.push(`${req.headers.host} ${req.url}`);
+      res.end('ok');
+    });
+    await new Promise<void>((r) => server.listen(socketPath, r));
+    try {
+      const bare = await hostWith();
+      for (const socket of ['/var/run/docker.sock', socketPath]) {
+        expect(await refusal(bare, overSocket(socket))).toBe(
+          'jobs.start input is invalid: plan.targets.0.unixSocket: not allowed: this web host connects to no unix socket of its machine (start trebuchet serve with --files-dir, and put the socket inside that folder)',
+        );
+      }
+      const folder = await hostWith(files);
+      expect(await refusal(folder, overSocket('/var/run/docker.sock'))).toBe(
+        'jobs.start input is invalid: plan.targets.0.unixSocket: not allowed: outside the folder this web host uses files from (--files-dir)',
+      );
+      expect(seen).toEqual([]);
+      const [r] = await run(folder, overSocket(socketPath));
+      expect(r!.requests.ok).toBe(3);
+      expect(r!.server?.connectedTo).toBe(`unix:${socketPath}`);
+      expect(seen).toEqual(Array(4).fill('app.local /'));
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 });

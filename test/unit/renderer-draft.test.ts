@@ -7,12 +7,12 @@ import {
   checkDraft,
   defaultDraft,
   duplicateTarget,
-  fieldPaths,
   newHeader,
   newThreshold,
   workersSummary,
   type ScenarioDraft,
 } from '../../renderer/editor/draft.ts';
+import { fieldPaths } from '../../renderer/editor/fieldPaths.ts';
 import { draftFromScenario } from '../../renderer/views/Presets/scenarioDraft.ts';
 
 function withUrl(url: string, change: (d: ScenarioDraft) => ScenarioDraft = (d) => d): ScenarioDraft {
@@ -213,6 +213,38 @@ describe('scenario draft', () => {
     expect(checkDraft(euro).issues.get('targets.0.headers.0.value')).toBe(
       'header value has "\u20ac" (U+20AC) at position 3; HTTP allows visible Latin-1 characters, spaces and tabs only',
     );
+  });
+
+  it('takes connect-to rules separated by spaces, commas or lines, and a unix socket, and reads them back', () => {
+    const d = withUrl('https://example.test/', (x) => ({
+      ...x,
+      targets: [{ ...x.targets[0]!, connectTo: ' example.test:443:127.0.0.1:8443,\n:80:[::1]: ' }],
+    }));
+    const check = checkDraft(d);
+    if (!check.ok) throw new Error(JSON.stringify(check.list));
+    expect(check.scenario.targets[0]!.connectTo).toEqual(['example.test:443:127.0.0.1:8443', ':80:[::1]:']);
+    expect(check.scenario.targets[0]!.unixSocket).toBeUndefined();
+    expect(draftFromScenario(check.scenario).targets[0]).toMatchObject({
+      connectTo: 'example.test:443:127.0.0.1:8443 :80:[::1]:',
+      unixSocket: '',
+    });
+    // Empty fields leave the target as it was before they existed.
+    const plain = checkDraft(withUrl('http://127.0.0.1/'));
+    expect(plain.ok && Object.keys(plain.scenario.targets[0]!)).not.toContain('connectTo');
+  });
+
+  it('shows a bad connect-to rule at the Connect to field, naming the rule; a relative socket at its own', () => {
+    const d = withUrl('https://example.test/', (x) => ({
+      ...x,
+      targets: [{ ...x.targets[0]!, connectTo: ':::  example.test:443:127.0.0.1', unixSocket: 'app.sock' }],
+    }));
+    const { issues } = checkDraft(d);
+    expect(issues.get('targets.0.connectTo')).toBe(
+      'rule 2: "example.test:443:127.0.0.1" is not HOST:PORT:ADDRESS:PORT (e.g. example.com:443:127.0.0.1:8443; an empty part matches or keeps any)',
+    );
+    expect(issues.get('targets.0.unixSocket')).toBe('unix socket path must be absolute (start with /)');
+    expect(fieldPaths(d).has('targets.0.connectTo')).toBe(true);
+    expect(fieldPaths(d).has('targets.0.unixSocket')).toBe(true);
   });
 
   it('duplicates a target with fresh keys', () => {

@@ -4,6 +4,7 @@ import tls from 'node:tls';
 import type { TlsFacts } from '../../../shared/model/result.ts';
 import { tlsVersionOptions } from '../tls-version.ts';
 import type { RunSpec } from '../types.ts';
+import { routeOf } from '../../../shared/model/route.ts';
 import { endpointOf, type Endpoint } from './request-bytes.ts';
 import { readDirectly } from './stream-handle.ts';
 
@@ -93,9 +94,21 @@ const FALLBACK_CODES = new Set([
 
 export function createDialer(spec: RunSpec, alpn: readonly string[]): Dialer {
   const endpoint = endpointOf(spec.target.url);
+  // Where the sockets go (a connect-to rule, a unix socket); the names sent stay the URL's.
+  const route = routeOf(spec.target);
   const verify = spec.options.tls.verify;
   const servername =
     spec.options.tls.servername ?? (net.isIP(endpoint.hostname) ? undefined : endpoint.hostname);
+  // The name the certificate must carry: the SNI name, else the URL's address (Node would
+  // check the address connected to, which a connect-to rule or a unix socket changed).
+  const checkedName = servername ?? endpoint.hostname;
+  const checkIdentity =
+    servername === undefined
+      ? {
+          checkServerIdentity: (_host: string, cert: tls.PeerCertificate) =>
+            tls.checkServerIdentity(checkedName, cert),
+        }
+      : {};
   // One secure context for every connection: building it (and parsing the CA) per
   // handshake would be measured as the generator's cost, not the server's.
   const secureContext = endpoint.secure
@@ -124,7 +137,10 @@ export function createDialer(spec: RunSpec, alpn: readonly string[]): Dialer {
       }
     };
     let connectStart = 0;
-    /** Connects to addresses[i]; a refused or unreachable address falls back to the next (::1 then 127.0.0.1 for localhost). */
+    /**
+     * Connects to addresses[i] (a unix socket's path when the route is one); a refused or
+     * unreachable address falls back to the next (::1 then 127.0.0.1 for localhost).
+     */
     const connectTo = (addresses: readonly string[], i: number): void => {
       if (i === 0) {
         connectStart = performance.now();
@@ -142,19 +158,20 @@ export function createDialer(spec: RunSpec, alpn: readonly string[]): Dialer {
         : undefined;
       let connected = false;
       let s: net.Socket;
+      const where = route.kind === 'unix' ? { path: route.path } : { host: address, port: route.port };
       if (secureContext) {
         // No `session` option: every connection does a full handshake, as ab does.
         const t = tls.connect({
-          host: address,
-          port: endpoint.port,
+          ...where,
           servername,
+          ...checkIdentity,
           secureContext,
           rejectUnauthorized: verify,
           ALPNProtocols: [...alpn],
           ...(onread ? { onread } : {}),
         });
         s = t;
-        if (verify) lightNameCheck(t, servername ?? address);
+        if (verify) lightNameCheck(t, checkedName);
         t.setNoDelay(true);
         t.once('connect', () => {
           connected = true;
@@ -167,7 +184,7 @@ export function createDialer(spec: RunSpec, alpn: readonly string[]): Dialer {
           finish(null);
         });
       } else {
-        s = net.connect({ host: address, port: endpoint.port, noDelay: true, ...(onread ? { onread } : {}) });
+        s = net.connect({ ...where, noDelay: true, ...(onread ? { onread } : {}) });
         s.once('connect', () => {
           connected = true;
           timing.connectMs = performance.now() - connectStart;
@@ -187,14 +204,16 @@ export function createDialer(spec: RunSpec, alpn: readonly string[]): Dialer {
       s.once('error', onError);
     };
 
-    if (net.isIP(endpoint.hostname)) {
-      connectTo([endpoint.hostname], 0);
+    if (route.kind === 'unix') {
+      connectTo([route.path], 0);
+    } else if (net.isIP(route.host)) {
+      connectTo([route.host], 0);
     } else {
-      dns.lookup(endpoint.hostname, { all: true }, (err, found) => {
+      dns.lookup(route.host, { all: true }, (err, found) => {
         if (settled) return;
         if (err) finish(err);
         else if (found.length === 0)
-          finish(Object.assign(new Error(`no address for ${endpoint.hostname}`), { code: 'ENOTFOUND' }));
+          finish(Object.assign(new Error(`no address for ${route.host}`), { code: 'ENOTFOUND' }));
         else
           connectTo(
             found.map((a) => a.address),

@@ -34,7 +34,7 @@ export interface PlanTargetDraft {
   urls: Record<ProtocolVariant, string>;
   /** The server monitor as the CLI's --monitor text (renderer/editor/monitorDraft.ts). */
   monitor: string;
-  rest: Pick<ComparisonTarget, 'method' | 'headers' | 'body'> | null;
+  rest: Pick<ComparisonTarget, 'method' | 'headers' | 'body' | 'connectTo' | 'unixSocket'> | null;
 }
 
 export interface PlanDraft {
@@ -104,7 +104,13 @@ export function draftFromPlan(plan: ComparisonPlan): PlanDraft {
       name: t.name,
       urls: { http: t.urls.http ?? '', https: t.urls.https ?? '', h2: t.urls.h2 ?? '' },
       monitor: monitorText(t.monitor),
-      rest: { method: t.method, headers: t.headers, body: t.body },
+      rest: {
+        method: t.method,
+        headers: t.headers,
+        body: t.body,
+        ...(t.connectTo ? { connectTo: t.connectTo } : {}),
+        ...(t.unixSocket ? { unixSocket: t.unixSocket } : {}),
+      },
     })),
     protocols: [...plan.protocols],
     model: load.model,

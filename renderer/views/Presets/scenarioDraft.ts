@@ -2,6 +2,7 @@ import { monitorText } from '../../../shared/resources/monitor.ts';
 import type { Scenario } from '../../../shared/model/scenario.ts';
 import { defaultDraft, newKey, tlsDraftOf, type ScenarioDraft } from '../../editor/draft.ts';
 import { pickedBodyOf } from '../../editor/pickedFile.ts';
+import { routeDraftOf } from '../../editor/routeDraft.ts';
 
 const text = (n: number | null): string => (n === null ? '' : String(n));
 
@@ -29,6 +30,7 @@ export function draftFromScenario(s: Scenario): ScenarioDraft {
       bodyPath: t.body.kind === 'file' ? t.body.path : '',
       ...(t.body.kind === 'upload' ? { bodyUpload: pickedBodyOf(t.body) } : {}),
       monitor: monitorText(t.monitor),
+      ...routeDraftOf(t),
     })),
     model: load.model,
     closed:

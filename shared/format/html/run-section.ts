@@ -276,6 +276,7 @@ function facts(r: RunResult): string {
     factList([
       ['Server software', s?.software ?? 'not sent'],
       ['Host and port', s ? `${s.hostname}:${s.port}` : 'unknown'],
+      ...(s?.connectedTo ? ([['Connected to', s.connectedTo]] as const) : []),
       ['Document path', s?.documentPath ?? ''],
       [
         'Document length',
