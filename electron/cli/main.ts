@@ -1,7 +1,7 @@
-/** The `trebuchet` command: dispatches to run / capacity / serve / presets / help / version. */
+/** The `trebuchet` command: dispatches to run / merge / capacity / serve / presets / help / version. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CAPACITY_HELP, MAIN_HELP, PRESETS_HELP, RUN_HELP, SERVE_HELP } from './help.ts';
+import { CAPACITY_HELP, MAIN_HELP, MERGE_HELP, PRESETS_HELP, RUN_HELP, SERVE_HELP } from './help.ts';
 import type { CliContext } from './jobs.ts';
 import { EXIT } from './report.ts';
 
@@ -62,6 +62,10 @@ async function dispatch(argv: readonly string[]): Promise<number> {
       const { capacityCommand } = await import('./capacity-command.ts');
       return capacityCommand(loadContext(rest, version));
     }
+    case 'merge': {
+      const { mergeCommand } = await import('./merge-command.ts');
+      return mergeCommand({ argv: rest, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr });
+    }
     case 'serve': {
       const { serveCommand } = await import('./serve-command.ts');
       return serveCommand({
@@ -102,6 +106,7 @@ async function dispatch(argv: readonly string[]): Promise<number> {
       const help: Record<string, string> = {
         run: RUN_HELP,
         capacity: CAPACITY_HELP,
+        merge: MERGE_HELP,
         serve: SERVE_HELP,
         presets: PRESETS_HELP,
       };

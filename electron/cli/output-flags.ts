@@ -23,6 +23,8 @@ export interface OutputFiles {
 }
 
 export interface OutputOptions extends OutputFiles {
+  /** `--json -`: one JSON line per tick on stdout, then the result's line (shared/shards/stream.ts); no report there. */
+  jsonStream: boolean;
   /** --format; null when not given (a run prints text, a comparison its plan's layout). */
   format: ReportFormat | null;
   /** No progress lines on stderr. */
@@ -81,9 +83,11 @@ export function outputFromFlags(v: Values, io: FileIo): OutputOptions {
   if (format !== null && !(REPORT_FORMATS as readonly string[]).includes(format)) {
     throw new CliInputError('--format', `"${format}" is not one of ${REPORT_FORMATS.join(', ')}`);
   }
+  const jsonStream = v.json === '-';
   return {
     format: format as ReportFormat | null,
-    ...filesFromFlags(v, io),
+    ...filesFromFlags({ ...v, json: jsonStream ? undefined : v.json }, io),
+    jsonStream,
     quiet: v.quiet === true,
     keepSecrets: v['keep-secrets'] === true,
     failUnlessClean: v['fail-unless-clean'] === true,

@@ -1,4 +1,6 @@
+import os from 'node:os';
 import { REPORT_PERCENTILES } from '../../../shared/model/defaults.ts';
+import type { ShardFacts } from '../../../shared/shards/facts.ts';
 import type {
   LatencyStats,
   RunResult,
@@ -32,7 +34,7 @@ import { PhaseHistograms } from '../native/phases.ts';
 import { stageResults } from '../native/stage-histograms.ts';
 import { runResult, type CpuFacts, type EngineId } from '../result.ts';
 import type { RunTotals } from '../run-totals.ts';
-import type { RunnerOutcome, RunSpec } from '../types.ts';
+import type { RunnerOutcome, RunSpec, SpecPlacement } from '../types.ts';
 
 /**
  * The shards' reports as one run's figures, and its RunResult (engine side: histograms need
@@ -190,4 +192,62 @@ export function buildRunResult(input: ResultInput): RunResult {
     ...(input.workerCpu ? { workerCpu: input.workerCpu } : {}),
     ...(input.coordinatorCpu ? { coordinatorCpuSeconds: input.coordinatorCpu.seconds } : {}),
   });
+}
+
+/**
+ * Several shards' reports as one report, each part merged as buildRunResult merges it: what a
+ * machine's shard of a plan hands on for `trebuchet merge` (its engine workers' reports in one).
+ */
+export function mergeReports(reports: readonly ShardReport[]): ShardReport {
+  if (reports.length === 1) return reports[0]!;
+  const encoded = reports.flatMap((r) => (r.histogram === null ? [] : [r.histogram]));
+  const histogram = mergeHistograms(encoded);
+  const ranges = reports.flatMap((r) => (r.latencyRange ? [r.latencyRange] : []));
+  const corrected = reports.flatMap((r) => (r.corrected ? [r.corrected] : []));
+  return {
+    counts: mergeCounts(reports.map((r) => r.counts)),
+    histogram: histogram.totalCount > 0 ? encodeHistogram(histogram) : null,
+    latencyRange:
+      ranges.length > 0
+        ? {
+            minNonZero: Math.min(...ranges.map((r) => r.minNonZero)),
+            max: Math.max(...ranges.map((r) => r.max)),
+          }
+        : null,
+    lateness: mergeBuckets(reports.map((r) => r.lateness)),
+    corrected: corrected.length > 0 ? mergeBuckets(corrected) : null,
+    phases: mergePhases(reports.flatMap((r) => (r.phases ? [r.phases] : []))),
+    stages: reports.some((r) => r.stages) ? mergeStageCounts(reports.map((r) => r.stages ?? [])) : null,
+    tls: reports.find((r) => r.tls !== null)?.tls ?? null,
+    httpVersion: reports.find((r) => r.httpVersion !== null)?.httpVersion ?? null,
+    attackSeconds: maxOf(reports.map((r) => r.attackSeconds)),
+    waitSeconds: maxOf(reports.map((r) => r.waitSeconds)),
+    warnings: mergedWarnings(reports),
+  };
+}
+
+/**
+ * A machine's shard's own part of its result: its place, its clock (how far after the common
+ * start its load began, on this host), and its workers' reports as one.
+ */
+export function shardFacts(
+  placement: SpecPlacement,
+  reports: readonly ShardReport[],
+  gridStartAt: number,
+  loadStartedAt: number,
+): ShardFacts {
+  return {
+    index: placement.shard.index,
+    count: placement.shard.count,
+    planId: placement.planId,
+    planLoad: placement.planLoad,
+    clock: {
+      startAt: new Date(placement.startAt).toISOString(),
+      startOffsetMs: loadStartedAt - placement.startAt,
+      host: os.hostname(),
+      cores: Math.max(1, os.availableParallelism()),
+    },
+    gridStartAt,
+    report: mergeReports(reports),
+  };
 }
