@@ -31,6 +31,27 @@ export function mergeShardResults(shards: readonly ShardResult[]): RunResult {
       saturated: w.saturated,
     })),
   );
+  // Open model: the first send of the earliest shard to the last send, then the last answer, of any.
+  const attacks = shards.flatMap((s) =>
+    s.attackSeconds === null
+      ? []
+      : [
+          {
+            from: s.shard.gridStartAt,
+            sent: s.shard.gridStartAt + s.attackSeconds * 1000,
+            waited: s.waitSeconds ?? 0,
+          },
+        ],
+  );
+  const lastSend = Math.max(...attacks.map((a) => a.sent));
+  const openSpan =
+    attacks.length === shards.length
+      ? {
+          attackSeconds: (lastSend - Math.min(...attacks.map((a) => a.from))) / 1000,
+          waitSeconds:
+            Math.max(0, Math.max(...attacks.map((a) => a.sent + a.waited * 1000)) - lastSend) / 1000,
+        }
+      : undefined;
   const merged = buildRunResult({
     spec: {
       runId: `merged-${planId}`,
@@ -55,6 +76,7 @@ export function mergeShardResults(shards: readonly ShardResult[]): RunResult {
     tls: first.tls,
     server: first.server,
     workerCpu,
+    ...(openSpan ? { openSpan } : {}),
   });
   const { nodeVersion, platform, cpuModel, cpuCores } = first.generator;
   return {

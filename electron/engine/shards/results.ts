@@ -171,13 +171,15 @@ export interface ResultInput {
   workerCpu?: CpuFacts[];
   /** The coordinator's CPU account, read once the reports are merged (so the merge is in it). */
   coordinatorCpu?: CpuAccount;
+  /** Open model, shards that began apart (`trebuchet merge`): the attack and wait on the wall clock, not the longest shard's. */
+  openSpan?: { attackSeconds: number; waitSeconds: number };
 }
 
 /** The RunResult of a run that sent load, from its shards' reports (after the final Sample). */
 export function buildRunResult(input: ResultInput): RunResult {
   const { reports, spec } = input;
   const totals = mergedTotals(reports, input.measuredSeconds);
-  const outcome = mergedOutcome(reports, spec);
+  const outcome = { ...mergedOutcome(reports, spec), ...input.openSpan };
   return runResult(spec, totals, {
     status: input.status,
     error: input.error,
