@@ -6,6 +6,7 @@ import { alignedSamples, shardSet, type ShardResult } from '../../shared/shards/
 import type { ShardReport } from '../../shared/shards/merge.ts';
 import { runVerdict } from '../../shared/verdict/verdict.ts';
 import { formatTextReport } from '../../shared/format/report.ts';
+import { runHtmlReport } from '../../shared/format/html-report.ts';
 import {
   encodeHistogram,
   latencyStats,
@@ -121,7 +122,7 @@ describe('the shard files of one plan (shardSet)', () => {
     const set = shardSet([file(parts[0]!, 'a.json'), file(runResultFixture(), 'whole.json')]);
     expect(set).toEqual({
       ok: false,
-      message: expect.stringContaining("whole.json is not a shard's result"),
+      message: "whole.json is not a shard's result (trebuchet run --shard i/N writes one)",
     });
   });
 
@@ -185,6 +186,9 @@ describe('merging shard results (mergeShardResults)', () => {
     // 3 ms apart: no note.
     expect(runVerdict(merged).caveats.map((c) => c.code)).not.toContain('shards-apart');
     expect(formatTextReport(merged)).toMatch(/^ {2}1 +gen-1 \(4 cores\) +3,000 /m);
+    const html = runHtmlReport([merged]);
+    expect(html).toContain('<h4>Shards</h4>');
+    expect(html).toMatch(/data-testid="run-1-shards"[\s\S]*gen-2 \(4 cores\)[\s\S]*<\/table>/);
   });
 
   it('is client-bound when any shard ran flat out, and notes shards that began more than 10 ms apart', () => {
