@@ -61,6 +61,11 @@ export function applyPreset(request: PresetRequest, preset: Preset, io: FileIo):
     );
   }
   if (preset.kind === 'comparison') {
+    if (request.output.jsonStream)
+      throw new CliInputError(
+        '--json',
+        `- (a line per tick) is for a scenario; "${preset.name}" is a comparison`,
+      );
     if (request.shard)
       throw new CliInputError('--shard', `"${preset.name}" is a comparison: a shard runs one scenario`);
     const { plan, notes } = planFromPreset(preset.plan, request.flags, io);
