@@ -216,6 +216,16 @@ describe('merging shard results (mergeShardResults)', () => {
     expect(merged.durationSeconds).toBeCloseTo(2.01, 9);
   });
 
+  it('names the shard, as --shard does, in a warning only one shard gave', () => {
+    const warned = shard(1, 3, parts[1]!, 5);
+    warned.shard.report = {
+      ...warned.shard.report,
+      warnings: [{ code: 'rate-not-reached', message: 'the rate was not reached' }],
+    };
+    const merged = mergeShardResults([shards[0]!, warned, shards[2]!]);
+    expect(merged.warnings.map((w) => w.message)).toContain('shard 1/3: the rate was not reached');
+  });
+
   it('places a shard that began a tick late on the later places', () => {
     const late = shard(1, 2, parts[1]!, 1000, {});
     late.shard.gridStartAt = T + 1000;

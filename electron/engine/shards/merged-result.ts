@@ -76,6 +76,7 @@ export function mergeShardResults(shards: readonly ShardResult[]): RunResult {
     tls: first.tls,
     server: first.server,
     workerCpu,
+    part: 'shard',
     ...(openSpan ? { openSpan } : {}),
   });
   const { nodeVersion, platform, cpuModel, cpuCores } = first.generator;

@@ -94,16 +94,21 @@ export function mergedTotals(reports: readonly ShardReport[], measuredSeconds: n
   };
 }
 
+/** Whose reports are merged: a run's engine workers (1-based), or a plan's shards across machines (0-based, as --shard). */
+type ReportPart = 'engine worker' | 'shard';
+
 /**
  * The shards' warnings: one every shard gave is said once; one particular to a shard (its
  * share of the rate not reached, a limit it hit) is said with the worker it concerns.
  */
-function mergedWarnings(reports: readonly ShardReport[]): Warning[] {
+function mergedWarnings(reports: readonly ShardReport[], part: ReportPart = 'engine worker'): Warning[] {
   const out = new Map<string, Warning>();
   reports.forEach((r, i) => {
     for (const w of r.warnings) {
       const everywhere = reports.every((o) => o.warnings.some((x) => x.message === w.message));
-      const message = everywhere ? w.message : `engine worker ${i + 1} of ${reports.length}: ${w.message}`;
+      const who =
+        part === 'shard' ? `shard ${i}/${reports.length}` : `engine worker ${i + 1} of ${reports.length}`;
+      const message = everywhere ? w.message : `${who}: ${w.message}`;
       if (!out.has(message)) out.set(message, { code: w.code, message });
     }
   });
@@ -130,7 +135,11 @@ const maxOf = (values: (number | null)[]): number | null => {
 };
 
 /** What the runners reported beyond their recorders, as one run's outcome. */
-export function mergedOutcome(reports: readonly ShardReport[], spec: RunSpec): RunnerOutcome {
+export function mergedOutcome(
+  reports: readonly ShardReport[],
+  spec: RunSpec,
+  part?: ReportPart,
+): RunnerOutcome {
   const c = mergeCounts(reports.map((r) => r.counts));
   const attackSeconds = maxOf(reports.map((r) => r.attackSeconds));
   const phases = mergePhases(reports.flatMap((r) => (r.phases ? [r.phases] : [])));
@@ -148,7 +157,7 @@ export function mergedOutcome(reports: readonly ShardReport[], spec: RunSpec): R
       corrected.length > 0 ? recordedStats(recorderOf(mergeBuckets(corrected)), REPORT_PERCENTILES) : null,
     phases: phases === null ? null : PhaseHistograms.fromBuckets(phases).stats(),
     stages: spec.load.stages ? mergedStages(reports, spec.load.stages, spec.load.model) : null,
-    warnings: mergedWarnings(reports),
+    warnings: mergedWarnings(reports, part),
   };
 }
 
@@ -173,13 +182,15 @@ export interface ResultInput {
   coordinatorCpu?: CpuAccount;
   /** Open model, shards that began apart (`trebuchet merge`): the attack and wait on the wall clock, not the longest shard's. */
   openSpan?: { attackSeconds: number; waitSeconds: number };
+  /** What a report is the report of, in a warning particular to one (an engine worker by default). */
+  part?: ReportPart;
 }
 
 /** The RunResult of a run that sent load, from its shards' reports (after the final Sample). */
 export function buildRunResult(input: ResultInput): RunResult {
   const { reports, spec } = input;
   const totals = mergedTotals(reports, input.measuredSeconds);
-  const outcome = { ...mergedOutcome(reports, spec), ...input.openSpan };
+  const outcome = { ...mergedOutcome(reports, spec, input.part), ...input.openSpan };
   return runResult(spec, totals, {
     status: input.status,
     error: input.error,
