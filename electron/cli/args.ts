@@ -18,11 +18,14 @@ import { planFromPreset } from './plan-flags.ts';
 import { pointScenarioTargets } from './preset-targets.ts';
 import { parseRunFlags, targetPointers, type RunFlags, type Values } from './run-flags.ts';
 import { readScenarioFile, scenarioFromFlags } from './scenario-flags.ts';
+import { shardFromFlags, type ShardRequest } from './shard-flags.ts';
 import { CliInputError } from './values.ts';
 
 interface CommandCommon {
   output: OutputOptions;
   history: HistoryOptions;
+  /** --shard i/N --start-at T: this machine's shard of the plan; null for a whole run. */
+  shard: ShardRequest | null;
   /** What a preset run changed beyond the given values (targets left out), for stderr. */
   notes: string[];
 }
@@ -37,6 +40,7 @@ export interface PresetRequest {
   ref: string;
   output: OutputOptions;
   history: HistoryOptions;
+  shard: ShardRequest | null;
   flags: RunFlags;
 }
 
@@ -49,7 +53,7 @@ const COMPARISON_ONLY: readonly [keyof Values, string][] = [
 
 /** Finishes a `--preset` command once the preset is found: its scenario or plan with the flags applied. */
 export function applyPreset(request: PresetRequest, preset: Preset, io: FileIo): RunCommand {
-  const common = { output: request.output, history: request.history };
+  const common = { output: request.output, history: request.history, shard: request.shard };
   if (preset.kind === 'capacity') {
     throw new CliInputError(
       '--preset',
@@ -57,6 +61,13 @@ export function applyPreset(request: PresetRequest, preset: Preset, io: FileIo):
     );
   }
   if (preset.kind === 'comparison') {
+    if (request.output.jsonStream)
+      throw new CliInputError(
+        '--json',
+        `- (a line per tick) is for a scenario; "${preset.name}" is a comparison`,
+      );
+    if (request.shard)
+      throw new CliInputError('--shard', `"${preset.name}" is a comparison: a shard runs one scenario`);
     const { plan, notes } = planFromPreset(preset.plan, request.flags, io);
     return { ...common, kind: 'comparison', plan, notes };
   }
@@ -85,11 +96,12 @@ export function parseRunArgs(argv: readonly string[], io: FileIo): ParsedRun {
 
   const output = outputFromFlags(v, io);
   const history = historyFromFlags(v, io);
+  const shard = shardFromFlags(v, Date.now());
   if (v.preset !== undefined) {
     if (v.scenario !== undefined)
       throw new CliInputError('--preset', 'give either --preset or --scenario, not both');
     if (v.preset.trim() === '') throw new CliInputError('--preset', 'is empty');
-    return { help: false, kind: 'preset', ref: v.preset, output, history, flags };
+    return { help: false, kind: 'preset', ref: v.preset, output, history, shard, flags };
   }
   for (const [key, flag] of [...COMPARISON_ONLY, ['target', '--target'] as const]) {
     if (v[key] !== undefined) throw new CliInputError(flag, 'goes with --preset');
@@ -99,5 +111,5 @@ export function parseRunArgs(argv: readonly string[], io: FileIo): ParsedRun {
     throw new CliInputError('<url>', 'give at least one target URL, or --scenario file.json, or --preset');
   }
   const scenario = scenarioFromFlags(flags, base, io, v.scenario === undefined ? '' : '--scenario');
-  return { help: false, kind: 'scenario', scenario, output, history, notes: [] };
+  return { help: false, kind: 'scenario', scenario, output, history, shard, notes: [] };
 }

@@ -6,6 +6,7 @@ export const MAIN_HELP = `Usage: trebuchet <command> [options]
 Commands:
   run <url>... [flags]        benchmark one or more URLs (or --scenario file.json)
   run --preset NAME [flags]   run a preset (a scenario or a comparison), e.g. a seed experiment
+  merge a.json b.json ...     merge the results of a plan's shards (run --shard) into one run
   capacity <url>... --p99 T   find the highest rate each server holds within a latency goal
   report RESULT.json...       print and write a saved result again, as when it ran
   diff BASE.json NEW.json     compare two saved results figure by figure, against noise
@@ -110,13 +111,23 @@ Measuring:
                           status and the body's first line (exit 1). The verdict still says
                           all non-2xx
 
+Across machines (docs/distributed.md):
+      --shard i/N         run shard i (0-based) of N of the plan: connections and -n split
+                          exactly, a rate interleaved, stages stage by stage, as between -t threads;
+                          one target; the result records the shard, a plan id and its clock
+      --start-at TIME     with --shard: start the load at this RFC 3339 time
+                          (2026-12-02T10:00:00Z), not before; refused when more than 1 s past.
+                          Give every shard the same TIME, then: trebuchet merge their --json files
+
 Output:
       --format F          text (default: what vegeta report and ab print), ab, vegeta,
                           http_load, jmeter (Aggregate and Summary Report) or json; a
                           comparison prints each run in its preset's layout (ab, vegeta,
                           JMeter...) unless F is given, then the matrix; every report ends
                           with its verdict (clean, or why the figures are not the server's)
-      --json FILE         write the result as JSON (an array when there are several targets)
+      --json FILE         write the result as JSON (an array when there are several targets);
+                          --json - streams one JSON line per tick on stdout, then the result's
+                          (instead of the report), for a coordinator following the log
       --csv FILE          write FILE's base name + .summary.csv, .timeseries.csv, .percentiles.csv
                           (and .resources.csv when the server was sampled, .stages.csv when
                           staged); a comparison: .matrix.csv, .summary.csv, .timeseries.csv,
@@ -298,4 +309,24 @@ The server's CPU is tested only over repetitions.
 Exit codes: 0 no regression, 1 a --fail-on rule was broken beyond noise (or a file could not
 be written), 2 bad input (a file unreadable or not a result, files of different kinds,
 plans with nothing in common: the names on each side are listed).
+`;
+
+export const MERGE_HELP = `Usage: trebuchet merge SHARD... [--json F] [--csv F] [--html F] [--export DIR] [--format F]
+
+Merges the results of every shard of one plan (trebuchet run --shard i/N --start-at T, each
+a --json file or a --json - log) into one run, exactly: counts added, latency histograms
+added (the percentiles are those of one histogram of every request), stage rows added,
+samples aligned by time. The report adds a Shards table (each shard's req/s, p99, generator
+CPU, start offset); the verdict is client-bound when any shard was, and warns when the
+shards started more than 10 ms apart. Refused (exit 2), naming the file, when the files are
+of different plans, or a shard index is missing or given twice.
+
+      --format F          text (default), ab, vegeta, http_load, jmeter or json
+      --json FILE         write the merged result as JSON
+      --csv FILE          write FILE's base name + .summary.csv, .timeseries.csv, .percentiles.csv
+      --html FILE         write a self-contained HTML report
+      --export DIR        write every file of the run's bundle into DIR
+      --keep-secrets      keep secret header values in the report and files
+      --fail-unless-clean exit 1 unless the verdict is clean
+  -h, --help              this help
 `;

@@ -10,7 +10,7 @@ import type { HistoryDraft } from '../jobs/history-saver.ts';
 import { newJobId } from '../jobs/ids.ts';
 import type { JobRunner, RunnerEvent } from '../jobs/runner.ts';
 import { RUNNERS } from '../jobs/runners.ts';
-import { startTarget } from '../jobs/target-run.ts';
+import { startTarget, type StartTarget } from '../jobs/target-run.ts';
 import type { Stores } from '../stores/index.ts';
 
 export interface CliContext {
@@ -69,6 +69,7 @@ export async function runJob<K extends JobKind>(
   plan: PlanOf<K>,
   on: { event: (event: RunnerEvent<K>) => void; interrupted: () => void },
   says: { command: string; stopping: string },
+  start: StartTarget = startTarget,
 ): Promise<JobOutcome<K>> {
   const results: PartResultOf<K>[] = [];
   const jobId = newJobId(kind);
@@ -82,7 +83,7 @@ export async function runJob<K extends JobKind>(
     {
       jobId,
       appVersion: ctx.appVersion,
-      startTarget,
+      startTarget: start,
       checkTarget: (scenario, signal) => checkTarget(scenario, { appVersion: ctx.appVersion, signal }),
     },
   );

@@ -1,10 +1,11 @@
-/** The `trebuchet` command: dispatches to run / capacity / report / diff / serve / presets / help / version. */
+/** The `trebuchet` command: dispatches to run / merge / capacity / report / diff / serve / presets / help / version. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   CAPACITY_HELP,
   DIFF_HELP,
   MAIN_HELP,
+  MERGE_HELP,
   PRESETS_HELP,
   REPORT_HELP,
   RUN_HELP,
@@ -70,6 +71,10 @@ async function dispatch(argv: readonly string[]): Promise<number> {
       const { capacityCommand } = await import('./capacity-command.ts');
       return capacityCommand(loadContext(rest, version));
     }
+    case 'merge': {
+      const { mergeCommand } = await import('./merge-command.ts');
+      return mergeCommand({ argv: rest, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr });
+    }
     case 'serve': {
       const { serveCommand } = await import('./serve-command.ts');
       return serveCommand({
@@ -123,6 +128,7 @@ async function dispatch(argv: readonly string[]): Promise<number> {
       const help: Record<string, string> = {
         run: RUN_HELP,
         capacity: CAPACITY_HELP,
+        merge: MERGE_HELP,
         serve: SERVE_HELP,
         presets: PRESETS_HELP,
         report: REPORT_HELP,

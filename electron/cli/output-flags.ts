@@ -23,6 +23,8 @@ export interface OutputFiles {
 }
 
 export interface OutputOptions extends OutputFiles {
+  /** `--json -`: one JSON line per tick on stdout, then the result's line (shared/shards/stream.ts); no report there. */
+  jsonStream: boolean;
   /** --format; null when not given (a run prints text, a comparison its plan's layout). */
   format: ReportFormat | null;
   /** No progress lines on stderr. */
@@ -86,9 +88,12 @@ export function parseReportFormat(format: string | undefined): ReportFormat | nu
 }
 
 export function outputFromFlags(v: Values, io: FileIo): OutputOptions {
+  // '--json -': a JSON line per tick and the result on stdout, no file.
+  const jsonStream = v.json === '-';
   return {
     format: parseReportFormat(v.format),
-    ...filesFromFlags(v, io),
+    ...filesFromFlags({ ...v, json: jsonStream ? undefined : v.json }, io),
+    jsonStream,
     quiet: v.quiet === true,
     keepSecrets: v['keep-secrets'] === true,
     failUnlessClean: v['fail-unless-clean'] === true,

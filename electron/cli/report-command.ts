@@ -34,7 +34,7 @@ export interface ReportContext {
   stderr: NodeJS.WritableStream;
 }
 
-type ReportOptions = Omit<OutputOptions, 'quiet'>;
+type ReportOptions = Omit<OutputOptions, 'quiet' | 'jsonStream'>;
 
 function parseReportArgs(
   argv: readonly string[],

@@ -26,6 +26,9 @@ import {
   type WrittenFiles,
 } from './report.ts';
 import { CliInputError } from './values.ts';
+import { placementFor, type Placed } from './shard-flags.ts';
+import { placedTarget, startTarget } from '../jobs/target-run.ts';
+import { resultLine, tickLine } from '../../shared/shards/stream.ts';
 
 async function resolvePreset(request: PresetRequest, io: FileIo, stores: LazyStores): Promise<RunCommand> {
   const file = presetFilePath(request.ref, io);
@@ -46,6 +49,7 @@ export async function runCommand(ctx: CliContext): Promise<number> {
   const io = nodeFileIo(ctx.cwd);
   let command: RunCommand;
   let stores: LazyStores;
+  let placed: Placed | null = null;
   try {
     const parsed = parseRunArgs(ctx.argv, io);
     if (parsed.help) {
@@ -56,6 +60,7 @@ export async function runCommand(ctx: CliContext): Promise<number> {
       ctx.stderr.write(`trebuchet run: ${message}\n`),
     );
     command = parsed.kind === 'preset' ? await resolvePreset(parsed, io, stores) : parsed;
+    if (command.kind === 'scenario' && command.shard) placed = placementFor(command.scenario, command.shard);
   } catch (e) {
     if (!(e instanceof CliInputError)) throw e;
     ctx.stderr.write(`trebuchet run: ${e.message}\nRun "trebuchet run --help" for the flags.\n`);
@@ -63,7 +68,7 @@ export async function runCommand(ctx: CliContext): Promise<number> {
   }
   for (const note of command.notes) ctx.stderr.write(`trebuchet run: ${note}\n`);
   return command.kind === 'scenario'
-    ? runScenario(ctx, command, stores)
+    ? runScenario(ctx, command, stores, placed)
     : runComparison(ctx, command, stores);
 }
 
@@ -71,14 +76,18 @@ async function runScenario(
   ctx: CliContext,
   command: Extract<RunCommand, { kind: 'scenario' }>,
   stores: LazyStores,
+  placed: Placed | null,
 ): Promise<number> {
-  const { scenario, output } = command;
+  const { output } = command;
+  const scenario = placed?.scenario ?? command.scenario;
   const progress = new ProgressLine(ctx.stderr, scenario);
   let hostError = false;
   const onEvent = (event: RunnerEvent<'run'>): void => {
     switch (event.type) {
       case 'sample':
-        if (!output.quiet && event.source === 'engine') progress.sample(event.part, event.sample);
+        if (event.source !== 'engine') return;
+        if (output.jsonStream) ctx.stdout.write(tickLine(event.sample, new Date()));
+        if (!output.quiet) progress.sample(event.part, event.sample);
         return;
       case 'result':
         progress.finish();
@@ -103,6 +112,7 @@ async function runScenario(
       scenario,
       { event: onEvent, interrupted: () => progress.finish() },
       { command: 'run', stopping: 'partial results follow' },
+      placed ? placedTarget(placed.placement) : startTarget,
     );
   } finally {
     progress.finish();
@@ -110,7 +120,9 @@ async function runScenario(
 
   const { results, interrupted, status } = run;
   const shown = withoutSecrets(results, output.keepSecrets);
-  if (results.length > 0) ctx.stdout.write(renderReport(shown, output.format ?? 'text'));
+  // --json -: stdout is the stream (ticks, then the results); the report is in the files asked for.
+  if (output.jsonStream) for (const r of shown) ctx.stdout.write(resultLine(r));
+  else if (results.length > 0) ctx.stdout.write(renderReport(shown, output.format ?? 'text'));
   const filesFailed = reportFiles(ctx, await writeOutputFiles(shown, output));
   // Saved whatever became of the files: a full disk for --json does not cost the run.
   const saveFailed =

@@ -49,6 +49,8 @@ export const RUN_OPTIONS = {
   slo: { type: 'string' },
   threshold: { type: 'string', multiple: true },
   interval: { type: 'string' },
+  shard: { type: 'string' },
+  'start-at': { type: 'string' },
   format: { type: 'string' },
   json: { type: 'string' },
   csv: { type: 'string' },

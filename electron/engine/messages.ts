@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { runResultSchema, sampleSchema } from '../../shared/model/result.ts';
 import { loadSchema, runOptionsSchema, targetSchema } from '../../shared/model/scenario.ts';
+import { shardSchema } from '../../shared/shards/plan.ts';
 import type { RunSpec } from './types.ts';
 
 /**
@@ -19,6 +20,14 @@ export const runSpecSchema = z.strictObject({
   body: z.instanceof(Uint8Array).nullable(),
   ca: z.string().nullable(),
   appVersion: z.string(),
+  placement: z
+    .strictObject({
+      shard: shardSchema.pick({ index: true, count: true, offsetMs: true, arrivalPhase: true }),
+      planId: z.string().min(1),
+      planLoad: loadSchema,
+      startAt: z.number().positive(),
+    })
+    .optional(),
 }) satisfies z.ZodType<RunSpec>;
 
 export const toWorkerSchema = z.strictObject({ type: z.literal('stop') });

@@ -8,6 +8,7 @@ import type {
   TlsFacts,
   Warning,
 } from '../../shared/model/result.ts';
+import type { Placement } from '../../shared/shards/plan.ts';
 import type { BucketCounts, PhaseBuckets, StageCounts } from '../../shared/shards/merge.ts';
 import type { Recorder } from './recorder.ts';
 
@@ -23,6 +24,18 @@ export interface RunSpec {
   /** Extra trusted CA certificates (PEM), read on the host from options.tls.caFile. */
   ca: string | null;
   appVersion: string;
+  /** A shard of a plan split across machines (`trebuchet run --shard`); absent for a whole run. */
+  placement?: SpecPlacement;
+}
+
+/** Where a machine's shard sits in its plan, and when its load starts. */
+export interface SpecPlacement {
+  /** Its place in the plan's schedule (spec.load is its share already). */
+  shard: Placement;
+  planId: string;
+  planLoad: Load;
+  /** The common start, epoch ms: the load begins then, not before. */
+  startAt: number;
 }
 
 /** What a runner reports beyond what it fed into the Recorder. */

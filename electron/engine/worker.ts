@@ -9,6 +9,7 @@ import { plannedEngine, selectRunner } from './runners.ts';
 import { coordinate } from './shards/coordinator.ts';
 import { inThisThread, inWorkerThread } from './shards/links.ts';
 import { shardsFor } from './worker-count.ts';
+import { placeWithin } from '../../shared/shards/plan.ts';
 import type { RunSpec } from './types.ts';
 
 /*
@@ -56,7 +57,8 @@ async function execute(
   const cpu = new CpuAccount();
   return coordinate({
     spec,
-    shards: await shardsFor(spec),
+    // A machine's shard of a plan splits again into its own workers, placed within its schedule.
+    shards: spec.placement ? placeWithin(spec.placement.shard, await shardsFor(spec)) : await shardsFor(spec),
     backendFor: (shard) => (shard.index === 0 ? inThisThread(cpu) : inWorkerThread),
     signal,
     onSample,

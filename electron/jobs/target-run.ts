@@ -3,6 +3,7 @@ import type { Scenario } from '../../shared/model/scenario.ts';
 import type { ResourceSample } from '../../shared/resources/resources.ts';
 import { startRun, type RunHandle } from '../engine/run.ts';
 import { buildRunSpec } from '../engine/spec.ts';
+import type { SpecPlacement } from '../engine/types.ts';
 import { startServerMonitor, withServerResources, type ServerMonitor } from '../monitor/server-monitor.ts';
 
 /** What one target's run tells the job it belongs to, as it goes. */
@@ -40,11 +41,26 @@ export type StartTarget = (
  * (electron/engine/run.ts), each engine sample feeding the monitor's ticks. A file that cannot
  * be read gives a failed result naming the field, never a crash.
  */
-export const startTarget: StartTarget = (scenario, targetIndex, on, ids) => {
+export const startTarget: StartTarget = (scenario, targetIndex, on, ids) =>
+  startPlacedTarget(scenario, targetIndex, on, ids, undefined);
+
+/** startTarget for a machine's shard of a plan (`trebuchet run --shard`): its spec carries its placement. */
+export function placedTarget(placement: SpecPlacement): StartTarget {
+  return (scenario, targetIndex, on, ids) => startPlacedTarget(scenario, targetIndex, on, ids, placement);
+}
+
+function startPlacedTarget(
+  scenario: Scenario,
+  targetIndex: number,
+  on: TargetListener,
+  ids: { runId: string; appVersion: string },
+  placement: SpecPlacement | undefined,
+): TargetRun {
   let stopped = false;
   let engine: RunHandle | null = null;
   const done = (async (): Promise<RunResult | null> => {
     const built = await buildRunSpec(scenario, targetIndex, ids);
+    if (built.ok && placement) built.spec.placement = placement;
     // The server's side (issue 11): sampled on the host beside the run, on its ticks.
     const monitor: ServerMonitor | null = built.ok
       ? await startServerMonitor(built.spec.target, {
@@ -73,4 +89,4 @@ export const startTarget: StartTarget = (scenario, targetIndex, on, ids) => {
       await engine?.stop();
     },
   };
-};
+}

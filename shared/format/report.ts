@@ -10,6 +10,7 @@ import { formatAbReport } from './ab.ts';
 import { generatorCpuText, sendLatenessText } from './generator-text.ts';
 import { formatServerResources } from './resources-text.ts';
 import { stagesReportText } from './stages.ts';
+import { shardsReportText } from './shards.ts';
 import { formatHttpLoadReport } from './http-load.ts';
 import { formatJmeterReport } from './jmeter.ts';
 import { formatGrouped } from './units.ts';
@@ -61,6 +62,7 @@ function heading(r: RunResult, index: number, count: number): string[] {
 
 export function formatTextReport(r: RunResult, index = 0, count = 1): string {
   const parts = [heading(r, index, count).join('\n') + '\n', formatVegetaReport(r), formatAbReport(r)];
+  if (r.shards) parts.push(shardsReportText(r));
   if (r.stages) parts.push(stagesReportText(r));
   if (r.serverResources) parts.push(formatServerResources(r.serverResources));
   if (r.thresholds.length > 0) {

@@ -2,44 +2,32 @@ import { z } from 'zod';
 import { LIMITS } from './defaults.ts';
 import { serverResourcesSchema } from '../resources/resources.ts';
 import { loadSchema, runOptionsSchema, targetSchema, thresholdSchema } from './scenario.ts';
-
-/**
- * Why a request failed, vegeta-style. Transport failures have a kind of their own;
- * 'refused-stream' and 'goaway' are HTTP/2 requests the server would not process (refused
- * again after one retry, or cut off when it closed the connection);
- * 'slo' is a response that arrived but slower than the scenario's SLO (JMeter's rule);
- * 'status' is the pre-flight's request answered outside 2xx/3xx (the run stops before its load).
- * A load's HTTP status codes are counted in statusCodes, never here.
- */
-export const ERROR_KINDS = [
-  'refused',
-  'dns',
-  'timeout',
-  'reset',
-  'tls',
-  'protocol',
-  'refused-stream',
-  'goaway',
-  'slo',
-  'status',
-  'other',
-] as const;
-export const errorKindSchema = z.enum(ERROR_KINDS);
-export type ErrorKind = z.infer<typeof errorKindSchema>;
-
-export const ERROR_KIND_LABELS: Record<ErrorKind, string> = {
-  refused: 'connection refused',
-  dns: 'DNS lookup failed',
-  timeout: 'timed out',
-  reset: 'connection reset',
-  tls: 'TLS error',
-  protocol: 'protocol error',
-  'refused-stream': 'stream refused by the server (HTTP/2)',
-  goaway: 'cut off by GOAWAY (HTTP/2)',
-  slo: 'slower than the SLO',
-  status: 'answered with an error status',
-  other: 'other error',
-};
+import { shardFactsSchema, shardRowSchema } from '../shards/facts.ts';
+import {
+  byteCountsSchema,
+  errorEntrySchema,
+  errorKindSchema,
+  PHASES,
+  requestCountsSchema,
+  tlsFactsSchema,
+  warningSchema,
+} from './result-parts.ts';
+export {
+  byteCountsSchema,
+  ERROR_KIND_LABELS,
+  ERROR_KINDS,
+  errorEntrySchema,
+  errorKindSchema,
+  PHASES,
+  requestCountsSchema,
+  tlsFactsSchema,
+  warningSchema,
+  type ErrorEntry,
+  type ErrorKind,
+  type Phase,
+  type TlsFacts,
+  type Warning,
+} from './result-parts.ts';
 
 const count = z.number().int().nonnegative();
 const ms = z.number().nonnegative();
@@ -110,31 +98,6 @@ export const latencyStatsSchema = z.strictObject({
   percentiles: z.record(z.string(), ms),
 });
 export type LatencyStats = z.infer<typeof latencyStatsSchema>;
-
-export const errorEntrySchema = z.strictObject({
-  kind: errorKindSchema,
-  count: count,
-  /** The first message seen for this kind, for the report's Error Set. */
-  message: z.string(),
-});
-export type ErrorEntry = z.infer<typeof errorEntrySchema>;
-
-export const tlsFactsSchema = z.strictObject({
-  protocol: z.string().nullable(),
-  cipher: z.string().nullable(),
-  alpn: z.string().nullable(),
-  /** True when the certificate chain and host name were checked and accepted. */
-  verified: z.boolean(),
-  /** Why the certificate would be rejected (when verification was off or failed). */
-  authorizationError: z.string().nullable(),
-  /**
-   * The key exchange's ephemeral key (ab's "Server Temp Key"), e.g. X25519 of 253 bits (bits
-   * null for a group Node gives no size for, such as the hybrid X25519MLKEM768). Absent in
-   * results saved before it existed.
-   */
-  ephemeralKey: z.strictObject({ name: z.string(), bits: count.nullable() }).nullable().optional(),
-});
-export type TlsFacts = z.infer<typeof tlsFactsSchema>;
 
 /** What ab prints about the server and document. */
 export const serverFactsSchema = z.strictObject({
@@ -216,38 +179,6 @@ export const phaseStatsSchema = z.strictObject({
 export type PhaseStats = z.infer<typeof phaseStatsSchema>;
 
 /**
- * Per-request timing phases. setup = dns + connect + tls (ab's "Connect" row, 0 on a reused
- * keep-alive connection) and processing = total - setup (ab's "Processing" row); waiting runs
- * from the request written to the first response byte (ab's "Waiting").
- */
-export const PHASES = [
-  'dns',
-  'connect',
-  'tls',
-  'setup',
-  'waiting',
-  'transfer',
-  'processing',
-  'total',
-] as const;
-export type Phase = (typeof PHASES)[number];
-
-export const warningSchema = z.strictObject({
-  code: z.enum([
-    'generator-saturated',
-    'tls-not-verified',
-    'closed-loop-latency',
-    'in-flight-at-end',
-    'engine-limit',
-    'rate-not-reached',
-    'client-limit',
-    'other',
-  ]),
-  message: z.string(),
-});
-export type Warning = z.infer<typeof warningSchema>;
-
-/**
  * One stage of a staged load: what was planned and what came back. A response counts in the
  * stage its request was written in (as a server counting arrivals sees it), a failure in the
  * stage it happened in; times are seconds from the plan's start.
@@ -294,38 +225,7 @@ export const runResultSchema = z.strictObject({
   /** Open model: time spent sending (vegeta "attack") and waiting for the last answers ("wait"). */
   attackSeconds: z.number().nonnegative().nullable(),
   waitSeconds: z.number().nonnegative().nullable(),
-  requests: z.strictObject({
-    /** Every request that finished: responses plus transport errors. */
-    total: count,
-    /** Responses received (any status). */
-    responses: count,
-    /** Responses with status 200-399 and within the SLO: the success ratio's numerator. */
-    ok: count,
-    /** Responses outside 2xx (ab's "Non-2xx responses"). */
-    non2xx: count,
-    /** Transport errors (no response): refused, reset, timeout, TLS, ... */
-    errors: count,
-    /** Responses slower than the SLO. */
-    sloExceeded: count,
-    /**
-     * Responses whose body length differs from the document length (the first measured
-     * response's): ab's "Length" failures. Absent in results of engines or app versions that
-     * did not count it.
-     */
-    lengthMismatch: count.optional(),
-    /**
-     * Responses that answered no request: a second answer to one request, an answer that came
-     * before its request was written, HTTP/2 frames on a stream already answered. The
-     * server's protocol error, counted apart: never in total, errors or the success ratio.
-     * Absent in results saved before it was counted.
-     */
-    unsolicited: count.optional(),
-    /** Sent but unanswered when the run ended; reported, not hidden. */
-    inFlightAtEnd: count,
-    /** Open model: requests that missed their scheduled send time, and ones never sent. */
-    late: count.nullable(),
-    dropped: count.nullable(),
-  }),
+  requests: requestCountsSchema,
   throughput: z.strictObject({
     /** Completed requests per second over the measured time. */
     requestsPerSecond: z.number().nonnegative(),
@@ -339,16 +239,7 @@ export const runResultSchema = z.strictObject({
     sentRate: z.number().nonnegative(),
     bytesInPerSecond: z.number().nonnegative(),
   }),
-  bytes: z.strictObject({
-    /** Everything received: status lines, headers and bodies (ab's "Total transferred"). */
-    inTotal: count,
-    /** Response bodies only (ab's "HTML transferred", vegeta's "Bytes In"). */
-    inBody: count,
-    /** Request bodies sent (vegeta's "Bytes Out"). */
-    outBody: count,
-    /** Everything sent, headers included. */
-    outTotal: count,
-  }),
+  bytes: byteCountsSchema,
   /** Success ratio in [0, 1]: ok / total. */
   successRatio: z.number().min(0).max(1),
   latency: latencyStatsSchema.nullable(),
@@ -384,5 +275,9 @@ export const runResultSchema = z.strictObject({
   serverResources: serverResourcesSchema.optional(),
   /** A staged load's figures, one row per stage (load.stages); absent for a fixed level. */
   stages: z.array(stageResultSchema).max(LIMITS.stages.max).optional(),
+  /** A shard's result (`trebuchet run --shard`): its place, clock and mergeable figures; absent otherwise. */
+  shard: shardFactsSchema.optional(),
+  /** A merged result (`trebuchet merge`): one row per shard it was merged from; absent otherwise. */
+  shards: z.array(shardRowSchema).min(1).optional(),
 });
 export type RunResult = z.infer<typeof runResultSchema>;

@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { LIMITS } from '../model/defaults.ts';
 import {
+  byteCountsSchema,
   errorEntrySchema,
+  errorKindSchema,
   PHASES,
+  requestCountsSchema,
   tlsFactsSchema,
   warningSchema,
-  errorKindSchema,
-  runResultSchema,
   type ErrorEntry,
   type ErrorKind,
-} from '../model/result.ts';
+} from '../model/result-parts.ts';
 
 /**
  * What a shard (one engine worker now, one machine later) reports, and how reports of
@@ -114,13 +115,13 @@ export function mergeWindows(windows: readonly ShardWindow[]): ShardWindow {
 /** A shard's whole-run counts (warm-up excluded), the part of a result that adds up. */
 export const shardCountsSchema = z.strictObject({
   /** As in a result, with lateness counted whatever the model (a result shows it for open runs only). */
-  requests: runResultSchema.shape.requests
+  requests: requestCountsSchema
     .omit({ late: true, dropped: true })
     .extend({ lengthMismatch: count, unsolicited: count, late: count }),
   /** Requests written, and scheduled ones never sent (open model). */
   sent: count,
   dropped: count,
-  bytes: runResultSchema.shape.bytes,
+  bytes: byteCountsSchema,
   statusCodes: statusCodesSchema,
   errors: z.array(errorEntrySchema),
   /** ab's Server Software and Document Length, from the shard's first measured response. */

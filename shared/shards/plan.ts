@@ -134,3 +134,21 @@ export function splitLoad(load: Load, workers: number): Shard[] {
     },
   }));
 }
+
+/** Where a machine's shard sits in a plan split across machines: the schedule's offsets, no load. */
+export type Placement = Pick<Shard, 'index' | 'count' | 'offsetMs' | 'arrivalPhase'>;
+
+/**
+ * A machine's shard (`trebuchet run --shard i/N`) split again into its engine workers: each
+ * worker's schedule offsets placed within the shard's, so the workers of every machine
+ * interleave into the one-worker schedule of the whole plan. Worker j of m in shard i of n
+ * runs rate/(n*m) from offset (i + j*n)/rate, and a staged open load's arrival phase is
+ * (j + i/n)/m: request k of the plan is still request floor(k/(n*m)) of one worker.
+ */
+export function placeWithin(outer: Placement, workers: readonly Shard[]): Shard[] {
+  return workers.map((w) => ({
+    ...w,
+    offsetMs: outer.offsetMs + w.offsetMs,
+    arrivalPhase: w.arrivalPhase + outer.arrivalPhase / w.count,
+  }));
+}

@@ -4,6 +4,7 @@ import { scheduledRate } from '../stages/load-plan.ts';
 import { statusLine } from '../format/status-text.ts';
 import { fixed, formatCount } from '../format/units.ts';
 import { workerCpu } from '../model/worker-cpu.ts';
+import { START_SPREAD_WARN_MS, startSpreadMs } from '../shards/combine.ts';
 
 /*
  * The rules of the verdict: what in a result's counts (summed over a cell's runs) makes a
@@ -19,7 +20,8 @@ export type CaveatCode =
   | 'error-statuses'
   | 'slo-failures'
   | 'partial'
-  | 'runs-left-out';
+  | 'runs-left-out'
+  | 'shards-apart';
 
 /** A figure a caveat makes untrustworthy, so a view can mark where it shows it. */
 export type VerdictFigure = 'throughput' | 'latency' | 'success';
@@ -300,4 +302,17 @@ export function figureCaveats(results: readonly RunResult[], sloMs: number | nul
     // With no 2xx at all, the error statuses are the all-non-2xx caveat already.
     ...failures(t, sloMs).filter((c) => !(all && c.code === 'error-statuses')),
   ];
+}
+
+/** A merged result's shards whose loads began more than START_SPREAD_WARN_MS apart: a note, the figures stand. */
+export function shardsApart(r: RunResult): Caveat | null {
+  if (!r.shards) return null;
+  const spread = startSpreadMs(r.shards);
+  if (spread <= START_SPREAD_WARN_MS) return null;
+  return {
+    code: 'shards-apart',
+    severity: 'warn',
+    label: 'shards apart',
+    message: `The shards' loads began ${fixed(spread, 1)} ms apart (more than ${START_SPREAD_WARN_MS} ms): the merged samples add windows of different moments. Check the machines' clocks (NTP) and give a start with more margin.`,
+  };
 }

@@ -7,7 +7,14 @@
  */
 import type { RunResult } from '../model/result.ts';
 import { fixed } from '../format/units.ts';
-import { figureCaveats, plural, type Caveat, type CaveatCode, type VerdictFigure } from './caveats.ts';
+import {
+  figureCaveats,
+  plural,
+  shardsApart,
+  type Caveat,
+  type CaveatCode,
+  type VerdictFigure,
+} from './caveats.ts';
 
 /**
  * From best to worst; a verdict takes the worst state among its caveats.
@@ -61,6 +68,7 @@ const STATE_OF: Record<CaveatCode, VerdictState> = {
   'slo-failures': 'failures',
   partial: 'partial',
   'runs-left-out': 'clean',
+  'shards-apart': 'clean',
 };
 
 const rank = (s: VerdictState): number => VERDICT_STATES.indexOf(s);
@@ -117,6 +125,8 @@ export function runVerdict(result: RunResult): Verdict {
     ]);
   }
   const caveats = figureCaveats([result], result.options.sloMs);
+  const apart = shardsApart(result);
+  if (apart) caveats.push(apart);
   if (result.status === 'cancelled') {
     caveats.push({
       code: 'partial',

@@ -158,6 +158,7 @@ describe('trebuchet run flags', () => {
       csvFile: null,
       htmlFile: null,
       exportDir: null,
+      jsonStream: false,
       quiet: false,
       keepSecrets: false,
       failUnlessClean: false,
@@ -225,6 +226,7 @@ describe('trebuchet run flags', () => {
       csvFile: '/w/out.csv',
       htmlFile: null,
       exportDir: null,
+      jsonStream: false,
       quiet: true,
       keepSecrets: false,
       failUnlessClean: false,
@@ -274,6 +276,24 @@ describe('trebuchet run flags', () => {
 
   it('prints help on -h', () => {
     expect(parseRunArgs(['-h'], io)).toEqual({ help: true });
+  });
+
+  it('--json - streams on stdout (no file); --shard and --start-at make a shard of the plan', () => {
+    const streamed = run('--json', '-', 'http://127.0.0.1/');
+    expect(streamed.output).toMatchObject({ jsonStream: true, jsonFile: null });
+    expect(streamed.shard).toBeNull();
+    const at = new Date(Date.now() + 60_000);
+    const sharded = run('--shard', '2/3', '--start-at', at.toISOString(), '-c', '3', 'http://127.0.0.1/');
+    expect(sharded.shard).toEqual({ index: 2, count: 3, startAt: at.getTime() });
+    // The scenario is the whole plan's: the share is taken when the run starts.
+    expect(sharded.scenario.load).toMatchObject({ connections: 3 });
+    const comparison = ['--preset', 'vegeta', '--target', 'nginx=http://127.0.0.1:8080/x'];
+    expect(() => command([...comparison, '--shard', '0/2', '--start-at', at.toISOString()])).toThrow(
+      /^--shard: ".*" is a comparison: a shard runs one scenario$/,
+    );
+    expect(() => command([...comparison, '--json', '-'])).toThrow(
+      /^--json: - \(a line per tick\) is for a scenario/,
+    );
   });
 });
 

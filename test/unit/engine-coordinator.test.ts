@@ -315,6 +315,7 @@ describe('the coordinator merging windows by grid place', () => {
       window: windowOf(6),
       report: reportOf(36),
       failure: null,
+      startedAt: at(0),
     });
     b.say({
       type: 'report',
@@ -323,6 +324,7 @@ describe('the coordinator merging windows by grid place', () => {
       window: windowOf(0),
       report: reportOf(60),
       failure: null,
+      startedAt: at(0),
     });
     const result = await done;
     expect(result.status).toBe('completed');
@@ -347,9 +349,18 @@ describe('the coordinator merging windows by grid place', () => {
       window: windowOf(5),
       report: reportOf(5),
       failure: 'the native engine broke down: boom',
+      startedAt: at(0),
     });
     expect(b.sent.at(-1)).toEqual({ type: 'stop' });
-    b.say({ type: 'report', index: 1, at: at(60), window: windowOf(7), report: reportOf(7), failure: null });
+    b.say({
+      type: 'report',
+      index: 1,
+      at: at(60),
+      window: windowOf(7),
+      report: reportOf(7),
+      failure: null,
+      startedAt: at(0),
+    });
     const result = await done;
     expect(result.status).toBe('failed');
     expect(result.error).toEqual({ kind: 'other', message: 'the native engine broke down: boom' });

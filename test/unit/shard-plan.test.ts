@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadSchema, runOptionsSchema, type Load } from '../../shared/model/scenario.ts';
 import {
   evenShares,
+  placeWithin,
   requestedWorkers,
   splitLoad,
   usableWorkers,
@@ -205,5 +206,46 @@ describe('splitting a load into shards', () => {
     )) {
       expect(loadSchema.safeParse(s.load).success).toBe(true);
     }
+  });
+});
+
+describe("a machine's shard split again into its workers (placeWithin)", () => {
+  it('interleaves every worker of every machine into the one-worker schedule of a rate', () => {
+    const load = open({ rate: 600, durationSeconds: 2, maxInFlight: 120 });
+    const one = sendTimes(splitLoad(load, 1)[0]!, 2000);
+    expect(one).toHaveLength(1200);
+    for (const [machines, workers] of [
+      [2, 3],
+      [3, 2],
+      [3, 1],
+    ] as const) {
+      const all = splitLoad(load, machines).flatMap((machine) =>
+        placeWithin(machine, splitLoad(machine.load, workers)).flatMap((w) => sendTimes(w, 2000)),
+      );
+      all.sort((a, b) => a - b);
+      expect(all).toHaveLength(1200);
+      all.forEach((t, i) => expect(t).toBeCloseTo(one[i]!, 6));
+    }
+  });
+
+  it('places a staged open load’s arrivals of every worker of every machine into the plan’s', () => {
+    const stages: Stage[] = [
+      { durationSeconds: 2, target: 60 },
+      { durationSeconds: 1, target: 30 },
+    ];
+    const times = (plan: readonly Stage[], phase: number): number[] => {
+      const schedule = stagedSchedule(plan, phase);
+      const out: number[] = [];
+      for (let k = 0; Number.isFinite(schedule.dueAt(k)); k++) out.push(schedule.dueAt(k));
+      return out;
+    };
+    const one = times(stages, 0);
+    const load = open({ maxInFlight: 60, stages });
+    const all = splitLoad(load, 3).flatMap((machine) =>
+      placeWithin(machine, splitLoad(machine.load, 2)).flatMap((w) => times(w.load.stages!, w.arrivalPhase)),
+    );
+    all.sort((a, b) => a - b);
+    expect(all).toHaveLength(one.length);
+    all.forEach((t, i) => expect(t).toBeCloseTo(one[i]!, 6));
   });
 });

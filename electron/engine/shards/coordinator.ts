@@ -15,7 +15,7 @@ import {
 import type { RunSpec } from '../types.ts';
 import type { ShardBackend, ShardLink } from './links.ts';
 import { fromEpoch, fromShardSchema, toEpoch, type FromShard, type ToShard } from './messages.ts';
-import { buildRunResult } from './results.ts';
+import { buildRunResult, shardFacts } from './results.ts';
 
 /*
  * The coordinator of every run: one shard (one worker, in this thread) or several (worker
@@ -70,6 +70,8 @@ interface Member {
   endAt: number;
   /** Its CPU in each Sample, folded as the Samples are (the Samples carry the sum). */
   cpu: CpuSample[];
+  /** Where its load began (its report says), performance.now() ms. */
+  startedAt: number;
 }
 
 /** Runs the shards to one RunResult; never rejects (a failure is a result with status 'failed'). */
@@ -86,6 +88,8 @@ class Coordinator {
   /** The run's Sample maker: the shards' merged windows go in, Samples (folds included) come out. */
   #recorder: Recorder | null = null;
   #measureStart = 0;
+  /** The load's common start (performance.now() ms). */
+  #gridStart = 0;
   #lastTickAt = 0;
   /** Grid index of the latest Sample. */
   #lastIndex = 0;
@@ -125,6 +129,7 @@ class Coordinator {
           report: null,
           endAt: 0,
           cpu: [],
+          startedAt: 0,
         });
       }
     });
@@ -160,6 +165,7 @@ class Coordinator {
     this.#arrive(m, msg);
     if (msg.type === 'report') {
       m.report = msg.report;
+      m.startedAt = fromEpoch(msg.startedAt);
       m.endAt = m.lastAt;
       m.frontier = Infinity;
       if (msg.failure !== null && this.#failure === null) {
@@ -183,11 +189,16 @@ class Coordinator {
     m.frontier = msg.index;
   }
 
-  /** Every shard is ready: one start for all, a margin ahead so that each hears it in time. */
+  /**
+   * Every shard is ready: one start for all, a margin ahead so that each hears it in time; a
+   * machine's shard of a plan starts at the plan's common start, not before.
+   */
   #start(): void {
     const { spec, signal } = this.#run;
     if (signal.aborted) return;
-    const t0 = performance.now() + this.#startMarginMs;
+    const soonest = performance.now() + this.#startMarginMs;
+    const t0 = spec.placement ? Math.max(soonest, fromEpoch(spec.placement.startAt)) : soonest;
+    this.#gridStart = t0;
     this.#recorder = new Recorder({
       sloMs: spec.options.sloMs,
       warmup: spec.options.warmupSeconds > 0,
@@ -267,17 +278,21 @@ class Coordinator {
     this.#sample(Infinity, end);
     const { spec, signal, cpu } = this.#run;
     const failure = this.#failure;
-    this.#settle(
-      buildRunResult({
-        spec,
-        status: failure !== null ? 'failed' : signal.aborted ? 'cancelled' : 'completed',
-        error: failure === null ? null : { kind: 'other', message: failure },
-        measuredSeconds: this.#recorder!.measuring ? (end - this.#measureStart) / 1000 : 0,
-        reports: this.#members.map((m) => m.report!),
-        coordinatorCpu: cpu,
-        ...this.#runFacts(),
-      }),
-    );
+    const reports = this.#members.map((m) => m.report!);
+    const result = buildRunResult({
+      spec,
+      status: failure !== null ? 'failed' : signal.aborted ? 'cancelled' : 'completed',
+      error: failure === null ? null : { kind: 'other', message: failure },
+      measuredSeconds: this.#recorder!.measuring ? (end - this.#measureStart) / 1000 : 0,
+      reports,
+      coordinatorCpu: cpu,
+      ...this.#runFacts(),
+    });
+    if (spec.placement) {
+      const startedAt = Math.max(...this.#members.map((m) => m.startedAt));
+      result.shard = shardFacts(spec.placement, reports, toEpoch(this.#gridStart), toEpoch(startedAt));
+    }
+    this.#settle(result);
   }
 
   #stop(): void {

@@ -55,6 +55,8 @@ export const fromShardSchema = z.discriminatedUnion('type', [
     window: shardWindowSchema,
     report: shardReportSchema,
     failure: z.string().nullable(),
+    /** When its load began: the common start as its timer met it. */
+    startedAt: epochMs,
   }),
   /** The runner could not be loaded. */
   z.strictObject({ type: z.literal('failed'), message: z.string() }),

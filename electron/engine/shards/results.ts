@@ -1,4 +1,6 @@
+import os from 'node:os';
 import { REPORT_PERCENTILES } from '../../../shared/model/defaults.ts';
+import type { ShardFacts } from '../../../shared/shards/facts.ts';
 import type {
   LatencyStats,
   RunResult,
@@ -32,7 +34,7 @@ import { PhaseHistograms } from '../native/phases.ts';
 import { stageResults } from '../native/stage-histograms.ts';
 import { runResult, type CpuFacts, type EngineId } from '../result.ts';
 import type { RunTotals } from '../run-totals.ts';
-import type { RunnerOutcome, RunSpec } from '../types.ts';
+import type { RunnerOutcome, RunSpec, SpecPlacement } from '../types.ts';
 
 /**
  * The shards' reports as one run's figures, and its RunResult (engine side: histograms need
@@ -92,16 +94,21 @@ export function mergedTotals(reports: readonly ShardReport[], measuredSeconds: n
   };
 }
 
+/** Whose reports are merged: a run's engine workers (1-based), or a plan's shards across machines (0-based, as --shard). */
+type ReportPart = 'engine worker' | 'shard';
+
 /**
  * The shards' warnings: one every shard gave is said once; one particular to a shard (its
  * share of the rate not reached, a limit it hit) is said with the worker it concerns.
  */
-function mergedWarnings(reports: readonly ShardReport[]): Warning[] {
+function mergedWarnings(reports: readonly ShardReport[], part: ReportPart = 'engine worker'): Warning[] {
   const out = new Map<string, Warning>();
   reports.forEach((r, i) => {
     for (const w of r.warnings) {
       const everywhere = reports.every((o) => o.warnings.some((x) => x.message === w.message));
-      const message = everywhere ? w.message : `engine worker ${i + 1} of ${reports.length}: ${w.message}`;
+      const who =
+        part === 'shard' ? `shard ${i}/${reports.length}` : `engine worker ${i + 1} of ${reports.length}`;
+      const message = everywhere ? w.message : `${who}: ${w.message}`;
       if (!out.has(message)) out.set(message, { code: w.code, message });
     }
   });
@@ -128,7 +135,11 @@ const maxOf = (values: (number | null)[]): number | null => {
 };
 
 /** What the runners reported beyond their recorders, as one run's outcome. */
-export function mergedOutcome(reports: readonly ShardReport[], spec: RunSpec): RunnerOutcome {
+export function mergedOutcome(
+  reports: readonly ShardReport[],
+  spec: RunSpec,
+  part?: ReportPart,
+): RunnerOutcome {
   const c = mergeCounts(reports.map((r) => r.counts));
   const attackSeconds = maxOf(reports.map((r) => r.attackSeconds));
   const phases = mergePhases(reports.flatMap((r) => (r.phases ? [r.phases] : [])));
@@ -146,7 +157,7 @@ export function mergedOutcome(reports: readonly ShardReport[], spec: RunSpec): R
       corrected.length > 0 ? recordedStats(recorderOf(mergeBuckets(corrected)), REPORT_PERCENTILES) : null,
     phases: phases === null ? null : PhaseHistograms.fromBuckets(phases).stats(),
     stages: spec.load.stages ? mergedStages(reports, spec.load.stages, spec.load.model) : null,
-    warnings: mergedWarnings(reports),
+    warnings: mergedWarnings(reports, part),
   };
 }
 
@@ -169,13 +180,17 @@ export interface ResultInput {
   workerCpu?: CpuFacts[];
   /** The coordinator's CPU account, read once the reports are merged (so the merge is in it). */
   coordinatorCpu?: CpuAccount;
+  /** Open model, shards that began apart (`trebuchet merge`): the attack and wait on the wall clock, not the longest shard's. */
+  openSpan?: { attackSeconds: number; waitSeconds: number };
+  /** What a report is the report of, in a warning particular to one (an engine worker by default). */
+  part?: ReportPart;
 }
 
 /** The RunResult of a run that sent load, from its shards' reports (after the final Sample). */
 export function buildRunResult(input: ResultInput): RunResult {
   const { reports, spec } = input;
   const totals = mergedTotals(reports, input.measuredSeconds);
-  const outcome = mergedOutcome(reports, spec);
+  const outcome = { ...mergedOutcome(reports, spec, input.part), ...input.openSpan };
   return runResult(spec, totals, {
     status: input.status,
     error: input.error,
@@ -190,4 +205,62 @@ export function buildRunResult(input: ResultInput): RunResult {
     ...(input.workerCpu ? { workerCpu: input.workerCpu } : {}),
     ...(input.coordinatorCpu ? { coordinatorCpuSeconds: input.coordinatorCpu.seconds } : {}),
   });
+}
+
+/**
+ * Several shards' reports as one report, each part merged as buildRunResult merges it: what a
+ * machine's shard of a plan hands on for `trebuchet merge` (its engine workers' reports in one).
+ */
+export function mergeReports(reports: readonly ShardReport[]): ShardReport {
+  if (reports.length === 1) return reports[0]!;
+  const encoded = reports.flatMap((r) => (r.histogram === null ? [] : [r.histogram]));
+  const histogram = mergeHistograms(encoded);
+  const ranges = reports.flatMap((r) => (r.latencyRange ? [r.latencyRange] : []));
+  const corrected = reports.flatMap((r) => (r.corrected ? [r.corrected] : []));
+  return {
+    counts: mergeCounts(reports.map((r) => r.counts)),
+    histogram: histogram.totalCount > 0 ? encodeHistogram(histogram) : null,
+    latencyRange:
+      ranges.length > 0
+        ? {
+            minNonZero: Math.min(...ranges.map((r) => r.minNonZero)),
+            max: Math.max(...ranges.map((r) => r.max)),
+          }
+        : null,
+    lateness: mergeBuckets(reports.map((r) => r.lateness)),
+    corrected: corrected.length > 0 ? mergeBuckets(corrected) : null,
+    phases: mergePhases(reports.flatMap((r) => (r.phases ? [r.phases] : []))),
+    stages: reports.some((r) => r.stages) ? mergeStageCounts(reports.map((r) => r.stages ?? [])) : null,
+    tls: reports.find((r) => r.tls !== null)?.tls ?? null,
+    httpVersion: reports.find((r) => r.httpVersion !== null)?.httpVersion ?? null,
+    attackSeconds: maxOf(reports.map((r) => r.attackSeconds)),
+    waitSeconds: maxOf(reports.map((r) => r.waitSeconds)),
+    warnings: mergedWarnings(reports),
+  };
+}
+
+/**
+ * A machine's shard's own part of its result: its place, its clock (how far after the common
+ * start its load began, on this host), and its workers' reports as one.
+ */
+export function shardFacts(
+  placement: SpecPlacement,
+  reports: readonly ShardReport[],
+  gridStartAt: number,
+  loadStartedAt: number,
+): ShardFacts {
+  return {
+    index: placement.shard.index,
+    count: placement.shard.count,
+    planId: placement.planId,
+    planLoad: placement.planLoad,
+    clock: {
+      startAt: new Date(placement.startAt).toISOString(),
+      startOffsetMs: loadStartedAt - placement.startAt,
+      host: os.hostname(),
+      cores: Math.max(1, os.availableParallelism()),
+    },
+    gridStartAt,
+    report: mergeReports(reports),
+  };
 }

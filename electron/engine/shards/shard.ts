@@ -71,6 +71,7 @@ export function runShard(
     if (warmupMs === 0) warmupEnded();
     // The common start, on every shard's clock; a timer's lateness does not move the schedule.
     if (at > performance.now()) await new Promise((resolve) => setTimeout(resolve, at - performance.now()));
+    const startedAt = performance.now();
 
     let outcome: RunnerOutcome;
     let failure: string | null = null;
@@ -98,6 +99,7 @@ export function runShard(
       window: recorder.takeWindow(cpu()),
       report: recorderReport(recorder, outcome),
       failure,
+      startedAt: toEpoch(startedAt),
     });
     ended();
   };
