@@ -228,7 +228,7 @@ describe('accessibility (issue 19)', () => {
       'Control+Enter Meta+Enter',
     );
 
-    await page.getByTestId('target-0').locator('summary').click();
+    await page.getByTestId('target-0').locator('summary', { hasText: 'Headers and body' }).click();
     await page.getByTestId('header-add-0').click();
     await page.getByTestId('header-add-0').click();
     expect(await page.getByLabel('Header 2 name', { exact: true }).getAttribute('data-testid')).toBe(

@@ -150,7 +150,7 @@ describe('the first ten minutes (issue 19)', () => {
     expect(await page.getByTestId('error-load.limit.seconds').count()).toBe(0);
 
     // A header typed whole into its name: split at the colon.
-    await page.getByTestId('target-0').locator('summary').click();
+    await page.getByTestId('target-0').locator('summary', { hasText: 'Headers and body' }).click();
     await page.getByTestId('header-add-0').click();
     await page.getByTestId('header-name-0-0').fill('X-Test: 1');
     expect(await page.getByTestId('error-targets.0.headers.0.name').textContent()).toBe(

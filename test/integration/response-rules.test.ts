@@ -27,7 +27,8 @@ const scenario = (url: string, protocol: 'http1.1' | 'h2' = 'http1.1'): Scenario
   name: 'rules',
   targets: [{ url }],
   load: { model: 'closed', connections: 1, limit: { kind: 'requests', count: COUNT } },
-  options: { protocol, timeoutMs: 3000 },
+  // Judged as a response, not stopped for its status: a status outside 2xx/3xx is measured on purpose.
+  options: { protocol, timeoutMs: 3000, checkStatus: false },
 });
 
 describe('the pre-flight and both engines judge a response alike', () => {
@@ -53,6 +54,12 @@ describe('the pre-flight and both engines judge a response alike', () => {
     const pre = await check(scenario(server.url));
     if (refused === null) {
       expect(pre.ok).toBe(true);
+      if (status === 999) {
+        // Checked as the load's default does, an error status stops the run before its load.
+        const checked = scenario(server.url);
+        const stopped = await check({ ...checked, options: { ...checked.options, checkStatus: true } });
+        expect(stopped.ok ? null : stopped.error.kind).toBe('status');
+      }
     } else {
       expect(pre.ok).toBe(false);
       expect(pre.ok ? null : pre.error.kind).toBe('protocol');
