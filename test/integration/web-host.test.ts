@@ -281,7 +281,8 @@ describe('web host: WebSocket', () => {
         kind: 'run',
         plan: {
           targets: [{ url: target.url }, { url: target.url }],
-          load: { model: 'closed', connections: 2, limit: { kind: 'requests', count: 300 } },
+          // Long enough for several 100 ms windows per target (300 requests took under 100 ms).
+          load: { model: 'closed', connections: 2, limit: { kind: 'duration', seconds: 0.5 } },
           options: { sampleIntervalMs: 100 },
         },
       });
