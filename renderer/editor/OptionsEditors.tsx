@@ -36,14 +36,8 @@ export function ConnectionEditor({ draft, onChange }: { draft: ScenarioDraft; on
         testId="opt-keepalive"
         onChange={(keepAlive) => onChange({ keepAlive })}
       />
-      <Toggle
-        label="Stop on an error status before the load"
+      <CheckStatusToggle
         checked={draft.checkStatus}
-        hint={
-          draft.checkStatus
-            ? undefined
-            : 'Off: a URL answering 404 (or any status outside 2xx/3xx) is measured as it is.'
-        }
         testId="opt-check-status"
         onChange={(checkStatus) => onChange({ checkStatus })}
       />
@@ -79,6 +73,29 @@ export function ConnectionEditor({ draft, onChange }: { draft: ScenarioDraft; on
  * of every cell of a comparison ("plan-workers") or of every step of a capacity search
  * ("capacity-workers"); the text goes through draft.ts workersInput.
  */
+/** The pre-flight's status check (options.checkStatus), as the Run and Compare editors offer it. */
+export function CheckStatusToggle({
+  checked,
+  testId,
+  onChange,
+}: {
+  checked: boolean;
+  testId: string;
+  onChange: (checked: boolean) => void;
+}) {
+  return (
+    <Toggle
+      label="Stop on an error status before the load"
+      checked={checked}
+      hint={
+        checked ? undefined : 'Off: a URL answering 404 (or any status outside 2xx/3xx) is measured as it is.'
+      }
+      testId={testId}
+      onChange={onChange}
+    />
+  );
+}
+
 export function WorkersField({
   value,
   testId,

@@ -12,7 +12,7 @@ import {
 } from '../../components/fields.tsx';
 import { IssuesContext, useTouchedIssues } from '../../editor/issues.ts';
 import { MonitorField } from '../../editor/MonitorField.tsx';
-import { TlsEditor, WorkersField } from '../../editor/OptionsEditors.tsx';
+import { CheckStatusToggle, TlsEditor, WorkersField } from '../../editor/OptionsEditors.tsx';
 import { urlFix } from '../../editor/fieldFixes.ts';
 import { ServerRowHead } from '../../editor/ServerRowHead.tsx';
 import {
@@ -234,14 +234,8 @@ export const PlanEditor = memo(function PlanEditor({
             onChange={(workers) => set({ workers })}
           />
           <Toggle label="Keep-alive" checked={draft.keepAlive} onChange={(keepAlive) => set({ keepAlive })} />
-          <Toggle
-            label="Stop on an error status before the load"
+          <CheckStatusToggle
             checked={draft.checkStatus}
-            hint={
-              draft.checkStatus
-                ? undefined
-                : 'Off: a URL answering 404 (or any status outside 2xx/3xx) is measured as it is.'
-            }
             testId="plan-check-status"
             onChange={(checkStatus) => set({ checkStatus })}
           />
