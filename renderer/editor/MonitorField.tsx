@@ -7,7 +7,7 @@ const KINDS: readonly { value: MonitorKind; label: string; hint: string }[] = [
   {
     value: 'auto',
     label: 'Auto',
-    hint: 'a server on this machine: the process on the URL’s port and its children; a remote one: nothing',
+    hint: 'a server on this machine: the process listening where the run connects, and its children; a remote one: nothing',
   },
   { value: 'pid', label: 'Process id', hint: 'that process and its children, on this machine' },
   {

@@ -134,6 +134,7 @@ describe("the pre-flight's status check", () => {
     });
     expect(r!.requests.total).toBe(0);
     expect(missing.requests).toBe(1);
+    expect(r!.serverResources ?? null, 'nothing was measured: no server figures').toBeNull();
 
     const anyway = await runWith(
       runRunner,
