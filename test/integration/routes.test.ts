@@ -198,6 +198,31 @@ describe('--unix-socket', () => {
     expect([...seen]).toEqual([['h2.local /x?y=1', 801]]);
   });
 
+  it("https over a unix socket: the certificate for example.test verifies, Host and SNI stay the URL's", async () => {
+    const certs = endAll(makeTestCerts());
+    const path = join(dir, 'tls.sock');
+    const seen = new Map<string, number>();
+    const server = https.createServer(
+      { key: certs.exampleTest.key, cert: certs.exampleTest.cert },
+      (req, res) => {
+        const key = `${req.headers.host} ${String((req.socket as TLSSocket).servername)}`;
+        seen.set(key, (seen.get(key) ?? 0) + 1);
+        res.end('hello');
+      },
+    );
+    await new Promise<void>((r) => server.listen(path, r));
+    endAll({ close: () => new Promise<void>((r) => server.close(() => r()).closeAllConnections()) });
+    const r = await runCli([
+      ...['run', '-n', '200', '-c', '2', '--cacert', certs.ca.certFile, '--unix-socket', path],
+      'https://example.test/hello',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(abField(r.stdout, 'Complete requests')).toBe('200');
+    expect(abField(r.stdout, 'Connected To')).toBe(`unix:${path}`);
+    // The load's 200 and the pre-flight's one, each named example.test in Host and in SNI.
+    expect([...seen]).toEqual([['example.test example.test', 201]]);
+  });
+
   it('a socket nobody listens on: the pre-flight says so, no load', async () => {
     const { result } = await runTarget(
       oneTarget('http://app.local/', {
