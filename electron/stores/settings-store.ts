@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { describeIssues, parseWith, ValidationError } from '../../shared/model/validation.ts';
 import type { StoreProblem } from '../../shared/records/preset-summary.ts';
@@ -90,31 +91,50 @@ export interface FileSettingsOptions {
 }
 
 /**
- * The web host's settings: one JSON file ({ version, ui, window }) read once at start and
- * written whole, atomically (temp file and rename), on every change. An older version's file
+ * The web host's settings: one JSON file ({ version, ui, window }), read at start and again
+ * when it changed on disk, written whole, atomically (temp file and rename), on every change. An older version's file
  * is migrated; a file that cannot be read, a newer version's, or one the schema refuses is
  * renamed aside (web-settings.broken-<time>.json) and reported.
  */
 export class FileSettingsStore implements SettingsStore {
   readonly path: string;
-  #settings: Settings;
+  #settings: Settings = defaultSettings();
+  /** The version of the file read or written last (null: none), so a file changed on disk is read again. */
+  #stamp: string | null = null;
   readonly #problems: StoreProblem[] = [];
   readonly #version: number;
+  readonly #migrations: SettingsMigrations;
+  readonly #now: () => Date;
 
   constructor(opts: FileSettingsOptions) {
-    const now = opts.now ?? (() => new Date());
+    this.#now = opts.now ?? (() => new Date());
     this.path = path.join(opts.dir, WEB_SETTINGS_FILE);
     this.#version = opts.version ?? SETTINGS_VERSION;
-    const read = this.#read(opts.migrations ?? SETTINGS_MIGRATIONS);
+    this.#migrations = opts.migrations ?? SETTINGS_MIGRATIONS;
+    this.#current();
+  }
+
+  #fileStamp(): string | null {
+    const st = fs.statSync(this.path, { throwIfNoEntry: false });
+    return st ? `${st.ino}:${st.size}:${st.mtimeMs}` : null;
+  }
+
+  /** The settings as on disk now: read again when the file changed (edited by hand, removed). */
+  #current(): Settings {
+    const stamp = this.#fileStamp();
+    if (stamp === this.#stamp) return this.#settings;
+    const read = this.#read(this.#migrations);
     if (read.ok) {
       this.#settings = read.settings;
     } else {
       this.#settings = defaultSettings();
       if (read.why !== null) {
-        const at = now();
+        const at = this.#now();
         this.#problems.push(settingsProblem(this.path, moveAside(this.path, at), read.why, at));
       }
     }
+    this.#stamp = this.#fileStamp();
+    return this.#settings;
   }
 
   #read(
@@ -148,23 +168,24 @@ export class FileSettingsStore implements SettingsStore {
   #write(next: Settings): void {
     writeFileAtomicSync(this.path, settingsText({ version: this.#version, ...next }));
     this.#settings = next;
+    this.#stamp = this.#fileStamp();
   }
 
   ui(): UiSettings {
-    return this.#settings.ui;
+    return this.#current().ui;
   }
 
   setUi(patch: UiSettingsPatch): UiSettings {
-    this.#write(patchedSettings(this.#settings, patch));
+    this.#write(patchedSettings(this.#current(), patch));
     return this.#settings.ui;
   }
 
   window(): WindowBounds | null {
-    return this.#settings.window;
+    return this.#current().window;
   }
 
   setWindow(bounds: WindowBounds): void {
-    this.#write({ ...this.#settings, window: bounds });
+    this.#write({ ...this.#current(), window: bounds });
   }
 
   problems(): StoreProblem[] {

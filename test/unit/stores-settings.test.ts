@@ -182,6 +182,17 @@ describe("the web host's settings file on old and broken files", () => {
     });
   });
 
+  it('reads the file again when it changed on disk, and starts over when it is removed', () => {
+    const store = web();
+    store.setUi({ view: 'history' });
+    const edited = { version: 1, ...defaultSettings(), ui: { ...defaultSettings().ui, view: 'presets' } };
+    fs.writeFileSync(file(), JSON.stringify(edited));
+    expect(store.ui().view).toBe('presets');
+    fs.rmSync(file());
+    expect(store.ui().view).toBe('run');
+    expect(store.problems()).toEqual([]);
+  });
+
   it('sets aside a broken file, and a newer version it cannot read', () => {
     fs.writeFileSync(file(), 'not json');
     const broken = web();
