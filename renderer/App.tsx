@@ -29,6 +29,7 @@ import { defaultUiSettings, type UiSettings } from '../shared/records/settings.t
 import { MatrixColumnsContext } from './settings/matrixColumns.ts';
 import { ReplaceDraftDialog } from './settings/ReplaceDraftDialog.tsx';
 import { useKeptSettings } from './settings/useSettingsSaver.ts';
+import { useSettledWhileRunning } from './settings/useEdited.ts';
 import { startRunDraft, useWorkDrafts } from './settings/useWorkDrafts.ts';
 import { COMPARISON_VIEW } from './views/Compare/comparisonRun.ts';
 import { SavedNote } from './components/SavedNote.tsx';
@@ -130,6 +131,9 @@ export function App({ api, settings = START }: { api: TrebuchetApi; settings?: U
 
   const comparing = isBusy(comparison.state.phase);
   const searching = isBusy(capacity.state.phase);
+  useSettledWhileRunning(active, editor.draft, settleRun);
+  useSettledWhileRunning(comparing, compareWork.draft, settlePlan);
+  useSettledWhileRunning(searching, capacityWork.draft, settleCapacity);
 
   const loadScenario = useCallback(
     (scenario: Scenario) => {

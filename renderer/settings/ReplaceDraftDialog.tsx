@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Dialog } from '../components/Dialog.tsx';
 
 /**
@@ -16,6 +17,9 @@ export function ReplaceDraftDialog({
   onReplace: () => void;
   onKeep: () => void;
 }) {
+  const keep = useRef<HTMLButtonElement>(null);
+  // After the dialog's showModal(), which focuses its first control (the close button).
+  useEffect(() => keep.current?.focus(), []);
   return (
     <Dialog
       title={`Replace the unsaved ${what}?`}
@@ -26,7 +30,7 @@ export function ReplaceDraftDialog({
           <button
             type="button"
             className="btn btn--secondary"
-            autoFocus
+            ref={keep}
             data-testid="replace-draft-keep"
             onClick={onKeep}
           >

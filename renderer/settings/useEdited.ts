@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 
 /**
  * Whether a draft was edited since it was last settled: opened from a preset or history,
@@ -9,4 +9,14 @@ export function useEdited<D>(draft: D, startEdited: boolean): { edited: boolean;
   const [base, setBase] = useState<D | null>(() => (startEdited ? null : draft));
   const settle = useCallback((d: D) => setBase(() => d), []);
   return { edited: draft !== base, settle };
+}
+
+/**
+ * A draft that runs is kept in History with its job (and opens from there again), so while it
+ * runs, and from then on, it counts as saved: a preset opened after a run replaces it without asking.
+ */
+export function useSettledWhileRunning<D>(running: boolean, draft: D, settle: (d: D) => void): void {
+  useEffect(() => {
+    if (running) settle(draft);
+  }, [running, draft, settle]);
 }
