@@ -110,8 +110,8 @@ export class DesktopSettingsStore implements SettingsStore {
 
   #write(next: Settings): void {
     settingsText(next); // the size bound, as the web host's file has it
-    this.#store.set('ui', next.ui);
-    this.#store.set('window', next.window);
+    // One write of both keys.
+    this.#store.set({ ui: next.ui, window: next.window });
     this.#settings = next;
   }
 
