@@ -1,19 +1,30 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEB_SETTINGS_FILE } from '../../electron/stores/settings-store.ts';
 import { SETTINGS_VERSION, settingsSchema, type UiSettings } from '../../shared/records/settings.ts';
-import { fillScenario } from './app-page.ts';
+import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
+import { fillPlan, fillScenario } from './app-page.ts';
 import { useE2eApp } from './fixture.ts';
 
 /*
  * Settings that stay (issue 22), in Chromium through the web host: the Run draft and the view
  * come back after a reload (kept in the host's web-settings.json), and a preset opened over an
- * edited comparison asks first, both answers. No load is sent: nothing here runs.
+ * edited comparison asks first, both answers; the matrix's columns as picked are still there
+ * after a reload. One small comparison (2 cells of 0.5 s) is the only load.
  */
 
 const e2e = useE2eApp();
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startHttpServer(handlers.ok('kept'));
+});
+
+afterAll(async () => {
+  await server?.close();
+});
 
 /** The host's settings file as it is now (null until the page first kept something). */
 function keptOnDisk(): UiSettings | null {
@@ -104,5 +115,39 @@ describe('settings that stay', () => {
     expect(await page.getByTestId('plan-levels').inputValue()).not.toBe('5, 30, 500');
     expect(await dialog.count()).toBe(0);
     await app.screenshot('e2e-settings-replaced.png');
+  });
+
+  it('keeps the matrix columns as picked through a reload, in the comparison History opens', async () => {
+    const app = await e2e.open();
+    const { page } = app;
+    const header = (id: string) =>
+      page.getByTestId('comparison-table').locator(`thead th[data-column="${id}"]`);
+    await page.getByTestId('tab-compare').click();
+    await fillPlan(
+      app,
+      {
+        name: 'columns',
+        targets: [
+          { name: 'a', url: server.url },
+          { name: 'b', url: server.url },
+        ],
+      },
+      { levels: '1', seconds: 0.5, repetitions: 1 },
+    );
+    await page.getByTestId('compare-run').click();
+    await page.getByTestId('comparison-saved').waitFor({ timeout: 60_000 });
+    expect(await header('latencyMean').count()).toBe(0);
+    await page.getByTestId('column-picker-toggle').click();
+    await page.getByTestId('column-latencyMean').check();
+    expect(await header('latencyMean').count()).toBe(1);
+    await expect.poll(() => keptOnDisk()?.matrixColumns, { timeout: 5_000 }).toContain('latencyMean');
+
+    await page.reload();
+    await page.getByTestId('plan-editor').waitFor();
+    await page.getByTestId('tab-history').click();
+    await page.getByTestId('history-row').first().getByTestId('history-open').click();
+    await page.getByTestId('comparison-table').waitFor();
+    expect(await header('latencyMean').count()).toBe(1);
+    await app.screenshot('e2e-settings-columns-after-reload.png');
   });
 });
