@@ -5,7 +5,15 @@ export default defineConfig({
   test: {
     fileParallelism: false,
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.{ts,tsx}'], testTimeout: 10_000 } },
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.{ts,tsx}'],
+          testTimeout: 10_000,
+          // Transformed by vitest, so a test's vi.mock('electron') reaches electron-store's own import of it.
+          server: { deps: { inline: ['electron-store'] } },
+        },
+      },
       {
         test: {
           name: 'integration',

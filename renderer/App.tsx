@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { TrebuchetApi } from '../shared/contract/api.ts';
 import type { ComparisonPlan } from '../shared/comparison/plan.ts';
 import type { Preset } from '../shared/records/presets.ts';
@@ -15,36 +15,39 @@ import { ReportDetails, ReportSummary } from './report/Report.tsx';
 import { isBusy } from './jobs/jobStore.ts';
 import { useJob } from './jobs/useJob.ts';
 import { RunPanel } from './run/RunPanel.tsx';
+import { Welcome } from './run/Welcome.tsx';
 import { RUN_VIEW } from './run/runJob.ts';
 import { runShortcutLabel } from './run/shortcuts.ts';
 import { shownTarget } from './run/targetStatus.ts';
 import { useShortcuts } from './run/useShortcuts.ts';
 import type { CapacityPlan } from '../shared/capacity/plan.ts';
 import { CapacityView } from './views/Capacity/CapacityView.tsx';
-import {
-  defaultCapacityDraft,
-  draftFromCapacityPlan,
-  draftFromComparison,
-  type CapacityDraft,
-} from './views/Capacity/capacityDraft.ts';
+import { draftFromComparison } from './views/Capacity/capacityDraft.ts';
 import { CAPACITY_VIEW } from './views/Capacity/capacityRun.ts';
 import { CompareView } from './views/Compare/CompareView.tsx';
-import { defaultPlanDraft, draftFromPlan, type PlanDraft } from './views/Compare/planDraft.ts';
+import { defaultUiSettings, type UiSettings } from '../shared/records/settings.ts';
+import { MatrixColumnsContext } from './settings/matrixColumns.ts';
+import { ReplaceDraftDialog } from './settings/ReplaceDraftDialog.tsx';
+import { useKeptSettings } from './settings/useSettingsSaver.ts';
+import { useSettledWhileRunning } from './settings/useEdited.ts';
+import { startRunDraft, useWorkDrafts } from './settings/useWorkDrafts.ts';
 import { COMPARISON_VIEW } from './views/Compare/comparisonRun.ts';
 import { SavedNote } from './components/SavedNote.tsx';
 import { StoreProblems } from './components/StoreProblems.tsx';
 import { useStartupProblems } from './components/useStartupProblems.ts';
-import { VIEW_HINTS, ViewTabs, type View } from './components/ViewTabs.tsx';
+import { ViewTabs, type View } from './components/ViewTabs.tsx';
 import { aboutTarget } from './views/Export/chartSubject.ts';
 import { ResultExports } from './views/Export/ResultExports.tsx';
 import { HistoryView } from './views/History/HistoryView.tsx';
 import { PresetsView } from './views/Presets/PresetsView.tsx';
 import { SavePresetButton } from './views/Presets/SavePresetButton.tsx';
 import { SeedPresets } from './views/Presets/SeedPresets.tsx';
-import { draftFromScenario } from './views/Presets/scenarioDraft.ts';
 import './App.css';
 
 const isResult = (r: RunResult | null): r is RunResult => r !== null;
+
+/** Without kept settings (a test), the app starts as a fresh install. */
+const START = defaultUiSettings();
 
 /**
  * The window: five views under one top bar. Run: scenario editor on the left; run progress,
@@ -52,21 +55,25 @@ const isResult = (r: RunResult | null): r is RunResult => r !== null;
  * Capacity: servers and a latency goal, the search's steps, knee and answer. History and
  * Presets: what was kept. Jobs go on while another view is shown.
  */
-export function App({ api }: { api: TrebuchetApi }) {
-  const editor = useScenarioDraft();
-  const { update: updateDraft } = editor;
+export function App({ api, settings = START }: { api: TrebuchetApi; settings?: UiSettings }) {
+  const editor = useScenarioDraft(() => startRunDraft(settings));
   const [picked, setPicked] = useState<number | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [view, setView] = useState<View>('run');
-  const [planDraft, setPlanDraft] = useState<PlanDraft>(defaultPlanDraft);
-  const [planSource, setPlanSource] = useState<{ name: string; description: string } | null>(null);
-  const [capacityDraft, setCapacityDraft] = useState<CapacityDraft>(defaultCapacityDraft);
-  const [capacitySource, setCapacitySource] = useState<{ name: string; description: string } | null>(null);
+  const [view, setView] = useState<View>(settings.view);
+  const work = useWorkDrafts(settings, editor);
+  const { run: runWork, plan: compareWork, capacity: capacityWork } = work;
+  const { open: openRunDraft, settle: settleRun } = runWork;
+  const {
+    open: openPlanDraft,
+    set: setPlanDraft,
+    setSource: setPlanSource,
+    settle: settlePlan,
+  } = compareWork;
+  const { open: openCapacityDraft, set: setCapacityDraft, setSource: setCapacitySource } = capacityWork;
+  const { settle: settleCapacity } = capacityWork;
+  const [replacing, setReplacing] = useState<Preset | null>(null);
   // After a reload, the job taken up again shows its own scenario or plan.
-  const adoptScenario = useCallback(
-    (scenario: Scenario) => updateDraft(() => draftFromScenario(scenario)),
-    [updateDraft],
-  );
+  const adoptScenario = openRunDraft;
   const editorRefused = useCallback(
     // A file the host cannot read (a body file that does not exist): said at its field.
     (e: unknown) => editor.showRefused(refusedFields(e, 'plan')),
@@ -76,20 +83,18 @@ export function App({ api }: { api: TrebuchetApi }) {
   const { state: run, store: runStore } = runJob;
   const adoptPlan = useCallback(
     (plan: ComparisonPlan) => {
-      setPlanDraft(draftFromPlan(plan));
-      setPlanSource(null);
+      openPlanDraft(plan);
       // With no run going on, the comparison is what the page was showing.
       setView((v) => (v === 'run' && runStore.getState().phase === 'idle' ? 'compare' : v));
     },
-    [runStore],
+    [runStore, openPlanDraft],
   );
   const adoptCapacity = useCallback(
     (plan: CapacityPlan) => {
-      setCapacityDraft(draftFromCapacityPlan(plan));
-      setCapacitySource(null);
+      openCapacityDraft(plan);
       setView((v) => (v === 'run' && runStore.getState().phase === 'idle' ? 'capacity' : v));
     },
-    [runStore],
+    [runStore, openCapacityDraft],
   );
   const comparison = useJob(api, COMPARISON_VIEW, adoptPlan);
   const capacity = useJob(api, CAPACITY_VIEW, adoptCapacity);
@@ -126,40 +131,41 @@ export function App({ api }: { api: TrebuchetApi }) {
 
   const comparing = isBusy(comparison.state.phase);
   const searching = isBusy(capacity.state.phase);
+  useSettledWhileRunning(active, editor.draft, settleRun);
+  useSettledWhileRunning(comparing, compareWork.draft, settlePlan);
+  useSettledWhileRunning(searching, capacityWork.draft, settleCapacity);
 
   const loadScenario = useCallback(
     (scenario: Scenario) => {
       if (active) {
         setNotice('Stop the run before opening another scenario.');
       } else {
-        editor.update(() => draftFromScenario(scenario));
+        openRunDraft(scenario);
         setNotice(null);
       }
       setView('run');
     },
-    [active, editor],
+    [active, openRunDraft],
   );
   const loadPlan = useCallback(
     (plan: ComparisonPlan) => {
       if (!comparing) {
-        setPlanDraft(draftFromPlan(plan));
-        setPlanSource(null);
+        openPlanDraft(plan);
         comparison.reset();
       }
       setView('compare');
     },
-    [comparing, comparison],
+    [comparing, comparison, openPlanDraft],
   );
   const loadCapacity = useCallback(
     (plan: CapacityPlan) => {
       if (!searching) {
-        setCapacityDraft(draftFromCapacityPlan(plan));
-        setCapacitySource(null);
+        openCapacityDraft(plan);
         capacity.reset();
       }
       setView('capacity');
     },
-    [searching, capacity],
+    [searching, capacity, openCapacityDraft],
   );
   // A comparison's servers and protocols, one search each, with the goal the Capacity mode holds.
   const findCapacity = (plan: ComparisonPlan) => {
@@ -170,7 +176,8 @@ export function App({ api }: { api: TrebuchetApi }) {
     }
     setView('capacity');
   };
-  const openPreset = (preset: Preset) => {
+  const openPresetNow = (preset: Preset) => {
+    setReplacing(null);
     if (preset.kind === 'scenario') return loadScenario(preset.scenario);
     const source = { name: preset.name, description: preset.description };
     if (preset.kind === 'capacity') {
@@ -181,6 +188,21 @@ export function App({ api }: { api: TrebuchetApi }) {
     loadPlan(preset.plan);
     if (!comparing) setPlanSource(source);
   };
+  // A preset replaces the draft of its kind (unless that kind's job is running): an edited,
+  // unsaved draft is not replaced without asking.
+  const replaces = (preset: Preset): boolean =>
+    preset.kind === 'scenario'
+      ? runWork.edited && !active
+      : preset.kind === 'capacity'
+        ? capacityWork.edited && !searching
+        : compareWork.edited && !comparing;
+  const openPreset = (preset: Preset) => (replaces(preset) ? setReplacing(preset) : openPresetNow(preset));
+  const keepEditing = (preset: Preset) => {
+    setReplacing(null);
+    setView(preset.kind === 'scenario' ? 'run' : preset.kind === 'capacity' ? 'capacity' : 'compare');
+  };
+
+  useKeptSettings(api, settings, { view, run: check.ok ? check.scenario : null, work });
   const openHistory = (historyId: string) => {
     setHistoryToOpen(historyId);
     setView('history');
@@ -204,184 +226,170 @@ export function App({ api }: { api: TrebuchetApi }) {
   );
 
   return (
-    <div className="app">
-      <header className="topbar">
-        <div className="brand">
-          <span className="brand__mark" aria-hidden="true" />
-          <span className="brand__name">Trebuchet</span>
-        </div>
-        <ViewTabs
-          view={view}
-          onChange={setView}
-          busy={{ run: active, compare: comparing, capacity: searching }}
-        />
-        {view === 'run' && (
-          <>
-            <input
-              className="input input--ghost topbar__name"
-              aria-label="Scenario name"
-              value={editor.draft.name}
-              disabled={active}
-              data-testid="scenario-name"
-              onChange={(e) => editor.update((d) => ({ ...d, name: e.target.value }))}
-            />
-            <div className="topbar__actions">
-              <SavePresetButton
-                api={api}
-                content={check.ok ? { kind: 'scenario', scenario: check.scenario } : null}
-                defaultName={editor.draft.name}
-                testId="save-scenario-preset"
-              />
-              {!canRun && !active && firstIssue && (
-                <span className="topbar__hint" data-testid="run-blocked">
-                  {firstIssue.path === 'targets.0.url' && editor.draft.targets[0]?.url.trim() === ''
-                    ? 'Type a target URL to run'
-                    : 'Fix the highlighted fields to run'}
-                </span>
-              )}
-              <RunStopButton
-                active={active}
-                stopping={run.phase === 'stopping'}
-                canRun={canRun}
-                onRun={start}
-                onStop={stop}
-                runLabel="Run"
-                testIds={{ run: 'run-button', stop: 'stop-button' }}
-                keys={{ run: runKey, stop: 'Esc' }}
-              />
-            </div>
-          </>
-        )}
-      </header>
-
-      {startupProblems.length > 0 && !problemsSeen && (
-        <div className="app-problems">
-          <StoreProblems problems={startupProblems} />
-          <button type="button" className="btn btn--ghost btn--sm" onClick={() => setProblemsSeen(true)}>
-            Dismiss
-          </button>
-        </div>
-      )}
-
-      {view === 'compare' && (
-        <CompareView
-          api={api}
-          draft={planDraft}
-          onDraftChange={setPlanDraft}
-          run={comparison}
-          onOpenHistory={openHistory}
-          source={planSource}
-          onFindCapacity={findCapacity}
-        />
-      )}
-      {view === 'capacity' && (
-        <CapacityView
-          api={api}
-          draft={capacityDraft}
-          onDraftChange={setCapacityDraft}
-          run={capacity}
-          onOpenHistory={openHistory}
-          source={capacitySource}
-        />
-      )}
-      {view === 'history' && (
-        <HistoryView
-          api={api}
-          openId={historyToOpen}
-          onOpened={clearHistoryToOpen}
-          onLoadScenario={loadScenario}
-          onLoadPlan={loadPlan}
-          onLoadCapacity={loadCapacity}
-        />
-      )}
-      {view === 'presets' && <PresetsView api={api} onOpen={openPreset} />}
-      {view === 'run' && (
-        <main className="workspace">
-          <aside className="editor-pane" aria-label="Scenario">
-            <ScenarioEditor state={editor} disabled={active} />
-          </aside>
-
-          <div className="results-pane">
-            <Alert tone="error" testId="run-failed">
-              {run.errors.length > 0 ? run.errors.map((e) => e.message).join(' ') : null}
-            </Alert>
-            <Alert tone="warn">{notice}</Alert>
-            {run.phase === 'idle' ? (
-              <Welcome runKey={runKey} seeds={<SeedPresets api={api} onOpen={openPreset} />} />
-            ) : (
-              <>
-                <RunPanel state={run} shown={shown} onPick={setPicked} />
-                {shownResult && <ReportSummary result={shownResult} onRunAnyway={runAnyway} />}
-                {hasTimeline && chartAbout && (
-                  <LiveCharts
-                    feeds={runStore.feeds}
-                    targetIndex={shown}
-                    generation={run.generation}
-                    about={chartAbout}
-                    load={run.plan?.load ?? null}
-                  />
-                )}
-                {shown !== null && chartAbout && (
-                  <ServerPanel
-                    feeds={runStore.feeds}
-                    targetIndex={shown}
-                    generation={run.generation}
-                    about={chartAbout}
-                    monitor={shownTargetSpec?.monitor}
-                    live={run.live[shown]?.server}
-                    resources={shownResult?.serverResources}
-                  />
-                )}
-                {shown !== null && <ReportDetails results={run.results} shown={shown} />}
-                {run.phase === 'done' && run.results.some(isResult) && (
-                  <>
-                    <ResultExports results={run.results.filter(isResult)} name={run.plan?.name ?? 'run'} />
-                    <SavedNote
-                      historyId={savedId}
-                      error={saveError}
-                      testId="run-saved"
-                      onOpen={openHistory}
-                    />
-                  </>
-                )}
-              </>
-            )}
+    <MatrixColumnsContext.Provider value={work.columnChoice}>
+      <div className="app">
+        <header className="topbar">
+          <div className="brand">
+            <span className="brand__mark" aria-hidden="true" />
+            <span className="brand__name">Trebuchet</span>
           </div>
-        </main>
-      )}
-    </div>
-  );
-}
+          <ViewTabs
+            view={view}
+            onChange={setView}
+            busy={{ run: active, compare: comparing, capacity: searching }}
+          />
+          {view === 'run' && (
+            <>
+              <input
+                className="input input--ghost topbar__name"
+                aria-label="Scenario name"
+                value={editor.draft.name}
+                disabled={active}
+                data-testid="scenario-name"
+                onChange={(e) => editor.update((d) => ({ ...d, name: e.target.value }))}
+              />
+              <div className="topbar__actions">
+                <SavePresetButton
+                  api={api}
+                  content={check.ok ? { kind: 'scenario', scenario: check.scenario } : null}
+                  defaultName={editor.draft.name}
+                  onSaved={() => settleRun(editor.draft)}
+                  testId="save-scenario-preset"
+                />
+                {!canRun && !active && firstIssue && (
+                  <span className="topbar__hint" data-testid="run-blocked">
+                    {firstIssue.path === 'targets.0.url' && editor.draft.targets[0]?.url.trim() === ''
+                      ? 'Type a target URL to run'
+                      : 'Fix the highlighted fields to run'}
+                  </span>
+                )}
+                <RunStopButton
+                  active={active}
+                  stopping={run.phase === 'stopping'}
+                  canRun={canRun}
+                  onRun={start}
+                  onStop={stop}
+                  runLabel="Run"
+                  testIds={{ run: 'run-button', stop: 'stop-button' }}
+                  keys={{ run: runKey, stop: 'Esc' }}
+                />
+              </div>
+            </>
+          )}
+        </header>
 
-function Welcome({ runKey, seeds }: { runKey: string; seeds: ReactNode }) {
-  return (
-    <section className="welcome card" data-testid="welcome">
-      <h1>Benchmark a web server</h1>
-      <ol>
-        <li>
-          Type the URL of a server you run, e.g. <code>http://127.0.0.1:8080/</code>.
-        </li>
-        <li>Keep the defaults or set connections and duration.</li>
-        <li>
-          Press <strong>Run</strong> (<kbd>{runKey}</kbd>) and watch throughput and latency live;{' '}
-          <kbd>Esc</kbd> stops and keeps what was measured.
-        </li>
-      </ol>
-      {seeds}
-      <dl className="welcome__views" data-testid="welcome-views">
-        <div>
-          <dt>Compare</dt>
-          <dd>{VIEW_HINTS.compare}</dd>
-        </div>
-        <div>
-          <dt>Capacity</dt>
-          <dd>{VIEW_HINTS.capacity}</dd>
-        </div>
-      </dl>
-      <p className="muted small">
-        Closed model: N connections as fast as the server answers (ab, wrk). Open model: a fixed request rate
-        (vegeta) for honest latency under load.
-      </p>
-    </section>
+        {startupProblems.length > 0 && !problemsSeen && (
+          <div className="app-problems">
+            <StoreProblems problems={startupProblems} />
+            <button type="button" className="btn btn--ghost btn--sm" onClick={() => setProblemsSeen(true)}>
+              Dismiss
+            </button>
+          </div>
+        )}
+
+        {view === 'compare' && (
+          <CompareView
+            api={api}
+            draft={compareWork.draft}
+            onDraftChange={setPlanDraft}
+            onSaved={() => settlePlan(compareWork.draft)}
+            run={comparison}
+            onOpenHistory={openHistory}
+            source={compareWork.source}
+            onFindCapacity={findCapacity}
+          />
+        )}
+        {view === 'capacity' && (
+          <CapacityView
+            api={api}
+            draft={capacityWork.draft}
+            onDraftChange={setCapacityDraft}
+            onSaved={() => settleCapacity(capacityWork.draft)}
+            run={capacity}
+            onOpenHistory={openHistory}
+            source={capacityWork.source}
+          />
+        )}
+        {view === 'history' && (
+          <HistoryView
+            api={api}
+            openId={historyToOpen}
+            onOpened={clearHistoryToOpen}
+            onLoadScenario={loadScenario}
+            onLoadPlan={loadPlan}
+            onLoadCapacity={loadCapacity}
+          />
+        )}
+        {view === 'presets' && <PresetsView api={api} onOpen={openPreset} />}
+        {view === 'run' && (
+          <main className="workspace">
+            <aside className="editor-pane" aria-label="Scenario">
+              <ScenarioEditor state={editor} disabled={active} />
+            </aside>
+
+            <div className="results-pane">
+              <Alert tone="error" testId="run-failed">
+                {run.errors.length > 0 ? run.errors.map((e) => e.message).join(' ') : null}
+              </Alert>
+              <Alert tone="warn">{notice}</Alert>
+              {run.phase === 'idle' ? (
+                <Welcome runKey={runKey} seeds={<SeedPresets api={api} onOpen={openPreset} />} />
+              ) : (
+                <>
+                  <RunPanel state={run} shown={shown} onPick={setPicked} />
+                  {shownResult && <ReportSummary result={shownResult} onRunAnyway={runAnyway} />}
+                  {hasTimeline && chartAbout && (
+                    <LiveCharts
+                      feeds={runStore.feeds}
+                      targetIndex={shown}
+                      generation={run.generation}
+                      about={chartAbout}
+                      load={run.plan?.load ?? null}
+                    />
+                  )}
+                  {shown !== null && chartAbout && (
+                    <ServerPanel
+                      feeds={runStore.feeds}
+                      targetIndex={shown}
+                      generation={run.generation}
+                      about={chartAbout}
+                      monitor={shownTargetSpec?.monitor}
+                      live={run.live[shown]?.server}
+                      resources={shownResult?.serverResources}
+                    />
+                  )}
+                  {shown !== null && <ReportDetails results={run.results} shown={shown} />}
+                  {run.phase === 'done' && run.results.some(isResult) && (
+                    <>
+                      <ResultExports results={run.results.filter(isResult)} name={run.plan?.name ?? 'run'} />
+                      <SavedNote
+                        historyId={savedId}
+                        error={saveError}
+                        testId="run-saved"
+                        onOpen={openHistory}
+                      />
+                    </>
+                  )}
+                </>
+              )}
+            </div>
+          </main>
+        )}
+        {replacing && (
+          <ReplaceDraftDialog
+            what={
+              replacing.kind === 'scenario'
+                ? 'scenario'
+                : replacing.kind === 'capacity'
+                  ? 'capacity search'
+                  : 'comparison'
+            }
+            presetName={replacing.name}
+            onReplace={() => openPresetNow(replacing)}
+            onKeep={() => keepEditing(replacing)}
+          />
+        )}
+      </div>
+    </MatrixColumnsContext.Provider>
   );
 }

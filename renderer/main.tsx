@@ -8,17 +8,33 @@ import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { connectApi, onHostConnectionChange, type TrebuchetApi } from './api/index.ts';
 import { App } from './App.tsx';
+import { defaultUiSettings, type UiSettings } from '../shared/records/settings.ts';
 import { errorText } from './lib/errors.ts';
 
 /** Connects to the host, then shows the app; a lost web-host connection shows a banner. */
 function Root() {
   const [api, setApi] = useState<TrebuchetApi | null>(null);
+  const [settings, setSettings] = useState<UiSettings | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [connected, setConnected] = useState(true);
 
   useEffect(() => onHostConnectionChange(setConnected), []);
   useEffect(() => {
-    connectApi().then(setApi, (e: unknown) => setFailure(errorText(e)));
+    connectApi().then(
+      async (connected) => {
+        // What the host kept (drafts, the view, columns); a host that cannot say starts the app fresh.
+        const kept = await connected.settings.get().then(
+          (reply) => reply.ui,
+          (error: unknown) => {
+            console.warn('trebuchet: the kept settings could not be read:', error);
+            return defaultUiSettings();
+          },
+        );
+        setSettings(kept);
+        setApi(connected);
+      },
+      (e: unknown) => setFailure(errorText(e)),
+    );
   }, []);
 
   if (failure) {
@@ -29,7 +45,7 @@ function Root() {
       </div>
     );
   }
-  if (!api) return <div className="boot" aria-busy="true" />;
+  if (!api || !settings) return <div className="boot" aria-busy="true" />;
   return (
     <>
       {!connected && (
@@ -37,7 +53,7 @@ function Root() {
           Connection to the host lost — reconnecting…
         </div>
       )}
-      <App api={api} />
+      <App api={api} settings={settings} />
     </>
   );
 }

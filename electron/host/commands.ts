@@ -105,6 +105,8 @@ export function createCommandHandlers({
     'history.get': ({ id }) => history.get(id),
     'history.rename': ({ id, name }) => history.rename(id, name),
     'history.delete': async ({ id }) => ({ deleted: await history.delete(id) }),
+    'settings.get': () => ({ ui: stores.settings.ui(), file: stores.settings.path }),
+    'settings.set': ({ ui }) => ({ ui: stores.settings.setUi(ui), file: stores.settings.path }),
   };
 }
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { app, BrowserWindow, ipcMain, protocol, session } from 'electron';
+import { app, BrowserWindow, ipcMain, protocol, screen, session } from 'electron';
 import { createCommandHandlers } from '../host/commands.ts';
 import { createHostServices, type HostServices } from '../host/services.ts';
 import { openDesktopStores } from '../stores/electron-adapter.ts';
@@ -7,6 +7,7 @@ import { APP_ORIGIN, APP_START_URL, registerAppScheme, serveRenderer } from './a
 import { openAppWindow, stopRunsBeforeQuit, type AppShell } from './app-shell.ts';
 import { registerIpcHandlers } from './ipc.ts';
 import { hardenSession } from './security.ts';
+import { visibleBounds } from './window-bounds.ts';
 
 // Wiring only: every piece lives in a module of its own, tested with a mocked electron.
 registerAppScheme(protocol);
@@ -24,7 +25,8 @@ app
   .then(async () => {
     hardenSession(session.defaultSession, APP_ORIGIN);
     serveRenderer(session.defaultSession.protocol, path.join(app.getAppPath(), 'dist', 'renderer'));
-    const ready = createHostServices({ stores: await openDesktopStores(), appVersion: app.getVersion() });
+    const stores = await openDesktopStores();
+    const ready = createHostServices({ stores, appVersion: app.getVersion() });
     services = ready;
     const shell: AppShell = {
       services: ready,
@@ -33,6 +35,18 @@ app
         preloadPath: path.join(app.getAppPath(), 'dist', 'preload', 'index.cjs'),
         url: APP_START_URL,
         devTools: !app.isPackaged,
+        get bounds() {
+          // Read at each opening: the displays may have changed since the last.
+          const last = stores.settings.window();
+          return (
+            last &&
+            visibleBounds(
+              last,
+              screen.getAllDisplays().map((d) => d.workArea),
+            )
+          );
+        },
+        onBounds: (bounds) => stores.settings.setWindow(bounds),
       },
     };
     registerIpcHandlers({

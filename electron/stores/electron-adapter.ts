@@ -1,4 +1,5 @@
 import { app, safeStorage } from 'electron';
+import { DesktopSettingsStore } from './desktop-settings.ts';
 import { openStores, type Stores } from './index.ts';
 import type { SecretCipher } from './secrets.ts';
 
@@ -26,5 +27,6 @@ export function openDesktopStores(opts: { allowPlaintextSecretsInHistory?: boole
     dataDir: app.getPath('userData'),
     cipher: safeStorageCipher,
     allowPlaintextSecretsInHistory: opts.allowPlaintextSecretsInHistory,
+    settings: (dir) => new DesktopSettingsStore({ dir }),
   });
 }

@@ -5,6 +5,7 @@ import { builtInPresets } from './built-in-presets.ts';
 import { openHistoryStore, type HistoryStore } from './history-store.ts';
 import { PresetStore } from './preset-store.ts';
 import type { SecretCipher } from './secrets.ts';
+import { FileSettingsStore, type SettingsStore } from './settings-store.ts';
 
 /** The name the default data directory is made of: ~/.config/trebuchet-nodejs on Linux. */
 const APP_NAME = 'trebuchet';
@@ -20,6 +21,8 @@ export function defaultDataDir(): string {
 export interface Stores {
   presets: PresetStore;
   history: HistoryStore;
+  /** The UI's settings (drafts, view, columns; the desktop's window): one store per host. */
+  settings: SettingsStore;
   /** Where presets/ and history/ live. */
   dataDir: string;
   /** Everything either store set aside or could not decrypt, for the UI to show. */
@@ -34,11 +37,13 @@ export interface OpenStoresOptions {
   /** Keep secret header values of saved runs as plain text when there is no cipher (else cleared). */
   allowPlaintextSecretsInHistory?: boolean;
   now?: () => Date;
+  /** The desktop's electron-store (electron-adapter.ts); the web host's file in dataDir otherwise. */
+  settings?: (dataDir: string) => SettingsStore;
 }
 
 /**
  * Opens the preset store (with the built-in presets) and the run history side by side:
- * <dataDir>/presets/ and <dataDir>/history/. The web host and the CLI call this directly;
+ * <dataDir>/presets/ and <dataDir>/history/, and the host's settings. The web host and the CLI call this directly;
  * the desktop calls openDesktopStores() in electron-adapter.ts.
  */
 export async function openStores(opts: OpenStoresOptions = {}): Promise<Stores> {
@@ -55,10 +60,12 @@ export async function openStores(opts: OpenStoresOptions = {}): Promise<Stores> 
     allowPlaintextSecrets: opts.allowPlaintextSecretsInHistory,
     now: opts.now,
   });
+  const settings = opts.settings?.(dataDir) ?? new FileSettingsStore({ dir: dataDir, now: opts.now });
   return {
     presets,
     history,
+    settings,
     dataDir,
-    problems: () => [...presets.problems(), ...history.problems()],
+    problems: () => [...presets.problems(), ...history.problems(), ...settings.problems()],
   };
 }

@@ -7,6 +7,7 @@ import {
   type HistorySummary,
   type RunRecord,
 } from '../records/history.ts';
+import { uiSettingsSchema, type UiSettings } from '../records/settings.ts';
 import { presetDraftSchema, presetIdSchema, presetNameSchema, type Preset } from '../records/presets.ts';
 import {
   type ExportOutcome,
@@ -18,7 +19,7 @@ import {
 /**
  * The one contract between the UI and a host (Electron main over IPC, the web host over a
  * WebSocket). Each command has an input schema (validated by the host) and an output type.
- * Areas: app, jobs, presets, history. The command names and the reply envelope live in
+ * Areas: app, jobs, presets, history, settings. The command names and the reply envelope live in
  * shared/contract/command-names.ts (no zod there, so the preload can bundle them); they are
  * re-exported here. Jobs of every kind (runs, comparisons, capacity searches) start, stop,
  * stream and come back after a reload the same way: shared/contract/jobs.ts. The client
@@ -77,6 +78,9 @@ export const commandInputSchemas = {
   'history.get': z.strictObject({ id: historyIdSchema }),
   'history.rename': z.strictObject({ id: historyIdSchema, name: historyNameSchema }),
   'history.delete': z.strictObject({ id: historyIdSchema }),
+  'settings.get': noInput,
+  /** The parts of the UI's settings given replace the kept ones; the others stay. */
+  'settings.set': z.strictObject({ ui: uiSettingsSchema.partial() }),
 } as const satisfies Record<CommandName, z.ZodType>;
 
 /** Which host the UI talks to, for the About line and host-specific hints. */
@@ -139,6 +143,14 @@ export interface CommandOutputs {
   'history.get': RunRecord;
   'history.rename': HistorySummary;
   'history.delete': { deleted: boolean };
+  'settings.get': SettingsReply;
+  'settings.set': SettingsReply;
+}
+
+/** The UI's settings as the host keeps them, and where (a file; the desktop's is electron-store's). */
+export interface SettingsReply {
+  ui: UiSettings;
+  file: string;
 }
 
 /** What a caller passes (defaults may be omitted). */

@@ -26,6 +26,8 @@ export const COMMAND_NAMES = [
   'history.get',
   'history.rename',
   'history.delete',
+  'settings.get',
+  'settings.set',
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 

@@ -96,7 +96,7 @@ export function summarizePreset(
 
 /** A store file that could not be read: kept aside under another name, reported, never wiped. */
 export interface StoreProblem {
-  store: 'presets' | 'history';
+  store: 'presets' | 'history' | 'settings';
   /** The file that was broken. */
   file: string;
   /** Where it was moved (kept for the user to inspect); null when nothing was moved. */

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { startWebHost, type WebHost } from '../../electron/host/server.ts';
+import { WEB_SETTINGS_FILE } from '../../electron/stores/settings-store.ts';
 import { launchChromium, type TestBrowser } from '../helpers/browser.ts';
 import { openApp, type AppPage } from './app-page.ts';
 
@@ -55,6 +56,9 @@ export function useE2eApp(hostOptions: { filesDir?: string } = {}): E2eApp {
       expect(app.errors).toEqual([]);
       await app.page.close();
     }
+    // Each test starts as a fresh install would: no kept drafts, the Run view (the host reads
+    // its settings file again when it is gone).
+    if (dataDir) rmSync(join(dataDir, WEB_SETTINGS_FILE), { force: true });
   });
 
   afterAll(async () => {

@@ -437,3 +437,22 @@ describe('jobs in progress, for a reloaded page (jobs.active) and a reconnected 
     expect(end.map(what)).toEqual(['result 1', 'done']);
   });
 });
+
+describe('settings commands', () => {
+  it('answers the defaults, keeps a patch in web-settings.json, and refuses a bad field naming it', async () => {
+    const first = await call('settings.get');
+    expect(first.ui.view).toBe('run');
+    expect(first.file).toBe(path.join(dataDir, 'web-settings.json'));
+    const set = await call('settings.set', { ui: { view: 'compare', matrixColumns: ['rps', 'p99'] } });
+    expect(set.ui).toMatchObject({ view: 'compare', matrixColumns: ['rps', 'p99'], drafts: { run: null } });
+    const onDisk = JSON.parse(await readFile(first.file, 'utf8')) as {
+      version: number;
+      ui: { view: string };
+    };
+    expect(onDisk.version).toBe(1);
+    expect(onDisk.ui.view).toBe('compare');
+    expect(await callError('settings.set', { ui: { view: 'nowhere' } })).toMatch(/ui\.view/);
+    expect(await callError('settings.set', { ui: {}, window: { x: 0 } })).toMatch(/window: unknown field/);
+    expect((await call('settings.get')).ui.view).toBe('compare');
+  });
+});

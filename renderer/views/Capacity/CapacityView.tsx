@@ -20,6 +20,8 @@ interface CapacityViewProps {
   api: TrebuchetApi;
   draft: CapacityDraft;
   onDraftChange: (change: (d: CapacityDraft) => CapacityDraft) => void;
+  /** The draft was saved as a preset (it is no longer unsaved). */
+  onSaved?: () => void;
   run: Job<'capacity', CapacitySlice>;
   /** Shows the saved search in History. */
   onOpenHistory: (historyId: string) => void;
@@ -28,7 +30,15 @@ interface CapacityViewProps {
 }
 
 /** The Capacity mode: servers and a goal on the left; the steps, the knee and the answer on the right. */
-export function CapacityView({ api, draft, onDraftChange, run, onOpenHistory, source }: CapacityViewProps) {
+export function CapacityView({
+  api,
+  draft,
+  onDraftChange,
+  onSaved,
+  run,
+  onOpenHistory,
+  source,
+}: CapacityViewProps) {
   const check = useMemo(() => checkCapacityDraft(draft), [draft]);
   const [revealed, setRevealed] = useState(false);
   const state = useMemo(() => capacityRun(run.state), [run.state]);
@@ -49,6 +59,7 @@ export function CapacityView({ api, draft, onDraftChange, run, onOpenHistory, so
             api={api}
             content={check.ok ? { kind: 'capacity', plan: check.plan } : null}
             defaultName={draft.name}
+            onSaved={onSaved}
             testId="save-capacity-preset"
           />
           <RunStopButton

@@ -21,6 +21,8 @@ interface CompareViewProps {
   api: TrebuchetApi;
   draft: PlanDraft;
   onDraftChange: (change: (d: PlanDraft) => PlanDraft) => void;
+  /** The draft was saved as a preset (it is no longer unsaved). */
+  onSaved?: () => void;
   run: Job<'comparison', ComparisonSlice>;
   /** Shows a saved run (the finished comparison) in History. */
   onOpenHistory: (historyId: string) => void;
@@ -35,6 +37,7 @@ export function CompareView({
   api,
   draft,
   onDraftChange,
+  onSaved,
   run,
   onOpenHistory,
   source,
@@ -82,6 +85,7 @@ export function CompareView({
             api={api}
             content={check.ok ? { kind: 'comparison', plan: check.plan } : null}
             defaultName={draft.name}
+            onSaved={onSaved}
             testId="save-comparison-preset"
           />
           <button

@@ -2,13 +2,14 @@ import { useState } from 'react';
 import type { CellOutcome } from '../../../shared/comparison/cells.ts';
 import { cellLabel, type ComparisonPlan } from '../../../shared/comparison/plan.ts';
 import { formatRunReport } from '../../../shared/format/report.ts';
-import { LAYOUT_NAMES, planReport, type MatrixColumnId } from '../../../shared/comparison/report-settings.ts';
+import { LAYOUT_NAMES, planReport } from '../../../shared/comparison/report-settings.ts';
 import { runVerdict, verdictTone } from '../../../shared/verdict/verdict.ts';
 import { TargetStrip } from '../../components/TargetStrip.tsx';
 import { formatRateValue } from '../../../shared/format/units.ts';
 import { RunReport } from '../../report/RunReport.tsx';
 import { ComparisonReport } from './ComparisonReport.tsx';
 import { openedRun } from './matrixView.ts';
+import { useMatrixColumns } from '../../settings/matrixColumns.ts';
 
 interface ComparisonResultsProps {
   plan: ComparisonPlan;
@@ -23,8 +24,8 @@ interface ComparisonResultsProps {
 export function ComparisonResults({ plan, outcomes, status, opened, onOpen }: ComparisonResultsProps) {
   // The run just closed, so its cell's button gets the focus back.
   const [closed, setClosed] = useState<number | null>(null);
-  // The columns picked for this plan's matrix, kept while a cell's run is open.
-  const [picked, setPicked] = useState<{ plan: ComparisonPlan; columns: MatrixColumnId[] } | null>(null);
+  // The columns as last picked, kept in the settings: the same after a cell's run, a reload, another comparison.
+  const picked = useMatrixColumns();
   const run = opened === null ? null : openedRun(outcomes, opened);
   if (run === null || opened === null) {
     return (
@@ -34,8 +35,8 @@ export function ComparisonResults({ plan, outcomes, status, opened, onOpen }: Co
         status={status}
         onOpenRun={onOpen}
         returnFocus={closed}
-        shownColumns={picked?.plan === plan ? picked.columns : null}
-        onColumns={(columns) => setPicked({ plan, columns })}
+        shownColumns={picked.columns}
+        onColumns={picked.onColumns}
       />
     );
   }

@@ -1,0 +1,56 @@
+import { useEffect, useRef } from 'react';
+import { Dialog } from '../components/Dialog.tsx';
+
+/**
+ * Asked before a preset replaces a draft edited since it was opened or saved. Keep editing is
+ * the safe answer: the dialog's first button and Esc, and the focus starts on it.
+ */
+export function ReplaceDraftDialog({
+  what,
+  presetName,
+  onReplace,
+  onKeep,
+}: {
+  /** The draft, in words: "comparison", "scenario", "capacity search". */
+  what: string;
+  presetName: string;
+  onReplace: () => void;
+  onKeep: () => void;
+}) {
+  const keep = useRef<HTMLButtonElement>(null);
+  // After the dialog's showModal(), which focuses its first control (the close button).
+  useEffect(() => keep.current?.focus(), []);
+  return (
+    <Dialog
+      title={`Replace the unsaved ${what}?`}
+      onClose={onKeep}
+      testId="replace-draft-dialog"
+      footer={
+        <>
+          <button
+            type="button"
+            className="btn btn--secondary"
+            ref={keep}
+            data-testid="replace-draft-keep"
+            onClick={onKeep}
+          >
+            Keep editing
+          </button>
+          <button
+            type="button"
+            className="btn btn--primary"
+            data-testid="replace-draft-confirm"
+            onClick={onReplace}
+          >
+            Replace
+          </button>
+        </>
+      }
+    >
+      <p>
+        The {what} you are editing has changes that are not saved as a preset. Opening “{presetName}” replaces
+        them.
+      </p>
+    </Dialog>
+  );
+}
