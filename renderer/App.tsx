@@ -225,171 +225,163 @@ export function App({ api, settings = START }: { api: TrebuchetApi; settings?: U
     [shownTargetSpec, load, startedAt],
   );
 
-  return (
-    <MatrixColumnsContext.Provider value={work.columnChoice}>
-      <div className="app">
-        <header className="topbar">
-          <div className="brand">
-            <span className="brand__mark" aria-hidden="true" />
-            <span className="brand__name">Trebuchet</span>
-          </div>
-          <ViewTabs
-            view={view}
-            onChange={setView}
-            busy={{ run: active, compare: comparing, capacity: searching }}
-          />
-          {view === 'run' && (
-            <>
-              <input
-                className="input input--ghost topbar__name"
-                aria-label="Scenario name"
-                value={editor.draft.name}
-                disabled={active}
-                data-testid="scenario-name"
-                onChange={(e) => editor.update((d) => ({ ...d, name: e.target.value }))}
-              />
-              <div className="topbar__actions">
-                <SavePresetButton
-                  api={api}
-                  content={check.ok ? { kind: 'scenario', scenario: check.scenario } : null}
-                  defaultName={editor.draft.name}
-                  onSaved={() => settleRun(editor.draft)}
-                  testId="save-scenario-preset"
-                />
-                {!canRun && !active && firstIssue && (
-                  <span className="topbar__hint" data-testid="run-blocked">
-                    {firstIssue.path === 'targets.0.url' && editor.draft.targets[0]?.url.trim() === ''
-                      ? 'Type a target URL to run'
-                      : 'Fix the highlighted fields to run'}
-                  </span>
-                )}
-                <RunStopButton
-                  active={active}
-                  stopping={run.phase === 'stopping'}
-                  canRun={canRun}
-                  onRun={start}
-                  onStop={stop}
-                  runLabel="Run"
-                  testIds={{ run: 'run-button', stop: 'stop-button' }}
-                  keys={{ run: runKey, stop: 'Esc' }}
-                />
-              </div>
-            </>
-          )}
-        </header>
-
-        {startupProblems.length > 0 && !problemsSeen && (
-          <div className="app-problems">
-            <StoreProblems problems={startupProblems} />
-            <button type="button" className="btn btn--ghost btn--sm" onClick={() => setProblemsSeen(true)}>
-              Dismiss
-            </button>
-          </div>
-        )}
-
-        {view === 'compare' && (
-          <CompareView
-            api={api}
-            draft={compareWork.draft}
-            onDraftChange={setPlanDraft}
-            onSaved={() => settlePlan(compareWork.draft)}
-            run={comparison}
-            onOpenHistory={openHistory}
-            source={compareWork.source}
-            onFindCapacity={findCapacity}
-          />
-        )}
-        {view === 'capacity' && (
-          <CapacityView
-            api={api}
-            draft={capacityWork.draft}
-            onDraftChange={setCapacityDraft}
-            onSaved={() => settleCapacity(capacityWork.draft)}
-            run={capacity}
-            onOpenHistory={openHistory}
-            source={capacityWork.source}
-          />
-        )}
-        {view === 'history' && (
-          <HistoryView
-            api={api}
-            openId={historyToOpen}
-            onOpened={clearHistoryToOpen}
-            onLoadScenario={loadScenario}
-            onLoadPlan={loadPlan}
-            onLoadCapacity={loadCapacity}
-          />
-        )}
-        {view === 'presets' && <PresetsView api={api} onOpen={openPreset} />}
+  const page = (
+    <div className="app">
+      <header className="topbar">
+        <div className="brand">
+          <span className="brand__mark" aria-hidden="true" />
+          <span className="brand__name">Trebuchet</span>
+        </div>
+        <ViewTabs
+          view={view}
+          onChange={setView}
+          busy={{ run: active, compare: comparing, capacity: searching }}
+        />
         {view === 'run' && (
-          <main className="workspace">
-            <aside className="editor-pane" aria-label="Scenario">
-              <ScenarioEditor state={editor} disabled={active} />
-            </aside>
-
-            <div className="results-pane">
-              <Alert tone="error" testId="run-failed">
-                {run.errors.length > 0 ? run.errors.map((e) => e.message).join(' ') : null}
-              </Alert>
-              <Alert tone="warn">{notice}</Alert>
-              {run.phase === 'idle' ? (
-                <Welcome runKey={runKey} seeds={<SeedPresets api={api} onOpen={openPreset} />} />
-              ) : (
-                <>
-                  <RunPanel state={run} shown={shown} onPick={setPicked} />
-                  {shownResult && <ReportSummary result={shownResult} onRunAnyway={runAnyway} />}
-                  {hasTimeline && chartAbout && (
-                    <LiveCharts
-                      feeds={runStore.feeds}
-                      targetIndex={shown}
-                      generation={run.generation}
-                      about={chartAbout}
-                      load={run.plan?.load ?? null}
-                    />
-                  )}
-                  {shown !== null && chartAbout && (
-                    <ServerPanel
-                      feeds={runStore.feeds}
-                      targetIndex={shown}
-                      generation={run.generation}
-                      about={chartAbout}
-                      monitor={shownTargetSpec?.monitor}
-                      live={run.live[shown]?.server}
-                      resources={shownResult?.serverResources}
-                    />
-                  )}
-                  {shown !== null && <ReportDetails results={run.results} shown={shown} />}
-                  {run.phase === 'done' && run.results.some(isResult) && (
-                    <>
-                      <ResultExports results={run.results.filter(isResult)} name={run.plan?.name ?? 'run'} />
-                      <SavedNote
-                        historyId={savedId}
-                        error={saveError}
-                        testId="run-saved"
-                        onOpen={openHistory}
-                      />
-                    </>
-                  )}
-                </>
+          <>
+            <input
+              className="input input--ghost topbar__name"
+              aria-label="Scenario name"
+              value={editor.draft.name}
+              disabled={active}
+              data-testid="scenario-name"
+              onChange={(e) => editor.update((d) => ({ ...d, name: e.target.value }))}
+            />
+            <div className="topbar__actions">
+              <SavePresetButton
+                api={api}
+                content={check.ok ? { kind: 'scenario', scenario: check.scenario } : null}
+                defaultName={editor.draft.name}
+                onSaved={() => settleRun(editor.draft)}
+                testId="save-scenario-preset"
+              />
+              {!canRun && !active && firstIssue && (
+                <span className="topbar__hint" data-testid="run-blocked">
+                  {firstIssue.path === 'targets.0.url' && editor.draft.targets[0]?.url.trim() === ''
+                    ? 'Type a target URL to run'
+                    : 'Fix the highlighted fields to run'}
+                </span>
               )}
+              <RunStopButton
+                active={active}
+                stopping={run.phase === 'stopping'}
+                canRun={canRun}
+                onRun={start}
+                onStop={stop}
+                runLabel="Run"
+                testIds={{ run: 'run-button', stop: 'stop-button' }}
+                keys={{ run: runKey, stop: 'Esc' }}
+              />
             </div>
-          </main>
+          </>
         )}
-        {replacing && (
-          <ReplaceDraftDialog
-            what={
-              replacing.kind === 'scenario'
-                ? 'scenario'
-                : replacing.kind === 'capacity'
-                  ? 'capacity search'
-                  : 'comparison'
-            }
-            presetName={replacing.name}
-            onReplace={() => openPresetNow(replacing)}
-            onKeep={() => keepEditing(replacing)}
-          />
-        )}
-      </div>
-    </MatrixColumnsContext.Provider>
+      </header>
+
+      {startupProblems.length > 0 && !problemsSeen && (
+        <div className="app-problems">
+          <StoreProblems problems={startupProblems} />
+          <button type="button" className="btn btn--ghost btn--sm" onClick={() => setProblemsSeen(true)}>
+            Dismiss
+          </button>
+        </div>
+      )}
+
+      {view === 'compare' && (
+        <CompareView
+          api={api}
+          draft={compareWork.draft}
+          onDraftChange={setPlanDraft}
+          onSaved={() => settlePlan(compareWork.draft)}
+          run={comparison}
+          onOpenHistory={openHistory}
+          source={compareWork.source}
+          onFindCapacity={findCapacity}
+        />
+      )}
+      {view === 'capacity' && (
+        <CapacityView
+          api={api}
+          draft={capacityWork.draft}
+          onDraftChange={setCapacityDraft}
+          onSaved={() => settleCapacity(capacityWork.draft)}
+          run={capacity}
+          onOpenHistory={openHistory}
+          source={capacityWork.source}
+        />
+      )}
+      {view === 'history' && (
+        <HistoryView
+          api={api}
+          openId={historyToOpen}
+          onOpened={clearHistoryToOpen}
+          onLoadScenario={loadScenario}
+          onLoadPlan={loadPlan}
+          onLoadCapacity={loadCapacity}
+        />
+      )}
+      {view === 'presets' && <PresetsView api={api} onOpen={openPreset} />}
+      {view === 'run' && (
+        <main className="workspace">
+          <aside className="editor-pane" aria-label="Scenario">
+            <ScenarioEditor state={editor} disabled={active} />
+          </aside>
+
+          <div className="results-pane">
+            <Alert tone="error" testId="run-failed">
+              {run.errors.length > 0 ? run.errors.map((e) => e.message).join(' ') : null}
+            </Alert>
+            <Alert tone="warn">{notice}</Alert>
+            {run.phase === 'idle' ? (
+              <Welcome runKey={runKey} seeds={<SeedPresets api={api} onOpen={openPreset} />} />
+            ) : (
+              <>
+                <RunPanel state={run} shown={shown} onPick={setPicked} />
+                {shownResult && <ReportSummary result={shownResult} onRunAnyway={runAnyway} />}
+                {hasTimeline && chartAbout && (
+                  <LiveCharts
+                    feeds={runStore.feeds}
+                    targetIndex={shown}
+                    generation={run.generation}
+                    about={chartAbout}
+                    load={run.plan?.load ?? null}
+                  />
+                )}
+                {shown !== null && chartAbout && (
+                  <ServerPanel
+                    feeds={runStore.feeds}
+                    targetIndex={shown}
+                    generation={run.generation}
+                    about={chartAbout}
+                    monitor={shownTargetSpec?.monitor}
+                    live={run.live[shown]?.server}
+                    resources={shownResult?.serverResources}
+                  />
+                )}
+                {shown !== null && <ReportDetails results={run.results} shown={shown} />}
+                {run.phase === 'done' && run.results.some(isResult) && (
+                  <>
+                    <ResultExports results={run.results.filter(isResult)} name={run.plan?.name ?? 'run'} />
+                    <SavedNote
+                      historyId={savedId}
+                      error={saveError}
+                      testId="run-saved"
+                      onOpen={openHistory}
+                    />
+                  </>
+                )}
+              </>
+            )}
+          </div>
+        </main>
+      )}
+      {replacing && (
+        <ReplaceDraftDialog
+          preset={replacing}
+          onReplace={() => openPresetNow(replacing)}
+          onKeep={() => keepEditing(replacing)}
+        />
+      )}
+    </div>
   );
+  return <MatrixColumnsContext.Provider value={work.columnChoice}>{page}</MatrixColumnsContext.Provider>;
 }

@@ -32,7 +32,7 @@ export function visibleBounds(saved: WindowBounds, workAreas: readonly Rectangle
 }
 
 /** How long the window rests before its place is written: a drag moves it many times a second. */
-export const SAVE_BOUNDS_DELAY_MS = 500;
+const SAVE_BOUNDS_DELAY_MS = 500;
 
 /**
  * Saves the window's place on every move and resize (debounced) and once more as it closes.

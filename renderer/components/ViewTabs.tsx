@@ -1,6 +1,8 @@
+import type { UiSettings } from '../../shared/records/settings.ts';
 import './ViewTabs.css';
 
-export type View = 'run' | 'compare' | 'capacity' | 'history' | 'presets';
+/** The app's views; the settings schema lists them, since the one shown last is kept. */
+export type View = UiSettings['view'];
 
 const VIEWS: readonly { view: View; label: string }[] = [
   { view: 'run', label: 'Run' },

@@ -1,23 +1,29 @@
 import { useEffect, useRef } from 'react';
+import type { Preset } from '../../shared/records/presets.ts';
 import { Dialog } from '../components/Dialog.tsx';
+
+/** The draft a preset of each kind replaces, in words. */
+const DRAFT_NAMES: Record<Preset['kind'], string> = {
+  scenario: 'scenario',
+  comparison: 'comparison',
+  capacity: 'capacity search',
+};
 
 /**
  * Asked before a preset replaces a draft edited since it was opened or saved. Keep editing is
  * the safe answer: the dialog's first button and Esc, and the focus starts on it.
  */
 export function ReplaceDraftDialog({
-  what,
-  presetName,
+  preset,
   onReplace,
   onKeep,
 }: {
-  /** The draft, in words: "comparison", "scenario", "capacity search". */
-  what: string;
-  presetName: string;
+  preset: Preset;
   onReplace: () => void;
   onKeep: () => void;
 }) {
   const keep = useRef<HTMLButtonElement>(null);
+  const what = DRAFT_NAMES[preset.kind];
   // After the dialog's showModal(), which focuses its first control (the close button).
   useEffect(() => keep.current?.focus(), []);
   return (
@@ -48,8 +54,8 @@ export function ReplaceDraftDialog({
       }
     >
       <p>
-        The {what} you are editing has changes that are not saved as a preset. Opening “{presetName}” replaces
-        them.
+        The {what} you are editing has changes that are not saved as a preset. Opening “{preset.name}”
+        replaces them.
       </p>
     </Dialog>
   );

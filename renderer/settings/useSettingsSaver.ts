@@ -6,7 +6,7 @@ import { keptSettings, type UiNow } from './keptSettings.ts';
 import type { useWorkDrafts } from './useWorkDrafts.ts';
 
 /** How long the page rests before its settings are sent: typing changes a draft at every key. */
-export const SAVE_SETTINGS_DELAY_MS = 400;
+const SAVE_SETTINGS_DELAY_MS = 400;
 
 /**
  * Sends the page's settings to the host once they have rested a moment, and at once when the

@@ -21,8 +21,8 @@ export const SETTINGS_VERSION = 1;
 /** Drafts hold at most a browser-picked file or two (LIMITS.uploadBytes each); a settings file past this is refused. */
 export const MAX_SETTINGS_BYTES = 8 * 1024 * 1024;
 
-export const SETTINGS_VIEWS = ['run', 'compare', 'capacity', 'history', 'presets'] as const;
-export const settingsViewSchema = z.enum(SETTINGS_VIEWS);
+const SETTINGS_VIEWS = ['run', 'compare', 'capacity', 'history', 'presets'] as const;
+const settingsViewSchema = z.enum(SETTINGS_VIEWS);
 
 /**
  * A draft is kept as the last form of it that validated (a scenario or a plan, with the
@@ -45,13 +45,12 @@ export const uiSettingsSchema = z.strictObject({
 });
 export type UiSettings = z.infer<typeof uiSettingsSchema>;
 export type UiSettingsPatch = Partial<z.input<typeof uiSettingsSchema>>;
-export type SettingsDraft<K extends keyof UiSettings['drafts']> = UiSettings['drafts'][K];
 
 const coordinate = z.number().int().min(-1_000_000).max(1_000_000);
 const extent = z.number().int().min(100).max(100_000);
 
 /** The desktop window's place and size in screen coordinates (before maximizing), and whether it was maximized. */
-export const windowBoundsSchema = z.strictObject({
+const windowBoundsSchema = z.strictObject({
   x: coordinate,
   y: coordinate,
   width: extent,

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
@@ -20,6 +20,25 @@ export interface E2eApp {
    * it must have run clean, then it is closed.
    */
   open(url?: string): Promise<AppPage>;
+}
+
+/** The settings file's version on disk; null when there is none. */
+const stampOf = (file: string): string | null => {
+  const st = statSync(file, { throwIfNoEntry: false });
+  return st ? `${st.ino}:${st.mtimeMs}` : null;
+};
+
+/**
+ * Removes the host's settings file once the pages just closed have stopped writing it: a page
+ * sends its last change as it is hidden, which the host may write a moment after the close.
+ */
+async function forgetSettings(file: string): Promise<void> {
+  for (let tries = 0; tries < 20; tries++) {
+    const before = stampOf(file);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    if (stampOf(file) === before) break;
+  }
+  rmSync(file, { force: true });
 }
 
 /**
@@ -58,7 +77,7 @@ export function useE2eApp(hostOptions: { filesDir?: string } = {}): E2eApp {
     }
     // Each test starts as a fresh install would: no kept drafts, the Run view (the host reads
     // its settings file again when it is gone).
-    if (dataDir) rmSync(join(dataDir, WEB_SETTINGS_FILE), { force: true });
+    if (dataDir) await forgetSettings(join(dataDir, WEB_SETTINGS_FILE));
   });
 
   afterAll(async () => {
