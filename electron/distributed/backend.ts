@@ -19,7 +19,7 @@ export interface ShardEnd {
   failure: string | null;
 }
 
-export interface ShardBackend {
+export interface DistributedBackend {
   /** Shown in messages: "local", "kubernetes (namespace ns)". */
   readonly name: string;
   /** Creates the plan's config and starts `count` shards told `startAt`. */

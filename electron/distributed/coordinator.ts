@@ -7,18 +7,19 @@
  * created is deleted at the end: on success, on a failed shard (the run's error names it and
  * says why) and on a stop.
  */
-import type { RunResult } from '../../shared/model/result.ts';
+import type { RunResult, Sample } from '../../shared/model/result.ts';
 import { LiveTicks } from '../../shared/distributed/live-ticks.ts';
 import { issuesOf, describeIssues } from '../../shared/model/validation.ts';
 import { shardSet } from '../../shared/shards/combine.ts';
 import { streamLineSchema } from '../../shared/shards/stream.ts';
 import { mergeShardResults } from '../engine/shards/merged-result.ts';
 import type { StartTarget, TargetRun } from '../jobs/target-run.ts';
-import type { ShardBackend } from './backend.ts';
+import { startServerMonitor, withServerResources } from '../monitor/server-monitor.ts';
+import type { DistributedBackend } from './backend.ts';
 import { portablePlan } from './plan-file.ts';
 
 export interface DistributedOptions {
-  backend: ShardBackend;
+  backend: DistributedBackend;
   count: number;
   /** Time from now to the common start: room to create, schedule and start every shard. */
   startMarginMs: number;
@@ -67,6 +68,18 @@ export function distributedTarget(options: DistributedOptions): StartTarget {
       if (stopping) return null;
       const ticks = new LiveTicks(count);
       const results: (RunResult | null)[] = Array.from({ length: count }, () => null);
+      // The target's server watched from here, on the merged ticks, as beside a local run.
+      const monitor = await startServerMonitor(scenario.targets[targetIndex]!, {
+        options: scenario.options,
+        onSample: (reading) => on.reading(reading),
+      });
+      const emit = (samples: readonly Sample[]): void => {
+        for (const s of samples) {
+          on.sample(s);
+          monitor?.tick(s);
+        }
+      };
+      let merged: RunResult | null = null;
       try {
         await backend.start({
           planText: JSON.stringify(plan),
@@ -81,10 +94,10 @@ export function distributedTarget(options: DistributedOptions): StartTarget {
           for await (const text of backend.lines(index)) {
             if (text.trim() === '') continue;
             const line = parseLine(index, text);
-            if (line.type === 'tick') for (const s of ticks.add(index, line.sample)) on.sample(s);
+            if (line.type === 'tick') emit(ticks.add(index, line.sample));
             else results[index] = line.result;
           }
-          for (const s of ticks.end(index)) on.sample(s);
+          emit(ticks.end(index));
         };
         // A shard is done when its stream ended with its result; one that ended without one failed.
         const shard = async (index: number): Promise<void> => {
@@ -94,14 +107,18 @@ export function distributedTarget(options: DistributedOptions): StartTarget {
           }
         };
         await Promise.all(Array.from({ length: count }, (_, i) => shard(i)));
+        const got = results.flatMap((r, i) => (r ? [{ file: `shard ${i}`, result: r }] : []));
+        if (got.length === count) {
+          const set = shardSet(got);
+          if (!set.ok) throw new Error(`the shards' results do not make one plan: ${set.message}`);
+          merged = mergeShardResults(set.shards);
+        }
       } finally {
         await backend.cleanup();
+        if (!merged) await monitor?.stop({ seconds: 0, requests: 0 });
       }
-      const got = results.flatMap((r, i) => (r ? [{ file: `shard ${i}`, result: r }] : []));
-      if (got.length < count) return null; // stopped before every shard reported
-      const set = shardSet(got);
-      if (!set.ok) throw new Error(`the shards' results do not make one plan: ${set.message}`);
-      return mergeShardResults(set.shards);
+      // Stopped before every shard reported: nothing whole to keep.
+      return merged ? withServerResources(merged, monitor) : null;
     })();
     return {
       done,

@@ -15,7 +15,7 @@ import {
   type JobManifest,
 } from '../../shared/distributed/manifests.ts';
 import { hopeless, podIndex, podView, type PodLike } from '../../shared/distributed/pod-state.ts';
-import type { ShardBackend, ShardEnd, ShardLaunch } from './backend.ts';
+import type { DistributedBackend, ShardEnd, ShardLaunch } from './backend.ts';
 
 /** The API calls the backend makes; a fake in tests. */
 export interface KubeClient {
@@ -52,7 +52,7 @@ interface Shard {
   ended: Promise<ShardEnd>;
 }
 
-export class KubernetesBackend implements ShardBackend {
+export class KubernetesBackend implements DistributedBackend {
   readonly name: string;
   readonly #o: KubernetesOptions;
   #shards: Shard[] = [];

@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { shardArgs, type ShardBackend, type ShardEnd, type ShardLaunch } from './backend.ts';
+import { shardArgs, type DistributedBackend, type ShardEnd, type ShardLaunch } from './backend.ts';
 
 /** The CLI's entry: Node runs its TypeScript sources directly. */
 const CLI_BIN = resolve(import.meta.dirname, '../cli/bin.js');
@@ -18,7 +18,7 @@ interface Child {
   ended: Promise<ShardEnd>;
 }
 
-export class LocalBackend implements ShardBackend {
+export class LocalBackend implements DistributedBackend {
   readonly name = 'local';
   #dir: string | null = null;
   #children: Child[] = [];

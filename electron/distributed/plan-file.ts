@@ -1,7 +1,8 @@
 /**
  * The scenario a distributed run's shards read (plan.json): one target, self-contained. Files
  * read on this machine (a body, a CA) travel inside it as the browser's picked files do
- * (base64 body, PEM text), since the shards' machines do not have them.
+ * (base64 body, PEM text), since the shards' machines do not have them; the server monitor is
+ * the coordinator's, off in the shards.
  */
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -47,5 +48,6 @@ export async function portablePlan(scenario: Scenario, targetIndex: number): Pro
             caUpload: { name: basename(ca), pem: (await boundedRead(ca, 'CA file')).toString('utf8') },
           },
         };
-  return { ...scenario, options, targets: [{ ...target, body }] };
+  // The server is watched by the coordinator, as beside a local run: a shard's machine has none of its own to read.
+  return { ...scenario, options, targets: [{ ...target, body, monitor: { kind: 'off' } }] };
 }

@@ -11,7 +11,7 @@ import {
 } from '../../shared/distributed/manifests.ts';
 import { newRunId } from '../jobs/ids.ts';
 import type { StartTarget } from '../jobs/target-run.ts';
-import type { ShardBackend } from './backend.ts';
+import type { DistributedBackend } from './backend.ts';
 import { distributedTarget } from './coordinator.ts';
 import { KubernetesBackend } from './kubernetes-backend.ts';
 import { LocalBackend } from './local-backend.ts';
@@ -44,7 +44,7 @@ function pinnedWorkers(plan: DistributedPlan, scenario: Scenario): Scenario {
   return { ...scenario, options: { ...scenario.options, workers: shardCores(scenario) } };
 }
 
-async function backendFor(plan: DistributedPlan, scenario: Scenario): Promise<ShardBackend> {
+async function backendFor(plan: DistributedPlan, scenario: Scenario): Promise<DistributedBackend> {
   if (!plan.kubernetes) return new LocalBackend();
   const { kubeClient } = await import('./kubernetes-client.ts');
   const k = plan.kubernetes;
