@@ -15,6 +15,8 @@ import { ReportDetails, ReportSummary } from './report/Report.tsx';
 import { isBusy } from './jobs/jobStore.ts';
 import { useJob } from './jobs/useJob.ts';
 import { RunPanel } from './run/RunPanel.tsx';
+import { ShardsChoice } from './run/ShardsChoice.tsx';
+import { defaultShardsDraft, placementOf, type ShardsDraft } from './run/shards.ts';
 import { RUN_VIEW } from './run/runJob.ts';
 import { runShortcutLabel } from './run/shortcuts.ts';
 import { shownTarget } from './run/targetStatus.ts';
@@ -58,6 +60,7 @@ export function App({ api }: { api: TrebuchetApi }) {
   const [picked, setPicked] = useState<number | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [view, setView] = useState<View>('run');
+  const [shardsDraft, setShardsDraft] = useState<ShardsDraft>(defaultShardsDraft);
   const [planDraft, setPlanDraft] = useState<PlanDraft>(defaultPlanDraft);
   const [planSource, setPlanSource] = useState<{ name: string; description: string } | null>(null);
   const [capacityDraft, setCapacityDraft] = useState<CapacityDraft>(defaultCapacityDraft);
@@ -108,17 +111,24 @@ export function App({ api }: { api: TrebuchetApi }) {
       editor.revealAll();
       return true;
     }
+    const placed = placementOf(shardsDraft);
+    if (!placed.ok) {
+      setNotice(placed.message);
+      return true;
+    }
     setPicked(null);
     setNotice(null);
-    return runJob.start(check.scenario);
-  }, [active, check, editor, runJob]);
+    return runJob.start(check.scenario, placed.placement);
+  }, [active, check, editor, runJob, shardsDraft]);
   const stop = runJob.stop;
   // The pre-flight's error status, measured on purpose: what ran, again, with the check off.
   const runAnyway = () => {
     if (!run.plan || active) return;
     editor.update((d) => ({ ...d, checkStatus: false }));
     setPicked(null);
-    runJob.start({ ...run.plan, options: { ...run.plan.options, checkStatus: false } });
+    const placed = placementOf(shardsDraft);
+    const plan = { ...run.plan, options: { ...run.plan.options, checkStatus: false } };
+    runJob.start(plan, placed.ok ? placed.placement : undefined);
   };
 
   // The keys act on the run view only; elsewhere they keep their usual meaning.
@@ -299,6 +309,7 @@ export function App({ api }: { api: TrebuchetApi }) {
         <main className="workspace">
           <aside className="editor-pane" aria-label="Scenario">
             <ScenarioEditor state={editor} disabled={active} />
+            <ShardsChoice api={api} draft={shardsDraft} onChange={setShardsDraft} disabled={active} />
           </aside>
 
           <div className="results-pane">

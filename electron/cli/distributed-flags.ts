@@ -4,16 +4,15 @@
  */
 import type { Scenario } from '../../shared/model/scenario.ts';
 import { usableWorkers } from '../../shared/shards/plan.ts';
-import type { DistributedPlan } from '../distributed/start.ts';
+import {
+  MAX_SHARDS,
+  START_MARGIN_SECONDS,
+  namespaceSchema,
+  type ShardPlacement,
+} from '../../shared/distributed/placement.ts';
 import { CliInputError, parseDurationSeconds, parseWholeNumber } from './values.ts';
 
-export const MAX_SHARDS = 100;
-/** Kubernetes needs room to schedule the pods and pull the image before the common start. */
-const KUBERNETES_MARGIN_S = 30;
-/** Local shards only start a process each (a few seconds on a loaded machine). */
-const LOCAL_MARGIN_S = 10;
-
-export interface DistributedRequest extends DistributedPlan {
+export interface DistributedRequest extends ShardPlacement {
   /** Print the manifests, call no API (kubernetes only). */
   dryRun: boolean;
 }
@@ -64,15 +63,15 @@ export function distributedFromFlags(v: DistributedValues): DistributedRequest |
   const margin =
     v['start-margin'] === undefined
       ? v.on === 'kubernetes'
-        ? KUBERNETES_MARGIN_S
-        : LOCAL_MARGIN_S
+        ? START_MARGIN_SECONDS.kubernetes
+        : START_MARGIN_SECONDS.local
       : parseDurationSeconds('--start-margin', v['start-margin'], 's');
   if (margin < 1) throw new CliInputError('--start-margin', 'give at least 1 s for the shards to start');
   if (v.on === 'local') {
     for (const flag of KUBE_ONLY) {
       if (v[flag] !== undefined) throw new CliInputError(`--${flag}`, 'goes with --on kubernetes');
     }
-    return { count, startMarginMs: margin * 1000, dryRun: false, kubernetes: null };
+    return { count, startMarginSeconds: margin, dryRun: false, kubernetes: null };
   }
   const image = v.image?.trim() ?? '';
   if (image === '')
@@ -81,12 +80,12 @@ export function distributedFromFlags(v: DistributedValues): DistributedRequest |
       'is needed with --on kubernetes (the image built from resources/docker/Dockerfile)',
     );
   const namespace = v.namespace?.trim() ?? 'default';
-  if (!/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(namespace)) {
+  if (!namespaceSchema.safeParse(namespace).success) {
     throw new CliInputError('--namespace', `"${namespace}" is not a namespace name (lower case, digits, -)`);
   }
   return {
     count,
-    startMarginMs: margin * 1000,
+    startMarginSeconds: margin,
     dryRun: v['dry-run'] === true,
     kubernetes: {
       image,

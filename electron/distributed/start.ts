@@ -3,6 +3,7 @@
  * and the StartTarget that coordinates it, or the manifests `--dry-run` prints.
  */
 import type { Scenario } from '../../shared/model/scenario.ts';
+import type { KubernetesPlacement, ShardPlacement } from '../../shared/distributed/placement.ts';
 import {
   configMapManifest,
   jobManifest,
@@ -17,20 +18,6 @@ import { KubernetesBackend } from './kubernetes-backend.ts';
 import { LocalBackend } from './local-backend.ts';
 import { portablePlan } from './plan-file.ts';
 
-export interface KubernetesPlacement {
-  image: string;
-  namespace: string;
-  context: string | null;
-  nodeSelector: Record<string, string>;
-}
-
-export interface DistributedPlan {
-  count: number;
-  startMarginMs: number;
-  /** null: local child processes. */
-  kubernetes: KubernetesPlacement | null;
-}
-
 /** Cores a shard's pod requests: the plan's engine threads (-t), else one. */
 export const shardCores = (scenario: Scenario): number =>
   typeof scenario.options.workers === 'number' ? scenario.options.workers : 1;
@@ -39,12 +26,12 @@ export const shardCores = (scenario: Scenario): number =>
  * On Kubernetes a shard's engine threads are the cores its pod requests: 'auto' in a pod
  * would count the node's cores, not its share.
  */
-function pinnedWorkers(plan: DistributedPlan, scenario: Scenario): Scenario {
+function pinnedWorkers(plan: ShardPlacement, scenario: Scenario): Scenario {
   if (!plan.kubernetes) return scenario;
   return { ...scenario, options: { ...scenario.options, workers: shardCores(scenario) } };
 }
 
-async function backendFor(plan: DistributedPlan, scenario: Scenario): Promise<DistributedBackend> {
+async function backendFor(plan: ShardPlacement, scenario: Scenario): Promise<DistributedBackend> {
   if (!plan.kubernetes) return new LocalBackend();
   const { kubeClient } = await import('./kubernetes-client.ts');
   const k = plan.kubernetes;
@@ -62,19 +49,18 @@ async function backendFor(plan: DistributedPlan, scenario: Scenario): Promise<Di
  * The StartTarget of a distributed run. The backend is made when the target starts (the
  * kubeconfig read then): a missing kubeconfig or context fails that run with its reason.
  */
-export function distributedStart(plan: DistributedPlan): StartTarget {
+export function distributedStart(plan: ShardPlacement): StartTarget {
   return (scenario, targetIndex, on, ids) => {
     let inner: ReturnType<StartTarget> | null = null;
     let stopped = false;
     const done = (async () => {
       const backend = await backendFor(plan, scenario);
       if (stopped) return null;
-      inner = distributedTarget({ backend, count: plan.count, startMarginMs: plan.startMarginMs })(
-        pinnedWorkers(plan, scenario),
-        targetIndex,
-        on,
-        ids,
-      );
+      inner = distributedTarget({
+        backend,
+        count: plan.count,
+        startMarginMs: plan.startMarginSeconds * 1000,
+      })(pinnedWorkers(plan, scenario), targetIndex, on, ids);
       return inner.done;
     })();
     return {
@@ -89,7 +75,7 @@ export function distributedStart(plan: DistributedPlan): StartTarget {
 
 /** `--dry-run`: the ConfigMap and the Job as they would be created now, as YAML documents. */
 export async function dryRunManifests(
-  plan: DistributedPlan & { kubernetes: KubernetesPlacement },
+  plan: ShardPlacement & { kubernetes: KubernetesPlacement },
   scenario: Scenario,
 ): Promise<string> {
   const { dumpYaml } = await import('@kubernetes/client-node');
@@ -99,7 +85,7 @@ export async function dryRunManifests(
     namespace: k.namespace,
     image: k.image,
     count: plan.count,
-    startAt: Date.now() + plan.startMarginMs,
+    startAt: Date.now() + plan.startMarginSeconds * 1000,
     planText: JSON.stringify(await portablePlan(pinnedWorkers(plan, scenario), 0), null, 2),
     cpu: shardCores(scenario),
     nodeSelector: k.nodeSelector,

@@ -105,6 +105,14 @@ export function createCommandHandlers({
     'history.get': ({ id }) => history.get(id),
     'history.rename': ({ id, name }) => history.rename(id, name),
     'history.delete': async ({ id }) => ({ deleted: await history.delete(id) }),
+    'kube.contexts': async () => {
+      try {
+        const { kubeContexts } = await import('../distributed/kubernetes-client.ts');
+        return { ...kubeContexts(), problem: null };
+      } catch (e) {
+        return { contexts: [], current: null, problem: e instanceof Error ? e.message : String(e) };
+      }
+    },
   };
 }
 

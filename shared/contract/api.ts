@@ -77,6 +77,8 @@ export const commandInputSchemas = {
   'history.get': z.strictObject({ id: historyIdSchema }),
   'history.rename': z.strictObject({ id: historyIdSchema, name: historyNameSchema }),
   'history.delete': z.strictObject({ id: historyIdSchema }),
+  /** The kubeconfig's contexts (the Run tab's shards on Kubernetes). */
+  'kube.contexts': noInput,
 } as const satisfies Record<CommandName, z.ZodType>;
 
 /** Which host the UI talks to, for the About line and host-specific hints. */
@@ -139,6 +141,8 @@ export interface CommandOutputs {
   'history.get': RunRecord;
   'history.rename': HistorySummary;
   'history.delete': { deleted: boolean };
+  /** The host's kubeconfig contexts (as kubectl finds it), for a run on Kubernetes; problem: why none could be read. */
+  'kube.contexts': { contexts: string[]; current: string | null; problem: string | null };
 }
 
 /** What a caller passes (defaults may be omitted). */

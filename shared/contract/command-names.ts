@@ -26,6 +26,7 @@ export const COMMAND_NAMES = [
   'history.get',
   'history.rename',
   'history.delete',
+  'kube.contexts',
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 

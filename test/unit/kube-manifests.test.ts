@@ -111,8 +111,8 @@ describe('trebuchet run --shards 4 --on kubernetes --dry-run', () => {
   });
 
   it('defaults the start margin to 30 s on Kubernetes and 10 s locally', () => {
-    expect(distributedFromFlags({ shards: '2', on: 'kubernetes', image: 'i' })!.startMarginMs).toBe(30_000);
-    expect(distributedFromFlags({ shards: '2', on: 'local' })!.startMarginMs).toBe(10_000);
+    expect(distributedFromFlags({ shards: '2', on: 'kubernetes', image: 'i' })!.startMarginSeconds).toBe(30);
+    expect(distributedFromFlags({ shards: '2', on: 'local' })!.startMarginSeconds).toBe(10);
     expect(distributedFromFlags({})).toBeNull();
   });
 });
