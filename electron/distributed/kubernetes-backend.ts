@@ -17,6 +17,8 @@ import {
 import { hopeless, podIndex, podView, type PodLike } from '../../shared/distributed/pod-state.ts';
 import type { DistributedBackend, ShardEnd, ShardLaunch } from './backend.ts';
 
+const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
 /** The API calls the backend makes; a fake in tests. */
 export interface KubeClient {
   createConfigMap(body: ConfigMapManifest): Promise<void>;
@@ -60,6 +62,7 @@ export class KubernetesBackend implements DistributedBackend {
   #timer: NodeJS.Timeout | null = null;
   #startAt = 0;
   #polling = false;
+  #stopping = false;
   #cleaned: Promise<void> | null = null;
 
   constructor(options: KubernetesOptions) {
@@ -83,7 +86,10 @@ export class KubernetesBackend implements DistributedBackend {
     this.#shards = Array.from({ length: launch.count }, () => {
       let settle!: (end: ShardEnd) => void;
       const ended = new Promise<ShardEnd>((resolve) => (settle = resolve));
-      return { out: new PassThrough(), following: null, end: null, settle, ended };
+      const out = new PassThrough();
+      // A failed shard's output is ended at once; its log may still deliver a chunk after that.
+      out.on('error', () => undefined);
+      return { out, following: null, end: null, settle, ended };
     });
     await client.createConfigMap(configMapManifest(spec));
     this.#created.configMap = true;
@@ -127,7 +133,9 @@ export class KubernetesBackend implements DistributedBackend {
         if (shard.end) continue;
         const pod = pods.get(i);
         if (!pod) {
-          if (late) this.#finish(shard, { failure: 'no pod was created for it by the start time' });
+          // Stopping deletes the pods: their logs end on their own, with what they measured.
+          if (late && !this.#stopping)
+            this.#finish(shard, { failure: 'no pod was created for it by the start time' });
           continue;
         }
         const view = podView(pod);
@@ -138,7 +146,12 @@ export class KubernetesBackend implements DistributedBackend {
           continue;
         }
         if (!shard.following) {
-          shard.following = await client.followLog(namespace, podName, CONTAINER_NAME, shard.out);
+          try {
+            shard.following = await client.followLog(namespace, podName, CONTAINER_NAME, shard.out);
+          } catch (e) {
+            this.#finish(shard, { failure: `the log of pod ${podName} cannot be followed: ${messageOf(e)}` });
+            continue;
+          }
         }
         if (view.state === 'failed')
           this.#finish(shard, { failure: `pod ${podName} failed: ${view.reason}` });
@@ -146,7 +159,7 @@ export class KubernetesBackend implements DistributedBackend {
       }
     } catch (e) {
       // The API not answering fails every shard still going: the run cannot be followed.
-      const reason = `the Kubernetes API failed: ${e instanceof Error ? e.message : String(e)}`;
+      const reason = `the Kubernetes API failed: ${messageOf(e)}`;
       for (const shard of this.#shards) this.#finish(shard, { failure: reason });
     } finally {
       this.#polling = false;
@@ -155,6 +168,7 @@ export class KubernetesBackend implements DistributedBackend {
 
   /** Deleting the Job deletes its pods: each shard gets SIGTERM, stops and writes its partial result. */
   async stop(): Promise<void> {
+    this.#stopping = true;
     if (this.#created.job) await this.#o.client.deleteJob(this.#o.namespace, this.#o.name);
   }
 
@@ -172,7 +186,7 @@ export class KubernetesBackend implements DistributedBackend {
         try {
           await call();
         } catch (e) {
-          problems.push(`${what}: ${e instanceof Error ? e.message : String(e)}`);
+          problems.push(`${what}: ${messageOf(e)}`);
         }
       };
       if (this.#created.job) await attempt(`Job ${name}`, () => client.deleteJob(namespace, name));

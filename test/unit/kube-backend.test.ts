@@ -1,4 +1,4 @@
-import type { Writable } from 'node:stream';
+import { PassThrough, type Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { ConfigMapManifest, JobManifest } from '../../shared/distributed/manifests.ts';
 import { hopeless, podView, type PodLike } from '../../shared/distributed/pod-state.ts';
@@ -156,5 +156,24 @@ describe('podView', () => {
     expect(podView(pod(0, { phase: 'Pending' }))).toEqual({ state: 'waiting', reason: 'pod Pending' });
     expect(hopeless('ImagePullBackOff: Back-off pulling image')).toBe(true);
     expect(hopeless('ContainerCreating')).toBe(false);
+  });
+});
+
+describe('the Kubernetes backend when a log cannot be followed', () => {
+  it('fails that shard only, naming its pod', async () => {
+    const client = new FakeClient();
+    client.followLog = (_ns, pod) =>
+      pod === 'run-a-1-x'
+        ? Promise.reject(new Error('pods "run-a-1-x" is forbidden'))
+        : FakeClient.prototype.followLog.call(client, _ns, pod, 'shard', new PassThrough());
+    const b = backend(client, { now: 0 });
+    await b.start({ planText: '{}', count: 2, startAt: 10_000 });
+    client.pods = [pod(0, { phase: 'Running' }), pod(1, { phase: 'Running' })];
+    expect((await b.ended(1)).failure).toBe(
+      'the log of pod run-a-1-x cannot be followed: pods "run-a-1-x" is forbidden',
+    );
+    await expect.poll(() => client.calls.includes('follow run-a-0-x/shard')).toBe(true);
+    await b.cleanup();
+    expect((await b.ended(0)).failure).toBe('stopped');
   });
 });
