@@ -16,6 +16,8 @@ import { isBusy } from './jobs/jobStore.ts';
 import { useJob } from './jobs/useJob.ts';
 import { RunPanel } from './run/RunPanel.tsx';
 import { Welcome } from './run/Welcome.tsx';
+import { ShardsChoice } from './run/ShardsChoice.tsx';
+import { defaultShardsDraft, placementOf, type ShardsDraft } from './run/shards.ts';
 import { RUN_VIEW } from './run/runJob.ts';
 import { runShortcutLabel } from './run/shortcuts.ts';
 import { shownTarget } from './run/targetStatus.ts';
@@ -72,6 +74,7 @@ export function App({ api, settings = START }: { api: TrebuchetApi; settings?: U
   const { open: openCapacityDraft, set: setCapacityDraft, setSource: setCapacitySource } = capacityWork;
   const { settle: settleCapacity } = capacityWork;
   const [replacing, setReplacing] = useState<Preset | null>(null);
+  const [shardsDraft, setShardsDraft] = useState<ShardsDraft>(defaultShardsDraft);
   // After a reload, the job taken up again shows its own scenario or plan.
   const adoptScenario = openRunDraft;
   const editorRefused = useCallback(
@@ -113,17 +116,24 @@ export function App({ api, settings = START }: { api: TrebuchetApi; settings?: U
       editor.revealAll();
       return true;
     }
+    const placed = placementOf(shardsDraft);
+    if (!placed.ok) {
+      setNotice(placed.message);
+      return true;
+    }
     setPicked(null);
     setNotice(null);
-    return runJob.start(check.scenario);
-  }, [active, check, editor, runJob]);
+    return runJob.start(check.scenario, placed.placement);
+  }, [active, check, editor, runJob, shardsDraft]);
   const stop = runJob.stop;
   // The pre-flight's error status, measured on purpose: what ran, again, with the check off.
   const runAnyway = () => {
     if (!run.plan || active) return;
     editor.update((d) => ({ ...d, checkStatus: false }));
     setPicked(null);
-    runJob.start({ ...run.plan, options: { ...run.plan.options, checkStatus: false } });
+    const placed = placementOf(shardsDraft);
+    const plan = { ...run.plan, options: { ...run.plan.options, checkStatus: false } };
+    runJob.start(plan, placed.ok ? placed.placement : undefined);
   };
 
   // The keys act on the run view only; elsewhere they keep their usual meaning.
@@ -324,6 +334,7 @@ export function App({ api, settings = START }: { api: TrebuchetApi; settings?: U
         <main className="workspace">
           <aside className="editor-pane" aria-label="Scenario">
             <ScenarioEditor state={editor} disabled={active} />
+            <ShardsChoice api={api} draft={shardsDraft} onChange={setShardsDraft} disabled={active} />
           </aside>
 
           <div className="results-pane">

@@ -18,6 +18,7 @@ import { planFromPreset } from './plan-flags.ts';
 import { pointScenarioTargets } from './preset-targets.ts';
 import { parseRunFlags, targetPointers, type RunFlags, type Values } from './run-flags.ts';
 import { readScenarioFile, scenarioFromFlags } from './scenario-flags.ts';
+import { distributedFromFlags, type DistributedRequest } from './distributed-flags.ts';
 import { shardFromFlags, type ShardRequest } from './shard-flags.ts';
 import { CliInputError } from './values.ts';
 
@@ -26,6 +27,8 @@ interface CommandCommon {
   history: HistoryOptions;
   /** --shard i/N --start-at T: this machine's shard of the plan; null for a whole run. */
   shard: ShardRequest | null;
+  /** --shards N --on local|kubernetes: the whole plan as N shards, coordinated here; null for a run here. */
+  distributed: DistributedRequest | null;
   /** What a preset run changed beyond the given values (targets left out), for stderr. */
   notes: string[];
 }
@@ -41,6 +44,7 @@ export interface PresetRequest {
   output: OutputOptions;
   history: HistoryOptions;
   shard: ShardRequest | null;
+  distributed: DistributedRequest | null;
   flags: RunFlags;
 }
 
@@ -53,7 +57,12 @@ const COMPARISON_ONLY: readonly [keyof Values, string][] = [
 
 /** Finishes a `--preset` command once the preset is found: its scenario or plan with the flags applied. */
 export function applyPreset(request: PresetRequest, preset: Preset, io: FileIo): RunCommand {
-  const common = { output: request.output, history: request.history, shard: request.shard };
+  const common = {
+    output: request.output,
+    history: request.history,
+    shard: request.shard,
+    distributed: request.distributed,
+  };
   if (preset.kind === 'capacity') {
     throw new CliInputError(
       '--preset',
@@ -68,6 +77,8 @@ export function applyPreset(request: PresetRequest, preset: Preset, io: FileIo):
       );
     if (request.shard)
       throw new CliInputError('--shard', `"${preset.name}" is a comparison: a shard runs one scenario`);
+    if (request.distributed)
+      throw new CliInputError('--shards', `"${preset.name}" is a comparison: shards run one scenario`);
     const { plan, notes } = planFromPreset(preset.plan, request.flags, io);
     return { ...common, kind: 'comparison', plan, notes };
   }
@@ -97,11 +108,12 @@ export function parseRunArgs(argv: readonly string[], io: FileIo): ParsedRun {
   const output = outputFromFlags(v, io);
   const history = historyFromFlags(v, io);
   const shard = shardFromFlags(v, Date.now());
+  const distributed = distributedFromFlags(v);
   if (v.preset !== undefined) {
     if (v.scenario !== undefined)
       throw new CliInputError('--preset', 'give either --preset or --scenario, not both');
     if (v.preset.trim() === '') throw new CliInputError('--preset', 'is empty');
-    return { help: false, kind: 'preset', ref: v.preset, output, history, shard, flags };
+    return { help: false, kind: 'preset', ref: v.preset, output, history, shard, distributed, flags };
   }
   for (const [key, flag] of [...COMPARISON_ONLY, ['target', '--target'] as const]) {
     if (v[key] !== undefined) throw new CliInputError(flag, 'goes with --preset');
@@ -111,5 +123,5 @@ export function parseRunArgs(argv: readonly string[], io: FileIo): ParsedRun {
     throw new CliInputError('<url>', 'give at least one target URL, or --scenario file.json, or --preset');
   }
   const scenario = scenarioFromFlags(flags, base, io, v.scenario === undefined ? '' : '--scenario');
-  return { help: false, kind: 'scenario', scenario, output, history, shard, notes: [] };
+  return { help: false, kind: 'scenario', scenario, output, history, shard, distributed, notes: [] };
 }

@@ -118,6 +118,18 @@ Across machines (docs/distributed.md):
       --start-at TIME     with --shard: start the load at this RFC 3339 time
                           (2026-12-02T10:00:00Z), not before; refused when more than 1 s past.
                           Give every shard the same TIME, then: trebuchet merge their --json files
+      --shards N          run the whole plan as N shards (1-100) started here and merged live:
+                          the same progress and report as a run here, plus a Shards table
+      --on PLACE          local (N trebuchet processes on this machine) or kubernetes (an
+                          Indexed Job; kubeconfig as kubectl finds it; RBAC in resources/kubernetes)
+      --start-margin S    time from now to the shards' common start (default 30 s on
+                          kubernetes, 10 s local); a pod not running by then fails the run
+      --image IMAGE       kubernetes: the image (resources/docker/Dockerfile)
+      --namespace NS      kubernetes: the namespace (default: default)
+      --context CTX       kubernetes: the kubeconfig context (default: its current one)
+      --node-selector K=V kubernetes: run the pods on nodes with this label (repeatable);
+                          -t N sets the cores each pod requests (default 1)
+      --dry-run           kubernetes: print the ConfigMap and Job (YAML), call no API
 
 Output:
       --format F          text (default: what vegeta report and ab print), ab, vegeta,

@@ -29,6 +29,9 @@ import { CliInputError } from './values.ts';
 import { placementFor, type Placed } from './shard-flags.ts';
 import { placedTarget, startTarget } from '../jobs/target-run.ts';
 import { resultLine, tickLine } from '../../shared/shards/stream.ts';
+import { distributedStart, dryRunManifests } from '../distributed/start.ts';
+import { PlanFileError } from '../distributed/plan-file.ts';
+import { checkSplit } from './distributed-flags.ts';
 
 async function resolvePreset(request: PresetRequest, io: FileIo, stores: LazyStores): Promise<RunCommand> {
   const file = presetFilePath(request.ref, io);
@@ -61,6 +64,8 @@ export async function runCommand(ctx: CliContext): Promise<number> {
     );
     command = parsed.kind === 'preset' ? await resolvePreset(parsed, io, stores) : parsed;
     if (command.kind === 'scenario' && command.shard) placed = placementFor(command.scenario, command.shard);
+    if (command.kind === 'scenario' && command.distributed)
+      checkSplit(command.scenario, command.distributed.count);
   } catch (e) {
     if (!(e instanceof CliInputError)) throw e;
     ctx.stderr.write(`trebuchet run: ${e.message}\nRun "trebuchet run --help" for the flags.\n`);
@@ -78,8 +83,20 @@ async function runScenario(
   stores: LazyStores,
   placed: Placed | null,
 ): Promise<number> {
-  const { output } = command;
+  const { output, distributed } = command;
   const scenario = placed?.scenario ?? command.scenario;
+  if (distributed?.dryRun && distributed.kubernetes) {
+    try {
+      ctx.stdout.write(
+        await dryRunManifests({ ...distributed, kubernetes: distributed.kubernetes }, scenario),
+      );
+      return EXIT.ok;
+    } catch (e) {
+      if (!(e instanceof PlanFileError)) throw e;
+      ctx.stderr.write(`trebuchet run: ${e.message}\n`);
+      return EXIT.badInput;
+    }
+  }
   const progress = new ProgressLine(ctx.stderr, scenario);
   let hostError = false;
   const onEvent = (event: RunnerEvent<'run'>): void => {
@@ -112,7 +129,7 @@ async function runScenario(
       scenario,
       { event: onEvent, interrupted: () => progress.finish() },
       { command: 'run', stopping: 'partial results follow' },
-      placed ? placedTarget(placed.placement) : startTarget,
+      distributed ? distributedStart(distributed) : placed ? placedTarget(placed.placement) : startTarget,
     );
   } finally {
     progress.finish();

@@ -107,6 +107,14 @@ export function createCommandHandlers({
     'history.delete': async ({ id }) => ({ deleted: await history.delete(id) }),
     'settings.get': () => ({ ui: stores.settings.ui(), file: stores.settings.path }),
     'settings.set': ({ ui }) => ({ ui: stores.settings.setUi(ui), file: stores.settings.path }),
+    'kube.contexts': async () => {
+      try {
+        const { kubeContexts } = await import('../distributed/kubernetes-client.ts');
+        return { ...kubeContexts(), problem: null };
+      } catch (e) {
+        return { contexts: [], current: null, problem: e instanceof Error ? e.message : String(e) };
+      }
+    },
   };
 }
 

@@ -9,6 +9,8 @@ import {
 } from '../../shared/contract/jobs.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
 import type { RunStatus } from '../../shared/model/result.ts';
+import type { ShardPlacement } from '../../shared/distributed/placement.ts';
+import { distributedStart } from '../distributed/start.ts';
 import type { HistorySaver } from './history-saver.ts';
 import { newJobId } from './ids.ts';
 import { JobReplay } from './replay.ts';
@@ -40,6 +42,8 @@ interface Entry {
   kind: JobKind;
   owner: string;
   plan: JobStart['plan'];
+  /** A run on shards: where they go (the coordinator then runs the target). */
+  shards: ShardPlacement | null;
   /** The next event's number. */
   n: number;
   replay: JobReplay;
@@ -108,6 +112,7 @@ export class JobRegistry {
       kind: job.kind,
       owner,
       plan: job.plan,
+      shards: 'shards' in job ? (job.shards ?? null) : null,
       n: 0,
       replay: new JobReplay(),
       results: [],
@@ -192,6 +197,7 @@ export class JobRegistry {
     const runner = RUNNERS[entry.kind] as JobRunner<JobKind>;
     const running = runner.start(entry.plan, (event) => this.#receive(entry, event), {
       ...this.#context,
+      ...(entry.shards ? { startTarget: distributedStart(entry.shards) } : {}),
       jobId: entry.id,
     });
     entry.running = running;

@@ -14,6 +14,7 @@ import {
 import { Facts } from './Facts.tsx';
 import { ServerResourcesReport } from './ServerResourcesReport.tsx';
 import { failureSummary } from './reportModel.ts';
+import { ShardsTable } from './ShardsTable.tsx';
 import { StagesTable } from './StagesTable.tsx';
 import { SummaryCards } from './SummaryCards.tsx';
 import { VerdictBanner } from './VerdictBanner.tsx';
@@ -67,6 +68,7 @@ export const ReportDetails = memo(function ReportDetails({ results, shown }: Rep
   return (
     <section className="report" data-testid="report" data-status={result.status}>
       <Warnings result={result} />
+      <ShardsTable result={result} />
       <StagesTable result={result} />
       {result.latency && (
         <div className="report-grid">

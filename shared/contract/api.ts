@@ -81,6 +81,8 @@ export const commandInputSchemas = {
   'settings.get': noInput,
   /** The parts of the UI's settings given replace the kept ones; the others stay. */
   'settings.set': z.strictObject({ ui: uiSettingsSchema.partial() }),
+  /** The kubeconfig's contexts (the Run tab's shards on Kubernetes). */
+  'kube.contexts': noInput,
 } as const satisfies Record<CommandName, z.ZodType>;
 
 /** Which host the UI talks to, for the About line and host-specific hints. */
@@ -143,6 +145,8 @@ export interface CommandOutputs {
   'history.get': RunRecord;
   'history.rename': HistorySummary;
   'history.delete': { deleted: boolean };
+  /** The host's kubeconfig contexts (as kubectl finds it), for a run on Kubernetes; problem: why none could be read. */
+  'kube.contexts': { contexts: string[]; current: string | null; problem: string | null };
   'settings.get': SettingsReply;
   'settings.set': SettingsReply;
 }

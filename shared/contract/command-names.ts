@@ -28,6 +28,7 @@ export const COMMAND_NAMES = [
   'history.delete',
   'settings.get',
   'settings.set',
+  'kube.contexts',
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { capacityJobSpec } from '../capacity/job.ts';
+import { shardPlacementSchema, type ShardPlacement } from '../distributed/placement.ts';
 import { comparisonJobSpec } from '../comparison/job.ts';
 import { partSchema, type PartStarted } from '../model/job-spec.ts';
 import {
@@ -153,11 +154,18 @@ export const jobEnvelopeSchema = z.discriminatedUnion(
   envelopes as [(typeof envelopes)[number], ...(typeof envelopes)[number][]],
 ) as unknown as z.ZodType<JobEnvelope>;
 
-/** What jobs.start takes: a kind and its plan. */
-export type JobStart = { [K in JobKind]: { kind: K; plan: PlanOf<K> } }[JobKind];
-export type JobStartInput = { [K in JobKind]: { kind: K; plan: PlanInputOf<K> } }[JobKind];
+/** What jobs.start takes: a kind and its plan; a run may go to shards (local or Kubernetes). */
+type ShardsOf<K extends JobKind> = K extends 'run' ? { shards?: ShardPlacement } : unknown;
+export type JobStart = { [K in JobKind]: { kind: K; plan: PlanOf<K> } & ShardsOf<K> }[JobKind];
+export type JobStartInput = { [K in JobKind]: { kind: K; plan: PlanInputOf<K> } & ShardsOf<K> }[JobKind];
 
-const starts = JOB_KINDS.map((kind) => z.strictObject({ kind: z.literal(kind), plan: JOB_SPECS[kind].plan }));
+const starts = JOB_KINDS.map((kind) =>
+  z.strictObject({
+    kind: z.literal(kind),
+    plan: JOB_SPECS[kind].plan,
+    ...(kind === 'run' ? { shards: shardPlacementSchema.optional() } : {}),
+  }),
+);
 export const jobStartSchema = z.discriminatedUnion(
   'kind',
   starts as [(typeof starts)[number], ...(typeof starts)[number][]],

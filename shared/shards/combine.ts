@@ -78,6 +78,62 @@ function addRecords<K extends string>(
 const endOf = (shard: ShardResult, s: Sample): number => shard.shard.gridStartAt + s.elapsedSeconds * 1000;
 
 /**
+ * The shards' samples of one window as one sample (seq and elapsedSeconds given; total is the
+ * run's measured requests before it): counts, rates, CPU and in-flight added; latency the
+ * request-weighted mean, and for p50, p90, p99 and max the largest of the shards' (an upper
+ * bound: a window's own buckets are not kept in a sample).
+ */
+export function addSamples(
+  group: readonly Sample[],
+  seq: number,
+  elapsedSeconds: number,
+  total: number,
+): Sample {
+  const intervalSeconds = Math.max(...group.map((s) => s.intervalSeconds));
+  const requests = sumOf(group.map((s) => s.requests));
+  const warmup = group.every((s) => s.warmup);
+  const timed = group.filter((s) => s.latency !== null);
+  const answered = sumOf(timed.map((s) => s.requests));
+  const latency =
+    timed.length === 0
+      ? null
+      : {
+          mean:
+            answered > 0
+              ? sumOf(timed.map((s) => s.latency!.mean * s.requests)) / answered
+              : Math.max(...timed.map((s) => s.latency!.mean)),
+          p50: Math.max(...timed.map((s) => s.latency!.p50)),
+          p90: Math.max(...timed.map((s) => s.latency!.p90)),
+          p99: Math.max(...timed.map((s) => s.latency!.p99)),
+          max: Math.max(...timed.map((s) => s.latency!.max)),
+        };
+  const optional = (pick: (s: Sample) => number | undefined): number[] =>
+    group.flatMap((s) => (pick(s) === undefined ? [] : [pick(s)!]));
+  const late = optional((s) => s.late);
+  const lateness = optional((s) => s.sendLatenessP99);
+  const cpu = optional((s) => s.cpuPercent);
+  const connections = optional((s) => s.connections);
+  return {
+    seq,
+    elapsedSeconds,
+    intervalSeconds,
+    warmup,
+    requests,
+    totalRequests: warmup ? total : total + requests,
+    requestsPerSecond: sumOf(group.map((s) => s.requestsPerSecond)),
+    bytesInPerSecond: sumOf(group.map((s) => s.bytesInPerSecond)),
+    latency,
+    statusCodes: addRecords(group.map((s) => s.statusCodes)) as Record<string, number>,
+    errors: addRecords(group.map((s) => s.errors)),
+    inFlight: sumOf(group.map((s) => s.inFlight)),
+    ...(late.length > 0 ? { late: sumOf(late) } : {}),
+    ...(lateness.length > 0 ? { sendLatenessP99: Math.max(...lateness) } : {}),
+    ...(cpu.length > 0 ? { cpuPercent: sumOf(cpu) } : {}),
+    ...(connections.length > 0 ? { connections: sumOf(connections) } : {}),
+  };
+}
+
+/**
  * The shards' samples as one run's: each sample placed by its window's absolute end on the
  * grid of the earliest start (the sample interval), the samples of one place added (counts,
  * rates, CPU, in-flight). A place's latency: the request-weighted mean, and for p50, p90, p99
@@ -101,49 +157,9 @@ export function alignedSamples(shards: readonly ShardResult[]): Sample[] {
   for (const place of [...places.keys()].sort((a, b) => a - b)) {
     const group = places.get(place)!.map((g) => g.sample);
     const end = Math.max(...places.get(place)!.map((g) => endOf(g.shard, g.sample)));
-    const intervalSeconds = Math.max(...group.map((s) => s.intervalSeconds));
-    const requests = sumOf(group.map((s) => s.requests));
-    const warmup = group.every((s) => s.warmup);
-    if (!warmup) total += requests;
-    const timed = group.filter((s) => s.latency !== null);
-    const answered = sumOf(timed.map((s) => s.requests));
-    const latency =
-      timed.length === 0
-        ? null
-        : {
-            mean:
-              answered > 0
-                ? sumOf(timed.map((s) => s.latency!.mean * s.requests)) / answered
-                : Math.max(...timed.map((s) => s.latency!.mean)),
-            p50: Math.max(...timed.map((s) => s.latency!.p50)),
-            p90: Math.max(...timed.map((s) => s.latency!.p90)),
-            p99: Math.max(...timed.map((s) => s.latency!.p99)),
-            max: Math.max(...timed.map((s) => s.latency!.max)),
-          };
-    const optional = (pick: (s: Sample) => number | undefined): number[] =>
-      group.flatMap((s) => (pick(s) === undefined ? [] : [pick(s)!]));
-    const late = optional((s) => s.late);
-    const lateness = optional((s) => s.sendLatenessP99);
-    const cpu = optional((s) => s.cpuPercent);
-    const connections = optional((s) => s.connections);
-    out.push({
-      seq: out.length,
-      elapsedSeconds: (end - base) / 1000,
-      intervalSeconds,
-      warmup,
-      requests,
-      totalRequests: total,
-      requestsPerSecond: sumOf(group.map((s) => s.requestsPerSecond)),
-      bytesInPerSecond: sumOf(group.map((s) => s.bytesInPerSecond)),
-      latency,
-      statusCodes: addRecords(group.map((s) => s.statusCodes)) as Record<string, number>,
-      errors: addRecords(group.map((s) => s.errors)),
-      inFlight: sumOf(group.map((s) => s.inFlight)),
-      ...(late.length > 0 ? { late: sumOf(late) } : {}),
-      ...(lateness.length > 0 ? { sendLatenessP99: Math.max(...lateness) } : {}),
-      ...(cpu.length > 0 ? { cpuPercent: sumOf(cpu) } : {}),
-      ...(connections.length > 0 ? { connections: sumOf(connections) } : {}),
-    });
+    const sample = addSamples(group, out.length, (end - base) / 1000, total);
+    total = sample.totalRequests;
+    out.push(sample);
   }
   const last = out.at(-1);
   if (last) last.final = true;

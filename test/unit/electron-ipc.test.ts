@@ -166,7 +166,15 @@ describe('preload', () => {
     const ipcRenderer = electronMock.ipcRenderer;
     await import('../../electron/preload/index.ts');
     const api = exposed.get('trebuchet') as TrebuchetApi;
-    expect(Object.keys(api).sort()).toEqual(['app', 'history', 'jobs', 'onJobEvent', 'presets', 'settings']);
+    expect(Object.keys(api).sort()).toEqual([
+      'app',
+      'history',
+      'jobs',
+      'kube',
+      'onJobEvent',
+      'presets',
+      'settings',
+    ]);
     expect(Object.keys(api.jobs).sort()).toEqual(['active', 'events', 'start', 'stop']);
     expect(Object.keys(api.presets).sort()).toEqual([
       'delete',
@@ -180,6 +188,7 @@ describe('preload', () => {
     ]);
     expect(Object.keys(api.history).sort()).toEqual(['delete', 'get', 'list', 'rename']);
     expect(Object.keys(api.settings).sort()).toEqual(['get', 'set']);
+    expect(Object.keys(api.kube)).toEqual(['contexts']);
 
     ipcRenderer.invoke.mockResolvedValueOnce({ ok: true, value: { jobId: 'run-9' } });
     await expect(api.jobs.start({ kind: 'run', plan: goodScenario })).resolves.toEqual({ jobId: 'run-9' });

@@ -1,0 +1,53 @@
+/**
+ * The scenario a distributed run's shards read (plan.json): one target, self-contained. Files
+ * read on this machine (a body, a CA) travel inside it as the browser's picked files do
+ * (base64 body, PEM text), since the shards' machines do not have them; the server monitor is
+ * the coordinator's, off in the shards.
+ */
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { Scenario } from '../../shared/model/scenario.ts';
+import { LIMITS } from '../../shared/model/defaults.ts';
+
+export class PlanFileError extends Error {}
+
+async function boundedRead(path: string, what: string): Promise<Buffer> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (e) {
+    throw new PlanFileError(
+      `the ${what} ${path} cannot be read: ${e instanceof Error ? e.message : String(e)}`,
+    );
+  }
+  if (bytes.length > LIMITS.uploadBytes.max) {
+    throw new PlanFileError(
+      `the ${what} ${path} is ${bytes.length} bytes; a distributed run carries at most ${LIMITS.uploadBytes.max}`,
+    );
+  }
+  return bytes;
+}
+
+export async function portablePlan(scenario: Scenario, targetIndex: number): Promise<Scenario> {
+  const target = scenario.targets[targetIndex]!;
+  let { body } = target;
+  if (body.kind === 'file') {
+    const bytes = await boundedRead(body.path, 'body file');
+    body = { kind: 'upload', name: basename(body.path), data: bytes.toString('base64') };
+  }
+  const { tls } = scenario.options;
+  const ca = tls.caFile;
+  const options =
+    ca === null
+      ? scenario.options
+      : {
+          ...scenario.options,
+          tls: {
+            ...tls,
+            caFile: null,
+            caUpload: { name: basename(ca), pem: (await boundedRead(ca, 'CA file')).toString('utf8') },
+          },
+        };
+  // The server is watched by the coordinator, as beside a local run: a shard's machine has none of its own to read.
+  return { ...scenario, options, targets: [{ ...target, body, monitor: { kind: 'off' } }] };
+}

@@ -1,0 +1,55 @@
+import {
+  START_MARGIN_SECONDS,
+  shardPlacementSchema,
+  type ShardPlacement,
+} from '../../shared/distributed/placement.ts';
+
+/** Where the Run tab runs a scenario: here (one run), as shards on this machine, or on Kubernetes. */
+export type ShardWhere = 'here' | 'local' | 'kubernetes';
+
+/** The Run tab's shard choice as typed (text fields, checked when a run starts). */
+export interface ShardsDraft {
+  where: ShardWhere;
+  count: string;
+  /** Blank: the default for the place (START_MARGIN_SECONDS). */
+  margin: string;
+  /** Blank: the kubeconfig's current context. */
+  context: string;
+  namespace: string;
+  image: string;
+}
+
+export const defaultShardsDraft: ShardsDraft = {
+  where: 'here',
+  count: '2',
+  margin: '',
+  context: '',
+  namespace: 'default',
+  image: '',
+};
+
+/** placement undefined: a run here. */
+export type PlacementCheck =
+  { ok: true; placement: ShardPlacement | undefined } | { ok: false; message: string };
+
+/** The draft as the placement jobs.start takes; a message naming the field when it cannot be. */
+export function placementOf(d: ShardsDraft): PlacementCheck {
+  if (d.where === 'here') return { ok: true, placement: undefined };
+  const candidate = {
+    count: Number(d.count.trim() === '' ? NaN : d.count),
+    startMarginSeconds: d.margin.trim() === '' ? START_MARGIN_SECONDS[d.where] : Number(d.margin),
+    kubernetes:
+      d.where === 'kubernetes'
+        ? { image: d.image, namespace: d.namespace.trim(), context: d.context || null, nodeSelector: {} }
+        : null,
+  };
+  const parsed = shardPlacementSchema.safeParse(candidate);
+  if (parsed.success) return { ok: true, placement: parsed.data };
+  const issue = parsed.error.issues[0]!;
+  const field = { count: 'Shards', startMarginSeconds: 'Start margin', kubernetes: 'Kubernetes' }[
+    String(issue.path[0]) as 'count'
+  ];
+  const sub = issue.path[1] === undefined ? '' : ` ${String(issue.path[1])}`;
+  const message = Number.isNaN(candidate[issue.path[0] as 'count']) ? 'is not a number' : issue.message;
+  return { ok: false, message: `${field ?? 'Shards'}${sub}: ${message}` };
+}
