@@ -10,6 +10,7 @@ import {
 import { parseOrThrow, ValidationError, type FieldIssue } from '../../shared/model/validation.ts';
 import type { SecretOptions } from '../../shared/records/preset-summary.ts';
 import { inputFileIssues } from '../engine/input-files.ts';
+import { importIntoHistory } from '../stores/history-import.ts';
 import { applyFileRule, type FileRule } from './file-rule.ts';
 import type { HostServices } from './services.ts';
 
@@ -105,6 +106,7 @@ export function createCommandHandlers({
     'history.get': ({ id }) => history.get(id),
     'history.rename': ({ id, name }) => history.rename(id, name),
     'history.delete': async ({ id }) => ({ deleted: await history.delete(id) }),
+    'history.import': ({ files }) => importIntoHistory(history, files, info.appVersion),
   };
 }
 

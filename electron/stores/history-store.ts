@@ -14,6 +14,7 @@ import {
   type RunRecordDraft,
 } from '../../shared/records/history.ts';
 import type { StoreProblem } from '../../shared/records/preset-summary.ts';
+import { inOrderOf } from '../../shared/records/result-file.ts';
 import { describeIssues, parseOrThrow } from '../../shared/model/validation.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
 import { FileProblemError, readBoundedFile, textOf } from './bounded-file.ts';
@@ -135,25 +136,24 @@ export class HistoryStore {
   /**
    * Saves a run. Secret header values are sealed with the cipher, or kept as plain text
    * when allowed, or else cleared. Throws a ValidationError when the draft is not a valid
-   * record (nothing is written then).
+   * record (nothing is written then). `ranAt`: when it ran, for a result imported from a
+   * file (History lists by it); now by default.
    */
-  save(draft: RunRecordDraft): Promise<HistorySummary> {
+  save(draft: RunRecordDraft, ranAt?: Date): Promise<HistorySummary> {
     return this.serial(async () => {
-      const createdAt = this.now();
+      const createdAt = ranAt ?? this.now();
       const defaultName = draft.kind === 'scenario' ? draft.scenario.name : draft.plan.name;
-      const record: RunRecord = parseOrThrow(
-        runRecordSchema,
-        {
-          ...draft,
-          format: RUN_RECORD_FORMAT,
-          version: RUN_RECORD_VERSION,
-          id: newHistoryId(createdAt),
-          name: draft.name?.trim() || defaultName.trim() || 'Run',
-          createdAt: createdAt.toISOString(),
-          generator: resultsOf(draft)[0]?.generator ?? null,
-        },
-        'run record',
-      );
+      const given = {
+        ...draft,
+        format: RUN_RECORD_FORMAT,
+        version: RUN_RECORD_VERSION,
+        id: newHistoryId(createdAt),
+        name: draft.name?.trim() || defaultName.trim() || 'Run',
+        createdAt: createdAt.toISOString(),
+        generator: resultsOf(draft)[0]?.generator ?? null,
+      };
+      // Kept in the order its results came (a run's, an imported file's), so they export as the same bytes.
+      const record: RunRecord = inOrderOf(parseOrThrow(runRecordSchema, given, 'run record'), given);
       const tree = jsonCopy(record);
       if (countSecrets(tree) > 0) {
         if (this.cipher?.available() === true) sealSecrets(tree, this.cipher);
@@ -259,7 +259,7 @@ export class HistoryStore {
     const r = readRunRecord(raw);
     if (!r.ok) throw await this.setAside(id, describeIssues(r.issues));
     if (r.value.id !== id) throw await this.setAside(id, `it holds run ${r.value.id}, not ${id}`);
-    return r.value;
+    return inOrderOf(r.value, raw);
   }
 
   /** Sets a broken run file aside; a HistoryNotFoundError when another process did first. */

@@ -7,6 +7,7 @@ import {
   type HistorySummary,
   type RunRecord,
 } from '../records/history.ts';
+import { importFilesSchema, type ImportOutcome } from '../records/import.ts';
 import { presetDraftSchema, presetIdSchema, presetNameSchema, type Preset } from '../records/presets.ts';
 import {
   type ExportOutcome,
@@ -77,6 +78,12 @@ export const commandInputSchemas = {
   'history.get': z.strictObject({ id: historyIdSchema }),
   'history.rename': z.strictObject({ id: historyIdSchema, name: historyNameSchema }),
   'history.delete': z.strictObject({ id: historyIdSchema }),
+  /**
+   * Result files to keep in History (runs, comparisons, capacity searches, shard results to
+   * merge). The web host takes this command over its own bounded HTTP path (IMPORT_PATH),
+   * not the WebSocket, whose messages are capped far lower.
+   */
+  'history.import': z.strictObject({ files: importFilesSchema }),
 } as const satisfies Record<CommandName, z.ZodType>;
 
 /** Which host the UI talks to, for the About line and host-specific hints. */
@@ -138,6 +145,7 @@ export interface CommandOutputs {
   'history.list': HistoryList;
   'history.get': RunRecord;
   'history.rename': HistorySummary;
+  'history.import': ImportOutcome;
   'history.delete': { deleted: boolean };
 }
 

@@ -26,6 +26,7 @@ export const COMMAND_NAMES = [
   'history.get',
   'history.rename',
   'history.delete',
+  'history.import',
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 

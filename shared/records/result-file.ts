@@ -96,9 +96,10 @@ function nestedVersionIssue(raw: unknown): FieldIssue | null {
 /**
  * The parsed value with its objects' fields in the order the file has them (the schema's
  * defaults, if any, after them): the schemas list fields in their own order, and the JSON
- * and HTML files made again must hold the same bytes as the ones first written.
+ * and HTML files made again must hold the same bytes as the ones first written. History
+ * keeps its records in the order they came in too (electron/stores/history-store.ts).
  */
-function inOrderOf<T>(value: T, like: unknown): T {
+export function inOrderOf<T>(value: T, like: unknown): T {
   if (Array.isArray(value)) {
     return value.map((v: unknown, i) => inOrderOf(v, Array.isArray(like) ? like[i] : undefined)) as T;
   }

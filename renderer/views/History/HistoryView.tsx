@@ -13,6 +13,7 @@ import { formatWhen } from '../../components/time.ts';
 import { useQuery } from '../../components/useQuery.ts';
 import { RecordStatus } from './RecordStatus.tsx';
 import { RecordView } from './RecordView.tsx';
+import { ImportButton, ImportNote, useHistoryImport } from './HistoryImport.tsx';
 import { RunDiff } from './RunDiff.tsx';
 import { errorText } from '../../lib/errors.ts';
 import './history.css';
@@ -122,12 +123,18 @@ export function HistoryView({
   const toggle = (id: string, on: boolean) =>
     setSelected((sel) => (on ? [...sel.filter((x) => x !== id), id].slice(-2) : sel.filter((x) => x !== id)));
 
+  const imports = useHistoryImport(api, (ids) => {
+    list.reload();
+    if (ids[0] !== undefined) open(ids[0]);
+  });
+
   const runs = list.data?.runs ?? [];
   return (
-    <main className="workspace workspace--history" data-testid="history-view">
+    <main className="workspace workspace--history" data-testid="history-view" {...imports.dropProps}>
       <aside className="editor-pane history-pane" aria-label="Saved runs">
         <div className="pane-toolbar pane-toolbar--spread">
           <h1 className="pane-title">History</h1>
+          <ImportButton busy={imports.state.busy} onFiles={(files) => void imports.importFiles(files)} />
           <button
             type="button"
             className="btn btn--secondary btn--sm"
@@ -142,11 +149,13 @@ export function HistoryView({
             Compare selected ({selected.length}/2)
           </button>
         </div>
+        <ImportNote state={imports.state} />
         <StoreProblems problems={list.data?.problems ?? []} />
         <Alert tone="error">{list.error}</Alert>
         {runs.length === 0 && !list.loading && (
           <p className="muted small empty-note" data-testid="history-empty">
-            Nothing here yet: every run and comparison you finish or stop is saved here.
+            Nothing here yet: every run and comparison you finish or stop is saved here. Drop result JSON
+            files here (or press Import…) to add runs from the CLI or another machine.
           </p>
         )}
         <ul className="history-list" data-testid="history-list">

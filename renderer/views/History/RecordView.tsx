@@ -3,6 +3,8 @@ import type { CapacityPlan } from '../../../shared/capacity/plan.ts';
 import { capacityReports } from '../../../shared/capacity/report.ts';
 import type { ComparisonPlan } from '../../../shared/comparison/plan.ts';
 import type { RunRecord } from '../../../shared/records/history.ts';
+import { jsonPartOf, recordExport } from '../../../shared/export/record.ts';
+import { downloadPart } from '../Export/download.ts';
 import { whatRan } from '../../../shared/records/what-ran.ts';
 import type { Scenario } from '../../../shared/model/scenario.ts';
 import { RunReport } from '../../report/RunReport.tsx';
@@ -57,9 +59,28 @@ export function RecordView({ record, onLoadScenario, onLoadPlan, onLoadCapacity 
             )}
           </p>
         </div>
-        <button type="button" className="btn btn--secondary btn--sm" data-testid="record-load" onClick={load}>
-          {EDITORS[record.kind]}
-        </button>
+        <div className="record__actions">
+          <button
+            type="button"
+            className="btn btn--secondary btn--sm"
+            title="Save this result as the JSON file its command's --json writes"
+            data-testid="record-save-json"
+            onClick={() => {
+              const bundle = recordExport(record);
+              downloadPart(bundle, jsonPartOf(bundle));
+            }}
+          >
+            Save as JSON
+          </button>
+          <button
+            type="button"
+            className="btn btn--secondary btn--sm"
+            data-testid="record-load"
+            onClick={load}
+          >
+            {EDITORS[record.kind]}
+          </button>
+        </div>
       </header>
       {record.kind === 'scenario' && <RunReport results={record.results} name={record.name} />}
       {record.kind === 'comparison' && <SavedComparison key={record.id} record={record} />}
