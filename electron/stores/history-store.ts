@@ -15,6 +15,7 @@ import {
 } from '../../shared/records/history.ts';
 import type { StoreProblem } from '../../shared/records/preset-summary.ts';
 import { inOrderOf } from '../../shared/records/result-file.ts';
+import type { Baseline } from '../../shared/records/baselines.ts';
 import { describeIssues, parseOrThrow } from '../../shared/model/validation.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
 import { FileProblemError, readBoundedFile, textOf } from './bounded-file.ts';
@@ -26,6 +27,7 @@ import {
   removeStaleTempFiles,
   writeFileAtomic,
 } from './files.ts';
+import { HistoryBaselines } from './history-baselines.ts';
 import { HistoryIndex } from './history-index.ts';
 import {
   asStored,
@@ -44,6 +46,7 @@ import {
  *                        the list needs no sample (history-index.ts). At start every run file
  *                        is checked against it (one stat each): a file that changed is read
  *                        again in full.
+ *   baselines.json       per subject, the run later ones are compared with (history-baselines.ts)
  *   <id>.run.broken-<time>.json   a run file that could not be read, kept for the user
  */
 
@@ -103,6 +106,7 @@ export class HistoryStore {
   private readonly allowPlaintextSecrets: boolean;
   private readonly now: () => Date;
   private readonly index: HistoryIndex;
+  private readonly baselineFile: HistoryBaselines;
   private indexLoaded = false;
   private readonly problemList: StoreProblem[] = [];
   private queue: Promise<unknown> = Promise.resolve();
@@ -114,6 +118,7 @@ export class HistoryStore {
     this.allowPlaintextSecrets = opts.allowPlaintextSecrets === true;
     this.now = opts.now ?? (() => new Date());
     this.index = new HistoryIndex(this.dir);
+    this.baselineFile = new HistoryBaselines(this.dir);
     const inTheWay = ensureDirectory(this.dir, this.now);
     if (inTheWay)
       this.report(this.dir, inTheWay, `${this.dir} was not a folder. It was kept as ${inTheWay}.`);
@@ -208,7 +213,40 @@ export class HistoryStore {
     });
   }
 
+  /** The baselines (shared/records/baselines.ts), each of a run still saved. */
+  baselines(): Promise<Baseline[]> {
+    return this.serial(async () => {
+      await this.reconcile();
+      return (await this.loadBaselines()).filter((b) => this.index.has(b.id));
+    });
+  }
+
+  /** Makes a saved run the baseline of its subject (in place of the one it had), or no baseline. */
+  setBaseline(id: string, on: boolean): Promise<Baseline[]> {
+    return this.serial(async () => {
+      await this.reconcile();
+      const summary = this.index.list().find((s) => s.id === id);
+      if (!summary) throw new HistoryNotFoundError(id);
+      const kept = (await this.loadBaselines()).filter(
+        (b) => b.subject !== summary.subject && b.id !== id && this.index.has(b.id),
+      );
+      const baselines = on ? [...kept, { subject: summary.subject, id }] : kept;
+      await this.baselineFile.write(baselines);
+      return baselines;
+    });
+  }
+
   // -------------------------------------------------------------------------------------
+
+  private loadBaselines(): Promise<Baseline[]> {
+    return this.baselineFile.load(this.now(), (file, keptAs, why) =>
+      this.report(
+        file,
+        keptAs,
+        `The baselines could not be read (${why}).${keptAs ? ` It was kept as ${keptAs}.` : ''} Mark them again.`,
+      ),
+    );
+  }
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
     const next = this.queue.then(fn, fn);

@@ -7,6 +7,8 @@ import {
   type HistorySummary,
   type RunRecord,
 } from '../records/history.ts';
+import type { Baseline } from '../records/baselines.ts';
+import type { ResultDiff } from '../diff/compare.ts';
 import { importFilesSchema, type ImportOutcome } from '../records/import.ts';
 import { presetDraftSchema, presetIdSchema, presetNameSchema, type Preset } from '../records/presets.ts';
 import {
@@ -84,6 +86,10 @@ export const commandInputSchemas = {
    * not the WebSocket, whose messages are capped far lower.
    */
   'history.import': z.strictObject({ files: importFilesSchema }),
+  /** Makes a saved run the baseline of its subject (on), or no baseline (off). */
+  'history.baseline': z.strictObject({ id: historyIdSchema, on: z.boolean() }),
+  /** Two saved runs compared figure by figure (next against base), as `trebuchet diff` does. */
+  'history.diff': z.strictObject({ base: historyIdSchema, next: historyIdSchema }),
 } as const satisfies Record<CommandName, z.ZodType>;
 
 /** Which host the UI talks to, for the About line and host-specific hints. */
@@ -121,6 +127,8 @@ export interface HistoryList {
   runs: HistorySummary[];
   /** The history directory. */
   dir: string;
+  /** Per subject, the run later ones are compared with. */
+  baselines: Baseline[];
   problems: StoreProblem[];
 }
 
@@ -146,6 +154,8 @@ export interface CommandOutputs {
   'history.get': RunRecord;
   'history.rename': HistorySummary;
   'history.import': ImportOutcome;
+  'history.baseline': { baselines: Baseline[] };
+  'history.diff': ResultDiff;
   'history.delete': { deleted: boolean };
 }
 

@@ -27,6 +27,8 @@ export const COMMAND_NAMES = [
   'history.rename',
   'history.delete',
   'history.import',
+  'history.baseline',
+  'history.diff',
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 

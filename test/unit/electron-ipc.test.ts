@@ -178,7 +178,15 @@ describe('preload', () => {
       'rename',
       'save',
     ]);
-    expect(Object.keys(api.history).sort()).toEqual(['delete', 'get', 'import', 'list', 'rename']);
+    expect(Object.keys(api.history).sort()).toEqual([
+      'baseline',
+      'delete',
+      'diff',
+      'get',
+      'import',
+      'list',
+      'rename',
+    ]);
 
     ipcRenderer.invoke.mockResolvedValueOnce({ ok: true, value: { jobId: 'run-9' } });
     await expect(api.jobs.start({ kind: 'run', plan: goodScenario })).resolves.toEqual({ jobId: 'run-9' });

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { TrebuchetApi } from '../../../shared/contract/api.ts';
 import type { CapacityPlan } from '../../../shared/capacity/plan.ts';
 import { capacityReports } from '../../../shared/capacity/report.ts';
 import type { ComparisonPlan } from '../../../shared/comparison/plan.ts';
@@ -11,9 +12,14 @@ import { RunReport } from '../../report/RunReport.tsx';
 import { formatWhen } from '../../components/time.ts';
 import { CapacityResults } from '../Capacity/CapacityResults.tsx';
 import { ComparisonResults } from '../Compare/ComparisonResults.tsx';
+import { VsBaseline } from './VsBaseline.tsx';
 
 interface RecordViewProps {
+  api: TrebuchetApi;
   record: RunRecord;
+  /** The baseline this run is shown against (shared/records/baselines.ts baselineOf), if any. */
+  baselineId: string | null;
+  onOpenDiff: (baseId: string, id: string) => void;
   onLoadScenario: (scenario: Scenario) => void;
   onLoadPlan: (plan: ComparisonPlan) => void;
   onLoadCapacity: (plan: CapacityPlan) => void;
@@ -26,7 +32,15 @@ const EDITORS: Record<RunRecord['kind'], string> = {
 };
 
 /** A saved run shown again: its report (or the comparison's, or the capacity search's), and its exports. */
-export function RecordView({ record, onLoadScenario, onLoadPlan, onLoadCapacity }: RecordViewProps) {
+export function RecordView({
+  api,
+  record,
+  baselineId,
+  onOpenDiff,
+  onLoadScenario,
+  onLoadPlan,
+  onLoadCapacity,
+}: RecordViewProps) {
   const load = (): void => {
     switch (record.kind) {
       case 'scenario':
@@ -82,6 +96,15 @@ export function RecordView({ record, onLoadScenario, onLoadPlan, onLoadCapacity 
           </button>
         </div>
       </header>
+      {baselineId !== null && (
+        <VsBaseline
+          key={`${baselineId}|${record.id}`}
+          api={api}
+          baseId={baselineId}
+          id={record.id}
+          onOpenDiff={() => onOpenDiff(baselineId, record.id)}
+        />
+      )}
       {record.kind === 'scenario' && <RunReport results={record.results} name={record.name} />}
       {record.kind === 'comparison' && <SavedComparison key={record.id} record={record} />}
       {record.kind === 'capacity' && (
