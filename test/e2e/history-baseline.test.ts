@@ -12,6 +12,8 @@ import { useE2eApp } from './fixture.ts';
  */
 
 const e2e = useE2eApp();
+/** The host saves and answers on a machine shared with other test runs: give it time. */
+const POLL = { timeout: 20_000 };
 let server: TestServer;
 
 beforeAll(async () => {
@@ -38,23 +40,23 @@ describe('baselines in History', () => {
     await runOnce(app);
     await page.getByTestId('tab-history').click();
     const rows = page.getByTestId('history-row');
-    await expect.poll(() => rows.count()).toBe(1);
+    await expect.poll(() => rows.count(), POLL).toBe(1);
     await rows.first().getByTestId('history-set-baseline').click();
-    await expect.poll(() => rows.first().getByTestId('history-baseline-badge').count()).toBe(1);
+    await expect.poll(() => rows.first().getByTestId('history-baseline-badge').count(), POLL).toBe(1);
     // The baseline itself is shown against nothing.
     await rows.first().getByTestId('history-open').click();
-    await expect.poll(() => page.getByTestId('record-name').textContent()).toBe('baseline me');
+    await expect.poll(() => page.getByTestId('record-name').textContent(), POLL).toBe('baseline me');
     expect(await page.getByTestId('vs-baseline').count()).toBe(0);
 
     await runOnce(app);
     await page.getByTestId('tab-history').click();
-    await expect.poll(() => rows.count()).toBe(2);
+    await expect.poll(() => rows.count(), POLL).toBe(2);
     // Newest first: the new run, not a baseline, opened against the one that is.
     expect(await rows.nth(0).getByTestId('history-baseline-badge').count()).toBe(0);
     expect(await rows.nth(1).getByTestId('history-baseline-badge').count()).toBe(1);
     await rows.nth(0).getByTestId('history-open').click();
     const table = page.getByTestId('vs-baseline-table');
-    await expect.poll(() => table.count()).toBe(1);
+    await expect.poll(() => table.count(), POLL).toBe(1);
     const figures = await Promise.all(
       (await table.getByTestId('vs-baseline-row').all()).map(async (tr) => ({
         figure: await tr.getAttribute('data-figure'),
@@ -86,7 +88,7 @@ describe('baselines in History', () => {
     await page.getByTestId('vs-baseline-open').click();
     const percentiles = page.getByTestId('diff-chart-percentiles');
     const throughput = page.getByTestId('diff-chart-throughput');
-    await expect.poll(() => percentiles.getAttribute('data-points')).not.toBeNull();
+    await expect.poll(() => percentiles.getAttribute('data-points'), POLL).not.toBeNull();
     // Both curves: every reported percentile of each run; both series: each run's samples.
     expect(Number(await percentiles.getAttribute('data-points'))).toBeGreaterThanOrEqual(2 * 5);
     expect(Number(await throughput.getAttribute('data-points'))).toBeGreaterThanOrEqual(2);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -16,6 +16,8 @@ import { useE2eApp } from './fixture.ts';
  */
 
 const e2e = useE2eApp();
+/** The host saves and answers on a machine shared with other test runs: give it time. */
+const POLL = { timeout: 20_000 };
 let server: TestServer;
 let dir: string;
 
@@ -89,34 +91,41 @@ describe("History's import and export in the browser", () => {
     writeFileSync(join(dir, 'broken.json'), JSON.stringify(bad));
     await importFiles(app, ['broken.json', 'run.json']);
     await expect
-      .poll(() => page.getByTestId('history-import-done').textContent())
+      .poll(() => page.getByTestId('history-import-done').textContent(), POLL)
       .toBe('Imported one result.');
     expect(await page.getByTestId('history-import-problems').textContent()).toMatch(
       /^broken\.json: not a result Trebuchet reads: durationSeconds: /,
     );
     const row = page.getByTestId('history-row').filter({ hasText: 'cli run' });
-    await expect.poll(() => row.count()).toBe(1);
+    await expect.poll(() => row.count(), POLL).toBe(1);
     // The import opens what it kept.
-    await expect.poll(() => page.getByTestId('record-name').textContent()).toBe('cli run');
+    await expect.poll(() => page.getByTestId('record-name').textContent(), POLL).toBe('cli run');
     await page.screenshot({ path: join(ARTIFACTS, 'history-import.png') });
     const saved = await saveDownload(page, 'record-save-json', dir);
     expect(saved.name).toBe('cli-run.json');
     expect(readFileSync(saved.path, 'utf8')).toBe(readFileSync(join(dir, 'run.json'), 'utf8'));
   });
 
-  it('merges the shard results of one plan into one entry, and refuses a set with a shard missing, naming the file', async () => {
+  it('merges the shard results of one plan into one entry, and refuses a set with a shard missing or repeated, naming the file', async () => {
     const app = await e2e.open();
     const { page } = app;
     await importFiles(app, ['shard-0.json']);
     await expect
-      .poll(() => page.getByTestId('history-import-problems').textContent())
+      .poll(() => page.getByTestId('history-import-problems').textContent(), POLL)
       .toMatch(/^shard 1 of 2 is missing \(shard-0\.json is 0\)/);
+    copyFileSync(join(dir, 'shard-0.json'), join(dir, 'shard-0-again.json'));
+    await importFiles(app, ['shard-0.json', 'shard-1.json', 'shard-0-again.json']);
+    await expect
+      .poll(() => page.getByTestId('history-import-problems').textContent(), POLL)
+      .toBe('shard-0-again.json and shard-0.json are both shard 0/2');
     await importFiles(app, ['shard-1.json', 'shard-0.json']);
     await expect
-      .poll(() => page.getByTestId('history-import-done').textContent())
+      .poll(() => page.getByTestId('history-import-done').textContent(), POLL)
       .toBe('Imported one result (2 shards merged).');
-    await expect.poll(() => page.getByTestId('history-row').filter({ hasText: 'sharded' }).count()).toBe(1);
-    await expect.poll(() => page.getByTestId('record-name').textContent()).toBe('sharded');
+    await expect
+      .poll(() => page.getByTestId('history-row').filter({ hasText: 'sharded' }).count(), POLL)
+      .toBe(1);
+    await expect.poll(() => page.getByTestId('record-name').textContent(), POLL).toBe('sharded');
     await page.screenshot({ path: join(ARTIFACTS, 'history-import-shards.png') });
     const saved = await saveDownload(page, 'record-save-json', dir);
     const merged = runResultSchema.parse(JSON.parse(readFileSync(saved.path, 'utf8')));
