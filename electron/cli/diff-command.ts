@@ -5,13 +5,12 @@
  */
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DiffInputError, diffResults, type QuantilesOf } from '../../shared/diff/compare.ts';
+import { DiffInputError, diffResults, namedParts } from '../../shared/diff/compare.ts';
 import { parseFailRule, ruleMoves, type FailRule } from '../../shared/diff/rules.ts';
 import { jsonText } from '../../shared/export/files.ts';
 import { formatDiff } from '../../shared/format/diff-text.ts';
 import { diffHtmlReport } from '../../shared/format/html-report.ts';
-import type { RunResult } from '../../shared/model/result.ts';
-import { decodeHistogram, valueAtPercentile } from '../engine/histogram.ts';
+import { histogramQuantiles } from '../host/record-diff.ts';
 import { nodeFileIo } from './files.ts';
 import { DIFF_HELP } from './help.ts';
 import { outputFile } from './output-flags.ts';
@@ -25,20 +24,6 @@ export interface DiffContext {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
 }
-
-/** Quantiles per run: 1,000 evenly spaced ranks resolve the distribution functions to 0.1 %. */
-const QUANTILE_POINTS = 1000;
-
-/** A run's latency quantiles (ms) from its HdrHistogram; null without one (no response, an old file). */
-const histogramQuantiles: QuantilesOf = (r: RunResult) => {
-  if (r.histogram === null) return null;
-  const h = decodeHistogram(r.histogram);
-  if (h.totalCount === 0) return null;
-  return Array.from(
-    { length: QUANTILE_POINTS },
-    (_, i) => valueAtPercentile(h, ((i + 0.5) / QUANTILE_POINTS) * 100) / 1000,
-  );
-};
 
 interface DiffArgs {
   base: string;
@@ -93,6 +78,7 @@ function parseDiffArgs(argv: readonly string[], cwd: string): DiffArgs | null {
 export async function diffCommand(ctx: DiffContext): Promise<number> {
   let args: DiffArgs;
   let diff;
+  let saved;
   try {
     const parsed = parseDiffArgs(ctx.argv, ctx.cwd);
     if (parsed === null) {
@@ -100,11 +86,8 @@ export async function diffCommand(ctx: DiffContext): Promise<number> {
       return EXIT.ok;
     }
     args = parsed;
-    diff = diffResults(
-      readResultFile(args.base, ctx.cwd),
-      readResultFile(args.next, ctx.cwd),
-      histogramQuantiles,
-    );
+    saved = { base: readResultFile(args.base, ctx.cwd), next: readResultFile(args.next, ctx.cwd) };
+    diff = diffResults(saved.base, saved.next, histogramQuantiles);
   } catch (e) {
     if (!(e instanceof CliInputError) && !(e instanceof DiffInputError)) throw e;
     ctx.stderr.write(`trebuchet diff: ${e.message}\nRun "trebuchet diff --help" for the flags.\n`);
@@ -120,7 +103,10 @@ export async function diffCommand(ctx: DiffContext): Promise<number> {
       jsonText({ kind: 'diff', base: args.base, next: args.next, diff, rules: args.rules, moves }),
     ]);
   }
-  if (args.htmlFile) files.push([args.htmlFile, diffHtmlReport(diff, names, args.rules, moves)]);
+  if (args.htmlFile) {
+    const runs = { base: namedParts(saved.base), next: namedParts(saved.next) };
+    files.push([args.htmlFile, diffHtmlReport(diff, names, args.rules, moves, runs)]);
+  }
   // A diff holds figures only: no header of either run, so no secret to keep private.
   const written = await writeFiles(files, false);
   for (const path of written.written) ctx.stderr.write(`wrote ${path}\n`);

@@ -10,6 +10,8 @@ import {
 import { parseOrThrow, ValidationError, type FieldIssue } from '../../shared/model/validation.ts';
 import type { SecretOptions } from '../../shared/records/preset-summary.ts';
 import { inputFileIssues } from '../engine/input-files.ts';
+import { importIntoHistory } from '../stores/history-import.ts';
+import { diffRecords } from './record-diff.ts';
 import { applyFileRule, type FileRule } from './file-rule.ts';
 import type { HostServices } from './services.ts';
 
@@ -100,11 +102,15 @@ export function createCommandHandlers({
     'history.list': async () => ({
       runs: await history.list(),
       dir: history.dir,
+      baselines: await history.baselines(),
       problems: stores.problems(),
     }),
     'history.get': ({ id }) => history.get(id),
     'history.rename': ({ id, name }) => history.rename(id, name),
     'history.delete': async ({ id }) => ({ deleted: await history.delete(id) }),
+    'history.import': ({ files }) => importIntoHistory(history, files, info.appVersion),
+    'history.baseline': async ({ id, on }) => ({ baselines: await history.setBaseline(id, on) }),
+    'history.diff': async ({ base, next }) => diffRecords(await history.get(base), await history.get(next)),
     'settings.get': () => ({ ui: stores.settings.ui(), file: stores.settings.path }),
     'settings.set': ({ ui }) => ({ ui: stores.settings.setUi(ui), file: stores.settings.path }),
     'kube.contexts': async () => {

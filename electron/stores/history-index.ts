@@ -17,9 +17,10 @@ const INDEX_FORMAT = 'trebuchet-run-index';
 
 /**
  * An index of another version is rebuilt from the run files, which checks them all (1 held
- * the summaries only; 3 added what each run ran; 4 each run's verdict).
+ * the summaries only; 3 added what each run ran; 4 each run's verdict; 5 its subject, for
+ * baselines).
  */
-const INDEX_VERSION = 4;
+const INDEX_VERSION = 5;
 const indexSchema = z.strictObject({
   format: z.literal(INDEX_FORMAT),
   version: z.literal(INDEX_VERSION),

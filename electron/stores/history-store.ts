@@ -14,6 +14,8 @@ import {
   type RunRecordDraft,
 } from '../../shared/records/history.ts';
 import type { StoreProblem } from '../../shared/records/preset-summary.ts';
+import { inOrderOf } from '../../shared/records/result-file.ts';
+import type { Baseline } from '../../shared/records/baselines.ts';
 import { describeIssues, parseOrThrow } from '../../shared/model/validation.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
 import { FileProblemError, readBoundedFile, textOf } from './bounded-file.ts';
@@ -25,6 +27,7 @@ import {
   removeStaleTempFiles,
   writeFileAtomic,
 } from './files.ts';
+import { HistoryBaselines } from './history-baselines.ts';
 import { HistoryIndex } from './history-index.ts';
 import {
   asStored,
@@ -43,6 +46,7 @@ import {
  *                        the list needs no sample (history-index.ts). At start every run file
  *                        is checked against it (one stat each): a file that changed is read
  *                        again in full.
+ *   baselines.json       per subject, the run later ones are compared with (history-baselines.ts)
  *   <id>.run.broken-<time>.json   a run file that could not be read, kept for the user
  */
 
@@ -102,6 +106,7 @@ export class HistoryStore {
   private readonly allowPlaintextSecrets: boolean;
   private readonly now: () => Date;
   private readonly index: HistoryIndex;
+  private readonly baselineFile: HistoryBaselines;
   private indexLoaded = false;
   private readonly problemList: StoreProblem[] = [];
   private queue: Promise<unknown> = Promise.resolve();
@@ -113,6 +118,7 @@ export class HistoryStore {
     this.allowPlaintextSecrets = opts.allowPlaintextSecrets === true;
     this.now = opts.now ?? (() => new Date());
     this.index = new HistoryIndex(this.dir);
+    this.baselineFile = new HistoryBaselines(this.dir);
     const inTheWay = ensureDirectory(this.dir, this.now);
     if (inTheWay)
       this.report(this.dir, inTheWay, `${this.dir} was not a folder. It was kept as ${inTheWay}.`);
@@ -135,25 +141,24 @@ export class HistoryStore {
   /**
    * Saves a run. Secret header values are sealed with the cipher, or kept as plain text
    * when allowed, or else cleared. Throws a ValidationError when the draft is not a valid
-   * record (nothing is written then).
+   * record (nothing is written then). `ranAt`: when it ran, for a result imported from a
+   * file (History lists by it); now by default.
    */
-  save(draft: RunRecordDraft): Promise<HistorySummary> {
+  save(draft: RunRecordDraft, ranAt?: Date): Promise<HistorySummary> {
     return this.serial(async () => {
-      const createdAt = this.now();
+      const createdAt = ranAt ?? this.now();
       const defaultName = draft.kind === 'scenario' ? draft.scenario.name : draft.plan.name;
-      const record: RunRecord = parseOrThrow(
-        runRecordSchema,
-        {
-          ...draft,
-          format: RUN_RECORD_FORMAT,
-          version: RUN_RECORD_VERSION,
-          id: newHistoryId(createdAt),
-          name: draft.name?.trim() || defaultName.trim() || 'Run',
-          createdAt: createdAt.toISOString(),
-          generator: resultsOf(draft)[0]?.generator ?? null,
-        },
-        'run record',
-      );
+      const given = {
+        ...draft,
+        format: RUN_RECORD_FORMAT,
+        version: RUN_RECORD_VERSION,
+        id: newHistoryId(createdAt),
+        name: draft.name?.trim() || defaultName.trim() || 'Run',
+        createdAt: createdAt.toISOString(),
+        generator: resultsOf(draft)[0]?.generator ?? null,
+      };
+      // Kept in the order its results came (a run's, an imported file's), so they export as the same bytes.
+      const record: RunRecord = inOrderOf(parseOrThrow(runRecordSchema, given, 'run record'), given);
       const tree = jsonCopy(record);
       if (countSecrets(tree) > 0) {
         if (this.cipher?.available() === true) sealSecrets(tree, this.cipher);
@@ -208,7 +213,40 @@ export class HistoryStore {
     });
   }
 
+  /** The baselines (shared/records/baselines.ts), each of a run still saved. */
+  baselines(): Promise<Baseline[]> {
+    return this.serial(async () => {
+      await this.reconcile();
+      return (await this.loadBaselines()).filter((b) => this.index.has(b.id));
+    });
+  }
+
+  /** Makes a saved run the baseline of its subject (in place of the one it had), or no baseline. */
+  setBaseline(id: string, on: boolean): Promise<Baseline[]> {
+    return this.serial(async () => {
+      await this.reconcile();
+      const summary = this.index.list().find((s) => s.id === id);
+      if (!summary) throw new HistoryNotFoundError(id);
+      const kept = (await this.loadBaselines()).filter(
+        (b) => b.subject !== summary.subject && b.id !== id && this.index.has(b.id),
+      );
+      const baselines = on ? [...kept, { subject: summary.subject, id }] : kept;
+      await this.baselineFile.write(baselines);
+      return baselines;
+    });
+  }
+
   // -------------------------------------------------------------------------------------
+
+  private loadBaselines(): Promise<Baseline[]> {
+    return this.baselineFile.load(this.now(), (file, keptAs, why) =>
+      this.report(
+        file,
+        keptAs,
+        `The baselines could not be read (${why}).${keptAs ? ` It was kept as ${keptAs}.` : ''} Mark them again.`,
+      ),
+    );
+  }
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
     const next = this.queue.then(fn, fn);
@@ -259,7 +297,7 @@ export class HistoryStore {
     const r = readRunRecord(raw);
     if (!r.ok) throw await this.setAside(id, describeIssues(r.issues));
     if (r.value.id !== id) throw await this.setAside(id, `it holds run ${r.value.id}, not ${id}`);
-    return r.value;
+    return inOrderOf(r.value, raw);
   }
 
   /** Sets a broken run file aside; a HistoryNotFoundError when another process did first. */

@@ -1,6 +1,6 @@
 import type { TrebuchetApi } from '../../shared/contract/api.ts';
 import { clientIdSchema, WEB_SOCKET_PATH } from '../../shared/contract/web-protocol.ts';
-import { connectWebSocketApi } from './web-socket-client.ts';
+import { connectWebSocketApi, postCommand } from './web-socket-client.ts';
 
 export type { TrebuchetApi } from '../../shared/contract/api.ts';
 
@@ -60,6 +60,8 @@ async function connectToWebHost(): Promise<TrebuchetApi> {
       ws.onclose = () => on.close();
       return ws;
     },
+    post: (path, _command, input) =>
+      postCommand(`${window.location.origin}${path}?${new URLSearchParams({ token }).toString()}`, input),
     onConnectionChange: (connected) => {
       for (const listener of connectionListeners) listener(connected);
     },

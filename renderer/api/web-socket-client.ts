@@ -1,6 +1,11 @@
 import { createTrebuchetApi, JobEvents, unwrapReply } from '../../shared/contract/client.ts';
 import type { CommandName, CommandOutput, CommandReply, TrebuchetApi } from '../../shared/contract/api.ts';
-import { pageMessageSchema, type ClientMessage } from '../../shared/contract/web-protocol.ts';
+import {
+  commandReplySchema,
+  HTTP_COMMANDS,
+  pageMessageSchema,
+  type ClientMessage,
+} from '../../shared/contract/web-protocol.ts';
 
 /** What the client needs to hear from a socket. */
 export interface SocketHandlers {
@@ -34,6 +39,11 @@ export interface WebSocketApiOptions {
   offlineTimeoutMs?: number;
   /** Told whenever the connection goes up or down (for a "reconnecting" banner). */
   onConnectionChange?(connected: boolean): void;
+  /**
+   * Sends a command over HTTP to the path given (HTTP_COMMANDS: History's import, too large for
+   * a socket message); without it those commands go over the socket too.
+   */
+  post?(path: string, command: CommandName, input: unknown): Promise<CommandReply>;
 }
 
 export interface WebSocketApi {
@@ -177,6 +187,8 @@ export function connectWebSocketApi(opts: WebSocketApiOptions): Promise<WebSocke
   };
 
   const send = async (command: CommandName, input: unknown): Promise<CommandReply> => {
+    const path = HTTP_COMMANDS[command];
+    if (path !== undefined && opts.post) return opts.post(path, command, input);
     await whenOpen();
     const ws = socket;
     if (!ws || ws.readyState !== OPEN) throw new Error('not connected to the Trebuchet host');
@@ -210,4 +222,21 @@ export function connectWebSocketApi(opts: WebSocketApiOptions): Promise<WebSocke
       reject,
     });
   });
+}
+
+/**
+ * A command posted over HTTP (WebSocketApiOptions.post) with fetch: the reply envelope the
+ * host answers, or a refusal carrying the host's text (a body over the cap, a wrong token).
+ */
+export async function postCommand(url: string, input: unknown): Promise<CommandReply> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(input),
+  });
+  const text = await response.text();
+  if (!response.ok) return { ok: false, error: text || `the host answered ${response.status}` };
+  const reply = commandReplySchema.safeParse(JSON.parse(text));
+  if (!reply.success) return { ok: false, error: 'the host answered something that is not a reply' };
+  return reply.data.ok ? { ok: true, value: reply.data.value } : reply.data;
 }

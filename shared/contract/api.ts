@@ -7,6 +7,9 @@ import {
   type HistorySummary,
   type RunRecord,
 } from '../records/history.ts';
+import type { Baseline } from '../records/baselines.ts';
+import type { ResultDiff } from '../diff/compare.ts';
+import { importFilesSchema, type ImportOutcome } from '../records/import.ts';
 import { uiSettingsSchema, type UiSettings } from '../records/settings.ts';
 import { presetDraftSchema, presetIdSchema, presetNameSchema, type Preset } from '../records/presets.ts';
 import {
@@ -78,6 +81,16 @@ export const commandInputSchemas = {
   'history.get': z.strictObject({ id: historyIdSchema }),
   'history.rename': z.strictObject({ id: historyIdSchema, name: historyNameSchema }),
   'history.delete': z.strictObject({ id: historyIdSchema }),
+  /**
+   * Result files to keep in History (runs, comparisons, capacity searches, shard results to
+   * merge). The web host takes this command over its own bounded HTTP path (IMPORT_PATH),
+   * not the WebSocket, whose messages are capped far lower.
+   */
+  'history.import': z.strictObject({ files: importFilesSchema }),
+  /** Makes a saved run the baseline of its subject (on), or no baseline (off). */
+  'history.baseline': z.strictObject({ id: historyIdSchema, on: z.boolean() }),
+  /** Two saved runs compared figure by figure (next against base), as `trebuchet diff` does. */
+  'history.diff': z.strictObject({ base: historyIdSchema, next: historyIdSchema }),
   'settings.get': noInput,
   /** The parts of the UI's settings given replace the kept ones; the others stay. */
   'settings.set': z.strictObject({ ui: uiSettingsSchema.partial() }),
@@ -120,6 +133,8 @@ export interface HistoryList {
   runs: HistorySummary[];
   /** The history directory. */
   dir: string;
+  /** Per subject, the run later ones are compared with. */
+  baselines: Baseline[];
   problems: StoreProblem[];
 }
 
@@ -144,6 +159,9 @@ export interface CommandOutputs {
   'history.list': HistoryList;
   'history.get': RunRecord;
   'history.rename': HistorySummary;
+  'history.import': ImportOutcome;
+  'history.baseline': { baselines: Baseline[] };
+  'history.diff': ResultDiff;
   'history.delete': { deleted: boolean };
   /** The host's kubeconfig contexts (as kubectl finds it), for a run on Kubernetes; problem: why none could be read. */
   'kube.contexts': { contexts: string[]; current: string | null; problem: string | null };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS } from '../model/defaults.ts';
 import { jobEnvelopeSchema } from './jobs.ts';
 
 /**
@@ -8,6 +9,21 @@ import { jobEnvelopeSchema } from './jobs.ts';
  * validate what they receive.
  */
 export const WEB_SOCKET_PATH = '/ws';
+
+/**
+ * The one command the page sends over HTTP instead (POST, token and client in the query, the
+ * command's input as the JSON body, a reply envelope back): History's import carries whole
+ * result files, far over the socket's message cap. The host caps its body at
+ * IMPORT_BODY_BYTES.
+ */
+export const IMPORT_PATH = '/import';
+export const HTTP_COMMANDS: Partial<Record<string, string>> = { 'history.import': IMPORT_PATH };
+
+/**
+ * The import's body: its files' text (LIMITS.importBytes) and what JSON escaping adds to it
+ * (a result file is mostly quotes and digits: escaping quotes at most doubles it).
+ */
+export const IMPORT_BODY_BYTES = 2 * LIMITS.importBytes.max + 64 * 1024;
 
 /** A page's identity across reloads (kept in sessionStorage) so a reload finds its jobs again. */
 export const clientIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'client id is malformed');

@@ -14,7 +14,7 @@ import type { CapacityResult, SearchReport } from '../capacity/report.ts';
 import { capacitySection } from './html/capacity-section.ts';
 import { comparisonSection } from './html/comparison-section.ts';
 import { diffSection } from './html/diff-section.ts';
-import type { ResultDiff } from '../diff/compare.ts';
+import type { NamedRuns, ResultDiff } from '../diff/compare.ts';
 import type { RuleMove } from '../diff/rules.ts';
 import { htmlDocument } from './html/document.ts';
 import { runSection } from './html/run-section.ts';
@@ -105,11 +105,12 @@ export function diffHtmlReport(
   names: { base: string; next: string },
   rules: readonly { text: string }[],
   moves: readonly RuleMove[],
+  runs: { base: readonly NamedRuns[]; next: readonly NamedRuns[] },
 ): string {
   return htmlDocument({
     title: `Diff: ${names.base} → ${names.next}`,
     subtitle: `Made by Trebuchet · ${diff.parts.length} part(s) compared`,
-    body: diffSection(diff, rules, moves),
+    body: diffSection(diff, rules, moves, runs),
     data: {
       format: HTML_REPORT_DATA_FORMAT,
       kind: 'diff',

@@ -148,6 +148,14 @@ export const LIMITS = {
    * also checked by size before it is read (below V8's longest string).
    */
   runFileBytes: { max: 500 * 1024 * 1024 },
+  /**
+   * Result files imported into History in one go (a drop or a pick, all files together): they
+   * travel from the page to the host in one request and are held in memory there, parsed, so
+   * they are capped far below a run file. 64 MiB holds a day's run at the default interval
+   * (about 40 MB) or a set of shards of shorter ones; a larger file is read with `trebuchet
+   * report` or copied into the history folder.
+   */
+  importBytes: { max: 64 * 1024 * 1024 },
   /** A file path in a scenario (body, CA file). */
   pathChars: { max: 4096 },
   /** SNI server name: a DNS name is at most 253 characters. */

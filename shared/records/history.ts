@@ -176,6 +176,8 @@ export const historySummarySchema = z.strictObject({
    * whose steps beyond the goal are meant to break it.
    */
   verdict: z.strictObject({ word: z.string(), tone: z.enum(['good', 'note', 'bad']) }).nullable(),
+  /** What it ran, for baselines (shared/records/baselines.ts subjectOf). */
+  subject: z.string(),
 });
 export type HistorySummary = z.infer<typeof historySummarySchema>;
 
@@ -208,6 +210,11 @@ function verdictOf(record: RunRecord): HistorySummary['verdict'] {
   return { word: verdictWord(v), tone: verdictTone(v) };
 }
 
+/** What a record ran, for baselines (shared/records/baselines.ts): "scenario · nginx static". */
+export function subjectOf(record: RunRecord): string {
+  return `${record.kind} · ${(record.kind === 'scenario' ? record.scenario : record.plan).name.trim()}`;
+}
+
 export function summarizeRecord(record: RunRecord, bytes: number): HistorySummary {
   const targets =
     record.kind === 'comparison'
@@ -226,6 +233,7 @@ export function summarizeRecord(record: RunRecord, bytes: number): HistorySummar
     perTarget: perTargetOf(record),
     bytes,
     verdict: verdictOf(record),
+    subject: subjectOf(record),
   };
 }
 
@@ -234,6 +242,8 @@ export interface ComparablePart {
   /** "nginx" for a plain run's target, "nginx · https · c=100" for a comparison cell. */
   label: string;
   summary: RepetitionSummary;
+  /** The runs it was measured by (a diff view draws their curves over each other). */
+  results: RunResult[];
 }
 
 /**
@@ -247,6 +257,7 @@ export function comparableParts(record: RunRecord): ComparablePart[] {
     return record.results.map((r) => ({
       label: targetLabel(r.target),
       summary: summarizeRepetitions([r], { includeCancelled: true }),
+      results: [r],
     }));
   }
   if (record.kind === 'capacity') {
@@ -254,6 +265,7 @@ export function comparableParts(record: RunRecord): ComparablePart[] {
       curveOf(report).map((s) => ({
         label: `${report.label} · ${rateText(s.rate)}`,
         summary: summarizeRepetitions([s.result], { includeCancelled: true }),
+        results: [s.result],
       })),
     );
   }
@@ -264,5 +276,11 @@ export function comparableParts(record: RunRecord): ComparablePart[] {
     .map((c) => ({
       label: [c.target, ...(several ? [c.protocol] : []), levelLabel(table.levelKind, c.level)].join(' · '),
       summary: c,
+      results: record.outcomes
+        .filter(
+          ({ coordinates: at }) =>
+            at.targetIndex === c.targetIndex && at.protocol === c.protocol && at.level === c.level,
+        )
+        .map((o) => o.result),
     }));
 }

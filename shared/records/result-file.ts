@@ -14,7 +14,7 @@ import type { ComparisonResult } from '../comparison/result.ts';
 import { preflightFailureSchema } from '../model/preflight.ts';
 import { RESULT_VERSION, runResultSchema, runStatusSchema, type RunResult } from '../model/result.ts';
 import { isRecord, newerVersionIssue, parseWith, type FieldIssue, type Parsed } from '../model/validation.ts';
-import { RUN_RECORD_FORMAT, readRunRecord } from './history.ts';
+import { RUN_RECORD_FORMAT, readRunRecord, type RunRecord } from './history.ts';
 
 /** A comparison's JSON file (shared/export/comparison.ts comparisonJson). */
 export const comparisonFileSchema = z.strictObject({
@@ -96,9 +96,10 @@ function nestedVersionIssue(raw: unknown): FieldIssue | null {
 /**
  * The parsed value with its objects' fields in the order the file has them (the schema's
  * defaults, if any, after them): the schemas list fields in their own order, and the JSON
- * and HTML files made again must hold the same bytes as the ones first written.
+ * and HTML files made again must hold the same bytes as the ones first written. History
+ * keeps its records in the order they came in too (electron/stores/history-store.ts).
  */
-function inOrderOf<T>(value: T, like: unknown): T {
+export function inOrderOf<T>(value: T, like: unknown): T {
   if (Array.isArray(value)) {
     return value.map((v: unknown, i) => inOrderOf(v, Array.isArray(like) ? like[i] : undefined)) as T;
   }
@@ -110,6 +111,29 @@ function inOrderOf<T>(value: T, like: unknown): T {
   return out as T;
 }
 
+/** What a History record holds, as the saved result its reports and diffs are made of. */
+export function savedOfRecord(record: RunRecord): SavedResult {
+  switch (record.kind) {
+    case 'scenario':
+      return { kind: 'run', results: record.results };
+    case 'comparison':
+      return {
+        kind: 'comparison',
+        comparison: {
+          plan: record.plan,
+          status: record.status,
+          outcomes: record.outcomes,
+          preflightFailures: [],
+        },
+      };
+    case 'capacity':
+      return {
+        kind: 'capacity',
+        capacity: { plan: record.plan, status: record.status, steps: record.steps },
+      };
+  }
+}
+
 /** A saved result from a file's JSON value, of whichever kind it is; issues name the fields. */
 export function readSavedResult(raw: unknown): Parsed<SavedResult> {
   const version = nestedVersionIssue(raw) ?? (Array.isArray(raw) ? null : resultVersionIssue(raw, ''));
@@ -117,32 +141,7 @@ export function readSavedResult(raw: unknown): Parsed<SavedResult> {
     const r = readRunRecord(raw);
     // A result of a newer format inside a record of a known one: its version says why.
     if (!r.ok) return version && r.issues[0]?.path !== 'version' ? { ok: false, issues: [version] } : r;
-    const record = inOrderOf(r.value, raw);
-    switch (record.kind) {
-      case 'scenario':
-        return { ok: true, value: { kind: 'run', results: record.results } };
-      case 'comparison':
-        return {
-          ok: true,
-          value: {
-            kind: 'comparison',
-            comparison: {
-              plan: record.plan,
-              status: record.status,
-              outcomes: record.outcomes,
-              preflightFailures: [],
-            },
-          },
-        };
-      case 'capacity':
-        return {
-          ok: true,
-          value: {
-            kind: 'capacity',
-            capacity: { plan: record.plan, status: record.status, steps: record.steps },
-          },
-        };
-    }
+    return { ok: true, value: savedOfRecord(inOrderOf(r.value, raw)) };
   }
   if (version) return { ok: false, issues: [version] };
   if (isRecord(raw) && raw.kind === 'comparison') {

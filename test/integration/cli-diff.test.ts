@@ -76,6 +76,13 @@ describe('trebuchet diff', () => {
     expect(r.stdout).toMatch(/^p50 +\d+\.\d{3} +\d+\.\d{3} +\+\d+\.\d{3} +\+\d+\.\d % +beyond noise \(D /m);
     const page = readFileSync(html, 'utf8');
     expect(page).toContain('data-testid="diff-verdict"');
+    // The two sides overlaid: their percentile curves and throughput series, each a line of its own.
+    for (const chart of ['diff-part-1-chart-percentiles', 'diff-part-1-chart-throughput']) {
+      const svg = page.slice(page.indexOf(`data-testid="${chart}"`)).split('</svg>')[0]!;
+      expect(svg.match(/<polyline /g)?.length, chart).toBe(2);
+      expect(svg).toContain('<title>base: ');
+      expect(svg).toContain('<title>new: ');
+    }
     expect(page).toContain('http-equiv="Content-Security-Policy" content="default-src');
     expect(page).not.toMatch(/<script(?! type="application\/json")/);
     expect(page).not.toMatch(/(src|href)="https?:/);

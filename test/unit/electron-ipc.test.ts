@@ -186,7 +186,15 @@ describe('preload', () => {
       'rename',
       'save',
     ]);
-    expect(Object.keys(api.history).sort()).toEqual(['delete', 'get', 'list', 'rename']);
+    expect(Object.keys(api.history).sort()).toEqual([
+      'baseline',
+      'delete',
+      'diff',
+      'get',
+      'import',
+      'list',
+      'rename',
+    ]);
     expect(Object.keys(api.settings).sort()).toEqual(['get', 'set']);
     expect(Object.keys(api.kube)).toEqual(['contexts']);
 

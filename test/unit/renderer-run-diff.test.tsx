@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTrebuchetApi, type SendCommand } from '../../shared/contract/client.ts';
 import { RUN_RECORD_FORMAT, RUN_RECORD_VERSION, type RunRecord } from '../../shared/records/history.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
@@ -39,6 +39,26 @@ const send: SendCommand = (command, input) => {
 };
 const api = createTrebuchetApi(send, { onJobEvent: () => () => undefined });
 
+// jsdom has no 2D canvas: the overlay's charts are stand-ins (ChartCard still writes their points).
+vi.mock('../../renderer/charts/setup.ts', () => ({
+  Chart: class {
+    static getChart(): undefined {
+      return undefined;
+    }
+    destroy(): void {}
+    update(): void {}
+  },
+}));
+
+beforeAll(() => {
+  window.matchMedia = (query: string) =>
+    ({
+      matches: false,
+      media: query,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+    }) as unknown as MediaQueryList;
+});
 afterEach(cleanup);
 
 describe('two saved runs compared', () => {
@@ -54,5 +74,10 @@ describe('two saved runs compared', () => {
     await waitFor(() => expect(screen.queryByText('run two-a')).toBeNull());
     expect(screen.getByText('run one-a')).toBeTruthy();
     expect(screen.getAllByTestId('diff-row').length).toBeGreaterThan(0);
+    // The two runs' throughput series overlaid: each run's samples, A's and B's.
+    const one = records.get('one-a');
+    const samples = one?.kind === 'scenario' ? (one.results[0]?.samples.length ?? 0) : 0;
+    expect(samples).toBeGreaterThan(0);
+    expect(screen.getByTestId('diff-chart-throughput').dataset.points).toBe(String(2 * samples));
   });
 });

@@ -133,7 +133,7 @@ describe('history store', () => {
     expect(rebuilt.problems()).toEqual([]);
     expect(JSON.parse(fs.readFileSync(index, 'utf8'))).toMatchObject({
       format: 'trebuchet-run-index',
-      version: 4,
+      version: 5,
     });
   });
 

@@ -3,6 +3,7 @@ import type { TrebuchetApi } from '../../../shared/contract/api.ts';
 import type { CapacityPlan } from '../../../shared/capacity/plan.ts';
 import type { ComparisonPlan } from '../../../shared/comparison/plan.ts';
 import type { HistorySummary, RunRecord } from '../../../shared/records/history.ts';
+import { baselineOf } from '../../../shared/records/baselines.ts';
 import type { Scenario } from '../../../shared/model/scenario.ts';
 import { ActionButtons } from '../../components/ActionButtons.tsx';
 import { Alert } from '../../components/Alert.tsx';
@@ -13,6 +14,7 @@ import { formatWhen } from '../../components/time.ts';
 import { useQuery } from '../../components/useQuery.ts';
 import { RecordStatus } from './RecordStatus.tsx';
 import { RecordView } from './RecordView.tsx';
+import { ImportButton, ImportNote, useHistoryImport } from './HistoryImport.tsx';
 import { RunDiff } from './RunDiff.tsx';
 import { errorText } from '../../lib/errors.ts';
 import './history.css';
@@ -122,12 +124,30 @@ export function HistoryView({
   const toggle = (id: string, on: boolean) =>
     setSelected((sel) => (on ? [...sel.filter((x) => x !== id), id].slice(-2) : sel.filter((x) => x !== id)));
 
+  const imports = useHistoryImport(api, (ids) => {
+    list.reload();
+    if (ids[0] !== undefined) open(ids[0]);
+  });
+
   const runs = list.data?.runs ?? [];
+  const baselines = list.data?.baselines ?? [];
+  const isBaseline = (id: string): boolean => baselines.some((b) => b.id === id);
+  const baselineFor = (id: string): string | null => {
+    const summary = runs.find((r) => r.id === id);
+    return summary ? baselineOf(summary, baselines, runs) : null;
+  };
+  const mark = (s: HistorySummary, on: boolean) => {
+    api.history.baseline({ id: s.id, on }).then(
+      () => list.reload(),
+      (e: unknown) => setError(errorText(e)),
+    );
+  };
   return (
-    <main className="workspace workspace--history" data-testid="history-view">
+    <main className="workspace workspace--history" data-testid="history-view" {...imports.dropProps}>
       <aside className="editor-pane history-pane" aria-label="Saved runs">
         <div className="pane-toolbar pane-toolbar--spread">
           <h1 className="pane-title">History</h1>
+          <ImportButton busy={imports.state.busy} onFiles={(files) => void imports.importFiles(files)} />
           <button
             type="button"
             className="btn btn--secondary btn--sm"
@@ -142,11 +162,13 @@ export function HistoryView({
             Compare selected ({selected.length}/2)
           </button>
         </div>
+        <ImportNote state={imports.state} />
         <StoreProblems problems={list.data?.problems ?? []} />
         <Alert tone="error">{list.error}</Alert>
         {runs.length === 0 && !list.loading && (
           <p className="muted small empty-note" data-testid="history-empty">
-            Nothing here yet: every run and comparison you finish or stop is saved here.
+            Nothing here yet: every run and comparison you finish or stop is saved here. Drop result JSON
+            files here (or press Import…) to add runs from the CLI or another machine.
           </p>
         )}
         <ul className="history-list" data-testid="history-list">
@@ -172,6 +194,11 @@ export function HistoryView({
               >
                 <span className="history-item__title">
                   <span className={`kind kind--${s.kind}`}>{KIND_LABELS[s.kind]}</span>
+                  {isBaseline(s.id) && (
+                    <span className="kind kind--baseline" data-testid="history-baseline-badge">
+                      Baseline
+                    </span>
+                  )}
                   <span className="history-item__name" data-testid="history-name">
                     {s.name}
                   </span>
@@ -199,6 +226,19 @@ export function HistoryView({
                 className="history-item__actions"
                 size="xs"
                 actions={[
+                  isBaseline(s.id)
+                    ? {
+                        label: 'Unset baseline',
+                        testId: 'history-unset-baseline',
+                        look: 'ghost',
+                        onClick: () => mark(s, false),
+                      }
+                    : {
+                        label: 'Set as baseline',
+                        testId: 'history-set-baseline',
+                        look: 'ghost',
+                        onClick: () => mark(s, true),
+                      },
                   { label: 'Rename', testId: 'history-rename', look: 'ghost', onClick: () => setRenaming(s) },
                   { label: 'Delete', testId: 'history-delete', look: 'danger', onClick: () => remove(s) },
                 ]}
@@ -221,7 +261,13 @@ export function HistoryView({
           <RunDiff api={api} a={diff[0]} b={diff[1]} onClose={() => setDiff(null)} />
         ) : record ? (
           <RecordView
+            api={api}
             record={record}
+            baselineId={baselineFor(record.id)}
+            onOpenDiff={(baseId, id) => {
+              setRecord(null);
+              setDiff([baseId, id]);
+            }}
             onLoadScenario={onLoadScenario}
             onLoadPlan={onLoadPlan}
             onLoadCapacity={onLoadCapacity}

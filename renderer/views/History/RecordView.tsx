@@ -1,17 +1,25 @@
 import { useState } from 'react';
+import type { TrebuchetApi } from '../../../shared/contract/api.ts';
 import type { CapacityPlan } from '../../../shared/capacity/plan.ts';
 import { capacityReports } from '../../../shared/capacity/report.ts';
 import type { ComparisonPlan } from '../../../shared/comparison/plan.ts';
 import type { RunRecord } from '../../../shared/records/history.ts';
+import { jsonPartOf, recordExport } from '../../../shared/export/record.ts';
+import { downloadPart } from '../Export/download.ts';
 import { whatRan } from '../../../shared/records/what-ran.ts';
 import type { Scenario } from '../../../shared/model/scenario.ts';
 import { RunReport } from '../../report/RunReport.tsx';
 import { formatWhen } from '../../components/time.ts';
 import { CapacityResults } from '../Capacity/CapacityResults.tsx';
 import { ComparisonResults } from '../Compare/ComparisonResults.tsx';
+import { VsBaseline } from './VsBaseline.tsx';
 
 interface RecordViewProps {
+  api: TrebuchetApi;
   record: RunRecord;
+  /** The baseline this run is shown against (shared/records/baselines.ts baselineOf), if any. */
+  baselineId: string | null;
+  onOpenDiff: (baseId: string, id: string) => void;
   onLoadScenario: (scenario: Scenario) => void;
   onLoadPlan: (plan: ComparisonPlan) => void;
   onLoadCapacity: (plan: CapacityPlan) => void;
@@ -24,7 +32,15 @@ const EDITORS: Record<RunRecord['kind'], string> = {
 };
 
 /** A saved run shown again: its report (or the comparison's, or the capacity search's), and its exports. */
-export function RecordView({ record, onLoadScenario, onLoadPlan, onLoadCapacity }: RecordViewProps) {
+export function RecordView({
+  api,
+  record,
+  baselineId,
+  onOpenDiff,
+  onLoadScenario,
+  onLoadPlan,
+  onLoadCapacity,
+}: RecordViewProps) {
   const load = (): void => {
     switch (record.kind) {
       case 'scenario':
@@ -57,10 +73,38 @@ export function RecordView({ record, onLoadScenario, onLoadPlan, onLoadCapacity 
             )}
           </p>
         </div>
-        <button type="button" className="btn btn--secondary btn--sm" data-testid="record-load" onClick={load}>
-          {EDITORS[record.kind]}
-        </button>
+        <div className="record__actions">
+          <button
+            type="button"
+            className="btn btn--secondary btn--sm"
+            title="Save this result as the JSON file its command's --json writes"
+            data-testid="record-save-json"
+            onClick={() => {
+              const bundle = recordExport(record);
+              downloadPart(bundle, jsonPartOf(bundle));
+            }}
+          >
+            Save as JSON
+          </button>
+          <button
+            type="button"
+            className="btn btn--secondary btn--sm"
+            data-testid="record-load"
+            onClick={load}
+          >
+            {EDITORS[record.kind]}
+          </button>
+        </div>
       </header>
+      {baselineId !== null && (
+        <VsBaseline
+          key={`${baselineId}|${record.id}`}
+          api={api}
+          baseId={baselineId}
+          id={record.id}
+          onOpenDiff={() => onOpenDiff(baselineId, record.id)}
+        />
+      )}
       {record.kind === 'scenario' && <RunReport results={record.results} name={record.name} />}
       {record.kind === 'comparison' && <SavedComparison key={record.id} record={record} />}
       {record.kind === 'capacity' && (

@@ -7,6 +7,7 @@ import { Alert } from '../../components/Alert.tsx';
 import { formatCount, formatMsValue, formatRateValue, formatPercent } from '../../../shared/format/units.ts';
 import { formatWhen } from '../../components/time.ts';
 import { useQuery } from '../../components/useQuery.ts';
+import { DiffOverlay } from './DiffOverlay.tsx';
 
 /** A figure's value in its unit, for the table. */
 export function formatFigure(unit: string, value: number): string {
@@ -132,6 +133,7 @@ function DiffTable({ a, b }: { a: RunRecord; b: RunRecord }) {
           </tbody>
         </table>
       </div>
+      <DiffOverlay a={pa.results} b={pb.results} />
       <p className="muted small">
         Δ is B against A. "Beyond noise": Welch's t-test at 95 % over the repetitions says the means differ by
         more than the run-to-run spread explains. A single run per side has no spread, so it cannot tell.

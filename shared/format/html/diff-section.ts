@@ -1,9 +1,11 @@
 /**
  * The HTML diff report's body: the verdict, then per matched part its evidence and a table of
- * figures (a change beyond noise in the worse direction marked), what only one side has, and
+ * figures (a change beyond noise in the worse direction marked) and its two sides' latency
+ * percentile curves and throughput series overlaid (diff-charts.ts), what only one side has, and
  * the --fail-on rules. The words are the text diff's (shared/format/diff-text.ts). Pure.
  */
-import type { ResultDiff } from '../../diff/compare.ts';
+import type { NamedRuns, ResultDiff } from '../../diff/compare.ts';
+import { diffCharts } from './diff-charts.ts';
 import { DIFF_FIGURE_INFO } from '../../diff/figures.ts';
 import type { RuleMove } from '../../diff/rules.ts';
 import { DIFF_HEAD, diffVerdictLine, evidenceText, figureRow, ruleMoveText } from '../diff-text.ts';
@@ -14,6 +16,7 @@ export function diffSection(
   diff: ResultDiff,
   rules: readonly { text: string }[],
   moves: readonly RuleMove[],
+  runs: { base: readonly NamedRuns[]; next: readonly NamedRuns[] },
 ): string {
   const regression = moves.some((m) => m.broken);
   const out = [
@@ -36,6 +39,11 @@ export function diffSection(
         rowHeaders: 1,
         testId: `diff-part-${i + 1}`,
       }),
+      diffCharts(
+        runs.base.find((r) => r.label === part.label),
+        runs.next.find((r) => r.label === part.label),
+        `diff-part-${i + 1}`,
+      ),
       '</section>',
     );
   }

@@ -1,0 +1,29 @@
+/**
+ * Two saved results compared figure by figure, with the one computation `trebuchet diff` uses
+ * (shared/diff/compare.ts diffResults), fed here with each run's latency quantiles decoded from
+ * its HdrHistogram (which the page cannot decode): History's "vs baseline" asks the host.
+ */
+import { diffResults, type QuantilesOf, type ResultDiff } from '../../shared/diff/compare.ts';
+import type { RunResult } from '../../shared/model/result.ts';
+import type { RunRecord } from '../../shared/records/history.ts';
+import { savedOfRecord } from '../../shared/records/result-file.ts';
+import { decodeHistogram, valueAtPercentile } from '../engine/histogram.ts';
+
+/** Quantiles per run: 1,000 evenly spaced ranks resolve the distribution functions to 0.1 %. */
+const QUANTILE_POINTS = 1000;
+
+/** A run's latency quantiles (ms) from its HdrHistogram; null without one (no response, an old file). */
+export const histogramQuantiles: QuantilesOf = (r: RunResult) => {
+  if (r.histogram === null) return null;
+  const h = decodeHistogram(r.histogram);
+  if (h.totalCount === 0) return null;
+  return Array.from(
+    { length: QUANTILE_POINTS },
+    (_, i) => valueAtPercentile(h, ((i + 0.5) / QUANTILE_POINTS) * 100) / 1000,
+  );
+};
+
+/** A History entry (next) against another (base): a DiffInputError when they are of different kinds. */
+export function diffRecords(base: RunRecord, next: RunRecord): ResultDiff {
+  return diffResults(savedOfRecord(base), savedOfRecord(next), histogramQuantiles);
+}

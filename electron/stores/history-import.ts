@@ -1,0 +1,54 @@
+/**
+ * Result files brought into History (dropped or picked in the History tab): each read as
+ * `trebuchet report` reads one (result-text.ts: strict schemas, format versions, migration),
+ * the shard results among them merged into one run as `trebuchet merge` merges them
+ * (shared/shards/combine.ts, electron/engine/shards/merged-result.ts), and each saved as a
+ * History entry. A bad file is a problem naming it; the other files still import.
+ */
+import {
+  importedAt,
+  importedDraft,
+  type ImportFile,
+  type ImportOutcome,
+} from '../../shared/records/import.ts';
+import { shardSet, type ShardFile } from '../../shared/shards/combine.ts';
+import { mergeShardResults } from '../engine/shards/merged-result.ts';
+import type { HistoryStore } from './history-store.ts';
+import { savedResultFromText } from './result-text.ts';
+import type { SavedResult } from '../../shared/records/result-file.ts';
+
+export async function importIntoHistory(
+  history: Pick<HistoryStore, 'save'>,
+  files: readonly ImportFile[],
+  appVersion: string,
+): Promise<ImportOutcome> {
+  const outcome: ImportOutcome = { imported: [], problems: [] };
+  const results: { files: string[]; saved: SavedResult }[] = [];
+  const shards: ShardFile[] = [];
+  for (const file of files) {
+    const read = savedResultFromText(file.text);
+    if (!read.ok) outcome.problems.push({ file: file.name, message: `${file.name}: ${read.message}` });
+    else if (read.value.kind === 'run' && read.value.results.length === 1 && read.value.results[0]!.shard)
+      shards.push({ file: file.name, result: read.value.results[0]! });
+    else results.push({ files: [file.name], saved: read.value });
+  }
+  // The shards of one drop are one plan's, all of them, as `trebuchet merge` takes them.
+  if (shards.length > 0) {
+    const set = shardSet(shards);
+    const names = shards.map((s) => s.file);
+    if (set.ok)
+      results.push({ files: names, saved: { kind: 'run', results: [mergeShardResults(set.shards)] } });
+    else outcome.problems.push({ file: names.join(', '), message: set.message });
+  }
+  for (const { files: from, saved } of results) {
+    const draft = importedDraft(saved, appVersion);
+    try {
+      const summary = await history.save(draft, importedAt(draft) ?? undefined);
+      outcome.imported.push({ files: from, summary });
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      outcome.problems.push({ file: from.join(', '), message: `${from.join(', ')}: ${message}` });
+    }
+  }
+  return outcome;
+}

@@ -1,0 +1,28 @@
+/**
+ * A saved result read from a file's text: parsed as JSON and told apart by
+ * shared/records/result-file.ts (kind, strict schema, format version, migration). The one
+ * reading `trebuchet report` and `trebuchet diff` (electron/cli/result-files.ts) and History's
+ * import (history-import.ts) share, so a file reads the same everywhere.
+ */
+import { describeIssues } from '../../shared/model/validation.ts';
+import { readSavedResult, type SavedResult } from '../../shared/records/result-file.ts';
+import { parseJsonText } from './files.ts';
+
+/** Issues past this many are counted, not listed: a file of another kind fails at every field. */
+const SHOWN_ISSUES = 5;
+
+export type ReadResult = { ok: true; value: SavedResult } | { ok: false; message: string };
+
+/** The saved result a file's text holds, or why it holds none (its first bad fields named). */
+export function savedResultFromText(text: string): ReadResult {
+  const json = parseJsonText(text, null);
+  if (!json.ok) return json;
+  const saved = readSavedResult(json.value);
+  if (saved.ok) return saved;
+  const more = saved.issues.length - SHOWN_ISSUES;
+  const listed = describeIssues(saved.issues.slice(0, SHOWN_ISSUES));
+  return {
+    ok: false,
+    message: `not a result Trebuchet reads: ${listed}${more > 0 ? `; and ${more} more` : ''}`,
+  };
+}

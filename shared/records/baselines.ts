@@ -1,0 +1,38 @@
+/**
+ * Baselines in History: per subject (what was run), the one saved result later runs of it are
+ * compared with. A subject (history.ts subjectOf) is the record's kind and the name of its scenario or plan, as it
+ * ran (not the History entry's name, which a rename changes): a preset's runs carry the
+ * preset's name, so "the baseline of a preset" and "of a scenario" are the same thing. Two
+ * scenarios of one name are one subject; rename one to keep them apart. Pure.
+ */
+import { z } from 'zod';
+import { historyIdSchema, type HistorySummary } from './history.ts';
+
+export const BASELINES_FORMAT = 'trebuchet-baselines';
+/** Version 1 is the first; a later one is refused naming it, as every stored file's is. */
+export const BASELINES_VERSION = 1;
+
+export const baselineSchema = z.strictObject({ subject: z.string().min(1), id: historyIdSchema });
+export type Baseline = z.infer<typeof baselineSchema>;
+
+/** history/baselines.json. */
+export const baselinesFileSchema = z.strictObject({
+  format: z.literal(BASELINES_FORMAT),
+  version: z.literal(BASELINES_VERSION),
+  baselines: z.array(baselineSchema),
+});
+
+/**
+ * The baseline a saved result is shown against: its subject's, when that is another entry
+ * saved before it (a baseline is compared with what came after it, not before). Null otherwise.
+ */
+export function baselineOf(
+  summary: Pick<HistorySummary, 'id' | 'subject' | 'createdAt'>,
+  baselines: readonly Baseline[],
+  runs: readonly Pick<HistorySummary, 'id' | 'createdAt'>[],
+): string | null {
+  const id = baselines.find((b) => b.subject === summary.subject)?.id;
+  if (id === undefined || id === summary.id) return null;
+  const base = runs.find((r) => r.id === id);
+  return base && base.createdAt < summary.createdAt ? id : null;
+}
