@@ -5,6 +5,7 @@
  * stdout gets markdown tables for docs/benchmarks.md, every ratio against a reference
  * measured in the same run. Load goes to 127.0.0.1 only. About 10 minutes in full.
  *
+ *   startup    `trebuchet run -n 1`'s CPU seconds against ab -n 1's and wrk's own start-up
  *   closed     keep-alive, 100 and 1000 connections, http and https: native engine,
  *              autocannon engine, autocannon CLI, wrk -t1 (req/s and requests per CPU-second)
  *   workers    the native engine with -t 1 and -t 2 against wrk -t1 and -t2 (req/s, requests per CPU-second)
@@ -39,6 +40,7 @@ import {
   type Shape,
 } from './sections.ts';
 import { serversSection } from './servers-section.ts';
+import { startupSection } from './startup-section.ts';
 import { workersSection } from './workers-section.ts';
 
 function options() {
@@ -101,6 +103,7 @@ const bench: Bench = {
   }),
 };
 const runners: Record<Section, () => Promise<string> | string> = {
+  startup: () => startupSection(bench),
   closed: () => closedSection(bench),
   workers: () => workersSection(bench),
   open: () => openSection(bench),

@@ -22,7 +22,7 @@ import {
 } from './report.ts';
 
 /** The sections a plain `npm run bench` runs, in order. */
-export const SECTIONS = ['closed', 'workers', 'open', 'h2', 'keepalive', 'rss', 'frames'] as const;
+export const SECTIONS = ['startup', 'closed', 'workers', 'open', 'h2', 'keepalive', 'rss', 'frames'] as const;
 /** Sections run only when named in --only: `servers` starts the whole Debian server suite. */
 export const OPT_IN_SECTIONS = ['servers'] as const;
 export const ALL_SECTIONS = [...SECTIONS, ...OPT_IN_SECTIONS] as const;
