@@ -46,6 +46,35 @@ interface Manifest {
 
 const isPackageFile = (path: string): boolean => path.split(sep).includes('node_modules');
 
+/**
+ * Built-ins whose ESM import costs a thread ~15 ms of CPU each: Node builds an import's
+ * namespace by reading every export, and some of theirs are getters that load more (node:fs's
+ * streams, node:util's). In the bundle they come from process.getBuiltinModule instead, with
+ * their plain properties as named exports and the module itself as the default; a getter is
+ * left out (importing one fails the build, which then runs the sources).
+ */
+const LAZY_BUILTINS = new Set(['node:fs', 'node:util']);
+const LAZY_PREFIX = '\0builtin:';
+
+const lazyBuiltins: Plugin = {
+  name: 'trebuchet-lazy-builtins',
+  resolveId(id) {
+    return LAZY_BUILTINS.has(id) ? `${LAZY_PREFIX}${id}` : null;
+  },
+  load(id) {
+    if (!id.startsWith(LAZY_PREFIX)) return null;
+    const name = id.slice(LAZY_PREFIX.length);
+    const plain = Object.entries(Object.getOwnPropertyDescriptors(process.getBuiltinModule(name)))
+      .filter(([key, d]) => !d.get && /^[A-Za-z_$][\w$]*$/.test(key) && key !== 'default')
+      .map(([key]) => key);
+    return [
+      `const m = process.getBuiltinModule(${JSON.stringify(name)});`,
+      'export default m;',
+      ...plain.map((key) => `export const ${key} = m.${key};`),
+    ].join('\n');
+  },
+};
+
 /** A bundle of the CLI built from the project at `root`. */
 export interface CliBundle {
   /** Its entry when it is built from the files as they are now, else null. */
@@ -164,7 +193,7 @@ export function cliBundle(root: string): CliBundle {
       const recordSources: Plugin = {
         name: 'trebuchet-bundle-key',
         load(id) {
-          if (isPackageFile(id) || !inRoot(id)) return null;
+          if (isPackageFile(id) || !inRoot(id) || id.startsWith(LAZY_PREFIX)) return null;
           const content = readOnce(relative(root, id));
           const moduleType = id.endsWith('.json') ? 'json' : id.endsWith('.ts') ? 'ts' : 'js';
           return { code: content.toString('utf8'), moduleType };
@@ -176,8 +205,8 @@ export function cliBundle(root: string): CliBundle {
         cwd: root,
         platform: 'node',
         // Electron is the desktop app's; the CLI never loads it.
-        external: [/^node:/, 'electron'],
-        plugins: [recordSources],
+        external: (id) => id === 'electron' || (id.startsWith('node:') && !LAZY_BUILTINS.has(id)),
+        plugins: [lazyBuiltins, recordSources],
         // hdr-histogram-js's direct eval (its optional zlib) is its own business.
         onLog: (level, log, handler) => {
           if (log.code !== 'EVAL') handler(level, log);
