@@ -15,6 +15,7 @@
 import { createServer, type Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { runMeasured } from '../helpers/reference-tools.ts';
+import { placed } from './pinning.ts';
 import { median } from './report.ts';
 import { log, pause, type Bench } from './sections.ts';
 
@@ -73,10 +74,10 @@ export async function startupSection(b: Bench, rounds = b.quick ? 3 : 5): Promis
   log(`startup, ${rounds} rounds (CPU-s of each process tree):`);
   try {
     // One start first, not counted: it builds the CLI's bundle if a source changed since.
-    await runMeasured(rows[0]!.command, rows[0]!.args, 120_000);
+    await runMeasured(...placed(rows[0]!.command, rows[0]!.args), 120_000);
     for (let round = 0; round < rounds; round++) {
       for (const r of rows) {
-        const m = await runMeasured(r.command, r.args, 60_000);
+        const m = await runMeasured(...placed(r.command, r.args), 60_000);
         // wrk exits 0 with its timeouts counted; any other failure leaves the row short.
         if (m.exitCode !== 0) log(`  ${r.label}: exited ${m.exitCode}: ${m.stderr.trim().slice(0, 200)}`);
         else r.cpu.push(m.cpuSeconds);
