@@ -44,6 +44,9 @@ interface Manifest {
   signatures: Record<string, string>;
 }
 
+/** Older bundles kept beside the current one (see pruneOldBundles). */
+const KEPT_BUNDLES = 4;
+
 const isPackageFile = (path: string): boolean => path.split(sep).includes('node_modules');
 
 /**
@@ -133,18 +136,27 @@ export function cliBundle(root: string): CliBundle {
     renameSync(tmp, manifestPath);
   };
 
-  /** Bundles older than a day go (a run started from one a minute ago may still start threads from it). */
+  /**
+   * Old bundles go: those over a day old, and all but the newest few (an edit and a start make
+   * one, 6 MB each). A run started from one a minute ago may still start threads from it, so the
+   * newest are kept.
+   */
   const pruneOldBundles = (keep: string): void => {
     const dayAgo = Date.now() - 24 * 3600 * 1000;
+    const others: { path: string; mtimeMs: number }[] = [];
     for (const name of readdirSync(dist)) {
       if (!name.startsWith('cli-') || name === `cli-${keep}`) continue;
       const path = join(dist, name);
       try {
-        if (statSync(path).mtimeMs < dayAgo) rmSync(path, { recursive: true, force: true });
+        others.push({ path, mtimeMs: statSync(path).mtimeMs });
       } catch {
         // Another process pruned it first.
       }
     }
+    others.sort((a, b) => b.mtimeMs - a.mtimeMs);
+    others.forEach(({ path, mtimeMs }, i) => {
+      if (i >= KEPT_BUNDLES || mtimeMs < dayAgo) rmSync(path, { recursive: true, force: true });
+    });
   };
 
   return {
