@@ -1,14 +1,17 @@
 #!/usr/bin/env node
-// The `trebuchet` bin: Node runs the TypeScript source directly (type stripping), so an older
-// Node is refused first with a sentence, not a stack trace (node-check.js). Node's on-disk
-// compile cache (OS temp dir) keeps each module's stripped and compiled code from the second
-// start on, so it is turned on before the CLI's modules load (hence the dynamic import).
+// The `trebuchet` bin: an older Node is refused first with a sentence, not a stack trace
+// (node-check.js). Then it runs the CLI's bundle (bundle.ts: built from the sources, rebuilt
+// first whenever one of them changed; the sources themselves when it cannot be built). Node's
+// on-disk compile cache (OS temp dir) keeps each module's compiled code from the second start
+// on, so it is turned on before the CLI's modules load (hence the dynamic imports).
 import module from 'node:module';
 import { exitIfNodeTooOld } from './node-check.js';
 
 exitIfNodeTooOld();
 module.enableCompileCache?.();
-const { main } = await import('./main.ts');
+const { cliEntry } = await import('./bundle.ts');
+/** @type {{ main: (argv: string[]) => Promise<number> }} */
+const { main } = await import((await cliEntry()).href);
 
 process.exitCode = await main(process.argv.slice(2));
 // A pipe takes 64 KiB at a time: what is still queued for it (a long JSON report) goes out

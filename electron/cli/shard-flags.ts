@@ -3,7 +3,7 @@
  * machines (shared/shards/plan.ts, the split the engine's workers use), started at a
  * wall-clock time. The flags' text is read here; the plan's split and id in placementFor.
  */
-import { createHash } from 'node:crypto';
+import { loadCrypto } from '../engine/builtins.ts';
 import type { Scenario } from '../../shared/model/scenario.ts';
 import { splitLoad, usableWorkers } from '../../shared/shards/plan.ts';
 import type { SpecPlacement } from '../engine/types.ts';
@@ -82,7 +82,7 @@ function canonical(value: unknown): unknown {
 export function planIdOf(scenario: Scenario, count: number): string {
   const { workers: _own, ...options } = scenario.options;
   const text = JSON.stringify(canonical({ targets: scenario.targets, load: scenario.load, options, count }));
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+  return loadCrypto().createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
 /**

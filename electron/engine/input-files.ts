@@ -4,7 +4,6 @@
  * opened with O_NONBLOCK so a named pipe cannot block the opening thread (and with it the
  * process's exit), and read off the event loop.
  */
-import { X509Certificate } from 'node:crypto';
 import { closeSync } from 'node:fs';
 import { LIMITS } from '../../shared/model/defaults.ts';
 import type { Body, TlsOptions } from '../../shared/model/scenario.ts';
@@ -16,6 +15,7 @@ import {
   readBoundedFile,
   readBoundedFileSync,
 } from '../stores/bounded-file.ts';
+import { loadCrypto } from './builtins.ts';
 
 export { FileProblemError as InputFileError } from '../stores/bounded-file.ts';
 
@@ -35,7 +35,7 @@ export function pemProblem(text: string): string | null {
   if (blocks.length === 0) return 'is not a PEM certificate (no "-----BEGIN CERTIFICATE-----" block)';
   for (const [i, block] of blocks.entries()) {
     try {
-      new X509Certificate(block);
+      new (loadCrypto().X509Certificate)(block);
     } catch {
       return `is not a PEM certificate (certificate ${i + 1} of ${blocks.length} does not parse)`;
     }

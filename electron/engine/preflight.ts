@@ -1,14 +1,14 @@
 import { lookup } from 'node:dns/promises';
 import { once } from 'node:events';
 import net from 'node:net';
-import tls from 'node:tls';
+import { loadTls } from './builtins.ts';
 import { shownUrl } from '../../shared/format/labels.ts';
 import { statusLine } from '../../shared/format/status-text.ts';
 import type { TlsFacts } from '../../shared/model/result.ts';
 import { classifyError, describeCertError, type ClassifiedError } from './errors.ts';
 import { ephemeralKeyOf, TLS_GROUPS } from './native/dial.ts';
 import { ExchangeError, sendOne, type SingleResponse } from './native/single-request.ts';
-import { isOkStatus } from './recorder.ts';
+import { isOkStatus } from './status-class.ts';
 import { routeLabel, routeOf } from '../../shared/model/route.ts';
 import { hostAndPort, type TargetFacts } from './result.ts';
 import { explainVersionMismatch, isVersionMismatch, tlsVersionOptions } from './tls-version.ts';
@@ -90,12 +90,12 @@ export async function preflight(spec: RunSpec, signal: AbortSignal): Promise<Pre
     if (url.protocol === 'https:') {
       phase = 'completing the TLS handshake';
       const servername = spec.options.tls.servername ?? (net.isIP(hostname) ? undefined : hostname);
-      const secure = tls.connect({
+      const secure = loadTls().connect({
         socket: raw,
         // The name the certificate is checked against: SNI name if given, else the URL's host.
         host: servername ?? hostname,
         servername,
-        ca: spec.ca === null ? undefined : [...tls.rootCertificates, spec.ca],
+        ca: spec.ca === null ? undefined : [...loadTls().rootCertificates, spec.ca],
         ecdhCurve: TLS_GROUPS,
         // Verification is judged below, so the facts are known even for a certificate we reject.
         rejectUnauthorized: false,

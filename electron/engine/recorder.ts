@@ -1,6 +1,7 @@
 import type { ErrorKind, Sample } from '../../shared/model/result.ts';
 import type { BucketCounts, ShardWindow } from '../../shared/shards/merge.ts';
 import { newHistogram, ValueRecorder, type Histogram } from './histogram.ts';
+import { isNon2xx, isOkStatus } from './status-class.ts';
 
 /** Status codes are three digits (100-999: RFC 9110 section 15 has a client count 600-999 as 5xx). */
 const MAX_STATUS = 1000;
@@ -23,16 +24,6 @@ const emptyWindow = (): Window => ({
   errors: new Map(),
   late: 0,
 });
-
-/** A response outside 200-299 is a non-2xx one (ab's "Non-2xx responses"). */
-export function isNon2xx(status: number): boolean {
-  return status < 200 || status > 299;
-}
-
-/** A response within 200-399 is ok, unless it was slower than the SLO. */
-export function isOkStatus(status: number): boolean {
-  return status >= 200 && status < 400;
-}
 
 function statusCodesOf(w: Window): Record<string, number> {
   const out: Record<string, number> = {};

@@ -6,10 +6,7 @@ import {
   type RunResult,
   type Sample,
 } from '../../shared/model/result.ts';
-import type { ShardReport } from '../../shared/shards/merge.ts';
-import { encodeHistogram } from './histogram.ts';
-import { isNon2xx, isOkStatus, type Recorder } from './recorder.ts';
-import type { RunnerOutcome } from './types.ts';
+import { isNon2xx, isOkStatus } from './status-class.ts';
 
 /**
  * The whole-run figures a RunResult is made of, warm-up excluded: merged from the shards'
@@ -35,55 +32,11 @@ export interface RunTotals {
   documentLength: number | null;
 }
 
-function errorEntries(set: ReadonlyMap<ErrorKind, { count: number; message: string }>): ErrorEntry[] {
+/** A recorder's error kinds as the result lists them, the most frequent first. */
+export function errorEntries(set: ReadonlyMap<ErrorKind, { count: number; message: string }>): ErrorEntry[] {
   return [...set]
     .map(([kind, e]) => ({ kind, count: e.count, message: e.message }))
     .sort((a, b) => b.count - a.count);
-}
-
-/**
- * What a shard hands over at the end of its load (after its last window): the recorder's
- * counts and histograms as shared/shards/merge.ts merges them, and what its runner learnt.
- * The run's figures come from these reports however many shards it had (see shards/results.ts).
- */
-export function recorderReport(recorder: Recorder, outcome: RunnerOutcome): ShardReport {
-  const t = recorder.totals;
-  const h = recorder.histogram;
-  const parts = outcome.shardParts?.() ?? null;
-  return {
-    counts: {
-      requests: {
-        total: t.total,
-        responses: t.responses,
-        ok: t.ok,
-        non2xx: t.non2xx,
-        errors: t.errors,
-        sloExceeded: t.sloExceeded,
-        lengthMismatch: t.lengthMismatch,
-        unsolicited: t.unsolicited,
-        inFlightAtEnd: recorder.inFlight,
-        late: t.late,
-      },
-      sent: t.sent,
-      dropped: outcome.dropped ?? 0,
-      bytes: { inTotal: t.inTotal, inBody: t.inBody, outBody: t.outBody, outTotal: t.outTotal },
-      statusCodes: recorder.statusCodes(),
-      errors: errorEntries(t.errorSet),
-      serverSoftware: t.serverSoftware,
-      documentLength: t.documentLength,
-    },
-    histogram: h.totalCount > 0 ? encodeHistogram(h) : null,
-    latencyRange: h.totalCount > 0 ? { minNonZero: h.minNonZeroValue, max: h.maxValue } : null,
-    lateness: recorder.latenessBuckets(),
-    corrected: parts?.corrected ?? null,
-    phases: parts?.phases ?? null,
-    stages: parts?.stages ?? null,
-    tls: outcome.tls,
-    httpVersion: outcome.httpVersion,
-    attackSeconds: outcome.attackSeconds,
-    waitSeconds: outcome.waitSeconds,
-    warnings: outcome.warnings,
-  };
 }
 
 /**

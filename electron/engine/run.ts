@@ -6,13 +6,8 @@ import { workerMessageSchema, type ToWorker } from './messages.ts';
 import { resultFromSamples } from './result.ts';
 import { plannedEngine } from './runners.ts';
 import type { RunSpec } from './types.ts';
+import { ENGINE_THREAD_URL } from './thread-entry.ts';
 import { engineWorkerOptions } from './worker-options.ts';
-
-// Same extension as this file: .ts when running from source, .js from the build.
-const WORKER_URL = new URL(
-  import.meta.url.endsWith('.ts') ? './worker-main.ts' : './worker-main.js',
-  import.meta.url,
-);
 
 /** How long a stopped worker may take to hand back its result before the host ends it. */
 const STOP_GRACE_MS = 3000;
@@ -77,7 +72,7 @@ export function startRun(spec: RunSpec, callbacks: RunCallbacks = {}): RunHandle
     );
 
   try {
-    worker = new Worker(WORKER_URL, engineWorkerOptions(spec));
+    worker = new Worker(ENGINE_THREAD_URL, engineWorkerOptions(spec));
   } catch (err) {
     fromSamples({
       kind: 'other',

@@ -1,4 +1,5 @@
-import tls from 'node:tls';
+import type tls from 'node:tls';
+import { loadTls } from './builtins.ts';
 import { DEFAULTS } from '../../shared/model/defaults.ts';
 import { TLS_VERSIONS, type TlsVersion } from '../../shared/model/scenario.ts';
 
@@ -47,7 +48,7 @@ export async function explainVersionMismatch(
   const below = TLS_VERSIONS.indexOf(minVersion) - 1;
   if (below < 0) return null;
   const offered = await new Promise<string | null>((resolve) => {
-    const probe = tls.connect({
+    const probe = loadTls().connect({
       ...at,
       rejectUnauthorized: false,
       minVersion: 'TLSv1',

@@ -4,6 +4,7 @@
  * place in the plan beside its spec. Both threads start with worker-options.ts's options (heap
  * limits, Node's compile cache).
  */
+import './zod-config.ts';
 import { workerData } from 'node:worker_threads';
 
 const isShard = typeof workerData === 'object' && workerData !== null && 'shard' in workerData;

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { loadCrypto } from '../engine/builtins.ts';
 import type { JobKind } from '../../shared/contract/jobs.ts';
 
 /** Each kind's id prefix: a job's id says what it is. */
 const PREFIX: Record<JobKind, string> = { run: 'run', comparison: 'cmp', capacity: 'cap' };
 
-const unique = (): string => `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+const unique = (): string => `${Date.now().toString(36)}-${loadCrypto().randomBytes(4).toString('hex')}`;
 
 /** A new job's id, e.g. "cmp-mb3k2x1a-9f3e0c2d" (jobIdSchema's characters, under 64). */
 export function newJobId(kind: JobKind): string {

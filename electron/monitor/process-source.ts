@@ -1,46 +1,13 @@
-import { portBindings } from 'pid-port';
 import { DEFAULTS } from '../../shared/model/defaults.ts';
 import { processFigures, type ProcessCounters, type ProcessReading } from '../../shared/resources/process.ts';
 import type { ResourceSource } from '../../shared/resources/resources.ts';
 import { familyRoot, ownerOf, processName, processTree, procfsSupported, readCounters } from './procfs.ts';
 import type { MonitorPlan } from './resolve.ts';
+import { tcpListener } from './tcp-listener.ts';
 import { unixSocketListener } from './unix-socket-owner.ts';
 import { messageOf, timedCpu, type MonitorSource, type SourceReading } from './source.ts';
 
 type ProcessPlan = Extract<MonitorPlan, { kind: 'port' | 'unix' | 'pid' }>;
-
-const WILDCARDS = new Set(['*', '0.0.0.0', '::']);
-
-/**
- * The pid listening on `port` for `host`: found once at start with pid-port (one `ss -tlnp`
- * on Linux, netstat or lsof elsewhere), never per tick. A listener bound to the target's
- * own address wins over one bound to every address.
- */
-export async function findListener(
-  port: number,
-  host: string,
-): Promise<{ ok: true; pid: number } | { ok: false; reason: string }> {
-  let bindings: { host: string; pid: number }[];
-  try {
-    bindings = await portBindings(port, { host: '*' });
-  } catch (err) {
-    const message = messageOf(err);
-    if (/could not find/i.test(message))
-      return { ok: false, reason: `nothing listens on port ${port} on this machine` };
-    return { ok: false, reason: `the listening sockets could not be listed: ${message}` };
-  }
-  const target = host === 'localhost' ? '127.0.0.1' : host;
-  const pick =
-    bindings.find((b) => b.host === target) ?? bindings.find((b) => WILDCARDS.has(b.host)) ?? bindings[0];
-  if (!pick) {
-    const uid = process.getuid?.();
-    return {
-      ok: false,
-      reason: `port ${port} is open but its process is not visible to this user${uid === undefined ? '' : ` (uid ${uid})`}: run Trebuchet as the server's user, or give its pid (--monitor pid:N)`,
-    };
-  }
-  return { ok: true, pid: pick.pid };
-}
 
 /**
  * Starts sampling a process tree: the one listening on the target's port (from its family's
@@ -48,9 +15,9 @@ export async function findListener(
  * its descendants. The tree is walked again at every reading, so children that come and go
  * (Apache's) are counted. Linux only (see procfs.ts); elsewhere the start fails with a reason.
  */
-export async function startProcessSource(
+export function startProcessSource(
   plan: ProcessPlan,
-): Promise<{ ok: true; source: MonitorSource } | { ok: false; reason: string }> {
+): { ok: true; source: MonitorSource } | { ok: false; reason: string } {
   if (!procfsSupported) {
     return {
       ok: false,
@@ -61,8 +28,7 @@ export async function startProcessSource(
   if (plan.kind === 'pid') {
     pid = plan.pid;
   } else {
-    const found =
-      plan.kind === 'port' ? await findListener(plan.port, plan.host) : unixSocketListener(plan.path);
+    const found = plan.kind === 'port' ? tcpListener(plan.port, plan.host) : unixSocketListener(plan.path);
     if (!found.ok) return found;
     pid = familyRoot(found.pid);
   }

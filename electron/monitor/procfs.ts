@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { endianness } from 'node:os';
 import type { ProcessCounters } from '../../shared/resources/process.ts';
 
 /*
@@ -7,7 +7,8 @@ import type { ProcessCounters } from '../../shared/resources/process.ts';
  * process per tick, no process started (pidtree spawns `ps -A` on every call: about 9 ms of
  * CPU each, measured here, which is 1 % of a core at a 1 s tick on its own; pidusage reads
  * the same /proc/<pid>/stat but drops the thread count, the waited-for children's time and
- * has no open-file count). procfs answers from kernel memory, so the reads never block on a
+ * has no open-file count). (USER_HZ and the page size come from the auxiliary vector, not getconf, for the same
+ * reason.) procfs answers from kernel memory, so the reads never block on a
  * disk, and doing them synchronously lets the monitor measure its own CPU exactly.
  */
 
@@ -20,18 +21,33 @@ interface Units {
 
 let units: Units | null = null;
 
-/** USER_HZ and the page size, asked of getconf once per process (100 and 4096 nearly everywhere). */
+/** The auxiliary vector's keys (elf.h) for the page size and USER_HZ. */
+const AT_PAGESZ = 6n;
+const AT_CLKTCK = 17n;
+
+/**
+ * USER_HZ and the page size, as the kernel handed them to this process (/proc/self/auxv: pairs
+ * of native-endian 64-bit words, key then value; what getconf reads through sysconf), read
+ * once per process: no process started. 100 and 4096 nearly everywhere, the fallbacks.
+ */
 function procUnits(): Units {
   if (units) return units;
-  const ask = (name: string, fallback: number): number => {
-    try {
-      const n = Number(execFileSync('getconf', [name], { encoding: 'utf8', timeout: 2000 }).trim());
-      return Number.isInteger(n) && n > 0 ? n : fallback;
-    } catch {
-      return fallback;
+  units = { clockTicks: 100, pageSize: 4096 };
+  // A 32-bit process's auxv is in 32-bit words: the fallbacks stand.
+  if (process.arch === 'arm' || process.arch === 'ia32') return units;
+  try {
+    const auxv = readFileSync('/proc/self/auxv');
+    const word = (at: number): bigint =>
+      endianness() === 'LE' ? auxv.readBigUInt64LE(at) : auxv.readBigUInt64BE(at);
+    for (let at = 0; at + 16 <= auxv.length; at += 16) {
+      const key = word(at);
+      const value = Number(word(at + 8));
+      if (key === AT_CLKTCK && value > 0) units.clockTicks = value;
+      if (key === AT_PAGESZ && value > 0) units.pageSize = value;
     }
-  };
-  units = { clockTicks: ask('CLK_TCK', 100), pageSize: ask('PAGESIZE', 4096) };
+  } catch {
+    // No /proc/self/auxv to read: the fallbacks stand.
+  }
   return units;
 }
 

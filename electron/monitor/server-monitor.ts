@@ -9,7 +9,6 @@ import {
 import type { RunOptions, Target } from '../../shared/model/scenario.ts';
 import { readingOver } from '../../shared/resources/charts.ts';
 import { summarizeResources } from '../../shared/resources/summary.ts';
-import { startExporterSource } from './exporter-source.ts';
 import { startProcessSource } from './process-source.ts';
 import { resolveMonitor } from './resolve.ts';
 import { messageOf, type MonitorSource } from './source.ts';
@@ -56,12 +55,13 @@ export async function startServerMonitor(
         reason = plan.reason;
         break;
       case 'node-exporter':
-        source = await startExporterSource(plan.url);
+        // Loaded only here: node:http, node:https and the text-format parser cost a start ~0.1 CPU-s.
+        source = await (await import('./exporter-source.ts')).startExporterSource(plan.url);
         break;
       case 'port':
       case 'unix':
       case 'pid': {
-        const started = await startProcessSource(plan);
+        const started = startProcessSource(plan);
         if (started.ok) source = started.source;
         else reason = started.reason;
         break;

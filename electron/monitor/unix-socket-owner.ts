@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { notVisible, socketOwner } from './socket-owner.ts';
 
 /** __SO_ACCEPTCON in /proc/net/unix's Flags: the socket is listening. */
 const LISTENING = 0x10000;
@@ -31,30 +32,8 @@ export function unixSocketListener(path: string): { ok: true; pid: number } | { 
   } catch (err) {
     return { ok: false, reason: `/proc/net/unix could not be read: ${(err as Error).message}` };
   }
-  const inodes = new Set(listeningInodes(table, path).map((i) => `socket:[${i}]`));
-  if (inodes.size === 0) return { ok: false, reason: `nothing listens on the unix socket ${path}` };
-  const pids = readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .map(Number)
-    .sort((a, b) => a - b);
-  for (const pid of pids) {
-    let fds: string[];
-    try {
-      fds = readdirSync(`/proc/${pid}/fd`);
-    } catch {
-      continue; // another user's process, or gone
-    }
-    for (const fd of fds) {
-      try {
-        if (inodes.has(readlinkSync(`/proc/${pid}/fd/${fd}`))) return { ok: true, pid };
-      } catch {
-        // The descriptor closed between the listing and the read.
-      }
-    }
-  }
-  const uid = process.getuid?.();
-  return {
-    ok: false,
-    reason: `the unix socket ${path} is listening but its process is not visible to this user${uid === undefined ? '' : ` (uid ${uid})`}: run Trebuchet as the server's user, or give its pid (--monitor pid:N)`,
-  };
+  const inodes = listeningInodes(table, path);
+  if (inodes.length === 0) return { ok: false, reason: `nothing listens on the unix socket ${path}` };
+  const pid = socketOwner(inodes);
+  return pid === null ? { ok: false, reason: notVisible(`the unix socket ${path}`) } : { ok: true, pid };
 }

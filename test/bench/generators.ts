@@ -15,6 +15,7 @@ import {
   type LoadFigures,
 } from '../helpers/reference-tools.ts';
 import type { EngineOutcome } from './engine-child.ts';
+import { placed } from './pinning.ts';
 import type { Figures } from './report.ts';
 
 const ENGINE_CHILD = resolve(import.meta.dirname, 'engine-child.ts');
@@ -29,8 +30,7 @@ export interface EngineFigures extends Figures {
 /** Runs a scenario (one target, load on 127.0.0.1) as a run job (electron/jobs/run.ts) in a child process. */
 export async function runEngine(scenario: ScenarioInput, seconds: number): Promise<EngineFigures> {
   const m = await runMeasured(
-    process.execPath,
-    [ENGINE_CHILD, JSON.stringify(scenario)],
+    ...placed(process.execPath, [ENGINE_CHILD, JSON.stringify(scenario)]),
     timeoutFor(seconds),
   );
   const line = m.stdout.trim().split('\n').pop() ?? '';
@@ -57,7 +57,7 @@ async function runTool(
   parse: (out: string) => LoadFigures,
   env: Record<string, string> = {},
 ): Promise<Figures> {
-  const m = await runMeasured(command, args, timeoutFor(seconds), env);
+  const m = await runMeasured(...placed(command, args), timeoutFor(seconds), env);
   if (m.exitCode !== 0) throw new Error(`${command} exited ${m.exitCode}: ${m.stderr.trim()}`);
   return { ...parse(m.stdout), cpuSeconds: m.cpuSeconds };
 }

@@ -36,6 +36,7 @@ export interface Summary {
   rpsRange: [number, number];
   cpuSeconds: number;
   perCpuSecond: number;
+  perCpuSecondRange: [number, number];
   workerPerCpuSecond: number | null;
 }
 
@@ -50,6 +51,7 @@ function summarise(row: Row): Summary {
     rpsRange: [Math.min(...rps), Math.max(...rps)],
     cpuSeconds: median(row.runs.map((r) => r.cpuSeconds)),
     perCpuSecond: median(row.runs.map(perCpuSecond)),
+    perCpuSecondRange: [Math.min(...row.runs.map(perCpuSecond)), Math.max(...row.runs.map(perCpuSecond))],
     workerPerCpuSecond: workers.length > 0 ? median(workers) : null,
   };
 }
@@ -66,7 +68,7 @@ export function ratioTable(rows: readonly Row[], refs: readonly string[]): strin
   const sums = new Map(rows.filter((r) => r.runs.length > 0).map((r) => [r.id, summarise(r)]));
   const refLabel = (id: string): string => rows.find((r) => r.id === id)?.label ?? id;
   const lines = [
-    `| generator | req/s (median, min–max) | CPU s per run | req per CPU-s |${refs.map((id) => ` vs ${refLabel(id)}: req/s · req/CPU-s |`).join('')}`,
+    `| generator | req/s (median, min–max) | CPU s per run | req per CPU-s (median, min–max) |${refs.map((id) => ` vs ${refLabel(id)}: req/s · req/CPU-s |`).join('')}`,
     `|---|---:|---:|---:|${refs.map(() => '---:|').join('')}`,
   ];
   for (const [id, s] of sums) {
@@ -79,7 +81,7 @@ export function ratioTable(rows: readonly Row[], refs: readonly string[]): strin
         : ` ${ratio(s.rps, ref?.rps)} · ${ratio(s.perCpuSecond, ref?.perCpuSecond)} |`;
     });
     lines.push(
-      `| ${s.label} | ${int(s.rps)} (${int(s.rpsRange[0])}–${int(s.rpsRange[1])}) | ${s.cpuSeconds.toFixed(2)} | ${int(s.perCpuSecond)}${worker} |${vs.join('')}`,
+      `| ${s.label} | ${int(s.rps)} (${int(s.rpsRange[0])}–${int(s.rpsRange[1])}) | ${s.cpuSeconds.toFixed(2)} | ${int(s.perCpuSecond)} (${int(s.perCpuSecondRange[0])}–${int(s.perCpuSecondRange[1])})${worker} |${vs.join('')}`,
     );
   }
   return lines.join('\n');

@@ -5,6 +5,7 @@
  * stdout gets markdown tables for docs/benchmarks.md, every ratio against a reference
  * measured in the same run. Load goes to 127.0.0.1 only. About 10 minutes in full.
  *
+ *   startup    `trebuchet run -n 1`'s CPU seconds against ab -n 1's and wrk's own start-up
  *   closed     keep-alive, 100 and 1000 connections, http and https: native engine,
  *              autocannon engine, autocannon CLI, wrk -t1 (req/s and requests per CPU-second)
  *   workers    the native engine with -t 1 and -t 2 against wrk -t1 and -t2 (req/s, requests per CPU-second)
@@ -15,6 +16,9 @@
  *   frames     UI frame times, as the e2e test last measured them
  *   servers    opt-in (--only servers): seed 000's table, the native engine at 1000 req/s for 5 s
  *              against Debian's Apache, nginx, H2O, lighttpd and Caddy over http and https
+ *
+ * Placement (issue 24): every section runs first pinned (nginx on CPU 0, each generator on CPU 1,
+ * with taskset: pinning.ts) and then unpinned, the second view; --pin on|off|both (default both).
  *
  * Flags: --quick (1 round of 2 s runs, RSS runs of 3 and 6 s: a smoke check of a minute or
  * two), --only <section>[,<section>...] (the default: every section but the opt-in ones),
@@ -34,11 +38,14 @@ import {
   rssSection,
   ALL_SECTIONS,
   SECTIONS,
+  log,
   type Bench,
   type Section,
   type Shape,
 } from './sections.ts';
 import { serversSection } from './servers-section.ts';
+import { startupSection } from './startup-section.ts';
+import { PINNED, UNPINNED, pinningUnavailable, place, type Placement } from './pinning.ts';
 import { workersSection } from './workers-section.ts';
 
 function options() {
@@ -48,6 +55,7 @@ function options() {
       only: { type: 'string' },
       rounds: { type: 'string' },
       seconds: { type: 'string' },
+      pin: { type: 'string' },
     },
   });
   const whole = (flag: string, text: string | undefined): number | null => {
@@ -60,7 +68,10 @@ function options() {
   const unknown = only.filter((s) => !(ALL_SECTIONS as readonly string[]).includes(s));
   if (unknown.length > 0)
     throw new Error(`--only: unknown section ${unknown.join(', ')} (sections: ${ALL_SECTIONS.join(', ')})`);
+  const pin = values.pin ?? 'both';
+  if (!['on', 'off', 'both'].includes(pin)) throw new Error(`--pin must be on, off or both (got ${pin})`);
   return {
+    pin: pin as 'on' | 'off' | 'both',
     quick: values.quick === true,
     sections: new Set(only as Section[]),
     rounds: whole('rounds', values.rounds),
@@ -101,6 +112,7 @@ const bench: Bench = {
   }),
 };
 const runners: Record<Section, () => Promise<string> | string> = {
+  startup: () => startupSection(bench),
   closed: () => closedSection(bench),
   workers: () => workersSection(bench),
   open: () => openSection(bench),
@@ -110,10 +122,23 @@ const runners: Record<Section, () => Promise<string> | string> = {
   frames: framesSection,
   servers: () => serversSection(bench.shape({ rounds: 1, seconds: 5 })),
 };
+const cannotPin = opts.pin === 'off' ? null : pinningUnavailable();
+if (cannotPin) console.log(`- not pinned: ${cannotPin}\n`);
+const placements: Placement[] =
+  cannotPin !== null || opts.pin === 'off' ? [UNPINNED] : opts.pin === 'on' ? [PINNED] : [PINNED, UNPINNED];
 try {
-  // Print each section as it completes, so a long run shows its tables early.
-  for (const section of ALL_SECTIONS) {
-    if (opts.sections.has(section)) console.log(await runners[section]());
+  for (const p of placements) {
+    place(p, nginx.pid);
+    console.log(
+      p.server === null
+        ? `## Unpinned${placements.length > 1 ? ' (the second view)' : ''}: nginx and the generators on every CPU\n`
+        : `## Pinned: nginx on CPU ${p.server}, each generator on CPU ${p.generator} (taskset)\n`,
+    );
+    log(`-- ${p.name}`);
+    // Print each section as it completes, so a long run shows its tables early.
+    for (const section of ALL_SECTIONS) {
+      if (opts.sections.has(section)) console.log(await runners[section]());
+    }
   }
 } finally {
   await nginx.stop();

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { ScenarioInput } from '../../shared/model/scenario.ts';
 import type { NginxServer } from '../helpers/nginx.ts';
 import { runEngine, tools, type EngineFigures } from './generators.ts';
+import { NO_WRK2, WRK2, runWrk2 } from './wrk2.ts';
 import {
   int,
   median,
@@ -22,7 +23,7 @@ import {
 } from './report.ts';
 
 /** The sections a plain `npm run bench` runs, in order. */
-export const SECTIONS = ['closed', 'workers', 'open', 'h2', 'keepalive', 'rss', 'frames'] as const;
+export const SECTIONS = ['startup', 'closed', 'workers', 'open', 'h2', 'keepalive', 'rss', 'frames'] as const;
 /** Sections run only when named in --only: `servers` starts the whole Debian server suite. */
 export const OPT_IN_SECTIONS = ['servers'] as const;
 export const ALL_SECTIONS = [...SECTIONS, ...OPT_IN_SECTIONS] as const;
@@ -218,13 +219,27 @@ export async function openSection(b: Bench): Promise<string> {
     else bad = mid;
   }
 
-  // The tail below the sustained rate, each share measured anew (not taken from the search).
+  // The tail below the sustained rate, each share measured anew (not taken from the search),
+  // and wrk2 (CO-correct) at the same rate right after when WRK2 points to it.
   const tails: { share: number; rate: number; p99: number | null }[] = [];
+  const references: string[] = [];
   if (good > 0) {
     for (const share of TAIL_SHARES) {
       const rate = Math.max(100, Math.round((good * share) / 100) * 100);
       const r = await runAt(rate, `${share * 100}% of sustained`);
       tails.push({ share, rate, p99: r?.f.outcome.p99 ?? null });
+      if (!WRK2) continue;
+      try {
+        const w = await runWrk2(url, rate, seconds);
+        references.push(
+          `| wrk2 -t1 -c100 -R${rate} | ${int(w.requestsPerSecond)} | ${ms(w.p50)} | ${ms(w.p99)} | ${ms(w.p999)} | ${w.cpuSeconds.toFixed(2)} | ${ms(r?.f.outcome.p99)} |`,
+        );
+        log(`  ${references.at(-1)}`);
+      } catch (e) {
+        log(`  wrk2 at ${rate} req/s: FAILED: ${e instanceof Error ? e.message : String(e)}`);
+      } finally {
+        await pause();
+      }
     }
   }
 
@@ -256,6 +271,18 @@ export async function openSection(b: Bench): Promise<string> {
       : 'No rate tried was sustained.',
     '',
     ...(tail ? [tail, ''] : []),
+    ...(WRK2 && references.length === 0
+      ? ['No CO-correct reference row: wrk2 runs at the tail rates, and there were none.', '']
+      : WRK2
+        ? [
+            `CO-correct reference (wrk2 at ${WRK2}, ${seconds} s right after each tail run, no warm-up):`,
+            '',
+            '| run | req/s | p50 ms | p99 ms | p99.9 ms | CPU-s | Trebuchet p99 ms, same rate |',
+            '|---|---:|---:|---:|---:|---:|---:|',
+            ...references,
+            '',
+          ]
+        : [NO_WRK2, '']),
   ].join('\n');
 }
 

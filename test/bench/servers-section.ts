@@ -11,6 +11,7 @@ import { WEB_SERVERS, type WebServer } from '../helpers/web-servers.ts';
 import { runEngine, type EngineFigures } from './generators.ts';
 import { int, median } from './report.ts';
 import type { Shape } from './sections.ts';
+import { pinServer } from './pinning.ts';
 
 const RATE = 1000;
 const PROTOCOLS = ['http', 'https'] as const;
@@ -68,8 +69,10 @@ export async function serversSection(shape: Shape): Promise<string> {
   const servers: { name: string; server: WebServer }[] = [];
   started.forEach((s, i) => {
     const name = kinds[i]!.name;
-    if (s.status === 'fulfilled') servers.push({ name, server: s.value });
-    else log(`  ${name}: could not start, left out: ${String(s.reason)}`);
+    if (s.status === 'fulfilled') {
+      servers.push({ name, server: s.value });
+      pinServer(s.value.pid);
+    } else log(`  ${name}: could not start, left out: ${String(s.reason)}`);
   });
   const cells: Cell[] = PROTOCOLS.flatMap((protocol) =>
     servers.map(({ name }) => ({ server: name, software: null, protocol, runs: [] })),

@@ -4,7 +4,7 @@ import { scenarioSchema, type ScenarioInput } from '../../shared/model/scenario.
 import type { Stage } from '../../shared/stages/stages.ts';
 import type { Recorder } from '../../electron/engine/recorder.ts';
 import type { EngineId, TargetFacts } from '../../electron/engine/result.ts';
-import { recorderReport } from '../../electron/engine/run-totals.ts';
+import { recorderReport } from '../../electron/engine/recorder-report.ts';
 import { startRun } from '../../electron/engine/run.ts';
 import { buildRunResult } from '../../electron/engine/shards/results.ts';
 import { buildRunSpec } from '../../electron/engine/spec.ts';

@@ -9,7 +9,7 @@ import type { ComparisonResult } from '../../shared/comparison/result.ts';
 import type { CapacityResult } from '../../shared/capacity/report.ts';
 import type { RunResult } from '../../shared/model/result.ts';
 import { Recorder } from '../../electron/engine/recorder.ts';
-import { recorderReport } from '../../electron/engine/run-totals.ts';
+import { recorderReport } from '../../electron/engine/recorder-report.ts';
 import { buildRunResult } from '../../electron/engine/shards/results.ts';
 import { emptyOutcome } from '../../electron/engine/types.ts';
 import { knee } from './capacity-results.ts';

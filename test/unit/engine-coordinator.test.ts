@@ -5,7 +5,7 @@ import { splitLoad } from '../../shared/shards/plan.ts';
 import { CpuAccount, cpuMeter } from '../../electron/engine/cpu.ts';
 import { Recorder } from '../../electron/engine/recorder.ts';
 import type { TargetFacts } from '../../electron/engine/result.ts';
-import { recorderReport } from '../../electron/engine/run-totals.ts';
+import { recorderReport } from '../../electron/engine/recorder-report.ts';
 import { coordinate } from '../../electron/engine/shards/coordinator.ts';
 import { inThisThread, type LinkListener, type ShardBackend } from '../../electron/engine/shards/links.ts';
 import type { FromShard, ToShard } from '../../electron/engine/shards/messages.ts';

@@ -1,6 +1,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
-import tls from 'node:tls';
+import type tls from 'node:tls';
+import { loadTls } from '../builtins.ts';
 import type { TlsFacts } from '../../../shared/model/result.ts';
 import { tlsVersionOptions } from '../tls-version.ts';
 import type { RunSpec } from '../types.ts';
@@ -76,7 +77,7 @@ function lightNameCheck(t: tls.TLSSocket, checkedName: string): void {
     if (altNames && (net.isIP(checkedName) !== 0 || /(^|, )DNS:/.test(altNames))) {
       return { subjectaltname: altNames } as tls.DetailedPeerCertificate;
     }
-    return tls.TLSSocket.prototype.getPeerCertificate.call(this, detailed as true);
+    return loadTls().TLSSocket.prototype.getPeerCertificate.call(this, detailed as true);
   };
   Object.defineProperty(t, 'getPeerCertificate', { value: light, configurable: true, writable: true });
   // From the report on, the socket is a plain TLSSocket again.
@@ -106,15 +107,15 @@ export function createDialer(spec: RunSpec, alpn: readonly string[]): Dialer {
     servername === undefined
       ? {
           checkServerIdentity: (_host: string, cert: tls.PeerCertificate) =>
-            tls.checkServerIdentity(checkedName, cert),
+            loadTls().checkServerIdentity(checkedName, cert),
         }
       : {};
   // One secure context for every connection: building it (and parsing the CA) per
   // handshake would be measured as the generator's cost, not the server's.
   const secureContext = endpoint.secure
-    ? tls.createSecureContext({
+    ? loadTls().createSecureContext({
         ecdhCurve: TLS_GROUPS,
-        ...(spec.ca ? { ca: [...tls.rootCertificates, spec.ca] } : {}),
+        ...(spec.ca ? { ca: [...loadTls().rootCertificates, spec.ca] } : {}),
         ...tlsVersionOptions(spec.options.tls.minVersion),
       })
     : null;
@@ -161,7 +162,7 @@ export function createDialer(spec: RunSpec, alpn: readonly string[]): Dialer {
       const where = route.kind === 'unix' ? { path: route.path } : { host: address, port: route.port };
       if (secureContext) {
         // No `session` option: every connection does a full handshake, as ab does.
-        const t = tls.connect({
+        const t = loadTls().connect({
           ...where,
           servername,
           ...checkIdentity,

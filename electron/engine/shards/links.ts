@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { cpuMeter, type CpuAccount } from '../cpu.ts';
+import { ENGINE_THREAD_URL } from '../thread-entry.ts';
 import { engineWorkerOptions } from '../worker-options.ts';
 import type { FromShard, ShardData, ToShard } from './messages.ts';
 import { runShard, type ShardOptions } from './shard.ts';
@@ -54,13 +55,6 @@ export function inThisThread(coordinatorCpu: CpuAccount, options: ShardOptions =
   };
 }
 
-// The entry of every engine thread (worker-main.ts), which tells a shard by its data. Same
-// extension as this file: .ts when running from source, .js from the build.
-const SHARD_URL = new URL(
-  import.meta.url.endsWith('.ts') ? '../worker-main.ts' : '../worker-main.js',
-  import.meta.url,
-);
-
 /** What `start` takes to reach a shard's thread, with room for a busy event loop on either side. */
 const THREAD_START_MARGIN_MS = 20;
 
@@ -70,7 +64,7 @@ export const inWorkerThread: ShardBackend = {
   open(data, listener) {
     let worker: Worker;
     try {
-      worker = new Worker(SHARD_URL, engineWorkerOptions(data));
+      worker = new Worker(ENGINE_THREAD_URL, engineWorkerOptions(data));
     } catch (err) {
       // Said on a later turn, as everything else a link says.
       setImmediate(() => listener.lost(`could not start: ${String(err)}`));

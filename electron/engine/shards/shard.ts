@@ -1,7 +1,7 @@
 import { cpuMeter } from '../cpu.ts';
 import { classifyError } from '../errors.ts';
 import { Recorder } from '../recorder.ts';
-import { recorderReport } from '../run-totals.ts';
+import { recorderReport } from '../recorder-report.ts';
 import { selectRunner } from '../runners.ts';
 import { SampleClock, type Tick } from '../sample-clock.ts';
 import { emptyOutcome, type Runner, type RunnerOutcome, type RunSpec, type Schedule } from '../types.ts';

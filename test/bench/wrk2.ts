@@ -1,0 +1,51 @@
+/**
+ * A coordinated-omission-correct reference for the open model (issue 24 item 5): wrk2, which
+ * Debian does not package, used when the WRK2 environment variable gives its binary (built
+ * from github.com/giltene/wrk2). Its latencies count from each request's scheduled time, as
+ * Trebuchet's open model does.
+ */
+import { runMeasured } from '../helpers/reference-tools.ts';
+import { placed } from './pinning.ts';
+
+export const WRK2 = process.env.WRK2 ?? null;
+
+/** What the bench says when no CO-correct reference is set. */
+export const NO_WRK2 =
+  'No CO-correct reference: set WRK2 to a wrk2 binary (WRK2=/path/to/wrk2/wrk npm run bench) for its p50/p99/p99.9 at the same rates.';
+
+export interface Wrk2Figures {
+  requestsPerSecond: number;
+  p50: number | null;
+  p99: number | null;
+  p999: number | null;
+  cpuSeconds: number;
+}
+
+const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
+
+/** wrk2 --latency's "Latency Distribution" line for a percentile ("99.000%    3.51ms"), in ms. */
+export function wrk2Percentile(out: string, percentile: string): number | null {
+  const m = new RegExp(`^\\s*${percentile.replace('.', '\\.')}%\\s+([\\d.]+)(us|ms|s|m)\\b`, 'm').exec(out);
+  return m ? Number(m[1]) * UNIT_MS[m[2]!]! : null;
+}
+
+/** wrk2 at `rate` req/s for `seconds` with `connections`, one thread (as wrk -t1 elsewhere). */
+export async function runWrk2(
+  url: string,
+  rate: number,
+  seconds: number,
+  connections = 100,
+): Promise<Wrk2Figures> {
+  if (!WRK2) throw new Error(NO_WRK2);
+  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, `-R${rate}`, '--latency', url];
+  const m = await runMeasured(...placed(WRK2, args), (seconds + 60) * 1000);
+  if (m.exitCode !== 0) throw new Error(`wrk2 exited ${m.exitCode}: ${m.stderr.trim()}`);
+  const rps = /^Requests\/sec:\s+([\d.]+)/m.exec(m.stdout);
+  return {
+    requestsPerSecond: rps ? Number(rps[1]) : Number.NaN,
+    p50: wrk2Percentile(m.stdout, '50.000'),
+    p99: wrk2Percentile(m.stdout, '99.000'),
+    p999: wrk2Percentile(m.stdout, '99.900'),
+    cpuSeconds: m.cpuSeconds,
+  };
+}
