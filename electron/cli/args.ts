@@ -107,8 +107,11 @@ export function parseRunArgs(argv: readonly string[], io: FileIo): ParsedRun {
     if (v[key] !== undefined) throw new CliInputError(flag, 'goes with --preset');
   }
   const base = v.scenario === undefined ? null : readScenarioFile(v.scenario, io);
-  if (!base && positionals.length === 0) {
-    throw new CliInputError('<url>', 'give at least one target URL, or --scenario file.json, or --preset');
+  if (!base && positionals.length === 0 && v.targets === undefined) {
+    throw new CliInputError(
+      '<url>',
+      'give at least one target URL, or --targets FILE, or --scenario file.json, or --preset',
+    );
   }
   const scenario = scenarioFromFlags(flags, base, io, v.scenario === undefined ? '' : '--scenario');
   return { help: false, kind: 'scenario', scenario, output, history, shard, notes: [] };
