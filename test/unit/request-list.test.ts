@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { capacityPlanSchema } from '../../shared/capacity/plan.ts';
+import { formatTextReport } from '../../shared/format/report.ts';
+import { runResultFixture } from '../helpers/run-result.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
 import { requestOfSend, shardSequence, WHOLE_SEQUENCE } from '../../shared/model/request-list.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
@@ -234,5 +236,26 @@ describe('a target with a list of requests in the scenario', () => {
       search: { goal: { p99Ms: 10 } },
     });
     expect(issues(r).map((i) => i.path)).toEqual(['targets.0.requests.0.url']);
+  });
+});
+
+describe('the text report of a run over a list', () => {
+  it('names the list and its order where a single request names its method and URL', () => {
+    const base = runResultFixture();
+    const listed = runResultFixture({
+      target: {
+        ...base.target,
+        url: 'http://127.0.0.1:8080/',
+        requests: [
+          { method: 'GET', url: 'http://127.0.0.1:8080/a', headers: [], body: { kind: 'none' } },
+          { method: 'GET', url: 'http://127.0.0.1:8080/b', headers: [], body: { kind: 'none' } },
+        ],
+        order: { kind: 'random', seed: 5 },
+      },
+    });
+    expect(formatTextReport(listed).split('\n')[0]).toBe(
+      'Target: 127.0.0.1:8080  a list of 2 requests (random, seed 5)',
+    );
+    expect(formatTextReport(base).split('\n')[0]).toContain(`${base.target.method} ${base.target.url}`);
   });
 });
