@@ -68,6 +68,11 @@ export function applyPreset(request: PresetRequest, preset: Preset, io: FileIo):
       );
     if (request.shard)
       throw new CliInputError('--shard', `"${preset.name}" is a comparison: a shard runs one scenario`);
+    if (request.flags.values.targets !== undefined)
+      throw new CliInputError(
+        '--targets',
+        `"${preset.name}" is a comparison: a list of requests goes in a scenario`,
+      );
     const { plan, notes } = planFromPreset(preset.plan, request.flags, io);
     return { ...common, kind: 'comparison', plan, notes };
   }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseRunArgs } from '../../electron/cli/args.ts';
+import { applyPreset, parseRunArgs } from '../../electron/cli/args.ts';
+import { builtInPresets } from '../../electron/stores/built-in-presets.ts';
+import { findPreset } from '../../electron/cli/preset-lookup.ts';
+import { summarizePreset } from '../../shared/records/preset-summary.ts';
 import type { FileIo } from '../../electron/cli/files.ts';
 import { CliInputError } from '../../electron/cli/values.ts';
 import { FileProblemError } from '../../electron/stores/bounded-file.ts';
@@ -108,4 +111,16 @@ describe('trebuchet run --targets', () => {
   ])('%j → %s', (argv, words) => {
     expect(fails(...argv)).toContain(words);
   });
+});
+
+it('--targets with a comparison preset is refused: a list goes in a scenario', () => {
+  const r = parseRunArgs(['--preset', 'seed-004', '--targets', 'urls.txt'], io);
+  if (r.help || r.kind !== 'preset') throw new Error('expected a preset request');
+  const builtIns = builtInPresets();
+  const preset = findPreset('--preset', r.ref, {
+    list: () => builtIns.map((p) => summarizePreset(p, 'built-in')),
+    get: (id) => builtIns.find((p) => p.id === id)!,
+  });
+  expect(() => applyPreset(r, preset, io)).toThrow('--targets: "');
+  expect(() => applyPreset(r, preset, io)).toThrow('is a comparison: a list of requests goes in a scenario');
 });
