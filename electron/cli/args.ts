@@ -79,6 +79,11 @@ export function applyPreset(request: PresetRequest, preset: Preset, io: FileIo):
       throw new CliInputError('--shard', `"${preset.name}" is a comparison: a shard runs one scenario`);
     if (request.distributed)
       throw new CliInputError('--shards', `"${preset.name}" is a comparison: shards run one scenario`);
+    if (request.flags.values.targets !== undefined)
+      throw new CliInputError(
+        '--targets',
+        `"${preset.name}" is a comparison: a list of requests goes in a scenario`,
+      );
     const { plan, notes } = planFromPreset(preset.plan, request.flags, io);
     return { ...common, kind: 'comparison', plan, notes };
   }
@@ -119,8 +124,11 @@ export function parseRunArgs(argv: readonly string[], io: FileIo): ParsedRun {
     if (v[key] !== undefined) throw new CliInputError(flag, 'goes with --preset');
   }
   const base = v.scenario === undefined ? null : readScenarioFile(v.scenario, io);
-  if (!base && positionals.length === 0) {
-    throw new CliInputError('<url>', 'give at least one target URL, or --scenario file.json, or --preset');
+  if (!base && positionals.length === 0 && v.targets === undefined) {
+    throw new CliInputError(
+      '<url>',
+      'give at least one target URL, or --targets FILE, or --scenario file.json, or --preset',
+    );
   }
   const scenario = scenarioFromFlags(flags, base, io, v.scenario === undefined ? '' : '--scenario');
   return { help: false, kind: 'scenario', scenario, output, history, shard, distributed, notes: [] };

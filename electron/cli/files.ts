@@ -9,6 +9,7 @@ import type { Body, TlsOptions } from '../../shared/model/scenario.ts';
 import { inputFileProblemSync, withInputPaths, type InputFileKind } from '../engine/input-files.ts';
 import { FileProblemError, readBoundedFileSync, textOf } from '../stores/bounded-file.ts';
 import { parseJsonText } from '../stores/files.ts';
+import { readTargetsFile, readTargetsStdin } from './targets-flags.ts';
 import { CliInputError } from './values.ts';
 
 /** What reading the command line needs from the outside world (tests pass fakes). */
@@ -22,6 +23,8 @@ export interface FileIo {
   isDirectory(path: string): boolean;
   /** Why the file cannot be a request body or a CA file (electron/engine/input-files.ts); null when it can. */
   inputFileProblem(path: string, kind: InputFileKind): string | null;
+  /** A --targets file's text (null: standard input), bounded; throws a FileProblemError. */
+  readTargets(path: string | null): string;
 }
 
 export function nodeFileIo(cwd: string): FileIo {
@@ -32,6 +35,7 @@ export function nodeFileIo(cwd: string): FileIo {
     exists: (p) => existsSync(p),
     isDirectory: (p) => existsSync(p) && statSync(p).isDirectory(),
     inputFileProblem: inputFileProblemSync,
+    readTargets: (p) => (p === null ? readTargetsStdin() : readTargetsFile(p)),
   };
 }
 
@@ -59,9 +63,9 @@ export function readJsonFile(flag: string, file: string, io: Pick<FileIo, 'readF
  * A scenario's or plan's body files and CA file, which a file names relative to its own
  * folder (`dir`), not to wherever the CLI was started.
  */
-export function pathsRelativeTo<T extends { body: Body }, O extends { tls: TlsOptions }>(
-  dir: string,
-  s: { targets: readonly T[]; options: O },
-): { targets: T[]; options: O } {
+export function pathsRelativeTo<
+  T extends { body: Body; requests?: readonly { body: Body }[] },
+  O extends { tls: TlsOptions },
+>(dir: string, s: { targets: readonly T[]; options: O }): { targets: T[]; options: O } {
   return withInputPaths(s, (p) => (isAbsolute(p) ? p : resolve(dir, p)));
 }

@@ -20,6 +20,7 @@ Run "trebuchet help run" for the run flags.
 
 export const RUN_HELP = `Usage: trebuchet run <url>... [flags]
        trebuchet run --scenario file.json [flags]
+       trebuchet run --targets FILE|- [flags]
        trebuchet run --preset NAME [--target 'name=url']... [<url>...] [flags]
 
 Several URLs run one after another with the same load. Flags override the scenario file
@@ -64,6 +65,16 @@ Requests:
   -H, --header 'N: v'     add a header (repeatable)
       --body TEXT         request body
       --body-file PATH    request body from a file
+
+A list of requests (one target, the load spread over its requests; native engine):
+      --targets FILE      the list, from a file, or - for standard input: vegeta's http format
+                          (METHOD URL, header lines, @body-file, a blank line between), vegeta's
+                          JSON lines ({method,url,header,body base64}) or http_load's url file
+                          (one URL per line); every URL on one origin; -H goes with each request
+      --targets-format F  http, json or urls (default: detected from the first line)
+      --targets-order O   round-robin (the default, like vegeta: -n 4000 over 4 URLs sends each
+                          exactly 1000 times) or random (like http_load)
+      --seed N            the random order's seed (absent: drawn, and kept in the result)
   -k, --keepalive         keep connections alive (the default, as in wrk and vegeta; ab needs -k)
       --no-keepalive      a new connection (and TLS handshake) for every request, like ab without -k
       --http2             HTTP/2: over TLS for https:// (negotiated by ALPN h2), and h2c with

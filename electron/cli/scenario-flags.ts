@@ -29,6 +29,7 @@ import {
   type Values,
 } from './run-flags.ts';
 import { stagesFromFlags } from './stages-flag.ts';
+import { targetsFromFlags } from './targets-flags.ts';
 import { CliInputError, parseRate } from './values.ts';
 
 /** `--scenario file.json`, validated, its relative paths taken from the file's folder. */
@@ -115,12 +116,19 @@ export function scenarioFromFlags(
   const { values: v, positionals } = flags;
   const request = requestFlags(v, io);
   const targets = (base ? base.targets : []).map((t) => overrideRequest(t, request));
-  const fromUrls = positionals.map((url) => ({ url, ...newTargetFields(request) }));
+  const list = targetsFromFlags(v, io.cwd, (p) => io.readTargets(p));
+  if (list && positionals.length > 0)
+    throw new CliInputError('--targets', 'give URLs or --targets, not both');
+  if (list && request.method !== undefined)
+    throw new CliInputError('--method', 'a list of requests takes each method from its --targets file');
+  const fromUrls = list
+    ? [{ ...list, ...newTargetFields(request) }]
+    : positionals.map((url) => ({ url, ...newTargetFields(request) }));
   const o = base?.options;
   const input = {
     version: base?.version,
     name: v.name ?? base?.name,
-    targets: positionals.length > 0 ? fromUrls : targets,
+    targets: positionals.length > 0 || list ? fromUrls : targets,
     load: loadFromFlags(v, base?.load ?? null),
     options: {
       ...optionsFromFlags(v, o, io),

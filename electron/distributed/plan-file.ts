@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { Scenario } from '../../shared/model/scenario.ts';
+import type { Body, Scenario } from '../../shared/model/scenario.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
 
 export class PlanFileError extends Error {}
@@ -28,13 +28,20 @@ async function boundedRead(path: string, what: string): Promise<Buffer> {
   return bytes;
 }
 
+/** A body file read here, carried as an upload; any other body as it is. */
+async function portableBody(body: Body): Promise<Body> {
+  if (body.kind !== 'file') return body;
+  const bytes = await boundedRead(body.path, 'body file');
+  return { kind: 'upload', name: basename(body.path), data: bytes.toString('base64') };
+}
+
 export async function portablePlan(scenario: Scenario, targetIndex: number): Promise<Scenario> {
   const target = scenario.targets[targetIndex]!;
-  let { body } = target;
-  if (body.kind === 'file') {
-    const bytes = await boundedRead(body.path, 'body file');
-    body = { kind: 'upload', name: basename(body.path), data: bytes.toString('base64') };
-  }
+  const body = await portableBody(target.body);
+  // A list's bodies (vegeta's `@file` lines) are files of this machine too.
+  const requests =
+    target.requests &&
+    (await Promise.all(target.requests.map(async (r) => ({ ...r, body: await portableBody(r.body) }))));
   const { tls } = scenario.options;
   const ca = tls.caFile;
   const options =
@@ -49,5 +56,9 @@ export async function portablePlan(scenario: Scenario, targetIndex: number): Pro
           },
         };
   // The server is watched by the coordinator, as beside a local run: a shard's machine has none of its own to read.
-  return { ...scenario, options, targets: [{ ...target, body, monitor: { kind: 'off' } }] };
+  return {
+    ...scenario,
+    options,
+    targets: [{ ...target, body, ...(requests ? { requests } : {}), monitor: { kind: 'off' } }],
+  };
 }

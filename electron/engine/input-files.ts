@@ -80,15 +80,25 @@ export async function inputFileProblem(file: string, kind: InputFileKind): Promi
   }
 }
 
+/** What input files a target may name: its body, and the bodies of its list of requests. */
+interface FileTarget {
+  body: Body;
+  requests?: readonly { body: Body }[] | undefined;
+}
+
 /** The input files of a scenario or plan, each with the field that names it. */
 export function inputFilesOf(s: {
-  targets: readonly { body: Body }[];
+  targets: readonly FileTarget[];
   options: { tls: Pick<TlsOptions, 'caFile'> };
 }): { field: string; file: string; kind: InputFileKind }[] {
   const files: { field: string; file: string; kind: InputFileKind }[] = [];
   s.targets.forEach((t, i) => {
     if (t.body.kind === 'file')
       files.push({ field: `targets.${i}.body.path`, file: t.body.path, kind: 'body' });
+    t.requests?.forEach((r, j) => {
+      if (r.body.kind === 'file')
+        files.push({ field: `targets.${i}.requests.${j}.body.path`, file: r.body.path, kind: 'body' });
+    });
   });
   const ca = s.options.tls.caFile;
   if (ca !== null) files.push({ field: 'options.tls.caFile', file: ca, kind: 'ca' });
@@ -99,15 +109,19 @@ export function inputFilesOf(s: {
  * A scenario or plan with the path of each of its input files mapped (made absolute by the
  * CLI, resolved inside the web host's folder); everything else as it was.
  */
-export function withInputPaths<T extends { body: Body }, O extends { tls: TlsOptions }>(
+export function withInputPaths<T extends FileTarget, O extends { tls: TlsOptions }>(
   s: { targets: readonly T[]; options: O },
   map: (path: string) => string,
 ): { targets: T[]; options: O } {
   const { caFile } = s.options.tls;
+  const mapBody = (body: Body): Body =>
+    body.kind === 'file' ? { kind: 'file', path: map(body.path) } : body;
   return {
-    targets: s.targets.map((t) =>
-      t.body.kind === 'file' ? { ...t, body: { kind: 'file', path: map(t.body.path) } } : t,
-    ),
+    targets: s.targets.map((t) => ({
+      ...t,
+      body: mapBody(t.body),
+      ...(t.requests ? { requests: t.requests.map((r) => ({ ...r, body: mapBody(r.body) })) } : {}),
+    })),
     options: { ...s.options, tls: { ...s.options.tls, caFile: caFile === null ? null : map(caFile) } },
   };
 }
@@ -118,7 +132,7 @@ export function withInputPaths<T extends { body: Body }, O extends { tls: TlsOpt
  * capacity.start with before anything starts. Empty when all are fine.
  */
 export async function inputFileIssues(s: {
-  targets: readonly { body: Body }[];
+  targets: readonly FileTarget[];
   options: { tls: Pick<TlsOptions, 'caFile' | 'caUpload'> };
 }): Promise<FieldIssue[]> {
   const issues: FieldIssue[] = [];

@@ -18,6 +18,10 @@ export const runSpecSchema = z.strictObject({
   load: loadSchema,
   options: runOptionsSchema,
   body: z.instanceof(Uint8Array).nullable(),
+  requestBodies: z.array(z.instanceof(Uint8Array).nullable()).optional(),
+  sequence: z
+    .strictObject({ first: z.number().int().nonnegative(), step: z.number().int().positive() })
+    .optional(),
   ca: z.string().nullable(),
   appVersion: z.string(),
   placement: z

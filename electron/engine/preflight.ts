@@ -13,6 +13,7 @@ import { routeLabel, routeOf } from '../../shared/model/route.ts';
 import { hostAndPort, type TargetFacts } from './result.ts';
 import { explainVersionMismatch, isVersionMismatch, tlsVersionOptions } from './tls-version.ts';
 import type { RunSpec } from './types.ts';
+import { runRequests, specOfRequest } from './request-list.ts';
 
 export type PreflightOutcome =
   | { ok: true; facts: TargetFacts }
@@ -27,6 +28,25 @@ class PreflightError extends Error {
 }
 
 /**
+ * The pre-flight of a run: its one request's, or one for every distinct URL of its list (in
+ * list order, each as the load sends it, stopping at the first that fails); the facts are
+ * the first URL's.
+ */
+export async function preflight(spec: RunSpec, signal: AbortSignal): Promise<PreflightOutcome> {
+  if (spec.target.requests === undefined) return preflightOne(spec, signal);
+  const seen = new Set<string>();
+  let first: PreflightOutcome | null = null;
+  for (const r of runRequests(spec)) {
+    if (seen.has(r.target.url)) continue;
+    seen.add(r.target.url);
+    const outcome = await preflightOne(specOfRequest(spec, r), signal);
+    if (!outcome.ok) return outcome;
+    first ??= outcome;
+  }
+  return first!;
+}
+
+/**
  * Checks a target before any load: resolves its name, connects, completes the TLS handshake
  * (verifying the certificate unless options.tls.verify is off), and sends the scenario's
  * request once: the load's bytes, its answer read by the load's parser (single-request.ts).
@@ -34,7 +54,7 @@ class PreflightError extends Error {
  * Any failure comes back as an error with a message a person can act on, so a bad target
  * costs one request, not thousands of errors. Never throws.
  */
-export async function preflight(spec: RunSpec, signal: AbortSignal): Promise<PreflightOutcome> {
+async function preflightOne(spec: RunSpec, signal: AbortSignal): Promise<PreflightOutcome> {
   const url = new URL(spec.target.url);
   const named = hostAndPort(spec.target.url);
   const { hostname } = named;

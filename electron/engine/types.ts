@@ -9,6 +9,7 @@ import type {
   Warning,
 } from '../../shared/model/result.ts';
 import type { Placement } from '../../shared/shards/plan.ts';
+import type { SendSequence } from '../../shared/model/request-list.ts';
 import type { BucketCounts, PhaseBuckets, StageCounts } from '../../shared/shards/merge.ts';
 import type { Recorder } from './recorder.ts';
 
@@ -21,6 +22,10 @@ export interface RunSpec {
   options: RunOptions;
   /** Request body, read on the host (file bodies included); null = no body. */
   body: Uint8Array | null;
+  /** The bodies of target.requests, one per request (null: none), read on the host; absent without a list. */
+  requestBodies?: (Uint8Array | null)[];
+  /** Which of the run's sends this worker makes (shared/model/request-list.ts); absent: all of them. */
+  sequence?: SendSequence;
   /** Extra trusted CA certificates (PEM), read on the host from options.tls.caFile. */
   ca: string | null;
   appVersion: string;

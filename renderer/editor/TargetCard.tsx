@@ -238,6 +238,20 @@ export function TargetCard({ index, target, canRemove, onChange, onRemove, onDup
         )}
       </details>
 
+      {target.list && (
+        <p className="target-card__list" data-testid={`target-list-${index}`}>
+          A list of {target.list.requests.length} requests,{' '}
+          {target.list.order?.kind === 'random'
+            ? `random order (seed ${target.list.order.seed})`
+            : 'round-robin'}
+          :{' '}
+          {target.list.requests
+            .slice(0, 3)
+            .map((r) => `${r.method} ${r.url}`)
+            .join(', ')}
+          {target.list.requests.length > 3 ? ', …' : ''} (kept as saved; edit it with trebuchet run --targets)
+        </p>
+      )}
       <details
         className="target-card__more"
         open={target.connectTo.trim() !== '' || target.unixSocket.trim() !== ''}

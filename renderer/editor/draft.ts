@@ -4,6 +4,8 @@ import {
   scenarioSchema,
   type EngineChoice,
   type HttpMethod,
+  type ListRequest,
+  type RequestOrder,
   type Protocol,
   type Scenario,
   type Threshold,
@@ -43,6 +45,11 @@ export interface TargetDraft extends RouteDraft {
   bodyUpload?: PickedBody;
   /** The server monitor as the CLI's --monitor text: auto, off, pid:N or a node_exporter URL. */
   monitor: string;
+  /**
+   * A list of requests the target came with (a preset or a run from history made by
+   * `--targets`): kept as it is, so opening and saving it loses nothing; the card shows it.
+   */
+  list?: { requests: ListRequest[]; order?: RequestOrder };
 }
 
 export interface ThresholdDraft {
@@ -304,6 +311,7 @@ export function draftToInput(d: ScenarioDraft): unknown {
               : { kind: 'file', path: t.bodyPath.trim() },
       monitor: monitorInput(t.monitor),
       ...routeInput(t),
+      ...(t.list ? { requests: t.list.requests, ...(t.list.order ? { order: t.list.order } : {}) } : {}),
     })),
     load:
       d.model === 'closed'

@@ -9,6 +9,7 @@ import { stepSecondsAt } from './step-length.ts';
 import { DEFAULTS, LIMITS } from '../model/defaults.ts';
 import { boundedInt } from '../model/number-schema.ts';
 import { routeIssues } from '../model/route.ts';
+import { requestListIssues } from '../model/request-list.ts';
 import { runResultSchema } from '../model/result.ts';
 import {
   displayNameSchema,
@@ -46,6 +47,8 @@ export const capacityPlanSchema = z
   })
   .superRefine((plan, ctx) => {
     for (const issue of routeIssues(plan.targets)) ctx.addIssue({ code: 'custom', ...issue });
+    for (const issue of requestListIssues(plan.targets, plan.options.engine))
+      ctx.addIssue({ code: 'custom', ...issue });
   });
 export type CapacityPlan = z.infer<typeof capacityPlanSchema>;
 export type CapacityPlanInput = z.input<typeof capacityPlanSchema>;

@@ -53,7 +53,7 @@ export const targetUrlsSchema = z.strictObject({
 });
 
 /** A server under comparison: a target whose URL depends on the protocol. */
-export const comparisonTargetSchema = targetSchema.omit({ url: true }).extend({
+export const comparisonTargetSchema = targetSchema.omit({ url: true, requests: true, order: true }).extend({
   urls: targetUrlsSchema,
 });
 export type ComparisonTarget = z.infer<typeof comparisonTargetSchema>;

@@ -44,8 +44,14 @@ function formatThresholdOutcome(o: ThresholdOutcome): string {
 function heading(r: RunResult, index: number, count: number): string[] {
   const g = r.generator;
   const of = count > 1 ? ` (${index + 1}/${count})` : '';
+  const list = r.target.requests;
+  const order = r.target.order?.kind === 'random' ? `random, seed ${r.target.order.seed}` : 'round-robin';
+  const what =
+    list === undefined
+      ? `${r.target.method} ${r.target.url}`
+      : `a list of ${list.length} requests (${order})`;
   const lines = [
-    `Target${of}: ${targetLabel(r.target)}  ${r.target.method} ${r.target.url}`,
+    `Target${of}: ${targetLabel(r.target)}  ${what}`,
     `Status: ${r.status}  engine ${g.engine} ${g.engineVersion}, Node ${g.nodeVersion}, ${g.cpuCores} x ${g.cpuModel}`,
   ];
   if (r.error) lines.push(`Error: ${r.error.message}`);

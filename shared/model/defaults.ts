@@ -162,6 +162,16 @@ export const LIMITS = {
   servernameChars: { max: 253 },
   /** A target's --connect-to rules (curl takes the first that matches). */
   connectTo: { max: 100 },
+  /**
+   * A target's list of requests (vegeta's targets, http_load's url file): how many, and the
+   * characters of their inline bodies together (text and browser-picked files), since the
+   * list travels in the scenario. A targets file (`--targets`) is read whole, bounded by size.
+   */
+  listRequests: { max: 10_000 },
+  listBodyChars: { max: 16 * 1024 * 1024 },
+  targetsFileBytes: { max: 8 * 1024 * 1024 },
+  /** The seed of a random request order (http_load's -seed): an unsigned 32-bit number. */
+  seed: { min: 0, max: 2 ** 32 - 1 },
   /** A unix socket path: Linux's sun_path holds 107 bytes and a NUL. */
   unixSocketChars: { max: 107 },
   thresholds: { max: 100 },

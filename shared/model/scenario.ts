@@ -4,6 +4,7 @@ import { httpUrlSchema } from './http-url.ts';
 import { monitorSchema } from '../resources/monitor.ts';
 import { boundedInt, boundedNumber } from './number-schema.ts';
 import { connectToListSchema, routeIssues, unixSocketSchema } from './route.ts';
+import { requestListIssues } from './request-list.ts';
 import { stagesSchema } from '../stages/stages.ts';
 
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -105,6 +106,27 @@ export const bodySchema = z.discriminatedUnion('kind', [
 ]);
 export type Body = z.infer<typeof bodySchema>;
 
+/**
+ * One request of a target's list (a line of vegeta's targets or http_load's url file): its
+ * own method, URL, headers (over the target's) and body. Every URL of a list goes to the
+ * target's origin (shared/model/request-list.ts).
+ */
+export const listRequestSchema = z.strictObject({
+  method: httpMethodSchema.default(DEFAULTS.method),
+  url: targetUrlSchema,
+  headers: headersSchema.default([]),
+  body: bodySchema.default({ kind: 'none' }),
+});
+export type ListRequest = z.infer<typeof listRequestSchema>;
+export type ListRequestInput = z.input<typeof listRequestSchema>;
+
+/** Which request of a list goes next: in turn (vegeta), or drawn with a seed (http_load). */
+export const requestOrderSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('round-robin') }),
+  z.strictObject({ kind: z.literal('random'), seed: boundedInt('seed', LIMITS.seed) }),
+]);
+export type RequestOrder = z.infer<typeof requestOrderSchema>;
+
 export const targetSchema = z.strictObject({
   name: displayNameSchema.default(''),
   url: targetUrlSchema,
@@ -121,6 +143,17 @@ export const targetSchema = z.strictObject({
   connectTo: connectToListSchema.optional(),
   /** A unix domain socket the requests go over (the URL still gives Host and path). Absent: TCP. */
   unixSocket: unixSocketSchema.optional(),
+  /**
+   * A list of requests the load spreads over, instead of one request (absent): each has its
+   * own method, URL, headers and body; the target's headers go with every one.
+   */
+  requests: z
+    .array(listRequestSchema)
+    .min(1, 'a list of requests has one at least')
+    .max(LIMITS.listRequests.max, `a list has at most ${LIMITS.listRequests.max} requests`)
+    .optional(),
+  /** The list's order; absent: round-robin. */
+  order: requestOrderSchema.optional(),
 });
 export type Target = z.infer<typeof targetSchema>;
 
@@ -316,6 +349,8 @@ export const scenarioSchema = z
   })
   .superRefine((scenario, ctx) => {
     for (const issue of routeIssues(scenario.targets)) ctx.addIssue({ code: 'custom', ...issue });
+    for (const issue of requestListIssues(scenario.targets, scenario.options.engine))
+      ctx.addIssue({ code: 'custom', ...issue });
     // The stages start from 0; a warm-up before them would run at no level of the plan.
     if (scenario.load.stages && scenario.options.warmupSeconds > 0) {
       ctx.addIssue({

@@ -71,6 +71,9 @@ const io: FileIo = {
   },
   exists: (p) => p in files || p === '/w' || p === '/',
   isDirectory: (p) => p === '/w' || p === '/',
+  readTargets: () => {
+    throw new Error('no targets file here');
+  },
   inputFileProblem: (p) => refused[p] ?? (p in files ? null : 'does not exist'),
 };
 

@@ -14,6 +14,9 @@ const io: FileIo = {
   readFile: () => '',
   exists: (p) => p === '/w/ca.pem',
   isDirectory: (p) => p === '/w' || p === '/',
+  readTargets: () => {
+    throw new Error('no targets file here');
+  },
   inputFileProblem: (p) => (p === '/w/ca.pem' ? null : 'does not exist'),
 };
 

@@ -15,6 +15,9 @@ const io: FileIo = {
   readFile: (p) => files[p] ?? '',
   exists: (p) => p in files,
   isDirectory: (p) => p === '/w',
+  readTargets: () => {
+    throw new Error('no targets file here');
+  },
   inputFileProblem: () => null,
 };
 

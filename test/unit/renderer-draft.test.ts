@@ -273,3 +273,25 @@ describe('the engine picker', () => {
     expect(ENGINES.find((c) => c.value === 'auto')!.label).not.toContain('best for the load');
   });
 });
+
+describe('a target with a list of requests in the editor', () => {
+  it('opening a saved scenario with a list and checking it again keeps the list and its order', () => {
+    const saved = scenarioSchema.parse({
+      targets: [
+        {
+          url: 'http://127.0.0.1:8080/',
+          requests: [{ url: 'http://127.0.0.1:8080/a' }, { url: 'http://127.0.0.1:8080/b', method: 'POST' }],
+          order: { kind: 'random', seed: 9 },
+        },
+      ],
+    });
+    const draft = draftFromScenario(saved);
+    expect(draft.targets[0]!.list?.requests).toHaveLength(2);
+    const check = checkDraft(draft);
+    expect(check.ok).toBe(true);
+    if (!check.ok) return;
+    expect(check.scenario.targets[0]!.requests).toEqual(saved.targets[0]!.requests);
+    expect(check.scenario.targets[0]!.order).toEqual({ kind: 'random', seed: 9 });
+    expect(duplicateTarget(draft.targets[0]!).list).toEqual(draft.targets[0]!.list);
+  });
+});

@@ -20,6 +20,9 @@ const io: FileIo = {
   readFile: () => scenarioFile,
   exists: (p) => p === '/w/s.json',
   isDirectory: (p) => p === '/w' || p === '/',
+  readTargets: () => {
+    throw new Error('no targets file here');
+  },
   inputFileProblem: () => null,
 };
 

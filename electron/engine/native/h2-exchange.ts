@@ -21,10 +21,36 @@ export interface H2Exchange {
   ended: boolean;
   /** Times the request went out again after the server refused it or left it unprocessed. */
   retries: number;
+  /** The request of a target's list this stream carries; null: the session's one request. */
+  request: H2ListRequest | null;
+}
+
+/** One request of a list, ready for the wire: its header block encoded once, its body, its bytes as framed. */
+export interface H2ListRequest {
+  index: number;
+  block: Buffer;
+  body: Uint8Array | null;
+  /** Bytes on the wire: the HEADERS frame and the DATA frames (16 KiB each at most). */
+  wireBytes: number;
+}
+
+/** Bytes of a request on the wire: its HEADERS frame, and its body in DATA frames of 16 KiB at most. */
+function h2RequestBytes(block: Buffer, body: Uint8Array | null): number {
+  const bodyBytes = body?.byteLength ?? 0;
+  return 9 + block.length + (body === null ? 0 : 9 * Math.ceil(bodyBytes / 16_384) + bodyBytes);
+}
+
+export function h2ListRequest(index: number, block: Buffer, body: Uint8Array | null): H2ListRequest {
+  const b = body !== null && body.byteLength > 0 ? body : null;
+  return { index, block, body: b, wireBytes: h2RequestBytes(block, b) };
 }
 
 /** A fresh exchange, not yet given a stream id or written. */
-export function newExchange(intendedAt: number, startAt: number): H2Exchange {
+export function newExchange(
+  intendedAt: number,
+  startAt: number,
+  request: H2ListRequest | null = null,
+): H2Exchange {
   return {
     id: 0,
     intendedAt,
@@ -40,6 +66,7 @@ export function newExchange(intendedAt: number, startAt: number): H2Exchange {
     received: 0,
     ended: false,
     retries: 0,
+    request,
   };
 }
 

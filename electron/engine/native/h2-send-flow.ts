@@ -25,10 +25,16 @@ export class H2SendFlow {
     this.#body = body;
   }
 
+  /** A stream's request body: its list request's, else the connection's one request's. */
+  #bodyOf(ex: H2Exchange): Uint8Array | null {
+    return ex.request === null ? this.#body : ex.request.body;
+  }
+
   /** A new stream starts with the server's initial window; its body goes as far as the windows allow. */
   opened(ex: H2Exchange): void {
     ex.sendWindow = this.#streamWindow;
-    if (this.#body !== null) this.#send(ex, this.#body);
+    const body = this.#bodyOf(ex);
+    if (body !== null) this.#send(ex, body);
   }
 
   /** SETTINGS_INITIAL_WINDOW_SIZE changed: the change applies to every open stream's window (section 6.9.2). */
@@ -79,9 +85,10 @@ export class H2SendFlow {
 
   /** After a window grew: the bodies still waiting go on. */
   flush(open: Iterable<H2Exchange>): void {
-    const body = this.#body;
-    if (body === null) return;
-    for (const ex of open) if (ex.bodyOffset < body.length) this.#send(ex, body);
+    for (const ex of open) {
+      const body = this.#bodyOf(ex);
+      if (body !== null && ex.bodyOffset < body.length) this.#send(ex, body);
+    }
   }
 
   /** Sends as much of the request body as the flow-control windows allow. */

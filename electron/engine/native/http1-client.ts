@@ -4,6 +4,7 @@ import type { DialTiming, Dialer } from './dial.ts';
 import { classifyError, type ClassifiedError } from '../errors.ts';
 import { ResponseParser } from './response-parser.ts';
 import type { Http1Request } from './request-bytes.ts';
+import type { RequestChooser } from '../request-list.ts';
 import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
 import { SocketWriter } from './socket-writer.ts';
 
@@ -18,6 +19,8 @@ export interface Http1Config {
    * null when they are written one by one (a large body, or depth 1).
    */
   requests: Buffer | null;
+  /** A target's list: each send carries the request the chooser names; null: every send is `request`. */
+  list: { requests: Http1Request[]; chooser: RequestChooser } | null;
   /** Requests in flight per connection (pipelining depth); 1 without pipelining. */
   depth: number;
   keepAlive: boolean;
@@ -56,6 +59,8 @@ export class Http1Client implements Client {
   private readonly intended: Float64Array;
   private readonly startAt: Float64Array;
   private readonly writtenAt: Float64Array;
+  /** With a list: the request each slot of the ring carries. */
+  private readonly which: Uint16Array | null;
   private head = 0;
   private count = 0;
   /** The first `written` requests of the ring were written to the current socket. */
@@ -81,6 +86,7 @@ export class Http1Client implements Client {
     this.intended = new Float64Array(cfg.depth);
     this.startAt = new Float64Array(cfg.depth);
     this.writtenAt = new Float64Array(cfg.depth);
+    this.which = cfg.list === null ? null : new Uint16Array(cfg.depth);
     this.parser = new ResponseParser(this.onResponse, {
       headRequests: cfg.headRequests,
       maxHeadBytes: DEFAULTS.maxResponseHeaderBytes,
@@ -97,14 +103,16 @@ export class Http1Client implements Client {
     if (i >= depth) i -= depth;
     this.intended[i] = intendedAt;
     this.startAt[i] = now;
+    if (this.which !== null) this.which[i] = this.cfg.list!.chooser.next();
     this.count++;
     this.cfg.state.started();
     if (this.socket !== null) {
       if (this.reading) return;
       this.writtenAt[i] = now;
       this.written++;
-      this.writeRequests(1);
-      this.cfg.state.recorder.sent(this.cfg.request.bodyBytes, this.cfg.request.length);
+      this.writeRequests(1, i);
+      const request = this.requestAt(i);
+      this.cfg.state.recorder.sent(request.bodyBytes, request.length);
     } else if (this.dialing === null && this.backoff === null) {
       this.retryConnect();
     }
@@ -175,21 +183,34 @@ export class Http1Client implements Client {
     const cfg = this.cfg;
     const depth = cfg.depth;
     const recorder = cfg.state.recorder;
+    const from = (this.head + this.written) % depth;
     for (let k = 0; k < n; k++) {
       let i = this.head + this.written;
       if (i >= depth) i -= depth;
       this.writtenAt[i] = now;
       this.written++;
-      recorder.sent(cfg.request.bodyBytes, cfg.request.length);
+      const request = this.requestAt(i);
+      recorder.sent(request.bodyBytes, request.length);
     }
-    this.writeRequests(n);
+    this.writeRequests(n, from);
   }
 
-  /** Writes n copies of the request: one buffer when they fit in one, else one by one (head, then the shared body). */
-  private writeRequests(n: number): void {
+  /** The request ring slot i carries. */
+  private requestAt(i: number): Http1Request {
+    return this.which === null ? this.cfg.request : this.cfg.list!.requests[this.which[i]!]!;
+  }
+
+  /** Writes n slots' requests from slot `from`: n copies of the one request in one buffer when they fit, else one by one. */
+  private writeRequests(n: number, from: number): void {
     const { request, requests } = this.cfg;
     const writer = this.writer!;
-    if (n === 1 && request.body === null) writer.write(request.bytes);
+    if (this.which !== null) {
+      for (let k = 0, i = from; k < n; k++, i = i + 1 === this.cfg.depth ? 0 : i + 1) {
+        const r = this.requestAt(i);
+        writer.write(r.bytes);
+        if (r.body !== null) writer.write(r.body);
+      }
+    } else if (n === 1 && request.body === null) writer.write(request.bytes);
     else if (requests !== null) writer.write(requests.subarray(0, n * request.length));
     else {
       for (let k = 0; k < n; k++) {

@@ -5,7 +5,8 @@ import { classifyError, type ClassifiedError } from '../errors.ts';
 import { H2_CODE } from './h2-errors.ts';
 import { cutOff, goawayTwice, NO_H2, REFUSED_TWICE, streamReset } from './h2-failures.ts';
 import { encodeRequestBlock } from './hpack-encoder.ts';
-import { newExchange, type H2Exchange } from './h2-exchange.ts';
+import { h2ListRequest, newExchange, type H2Exchange, type H2ListRequest } from './h2-exchange.ts';
+import type { RequestChooser } from '../request-list.ts';
 import { H2Session } from './http2-session.ts';
 import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
 
@@ -15,6 +16,8 @@ export interface Http2Config {
   /** The request's header fields (pseudo-headers first: request-bytes.ts), encoded once. */
   fields: [string, string][];
   body: Uint8Array | null;
+  /** A target's list: each stream carries the request the chooser names; null: `fields` and `body`. */
+  list: { requests: H2ListRequest[]; chooser: RequestChooser } | null;
   /** Concurrent streams per connection (the scenario's pipelining, or the open model's cap). */
   streams: number;
   /** Off: one connection per request. */
@@ -56,9 +59,8 @@ const MAX_BACKOFF_MS = 100;
 export class Http2Client implements Client {
   private readonly cfg: Http2Config;
   private readonly owner: ClientOwner;
-  private readonly block: Buffer;
-  private readonly body: Uint8Array | null;
-  private readonly requestBytes: number;
+  /** The one request (a list's first without a list), encoded once; its bytes are counted as a list's are. */
+  private readonly one: H2ListRequest;
   private conn: Conn | null = null;
   private readonly conns = new Map<H2Session, Conn>();
   private dialing: { cancel(): void } | null = null;
@@ -76,11 +78,7 @@ export class Http2Client implements Client {
     this.cfg = cfg;
     this.owner = owner;
     this.limit = cfg.keepAlive ? cfg.streams : 1;
-    this.block = encodeRequestBlock(cfg.fields);
-    this.body = cfg.body !== null && cfg.body.byteLength > 0 ? cfg.body : null;
-    const bodyBytes = this.body?.byteLength ?? 0;
-    this.requestBytes =
-      9 + this.block.length + (this.body === null ? 0 : 9 * Math.ceil(bodyBytes / 16_384) + bodyBytes);
+    this.one = h2ListRequest(0, encodeRequestBlock(cfg.fields), cfg.body);
   }
 
   get free(): number {
@@ -89,7 +87,8 @@ export class Http2Client implements Client {
 
   send(intendedAt: number, now: number): void {
     this.cfg.state.started();
-    this.dispatch(newExchange(intendedAt, now), now);
+    const list = this.cfg.list;
+    this.dispatch(newExchange(intendedAt, now, list && list.requests[list.chooser.next()]!), now);
   }
 
   prepare(): void {
@@ -152,7 +151,8 @@ export class Http2Client implements Client {
       ex.received = 0;
       this.active.set(ex, conn);
       conn.session.request(ex, now);
-      this.cfg.state.recorder.sent(this.body?.byteLength ?? 0, this.requestBytes);
+      const r = ex.request ?? this.one;
+      this.cfg.state.recorder.sent(r.body?.byteLength ?? 0, r.wireBytes);
       return;
     }
     if (conn !== null) this.retire(conn);
@@ -201,8 +201,8 @@ export class Http2Client implements Client {
         session = new H2Session(
           socket,
           {
-            block: this.block,
-            body: this.body,
+            block: this.one.block,
+            body: this.one.body,
             wantServer: () => this.cfg.state.wantsDocument,
             maxHeaderBytes: DEFAULTS.maxResponseHeaderBytes,
           },

@@ -119,12 +119,12 @@ export class H2Session {
     return !this.goingAway && !this.closed && !this.streams.exhausted;
   }
 
-  /** Opens a stream for the exchange and writes its request. */
+  /** Opens a stream for the exchange and writes its request (its list's, else the session's one). */
   request(ex: H2Exchange, now: number): void {
     const id = this.streams.add(ex);
-    if (this.streams.exhausted) this.goingAway = true;
+    this.goingAway ||= this.streams.exhausted;
     ex.writtenAt = now;
-    this.out.headers(id, this.cfg.block, this.cfg.body === null, this.flow.maxFrame);
+    this.out.headers(id, (ex.request ?? this.cfg).block, !(ex.request ?? this.cfg).body, this.flow.maxFrame);
     this.flow.opened(ex);
   }
 

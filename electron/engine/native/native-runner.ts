@@ -12,6 +12,9 @@ import { OpenDriver, LATE_TOLERANCE_MS, MAX_OPENING, type OpenOutcome } from './
 import { fixedRateSchedule, stagedSchedule } from './open-schedule.ts';
 import { http1Request, http2Request, notSentWarnings, type NotSent } from './request-bytes.ts';
 import { RequestLedger, type Client, type ClientOwner } from './run-state.ts';
+import { RequestChooser, runRequests } from '../request-list.ts';
+import { encodeRequestBlock } from './hpack-encoder.ts';
+import { h2ListRequest } from './h2-exchange.ts';
 import { StageHistograms } from './stage-histograms.ts';
 import { NATIVE_RUNNER_VERSION } from './version.ts';
 
@@ -182,21 +185,32 @@ function http1Factory(
   dialer: Http1Config['dialer'],
   depth: number,
 ): ClientFactory {
-  const request = http1Request(spec.target, spec.body, {
-    keepAlive: spec.options.keepAlive,
-    appVersion: spec.appVersion,
-  });
-  const copies = depth > 1 && request.body === null && depth * request.length <= MAX_PIPELINED_BYTES;
+  const opts = { keepAlive: spec.options.keepAlive, appVersion: spec.appVersion };
+  const all = runRequests(spec).map((r) => http1Request(r.target, r.body, opts));
+  const request = all[0]!;
+  const list =
+    spec.target.requests === undefined ? null : { requests: all, chooser: new RequestChooser(spec) };
+  const copies =
+    list === null && depth > 1 && request.body === null && depth * request.length <= MAX_PIPELINED_BYTES;
   const cfg: Http1Config = {
     state,
     dialer,
     request,
     requests: copies ? Buffer.concat(Array.from({ length: depth }, () => request.bytes)) : null,
+    list,
     depth,
     keepAlive: spec.options.keepAlive,
-    headRequests: spec.target.method === 'HEAD',
+    // A list is all HEAD or none (shared/model/request-list.ts).
+    headRequests: runRequests(spec)[0]!.target.method === 'HEAD',
   };
-  return { make: (owner) => new Http1Client(cfg, owner), notSent: request.notSent };
+  return { make: (owner) => new Http1Client(cfg, owner), notSent: uniqueNotSent(all) };
+}
+
+/** The headers left out of any request of the run, each said once. */
+function uniqueNotSent(requests: readonly { notSent: NotSent[] }[]): NotSent[] {
+  const seen = new Map<string, NotSent>();
+  for (const r of requests) for (const n of r.notSent) seen.set(`${n.header}\n${n.why}`, n);
+  return [...seen.values()];
 }
 
 function http2Factory(
@@ -205,14 +219,23 @@ function http2Factory(
   dialer: Http2Config['dialer'],
   depth: number,
 ): ClientFactory {
-  const request = http2Request(spec.target, spec.body, spec.appVersion);
+  const runs = runRequests(spec);
+  const all = runs.map((r) => http2Request(r.target, r.body, spec.appVersion));
+  const list =
+    spec.target.requests === undefined
+      ? null
+      : {
+          requests: all.map((r, j) => h2ListRequest(j, encodeRequestBlock(r.fields), runs[j]!.body)),
+          chooser: new RequestChooser(spec),
+        };
   const cfg: Http2Config = {
     state,
     dialer,
-    fields: request.fields,
-    body: spec.body,
+    fields: all[0]!.fields,
+    body: runs[0]!.body,
+    list,
     streams: depth,
     keepAlive: spec.options.keepAlive,
   };
-  return { make: (owner) => new Http2Client(cfg, owner), notSent: request.notSent };
+  return { make: (owner) => new Http2Client(cfg, owner), notSent: uniqueNotSent(all) };
 }

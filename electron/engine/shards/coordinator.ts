@@ -2,6 +2,7 @@ import { addSample, type RunResult, type Sample } from '../../../shared/model/re
 import { describeIssues, issuesOf } from '../../../shared/model/validation.ts';
 import { mergeWindows, type ShardReport, type ShardWindow } from '../../../shared/shards/merge.ts';
 import type { Shard } from '../../../shared/shards/plan.ts';
+import { shardSequence, type SendSequence } from '../../../shared/model/request-list.ts';
 import type { CpuAccount } from '../cpu.ts';
 import { foldedCpu, Recorder } from '../recorder.ts';
 import {
@@ -111,7 +112,7 @@ class Coordinator {
         this.#startMarginMs = Math.max(this.#startMarginMs, backend.startMarginMs);
         // A link says nothing before open returns (its messages come on a later turn).
         const link = backend.open(
-          { spec: { ...spec, load: shard.load }, shard },
+          { spec: { ...spec, load: shard.load, sequence: sendsOf(shard, spec) }, shard },
           {
             message: (raw) => cpu.charge(() => this.#onMessage(this.#members[i]!, raw)),
             lost: (reason) => cpu.charge(() => this.#lost(this.#members[i]!, reason)),
@@ -348,4 +349,10 @@ function cpuOver(windows: readonly Arrived[]): number {
   const seconds = windows.reduce((a, w) => a + w.seconds, 0);
   if (seconds === 0) return windows.at(-1)?.window.cpuPercent ?? 0;
   return windows.reduce((a, w) => a + w.window.cpuPercent * w.seconds, 0) / seconds;
+}
+
+/** Which of the run's sends a shard makes: its place among the run's shards, within its machine's place. */
+function sendsOf(shard: Shard, spec: RunSpec): SendSequence {
+  const machine = spec.placement?.shard;
+  return shardSequence(shard.index, shard.count, machine && shardSequence(machine.index, machine.count));
 }

@@ -31,6 +31,7 @@ export function draftFromScenario(s: Scenario): ScenarioDraft {
       ...(t.body.kind === 'upload' ? { bodyUpload: pickedBodyOf(t.body) } : {}),
       monitor: monitorText(t.monitor),
       ...routeDraftOf(t),
+      ...(t.requests ? { list: { requests: t.requests, ...(t.order ? { order: t.order } : {}) } } : {}),
     })),
     model: load.model,
     closed:

@@ -1,0 +1,173 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import http2 from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runResultSchema } from '../../shared/model/result.ts';
+import { endAfterAll } from '../helpers/cleanup.ts';
+import { runCli } from '../helpers/cli.ts';
+import { oneTarget, runTarget } from '../helpers/engine.ts';
+import { startNginx, type NginxServer } from '../helpers/nginx.ts';
+
+/*
+ * A target's list of requests (`--targets`): the load spreads over the list, every request
+ * as the file says (method, URL, headers, body), round-robin exactly or random by a seed.
+ */
+
+const endAll = endAfterAll();
+let dir: string;
+let nginx: NginxServer;
+let accessLog: string;
+const PATHS = ['/a.html', '/b.css', '/img.bin', '/api.json'];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'trebuchet-list-'));
+  accessLog = join(dir, 'access.log');
+  nginx = endAll(
+    await startNginx({
+      accessLog,
+      files: {
+        'a.html': 'x'.repeat(100),
+        'b.css': 'y'.repeat(1024),
+        'img.bin': Buffer.alloc(60 * 1024, 7),
+        'api.json': JSON.stringify({ ok: true }),
+      },
+    }),
+  );
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Requests per path in nginx's log since `from` lines. */
+function logCounts(from: number): { counts: Record<string, number>; lines: number } {
+  const lines = readFileSync(accessLog, 'utf8').trim().split('\n').filter(Boolean);
+  const counts: Record<string, number> = {};
+  for (const line of lines.slice(from)) {
+    const path = line.split(' ')[1]!;
+    counts[path] = (counts[path] ?? 0) + 1;
+  }
+  return { counts, lines: lines.length };
+}
+
+const logLines = (): number => readFileSync(accessLog, 'utf8').trim().split('\n').filter(Boolean).length;
+
+describe('--targets against nginx', () => {
+  it("an http_load url file as is: -n 4000 round-robin over 4 paths on 2 workers gives exactly 1,000 per path in nginx's log", async () => {
+    const file = join(dir, 'urls.txt');
+    writeFileSync(file, PATHS.map((p) => `${nginx.httpUrl.replace(/\/$/, '')}${p}`).join('\n') + '\n');
+    const before = logLines();
+    const json = join(dir, 'rr.json');
+    const r = await runCli(['run', '--targets', file, '-n', '4000', '-c', '8', '-t', '2', '--json', json]);
+    expect(r.code, r.stderr).toBe(0);
+    const { counts } = logCounts(before);
+    // The load's 1,000 per path, and the pre-flight's one request to each distinct URL.
+    expect(counts).toEqual(Object.fromEntries(PATHS.map((p) => [p, 1001])));
+    const result = runResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
+    expect(result.requests.responses).toBe(4000);
+    expect(result.generator.workers).toHaveLength(2);
+    // The bytes are the list's: 1,000 of each body.
+    expect(result.bytes.inBody).toBe(1000 * (100 + 1024 + 60 * 1024 + JSON.stringify({ ok: true }).length));
+  });
+
+  it('random order with a fixed seed gives the same counts twice, on 2 workers', async () => {
+    const base = nginx.httpUrl.replace(/\/$/, '');
+    const once = async () => {
+      const before = logLines();
+      const { result } = await runTarget(
+        oneTarget(`${base}/`, {
+          load: { model: 'closed', connections: 4, limit: { kind: 'requests', count: 2000 } },
+          options: { workers: 2 },
+          target: {
+            monitor: { kind: 'off' },
+            requests: PATHS.map((p) => ({ url: `${base}${p}` })),
+            order: { kind: 'random', seed: 42 },
+          },
+        }),
+      );
+      expect(result.status).toBe('completed');
+      expect(result.requests.responses).toBe(2000);
+      return logCounts(before).counts;
+    };
+    const a = await once();
+    expect(await once()).toEqual(a);
+    expect(Object.values(a).reduce((x, y) => x + y, 0)).toBe(2000 + 4);
+    // Drawn, not in turn: the counts are not the round-robin's 500 (+1) each.
+    expect(Object.values(a)).not.toEqual([501, 501, 501, 501]);
+    for (const p of PATHS) expect(a[p]).toBeGreaterThan(400);
+  });
+});
+
+/** A server that records each request: method, path, the headers asked for, the body. */
+async function recordingServer(h2: boolean) {
+  const seen: {
+    method: string;
+    path: string;
+    test: string | undefined;
+    run: string | undefined;
+    body: string;
+  }[] = [];
+  const handler = (
+    req: http.IncomingMessage | http2.Http2ServerRequest,
+    res: http.ServerResponse | http2.Http2ServerResponse,
+  ) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      seen.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        test: req.headers['x-test'] as string | undefined,
+        run: req.headers['x-run'] as string | undefined,
+        body: Buffer.concat(chunks).toString(),
+      });
+      res.end('ok');
+    });
+  };
+  const server = h2 ? http2.createServer(handler) : http.createServer(handler);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  endAll(server);
+  return { seen, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+describe.each([
+  ['HTTP/1.1', false],
+  ['HTTP/2 (h2c)', true],
+])('a vegeta http-format file over %s', (_, h2) => {
+  it('sends each request with its headers and body, -H with every one, round-robin exactly', async () => {
+    const server = await recordingServer(h2);
+    mkdirSync(join(dir, 'bodies'), { recursive: true });
+    writeFileSync(join(dir, 'bodies', 'thing.json'), '{"thing":1}');
+    const file = join(dir, `mix-${h2 ? 'h2' : 'h1'}.http`);
+    writeFileSync(
+      file,
+      [
+        '# two requests',
+        `GET ${server.url}/get?x=1`,
+        'X-Test: one',
+        '',
+        `POST ${server.url}/post`,
+        'X-Test: two',
+        'Content-Type: application/json',
+        '@bodies/thing.json',
+        '',
+      ].join('\n'),
+    );
+    const r = await runCli([
+      ...['run', '--targets', file, '-H', 'X-Run: 7', '-n', '40', '-c', '2', '-t', '2'],
+      ...(h2 ? ['--http2'] : []),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const gets = server.seen.filter((s) => s.path === '/get?x=1');
+    const posts = server.seen.filter((s) => s.path === '/post');
+    // The load's 20 each, and the pre-flight's one.
+    expect(gets).toHaveLength(21);
+    expect(posts).toHaveLength(21);
+    expect(new Set(gets.map((s) => `${s.method} ${s.test} ${s.run} ${s.body}`))).toEqual(
+      new Set(['GET one 7 ']),
+    );
+    expect(new Set(posts.map((s) => `${s.method} ${s.test} ${s.run} ${s.body}`))).toEqual(
+      new Set(['POST two 7 {"thing":1}']),
+    );
+  });
+});
