@@ -110,7 +110,8 @@ export function createCommandHandlers({
     'history.delete': async ({ id }) => ({ deleted: await history.delete(id) }),
     'history.import': ({ files }) => importIntoHistory(history, files, info.appVersion),
     'history.baseline': async ({ id, on }) => ({ baselines: await history.setBaseline(id, on) }),
-    'history.diff': async ({ base, next }) => diffRecords(await history.get(base), await history.get(next)),
+    'history.diff': async ({ base, next, parts }) =>
+      diffRecords(await history.get(base), await history.get(next), parts),
     'settings.get': () => ({ ui: stores.settings.ui(), file: stores.settings.path }),
     'settings.set': ({ ui }) => ({ ui: stores.settings.setUi(ui), file: stores.settings.path }),
     'kube.contexts': async () => {

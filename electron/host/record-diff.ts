@@ -3,10 +3,18 @@
  * (shared/diff/compare.ts diffResults), fed here with each run's latency quantiles decoded from
  * its HdrHistogram (which the page cannot decode): History's "vs baseline" asks the host.
  */
-import { diffResults, type QuantilesOf, type ResultDiff } from '../../shared/diff/compare.ts';
+import {
+  DiffInputError,
+  diffPart,
+  diffResults,
+  namedParts,
+  type NamedRuns,
+  type QuantilesOf,
+  type ResultDiff,
+} from '../../shared/diff/compare.ts';
 import type { RunResult } from '../../shared/model/result.ts';
 import type { RunRecord } from '../../shared/records/history.ts';
-import { savedOfRecord } from '../../shared/records/result-file.ts';
+import { savedOfRecord, type SavedResult } from '../../shared/records/result-file.ts';
 import { decodeHistogram, valueAtPercentile } from '../engine/histogram.ts';
 
 /** Quantiles per run: 1,000 evenly spaced ranks resolve the distribution functions to 0.1 %. */
@@ -23,7 +31,27 @@ export const histogramQuantiles: QuantilesOf = (r: RunResult) => {
   );
 };
 
-/** A History entry (next) against another (base): a DiffInputError when they are of different kinds. */
-export function diffRecords(base: RunRecord, next: RunRecord): ResultDiff {
-  return diffResults(savedOfRecord(base), savedOfRecord(next), histogramQuantiles);
+/**
+ * A History entry (next) against another (base), their parts matched by name, or the two
+ * parts named; a DiffInputError when they are of different kinds or a named part is not there.
+ */
+export function diffRecords(
+  base: RunRecord,
+  next: RunRecord,
+  parts?: { base: string; next: string },
+): ResultDiff {
+  const savedBase = savedOfRecord(base);
+  const savedNext = savedOfRecord(next);
+  if (!parts) return diffResults(savedBase, savedNext, histogramQuantiles);
+  const find = (saved: SavedResult, label: string, side: string): NamedRuns => {
+    const part = namedParts(saved).find((p) => p.label === label);
+    if (!part) throw new DiffInputError(`${side} has no part named ${label}`);
+    return part;
+  };
+  return {
+    kind: savedBase.kind,
+    parts: [diffPart(find(savedBase, parts.base, 'A'), find(savedNext, parts.next, 'B'), histogramQuantiles)],
+    onlyBase: [],
+    onlyNext: [],
+  };
 }

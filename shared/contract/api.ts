@@ -49,6 +49,9 @@ const secretChoice = {
   omitSecrets: z.boolean().optional(),
 };
 
+/** A part of a saved result by name (shared/diff/compare.ts namedParts). */
+const partLabelSchema = z.string().min(1).max(1000);
+
 const noInput = z.strictObject({}).optional();
 
 export const commandInputSchemas = {
@@ -89,8 +92,15 @@ export const commandInputSchemas = {
   'history.import': z.strictObject({ files: importFilesSchema }),
   /** Makes a saved run the baseline of its subject (on), or no baseline (off). */
   'history.baseline': z.strictObject({ id: historyIdSchema, on: z.boolean() }),
-  /** Two saved runs compared figure by figure (next against base), as `trebuchet diff` does. */
-  'history.diff': z.strictObject({ base: historyIdSchema, next: historyIdSchema }),
+  /**
+   * Two saved runs compared figure by figure (next against base), as `trebuchet diff` does:
+   * their parts matched by name, or the two parts named (History's diff picks any two).
+   */
+  'history.diff': z.strictObject({
+    base: historyIdSchema,
+    next: historyIdSchema,
+    parts: z.strictObject({ base: partLabelSchema, next: partLabelSchema }).optional(),
+  }),
   'settings.get': noInput,
   /** The parts of the UI's settings given replace the kept ones; the others stay. */
   'settings.set': z.strictObject({ ui: uiSettingsSchema.partial() }),

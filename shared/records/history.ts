@@ -1,13 +1,10 @@
 import { z } from 'zod';
 import { capacityPlanSchema, capacityStepSchema } from '../capacity/plan.ts';
-import { rateText } from '../capacity/search.ts';
 import { whatRan } from './what-ran.ts';
-import { capacityReports, curveOf } from '../capacity/report.ts';
+import { capacityReports } from '../capacity/report.ts';
 import { LIMITS } from '../model/defaults.ts';
 import { cellOutcomeSchema } from '../comparison/cells.ts';
-import { summarizeRepetitions, type RepetitionSummary } from '../comparison/stats.ts';
-import { aggregateComparison } from '../comparison/table.ts';
-import { comparisonPlanSchema, comparisonTargetLabel, levelLabel } from '../comparison/plan.ts';
+import { comparisonPlanSchema, comparisonTargetLabel } from '../comparison/plan.ts';
 import {
   generatorFactsSchema,
   runResultSchema,
@@ -235,52 +232,4 @@ export function summarizeRecord(record: RunRecord, bytes: number): HistorySummar
     verdict: verdictOf(record),
     subject: subjectOf(record),
   };
-}
-
-/** A part of a record that can be compared with a part of another one. */
-export interface ComparablePart {
-  /** "nginx" for a plain run's target, "nginx · https · c=100" for a comparison cell. */
-  label: string;
-  summary: RepetitionSummary;
-  /** The runs it was measured by (a diff view draws their curves over each other). */
-  results: RunResult[];
-}
-
-/**
- * The parts of a record to pick from when comparing two saved runs: each target of a
- * plain run (one run each, cancelled runs included: they are what the user kept), each
- * step of a capacity search (in rising rate), or each cell of a comparison that has results (its
- * repetitions give the spread).
- */
-export function comparableParts(record: RunRecord): ComparablePart[] {
-  if (record.kind === 'scenario') {
-    return record.results.map((r) => ({
-      label: targetLabel(r.target),
-      summary: summarizeRepetitions([r], { includeCancelled: true }),
-      results: [r],
-    }));
-  }
-  if (record.kind === 'capacity') {
-    return capacityReports(record.plan, record.steps, null).flatMap((report) =>
-      curveOf(report).map((s) => ({
-        label: `${report.label} · ${rateText(s.rate)}`,
-        summary: summarizeRepetitions([s.result], { includeCancelled: true }),
-        results: [s.result],
-      })),
-    );
-  }
-  const table = aggregateComparison(record.plan, record.outcomes);
-  const several = table.protocols.length > 1;
-  return table.cells
-    .filter((c) => c.runs > 0 || c.failures.length > 0)
-    .map((c) => ({
-      label: [c.target, ...(several ? [c.protocol] : []), levelLabel(table.levelKind, c.level)].join(' · '),
-      summary: c,
-      results: record.outcomes
-        .filter(
-          ({ coordinates: at }) =>
-            at.targetIndex === c.targetIndex && at.protocol === c.protocol && at.level === c.level,
-        )
-        .map((o) => o.result),
-    }));
 }

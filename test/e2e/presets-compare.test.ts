@@ -364,15 +364,19 @@ describe('history in the browser', () => {
       expect(Number(s['total requests'])).toBe(result!.samples[i]!.totalRequests);
     });
 
-    // Two saved runs side by side: one run per side has no spread to judge by.
+    // Two saved runs side by side, judged as `trebuchet diff` judges single runs: over their windows.
     await rows.nth(0).getByTestId('history-select').check();
     await rows.nth(1).getByTestId('history-select').check();
     await page.getByTestId('history-compare').click();
     await page.getByTestId('diff-table').waitFor();
+    expect(await page.getByTestId('diff-evidence').textContent()).toContain('single runs (');
     const rps = page.locator('[data-testid="diff-row"][data-figure="rps"]');
-    expect(await rps.getAttribute('data-verdict')).toBe('too-few-repetitions');
-    expect(await rps.getByTestId('diff-verdict').textContent()).toBe('too few repetitions to tell');
-    expect(await rps.getByTestId('diff-delta').textContent()).toMatch(/^[+−±]\d+(\.\d)? %$/);
+    const verdict = await rps.getAttribute('data-verdict');
+    expect(['beyond-noise', 'within-noise', 'untested']).toContain(verdict);
+    expect(await rps.getByTestId('diff-verdict').textContent()).toMatch(
+      /^(beyond noise|within noise|not tested)/,
+    );
+    expect(await rps.getByTestId('diff-percent').textContent()).toMatch(/^[-+±][\d,]+\.\d %$/);
     await app.screenshot('e2e-run-diff.png');
     expect(existsSync(join(ARTIFACTS, 'e2e-run-diff.png'))).toBe(true);
   });

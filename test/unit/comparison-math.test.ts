@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expandPlan, type CellOutcome } from '../../shared/comparison/cells.ts';
-import { compareFigure, compareSummaries, tCritical95 } from '../../shared/comparison/noise.ts';
+import { tCritical95, welchTest } from '../../shared/comparison/noise.ts';
 import { statOf, summarizeRepetitions } from '../../shared/comparison/stats.ts';
 import {
   aggregateComparison,
@@ -184,71 +184,29 @@ describe('tCritical95', () => {
   });
 });
 
-describe('compareFigure (Welch t-test, 95 %)', () => {
-  it('calls a clear difference larger than the noise and says which side is better', () => {
-    const c = compareFigure('rps', statOf([100, 102, 98]), statOf([110, 112, 108]));
-    expect(c.verdict).toBe('different');
-    expect(c.deltaPercent).toBeCloseTo(10, 10);
-    expect(c.delta).toBeCloseTo(10, 10);
-    expect(c.test!.t).toBeCloseTo(6.1237, 3);
-    expect(c.test!.df).toBeCloseTo(4, 6);
-    expect(c.test!.critical).toBe(2.776);
-    expect(c.better).toBe('b');
-    expect(c.message).toBe("+10.0 %: larger than run-to-run noise (Welch's t-test, 95 %)");
+describe('welchTest (two-sided, 95 %)', () => {
+  const spread = (values: number[]) => {
+    const s = statOf(values)!;
+    return { ...s, stdev: s.stdev! };
+  };
+  it('calls a clear difference larger than the noise', () => {
+    const w = welchTest(spread([100, 102, 98]), spread([110, 112, 108]));
+    expect(w.t).toBeCloseTo(6.1237, 3);
+    expect(w.df).toBeCloseTo(4, 6);
+    expect(w.critical).toBe(2.776);
+    expect(w.different).toBe(true);
   });
 
   it('calls a small difference with a wide spread noise', () => {
-    const c = compareFigure('rps', statOf([100, 120, 80]), statOf([105, 125, 85]));
-    expect(c.verdict).toBe('within-noise');
-    expect(c.deltaPercent).toBeCloseTo(5, 10);
-    expect(Math.abs(c.test!.t)).toBeLessThan(c.test!.critical);
-    expect(c.better).toBeNull();
-  });
-
-  it('knows lower latency is better', () => {
-    const c = compareFigure('p99', statOf([10, 10.2, 9.8]), statOf([5, 5.1, 4.9]));
-    expect(c.verdict).toBe('different');
-    expect(c.deltaPercent).toBeCloseTo(-50, 10);
-    expect(c.better).toBe('b');
-  });
-
-  it('says when there are too few repetitions to tell', () => {
-    const c = compareFigure('rps', statOf([100]), statOf([200, 210]));
-    expect(c.verdict).toBe('too-few-repetitions');
-    expect(c.deltaPercent).toBeCloseTo(105, 10);
-    expect(c.message).toContain('too few repetitions to tell');
-    expect(c.message).toContain('A has 1 run, B has 2');
-    expect(c.test).toBeNull();
-    expect(compareFigure('rps', null, statOf([1, 2])).verdict).toBe('no-data');
+    const w = welchTest(spread([100, 120, 80]), spread([105, 125, 85]));
+    expect(Math.abs(w.t)).toBeLessThan(w.critical);
+    expect(w.different).toBe(false);
   });
 
   it('treats runs without spread exactly', () => {
-    const same = compareFigure('successRatio', statOf([1, 1]), statOf([1, 1]));
-    expect(same.verdict).toBe('within-noise');
-    expect(same.deltaPercent).toBe(0);
-    const worse = compareFigure('successRatio', statOf([1, 1]), statOf([0.9, 0.9]));
-    expect(worse.verdict).toBe('different');
-    expect(worse.better).toBe('a');
-    const fromZero = compareFigure('failed', statOf([0, 0]), statOf([3, 5]));
-    expect(fromZero.deltaPercent).toBeNull();
-    expect(fromZero.delta).toBe(4);
-  });
-
-  it('compares every figure of two summaries', () => {
-    const a = summarizeRepetitions([resultWith({ rps: 100 }), resultWith({ rps: 102 })]);
-    const b = summarizeRepetitions([resultWith({ rps: 150 }), resultWith({ rps: 152 })]);
-    const all = compareSummaries(a, b);
-    expect(all.map((c) => c.figure)).toEqual([
-      'rps',
-      'latencyMean',
-      'p50',
-      'p95',
-      'p99',
-      'successRatio',
-      'failed',
-    ]);
-    expect(all[0]!.verdict).toBe('different');
-    expect(all[0]!.deltaPercent).toBeCloseTo(49.505, 2);
-    expect(all.find((c) => c.figure === 'p99')!.verdict).toBe('within-noise');
+    expect(welchTest(spread([1, 1]), spread([1, 1])).different).toBe(false);
+    const worse = welchTest(spread([1, 1]), spread([0.9, 0.9]));
+    expect(worse.different).toBe(true);
+    expect(worse.t).toBe(-Infinity);
   });
 });

@@ -5,6 +5,7 @@ import { createTrebuchetApi, type SendCommand } from '../../shared/contract/clie
 import { RUN_RECORD_FORMAT, RUN_RECORD_VERSION, type RunRecord } from '../../shared/records/history.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { RunDiff } from '../../renderer/views/History/RunDiff.tsx';
+import { diffRecords } from '../../electron/host/record-diff.ts';
 import { resultWith } from '../helpers/comparison-results.ts';
 
 /** A saved plain run with one result per URL. */
@@ -34,6 +35,15 @@ const records = new Map(
 );
 
 const send: SendCommand = (command, input) => {
+  if (command === 'history.diff') {
+    // The host's own computation, as the web host and the desktop answer it.
+    const { base, next, parts } = input as {
+      base: string;
+      next: string;
+      parts?: { base: string; next: string };
+    };
+    return Promise.resolve({ ok: true, value: diffRecords(records.get(base)!, records.get(next)!, parts) });
+  }
   const record = command === 'history.get' ? records.get((input as { id: string }).id) : undefined;
   return Promise.resolve(record ? { ok: true, value: record } : { ok: false, error: `${command}: not here` });
 };
@@ -68,12 +78,16 @@ describe('two saved runs compared', () => {
     // The second target of A against the first of B.
     fireEvent.change(screen.getByTestId('diff-part-A'), { target: { value: '1' } });
     expect(screen.getByTestId<HTMLSelectElement>('diff-part-A').value).toBe('1');
+    // The parts picked, compared by the host as `trebuchet diff` compares them: 1,000 req/s against 2,000.
+    await waitFor(() => expect(screen.getByTestId('diff-table').dataset.part).toBe('127.0.0.1:2'));
+    const rps = screen.getAllByTestId('diff-row').find((r) => r.dataset.figure === 'rps')!;
+    expect(rps.querySelector('[data-testid="diff-percent"]')!.textContent).toBe('-50.0 %');
 
     // Two runs of a single target each: there is no second part to stay on.
     view.rerender(<RunDiff api={api} a="one-a" b="one-b" onClose={() => undefined} />);
     await waitFor(() => expect(screen.queryByText('run two-a')).toBeNull());
     expect(screen.getByText('run one-a')).toBeTruthy();
-    expect(screen.getAllByTestId('diff-row').length).toBeGreaterThan(0);
+    expect((await screen.findAllByTestId('diff-row')).length).toBeGreaterThan(0);
     // The two runs' throughput series overlaid: each run's samples, A's and B's.
     const one = records.get('one-a');
     const samples = one?.kind === 'scenario' ? (one.results[0]?.samples.length ?? 0) : 0;

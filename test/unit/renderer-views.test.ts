@@ -3,7 +3,6 @@ import { builtInPresets } from '../../electron/stores/built-in-presets.ts';
 import type { CellOutcome } from '../../shared/comparison/cells.ts';
 import { JobEvents } from '../../shared/contract/client.ts';
 import type { JobEvent } from '../../shared/contract/jobs.ts';
-import { compareFigure, deltaText, verdictText } from '../../shared/comparison/noise.ts';
 import { aggregateComparison } from '../../shared/comparison/table.ts';
 import { comparisonPlanSchema } from '../../shared/comparison/plan.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
@@ -329,18 +328,5 @@ describe('export helpers', () => {
       .parts.find((p) => p.part === 'summary.csv')!
       .render();
     expect(summary.split('\r\n')[1]!.startsWith('apache · http · c=100 · #2,')).toBe(true);
-  });
-});
-
-describe('two saved runs compared', () => {
-  it('says the change and the verdict in words', () => {
-    const one = { n: 1, mean: 100, stdev: null, min: 100, max: 100 };
-    const few = compareFigure('rps', one, { ...one, mean: 110 });
-    expect([deltaText(few), verdictText(few)]).toEqual(['+10.0 %', 'too few repetitions to tell']);
-    const a = { n: 3, mean: 100, stdev: 1, min: 99, max: 101 };
-    const worse = compareFigure('rps', a, { ...a, mean: 80 });
-    expect([deltaText(worse), verdictText(worse)]).toEqual(['−20.0 %', 'A better, beyond noise']);
-    const noise = compareFigure('p99', a, { ...a, mean: 100.5 });
-    expect(verdictText(noise)).toBe('within run-to-run noise');
   });
 });

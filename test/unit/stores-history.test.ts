@@ -14,7 +14,9 @@ import { openStores } from '../../electron/stores/index.ts';
 import { expandPlan } from '../../shared/comparison/cells.ts';
 import { comparisonPlanSchema } from '../../shared/comparison/plan.ts';
 import { capacityPlanSchema, type CapacityStep } from '../../shared/capacity/plan.ts';
-import { comparableParts, RUN_RECORD_VERSION, type RunRecordDraft } from '../../shared/records/history.ts';
+import { RUN_RECORD_VERSION, type RunRecordDraft } from '../../shared/records/history.ts';
+import { namedParts } from '../../shared/diff/compare.ts';
+import { savedOfRecord } from '../../shared/records/result-file.ts';
 import type { RunResult } from '../../shared/model/result.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { resultWith } from '../helpers/comparison-results.ts';
@@ -370,9 +372,15 @@ describe('comparison records', () => {
     expect(s).toMatchObject({ kind: 'comparison', results: 8, targets: ['a', 'b'], perTarget: [] });
     expect(fs.existsSync(path.join(dir, 'history', `${s.id}.run.json`))).toBe(true);
     const record = await stores.history.get(s.id);
-    const parts = comparableParts(record);
-    expect(parts.map((p) => p.label)).toEqual(['a · c=10', 'b · c=10', 'a · c=100', 'b · c=100']);
-    expect(parts[1]!.summary.figures.rps).toMatchObject({ n: 2, mean: 200.5 });
+    // Each cell with its repetitions, by the names `trebuchet diff` and History's diff match.
+    const parts = namedParts(savedOfRecord(record));
+    expect(parts.map((p) => p.label)).toEqual([
+      'a · http · c=10',
+      'b · http · c=10',
+      'a · http · c=100',
+      'b · http · c=100',
+    ]);
+    expect(parts[1]!.results.map((r) => r.throughput.requestsPerSecond)).toEqual([200, 201]);
     expect(stores.problems()).toEqual([]);
     expect(path.dirname(stores.presets.path)).toBe(dir);
   });
@@ -415,7 +423,7 @@ describe('capacity records', () => {
     ]);
     const record = await (await openHistoryStore({ dir, now })).get(s.id);
     expect(record).toMatchObject({ kind: 'capacity', version: RUN_RECORD_VERSION, plan, steps });
-    expect(comparableParts(record).map((p) => p.label)).toEqual([
+    expect(namedParts(savedOfRecord(record)).map((p) => p.label)).toEqual([
       'a · 100 req/s',
       'a · 200 req/s',
       'a · 300 req/s',

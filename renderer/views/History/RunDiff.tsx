@@ -1,33 +1,13 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { TrebuchetApi } from '../../../shared/contract/api.ts';
-import { compareSummaries, deltaText, verdictText } from '../../../shared/comparison/noise.ts';
-import type { Stat } from '../../../shared/comparison/stats.ts';
-import { comparableParts, type RunRecord } from '../../../shared/records/history.ts';
+import { namedParts } from '../../../shared/diff/compare.ts';
+import type { RunRecord } from '../../../shared/records/history.ts';
+import { savedOfRecord } from '../../../shared/records/result-file.ts';
 import { Alert } from '../../components/Alert.tsx';
-import { formatCount, formatMsValue, formatRateValue, formatPercent } from '../../../shared/format/units.ts';
 import { formatWhen } from '../../components/time.ts';
 import { useQuery } from '../../components/useQuery.ts';
 import { DiffOverlay } from './DiffOverlay.tsx';
-
-/** A figure's value in its unit, for the table. */
-export function formatFigure(unit: string, value: number): string {
-  switch (unit) {
-    case 'req/s':
-      return formatRateValue(value);
-    case 'ms':
-      return formatMsValue(value);
-    case 'ratio':
-      return formatPercent(value);
-    default:
-      return formatCount(value);
-  }
-}
-
-function statText(unit: string, s: Stat | null): string {
-  if (!s) return '–';
-  const spread = s.stdev === null ? '' : ` ± ${formatFigure(unit, s.stdev)}`;
-  return `${formatFigure(unit, s.mean)}${spread}`;
-}
+import { FigureDiffTable } from './FigureDiffTable.tsx';
 
 /** Two saved runs side by side: delta per figure and whether it is larger than the noise. */
 export function RunDiff({
@@ -59,6 +39,7 @@ export function RunDiff({
         // A new pair starts from its own first parts, not from the indexes picked in the last.
         <DiffTable
           key={`${records.data[0].id}|${records.data[1].id}`}
+          api={api}
           a={records.data[0]}
           b={records.data[1]}
         />
@@ -67,9 +48,10 @@ export function RunDiff({
   );
 }
 
-function DiffTable({ a, b }: { a: RunRecord; b: RunRecord }) {
-  const partsA = useMemo(() => comparableParts(a), [a]);
-  const partsB = useMemo(() => comparableParts(b), [b]);
+function DiffTable({ api, a, b }: { api: TrebuchetApi; a: RunRecord; b: RunRecord }) {
+  // The parts by the names `trebuchet diff` matches them by; any two may be picked.
+  const partsA = useMemo(() => namedParts(savedOfRecord(a)), [a]);
+  const partsB = useMemo(() => namedParts(savedOfRecord(b)), [b]);
   const [ia, setIa] = useState(0);
   // Start B on the part of the same name as A's, when there is one.
   const [ib, setIb] = useState(() =>
@@ -80,64 +62,29 @@ function DiffTable({ a, b }: { a: RunRecord; b: RunRecord }) {
   );
   const pa = partsA[ia];
   const pb = partsB[ib];
+  const baseLabel = pa?.label;
+  const nextLabel = pb?.label;
+  const load = useCallback(
+    () =>
+      baseLabel === undefined || nextLabel === undefined
+        ? Promise.resolve(null)
+        : api.history.diff({ base: a.id, next: b.id, parts: { base: baseLabel, next: nextLabel } }),
+    [api, a.id, b.id, baseLabel, nextLabel],
+  );
+  const diff = useQuery(load);
   if (!pa || !pb) return <p className="muted small">One of the runs has no results to compare.</p>;
-  const rows = compareSummaries(pa.summary, pb.summary);
   return (
     <>
       <div className="diff__pick">
         <PartPicker side="A" record={a} labels={partsA.map((p) => p.label)} value={ia} onChange={setIa} />
         <PartPicker side="B" record={b} labels={partsB.map((p) => p.label)} value={ib} onChange={setIb} />
       </div>
-      <div className="table-scroll">
-        <table className="table" data-testid="diff-table">
-          <thead>
-            <tr>
-              <th scope="col">Figure</th>
-              <th scope="col" className="num">
-                A ({pa.summary.runs} run{pa.summary.runs === 1 ? '' : 's'})
-              </th>
-              <th scope="col" className="num">
-                B ({pb.summary.runs} run{pb.summary.runs === 1 ? '' : 's'})
-              </th>
-              <th scope="col" className="num">
-                Δ
-              </th>
-              <th scope="col">Verdict</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((c) => (
-              <tr key={c.figure} data-testid="diff-row" data-figure={c.figure} data-verdict={c.verdict}>
-                <th scope="row">
-                  {c.info.label} <span className="muted small">({c.info.unit})</span>
-                </th>
-                <td className="num">{statText(c.info.unit, c.a)}</td>
-                <td className="num">{statText(c.info.unit, c.b)}</td>
-                <td
-                  className={`num${c.verdict === 'different' ? (c.better === 'b' ? ' good' : ' bad') : ''}`}
-                  data-testid="diff-delta"
-                >
-                  {deltaText(c)}
-                </td>
-                <td>
-                  <span
-                    className={`diff-verdict diff-verdict--${c.verdict}`}
-                    title={c.message}
-                    data-testid="diff-verdict"
-                  >
-                    {verdictText(c)}
-                  </span>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Alert tone="error">{diff.error}</Alert>
+      {diff.data?.parts.map((part) => (
+        <FigureDiffTable key={part.label} part={part} heads={{ next: 'B', base: 'A' }} testId="diff" />
+      ))}
       <DiffOverlay a={pa.results} b={pb.results} />
-      <p className="muted small">
-        Δ is B against A. "Beyond noise": Welch's t-test at 95 % over the repetitions says the means differ by
-        more than the run-to-run spread explains. A single run per side has no spread, so it cannot tell.
-      </p>
+      <p className="muted small">Δ is B against A, computed as `trebuchet diff` computes it.</p>
     </>
   );
 }
