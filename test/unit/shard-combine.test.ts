@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { REPORT_PERCENTILES } from '../../shared/model/defaults.ts';
 import type { RunResult } from '../../shared/model/result.ts';
 import { runResultSchema } from '../../shared/model/result.ts';
-import { alignedSamples, shardSet, type ShardResult } from '../../shared/shards/combine.ts';
-import type { ShardReport } from '../../shared/shards/merge.ts';
+import { alignedSamples, shardSet } from '../../shared/shards/combine.ts';
 import { runVerdict } from '../../shared/verdict/verdict.ts';
 import { formatTextReport } from '../../shared/format/report.ts';
 import { runHtmlReport } from '../../shared/format/html-report.ts';
@@ -15,103 +14,13 @@ import {
 } from '../../electron/engine/histogram.ts';
 import { mergeShardResults } from '../../electron/engine/shards/merged-result.ts';
 import { mergeReports } from '../../electron/engine/shards/results.ts';
-import { EMPTY_BUCKETS } from '../helpers/buckets.ts';
-import { runResultFixture, sampleFixture } from '../helpers/run-result.ts';
-
-/** Latencies (us) over many buckets, a heavy tail. */
-function values(n: number, seed: number): number[] {
-  let x = seed;
-  return Array.from({ length: n }, () => {
-    x = (x * 1_103_515_245 + 12_345) % 2 ** 31;
-    return Math.max(1, Math.round((x / 2 ** 31) ** 6 * 2_000_000));
-  });
-}
-
-function reportOf(vs: readonly number[]): ShardReport {
-  const h = newHistogram();
-  for (const v of vs) h.recordValue(v);
-  const n = vs.length;
-  return {
-    counts: {
-      requests: {
-        total: n,
-        responses: n,
-        ok: n,
-        non2xx: 0,
-        errors: 0,
-        sloExceeded: 0,
-        lengthMismatch: 0,
-        unsolicited: 0,
-        inFlightAtEnd: 0,
-        late: 0,
-      },
-      sent: n,
-      dropped: 0,
-      bytes: { inTotal: n * 100, inBody: n * 5, outBody: 0, outTotal: n * 40 },
-      statusCodes: { '200': n },
-      errors: [],
-      serverSoftware: 'nginx',
-      documentLength: 5,
-    },
-    histogram: encodeHistogram(h),
-    latencyRange: { minNonZero: h.minNonZeroValue, max: h.maxValue },
-    lateness: EMPTY_BUCKETS,
-    corrected: null,
-    phases: null,
-    stages: null,
-    tls: null,
-    httpVersion: '1.1',
-    attackSeconds: null,
-    waitSeconds: null,
-    warnings: [],
-  };
-}
-
-const T = Date.parse('2026-12-02T10:00:00Z');
-
-/** Shard i of n of one plan, its load having begun offsetMs after T, its samples 1 s apart. */
-function shard(i: number, n: number, vs: readonly number[], offsetMs: number, over: Partial<RunResult> = {}) {
-  const base = runResultFixture();
-  const perSecond = Math.floor(vs.length / 2);
-  const result: RunResult = {
-    ...base,
-    requests: { ...base.requests, total: vs.length, responses: vs.length, ok: vs.length, non2xx: 0 },
-    durationSeconds: 2,
-    samples: [
-      sampleFixture({
-        seq: 0,
-        elapsedSeconds: 1,
-        requests: perSecond,
-        totalRequests: perSecond,
-        cpuPercent: 40,
-      }),
-      sampleFixture({
-        seq: 1,
-        elapsedSeconds: 2,
-        requests: vs.length - perSecond,
-        totalRequests: vs.length,
-        cpuPercent: 60,
-        final: true,
-      }),
-    ],
-    shard: {
-      index: i,
-      count: n,
-      planId: 'plan-a',
-      planLoad: base.load,
-      clock: { startAt: new Date(T).toISOString(), startOffsetMs: offsetMs, host: `gen-${i}`, cores: 4 },
-      gridStartAt: T,
-      report: reportOf(vs),
-    },
-    ...over,
-  };
-  return runResultSchema.parse(result) as ShardResult;
-}
+import { runResultFixture } from '../helpers/run-result.ts';
+import { latencyValues, SHARD_START, shardReportOf, shardResultFixture } from '../helpers/shard-results.ts';
 
 const file = (result: RunResult, name: string) => ({ file: name, result });
 
 describe('the shard files of one plan (shardSet)', () => {
-  const parts = [0, 1, 2].map((i) => shard(i, 3, values(10, i + 1), 1));
+  const parts = [0, 1, 2].map((i) => shardResultFixture(i, 3, latencyValues(10, i + 1), 1));
 
   it('takes every shard once, in index order, whatever the files’ order', () => {
     const set = shardSet([file(parts[2]!, 'c.json'), file(parts[0]!, 'a.json'), file(parts[1]!, 'b.json')]);
@@ -127,7 +36,7 @@ describe('the shard files of one plan (shardSet)', () => {
   });
 
   it('refuses shards of another plan, naming the file and both plans', () => {
-    const other = shard(1, 3, values(10, 9), 1);
+    const other = shardResultFixture(1, 3, latencyValues(10, 9), 1);
     other.shard.planId = 'plan-b';
     const set = shardSet([file(parts[0]!, 'a.json'), file(other, 'other.json'), file(parts[2]!, 'c.json')]);
     expect(set).toEqual({
@@ -152,8 +61,8 @@ describe('the shard files of one plan (shardSet)', () => {
 });
 
 describe('merging shard results (mergeShardResults)', () => {
-  const parts = [values(5000, 1), values(3000, 2), values(7, 3)];
-  const shards = parts.map((vs, i) => shard(i, 3, vs, [2, 5, 4][i]!));
+  const parts = [latencyValues(5000, 1), latencyValues(3000, 2), latencyValues(7, 3)];
+  const shards = parts.map((vs, i) => shardResultFixture(i, 3, vs, [2, 5, 4][i]!));
 
   it('gives the percentiles of one histogram fed every value, and every count added', () => {
     const merged = runResultSchema.parse(mergeShardResults(shards));
@@ -192,7 +101,7 @@ describe('merging shard results (mergeShardResults)', () => {
   });
 
   it('is client-bound when any shard ran flat out, and notes shards that began more than 10 ms apart', () => {
-    const flat = shard(1, 3, parts[1]!, 16, {
+    const flat = shardResultFixture(1, 3, parts[1]!, 16, {
       generator: {
         ...shards[1]!.generator,
         saturated: true,
@@ -207,9 +116,9 @@ describe('merging shard results (mergeShardResults)', () => {
   });
 
   it('times an open run’s attack on the wall clock: earliest shard’s first send to the last send of any', () => {
-    const a = shard(0, 2, parts[0]!, 0, { attackSeconds: 2, waitSeconds: 0.01 });
-    const b = shard(1, 2, parts[1]!, 5, { attackSeconds: 2, waitSeconds: 0.002 });
-    b.shard.gridStartAt = T + 5;
+    const a = shardResultFixture(0, 2, parts[0]!, 0, { attackSeconds: 2, waitSeconds: 0.01 });
+    const b = shardResultFixture(1, 2, parts[1]!, 5, { attackSeconds: 2, waitSeconds: 0.002 });
+    b.shard.gridStartAt = SHARD_START + 5;
     const merged = mergeShardResults([a, b]);
     expect(merged.attackSeconds).toBeCloseTo(2.005, 9);
     expect(merged.waitSeconds).toBeCloseTo(0.005, 9);
@@ -217,7 +126,7 @@ describe('merging shard results (mergeShardResults)', () => {
   });
 
   it('names the shard, as --shard does, in a warning only one shard gave', () => {
-    const warned = shard(1, 3, parts[1]!, 5);
+    const warned = shardResultFixture(1, 3, parts[1]!, 5);
     warned.shard.report = {
       ...warned.shard.report,
       warnings: [{ code: 'rate-not-reached', message: 'the rate was not reached' }],
@@ -227,9 +136,9 @@ describe('merging shard results (mergeShardResults)', () => {
   });
 
   it('places a shard that began a tick late on the later places', () => {
-    const late = shard(1, 2, parts[1]!, 1000, {});
-    late.shard.gridStartAt = T + 1000;
-    const aligned = alignedSamples([shard(0, 2, parts[0]!, 0), late]);
+    const late = shardResultFixture(1, 2, parts[1]!, 1000, {});
+    late.shard.gridStartAt = SHARD_START + 1000;
+    const aligned = alignedSamples([shardResultFixture(0, 2, parts[0]!, 0), late]);
     expect(aligned.map((s) => [s.elapsedSeconds, s.requests])).toEqual([
       [1, 2500],
       [2, 2500 + 1500],
@@ -241,9 +150,9 @@ describe('merging shard results (mergeShardResults)', () => {
 
 describe("a machine's engine workers' reports as its one report (mergeReports)", () => {
   it('holds the histogram of all their values and their counts added', () => {
-    const a = values(2000, 4);
-    const b = values(1000, 5);
-    const r = mergeReports([reportOf(a), reportOf(b)]);
+    const a = latencyValues(2000, 4);
+    const b = latencyValues(1000, 5);
+    const r = mergeReports([shardReportOf(a), shardReportOf(b)]);
     const one = newHistogram();
     for (const v of [...a, ...b]) one.recordValue(v);
     expect(encodeHistogram(decodeHistogram(r.histogram!))).toBe(

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { REPORT_PERCENTILES } from '../../shared/model/defaults.ts';
 import { bucketCountsSchema, mergeBuckets, type ShardReport } from '../../shared/shards/merge.ts';
 import { EMPTY_BUCKETS } from '../helpers/buckets.ts';
+import { latencyValues } from '../helpers/shard-results.ts';
 import {
   decodeHistogram,
   encodeHistogram,
@@ -14,16 +15,6 @@ import { mergedStages, mergedTotals, mergeHistograms } from '../../electron/engi
 import { StageHistograms } from '../../electron/engine/native/stage-histograms.ts';
 import { shardReportSchema } from '../../shared/shards/merge.ts';
 import type { Stage } from '../../shared/stages/stages.ts';
-
-/** Latencies (us) spread over many buckets: 1 us to 2 s, a heavy tail. */
-function values(n: number, seed: number): number[] {
-  let x = seed;
-  return Array.from({ length: n }, () => {
-    x = (x * 1_103_515_245 + 12_345) % 2 ** 31;
-    const u = x / 2 ** 31;
-    return Math.max(1, Math.round(u ** 6 * 2_000_000));
-  });
-}
 
 /** A shard's report of these latencies (200s, nothing else). */
 function reportOf(vs: number[]): ShardReport {
@@ -68,7 +59,7 @@ function reportOf(vs: number[]): ShardReport {
 
 describe('merging shard histograms', () => {
   it('adds encoded histograms into the one histogram of all their values', () => {
-    const parts = [values(5000, 1), values(3000, 2), values(1, 3), []];
+    const parts = [latencyValues(5000, 1), latencyValues(3000, 2), latencyValues(1, 3), []];
     const one = newHistogram();
     for (const v of parts.flat()) one.recordValue(v);
     const reports = parts.map(reportOf);
@@ -84,7 +75,7 @@ describe('merging shard histograms', () => {
 
   it("moves a recorder's values as buckets: the receiving recorder gives the same figures", () => {
     const all = new ValueRecorder();
-    const parts = [values(2000, 7), values(700, 8)];
+    const parts = [latencyValues(2000, 7), latencyValues(700, 8)];
     const shards = parts.map((vs) => {
       const r = new ValueRecorder();
       for (const v of vs) {
@@ -126,7 +117,7 @@ describe('merging the stage rows of a staged load split across shards', () => {
 
   it('adds each stage’s counts and histograms: the rows are those of one recorder fed every value', () => {
     for (const model of ['open', 'closed'] as const) {
-      const parts = [values(4000, 11), values(2500, 12), values(3, 13)];
+      const parts = [latencyValues(4000, 11), latencyValues(2500, 12), latencyValues(3, 13)];
       const one = new StageHistograms(plan, model);
       one.begin(0);
       const reports = parts.map((vs, k) => {
