@@ -1,6 +1,7 @@
 import type { RunResult } from '../../shared/model/result.ts';
 import { stageTable } from '../../shared/format/stages.ts';
 import { TableCard } from './ReportTables.tsx';
+import { RowTable } from './RowTable.tsx';
 
 /** A staged run's rows, one per stage, in the columns the CLI, CSV and HTML report show. */
 export function StagesTable({ result }: { result: RunResult }) {
@@ -8,34 +9,13 @@ export function StagesTable({ result }: { result: RunResult }) {
   if (!table) return null;
   return (
     <TableCard title="Stages">
-      <table className="table" data-testid="stages-table">
-        <thead>
-          <tr>
-            {table.head.map((h, i) => (
-              <th key={h} className={i > 2 ? 'num' : undefined}>
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {table.rows.map((row, r) => (
-            <tr key={r} data-stage={r + 1}>
-              {row.map((cell, i) =>
-                i === 0 ? (
-                  <th scope="row" key={i}>
-                    {cell}
-                  </th>
-                ) : (
-                  <td key={i} className={i > 2 ? 'num' : undefined}>
-                    {cell}
-                  </td>
-                ),
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <RowTable
+        head={table.head}
+        rows={table.rows}
+        numericFrom={3}
+        testId="stages-table"
+        rowData={(r) => ({ 'data-stage': r + 1 })}
+      />
     </TableCard>
   );
 }
