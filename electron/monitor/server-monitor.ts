@@ -194,20 +194,18 @@ class RunMonitor implements ServerMonitor {
 /**
  * The result with its server resources: the monitor stopped once the run's figures are known.
  * A run that sent no load (stopped by its pre-flight, a file it could not read) has no server
- * figures: readings of an idle server beside zero requests would only look like a result.
+ * figures: readings of an idle server beside zero requests would only look like a result. Why
+ * nothing could be watched (nothing listens on the port) is still said.
  */
 export async function withServerResources(
   result: RunResult,
   monitor: ServerMonitor | null,
 ): Promise<RunResult> {
   if (!monitor) return result;
-  if (result.status === 'failed' && result.samples.length === 0) {
-    await monitor.stop({ seconds: 0, requests: 0 });
-    return result;
-  }
   const serverResources = await monitor.stop({
     seconds: result.durationSeconds,
     requests: result.requests.total,
   });
-  return { ...result, serverResources };
+  const noLoad = result.status === 'failed' && result.samples.length === 0;
+  return noLoad && serverResources.source.method !== 'none' ? result : { ...result, serverResources };
 }
