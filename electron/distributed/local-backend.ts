@@ -1,7 +1,8 @@
 /**
  * `--on local`: the shards as child processes of the `trebuchet` CLI on this machine, the
  * plan in a temporary folder. Each child's stdout is its stream; a child killed or exiting
- * non-zero without a result is a failed shard, its reason the signal or its last stderr line.
+ * non-zero without a result is a failed shard, its reason the signal, the error it threw, or its
+ * last stderr line.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -10,8 +11,14 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { shardArgs, type DistributedBackend, type ShardEnd, type ShardLaunch } from './backend.ts';
 
-/** The CLI's entry: Node runs its TypeScript sources directly. */
-const CLI_BIN = resolve(import.meta.dirname, '../cli/bin.js');
+/**
+ * The repository's `trebuchet` bin. This module runs from its source (electron/distributed/)
+ * or from the CLI's bundle (dist/cli-<key>/): both two folders below the root.
+ */
+const CLI_BIN = resolve(import.meta.dirname, '../../electron/cli/bin.js');
+
+/** An uncaught error's own line ("Error: Cannot find module ..."), above its stack and Node's version line. */
+const ERROR_LINE = /^[A-Za-z]*Error( \[[A-Z_]+\])?: /;
 
 interface Child {
   process: ChildProcess;
@@ -63,10 +70,12 @@ function startChild(args: readonly string[]): Child {
     env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
   });
   let lastError = '';
+  let thrown: string | null = null;
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (text: string) => {
     const lines = text.split('\n').filter((l) => l.trim() !== '');
     if (lines.length > 0) lastError = lines.at(-1)!;
+    thrown ??= lines.find((l) => ERROR_LINE.test(l)) ?? null;
   });
   const ended = new Promise<ShardEnd>((done) => {
     child.on('error', (e) => done({ failure: `could not start: ${e.message}` }));
@@ -74,7 +83,7 @@ function startChild(args: readonly string[]): Child {
       if (signal !== null) done({ failure: `process ${child.pid} was killed (${signal})` });
       else if (code !== 0)
         done({
-          failure: `process ${child.pid} exited with code ${code}${lastError ? `: ${lastError}` : ''}`,
+          failure: `process ${child.pid} exited with code ${code}${thrown || lastError ? `: ${thrown ?? lastError}` : ''}`,
         });
       else done({ failure: null });
     });
