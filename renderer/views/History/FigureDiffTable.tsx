@@ -23,11 +23,14 @@ function toneOf(f: FigureDiff): string {
 export function FigureDiffTable({
   part,
   heads,
+  baseFirst = false,
   testId,
 }: {
   part: PartDiff;
   /** Column heads of the new side and the base ("This run", "Baseline"; "B", "A"). */
   heads: { next: string; base: string };
+  /** The base's column first (A before B); else the new side's (this run before its baseline). */
+  baseFirst?: boolean;
   /** "vs-baseline" or "diff": the table is `${testId}-table`, its rows `${testId}-row`, and so on. */
   testId: string;
 }) {
@@ -40,12 +43,11 @@ export function FigureDiffTable({
         <thead>
           <tr>
             <th scope="col">Figure</th>
-            <th scope="col" className="num">
-              {heads.next}
-            </th>
-            <th scope="col" className="num">
-              {heads.base}
-            </th>
+            {(baseFirst ? [heads.base, heads.next] : [heads.next, heads.base]).map((h) => (
+              <th scope="col" className="num" key={h}>
+                {h}
+              </th>
+            ))}
             <th scope="col" className="num">
               Δ
             </th>
@@ -68,8 +70,11 @@ export function FigureDiffTable({
                 <th scope="row">
                   {info.label} <span className="muted small">({info.unit})</span>
                 </th>
-                <td className="num">{diffValueText(info, f.next)}</td>
-                <td className="num">{diffValueText(info, f.base)}</td>
+                {(baseFirst ? [f.base, f.next] : [f.next, f.base]).map((v, i) => (
+                  <td className="num" key={i}>
+                    {diffValueText(info, v)}
+                  </td>
+                ))}
                 <td className={`num${toneOf(f)}`} data-testid={`${testId}-delta`}>
                   {diffDeltaText(f)}
                 </td>

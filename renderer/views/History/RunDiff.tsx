@@ -81,7 +81,13 @@ function DiffTable({ api, a, b }: { api: TrebuchetApi; a: RunRecord; b: RunRecor
       </div>
       <Alert tone="error">{diff.error}</Alert>
       {diff.data?.parts.map((part) => (
-        <FigureDiffTable key={part.label} part={part} heads={{ next: 'B', base: 'A' }} testId="diff" />
+        <FigureDiffTable
+          key={part.label}
+          part={part}
+          heads={{ next: 'B', base: 'A' }}
+          baseFirst
+          testId="diff"
+        />
       ))}
       <DiffOverlay a={pa.results} b={pb.results} />
       <p className="muted small">Δ is B against A, computed as `trebuchet diff` computes it.</p>
