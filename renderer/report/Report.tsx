@@ -37,20 +37,24 @@ export function ReportSummary({ result, onRunAnyway }: { result: RunResult; onRu
   return (
     <>
       <Alert tone="error" testId="run-error">
-        {failure}
-        {/* An error status may be what someone means to measure: the same run, the check off. */}
-        {failure !== null && result.error?.kind === 'status' && onRunAnyway && (
-          <div className="alert__actions">
-            <button
-              type="button"
-              className="btn btn--sm btn--primary"
-              data-testid="run-anyway"
-              title="Run it again without the status check, measuring this answer on purpose"
-              onClick={onRunAnyway}
-            >
-              Run anyway
-            </button>
-          </div>
+        {failure !== null && (
+          <>
+            {failure}
+            {/* An error status may be what someone means to measure: the same run, the check off. */}
+            {result.error?.kind === 'status' && onRunAnyway && (
+              <div className="alert__actions">
+                <button
+                  type="button"
+                  className="btn btn--sm btn--primary"
+                  data-testid="run-anyway"
+                  title="Run it again without the status check, measuring this answer on purpose"
+                  onClick={onRunAnyway}
+                >
+                  Run anyway
+                </button>
+              </div>
+            )}
+          </>
         )}
       </Alert>
       {/* A target that never answered has no figures worth a card: the error says it all. */}
