@@ -4,28 +4,21 @@
  * (base64 body, PEM text), since the shards' machines do not have them; the server monitor is
  * the coordinator's, off in the shards.
  */
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Body, Scenario } from '../../shared/model/scenario.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
+import { FileProblemError, readBoundedFile } from '../stores/bounded-file.ts';
 
 export class PlanFileError extends Error {}
 
+/** A file read here within what a plan carries: a regular file, its size checked before it is read. */
 async function boundedRead(path: string, what: string): Promise<Buffer> {
-  let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    return await readBoundedFile(path, LIMITS.uploadBytes.max, `a file a distributed run carries`);
   } catch (e) {
-    throw new PlanFileError(
-      `the ${what} ${path} cannot be read: ${e instanceof Error ? e.message : String(e)}`,
-    );
+    const problem = e instanceof FileProblemError ? e.problem : e instanceof Error ? e.message : String(e);
+    throw new PlanFileError(`the ${what} ${path} cannot be read: ${problem}`);
   }
-  if (bytes.length > LIMITS.uploadBytes.max) {
-    throw new PlanFileError(
-      `the ${what} ${path} is ${bytes.length} bytes; a distributed run carries at most ${LIMITS.uploadBytes.max}`,
-    );
-  }
-  return bytes;
 }
 
 /** A body file read here, carried as an upload; any other body as it is. */
