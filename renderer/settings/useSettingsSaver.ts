@@ -21,6 +21,12 @@ export function useSettingsSaver(
 ): void {
   const kept = useRef({ settings: started, text: JSON.stringify(started) });
   const pending = useRef<(() => void) | null>(null);
+  // A draft saved, opened or run is one event, not typing: it is sent at once, so a reload
+  // right after a preset is saved does not restore the draft as still unsaved.
+  const editedNow = Object.values(now.drafts)
+    .map((d) => d.edited)
+    .join();
+  const editedSent = useRef(editedNow);
 
   useEffect(() => {
     const send = () => {
@@ -33,10 +39,15 @@ export function useSettingsSaver(
         .set({ ui: next })
         .catch((error: unknown) => console.warn('trebuchet: the settings were not kept:', error));
     };
+    if (editedNow !== editedSent.current) {
+      editedSent.current = editedNow;
+      send();
+      return;
+    }
     pending.current = send;
     const timer = setTimeout(send, delayMs);
     return () => clearTimeout(timer);
-  }, [api, now, delayMs]);
+  }, [api, now, delayMs, editedNow]);
 
   useEffect(() => {
     const flush = () => pending.current?.();
