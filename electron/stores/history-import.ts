@@ -11,14 +11,30 @@ import {
   type ImportFile,
   type ImportOutcome,
 } from '../../shared/records/import.ts';
+import { resultsOf, type HistorySummary } from '../../shared/records/history.ts';
 import { shardSet, type ShardFile } from '../../shared/shards/combine.ts';
 import { mergeShardResults } from '../engine/shards/merged-result.ts';
 import type { HistoryStore } from './history-store.ts';
 import { savedResultFromText } from './result-text.ts';
 import type { SavedResult } from '../../shared/records/result-file.ts';
 
+/**
+ * The History entry an import would repeat: the same kind of record with as many results,
+ * listed at the same moment. An import is listed by when its earliest result started, to the
+ * millisecond, so a match is the same file imported again.
+ */
+function alreadyIn(
+  known: readonly HistorySummary[],
+  draft: ReturnType<typeof importedDraft>,
+  at: Date | null,
+): HistorySummary | undefined {
+  const createdAt = at?.toISOString();
+  const results = resultsOf(draft).length;
+  return known.find((k) => k.kind === draft.kind && k.createdAt === createdAt && k.results === results);
+}
+
 export async function importIntoHistory(
-  history: Pick<HistoryStore, 'save'>,
+  history: Pick<HistoryStore, 'save' | 'list'>,
   files: readonly ImportFile[],
   appVersion: string,
 ): Promise<ImportOutcome> {
@@ -40,10 +56,19 @@ export async function importIntoHistory(
       results.push({ files: names, saved: { kind: 'run', results: [mergeShardResults(set.shards)] } });
     else outcome.problems.push({ file: names.join(', '), message: set.message });
   }
+  const known = await history.list();
   for (const { files: from, saved } of results) {
     const draft = importedDraft(saved, appVersion);
+    const at = importedAt(draft);
+    const same = alreadyIn(known, draft, at);
+    if (same) {
+      const message = `${from.join(', ')}: already in History as “${same.name}” (${same.createdAt}); not imported again`;
+      outcome.problems.push({ file: from.join(', '), message });
+      continue;
+    }
     try {
-      const summary = await history.save(draft, importedAt(draft) ?? undefined);
+      const summary = await history.save(draft, at ?? undefined);
+      known.push(summary);
       outcome.imported.push({ files: from, summary });
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);

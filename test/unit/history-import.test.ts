@@ -131,6 +131,38 @@ describe("History's import", () => {
     expect(await exported(outcome.imported[0]!.summary.id)).toBe(await exported(saved.id));
   });
 
+  it('imports a file once: the same file again, in the same drop or later, is named as already there', async () => {
+    const run = runJson([runResultFixture({ scenarioName: 'once' })]);
+    const other = runJson([
+      runResultFixture({ scenarioName: 'once', startedAt: '2025-01-02T00:00:00.000Z' }),
+    ]);
+    const first = await importIntoHistory(
+      store,
+      [
+        { name: 'a.json', text: run },
+        { name: 'copy of a.json', text: run },
+      ],
+      '9.9.9',
+    );
+    expect(first.imported.map((i) => i.files)).toEqual([['a.json']]);
+    expect(first.problems.map((p) => p.file)).toEqual(['copy of a.json']);
+    expect(first.problems[0]!.message).toMatch(
+      /^copy of a\.json: already in History as “once” \(.+\); not imported again$/,
+    );
+    const later = await importIntoHistory(
+      store,
+      [
+        { name: 'a.json', text: run },
+        { name: 'b.json', text: other },
+      ],
+      '9.9.9',
+    );
+    // Another run of the same scenario (another start) is a run of its own.
+    expect(later.imported.map((i) => i.files)).toEqual([['b.json']]);
+    expect(later.problems.map((p) => p.file)).toEqual(['a.json']);
+    expect((await store.list()).length).toBe(2);
+  });
+
   it('caps the files of one import at importBytes together', () => {
     const half = 'x'.repeat(LIMITS.importBytes.max / 2);
     expect(
