@@ -6,6 +6,7 @@ import { selectRunner } from '../runners.ts';
 import { SampleClock, type Tick } from '../sample-clock.ts';
 import { emptyOutcome, type Runner, type RunnerOutcome, type RunSpec, type Schedule } from '../types.ts';
 import { fromEpoch, toEpoch, type FromShard, type ShardData, type ToShard } from './messages.ts';
+import { warmTickPath } from './tick-warmup.ts';
 
 /*
  * One shard of a run: its share of the load through a runner, its requests counted in its own
@@ -50,6 +51,8 @@ export function runShard(
       post({ type: 'failed', message: err instanceof Error ? err.message : String(err) });
       return;
     }
+    // A schedule's sends are due through every tick: the tick's first, cold run is done now instead.
+    if (spec.load.model === 'open' || spec.load.rate !== null) warmTickPath();
     post({ type: 'ready' });
     const at = await started;
     const warmupMs = spec.options.warmupSeconds * 1000;
