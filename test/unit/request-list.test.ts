@@ -3,7 +3,12 @@ import { capacityPlanSchema } from '../../shared/capacity/plan.ts';
 import { formatTextReport } from '../../shared/format/report.ts';
 import { runResultFixture } from '../helpers/run-result.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
-import { requestOfSend, shardSequence, WHOLE_SEQUENCE } from '../../shared/model/request-list.ts';
+import {
+  originGroups,
+  requestOfSend,
+  shardSequence,
+  WHOLE_SEQUENCE,
+} from '../../shared/model/request-list.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { parseWith, type FieldIssue } from '../../shared/model/validation.ts';
 import { evenShares } from '../../shared/shards/plan.ts';
@@ -203,10 +208,14 @@ describe('a target with a list of requests in the scenario', () => {
 
   it.each([
     [
-      { requests: [{ url: 'http://127.0.0.1:8081/a' }] },
+      {
+        requests: Array.from({ length: LIMITS.listOrigins.max + 1 }, (_, i) => ({
+          url: `http://127.0.0.1:${8000 + i}/`,
+        })),
+      },
       {},
-      'targets.0.requests.0.url',
-      "is not on the target's origin http://127.0.0.1:8080",
+      'targets.0.requests',
+      `the list reaches ${LIMITS.listOrigins.max + 1} origins (scheme, host and port); at most ${LIMITS.listOrigins.max}`,
     ],
     [
       { requests: [{ url: 'http://127.0.0.1:8080/a', method: 'HEAD' }, { url: 'http://127.0.0.1:8080/b' }] },
@@ -230,12 +239,48 @@ describe('a target with a list of requests in the scenario', () => {
     expect(found.find((i) => i.path === path)?.message).toContain(words);
   });
 
+  it('takes a list over several origins, up to LIMITS.listOrigins of them', () => {
+    const urls = (n: number) => Array.from({ length: n }, (_, i) => ({ url: `https://h${i}.test/x` }));
+    expect(parseWith(scenarioSchema, list({ requests: urls(LIMITS.listOrigins.max) })).ok).toBe(true);
+    expect(
+      parseWith(
+        scenarioSchema,
+        list({ requests: [{ url: 'http://127.0.0.1:8081/a' }, { url: 'http://other.test/' }] }),
+      ).ok,
+    ).toBe(true);
+  });
+
   it('a capacity plan checks its lists the same way', () => {
     const r = parseWith(capacityPlanSchema, {
-      targets: [{ url: 'http://127.0.0.1:8080/', requests: [{ url: 'http://other.test/' }] }],
+      targets: [
+        {
+          url: 'http://127.0.0.1:8080/',
+          requests: Array.from({ length: LIMITS.listOrigins.max + 1 }, (_, i) => ({
+            url: `http://h${i}.test/`,
+          })),
+        },
+      ],
       search: { goal: { p99Ms: 10 } },
     });
-    expect(issues(r).map((i) => i.path)).toEqual(['targets.0.requests.0.url']);
+    expect(issues(r).map((i) => i.path)).toEqual(['targets.0.requests']);
+  });
+});
+
+describe('the origins of a list', () => {
+  it('groups URLs by scheme, host and port (a default port written or not), in order of first appearance', () => {
+    expect(
+      originGroups([
+        'http://a.test/x',
+        'https://a.test/y',
+        'http://a.test:80/z',
+        'http://127.0.0.1:8081/',
+        'https://a.test:443/q',
+        'http://A.test/upper',
+      ]),
+    ).toEqual({
+      origins: ['http://a.test:80', 'https://a.test:443', 'http://127.0.0.1:8081'],
+      originOfRequest: [0, 1, 0, 2, 1, 0],
+    });
   });
 });
 
