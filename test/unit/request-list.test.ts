@@ -302,5 +302,21 @@ describe('the text report of a run over a list', () => {
       'Target: 127.0.0.1:8080  a list of 2 requests (random, seed 5)',
     );
     expect(formatTextReport(base).split('\n')[0]).toContain(`${base.target.method} ${base.target.url}`);
+    const request = (url: string) => ({
+      method: 'GET' as const,
+      url,
+      headers: [],
+      body: { kind: 'none' as const },
+    });
+    const spread = runResultFixture({
+      target: {
+        ...base.target,
+        url: 'http://a.test/',
+        requests: ['http://a.test/1', 'http://b.test:8081/1', 'http://a.test/2'].map(request),
+      },
+    });
+    expect(formatTextReport(spread).split('\n')[0]).toBe(
+      'Target: a.test  a list of 3 requests over 2 origins, a connection per slot and origin (round-robin)',
+    );
   });
 });
