@@ -1,4 +1,5 @@
 import { LIMITS } from './defaults.ts';
+import { reportedRoute, type RouteFields } from './route.ts';
 
 /*
  * A target's list of requests (vegeta's targets, http_load's url file): the rules a list
@@ -44,6 +45,32 @@ export function originGroups(urls: readonly string[]): { origins: string[]; orig
     return origins.length - 1;
   });
   return { origins, originOfRequest };
+}
+
+/** One origin of a list as the report names it (RunResult's server.origins). */
+export interface OriginFact {
+  origin: string;
+  connectedTo?: string;
+  connections: number;
+}
+
+/**
+ * A list's origins as the report names them: each one's route when its sockets went elsewhere
+ * (a connect-to rule, a unix socket), and the connections opened to it. Null for a target on
+ * one origin, or without counts (a run that sent nothing).
+ */
+export function originFacts(
+  target: RouteFields & { requests?: readonly { url: string }[] | undefined },
+  connections: readonly number[] | undefined,
+): OriginFact[] | null {
+  if (target.requests === undefined || connections === undefined) return null;
+  const urls = target.requests.map((r) => r.url);
+  const { origins, originOfRequest } = originGroups(urls);
+  if (origins.length < 2) return null;
+  return origins.map((origin, o) => {
+    const route = reportedRoute({ ...target, url: urls[originOfRequest.indexOf(o)]! });
+    return { origin, ...(route === null ? {} : { connectedTo: route }), connections: connections[o] ?? 0 };
+  });
 }
 
 /**

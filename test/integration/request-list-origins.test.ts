@@ -119,6 +119,15 @@ describe('a list alternating two origins', () => {
       expect(result.requests.responses, JSON.stringify(result.warnings)).toBe(400);
       expectShares(servers);
       const accepted = servers.map((s) => s.connections - 2);
+      // The result names each origin, where its sockets went, and the connections the load
+      // opened to it: the servers' own count.
+      expect(result.server?.origins).toEqual(
+        servers.map((s, i) => ({
+          origin: `http://${i === 0 ? 'a' : 'b'}.test:${s.port}`,
+          connectedTo: `127.0.0.1:${s.port}`,
+          connections: accepted[i],
+        })),
+      );
       if (loadConnections !== null) expect(accepted).toEqual(loadConnections);
       // Open: the pool opens a connection to each origin per slot (h2: a session each).
       else for (const n of accepted) expect(n).toBeGreaterThanOrEqual(1);

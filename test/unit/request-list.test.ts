@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { capacityPlanSchema } from '../../shared/capacity/plan.ts';
 import { formatTextReport } from '../../shared/format/report.ts';
+import { formatAbReport } from '../../shared/format/ab.ts';
+import { runHtmlReport } from '../../shared/format/html-report.ts';
 import { runResultFixture } from '../helpers/run-result.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
 import {
+  originFacts,
   originGroups,
   requestOfSend,
   shardSequence,
@@ -267,6 +270,33 @@ describe('a target with a list of requests in the scenario', () => {
 });
 
 describe('the origins of a list', () => {
+  it('names each origin, its route when elsewhere, and the connections opened to it, in every report', () => {
+    const base = runResultFixture();
+    const target = {
+      ...base.target,
+      url: 'http://a.test:9000/',
+      connectTo: ['a.test:9000:127.0.0.1:9000'],
+      requests: ['http://a.test:9000/1', 'https://b.test/1'].map((url) => ({
+        method: 'GET' as const,
+        url,
+        headers: [],
+        body: { kind: 'none' as const },
+      })),
+    };
+    const origins = originFacts(target, [3, 1]);
+    expect(origins).toEqual([
+      { origin: 'http://a.test:9000', connectedTo: '127.0.0.1:9000', connections: 3 },
+      { origin: 'https://b.test:443', connections: 1 },
+    ]);
+    expect(originFacts({ ...target, requests: target.requests.slice(0, 1) }, [3])).toBeNull();
+    expect(originFacts(target, undefined)).toBeNull();
+    const r = runResultFixture({ target, server: { ...base.server!, origins: origins! } });
+    for (const text of [formatAbReport(r), runHtmlReport([r])]) {
+      expect(text).toContain('http://a.test:9000: 3 connections opened (to 127.0.0.1:9000)');
+      expect(text).toContain('https://b.test:443: 1 connection opened');
+    }
+  });
+
   it('groups URLs by scheme, host and port (a default port written or not), in order of first appearance', () => {
     expect(
       originGroups([

@@ -53,7 +53,7 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
   // keep-alive a connection carries one request, then closes.
   const depth = open ? (h2 ? load.maxInFlight : 1) : options.keepAlive || h2 ? load.pipelining : 1;
   const factory = h2 ? http2Factory(spec, state, depth) : http1Factory(spec, state, depth);
-  const { makeClient, dialers } = originPools(spec, alpn, depth, factory);
+  const { makeClient, dialers, opened } = originPools(spec, alpn, depth, factory);
   const notSent = factory.notSent;
   const warnings: Warning[] = notSentWarnings(notSent);
   if (!options.keepAlive && !h2 && load.model === 'closed' && load.pipelining > 1) {
@@ -129,6 +129,7 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
   return {
     loadEndedAt,
     tls: dialers.find((d) => d.tlsFacts !== null)?.tlsFacts ?? null,
+    ...(opened === null ? {} : { originConnections: opened }),
     httpVersion: state.httpVersion,
     attackSeconds,
     waitSeconds,
@@ -191,16 +192,25 @@ function originPools(
   alpn: string[],
   depth: number,
   factory: ClientFactory,
-): { makeClient: (owner: ClientOwner) => Client; dialers: Dialer[] } {
+): {
+  makeClient: (owner: ClientOwner) => Client;
+  dialers: Dialer[];
+  /** Several origins: the connections opened to each so far; null for one. */
+  opened: number[] | null;
+} {
   const runs = runRequests(spec);
   const chooser = new RequestChooser(spec);
   const groups = originGroups(runs.map((r) => r.target.url));
   if (spec.target.requests === undefined || groups.origins.length === 1) {
     const dialer = createDialer(spec, alpn);
-    return { makeClient: (owner) => factory.make(owner, dialer, chooser), dialers: [dialer] };
+    return { makeClient: (owner) => factory.make(owner, dialer, chooser), dialers: [dialer], opened: null };
   }
+  const opened = groups.origins.map(() => 0);
   const dialers = groups.origins.map((_, o) =>
-    createDialer(specOfRequest(spec, runs[groups.originOfRequest.indexOf(o)]!), alpn),
+    counting(
+      createDialer(specOfRequest(spec, runs[groups.originOfRequest.indexOf(o)]!), alpn),
+      () => opened[o]!++,
+    ),
   );
   const handoff = new RequestHandoff();
   const routing = {
@@ -209,7 +219,22 @@ function originPools(
     makers: dialers.map((d) => (owner: ClientOwner) => factory.make(owner, d, handoff)),
     handoff,
   };
-  return { makeClient: (owner) => new OriginSlot(routing, depth, owner), dialers };
+  return { makeClient: (owner) => new OriginSlot(routing, depth, owner), dialers, opened };
+}
+
+/** A dialer that calls `opened` for each connection it opens (connected, TLS done). */
+function counting(dialer: Dialer, opened: () => void): Dialer {
+  return {
+    endpoint: dialer.endpoint,
+    dial: (onRead, done) =>
+      dialer.dial(onRead, (err, socket, timing) => {
+        if (err === null && socket !== null) opened();
+        done(err, socket, timing);
+      }),
+    get tlsFacts() {
+      return dialer.tlsFacts;
+    },
+  };
 }
 
 function http1Factory(spec: RunSpec, state: RequestLedger, depth: number): ClientFactory {
