@@ -1,7 +1,10 @@
 import http from 'node:http';
 import http2 from 'node:http2';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { makeTestCerts } from '../helpers/certs.ts';
 import type { ScenarioInput } from '../../shared/model/scenario.ts';
 import { endAfterAll } from '../helpers/cleanup.ts';
 import { oneTarget, runTarget } from '../helpers/engine.ts';
@@ -133,4 +136,45 @@ describe('a list alternating two origins', () => {
       else for (const n of accepted) expect(n).toBeGreaterThanOrEqual(1);
     },
   );
+});
+
+describe('a list over two https origins', () => {
+  it('each origin gets its own Host, SNI name and certificate check', async () => {
+    const certs = endAll(makeTestCerts());
+    /** An https server with `pair`'s certificate, counting "Host SNI" per request. */
+    const tlsServer = async (pair: { key: string; cert: string }) => {
+      const seen = new Map<string, number>();
+      const server = https.createServer(pair, (req, res) => {
+        const key = `${req.headers.host} ${String((req.socket as TLSSocket).servername)}`;
+        seen.set(key, (seen.get(key) ?? 0) + 1);
+        res.end('ok');
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      endAll({ close: () => new Promise<void>((r) => server.close(() => r()).closeAllConnections()) });
+      return { port: (server.address() as AddressInfo).port, seen };
+    };
+    const a = await tlsServer(certs.exampleTest);
+    const b = await tlsServer(certs.valid);
+    const A = `https://example.test:${a.port}`;
+    const B = `https://localhost:${b.port}`;
+    const { result } = await runTarget(
+      oneTarget(`${A}/`, {
+        load: { model: 'closed', connections: 2, limit: { kind: 'requests', count: 200 } },
+        options: { tls: { caFile: certs.ca.certFile } },
+        target: {
+          monitor: { kind: 'off' },
+          requests: [`${A}/`, `${B}/`].map((url) => ({ url })),
+          connectTo: [
+            `example.test:${a.port}:127.0.0.1:${a.port}`,
+            `localhost:${b.port}:127.0.0.1:${b.port}`,
+          ],
+        },
+      }),
+    );
+    expect(result.status, result.error?.message).toBe('completed');
+    expect(result.requests.ok).toBe(200);
+    // The load's 100 each and the pre-flight's one, every one under its own origin's names.
+    expect([...a.seen]).toEqual([[`example.test:${a.port} example.test`, 101]]);
+    expect([...b.seen]).toEqual([[`localhost:${b.port} localhost`, 101]]);
+  });
 });
