@@ -70,7 +70,8 @@ A list of requests (one target, the load spread over its requests; native engine
       --targets FILE      the list, from a file, or - for standard input: vegeta's http format
                           (METHOD URL, header lines, @body-file, a blank line between), vegeta's
                           JSON lines ({method,url,header,body base64}) or http_load's url file
-                          (one URL per line); every URL on one origin; -H goes with each request
+                          (one URL per line); up to 16 origins, each with connections of its
+                          own (a slot keeps one per origin); -H goes with each request
       --targets-format F  http, json or urls (default: detected from the first line)
       --targets-order O   round-robin (the default, like vegeta: -n 4000 over 4 URLs sends each
                           exactly 1000 times) or random (like http_load)

@@ -42,6 +42,7 @@ export function recorderReport(recorder: Recorder, outcome: RunnerOutcome): Shar
     phases: parts?.phases ?? null,
     stages: parts?.stages ?? null,
     tls: outcome.tls,
+    ...(outcome.originConnections ? { originConnections: outcome.originConnections } : {}),
     httpVersion: outcome.httpVersion,
     attackSeconds: outcome.attackSeconds,
     waitSeconds: outcome.waitSeconds,

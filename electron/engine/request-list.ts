@@ -53,6 +53,11 @@ export class RequestChooser {
     this.#step = seq.step;
   }
 
+  /** The request the next send will carry, without taking it (a pool per origin asks first). */
+  peek(): number {
+    return requestOfSend(this.#order, this.#n, this.#g);
+  }
+
   /** The request (index into runRequests) the next send carries. */
   next(): number {
     const r = requestOfSend(this.#order, this.#n, this.#g);

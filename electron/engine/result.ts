@@ -15,6 +15,7 @@ import { CPU_SCOPE } from './cpu.ts';
 import type { ClassifiedError } from './errors.ts';
 import { endpointOf } from './native/request-bytes.ts';
 import { reportedRoute } from '../../shared/model/route.ts';
+import { originFacts } from '../../shared/model/request-list.ts';
 import { sampleTotals, type RunTotals } from './run-totals.ts';
 import { evaluateThresholds } from './thresholds.ts';
 import type { RunnerOutcome, RunSpec } from './types.ts';
@@ -234,6 +235,8 @@ export function runResult(id: RunIdentity, totals: RunTotals, facts: ResultFacts
   };
   const route = reportedRoute(id.target);
   if (route !== null) server.connectedTo = route;
+  const origins = originFacts(id.target, outcome?.originConnections);
+  if (origins !== null) server.origins = origins;
   const attackSeconds = outcome?.attackSeconds ?? null;
 
   return {

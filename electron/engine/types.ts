@@ -46,6 +46,8 @@ export interface SpecPlacement {
 /** What a runner reports beyond what it fed into the Recorder. */
 export interface RunnerOutcome {
   tls: TlsFacts | null;
+  /** A list over several origins: the connections opened per origin (originGroups' order); absent for one. */
+  originConnections?: number[];
   /** HTTP version of the responses ("1.0", "1.1", "2"), when the runner learnt it. */
   httpVersion: string | null;
   /** Open model: seconds spent sending, and waiting for the last answers afterwards. */

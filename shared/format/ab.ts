@@ -18,6 +18,7 @@ import {
   transferRateKiBps,
 } from './summary.ts';
 import { fixed } from './units.ts';
+import { originText } from './labels.ts';
 
 const LABEL_WIDTH = 24;
 
@@ -50,6 +51,8 @@ function serverLines(r: RunResult): string[] {
   ];
   // A connect-to rule or a unix socket: the sockets went here, the names sent were the URL's.
   if (r.server?.connectedTo) lines.push(line('Connected To', r.server.connectedTo));
+  // A list over several origins: each has connections of its own.
+  for (const o of r.server?.origins ?? []) lines.push(line('Origin', originText(o)));
   if (r.tls) {
     const facts = [r.tls.protocol, r.tls.cipher].filter((f) => f !== null);
     if (facts.length > 0) lines.push(line('SSL/TLS Protocol', facts.join(',')));

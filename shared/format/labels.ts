@@ -1,6 +1,16 @@
 import type { RunResult } from '../model/result.ts';
 import { targetLabel } from '../model/scenario.ts';
 
+/** An origin of a list as the reports name it: "http://a.test:80: 4 connections opened (to 127.0.0.1:8080)". */
+export function originText(o: {
+  origin: string;
+  connectedTo?: string | undefined;
+  connections: number;
+}): string {
+  const to = o.connectedTo === undefined ? '' : ` (to ${o.connectedTo})`;
+  return `${o.origin}: ${o.connections} connection${o.connections === 1 ? '' : 's'} opened${to}`;
+}
+
 /** A result with the name it goes by in a report or file (e.g. "nginx · https · c=100"). */
 export interface LabelledResult {
   label: string;

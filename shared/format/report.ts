@@ -16,6 +16,7 @@ import { formatJmeterReport } from './jmeter.ts';
 import { formatGrouped } from './units.ts';
 import { formatVegetaReport } from './vegeta.ts';
 import { formatVerdictLines } from './verdict-text.ts';
+import { originGroups } from '../model/request-list.ts';
 
 /** " ms", "%" or " req/s": a percent sign sits on its number. */
 function unitOf(metric: ThresholdMetric): string {
@@ -46,10 +47,12 @@ function heading(r: RunResult, index: number, count: number): string[] {
   const of = count > 1 ? ` (${index + 1}/${count})` : '';
   const list = r.target.requests;
   const order = r.target.order?.kind === 'random' ? `random, seed ${r.target.order.seed}` : 'round-robin';
+  const origins = list === undefined ? 1 : originGroups(list.map((q) => q.url)).origins.length;
+  const over = origins > 1 ? ` over ${origins} origins, a connection per slot and origin` : '';
   const what =
     list === undefined
       ? `${r.target.method} ${r.target.url}`
-      : `a list of ${list.length} requests (${order})`;
+      : `a list of ${list.length} requests${over} (${order})`;
   const lines = [
     `Target${of}: ${targetLabel(r.target)}  ${what}`,
     `Status: ${r.status}  engine ${g.engine} ${g.engineVersion}, Node ${g.nodeVersion}, ${g.cpuCores} x ${g.cpuModel}`,

@@ -169,6 +169,8 @@ export const LIMITS = {
    */
   listRequests: { max: 10_000 },
   listBodyChars: { max: 16 * 1024 * 1024 },
+  /** The origins (scheme, host, port) one list may reach: each gets a connection pool per slot. */
+  listOrigins: { max: 16 },
   targetsFileBytes: { max: 8 * 1024 * 1024 },
   /** The seed of a random request order (http_load's -seed): an unsigned 32-bit number. */
   seed: { min: 0, max: 2 ** 32 - 1 },

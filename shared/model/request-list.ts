@@ -1,4 +1,5 @@
 import { LIMITS } from './defaults.ts';
+import { reportedRoute, type RouteFields } from './route.ts';
 
 /*
  * A target's list of requests (vegeta's targets, http_load's url file): the rules a list
@@ -13,7 +14,6 @@ interface ListedRequest {
 }
 
 interface ListTarget {
-  url: string;
   body: { kind: string };
   requests?: readonly ListedRequest[] | undefined;
 }
@@ -32,10 +32,52 @@ export function originOf(url: string): string | null {
 }
 
 /**
- * What a list of requests may not do, at the field to fix: go to another origin than its
- * target's URL (the connections of a target go to one origin, over its route), mix HEAD with
- * other methods (a connection's response framing follows one rule), sit beside a target
- * body, hold more inline body text than LIMITS.listBodyChars, or run on autocannon.
+ * The distinct origins of a list's URLs in order of first appearance, and the origin (an
+ * index into `origins`) of each request: the engine keeps a connection pool per origin.
+ */
+export function originGroups(urls: readonly string[]): { origins: string[]; originOfRequest: number[] } {
+  const origins: string[] = [];
+  const originOfRequest = urls.map((url) => {
+    const origin = originOf(url) ?? url;
+    const known = origins.indexOf(origin);
+    if (known >= 0) return known;
+    origins.push(origin);
+    return origins.length - 1;
+  });
+  return { origins, originOfRequest };
+}
+
+/** One origin of a list as the report names it (RunResult's server.origins). */
+export interface OriginFact {
+  origin: string;
+  connectedTo?: string;
+  connections: number;
+}
+
+/**
+ * A list's origins as the report names them: each one's route when its sockets went elsewhere
+ * (a connect-to rule, a unix socket), and the connections opened to it. Null for a target on
+ * one origin, or without counts (a run that sent nothing).
+ */
+export function originFacts(
+  target: RouteFields & { requests?: readonly { url: string }[] | undefined },
+  connections: readonly number[] | undefined,
+): OriginFact[] | null {
+  if (target.requests === undefined || connections === undefined) return null;
+  const urls = target.requests.map((r) => r.url);
+  const { origins, originOfRequest } = originGroups(urls);
+  if (origins.length < 2) return null;
+  return origins.map((origin, o) => {
+    const route = reportedRoute({ ...target, url: urls[originOfRequest.indexOf(o)]! });
+    return { origin, ...(route === null ? {} : { connectedTo: route }), connections: connections[o] ?? 0 };
+  });
+}
+
+/**
+ * What a list of requests may not do, at the field to fix: reach more than
+ * LIMITS.listOrigins origins (each has pools of its own), mix HEAD with other methods (a
+ * connection's response framing follows one rule), sit beside a target body, hold more
+ * inline body text than LIMITS.listBodyChars, or run on autocannon.
  */
 export function requestListIssues(targets: readonly ListTarget[], engine: string): Issue[] {
   const issues: Issue[] = [];
@@ -56,18 +98,15 @@ export function requestListIssues(targets: readonly ListTarget[], engine: string
         message: 'a target with a list of requests takes each body from its request: remove the target body',
       });
     }
-    const origin = originOf(t.url);
+    const { origins } = originGroups(list.map((r) => r.url));
+    if (origins.length > LIMITS.listOrigins.max) {
+      issues.push({
+        path: at('requests'),
+        message: `the list reaches ${origins.length} origins (scheme, host and port); at most ${LIMITS.listOrigins.max} (split it into targets)`,
+      });
+    }
     let chars = 0;
-    list.forEach((r, j) => {
-      const own = originOf(r.url);
-      if (origin !== null && own !== null && own !== origin) {
-        issues.push({
-          path: at('requests', j, 'url'),
-          message: `${r.url} is not on the target's origin ${origin}: every URL of a list goes to one origin (make a target per origin)`,
-        });
-      }
-      chars += (r.body.text?.length ?? 0) + (r.body.data?.length ?? 0);
-    });
+    for (const r of list) chars += (r.body.text?.length ?? 0) + (r.body.data?.length ?? 0);
     const heads = list.filter((r) => r.method === 'HEAD').length;
     if (heads > 0 && heads < list.length) {
       const j = list.findIndex((r) => r.method === 'HEAD');

@@ -114,6 +114,21 @@ export const serverFactsSchema = z.strictObject({
    * "127.0.0.1:8443" or "unix:/run/app.sock". Absent: the URL's host.
    */
   connectedTo: z.string().optional(),
+  /**
+   * A list over several origins: each origin (scheme://host:port), where its sockets went when
+   * not where its URL points, and the connections opened to it over the run (warm-up
+   * included). Absent for one origin.
+   */
+  origins: z
+    .array(
+      z.strictObject({
+        origin: z.string(),
+        connectedTo: z.string().optional(),
+        connections: z.number().int().nonnegative(),
+      }),
+    )
+    .max(LIMITS.listOrigins.max)
+    .optional(),
 });
 export type ServerFacts = z.infer<typeof serverFactsSchema>;
 

@@ -108,8 +108,8 @@ export type Body = z.infer<typeof bodySchema>;
 
 /**
  * One request of a target's list (a line of vegeta's targets or http_load's url file): its
- * own method, URL, headers (over the target's) and body. Every URL of a list goes to the
- * target's origin (shared/model/request-list.ts).
+ * own method, URL, headers (over the target's) and body. A list may span up to
+ * LIMITS.listOrigins origins, each with connections of its own (shared/model/request-list.ts).
  */
 export const listRequestSchema = z.strictObject({
   method: httpMethodSchema.default(DEFAULTS.method),

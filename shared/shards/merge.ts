@@ -253,6 +253,8 @@ export const shardReportSchema = z.strictObject({
   /** A staged load's rows, one per stage; null for a fixed level. */
   stages: z.array(stageCountsSchema).max(LIMITS.stages.max).nullable(),
   tls: tlsFactsSchema.nullable(),
+  /** A list over several origins: connections opened per origin (originGroups' order); absent for one. */
+  originConnections: z.array(z.number().int().nonnegative()).max(LIMITS.listOrigins.max).optional(),
   httpVersion: z.string().nullable(),
   /** Open model: first to last send, and last send to last answer (s). */
   attackSeconds: z.number().nonnegative().nullable(),

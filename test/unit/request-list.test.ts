@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { capacityPlanSchema } from '../../shared/capacity/plan.ts';
 import { formatTextReport } from '../../shared/format/report.ts';
+import { formatAbReport } from '../../shared/format/ab.ts';
+import { runHtmlReport } from '../../shared/format/html-report.ts';
 import { runResultFixture } from '../helpers/run-result.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
-import { requestOfSend, shardSequence, WHOLE_SEQUENCE } from '../../shared/model/request-list.ts';
+import {
+  originFacts,
+  originGroups,
+  requestOfSend,
+  shardSequence,
+  WHOLE_SEQUENCE,
+} from '../../shared/model/request-list.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { parseWith, type FieldIssue } from '../../shared/model/validation.ts';
 import { evenShares } from '../../shared/shards/plan.ts';
@@ -203,10 +211,14 @@ describe('a target with a list of requests in the scenario', () => {
 
   it.each([
     [
-      { requests: [{ url: 'http://127.0.0.1:8081/a' }] },
+      {
+        requests: Array.from({ length: LIMITS.listOrigins.max + 1 }, (_, i) => ({
+          url: `http://127.0.0.1:${8000 + i}/`,
+        })),
+      },
       {},
-      'targets.0.requests.0.url',
-      "is not on the target's origin http://127.0.0.1:8080",
+      'targets.0.requests',
+      `the list reaches ${LIMITS.listOrigins.max + 1} origins (scheme, host and port); at most ${LIMITS.listOrigins.max}`,
     ],
     [
       { requests: [{ url: 'http://127.0.0.1:8080/a', method: 'HEAD' }, { url: 'http://127.0.0.1:8080/b' }] },
@@ -230,12 +242,75 @@ describe('a target with a list of requests in the scenario', () => {
     expect(found.find((i) => i.path === path)?.message).toContain(words);
   });
 
+  it('takes a list over several origins, up to LIMITS.listOrigins of them', () => {
+    const urls = (n: number) => Array.from({ length: n }, (_, i) => ({ url: `https://h${i}.test/x` }));
+    expect(parseWith(scenarioSchema, list({ requests: urls(LIMITS.listOrigins.max) })).ok).toBe(true);
+    expect(
+      parseWith(
+        scenarioSchema,
+        list({ requests: [{ url: 'http://127.0.0.1:8081/a' }, { url: 'http://other.test/' }] }),
+      ).ok,
+    ).toBe(true);
+  });
+
   it('a capacity plan checks its lists the same way', () => {
     const r = parseWith(capacityPlanSchema, {
-      targets: [{ url: 'http://127.0.0.1:8080/', requests: [{ url: 'http://other.test/' }] }],
+      targets: [
+        {
+          url: 'http://127.0.0.1:8080/',
+          requests: Array.from({ length: LIMITS.listOrigins.max + 1 }, (_, i) => ({
+            url: `http://h${i}.test/`,
+          })),
+        },
+      ],
       search: { goal: { p99Ms: 10 } },
     });
-    expect(issues(r).map((i) => i.path)).toEqual(['targets.0.requests.0.url']);
+    expect(issues(r).map((i) => i.path)).toEqual(['targets.0.requests']);
+  });
+});
+
+describe('the origins of a list', () => {
+  it('names each origin, its route when elsewhere, and the connections opened to it, in every report', () => {
+    const base = runResultFixture();
+    const target = {
+      ...base.target,
+      url: 'http://a.test:9000/',
+      connectTo: ['a.test:9000:127.0.0.1:9000'],
+      requests: ['http://a.test:9000/1', 'https://b.test/1'].map((url) => ({
+        method: 'GET' as const,
+        url,
+        headers: [],
+        body: { kind: 'none' as const },
+      })),
+    };
+    const origins = originFacts(target, [3, 1]);
+    expect(origins).toEqual([
+      { origin: 'http://a.test:9000', connectedTo: '127.0.0.1:9000', connections: 3 },
+      { origin: 'https://b.test:443', connections: 1 },
+    ]);
+    expect(originFacts({ ...target, requests: target.requests.slice(0, 1) }, [3])).toBeNull();
+    expect(originFacts(target, undefined)).toBeNull();
+    const r = runResultFixture({ target, server: { ...base.server!, origins: origins! } });
+    for (const text of [formatAbReport(r), runHtmlReport([r])]) {
+      expect(text).toContain('http://a.test:9000: 3 connections opened (to 127.0.0.1:9000)');
+      expect(text).toContain('https://b.test:443: 1 connection opened');
+    }
+  });
+
+  it('groups URLs by scheme, host and port (a default port written or not), in order of first appearance', () => {
+    expect(
+      originGroups([
+        'http://a.test/x',
+        'https://a.test/y',
+        'http://a.test:80/z',
+        'http://127.0.0.1:8081/',
+        'https://a.test:443/q',
+        'http://A.test/upper',
+      ]),
+    ).toEqual({
+      origins: ['http://a.test:80', 'https://a.test:443', 'http://127.0.0.1:8081'],
+      originOfRequest: [0, 1, 0, 2, 1, 0],
+    });
   });
 });
 
@@ -257,5 +332,21 @@ describe('the text report of a run over a list', () => {
       'Target: 127.0.0.1:8080  a list of 2 requests (random, seed 5)',
     );
     expect(formatTextReport(base).split('\n')[0]).toContain(`${base.target.method} ${base.target.url}`);
+    const request = (url: string) => ({
+      method: 'GET' as const,
+      url,
+      headers: [],
+      body: { kind: 'none' as const },
+    });
+    const spread = runResultFixture({
+      target: {
+        ...base.target,
+        url: 'http://a.test/',
+        requests: ['http://a.test/1', 'http://b.test:8081/1', 'http://a.test/2'].map(request),
+      },
+    });
+    expect(formatTextReport(spread).split('\n')[0]).toBe(
+      'Target: a.test  a list of 3 requests over 2 origins, a connection per slot and origin (round-robin)',
+    );
   });
 });

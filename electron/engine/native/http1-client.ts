@@ -4,7 +4,6 @@ import type { DialTiming, Dialer } from './dial.ts';
 import { classifyError, type ClassifiedError } from '../errors.ts';
 import { ResponseParser } from './response-parser.ts';
 import type { Http1Request } from './request-bytes.ts';
-import type { RequestChooser } from '../request-list.ts';
 import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
 import { SocketWriter } from './socket-writer.ts';
 
@@ -14,13 +13,10 @@ export interface Http1Config {
   dialer: Dialer;
   /** The request, built once (see request-bytes.ts). */
   request: Http1Request;
-  /**
-   * `depth` copies of the request back to back (n pipelined requests go out as its first n);
-   * null when they are written one by one (a large body, or depth 1).
-   */
+  /** `depth` copies of the request back to back (n pipelined go out as its first n); null: one by one. */
   requests: Buffer | null;
   /** A target's list: each send carries the request the chooser names; null: every send is `request`. */
-  list: { requests: Http1Request[]; chooser: RequestChooser } | null;
+  list: { requests: Http1Request[]; chooser: { next(): number } } | null;
   /** Requests in flight per connection (pipelining depth); 1 without pipelining. */
   depth: number;
   keepAlive: boolean;
@@ -95,6 +91,10 @@ export class Http1Client implements Client {
 
   get free(): number {
     return this.destroyed ? 0 : this.cfg.depth - this.count;
+  }
+
+  get inFlight(): number {
+    return this.count;
   }
 
   send(intendedAt: number, now: number): void {

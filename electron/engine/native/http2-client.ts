@@ -6,7 +6,6 @@ import { H2_CODE } from './h2-errors.ts';
 import { cutOff, goawayTwice, NO_H2, REFUSED_TWICE, streamReset } from './h2-failures.ts';
 import { encodeRequestBlock } from './hpack-encoder.ts';
 import { h2ListRequest, newExchange, type H2Exchange, type H2ListRequest } from './h2-exchange.ts';
-import type { RequestChooser } from '../request-list.ts';
 import { H2Session } from './http2-session.ts';
 import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
 
@@ -17,7 +16,7 @@ export interface Http2Config {
   fields: [string, string][];
   body: Uint8Array | null;
   /** A target's list: each stream carries the request the chooser names; null: `fields` and `body`. */
-  list: { requests: H2ListRequest[]; chooser: RequestChooser } | null;
+  list: { requests: H2ListRequest[]; chooser: { next(): number } } | null;
   /** Concurrent streams per connection (the scenario's pipelining, or the open model's cap). */
   streams: number;
   /** Off: one connection per request. */
@@ -42,19 +41,18 @@ interface Conn {
 const MAX_BACKOFF_MS = 100;
 
 /**
- * One HTTP/2 connection slot on the raw-socket session (http2-session.ts): up to `streams`
- * concurrent requests, capped by the server's SETTINGS_MAX_CONCURRENT_STREAMS. On GOAWAY
- * (nginx sends one after keepalive_requests) the old connection finishes its accepted streams
- * while a new one takes the rest; a stream the server refused (REFUSED_STREAM) or never
- * accepted (above GOAWAY's last stream) is sent again once, so no count is lost to a
- * server's normal turnover, and counts as a 'refused-stream' or 'goaway' error the second
- * time, so a server that refuses everything is not sent an endless stream of retries. A
- * connection that ends before answering anything delays the next dial (a growing backoff,
- * as for a failed dial), so such a server is not sent connections faster than the plan's
- * own. Other resets count as 'reset' errors, apart from HTTP statuses. A frame on a stream
- * the server already ended is counted apart (Recorder.unsolicited), never as a request; the
- * connection it closes hands back the requests it never wrote, which go out on the next.
- * Byte counts are as framed on the wire (compressed headers), like h2load's.
+ * One HTTP/2 connection slot on the raw-socket session (http2-session.ts): up to `streams` concurrent
+ * requests, capped by the server's SETTINGS_MAX_CONCURRENT_STREAMS. On GOAWAY (nginx sends one after
+ * keepalive_requests) the old connection finishes its accepted streams while a new one takes the rest;
+ * a stream the server refused (REFUSED_STREAM) or never accepted (above GOAWAY's last stream) is sent
+ * again once, so no count is lost to a server's normal turnover, and counts as a 'refused-stream' or
+ * 'goaway' error the second time, so a server that refuses everything is not sent an endless stream of
+ * retries. A connection that ends before answering anything delays the next dial (a growing backoff,
+ * as for a failed dial), so such a server is not sent connections faster than the plan's own. Other
+ * resets count as 'reset' errors, apart from HTTP statuses. A frame on a stream the server already
+ * ended is counted apart (Recorder.unsolicited), never as a request; the connection it closes hands
+ * back the requests it never wrote, which go out on the next. Byte counts are as framed on the wire
+ * (compressed headers), like h2load's.
  */
 export class Http2Client implements Client {
   private readonly cfg: Http2Config;
@@ -82,7 +80,11 @@ export class Http2Client implements Client {
   }
 
   get free(): number {
-    return this.destroyed ? 0 : Math.max(0, this.limit - this.queue.length - this.active.size);
+    return this.destroyed ? 0 : Math.max(0, this.limit - this.inFlight);
+  }
+
+  get inFlight(): number {
+    return this.queue.length + this.active.size;
   }
 
   send(intendedAt: number, now: number): void {
@@ -233,10 +235,7 @@ export class Http2Client implements Client {
     this.failedConnections++;
   }
 
-  /**
-   * Sends a request the server did not process once more, or fails it with `failure` when it
-   * was already sent again.
-   */
+  /** Sends a request the server did not process once more, or fails it with `failure` when it was already sent again. */
   private again(ex: H2Exchange, now: number, failure: ClassifiedError): void {
     if (ex.retries === 0 && !this.destroyed) {
       ex.retries++;

@@ -5,14 +5,16 @@ import { sentRate } from '../result.ts';
 import { clientLimitWarning } from '../limits.ts';
 import type { Runner, RunnerContext, RunnerOutcome, RunSpec } from '../types.ts';
 import { ClosedDriver } from './closed-driver.ts';
-import { createDialer } from './dial.ts';
+import { createDialer, type Dialer } from './dial.ts';
 import { Http1Client, type Http1Config } from './http1-client.ts';
 import { Http2Client, type Http2Config } from './http2-client.ts';
 import { OpenDriver, LATE_TOLERANCE_MS, MAX_OPENING, type OpenOutcome } from './open-driver.ts';
 import { fixedRateSchedule, stagedSchedule } from './open-schedule.ts';
 import { http1Request, http2Request, notSentWarnings, type NotSent } from './request-bytes.ts';
 import { RequestLedger, type Client, type ClientOwner } from './run-state.ts';
-import { RequestChooser, runRequests } from '../request-list.ts';
+import { RequestChooser, runRequests, specOfRequest } from '../request-list.ts';
+import { originGroups } from '../../../shared/model/request-list.ts';
+import { OriginSlot, RequestHandoff } from './origin-slot.ts';
 import { encodeRequestBlock } from './hpack-encoder.ts';
 import { h2ListRequest } from './h2-exchange.ts';
 import { StageHistograms } from './stage-histograms.ts';
@@ -45,14 +47,14 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
     timeoutMs: options.timeoutMs,
     ...(load.stages ? { stages: new StageHistograms(load.stages, load.model) } : {}),
   });
-  const dialer = createDialer(spec, h2 ? ['h2'] : ['http/1.1']);
+  const alpn = h2 ? ['h2'] : ['http/1.1'];
   // Open model: one request per HTTP/1.1 connection (the pool grows instead); HTTP/2 sessions
   // carry up to maxInFlight streams. Closed model: `pipelining` per connection. Without
   // keep-alive a connection carries one request, then closes.
   const depth = open ? (h2 ? load.maxInFlight : 1) : options.keepAlive || h2 ? load.pipelining : 1;
-  const { make: makeClient, notSent } = h2
-    ? http2Factory(spec, state, dialer, depth)
-    : http1Factory(spec, state, dialer, depth);
+  const factory = h2 ? http2Factory(spec, state, depth) : http1Factory(spec, state, depth);
+  const { makeClient, dialers, opened } = originPools(spec, alpn, depth, factory);
+  const notSent = factory.notSent;
   const warnings: Warning[] = notSentWarnings(notSent);
   if (!options.keepAlive && !h2 && load.model === 'closed' && load.pipelining > 1) {
     warnings.push({
@@ -126,7 +128,8 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
 
   return {
     loadEndedAt,
-    tls: dialer.tlsFacts,
+    tls: dialers.find((d) => d.tlsFacts !== null)?.tlsFacts ?? null,
+    ...(opened === null ? {} : { originConnections: opened }),
     httpVersion: state.httpVersion,
     attackSeconds,
     waitSeconds,
@@ -174,36 +177,87 @@ function rateNotReached(
 const MAX_PIPELINED_BYTES = 1024 * 1024;
 
 interface ClientFactory {
-  make: (owner: ClientOwner) => Client;
+  /** A client on `dialer`; with a list, `chooser` names each send's request. */
+  make: (owner: ClientOwner, dialer: Dialer, chooser: Pick<RequestChooser, 'next'>) => Client;
   /** The user's headers the request goes without. */
   notSent: NotSent[];
 }
 
-function http1Factory(
+/**
+ * The run's clients: on one dialer, or, for a list over several origins, slots holding a
+ * client per origin, each origin on a dialer of its own (its route, Host and SNI).
+ */
+function originPools(
   spec: RunSpec,
-  state: RequestLedger,
-  dialer: Http1Config['dialer'],
+  alpn: string[],
   depth: number,
-): ClientFactory {
+  factory: ClientFactory,
+): {
+  makeClient: (owner: ClientOwner) => Client;
+  dialers: Dialer[];
+  /** Several origins: the connections opened to each so far; null for one. */
+  opened: number[] | null;
+} {
+  const runs = runRequests(spec);
+  const chooser = new RequestChooser(spec);
+  const groups = originGroups(runs.map((r) => r.target.url));
+  if (spec.target.requests === undefined || groups.origins.length === 1) {
+    const dialer = createDialer(spec, alpn);
+    return { makeClient: (owner) => factory.make(owner, dialer, chooser), dialers: [dialer], opened: null };
+  }
+  const opened = groups.origins.map(() => 0);
+  const dialers = groups.origins.map((_, o) =>
+    counting(
+      createDialer(specOfRequest(spec, runs[groups.originOfRequest.indexOf(o)]!), alpn),
+      () => opened[o]!++,
+    ),
+  );
+  const handoff = new RequestHandoff();
+  const routing = {
+    chooser,
+    originOfRequest: groups.originOfRequest,
+    makers: dialers.map((d) => (owner: ClientOwner) => factory.make(owner, d, handoff)),
+    handoff,
+  };
+  return { makeClient: (owner) => new OriginSlot(routing, depth, owner), dialers, opened };
+}
+
+/** A dialer that calls `opened` for each connection it opens (connected, TLS done). */
+function counting(dialer: Dialer, opened: () => void): Dialer {
+  return {
+    endpoint: dialer.endpoint,
+    dial: (onRead, done) =>
+      dialer.dial(onRead, (err, socket, timing) => {
+        if (err === null && socket !== null) opened();
+        done(err, socket, timing);
+      }),
+    get tlsFacts() {
+      return dialer.tlsFacts;
+    },
+  };
+}
+
+function http1Factory(spec: RunSpec, state: RequestLedger, depth: number): ClientFactory {
   const opts = { keepAlive: spec.options.keepAlive, appVersion: spec.appVersion };
   const all = runRequests(spec).map((r) => http1Request(r.target, r.body, opts));
   const request = all[0]!;
-  const list =
-    spec.target.requests === undefined ? null : { requests: all, chooser: new RequestChooser(spec) };
+  const listed = spec.target.requests !== undefined;
   const copies =
-    list === null && depth > 1 && request.body === null && depth * request.length <= MAX_PIPELINED_BYTES;
-  const cfg: Http1Config = {
+    !listed && depth > 1 && request.body === null && depth * request.length <= MAX_PIPELINED_BYTES;
+  const cfg: Omit<Http1Config, 'dialer' | 'list'> = {
     state,
-    dialer,
     request,
     requests: copies ? Buffer.concat(Array.from({ length: depth }, () => request.bytes)) : null,
-    list,
     depth,
     keepAlive: spec.options.keepAlive,
     // A list is all HEAD or none (shared/model/request-list.ts).
     headRequests: runRequests(spec)[0]!.target.method === 'HEAD',
   };
-  return { make: (owner) => new Http1Client(cfg, owner), notSent: uniqueNotSent(all) };
+  return {
+    make: (owner, dialer, chooser) =>
+      new Http1Client({ ...cfg, dialer, list: listed ? { requests: all, chooser } : null }, owner),
+    notSent: uniqueNotSent(all),
+  };
 }
 
 /** The headers left out of any request of the run, each said once. */
@@ -213,29 +267,23 @@ function uniqueNotSent(requests: readonly { notSent: NotSent[] }[]): NotSent[] {
   return [...seen.values()];
 }
 
-function http2Factory(
-  spec: RunSpec,
-  state: RequestLedger,
-  dialer: Http2Config['dialer'],
-  depth: number,
-): ClientFactory {
+function http2Factory(spec: RunSpec, state: RequestLedger, depth: number): ClientFactory {
   const runs = runRequests(spec);
   const all = runs.map((r) => http2Request(r.target, r.body, spec.appVersion));
-  const list =
+  const requests =
     spec.target.requests === undefined
       ? null
-      : {
-          requests: all.map((r, j) => h2ListRequest(j, encodeRequestBlock(r.fields), runs[j]!.body)),
-          chooser: new RequestChooser(spec),
-        };
-  const cfg: Http2Config = {
+      : all.map((r, j) => h2ListRequest(j, encodeRequestBlock(r.fields), runs[j]!.body));
+  const cfg: Omit<Http2Config, 'dialer' | 'list'> = {
     state,
-    dialer,
     fields: all[0]!.fields,
     body: runs[0]!.body,
-    list,
     streams: depth,
     keepAlive: spec.options.keepAlive,
   };
-  return { make: (owner) => new Http2Client(cfg, owner), notSent: uniqueNotSent(all) };
+  return {
+    make: (owner, dialer, chooser) =>
+      new Http2Client({ ...cfg, dialer, list: requests === null ? null : { requests, chooser } }, owner),
+    notSent: uniqueNotSent(all),
+  };
 }

@@ -11,6 +11,8 @@ import type { StageHistograms } from './stage-histograms.ts';
 export interface Client {
   /** Requests this client can take now (free pipeline slots or streams). */
   readonly free: number;
+  /** Requests it holds now: written or waiting for its connection. */
+  readonly inFlight: number;
   /** Starts a request scheduled for intendedAt (performance.now() ms; equal to now when unscheduled). */
   send(intendedAt: number, now: number): void;
   /** Opens its connection now, without a request (the open model's pool opens ahead of need). */

@@ -134,6 +134,16 @@ const maxOf = (values: (number | null)[]): number | null => {
   return known.length > 0 ? Math.max(...known) : null;
 };
 
+/** The connections opened per origin, summed over the reports that have them (none: absent). */
+function originConnectionsOf(reports: readonly ShardReport[]): { originConnections?: number[] } {
+  const counts = reports.flatMap((r) => (r.originConnections ? [r.originConnections] : []));
+  if (counts.length === 0) return {};
+  const n = Math.max(...counts.map((c) => c.length));
+  return {
+    originConnections: Array.from({ length: n }, (_, o) => counts.reduce((a, c) => a + (c[o] ?? 0), 0)),
+  };
+}
+
 /** What the runners reported beyond their recorders, as one run's outcome. */
 export function mergedOutcome(
   reports: readonly ShardReport[],
@@ -149,6 +159,7 @@ export function mergedOutcome(
     // The coordinator closed the final window already: no end left to say.
     loadEndedAt: null,
     tls: reports.find((r) => r.tls !== null)?.tls ?? null,
+    ...originConnectionsOf(reports),
     httpVersion: reports.find((r) => r.httpVersion !== null)?.httpVersion ?? null,
     attackSeconds,
     waitSeconds: maxOf(reports.map((r) => r.waitSeconds)),
@@ -232,6 +243,7 @@ export function mergeReports(reports: readonly ShardReport[]): ShardReport {
     phases: mergePhases(reports.flatMap((r) => (r.phases ? [r.phases] : []))),
     stages: reports.some((r) => r.stages) ? mergeStageCounts(reports.map((r) => r.stages ?? [])) : null,
     tls: reports.find((r) => r.tls !== null)?.tls ?? null,
+    ...originConnectionsOf(reports),
     httpVersion: reports.find((r) => r.httpVersion !== null)?.httpVersion ?? null,
     attackSeconds: maxOf(reports.map((r) => r.attackSeconds)),
     waitSeconds: maxOf(reports.map((r) => r.waitSeconds)),

@@ -18,6 +18,7 @@ import { errorSet, sortedStatusCodes } from '../summary.ts';
 import { statusLine } from '../status-text.ts';
 import { formatCount, formatGrouped, formatPercent } from '../units.ts';
 import { esc } from './escape.ts';
+import { originText } from '../labels.ts';
 import { connectionsChart, stagesTable, targetPoints } from './stages-section.ts';
 import { shardsTable } from './shards-section.ts';
 import { serverCharts, serverResourcesSection } from './resources-section.ts';
@@ -278,6 +279,7 @@ function facts(r: RunResult): string {
       ['Server software', s?.software ?? 'not sent'],
       ['Host and port', s ? `${s.hostname}:${s.port}` : 'unknown'],
       ...(s?.connectedTo ? ([['Connected to', s.connectedTo]] as const) : []),
+      ...(s?.origins ?? []).map((o) => ['Origin', originText(o)] as const),
       ['Document path', s?.documentPath ?? ''],
       [
         'Document length',
