@@ -104,7 +104,7 @@ export class Http2Client implements Client {
       if (now - ex.startAt <= limit) continue;
       this.active.delete(ex);
       conn.session.cancel(ex);
-      this.cfg.state.failed(f, now);
+      this.cfg.state.failed(f, now, ex.request?.index);
       expired++;
     }
     let waitedOut = false;
@@ -113,7 +113,7 @@ export class Http2Client implements Client {
       if (now - ex.startAt <= limit) continue;
       this.queue.splice(i, 1);
       ex.ended = true;
-      this.cfg.state.failed(f, now);
+      this.cfg.state.failed(f, now, ex.request?.index);
       expired++;
       waitedOut = true;
     }
@@ -244,7 +244,7 @@ export class Http2Client implements Client {
       return;
     }
     ex.ended = true;
-    this.cfg.state.failed(failure, now);
+    this.cfg.state.failed(failure, now, ex.request?.index);
     this.owner.onFree(this);
   }
 
@@ -278,6 +278,7 @@ export class Http2Client implements Client {
         now,
         ex.server,
         ex.writtenAt,
+        ex.request?.index,
       );
       if (state.measuring) {
         const t = conn.timing;
@@ -316,7 +317,7 @@ export class Http2Client implements Client {
         this.closeIfIdle(conn);
         return;
       }
-      this.cfg.state.failed(streamReset(code), performance.now());
+      this.cfg.state.failed(streamReset(code), performance.now(), ex.request?.index);
       this.closeIfIdle(conn);
       this.owner.onFree(this);
     },
@@ -325,7 +326,7 @@ export class Http2Client implements Client {
       const conn = this.active.get(ex);
       if (conn === undefined) return;
       this.active.delete(ex);
-      this.cfg.state.failed({ kind: 'protocol', message }, performance.now());
+      this.cfg.state.failed({ kind: 'protocol', message }, performance.now(), ex.request?.index);
       this.closeIfIdle(conn);
       this.owner.onFree(this);
     },
@@ -377,10 +378,8 @@ export class Http2Client implements Client {
           continue;
         }
         ex.ended = true;
-        this.cfg.state.failed(
-          err ? classifyError(err) : cutOff(conn.goawayLastStreamId, conn.goawayCode),
-          now,
-        );
+        const f = err ? classifyError(err) : cutOff(conn.goawayLastStreamId, conn.goawayCode);
+        this.cfg.state.failed(f, now, ex.request?.index);
         failed++;
       }
       if (failed > 0) this.owner.onFree(this);
@@ -392,7 +391,7 @@ export class Http2Client implements Client {
     const now = performance.now();
     for (const ex of this.queue.splice(0)) {
       ex.ended = true;
-      this.cfg.state.failed(f, now);
+      this.cfg.state.failed(f, now, ex.request?.index);
     }
     this.owner.onFree(this);
   }
