@@ -68,9 +68,12 @@ export function urlFigures(r: RunResult): UrlFigures[] | null {
 
 const ms = (v: number | undefined): string => (v === undefined ? '–' : formatGrouped(v, 3));
 
+const sortedCodes = (codes: Record<string, number>): [string, number][] =>
+  Object.entries(codes).sort(([a], [b]) => Number(a) - Number(b));
+
 /** Status codes as `200 ×1,000 · 404 ×3`, in code order. */
-export function statusCodesText(codes: Record<string, number>): string {
-  const entries = Object.entries(codes).sort(([a], [b]) => Number(a) - Number(b));
+function statusCodesText(codes: Record<string, number>): string {
+  const entries = sortedCodes(codes);
   return entries.length === 0 ? '–' : entries.map(([c, n]) => `${c} ×${formatCount(n)}`).join(' · ');
 }
 
@@ -117,7 +120,12 @@ export const URL_COLUMNS: readonly UrlColumn[] = [
     numeric: false,
     text: (f) => statusCodesText(f.statusCodes),
     csvHeads: ['status codes'],
-    csv: (f) => [statusCodesText(f.statusCodes)],
+    // vegeta's code:count, plain numbers.
+    csv: (f) => [
+      sortedCodes(f.statusCodes)
+        .map(([c, n]) => `${c}:${n}`)
+        .join(' '),
+    ],
   },
   { head: 'errors', numeric: false, text: errorsText, csvHeads: ['errors'], csv: (f) => [f.errors] },
   {
