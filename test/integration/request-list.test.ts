@@ -133,6 +133,42 @@ describe('--targets against nginx', () => {
   });
 });
 
+describe("a list's per-URL errors", () => {
+  it('counts each failure in the row of the request that failed: a path whose connection is cut after the pre-flight', async () => {
+    let flaky = 0;
+    const server = http.createServer((req, res) => {
+      if (req.url === '/flaky' && flaky++ > 0) {
+        req.socket.destroy();
+        return;
+      }
+      res.end('ok');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    endAll(server);
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { result } = await runTarget(
+      oneTarget(`${base}/ok`, {
+        load: { model: 'closed', connections: 2, limit: { kind: 'requests', count: 40 } },
+        target: { monitor: { kind: 'off' }, requests: [{ url: `${base}/ok` }, { url: `${base}/flaky` }] },
+      }),
+    );
+    const [ok, cut] = result.urls!.rows;
+    expect(ok).toMatchObject({
+      request: { url: `${base}/ok` },
+      requests: 20,
+      statusCodes: { 200: 20 },
+      errors: {},
+    });
+    expect(cut!.request!.url).toBe(`${base}/flaky`);
+    expect(cut!.statusCodes).toEqual({});
+    expect(cut!.latency).toBeNull();
+    // Every failure of the run is the cut path's, by the kinds the run's Error Set names.
+    expect(Object.values(cut!.errors).reduce((a, n) => a + n, 0)).toBe(result.requests.errors);
+    expect(cut!.errors).toEqual(Object.fromEntries(result.errors.map((e) => [e.kind, e.count])));
+    expect(cut!.requests).toBe(20);
+  });
+});
+
 /** A server that records each request: method, path, the headers asked for, the body. */
 async function recordingServer(h2: boolean) {
   const seen: {
@@ -204,5 +240,8 @@ describe.each([
     expect(new Set(posts.map((s) => `${s.method} ${s.test} ${s.run} ${s.body}`))).toEqual(
       new Set(['POST two 7 {"thing":1}']),
     );
+    // The report's per-URL table: each request's 20, the clients having named each one's entry.
+    expect(r.stdout).toMatch(/^ {2}GET \/get\?x=1 +20 +[\d.,]+ +200 ×20 +0 /m);
+    expect(r.stdout).toMatch(/^ {2}POST \/post +20 +[\d.,]+ +200 ×20 +0 /m);
   });
 });
