@@ -6,9 +6,24 @@ import { HIGHEST_TRACKABLE_US, indexOf, recordedStats, ValueRecorder } from './h
 /*
  * The per-URL counts of a target with a list of requests (shared/model/url-table.ts gives
  * the rows): the clients name the list entry each finished request carried, and it is
- * counted in its row. A row's latencies are kept as sparse HdrHistogram buckets (a map of the
- * used ones), not a 180 KB typed array: a thousand rows stay small.
+ * counted in its row. A row's latencies are kept compact: a map of the buckets it used (not a
+ * 180 KB typed array), at 2 significant digits (HdrHistogram's layout with 256 sub-buckets:
+ * within 1/128 of the value, exact up to 255 us), so a row holds a few hundred entries and
+ * never more than about 3,300 whatever the run's length. The run's own histogram keeps 3 digits.
  */
+
+/** The 2-digit bucket of a value (us, an integer): 0-255 one per us, then 128 steps per doubling. */
+function coarseIndex(v: number): number {
+  const bucket = v < 256 ? 0 : 24 - Math.clz32(v);
+  return (bucket << 7) + (v >>> bucket);
+}
+
+/** The highest value of 2-digit bucket c (hdr's highestEquivalentValue, as a percentile reports it). */
+function coarseHighest(c: number): number {
+  const bucket = (c >> 7) - 1;
+  if (bucket <= 0) return c;
+  return ((c & 127) + 128) * 2 ** bucket + 2 ** bucket - 1;
+}
 
 interface Row {
   requests: number;
@@ -47,7 +62,7 @@ export class UrlRecorder {
     row.bytesIn += totalBytes;
     row.status.set(status, (row.status.get(status) ?? 0) + 1);
     const v = Math.min(HIGHEST_TRACKABLE_US, Math.max(1, latencyUs));
-    const at = indexOf(v);
+    const at = coarseIndex(v);
     row.latency.set(at, (row.latency.get(at) ?? 0) + 1);
     if (v < row.minNonZero) row.minNonZero = v;
     if (v > row.max) row.max = v;
@@ -64,7 +79,10 @@ export class UrlRecorder {
   /** The counts as a shard's report carries them. */
   counts(): UrlCounts {
     const rows = this.#rows.map((r, i): UrlCountsRow => {
-      const indexes = [...r.latency.keys()].sort((a, b) => a - b);
+      // Each 2-digit bucket as the 3-digit bucket of its highest value: the layout every
+      // histogram of a report has, so rows merge and summarize as the run's do.
+      const coarse = [...r.latency.keys()].sort((a, b) => a - b);
+      const indexes = coarse.map((c) => indexOf(Math.min(coarseHighest(c), HIGHEST_TRACKABLE_US)));
       return {
         request: this.#plan.rows[i]!,
         requests: r.requests,
@@ -73,7 +91,7 @@ export class UrlRecorder {
         bytesIn: r.bytesIn,
         latency: {
           indexes,
-          counts: indexes.map((at) => r.latency.get(at)!),
+          counts: coarse.map((c) => r.latency.get(c)!),
           minNonZero: r.minNonZero === Infinity ? null : r.minNonZero,
           max: r.max < 0 ? null : r.max,
         },
@@ -87,16 +105,23 @@ export class UrlRecorder {
 export function urlTable(counts: UrlCounts): UrlTable {
   const scratch = new ValueRecorder();
   const rows = counts.rows.map((r) => {
-    scratch.addBuckets(r.latency);
+    const max = r.latency.max;
+    // A bucket stands at its highest value, which may lie above the row's exact max: the
+    // recorder reads up to the top, and the percentiles are capped at that max after.
+    scratch.addBuckets({ ...r.latency, max: max === null ? null : HIGHEST_TRACKABLE_US });
     const s = recordedStats(scratch, [50, 99]);
     scratch.clear();
+    const capped = (ms: number) => Math.min(ms, max! / 1000);
     return {
       request: r.request,
       requests: r.requests,
       statusCodes: r.statusCodes,
       errors: r.errors,
       bytesIn: r.bytesIn,
-      latency: s === null ? null : { p50: s.percentiles['50']!, p99: s.percentiles['99']!, max: s.max },
+      latency:
+        s === null || max === null
+          ? null
+          : { p50: capped(s.percentiles['50']!), p99: capped(s.percentiles['99']!), max: max / 1000 },
     };
   });
   return { rows, folded: counts.folded };

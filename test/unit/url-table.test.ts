@@ -1,3 +1,4 @@
+import * as hdr from 'hdr-histogram-js';
 import { describe, expect, it } from 'vitest';
 import { REPORT_PERCENTILES } from '../../shared/model/defaults.ts';
 import { runResultSchema } from '../../shared/model/result.ts';
@@ -61,6 +62,28 @@ describe('the rows of a list (urlRowPlan)', () => {
   });
 });
 
+describe("a row's latency buckets", () => {
+  it('stay few however the latencies spread: at most about 3,300 from 1 us to an hour, exact below 256 us', () => {
+    const r = new UrlRecorder([get('/a')]);
+    for (let k = 0; k < 200_000; k++)
+      r.response(0, 200, Math.round(Math.exp((k / 200_000) * Math.log(3.6e9))), 1);
+    r.response(0, 200, 3.6e9, 1);
+    const buckets = r.counts().rows[0]!.latency;
+    expect(buckets.counts.reduce((a, n) => a + n, 0)).toBe(200_001);
+    expect(buckets.indexes.length).toBeGreaterThan(3000);
+    expect(buckets.indexes.length).toBeLessThan(3300);
+    expect(buckets.max).toBe(3.6e9);
+    const low = new UrlRecorder([get('/a')]);
+    for (let v = 1; v < 256; v++) low.response(0, 200, v, 1);
+    expect(urlTable(low.counts()).rows[0]!.latency).toEqual({ p50: 0.128, p99: 0.253, max: 0.255 });
+    // A bucket's highest value above the row's max (1,000-1,003 us holds 1,000 and 1,001): capped at the max.
+    const top = new UrlRecorder([get('/a')]);
+    top.response(0, 200, 1000, 1);
+    top.response(0, 200, 1001, 1);
+    expect(urlTable(top.counts()).rows[0]!.latency).toEqual({ p50: 1.001, p99: 1.001, max: 1.001 });
+  });
+});
+
 describe('per-URL counts merged across workers and machines', () => {
   const values = latencyValues(6000, 7);
 
@@ -72,16 +95,26 @@ describe('per-URL counts merged across workers and machines', () => {
     const one = recorded(values).counts();
     expect(merged).toEqual(one);
     const table = urlTable(merged!);
-    // Each row's percentiles are those of one HdrHistogram of its values, not an average of the workers'.
+    // Each row's percentiles are those of one HdrHistogram of its values at 2 significant
+    // digits (the rows' compact layout), not an average of the workers'; its max is exact.
     const aValues = values.filter((_, k) => k % 97 !== 0 && (k % 5 === 0 || k % 5 === 2));
-    const h = newHistogram();
-    for (const v of aValues) h.recordValue(v);
-    const stats = latencyStats(h, REPORT_PERCENTILES)!;
-    expect(table.rows[0]!.latency).toEqual({
-      p50: stats.percentiles['50'],
-      p99: stats.percentiles['99'],
-      max: stats.max,
+    const h = hdr.build({
+      lowestDiscernibleValue: 1,
+      highestTrackableValue: 3_600_000_000,
+      numberOfSignificantValueDigits: 2,
     });
+    for (const v of aValues) h.recordValue(v);
+    const max = Math.max(...aValues);
+    expect(table.rows[0]!.latency).toEqual({
+      p50: Math.min(h.getValueAtPercentile(50), max) / 1000,
+      p99: Math.min(h.getValueAtPercentile(99), max) / 1000,
+      max: max / 1000,
+    });
+    // Within 1/128 of the 3-digit figure the run's own histogram gives.
+    const fine = newHistogram();
+    for (const v of aValues) fine.recordValue(v);
+    const p99 = latencyStats(fine, REPORT_PERCENTILES)!.percentiles['99']!;
+    expect(Math.abs(table.rows[0]!.latency!.p99 - p99) / p99).toBeLessThan(1 / 128);
     expect(table.rows[0]!.requests).toBe(values.filter((_, k) => k % 5 === 0 || k % 5 === 2).length);
     // The rows add up to what the workers finished; errors and statuses by row.
     expect(table.rows.reduce((a, r) => a + r.requests, 0)).toBe(6000);
