@@ -3,7 +3,7 @@ import type { LatencyStats } from '../../shared/model/result.ts';
 import type { BucketCounts } from '../../shared/shards/merge.ts';
 
 /** Latencies are recorded in microseconds, 3 significant digits, up to one hour. */
-const HIGHEST_TRACKABLE_US = 3_600_000_000;
+export const HIGHEST_TRACKABLE_US = 3_600_000_000;
 
 export type Histogram = hdr.Histogram;
 
@@ -35,7 +35,7 @@ const BUCKETS = 22;
 const COUNTS_LENGTH = (BUCKETS + 1) * SUB_BUCKET_HALF_COUNT;
 
 /** The counts index hdr-histogram-js gives value (an integer, 0 to HIGHEST_TRACKABLE_US). */
-function indexOf(value: number): number {
+export function indexOf(value: number): number {
   // Bucket: how many doublings above the first bucket's 0-2047 range; clz32 reads value as unsigned.
   const bucket = value < 2 * SUB_BUCKET_HALF_COUNT ? 0 : 21 - Math.clz32(value);
   return (bucket << SUB_BUCKET_HALF_MAGNITUDE) + (value >>> bucket);

@@ -47,5 +47,6 @@ export function recorderReport(recorder: Recorder, outcome: RunnerOutcome): Shar
     attackSeconds: outcome.attackSeconds,
     waitSeconds: outcome.waitSeconds,
     warnings: outcome.warnings,
+    ...(parts?.urls ? { urls: parts.urls } : {}),
   };
 }

@@ -288,6 +288,7 @@ export function runResult(id: RunIdentity, totals: RunTotals, facts: ResultFacts
     warnings,
     samples,
     ...(outcome?.stages ? { stages: outcome.stages } : {}),
+    ...(outcome?.urls ? { urls: outcome.urls } : {}),
   };
 }
 

@@ -10,7 +10,8 @@ import type {
 } from '../../shared/model/result.ts';
 import type { Placement } from '../../shared/shards/plan.ts';
 import type { SendSequence } from '../../shared/model/request-list.ts';
-import type { BucketCounts, PhaseBuckets, StageCounts } from '../../shared/shards/merge.ts';
+import type { UrlTable } from '../../shared/model/url-table.ts';
+import type { BucketCounts, PhaseBuckets, StageCounts, UrlCounts } from '../../shared/shards/merge.ts';
 import type { Recorder } from './recorder.ts';
 
 /** Everything a worker needs to run one target; plain data (structured-clone safe). */
@@ -61,6 +62,8 @@ export interface RunnerOutcome {
   phases: Partial<Record<Phase, PhaseStats>> | null;
   /** A staged load's figures, one row per stage; null for a fixed level. */
   stages: StageResult[] | null;
+  /** A target with a list: the per-URL table, from every shard's counts; absent or null without one. */
+  urls?: UrlTable | null;
   warnings: Warning[];
   /**
    * performance.now() when the load ended: the last request finished or was abandoned, before
@@ -73,6 +76,8 @@ export interface RunnerOutcome {
     phases: PhaseBuckets | null;
     corrected: BucketCounts | null;
     stages: StageCounts[] | null;
+    /** A target with a list: its per-URL counts; null without one. */
+    urls?: UrlCounts | null;
   };
 }
 

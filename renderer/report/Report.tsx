@@ -16,6 +16,7 @@ import { ServerResourcesReport } from './ServerResourcesReport.tsx';
 import { failureSummary } from './reportModel.ts';
 import { ShardsTable } from './ShardsTable.tsx';
 import { StagesTable } from './StagesTable.tsx';
+import { UrlsTable } from './UrlsTable.tsx';
 import { SummaryCards } from './SummaryCards.tsx';
 import { VerdictBanner } from './VerdictBanner.tsx';
 import { Warnings } from './Warnings.tsx';
@@ -74,6 +75,7 @@ export const ReportDetails = memo(function ReportDetails({ results, shown }: Rep
       <Warnings result={result} />
       <ShardsTable result={result} />
       <StagesTable result={result} />
+      <UrlsTable result={result} />
       {result.latency && (
         <div className="report-grid">
           <LatencyPercentileTable percentiles={result.latency.percentiles} />

@@ -1,6 +1,7 @@
 /**
  * A table the shared formatters lay out (head and rows of text, as the CLI and the HTML report
- * print them): the first column heads its row, columns from `numericFrom` on are numbers.
+ * print them): the first column heads its row; columns from `numericFrom` on are numbers, or
+ * those it names.
  */
 export function RowTable({
   head,
@@ -11,12 +12,13 @@ export function RowTable({
 }: {
   head: readonly string[];
   rows: readonly (readonly string[])[];
-  numericFrom: number;
+  numericFrom: number | ((column: number) => boolean);
   testId: string;
   /** The data-* attributes of row r ({ 'data-stage': 1 }), for tests and styles. */
   rowData: (r: number) => Record<`data-${string}`, string | number>;
 }) {
-  const num = (i: number) => (i >= numericFrom ? 'num' : undefined);
+  const isNumeric = typeof numericFrom === 'number' ? (i: number) => i >= numericFrom : numericFrom;
+  const num = (i: number) => (isNumeric(i) ? 'num' : undefined);
   return (
     <table className="table" data-testid={testId}>
       <thead>

@@ -1,6 +1,7 @@
 /**
  * A run's export bundle: the results as JSON, the summary, time-series and percentile CSVs
- * (server resources when a server was watched, stages when the load was staged), the HTML
+ * (server resources when a server was watched, stages when the load was staged, URLs when a
+ * target held a list), the HTML
  * report, and the run in every text layout (ours, ab, vegeta, http_load, JMeter). Pure.
  */
 import type { ReportLayout } from '../comparison/report-settings.ts';
@@ -9,6 +10,7 @@ import { runHtmlReport } from '../format/html-report.ts';
 import { labelResults, type LabelledResult } from '../format/labels.ts';
 import { formatRunsReport } from '../format/report.ts';
 import { stagesCsv } from '../format/stages.ts';
+import { urlsCsv } from '../format/urls.ts';
 import { fileSlug } from '../model/file-name.ts';
 import type { RunResult } from '../model/result.ts';
 import {
@@ -38,8 +40,8 @@ export function runJson(results: readonly RunResult[]): string {
 
 /**
  * The CSV files of a set of labelled runs: one row per run (summary), per sample (time
- * series), per server reading (only when a server was watched) and per stage (only when a
- * load was staged); the percentile table when asked. A comparison's and a capacity search's
+ * series), per server reading (only when a server was watched), per stage (only when a
+ * load was staged) and per URL (only when a target held a list); the percentile table when asked. A comparison's and a capacity search's
  * runs get the same files.
  */
 export function resultCsvParts(labelled: readonly LabelledResult[], percentiles: boolean): ExportPart[] {
@@ -52,6 +54,7 @@ export function resultCsvParts(labelled: readonly LabelledResult[], percentiles:
       ? [csvPart('resources', 'Server resources CSV', () => resourcesCsv(labelled))]
       : []),
     ...(results.some((r) => r.stages) ? [csvPart('stages', 'Stages CSV', () => stagesCsv(labelled))] : []),
+    ...(results.some((r) => r.urls) ? [csvPart('urls', 'URLs CSV', () => urlsCsv(labelled))] : []),
   ];
 }
 

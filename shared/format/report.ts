@@ -10,6 +10,7 @@ import { formatAbReport } from './ab.ts';
 import { generatorCpuText, sendLatenessText } from './generator-text.ts';
 import { formatServerResources } from './resources-text.ts';
 import { stagesReportText } from './stages.ts';
+import { urlsReportText } from './urls.ts';
 import { shardsReportText } from './shards.ts';
 import { formatHttpLoadReport } from './http-load.ts';
 import { formatJmeterReport } from './jmeter.ts';
@@ -73,6 +74,7 @@ export function formatTextReport(r: RunResult, index = 0, count = 1): string {
   const parts = [heading(r, index, count).join('\n') + '\n', formatVegetaReport(r), formatAbReport(r)];
   if (r.shards) parts.push(shardsReportText(r));
   if (r.stages) parts.push(stagesReportText(r));
+  if (r.urls) parts.push(urlsReportText(r));
   if (r.serverResources) parts.push(formatServerResources(r.serverResources));
   if (r.thresholds.length > 0) {
     parts.push(
@@ -91,7 +93,8 @@ export function formatTextReport(r: RunResult, index = 0, count = 1): string {
  */
 export function formatRunReport(r: RunResult, layout: ReportLayout, index = 0, count = 1): string {
   if (layout === 'text') return formatTextReport(r, index, count);
-  const body = TOOL_LAYOUTS[layout](r);
+  // The tool's own lines stay as it prints them; a list's per-URL table follows them.
+  const body = TOOL_LAYOUTS[layout](r) + (r.urls ? `\n${urlsReportText(r)}` : '');
   return `${body}\n${formatVerdictLines(runVerdict(r)).join('\n')}\n`;
 }
 

@@ -172,6 +172,11 @@ export const LIMITS = {
   /** The origins (scheme, host, port) one list may reach: each gets a connection pool per slot. */
   listOrigins: { max: 16 },
   targetsFileBytes: { max: 8 * 1024 * 1024 },
+  /**
+   * Rows of a run's per-URL table: a list with more distinct METHOD URLs counts the rest in one
+   * "every other" row, so a worker's per-URL counts stay bounded (a row's latency buckets are sparse).
+   */
+  urlRows: { max: 1000 },
   /** The seed of a random request order (http_load's -seed): an unsigned 32-bit number. */
   seed: { min: 0, max: 2 ** 32 - 1 },
   /** A unix socket path: Linux's sun_path holds 107 bytes and a NUL. */

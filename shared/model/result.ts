@@ -3,6 +3,7 @@ import { LIMITS } from './defaults.ts';
 import { serverResourcesSchema } from '../resources/resources.ts';
 import { loadSchema, runOptionsSchema, targetSchema, thresholdSchema } from './scenario.ts';
 import { shardFactsSchema, shardRowSchema } from '../shards/facts.ts';
+import { urlTableSchema } from './url-table.ts';
 import {
   byteCountsSchema,
   errorEntrySchema,
@@ -290,6 +291,8 @@ export const runResultSchema = z.strictObject({
   serverResources: serverResourcesSchema.optional(),
   /** A staged load's figures, one row per stage (load.stages); absent for a fixed level. */
   stages: z.array(stageResultSchema).max(LIMITS.stages.max).optional(),
+  /** A target with a list of requests: one row per METHOD URL (shared/model/url-table.ts); absent without a list. */
+  urls: urlTableSchema.optional(),
   /** A shard's result (`trebuchet run --shard`): its place, clock and mergeable figures; absent otherwise. */
   shard: shardFactsSchema.optional(),
   /** A merged result (`trebuchet merge`): one row per shard it was merged from; absent otherwise. */

@@ -11,6 +11,7 @@ import {
   type ErrorEntry,
   type ErrorKind,
 } from '../model/result-parts.ts';
+import { urlRowKey, urlRowRequestSchema } from '../model/url-table.ts';
 
 /**
  * What a shard (one engine worker now, one machine later) reports, and how reports of
@@ -231,6 +232,68 @@ export function mergeStageCounts(parts: readonly (readonly StageCounts[])[]): St
   });
 }
 
+/*
+ * A shard's per-URL counts (shared/model/url-table.ts gives the rows): counts and each row's
+ * latency as buckets, so the rows of several workers or machines add up exactly, histograms
+ * merged rather than percentiles averaged.
+ */
+export const urlCountsRowSchema = z.strictObject({
+  request: urlRowRequestSchema,
+  requests: count,
+  statusCodes: z.record(z.string(), count),
+  errors: z.partialRecord(errorKindSchema, count),
+  bytesIn: count,
+  /** The row's response latencies (us) in HdrHistogram's buckets. */
+  latency: bucketCountsSchema,
+});
+export type UrlCountsRow = z.infer<typeof urlCountsRowSchema>;
+
+export const urlCountsSchema = z.strictObject({
+  rows: z.array(urlCountsRowSchema).max(LIMITS.urlRows.max),
+  folded: count,
+});
+export type UrlCounts = z.infer<typeof urlCountsSchema>;
+
+function addInto(into: Record<string, number>, from: Record<string, number | undefined>): void {
+  for (const [k, n] of Object.entries(from)) into[k] = (into[k] ?? 0) + (n ?? 0);
+}
+
+/**
+ * Several shards' per-URL counts as one's: rows of the same METHOD URL added (in order of
+ * first appearance, the "every other" row last), latency buckets added. Null when no part has any.
+ */
+export function mergeUrlCounts(parts: readonly (UrlCounts | null | undefined)[]): UrlCounts | null {
+  const known = parts.filter((p): p is UrlCounts => p !== null && p !== undefined);
+  if (known.length === 0) return null;
+  if (known.length === 1) return known[0]!;
+  const byKey = new Map<string, { row: UrlCountsRow; latencies: UrlCountsRow['latency'][] }>();
+  for (const part of known) {
+    for (const r of part.rows) {
+      const key = urlRowKey(r.request);
+      const seen = byKey.get(key);
+      if (seen === undefined) {
+        byKey.set(key, {
+          row: { ...r, statusCodes: { ...r.statusCodes }, errors: { ...r.errors } },
+          latencies: [r.latency],
+        });
+        continue;
+      }
+      seen.row.requests += r.requests;
+      seen.row.bytesIn += r.bytesIn;
+      addInto(seen.row.statusCodes, r.statusCodes);
+      addInto(seen.row.errors, r.errors);
+      seen.latencies.push(r.latency);
+    }
+  }
+  const rows = [...byKey.values()].map(({ row, latencies }) => ({
+    ...row,
+    latency: mergeBuckets(latencies),
+  }));
+  const other = rows.findIndex((r) => r.request === null);
+  if (other >= 0) rows.push(...rows.splice(other, 1));
+  return { rows, folded: Math.max(...known.map((p) => p.folded)) };
+}
+
 /**
  * What a shard hands back at the end of its run: its counts, its latency histogram
  * (HdrHistogram, compressed and base64-encoded, as in a result; null without a measured
@@ -260,5 +323,7 @@ export const shardReportSchema = z.strictObject({
   attackSeconds: z.number().nonnegative().nullable(),
   waitSeconds: z.number().nonnegative().nullable(),
   warnings: z.array(warningSchema),
+  /** A target with a list: its per-URL counts (shared/shards/url-counts.ts); absent without a list. */
+  urls: urlCountsSchema.optional(),
 });
 export type ShardReport = z.infer<typeof shardReportSchema>;

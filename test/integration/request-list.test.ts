@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runResultSchema } from '../../shared/model/result.ts';
+import { runResultSchema, type RunResult } from '../../shared/model/result.ts';
 import { endAfterAll } from '../helpers/cleanup.ts';
 import { runCli } from '../helpers/cli.ts';
 import { oneTarget, runTarget } from '../helpers/engine.ts';
@@ -21,6 +21,7 @@ let dir: string;
 let nginx: NginxServer;
 let accessLog: string;
 const PATHS = ['/a.html', '/b.css', '/img.bin', '/api.json'];
+const SIZES = { '/a.html': 100, '/b.css': 1024, '/img.bin': 60 * 1024, '/api.json': 11 };
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'trebuchet-list-'));
@@ -50,6 +51,36 @@ function logCounts(from: number): { counts: Record<string, number>; lines: numbe
   return { counts, lines: lines.length };
 }
 
+/**
+ * The result's per-URL table against nginx's log: each path's requests as logged less the
+ * pre-flight's one, all 200s; the rows add up to the run's totals; each row's bytes are its
+ * own size (the bodies differ), its latency figures ordered.
+ */
+function expectTableMatchesLog(result: RunResult, logged: Record<string, number>): void {
+  const table = result.urls!;
+  expect(table.folded).toBe(0);
+  const byPath = Object.fromEntries(table.rows.map((r) => [new URL(r.request!.url).pathname, r]));
+  expect(Object.keys(byPath).sort()).toEqual([...PATHS].sort());
+  for (const p of PATHS) {
+    expect(byPath[p]!.requests, p).toBe(logged[p]! - 1);
+    expect(byPath[p]!.statusCodes, p).toEqual({ 200: logged[p]! - 1 });
+    expect(byPath[p]!.errors, p).toEqual({});
+    const l = byPath[p]!.latency!;
+    expect(l.p50).toBeLessThanOrEqual(l.p99);
+    expect(l.p99).toBeLessThanOrEqual(l.max);
+  }
+  const sum = (f: (r: (typeof table.rows)[number]) => number) => table.rows.reduce((a, r) => a + f(r), 0);
+  expect(sum((r) => r.requests)).toBe(result.requests.total);
+  expect(sum((r) => r.bytesIn)).toBe(result.bytes.inTotal);
+  expect(Math.max(...table.rows.map((r) => r.latency!.max))).toBe(result.latency!.max);
+  // Per response: its file's size and nginx's head (about 240 bytes, a few more or less by type and length).
+  for (const [p, size] of Object.entries(SIZES)) {
+    const head = byPath[p]!.bytesIn / byPath[p]!.requests - size;
+    expect(head, p).toBeGreaterThan(150);
+    expect(head, p).toBeLessThan(400);
+  }
+}
+
 const logLines = (): number => readFileSync(accessLog, 'utf8').trim().split('\n').filter(Boolean).length;
 
 describe('--targets against nginx', () => {
@@ -68,6 +99,8 @@ describe('--targets against nginx', () => {
     expect(result.generator.workers).toHaveLength(2);
     // The bytes are the list's: 1,000 of each body.
     expect(result.bytes.inBody).toBe(1000 * (100 + 1024 + 60 * 1024 + JSON.stringify({ ok: true }).length));
+    // The per-URL table, merged over the 2 workers, counts what nginx logged per path (less the pre-flight's).
+    expectTableMatchesLog(result, counts);
   });
 
   it('random order with a fixed seed gives the same counts twice, on 2 workers', async () => {
@@ -87,7 +120,9 @@ describe('--targets against nginx', () => {
       );
       expect(result.status).toBe('completed');
       expect(result.requests.responses).toBe(2000);
-      return logCounts(before).counts;
+      const { counts } = logCounts(before);
+      expectTableMatchesLog(result, counts);
+      return counts;
     };
     const a = await once();
     expect(await once()).toEqual(a);
@@ -95,6 +130,42 @@ describe('--targets against nginx', () => {
     // Drawn, not in turn: the counts are not the round-robin's 500 (+1) each.
     expect(Object.values(a)).not.toEqual([501, 501, 501, 501]);
     for (const p of PATHS) expect(a[p]).toBeGreaterThan(400);
+  });
+});
+
+describe("a list's per-URL errors", () => {
+  it('counts each failure in the row of the request that failed: a path whose connection is cut after the pre-flight', async () => {
+    let flaky = 0;
+    const server = http.createServer((req, res) => {
+      if (req.url === '/flaky' && flaky++ > 0) {
+        req.socket.destroy();
+        return;
+      }
+      res.end('ok');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    endAll(server);
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { result } = await runTarget(
+      oneTarget(`${base}/ok`, {
+        load: { model: 'closed', connections: 2, limit: { kind: 'requests', count: 40 } },
+        target: { monitor: { kind: 'off' }, requests: [{ url: `${base}/ok` }, { url: `${base}/flaky` }] },
+      }),
+    );
+    const [ok, cut] = result.urls!.rows;
+    expect(ok).toMatchObject({
+      request: { url: `${base}/ok` },
+      requests: 20,
+      statusCodes: { 200: 20 },
+      errors: {},
+    });
+    expect(cut!.request!.url).toBe(`${base}/flaky`);
+    expect(cut!.statusCodes).toEqual({});
+    expect(cut!.latency).toBeNull();
+    // Every failure of the run is the cut path's, by the kinds the run's Error Set names.
+    expect(Object.values(cut!.errors).reduce((a, n) => a + n, 0)).toBe(result.requests.errors);
+    expect(cut!.errors).toEqual(Object.fromEntries(result.errors.map((e) => [e.kind, e.count])));
+    expect(cut!.requests).toBe(20);
   });
 });
 
@@ -169,5 +240,8 @@ describe.each([
     expect(new Set(posts.map((s) => `${s.method} ${s.test} ${s.run} ${s.body}`))).toEqual(
       new Set(['POST two 7 {"thing":1}']),
     );
+    // The report's per-URL table: each request's 20, the clients having named each one's entry.
+    expect(r.stdout).toMatch(/^ {2}GET \/get\?x=1 +20 +[\d.,]+ +200 ×20 +0 /m);
+    expect(r.stdout).toMatch(/^ {2}POST \/post +20 +[\d.,]+ +200 ×20 +0 /m);
   });
 });

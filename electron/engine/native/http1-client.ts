@@ -276,6 +276,7 @@ export class Http1Client implements Client {
       now,
       parser.server,
       this.writtenAt[i]!,
+      this.which === null ? -1 : this.which[i]!,
     );
     if (wantsServer) parser.captureServer = state.wantsDocument;
     if (state.measuring) {
@@ -378,10 +379,11 @@ export class Http1Client implements Client {
     if (n === 0) return;
     const depth = this.cfg.depth;
     for (let k = 0; k < n; k++) {
-      this.head = this.head + 1 === depth ? 0 : this.head + 1;
+      const i = this.head;
+      this.head = i + 1 === depth ? 0 : i + 1;
       this.count--;
       if (this.written > 0) this.written--;
-      this.cfg.state.failed(f, now);
+      this.cfg.state.failed(f, now, this.which === null ? -1 : this.which[i]!);
     }
     this.owner.onFree(this);
     if (

@@ -106,7 +106,7 @@ export class Http2Client implements Client {
       if (now - ex.startAt <= limit) continue;
       this.active.delete(ex);
       conn.session.cancel(ex);
-      this.cfg.state.failed(f, now);
+      this.cfg.state.failed(f, now, ex.request?.index);
       expired++;
     }
     let waitedOut = false;
@@ -115,7 +115,7 @@ export class Http2Client implements Client {
       if (now - ex.startAt <= limit) continue;
       this.queue.splice(i, 1);
       ex.ended = true;
-      this.cfg.state.failed(f, now);
+      this.cfg.state.failed(f, now, ex.request?.index);
       expired++;
       waitedOut = true;
     }
@@ -243,7 +243,7 @@ export class Http2Client implements Client {
       return;
     }
     ex.ended = true;
-    this.cfg.state.failed(failure, now);
+    this.cfg.state.failed(failure, now, ex.request?.index);
     this.owner.onFree(this);
   }
 
@@ -277,6 +277,7 @@ export class Http2Client implements Client {
         now,
         ex.server,
         ex.writtenAt,
+        ex.request?.index,
       );
       if (state.measuring) {
         const t = conn.timing;
@@ -315,7 +316,7 @@ export class Http2Client implements Client {
         this.closeIfIdle(conn);
         return;
       }
-      this.cfg.state.failed(streamReset(code), performance.now());
+      this.cfg.state.failed(streamReset(code), performance.now(), ex.request?.index);
       this.closeIfIdle(conn);
       this.owner.onFree(this);
     },
@@ -324,7 +325,7 @@ export class Http2Client implements Client {
       const conn = this.active.get(ex);
       if (conn === undefined) return;
       this.active.delete(ex);
-      this.cfg.state.failed({ kind: 'protocol', message }, performance.now());
+      this.cfg.state.failed({ kind: 'protocol', message }, performance.now(), ex.request?.index);
       this.closeIfIdle(conn);
       this.owner.onFree(this);
     },
@@ -376,10 +377,8 @@ export class Http2Client implements Client {
           continue;
         }
         ex.ended = true;
-        this.cfg.state.failed(
-          err ? classifyError(err) : cutOff(conn.goawayLastStreamId, conn.goawayCode),
-          now,
-        );
+        const f = err ? classifyError(err) : cutOff(conn.goawayLastStreamId, conn.goawayCode);
+        this.cfg.state.failed(f, now, ex.request?.index);
         failed++;
       }
       if (failed > 0) this.owner.onFree(this);
@@ -391,7 +390,7 @@ export class Http2Client implements Client {
     const now = performance.now();
     for (const ex of this.queue.splice(0)) {
       ex.ended = true;
-      this.cfg.state.failed(f, now);
+      this.cfg.state.failed(f, now, ex.request?.index);
     }
     this.owner.onFree(this);
   }

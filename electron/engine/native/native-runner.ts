@@ -11,6 +11,7 @@ import { Http2Client, type Http2Config } from './http2-client.ts';
 import { OpenDriver, LATE_TOLERANCE_MS, MAX_OPENING, type OpenOutcome } from './open-driver.ts';
 import { fixedRateSchedule, stagedSchedule } from './open-schedule.ts';
 import { http1Request, http2Request, notSentWarnings, type NotSent } from './request-bytes.ts';
+import { UrlRecorder } from '../url-recorder.ts';
 import { RequestLedger, type Client, type ClientOwner } from './run-state.ts';
 import { RequestChooser, runRequests, specOfRequest } from '../request-list.ts';
 import { originGroups } from '../../../shared/model/request-list.ts';
@@ -46,6 +47,7 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
     corrected: load.model === 'closed' && load.rate !== null,
     timeoutMs: options.timeoutMs,
     ...(load.stages ? { stages: new StageHistograms(load.stages, load.model) } : {}),
+    ...(spec.target.requests ? { urls: new UrlRecorder(spec.target.requests) } : {}),
   });
   const alpn = h2 ? ['h2'] : ['http/1.1'];
   // Open model: one request per HTTP/1.1 connection (the pool grows instead); HTTP/2 sessions
@@ -140,6 +142,7 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
       phases: state.phases.buckets(),
       corrected: state.correctedBuckets(),
       stages: state.stages?.counts() ?? null,
+      urls: state.urls?.counts() ?? null,
     }),
     stages: state.stages?.results() ?? null,
     warnings,

@@ -6,6 +6,7 @@ import type { BucketCounts } from '../../../shared/shards/merge.ts';
 import { recordedStats, ValueRecorder } from '../histogram.ts';
 import { PhaseHistograms } from './phases.ts';
 import type { StageHistograms } from './stage-histograms.ts';
+import type { UrlRecorder } from '../url-recorder.ts';
 
 /** What a load driver hands out to clients and hears back from them. */
 export interface Client {
@@ -61,13 +62,22 @@ export class RequestLedger {
   private documentNoted = false;
   /** A staged load's per-stage figures (the driver starts their clock); null for a fixed level. */
   readonly stages: StageHistograms | null;
+  /** A target with a list: its per-URL counts (the clients name each request's list entry); null otherwise. */
+  readonly urls: UrlRecorder | null;
 
   constructor(
     recorder: Recorder,
-    opts: { clock: LatencyClock; corrected: boolean; timeoutMs: number; stages?: StageHistograms },
+    opts: {
+      clock: LatencyClock;
+      corrected: boolean;
+      timeoutMs: number;
+      stages?: StageHistograms;
+      urls?: UrlRecorder;
+    },
   ) {
     this.recorder = recorder;
     this.stages = opts.stages ?? null;
+    this.urls = opts.urls ?? null;
     this.clock = opts.clock;
     this.corrected = opts.corrected ? new ValueRecorder() : null;
     this.timeoutMs = opts.timeoutMs;
@@ -104,12 +114,16 @@ export class RequestLedger {
     server: string | null,
     /** When the request's bytes went out (after its connection opened): when the server got it. */
     writtenAt: number,
+    /** The list entry the request carried (index into the target's requests); -1 without a list. */
+    request = -1,
   ): void {
     this.recorder.inFlight--;
     this.lastDoneAt = doneAt;
     const from = this.clock === 'intended' ? intendedAt : startAt;
     const latencyUs = Math.round((doneAt - from) * 1000);
     this.recorder.response(status, latencyUs, bodyBytes, totalBytes);
+    if (this.urls !== null && request >= 0 && this.recorder.measuring)
+      this.urls.response(request, status, latencyUs, totalBytes);
     this.stages?.response(status, latencyUs, writtenAt);
     if (this.corrected !== null && this.recorder.measuring)
       this.corrected.record(Math.max(1, Math.round((doneAt - intendedAt) * 1000)));
@@ -129,12 +143,13 @@ export class RequestLedger {
     return this.corrected === null ? null : this.corrected.buckets();
   }
 
-  /** A request failed without a response. */
-  failed(f: ClassifiedError, doneAt: number): void {
+  /** A request failed without a response; `request` as in response(). */
+  failed(f: ClassifiedError, doneAt: number, request = -1): void {
     this.recorder.inFlight--;
     this.lastDoneAt = doneAt;
     if (f.limit !== undefined) this.limitHits.set(f.limit, (this.limitHits.get(f.limit) ?? 0) + 1);
     this.recorder.error(f.kind, f.message);
+    if (this.urls !== null && request >= 0 && this.recorder.measuring) this.urls.failed(request, f.kind);
     this.stages?.failed(doneAt);
   }
 }

@@ -16,6 +16,7 @@ import {
   mergeCounts,
   mergePhases,
   mergeStageCounts,
+  mergeUrlCounts,
   type BucketCounts,
   type ShardReport,
 } from '../../../shared/shards/merge.ts';
@@ -29,6 +30,7 @@ import {
   type Histogram,
 } from '../histogram.ts';
 import type { CpuAccount } from '../cpu.ts';
+import { urlTable } from '../url-recorder.ts';
 import type { ClassifiedError } from '../errors.ts';
 import { PhaseHistograms } from '../native/phases.ts';
 import { stageResults } from '../native/stage-histograms.ts';
@@ -155,6 +157,7 @@ export function mergedOutcome(
   const phases = mergePhases(reports.flatMap((r) => (r.phases ? [r.phases] : [])));
   const corrected = reports.flatMap((r) => (r.corrected ? [r.corrected] : []));
   const open = spec.load.model === 'open';
+  const urls = mergeUrlCounts(reports.map((r) => r.urls));
   return {
     // The coordinator closed the final window already: no end left to say.
     loadEndedAt: null,
@@ -168,6 +171,7 @@ export function mergedOutcome(
       corrected.length > 0 ? recordedStats(recorderOf(mergeBuckets(corrected)), REPORT_PERCENTILES) : null,
     phases: phases === null ? null : PhaseHistograms.fromBuckets(phases).stats(),
     stages: spec.load.stages ? mergedStages(reports, spec.load.stages, spec.load.model) : null,
+    urls: urls === null ? null : urlTable(urls),
     warnings: mergedWarnings(reports, part),
   };
 }
@@ -228,6 +232,7 @@ export function mergeReports(reports: readonly ShardReport[]): ShardReport {
   const histogram = mergeHistograms(encoded);
   const ranges = reports.flatMap((r) => (r.latencyRange ? [r.latencyRange] : []));
   const corrected = reports.flatMap((r) => (r.corrected ? [r.corrected] : []));
+  const urls = mergeUrlCounts(reports.map((r) => r.urls));
   return {
     counts: mergeCounts(reports.map((r) => r.counts)),
     histogram: histogram.totalCount > 0 ? encodeHistogram(histogram) : null,
@@ -248,6 +253,7 @@ export function mergeReports(reports: readonly ShardReport[]): ShardReport {
     attackSeconds: maxOf(reports.map((r) => r.attackSeconds)),
     waitSeconds: maxOf(reports.map((r) => r.waitSeconds)),
     warnings: mergedWarnings(reports),
+    ...(urls === null ? {} : { urls }),
   };
 }
 

@@ -20,6 +20,7 @@ import { formatCount, formatGrouped, formatPercent } from '../units.ts';
 import { esc } from './escape.ts';
 import { originText } from '../labels.ts';
 import { connectionsChart, stagesTable, targetPoints } from './stages-section.ts';
+import { urlsTable } from './urls-section.ts';
 import { shardsTable } from './shards-section.ts';
 import { serverCharts, serverResourcesSection } from './resources-section.ts';
 import { LATENCY_SERIES, THROUGHPUT_SERIES } from '../series.ts';
@@ -146,7 +147,7 @@ function charts(r: RunResult, id: string): string {
 }
 
 function tables(r: RunResult, id: string): string {
-  const out: string[] = [shardsTable(r, id), stagesTable(r, id)];
+  const out: string[] = [shardsTable(r, id), stagesTable(r, id), urlsTable(r, id)];
   if (r.latency) {
     const rows = REPORT_PERCENTILES.flatMap((p) => {
       const v = r.latency!.percentiles[String(p)];
