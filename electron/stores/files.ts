@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { loadCrypto } from '../engine/builtins.ts';
 
 /** Files may hold secret header values (when the user allowed plain text): owner-only. */
 export const PRIVATE_FILE_MODE = 0o600;
@@ -18,7 +18,7 @@ export const MAX_JSON_DEPTH = 64;
 const tempPathOf = (file: string): string =>
   path.join(
     path.dirname(file),
-    `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
+    `.${path.basename(file)}.${process.pid}.${loadCrypto().randomBytes(4).toString('hex')}.tmp`,
   );
 
 /**

@@ -1,0 +1,85 @@
+/**
+ * What `trebuchet run` loads before and around a plain run (issue 24: a start in a quarter of a
+ * CPU-second): the CLI's thread leaves out what only a distributed plan, a shard merge or an
+ * https target needs, and every thread takes hdr-histogram-js from its modules, not its index.
+ * Read from inside the processes (a preload records the built-ins and module files each thread
+ * loaded), not from CPU figures, which a loaded machine makes noisy.
+ */
+import { execFile } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_BIN } from '../helpers/cli.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'trebuchet-startup-'));
+const PRELOAD = join(dir, 'loads.mjs');
+// Each thread appends one line at its exit: which thread, its built-ins, the module files it resolved.
+writeFileSync(
+  PRELOAD,
+  `import module from 'node:module';
+import { appendFileSync } from 'node:fs';
+import { isMainThread } from 'node:worker_threads';
+const files = [];
+module.registerHooks({ resolve(spec, ctx, next) { const r = next(spec, ctx); files.push(r.url); return r; } });
+const write = () => appendFileSync(process.env.LOADS_FILE, JSON.stringify({ main: isMainThread, builtins: process.moduleLoadList, files }) + '\\n');
+process.on('exit', write);
+`,
+);
+
+let server: Server;
+let url = '';
+beforeAll(async () => {
+  server = createServer((_req, res) => res.end('ok'));
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+});
+afterAll(() => {
+  server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Loads {
+  main: boolean;
+  builtins: string[];
+  files: string[];
+}
+
+describe('what a plain run loads', () => {
+  it('the CLI thread: no node:crypto, child_process or tls, no shard merge or hdr-histogram-js; the engine thread: hdr without its log writer', async () => {
+    const loadsFile = join(dir, 'loads.jsonl');
+    // Not spawnSync: the server answers from this process's event loop.
+    const r = await promisify(execFile)(
+      process.execPath,
+      ['--import', pathToFileURL(PRELOAD).href, CLI_BIN, 'run', '-n', '1', '-q', url],
+      { encoding: 'utf8', timeout: 60_000, env: { ...process.env, LOADS_FILE: loadsFile } },
+    );
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/Status Codes\s+\[code:count\]\s+200:1/);
+    const threads = readFileSync(loadsFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Loads);
+    const main = threads.find((t) => t.main)!;
+    const engine = threads.filter((t) => !t.main);
+    expect(engine).toHaveLength(1);
+
+    for (const name of ['crypto', 'child_process', 'tls', 'zlib']) {
+      expect(main.builtins).not.toContain(`NativeModule ${name}`);
+    }
+    // The bundle's chunks are named for their first module: hdr-histogram-js's is encoding-*.js.
+    const chunk = (files: string[], name: string): string[] =>
+      files.filter((f) => new RegExp(`/${name}-[\\w-]+\\.js$`).test(f));
+    for (const name of ['histogram', 'encoding', 'merged-result', 'start']) {
+      expect(chunk(main.files, name)).toEqual([]);
+    }
+    // The engine thread records into hdr-histogram-js; its log reader and writer (an
+    // Intl.NumberFormat built at load) stay out.
+    expect(chunk(engine[0]!.files, 'encoding')).toHaveLength(1);
+    const engineCode = chunk(engine[0]!.files, 'encoding').map((f) => readFileSync(new URL(f), 'utf8'))[0]!;
+    expect(engineCode).not.toContain('HistogramLogWriter.js');
+  });
+});
