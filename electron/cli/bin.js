@@ -2,13 +2,15 @@
 // The `trebuchet` bin: an older Node is refused first with a sentence, not a stack trace
 // (node-check.js). Then it runs the CLI's bundle (bundle.ts: built from the sources, rebuilt
 // first whenever one of them changed; the sources themselves when it cannot be built). Node's
-// on-disk compile cache (OS temp dir) keeps each module's compiled code from the second start
-// on, so it is turned on before the CLI's modules load (hence the dynamic imports).
+// on-disk compile cache (the user's cache directory, compile-cache.js; the engine threads use
+// the same) keeps each module's compiled code from the second start on, so it is turned on
+// before the CLI's modules load (hence the dynamic imports).
 import module from 'node:module';
+import { compileCacheDir } from '../engine/compile-cache.js';
 import { exitIfNodeTooOld } from './node-check.js';
 
 exitIfNodeTooOld();
-module.enableCompileCache?.();
+module.enableCompileCache?.(compileCacheDir());
 const { cliEntry } = await import('./bundle.ts');
 /** @type {{ main: (argv: string[]) => Promise<number> }} */
 const { main } = await import((await cliEntry()).href);

@@ -29,8 +29,6 @@ import { CliInputError } from './values.ts';
 import { placementFor, type Placed } from './shard-flags.ts';
 import { placedTarget, startTarget } from '../jobs/target-run.ts';
 import { resultLine, tickLine } from '../../shared/shards/stream.ts';
-import { distributedStart, dryRunManifests } from '../distributed/start.ts';
-import { PlanFileError } from '../distributed/plan-file.ts';
 import { checkSplit } from './distributed-flags.ts';
 
 async function resolvePreset(request: PresetRequest, io: FileIo, stores: LazyStores): Promise<RunCommand> {
@@ -85,7 +83,11 @@ async function runScenario(
 ): Promise<number> {
   const { output, distributed } = command;
   const scenario = placed?.scenario ?? command.scenario;
+  // The distributed start (its backends, the merge and hdr-histogram-js) loads only for a plan:
+  // a plain run's start skips it (issue 24).
   if (distributed?.dryRun && distributed.kubernetes) {
+    const { dryRunManifests } = await import('../distributed/start.ts');
+    const { PlanFileError } = await import('../distributed/plan-file.ts');
     try {
       ctx.stdout.write(
         await dryRunManifests({ ...distributed, kubernetes: distributed.kubernetes }, scenario),
@@ -129,7 +131,11 @@ async function runScenario(
       scenario,
       { event: onEvent, interrupted: () => progress.finish() },
       { command: 'run', stopping: 'partial results follow' },
-      distributed ? distributedStart(distributed) : placed ? placedTarget(placed.placement) : startTarget,
+      distributed
+        ? (await import('../distributed/start.ts')).distributedStart(distributed)
+        : placed
+          ? placedTarget(placed.placement)
+          : startTarget,
     );
   } finally {
     progress.finish();

@@ -1,6 +1,5 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { WorkerOptions } from 'node:worker_threads';
+import { compileCacheDir } from './compile-cache.js';
 
 /**
  * The options of every engine worker thread (the engine worker and each shard's).
@@ -11,7 +10,8 @@ import type { WorkerOptions } from 'node:worker_threads';
  * the peak RSS under issue 9's 60 MB (docs/benchmarks.md, "Engine memory").
  *
  * Compile cache: every run starts fresh threads that load the engine's modules anew. Node's
- * on-disk compile cache (OS temp dir, keyed by each module's content) keeps their stripped
+ * on-disk compile cache (compile-cache.js: the user's cache directory, keyed by each module's
+ * content; a thread does not inherit the one its process turned on) keeps their stripped
  * TypeScript and compiled code from the second run on; set in the thread's environment it
  * covers the entry module too, so the thread never loads the TypeScript stripper (about
  * 100 ms of CPU per thread). A Node without it ignores the variable.
@@ -22,7 +22,7 @@ export function engineWorkerOptions(workerData: unknown): WorkerOptions {
     resourceLimits: { maxYoungGenerationSizeMb: 12 },
     env: {
       ...process.env,
-      NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(tmpdir(), 'node-compile-cache'),
+      NODE_COMPILE_CACHE: compileCacheDir(),
     },
   };
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -15,10 +14,14 @@ export const SHARED_FILE_MODE = 0o666;
  */
 export const MAX_JSON_DEPTH = 64;
 
+// Unique beside the file (the pid and 32 random bits), not secret: Math.random does, and a run
+// that writes its report does not load node:crypto for it (~15 ms at start).
 const tempPathOf = (file: string): string =>
   path.join(
     path.dirname(file),
-    `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
+    `.${path.basename(file)}.${process.pid}.${Math.floor(Math.random() * 2 ** 32)
+      .toString(16)
+      .padStart(8, '0')}.tmp`,
   );
 
 /**

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -38,6 +37,7 @@ import {
   unsealSecrets,
   type SecretCipher,
 } from './secrets.ts';
+import { loadCrypto } from '../engine/builtins.ts';
 
 /*
  * Layout of the history directory:
@@ -375,5 +375,5 @@ function newHistoryId(at: Date): string {
     .toISOString()
     .replace(/[-:TZ]/g, '')
     .replace('.', '-');
-  return `${t.slice(0, 8)}-${t.slice(8)}-${randomBytes(4).toString('hex')}`;
+  return `${t.slice(0, 8)}-${t.slice(8)}-${loadCrypto().randomBytes(4).toString('hex')}`;
 }

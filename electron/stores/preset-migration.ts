@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isRecord } from '../../shared/model/validation.ts';
@@ -7,6 +6,7 @@ import { LIMITS } from '../../shared/model/defaults.ts';
 import { FileProblemError, readBoundedFileSync, textOf } from './bounded-file.ts';
 import { deeperThan, MAX_JSON_DEPTH, moveAside, parseJsonText, writeFileAtomicSync } from './files.ts';
 import { presetText, type PresetFolder, type ReportProblem } from './preset-folder.ts';
+import { loadCrypto } from '../engine/builtins.ts';
 
 /* The single presets.json of earlier versions (conf's format), moved into presets/ one file each. */
 
@@ -64,7 +64,8 @@ export function migrateLegacyPresets(
     }
     // An id for a version that had none, the same in every process migrating this file.
     const legacyId = () =>
-      `v1-${createHash('sha256')
+      `v1-${loadCrypto()
+        .createHash('sha256')
         .update(`${i}:${JSON.stringify(raw)}`)
         .digest('hex')
         .slice(0, 32)}`;

@@ -3,7 +3,15 @@
  * its files changes, rebuilt with the change, and the repository's own bin runs from it.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdtempSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -58,5 +66,30 @@ describe('the CLI bundle', () => {
     expect(r.stdout).toMatch(/^trebuchet \d+\.\d+\.\d+/);
     const fresh = cliBundle(resolve(import.meta.dirname, '../..')).fresh();
     expect(fresh?.pathname).toMatch(/\/dist\/cli-[0-9a-f]{16}\/cli\.js$/);
+  });
+
+  it("keeps compiled code in the user's cache directory, and runs the same where that cannot be made", () => {
+    const cacheHome = join(project, 'cache-home');
+    const { NODE_COMPILE_CACHE: _, ...env } = process.env;
+    const version = (xdg: string) =>
+      spawnSync(process.execPath, [CLI_BIN, 'version'], {
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { ...env, XDG_CACHE_HOME: xdg },
+      });
+    const cached = version(cacheHome);
+    expect(cached.status).toBe(0);
+    // Node's folder per version and flags, one file per module compiled.
+    const [folder, ...more] = readdirSync(join(cacheHome, 'trebuchet/compile-cache'));
+    expect(more).toEqual([]);
+    expect(folder).toMatch(new RegExp(`^v${process.versions.node}-`));
+    expect(readdirSync(join(cacheHome, 'trebuchet/compile-cache', folder!)).length).toBeGreaterThanOrEqual(3);
+
+    // A cache home that is a file: no folder can be made under it; the command runs alike, silently.
+    writeFileSync(join(project, 'not-a-folder'), '');
+    const uncached = version(join(project, 'not-a-folder'));
+    expect(uncached.status).toBe(0);
+    expect(uncached.stdout).toBe(cached.stdout);
+    expect(uncached.stderr).toBe('');
   });
 });

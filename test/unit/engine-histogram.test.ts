@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { build } from 'hdr-histogram-js/dist/HistogramBuilder.js';
 import {
+  decodeHistogram,
   encodeHistogram,
   latencyStats,
+  moments,
   newHistogram,
   recordedStats,
   valueAtPercentile,
@@ -160,5 +163,37 @@ describe('ValueRecorder', () => {
     a.record(3);
     a.clear();
     expect(a.summary([50])).toBeNull();
+  });
+});
+
+describe('moments: hdr-histogram-js mean and stdev from the used buckets only', () => {
+  it.each([
+    ['sub-millisecond values', values(20_000, 3, 7.6)],
+    ['values up to an hour, zeros included', values(20_000, 4, 22)],
+    ['zeros only', [0, 0, 0]],
+    ['a single value', [123_456]],
+    ['bucket edges', [0, 1, 2047, 2048, 2049, 4095, 4096, 2 ** 31 - 1, 2 ** 31, 3_600_000_000]],
+  ])('the same figures to the bit, as recorded and as decoded: %s', (_what, vs) => {
+    const h = newHistogram('run');
+    for (const v of vs) h.recordValue(v);
+    const { mean, stdDeviation } = h;
+    for (const x of [h, decodeHistogram(encodeHistogram(h))]) {
+      // Not through hdr's iterator, which walks every bucket up to the max.
+      Object.defineProperty(x, 'recordedValuesIterator', {
+        get: () => expect.unreachable('hdr-histogram-js iterated'),
+      });
+      const m = moments(x);
+      expect(m.mean).toBe(mean);
+      expect(m.stdev).toBe(stdDeviation);
+    }
+    const stats = latencyStats(h, REPORT_PERCENTILES)!;
+    expect(stats.mean).toBe(mean / 1000);
+    expect(stats.stdev).toBe(stdDeviation / 1000);
+  });
+
+  it("leaves a histogram of another layout to hdr's own getters", () => {
+    const other = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 2, highestTrackableValue: 1e6 });
+    for (const v of [3, 700, 90_000]) other.recordValue(v);
+    expect(moments(other)).toEqual({ mean: other.mean, stdev: other.stdDeviation });
   });
 });

@@ -1,0 +1,96 @@
+/**
+ * What `trebuchet run` loads before and around a plain run (issue 24: a start in a quarter of a
+ * CPU-second): the CLI's thread leaves out what only a distributed plan, a shard merge or an
+ * https target needs, and every thread takes hdr-histogram-js from its modules, not its index.
+ * Read from inside the processes (a preload records the built-ins and module files each thread
+ * loaded), not from CPU figures, which a loaded machine makes noisy.
+ */
+import { execFile } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeHistogram, encodeHistogram } from '../../electron/engine/histogram.ts';
+import { CLI_BIN } from '../helpers/cli.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'trebuchet-startup-'));
+const PRELOAD = join(dir, 'loads.mjs');
+// Each module file a thread resolves is a line as it resolves (an engine thread is terminated
+// once its result is in, so it may never see an exit); the CLI thread adds its built-ins at exit.
+writeFileSync(
+  PRELOAD,
+  `import module from 'node:module';
+import { appendFileSync } from 'node:fs';
+import { isMainThread, threadId } from 'node:worker_threads';
+const line = (o) => appendFileSync(process.env.LOADS_FILE, JSON.stringify({ thread: threadId, ...o }) + '\\n');
+module.registerHooks({ resolve(spec, ctx, next) { const r = next(spec, ctx); line({ file: r.url }); return r; } });
+if (isMainThread) process.on('exit', () => line({ builtins: process.moduleLoadList }));
+`,
+);
+
+let server: Server;
+let url = '';
+beforeAll(async () => {
+  server = createServer((_req, res) => res.end('ok'));
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+});
+afterAll(() => {
+  server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Load {
+  thread: number;
+  file?: string;
+  builtins?: string[];
+}
+
+describe('what a plain run loads', () => {
+  it('the CLI thread: no node:crypto, child_process or tls, no shard merge or hdr-histogram-js; the engine thread: hdr without its log writer, compressing with zlib', async () => {
+    const loadsFile = join(dir, 'loads.jsonl');
+    const resultFile = join(dir, 'result.json');
+    // Not spawnSync: the server answers from this process's event loop.
+    const r = await promisify(execFile)(
+      process.execPath,
+      ['--import', pathToFileURL(PRELOAD).href, CLI_BIN, 'run', '-n', '1', '-q', '--json', resultFile, url],
+      { encoding: 'utf8', timeout: 60_000, env: { ...process.env, LOADS_FILE: loadsFile } },
+    );
+    expect(r.stderr).toBe(`wrote ${resultFile}\n`);
+    expect(r.stdout).toMatch(/Status Codes\s+\[code:count\]\s+200:1/);
+    const loads = readFileSync(loadsFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Load);
+    const filesOf = (thread: number): string[] =>
+      loads.flatMap((l) => (l.thread === thread && l.file ? [l.file] : []));
+    const main = { builtins: loads.find((l) => l.builtins)!.builtins!, files: filesOf(0) };
+    const engineThreads = [...new Set(loads.map((l) => l.thread))].filter((t) => t !== 0);
+    expect(engineThreads).toHaveLength(1);
+    const engine = { files: filesOf(engineThreads[0]!) };
+
+    for (const name of ['crypto', 'child_process', 'tls', 'zlib']) {
+      expect(main.builtins).not.toContain(`NativeModule ${name}`);
+    }
+    // The bundle's chunks are named for their first module: hdr-histogram-js's is encoding-*.js.
+    const chunk = (files: string[], name: string): string[] =>
+      files.filter((f) => new RegExp(`/${name}-[\\w-]+\\.js$`).test(f));
+    for (const name of ['histogram', 'encoding', 'merged-result', 'start']) {
+      expect(chunk(main.files, name)).toEqual([]);
+    }
+    // The engine thread records into hdr-histogram-js; its log reader and writer (an
+    // Intl.NumberFormat built at load) stay out.
+    expect(chunk(engine.files, 'encoding')).toHaveLength(1);
+    const engineCode = readFileSync(new URL(chunk(engine.files, 'encoding')[0]!), 'utf8');
+    expect(engineCode).not.toContain('HistogramLogWriter.js');
+    // It compresses with Node's zlib, as the sources do (pako's JavaScript took 20-70 ms cold):
+    // the result's histogram is the bytes the sources write (pako's are others).
+    expect(engineCode).toContain('process.getBuiltinModule("node:zlib").deflateSync');
+    const { histogram } = JSON.parse(readFileSync(resultFile, 'utf8')) as { histogram: string };
+    expect(decodeHistogram(histogram).totalCount).toBe(1);
+    expect(encodeHistogram(decodeHistogram(histogram))).toBe(histogram);
+  });
+});
