@@ -16,6 +16,8 @@ interface RequestListFieldProps {
   onChange: (list: ListDraft) => void;
   /** Back to one URL. */
   onRemove: () => void;
+  /** What the list's URLs mean where it is (a comparison's: paths on each cell's server). */
+  hint?: string;
 }
 
 const FORMATS: readonly { value: ListFormatChoice; label: string; title: string }[] = [
@@ -39,7 +41,7 @@ const PLACEHOLDER =
  * http_load targets file, its format and order, and what it holds (count, distinct URLs,
  * the first requests), or the line that is not a request.
  */
-export function RequestListField({ list, base, testId, onChange, onRemove }: RequestListFieldProps) {
+export function RequestListField({ list, base, testId, onChange, onRemove, hint }: RequestListFieldProps) {
   const [problem, setProblem] = useState<string | null>(null);
   // An imported file's problem shows at once, as a typed one does.
   const { touch } = useFieldIssue(`${base}.requests`);
@@ -92,7 +94,7 @@ export function RequestListField({ list, base, testId, onChange, onRemove }: Req
       <Field
         label={list.text === null ? 'Saved list' : 'Requests'}
         path={`${base}.requests`}
-        hint={`paste, import or drop a vegeta targets file or an http_load url file (at most ${formatBytes(LIMITS.uploadBytes.max)})`}
+        hint={`paste, import or drop a vegeta targets file or an http_load url file (at most ${formatBytes(LIMITS.uploadBytes.max)})${hint ? `; ${hint}` : ''}`}
       >
         {({ id, invalid, describedBy, touch }) =>
           list.text === null ? (

@@ -15,7 +15,7 @@ import { parseWith, type FieldIssue } from '../../shared/model/validation.ts';
 import { DEFAULT_MONITOR_TEXT, monitorInput, withMonitorIssues } from './monitorDraft.ts';
 import { NO_ROUTE, routeInput, withRouteIssues, type RouteDraft } from './routeDraft.ts';
 import type { PickedBody, PickedCa } from './pickedFile.ts';
-import { listInput, parseList, withListIssues, type ListDraft } from './listDraft.ts';
+import { listInput, listParseIssues, withListIssues, type ListDraft } from './listDraft.ts';
 
 /**
  * What the editor holds while a person types. Numbers stay text until validation, so
@@ -363,11 +363,7 @@ export type DraftCheck =
  */
 export function checkDraft(d: ScenarioDraft): DraftCheck {
   const r = parseWith(scenarioSchema, draftToInput(d));
-  // A list's text that is no list: the schema saw no list there, so its message comes first.
-  const unread: FieldIssue[] = d.targets.flatMap((t, i) => {
-    const parsed = t.list ? parseList(t.list) : null;
-    return parsed && !parsed.ok ? [{ path: `targets.${i}.requests`, message: parsed.message }] : [];
-  });
+  const unread = listParseIssues(d.targets);
   if (r.ok && unread.length === 0) return { ok: true, scenario: r.value, issues: new Map() };
   const all = [...unread, ...(r.ok ? [] : r.issues)];
   const issues = new Map<string, string>();

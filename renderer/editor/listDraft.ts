@@ -4,6 +4,7 @@ import type { ListRequest, ListRequestInput, RequestOrder, Target } from '../../
 import { parseTargets, type TargetsFormat } from '../../shared/targets-file/formats.ts';
 import { problemText } from '../../shared/targets-file/problem.ts';
 import { targetsText } from '../../shared/targets-file/write.ts';
+import type { FieldIssue } from '../../shared/model/validation.ts';
 
 /*
  * A target's list of requests as a card holds it: the text pasted or imported (read by the
@@ -107,6 +108,14 @@ export function listInput(list: ListDraft): { url: string | null; requests?: unk
     requests: parsed.requests,
     ...(order === undefined ? {} : { order }),
   };
+}
+
+/** The lists whose text is no list, as issues at their field (the schema saw no list there). */
+export function listParseIssues(targets: readonly { list?: ListDraft }[]): FieldIssue[] {
+  return targets.flatMap((t, i) => {
+    const parsed = t.list ? parseList(t.list) : null;
+    return parsed && !parsed.ok ? [{ path: `targets.${i}.requests`, message: parsed.message }] : [];
+  });
 }
 
 /** A request's own issue (targets.i.requests.j.url) at the one list field (targets.i.requests), naming the request. */
