@@ -2,7 +2,14 @@ import { useState, type DragEvent } from 'react';
 import { Field, RemoveButton, Segmented, TextField } from '../components/fields.tsx';
 import { formatBytes } from '../../shared/format/units.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
-import { listSummary, newSeed, parseList, type ListDraft, type ListFormatChoice } from './listDraft.ts';
+import {
+  listSummary,
+  newListDraft,
+  newSeed,
+  parseList,
+  type ListDraft,
+  type ListFormatChoice,
+} from './listDraft.ts';
 import { useFieldIssue } from './issues.ts';
 import { pickText } from './pickedFile.ts';
 import './RequestListField.css';
@@ -170,5 +177,43 @@ export function RequestListField({ list, base, testId, onChange, onRemove, hint 
         </div>
       )}
     </div>
+  );
+}
+
+/**
+ * Where a server row of the Compare or Capacity editor takes a list: the button that starts
+ * one, or the list; its URLs are paths on the row's own URL's server (the hint says so).
+ */
+export function ServerRequestList({
+  list,
+  base,
+  testId,
+  hint,
+  onChange,
+}: {
+  list: ListDraft | undefined;
+  base: string;
+  testId: string;
+  hint: string;
+  onChange: (list: ListDraft | undefined) => void;
+}) {
+  return list ? (
+    <RequestListField
+      list={list}
+      base={base}
+      testId={testId}
+      hint={hint}
+      onChange={onChange}
+      onRemove={() => onChange(undefined)}
+    />
+  ) : (
+    <button
+      type="button"
+      className="link-btn"
+      data-testid={`${testId}-add`}
+      onClick={() => onChange(newListDraft())}
+    >
+      + Spread the load over a list of URLs
+    </button>
   );
 }

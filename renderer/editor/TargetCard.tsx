@@ -4,7 +4,7 @@ import { CopyIcon } from '../components/icons.tsx';
 import { runShortcutLabel } from '../run/shortcuts.ts';
 import { newHeader, type BodyKind, type HeaderDraft, type TargetDraft } from './draft.ts';
 import { splitHeaderLine, urlFix } from './fieldFixes.ts';
-import { newListDraft } from './listDraft.ts';
+import { newListDraft, withList } from './listDraft.ts';
 import { MonitorField } from './MonitorField.tsx';
 import { RequestListField } from './RequestListField.tsx';
 import { PickFileField } from './PickFileField.tsx';
@@ -77,10 +77,7 @@ export function TargetCard({ index, target, canRemove, onChange, onRemove, onDup
           base={base}
           testId={`target-list-${index}`}
           onChange={(list) => set({ list })}
-          onRemove={() => {
-            const { list: _dropped, ...rest } = target;
-            onChange(rest);
-          }}
+          onRemove={() => onChange(withList(target, undefined))}
         />
       ) : (
         <>

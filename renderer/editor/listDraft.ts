@@ -137,3 +137,10 @@ export function listSummary(requests: readonly ListRequestInput[], shown = 3) {
     first: requests.slice(0, shown).map((r) => `${r.method ?? 'GET'} ${r.url}`),
   };
 }
+
+/** A row (a target card, a server of Compare or Capacity) with its list set, or without one. */
+export function withList<T extends { list?: ListDraft }>(row: T, list: ListDraft | undefined): T {
+  if (list) return { ...row, list };
+  const { list: _dropped, ...rest } = row;
+  return rest as T;
+}

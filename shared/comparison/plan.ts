@@ -12,7 +12,6 @@ import {
   targetSchema,
   targetsSchema,
   targetUrlSchema,
-  type ListRequest,
   type Load,
 } from '../model/scenario.ts';
 
@@ -186,7 +185,7 @@ export function urlFor(target: Pick<ComparisonTarget, 'urls'>, protocol: Protoco
  * the cell's origin (scheme, host and port; path and query kept), so one list of a page's
  * URLs measures every server and protocol of the matrix.
  */
-export function requestsAt(requests: readonly ListRequest[], url: string): ListRequest[] {
+export function requestsAt<R extends { url: string }>(requests: readonly R[], url: string): R[] {
   const from = originOf(requests[0]?.url ?? '');
   const to = new URL(url);
   return requests.map((r) => {

@@ -9,7 +9,7 @@ import { useE2eApp } from './fixture.ts';
 /*
  * A target card holding a list of requests: pasted, run round-robin against a server that
  * counts requests per path, kept by the settings over a reload; a line that is no request
- * named at the field; a vegeta targets file imported through the picker.
+ * named at the field; a vegeta targets file imported through the picker; a Compare server's list.
  */
 
 const e2e = useE2eApp();
@@ -90,5 +90,15 @@ describe('a list of requests in the target card', () => {
     await app.screenshot('e2e-list-imported.png');
     await page.getByTestId('target-list-0-remove').click();
     expect(await page.getByTestId('target-url-0').inputValue()).toBe(`${base}/one`);
+
+    // A Compare server takes a list the same way: paths on each cell's URL.
+    await page.getByTestId('tab-compare').click();
+    await page.getByTestId('plan-target-0-list-add').click();
+    await page.getByTestId('plan-target-0-list-text').fill(`${base}/x\n${base}/y\n`);
+    await expect
+      .poll(() => page.getByTestId('plan-target-0-list-summary').textContent())
+      .toBe(`2 requests, 2 distinct URLsGET ${base}/xGET ${base}/y`);
+    await page.getByTestId('plan-target-0').scrollIntoViewIfNeeded();
+    await app.screenshot('e2e-list-compare.png');
   });
 });

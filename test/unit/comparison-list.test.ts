@@ -7,6 +7,7 @@ import { comparisonPlanSchema } from '../../shared/comparison/plan.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { newListDraft } from '../../renderer/editor/listDraft.ts';
 import { checkPlanDraft, defaultPlanDraft, draftFromPlan } from '../../renderer/views/Compare/planDraft.ts';
+import { checkCapacityDraft, draftFromCapacityPlan } from '../../renderer/views/Capacity/capacityDraft.ts';
 
 /* A comparison whose target holds a list of requests: every cell sends the list to its own server. */
 
@@ -51,13 +52,25 @@ describe('a comparison target with a list', () => {
     expect(preflightChecks(cells)).toHaveLength(4);
   });
 
-  it('a search from the comparison searches each server with its list', () => {
+  it('a search from the comparison searches each server with its list; the Capacity editor keeps it', () => {
     const capacity = capacityPlanSchema.parse(
       capacityPlanOfComparison(plan, { goal: { p99Ms: 10 }, startRate: 10, maxRate: 1000 }),
     );
     expect(capacity.targets[2]!.requests!.map((r) => r.url)).toEqual([
       'https://127.0.0.1:4432/index.html',
       'https://127.0.0.1:4432/api?q=1',
+    ]);
+    const d = draftFromCapacityPlan(capacity);
+    const again = checkCapacityDraft(d);
+    expect(again.ok && again.plan).toEqual(capacity);
+    // Another URL typed for the server: the list follows it.
+    const moved = checkCapacityDraft({
+      ...d,
+      targets: d.targets.map((t, i) => (i === 2 ? { ...t, url: 'https://127.0.0.1:9443/' } : t)),
+    });
+    expect(moved.ok && moved.plan.targets[2]!.requests!.map((r) => r.url)).toEqual([
+      'https://127.0.0.1:9443/index.html',
+      'https://127.0.0.1:9443/api?q=1',
     ]);
   });
 

@@ -11,9 +11,9 @@ import {
   type TextKeys,
 } from '../../components/fields.tsx';
 import { IssuesContext, useTouchedIssues } from '../../editor/issues.ts';
-import { newListDraft } from '../../editor/listDraft.ts';
+import { withList } from '../../editor/listDraft.ts';
 import { MonitorField } from '../../editor/MonitorField.tsx';
-import { RequestListField } from '../../editor/RequestListField.tsx';
+import { ServerRequestList } from '../../editor/RequestListField.tsx';
 import { CheckStatusToggle, TlsEditor, WorkersField } from '../../editor/OptionsEditors.tsx';
 import { urlFix } from '../../editor/fieldFixes.ts';
 import { ServerRowHead } from '../../editor/ServerRowHead.tsx';
@@ -169,34 +169,18 @@ export const PlanEditor = memo(function PlanEditor({
                   onChange={(url) => setTarget(i, { urls: { ...t.urls, [p]: url } })}
                 />
               ))}
-              {t.list ? (
-                <RequestListField
-                  list={t.list}
-                  base={`targets.${i}`}
-                  testId={`plan-target-${i}-list`}
-                  hint="each cell sends these requests to its own URL's server (path and query kept)"
-                  onChange={(list) => setTarget(i, { list })}
-                  onRemove={() =>
-                    onChange((d) => ({
-                      ...d,
-                      targets: d.targets.map((x, j) => {
-                        if (j !== i) return x;
-                        const { list: _dropped, ...rest } = x;
-                        return rest;
-                      }),
-                    }))
-                  }
-                />
-              ) : (
-                <button
-                  type="button"
-                  className="link-btn"
-                  data-testid={`plan-target-${i}-list-add`}
-                  onClick={() => setTarget(i, { list: newListDraft() })}
-                >
-                  + Spread each cell's load over a list of URLs
-                </button>
-              )}
+              <ServerRequestList
+                list={t.list}
+                base={`targets.${i}`}
+                testId={`plan-target-${i}-list`}
+                hint="each cell sends these requests to its own URL's server (path and query kept)"
+                onChange={(list) =>
+                  onChange((d) => ({
+                    ...d,
+                    targets: d.targets.map((x, j) => (j === i ? withList(x, list) : x)),
+                  }))
+                }
+              />
               <MonitorField
                 value={t.monitor}
                 path={`targets.${i}.monitor`}
