@@ -62,13 +62,23 @@ export function RequestListField({ list, base, testId, onChange, onRemove, hint 
     if (picked.ok) set({ text: picked.value.text, saved: [], file: picked.value.name });
     touch();
   };
+  // A dropped file is read as the list; dropped text goes into the text area as usual.
+  const carriesFile = (e: DragEvent): boolean => e.dataTransfer.types.includes('Files');
   const onDrop = (e: DragEvent): void => {
+    if (!carriesFile(e)) return;
     e.preventDefault();
     void load(e.dataTransfer.files[0]);
   };
 
   return (
-    <div className="request-list" data-testid={testId} onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
+    <div
+      className="request-list"
+      data-testid={testId}
+      onDragOver={(e) => {
+        if (carriesFile(e)) e.preventDefault();
+      }}
+      onDrop={onDrop}
+    >
       <div className="request-list__head">
         <span className="request-list__title">List of requests{list.file ? ` · ${list.file}` : ''}</span>
         <label className="pick-file__button">

@@ -68,7 +68,7 @@ describe('a list of requests in the target card', () => {
       .toBe(`${base}/a\n${base}/b\n${base}/c`);
   });
 
-  it('imports a vegeta targets file through the picker; removing the list brings back one URL', async () => {
+  it('imports a vegeta targets file through the picker and by a drop; removing the list brings back one URL', async () => {
     const app = await e2e.open();
     const { page } = app;
     const file = join(dir, 'targets.http');
@@ -84,6 +84,22 @@ describe('a list of requests in the target card', () => {
     await expect
       .poll(() => page.getByTestId('target-list-0').textContent())
       .toContain('detected: vegeta http');
+    // A file dropped on the list replaces it, read the same way.
+    const dropped = await page.evaluateHandle((text) => {
+      const g = globalThis as unknown as {
+        DataTransfer: new () => { items: { add(file: unknown): void } };
+        File: new (parts: string[], name: string) => unknown;
+      };
+      const dt = new g.DataTransfer();
+      dt.items.add(new g.File([text], 'dropped.txt'));
+      return dt;
+    }, `${base}/d1\n${base}/d2\n`);
+    await page.getByTestId('target-list-0-text').dispatchEvent('drop', { dataTransfer: dropped });
+    await expect
+      .poll(() => page.getByTestId('target-list-0-summary').textContent())
+      .toBe(`2 requests, 2 distinct URLsGET ${base}/d1GET ${base}/d2`);
+    await expect.poll(() => page.getByTestId('target-list-0').textContent()).toContain('dropped.txt');
+    await page.getByTestId('target-list-0-import').setInputFiles(file);
     await page.getByTestId('target-list-0-order-random').click();
     expect(await page.getByTestId('target-list-0-seed').inputValue()).toMatch(/^\d+$/);
     await page.getByTestId('target-0').scrollIntoViewIfNeeded();
