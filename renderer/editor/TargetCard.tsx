@@ -4,7 +4,9 @@ import { CopyIcon } from '../components/icons.tsx';
 import { runShortcutLabel } from '../run/shortcuts.ts';
 import { newHeader, type BodyKind, type HeaderDraft, type TargetDraft } from './draft.ts';
 import { splitHeaderLine, urlFix } from './fieldFixes.ts';
+import { newListDraft, withList } from './listDraft.ts';
 import { MonitorField } from './MonitorField.tsx';
+import { RequestListField } from './RequestListField.tsx';
 import { PickFileField } from './PickFileField.tsx';
 import { pickBody } from './pickedFile.ts';
 import { useFileAccess } from './useFileAccess.ts';
@@ -27,7 +29,7 @@ const BODY_KINDS: readonly { value: BodyKind; label: string }[] = [
   { value: 'file', label: 'File' },
 ];
 
-/** One target: method and URL up front, the server monitor, name, headers and body, and where to connect below. */
+/** One target: method and URL (or a list of requests) up front, the server monitor, name, headers and body, and where to connect below. */
 export function TargetCard({ index, target, canRemove, onChange, onRemove, onDuplicate }: TargetCardProps) {
   const set = (patch: Partial<TargetDraft>): void => onChange({ ...target, ...patch });
   const setHeader = (j: number, patch: Partial<HeaderDraft>): void =>
@@ -69,61 +71,81 @@ export function TargetCard({ index, target, canRemove, onChange, onRemove, onDup
         </div>
       </div>
 
-      <Field
-        label="URL"
-        path={`${base}.url`}
-        // Run sits in the top bar, before the form: the key that reaches it from here.
-        hint={index === 0 ? `${runShortcutLabel(navigator.platform)} runs from any field` : undefined}
-        fix={
-          fixed && {
-            label: fixed.label,
-            apply: () => set({ url: fixed.value }),
-            testId: `target-url-${index}-fix`,
-          }
-        }
-      >
-        {({ id, invalid, describedBy, touch }) => (
-          <div className="url-row">
-            <select
-              className="input select url-row__method"
-              aria-label="Method"
-              value={target.method}
-              data-testid={`target-method-${index}`}
-              onChange={(e) => {
-                const m = httpMethodSchema.safeParse(e.target.value);
-                if (m.success) set({ method: m.data });
-              }}
-            >
-              {METHODS.map((m) => (
-                <option key={m} value={m}>
-                  {m}
-                </option>
-              ))}
-            </select>
-            <input
-              id={id}
-              className="input url-row__url"
-              type="text"
-              inputMode="url"
-              spellCheck={false}
-              autoComplete="off"
-              placeholder="http://127.0.0.1:8080/"
-              value={target.url}
-              aria-invalid={invalid}
-              aria-describedby={describedBy}
-              data-testid={`target-url-${index}`}
-              onChange={(e) => {
-                set({ url: e.target.value });
-                touch();
-              }}
-              // Tabbing through the empty field is no edit: it turns red only once a run is tried.
-              onBlur={() => {
-                if (target.url !== '') touch();
-              }}
-            />
-          </div>
-        )}
-      </Field>
+      {target.list ? (
+        <RequestListField
+          list={target.list}
+          base={base}
+          testId={`target-list-${index}`}
+          onChange={(list) => set({ list })}
+          onRemove={() => onChange(withList(target, undefined))}
+        />
+      ) : (
+        <>
+          <Field
+            label="URL"
+            path={`${base}.url`}
+            // Run sits in the top bar, before the form: the key that reaches it from here.
+            hint={index === 0 ? `${runShortcutLabel(navigator.platform)} runs from any field` : undefined}
+            fix={
+              fixed && {
+                label: fixed.label,
+                apply: () => set({ url: fixed.value }),
+                testId: `target-url-${index}-fix`,
+              }
+            }
+          >
+            {({ id, invalid, describedBy, touch }) => (
+              <div className="url-row">
+                <select
+                  className="input select url-row__method"
+                  aria-label="Method"
+                  value={target.method}
+                  data-testid={`target-method-${index}`}
+                  onChange={(e) => {
+                    const m = httpMethodSchema.safeParse(e.target.value);
+                    if (m.success) set({ method: m.data });
+                  }}
+                >
+                  {METHODS.map((m) => (
+                    <option key={m} value={m}>
+                      {m}
+                    </option>
+                  ))}
+                </select>
+                <input
+                  id={id}
+                  className="input url-row__url"
+                  type="text"
+                  inputMode="url"
+                  spellCheck={false}
+                  autoComplete="off"
+                  placeholder="http://127.0.0.1:8080/"
+                  value={target.url}
+                  aria-invalid={invalid}
+                  aria-describedby={describedBy}
+                  data-testid={`target-url-${index}`}
+                  onChange={(e) => {
+                    set({ url: e.target.value });
+                    touch();
+                  }}
+                  // Tabbing through the empty field is no edit: it turns red only once a run is tried.
+                  onBlur={() => {
+                    if (target.url !== '') touch();
+                  }}
+                />
+              </div>
+            )}
+          </Field>
+          <button
+            type="button"
+            className="link-btn target-card__use-list"
+            data-testid={`target-list-add-${index}`}
+            onClick={() => set({ list: newListDraft() })}
+          >
+            + Spread the load over a list of URLs
+          </button>
+        </>
+      )}
 
       <MonitorField
         value={target.monitor}
@@ -238,20 +260,6 @@ export function TargetCard({ index, target, canRemove, onChange, onRemove, onDup
         )}
       </details>
 
-      {target.list && (
-        <p className="target-card__list" data-testid={`target-list-${index}`}>
-          A list of {target.list.requests.length} requests,{' '}
-          {target.list.order?.kind === 'random'
-            ? `random order (seed ${target.list.order.seed})`
-            : 'round-robin'}
-          :{' '}
-          {target.list.requests
-            .slice(0, 3)
-            .map((r) => `${r.method} ${r.url}`)
-            .join(', ')}
-          {target.list.requests.length > 3 ? ', …' : ''} (kept as saved; edit it with trebuchet run --targets)
-        </p>
-      )}
       <details
         className="target-card__more"
         open={target.connectTo.trim() !== '' || target.unixSocket.trim() !== ''}

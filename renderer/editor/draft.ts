@@ -4,8 +4,6 @@ import {
   scenarioSchema,
   type EngineChoice,
   type HttpMethod,
-  type ListRequest,
-  type RequestOrder,
   type Protocol,
   type Scenario,
   type Threshold,
@@ -17,6 +15,7 @@ import { parseWith, type FieldIssue } from '../../shared/model/validation.ts';
 import { DEFAULT_MONITOR_TEXT, monitorInput, withMonitorIssues } from './monitorDraft.ts';
 import { NO_ROUTE, routeInput, withRouteIssues, type RouteDraft } from './routeDraft.ts';
 import type { PickedBody, PickedCa } from './pickedFile.ts';
+import { listInput, listParseIssues, withListIssues, type ListDraft } from './listDraft.ts';
 
 /**
  * What the editor holds while a person types. Numbers stay text until validation, so
@@ -46,10 +45,11 @@ export interface TargetDraft extends RouteDraft {
   /** The server monitor as the CLI's --monitor text: auto, off, pid:N or a node_exporter URL. */
   monitor: string;
   /**
-   * A list of requests the target came with (a preset or a run from history made by
-   * `--targets`): kept as it is, so opening and saving it loses nothing; the card shows it.
+   * A list of requests the load spreads over (pasted, imported, or saved with a preset):
+   * while there is one, the URL and method above stay as typed but unused (removing the
+   * list goes back to them); the list's first origin is the target's URL.
    */
-  list?: { requests: ListRequest[]; order?: RequestOrder };
+  list?: ListDraft;
 }
 
 export interface ThresholdDraft {
@@ -296,23 +296,27 @@ export function draftToInput(d: ScenarioDraft): unknown {
     : {};
   return {
     name: d.name,
-    targets: d.targets.map((t) => ({
-      name: t.name,
-      url: t.url.trim(),
-      method: t.method,
-      headers: t.headers.map((h) => ({ name: h.name.trim(), value: h.value })),
-      body:
-        t.bodyKind === 'text'
-          ? { kind: 'text', text: t.bodyText }
-          : t.bodyKind !== 'file'
-            ? { kind: 'none' }
-            : t.bodyUpload
-              ? { kind: 'upload', name: t.bodyUpload.name, data: t.bodyUpload.data }
-              : { kind: 'file', path: t.bodyPath.trim() },
-      monitor: monitorInput(t.monitor),
-      ...routeInput(t),
-      ...(t.list ? { requests: t.list.requests, ...(t.list.order ? { order: t.list.order } : {}) } : {}),
-    })),
+    targets: d.targets.map((t) => {
+      const list = t.list ? listInput(t.list) : null;
+      return {
+        name: t.name,
+        url: list?.url ?? t.url.trim(),
+        method: t.method,
+        headers: t.headers.map((h) => ({ name: h.name.trim(), value: h.value })),
+        body:
+          t.bodyKind === 'text'
+            ? { kind: 'text', text: t.bodyText }
+            : t.bodyKind !== 'file'
+              ? { kind: 'none' }
+              : t.bodyUpload
+                ? { kind: 'upload', name: t.bodyUpload.name, data: t.bodyUpload.data }
+                : { kind: 'file', path: t.bodyPath.trim() },
+        monitor: monitorInput(t.monitor),
+        ...routeInput(t),
+        ...(list?.requests ? { requests: list.requests } : {}),
+        ...(list?.order ? { order: list.order } : {}),
+      };
+    }),
     load:
       d.model === 'closed'
         ? {
@@ -359,8 +363,14 @@ export type DraftCheck =
  */
 export function checkDraft(d: ScenarioDraft): DraftCheck {
   const r = parseWith(scenarioSchema, draftToInput(d));
-  if (r.ok) return { ok: true, scenario: r.value, issues: new Map() };
+  const unread = listParseIssues(d.targets);
+  if (r.ok && unread.length === 0) return { ok: true, scenario: r.value, issues: new Map() };
+  const all = [...unread, ...(r.ok ? [] : r.issues)];
   const issues = new Map<string, string>();
-  for (const i of r.issues) if (!issues.has(i.path)) issues.set(i.path, i.message);
-  return { ok: false, issues: withRouteIssues(withMonitorIssues(issues, d.targets)), list: r.issues };
+  for (const i of all) if (!issues.has(i.path)) issues.set(i.path, i.message);
+  return {
+    ok: false,
+    issues: withListIssues(withRouteIssues(withMonitorIssues(issues, d.targets))),
+    list: all,
+  };
 }

@@ -6,8 +6,14 @@ export function fieldPaths(d: ScenarioDraft): Set<string> {
   const paths = new Set<string>(['name']);
   d.targets.forEach((t, i) => {
     paths.add(`targets.${i}.name`);
-    paths.add(`targets.${i}.url`);
-    paths.add(`targets.${i}.method`);
+    // A list of requests stands in place of the URL and method.
+    if (t.list) {
+      paths.add(`targets.${i}.requests`);
+      paths.add(`targets.${i}.order.seed`);
+    } else {
+      paths.add(`targets.${i}.url`);
+      paths.add(`targets.${i}.method`);
+    }
     paths.add(`targets.${i}.body.text`);
     paths.add(`targets.${i}.body.path`);
     paths.add(`targets.${i}.body.data`);

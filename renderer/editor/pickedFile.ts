@@ -57,3 +57,10 @@ export function pickedBodyOf(body: Body): PickedBody | undefined {
   const padding = body.data.endsWith('==') ? 2 : body.data.endsWith('=') ? 1 : 0;
   return { name: body.name, data: body.data, bytes: (body.data.length / 4) * 3 - padding };
 }
+
+/** A targets file picked or dropped in the page (a target's list), read as text; or why it cannot be. */
+export async function pickText(file: File): Promise<Picked<{ name: string; text: string }>> {
+  const problem = tooLarge(file);
+  if (problem) return { ok: false, message: problem };
+  return { ok: true, value: { name: file.name, text: await file.text() } };
+}

@@ -5,7 +5,7 @@
  */
 import type { CapacitySearchInput } from './search.ts';
 import type { CapacityPlanInput } from './plan.ts';
-import { comparisonTargetLabel, urlFor, type ComparisonPlan } from '../comparison/plan.ts';
+import { comparisonTargetLabel, requestsAt, urlFor, type ComparisonPlan } from '../comparison/plan.ts';
 import { DEFAULTS } from '../model/defaults.ts';
 
 /**
@@ -22,11 +22,13 @@ export function capacityPlanOfComparison(
   const targets = plan.protocols.flatMap((protocol) =>
     plan.targets.map(({ urls, ...t }) => {
       const label = comparisonTargetLabel({ ...t, urls });
+      // The comparison's schema guarantees a URL for every protocol it lists.
+      const url = urlFor({ urls }, protocol) ?? '';
       return {
         ...t,
         name: several ? `${label} · ${protocol}` : label,
-        // The comparison's schema guarantees a URL for every protocol it lists.
-        url: urlFor({ urls }, protocol) ?? '',
+        url,
+        ...(t.requests ? { requests: requestsAt(t.requests, url) } : {}),
         protocol: protocol === 'h2' ? ('h2' as const) : ('http1.1' as const),
       };
     }),

@@ -4,6 +4,7 @@ import {
   levelKindOf,
   levelLabel,
   protocolVariantSchema,
+  requestsAt,
   urlFor,
   type ComparisonPlan,
 } from './plan.ts';
@@ -70,7 +71,18 @@ export function expandPlan(plan: ComparisonPlan): ComparisonCell[] {
               version: SCENARIO_VERSION,
               name: `${plan.name} · ${label} · ${protocol} · ${levelLabel(kind, level)} · #${repetition + 1}`,
               targets: [
-                { name: label, url, method: t.method, headers: t.headers, body: t.body, monitor: t.monitor },
+                {
+                  name: label,
+                  url,
+                  method: t.method,
+                  headers: t.headers,
+                  body: t.body,
+                  monitor: t.monitor,
+                  ...(t.connectTo ? { connectTo: t.connectTo } : {}),
+                  ...(t.unixSocket ? { unixSocket: t.unixSocket } : {}),
+                  ...(t.requests ? { requests: requestsAt(t.requests, url) } : {}),
+                  ...(t.order ? { order: t.order } : {}),
+                },
               ],
               load: loadAt(plan.load, level),
               options: { ...plan.options, protocol: protocol === 'h2' ? 'h2' : 'http1.1' },

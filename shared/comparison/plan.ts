@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULTS, LIMITS } from '../model/defaults.ts';
 import { boundedInt, boundedNumber } from '../model/number-schema.ts';
+import { originOf, requestListIssues } from '../model/request-list.ts';
 import { routeIssues } from '../model/route.ts';
 import { comparisonReportSchema } from './report-settings.ts';
 import {
@@ -52,8 +53,11 @@ export const targetUrlsSchema = z.strictObject({
   h2: schemeUrl('https:', 'h2').optional(),
 });
 
-/** A server under comparison: a target whose URL depends on the protocol. */
-export const comparisonTargetSchema = targetSchema.omit({ url: true, requests: true, order: true }).extend({
+/**
+ * A server under comparison: a target whose URL depends on the protocol. Its list of requests
+ * (if any) is written for one server and goes to each cell's (requestsAt).
+ */
+export const comparisonTargetSchema = targetSchema.omit({ url: true }).extend({
   urls: targetUrlsSchema,
 });
 export type ComparisonTarget = z.infer<typeof comparisonTargetSchema>;
@@ -101,6 +105,10 @@ export const comparisonPlanSchema = z
   })
   .superRefine((plan, ctx) => {
     for (const issue of routeIssues(plan.targets)) ctx.addIssue({ code: 'custom', ...issue });
+    // A list's rules as a run's, its first URL standing for the target's (each cell's replaces it).
+    const listed = plan.targets.map((t) => ({ ...t, url: t.requests?.[0]?.url ?? '' }));
+    for (const issue of requestListIssues(listed, plan.options.engine))
+      ctx.addIssue({ code: 'custom', ...issue });
     if (plan.load.stages) {
       ctx.addIssue({
         code: 'custom',
@@ -170,6 +178,23 @@ export function urlFor(target: Pick<ComparisonTarget, 'urls'>, protocol: Protoco
   const { urls } = target;
   if (protocol === 'h2') return urls.h2 ?? urls.https ?? null;
   return urls[protocol] ?? null;
+}
+
+/**
+ * A target's list as a cell at `url` sends it: the requests on the list's first origin go to
+ * the cell's origin (scheme, host and port; path and query kept), so one list of a page's
+ * URLs measures every server and protocol of the matrix.
+ */
+export function requestsAt<R extends { url: string }>(requests: readonly R[], url: string): R[] {
+  const from = originOf(requests[0]?.url ?? '');
+  const to = new URL(url);
+  return requests.map((r) => {
+    if (originOf(r.url) !== from) return r;
+    const u = new URL(r.url);
+    u.protocol = to.protocol;
+    u.host = to.host;
+    return { ...r, url: u.href };
+  });
 }
 
 /** A target's display name: its own name, else host:port/path of its first URL. */

@@ -14,6 +14,8 @@ import { durationOrText, numberOrText } from '../../editor/draft.ts';
 import { IssuesContext, useTouchedIssues } from '../../editor/issues.ts';
 import { TlsEditor, WorkersField } from '../../editor/OptionsEditors.tsx';
 import { urlFix } from '../../editor/fieldFixes.ts';
+import { withList } from '../../editor/listDraft.ts';
+import { ServerRequestList } from '../../editor/RequestListField.tsx';
 import { ServerRowHead } from '../../editor/ServerRowHead.tsx';
 import {
   newCapacityTarget,
@@ -108,6 +110,18 @@ export const CapacityEditor = memo(function CapacityEditor({
                 testId={`capacity-target-url-${i}`}
                 fixOf={urlFix}
                 onChange={(url) => setTarget(i, { url })}
+              />
+              <ServerRequestList
+                list={t.list}
+                base={`targets.${i}`}
+                testId={`capacity-target-${i}-list`}
+                hint="each step sends these requests to this URL's server (path and query kept)"
+                onChange={(list) =>
+                  onChange((d) => ({
+                    ...d,
+                    targets: d.targets.map((x, j) => (j === i ? withList(x, list) : x)),
+                  }))
+                }
               />
               {t.rest?.protocol && (
                 <p className="muted small" data-testid={`capacity-target-protocol-${i}`}>

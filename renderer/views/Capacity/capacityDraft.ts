@@ -1,6 +1,6 @@
 import { capacityPlanOfComparison } from '../../../shared/capacity/from-comparison.ts';
 import { capacityPlanSchema, type CapacityPlan, type CapacityTarget } from '../../../shared/capacity/plan.ts';
-import type { ComparisonPlan } from '../../../shared/comparison/plan.ts';
+import { requestsAt, type ComparisonPlan } from '../../../shared/comparison/plan.ts';
 import { DEFAULTS } from '../../../shared/model/defaults.ts';
 import type { Protocol } from '../../../shared/model/scenario.ts';
 import { parseWith, type FieldIssue } from '../../../shared/model/validation.ts';
@@ -13,6 +13,13 @@ import {
   workersInput,
   type TlsDraft,
 } from '../../editor/draft.ts';
+import {
+  listDraftOf,
+  listInput,
+  listParseIssues,
+  withListIssues,
+  type ListDraft,
+} from '../../editor/listDraft.ts';
 
 /**
  * The Capacity editor's state while a person types: numbers as text (so "1o0" reaches the
@@ -23,7 +30,9 @@ export interface CapacityTargetDraft {
   key: string;
   name: string;
   url: string;
-  rest: Omit<CapacityTarget, 'name' | 'url'> | null;
+  /** A list of requests each step sends to this URL's server (requestsAt). */
+  list?: ListDraft;
+  rest: Omit<CapacityTarget, 'name' | 'url' | 'requests' | 'order'> | null;
 }
 
 export interface CapacityDraft {
@@ -73,7 +82,13 @@ export function draftFromCapacityPlan(plan: CapacityPlan): CapacityDraft {
   const { search, options } = plan;
   return {
     name: plan.name,
-    targets: plan.targets.map(({ name, url, ...rest }) => ({ key: newKey('cap'), name, url, rest })),
+    targets: plan.targets.map(({ name, url, requests, order, ...rest }) => ({
+      key: newKey('cap'),
+      name,
+      url,
+      ...(requests ? { list: listDraftOf({ requests, order })! } : {}),
+      rest,
+    })),
     p99Ms: String(search.goal.p99Ms),
     errorPercent: String(search.goal.errorPercent),
     startRate: String(search.startRate),
@@ -112,7 +127,19 @@ export function draftToCapacityInput(d: CapacityDraft): unknown {
   const options = d.rest?.plan.options ?? {};
   return {
     name: d.name,
-    targets: d.targets.map((t) => ({ ...(t.rest ?? {}), name: t.name, url: t.url.trim() })),
+    targets: d.targets.map((t) => {
+      const url = t.url.trim();
+      const { url: _first, requests, ...order } = t.list ? listInput(t.list) : { url: null };
+      // The list goes to the typed URL's server, as a comparison's cell sends it to its own.
+      const listed = Array.isArray(requests) && URL.canParse(url) ? requestsAt(requests, url) : requests;
+      return {
+        ...(t.rest ?? {}),
+        name: t.name,
+        url,
+        ...(listed === undefined ? {} : { requests: listed }),
+        ...order,
+      };
+    }),
     search: {
       goal: { p99Ms: durationOrText(d.p99Ms, 'ms'), errorPercent: numberOrText(d.errorPercent) },
       startRate: numberOrText(d.startRate),
@@ -138,8 +165,10 @@ export type CapacityCheck =
 /** Validates the draft with the shared schema; the first message per field path wins. */
 export function checkCapacityDraft(d: CapacityDraft): CapacityCheck {
   const r = parseWith(capacityPlanSchema, draftToCapacityInput(d));
-  if (r.ok) return { ok: true, plan: r.value, issues: new Map() };
+  const unread = listParseIssues(d.targets);
+  if (r.ok && unread.length === 0) return { ok: true, plan: r.value, issues: new Map() };
+  const all = [...unread, ...(r.ok ? [] : r.issues)];
   const issues = new Map<string, string>();
-  for (const i of r.issues) if (!issues.has(i.path)) issues.set(i.path, i.message);
-  return { ok: false, issues, list: r.issues };
+  for (const i of all) if (!issues.has(i.path)) issues.set(i.path, i.message);
+  return { ok: false, issues: withListIssues(issues), list: all };
 }

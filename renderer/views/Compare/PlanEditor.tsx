@@ -11,7 +11,9 @@ import {
   type TextKeys,
 } from '../../components/fields.tsx';
 import { IssuesContext, useTouchedIssues } from '../../editor/issues.ts';
+import { withList } from '../../editor/listDraft.ts';
 import { MonitorField } from '../../editor/MonitorField.tsx';
+import { ServerRequestList } from '../../editor/RequestListField.tsx';
 import { CheckStatusToggle, TlsEditor, WorkersField } from '../../editor/OptionsEditors.tsx';
 import { urlFix } from '../../editor/fieldFixes.ts';
 import { ServerRowHead } from '../../editor/ServerRowHead.tsx';
@@ -167,6 +169,18 @@ export const PlanEditor = memo(function PlanEditor({
                   onChange={(url) => setTarget(i, { urls: { ...t.urls, [p]: url } })}
                 />
               ))}
+              <ServerRequestList
+                list={t.list}
+                base={`targets.${i}`}
+                testId={`plan-target-${i}-list`}
+                hint="each cell sends these requests to its own URL's server (path and query kept)"
+                onChange={(list) =>
+                  onChange((d) => ({
+                    ...d,
+                    targets: d.targets.map((x, j) => (j === i ? withList(x, list) : x)),
+                  }))
+                }
+              />
               <MonitorField
                 value={t.monitor}
                 path={`targets.${i}.monitor`}

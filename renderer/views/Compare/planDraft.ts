@@ -20,6 +20,13 @@ import {
   workersInput,
   type TlsDraft,
 } from '../../editor/draft.ts';
+import {
+  listDraftOf,
+  listInput,
+  listParseIssues,
+  withListIssues,
+  type ListDraft,
+} from '../../editor/listDraft.ts';
 import { DEFAULT_MONITOR_TEXT, monitorInput, withMonitorIssues } from '../../editor/monitorDraft.ts';
 
 /**
@@ -34,6 +41,8 @@ export interface PlanTargetDraft {
   urls: Record<ProtocolVariant, string>;
   /** The server monitor as the CLI's --monitor text (renderer/editor/monitorDraft.ts). */
   monitor: string;
+  /** A list of requests every cell of this target sends to its own URL's server (requestsAt). */
+  list?: ListDraft;
   rest: Pick<ComparisonTarget, 'method' | 'headers' | 'body' | 'connectTo' | 'unixSocket'> | null;
 }
 
@@ -104,6 +113,7 @@ export function draftFromPlan(plan: ComparisonPlan): PlanDraft {
       name: t.name,
       urls: { http: t.urls.http ?? '', https: t.urls.https ?? '', h2: t.urls.h2 ?? '' },
       monitor: monitorText(t.monitor),
+      ...(t.requests ? { list: listDraftOf(t)! } : {}),
       rest: {
         method: t.method,
         headers: t.headers,
@@ -155,7 +165,9 @@ export function draftToPlanInput(d: PlanDraft): unknown {
     targets: d.targets.map((t) => {
       const urls: Partial<Record<ProtocolVariant, string>> = {};
       for (const p of PROTOCOL_VARIANTS) if (t.urls[p].trim() !== '') urls[p] = t.urls[p].trim();
-      return { ...(t.rest ?? {}), name: t.name, urls, monitor: monitorInput(t.monitor) };
+      // The list's URL is each cell's: its own first origin only stands for the server it was written for.
+      const { url: _first, ...list } = t.list ? listInput(t.list) : { url: null };
+      return { ...(t.rest ?? {}), name: t.name, urls, monitor: monitorInput(t.monitor), ...list };
     }),
     protocols: PROTOCOL_VARIANTS.filter((p) => d.protocols.includes(p)),
     load:
@@ -229,11 +241,13 @@ export function fieldOf(path: string): string {
 
 export function checkPlanDraft(d: PlanDraft): PlanCheck {
   const r = parseWith(comparisonPlanSchema, draftToPlanInput(d));
-  if (r.ok) return { ok: true, plan: r.value, issues: new Map() };
+  const unread = listParseIssues(d.targets);
+  if (r.ok && unread.length === 0) return { ok: true, plan: r.value, issues: new Map() };
+  const all = [...unread, ...(r.ok ? [] : r.issues)];
   const issues = new Map<string, string>();
-  for (const i of r.issues) {
+  for (const i of all) {
     const field = fieldOf(i.path);
     if (!issues.has(field)) issues.set(field, i.message);
   }
-  return { ok: false, issues: withMonitorIssues(issues, d.targets), list: r.issues };
+  return { ok: false, issues: withListIssues(withMonitorIssues(issues, d.targets)), list: all };
 }

@@ -2,6 +2,7 @@ import { monitorText } from '../../../shared/resources/monitor.ts';
 import type { Scenario } from '../../../shared/model/scenario.ts';
 import { defaultDraft, newKey, tlsDraftOf, type ScenarioDraft } from '../../editor/draft.ts';
 import { pickedBodyOf } from '../../editor/pickedFile.ts';
+import { listDraftOf } from '../../editor/listDraft.ts';
 import { routeDraftOf } from '../../editor/routeDraft.ts';
 
 const text = (n: number | null): string => (n === null ? '' : String(n));
@@ -31,7 +32,7 @@ export function draftFromScenario(s: Scenario): ScenarioDraft {
       ...(t.body.kind === 'upload' ? { bodyUpload: pickedBodyOf(t.body) } : {}),
       monitor: monitorText(t.monitor),
       ...routeDraftOf(t),
-      ...(t.requests ? { list: { requests: t.requests, ...(t.order ? { order: t.order } : {}) } } : {}),
+      ...(t.requests ? { list: listDraftOf(t)! } : {}),
     })),
     model: load.model,
     closed:
