@@ -1,11 +1,14 @@
-import type { Warning } from '../../../shared/model/result.ts';
 import { loadSeconds, scheduledRate } from '../../../shared/stages/load-plan.ts';
 import { peakTarget, stagesSeconds } from '../../../shared/stages/stages.ts';
 import { sentRate } from '../result.ts';
 import { clientLimitWarning } from '../limits.ts';
-import type { Runner, RunnerContext, RunnerOutcome, RunSpec } from '../types.ts';
+import type { Warning, WarmFacts } from '../../../shared/model/result.ts';
+import { Recorder } from '../recorder.ts';
+import type { PreparedRun, PrepareHints, Runner, RunnerContext, RunnerOutcome, RunSpec } from '../types.ts';
 import { ClosedDriver } from './closed-driver.ts';
-import { createDialer } from './dial.ts';
+import { createDialer, type Dialer } from './dial.ts';
+import { warmClients, type WarmStock } from './warm-phase.ts';
+import { warmConnections, WARM_DEADLINE_MS } from './warm-pool.ts';
 import { Http1Client, type Http1Config } from './http1-client.ts';
 import { Http2Client, type Http2Config } from './http2-client.ts';
 import { OpenDriver, LATE_TOLERANCE_MS, MAX_OPENING, type OpenOutcome } from './open-driver.ts';
@@ -27,12 +30,81 @@ import { NATIVE_RUNNER_VERSION } from './version.ts';
 export const nativeRunner: Runner = {
   name: 'native',
   version: NATIVE_RUNNER_VERSION,
-  run: runNative,
+  run: (ctx) => prepareNative(ctx.spec, null, ctx.signal).then((p) => p.run(ctx)),
+  prepare: (spec, hints, signal) => prepareNative(spec, hints, signal),
 };
 
-async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
+/**
+ * Builds the run's requests, dialer and clients; with `hints` (a shard before the common
+ * start), the open model's pool is opened and warmed too (warm-phase.ts), so its schedule
+ * starts on open, proven connections. The clients book into a ledger of the warm phase's
+ * until the run hands them its own.
+ */
+async function prepareNative(
+  spec: RunSpec,
+  hints: PrepareHints | null,
+  signal: AbortSignal,
+): Promise<PreparedRun> {
+  const { load, options } = spec;
+  const h2 = options.protocol === 'h2';
+  const open = load.model === 'open';
+  const warmLedger = new RequestLedger(new Recorder({ sloMs: null, warmup: false, now: performance.now() }), {
+    clock: 'intended',
+    corrected: false,
+    timeoutMs: options.timeoutMs,
+  });
+  const dialer = createDialer(spec, h2 ? ['h2'] : ['http/1.1']);
+  // Open model: one request per HTTP/1.1 connection (the pool grows instead); HTTP/2 sessions
+  // carry up to maxInFlight streams. Closed model: `pipelining` per connection. Without
+  // keep-alive a connection carries one request, then closes.
+  const depth = open ? (h2 ? load.maxInFlight : 1) : options.keepAlive || h2 ? load.pipelining : 1;
+  const factory = h2
+    ? http2Factory(spec, warmLedger, dialer, depth)
+    : http1Factory(spec, warmLedger, dialer, depth);
+  let stock: WarmStock | null = null;
+  let warm: WarmFacts | null = null;
+  // Without keep-alive every request opens its own connection: there is no pool to open ahead.
+  if (open && options.keepAlive && hints !== null) {
+    const wanted = warmConnections({
+      rate: load.stages ? peakTarget(load.stages) : load.rate,
+      roundTripMs: hints.roundTripMs,
+      maxInFlight: load.maxInFlight,
+      perConnection: depth,
+    });
+    const o = await warmClients({
+      connections: wanted,
+      window: h2 ? H2_WARM_STREAMS : 1,
+      deadlineMs: Math.min(WARM_DEADLINE_MS, options.timeoutMs),
+      make: factory.make,
+      ledger: warmLedger,
+      signal,
+    });
+    stock = o.stock;
+    warm = {
+      seconds: o.seconds,
+      wanted,
+      ready: o.ready,
+      requests: o.requests,
+      roundTripMs: hints.roundTripMs,
+    };
+  }
+  return { warm, run: (ctx) => runNative(ctx, { dialer, factory, stock }) };
+}
+
+/** Warm requests an HTTP/2 session keeps in flight during the warm phase. */
+const H2_WARM_STREAMS = 16;
+
+interface Prepared {
+  dialer: Dialer;
+  factory: ClientFactory;
+  /** The warm clients for the open model's pool; null without a warm phase. */
+  stock: WarmStock | null;
+}
+
+async function runNative(ctx: RunnerContext, prepared: Prepared): Promise<RunnerOutcome> {
   const { spec, recorder, signal } = ctx;
   const { load, options } = spec;
+  const { dialer, factory, stock } = prepared;
   // Without a warm-up, measuring has begun (the promise is already resolved) and the limit
   // counts from the first request.
   const warmupDone = ctx.warmupSeconds > 0 ? ctx.warmupDone : null;
@@ -45,15 +117,10 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
     timeoutMs: options.timeoutMs,
     ...(load.stages ? { stages: new StageHistograms(load.stages, load.model) } : {}),
   });
-  const dialer = createDialer(spec, h2 ? ['h2'] : ['http/1.1']);
-  // Open model: one request per HTTP/1.1 connection (the pool grows instead); HTTP/2 sessions
-  // carry up to maxInFlight streams. Closed model: `pipelining` per connection. Without
-  // keep-alive a connection carries one request, then closes.
-  const depth = open ? (h2 ? load.maxInFlight : 1) : options.keepAlive || h2 ? load.pipelining : 1;
-  const { make: makeClient, notSent } = h2
-    ? http2Factory(spec, state, dialer, depth)
-    : http1Factory(spec, state, dialer, depth);
-  const warnings: Warning[] = notSentWarnings(notSent);
+  // From here on every client (the warm ones included: nothing of theirs is in flight) books into the run's ledger.
+  factory.config.state = state;
+  const makeClient = factory.make;
+  const warnings: Warning[] = notSentWarnings(factory.notSent);
   if (!options.keepAlive && !h2 && load.model === 'closed' && load.pipelining > 1) {
     warnings.push({
       code: 'engine-limit',
@@ -74,11 +141,13 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
         durationMs: (loadSeconds(load) ?? load.durationSeconds) * 1000,
         maxInFlight: load.maxInFlight,
         timeoutMs: options.timeoutMs,
+        warm: stock,
       },
       state,
       makeClient,
     );
     const o = await driver.run(signal, warmupDone, ctx.schedule ?? null);
+    stock?.close();
     loadEndedAt = performance.now();
     attackSeconds = o.attackSeconds;
     waitSeconds = o.waitSeconds;
@@ -154,7 +223,9 @@ function rateNotReached(
   const held: string[] = [];
   if (o.heldBack.openingCap > 0) {
     held.push(
-      `${o.heldBack.openingCap} found ${MAX_OPENING} new connections still opening, none answered yet (the engine opens at most ${MAX_OPENING} at once)`,
+      o.openingLimit === MAX_OPENING
+        ? `${o.heldBack.openingCap} found ${MAX_OPENING} new connections still opening, none answered yet (the engine opens at most ${MAX_OPENING} at once)`
+        : `${o.heldBack.openingCap} found ${o.openingLimit} new connections still opening (the engine opens at most as many at once as have answered)`,
     );
   }
   if (o.heldBack.inFlightCap > 0) {
@@ -175,6 +246,8 @@ const MAX_PIPELINED_BYTES = 1024 * 1024;
 
 interface ClientFactory {
   make: (owner: ClientOwner) => Client;
+  /** What every client shares; its ledger is the warm phase's until the run sets its own. */
+  config: { state: RequestLedger };
   /** The user's headers the request goes without. */
   notSent: NotSent[];
 }
@@ -203,7 +276,7 @@ function http1Factory(
     // A list is all HEAD or none (shared/model/request-list.ts).
     headRequests: runRequests(spec)[0]!.target.method === 'HEAD',
   };
-  return { make: (owner) => new Http1Client(cfg, owner), notSent: uniqueNotSent(all) };
+  return { make: (owner) => new Http1Client(cfg, owner), config: cfg, notSent: uniqueNotSent(all) };
 }
 
 /** The headers left out of any request of the run, each said once. */
@@ -237,5 +310,5 @@ function http2Factory(
     streams: depth,
     keepAlive: spec.options.keepAlive,
   };
-  return { make: (owner) => new Http2Client(cfg, owner), notSent: uniqueNotSent(all) };
+  return { make: (owner) => new Http2Client(cfg, owner), config: cfg, notSent: uniqueNotSent(all) };
 }

@@ -1,6 +1,7 @@
 import { LoadDriver } from './load-driver.ts';
 import type { OpenSchedule } from './open-schedule.ts';
 import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
+import type { WarmStock } from './warm-phase.ts';
 
 export interface OpenPlan {
   /** When requests are due: a fixed rate, or a stage plan's ramps (open-schedule.ts). */
@@ -10,6 +11,8 @@ export interface OpenPlan {
   /** Cap on requests in flight; the connection pool grows up to it. */
   maxInFlight: number;
   timeoutMs: number;
+  /** Clients opened and proven before the start (warm-phase.ts): the pool begins with them. */
+  warm: WarmStock | null;
 }
 
 /**
@@ -21,7 +24,7 @@ export interface OpenPlan {
  */
 export const LATE_TOLERANCE_MS = 10;
 
-/** New connections being opened at once, at most (see acquire()). */
+/** New connections being opened at once, at most, while none has answered yet (see acquire()). */
 export const MAX_OPENING = 64;
 
 /** Why a request due now found no client: the in-flight cap, or the cap on connections opening at once. */
@@ -75,6 +78,8 @@ export interface OpenOutcome {
    * tried to catch up; they went out late, or were dropped.
    */
   heldBack: { inFlightCap: number; openingCap: number };
+  /** The cap on connections opening at once when it last held requests back (MAX_OPENING, or more once connections answered). */
+  openingLimit: number;
 }
 
 /**
@@ -94,6 +99,8 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
   private readonly fresh: Slot[] = [];
   /** Slots counted as unproven (see opening()). */
   private unproven = 0;
+  /** Slots whose connection has answered (warm ones included). */
+  private proven = 0;
   /** Requests one client takes (1 for HTTP/1.1, the stream cap for HTTP/2); known once one exists. */
   private perClient = 1;
   /** Spare capacity (requests) below which connections are opened ahead of need. */
@@ -119,6 +126,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
   private readonly heldBack = { inFlightCap: 0, openingCap: 0 };
   /** Requests of the schedule below this index are counted in heldBack already. */
   private heldUpTo = 0;
+  private openingLimit = MAX_OPENING;
   private readonly onPacer = (): void => {
     this.pacer = null;
     this.sendDue(performance.now());
@@ -149,12 +157,29 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     }
   }
 
-  /** Opens the connections a round trip of the schedule needs, before the first send. */
+  /**
+   * Takes the warm clients, then opens what a round trip of the schedule needs beyond them
+   * (all of it without a warm phase), before the first send.
+   */
   private openPool(): void {
+    const warm = this.plan.warm;
+    while (warm !== null && this.adopt(warm));
     const wanted = Math.ceil((this.arrivals.peakRate * EXPECTED_LATENCY_MS) / 1000) + 2;
-    this.grow(true).client.prepare();
+    if (this.clients.length === 0) this.grow(true).client.prepare();
     const clients = Math.min(this.plan.maxInFlight, Math.ceil(wanted / this.perClient));
     while (this.clients.length < clients) this.grow(true).client.prepare();
+  }
+
+  /** A warm client (open, answered) in a slot of its own, reused first; false when none is left. */
+  private adopt(warm: WarmStock): boolean {
+    const slot: Slot = { client: null as unknown as Client, pooled: true, proven: true, counted: false };
+    const client = warm.take({ onFree: (_c, now) => this.freed(slot, now) });
+    if (client === null) return false;
+    slot.client = client;
+    this.place(slot);
+    this.proven++;
+    this.idle.push(slot);
+    return true;
   }
 
   /** Fixes the schedule's end: every request due before measuring start + duration. */
@@ -198,6 +223,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
   private freed(slot: Slot, now: number | undefined): void {
     if (!slot.proven) {
       slot.proven = true;
+      this.proven++;
       if (slot.counted) this.unproven--;
       slot.counted = false;
     }
@@ -219,10 +245,14 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     const slot: Slot = { client: null as unknown as Client, pooled: true, proven: false, counted: !planned };
     if (slot.counted) this.unproven++;
     slot.client = this.makeClient({ onFree: (_c, now) => this.freed(slot, now) });
-    this.clients.push(slot.client);
-    if (this.clients.length === 1) this.perClient = Math.max(1, slot.client.free);
+    this.place(slot);
     this.fresh.push(slot);
     return slot;
+  }
+
+  private place(slot: Slot): void {
+    this.clients.push(slot.client);
+    if (this.clients.length === 1) this.perClient = Math.max(1, slot.client.free);
   }
 
   /**
@@ -233,6 +263,15 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
    */
   private opening(): number {
     return this.unproven;
+  }
+
+  /**
+   * How many connections may be opening at once: MAX_OPENING while none has answered (a server
+   * that accepts and never answers gets no more), then as many as have answered, when more: a
+   * server that answers its connections takes new ones as fast.
+   */
+  private openingCap(): number {
+    return Math.max(MAX_OPENING, this.proven);
   }
 
   /**
@@ -249,7 +288,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     const slot = withRoom(this.idle) ?? withRoom(this.fresh);
     if (slot !== null) return slot;
     if (this.clients.length >= this.plan.maxInFlight) return 'in-flight';
-    if (this.opening() >= MAX_OPENING) return 'opening';
+    if (this.opening() >= this.openingCap()) return 'opening';
     return this.grow();
   }
 
@@ -258,7 +297,11 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     const spare = (this.idle.length + this.fresh.length) * this.perClient;
     const wanted = Math.ceil((this.lowWater - spare) / this.perClient);
     if (wanted <= 0) return;
-    const room = Math.min(MAX_OPENING - this.opening(), this.plan.maxInFlight - this.clients.length, wanted);
+    const room = Math.min(
+      this.openingCap() - this.opening(),
+      this.plan.maxInFlight - this.clients.length,
+      wanted,
+    );
     for (let n = 0; n < room; n++) this.grow().client.prepare();
   }
 
@@ -280,6 +323,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
         if (due > from) {
           this.heldUpTo = due;
           this.heldBack[slot === 'in-flight' ? 'inFlightCap' : 'openingCap'] += due - from;
+          if (slot === 'opening') this.openingLimit = this.openingCap();
         }
         break;
       }
@@ -335,6 +379,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     return {
       dropped: this.dropped,
       heldBack: { ...this.heldBack },
+      openingLimit: this.openingLimit,
       attackSeconds: Math.max(0, attackEnd - start) / 1000,
       waitSeconds: this.attackDone ? Math.max(0, lastDone - attackEnd) / 1000 : 0,
     };
