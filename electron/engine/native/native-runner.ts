@@ -7,7 +7,7 @@ import { Recorder } from '../recorder.ts';
 import type { PreparedRun, PrepareHints, Runner, RunnerContext, RunnerOutcome, RunSpec } from '../types.ts';
 import { ClosedDriver } from './closed-driver.ts';
 import { createDialer, type Dialer } from './dial.ts';
-import { warmClients, type WarmStock } from './warm-phase.ts';
+import { warmClients, watchedDialer, type WarmStock } from './warm-phase.ts';
 import { warmConnections, WARM_DEADLINE_MS } from './warm-pool.ts';
 import { Http1Client, type Http1Config } from './http1-client.ts';
 import { Http2Client, type Http2Config } from './http2-client.ts';
@@ -36,9 +36,8 @@ export const nativeRunner: Runner = {
 
 /**
  * Builds the run's requests, dialer and clients; with `hints` (a shard before the common
- * start), the open model's pool is opened and warmed too (warm-phase.ts), so its schedule
- * starts on open, proven connections. The clients book into a ledger of the warm phase's
- * until the run hands them its own.
+ * start), the open model's pool is opened too, TLS handshakes done (warm-phase.ts), so its
+ * schedule starts on open connections.
  */
 async function prepareNative(
   spec: RunSpec,
@@ -48,19 +47,20 @@ async function prepareNative(
   const { load, options } = spec;
   const h2 = options.protocol === 'h2';
   const open = load.model === 'open';
-  const warmLedger = new RequestLedger(new Recorder({ sloMs: null, warmup: false, now: performance.now() }), {
+  // The clients' ledger until run() sets the run's own (no request goes out before).
+  const placeholder = new RequestLedger(new Recorder({ sloMs: null, warmup: true, now: performance.now() }), {
     clock: 'intended',
     corrected: false,
     timeoutMs: options.timeoutMs,
   });
-  const dialer = createDialer(spec, h2 ? ['h2'] : ['http/1.1']);
+  const dialer = watchedDialer(createDialer(spec, h2 ? ['h2'] : ['http/1.1']));
   // Open model: one request per HTTP/1.1 connection (the pool grows instead); HTTP/2 sessions
   // carry up to maxInFlight streams. Closed model: `pipelining` per connection. Without
   // keep-alive a connection carries one request, then closes.
   const depth = open ? (h2 ? load.maxInFlight : 1) : options.keepAlive || h2 ? load.pipelining : 1;
   const factory = h2
-    ? http2Factory(spec, warmLedger, dialer, depth)
-    : http1Factory(spec, warmLedger, dialer, depth);
+    ? http2Factory(spec, placeholder, dialer, depth)
+    : http1Factory(spec, placeholder, dialer, depth);
   let stock: WarmStock | null = null;
   let warm: WarmFacts | null = null;
   // Without keep-alive every request opens its own connection: there is no pool to open ahead.
@@ -73,26 +73,16 @@ async function prepareNative(
     });
     const o = await warmClients({
       connections: wanted,
-      window: h2 ? H2_WARM_STREAMS : 1,
       deadlineMs: Math.min(WARM_DEADLINE_MS, options.timeoutMs),
       make: factory.make,
-      ledger: warmLedger,
+      dialer,
       signal,
     });
     stock = o.stock;
-    warm = {
-      seconds: o.seconds,
-      wanted,
-      ready: o.ready,
-      requests: o.requests,
-      roundTripMs: hints.roundTripMs,
-    };
+    warm = { seconds: o.seconds, wanted, ready: o.ready, roundTripMs: hints.roundTripMs };
   }
   return { warm, run: (ctx) => runNative(ctx, { dialer, factory, stock }) };
 }
-
-/** Warm requests an HTTP/2 session keeps in flight during the warm phase. */
-const H2_WARM_STREAMS = 16;
 
 interface Prepared {
   dialer: Dialer;
@@ -117,7 +107,7 @@ async function runNative(ctx: RunnerContext, prepared: Prepared): Promise<Runner
     timeoutMs: options.timeoutMs,
     ...(load.stages ? { stages: new StageHistograms(load.stages, load.model) } : {}),
   });
-  // From here on every client (the warm ones included: nothing of theirs is in flight) books into the run's ledger.
+  // Every client (the warm ones too: none has sent anything) books into the run's ledger.
   factory.config.state = state;
   const makeClient = factory.make;
   const warnings: Warning[] = notSentWarnings(factory.notSent);
@@ -246,7 +236,7 @@ const MAX_PIPELINED_BYTES = 1024 * 1024;
 
 interface ClientFactory {
   make: (owner: ClientOwner) => Client;
-  /** What every client shares; its ledger is the warm phase's until the run sets its own. */
+  /** What every client shares; its ledger is a placeholder until the run sets its own. */
   config: { state: RequestLedger };
   /** The user's headers the request goes without. */
   notSent: NotSent[];

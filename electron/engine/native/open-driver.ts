@@ -11,7 +11,7 @@ export interface OpenPlan {
   /** Cap on requests in flight; the connection pool grows up to it. */
   maxInFlight: number;
   timeoutMs: number;
-  /** Clients opened and proven before the start (warm-phase.ts): the pool begins with them. */
+  /** Clients whose connections opened before the start (warm-phase.ts): the pool begins with them. */
   warm: WarmStock | null;
 }
 
@@ -99,7 +99,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
   private readonly fresh: Slot[] = [];
   /** Slots counted as unproven (see opening()). */
   private unproven = 0;
-  /** Slots whose connection has answered (warm ones included). */
+  /** Slots whose connection has answered. */
   private proven = 0;
   /** Requests one client takes (1 for HTTP/1.1, the stream cap for HTTP/2); known once one exists. */
   private perClient = 1;
@@ -170,15 +170,14 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     while (this.clients.length < clients) this.grow(true).client.prepare();
   }
 
-  /** A warm client (open, answered) in a slot of its own, reused first; false when none is left. */
+  /** A warm client (its connection open) in a planned slot of its own; false when none is left. */
   private adopt(warm: WarmStock): boolean {
-    const slot: Slot = { client: null as unknown as Client, pooled: true, proven: true, counted: false };
+    const slot: Slot = { client: null as unknown as Client, pooled: true, proven: false, counted: false };
     const client = warm.take({ onFree: (_c, now) => this.freed(slot, now) });
     if (client === null) return false;
     slot.client = client;
     this.place(slot);
-    this.proven++;
-    this.idle.push(slot);
+    this.fresh.push(slot);
     return true;
   }
 

@@ -1,30 +1,26 @@
-import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
-import { WARM_REQUESTS } from './warm-pool.ts';
+import type { Dialer } from './dial.ts';
+import type { Client, ClientOwner } from './run-state.ts';
 
 /*
- * The open model's warm phase (wrk2 opens all its connections before its schedule; this also
- * proves them): before the common start, the pool's clients open their connections (TLS
- * handshakes included) and send warm requests on them, closed loop, until each has answered
- * and WARM_REQUESTS went out, so the first second of the schedule runs on open connections
- * and on code V8 has compiled already. The warm requests go into a ledger of their own that
- * the run never reads. Bounded in time: when the server does not answer in time, the clients
- * that answered are kept, the others are closed, and the run starts anyway.
+ * The open model's warm phase: before the common start the pool's clients open their
+ * connections and complete their TLS handshakes (wrk2 opens all of its connections before its
+ * schedule too), so the schedule's first second runs on open connections instead of waiting
+ * for handshakes that compete with its sends for the CPU. No request goes out: the server's
+ * counts and logs show the run's requests only. Bounded in time: the clients still opening at
+ * the deadline are closed, and the run starts anyway.
  */
 
-/** A client's owner that forwards to whoever holds the client now: the warm phase, then a driver's slot. */
+/** A client's owner that forwards to whoever holds the client now: nobody, then a driver's slot. */
 class Relay implements ClientOwner {
-  to: ClientOwner;
-  constructor(to: ClientOwner) {
-    this.to = to;
-  }
+  to: ClientOwner | null = null;
   onFree(client: Client, now?: number): void {
-    this.to.onFree(client, now);
+    this.to?.onFree(client, now);
   }
 }
 
 /** The warm clients, handed to the open driver's pool one by one. */
 export interface WarmStock {
-  /** A warm client (open, answered, nothing in flight) that now reports to `owner`; null when none is left. */
+  /** A warm client (its connection open) that now reports to `owner`; null when none is left. */
   take(owner: ClientOwner): Client | null;
   /** Closes the clients never taken. */
   close(): void;
@@ -34,60 +30,59 @@ export interface WarmOutcome {
   stock: WarmStock;
   /** How long the phase took, seconds. */
   seconds: number;
-  /** Clients ready (open and answered) at its end. */
+  /** Clients whose connection opened. */
   ready: number;
-  /** Warm requests answered. */
-  requests: number;
-  /** The deadline passed before every client answered. */
-  timedOut: boolean;
 }
 
-interface Warming {
-  client: Client;
-  relay: Relay;
-  /** Requests the client takes at once (its free count before any send). */
-  room: number;
-  answered: number;
-  /** Its last request failed (its connection is closed, or never opened). */
-  failed: boolean;
+/** A dialer that can report whether its next dial opened: the warm phase watches each client's first. */
+export interface WatchedDialer extends Dialer {
+  watchNext(listener: ((ok: boolean) => void) | null): void;
+}
+
+/** `inner`, watched (the clients' dialer: after the warm phase it adds nothing to a dial). */
+export function watchedDialer(inner: Dialer): WatchedDialer {
+  let next: ((ok: boolean) => void) | null = null;
+  return {
+    endpoint: inner.endpoint,
+    get tlsFacts() {
+      return inner.tlsFacts;
+    },
+    watchNext: (listener) => (next = listener),
+    dial(onRead, done) {
+      const listener = next;
+      next = null;
+      if (listener === null) return inner.dial(onRead, done);
+      return inner.dial(onRead, (err, socket, timing) => {
+        done(err, socket, timing);
+        listener(err === null && socket !== null);
+      });
+    },
+  };
 }
 
 /**
- * Opens `connections` clients through `make` (their requests booked in `ledger`, the warm
- * phase's own) and warms them; resolves when every one has answered and the warm requests are
- * done, at the deadline, or at once when `signal` aborts (nothing kept then).
+ * Opens `connections` clients through `make` (their dialer `dialer`) and resolves once every one's connection is open
+ * (or failed to), at the deadline, or at once when `signal` aborts (nothing kept then).
  */
 export function warmClients(opts: {
   connections: number;
-  /** Warm requests a client keeps in flight: 1 for HTTP/1.1, a few streams for HTTP/2. */
-  window: number;
   deadlineMs: number;
   make: (owner: ClientOwner) => Client;
-  ledger: RequestLedger;
+  dialer: WatchedDialer;
   signal: AbortSignal;
 }): Promise<WarmOutcome> {
   const startedAt = performance.now();
-  const totals = opts.ledger.recorder.totals;
-  const target = Math.max(WARM_REQUESTS, opts.connections);
-  const all: Warming[] = [];
-  let sent = 0;
-  // What the ledger had booked at the last report: a client reports right after booking what
-  // finished on it, so the growth since is that client's.
-  let seenResponses = totals.responses;
-  let seenErrors = totals.errors;
+  const all: { client: Client; relay: Relay; open: boolean }[] = [];
+  let pending = opts.connections;
   return new Promise<WarmOutcome>((resolve) => {
     let settled = false;
-    const end = (timedOut: boolean): void => {
+    const end = (): void => {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
-      opts.signal.removeEventListener('abort', onAbort);
-      const ready: Warming[] = [];
-      for (const w of all) {
-        const keep = !opts.signal.aborted && w.answered > 0 && !w.failed && w.client.free === w.room;
-        if (keep) ready.push(w);
-        else w.client.destroy();
-      }
+      opts.signal.removeEventListener('abort', end);
+      const ready = all.filter((w) => w.open && !opts.signal.aborted);
+      for (const w of all) if (!ready.includes(w)) w.client.destroy();
       resolve({
         stock: {
           take(owner) {
@@ -102,47 +97,23 @@ export function warmClients(opts: {
         },
         seconds: (performance.now() - startedAt) / 1000,
         ready: ready.length,
-        requests: totals.responses,
-        timedOut,
       });
     };
-    const onAbort = (): void => end(false);
-    const deadline = setTimeout(() => end(true), opts.deadlineMs);
-    opts.signal.addEventListener('abort', onAbort, { once: true });
-
-    const fill = (w: Warming): void => {
-      while (sent < target && w.room - w.client.free < opts.window && w.client.free > 0) {
-        sent++;
-        const now = performance.now();
-        w.client.send(now, now);
-      }
-    };
-    const done = (): boolean =>
-      sent >= target && all.every((w) => w.answered > 0 && !w.failed && w.client.free === w.room);
-
+    const deadline = setTimeout(end, opts.deadlineMs);
+    opts.signal.addEventListener('abort', end, { once: true });
     for (let i = 0; i < opts.connections; i++) {
-      const w: Warming = {
-        client: null as unknown as Client,
-        relay: new Relay({
-          onFree: () => {
-            if (settled) return;
-            if (totals.errors > seenErrors) w.failed = true;
-            else if (totals.responses > seenResponses) w.failed = false;
-            w.answered += totals.responses - seenResponses;
-            seenResponses = totals.responses;
-            seenErrors = totals.errors;
-            if (done()) end(false);
-            else fill(w);
-          },
-        }),
-        room: 0,
-        answered: 0,
-        failed: false,
-      };
-      w.client = opts.make(w.relay);
-      w.room = w.client.free;
+      const relay = new Relay();
+      const w = { client: opts.make(relay), relay, open: false };
       all.push(w);
     }
-    for (const w of all) fill(w);
+    for (const w of all) {
+      opts.dialer.watchNext((ok) => {
+        w.open = ok;
+        if (--pending === 0) end();
+      });
+      w.client.prepare();
+    }
+    opts.dialer.watchNext(null);
+    if (opts.connections === 0) end();
   });
 }

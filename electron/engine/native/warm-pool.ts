@@ -50,7 +50,5 @@ export function warmConnections(input: PoolInput): number {
   return Math.max(1, Math.ceil(warmRequests(input) / Math.max(1, input.perConnection)));
 }
 
-/** Warm requests sent before the first scheduled send: enough for V8 to compile the send and parse path. */
-export const WARM_REQUESTS = 500;
 /** How long the warm phase may take, at most (the request timeout when shorter). */
 export const WARM_DEADLINE_MS = 3000;
