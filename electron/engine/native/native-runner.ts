@@ -2,7 +2,7 @@ import { loadSeconds, scheduledRate } from '../../../shared/stages/load-plan.ts'
 import { peakTarget, stagesSeconds } from '../../../shared/stages/stages.ts';
 import { sentRate } from '../result.ts';
 import { clientLimitWarning } from '../limits.ts';
-import type { Warning, WarmFacts } from '../../../shared/model/result.ts';
+import type { Warning } from '../../../shared/model/result.ts';
 import { Recorder } from '../recorder.ts';
 import type { PreparedRun, PrepareHints, Runner, RunnerContext, RunnerOutcome, RunSpec } from '../types.ts';
 import { ClosedDriver } from './closed-driver.ts';
@@ -45,48 +45,58 @@ async function prepareNative(
   signal: AbortSignal,
 ): Promise<PreparedRun> {
   const { load, options } = spec;
-  const h2 = options.protocol === 'h2';
-  const open = load.model === 'open';
+  const dialer = createDialer(spec, options.protocol === 'h2' ? ['h2'] : ['http/1.1']);
+  // Without keep-alive every request opens its own connection: there is no pool to open ahead.
+  if (load.model !== 'open' || !options.keepAlive || hints === null) {
+    return { warm: null, run: (ctx) => runNative(ctx, { dialer, factory: null, stock: null }) };
+  }
   // The clients' ledger until run() sets the run's own (no request goes out before).
   const placeholder = new RequestLedger(new Recorder({ sloMs: null, warmup: true, now: performance.now() }), {
     clock: 'intended',
     corrected: false,
     timeoutMs: options.timeoutMs,
   });
-  const dialer = watchedDialer(createDialer(spec, h2 ? ['h2'] : ['http/1.1']));
-  // Open model: one request per HTTP/1.1 connection (the pool grows instead); HTTP/2 sessions
-  // carry up to maxInFlight streams. Closed model: `pipelining` per connection. Without
-  // keep-alive a connection carries one request, then closes.
-  const depth = open ? (h2 ? load.maxInFlight : 1) : options.keepAlive || h2 ? load.pipelining : 1;
-  const factory = h2
-    ? http2Factory(spec, placeholder, dialer, depth)
-    : http1Factory(spec, placeholder, dialer, depth);
-  let stock: WarmStock | null = null;
-  let warm: WarmFacts | null = null;
-  // Without keep-alive every request opens its own connection: there is no pool to open ahead.
-  if (open && options.keepAlive && hints !== null) {
-    const wanted = warmConnections({
-      rate: load.stages ? peakTarget(load.stages) : load.rate,
-      roundTripMs: hints.roundTripMs,
-      maxInFlight: load.maxInFlight,
-      perConnection: depth,
-    });
-    const o = await warmClients({
-      connections: wanted,
-      deadlineMs: Math.min(WARM_DEADLINE_MS, options.timeoutMs),
-      make: factory.make,
-      dialer,
-      signal,
-    });
-    stock = o.stock;
-    warm = { seconds: o.seconds, wanted, ready: o.ready, roundTripMs: hints.roundTripMs };
-  }
-  return { warm, run: (ctx) => runNative(ctx, { dialer, factory, stock }) };
+  const watched = watchedDialer(dialer);
+  const factory = clientFactory(spec, placeholder, watched);
+  const wanted = warmConnections({
+    rate: load.stages ? peakTarget(load.stages) : load.rate,
+    roundTripMs: hints.roundTripMs,
+    maxInFlight: load.maxInFlight,
+    perConnection: depthOf(spec),
+  });
+  const o = await warmClients({
+    connections: wanted,
+    deadlineMs: Math.min(WARM_DEADLINE_MS, options.timeoutMs),
+    make: factory.make,
+    dialer: watched,
+    signal,
+  });
+  const warm = { seconds: o.seconds, wanted, ready: o.ready, roundTripMs: hints.roundTripMs };
+  return { warm, run: (ctx) => runNative(ctx, { dialer, factory, stock: o.stock }) };
+}
+
+/**
+ * Requests a client carries at once. Open model: one per HTTP/1.1 connection (the pool grows
+ * instead); HTTP/2 sessions carry up to maxInFlight streams. Closed model: `pipelining` per
+ * connection. Without keep-alive a connection carries one request, then closes.
+ */
+function depthOf({ load, options }: RunSpec): number {
+  const h2 = options.protocol === 'h2';
+  if (load.model === 'open') return h2 ? load.maxInFlight : 1;
+  return options.keepAlive || h2 ? load.pipelining : 1;
+}
+
+function clientFactory(spec: RunSpec, state: RequestLedger, dialer: Dialer): ClientFactory {
+  const depth = depthOf(spec);
+  return spec.options.protocol === 'h2'
+    ? http2Factory(spec, state, dialer, depth)
+    : http1Factory(spec, state, dialer, depth);
 }
 
 interface Prepared {
   dialer: Dialer;
-  factory: ClientFactory;
+  /** The clients' factory when the warm phase made clients already; null: run() makes it. */
+  factory: ClientFactory | null;
   /** The warm clients for the open model's pool; null without a warm phase. */
   stock: WarmStock | null;
 }
@@ -94,7 +104,7 @@ interface Prepared {
 async function runNative(ctx: RunnerContext, prepared: Prepared): Promise<RunnerOutcome> {
   const { spec, recorder, signal } = ctx;
   const { load, options } = spec;
-  const { dialer, factory, stock } = prepared;
+  const { dialer, stock } = prepared;
   // Without a warm-up, measuring has begun (the promise is already resolved) and the limit
   // counts from the first request.
   const warmupDone = ctx.warmupSeconds > 0 ? ctx.warmupDone : null;
@@ -108,6 +118,7 @@ async function runNative(ctx: RunnerContext, prepared: Prepared): Promise<Runner
     ...(load.stages ? { stages: new StageHistograms(load.stages, load.model) } : {}),
   });
   // Every client (the warm ones too: none has sent anything) books into the run's ledger.
+  const factory = prepared.factory ?? clientFactory(spec, state, dialer);
   factory.config.state = state;
   const makeClient = factory.make;
   const warnings: Warning[] = notSentWarnings(factory.notSent);
