@@ -275,12 +275,14 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
 
   /**
    * A slot with room, or a new one while in-flight requests stay under the cap and fewer than
-   * MAX_OPENING connections are being opened. That bound matters after a stall: the requests
+   * openingCap() connections are being opened. That bound matters after a stall: the requests
    * due meanwhile would otherwise each open a connection (a TLS handshake each) although the
    * existing ones free up within a round trip. (Letting each connection that answered allow
    * one more, so the pool doubles per round trip, halved the late requests against a server
    * answering in 100 ms but, over TLS, opened every connection the cap allows at 8,000 req/s
-   * and quadrupled the p99: the handshakes.)
+   * and quadrupled the p99: the handshakes. Since the warm phase opens the pool a rate needs
+   * before the start, that growth is left to a server slower than its pre-flight said, or to
+   * a generator that fell behind.)
    */
   private acquire(): Slot | HeldBy {
     if (this.state.pending >= this.plan.maxInFlight) return 'in-flight';
