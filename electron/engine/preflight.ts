@@ -163,7 +163,9 @@ async function preflightOne(spec: RunSpec, signal: AbortSignal): Promise<Preflig
     }
 
     phase = 'waiting for the response to one request';
+    const sentAt = performance.now();
     const res = await sendOne(spec, socket);
+    const roundTripMs = performance.now() - sentAt;
     if (spec.options.checkStatus && !isOkStatus(res.status)) {
       throw new PreflightError('status', statusFailure(spec, res));
     }
@@ -175,6 +177,7 @@ async function preflightOne(spec: RunSpec, signal: AbortSignal): Promise<Preflig
         documentLength: res.bodyBytes,
         httpVersion: res.httpVersion,
       },
+      roundTripMs,
     };
   };
 

@@ -36,6 +36,8 @@ export type RunIdentity = Pick<
 export interface TargetFacts {
   tls: TlsFacts | null;
   server: ServerFacts;
+  /** The pre-flight request's round trip (written to last byte), ms: what the open model's warm pool is sized from. */
+  roundTripMs?: number;
 }
 
 /** A generator CPU figure at or above this (percent of one core) counts as running flat out: the verdict's. */

@@ -6,6 +6,7 @@ import type {
   PhaseStats,
   StageResult,
   TlsFacts,
+  WarmFacts,
   Warning,
 } from '../../shared/model/result.ts';
 import type { Placement } from '../../shared/shards/plan.ts';
@@ -139,5 +140,24 @@ export interface RunnerContext {
 export interface Runner {
   readonly name: GeneratorFacts['engine'];
   readonly version: string;
+  run(ctx: RunnerContext): Promise<RunnerOutcome>;
+  /**
+   * Readies the run before the common start (a shard says `ready` once it is done): the native
+   * engine's open model opens and warms its connections here. Absent: run() does everything.
+   * Never throws; resolves at once when the signal aborts.
+   */
+  prepare?(spec: RunSpec, hints: PrepareHints, signal: AbortSignal): Promise<PreparedRun>;
+}
+
+/** What the pre-flight learnt that sizes a run's preparation. */
+export interface PrepareHints {
+  /** The pre-flight request's round trip, ms; null when not measured. */
+  roundTripMs: number | null;
+}
+
+/** A run readied by Runner.prepare: its run() starts sending at once. */
+export interface PreparedRun {
+  /** The warm phase's figures (this shard's); null when there was none. */
+  warm: WarmFacts | null;
   run(ctx: RunnerContext): Promise<RunnerOutcome>;
 }

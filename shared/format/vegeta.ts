@@ -4,7 +4,8 @@
  * microsecond resolution, as vegeta before 12.8 did. One row is ours: an open-model run
  * adds "Schedule" after Requests (target rate, late and dropped requests), marked as ours:
  * vegeta's report does not say when the generator fell behind its schedule. Another is ours
- * too: "Lateness" after Latencies, for runs on a schedule (open model, rate cap): how
+ * too: "Warm" after Schedule (the connections the open model opened before its first send),
+ * and "Lateness" after Latencies, for runs on a schedule (open model, rate cap): how
  * late requests went out, the part of those latencies that is the generator's own delay.
  */
 import type { RunResult } from '../model/result.ts';
@@ -22,6 +23,19 @@ function scheduleRow(r: RunResult): string[][] {
       'Schedule',
       '[target rate, late, dropped]',
       `${fixed(r.throughput.targetRate ?? r.load.rate, 2)}, ${late}, ${dropped}  (Trebuchet's row, not vegeta's)`,
+    ],
+  ];
+}
+
+/** Open model: the connections opened before the first send (RunResult.warm). Not a vegeta row, and it says so. */
+function warmRow(r: RunResult): string[][] {
+  const w = r.warm;
+  if (!w) return [];
+  return [
+    [
+      'Warm',
+      '[connections, open, seconds]',
+      `${w.wanted}, ${w.ready}, ${fixed(w.seconds, 3)}  (Trebuchet's row: opened before the first send, not run time)`,
     ],
   ];
 }
@@ -69,6 +83,7 @@ export function formatVegetaReport(r: RunResult): string {
       `${count}, ${fixed(vegetaRate(r), 2)}, ${fixed(vegetaThroughput(r), 2)}`,
     ],
     ...scheduleRow(r),
+    ...warmRow(r),
     ['Duration', '[total, attack, wait]', [total, attack, wait].map(formatDurationSeconds).join(', ')],
     [
       'Latencies',

@@ -147,3 +147,20 @@ export const byteCountsSchema = z.strictObject({
   /** Everything sent, headers included. */
   outTotal: count,
 });
+
+/**
+ * The open model's warm phase (native engine, keep-alive on): before the first scheduled send
+ * the engine opened the connections the rate needs (HTTP/2: its sessions) and completed their
+ * TLS handshakes, sending nothing. Its time is not part of the run's measured time.
+ */
+export const warmFactsSchema = z.strictObject({
+  /** How long it took (the slowest engine worker's), seconds; the schedule's clock started after it. */
+  seconds: z.number().nonnegative(),
+  /** Connections (HTTP/2: sessions) the pool was sized for, over every engine worker. */
+  wanted: z.number().int().nonnegative(),
+  /** Of them, open (TLS handshake done) before the first send. */
+  ready: z.number().int().nonnegative(),
+  /** The pre-flight request's round trip the pool was sized from, ms; null when not measured. */
+  roundTripMs: z.number().nonnegative().nullable(),
+});
+export type WarmFacts = z.infer<typeof warmFactsSchema>;

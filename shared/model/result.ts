@@ -11,6 +11,7 @@ import {
   PHASES,
   requestCountsSchema,
   tlsFactsSchema,
+  warmFactsSchema,
   warningSchema,
 } from './result-parts.ts';
 export {
@@ -22,11 +23,13 @@ export {
   PHASES,
   requestCountsSchema,
   tlsFactsSchema,
+  warmFactsSchema,
   warningSchema,
   type ErrorEntry,
   type ErrorKind,
   type Phase,
   type TlsFacts,
+  type WarmFacts,
   type Warning,
 } from './result-parts.ts';
 
@@ -272,6 +275,12 @@ export const runResultSchema = z.strictObject({
    * engine that does not measure it; absent in results saved before it existed.
    */
   sendLateness: latencyStatsSchema.nullable().optional(),
+  /**
+   * The open model's warm phase before the first scheduled send (connections opened, TLS
+   * handshakes done, the engine warmed): not measured time. Absent for other runs and engines,
+   * and in results saved before it existed.
+   */
+  warm: warmFactsSchema.optional(),
   /** Whole-run latency HdrHistogram (microseconds), compressed and base64-encoded. */
   histogram: z.string().nullable(),
   /** Per-request timing phases in ms, when the engine measures them (ab's Connection Times). */

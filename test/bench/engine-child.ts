@@ -42,6 +42,12 @@ export interface EngineOutcome {
   /** Scheduled runs: how late requests went out (actual minus intended send), ms. */
   sendLateP50: number | null;
   sendLateP99: number | null;
+  /** Open model: requests more than 10 ms late in the measured schedule's first second, and the worst per-sample send-lateness p99 there (ms). */
+  firstSecondLate: number;
+  firstSecondSendLateP99: number;
+  /** Open model: the warm phase's time and the connections it opened (RunResult.warm); null without one. */
+  warmSeconds: number | null;
+  warmConnections: number | null;
   alpn: string | null;
   /** The Server header. */
   server: string | null;
@@ -69,6 +75,11 @@ const cpu = process.cpuUsage(cpuBefore);
 const host = process.threadCpuUsage(hostBefore);
 if (!r) throw new Error('the run returned no result');
 
+// The measured samples (the warm-up's left out) that begin within the schedule's first second.
+const measured = r.samples.filter((s) => !s.warmup);
+const startOf = (s: (typeof measured)[number]) => s.elapsedSeconds - s.intervalSeconds;
+const firstSecond = measured.filter((s) => startOf(s) < startOf(measured[0]!) + 1 - 1e-9);
+
 const outcome: EngineOutcome = {
   status: r.status,
   error: r.error?.message ?? null,
@@ -91,6 +102,10 @@ const outcome: EngineOutcome = {
   max: r.latency?.max ?? null,
   sendLateP50: r.sendLateness?.percentiles['50'] ?? null,
   sendLateP99: r.sendLateness?.percentiles['99'] ?? null,
+  firstSecondLate: firstSecond.reduce((n, s) => n + (s.late ?? 0), 0),
+  firstSecondSendLateP99: Math.max(0, ...firstSecond.map((s) => s.sendLatenessP99 ?? 0)),
+  warmSeconds: r.warm?.seconds ?? null,
+  warmConnections: r.warm?.ready ?? null,
   alpn: r.tls?.alpn ?? null,
   server: r.server?.software ?? null,
 };

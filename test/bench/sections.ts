@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { ScenarioInput } from '../../shared/model/scenario.ts';
 import type { NginxServer } from '../helpers/nginx.ts';
 import { runEngine, tools, type EngineFigures } from './generators.ts';
+import { coldStartRows } from './cold-start-section.ts';
 import { NO_WRK2, WRK2, runWrk2 } from './wrk2.ts';
 import {
   int,
@@ -283,6 +284,7 @@ export async function openSection(b: Bench): Promise<string> {
             '',
           ]
         : [NO_WRK2, '']),
+    await coldStartRows(b.nginx, seconds),
   ].join('\n');
 }
 

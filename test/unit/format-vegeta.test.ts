@@ -69,6 +69,14 @@ describe('vegeta rate and throughput', () => {
     );
   });
 
+  it("prints the open model's warm connections on a row of its own, after Schedule, only when there was a warm phase", () => {
+    const r = { ...seed000Result(), warm: { seconds: 0.1124, wanted: 114, ready: 112, roundTripMs: 0.3 } };
+    expect(formatVegetaReport(r).split('\n')[2]).toBe(
+      "Warm          [connections, open, seconds]      114, 112, 0.112  (Trebuchet's row: opened before the first send, not run time)",
+    );
+    expect(formatVegetaReport(seed000Result())).not.toContain('Warm');
+  });
+
   it('rate is sent / attack and throughput successes / (attack + wait): rate >= throughput when all succeed', () => {
     const s = scenarioSchema.parse({
       targets: [{ url: 'http://127.0.0.1:8080/test.html' }],

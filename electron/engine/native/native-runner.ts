@@ -1,23 +1,20 @@
-import type { Warning } from '../../../shared/model/result.ts';
 import { loadSeconds, scheduledRate } from '../../../shared/stages/load-plan.ts';
 import { peakTarget, stagesSeconds } from '../../../shared/stages/stages.ts';
 import { sentRate } from '../result.ts';
 import { clientLimitWarning } from '../limits.ts';
-import type { Runner, RunnerContext, RunnerOutcome, RunSpec } from '../types.ts';
+import type { Warning } from '../../../shared/model/result.ts';
+import { Recorder } from '../recorder.ts';
+import type { PreparedRun, PrepareHints, Runner, RunnerContext, RunnerOutcome, RunSpec } from '../types.ts';
 import { ClosedDriver } from './closed-driver.ts';
-import { createDialer, type Dialer } from './dial.ts';
-import { Http1Client, type Http1Config } from './http1-client.ts';
-import { Http2Client, type Http2Config } from './http2-client.ts';
+import { createDialer } from './dial.ts';
+import { warmClients, watchedDialer, type WarmStock } from './warm-phase.ts';
+import { warmConnections, WARM_DEADLINE_MS } from './warm-pool.ts';
 import { OpenDriver, LATE_TOLERANCE_MS, MAX_OPENING, type OpenOutcome } from './open-driver.ts';
 import { fixedRateSchedule, stagedSchedule } from './open-schedule.ts';
-import { http1Request, http2Request, notSentWarnings, type NotSent } from './request-bytes.ts';
+import { notSentWarnings } from './request-bytes.ts';
+import { RequestLedger } from './run-state.ts';
+import { clientFactory, depthOf, originPools, originsOf, type ClientFactory } from './run-clients.ts';
 import { UrlRecorder } from '../url-recorder.ts';
-import { RequestLedger, type Client, type ClientOwner } from './run-state.ts';
-import { RequestChooser, runRequests, specOfRequest } from '../request-list.ts';
-import { originGroups } from '../../../shared/model/request-list.ts';
-import { OriginSlot, RequestHandoff } from './origin-slot.ts';
-import { encodeRequestBlock } from './hpack-encoder.ts';
-import { h2ListRequest } from './h2-exchange.ts';
 import { StageHistograms } from './stage-histograms.ts';
 import { NATIVE_RUNNER_VERSION } from './version.ts';
 
@@ -30,10 +27,62 @@ import { NATIVE_RUNNER_VERSION } from './version.ts';
 export const nativeRunner: Runner = {
   name: 'native',
   version: NATIVE_RUNNER_VERSION,
-  run: runNative,
+  run: (ctx) => prepareNative(ctx.spec, null, ctx.signal).then((p) => p.run(ctx)),
+  prepare: (spec, hints, signal) => prepareNative(spec, hints, signal),
 };
 
-async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
+/**
+ * Builds the run's requests, dialer and clients; with `hints` (a shard before the common
+ * start), the open model's pool is opened too, TLS handshakes done (warm-phase.ts), so its
+ * schedule starts on open connections.
+ */
+async function prepareNative(
+  spec: RunSpec,
+  hints: PrepareHints | null,
+  signal: AbortSignal,
+): Promise<PreparedRun> {
+  const { load, options } = spec;
+  // Without keep-alive every request opens its own connection: there is no pool to open ahead.
+  // A list over several origins opens each slot's connections as its requests come (origin-slot.ts).
+  if (load.model !== 'open' || !options.keepAlive || hints === null || originsOf(spec).origins.length > 1) {
+    return { warm: null, run: (ctx) => runNative(ctx, null) };
+  }
+  // The clients' ledger until run() sets the run's own (no request goes out before).
+  const placeholder = new RequestLedger(new Recorder({ sloMs: null, warmup: true, now: performance.now() }), {
+    clock: 'intended',
+    corrected: false,
+    timeoutMs: options.timeoutMs,
+  });
+  const watched = watchedDialer(createDialer(spec, alpnOf(spec)));
+  const factory = clientFactory(spec, placeholder);
+  const pools = originPools(spec, alpnOf(spec), depthOf(spec), factory, watched);
+  const wanted = warmConnections({
+    rate: load.stages ? peakTarget(load.stages) : load.rate,
+    roundTripMs: hints.roundTripMs,
+    maxInFlight: load.maxInFlight,
+    perConnection: depthOf(spec),
+  });
+  const o = await warmClients({
+    connections: wanted,
+    deadlineMs: Math.min(WARM_DEADLINE_MS, options.timeoutMs),
+    make: pools.makeClient,
+    dialer: watched,
+    signal,
+  });
+  const warm = { seconds: o.seconds, wanted, ready: o.ready, roundTripMs: hints.roundTripMs };
+  return { warm, run: (ctx) => runNative(ctx, { factory, pools, stock: o.stock }) };
+}
+
+const alpnOf = (spec: RunSpec): string[] => (spec.options.protocol === 'h2' ? ['h2'] : ['http/1.1']);
+
+/** What the warm phase made before the run: its clients' factory and pool, and the warm clients. */
+interface Prepared {
+  factory: ClientFactory;
+  pools: ReturnType<typeof originPools>;
+  stock: WarmStock;
+}
+
+async function runNative(ctx: RunnerContext, prepared: Prepared | null): Promise<RunnerOutcome> {
   const { spec, recorder, signal } = ctx;
   const { load, options } = spec;
   // Without a warm-up, measuring has begun (the promise is already resolved) and the limit
@@ -49,15 +98,13 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
     ...(load.stages ? { stages: new StageHistograms(load.stages, load.model) } : {}),
     ...(spec.target.requests ? { urls: new UrlRecorder(spec.target.requests) } : {}),
   });
-  const alpn = h2 ? ['h2'] : ['http/1.1'];
-  // Open model: one request per HTTP/1.1 connection (the pool grows instead); HTTP/2 sessions
-  // carry up to maxInFlight streams. Closed model: `pipelining` per connection. Without
-  // keep-alive a connection carries one request, then closes.
-  const depth = open ? (h2 ? load.maxInFlight : 1) : options.keepAlive || h2 ? load.pipelining : 1;
-  const factory = h2 ? http2Factory(spec, state, depth) : http1Factory(spec, state, depth);
-  const { makeClient, dialers, opened } = originPools(spec, alpn, depth, factory);
-  const notSent = factory.notSent;
-  const warnings: Warning[] = notSentWarnings(notSent);
+  // Every client (the warm ones too: none has sent anything) books into the run's ledger.
+  const factory = prepared?.factory ?? clientFactory(spec, state);
+  factory.useLedger(state);
+  const { makeClient, dialers, opened } =
+    prepared?.pools ?? originPools(spec, alpnOf(spec), depthOf(spec), factory);
+  const stock = prepared?.stock ?? null;
+  const warnings: Warning[] = notSentWarnings(factory.notSent);
   if (!options.keepAlive && !h2 && load.model === 'closed' && load.pipelining > 1) {
     warnings.push({
       code: 'engine-limit',
@@ -78,11 +125,13 @@ async function runNative(ctx: RunnerContext): Promise<RunnerOutcome> {
         durationMs: (loadSeconds(load) ?? load.durationSeconds) * 1000,
         maxInFlight: load.maxInFlight,
         timeoutMs: options.timeoutMs,
+        warm: stock,
       },
       state,
       makeClient,
     );
     const o = await driver.run(signal, warmupDone, ctx.schedule ?? null);
+    stock?.close();
     loadEndedAt = performance.now();
     attackSeconds = o.attackSeconds;
     waitSeconds = o.waitSeconds;
@@ -160,7 +209,9 @@ function rateNotReached(
   const held: string[] = [];
   if (o.heldBack.openingCap > 0) {
     held.push(
-      `${o.heldBack.openingCap} found ${MAX_OPENING} new connections still opening, none answered yet (the engine opens at most ${MAX_OPENING} at once)`,
+      o.openingLimit === MAX_OPENING
+        ? `${o.heldBack.openingCap} found ${MAX_OPENING} new connections still opening, none answered yet (the engine opens at most ${MAX_OPENING} at once)`
+        : `${o.heldBack.openingCap} found ${o.openingLimit} new connections still opening (the engine opens at most as many at once as have answered)`,
     );
   }
   if (o.heldBack.inFlightCap > 0) {
@@ -174,119 +225,4 @@ function rateNotReached(
     `target ${rate} req/s, sent ${sentRate.toFixed(1)} req/s over the schedule: ${late} requests went out more than ` +
     `${LATE_TOLERANCE_MS} ms late and ${o.dropped} were never sent; ${why}. Latency is measured from the scheduled time`
   );
-}
-
-/** Pipelined copies of a request are kept in one buffer up to this size (else written one by one). */
-const MAX_PIPELINED_BYTES = 1024 * 1024;
-
-interface ClientFactory {
-  /** A client on `dialer`; with a list, `chooser` names each send's request. */
-  make: (owner: ClientOwner, dialer: Dialer, chooser: Pick<RequestChooser, 'next'>) => Client;
-  /** The user's headers the request goes without. */
-  notSent: NotSent[];
-}
-
-/**
- * The run's clients: on one dialer, or, for a list over several origins, slots holding a
- * client per origin, each origin on a dialer of its own (its route, Host and SNI).
- */
-function originPools(
-  spec: RunSpec,
-  alpn: string[],
-  depth: number,
-  factory: ClientFactory,
-): {
-  makeClient: (owner: ClientOwner) => Client;
-  dialers: Dialer[];
-  /** Several origins: the connections opened to each so far; null for one. */
-  opened: number[] | null;
-} {
-  const runs = runRequests(spec);
-  const chooser = new RequestChooser(spec);
-  const groups = originGroups(runs.map((r) => r.target.url));
-  if (spec.target.requests === undefined || groups.origins.length === 1) {
-    const dialer = createDialer(spec, alpn);
-    return { makeClient: (owner) => factory.make(owner, dialer, chooser), dialers: [dialer], opened: null };
-  }
-  const opened = groups.origins.map(() => 0);
-  const dialers = groups.origins.map((_, o) =>
-    counting(
-      createDialer(specOfRequest(spec, runs[groups.originOfRequest.indexOf(o)]!), alpn),
-      () => opened[o]!++,
-    ),
-  );
-  const handoff = new RequestHandoff();
-  const routing = {
-    chooser,
-    originOfRequest: groups.originOfRequest,
-    makers: dialers.map((d) => (owner: ClientOwner) => factory.make(owner, d, handoff)),
-    handoff,
-  };
-  return { makeClient: (owner) => new OriginSlot(routing, depth, owner), dialers, opened };
-}
-
-/** A dialer that calls `opened` for each connection it opens (connected, TLS done). */
-function counting(dialer: Dialer, opened: () => void): Dialer {
-  return {
-    endpoint: dialer.endpoint,
-    dial: (onRead, done) =>
-      dialer.dial(onRead, (err, socket, timing) => {
-        if (err === null && socket !== null) opened();
-        done(err, socket, timing);
-      }),
-    get tlsFacts() {
-      return dialer.tlsFacts;
-    },
-  };
-}
-
-function http1Factory(spec: RunSpec, state: RequestLedger, depth: number): ClientFactory {
-  const opts = { keepAlive: spec.options.keepAlive, appVersion: spec.appVersion };
-  const all = runRequests(spec).map((r) => http1Request(r.target, r.body, opts));
-  const request = all[0]!;
-  const listed = spec.target.requests !== undefined;
-  const copies =
-    !listed && depth > 1 && request.body === null && depth * request.length <= MAX_PIPELINED_BYTES;
-  const cfg: Omit<Http1Config, 'dialer' | 'list'> = {
-    state,
-    request,
-    requests: copies ? Buffer.concat(Array.from({ length: depth }, () => request.bytes)) : null,
-    depth,
-    keepAlive: spec.options.keepAlive,
-    // A list is all HEAD or none (shared/model/request-list.ts).
-    headRequests: runRequests(spec)[0]!.target.method === 'HEAD',
-  };
-  return {
-    make: (owner, dialer, chooser) =>
-      new Http1Client({ ...cfg, dialer, list: listed ? { requests: all, chooser } : null }, owner),
-    notSent: uniqueNotSent(all),
-  };
-}
-
-/** The headers left out of any request of the run, each said once. */
-function uniqueNotSent(requests: readonly { notSent: NotSent[] }[]): NotSent[] {
-  const seen = new Map<string, NotSent>();
-  for (const r of requests) for (const n of r.notSent) seen.set(`${n.header}\n${n.why}`, n);
-  return [...seen.values()];
-}
-
-function http2Factory(spec: RunSpec, state: RequestLedger, depth: number): ClientFactory {
-  const runs = runRequests(spec);
-  const all = runs.map((r) => http2Request(r.target, r.body, spec.appVersion));
-  const requests =
-    spec.target.requests === undefined
-      ? null
-      : all.map((r, j) => h2ListRequest(j, encodeRequestBlock(r.fields), runs[j]!.body));
-  const cfg: Omit<Http2Config, 'dialer' | 'list'> = {
-    state,
-    fields: all[0]!.fields,
-    body: runs[0]!.body,
-    streams: depth,
-    keepAlive: spec.options.keepAlive,
-  };
-  return {
-    make: (owner, dialer, chooser) =>
-      new Http2Client({ ...cfg, dialer, list: requests === null ? null : { requests, chooser } }, owner),
-    notSent: uniqueNotSent(all),
-  };
 }

@@ -1,6 +1,7 @@
 import { LoadDriver } from './load-driver.ts';
 import type { OpenSchedule } from './open-schedule.ts';
 import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
+import type { WarmStock } from './warm-phase.ts';
 
 export interface OpenPlan {
   /** When requests are due: a fixed rate, or a stage plan's ramps (open-schedule.ts). */
@@ -10,6 +11,8 @@ export interface OpenPlan {
   /** Cap on requests in flight; the connection pool grows up to it. */
   maxInFlight: number;
   timeoutMs: number;
+  /** Clients whose connections opened before the start (warm-phase.ts): the pool begins with them. */
+  warm: WarmStock | null;
 }
 
 /**
@@ -21,7 +24,7 @@ export interface OpenPlan {
  */
 export const LATE_TOLERANCE_MS = 10;
 
-/** New connections being opened at once, at most (see acquire()). */
+/** New connections being opened at once, at most, while none has answered yet (see acquire()). */
 export const MAX_OPENING = 64;
 
 /** Why a request due now found no client: the in-flight cap, or the cap on connections opening at once. */
@@ -75,6 +78,8 @@ export interface OpenOutcome {
    * tried to catch up; they went out late, or were dropped.
    */
   heldBack: { inFlightCap: number; openingCap: number };
+  /** The cap on connections opening at once when it last held requests back (MAX_OPENING, or more once connections answered). */
+  openingLimit: number;
 }
 
 /**
@@ -94,6 +99,8 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
   private readonly fresh: Slot[] = [];
   /** Slots counted as unproven (see opening()). */
   private unproven = 0;
+  /** Slots whose connection has answered. */
+  private proven = 0;
   /** Requests one client takes (1 for HTTP/1.1, the stream cap for HTTP/2); known once one exists. */
   private perClient = 1;
   /** Spare capacity (requests) below which connections are opened ahead of need. */
@@ -119,6 +126,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
   private readonly heldBack = { inFlightCap: 0, openingCap: 0 };
   /** Requests of the schedule below this index are counted in heldBack already. */
   private heldUpTo = 0;
+  private openingLimit = MAX_OPENING;
   private readonly onPacer = (): void => {
     this.pacer = null;
     this.sendDue(performance.now());
@@ -149,12 +157,28 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     }
   }
 
-  /** Opens the connections a round trip of the schedule needs, before the first send. */
+  /**
+   * Takes the warm clients, then opens what a round trip of the schedule needs beyond them
+   * (all of it without a warm phase), before the first send.
+   */
   private openPool(): void {
+    const warm = this.plan.warm;
+    while (warm !== null && this.adopt(warm));
     const wanted = Math.ceil((this.arrivals.peakRate * EXPECTED_LATENCY_MS) / 1000) + 2;
-    this.grow(true).client.prepare();
+    if (this.clients.length === 0) this.grow(true).client.prepare();
     const clients = Math.min(this.plan.maxInFlight, Math.ceil(wanted / this.perClient));
     while (this.clients.length < clients) this.grow(true).client.prepare();
+  }
+
+  /** A warm client (its connection open) in a planned slot of its own; false when none is left. */
+  private adopt(warm: WarmStock): boolean {
+    const slot: Slot = { client: null as unknown as Client, pooled: true, proven: false, counted: false };
+    const client = warm.take({ onFree: (_c, now) => this.freed(slot, now) });
+    if (client === null) return false;
+    slot.client = client;
+    this.place(slot);
+    this.fresh.push(slot);
+    return true;
   }
 
   /** Fixes the schedule's end: every request due before measuring start + duration. */
@@ -198,6 +222,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
   private freed(slot: Slot, now: number | undefined): void {
     if (!slot.proven) {
       slot.proven = true;
+      this.proven++;
       if (slot.counted) this.unproven--;
       slot.counted = false;
     }
@@ -219,10 +244,14 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     const slot: Slot = { client: null as unknown as Client, pooled: true, proven: false, counted: !planned };
     if (slot.counted) this.unproven++;
     slot.client = this.makeClient({ onFree: (_c, now) => this.freed(slot, now) });
-    this.clients.push(slot.client);
-    if (this.clients.length === 1) this.perClient = Math.max(1, slot.client.free);
+    this.place(slot);
     this.fresh.push(slot);
     return slot;
+  }
+
+  private place(slot: Slot): void {
+    this.clients.push(slot.client);
+    if (this.clients.length === 1) this.perClient = Math.max(1, slot.client.free);
   }
 
   /**
@@ -236,20 +265,31 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
   }
 
   /**
+   * How many connections may be opening at once: MAX_OPENING while none has answered (a server
+   * that accepts and never answers gets no more), then as many as have answered, when more: a
+   * server that answers its connections takes new ones as fast.
+   */
+  private openingCap(): number {
+    return Math.max(MAX_OPENING, this.proven);
+  }
+
+  /**
    * A slot with room, or a new one while in-flight requests stay under the cap and fewer than
-   * MAX_OPENING connections are being opened. That bound matters after a stall: the requests
+   * openingCap() connections are being opened. That bound matters after a stall: the requests
    * due meanwhile would otherwise each open a connection (a TLS handshake each) although the
    * existing ones free up within a round trip. (Letting each connection that answered allow
    * one more, so the pool doubles per round trip, halved the late requests against a server
    * answering in 100 ms but, over TLS, opened every connection the cap allows at 8,000 req/s
-   * and quadrupled the p99: the handshakes.)
+   * and quadrupled the p99: the handshakes. Since the warm phase opens the pool a rate needs
+   * before the start, that growth is left to a server slower than its pre-flight said, or to
+   * a generator that fell behind.)
    */
   private acquire(): Slot | HeldBy {
     if (this.state.pending >= this.plan.maxInFlight) return 'in-flight';
     const slot = withRoom(this.idle) ?? withRoom(this.fresh);
     if (slot !== null) return slot;
     if (this.clients.length >= this.plan.maxInFlight) return 'in-flight';
-    if (this.opening() >= MAX_OPENING) return 'opening';
+    if (this.opening() >= this.openingCap()) return 'opening';
     return this.grow();
   }
 
@@ -258,7 +298,11 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     const spare = (this.idle.length + this.fresh.length) * this.perClient;
     const wanted = Math.ceil((this.lowWater - spare) / this.perClient);
     if (wanted <= 0) return;
-    const room = Math.min(MAX_OPENING - this.opening(), this.plan.maxInFlight - this.clients.length, wanted);
+    const room = Math.min(
+      this.openingCap() - this.opening(),
+      this.plan.maxInFlight - this.clients.length,
+      wanted,
+    );
     for (let n = 0; n < room; n++) this.grow().client.prepare();
   }
 
@@ -280,6 +324,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
         if (due > from) {
           this.heldUpTo = due;
           this.heldBack[slot === 'in-flight' ? 'inFlightCap' : 'openingCap'] += due - from;
+          if (slot === 'opening') this.openingLimit = this.openingCap();
         }
         break;
       }
@@ -335,6 +380,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     return {
       dropped: this.dropped,
       heldBack: { ...this.heldBack },
+      openingLimit: this.openingLimit,
       attackSeconds: Math.max(0, attackEnd - start) / 1000,
       waitSeconds: this.attackDone ? Math.max(0, lastDone - attackEnd) / 1000 : 0,
     };

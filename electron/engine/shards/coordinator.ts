@@ -1,4 +1,4 @@
-import { addSample, type RunResult, type Sample } from '../../../shared/model/result.ts';
+import { addSample, type RunResult, type Sample, type WarmFacts } from '../../../shared/model/result.ts';
 import { describeIssues, issuesOf } from '../../../shared/model/validation.ts';
 import { mergeWindows, type ShardReport, type ShardWindow } from '../../../shared/shards/merge.ts';
 import type { Shard } from '../../../shared/shards/plan.ts';
@@ -17,6 +17,7 @@ import type { RunSpec } from '../types.ts';
 import type { ShardBackend, ShardLink } from './links.ts';
 import { fromEpoch, fromShardSchema, toEpoch, type FromShard, type ToShard } from './messages.ts';
 import { buildRunResult, shardFacts } from './results.ts';
+import { mergedWarm, warmWarning } from './warm-facts.ts';
 
 /*
  * The coordinator of every run: one shard (one worker, in this thread) or several (worker
@@ -73,6 +74,8 @@ interface Member {
   cpu: CpuSample[];
   /** Where its load began (its report says), performance.now() ms. */
   startedAt: number;
+  /** Its warm phase, as its `ready` said; null without one. */
+  warm: WarmFacts | null;
 }
 
 /** Runs the shards to one RunResult; never rejects (a failure is a result with status 'failed'). */
@@ -112,7 +115,13 @@ class Coordinator {
         this.#startMarginMs = Math.max(this.#startMarginMs, backend.startMarginMs);
         // A link says nothing before open returns (its messages come on a later turn).
         const link = backend.open(
-          { spec: { ...spec, load: shard.load, sequence: sendsOf(shard, spec) }, shard },
+          {
+            spec: { ...spec, load: shard.load, sequence: sendsOf(shard, spec) },
+            shard,
+            ...(this.#run.facts.roundTripMs === undefined
+              ? {}
+              : { roundTripMs: this.#run.facts.roundTripMs }),
+          },
           {
             message: (raw) => cpu.charge(() => this.#onMessage(this.#members[i]!, raw)),
             lost: (reason) => cpu.charge(() => this.#lost(this.#members[i]!, reason)),
@@ -131,6 +140,7 @@ class Coordinator {
           endAt: 0,
           cpu: [],
           startedAt: 0,
+          warm: null,
         });
       }
     });
@@ -152,6 +162,7 @@ class Coordinator {
     const msg = parsed.data;
     if (msg.type === 'ready') {
       m.ready = true;
+      m.warm = msg.warm ?? null;
       if (this.#recorder === null && this.#members.every((x) => x.ready)) this.#start();
       return;
     }
@@ -289,6 +300,12 @@ class Coordinator {
       coordinatorCpu: cpu,
       ...this.#runFacts(),
     });
+    const warm = mergedWarm(this.#members.flatMap((m) => (m.warm === null ? [] : [m.warm])));
+    if (warm !== null) {
+      result.warm = warm;
+      const warning = warmWarning(warm);
+      if (warning !== null) result.warnings.push(warning);
+    }
     if (spec.placement) {
       const startedAt = Math.max(...this.#members.map((m) => m.startedAt));
       result.shard = shardFacts(spec.placement, reports, toEpoch(this.#gridStart), toEpoch(startedAt));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { warmFactsSchema } from '../../../shared/model/result.ts';
 import { shardReportSchema, shardWindowSchema } from '../../../shared/shards/merge.ts';
 import { shardSchema, type Shard } from '../../../shared/shards/plan.ts';
 import { runSpecSchema } from '../messages.ts';
@@ -14,10 +15,16 @@ import type { RunSpec } from '../types.ts';
  * cross as epoch ms (performance.timeOrigin + performance.now()), so they mean the same in
  * every thread, and in every process whose clock is synchronized.
  */
-export const shardDataSchema = z.strictObject({ spec: runSpecSchema, shard: shardSchema });
+export const shardDataSchema = z.strictObject({
+  spec: runSpecSchema,
+  shard: shardSchema,
+  /** The pre-flight request's round trip, ms (what the open model's warm pool is sized from); absent: not measured. */
+  roundTripMs: z.number().nonnegative().optional(),
+});
 export interface ShardData {
   spec: RunSpec;
   shard: Shard;
+  roundTripMs?: number;
 }
 
 const epochMs = z.number().positive();
@@ -33,8 +40,11 @@ export const toShardSchema = z.discriminatedUnion('type', [
 export type ToShard = z.infer<typeof toShardSchema>;
 
 export const fromShardSchema = z.discriminatedUnion('type', [
-  /** The runner is loaded; waiting for `start`. */
-  z.strictObject({ type: z.literal('ready') }),
+  /**
+   * The runner is loaded and readied (the open model's connections opened and warmed: `warm`,
+   * absent when there was no warm phase); waiting for `start`.
+   */
+  z.strictObject({ type: z.literal('ready'), warm: warmFactsSchema.optional() }),
   /** A window closed on a tick at `at`; endsWarmup: the warm-up ended with it. */
   z.strictObject({
     type: z.literal('window'),

@@ -4,14 +4,22 @@ import { Recorder } from '../recorder.ts';
 import { recorderReport } from '../recorder-report.ts';
 import { selectRunner } from '../runners.ts';
 import { SampleClock, type Tick } from '../sample-clock.ts';
-import { emptyOutcome, type Runner, type RunnerOutcome, type RunSpec, type Schedule } from '../types.ts';
+import {
+  emptyOutcome,
+  type PreparedRun,
+  type Runner,
+  type RunnerOutcome,
+  type RunSpec,
+  type Schedule,
+} from '../types.ts';
 import { fromEpoch, toEpoch, type FromShard, type ShardData, type ToShard } from './messages.ts';
 import { warmTickPath } from './tick-warmup.ts';
 
 /*
  * One shard of a run: its share of the load through a runner, its requests counted in its own
  * recorder, its windows closed on its own clock. Every run has at least one (one worker: one
- * shard, in the coordinator's thread). It says `ready` once its runner is loaded, starts at the
+ * shard, in the coordinator's thread). It says `ready` once its runner is loaded and readied (the
+ * open model's connections opened and warmed), starts at the
  * common start it is given, closes a window at each tick of the run's grid (the warm-up's end
  * is a tick of its own) and sends it, and when its load is over sends its last window, closed
  * where the load ended, with its report (counts, histograms). No pre-flight: the coordinator
@@ -53,7 +61,21 @@ export function runShard(
     }
     // A schedule's sends are due through every tick: the tick's first, cold run is done now instead.
     if (spec.load.model === 'open' || spec.load.rate !== null) warmTickPath();
-    post({ type: 'ready' });
+    // Readied before `ready`: the common start (the schedule's clock) comes after the warm phase.
+    let prepared: PreparedRun | null;
+    try {
+      prepared =
+        runner.prepare === undefined
+          ? null
+          : await runner.prepare(spec, { roundTripMs: data.roundTripMs ?? null }, controller.signal);
+    } catch (err) {
+      post({
+        type: 'failed',
+        message: `the ${runner.name} engine could not get ready: ${classifyError(err).message}`,
+      });
+      return;
+    }
+    post(prepared?.warm ? { type: 'ready', warm: prepared.warm } : { type: 'ready' });
     const at = await started;
     const warmupMs = spec.options.warmupSeconds * 1000;
     const recorder = new Recorder({ sloMs: spec.options.sloMs, warmup: warmupMs > 0, now: at });
@@ -79,7 +101,7 @@ export function runShard(
     let outcome: RunnerOutcome;
     let failure: string | null = null;
     try {
-      outcome = await runner.run({
+      outcome = await (prepared ?? runner).run({
         spec,
         recorder,
         signal: controller.signal,
