@@ -17,8 +17,8 @@ const ms = z.number().nonnegative();
 export const urlRowRequestSchema = z.strictObject({ method: z.string(), url: z.string() }).nullable();
 export type UrlRowRequest = z.infer<typeof urlRowRequestSchema>;
 
-/** One row of the table in a result: what its requests got, warm-up excluded. */
-export const urlRowSchema = z.strictObject({
+/** A row's counts, the same in a shard's report (with buckets) and in a result (with percentiles). */
+export const urlRowCounts = {
   request: urlRowRequestSchema,
   /** Requests finished (responses and errors), as the run's requests.total counts them. */
   requests: count,
@@ -27,6 +27,11 @@ export const urlRowSchema = z.strictObject({
   errors: z.partialRecord(errorKindSchema, count),
   /** Bytes received, headers included (the run's bytes.inTotal). */
   bytesIn: count,
+};
+
+/** One row of the table in a result: what its requests got, warm-up excluded. */
+export const urlRowSchema = z.strictObject({
+  ...urlRowCounts,
   /** Latency of the row's responses in ms, from its own histogram; null when none came back. */
   latency: z.strictObject({ p50: ms, p99: ms, max: ms }).nullable(),
 });

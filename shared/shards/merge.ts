@@ -11,7 +11,7 @@ import {
   type ErrorEntry,
   type ErrorKind,
 } from '../model/result-parts.ts';
-import { urlRowKey, urlRowRequestSchema } from '../model/url-table.ts';
+import { urlRowCounts, urlRowKey } from '../model/url-table.ts';
 
 /**
  * What a shard (one engine worker now, one machine later) reports, and how reports of
@@ -238,11 +238,7 @@ export function mergeStageCounts(parts: readonly (readonly StageCounts[])[]): St
  * merged rather than percentiles averaged.
  */
 export const urlCountsRowSchema = z.strictObject({
-  request: urlRowRequestSchema,
-  requests: count,
-  statusCodes: z.record(z.string(), count),
-  errors: z.partialRecord(errorKindSchema, count),
-  bytesIn: count,
+  ...urlRowCounts,
   /** The row's response latencies (us) in HdrHistogram's buckets. */
   latency: bucketCountsSchema,
 });
