@@ -28,6 +28,9 @@ describe('pre-flight facts', () => {
   it('learns the server software, document length and HTTP version over HTTP/1.1', async () => {
     const s = track(await startHttpServer(handlers.ok('twelve bytes', { server: 'test-server/1.0' })));
     const out = await check(oneTarget(`${s.url}page?q=1`));
+    // Timed from the request's write to its answer (the open model's warm pool is sized from it).
+    const roundTripMs = out.ok ? out.facts.roundTripMs : null;
+    expect(roundTripMs).toBeGreaterThan(0);
     expect(out).toEqual({
       ok: true,
       facts: {
@@ -40,6 +43,7 @@ describe('pre-flight facts', () => {
           documentLength: 12,
           httpVersion: '1.1',
         },
+        roundTripMs,
       },
     });
   });
