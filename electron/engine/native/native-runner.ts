@@ -209,9 +209,7 @@ function rateNotReached(
   const held: string[] = [];
   if (o.heldBack.openingCap > 0) {
     held.push(
-      o.openingLimit === MAX_OPENING
-        ? `${o.heldBack.openingCap} found ${MAX_OPENING} new connections still opening, none answered yet (the engine opens at most ${MAX_OPENING} at once)`
-        : `${o.heldBack.openingCap} found ${o.openingLimit} new connections still opening (the engine opens at most as many at once as have answered)`,
+      `${o.heldBack.openingCap} found ${MAX_OPENING} new connections still opening, none answered yet (the engine opens at most ${MAX_OPENING} at once)`,
     );
   }
   if (o.heldBack.inFlightCap > 0) {
