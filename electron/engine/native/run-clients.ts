@@ -48,18 +48,28 @@ export function clientFactory(spec: RunSpec, state: RequestLedger): ClientFactor
   return spec.options.protocol === 'h2' ? http2Factory(spec, state, depth) : http1Factory(spec, state, depth);
 }
 
-/** A config per dialer (one, or one per origin): what useLedger updates, bounded by the origins. */
-function perDialer<C extends { state: RequestLedger }>() {
+/**
+ * A factory whose clients share a config per dialer (one, or one per origin) made from the
+ * run's base config: what useLedger updates, so a warm client books into the run's ledger.
+ */
+function factoryOf<C extends { state: RequestLedger }>(
+  base: { state: RequestLedger },
+  configFor: (dialer: Dialer, chooser: Pick<RequestChooser, 'next'>) => C,
+  client: (config: C, owner: ClientOwner) => Client,
+  notSent: NotSent[],
+): ClientFactory {
   const configs = new Map<Dialer, C>();
   return {
-    of(dialer: Dialer, make: () => C): C {
+    make: (owner, dialer, chooser) => {
       let c = configs.get(dialer);
-      if (c === undefined) configs.set(dialer, (c = make()));
-      return c;
+      if (c === undefined) configs.set(dialer, (c = configFor(dialer, chooser)));
+      return client(c, owner);
     },
-    useLedger(state: RequestLedger): void {
-      for (const c of configs.values()) c.state = state;
+    useLedger: (ledger) => {
+      base.state = ledger;
+      for (const c of configs.values()) c.state = ledger;
     },
+    notSent,
   };
 }
 
@@ -141,19 +151,12 @@ function http1Factory(spec: RunSpec, state: RequestLedger, depth: number): Clien
     headRequests: runRequests(spec)[0]!.target.method === 'HEAD',
   };
   // A dialer's clients share its config, and its chooser: the run's (one origin) or the slots' hand-off.
-  const configs = perDialer<Http1Config>();
-  return {
-    make: (owner, dialer, chooser) =>
-      new Http1Client(
-        configs.of(dialer, () => ({ ...cfg, dialer, list: listed ? { requests: all, chooser } : null })),
-        owner,
-      ),
-    useLedger: (ledger) => {
-      cfg.state = ledger;
-      configs.useLedger(ledger);
-    },
-    notSent: uniqueNotSent(all),
-  };
+  return factoryOf(
+    cfg,
+    (dialer, chooser): Http1Config => ({ ...cfg, dialer, list: listed ? { requests: all, chooser } : null }),
+    (c, owner) => new Http1Client(c, owner),
+    uniqueNotSent(all),
+  );
 }
 
 /** The headers left out of any request of the run, each said once. */
@@ -177,21 +180,14 @@ function http2Factory(spec: RunSpec, state: RequestLedger, depth: number): Clien
     streams: depth,
     keepAlive: spec.options.keepAlive,
   };
-  const configs = perDialer<Http2Config>();
-  return {
-    make: (owner, dialer, chooser) =>
-      new Http2Client(
-        configs.of(dialer, () => ({
-          ...cfg,
-          dialer,
-          list: requests === null ? null : { requests, chooser },
-        })),
-        owner,
-      ),
-    useLedger: (ledger) => {
-      cfg.state = ledger;
-      configs.useLedger(ledger);
-    },
-    notSent: uniqueNotSent(all),
-  };
+  return factoryOf(
+    cfg,
+    (dialer, chooser): Http2Config => ({
+      ...cfg,
+      dialer,
+      list: requests === null ? null : { requests, chooser },
+    }),
+    (c, owner) => new Http2Client(c, owner),
+    uniqueNotSent(all),
+  );
 }

@@ -81,8 +81,9 @@ export function warmClients(opts: {
       settled = true;
       clearTimeout(deadline);
       opts.signal.removeEventListener('abort', end);
-      const ready = all.filter((w) => w.open && !opts.signal.aborted);
-      for (const w of all) if (!ready.includes(w)) w.client.destroy();
+      const kept = (w: (typeof all)[number]): boolean => w.open && !opts.signal.aborted;
+      const ready = all.filter(kept);
+      for (const w of all) if (!kept(w)) w.client.destroy();
       resolve({
         stock: {
           take(owner) {
