@@ -27,7 +27,7 @@ import {
 } from './report.ts';
 import { CliInputError } from './values.ts';
 import { placementFor, type Placed } from './shard-flags.ts';
-import { placedTarget, startTarget } from '../jobs/target-run.ts';
+import { placedTarget, startTargetForCli } from '../jobs/target-run.ts';
 import { resultLine, tickLine } from '../../shared/shards/stream.ts';
 import { checkSplit } from './distributed-flags.ts';
 
@@ -135,7 +135,7 @@ async function runScenario(
         ? (await import('../distributed/start.ts')).distributedStart(distributed)
         : placed
           ? placedTarget(placed.placement)
-          : startTarget,
+          : startTargetForCli,
     );
   } finally {
     progress.finish();

@@ -43,16 +43,17 @@ export class CpuAccount {
 /**
  * A meter of this thread's CPU: each call returns the percent of one core used since the
  * previous call (or since the meter was made), over the wall time between them, less what
- * was charged to `excluded` meanwhile.
+ * was charged to the `excluded` accounts meanwhile.
  */
-export function cpuMeter(excluded?: CpuAccount): () => number {
+export function cpuMeter(...excluded: readonly CpuAccount[]): () => number {
+  const excludedSeconds = (): number => excluded.reduce((sum, account) => sum + account.seconds, 0);
   let last = cpuClock();
-  let lastExcluded = excluded?.seconds ?? 0;
+  let lastExcluded = excludedSeconds();
   let lastAt = performance.now();
   return () => {
     const now = performance.now();
     const cpu = cpuClock();
-    const nowExcluded = excluded?.seconds ?? 0;
+    const nowExcluded = excludedSeconds();
     const micros = microsBetween(last, cpu) - (nowExcluded - lastExcluded) * 1e6;
     const percent = now > lastAt ? Math.max(0, (micros / 1000 / (now - lastAt)) * 100) : 0;
     last = cpu;

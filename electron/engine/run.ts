@@ -34,20 +34,40 @@ function withSamples(result: Omit<RunResult, 'samples'>, samples: Sample[]): Run
   return { ...rest, samples, ...(stages ? { stages } : {}) };
 }
 
+/** What the engine tells the host side of a run (followRun) as it goes. */
+export interface EngineListener {
+  sample(sample: Sample): void;
+  result(result: Omit<RunResult, 'samples'>): void;
+  /** The engine could not go on (it crashed, exited, or sent what does not parse). */
+  failed(error: ClassifiedError): void;
+}
+
+/** The host's end of a started engine. */
+export interface EngineChannel {
+  /** Asks the engine to stop within a tick (it answers with its result). */
+  stop(): void;
+  /** Lets the engine go once the result is in: anything it still holds open (timers, sockets) goes with it. */
+  close(): void;
+}
+
 /**
- * Starts one target's run in a worker thread (the engine never runs on the host's event
- * loop). Reads nothing itself: the spec carries the body and CA. The samples it keeps, one
- * per tick as they arrive (a final fold replacing the last), are the result's samples; a
- * crashed or silent worker yields a result rebuilt from them, never a thrown error.
+ * The host side of one target's run, wherever its engine runs (`open` starts it and returns
+ * its channel, or throws when it cannot start): the samples it keeps, one per tick as they
+ * arrive (a final fold replacing the last), are the result's samples; an engine that fails or
+ * does not answer a stop yields a result rebuilt from them, never a thrown error.
  */
-export function startRun(spec: RunSpec, callbacks: RunCallbacks = {}): RunHandle {
+export function followRun(
+  spec: RunSpec,
+  callbacks: RunCallbacks,
+  open: (listener: EngineListener) => EngineChannel,
+): RunHandle {
   const startedAt = new Date();
   const samples: Sample[] = [];
   const engine = plannedEngine(spec.options);
   let settled = false;
   let stopRequested = false;
   let stopTimer: NodeJS.Timeout | undefined;
-  let worker: Worker | null = null;
+  let channel: EngineChannel | null = null;
   let resolveDone: (result: RunResult) => void = () => undefined;
   const done = new Promise<RunResult>((resolve) => (resolveDone = resolve));
 
@@ -56,8 +76,7 @@ export function startRun(spec: RunSpec, callbacks: RunCallbacks = {}): RunHandle
     settled = true;
     clearTimeout(stopTimer);
     resolveDone(result);
-    // The result is in: anything the engine still holds open (timers, sockets) goes with it.
-    void worker?.terminate();
+    channel?.close();
   };
   const fromSamples = (error: ClassifiedError | null, warnings: Warning[] = []): void =>
     finish(
@@ -72,7 +91,18 @@ export function startRun(spec: RunSpec, callbacks: RunCallbacks = {}): RunHandle
     );
 
   try {
-    worker = new Worker(ENGINE_THREAD_URL, engineWorkerOptions(spec));
+    channel = open({
+      sample: (sample) => {
+        addSample(samples, sample);
+        try {
+          callbacks.onSample?.(sample);
+        } catch {
+          // A listener's failure is the listener's: the run goes on.
+        }
+      },
+      result: (result) => finish(withSamples(result, samples)),
+      failed: (error) => fromSamples(error),
+    });
   } catch (err) {
     fromSamples({
       kind: 'other',
@@ -81,38 +111,10 @@ export function startRun(spec: RunSpec, callbacks: RunCallbacks = {}): RunHandle
     return { done, stop: () => done };
   }
 
-  worker.on('message', (raw: unknown) => {
-    const parsed = workerMessageSchema.safeParse(raw);
-    if (!parsed.success) {
-      fromSamples({
-        kind: 'other',
-        message: `engine sent a malformed message: ${describeIssues(issuesOf(parsed.error))}`,
-      });
-      return;
-    }
-    const msg = parsed.data;
-    if (msg.type === 'result') {
-      finish(withSamples(msg.result, samples));
-      return;
-    }
-    addSample(samples, msg.sample);
-    try {
-      callbacks.onSample?.(msg.sample);
-    } catch {
-      // A listener's failure is the listener's: the run goes on.
-    }
-  });
-  worker.on('error', (err: Error) =>
-    fromSamples({ kind: 'other', message: `engine crashed: ${err.message}` }),
-  );
-  worker.on('exit', (code) =>
-    fromSamples({ kind: 'other', message: `engine exited (code ${code}) before reporting a result` }),
-  );
-
   const stop = (): Promise<RunResult> => {
-    if (!settled && !stopRequested && worker) {
+    if (!settled && !stopRequested && channel) {
       stopRequested = true;
-      worker.postMessage({ type: 'stop' } satisfies ToWorker);
+      channel.stop();
       stopTimer = setTimeout(
         () =>
           fromSamples({
@@ -125,4 +127,38 @@ export function startRun(spec: RunSpec, callbacks: RunCallbacks = {}): RunHandle
     return done;
   };
   return { done, stop };
+}
+
+/**
+ * Starts one target's run in a worker thread (the engine never runs on a host's event loop;
+ * the one exception is the CLI's tiny run, run-here.ts). Reads nothing itself: the spec
+ * carries the body and CA. Every message of the worker is parsed before it counts.
+ */
+export function startRun(spec: RunSpec, callbacks: RunCallbacks = {}): RunHandle {
+  return followRun(spec, callbacks, (listener) => {
+    const worker = new Worker(ENGINE_THREAD_URL, engineWorkerOptions(spec));
+    worker.on('message', (raw: unknown) => {
+      const parsed = workerMessageSchema.safeParse(raw);
+      if (!parsed.success) {
+        listener.failed({
+          kind: 'other',
+          message: `engine sent a malformed message: ${describeIssues(issuesOf(parsed.error))}`,
+        });
+        return;
+      }
+      const msg = parsed.data;
+      if (msg.type === 'result') listener.result(msg.result);
+      else listener.sample(msg.sample);
+    });
+    worker.on('error', (err: Error) =>
+      listener.failed({ kind: 'other', message: `engine crashed: ${err.message}` }),
+    );
+    worker.on('exit', (code) =>
+      listener.failed({ kind: 'other', message: `engine exited (code ${code}) before reporting a result` }),
+    );
+    return {
+      stop: () => worker.postMessage({ type: 'stop' } satisfies ToWorker),
+      close: () => void worker.terminate(),
+    };
+  });
 }

@@ -1,72 +1,17 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import type { RunResult, Sample } from '../../shared/model/result.ts';
 import { describeIssues, issuesOf } from '../../shared/model/validation.ts';
-import { CpuAccount } from './cpu.ts';
+import { executeRun } from './execute.ts';
 import { toWorkerSchema, runSpecSchema, type WorkerMessage } from './messages.ts';
-import { preflight } from './preflight.ts';
-import { failedResult, resultFromSamples, type EngineId } from './result.ts';
-import { plannedEngine, selectRunner } from './runners.ts';
-import { coordinate } from './shards/coordinator.ts';
-import { inThisThread, inWorkerThread } from './shards/links.ts';
-import { shardsFor } from './worker-count.ts';
-import { placeWithin } from '../../shared/shards/plan.ts';
-import type { RunSpec } from './types.ts';
 
 /*
- * The engine worker: one per target run. It checks that the engine can run the scenario and
- * the target (pre-flight), splits the load into shards (one per engine worker, options.workers)
- * and coordinates them (shards/coordinator.ts): the first in this thread, each other in a
- * thread of its own. It posts one Sample per tick and, at the end, the RunResult without its
- * samples (the host has them). The host may post { type: 'stop' } at any time; the run then
- * ends within a tick, marked cancelled.
+ * The engine worker: one per target run, running it (execute.ts) off the host's event loop. It
+ * posts one Sample per tick and, at the end, the RunResult without its samples (the host has
+ * them). The host may post { type: 'stop' } at any time; the run then ends within a tick,
+ * marked cancelled.
  */
 
 function post(port: MessagePort, message: WorkerMessage): void {
   port.postMessage(message);
-}
-
-async function execute(
-  spec: RunSpec,
-  signal: AbortSignal,
-  onSample: (s: Sample) => void,
-): Promise<RunResult> {
-  const startedAt = new Date();
-  let engine: EngineId = plannedEngine(spec.options);
-  try {
-    // Refused before any request: an engine that cannot run the scenario says so first.
-    const runner = await selectRunner(spec);
-    engine = { name: runner.name, version: runner.version };
-  } catch (err) {
-    return failedResult(
-      spec,
-      { kind: 'other', message: err instanceof Error ? err.message : String(err) },
-      { engine, startedAt },
-    );
-  }
-
-  const checked = await preflight(spec, signal);
-  if (!checked.ok) {
-    return resultFromSamples(
-      spec,
-      checked.stopped ? 'cancelled' : 'failed',
-      checked.stopped ? null : checked.error,
-      { engine, startedAt, tls: checked.tls },
-    );
-  }
-
-  const cpu = new CpuAccount();
-  return coordinate({
-    spec,
-    // A machine's shard of a plan splits again into its own workers, placed within its schedule.
-    shards: spec.placement ? placeWithin(spec.placement.shard, await shardsFor(spec)) : await shardsFor(spec),
-    backendFor: (shard) => (shard.index === 0 ? inThisThread(cpu) : inWorkerThread),
-    signal,
-    onSample,
-    engine,
-    startedAt,
-    facts: checked.facts,
-    cpu,
-  });
 }
 
 async function main(): Promise<void> {
@@ -78,7 +23,7 @@ async function main(): Promise<void> {
   port.on('message', (raw: unknown) => {
     if (toWorkerSchema.safeParse(raw).success) controller.abort();
   });
-  const { samples: _sent, ...result } = await execute(parsed.data, controller.signal, (sample) =>
+  const { samples: _sent, ...result } = await executeRun(parsed.data, controller.signal, (sample) =>
     post(port, { type: 'sample', sample }),
   );
   post(port, { type: 'result', result });

@@ -1,6 +1,7 @@
 import type { RunResult, Sample } from '../../shared/model/result.ts';
-import type { Scenario } from '../../shared/model/scenario.ts';
+import type { Load, Scenario } from '../../shared/model/scenario.ts';
 import type { ResourceSample } from '../../shared/resources/resources.ts';
+import { CpuAccount } from '../engine/cpu.ts';
 import { startRun, type RunHandle } from '../engine/run.ts';
 import { buildRunSpec } from '../engine/spec.ts';
 import type { SpecPlacement } from '../engine/types.ts';
@@ -42,12 +43,34 @@ export type StartTarget = (
  * be read gives a failed result naming the field, never a crash.
  */
 export const startTarget: StartTarget = (scenario, targetIndex, on, ids) =>
-  startPlacedTarget(scenario, targetIndex, on, ids, undefined);
+  startPlacedTarget(scenario, targetIndex, on, ids, undefined, false);
 
 /** startTarget for a machine's shard of a plan (`trebuchet run --shard`): its spec carries its placement. */
 export function placedTarget(placement: SpecPlacement): StartTarget {
-  return (scenario, targetIndex, on, ids) => startPlacedTarget(scenario, targetIndex, on, ids, placement);
+  return (scenario, targetIndex, on, ids) =>
+    startPlacedTarget(scenario, targetIndex, on, ids, placement, false);
 }
+
+/** At most this many requests, in one closed loop with no rate and no stages, is a tiny run. */
+export const TINY_RUN_REQUESTS = 100;
+
+/** Whether a load is a tiny run's (engine/run-here.ts): a few requests, over in moments. */
+export function isTinyLoad(load: Load): boolean {
+  return (
+    load.model === 'closed' &&
+    !load.stages &&
+    load.rate === null &&
+    load.limit.kind === 'requests' &&
+    load.limit.count <= TINY_RUN_REQUESTS
+  );
+}
+
+/**
+ * startTarget for `trebuchet run` (the CLI only, never a host): a tiny run's engine runs in the
+ * CLI's own thread (engine/run-here.ts, loaded only then), every other in an engine worker.
+ */
+export const startTargetForCli: StartTarget = (scenario, targetIndex, on, ids) =>
+  startPlacedTarget(scenario, targetIndex, on, ids, undefined, true);
 
 function startPlacedTarget(
   scenario: Scenario,
@@ -55,17 +78,22 @@ function startPlacedTarget(
   on: TargetListener,
   ids: { runId: string; appVersion: string },
   placement: SpecPlacement | undefined,
+  tinyHere: boolean,
 ): TargetRun {
   let stopped = false;
   let engine: RunHandle | null = null;
   const done = (async (): Promise<RunResult | null> => {
     const built = await buildRunSpec(scenario, targetIndex, ids);
     if (built.ok && placement) built.spec.placement = placement;
+    // The CLI's own work on the engine's thread, which the engine's CPU figure leaves out.
+    const hostCpu = tinyHere && built.ok && isTinyLoad(built.spec.load) ? new CpuAccount() : null;
+    const here = hostCpu && (await import('../engine/run-here.ts'));
     // The server's side (issue 11): sampled on the host beside the run, on its ticks.
     const monitor: ServerMonitor | null = built.ok
       ? await startServerMonitor(built.spec.target, {
           options: scenario.options,
           onSample: (reading) => on.reading(reading),
+          ...(hostCpu ? { cpu: hostCpu } : {}),
         })
       : null;
     if (stopped) {
@@ -74,12 +102,14 @@ function startPlacedTarget(
     }
     on.started();
     if (!built.ok) return built.result;
-    engine = startRun(built.spec, {
-      onSample: (sample) => {
+    const callbacks = {
+      onSample: (sample: Sample) => {
         on.sample(sample);
         monitor?.tick(sample);
       },
-    });
+    };
+    engine =
+      here && hostCpu ? here.startRunHere(built.spec, callbacks, hostCpu) : startRun(built.spec, callbacks);
     return withServerResources(await engine.done, monitor);
   })();
   return {

@@ -7,6 +7,7 @@ import {
   type ServerResources,
 } from '../../shared/resources/resources.ts';
 import type { RunOptions, Target } from '../../shared/model/scenario.ts';
+import type { CpuAccount } from '../engine/cpu.ts';
 import { readingOver } from '../../shared/resources/charts.ts';
 import { summarizeResources } from '../../shared/resources/summary.ts';
 import { startProcessSource } from './process-source.ts';
@@ -26,6 +27,11 @@ export interface ServerMonitorOptions {
   options: Pick<RunOptions, 'sampleIntervalMs' | 'warmupSeconds'>;
   onSample?: (sample: ResourceSample) => void;
   minIntervalMs?: number;
+  /**
+   * Where its readings' CPU is charged: the host's account when the engine runs on the same
+   * thread (the CLI's tiny runs, engine/run-here.ts), so the engine's CPU figure leaves it out.
+   */
+  cpu?: CpuAccount;
 }
 
 /** A run's server monitor: feed it the engine's samples, stop it after the run. */
@@ -89,6 +95,7 @@ class RunMonitor implements ServerMonitor {
   readonly #minIntervalMs: number;
   readonly #sampleIntervalMs: number;
   readonly #warmupSeconds: number;
+  readonly #cpu: CpuAccount | undefined;
   readonly #samples: ResourceSample[] = [];
   readonly #startedAt = performance.now();
   /** The engine's elapsed seconds at the last reading (0: the baseline, at the run's start). */
@@ -106,6 +113,7 @@ class RunMonitor implements ServerMonitor {
     this.#minIntervalMs = opts.minIntervalMs ?? DEFAULTS.monitor.minIntervalMs;
     this.#sampleIntervalMs = opts.options.sampleIntervalMs;
     this.#warmupSeconds = opts.options.warmupSeconds;
+    this.#cpu = opts.cpu;
   }
 
   tick(sample: Sample): void {
@@ -130,7 +138,9 @@ class RunMonitor implements ServerMonitor {
     const warmup = this.#warmupSinceRead;
     this.#warmupSinceRead = false;
     this.#lastReadElapsed = sample.elapsedSeconds;
-    this.#chain = this.#chain.then(() => this.#read(sample, warmup));
+    // A reading's work is synchronous up to its source's answer (all of it for /proc): charged whole.
+    const read = (): Promise<void> => this.#read(sample, warmup);
+    this.#chain = this.#chain.then(() => (this.#cpu ? this.#cpu.charge(read) : read()));
   }
 
   async stop(measured: { seconds: number; requests: number }): Promise<ServerResources> {

@@ -102,7 +102,7 @@ async function drive(
   const done = coordinate({
     spec,
     shards: splitLoad(spec.load, workers),
-    backendFor: () => inThisThread(cpu, { loadRunner: () => Promise.resolve(fakeRunner) }),
+    backendFor: () => inThisThread([cpu], { loadRunner: () => Promise.resolve(fakeRunner) }),
     signal: controller.signal,
     onSample: (s) => samples.push(s),
     engine: { name: 'native', version: 'fake' },

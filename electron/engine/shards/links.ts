@@ -41,15 +41,16 @@ export interface ShardBackend {
 
 /**
  * A shard in the coordinator's thread (a run with one worker is only this). Its messages
- * arrive on a later turn, as a port's would; its CPU figure leaves out what the coordinator
- * charged to `coordinatorCpu` meanwhile, which the result reports on its own.
+ * arrive on a later turn, as a port's would; its CPU figure leaves out what was charged to the
+ * `excluded` accounts meanwhile: the coordinator's, which the result reports on its own, and
+ * the host's when the engine runs on the host's thread (the CLI's tiny runs, run-here.ts).
  */
-export function inThisThread(coordinatorCpu: CpuAccount, options: ShardOptions = {}): ShardBackend {
+export function inThisThread(excluded: readonly CpuAccount[], options: ShardOptions = {}): ShardBackend {
   return {
     startMarginMs: 0,
     open(data, listener) {
       const post = (m: FromShard): void => void setImmediate(() => listener.message(m));
-      const handle = runShard(data, post, () => undefined, { cpu: cpuMeter(coordinatorCpu), ...options });
+      const handle = runShard(data, post, () => undefined, { cpu: cpuMeter(...excluded), ...options });
       return { send: handle, close: () => handle({ type: 'stop' }) };
     },
   };

@@ -1,0 +1,59 @@
+import type { CpuAccount } from './cpu.ts';
+import { executeRun } from './execute.ts';
+import { followRun, type RunCallbacks, type RunHandle } from './run.ts';
+import type { RunSpec } from './types.ts';
+
+/*
+ * A tiny run's engine in the caller's own thread, for the CLI only (issue 24): a run of a few
+ * requests spends more on starting an engine thread (a thread, and the engine's modules and
+ * schemas loaded a second time: about 0.3 CPU-s of `trebuchet run -n 1`'s 0.6) than on its
+ * load. The hosts (Electron's main process, the web host) never do this: their event loop
+ * serves a window or requests, and the engine stays off it (run.ts); the CLI's event loop is
+ * the CLI's own, with nothing else to serve while it waits for the run.
+ *
+ * The engine's CPU figure stays its own: what the CLI does on the thread during the load (each
+ * sample's callbacks, the progress line, the server monitor's readings) is charged to
+ * `hostCpu`, which the first shard's meter leaves out as it leaves out the coordinator's.
+ * Messages keep a thread's shape: each sample and the result is a structured clone, heard on a
+ * later turn, after the engine's own work of that turn.
+ */
+
+/** Starts `spec`'s run in this thread; the same handle as startRun's, with the same result. */
+export function startRunHere(spec: RunSpec, callbacks: RunCallbacks, hostCpu: CpuAccount): RunHandle {
+  return followRun(spec, callbacks, (listener) => {
+    const controller = new AbortController();
+    let closed = false;
+    // Heard on a later turn and charged to the host, as a port's message would be heard by it.
+    const deliver = (hear: () => void): void =>
+      void setImmediate(() => {
+        if (!closed) hostCpu.charge(hear);
+      });
+    executeRun(
+      spec,
+      controller.signal,
+      (sample) => {
+        const copy = structuredClone(sample);
+        deliver(() => listener.sample(copy));
+      },
+      hostCpu,
+    ).then(
+      ({ samples: _delivered, ...result }) => {
+        const copy = structuredClone(result);
+        deliver(() => listener.result(copy));
+      },
+      (err: unknown) =>
+        deliver(() =>
+          listener.failed({
+            kind: 'other',
+            message: `engine crashed: ${err instanceof Error ? err.message : String(err)}`,
+          }),
+        ),
+    );
+    return {
+      stop: () => controller.abort(),
+      close: () => {
+        closed = true;
+      },
+    };
+  });
+}
