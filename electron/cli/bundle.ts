@@ -14,20 +14,15 @@
  * `npm test`). Without rolldown (vite's bundler, a dev dependency) or when the build fails, the
  * CLI runs from the sources, as before.
  */
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Plugin } from 'rolldown';
 import { loadCrypto } from '../engine/builtins.ts';
+
+// node:fs from Node itself: an ESM import builds its namespace from every export, some of them
+// getters that load more (about 10 ms of CPU on every start, issue 24; LAZY_BUILTINS below).
+const { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } =
+  process.getBuiltinModule('node:fs');
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 /** The bundle's entries, by output name, relative to the root: the command and every engine thread's. */

@@ -2,9 +2,13 @@
 // on the old Node it refuses (Node 20, Debian 12's), which cannot load the TypeScript sources
 // and would die on them with ERR_UNKNOWN_FILE_EXTENSION and a stack trace. bin.js calls it
 // before it imports the CLI; `npm start` and `npm run serve` run this file first.
-import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+// node:fs by require: an ESM import of it builds its namespace from every export, some of
+// them getters that load more (about 10 ms of CPU on every start, issue 24).
+const { readFileSync } = createRequire(import.meta.url)('node:fs');
 
 const PACKAGE_JSON = new URL('../../package.json', import.meta.url);
 

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import envPaths from 'env-paths';
 import { afterEach, describe, expect, it } from 'vitest';
 import { compileCacheDir } from '../../electron/engine/compile-cache.js';
 import { engineWorkerOptions } from '../../electron/engine/worker-options.ts';
@@ -22,6 +23,10 @@ describe("Node's compile cache: where the CLI and its engine threads keep compil
       process.platform === 'linux' ? '/home/u/.cache-elsewhere/trebuchet/compile-cache' : compileCacheDir(),
     );
     expect(compileCacheDir()).toMatch(/trebuchet[/\\](Cache[/\\])?compile-cache$/);
+    // env-paths' rule (the stores' data folder follows it), without importing it at start.
+    expect(compileCacheDir()).toBe(join(envPaths('trebuchet', { suffix: '' }).cache, 'compile-cache'));
+    delete process.env.XDG_CACHE_HOME;
+    expect(compileCacheDir()).toBe(join(envPaths('trebuchet', { suffix: '' }).cache, 'compile-cache'));
     // Every engine thread gets the same folder (a thread does not inherit its process's cache).
     expect(engineWorkerOptions(null).env).toMatchObject({ NODE_COMPILE_CACHE: compileCacheDir() });
   });
