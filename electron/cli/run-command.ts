@@ -14,7 +14,6 @@ import { applyPreset, parseRunArgs, type PresetRequest, type RunCommand } from '
 import { nodeFileIo, type FileIo } from './files.ts';
 import { RUN_HELP } from './help.ts';
 import { LazyStores, runJob, saveInHistory, type CliContext, type JobOutcome } from './jobs.ts';
-import { findPreset, presetFilePath, readPresetFile } from './preset-lookup.ts';
 import { ProgressLine, cellSummaryLine } from './progress.ts';
 import {
   EXIT,
@@ -32,6 +31,8 @@ import { resultLine, tickLine } from '../../shared/shards/stream.ts';
 import { checkSplit } from './distributed-flags.ts';
 
 async function resolvePreset(request: PresetRequest, io: FileIo, stores: LazyStores): Promise<RunCommand> {
+  // Loaded only for --preset: the preset schemas cost a plain run's start a few ms (issue 24).
+  const { findPreset, presetFilePath, readPresetFile } = await import('./preset-lookup.ts');
   const file = presetFilePath(request.ref, io);
   if (file !== null) return applyPreset(request, readPresetFile('--preset', file, io), io);
   return applyPreset(request, findPreset('--preset', request.ref, (await stores.get()).presets), io);
