@@ -7,18 +7,19 @@ import { preflight } from './preflight.ts';
 import { failedResult, resultFromSamples, type EngineId } from './result.ts';
 import { plannedEngine, selectRunner } from './runners.ts';
 import { coordinate } from './shards/coordinator.ts';
-import { inThisThread, inWorkerThread } from './shards/links.ts';
+import { backendOf } from './shards/links.ts';
+import { warmTickPath } from './shards/tick-warmup.ts';
 import { shardsFor } from './worker-count.ts';
 import { placeWithin } from '../../shared/shards/plan.ts';
-import type { RunSpec } from './types.ts';
+import { sendsOnSchedule, type RunSpec } from './types.ts';
 
 /*
  * The engine worker: one per target run. It checks that the engine can run the scenario and
  * the target (pre-flight), splits the load into shards (one per engine worker, options.workers)
  * and coordinates them (shards/coordinator.ts): the first in this thread, each other in a
- * thread of its own. It posts one Sample per tick and, at the end, the RunResult without its
- * samples (the host has them). The host may post { type: 'stop' } at any time; the run then
- * ends within a tick, marked cancelled.
+ * thread of its own (a scheduled run's first too: shards/links.ts backendOf). It posts one
+ * Sample per tick and, at the end, the RunResult without its samples (the host has them). The
+ * host may post { type: 'stop' } at any time; the run then ends within a tick, marked cancelled.
  */
 
 function post(port: MessagePort, message: WorkerMessage): void {
@@ -55,11 +56,11 @@ async function execute(
   }
 
   const cpu = new CpuAccount();
-  return coordinate({
+  const run = coordinate({
     spec,
     // A machine's shard of a plan splits again into its own workers, placed within its schedule.
     shards: spec.placement ? placeWithin(spec.placement.shard, await shardsFor(spec)) : await shardsFor(spec),
-    backendFor: (shard) => (shard.index === 0 ? inThisThread(cpu) : inWorkerThread),
+    backendFor: (shard) => backendOf(shard, spec, cpu),
     signal,
     onSample,
     engine,
@@ -67,6 +68,10 @@ async function execute(
     facts: checked.facts,
     cpu,
   });
+  // The coordinator's side of the tick, cold, took 10-20 ms at the first tick: run once now,
+  // while the shards' threads start, as each shard runs its own side before it says ready.
+  if (sendsOnSchedule(spec)) cpu.charge(warmTickPath);
+  return run;
 }
 
 async function main(): Promise<void> {

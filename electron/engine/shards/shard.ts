@@ -8,6 +8,7 @@ import {
   emptyOutcome,
   type PreparedRun,
   type Runner,
+  sendsOnSchedule,
   type RunnerOutcome,
   type RunSpec,
   type Schedule,
@@ -60,7 +61,7 @@ export function runShard(
       return;
     }
     // A schedule's sends are due through every tick: the tick's first, cold run is done now instead.
-    if (spec.load.model === 'open' || spec.load.rate !== null) warmTickPath();
+    if (sendsOnSchedule(spec)) warmTickPath();
     // Readied before `ready`: the common start (the schedule's clock) comes after the warm phase.
     let prepared: PreparedRun | null;
     try {
