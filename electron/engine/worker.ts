@@ -8,7 +8,7 @@ import { failedResult, resultFromSamples, type EngineId } from './result.ts';
 import { plannedEngine, selectRunner } from './runners.ts';
 import { coordinate } from './shards/coordinator.ts';
 import { backendOf } from './shards/links.ts';
-import { warmTickPath } from './shards/tick-warmup.ts';
+import { warmCoordinatorTick } from './shards/tick-warmup.ts';
 import { shardsFor } from './worker-count.ts';
 import { placeWithin } from '../../shared/shards/plan.ts';
 import { sendsOnSchedule, type RunSpec } from './types.ts';
@@ -70,7 +70,7 @@ async function execute(
   });
   // The coordinator's side of the tick, cold, took 10-20 ms at the first tick: run once now,
   // while the shards' threads start, as each shard runs its own side before it says ready.
-  if (sendsOnSchedule(spec)) cpu.charge(warmTickPath);
+  if (sendsOnSchedule(spec)) cpu.charge(warmCoordinatorTick);
   return run;
 }
 
