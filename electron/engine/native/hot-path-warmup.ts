@@ -29,10 +29,11 @@ const sized = (second: number): string => head(second, 'hello\n', 'Content-Lengt
 /**
  * Runs the open model's answer path (the response parser, the ledger and the recorder: the
  * code each response runs through) on synthetic bytes and throwaway figures before the first
- * scheduled send: as many answers as the schedule's first COLD_SECONDS at `rate` brings. Cold, that code runs interpreted for the schedule's first thousands of
- * responses, in a thread of its own that ran no request yet: the sends due meanwhile went out
- * late (up to 23 ms in the first 100 ms at 20,000 req/s). No byte reaches the server.
- * Returns how many answers the parser framed, and how many the recorder counted.
+ * scheduled send: as many answers as the schedule's first COLD_SECONDS at `rate` brings. Cold,
+ * that code ran interpreted through the schedule's first thousands of responses, in a thread
+ * that had sent no request yet: the sends due meanwhile went out late (up to 23 ms in the
+ * first 100 ms at 20,000 req/s). No byte reaches the server. Returns how many answers the
+ * parser framed, and how many the recorder counted.
  */
 export function warmResponsePath(rate: number, timeoutMs: number): { parsed: number; recorded: number } {
   const responses = Math.min(MAX_RESPONSES, Math.ceil(rate * COLD_SECONDS));
