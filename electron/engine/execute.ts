@@ -5,15 +5,17 @@ import { preflight } from './preflight.ts';
 import { failedResult, resultFromSamples, type EngineId } from './result.ts';
 import { plannedEngine, selectRunner } from './runners.ts';
 import { coordinate } from './shards/coordinator.ts';
-import { inThisThread, inWorkerThread } from './shards/links.ts';
+import { backendOf } from './shards/links.ts';
+import { warmCoordinatorTick } from './shards/tick-warmup.ts';
 import { shardsFor } from './worker-count.ts';
-import type { RunSpec } from './types.ts';
+import { sendsOnSchedule, type RunSpec } from './types.ts';
 
 /*
  * One target's run as the engine does it, in the thread it is called in: it checks that the
  * engine can run the scenario and the target (pre-flight), splits the load into shards (one per
  * engine worker, options.workers) and coordinates them (shards/coordinator.ts): the first in
- * this thread, each other in a thread of its own. The engine worker (worker.ts) calls it, and
+ * this thread, each other in a thread of its own (a scheduled run's first too: shards/links.ts
+ * backendOf). The engine worker (worker.ts) calls it, and
  * the CLI for a tiny run in its own thread (run-here.ts).
  */
 
@@ -55,11 +57,11 @@ export async function executeRun(
 
   const cpu = new CpuAccount();
   const excluded = hostCpu ? [cpu, hostCpu] : [cpu];
-  return coordinate({
+  const run = coordinate({
     spec,
     // A machine's shard of a plan splits again into its own workers, placed within its schedule.
     shards: spec.placement ? placeWithin(spec.placement.shard, await shardsFor(spec)) : await shardsFor(spec),
-    backendFor: (shard) => (shard.index === 0 ? inThisThread(excluded) : inWorkerThread),
+    backendFor: (shard) => backendOf(shard, spec, excluded),
     signal,
     onSample,
     engine,
@@ -67,4 +69,8 @@ export async function executeRun(
     facts: checked.facts,
     cpu,
   });
+  // The coordinator's side of the tick, cold, took 10-20 ms at the first tick: run once now,
+  // while the shards' threads start, as each shard runs its own side before it says ready.
+  if (sendsOnSchedule(spec)) cpu.charge(warmCoordinatorTick);
+  return run;
 }

@@ -99,6 +99,14 @@ export function emptyOutcome(over: Partial<RunnerOutcome> = {}): RunnerOutcome {
   };
 }
 
+/**
+ * Whether a run's sends fall due on a schedule (the open model, or a closed loop capped at a
+ * rate): then every moment the sending thread spends elsewhere makes sends late.
+ */
+export function sendsOnSchedule(spec: RunSpec): boolean {
+  return spec.load.model === 'open' || spec.load.rate !== null;
+}
+
 /** When a driver's schedule begins (see LoadDriver.run). */
 export interface Schedule {
   /** performance.now() ms when the load starts, the same for every shard of a run. */

@@ -1,65 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import { jobStartSchema } from '../../shared/contract/jobs.ts';
-import { defaultShardsDraft, placementOf } from '../../renderer/run/shards.ts';
+import { splitLoad } from '../../shared/shards/plan.ts';
+import { CpuAccount } from '../../electron/engine/cpu.ts';
+import { backendOf, inWorkerThread } from '../../electron/engine/shards/links.ts';
+import type { RunSpec } from '../../electron/engine/types.ts';
+import { oneTarget, runSpecFixture } from '../helpers/engine.ts';
 
-const scenario = {
-  targets: [{ url: 'http://127.0.0.1:8080/' }],
-  load: { model: 'closed', connections: 4, limit: { kind: 'duration', seconds: 1 } },
-};
+/*
+ * Where the engine worker runs a run's shards (shards/links.ts backendOf): a run with one
+ * worker keeps its shard beside the coordinator, unless its sends are due on a schedule, whose
+ * sending thread must not do the coordinator's work at each tick.
+ */
 
-describe('a run on shards, as jobs.start takes it', () => {
-  it('accepts shards for a run, strictly, and only for a run', () => {
-    const shards = { count: 3, startMarginSeconds: 10, kubernetes: null };
-    expect(jobStartSchema.safeParse({ kind: 'run', plan: scenario, shards }).success).toBe(true);
-    expect(jobStartSchema.safeParse({ kind: 'run', plan: scenario }).success).toBe(true);
-    const extra = jobStartSchema.safeParse({ kind: 'run', plan: scenario, shards: { ...shards, pods: 1 } });
-    expect(extra.success).toBe(false);
-    expect(JSON.stringify(extra.error?.issues)).toContain('pods');
-    const tooMany = jobStartSchema.safeParse({
-      kind: 'run',
-      plan: scenario,
-      shards: { ...shards, count: 101 },
-    });
-    expect(tooMany.error?.issues[0]?.message).toBe('give 1 to 100 shards');
-    const plan = { name: 'p', servers: [], levels: [] };
-    expect(jobStartSchema.safeParse({ kind: 'comparison', plan, shards }).success).toBe(false);
+const spec = (load: NonNullable<Parameters<typeof oneTarget>[1]>['load']): RunSpec =>
+  runSpecFixture(oneTarget('http://127.0.0.1:9/', { load }));
+
+const closed = spec({ model: 'closed', connections: 4, limit: { kind: 'requests', count: 100 } });
+const open = spec({ model: 'open', rate: 100, durationSeconds: 1 });
+const capped = spec({ model: 'closed', connections: 4, rate: 100, limit: { kind: 'duration', seconds: 1 } });
+
+const placed = (s: RunSpec, workers: number) =>
+  splitLoad(s.load, workers).map((shard) => backendOf(shard, s, [new CpuAccount()]));
+
+describe("where the engine worker runs a run's shards", () => {
+  it("keeps an unscheduled run's first shard in its own thread, so -n 1 starts no second thread", () => {
+    const [only] = placed(closed, 1);
+    expect(only).not.toBe(inWorkerThread);
+    expect(only!.startMarginMs).toBe(0);
+    const [first, second] = placed(closed, 2);
+    expect(first).not.toBe(inWorkerThread);
+    expect(second).toBe(inWorkerThread);
   });
-});
 
-describe("the Run tab's shard choice", () => {
-  it('is no placement for a run here, the default margin for the place, and says the field at fault', () => {
-    expect(placementOf(defaultShardsDraft)).toEqual({ ok: true, placement: undefined });
-    expect(placementOf({ ...defaultShardsDraft, where: 'local', count: '3' })).toEqual({
-      ok: true,
-      placement: { count: 3, startMarginSeconds: 10, kubernetes: null },
-    });
-    expect(
-      placementOf({
-        ...defaultShardsDraft,
-        where: 'kubernetes',
-        count: '4',
-        image: 'reg/t:1',
-        context: 'prod',
-      }),
-    ).toEqual({
-      ok: true,
-      placement: {
-        count: 4,
-        startMarginSeconds: 30,
-        kubernetes: { image: 'reg/t:1', namespace: 'default', context: 'prod', nodeSelector: {} },
-      },
-    });
-    expect(placementOf({ ...defaultShardsDraft, where: 'local', count: 'x' })).toEqual({
-      ok: false,
-      message: 'Shards: is not a number',
-    });
-    expect(placementOf({ ...defaultShardsDraft, where: 'kubernetes', image: ' ' })).toEqual({
-      ok: false,
-      message: 'Kubernetes image: give the image built from resources/docker/Dockerfile',
-    });
-    expect(placementOf({ ...defaultShardsDraft, where: 'local', margin: '0' })).toEqual({
-      ok: false,
-      message: 'Start margin: give at least 1 s for the shards to start',
-    });
+  it("gives every shard of a scheduled run a thread away from the coordinator's, one worker or several", () => {
+    for (const s of [open, capped]) {
+      expect(placed(s, 1)).toEqual([inWorkerThread]);
+      expect(placed(s, 2)).toEqual([inWorkerThread, inWorkerThread]);
+    }
   });
 });

@@ -1,14 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { Recorder } from '../../electron/engine/recorder.ts';
-import { warmTickPath } from '../../electron/engine/shards/tick-warmup.ts';
+import { warmCoordinatorTick, warmShardTick } from '../../electron/engine/shards/tick-warmup.ts';
 
 describe("the tick path's warm-up", () => {
-  it("runs windows the shards' schema accepts through the tick's path, and touches no run's recorder", () => {
+  it("closes busy windows on the shard's side and touches no run's recorder", () => {
     const run = new Recorder({ sloMs: null, warmup: false, now: 0 });
     run.response(200, 1500, 5, 200);
-    // It parses its windows strictly (fromShardSchema.parse): a window the schema refuses throws.
-    expect(() => warmTickPath()).not.toThrow();
+    const windows = warmShardTick();
+    expect(windows.map((w) => w.requests)).toEqual([3000, 3000]);
+    // Latencies from 50 us to 20 ms: many buckets, as a busy second fills.
+    expect(windows[0]!.latency.counts.length).toBeGreaterThan(100);
     const window = run.takeWindow(0);
     expect([window.requests, window.latency.counts]).toEqual([1, [1]]);
+  });
+
+  it("runs windows the shards' schema accepts through the coordinator's side", () => {
+    // It parses its windows strictly (fromShardSchema.parse): a window the schema refuses throws.
+    expect(() => warmCoordinatorTick()).not.toThrow();
   });
 });

@@ -7,6 +7,7 @@ import { Recorder } from '../recorder.ts';
 import type { PreparedRun, PrepareHints, Runner, RunnerContext, RunnerOutcome, RunSpec } from '../types.ts';
 import { ClosedDriver } from './closed-driver.ts';
 import { createDialer } from './dial.ts';
+import { warmResponsePath } from './hot-path-warmup.ts';
 import { warmClients, watchedDialer, type WarmStock } from './warm-phase.ts';
 import { warmConnections, WARM_DEADLINE_MS } from './warm-pool.ts';
 import { OpenDriver, LATE_TOLERANCE_MS, MAX_OPENING, type OpenOutcome } from './open-driver.ts';
@@ -56,19 +57,23 @@ async function prepareNative(
   const watched = watchedDialer(createDialer(spec, alpnOf(spec)));
   const factory = clientFactory(spec, placeholder);
   const pools = originPools(spec, alpnOf(spec), depthOf(spec), factory, watched);
+  const rate = load.stages ? peakTarget(load.stages) : load.rate;
   const wanted = warmConnections({
-    rate: load.stages ? peakTarget(load.stages) : load.rate,
+    rate,
     roundTripMs: hints.roundTripMs,
     maxInFlight: load.maxInFlight,
     perConnection: depthOf(spec),
   });
-  const o = await warmClients({
+  const opening = warmClients({
     connections: wanted,
     deadlineMs: Math.min(WARM_DEADLINE_MS, options.timeoutMs),
     make: pools.makeClient,
     dialer: watched,
     signal,
   });
+  // While the connections open: HTTP/2's answers take another path (its frames), not warmed here.
+  if (options.protocol !== 'h2') warmResponsePath(rate, options.timeoutMs);
+  const o = await opening;
   const warm = { seconds: o.seconds, wanted, ready: o.ready, roundTripMs: hints.roundTripMs };
   return { warm, run: (ctx) => runNative(ctx, { factory, pools, stock: o.stock }) };
 }

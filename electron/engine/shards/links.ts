@@ -1,7 +1,9 @@
 import { Worker } from 'node:worker_threads';
 import { cpuMeter, type CpuAccount } from '../cpu.ts';
 import { ENGINE_THREAD_URL } from '../thread-entry.ts';
+import { sendsOnSchedule, type RunSpec } from '../types.ts';
 import { engineWorkerOptions } from '../worker-options.ts';
+import type { Shard } from '../../../shared/shards/plan.ts';
 import type { FromShard, ShardData, ToShard } from './messages.ts';
 import { runShard, type ShardOptions } from './shard.ts';
 
@@ -77,3 +79,15 @@ export const inWorkerThread: ShardBackend = {
     return { send: (m) => worker.postMessage(m), close: () => void worker.terminate() };
   },
 };
+
+/**
+ * Where the engine worker runs each shard of its run. The first shares the coordinator's
+ * thread, so a run with one worker (`-n 1`) starts no thread beyond the engine worker, unless
+ * the run sends on a schedule: the coordinator's work at each tick (checking, merging and
+ * summing the windows into a Sample: 10-20 ms at the first tick cold, 1.5-2 ms later) would
+ * stall the sends due meanwhile, and the schedule's latency runs from their due time. Then
+ * every shard has a thread of its own and the coordinator's is left to it.
+ */
+export function backendOf(shard: Shard, spec: RunSpec, excluded: readonly CpuAccount[]): ShardBackend {
+  return shard.index === 0 && !sendsOnSchedule(spec) ? inThisThread(excluded) : inWorkerThread;
+}

@@ -8,12 +8,13 @@ import {
   emptyOutcome,
   type PreparedRun,
   type Runner,
+  sendsOnSchedule,
   type RunnerOutcome,
   type RunSpec,
   type Schedule,
 } from '../types.ts';
 import { fromEpoch, toEpoch, type FromShard, type ShardData, type ToShard } from './messages.ts';
-import { warmTickPath } from './tick-warmup.ts';
+import { warmShardTick } from './tick-warmup.ts';
 
 /*
  * One shard of a run: its share of the load through a runner, its requests counted in its own
@@ -59,8 +60,8 @@ export function runShard(
       post({ type: 'failed', message: err instanceof Error ? err.message : String(err) });
       return;
     }
-    // A schedule's sends are due through every tick: the tick's first, cold run is done now instead.
-    if (spec.load.model === 'open' || spec.load.rate !== null) warmTickPath();
+    // A schedule's sends are due through every tick: its side of the tick's first, cold run is done now.
+    if (sendsOnSchedule(spec)) warmShardTick();
     // Readied before `ready`: the common start (the schedule's clock) comes after the warm phase.
     let prepared: PreparedRun | null;
     try {

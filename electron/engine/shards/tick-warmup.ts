@@ -1,4 +1,4 @@
-import { mergeWindows } from '../../../shared/shards/merge.ts';
+import { mergeWindows, type ShardWindow } from '../../../shared/shards/merge.ts';
 import { Recorder } from '../recorder.ts';
 import { fromShardSchema } from './messages.ts';
 
@@ -6,23 +6,34 @@ import { fromShardSchema } from './messages.ts';
 const ROUNDS = 2;
 const VALUES = 3000;
 
-/**
- * Runs the per-tick path (a window closed, sent, checked, merged, made a Sample) on throwaway
+/*
+ * The per-tick path (a window closed, sent, checked, merged, made a Sample) run on throwaway
  * recorders before a scheduled run's first send. Cold, a run's first ticks spent tens of ms
- * there, on the thread that sends (the first check of a window alone took 13-25 ms: zod sets
- * a schema up on its first use; then functions compiled on first call): the requests due
- * meanwhile went out late, and they were an open-model run's p99.9.
+ * there (the first check of a window alone took 13-25 ms: zod sets a schema up on its first
+ * use; then functions compiled on first call), and the requests due meanwhile went out late:
+ * they were an open-model run's p99.9. A scheduled run's shards have threads of their own
+ * (links.ts backendOf), so each side warms its own half in its own thread.
  */
-export function warmTickPath(): void {
+
+/** The shard's side: ROUNDS windows of a busy second's values, closed. */
+export function warmShardTick(): ShardWindow[] {
   const shard = new Recorder({ sloMs: 1000, warmup: false, now: 0 });
-  const coordinator = new Recorder({ sloMs: 1000, warmup: false, now: 0 });
+  const windows: ShardWindow[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     for (let i = 0; i < VALUES; i++) {
       shard.sentLate((i * 37) % 2000);
       // 50 us to about 20 ms: every sub-bucket range a real window fills.
       shard.response(i % 50 === 0 ? 404 : 200, 50 + ((i * i) % 20_000), 5, 200);
     }
-    const window = shard.takeWindow(0);
+    windows.push(shard.takeWindow(0));
+  }
+  return windows;
+}
+
+/** The coordinator's side: the shard's windows checked as they arrive, merged, made Samples. */
+export function warmCoordinatorTick(): void {
+  const coordinator = new Recorder({ sloMs: 1000, warmup: false, now: 0 });
+  for (const [r, window] of warmShardTick().entries()) {
     const parsed = fromShardSchema.parse({
       type: 'window',
       index: r + 1,
