@@ -8,7 +8,7 @@ import type { PreparedRun, PrepareHints, Runner, RunnerContext, RunnerOutcome, R
 import { ClosedDriver } from './closed-driver.ts';
 import { createDialer } from './dial.ts';
 import { warmClients, watchedDialer, type WarmStock } from './warm-phase.ts';
-import { warmConnections, WARM_DEADLINE_MS } from './warm-pool.ts';
+import { warmConnections, warmDeadline } from './warm-pool.ts';
 import { OpenDriver, LATE_TOLERANCE_MS, MAX_OPENING, type OpenOutcome } from './open-driver.ts';
 import { fixedRateSchedule, stagedSchedule } from './open-schedule.ts';
 import { notSentWarnings } from './request-bytes.ts';
@@ -62,14 +62,21 @@ async function prepareNative(
     maxInFlight: load.maxInFlight,
     perConnection: depthOf(spec),
   });
+  const deadline = warmDeadline(options.timeoutMs, spec.placement?.startAt ?? null, Date.now());
   const o = await warmClients({
     connections: wanted,
-    deadlineMs: Math.min(WARM_DEADLINE_MS, options.timeoutMs),
+    deadlineMs: deadline.ms,
     make: pools.makeClient,
     dialer: watched,
     signal,
   });
-  const warm = { seconds: o.seconds, wanted, ready: o.ready, roundTripMs: hints.roundTripMs };
+  const warm = {
+    seconds: o.seconds,
+    wanted,
+    ready: o.ready,
+    roundTripMs: hints.roundTripMs,
+    ...(deadline.byStart && o.ready < wanted ? { cutAtStart: true as const } : {}),
+  };
   return { warm, run: (ctx) => runNative(ctx, { factory, pools, stock: o.stock }) };
 }
 

@@ -12,12 +12,22 @@ export function mergedWarm(warms: readonly WarmFacts[]): WarmFacts | null {
     wanted: warms.reduce((n, w) => n + w.wanted, 0),
     ready: warms.reduce((n, w) => n + w.ready, 0),
     roundTripMs: trips.length === 0 ? null : Math.max(...trips),
+    ...(warms.some((w) => w.cutAtStart) ? { cutAtStart: true as const } : {}),
   };
 }
 
 /** What the result says when the schedule started before its warm connections were all ready. */
 export function warmWarning(warm: WarmFacts): Warning | null {
   if (warm.ready >= warm.wanted) return null;
+  if (warm.cutAtStart) {
+    return {
+      code: 'other',
+      message:
+        `the warm connections were not all open at the plan's common start, ${warm.seconds.toFixed(1)} s after ` +
+        `they began opening: ${warm.ready} of ${warm.wanted}; the load started on time, and its first requests ` +
+        `may wait for connections to open (give --start-at more time ahead)`,
+    };
+  }
   return {
     code: 'other',
     message:
