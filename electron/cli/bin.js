@@ -6,7 +6,7 @@
 // the same) keeps each module's compiled code from the second start on, so it is turned on
 // before the CLI's modules load (hence the dynamic imports).
 import module from 'node:module';
-import { compileCacheDir } from '../engine/compile-cache.js';
+import { compileCacheDir, pruneCompileCache } from '../engine/compile-cache.js';
 import { exitIfNodeTooOld } from './node-check.js';
 
 exitIfNodeTooOld();
@@ -19,5 +19,8 @@ process.exitCode = await main(process.argv.slice(2));
 // A pipe takes 64 KiB at a time: what is still queued for it (a long JSON report) goes out
 // before the exit, which would drop it.
 await Promise.all([process.stdout, process.stderr].map((s) => new Promise((done) => s.write('', done))));
+// Once a day, after the output: compiled code of old bundles goes. A folder the user chose
+// (NODE_COMPILE_CACHE) may hold other programs' code and is left alone.
+if (!process.env.NODE_COMPILE_CACHE) pruneCompileCache(compileCacheDir());
 // Worker threads and sockets may still be closing: the report is out, so end here.
 process.exit();

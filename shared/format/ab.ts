@@ -18,7 +18,7 @@ import {
   transferRateKiBps,
 } from './summary.ts';
 import { fixed } from './units.ts';
-import { originText } from './labels.ts';
+import { listOrigins, namedList, originText } from './labels.ts';
 
 const LABEL_WIDTH = 24;
 
@@ -43,11 +43,22 @@ const DETAIL_ROWS: readonly [Phase, string][] = [
 
 function serverLines(r: RunResult): string[] {
   const url = new URL(r.target.url);
-  const defaultPort = url.protocol === 'https:' ? 443 : 80;
+  const portOf = (u: URL): number => (u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80);
+  // A list over several origins: every host and port (each origin's pair on its Origin line below).
+  const origins = listOrigins(r.target);
+  const distinct = (xs: readonly (string | number)[]): string[] => [...new Set(xs.map(String))];
   const lines = [
     line('Server Software', r.server?.software ?? ''),
-    line('Server Hostname', r.server?.hostname ?? url.hostname),
-    line('Server Port', r.server?.port ?? (url.port ? Number(url.port) : defaultPort)),
+    line(
+      'Server Hostname',
+      origins === null
+        ? (r.server?.hostname ?? url.hostname)
+        : namedList(distinct(origins.map((u) => u.hostname))),
+    ),
+    line(
+      'Server Port',
+      origins === null ? (r.server?.port ?? portOf(url)) : namedList(distinct(origins.map(portOf))),
+    ),
   ];
   // A connect-to rule or a unix socket: the sockets went here, the names sent were the URL's.
   if (r.server?.connectedTo) lines.push(line('Connected To', r.server.connectedTo));

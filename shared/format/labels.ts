@@ -1,5 +1,28 @@
+import { originGroups } from '../model/request-list.ts';
 import type { RunResult } from '../model/result.ts';
 import { targetLabel } from '../model/scenario.ts';
+
+/** Names one line shows at most; the rest are counted ("+ 2 more"). */
+export const NAMED_AT_MOST = 3;
+
+/** "a, b, c", or "a, b, c + 2 more" past NAMED_AT_MOST. */
+export function namedList(names: readonly string[]): string {
+  const shown = names.slice(0, NAMED_AT_MOST).join(', ');
+  return names.length > NAMED_AT_MOST ? `${shown} + ${names.length - NAMED_AT_MOST} more` : shown;
+}
+
+/** The origins of a target's list, in order of first appearance, when they are more than one; else null. */
+export function listOrigins(target: RunResult['target']): URL[] | null {
+  if (target.requests === undefined) return null;
+  const { origins } = originGroups(target.requests.map((q) => q.url));
+  return origins.length > 1 ? origins.map((o) => new URL(o)) : null;
+}
+
+/** What a report heading calls a target: its name, its URL's host and path, or every origin of a list over several. */
+export function reportTargetLabel(target: RunResult['target']): string {
+  const origins = target.name.trim() ? null : listOrigins(target);
+  return origins === null ? targetLabel(target) : namedList(origins.map((u) => u.host));
+}
 
 /** An origin of a list as the reports name it: "http://a.test:80: 4 connections opened (to 127.0.0.1:8080)". */
 export function originText(o: {

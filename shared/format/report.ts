@@ -4,7 +4,7 @@
  */
 import type { ReportLayout } from '../comparison/report-settings.ts';
 import type { RunResult, ThresholdOutcome } from '../model/result.ts';
-import { THRESHOLD_UNITS, targetLabel, type ThresholdMetric } from '../model/scenario.ts';
+import { THRESHOLD_UNITS, type ThresholdMetric } from '../model/scenario.ts';
 import { runVerdict } from '../verdict/verdict.ts';
 import { formatAbReport } from './ab.ts';
 import { generatorCpuText, sendLatenessText } from './generator-text.ts';
@@ -17,7 +17,7 @@ import { formatJmeterReport } from './jmeter.ts';
 import { formatGrouped } from './units.ts';
 import { formatVegetaReport } from './vegeta.ts';
 import { formatVerdictLines } from './verdict-text.ts';
-import { originGroups } from '../model/request-list.ts';
+import { listOrigins, reportTargetLabel } from './labels.ts';
 
 /** " ms", "%" or " req/s": a percent sign sits on its number. */
 function unitOf(metric: ThresholdMetric): string {
@@ -48,14 +48,14 @@ function heading(r: RunResult, index: number, count: number): string[] {
   const of = count > 1 ? ` (${index + 1}/${count})` : '';
   const list = r.target.requests;
   const order = r.target.order?.kind === 'random' ? `random, seed ${r.target.order.seed}` : 'round-robin';
-  const origins = list === undefined ? 1 : originGroups(list.map((q) => q.url)).origins.length;
-  const over = origins > 1 ? ` over ${origins} origins, a connection per slot and origin` : '';
+  const origins = listOrigins(r.target);
+  const over = origins === null ? '' : ` over ${origins.length} origins, a connection per slot and origin`;
   const what =
     list === undefined
       ? `${r.target.method} ${r.target.url}`
       : `a list of ${list.length} requests${over} (${order})`;
   const lines = [
-    `Target${of}: ${targetLabel(r.target)}  ${what}`,
+    `Target${of}: ${reportTargetLabel(r.target)}  ${what}`,
     `Status: ${r.status}  engine ${g.engine} ${g.engineVersion}, Node ${g.nodeVersion}, ${g.cpuCores} x ${g.cpuModel}`,
   ];
   if (r.error) lines.push(`Error: ${r.error.message}`);

@@ -162,5 +162,7 @@ export const warmFactsSchema = z.strictObject({
   ready: z.number().int().nonnegative(),
   /** The pre-flight request's round trip the pool was sized from, ms; null when not measured. */
   roundTripMs: z.number().nonnegative().nullable(),
+  /** A machine's shard of a plan (--shard): the plan's common start ended it before every connection opened. */
+  cutAtStart: z.literal(true).optional(),
 });
 export type WarmFacts = z.infer<typeof warmFactsSchema>;

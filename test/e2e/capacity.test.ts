@@ -44,14 +44,14 @@ describe('Capacity mode in the browser', () => {
     // Well above the 5 ms hold (a busy machine stalls 50-100 ms); a rate 12 % over capacity
     // still breaks it within the 1 s step (its queue grows by the excess).
     await page.getByTestId('capacity-p99').fill('100');
-    await page.getByTestId('capacity-start-rate').fill('50');
+    await page.getByTestId('capacity-start-rate').fill('100');
     await page.getByTestId('capacity-max-rate').fill('800');
     // Steps of 0.2 s, lengthened toward the 1,000 requests a p99 needs, at most to 1 s: the
     // form says so, and marks the p99s that rest on fewer.
     await page.getByTestId('capacity-step').fill('0.2');
     await page.getByTestId('capacity-warmup').fill('0.2');
     expect(await page.getByTestId('capacity-step-needs').textContent()).toBe(
-      'A p99 needs about 1,000 requests a step: steps below 5,000 req/s run longer, up to 1 s; at 50 req/s that is not enough (it needs 20 s): its p99 is marked. A longer step or a higher start rate gives a firm p99.',
+      'A p99 needs about 1,000 requests a step: steps below 5,000 req/s run longer, up to 1 s; at 100 req/s that is not enough (it needs 10 s): its p99 is marked. A longer step or a higher start rate gives a firm p99.',
     );
     await page.getByTestId('capacity-run').click();
 
@@ -98,7 +98,7 @@ describe('Capacity mode in the browser', () => {
     const knee = page.getByTestId('chart-capacity-knee');
     await expect.poll(() => knee.getAttribute('data-points')).toBe(String(2 * (steps[0]! + steps[1]!) + 2));
     expect(await page.getByTestId('chart-capacity-held').getAttribute('data-points')).toBe('2');
-    // 1 s at 50 req/s: a p99 of 50 requests, marked.
+    // 1 s at 100 req/s: a p99 of 100 requests, marked.
     const thin = page
       .getByTestId('capacity-steps-0')
       .locator('tbody tr')
@@ -111,7 +111,7 @@ describe('Capacity mode in the browser', () => {
 
     // A step opens as the run it was.
     await page.getByTestId('capacity-open-step-0-0').click();
-    await expect.poll(() => page.getByTestId('capacity-step-title').textContent()).toBe('slow · 50 req/s');
+    await expect.poll(() => page.getByTestId('capacity-step-title').textContent()).toBe('slow · 100 req/s');
     await page.getByTestId('capacity-step-back').click();
 
     // Saved in history: the search opens there with its answer, and its steps open too.
@@ -120,7 +120,7 @@ describe('Capacity mode in the browser', () => {
     await expect.poll(() => record.getAttribute('data-kind')).toBe('capacity');
     await expect.poll(() => record.getByTestId('capacity-answer').textContent()).toBe(sentence);
     await record.getByTestId('capacity-open-step-1-0').click();
-    await expect.poll(() => record.getByTestId('capacity-step-title').textContent()).toBe('quick · 50 req/s');
+    await expect.poll(() => record.getByTestId('capacity-step-title').textContent()).toBe('quick · 100 req/s');
   });
 
   it('opens the built-in "Which server holds the most" preset, and a comparison as one search per server and protocol', async () => {

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PNG } from 'pngjs';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
@@ -113,6 +114,17 @@ describe('the first ten minutes (issue 19)', () => {
       'Servers side by side at several loads, each run repeated, in one matrix',
     );
     await app.screenshot('newcomer-first-screen.png');
+    // Each preset's bullet sits on its first line, a long one's too (its text wraps under itself).
+    const items = welcome.getByTestId('seed-presets').locator('li');
+    const oneLine = (await items.first().boundingBox())!.height;
+    for (let i = 0; i < (await items.count()); i++) {
+      const li = (await items.nth(i).boundingBox())!;
+      const gutter = await page.screenshot({ clip: { x: li.x - 14, y: li.y, width: 12, height: oneLine } });
+      expect(
+        drawnPixels(PNG.sync.read(gutter)),
+        `the bullet of preset ${i + 1} on its first line`,
+      ).toBeGreaterThan(4);
+    }
 
     // A seed opens in its editor with placeholders that look like ones: only host:port to change.
     await welcome.locator('[data-preset-id="builtin-seed-002-ab-repeated"]').click();
@@ -258,3 +270,13 @@ describe('the first ten minutes (issue 19)', () => {
     await app.screenshot('newcomer-history-title.png');
   });
 });
+
+/** Pixels unlike the image's top-left one (its background). */
+function drawnPixels(image: PNG): number {
+  const d = image.data;
+  let drawn = 0;
+  for (let i = 0; i < d.length; i += 4) {
+    if (d[i] !== d[0] || d[i + 1] !== d[1] || d[i + 2] !== d[2]) drawn++;
+  }
+  return drawn;
+}

@@ -8,7 +8,7 @@ import { recorderReport } from '../../electron/engine/recorder-report.ts';
 import { startRun } from '../../electron/engine/run.ts';
 import { buildRunResult } from '../../electron/engine/shards/results.ts';
 import { buildRunSpec } from '../../electron/engine/spec.ts';
-import type { RunnerOutcome, RunSpec } from '../../electron/engine/types.ts';
+import type { RunnerOutcome, RunSpec, SpecPlacement } from '../../electron/engine/types.ts';
 
 /** A scenario with one target at url; every other field may be overridden. */
 export function oneTarget(
@@ -94,7 +94,7 @@ export function autocannonTarget(url: string, rest: Parameters<typeof oneTarget>
  */
 export async function runTarget(
   input: ScenarioInput,
-  opts: { stopAfterMs?: number } = {},
+  opts: { stopAfterMs?: number; placement?: SpecPlacement } = {},
 ): Promise<TargetRun> {
   const scenario = scenarioSchema.parse(input);
   const built = await buildRunSpec(scenario, 0, { runId: 'test-run', appVersion: '0.0.0-test' });
@@ -103,7 +103,7 @@ export async function runTarget(
   let firstSample: (s: Sample) => void = () => undefined;
   const gotSample = new Promise<Sample>((resolve) => (firstSample = resolve));
   const launchedAt = performance.now();
-  const handle = startRun(built.spec, {
+  const handle = startRun(opts.placement ? { ...built.spec, placement: opts.placement } : built.spec, {
     onSample: (s) => {
       addSample(samples, s);
       firstSample(s);

@@ -4,6 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import {
+  existsSync,
   mkdtempSync,
   mkdirSync,
   readdirSync,
@@ -80,10 +81,25 @@ describe('the CLI bundle', () => {
     const cached = version(cacheHome);
     expect(cached.status).toBe(0);
     // Node's folder per version and flags, one file per module compiled.
-    const [folder, ...more] = readdirSync(join(cacheHome, 'trebuchet/compile-cache'));
+    const [folder, ...more] = readdirSync(join(cacheHome, 'trebuchet/compile-cache')).filter(
+      (name) => name !== '.trebuchet-pruned',
+    );
     expect(more).toEqual([]);
     expect(folder).toMatch(new RegExp(`^v${process.versions.node}-`));
     expect(readdirSync(join(cacheHome, 'trebuchet/compile-cache', folder!)).length).toBeGreaterThanOrEqual(3);
+    // After its output, once a day, the command deletes compiled code unused for a week (an old bundle's).
+    const cache = join(cacheHome, 'trebuchet/compile-cache');
+    expect(existsSync(join(cache, '.trebuchet-pruned'))).toBe(true);
+    const stale = join(cache, folder!, 'old-bundle-module');
+    writeFileSync(stale, 'compiled');
+    const monthAgo = new Date(Date.now() - 30 * 24 * 3600 * 1000);
+    utimesSync(stale, monthAgo, monthAgo);
+    expect(version(cacheHome).status).toBe(0);
+    expect(existsSync(stale)).toBe(true);
+    utimesSync(join(cache, '.trebuchet-pruned'), monthAgo, monthAgo);
+    expect(version(cacheHome).status).toBe(0);
+    expect(existsSync(stale)).toBe(false);
+    expect(readdirSync(join(cache, folder!)).length).toBeGreaterThanOrEqual(3);
 
     // A cache home that is a file: no folder can be made under it; the command runs alike, silently.
     writeFileSync(join(project, 'not-a-folder'), '');

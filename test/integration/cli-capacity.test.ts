@@ -36,7 +36,7 @@ describe('trebuchet capacity', () => {
       '--max-rate',
       '200',
       '--step',
-      '1s',
+      '0.5s',
       '--warmup',
       '0.2',
       '--save',
@@ -55,28 +55,29 @@ describe('trebuchet capacity', () => {
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(
       'limited holds at least 200 req/s (the top rate) at p99 < 100 ms',
     );
-    // 1 s steps lengthened toward the 1,000 requests a p99 needs (at most 5 times): 5.2 s at
-    // 100 req/s and 5.2 s at 200 req/s with the warm-up, plus the pre-flight of each step.
-    expect(limited.requests - before).toBeGreaterThan(1500);
-    expect(limited.requests - before).toBeLessThan(1650);
+    // 0.5 s steps lengthened toward the 1,000 requests a p99 needs (at most 5 times): 2.7 s at
+    // 100 req/s and 2.7 s at 200 req/s with the warm-up, plus the pre-flight of each step.
+    expect(limited.requests - before).toBeGreaterThan(780);
+    expect(limited.requests - before).toBeLessThan(860);
 
     const [file] = readdirSync(join(dir, 'history')).filter((f) => f.endsWith('.run.json'));
     const record = runRecordSchema.parse(JSON.parse(readFileSync(join(dir, 'history', file!), 'utf8')));
     expect(record.kind).toBe('capacity');
     expect(record.kind === 'capacity' && record.steps.map((s) => [s.rate, s.result.load])).toEqual([
-      [100, { model: 'open', rate: 100, durationSeconds: 5, maxInFlight: 1000 }],
-      [200, { model: 'open', rate: 200, durationSeconds: 5, maxInFlight: 1000 }],
+      [100, { model: 'open', rate: 100, durationSeconds: 2.5, maxInFlight: 1000 }],
+      [200, { model: 'open', rate: 200, durationSeconds: 2.5, maxInFlight: 1000 }],
     ]);
   });
 
   it('exits 1 when not even the lowest rate held, and 2 on a bad flag', async () => {
+    // 1,000 req/s: 1 s steps measure the 1,000 requests a p99 needs, and a 5 ms hold breaks 1 ms.
     const r = await runCli([
       'capacity',
       limited.url,
       '--p99',
       '1',
       '--start-rate',
-      '50',
+      '1000',
       '--step',
       '1',
       '--warmup',
@@ -88,7 +89,7 @@ describe('trebuchet capacity', () => {
     const out = JSON.parse(r.stdout) as { answers: { answer: { stop: string; message: string } }[] };
     expect(out.answers[0]!.answer.stop).toBe('none-held');
     expect(out.answers[0]!.answer.message).toMatch(
-      /^not even the lowest rate held: 50 req\/s broke p99 < 1 ms/,
+      /^not even the lowest rate held: 1,000 req\/s broke p99 < 1 ms/,
     );
 
     const bad = await runCli(['capacity', limited.url, '--p99', '10', '--step', 'soon']);
@@ -115,7 +116,7 @@ describe('trebuchet capacity', () => {
         '--p99',
         '100',
         '--start-rate',
-        '50',
+        '100',
         '--max-rate',
         '800',
         '--step',

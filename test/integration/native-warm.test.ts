@@ -28,6 +28,26 @@ afterAll(() => certs.remove());
 
 const tls = () => ({ tls: { caFile: certs.ca.certFile } });
 
+/** A proxy whose first connection (the pre-flight's) goes through to nginx; later ones are held silent. */
+async function silentAfterFirst(): Promise<{ port: number; silent: Set<net.Socket> }> {
+  let accepted = 0;
+  const silent = new Set<net.Socket>();
+  const proxy = each(
+    await startRawServer((socket) => {
+      if (accepted++ === 0) {
+        const upstream = net.connect(Number(new URL(nginx.httpsUrl!).port), '127.0.0.1');
+        socket.pipe(upstream).pipe(socket);
+        upstream.on('error', () => socket.destroy());
+        socket.on('error', () => upstream.destroy());
+      } else {
+        silent.add(socket);
+        socket.on('error', () => undefined);
+      }
+    }),
+  );
+  return { port: proxy.port, silent };
+}
+
 describe('native engine, open model: warm connections before the first send', () => {
   it('https, two engine workers: the pool each sized from the pre-flight, every connection open first', async () => {
     const before = await nginxStatus(nginx);
@@ -104,22 +124,7 @@ describe('native engine, open model: warm connections before the first send', ()
   });
 
   it('a server that accepts but never answers TLS: the run starts after the deadline (the request timeout here) and says so', async () => {
-    // The first connection (the pre-flight's) goes through to nginx; later ones are held silent.
-    let accepted = 0;
-    const silent = new Set<net.Socket>();
-    const proxy = each(
-      await startRawServer((socket) => {
-        if (accepted++ === 0) {
-          const upstream = net.connect(Number(new URL(nginx.httpsUrl!).port), '127.0.0.1');
-          socket.pipe(upstream).pipe(socket);
-          upstream.on('error', () => socket.destroy());
-          socket.on('error', () => upstream.destroy());
-        } else {
-          silent.add(socket);
-          socket.on('error', () => undefined);
-        }
-      }),
-    );
+    const proxy = await silentAfterFirst();
     const t = performance.now();
     const { result } = await runTarget(
       oneTarget(`https://127.0.0.1:${proxy.port}/test.html`, {
@@ -144,6 +149,39 @@ describe('native engine, open model: warm connections before the first send', ()
     expect(result.errors[0]?.kind).toBe('timeout');
     // Warm deadline 1 s + schedule 0.3 s + request timeout 1 s, with room for worker starts on a busy machine.
     expect(seconds).toBeLessThan(8);
-    for (const s of silent) s.destroy();
+    for (const s of proxy.silent) s.destroy();
+  });
+
+  it('a machine of a plan (--shard) that cannot open its pool still starts at the common start, and says so', async () => {
+    const proxy = await silentAfterFirst();
+    // The common start comes before the warm deadline (the 2.5 s request timeout).
+    const startAt = Date.now() + 1500;
+    const load = { model: 'open' as const, rate: 100, durationSeconds: 0.3, maxInFlight: 50 };
+    const { result } = await runTarget(
+      oneTarget(`https://127.0.0.1:${proxy.port}/test.html`, {
+        load,
+        options: { ...tls(), workers: 1, timeoutMs: 2500 },
+      }),
+      {
+        placement: {
+          shard: { index: 0, count: 1, offsetMs: 0, arrivalPhase: 0 },
+          planId: 'warm-cut',
+          planLoad: load,
+          startAt,
+        },
+      },
+    );
+    expect(result.status).toBe('completed');
+    expect(result.warm).toMatchObject({ ready: 0, cutAtStart: true });
+    // Cut before the start (by its 100 ms margin), well short of the 3 s deadline.
+    expect(result.warm!.seconds).toBeLessThan(1.5);
+    // The load began at the common start, not after a full warm phase (tens of ms late at most on a busy machine).
+    expect(result.shard!.clock.startOffsetMs).toBeLessThan(500);
+    expect(result.warnings.map((w) => w.message)).toContainEqual(
+      expect.stringMatching(
+        /^the warm connections were not all open at the plan's common start, \d\.\d s after they began opening: 0 of \d+; the load started on time/,
+      ),
+    );
+    for (const s of proxy.silent) s.destroy();
   });
 });

@@ -1,7 +1,13 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import envPaths from 'env-paths';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compileCacheDir } from '../../electron/engine/compile-cache.js';
+import {
+  COMPILE_CACHE_MAX_AGE_DAYS,
+  compileCacheDir,
+  pruneCompileCache,
+} from '../../electron/engine/compile-cache.js';
 import { engineWorkerOptions } from '../../electron/engine/worker-options.ts';
 
 const saved = {
@@ -36,5 +42,44 @@ describe("Node's compile cache: where the CLI and its engine threads keep compil
     expect(compileCacheDir()).toBe(join('/srv', 'cc'));
     expect(compileCacheDir({ NODE_COMPILE_CACHE: '/x' })).toBe('/x');
     expect(engineWorkerOptions(null).env).toMatchObject({ NODE_COMPILE_CACHE: join('/srv', 'cc') });
+  });
+});
+
+describe("pruning Node's compile cache (it never deletes an entry itself)", () => {
+  const DAY = 24 * 3600 * 1000;
+
+  it('deletes entries unused for a week, and folders left empty, once a day at most', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trebuchet-cc-'));
+    try {
+      const now = Date.now();
+      const entry = (folder: string, name: string, ageDays: number): string => {
+        mkdirSync(join(dir, folder), { recursive: true });
+        const path = join(dir, folder, name);
+        writeFileSync(path, 'compiled');
+        const at = new Date(now - ageDays * DAY);
+        utimesSync(path, at, at);
+        return path;
+      };
+      const old = COMPILE_CACHE_MAX_AGE_DAYS + 1;
+      // An old bundle's modules beside the current one's, and an old Node version's folder.
+      const stale = entry('v24.21.0-x64-aa-0', 'oldbundle', old);
+      const current = entry('v24.21.0-x64-aa-0', 'current', 0);
+      entry('v22.0.0-x64-bb-0', 'gone', old);
+      expect(pruneCompileCache(dir, now)).toBe(2);
+      expect(existsSync(stale)).toBe(false);
+      expect(existsSync(current)).toBe(true);
+      expect(readdirSync(dir).sort()).toEqual(['.trebuchet-pruned', 'v24.21.0-x64-aa-0']);
+      // Looked over a moment ago: the next start pays one stat and deletes nothing.
+      const later = entry('v24.21.0-x64-aa-0', 'later', old);
+      expect(pruneCompileCache(dir, now + 1000)).toBe(0);
+      expect(existsSync(later)).toBe(true);
+      // A day on, it is looked over again.
+      expect(pruneCompileCache(dir, now + DAY + 1000)).toBe(1);
+      expect(existsSync(later)).toBe(false);
+      // No cache yet (Node could not make it): nothing happens, nothing throws.
+      expect(pruneCompileCache(join(dir, 'missing', 'deeper'), now)).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_ROUND_TRIP_MS,
+  WARM_DEADLINE_MS,
+  WARM_START_MARGIN_MS,
   warmConnections,
+  warmDeadline,
   warmRequests,
 } from '../../electron/engine/native/warm-pool.ts';
 import { mergedWarm, warmWarning } from '../../electron/engine/shards/warm-facts.ts';
@@ -78,5 +81,34 @@ describe("the run's warm facts", () => {
       message:
         'the warm connections were not all open after 3.0 s: 98 of 116; the schedule started anyway, and its first requests may wait for connections to open',
     });
+  });
+
+  it('a machine of a plan: ends by the common start, says that ended it', () => {
+    const cut = { ...b, cutAtStart: true as const };
+    expect(mergedWarm([a, cut])).toEqual({
+      seconds: 3,
+      wanted: 116,
+      ready: 98,
+      roundTripMs: 0.3,
+      cutAtStart: true,
+    });
+    expect(warmWarning(cut)!.message).toBe(
+      "the warm connections were not all open at the plan's common start, 3.0 s after they began opening: 40 of 58; the load started on time, and its first requests may wait for connections to open (give --start-at more time ahead)",
+    );
+  });
+});
+
+describe('how long the warm phase may take (warmDeadline)', () => {
+  it('3 s, the request timeout when shorter', () => {
+    expect(warmDeadline(10_000, null, 0)).toEqual({ ms: WARM_DEADLINE_MS, byStart: false });
+    expect(warmDeadline(1000, null, 0)).toEqual({ ms: 1000, byStart: false });
+  });
+
+  it("a plan's machine: up to the margin before the common start, never past it", () => {
+    const now = 1_000_000;
+    expect(warmDeadline(10_000, now + 60_000, now)).toEqual({ ms: WARM_DEADLINE_MS, byStart: false });
+    expect(warmDeadline(10_000, now + 1000, now)).toEqual({ ms: 1000 - WARM_START_MARGIN_MS, byStart: true });
+    expect(warmDeadline(10_000, now + 50, now)).toEqual({ ms: 0, byStart: true });
+    expect(warmDeadline(10_000, now - 500, now)).toEqual({ ms: 0, byStart: true });
   });
 });

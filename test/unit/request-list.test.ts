@@ -295,6 +295,23 @@ describe('the origins of a list', () => {
       expect(text).toContain('http://a.test:9000: 3 connections opened (to 127.0.0.1:9000)');
       expect(text).toContain('https://b.test:443: 1 connection opened');
     }
+    // ab's one host and port name every origin's, each pair on its Origin line.
+    const ab = formatAbReport(r).split('\n');
+    expect(ab).toContain('Server Hostname:        a.test, b.test');
+    expect(ab).toContain('Server Port:            9000, 443');
+    const five = runResultFixture({
+      target: {
+        ...target,
+        requests: ['a', 'b', 'c', 'd', 'a', 'e'].map((h) => ({
+          ...target.requests[0]!,
+          url: `http://${h}.test/`,
+        })),
+      },
+    });
+    expect(formatAbReport(five).split('\n')).toContain(
+      'Server Hostname:        a.test, b.test, c.test + 2 more',
+    );
+    expect(formatAbReport(five).split('\n')).toContain('Server Port:            80');
   });
 
   it('groups URLs by scheme, host and port (a default port written or not), in order of first appearance', () => {
@@ -346,7 +363,18 @@ describe('the text report of a run over a list', () => {
       },
     });
     expect(formatTextReport(spread).split('\n')[0]).toBe(
-      'Target: a.test  a list of 3 requests over 2 origins, a connection per slot and origin (round-robin)',
+      'Target: a.test, b.test:8081  a list of 3 requests over 2 origins, a connection per slot and origin (round-robin)',
+    );
+    const many = runResultFixture({
+      target: { ...spread.target, requests: ['a', 'b', 'c', 'd'].map((h) => request(`https://${h}.test/`)) },
+    });
+    expect(formatTextReport(many).split('\n')[0]).toBe(
+      'Target: a.test, b.test, c.test + 1 more  a list of 4 requests over 4 origins, a connection per slot and origin (round-robin)',
+    );
+    // A target the user named keeps its name.
+    const named = runResultFixture({ target: { ...spread.target, name: 'shop' } });
+    expect(formatTextReport(named).split('\n')[0]).toMatch(
+      /^Target: shop {2}a list of 3 requests over 2 origins/,
     );
   });
 });

@@ -135,6 +135,22 @@ describe('merging shard results (mergeShardResults)', () => {
     expect(merged.warnings.map((w) => w.message)).toContain('shard 1/3: the rate was not reached');
   });
 
+  it('keeps the machines’ warm phases as one: pools added, the slowest time, the longest round trip', () => {
+    const a = shardResultFixture(0, 2, parts[0]!, 0, {
+      warm: { seconds: 0.4, wanted: 60, ready: 60, roundTripMs: 0.3 },
+    });
+    const b = shardResultFixture(1, 2, parts[1]!, 5, {
+      warm: { seconds: 2.5, wanted: 50, ready: 45, roundTripMs: 0.9 },
+    });
+    const merged = runResultSchema.parse(mergeShardResults([a, b]));
+    expect(merged.warm).toEqual({ seconds: 2.5, wanted: 110, ready: 105, roundTripMs: 0.9 });
+    expect(merged.warnings.map((w) => w.message)).toContain(
+      'the warm connections were not all open after 2.5 s: 105 of 110; the schedule started anyway, and its first requests may wait for connections to open',
+    );
+    // Shards that had no warm phase (closed model) give a merged result without one.
+    expect(mergeShardResults(shards).warm).toBeUndefined();
+  });
+
   it('places a shard that began a tick late on the later places', () => {
     const late = shardResultFixture(1, 2, parts[1]!, 1000, {});
     late.shard.gridStartAt = SHARD_START + 1000;

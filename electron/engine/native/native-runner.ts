@@ -9,12 +9,19 @@ import { ClosedDriver } from './closed-driver.ts';
 import { createDialer } from './dial.ts';
 import { warmResponsePath } from './hot-path-warmup.ts';
 import { warmClients, watchedDialer, type WarmStock } from './warm-phase.ts';
-import { warmConnections, WARM_DEADLINE_MS } from './warm-pool.ts';
+import { warmConnections, warmDeadline } from './warm-pool.ts';
 import { OpenDriver, LATE_TOLERANCE_MS, MAX_OPENING, type OpenOutcome } from './open-driver.ts';
 import { fixedRateSchedule, stagedSchedule } from './open-schedule.ts';
 import { notSentWarnings } from './request-bytes.ts';
 import { RequestLedger } from './run-state.ts';
-import { clientFactory, depthOf, originPools, originsOf, type ClientFactory } from './run-clients.ts';
+import {
+  clientFactory,
+  depthOf,
+  originPools,
+  originsOf,
+  type ClientFactory,
+  type Origins,
+} from './run-clients.ts';
 import { UrlRecorder } from '../url-recorder.ts';
 import { StageHistograms } from './stage-histograms.ts';
 import { NATIVE_RUNNER_VERSION } from './version.ts';
@@ -43,10 +50,12 @@ async function prepareNative(
   signal: AbortSignal,
 ): Promise<PreparedRun> {
   const { load, options } = spec;
+  // Once per run: the warm phase's test and the pools both need them.
+  const groups = originsOf(spec);
   // Without keep-alive every request opens its own connection: there is no pool to open ahead.
   // A list over several origins opens each slot's connections as its requests come (origin-slot.ts).
-  if (load.model !== 'open' || !options.keepAlive || hints === null || originsOf(spec).origins.length > 1) {
-    return { warm: null, run: (ctx) => runNative(ctx, null) };
+  if (load.model !== 'open' || !options.keepAlive || hints === null || groups.origins.length > 1) {
+    return { warm: null, run: (ctx) => runNative(ctx, groups, null) };
   }
   // The clients' ledger until run() sets the run's own (no request goes out before).
   const placeholder = new RequestLedger(new Recorder({ sloMs: null, warmup: true, now: performance.now() }), {
@@ -56,7 +65,7 @@ async function prepareNative(
   });
   const watched = watchedDialer(createDialer(spec, alpnOf(spec)));
   const factory = clientFactory(spec, placeholder);
-  const pools = originPools(spec, alpnOf(spec), depthOf(spec), factory, watched);
+  const pools = originPools(spec, groups, alpnOf(spec), depthOf(spec), factory, watched);
   const rate = load.stages ? peakTarget(load.stages) : load.rate;
   const wanted = warmConnections({
     rate,
@@ -64,9 +73,10 @@ async function prepareNative(
     maxInFlight: load.maxInFlight,
     perConnection: depthOf(spec),
   });
+  const deadline = warmDeadline(options.timeoutMs, spec.placement?.startAt ?? null, Date.now());
   const opening = warmClients({
     connections: wanted,
-    deadlineMs: Math.min(WARM_DEADLINE_MS, options.timeoutMs),
+    deadlineMs: deadline.ms,
     make: pools.makeClient,
     dialer: watched,
     signal,
@@ -74,8 +84,14 @@ async function prepareNative(
   // While the connections open: HTTP/2's answers take another path (its frames), not warmed here.
   if (options.protocol !== 'h2') warmResponsePath(rate, options.timeoutMs);
   const o = await opening;
-  const warm = { seconds: o.seconds, wanted, ready: o.ready, roundTripMs: hints.roundTripMs };
-  return { warm, run: (ctx) => runNative(ctx, { factory, pools, stock: o.stock }) };
+  const warm = {
+    seconds: o.seconds,
+    wanted,
+    ready: o.ready,
+    roundTripMs: hints.roundTripMs,
+    ...(deadline.byStart && o.ready < wanted ? { cutAtStart: true as const } : {}),
+  };
+  return { warm, run: (ctx) => runNative(ctx, groups, { factory, pools, stock: o.stock }) };
 }
 
 const alpnOf = (spec: RunSpec): string[] => (spec.options.protocol === 'h2' ? ['h2'] : ['http/1.1']);
@@ -87,7 +103,11 @@ interface Prepared {
   stock: WarmStock;
 }
 
-async function runNative(ctx: RunnerContext, prepared: Prepared | null): Promise<RunnerOutcome> {
+async function runNative(
+  ctx: RunnerContext,
+  groups: Origins,
+  prepared: Prepared | null,
+): Promise<RunnerOutcome> {
   const { spec, recorder, signal } = ctx;
   const { load, options } = spec;
   // Without a warm-up, measuring has begun (the promise is already resolved) and the limit
@@ -107,7 +127,7 @@ async function runNative(ctx: RunnerContext, prepared: Prepared | null): Promise
   const factory = prepared?.factory ?? clientFactory(spec, state);
   factory.useLedger(state);
   const { makeClient, dialers, opened } =
-    prepared?.pools ?? originPools(spec, alpnOf(spec), depthOf(spec), factory);
+    prepared?.pools ?? originPools(spec, groups, alpnOf(spec), depthOf(spec), factory);
   const stock = prepared?.stock ?? null;
   const warnings: Warning[] = notSentWarnings(factory.notSent);
   if (!options.keepAlive && !h2 && load.model === 'closed' && load.pipelining > 1) {

@@ -167,13 +167,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
 
   /** A warm client (its connection open) in a planned slot of its own; false when none is left. */
   private adopt(warm: WarmStock): boolean {
-    const slot: Slot = { client: null as unknown as Client, pooled: true, proven: false, counted: false };
-    const client = warm.take({ onFree: (_c, now) => this.freed(slot, now) });
-    if (client === null) return false;
-    slot.client = client;
-    this.place(slot);
-    this.fresh.push(slot);
-    return true;
+    return this.addSlot((owner) => warm.take(owner), true) !== null;
   }
 
   /** Fixes the schedule's end: every request due before measuring start + duration. */
@@ -235,17 +229,23 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
 
   /** A new client in a fresh slot (`planned`: part of the pool the schedule needs from the start). */
   private grow(planned = false): Slot {
-    const slot: Slot = { client: null as unknown as Client, pooled: true, proven: false, counted: !planned };
-    if (slot.counted) this.unproven++;
-    slot.client = this.makeClient({ onFree: (_c, now) => this.freed(slot, now) });
-    this.place(slot);
-    this.fresh.push(slot);
-    return slot;
+    return this.addSlot(this.makeClient, planned)!;
   }
 
-  private place(slot: Slot): void {
-    this.clients.push(slot.client);
-    if (this.clients.length === 1) this.perClient = Math.max(1, slot.client.free);
+  /**
+   * A fresh slot for the client `source` gives it (a new one, or a warm one), in the pool; null
+   * when it gives none. A slot not `planned` counts as opening until a request finishes on it.
+   */
+  private addSlot(source: (owner: ClientOwner) => Client | null, planned: boolean): Slot | null {
+    const slot: Slot = { client: null as unknown as Client, pooled: true, proven: false, counted: !planned };
+    const client = source({ onFree: (_c, now) => this.freed(slot, now) });
+    if (client === null) return null;
+    slot.client = client;
+    if (slot.counted) this.unproven++;
+    this.clients.push(client);
+    if (this.clients.length === 1) this.perClient = Math.max(1, client.free);
+    this.fresh.push(slot);
+    return slot;
   }
 
   /**

@@ -79,6 +79,8 @@ function factoryOf<C extends { state: RequestLedger }>(
  */
 export function originPools(
   spec: RunSpec,
+  /** originsOf(spec), computed once per run by its caller. */
+  groups: Origins,
   alpn: string[],
   depth: number,
   factory: ClientFactory,
@@ -92,7 +94,6 @@ export function originPools(
 } {
   const runs = runRequests(spec);
   const chooser = new RequestChooser(spec);
-  const groups = originsOf(spec);
   if (groups.origins.length === 1) {
     const dialer = given ?? createDialer(spec, alpn);
     return { makeClient: (owner) => factory.make(owner, dialer, chooser), dialers: [dialer], opened: null };
@@ -114,8 +115,11 @@ export function originPools(
   return { makeClient: (owner) => new OriginSlot(routing, depth, owner), dialers, opened };
 }
 
+/** A run's origins, and the origin of each of its requests. */
+export type Origins = ReturnType<typeof originGroups>;
+
 /** The run's requests by origin (a target without a list: its one origin). */
-export function originsOf(spec: RunSpec): ReturnType<typeof originGroups> {
+export function originsOf(spec: RunSpec): Origins {
   return originGroups(runRequests(spec).map((r) => r.target.url));
 }
 

@@ -52,3 +52,27 @@ export function warmConnections(input: PoolInput): number {
 
 /** How long the warm phase may take, at most (the request timeout when shorter). */
 export const WARM_DEADLINE_MS = 3000;
+/**
+ * Room before a plan's common start for the warm phase's end to reach the coordinator and the
+ * start to reach the engine workers (20 ms for a thread: shards/links.ts), with room to spare.
+ */
+export const WARM_START_MARGIN_MS = 100;
+
+export interface WarmDeadline {
+  ms: number;
+  /** The plan's common start set it (shorter than the warm phase's own limit). */
+  byStart: boolean;
+}
+
+/**
+ * How long the warm phase may take: WARM_DEADLINE_MS, the request timeout when shorter, and
+ * for a machine's shard of a plan (--shard) no later than WARM_START_MARGIN_MS before the
+ * plan's common start, so that warming cannot make this machine's load begin late. `startAt`
+ * (null outside a plan) and `now` are epoch ms.
+ */
+export function warmDeadline(timeoutMs: number, startAt: number | null, now: number): WarmDeadline {
+  const own = Math.min(WARM_DEADLINE_MS, timeoutMs);
+  if (startAt === null) return { ms: own, byStart: false };
+  const left = Math.max(0, startAt - WARM_START_MARGIN_MS - now);
+  return left < own ? { ms: left, byStart: true } : { ms: own, byStart: false };
+}

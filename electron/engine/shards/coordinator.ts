@@ -17,7 +17,7 @@ import type { RunSpec } from '../types.ts';
 import type { ShardBackend, ShardLink } from './links.ts';
 import { fromEpoch, fromShardSchema, toEpoch, type FromShard, type ToShard } from './messages.ts';
 import { buildRunResult, shardFacts } from './results.ts';
-import { mergedWarm, warmWarning } from './warm-facts.ts';
+import { addWarm } from './warm-facts.ts';
 
 /*
  * The coordinator of every run: one shard (one worker, in this thread) or several (worker
@@ -300,12 +300,7 @@ class Coordinator {
       coordinatorCpu: cpu,
       ...this.#runFacts(),
     });
-    const warm = mergedWarm(this.#members.flatMap((m) => (m.warm === null ? [] : [m.warm])));
-    if (warm !== null) {
-      result.warm = warm;
-      const warning = warmWarning(warm);
-      if (warning !== null) result.warnings.push(warning);
-    }
+    addWarm(result, this.#members.flatMap((m) => (m.warm === null ? [] : [m.warm])));
     if (spec.placement) {
       const startedAt = Math.max(...this.#members.map((m) => m.startedAt));
       result.shard = shardFacts(spec.placement, reports, toEpoch(this.#gridStart), toEpoch(startedAt));

@@ -2,6 +2,7 @@ import type { RunResult } from '../../../shared/model/result.ts';
 import { alignedSamples, shardRows, type ShardResult } from '../../../shared/shards/combine.ts';
 import type { CpuFacts } from '../result.ts';
 import { buildRunResult } from './results.ts';
+import { addWarm } from './warm-facts.ts';
 
 /**
  * The shards of a plan run on several machines (`trebuchet run --shard`) as one RunResult, by
@@ -79,6 +80,8 @@ export function mergeShardResults(shards: readonly ShardResult[]): RunResult {
     part: 'shard',
     ...(openSpan ? { openSpan } : {}),
   });
+  // Each machine warmed its own pool: the plan's is their pools added, the slowest one's time.
+  addWarm(merged, shards.flatMap((s) => (s.warm ? [s.warm] : [])));
   const { nodeVersion, platform, cpuModel, cpuCores } = first.generator;
   return {
     ...merged,
