@@ -72,16 +72,20 @@ export function ephemeralKeyOf(s: tls.TLSSocket): TlsFacts['ephemeralKey'] {
  * them as usual; when a CN could matter, or there is no certificate, it answers in full.
  */
 function lightNameCheck(t: tls.TLSSocket, checkedName: string): void {
+  let handshaking = true;
   const light = function (this: tls.TLSSocket, detailed?: boolean) {
-    const altNames = this.getPeerX509Certificate()?.subjectAltName;
-    if (altNames && (net.isIP(checkedName) !== 0 || /(^|, )DNS:/.test(altNames))) {
-      return { subjectaltname: altNames } as tls.DetailedPeerCertificate;
+    if (handshaking) {
+      const altNames = this.getPeerX509Certificate()?.subjectAltName;
+      if (altNames && (net.isIP(checkedName) !== 0 || /(^|, )DNS:/.test(altNames))) {
+        return { subjectaltname: altNames } as tls.DetailedPeerCertificate;
+      }
     }
     return loadTls().TLSSocket.prototype.getPeerCertificate.call(this, detailed as true);
   };
   Object.defineProperty(t, 'getPeerCertificate', { value: light, configurable: true, writable: true });
-  // From the report on, the socket is a plain TLSSocket again.
-  t.once('secureConnect', () => delete (t as Partial<tls.TLSSocket>).getPeerCertificate);
+  // From the report on, the socket answers in full. The property stays: deleting it put the
+  // socket in V8's dictionary mode, every property access slow for the connection's life.
+  t.once('secureConnect', () => (handshaking = false));
 }
 
 /** Connection errors after which the next address of a host name is tried. */
