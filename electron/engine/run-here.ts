@@ -28,6 +28,19 @@ export function startRunHere(spec: RunSpec, callbacks: RunCallbacks, hostCpu: Cp
       void setImmediate(() => {
         if (!closed) hostCpu.charge(hear);
       });
+    const crashed = (err: unknown): void => {
+      controller.abort();
+      deliver(() =>
+        listener.failed({
+          kind: 'other',
+          message: `engine crashed: ${err instanceof Error ? err.message : String(err)}`,
+        }),
+      );
+    };
+    // In a worker an error thrown from a socket's handler ends the thread and the host rebuilds
+    // the result from its samples; here it would end the CLI. The thread runs only this run
+    // meanwhile, so an uncaught error is the engine's: a failed result, as a worker's crash is.
+    process.on('uncaughtException', crashed);
     executeRun(
       spec,
       controller.signal,
@@ -36,23 +49,15 @@ export function startRunHere(spec: RunSpec, callbacks: RunCallbacks, hostCpu: Cp
         deliver(() => listener.sample(copy));
       },
       hostCpu,
-    ).then(
-      ({ samples: _delivered, ...result }) => {
-        const copy = structuredClone(result);
-        deliver(() => listener.result(copy));
-      },
-      (err: unknown) =>
-        deliver(() =>
-          listener.failed({
-            kind: 'other',
-            message: `engine crashed: ${err instanceof Error ? err.message : String(err)}`,
-          }),
-        ),
-    );
+    ).then(({ samples: _delivered, ...result }) => {
+      const copy = structuredClone(result);
+      deliver(() => listener.result(copy));
+    }, crashed);
     return {
       stop: () => controller.abort(),
       close: () => {
         closed = true;
+        process.off('uncaughtException', crashed);
       },
     };
   });

@@ -4,7 +4,9 @@
  * the host does on the thread meanwhile (its sample callbacks) is charged to the host's
  * account, which the engine's meter leaves out.
  */
+import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../../shared/model/result.ts';
 import type { ScenarioInput } from '../../shared/model/scenario.ts';
@@ -97,5 +99,17 @@ describe('a tiny run in this thread', () => {
       0,
     );
     expect(engineSeconds).toBeLessThan(hostCpu.seconds / 2);
+  });
+
+  it('turns an error thrown on the thread during the run into a failed result, as a worker crash is, and the process lives on', () => {
+    const out = execFileSync(
+      process.execPath,
+      [resolve(import.meta.dirname, '../helpers/run-here-crash.ts')],
+      {
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
+    );
+    expect(JSON.parse(out)).toEqual({ status: 'failed', error: 'engine crashed: thrown from a handler' });
   });
 });
