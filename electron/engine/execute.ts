@@ -15,8 +15,8 @@ import { sendsOnSchedule, type RunSpec } from './types.ts';
  * engine can run the scenario and the target (pre-flight), splits the load into shards (one per
  * engine worker, options.workers) and coordinates them (shards/coordinator.ts): the first in
  * this thread, each other in a thread of its own (a scheduled run's first too: shards/links.ts
- * backendOf). The engine worker (worker.ts) calls it, and
- * the CLI for a tiny run in its own thread (run-here.ts).
+ * backendOf). The engine worker (worker.ts) calls it, and the CLI for a tiny or scheduled run
+ * in its own thread (run-here.ts).
  */
 
 /**

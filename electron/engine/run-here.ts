@@ -9,7 +9,9 @@ import type { RunSpec } from './types.ts';
  * schemas loaded a second time: about 0.3 CPU-s of `trebuchet run -n 1`'s 0.6) than on its
  * load. The hosts (Electron's main process, the web host) never do this: their event loop
  * serves a window or requests, and the engine stays off it (run.ts); the CLI's event loop is
- * the CLI's own, with nothing else to serve while it waits for the run.
+ * the CLI's own, with nothing else to serve while it waits for the run. A scheduled run's
+ * pre-flight and coordinator run here too (jobs/target-run.ts): its shards all have threads of
+ * their own, so there is no sending on this thread to hold up.
  *
  * The engine's CPU figure stays its own: what the CLI does on the thread during the load (each
  * sample's callbacks, the progress line, the server monitor's readings) is charged to

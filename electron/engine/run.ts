@@ -131,8 +131,8 @@ export function followRun(
 
 /**
  * Starts one target's run in a worker thread (the engine never runs on a host's event loop;
- * the one exception is the CLI's tiny run, run-here.ts). Reads nothing itself: the spec
- * carries the body and CA. Every message of the worker is parsed before it counts.
+ * the one exception is the CLI's tiny and scheduled runs, run-here.ts). Reads nothing itself:
+ * the spec carries the body and CA. Every message of the worker is parsed before it counts.
  */
 export function startRun(spec: RunSpec, callbacks: RunCallbacks = {}): RunHandle {
   return followRun(spec, callbacks, (listener) => {

@@ -4,7 +4,7 @@ import type { ResourceSample } from '../../shared/resources/resources.ts';
 import { CpuAccount } from '../engine/cpu.ts';
 import { startRun, type RunHandle } from '../engine/run.ts';
 import { buildRunSpec } from '../engine/spec.ts';
-import type { SpecPlacement } from '../engine/types.ts';
+import { sendsOnSchedule, type SpecPlacement } from '../engine/types.ts';
 import { startServerMonitor, withServerResources, type ServerMonitor } from '../monitor/server-monitor.ts';
 
 /** What one target's run tells the job it belongs to, as it goes. */
@@ -67,7 +67,10 @@ export function isTinyLoad(load: Load): boolean {
 
 /**
  * startTarget for `trebuchet run` (the CLI only, never a host): a tiny run's engine runs in the
- * CLI's own thread (engine/run-here.ts, loaded only then), every other in an engine worker.
+ * CLI's own thread (engine/run-here.ts, loaded only then), and so does a scheduled run's
+ * coordinator, whose shards each have a thread of their own anyway (shards/links.ts backendOf):
+ * an engine worker with nothing but the coordinator would be one more thread loading the engine
+ * (0.3-0.4 CPU-s). Every other run's engine runs in an engine worker.
  */
 export const startTargetForCli: StartTarget = (scenario, targetIndex, on, ids) =>
   startPlacedTarget(scenario, targetIndex, on, ids, undefined, true);
@@ -86,7 +89,10 @@ function startPlacedTarget(
     const built = await buildRunSpec(scenario, targetIndex, ids);
     if (built.ok && placement) built.spec.placement = placement;
     // The CLI's own work on the engine's thread, which the engine's CPU figure leaves out.
-    const hostCpu = tinyHere && built.ok && isTinyLoad(built.spec.load) ? new CpuAccount() : null;
+    const hostCpu =
+      tinyHere && built.ok && (isTinyLoad(built.spec.load) || sendsOnSchedule(built.spec))
+        ? new CpuAccount()
+        : null;
     const here = hostCpu && (await import('../engine/run-here.ts'));
     // The server's side (issue 11): sampled on the host beside the run, on its ticks.
     const monitor: ServerMonitor | null = built.ok

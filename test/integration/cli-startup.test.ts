@@ -51,29 +51,22 @@ interface Load {
   builtins?: string[];
 }
 
-/** What `trebuchet run -n <requests>` loaded in each thread, with its result file. */
-async function loadsOf(requests: number): Promise<{
+/** What `trebuchet run <load...>` loaded in each thread, with its result file; `requests` answers expected. */
+async function loadsOf(
+  requests: number,
+  load: string[] = ['-n', String(requests)],
+): Promise<{
   main: { builtins: string[]; files: string[] };
   engineThreads: { thread: number; files: string[] }[];
   resultFile: string;
 }> {
-  const loadsFile = join(dir, `loads-${requests}.jsonl`);
-  const resultFile = join(dir, `result-${requests}.json`);
+  const name = load.join('');
+  const loadsFile = join(dir, `loads${name}.jsonl`);
+  const resultFile = join(dir, `result${name}.json`);
   // Not spawnSync: the server answers from this process's event loop.
   const r = await promisify(execFile)(
     process.execPath,
-    [
-      '--import',
-      pathToFileURL(PRELOAD).href,
-      CLI_BIN,
-      'run',
-      '-n',
-      String(requests),
-      '-q',
-      '--json',
-      resultFile,
-      url,
-    ],
+    ['--import', pathToFileURL(PRELOAD).href, CLI_BIN, 'run', ...load, '-q', '--json', resultFile, url],
     { encoding: 'utf8', timeout: 60_000, env: { ...process.env, LOADS_FILE: loadsFile } },
   );
   expect(r.stderr).toBe(`wrote ${resultFile}\n`);
@@ -140,5 +133,15 @@ describe('what a plain run loads', () => {
     }
     expect(chunk(main.files, 'run-here')).toHaveLength(1);
     expectHdrAsTheSources(main.files, resultFile);
+  });
+
+  it("a scheduled run: its coordinator runs in the CLI thread and its one shard in the only engine thread, so the sends never wait for the tick's work and no thread holds only the coordinator", async () => {
+    const { main, engineThreads, resultFile } = await loadsOf(100, ['--rate', '200', '-d', '0.5']);
+    expect(chunk(main.files, 'run-here')).toHaveLength(1);
+    expect(chunk(main.files, 'coordinator').length + chunk(main.files, 'execute').length).toBeGreaterThan(0);
+    expect(engineThreads).toHaveLength(1);
+    // The shard's thread sends and records: the native driver and hdr are there.
+    expect(chunk(engineThreads[0]!.files, 'native-runner')).toHaveLength(1);
+    expectHdrAsTheSources(engineThreads[0]!.files, resultFile);
   });
 });

@@ -97,6 +97,11 @@ export function runShard(
     if (warmupMs === 0) warmupEnded();
     // The common start, on every shard's clock; a timer's lateness does not move the schedule.
     if (at > performance.now()) await new Promise((resolve) => setTimeout(resolve, at - performance.now()));
+    // Timers count whole milliseconds and may fire up to one early (a shard began 0.9 ms before
+    // the common start): the rest, under a millisecond, is waited out here.
+    while (performance.now() < at) {
+      // spin
+    }
     const startedAt = performance.now();
 
     let outcome: RunnerOutcome;
