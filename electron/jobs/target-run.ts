@@ -81,7 +81,8 @@ function startPlacedTarget(
   on: TargetListener,
   ids: { runId: string; appVersion: string },
   placement: SpecPlacement | undefined,
-  tinyHere: boolean,
+  /** The CLI's thread may take a tiny run's engine or a scheduled run's coordinator (run-here.ts). */
+  cliThread: boolean,
 ): TargetRun {
   let stopped = false;
   let engine: RunHandle | null = null;
@@ -90,7 +91,7 @@ function startPlacedTarget(
     if (built.ok && placement) built.spec.placement = placement;
     // The CLI's own work on the engine's thread, which the engine's CPU figure leaves out.
     const hostCpu =
-      tinyHere && built.ok && (isTinyLoad(built.spec.load) || sendsOnSchedule(built.spec))
+      cliThread && built.ok && (isTinyLoad(built.spec.load) || sendsOnSchedule(built.spec))
         ? new CpuAccount()
         : null;
     const here = hostCpu && (await import('../engine/run-here.ts'));
