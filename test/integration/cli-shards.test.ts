@@ -103,7 +103,9 @@ describe('trebuchet run --shard and trebuchet merge against nginx', () => {
     const offsets = two.shards.map((s) => s.shard!.clock.startOffsetMs);
     for (const o of offsets) expect(o).toBeGreaterThanOrEqual(0);
     for (const o of offsets) expect(o).toBeLessThan(250);
-    expect(Math.abs(offsets[0]! - offsets[1]!)).toBeLessThan(20);
+    // Processes ready seconds apart begin together; a timer on a loaded two-core machine may
+    // still wake tens of ms late (58 ms seen with four other jobs running).
+    expect(Math.abs(offsets[0]! - offsets[1]!)).toBeLessThan(100);
     for (const s of two.shards) expect(s.shard!.gridStartAt).toBeGreaterThanOrEqual(two.startAt);
 
     const { code, stdout, stderr, merged } = await merge(two.jsonFiles, join(dir, 'closed-merged.json'));
@@ -173,7 +175,9 @@ describe('trebuchet run --shard and trebuchet merge against nginx', () => {
     // The rate held is the sent rate (vegeta's "rate"); the throughput also counts the wait for the last answers.
     expect(m.throughput.requestsPerSecond).toBeCloseTo(1200 / (m.attackSeconds! + m.waitSeconds!), 6);
     const offsets = three.shards.map((s) => s.shard!.clock.startOffsetMs);
-    expect(Math.max(...offsets) - Math.min(...offsets)).toBeLessThan(20);
+    for (const o of offsets) expect(o).toBeGreaterThanOrEqual(0);
+    for (const o of offsets) expect(o).toBeLessThan(250);
+    expect(Math.max(...offsets) - Math.min(...offsets)).toBeLessThan(100);
   }, 120_000);
 
   it('merging shards of two different plans is refused, naming the file', async () => {

@@ -101,7 +101,8 @@ describe('native runner in the engine', () => {
     expect(result.latency).not.toBeNull();
     // Corrected latency runs from the schedule, so it is never below the measured service time.
     expect(result.correctedLatency!.max).toBeGreaterThanOrEqual(result.latency!.max * 0.99);
-    expect(result.requests.total).toBeLessThanOrEqual(205);
+    // The 1 s window holds 200 due times, however late the deadline's timer fires.
+    expect(result.requests.total).toBeLessThanOrEqual(200);
     expect(result.requests.total).toBeGreaterThan(150);
     // A capped loop sends on a schedule too: its lateness is measured.
     expect(result.sendLateness).not.toBeNull();

@@ -34,6 +34,8 @@ export class ClosedDriver extends LoadDriver<void> implements ClientOwner {
   private measuring = false;
   /** Requests-count limit: how many more may be sent once measuring. */
   private budget = Infinity;
+  /** Duration limit under a rate cap: a token due at or after the window's end is not sent. */
+  private sendUntil = Infinity;
   private sendingDone = false;
   private pacer: NodeJS.Timeout | null = null;
   private deadline: NodeJS.Timeout | null = null;
@@ -58,20 +60,22 @@ export class ClosedDriver extends LoadDriver<void> implements ClientOwner {
   }
 
   protected override begin(warmupDone: Promise<void> | null): void {
-    if (warmupDone === null) this.beginMeasuring();
-    else void warmupDone.then(() => this.beginMeasuring());
+    // As in the open driver: the window runs from the common start, or from the warm-up's end.
+    if (warmupDone === null) this.beginMeasuring(this.startAt);
+    else void warmupDone.then(() => this.beginMeasuring(this.schedule?.measureFrom ?? performance.now()));
     // The stage plan starts at the common start in every shard (t0 is a rate cap's offset).
     this.state.stages?.begin(this.startAt);
     if (this.ramp !== null) this.ramp.begin(this.startAt);
     else for (const c of this.clients) this.fill(c);
   }
 
-  private beginMeasuring(): void {
+  private beginMeasuring(from: number): void {
     if (this.finished || this.measuring) return;
     this.measuring = true;
     const limit = this.plan.limit;
     if (limit.kind === 'duration') {
-      this.deadline = setTimeout(() => this.finish(), limit.ms);
+      this.sendUntil = from + limit.ms;
+      this.deadline = setTimeout(() => this.finish(), Math.max(0, this.sendUntil - performance.now()));
     } else {
       this.budget = limit.count - this.state.pending;
       if (this.budget <= 0) this.stopSending();
@@ -103,6 +107,9 @@ export class ClosedDriver extends LoadDriver<void> implements ClientOwner {
       let intended = now;
       if (this.interval > 0) {
         intended = this.t0 + this.token * this.interval;
+        // A late deadline timer must not let the capped loop catch up past the schedule's end;
+        // the connection idles until the deadline ends the run on time.
+        if (intended >= this.sendUntil) return;
         if (intended > now) {
           this.wait(client, intended - now);
           return;
