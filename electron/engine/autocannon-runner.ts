@@ -8,6 +8,7 @@ import { autocannonRoute } from './autocannon-route.ts';
 import { http1Request, notSentWarnings } from './native/request-bytes.ts';
 import { tlsVersionOptions } from './tls-version.ts';
 import { emptyOutcome, type Runner, type RunnerContext, type RunnerOutcome } from './types.ts';
+import type { ClosedLoad } from '../../shared/model/scenario.ts';
 
 /*
  * The parts of autocannon 9's Client (lib/httpClient.js) this runner hooks (its parser is
@@ -102,9 +103,14 @@ export class AutocannonRunner implements Runner {
   readonly version = AUTOCANNON_VERSION;
 
   run(ctx: RunnerContext): Promise<RunnerOutcome> {
-    const { spec, recorder, signal } = ctx;
-    const load = spec.load;
+    const load = ctx.spec.load;
     if (load.model !== 'closed') return Promise.reject(new Error('autocannon runs the closed model only'));
+    // autocannon sends as soon as it is made: it is made at the common start.
+    return ctx.startGate().then(() => this.#attack(ctx, load));
+  }
+
+  #attack(ctx: RunnerContext, load: ClosedLoad): Promise<RunnerOutcome> {
+    const { spec, recorder, signal } = ctx;
     return new Promise<RunnerOutcome>((resolve, reject) => {
       const request = http1Request(spec.target, spec.body, {
         keepAlive: spec.options.keepAlive,

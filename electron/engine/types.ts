@@ -137,6 +137,12 @@ export interface RunnerContext {
   warmupDone: Promise<void>;
   /** The shard's place in the run: the common start and its offset (absent, in a runner's own tests: start now). */
   schedule?: Schedule;
+  /**
+   * Resolves at the common start, never before it. A runner readies what its first send needs
+   * (ledger, driver, pools), then awaits this and sends: work left until after the start
+   * makes the first sends late (3-25 ms of set-up did).
+   */
+  startGate: () => Promise<void>;
 }
 
 /**

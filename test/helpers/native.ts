@@ -75,6 +75,7 @@ export async function runInProcess(
       signal: opts.signal ?? new AbortController().signal,
       warmupSeconds,
       warmupDone,
+      startGate: () => Promise.resolve(),
     });
     const end = performance.now();
     recorder.tick(end);

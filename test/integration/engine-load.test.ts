@@ -326,6 +326,7 @@ describe('autocannon runner wind-down', () => {
       signal: new AbortController().signal,
       warmupSeconds: 0,
       warmupDone: Promise.resolve(),
+      startGate: () => Promise.resolve(),
     });
     expect(recorder.totals.total).toBe(50);
     expect(timers()).toBeLessThanOrEqual(before);

@@ -46,6 +46,7 @@ const fakeRunner: Runner = {
   version: 'fake',
   run: (ctx) =>
     new Promise((resolve) => {
+      void ctx.startGate();
       const { recorder, spec } = ctx;
       const connections = spec.load.model === 'closed' ? spec.load.connections : 1;
       const seconds =

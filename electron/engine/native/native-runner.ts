@@ -155,6 +155,7 @@ async function runNative(
       state,
       makeClient,
     );
+    await ctx.startGate();
     const o = await driver.run(signal, warmupDone, ctx.schedule ?? null);
     stock?.close();
     loadEndedAt = performance.now();
@@ -192,6 +193,7 @@ async function runNative(
       state,
       makeClient,
     );
+    await ctx.startGate();
     await driver.run(signal, warmupDone, ctx.schedule ?? null);
     loadEndedAt = performance.now();
   }

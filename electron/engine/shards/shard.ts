@@ -95,14 +95,18 @@ export function runShard(
     const clock = new SampleClock(spec.options.sampleIntervalMs, onTick);
     clock.begin(at, warmupMs);
     if (warmupMs === 0) warmupEnded();
-    // The common start, on every shard's clock; a timer's lateness does not move the schedule.
-    if (at > performance.now()) await new Promise((resolve) => setTimeout(resolve, at - performance.now()));
-    // Timers count whole milliseconds and may fire up to one early (a shard began 0.9 ms before
-    // the common start): the rest, under a millisecond, is waited out here.
-    while (performance.now() < at) {
-      // spin
-    }
-    const startedAt = performance.now();
+    // When the load began; a runner that fails before its gate never began: the start itself.
+    let startedAt = at;
+    const startGate = async (): Promise<void> => {
+      // The common start, on every shard's clock; a timer's lateness does not move the schedule.
+      if (at > performance.now()) await new Promise((resolve) => setTimeout(resolve, at - performance.now()));
+      // Timers count whole milliseconds and may fire up to one early (a shard began 0.9 ms
+      // before the common start): the rest, under a millisecond, is waited out here.
+      while (performance.now() < at) {
+        // spin
+      }
+      startedAt = performance.now();
+    };
 
     let outcome: RunnerOutcome;
     let failure: string | null = null;
@@ -114,6 +118,7 @@ export function runShard(
         warmupSeconds: spec.options.warmupSeconds,
         warmupDone,
         schedule,
+        startGate,
       });
     } catch (err) {
       outcome = emptyOutcome();
