@@ -89,7 +89,9 @@ export interface Totals {
  * a run lasts.
  */
 export class Recorder {
-  readonly histogram: Histogram = newHistogram();
+  /** The measured run's latencies until read (hdr's record per bucket: 0.3-9 ms a tick). */
+  private readonly runValues = new ValueRecorder();
+  readonly #histogram: Histogram = newHistogram();
   /** This window's latencies as they arrive. */
   private windowValues = new ValueRecorder();
   /**
@@ -142,6 +144,12 @@ export class Recorder {
     this.measuring = !opts.warmup;
     this.startedAt = opts.now;
     this.lastTickAt = opts.now;
+  }
+
+  /** The measured run's latencies, moved from plain counts (a tick's 10 us) into hdr's histogram when read. */
+  get histogram(): Histogram {
+    this.runValues.drainInto(this.#histogram);
+    return this.#histogram;
   }
 
   /** A response arrived. latencyUs: from (intended) send to last byte. */
@@ -290,7 +298,7 @@ export class Recorder {
   /** Adds the window being closed to the run's figures, if it was measured (it stays in the window). */
   private settleWindow(): void {
     if (!this.measuring) return;
-    this.windowValues.addInto(this.histogram);
+    this.windowValues.addTo(this.runValues);
     this.latenessValues.addTo(this.lateness);
   }
 

@@ -59,6 +59,17 @@ describe('merging shard reports', () => {
     expect(mergeBuckets([])).toEqual(EMPTY_BUCKETS);
   });
 
+  it('merges a part whose indexes do not ascend (another engine may send them so) to the same buckets', () => {
+    const sorted = { indexes: [1, 5, 900], counts: [2, 1, 4], minNonZero: 1, max: 905 };
+    const unsorted = { indexes: [2000, 5, 0, 5], counts: [1, 2, 3, 4], minNonZero: 5, max: 2010 };
+    expect(mergeBuckets([sorted, unsorted])).toEqual({
+      indexes: [0, 1, 5, 900, 2000],
+      counts: [3, 2, 7, 4, 1],
+      minNonZero: 1,
+      max: 2010,
+    });
+  });
+
   it("sums the workers' windows of a tick into one, CPU included", () => {
     const m = mergeWindows([
       window({

@@ -1,5 +1,6 @@
 import { LoadDriver } from './load-driver.ts';
 import type { OpenSchedule } from './open-schedule.ts';
+import { Pacer } from './pacer.ts';
 import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
 import type { WarmStock } from './warm-phase.ts';
 
@@ -117,15 +118,15 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
   private sending = false;
   /** Set when the schedule's end timer fired. */
   private scheduleOver = false;
-  private pacer: NodeJS.Timeout | null = null;
+  /** Wakes sendDue when the next request is due. */
+  private readonly pacer = new Pacer(
+    (now) => this.sendDue(now),
+    () => this.state.pending === 0,
+  );
   private windowEnd: NodeJS.Timeout | null = null;
   private readonly heldBack = { inFlightCap: 0, openingCap: 0 };
   /** Requests of the schedule below this index are counted in heldBack already. */
   private heldUpTo = 0;
-  private readonly onPacer = (): void => {
-    this.pacer = null;
-    this.sendDue(performance.now());
-  };
 
   constructor(plan: OpenPlan, state: RequestLedger, makeClient: (owner: ClientOwner) => Client) {
     super(state, plan.timeoutMs);
@@ -338,9 +339,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     } else {
       this.topUp();
       // Behind schedule with no free slot: a freed slot resumes (see freed()).
-      if (this.next >= due && this.pacer === null) {
-        this.pacer = setTimeout(this.onPacer, Math.max(0, this.t0 + this.arrivals.dueAt(this.next) - now));
-      }
+      if (this.next >= due) this.pacer.arm(this.t0 + this.arrivals.dueAt(this.next), now);
     }
   }
 
@@ -348,8 +347,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     this.attackDone = true;
     if (this.windowEnd !== null) clearTimeout(this.windowEnd);
     this.windowEnd = null;
-    if (this.pacer !== null) clearTimeout(this.pacer);
-    this.pacer = null;
+    this.pacer.cancel();
     if (this.state.pending === 0) this.finish();
   }
 
@@ -368,7 +366,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
   }
 
   protected override clearTimers(): void {
-    if (this.pacer !== null) clearTimeout(this.pacer);
+    this.pacer.cancel();
     if (this.windowEnd !== null) clearTimeout(this.windowEnd);
   }
 }
