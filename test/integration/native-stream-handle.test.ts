@@ -1,7 +1,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SocketWriter } from '../../electron/engine/native/socket-writer.ts';
+import { recordSizeFor, SocketWriter } from '../../electron/engine/native/socket-writer.ts';
 import { readDirectly } from '../../electron/engine/native/stream-handle.ts';
 import { endAfterEach } from '../helpers/cleanup.ts';
 import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
@@ -108,6 +108,57 @@ describe('SocketWriter', () => {
     await new Promise((r) => setImmediate(r));
     expect(writer.write(chunk(200, 10))).toBe(true);
     expect((await server.received(total + 10)).subarray(total).equals(chunk(200, 10))).toBe(true);
+  });
+
+  it('sizes TLS records to the largest write, and a write beyond it still arrives whole', async () => {
+    expect([1, 512, 513, 4000, 8192, 8193, 70_000].map(recordSizeFor)).toEqual([
+      512,
+      512,
+      1024,
+      4096,
+      8192,
+      null,
+      null,
+    ]);
+    const server = await sink({ tls: true });
+    const socket = await connect(server.port, true);
+    const writer = new SocketWriter(socket, 300);
+    const small = chunk(0, 300);
+    // Larger than the 512-byte records the writer chose: several records, the same bytes.
+    const large = chunk(1, 5000);
+    expect(writer.write(small)).toBe(true);
+    await new Promise((r) => setImmediate(r));
+    expect(writer.write(large)).toBe(true);
+    const got = await server.received(5300);
+    expect(got.equals(Buffer.concat([small, large]))).toBe(true);
+  });
+
+  it('ends a TLS socket whose peer resets it while writes go out without completion callbacks', async () => {
+    // TLS over a TCP socket of the test's own, which it resets (a TLSSocket cannot be reset).
+    const raw: net.Socket[] = [];
+    const server = net.createServer((s) => {
+      raw.push(s);
+      s.on('error', () => undefined);
+      new tls.TLSSocket(s, { isServer: true, key: certs.valid.key, cert: certs.valid.cert }).on(
+        'error',
+        () => undefined,
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    track({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
+    const socket = await connect((server.address() as net.AddressInfo).port, true);
+    const writer = new SocketWriter(socket, 1000);
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.on('error', () => undefined);
+    await new Promise((r) => setTimeout(r, 50));
+    raw[0]!.resetAndDestroy();
+    for (let i = 0; i < 200 && !socket.destroyed; i++) {
+      writer.write(chunk(i, 1000));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await closed;
+    expect(socket.destroyed).toBe(true);
+    expect(writer.write(chunk(0, 10))).toBe(true);
   });
 
   it('writes through the Writable while it holds bytes of its own, keeping the order', async () => {

@@ -19,12 +19,12 @@ export interface Http1Config {
   list: { requests: Http1Request[]; chooser: { next(): number } } | null;
   /** Requests in flight per connection (pipelining depth); 1 without pipelining. */
   depth: number;
+  largestWrite: number;
   keepAlive: boolean;
   headRequests: boolean;
 }
 
 const MAX_BACKOFF_MS = 100;
-
 const CLOSED: ClassifiedError = {
   kind: 'reset',
   message: 'connection closed by the server before the response was complete',
@@ -163,7 +163,7 @@ export class Http1Client implements Client {
         // the old socket's last response, and a reset there would un-halt it mid-read.
         this.parser.reset();
         this.socket = socket;
-        this.writer = new SocketWriter(socket);
+        this.writer = new SocketWriter(socket, this.cfg.largestWrite);
         this.dialTiming = timing;
         this.socketResponses = 0;
         let lastError: Error | null = null;

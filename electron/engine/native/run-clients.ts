@@ -145,11 +145,17 @@ function http1Factory(spec: RunSpec, state: RequestLedger, depth: number): Clien
   const listed = spec.target.requests !== undefined;
   const copies =
     !listed && depth > 1 && request.body === null && depth * request.length <= MAX_PIPELINED_BYTES;
+  const requests = copies ? Buffer.concat(Array.from({ length: depth }, () => request.bytes)) : null;
   const cfg: Omit<Http1Config, 'dialer' | 'list'> = {
     state,
     request,
-    requests: copies ? Buffer.concat(Array.from({ length: depth }, () => request.bytes)) : null,
+    requests,
     depth,
+    // The most bytes one write carries: the pipelined copies, a request, or a body written apart.
+    largestWrite: all.reduce(
+      (most, r) => Math.max(most, r.bytes.length, r.body?.byteLength ?? 0),
+      requests?.length ?? 0,
+    ),
     keepAlive: spec.options.keepAlive,
     // A list is all HEAD or none (shared/model/request-list.ts).
     headRequests: runRequests(spec)[0]!.target.method === 'HEAD',
