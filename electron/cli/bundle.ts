@@ -18,13 +18,18 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Plugin } from 'rolldown';
 import { loadCrypto } from '../engine/builtins.ts';
+import { runChunks } from './bundle-chunks.ts';
 
 // node:fs from Node itself: an ESM import builds its namespace from every export, some of them
 // getters that load more (about 10 ms of CPU on every start, issue 24; LAZY_BUILTINS below).
 const { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } =
   process.getBuiltinModule('node:fs');
 
-const THIS_FILE = fileURLToPath(import.meta.url);
+/** The recipe: this file and the chunk grouping's (part of what a bundle is built from). */
+const RECIPE = [
+  fileURLToPath(import.meta.url),
+  fileURLToPath(new URL('./bundle-chunks.ts', import.meta.url)),
+];
 /** The bundle's entries, by output name, relative to the root: the command and every engine thread's. */
 const ENTRIES = { cli: 'electron/cli/main.ts', 'worker-main': 'electron/engine/worker-main.ts' };
 
@@ -100,7 +105,8 @@ export interface CliBundle {
 }
 
 export function cliBundle(root: string): CliBundle {
-  const inRoot = (id: string): boolean => id.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
+  const rootDir = root.endsWith(sep) ? root : `${root}${sep}`;
+  const inRoot = (id: string): boolean => id.startsWith(rootDir);
   const dist = join(root, 'dist');
   const manifestPath = join(dist, 'cli.json');
   const bundleDir = (key: string): string => join(dist, `cli-${key}`);
@@ -111,7 +117,8 @@ export function cliBundle(root: string): CliBundle {
    * (git's index trusts the same four), so an unchanged signature is unchanged content.
    */
   const signatureOf = (path: string): string => {
-    const s = statSync(join(root, path));
+    // Not path.join: its normalizing, cold on every start, cost more than the ~300 stats (issue 24).
+    const s = statSync(rootDir + path);
     return `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
   };
 
@@ -214,7 +221,7 @@ export function cliBundle(root: string): CliBundle {
         return content;
       };
       // The recipe is part of what was built (outside the root in a test: '../' paths work the same).
-      readOnce(relative(root, THIS_FILE));
+      for (const file of RECIPE) readOnce(relative(root, file));
       const recordSources: Plugin = {
         name: 'trebuchet-bundle-key',
         load(id) {
@@ -224,6 +231,7 @@ export function cliBundle(root: string): CliBundle {
           return { code: content.toString('utf8'), moduleType };
         },
       };
+      const chunks = runChunks(root);
       const staging = join(dist, `cli-building-${process.pid}-${Date.now()}`);
       const output = await build({
         input: Object.fromEntries(Object.entries(ENTRIES).map(([name, path]) => [name, join(root, path)])),
@@ -231,13 +239,18 @@ export function cliBundle(root: string): CliBundle {
         platform: 'node',
         // Electron is the desktop app's; the CLI never loads it.
         external: (id) => id === 'electron' || (id.startsWith('node:') && !LAZY_BUILTINS.has(id)),
-        plugins: [lazyBuiltins, recordSources, hdrZlib],
+        plugins: [lazyBuiltins, recordSources, hdrZlib, chunks.plugin],
+        // A role's chunk takes its modules only, not what they import (that has a role of its
+        // own); rolldown then needs room to add exports to the entries, and strict order below.
+        preserveEntrySignatures: 'allow-extension',
         output: {
           dir: staging,
           format: 'esm',
           entryFileNames: '[name].js',
           chunkFileNames: '[name]-[hash].js',
           sourcemap: true,
+          codeSplitting: { groups: chunks.groups, includeDependenciesRecursively: false },
+          strictExecutionOrder: true,
         },
       });
       const ids = new Set(output.output.flatMap((o) => (o.type === 'chunk' ? o.moduleIds : [])));
