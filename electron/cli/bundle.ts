@@ -18,13 +18,18 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Plugin } from 'rolldown';
 import { loadCrypto } from '../engine/builtins.ts';
+import { runChunks } from './bundle-chunks.ts';
 
 // node:fs from Node itself: an ESM import builds its namespace from every export, some of them
 // getters that load more (about 10 ms of CPU on every start, issue 24; LAZY_BUILTINS below).
 const { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } =
   process.getBuiltinModule('node:fs');
 
-const THIS_FILE = fileURLToPath(import.meta.url);
+/** The recipe: this file and the chunk grouping's (part of what a bundle is built from). */
+const RECIPE = [
+  fileURLToPath(import.meta.url),
+  fileURLToPath(new URL('./bundle-chunks.ts', import.meta.url)),
+];
 /** The bundle's entries, by output name, relative to the root: the command and every engine thread's. */
 const ENTRIES = { cli: 'electron/cli/main.ts', 'worker-main': 'electron/engine/worker-main.ts' };
 
@@ -84,10 +89,41 @@ const hdrZlib: Plugin = {
   name: 'trebuchet-hdr-zlib',
   transform(code, id) {
     if (!id.endsWith(join('hdr-histogram-js', 'dist', 'JsHistogram.encoding.js'))) return null;
-    const out = code.replace(HDR_ZLIB, (_m, fn: string) => `process.getBuiltinModule("node:zlib").${fn}`);
-    if (out === code) throw new Error(`${id}: its zlib lookup changed; see bundle.ts hdrZlib`);
+    const out = code
+      .replace(HDR_ZLIB, (_m, fn: string) => `process.getBuiltinModule("node:zlib").${fn}`)
+      // pako is then never called: not loaded either (its tables cost a start ~5 ms).
+      .replace(HDR_PAKO, 'const pako = null;');
+    if (!out.includes('node:zlib') || !out.includes('const pako = null;')) {
+      throw new Error(`${id}: its zlib or pako lookup changed; see bundle.ts hdrZlib`);
+    }
     // The lines stay where they were: the module's own map still holds (a few columns off on two).
     return { code: out, map: null };
+  },
+};
+const HDR_PAKO = 'const pako = require("pako");';
+
+/**
+ * hdr-histogram-js's WebAssembly histograms, which newHistogram never asks for (its module
+ * loads pako, and a loader that builds a UTF-16 TextDecoder: ~10 ms of a start, issue 24). In
+ * the bundle the module says WebAssembly is not available, as hdr does where it is not, so
+ * build() makes the JavaScript histograms it makes anyway; its class stays for the
+ * `instanceof` checks of hdr's encoding.
+ */
+const HDR_WASM = join('hdr-histogram-js', 'dist', 'wasm', 'index.js');
+const hdrJsOnly: Plugin = {
+  name: 'trebuchet-hdr-js-only',
+  transform(_code, id) {
+    if (!id.endsWith(HDR_WASM)) return null;
+    return {
+      code: [
+        'exports.webAssemblyAvailable = false;',
+        'exports.WasmHistogram = class WasmHistogram {',
+        '  static build() { throw new Error("WebAssembly histograms are left out of the CLI bundle"); }',
+        '  static decode() { throw new Error("WebAssembly histograms are left out of the CLI bundle"); }',
+        '};',
+      ].join('\n'),
+      map: null,
+    };
   },
 };
 
@@ -100,7 +136,8 @@ export interface CliBundle {
 }
 
 export function cliBundle(root: string): CliBundle {
-  const inRoot = (id: string): boolean => id.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
+  const rootDir = root.endsWith(sep) ? root : `${root}${sep}`;
+  const inRoot = (id: string): boolean => id.startsWith(rootDir);
   const dist = join(root, 'dist');
   const manifestPath = join(dist, 'cli.json');
   const bundleDir = (key: string): string => join(dist, `cli-${key}`);
@@ -111,7 +148,8 @@ export function cliBundle(root: string): CliBundle {
    * (git's index trusts the same four), so an unchanged signature is unchanged content.
    */
   const signatureOf = (path: string): string => {
-    const s = statSync(join(root, path));
+    // Not path.join: its normalizing, cold on every start, cost more than the ~300 stats (issue 24).
+    const s = statSync(rootDir + path);
     return `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
   };
 
@@ -214,7 +252,7 @@ export function cliBundle(root: string): CliBundle {
         return content;
       };
       // The recipe is part of what was built (outside the root in a test: '../' paths work the same).
-      readOnce(relative(root, THIS_FILE));
+      for (const file of RECIPE) readOnce(relative(root, file));
       const recordSources: Plugin = {
         name: 'trebuchet-bundle-key',
         load(id) {
@@ -224,6 +262,7 @@ export function cliBundle(root: string): CliBundle {
           return { code: content.toString('utf8'), moduleType };
         },
       };
+      const chunks = runChunks(root);
       const staging = join(dist, `cli-building-${process.pid}-${Date.now()}`);
       const output = await build({
         input: Object.fromEntries(Object.entries(ENTRIES).map(([name, path]) => [name, join(root, path)])),
@@ -231,13 +270,18 @@ export function cliBundle(root: string): CliBundle {
         platform: 'node',
         // Electron is the desktop app's; the CLI never loads it.
         external: (id) => id === 'electron' || (id.startsWith('node:') && !LAZY_BUILTINS.has(id)),
-        plugins: [lazyBuiltins, recordSources, hdrZlib],
+        plugins: [lazyBuiltins, recordSources, hdrZlib, hdrJsOnly, chunks.plugin],
+        // A role's chunk takes its modules only, not what they import (that has a role of its
+        // own); rolldown then needs room to add exports to the entries, and strict order below.
+        preserveEntrySignatures: 'allow-extension',
         output: {
           dir: staging,
           format: 'esm',
           entryFileNames: '[name].js',
           chunkFileNames: '[name]-[hash].js',
           sourcemap: true,
+          codeSplitting: { groups: chunks.groups, includeDependenciesRecursively: false },
+          strictExecutionOrder: true,
         },
       });
       const ids = new Set(output.output.flatMap((o) => (o.type === 'chunk' ? o.moduleIds : [])));

@@ -16,7 +16,8 @@ import { CAPACITY_HELP } from './help.ts';
 import { LazyStores, runJob, saveInHistory, type CliContext, type JobOutcome } from './jobs.ts';
 import { findPreset, presetFilePath, readPresetFile } from './preset-lookup.ts';
 import { ProgressLine } from './progress.ts';
-import { EXIT, capacityExitCode, renderCapacityReport, writeCapacityFiles } from './report.ts';
+import { EXIT } from './exit-codes.ts';
+import { capacityExitCode, renderCapacityReport, writeCapacityFiles } from './report.ts';
 import { CliInputError } from './values.ts';
 
 /** The plan a parsed command searches: as given, or its preset (a file, or the stores) with the flags. */

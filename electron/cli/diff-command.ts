@@ -14,7 +14,8 @@ import { histogramQuantiles } from '../host/record-diff.ts';
 import { nodeFileIo } from './files.ts';
 import { DIFF_HELP } from './help.ts';
 import { outputFile } from './output-flags.ts';
-import { EXIT, writeFiles } from './report.ts';
+import { EXIT } from './exit-codes.ts';
+import { writeFiles } from './report.ts';
 import { readResultFile } from './result-files.ts';
 import { CliInputError } from './values.ts';
 

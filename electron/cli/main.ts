@@ -13,7 +13,7 @@ import {
   SERVE_HELP,
 } from './help.ts';
 import type { CliContext } from './jobs.ts';
-import { EXIT } from './report.ts';
+import { EXIT } from './exit-codes.ts';
 
 const REPO_ROOT = new URL('../../', import.meta.url);
 

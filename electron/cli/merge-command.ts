@@ -18,7 +18,8 @@ import { parseJsonText } from '../stores/files.ts';
 import { nodeFileIo } from './files.ts';
 import { MERGE_HELP } from './help.ts';
 import { outputFromFlags } from './output-flags.ts';
-import { EXIT, exitCodeFor, renderReport, writeOutputFiles } from './report.ts';
+import { EXIT } from './exit-codes.ts';
+import { exitCodeFor, renderReport, writeOutputFiles } from './report.ts';
 import { flagError } from './run-flags.ts';
 import { CliInputError } from './values.ts';
 

@@ -10,7 +10,7 @@ import { nodeFileIo } from './files.ts';
 import { withoutSecrets } from '../../shared/model/secret-headers.ts';
 import { PRESETS_HELP } from './help.ts';
 import { findPreset, presetFilePath, readPresetFile } from './preset-lookup.ts';
-import { EXIT } from './report.ts';
+import { EXIT } from './exit-codes.ts';
 import { CliInputError, parseDataDir } from './values.ts';
 
 export interface PresetsContext {

@@ -12,8 +12,8 @@ import type { RunResult } from '../../shared/model/result.ts';
 import { nodeFileIo } from './files.ts';
 import { REPORT_HELP } from './help.ts';
 import { filesFromFlags, parseReportFormat, type OutputOptions } from './output-flags.ts';
+import { EXIT } from './exit-codes.ts';
 import {
-  EXIT,
   capacityExitCode,
   exitCodeFor,
   renderCapacityReport,

@@ -18,9 +18,8 @@ import type { RunResult } from '../../shared/model/result.ts';
 import { runVerdict } from '../../shared/verdict/verdict.ts';
 import { countSecrets } from '../../shared/model/secret-headers.ts';
 import { PRIVATE_FILE_MODE, SHARED_FILE_MODE, writeFileAtomic } from '../stores/files.ts';
+import { EXIT } from './exit-codes.ts';
 import type { OutputFiles, OutputOptions, ReportFormat } from './output-flags.ts';
-
-export const EXIT = { ok: 0, failed: 1, badInput: 2, interrupted: 130 } as const;
 
 export function renderReport(results: readonly RunResult[], format: ReportFormat): string {
   return format === 'json' ? runJson(results) : formatRunsReport(results, format);

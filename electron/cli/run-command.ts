@@ -15,8 +15,8 @@ import { nodeFileIo, type FileIo } from './files.ts';
 import { RUN_HELP } from './help.ts';
 import { LazyStores, runJob, saveInHistory, type CliContext, type JobOutcome } from './jobs.ts';
 import { ProgressLine, cellSummaryLine } from './progress.ts';
+import { EXIT } from './exit-codes.ts';
 import {
-  EXIT,
   exitCodeFor,
   renderComparisonReport,
   renderReport,

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startWebHost } from '../host/server.ts';
 import { SERVE_HELP } from './help.ts';
-import { EXIT } from './report.ts';
+import { EXIT } from './exit-codes.ts';
 import { CliInputError, parseDataDir, parseWholeNumber } from './values.ts';
 
 export interface ServeContext {

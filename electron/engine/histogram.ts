@@ -37,6 +37,8 @@ const SUB_BUCKET_HALF_MAGNITUDE = 10;
 const SUB_BUCKET_HALF_COUNT = 1 << SUB_BUCKET_HALF_MAGNITUDE;
 const BUCKETS = 22;
 const COUNTS_LENGTH = (BUCKETS + 1) * SUB_BUCKET_HALF_COUNT;
+/** A ValueRecorder's first counts: values up to 2 ms (16 KB). */
+const FIRST_COUNTS = 2 * SUB_BUCKET_HALF_COUNT;
 
 /** The counts index hdr-histogram-js gives value (an integer, 0 to HIGHEST_TRACKABLE_US). */
 export function indexOf(value: number): number {
@@ -93,7 +95,13 @@ export interface CountsSummary {
  * min and max. Values are whole microseconds; above an hour they count as an hour.
  */
 export class ValueRecorder {
-  private readonly counts = new Float64Array(COUNTS_LENGTH);
+  /**
+   * Grown as values need (room()), from none: a run makes a recorder per phase, per stage and
+   * per window whether or not it is used, most holding a few low values, and all 23,552 counts
+   * each (184 KB, zeroed) cost a one-request run's 27 recorders ~5 MB and its collections
+   * (issue 24). Past its length every count is 0.
+   */
+  private counts = new Float64Array(0);
   private total = 0;
   private min = Infinity;
   private max = -1;
@@ -103,20 +111,32 @@ export class ValueRecorder {
     return this.total;
   }
 
+  /** The counts, with room for index i: doubled from FIRST_COUNTS until it fits. */
+  private room(i: number): Float64Array {
+    if (i < this.counts.length) return this.counts;
+    let length = Math.max(FIRST_COUNTS, this.counts.length);
+    while (length <= i) length *= 2;
+    const grown = new Float64Array(Math.min(length, COUNTS_LENGTH));
+    grown.set(this.counts);
+    return (this.counts = grown);
+  }
+
   /**
    * The counts indexes that may be non-zero, first and last: every value recorded lies between
    * the min and the max, or is 0 (index 0). The passes below walk only these, not all 23,552
    * (most of a short run's CPU at its end, when the code has not been compiled yet).
    */
   private span(): { from: number; to: number } {
-    if (this.max < 0) return { from: 0, to: -1 };
+    const to = Math.min(indexOf(Math.max(this.max, 0)), this.counts.length - 1);
+    if (this.max < 0 || to < 0) return { from: 0, to: -1 };
     const from = this.counts[0] !== 0 || this.min === Infinity ? 0 : indexOf(this.min);
-    return { from, to: indexOf(this.max) };
+    return { from, to };
   }
 
   record(us: number): void {
     const v = us > HIGHEST_TRACKABLE_US ? HIGHEST_TRACKABLE_US : us;
-    this.counts[indexOf(v)]!++;
+    const i = indexOf(v);
+    (i < this.counts.length ? this.counts : this.room(i))[i]!++;
     this.total++;
     if (v > this.max) this.max = v;
     if (v < this.min && v !== 0) this.min = v;
@@ -132,7 +152,7 @@ export class ValueRecorder {
   summary(percentiles: readonly number[], zeros = 0): CountsSummary | null {
     const total = this.total + zeros;
     if (total === 0) return null;
-    const counts = this.counts;
+    const counts = zeros > 0 ? this.room(0) : this.counts;
     if (zeros > 0) counts[0]! += zeros;
     const { from, to } = zeros > 0 ? { from: 0, to: Math.max(0, this.span().to) } : this.span();
     const targets = percentiles.map((p) => ({ p, count: countAtPercentile(p, total) }));
@@ -182,8 +202,8 @@ export class ValueRecorder {
   addTo(other: ValueRecorder): void {
     if (this.total === 0) return;
     const mine = this.counts;
-    const theirs = other.counts;
     const { from, to } = this.span();
+    const theirs = other.room(to);
     for (let i = from; i <= to; i++) if (mine[i] !== 0) theirs[i]! += mine[i]!;
     other.total += this.total;
     if (this.min < other.min) other.min = this.min;
@@ -223,11 +243,10 @@ export class ValueRecorder {
 
   /** Adds values sent as buckets (see buckets()): the same as recording them here. */
   addBuckets(b: BucketCounts): void {
-    const c = this.counts;
     for (let i = 0; i < b.indexes.length; i++) {
       const at = b.indexes[i]!;
       if (at >= COUNTS_LENGTH) continue;
-      c[at]! += b.counts[i]!;
+      this.room(at)[at]! += b.counts[i]!;
       this.total += b.counts[i]!;
     }
     if (b.minNonZero !== null && b.minNonZero < this.min) this.min = b.minNonZero;

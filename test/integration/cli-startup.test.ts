@@ -86,21 +86,53 @@ async function loadsOf(
   };
 }
 
-// The bundle's chunks are named for their first module: hdr-histogram-js's is encoding-*.js.
-const chunk = (files: string[], name: string): string[] =>
-  files.filter((f) => new RegExp(`/${name}-[\\w-]+\\.js$`).test(f));
+/**
+ * The modules a thread's bundle files hold (the bundle marks each with a "// <path>" line, the
+ * path from the root): a module in none of them was not loaded by that thread.
+ */
+function modulesIn(files: string[]): Set<string> {
+  const mods = new Set<string>();
+  for (const file of new Set(files.filter((f) => /\/dist\/cli-[0-9a-f]+\/[\w-]+\.js$/.test(f)))) {
+    for (const m of readFileSync(new URL(file), 'utf8').matchAll(/^\/\/ (\S+\.[jt]s)$/gm)) {
+      mods.add(m[1]!.replace(/^(\.\.\/)*([\w.-]+\/)*node_modules\//, 'node_modules/'));
+    }
+  }
+  return mods;
+}
+
+/** The bundle's files a thread loaded (issue 24: each costs a start a find, a read and a link). */
+const bundleFiles = (files: string[]): string[] =>
+  [...new Set(files.filter((f) => /\/dist\/cli-[0-9a-f]+\//.test(f)))].map((f) => f.replace(/.*\//, ''));
+
+/**
+ * At most this many bundle files: the entry, rolldown's runtime, the run's chunks by role
+ * (bundle-chunks.ts: main, cli, shared, engine) and the stubs of the imports a run makes
+ * (run-command, run-here, native-runner; worker or shard thread in an engine thread). Left to
+ * rolldown, a tiny run loaded 56.
+ */
+const MAX_FILES = { tinyRun: 9, cliThread: 6, engineThread: 7 };
+
+const HDR_ENCODING = 'node_modules/hdr-histogram-js/dist/JsHistogram.encoding.js';
 
 /**
  * The engine's thread records into hdr-histogram-js; its log reader and writer (an
- * Intl.NumberFormat built at load) stay out. It compresses with Node's zlib, as the sources
+ * Intl.NumberFormat built at load), its WebAssembly histograms and pako stay out. It compresses with Node's zlib, as the sources
  * do (pako's JavaScript took 20-70 ms cold): the result's histogram is the bytes the sources
  * write (pako's are others).
  */
 function expectHdrAsTheSources(engineFiles: string[], resultFile: string): void {
-  expect(chunk(engineFiles, 'encoding')).toHaveLength(1);
-  const engineCode = readFileSync(new URL(chunk(engineFiles, 'encoding')[0]!), 'utf8');
-  expect(engineCode).not.toContain('HistogramLogWriter.js');
-  expect(engineCode).toContain('process.getBuiltinModule("node:zlib").deflateSync');
+  const mods = modulesIn(engineFiles);
+  expect(mods).toContain(HDR_ENCODING);
+  expect(mods).not.toContain('node_modules/hdr-histogram-js/dist/HistogramLogWriter.js');
+  // Nor its WebAssembly histograms (a UTF-16 TextDecoder at load) or pako, neither of them used.
+  expect([...mods].filter((m) => /node_modules\/(pako|@assemblyscript)\//.test(m))).toEqual([]);
+  const holder = [...new Set(engineFiles)].filter(
+    (f) => /\/dist\/cli-/.test(f) && modulesIn([f]).has(HDR_ENCODING),
+  );
+  expect(holder).toHaveLength(1);
+  expect(readFileSync(new URL(holder[0]!), 'utf8')).toContain(
+    'process.getBuiltinModule("node:zlib").deflateSync',
+  );
   const { histogram, requests } = JSON.parse(readFileSync(resultFile, 'utf8')) as {
     histogram: string;
     requests: { total: number };
@@ -109,39 +141,57 @@ function expectHdrAsTheSources(engineFiles: string[], resultFile: string): void 
   expect(encodeHistogram(decodeHistogram(histogram))).toBe(histogram);
 }
 
+const MERGE = 'electron/engine/shards/merged-result.ts';
+const DISTRIBUTED = 'electron/distributed/start.ts';
+
 describe('what a plain run loads', () => {
-  it('a run past the tiny size: the CLI thread has no node:crypto, child_process, tls or zlib, no shard merge or hdr-histogram-js; one engine thread has hdr without its log writer, compressing with zlib', async () => {
+  it('a run past the tiny size: the CLI thread has no node:crypto, child_process, tls or zlib, no engine, shard merge or hdr-histogram-js, in a few files; one engine thread has hdr without its log writer, compressing with zlib, and no command code', async () => {
     const { main, engineThreads, resultFile } = await loadsOf(TINY_RUN_REQUESTS + 1);
     for (const name of ['crypto', 'child_process', 'tls', 'zlib']) {
       expect(main.builtins).not.toContain(`NativeModule ${name}`);
     }
-    for (const name of ['histogram', 'encoding', 'merged-result', 'start', 'run-here']) {
-      expect(chunk(main.files, name)).toEqual([]);
+    const mods = modulesIn(main.files);
+    expect(mods).toContain('electron/cli/run-command.ts');
+    for (const m of [
+      'electron/engine/histogram.ts',
+      HDR_ENCODING,
+      MERGE,
+      DISTRIBUTED,
+      'electron/engine/run-here.ts',
+    ]) {
+      expect(mods).not.toContain(m);
     }
+    expect(bundleFiles(main.files).length).toBeLessThanOrEqual(MAX_FILES.cliThread);
     expect(engineThreads).toHaveLength(1);
-    expectHdrAsTheSources(engineThreads[0]!.files, resultFile);
+    const engine = engineThreads[0]!.files;
+    expectHdrAsTheSources(engine, resultFile);
+    expect(modulesIn(engine)).not.toContain('electron/cli/run-command.ts');
+    expect(bundleFiles(engine).length).toBeLessThanOrEqual(MAX_FILES.engineThread);
   });
 
-  it('a tiny run (-n 1): its engine runs in the CLI thread, which still has no node:crypto, child_process or tls and no shard merge; hdr as in an engine thread', async () => {
+  it('a tiny run (-n 1): its engine runs in the CLI thread, which still has no node:crypto, child_process or tls and no shard merge, in a few files; hdr as in an engine thread', async () => {
     const { main, engineThreads, resultFile } = await loadsOf(1);
     expect(engineThreads).toEqual([]);
     for (const name of ['crypto', 'child_process', 'tls']) {
       expect(main.builtins).not.toContain(`NativeModule ${name}`);
     }
-    for (const name of ['merged-result', 'start']) {
-      expect(chunk(main.files, name)).toEqual([]);
-    }
-    expect(chunk(main.files, 'run-here')).toHaveLength(1);
+    const mods = modulesIn(main.files);
+    for (const m of [MERGE, DISTRIBUTED]) expect(mods).not.toContain(m);
+    expect(mods).toContain('electron/engine/run-here.ts');
+    expect(bundleFiles(main.files).length).toBeLessThanOrEqual(MAX_FILES.tinyRun);
     expectHdrAsTheSources(main.files, resultFile);
   });
 
   it("a scheduled run: its coordinator runs in the CLI thread and its one shard in the only engine thread, so the sends never wait for the tick's work and no thread holds only the coordinator", async () => {
     const { main, engineThreads, resultFile } = await loadsOf(100, ['--rate', '200', '-d', '0.5']);
-    expect(chunk(main.files, 'run-here')).toHaveLength(1);
-    expect(chunk(main.files, 'coordinator').length + chunk(main.files, 'execute').length).toBeGreaterThan(0);
+    const mods = modulesIn(main.files);
+    expect(mods).toContain('electron/engine/run-here.ts');
+    expect(mods).toContain('electron/engine/shards/coordinator.ts');
     expect(engineThreads).toHaveLength(1);
     // The shard's thread sends and records: the native driver and hdr are there.
-    expect(chunk(engineThreads[0]!.files, 'native-runner')).toHaveLength(1);
-    expectHdrAsTheSources(engineThreads[0]!.files, resultFile);
+    const shard = engineThreads[0]!.files;
+    expect(shard.some((f) => /\/thread-[\w-]+\.js$/.test(f))).toBe(true);
+    expect(modulesIn(shard)).toContain('electron/engine/native/native-runner.ts');
+    expectHdrAsTheSources(shard, resultFile);
   });
 });

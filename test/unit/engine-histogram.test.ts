@@ -164,6 +164,28 @@ describe('ValueRecorder', () => {
     a.clear();
     expect(a.summary([50])).toBeNull();
   });
+
+  it('grows its counts as values need them: moved or sent into an empty recorder, the figures are the same', () => {
+    const vs = [3, 1500, 2048, 70_000, 9_000_000, 3_600_000_000];
+    const a = new ValueRecorder();
+    const h = newHistogram('run');
+    for (const v of vs) {
+      a.record(v);
+      h.recordValue(v);
+    }
+    const sent = new ValueRecorder();
+    sent.addBuckets(a.buckets());
+    // An empty recorder's buckets add nothing (and nothing needs room).
+    sent.addBuckets(new ValueRecorder().buckets());
+    const moved = new ValueRecorder();
+    a.moveInto(moved);
+    for (const r of [sent, moved]) {
+      expect(recordedStats(r, REPORT_PERCENTILES)).toEqual(latencyStats(h, REPORT_PERCENTILES));
+      const drained = newHistogram('run');
+      r.drainInto(drained);
+      expect(encodeHistogram(drained)).toBe(encodeHistogram(h));
+    }
+  });
 });
 
 describe('moments: hdr-histogram-js mean and stdev from the used buckets only', () => {

@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { connect, createServer, type Server } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listeningSockets, procAddress, tcpListener } from '../../electron/monitor/tcp-listener.ts';
 
@@ -51,5 +52,25 @@ describe('tcpListener', () => {
       ok: false,
       reason: `nothing listens on port ${free} on this machine`,
     });
+  });
+
+  // What tcpListener's read of the table relies on: it stops at the first socket not listening.
+  it('the kernel lists every listening socket before the others (a connection open, the listener found)', async () => {
+    const { port } = server.address() as { port: number };
+    const client = connect(port, '127.0.0.1');
+    await new Promise<void>((done) => client.once('connect', () => done()));
+    try {
+      const states = readFileSync('/proc/net/tcp', 'latin1')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((line) => line.trim().split(/\s+/)[3]);
+      expect(states).toContain('01');
+      const firstOther = states.findIndex((st) => st !== '0A');
+      expect(states.slice(firstOther)).not.toContain('0A');
+      expect(tcpListener(port, '127.0.0.1')).toEqual({ ok: true, pid: process.pid });
+    } finally {
+      client.destroy();
+    }
   });
 });
