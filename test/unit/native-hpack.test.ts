@@ -245,6 +245,44 @@ describe('HPACK for the native HTTP/2 client', () => {
     expect(decoder.table.size).toBe(4 * sized(added).size + 32 + 4 + later.length);
   });
 
+  it('replays a repeated block only when its octets alone decide it, from a copy of them', () => {
+    // :status 200, then server (static name 54) with incremental indexing, raw value.
+    const serverBlock = (value: string) =>
+      Buffer.concat([Buffer.from([0x88, 0x40 | 54, value.length]), Buffer.from(value)]);
+    const decoder = new HpackDecoder();
+    const read = Buffer.alloc(64);
+    const a = serverBlock('a');
+    a.copy(read, 10);
+    expect(decoder.decode(read, 10, 10 + a.length, true)).toEqual({ status: 200, server: 'a' });
+    expect(decoder.decode(read, 10, 10 + a.length, true)).toEqual({ status: 200, server: 'a' });
+    // Replayed, its insertion too.
+    expect(decoder.table).toEqual(
+      sized([
+        ['server', 'a'],
+        ['server', 'a'],
+      ]),
+    );
+    // The read buffer reused for another block of the same length: read anew.
+    serverBlock('b').copy(read, 10);
+    expect(decoder.decode(read, 10, 10 + a.length, true)).toEqual({ status: 200, server: 'b' });
+    expect(decoder.table.entries[0]).toEqual(['server', 'b']);
+    // A block referring to the table (index 62, the newest) follows the table, not its last result.
+    const byIndex = Buffer.from([0x88, 0x80 | 62]);
+    expect(decoder.decode(byIndex, 0, 2, true).server).toBe('b');
+    decoder.decode(a, 0, a.length, false);
+    expect(decoder.decode(byIndex, 0, 2, true).server).toBe('a');
+    // A size update is applied again each time: the table it empties stays empty.
+    const emptying = Buffer.from([0x20, 0x88]);
+    decoder.decode(emptying, 0, 2, false);
+    expect(decoder.table.size).toBe(0);
+    const restoring = Buffer.from([0x3f, 0xe1, 0x1f, 0x88]);
+    decoder.decode(restoring, 0, restoring.length, false);
+    decoder.decode(a, 0, a.length, false);
+    expect(decoder.table.entries).toEqual([['server', 'a']]);
+    decoder.decode(emptying, 0, 2, false);
+    expect(decoder.table).toEqual({ entries: [], size: 0 });
+  });
+
   it('reads :status and server literal names, raw or Huffman-coded, and skips other names', () => {
     const decoder = new HpackDecoder();
     const raw = (name: string, value: string) =>

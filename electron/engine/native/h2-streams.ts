@@ -1,5 +1,6 @@
 import { connectionError, UnsolicitedFrameError } from './h2-errors.ts';
 import type { H2Exchange } from './h2-exchange.ts';
+import { FewMap } from './few-map.ts';
 import { frameName } from './h2-rules.ts';
 
 /*
@@ -13,7 +14,8 @@ const MAX_STREAM_ID = 2 ** 31 - 1;
 const MAX_ABANDONED = 4096;
 
 export class H2Streams {
-  private readonly open = new Map<number, H2Exchange>();
+  /** Usually one at a time (one stream per connection): a FewMap, not a Map (few-map.ts). */
+  private readonly open = new FewMap<number, H2Exchange>();
   /** Streams the client gave up on, oldest first: frames the server sent before it knew are dropped. */
   private readonly abandoned = new Set<number>();
   private nextId = 1;
@@ -46,7 +48,7 @@ export class H2Streams {
     return this.open.delete(id);
   }
 
-  values(): IterableIterator<H2Exchange> {
+  values(): Iterable<H2Exchange> {
     return this.open.values();
   }
 

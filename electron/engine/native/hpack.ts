@@ -12,7 +12,10 @@
  * to its table are decoded and stored whole (later blocks refer to them by index); other
  * fields are skipped undecoded. nginx adds Server, Date, Content-Type, Content-Length and
  * Last-Modified to the table on every response and never refers to them: a field equal, as
- * encoded, to the last one added under the same name reuses that entry without decoding.
+ * encoded, to the last one added under the same name reuses that entry without decoding,
+ * and a block equal, octet for octet, to the last one decoded that referred to no table
+ * entry and changed no table size is not decoded again: its result and its insertions are
+ * replayed (what it decodes to depends on its octets alone).
  * Any decoding error is an HpackError: the connection's table can no longer be trusted, so
  * the session closes that connection. So does a block whose header list (RFC 9113 section
  * 6.5.2: name, value and 32 bytes a field) outgrows the decoder's bound: one byte can refer
@@ -70,6 +73,19 @@ function parseStatus(value: string): number {
   return /^[1-9]\d\d$/.test(value) ? Number(value) : MALFORMED_STATUS;
 }
 
+/** A header block that can be replayed: its octets, what it was asked, the entries it added in order, its result. */
+interface Replay {
+  octets: Buffer;
+  wantServer: boolean;
+  inserted: Entry[];
+  head: DecodedHead;
+}
+
+/** Whether buf[from, to) holds exactly these octets (Buffer's compare: twice as fast as a loop here). */
+function sameOctets(octets: Buffer, buf: Uint8Array, from: number, to: number): boolean {
+  return octets.length === to - from && octets.compare(buf, from, to) === 0;
+}
+
 /** The status of a block whose :status is not a status code. */
 export const MALFORMED_STATUS = -1;
 
@@ -94,6 +110,8 @@ export class HpackDecoder {
   /** Per static name index, the last entry added with that name, and its value as encoded. */
   private readonly lastEntry: (Entry | undefined)[] = [];
   private readonly lastOctets: (Uint8Array | undefined)[] = [];
+  /** The last block decoded without a table reference or size update, and what it did. */
+  private replay: Replay | null = null;
 
   constructor(limit: number = DECODER_TABLE_SIZE, maxListBytes = Infinity) {
     this.limit = limit;
@@ -115,11 +133,25 @@ export class HpackDecoder {
     wantServer: boolean,
     fields: [string, string][] | null = null,
   ): DecodedHead {
+    const last = this.replay;
+    if (
+      fields === null &&
+      last !== null &&
+      last.wantServer === wantServer &&
+      sameOctets(last.octets, buf, from, to)
+    ) {
+      for (const e of last.inserted) this.insert(e);
+      return last.head;
+    }
     this.pos = from;
     let status = 0;
     let server: string | null = null;
     let fieldSeen = false;
     let listBytes = 0;
+    // Whether the block's result depends on its octets alone (no table read, no size update),
+    // and the entries it added, in order.
+    let replayable = fields === null;
+    const inserted: Entry[] = [];
     while (this.pos < to) {
       if (listBytes > this.maxListBytes) this.listTooLarge();
       const start = this.pos;
@@ -137,6 +169,7 @@ export class HpackDecoder {
             fields.push([name, value]);
           }
         } else {
+          replayable = false;
           const e = this.entry(index);
           listBytes += e.size;
           if (e.status !== 0) status = e.status;
@@ -156,12 +189,14 @@ export class HpackDecoder {
         }
         this.capacity = max;
         this.evictFor(0);
+        replayable = false;
         continue;
       }
       // Literal: with incremental indexing (01), without (0000) or never indexed (0001).
       fieldSeen = true;
       const indexing = (b & 0x40) !== 0;
       const nameIndex = this.int(buf, to, indexing ? 6 : 4);
+      if (nameIndex > STATIC_COUNT) replayable = false;
       if (!indexing && fields === null) {
         // Not stored: its value is read only for :status, or Server when wanted.
         const named = nameIndex === 0 ? this.literalName(buf, to) : this.indexedName(nameIndex);
@@ -178,11 +213,16 @@ export class HpackDecoder {
       listBytes += e.size;
       if (e.status !== 0) status = e.status;
       else if (e.isServer && wantServer) server = e.value;
-      if (indexing) this.insert(e);
+      if (indexing) {
+        this.insert(e);
+        inserted.push(e);
+      }
       if (fields !== null) fields.push([e.name, e.value]);
     }
     if (listBytes > this.maxListBytes) this.listTooLarge();
-    return { status, server };
+    const head = { status, server };
+    if (replayable) this.replay = { octets: Buffer.from(buf.subarray(from, to)), wantServer, inserted, head };
+    return head;
   }
 
   private listTooLarge(): never {

@@ -3,6 +3,7 @@ import { DEFAULTS } from '../../../shared/model/defaults.ts';
 import type { Dialer, DialTiming } from './dial.ts';
 import { classifyError, type ClassifiedError } from '../errors.ts';
 import { H2_CODE } from './h2-errors.ts';
+import { FewMap } from './few-map.ts';
 import { cutOff, goawayTwice, NO_H2, REFUSED_TWICE, streamReset } from './h2-failures.ts';
 import { encodeRequestBlock } from './hpack-encoder.ts';
 import { h2ListRequest, newExchange, type H2Exchange, type H2ListRequest } from './h2-exchange.ts';
@@ -65,7 +66,7 @@ export class Http2Client implements Client {
   /** Requests waiting for a connection. */
   private readonly queue: H2Exchange[] = [];
   /** Requests on a stream, by exchange (their connection may be a draining one). */
-  private readonly active = new Map<H2Exchange, Conn>();
+  private readonly active = new FewMap<H2Exchange, Conn>();
   private limit: number;
   /** Dials that failed and connections that ended unanswered, since the last response: the backoff's exponent. */
   private failedConnections = 0;
