@@ -91,7 +91,7 @@ const hdrZlib: Plugin = {
     if (!id.endsWith(join('hdr-histogram-js', 'dist', 'JsHistogram.encoding.js'))) return null;
     const out = code
       .replace(HDR_ZLIB, (_m, fn: string) => `process.getBuiltinModule("node:zlib").${fn}`)
-      // pako is then never called: not loaded either (its tables cost a start ~5 ms).
+      // pako is then never called from here (hdr's WebAssembly module, autocannon's, still has it).
       .replace(HDR_PAKO, 'const pako = null;');
     if (!out.includes('node:zlib') || !out.includes('const pako = null;')) {
       throw new Error(`${id}: its zlib or pako lookup changed; see bundle.ts hdrZlib`);
@@ -101,31 +101,6 @@ const hdrZlib: Plugin = {
   },
 };
 const HDR_PAKO = 'const pako = require("pako");';
-
-/**
- * hdr-histogram-js's WebAssembly histograms, which newHistogram never asks for (its module
- * loads pako, and a loader that builds a UTF-16 TextDecoder: ~10 ms of a start, issue 24). In
- * the bundle the module says WebAssembly is not available, as hdr does where it is not, so
- * build() makes the JavaScript histograms it makes anyway; its class stays for the
- * `instanceof` checks of hdr's encoding.
- */
-const HDR_WASM = join('hdr-histogram-js', 'dist', 'wasm', 'index.js');
-const hdrJsOnly: Plugin = {
-  name: 'trebuchet-hdr-js-only',
-  transform(_code, id) {
-    if (!id.endsWith(HDR_WASM)) return null;
-    return {
-      code: [
-        'exports.webAssemblyAvailable = false;',
-        'exports.WasmHistogram = class WasmHistogram {',
-        '  static build() { throw new Error("WebAssembly histograms are left out of the CLI bundle"); }',
-        '  static decode() { throw new Error("WebAssembly histograms are left out of the CLI bundle"); }',
-        '};',
-      ].join('\n'),
-      map: null,
-    };
-  },
-};
 
 /** A bundle of the CLI built from the project at `root`. */
 export interface CliBundle {
@@ -270,7 +245,7 @@ export function cliBundle(root: string): CliBundle {
         platform: 'node',
         // Electron is the desktop app's; the CLI never loads it.
         external: (id) => id === 'electron' || (id.startsWith('node:') && !LAZY_BUILTINS.has(id)),
-        plugins: [lazyBuiltins, recordSources, hdrZlib, hdrJsOnly, chunks.plugin],
+        plugins: [lazyBuiltins, recordSources, hdrZlib, chunks.plugin],
         // A role's chunk takes its modules only, not what they import (that has a role of its
         // own); rolldown then needs room to add exports to the entries, and strict order below.
         preserveEntrySignatures: 'allow-extension',
