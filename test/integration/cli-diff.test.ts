@@ -90,7 +90,9 @@ describe('trebuchet diff', () => {
 
   it('calls two runs of the same server within noise and exits 0, though the raw change passes a tight limit', async () => {
     const json = join(dir, 'same.json');
-    const rules = ['p50>+0.5%', 'p50<-0.5%', 'mean>+0.5%', 'mean<-0.5%', 'p90>+0.5%', 'p90<-0.5%'];
+    // The tightest limits: any move at all passes one of each pair. A quiet machine can keep
+    // p50 and p90 within 0.5 % between two runs (CI did once), but not the mean of thousands.
+    const rules = ['p50>+0%', 'p50<-0%', 'mean>+0%', 'mean<-0%', 'p90>+0%', 'p90<-0%'];
     const r = await runCli([
       'diff',
       fast,
@@ -101,11 +103,11 @@ describe('trebuchet diff', () => {
     ]);
     expect(r.code, r.stdout).toBe(0);
     const { diff, moves } = diffJson(json);
-    // On this machine run-to-run noise moves these figures by more than 0.5 %: at least one
-    // of them (each is one way or the other) passed its limit, and within noise it does not fail.
-    expect(moves.length).toBeGreaterThanOrEqual(1);
+    // The mean moved one way or the other, so it passed one of its limits; within noise, no
+    // move fails.
+    expect(moves.map((m) => m.rule.figure)).toContain('mean');
     for (const m of moves) {
-      expect(Math.abs(m.percent)).toBeGreaterThan(0.5);
+      expect(m.percent).not.toBe(0);
       expect(m.broken).toBe(false);
     }
     for (const name of ['mean', 'p50', 'p90']) {
