@@ -29,8 +29,10 @@ describe('trebuchet capacity', () => {
     const r = await runCli([
       'capacity',
       `limited=${limited.url}`,
+      // 300 ms, the JMeter error threshold of seed 003: the server holds 2,000 req/s, so only a
+      // stall of the machine breaks a step (100 ms did, 1 run in 12, at load 5-12).
       '--p99',
-      '100',
+      '300',
       '--start-rate',
       '100',
       '--max-rate',
@@ -47,13 +49,13 @@ describe('trebuchet capacity', () => {
     expect(r.stderr).toMatch(/^limited · step 1 · 100 req\/s \(doubling\): held · /m);
     expect(r.stderr).toMatch(/^limited · step 2 · 200 req\/s \(doubling\): held · /m);
     expect(r.stdout).toContain(
-      "limited: holds at least 200 req/s at p99 < 100 ms: the search's top rate held (raise the max rate to go further)",
+      "limited: holds at least 200 req/s at p99 < 300 ms: the search's top rate held (raise the max rate to go further)",
     );
     expect(r.stdout).toMatch(
       /^ {2}200 req\/s {2}doubling +\d+\.\d req\/s +[\d.]+ ms +[\d.]+ ms +0\.0% +0\.0% {2}held$/m,
     );
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(
-      'limited holds at least 200 req/s (the top rate) at p99 < 100 ms',
+      'limited holds at least 200 req/s (the top rate) at p99 < 300 ms',
     );
     // 0.5 s steps lengthened toward the 1,000 requests a p99 needs (at most 5 times): 2.7 s at
     // 100 req/s and 2.7 s at 200 req/s with the warm-up, plus the pre-flight of each step.

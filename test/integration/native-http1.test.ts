@@ -299,7 +299,9 @@ describe('native runner, HTTP/1.1', () => {
     expect(recorder.totals.ok).toBe(40);
     const waiting = outcome.phases?.waiting;
     expect(waiting?.median).toBeGreaterThanOrEqual(50);
-    expect(waiting?.median).toBeLessThanOrEqual(60);
+    // The server's 50 ms timer shares this process with the engine and fires late under load
+    // (60.6 ms once at load 10+); a Waiting that also held the send or a second delay is 100.
+    expect(waiting?.median).toBeLessThanOrEqual(75);
     expect(outcome.phases?.total?.median).toBeGreaterThanOrEqual(50);
     expect(percentileMs(recorder, 50)).toBeGreaterThanOrEqual(50);
     // Reused connections: ab's Connect is 0 for most requests.
