@@ -1,14 +1,9 @@
 import { DEFAULTS } from '../../shared/model/defaults.ts';
 import type { RunResult, Sample } from '../../shared/model/result.ts';
-import {
-  groupGaps,
-  type ResourceSample,
-  type ResourceSource,
-  type ServerResources,
-} from '../../shared/resources/resources.ts';
+import type { ResourceSample, ResourceSource, ServerResources } from '../../shared/resources/resources.ts';
 import type { RunOptions, Target } from '../../shared/model/scenario.ts';
 import type { CpuAccount } from '../engine/cpu.ts';
-import { readingOver } from '../../shared/resources/charts.ts';
+import { groupGaps, readingOver } from '../../shared/resources/charts.ts';
 import { summarizeResources } from '../../shared/resources/summary.ts';
 import { startProcessSource } from './process-source.ts';
 import { resolveMonitor } from './resolve.ts';

@@ -5,13 +5,7 @@
  * ResourceSamples on the run's time axis; a reading that is a gap is a gap in every line.
  * Pure.
  */
-import {
-  groupGaps,
-  RESOURCE_FIGURES,
-  type ResourceFigure,
-  type ResourceGap,
-  type ResourceSample,
-} from './resources.ts';
+import { RESOURCE_FIGURES, type ResourceFigure, type ResourceGap, type ResourceSample } from './resources.ts';
 import { fixed, formatCount } from '../format/units.ts';
 import { addSample } from '../model/sample-series.ts';
 import { weightedRate } from '../model/windows.ts';
@@ -169,4 +163,22 @@ export function chartReadings(samples: readonly ResourceSample[]): ResourceSampl
   const out: ResourceSample[] = [];
   for (const s of samples) addSample(out, s, foldReadings);
   return out;
+}
+
+/**
+ * The ticks without a reading, grouped by reason, with the first tick each happened at
+ * (bounded). Counted per engine tick, as the charts and the result's samples have them: a
+ * run's final reading that shares its tick with the one before (the engine folded a short
+ * last window) is that tick's, not another.
+ */
+export function groupGaps(samples: readonly ResourceSample[], max = 50): ResourceGap[] {
+  const byReason = new Map<string, ResourceGap>();
+  for (const s of chartReadings(samples)) {
+    if (s.gap === undefined) continue;
+    const g = byReason.get(s.gap);
+    if (g) g.count++;
+    else if (byReason.size < max)
+      byReason.set(s.gap, { reason: s.gap, count: 1, firstElapsedSeconds: s.elapsedSeconds });
+  }
+  return [...byReason.values()];
 }

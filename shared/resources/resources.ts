@@ -163,16 +163,3 @@ export const serverResourcesSchema = z.strictObject({
   monitorCpuPercent: nonNeg.nullable(),
 });
 export type ServerResources = z.infer<typeof serverResourcesSchema>;
-
-/** Groups tick gaps by reason, keeping the first tick each happened at (bounded). */
-export function groupGaps(samples: readonly ResourceSample[], max = 50): ResourceGap[] {
-  const byReason = new Map<string, ResourceGap>();
-  for (const s of samples) {
-    if (s.gap === undefined) continue;
-    const g = byReason.get(s.gap);
-    if (g) g.count++;
-    else if (byReason.size < max)
-      byReason.set(s.gap, { reason: s.gap, count: 1, firstElapsedSeconds: s.elapsedSeconds });
-  }
-  return [...byReason.values()];
-}

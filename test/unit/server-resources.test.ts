@@ -1,5 +1,6 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
+import { groupGaps } from '../../shared/resources/charts.ts';
 import { summarizeResources } from '../../shared/resources/summary.ts';
 import { keepUsedFamilies, scrapeFromText } from '../../electron/monitor/exporter-source.ts';
 import { resolveMonitor } from '../../electron/monitor/resolve.ts';
@@ -21,7 +22,6 @@ import {
   type ProcessReading,
 } from '../../shared/resources/process.ts';
 import {
-  groupGaps,
   serverResourcesSchema,
   type ResourceSample,
   type ServerResources,
@@ -257,6 +257,28 @@ describe('summary of a run', () => {
     expect(
       groupGaps([...samples, rs({ seq: 2, elapsedSeconds: 3, gap: 'process 12 (nginx) is gone' })]),
     ).toEqual([{ reason: 'process 12 (nginx) is gone', count: 2, firstElapsedSeconds: 1 }]);
+  });
+
+  it("counts a gap per engine tick: a final reading on the tick before (a folded short last window) is that tick's", () => {
+    const refused = 'node_exporter http://127.0.0.1:9/metrics: connection refused';
+    // A 1.5 s run whose end came just under half a window after its 1 s tick: the engine folds
+    // the tail into that tick (seq 0, now ending at 1.49 s), and the monitor read at both.
+    const folded = [
+      rs({ seq: 0, elapsedSeconds: 1, gap: refused }),
+      rs({ seq: 0, elapsedSeconds: 1.49, intervalSeconds: 0.49, gap: refused }),
+    ];
+    expect(groupGaps(folded)).toEqual([{ reason: refused, count: 1, firstElapsedSeconds: 1.49 }]);
+    // A reading with figures at the tick fills it, whichever of the two it was.
+    expect(
+      groupGaps([rs({ seq: 0, cpuPercent: 5 }), rs({ seq: 0, elapsedSeconds: 1.49, gap: refused })]),
+    ).toEqual([]);
+    expect(
+      groupGaps([rs({ seq: 0, gap: refused }), rs({ seq: 0, elapsedSeconds: 1.49, cpuPercent: 5 })]),
+    ).toEqual([]);
+    // Two ticks of their own are two.
+    expect(
+      groupGaps([rs({ seq: 0, gap: refused }), rs({ seq: 1, elapsedSeconds: 1.5, gap: refused })]),
+    ).toEqual([{ reason: refused, count: 2, firstElapsedSeconds: 1 }]);
   });
 });
 
