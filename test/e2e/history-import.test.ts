@@ -58,7 +58,7 @@ beforeAll(async () => {
         '--name',
         'sharded',
         '--shard',
-        `${i}/2`,
+        `${i + 1}/2`,
         '--start-at',
         startAt,
         '--json',
