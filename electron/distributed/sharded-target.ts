@@ -128,7 +128,6 @@ export function shardedTarget(placement: ShardPlacement, makers: LinkMakers = {}
         const message = e instanceof PlanFileError || e instanceof Error ? e.message : String(e);
         return failedResult(spec, { kind: 'other', message }, { engine, startedAt: new Date() });
       }
-      if (process.env.TT) console.error('TT links', Date.now());
       const cpu = new CpuAccount();
       let monitor: ServerMonitor | null = null;
       // The shards start now: getting ready takes them far longer than the monitor's first reading.
@@ -152,10 +151,8 @@ export function shardedTarget(placement: ShardPlacement, makers: LinkMakers = {}
       });
       if (!controller.signal.aborted) on.started();
       const result = await running;
-      if (process.env.TT) console.error('TT result', Date.now());
       try {
         await links.dispose();
-        if (process.env.TT) console.error('TT disposed', Date.now());
       } catch (e) {
         result.warnings.push({ code: 'other', message: e instanceof Error ? e.message : String(e) });
       }

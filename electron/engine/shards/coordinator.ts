@@ -127,7 +127,7 @@ export interface Assembly<R> {
 }
 
 /** How often silences and readiness are looked at: a fraction of the shortest limit a link has (1 s or more). */
-const WATCH_EVERY_MS = 500;
+export const WATCH_EVERY_MS = 500;
 
 export class Coordinator<R> {
   readonly #run: CoordinatorRun;
@@ -210,7 +210,6 @@ export class Coordinator<R> {
 
   /** The load begins at t0 (performance.now() ms) on every shard: the grid counts from it. */
   start(t0: number): void {
-    if (process.env.TT) console.error('TT start', Date.now(), t0 - performance.now());
     if (this.#settled || this.#started) return;
     this.#started = true;
     this.#lastTickAt = t0;
@@ -233,7 +232,6 @@ export class Coordinator<R> {
     }
     const msg = parsed.data;
     if (msg.type === 'ready') {
-      if (process.env.TT) console.error('TT ready', m.index, Date.now());
       m.ready = true;
       m.warm = msg.warm ?? null;
       m.target = msg.target ?? null;
@@ -329,7 +327,6 @@ export class Coordinator<R> {
 
   /** Every shard has reported or is lost: the final place where the last load ended, then the result. */
   #complete(): void {
-    if (process.env.TT) console.error('TT complete', Date.now());
     const reported = this.members.filter((m): m is Member & { report: ShardReport } => m.report !== null);
     if (reported.length === 0) {
       this.#settle(this.#assembly.abandoned('failed', this.#failure, this.members));
@@ -396,7 +393,7 @@ export class Coordinator<R> {
   }
 }
 
-const seconds = (ms: number): string => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+const seconds = (ms: number): string => `${Number.isInteger(ms / 1000) ? ms / 1000 : (ms / 1000).toFixed(1)} s`;
 
 /** Runs the coordinator to what its assembly makes of the run; never rejects. */
 export function coordinateWith<R>(run: CoordinatorRun, assembly: Assembly<R>): Promise<R> {
