@@ -60,7 +60,8 @@ export class MessageLines {
     if (this.#length > this.#limit) {
       this.#broken = true;
       this.#parts = [];
-      this.#listener.broken(`wrote a line over ${Math.round(this.#limit / 1024 / 1024)} MiB`);
+      const mib = this.#limit / 1024 / 1024;
+      this.#listener.broken(`wrote a line over ${mib >= 1 ? `${Math.round(mib)} MiB` : `${this.#limit} bytes`}`);
       return;
     }
     // Copied: the chunk's buffer may be reused by its stream.

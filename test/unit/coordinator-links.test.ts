@@ -1,0 +1,229 @@
+import { describe, expect, it } from 'vitest';
+import type { RunResult, Sample } from '../../shared/model/result.ts';
+import type { ShardWindow } from '../../shared/shards/merge.ts';
+import { splitLoad } from '../../shared/shards/plan.ts';
+import { CpuAccount } from '../../electron/engine/cpu.ts';
+import { ValueRecorder } from '../../electron/engine/histogram.ts';
+import { Recorder } from '../../electron/engine/recorder.ts';
+import { recorderReport } from '../../electron/engine/recorder-report.ts';
+import type { LinkListener, ShardBackend } from '../../electron/engine/shards/links.ts';
+import type { FromShard, MachineFacts, ToShard } from '../../electron/engine/shards/messages.ts';
+import { coordinate } from '../../electron/engine/shards/run-assembly.ts';
+import { emptyOutcome } from '../../electron/engine/types.ts';
+import { EMPTY_BUCKETS } from '../helpers/buckets.ts';
+import { oneTarget, runSpecFixture } from '../helpers/engine.ts';
+
+/*
+ * The one coordinator over links that are machines of their own (processes, pods), driven by
+ * hand: each place's windows merged exactly (a place's p99 is the whole run's, not the largest
+ * of the shards'), the pre-flight's facts and each machine's figures from their messages, and
+ * the limits that make a run always end: a shard not ready in time, a shard gone silent.
+ */
+
+const TARGET = {
+  tls: null,
+  server: { software: 'nginx', hostname: '127.0.0.1', port: 9, documentPath: '/', documentLength: 5, httpVersion: '1.1' },
+};
+
+interface Hand {
+  listener: LinkListener;
+  sent: ToShard[];
+  closed: boolean;
+  say: (m: FromShard) => void;
+  waiting: string | null;
+}
+
+/** Machine links driven by the test, with the limits given. */
+function machines(limits: { readyTimeoutMs?: number; silenceMs?: number } = {}) {
+  const links: Hand[] = [];
+  const backend: ShardBackend = {
+    kind: 'machine',
+    startMarginMs: 0,
+    readyTimeoutMs: limits.readyTimeoutMs ?? null,
+    silenceMs: limits.silenceMs ?? null,
+    open(_data, listener) {
+      const link: Hand = { listener, sent: [], closed: false, say: (m) => listener.message(m), waiting: null };
+      links.push(link);
+      return {
+        send: (m) => link.sent.push(m),
+        close: () => (link.closed = true),
+        waiting: () => link.waiting,
+      };
+    },
+  };
+  return { backend, links };
+}
+
+function start(backend: ShardBackend): { samples: Sample[]; done: Promise<RunResult> } {
+  const spec = runSpecFixture(oneTarget('http://127.0.0.1:9/', { options: { sampleIntervalMs: 100 } }));
+  const samples: Sample[] = [];
+  const done = coordinate({
+    spec,
+    shards: splitLoad(spec.load, 2),
+    backendFor: () => backend,
+    signal: new AbortController().signal,
+    onSample: (s) => samples.push(s),
+    engine: { name: 'native', version: 'fake' },
+    startedAt: new Date(0),
+    cpu: new CpuAccount(),
+  });
+  return { samples, done };
+}
+
+/** A window of `values` latencies (us), each answered 200. */
+function windowOf(values: readonly number[]): ShardWindow {
+  const r = new ValueRecorder();
+  for (const v of values) r.record(v);
+  return {
+    requests: values.length,
+    bytesIn: values.length * 100,
+    statusCodes: values.length > 0 ? { '200': values.length } : {},
+    errors: {},
+    late: 0,
+    inFlight: 0,
+    cpuPercent: 20,
+    latency: r.buckets(),
+    lateness: EMPTY_BUCKETS,
+  };
+}
+
+/** A machine's report of `values` latencies (us). */
+function reportOf(values: readonly number[]) {
+  const r = new Recorder({ sloMs: null, warmup: false, now: 0 });
+  for (const v of values) r.response(200, v, 5, 100);
+  r.tick(1);
+  return recorderReport(r, emptyOutcome());
+}
+
+const machine = (host: string, startAt: number): MachineFacts => ({
+  host,
+  cores: 8,
+  startAt,
+  workers: [
+    { mean: 40, max: 50, saturated: false },
+    { mean: 30, max: 35, saturated: false },
+  ],
+});
+
+const many = (n: number, us: number): number[] => Array.from({ length: n }, () => us);
+
+describe('the coordinator over machine links', () => {
+  it("merges a place's windows exactly: its p99 is the whole run's, not the largest shard's", async () => {
+    const { backend, links } = machines();
+    const { samples, done } = start(backend);
+    const [a, b] = links as [Hand, Hand];
+    a.say({ type: 'ready', target: TARGET });
+    b.say({ type: 'ready', target: TARGET });
+    const go = a.sent[0];
+    if (go?.type !== 'start') throw new Error('no start');
+    expect(b.sent).toEqual([go]);
+    // a: 990 answers in 1 ms; b: 10 in 50 ms. Of the 1,000, the 99th percentile is 1 ms; b's own is 50.
+    const fast = many(990, 1000);
+    const slow = many(10, 50_000);
+    a.say({ type: 'window', index: 1, at: go.at + 100, endsWarmup: false, window: windowOf(fast) });
+    b.say({ type: 'window', index: 1, at: go.at + 100, endsWarmup: false, window: windowOf(slow) });
+    expect(samples).toHaveLength(1);
+    expect(samples[0]!.latency!.p99).toBeCloseTo(1, 2);
+    expect(samples[0]!.latency!.max).toBeCloseTo(50, 0);
+    for (const [link, values, host] of [
+      [a, fast, 'gen-a'],
+      [b, slow, 'gen-b'],
+    ] as const) {
+      link.say({
+        type: 'report',
+        index: 2,
+        at: go.at + 150,
+        window: windowOf([]),
+        report: reportOf(values),
+        failure: null,
+        startedAt: go.at + (host === 'gen-a' ? 0.5 : 3),
+        machine: machine(host, go.at),
+      });
+    }
+    const result = await done;
+    expect(result.status).toBe('completed');
+    expect(result.latency!.percentiles['99']).toBeCloseTo(1, 2);
+    // The pre-flight's facts are the shards' (the coordinator checked nothing itself).
+    expect(result.server).toEqual(TARGET.server);
+    // Each machine's engine threads, and its row in the Shards table.
+    expect(result.generator.workers).toHaveLength(4);
+    expect(result.shards!.map((r) => [r.index, r.host, r.cores, r.requests, r.cpuPercentMean])).toEqual([
+      [0, 'gen-a', 8, 990, 70],
+      [1, 'gen-b', 8, 10, 70],
+    ]);
+    expect(result.shards!.map((r) => r.startOffsetMs)).toEqual([0.5, 3]);
+    expect(result.shards![1]!.p99).toBeCloseTo(50, 0);
+  });
+
+  it("fails in the shard's own words, naming it, when it cannot get ready; no shard is started", async () => {
+    const { backend, links } = machines();
+    const { done } = start(backend);
+    links[0]!.say({ type: 'ready', target: TARGET });
+    links[1]!.say({
+      type: 'failed',
+      kind: 'refused',
+      message: 'cannot connect to 127.0.0.1:9: connection refused: connect ECONNREFUSED 127.0.0.1:9',
+    });
+    const result = await done;
+    expect(result.status).toBe('failed');
+    expect(result.error).toEqual({
+      kind: 'refused',
+      message: 'shard 2/2: cannot connect to 127.0.0.1:9: connection refused: connect ECONNREFUSED 127.0.0.1:9',
+    });
+    expect(links.map((l) => [l.sent, l.closed])).toEqual([
+      [[], true],
+      [[], true],
+    ]);
+    // No shard ran: no engine thread's CPU figure is made up for each.
+    expect(result.generator.workers).toHaveLength(1);
+  });
+
+  it('gives up a shard not ready in time, saying why it waits', async () => {
+    const { backend, links } = machines({ readyTimeoutMs: 300 });
+    const { done } = start(backend);
+    links[0]!.say({ type: 'ready', target: TARGET });
+    links[1]!.waiting = 'pod run-1-x: Unschedulable: 0/3 nodes are available: 3 Insufficient cpu.';
+    const result = await done;
+    expect(result.error!.message).toBe(
+      'shard 2/2 was not ready after 0.3 s (pod run-1-x: Unschedulable: 0/3 nodes are available: 3 Insufficient cpu.)',
+    );
+    expect(links.every((l) => l.closed && l.sent.length === 0)).toBe(true);
+  });
+
+  it('ends a shard silent past its limit once the load began, stops the others and keeps what they measured', async () => {
+    const { backend, links } = machines({ silenceMs: 300 });
+    const { done } = start(backend);
+    const [a, b] = links as [Hand, Hand];
+    a.say({ type: 'ready', target: TARGET });
+    b.say({ type: 'ready', target: TARGET });
+    const go = a.sent[0]!;
+    if (go.type !== 'start') throw new Error('no start');
+    a.say({ type: 'window', index: 1, at: go.at + 100, endsWarmup: false, window: windowOf(many(5, 1000)) });
+    b.say({ type: 'window', index: 1, at: go.at + 100, endsWarmup: false, window: windowOf(many(5, 1000)) });
+    // a keeps sending; b goes quiet.
+    const ticking = setInterval(
+      () => a.say({ type: 'window', index: 2, at: go.at + 200, endsWarmup: false, window: windowOf([]) }),
+      50,
+    );
+    await expect.poll(() => b.closed, { timeout: 5000 }).toBe(true);
+    clearInterval(ticking);
+    expect(a.sent.at(-1)).toEqual({ type: 'stop' });
+    a.say({
+      type: 'report',
+      index: 3,
+      at: go.at + 300,
+      window: windowOf(many(2, 1000)),
+      report: reportOf(many(7, 1000)),
+      failure: null,
+      startedAt: go.at,
+      machine: machine('gen-a', go.at),
+    });
+    const result = await done;
+    expect(result.status).toBe('failed');
+    expect(result.error!.message).toMatch(
+      /^shard 2\/2 sent nothing for 0\.\d s, past its 0\.3 s limit: ended; the result holds the other 1 of 2$/,
+    );
+    expect(result.requests.total).toBe(7);
+    expect(result.shards!.map((r) => r.host)).toEqual(['gen-a']);
+  });
+});
