@@ -26,7 +26,14 @@ export function stdinGo(
   return {
     follow({ go }) {
       const lines = new MessageLines({
-        message: (value) => {
+        line: (text) => {
+          let value: unknown;
+          try {
+            value = JSON.parse(text);
+          } catch {
+            on.problem(`not a coordinator's message: ${text.slice(0, 120)}`);
+            return;
+          }
           const parsed = toShardSchema.safeParse(value);
           if (!parsed.success) on.problem(`not a coordinator's message: ${describeIssues(issuesOf(parsed.error))}`);
           else if (parsed.data.type === 'start') go(parsed.data.at);

@@ -1,25 +1,20 @@
 /**
  * The shard messages (electron/engine/shards/messages.ts) as a byte stream carries them: a
- * process's stdin and stdout, a pod's log. One JSON object a line; a line is bounded
- * (MAX_MESSAGE_LINE_BYTES) so a broken or hostile stream cannot grow this process's memory,
- * and what is not JSON is said as the stream's fault. The objects are checked against the
- * schemas by whoever receives them.
+ * process's stdin and stdout, a pod's log. One JSON object a line, split here and bounded
+ * (MAX_MESSAGE_LINE_BYTES) so a broken or hostile stream cannot grow this process's memory. A
+ * line goes on as text: whoever receives it parses it and checks it against the schemas (the
+ * coordinator, on its own CPU account).
  */
 import { MAX_MESSAGE_LINE_BYTES } from '../engine/shards/messages.ts';
 
 export interface LineListener {
-  /** One line, parsed as JSON. */
-  message(value: unknown): void;
-  /** The stream broke its format (a line too long, not JSON): what it said, briefly. */
+  /** One line, without its newline; blank lines are skipped (a log's padding). */
+  line(text: string): void;
+  /** The stream broke its format (a line too long): what it did, briefly. */
   broken(reason: string): void;
-  /**
-   * A line that is not JSON, where the stream may carry some (a pod's log holds its stderr
-   * too: Node's own warnings, an error's last words): given here instead of breaking the stream.
-   */
-  said?(text: string): void;
 }
 
-/** Splits chunks into lines, each parsed as JSON; blank lines are skipped (a log's padding). */
+/** Splits chunks into lines. */
 export class MessageLines {
   readonly #listener: LineListener;
   #parts: Buffer[] = [];
@@ -38,9 +33,7 @@ export class MessageLines {
     for (let nl = bytes.indexOf(0x0a); nl >= 0 && !this.#broken; nl = bytes.indexOf(0x0a)) {
       this.#add(bytes.subarray(0, nl));
       if (this.#broken) return;
-      this.#line(Buffer.concat(this.#parts, this.#length));
-      this.#parts = [];
-      this.#length = 0;
+      this.#flush();
       bytes = bytes.subarray(nl + 1);
     }
     this.#add(bytes);
@@ -48,10 +41,7 @@ export class MessageLines {
 
   /** The stream ended: a last line without its newline still counts. */
   end(): void {
-    if (this.#broken || this.#length === 0) return;
-    this.#line(Buffer.concat(this.#parts, this.#length));
-    this.#parts = [];
-    this.#length = 0;
+    if (!this.#broken) this.#flush();
   }
 
   #add(bytes: Buffer): void {
@@ -68,21 +58,13 @@ export class MessageLines {
     this.#parts.push(Buffer.from(bytes));
   }
 
-  #line(bytes: Buffer): void {
-    const text = bytes.toString('utf8').trim();
-    if (text === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      if (this.#listener.said) {
-        this.#listener.said(text.slice(0, 500));
-        return;
-      }
-      this.#broken = true;
-      this.#listener.broken(`wrote a line that is not a message: ${text.slice(0, 120)}`);
-      return;
-    }
-    this.#listener.message(value);
+  #flush(): void {
+    const text = Buffer.concat(this.#parts, this.#length).toString('utf8').trim();
+    this.#parts = [];
+    this.#length = 0;
+    if (text !== '') this.#listener.line(text);
   }
 }
+
+/** Whether a line of a pod's log is a message (a JSON object) rather than its stderr (Node's warnings, an error's last words). */
+export const isMessageLine = (text: string): boolean => text.startsWith('{');

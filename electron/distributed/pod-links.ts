@@ -20,7 +20,7 @@ import {
 } from '../../shared/distributed/manifests.ts';
 import { hopeless, podIndex, podView, type PodLike } from '../../shared/distributed/pod-state.ts';
 import type { KubeClient } from './kubernetes-client.ts';
-import { MessageLines } from './message-lines.ts';
+import { isMessageLine, MessageLines } from './message-lines.ts';
 
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
@@ -185,11 +185,12 @@ export class PodLinks implements ShardBackend {
     link.waiting = null;
     if (!link.following && !link.logEnded) {
       const lines = new MessageLines({
-        message: (value) => {
-          if (!link.gone) link.listener.message(value);
+        line: (text) => {
+          // Its stderr shares its log: kept as its last words.
+          if (!isMessageLine(text)) link.lastWords = text.slice(0, 500);
+          else if (!link.gone) link.listener.message(text);
         },
         broken: (reason) => this.#lose(link, `failed: pod ${name} ${reason}`),
-        said: (text) => (link.lastWords = text),
       });
       const out = new Writable({
         write(chunk: Buffer, _encoding, done) {

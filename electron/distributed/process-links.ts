@@ -82,7 +82,8 @@ export class ProcessLinks implements ShardBackend {
       listener.lost(reason);
     };
     const lines = new MessageLines({
-      message: (value) => listener.message(value),
+      // Parsed and checked by the coordinator, on its CPU account.
+      line: (text) => listener.message(text),
       broken: (reason) => {
         lose(`failed: process ${child.pid} ${reason}`);
         child.kill('SIGKILL');

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RunResult, Sample } from '../../shared/model/result.ts';
 import type { ShardWindow } from '../../shared/shards/merge.ts';
 import { splitLoad } from '../../shared/shards/plan.ts';
@@ -22,7 +22,14 @@ import { oneTarget, runSpecFixture } from '../helpers/engine.ts';
 
 const TARGET = {
   tls: null,
-  server: { software: 'nginx', hostname: '127.0.0.1', port: 9, documentPath: '/', documentLength: 5, httpVersion: '1.1' },
+  server: {
+    software: 'nginx',
+    hostname: '127.0.0.1',
+    port: 9,
+    documentPath: '/',
+    documentLength: 5,
+    httpVersion: '1.1',
+  },
 };
 
 interface Hand {
@@ -42,7 +49,13 @@ function machines(limits: { readyTimeoutMs?: number; silenceMs?: number } = {}) 
     readyTimeoutMs: limits.readyTimeoutMs ?? null,
     silenceMs: limits.silenceMs ?? null,
     open(_data, listener) {
-      const link: Hand = { listener, sent: [], closed: false, say: (m) => listener.message(m), waiting: null };
+      const link: Hand = {
+        listener,
+        sent: [],
+        closed: false,
+        say: (m) => listener.message(m),
+        waiting: null,
+      };
       links.push(link);
       return {
         send: (m) => link.sent.push(m),
@@ -107,6 +120,16 @@ const machine = (host: string, startAt: number): MachineFacts => ({
 
 const many = (n: number, us: number): number[] => Array.from({ length: n }, () => us);
 
+/** The coordinator's clock and timers, moved by the test: its limits are judged on time the test sets. */
+const fakeClock = () =>
+  vi.useFakeTimers({
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'performance'],
+  });
+const pass = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe('the coordinator over machine links', () => {
   it("merges a place's windows exactly: its p99 is the whole run's, not the largest shard's", async () => {
     const { backend, links } = machines();
@@ -168,7 +191,8 @@ describe('the coordinator over machine links', () => {
     expect(result.status).toBe('failed');
     expect(result.error).toEqual({
       kind: 'refused',
-      message: 'shard 2/2: cannot connect to 127.0.0.1:9: connection refused: connect ECONNREFUSED 127.0.0.1:9',
+      message:
+        'shard 2/2: cannot connect to 127.0.0.1:9: connection refused: connect ECONNREFUSED 127.0.0.1:9',
     });
     expect(links.map((l) => [l.sent, l.closed])).toEqual([
       [[], true],
@@ -179,10 +203,14 @@ describe('the coordinator over machine links', () => {
   });
 
   it('gives up a shard not ready in time, saying why it waits', async () => {
+    fakeClock();
     const { backend, links } = machines({ readyTimeoutMs: 300 });
     const { done } = start(backend);
     links[0]!.say({ type: 'ready', target: TARGET });
     links[1]!.waiting = 'pod run-1-x: Unschedulable: 0/3 nodes are available: 3 Insufficient cpu.';
+    await pass(250);
+    expect(links[1]!.closed).toBe(false);
+    await pass(1000);
     const result = await done;
     expect(result.error!.message).toBe(
       'shard 2/2 was not ready after 0.3 s (pod run-1-x: Unschedulable: 0/3 nodes are available: 3 Insufficient cpu.)',
@@ -190,28 +218,66 @@ describe('the coordinator over machine links', () => {
     expect(links.every((l) => l.closed && l.sent.length === 0)).toBe(true);
   });
 
-  it('ends a shard silent past its limit once the load began, stops the others and keeps what they measured', async () => {
-    const { backend, links } = machines({ silenceMs: 300 });
+  it('ends none while every shard is late alike, and every one once all are silent past the limit', async () => {
+    fakeClock();
+    const { backend, links } = machines({ silenceMs: 3000 });
     const { done } = start(backend);
     const [a, b] = links as [Hand, Hand];
     a.say({ type: 'ready', target: TARGET });
     b.say({ type: 'ready', target: TARGET });
     const go = a.sent[0]!;
     if (go.type !== 'start') throw new Error('no start');
+    // Both later than the limit, but within it of each other: a busy machine, not a dead shard.
+    await pass(2500);
     a.say({ type: 'window', index: 1, at: go.at + 100, endsWarmup: false, window: windowOf(many(5, 1000)) });
+    await pass(1500);
     b.say({ type: 'window', index: 1, at: go.at + 100, endsWarmup: false, window: windowOf(many(5, 1000)) });
-    // a keeps sending; b goes quiet.
-    const ticking = setInterval(
-      () => a.say({ type: 'window', index: 2, at: go.at + 200, endsWarmup: false, window: windowOf([]) }),
-      50,
-    );
-    await expect.poll(() => b.closed, { timeout: 5000 }).toBe(true);
-    clearInterval(ticking);
+    await pass(1500);
+    expect([a.closed, b.closed]).toEqual([false, false]);
+    // Then neither says anything: both are ended, and the run with them.
+    await pass(3000);
+    const result = await done;
+    expect(result.status).toBe('failed');
+    expect(result.error!.message).toBe('shard 1/2 sent nothing for 4.5 s, past its 3 s limit: ended');
+    expect([a.closed, b.closed]).toEqual([true, true]);
+  });
+
+  it('ends a shard silent past its limit once the load began, stops the others and keeps what they measured', async () => {
+    fakeClock();
+    const { backend, links } = machines({ silenceMs: 3000 });
+    const { done } = start(backend);
+    const [a, b] = links as [Hand, Hand];
+    a.say({ type: 'ready', target: TARGET });
+    b.say({ type: 'ready', target: TARGET });
+    const go = a.sent[0]!;
+    if (go.type !== 'start') throw new Error('no start');
+    // a sends a window a second; b goes quiet after its first.
+    for (let tick = 1; tick <= 5; tick++) {
+      await pass(1000);
+      a.say({
+        type: 'window',
+        index: tick,
+        at: go.at + tick * 1000,
+        endsWarmup: false,
+        window: windowOf(many(5, 1000)),
+      });
+      if (tick === 1)
+        b.say({
+          type: 'window',
+          index: 1,
+          at: go.at + 1000,
+          endsWarmup: false,
+          window: windowOf(many(5, 1000)),
+        });
+    }
+    // 4 s behind the freshest word: past its 3 s limit, at the coordinator's next look.
+    await pass(600);
+    expect(b.closed).toBe(true);
     expect(a.sent.at(-1)).toEqual({ type: 'stop' });
     a.say({
       type: 'report',
-      index: 3,
-      at: go.at + 300,
+      index: 6,
+      at: go.at + 5300,
       window: windowOf(many(2, 1000)),
       report: reportOf(many(7, 1000)),
       failure: null,
@@ -221,7 +287,7 @@ describe('the coordinator over machine links', () => {
     const result = await done;
     expect(result.status).toBe('failed');
     expect(result.error!.message).toMatch(
-      /^shard 2\/2 sent nothing for 0\.\d s, past its 0\.3 s limit: ended; the result holds the other 1 of 2$/,
+      /^shard 2\/2 sent nothing for [34]\.\d s, past its 3 s limit: ended; the result holds the other 1 of 2$/,
     );
     expect(result.requests.total).toBe(7);
     expect(result.shards!.map((r) => r.host)).toEqual(['gen-a']);

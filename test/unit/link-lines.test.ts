@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { GO_ANNOTATION } from '../../shared/distributed/manifests.ts';
 import { jobGo, stdinGo } from '../../electron/distributed/go-sources.ts';
-import { MessageLines } from '../../electron/distributed/message-lines.ts';
+import { isMessageLine, MessageLines } from '../../electron/distributed/message-lines.ts';
 import { messageLine } from '../../electron/engine/shards/messages.ts';
 import { FakeCluster } from '../helpers/fake-kube.ts';
 
@@ -11,16 +11,9 @@ import { FakeCluster } from '../helpers/fake-kube.ts';
  * line by line, and where a machine's shard hears its go: its stdin, or its Job's annotation.
  */
 
-function lines(limit?: number, said = false) {
-  const heard = { messages: [] as unknown[], broken: [] as string[], said: [] as string[] };
-  const l = new MessageLines(
-    {
-      message: (v) => heard.messages.push(v),
-      broken: (r) => heard.broken.push(r),
-      ...(said ? { said: (t: string) => heard.said.push(t) } : {}),
-    },
-    limit,
-  );
+function lines(limit?: number) {
+  const heard = { lines: [] as string[], broken: [] as string[] };
+  const l = new MessageLines({ line: (t) => heard.lines.push(t), broken: (r) => heard.broken.push(r) }, limit);
   return { l, heard };
 }
 
@@ -30,27 +23,22 @@ describe('message lines', () => {
     l.push('{"type":"rea');
     l.push(Buffer.from('dy"}\n\n{"a":'));
     l.push('1}\n{"b":2}');
-    expect(heard.messages).toEqual([{ type: 'ready' }, { a: 1 }]);
+    expect(heard.lines).toEqual(['{"type":"ready"}', '{"a":1}']);
     l.end();
-    expect(heard.messages).toEqual([{ type: 'ready' }, { a: 1 }, { b: 2 }]);
+    expect(heard.lines).toEqual(['{"type":"ready"}', '{"a":1}', '{"b":2}']);
   });
 
-  it('breaks on a line over its bound without keeping it, and on what is not JSON', () => {
+  it('breaks on a line over its bound without keeping it, and reads nothing after', () => {
     const long = lines(64);
     long.l.push(`{"x":"${'y'.repeat(40)}`);
     long.l.push(`${'y'.repeat(40)}"}\n{"a":1}\n`);
     expect(long.heard.broken).toEqual(['wrote a line over 64 bytes']);
-    expect(long.heard.messages).toEqual([]);
-    const junk = lines();
-    junk.l.push('Segmentation fault\n{"a":1}\n');
-    expect(junk.heard.broken).toEqual(['wrote a line that is not a message: Segmentation fault']);
-    expect(junk.heard.messages).toEqual([]);
+    expect(long.heard.lines).toEqual([]);
   });
 
-  it("in a pod's log, keeps a stderr line as said and goes on", () => {
-    const { l, heard } = lines(undefined, true);
-    l.push('(node:1) Warning: x\n{"a":1}\n');
-    expect(heard).toEqual({ messages: [{ a: 1 }], broken: [], said: ['(node:1) Warning: x'] });
+  it("tells a pod's stderr line from a message", () => {
+    expect(isMessageLine('(node:1) Warning: x')).toBe(false);
+    expect(isMessageLine('{"type":"ready"}')).toBe(true);
   });
 });
 
@@ -64,15 +52,20 @@ describe('the go of a machine’s shard', () => {
     });
     input.write(messageLine({ type: 'start', at: 1_800_000_000_000 }));
     input.write('{"type":"start"}\n');
+    input.write('go\n');
     input.write(messageLine({ type: 'stop' }));
     return new Promise<void>((resolve) =>
       setImmediate(() => {
         expect(gos).toEqual([1_800_000_000_000]);
-        expect(stops).toEqual([expect.stringMatching(/^not a coordinator's message: at/), 'stop']);
+        expect(stops).toEqual([
+          expect.stringMatching(/^not a coordinator's message: at/),
+          "not a coordinator's message: go",
+          'stop',
+        ]);
         input.end();
         setImmediate(() => {
           expect(stops.at(-1)).toBe('stop');
-          expect(stops).toHaveLength(3);
+          expect(stops).toHaveLength(4);
           off();
           resolve();
         });

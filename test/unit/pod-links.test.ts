@@ -149,7 +149,7 @@ describe('the pods of a run as its links (a fake API client)', () => {
       'failed: the log of pod run-a-1-x cannot be followed: pods "run-a-1-x" is forbidden',
     ]);
     // A stderr line in a log is not a message: it is kept, and the messages still pass.
-    await expect.poll(() => heard[0]!.messages).toEqual([{ type: 'ready' }]);
+    await expect.poll(() => heard[0]!.messages).toEqual(['{"type":"ready"}']);
     client.pods = [pod(0, { phase: 'Failed', containerStatuses: [{ name: 'shard', state: { terminated: { exitCode: 1 } } }] }), pod(1, { phase: 'Running' })];
     await expect
       .poll(() => heard[0]!.lost)

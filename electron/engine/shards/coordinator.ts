@@ -197,7 +197,9 @@ export class Coordinator<R> {
       }
     });
     if (this.members.some((m) => m.backend.silenceMs !== null || m.backend.readyTimeoutMs !== null)) {
-      this.#watch = setInterval(() => cpu.charge(() => this.#watchLinks()), WATCH_EVERY_MS);
+      // Judged after the loop's I/O: when this thread itself was held up, what the links sent
+      // meanwhile waits in their pipes, and is read before anyone is found silent.
+      this.#watch = setInterval(() => setImmediate(() => cpu.charge(() => this.#watchLinks())), WATCH_EVERY_MS);
       this.#watch.unref();
     }
     if (signal.aborted) this.#stop();
@@ -225,7 +227,17 @@ export class Coordinator<R> {
   #onMessage(m: Member, raw: unknown): void {
     if (this.#settled || m.lost !== null) return;
     m.heardAt = performance.now();
-    const parsed = fromShardSchema.safeParse(raw);
+    let value = raw;
+    // A line of a byte stream (a process's stdout, a pod's log): parsed here, on this account.
+    if (typeof raw === 'string') {
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        this.#lost(m, `sent a line that is not a message: ${raw.slice(0, 120)}`);
+        return;
+      }
+    }
+    const parsed = fromShardSchema.safeParse(value);
     if (!parsed.success) {
       this.#lost(m, `sent a malformed message: ${describeIssues(issuesOf(parsed.error))}`);
       return;
@@ -368,16 +380,29 @@ export class Coordinator<R> {
     this.#advance();
   }
 
-  /** Links that keep a shard waiting past their limits: not ready in time, or silent once the load began. */
+  /**
+   * Links that keep a shard waiting past their limits: not ready in time, or silent once the
+   * load began. Silence is counted against the freshest word of any shard, so a machine too
+   * busy for all of them (every link late alike) ends none; once every other shard is done, or
+   * when none has said anything past the limit, it is counted against now.
+   */
   #watchLinks(): void {
     const now = performance.now();
+    let freshest = 0;
+    let going = 0;
+    for (const m of this.members) {
+      freshest = Math.max(freshest, m.heardAt);
+      if (m.lost === null && m.report === null) going++;
+    }
     for (const m of this.members) {
       if (m.lost !== null || m.report !== null) continue;
       const { readyTimeoutMs, silenceMs } = m.backend;
+      // Alone, or all silent past the limit: counted against now.
+      const since = going === 1 || (silenceMs !== null && now - freshest > silenceMs) ? now : freshest;
       if (!this.#started && !m.ready && readyTimeoutMs !== null && now - this.#openedAt > readyTimeoutMs) {
         const why = m.link.waiting?.();
         this.#lost(m, `was not ready after ${seconds(readyTimeoutMs)}${why ? ` (${why})` : ''}`);
-      } else if (this.#started && silenceMs !== null && now - m.heardAt > silenceMs) {
+      } else if (this.#started && silenceMs !== null && since - m.heardAt > silenceMs) {
         this.#lost(m, `sent nothing for ${seconds(now - m.heardAt)}, past its ${seconds(silenceMs)} limit: ended`);
       }
       if (this.#settled) return;

@@ -27,7 +27,7 @@ export interface ShardLink {
 
 /** What a link tells the coordinator. */
 export interface LinkListener {
-  /** A message from the shard, as it arrived (unparsed). */
+  /** A message from the shard, as it arrived (unparsed: an object from a thread, a line of text from a byte stream). */
   message(raw: unknown): void;
   /** The shard is gone before its report: it could not start, crashed or exited. */
   lost(reason: string): void;
