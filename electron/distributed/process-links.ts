@@ -38,6 +38,8 @@ export interface ProcessLinksOptions {
   planText: string;
   count: number;
   readyTimeoutMs: number;
+  /** How long a shard may say nothing once the load began (PROCESS_SILENCE_MS by default). */
+  silenceMs?: number;
   /** The program and arguments before a shard's own: the `trebuchet` bin by default (tests: a scripted engine). */
   command?: readonly string[];
 }
@@ -45,7 +47,7 @@ export interface ProcessLinksOptions {
 export class ProcessLinks implements ShardBackend {
   readonly kind = 'machine';
   readonly startMarginMs = PROCESS_START_MARGIN_MS;
-  readonly silenceMs = PROCESS_SILENCE_MS;
+  readonly silenceMs: number;
   readonly readyTimeoutMs: number;
   readonly #dir: string;
   readonly #count: number;
@@ -56,6 +58,7 @@ export class ProcessLinks implements ShardBackend {
     this.#dir = dir;
     this.#count = options.count;
     this.readyTimeoutMs = options.readyTimeoutMs;
+    this.silenceMs = options.silenceMs ?? PROCESS_SILENCE_MS;
     this.#command = options.command ?? [process.execPath, CLI_BIN];
   }
 

@@ -74,10 +74,15 @@ export async function kubeRunSpec(placement: ShardPlacement, scenario: Scenario,
   };
 }
 
-/** What the links are made with, beyond the placement: tests give a fake API client or a scripted shard's command. */
+/**
+ * What the links are made with, beyond the placement: tests give a fake API client, or a
+ * scripted shard's command and, to measure a hundred of them on a busy machine, a longer
+ * silence limit.
+ */
 export interface LinkMakers {
   kubeClient?: (context: string | null) => KubeClient;
   processCommand?: readonly string[];
+  processSilenceMs?: number;
 }
 
 async function linksFor(
@@ -93,6 +98,7 @@ async function linksFor(
       count: placement.count,
       readyTimeoutMs,
       ...(makers.processCommand ? { command: makers.processCommand } : {}),
+      ...(makers.processSilenceMs === undefined ? {} : { silenceMs: makers.processSilenceMs }),
     });
   }
   const client = makers.kubeClient ?? (await import('./kubernetes-client.ts')).kubeClient;

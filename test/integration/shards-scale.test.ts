@@ -39,6 +39,8 @@ describe('the coordinator over 100 process links', () => {
           resolve(import.meta.dirname, '../helpers/scripted-shard.js'),
           join(dir, 'script.json'),
         ],
+        // What is measured is the merge: a hundred processes on a busy machine may stall for seconds.
+        processSilenceMs: 600_000,
       },
     );
     const run = target(

@@ -209,7 +209,7 @@ describe('resources/kubernetes/rbac.yaml', () => {
     expect(shardBinding!.subjects).toEqual([{ kind: 'ServiceAccount', name: 'trebuchet-shard', namespace: 'trebuchet' }]);
     expect(shardBinding!.roleRef.name).toBe(shardRole!.metadata!.name);
     // One namespace everywhere, the one a run uses by default.
-    for (const d of docs) expect((d as { metadata: { namespace: string } }).metadata.namespace).toBe('trebuchet');
+    for (const d of docs) expect((d as unknown as { metadata: { namespace: string } }).metadata.namespace).toBe('trebuchet');
   });
 
   it('a Role with a rule without verbs fails validation', () => {
