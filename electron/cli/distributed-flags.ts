@@ -62,7 +62,9 @@ export function distributedFromFlags(v: DistributedValues): DistributedRequest |
     );
   }
   const readyTimeout =
-    v['ready-timeout'] === undefined ? null : parseDurationSeconds('--ready-timeout', v['ready-timeout'], 's');
+    v['ready-timeout'] === undefined
+      ? null
+      : parseDurationSeconds('--ready-timeout', v['ready-timeout'], 's');
   if (readyTimeout !== null && (readyTimeout < 1 || readyTimeout > MAX_READY_TIMEOUT_SECONDS)) {
     throw new CliInputError(
       '--ready-timeout',

@@ -95,7 +95,9 @@ async function runScenario(
     const { dryRunManifests } = await import('../distributed/dry-run.ts');
     const { PlanFileError } = await import('../distributed/plan-file.ts');
     try {
-      ctx.stdout.write(await dryRunManifests({ ...distributed, kubernetes: distributed.kubernetes }, scenario));
+      ctx.stdout.write(
+        await dryRunManifests({ ...distributed, kubernetes: distributed.kubernetes }, scenario),
+      );
       return EXIT.ok;
     } catch (e) {
       if (!(e instanceof PlanFileError)) throw e;

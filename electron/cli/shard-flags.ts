@@ -74,7 +74,10 @@ function parseStartOn(text: string): ShardStart {
   if (t === 'stdin') return { kind: 'stdin' };
   const job = /^job\/(.+)$/.exec(t)?.[1];
   if (job !== undefined && JOB_NAME.test(job)) return { kind: 'job', job };
-  throw new CliInputError('--start-on', `"${text}" is not stdin or job/NAME (a Job's name: lower case, digits, -)`);
+  throw new CliInputError(
+    '--start-on',
+    `"${text}" is not stdin or job/NAME (a Job's name: lower case, digits, -)`,
+  );
 }
 
 /** --shard with --start-at or --start-on (and --ready-file); null when none is given. */
@@ -84,13 +87,17 @@ export function shardFromFlags(
 ): ShardRequest | null {
   if (v.shard === undefined) {
     for (const flag of ['start-at', 'start-on', 'ready-file'] as const) {
-      if (v[flag] !== undefined) throw new CliInputError(`--${flag}`, 'goes with --shard i/N (a shard of a plan)');
+      if (v[flag] !== undefined)
+        throw new CliInputError(`--${flag}`, 'goes with --shard i/N (a shard of a plan)');
     }
     return null;
   }
   const place = parseShard(v.shard);
   if (v['start-at'] !== undefined && v['start-on'] !== undefined)
-    throw new CliInputError('--start-on', 'give either --start-at (a time) or --start-on (a coordinator), not both');
+    throw new CliInputError(
+      '--start-on',
+      'give either --start-at (a time) or --start-on (a coordinator), not both',
+    );
   if (v['start-at'] === undefined && v['start-on'] === undefined) {
     throw new CliInputError(
       '--shard',
@@ -100,7 +107,8 @@ export function shardFromFlags(
   if (v['ready-file'] !== undefined && v['start-on'] === undefined)
     throw new CliInputError('--ready-file', 'goes with --start-on (a shard waiting for its go)');
   const readyFile = v['ready-file']?.trim() || null;
-  if (v['start-at'] !== undefined) return { ...place, start: { kind: 'at', at: parseStartAt(v['start-at'], now) }, readyFile };
+  if (v['start-at'] !== undefined)
+    return { ...place, start: { kind: 'at', at: parseStartAt(v['start-at'], now) }, readyFile };
   return { ...place, start: parseStartOn(v['start-on']!), readyFile };
 }
 

@@ -12,7 +12,7 @@ import { MessageLines } from './message-lines.ts';
 
 export interface GoSource {
   /** Starts listening: `go` hears the common start (epoch ms), once. Returns how to stop listening. */
-  follow(on: { go(at: number): void }): () => void;
+  follow(on: { go: (at: number) => void }): () => void;
 }
 
 /**
@@ -35,7 +35,8 @@ export function stdinGo(
             return;
           }
           const parsed = toShardSchema.safeParse(value);
-          if (!parsed.success) on.problem(`not a coordinator's message: ${describeIssues(issuesOf(parsed.error))}`);
+          if (!parsed.success)
+            on.problem(`not a coordinator's message: ${describeIssues(issuesOf(parsed.error))}`);
           else if (parsed.data.type === 'start') go(parsed.data.at);
           else on.stop();
         },
@@ -79,10 +80,13 @@ export function jobGo(
           said = value;
           const at = rfc3339Ms(value);
           if (at === null)
-            problem(`the Job's ${GO_ANNOTATION} annotation "${value.slice(0, 60)}" is not an RFC 3339 time: waiting for one`);
+            problem(
+              `the Job's ${GO_ANNOTATION} annotation "${value.slice(0, 60)}" is not an RFC 3339 time: waiting for one`,
+            );
           else go(at);
         },
-        (message) => problem(`watching Job ${namespace}/${job} for its ${GO_ANNOTATION} annotation: ${message}`),
+        (message) =>
+          problem(`watching Job ${namespace}/${job} for its ${GO_ANNOTATION} annotation: ${message}`),
       );
     },
   };

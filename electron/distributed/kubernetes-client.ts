@@ -106,7 +106,10 @@ export function kubeClient(context: string | null): KubeClient {
       );
     },
     annotateJob: async (namespace, name, key, value) => {
-      await batch.patchNamespacedJob({ name, namespace, body: { metadata: { annotations: { [key]: value } } } }, mergePatch);
+      await batch.patchNamespacedJob(
+        { name, namespace, body: { metadata: { annotations: { [key]: value } } } },
+        mergePatch,
+      );
     },
     watchJob: (namespace, name, on, problem) => {
       let stopped = false;
@@ -117,7 +120,7 @@ export function kubeClient(context: string | null): KubeClient {
         if (stopped) return;
         const again = (err: unknown): void => {
           if (stopped) return;
-          if (err) problem(err instanceof Error ? err.message : String(err));
+          if (err) problem(err instanceof Error ? err.message : JSON.stringify(err));
           timer = setTimeout(open, REWATCH_MS);
         };
         watch

@@ -45,7 +45,10 @@ export async function runLinkShard(ctx: CliContext, placed: Placed, request: Sha
     try {
       go = await goSource(ctx, request.start, stop, (m) => void ctx.stderr.write(`trebuchet run: ${m}\n`));
     } catch (e) {
-      send({ type: 'failed', message: `cannot wait for the go: ${e instanceof Error ? e.message : String(e)}` });
+      send({
+        type: 'failed',
+        message: `cannot wait for the go: ${e instanceof Error ? e.message : String(e)}`,
+      });
       return EXIT.failed;
     }
     const outcome = await runLinkEnd(spec, {

@@ -101,7 +101,14 @@ class LinkAssembly implements Assembly<LinkOutcome> {
     this.#lastAt = p.at;
     // The final place goes up inside the report.
     if (p.final) this.#final = p;
-    else this.#o.send({ type: 'window', index: p.index, at: toEpoch(p.at), endsWarmup: p.endsWarmup, window: p.window });
+    else
+      this.#o.send({
+        type: 'window',
+        index: p.index,
+        at: toEpoch(p.at),
+        endsWarmup: p.endsWarmup,
+        window: p.window,
+      });
   }
 
   complete({ failure, reported }: Completion): LinkOutcome {

@@ -51,7 +51,9 @@ export class MessageLines {
       this.#broken = true;
       this.#parts = [];
       const mib = this.#limit / 1024 / 1024;
-      this.#listener.broken(`wrote a line over ${mib >= 1 ? `${Math.round(mib)} MiB` : `${this.#limit} bytes`}`);
+      this.#listener.broken(
+        `wrote a line over ${mib >= 1 ? `${Math.round(mib)} MiB` : `${this.#limit} bytes`}`,
+      );
       return;
     }
     // Copied: the chunk's buffer may be reused by its stream.

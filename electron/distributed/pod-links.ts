@@ -123,7 +123,9 @@ export class PodLinks implements ShardBackend {
       this.#created.job = true;
       await client.ownConfigMap(run.namespace, run.name, { name: run.name, uid: job.uid });
     } catch (e) {
-      this.#loseAll(`failed: the Kubernetes API refused the run's objects in namespace ${run.namespace}: ${messageOf(e)}`);
+      this.#loseAll(
+        `failed: the Kubernetes API refused the run's objects in namespace ${run.namespace}: ${messageOf(e)}`,
+      );
       return;
     }
     if (this.#cleaned) return;
@@ -137,7 +139,9 @@ export class PodLinks implements ShardBackend {
     const { client, run } = this.#o;
     client
       .annotateJob(run.namespace, run.name, GO_ANNOTATION, new Date(at).toISOString())
-      .catch((e: unknown) => this.#loseAll(`failed: the go could not be set on Job ${run.name}: ${messageOf(e)}`));
+      .catch((e: unknown) =>
+        this.#loseAll(`failed: the go could not be set on Job ${run.name}: ${messageOf(e)}`),
+      );
   }
 
   /** Deleting the Job deletes its pods: each shard gets SIGTERM, stops and logs its report. */
@@ -166,7 +170,8 @@ export class PodLinks implements ShardBackend {
         await this.#look(link, pod);
       }
     } catch (e) {
-      if (++this.#failedPolls >= FAILED_POLLS) this.#loseAll(`failed: the Kubernetes API failed: ${messageOf(e)}`);
+      if (++this.#failedPolls >= FAILED_POLLS)
+        this.#loseAll(`failed: the Kubernetes API failed: ${messageOf(e)}`);
     } finally {
       this.#polling = false;
     }
@@ -212,7 +217,8 @@ export class PodLinks implements ShardBackend {
     }
     if (view.state === 'failed') this.#lose(link, `failed: pod ${name} failed: ${view.reason}`);
     // A pod that ended well has logged its report, unless its log ended short.
-    else if (view.state === 'succeeded' && link.logEnded) this.#lose(link, `failed: pod ${name} ended without its report`);
+    else if (view.state === 'succeeded' && link.logEnded)
+      this.#lose(link, `failed: pod ${name} ended without its report`);
   }
 
   /** The Job (and with it its pods) and the ConfigMap deleted; safe to call more than once. */
@@ -232,7 +238,8 @@ export class PodLinks implements ShardBackend {
           problems.push(`${what}: ${messageOf(e)}`);
         }
       };
-      if (this.#created.job) await attempt(`Job ${run.name}`, () => client.deleteJob(run.namespace, run.name));
+      if (this.#created.job)
+        await attempt(`Job ${run.name}`, () => client.deleteJob(run.namespace, run.name));
       if (this.#created.configMap)
         await attempt(`ConfigMap ${run.name}`, () => client.deleteConfigMap(run.namespace, run.name));
       if (problems.length > 0) {

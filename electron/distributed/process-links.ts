@@ -72,7 +72,16 @@ export class ProcessLinks implements ShardBackend {
   open(data: ShardData, listener: LinkListener): ShardLink {
     const [program, ...before] = this.#command;
     const shard = `${data.shard.index + 1}/${this.#count}`;
-    const args = ['run', '--scenario', join(this.#dir, 'plan.json'), '--shard', shard, '--start-on', 'stdin', '-q'];
+    const args = [
+      'run',
+      '--scenario',
+      join(this.#dir, 'plan.json'),
+      '--shard',
+      shard,
+      '--start-on',
+      'stdin',
+      '-q',
+    ];
     const child = spawn(program!, [...before, ...args], {
       stdio: ['pipe', 'pipe', 'pipe'],
       // Electron's binary runs as Node for the child (the app's host starting shards).
@@ -112,7 +121,8 @@ export class ProcessLinks implements ShardBackend {
       child.on('close', (code, signal) => {
         const words = thrown ?? lastError;
         if (signal !== null) lose(`failed: process ${child.pid} was killed (${signal})`);
-        else if (code !== 0) lose(`failed: process ${child.pid} exited with code ${code}${words ? `: ${words}` : ''}`);
+        else if (code !== 0)
+          lose(`failed: process ${child.pid} exited with code ${code}${words ? `: ${words}` : ''}`);
         else lose(`failed: process ${child.pid} ended without its report`);
         done();
       });

@@ -60,7 +60,11 @@ export async function namespaceOf(placement: ShardPlacement): Promise<string> {
 }
 
 /** The Kubernetes objects of a run: its name, namespace, the plan, the pods' size and deadline. */
-export async function kubeRunSpec(placement: ShardPlacement, scenario: Scenario, planText: string): Promise<KubeRunSpec> {
+export async function kubeRunSpec(
+  placement: ShardPlacement,
+  scenario: Scenario,
+  planText: string,
+): Promise<KubeRunSpec> {
   const k = placement.kubernetes!;
   return {
     name: kubeName(newRunId()),
@@ -70,7 +74,11 @@ export async function kubeRunSpec(placement: ShardPlacement, scenario: Scenario,
     planText,
     cpu: shardCores(scenario),
     nodeSelector: k.nodeSelector,
-    deadlineSeconds: jobDeadlineSeconds(scenario.load, scenario.options.warmupSeconds, readyTimeoutOf(placement)),
+    deadlineSeconds: jobDeadlineSeconds(
+      scenario.load,
+      scenario.options.warmupSeconds,
+      readyTimeoutOf(placement),
+    ),
   };
 }
 
@@ -128,7 +136,12 @@ export function shardedTarget(placement: ShardPlacement, makers: LinkMakers = {}
       const engine = plannedEngine(spec.options);
       let links: ProcessLinks | PodLinks;
       try {
-        links = await linksFor(placement, placed, JSON.stringify(await portablePlan(placed, targetIndex)), makers);
+        links = await linksFor(
+          placement,
+          placed,
+          JSON.stringify(await portablePlan(placed, targetIndex)),
+          makers,
+        );
       } catch (e) {
         on.started();
         const message = e instanceof PlanFileError || e instanceof Error ? e.message : String(e);

@@ -46,9 +46,7 @@ export function placementOf(d: ShardsDraft): PlacementCheck {
   const parsed = shardPlacementSchema.safeParse(candidate);
   if (parsed.success) return { ok: true, placement: parsed.data };
   const issue = parsed.error.issues[0]!;
-  const field = { count: 'Shards', kubernetes: 'Kubernetes' }[
-    String(issue.path[0]) as 'count'
-  ];
+  const field = { count: 'Shards', kubernetes: 'Kubernetes' }[String(issue.path[0]) as 'count'];
   const sub = issue.path[1] === undefined ? '' : ` ${String(issue.path[1])}`;
   const message = Number.isNaN(candidate[issue.path[0] as 'count']) ? 'is not a number' : issue.message;
   return { ok: false, message: `${field ?? 'Shards'}${sub}: ${message}` };

@@ -104,7 +104,10 @@ export function jobManifest(spec: KubeRunSpec) {
           // Evicted or preempted: a replacement would begin after the common start.
           { action: 'FailJob', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] },
           // Its load failed or its plan was refused: running it again cannot rejoin the run.
-          { action: 'FailJob', onExitCodes: { containerName: CONTAINER_NAME, operator: 'NotIn', values: [0] } },
+          {
+            action: 'FailJob',
+            onExitCodes: { containerName: CONTAINER_NAME, operator: 'NotIn', values: [0] },
+          },
         ],
       },
       activeDeadlineSeconds: spec.deadlineSeconds,

@@ -36,7 +36,11 @@ interface FakeJob {
 }
 
 /** What runs a pod's container: `trebuchet run` with these arguments, its output the pod's log. */
-export type PodCommand = (argv: string[], log: Writable, onTerm: (stop: () => void) => void) => Promise<number>;
+export type PodCommand = (
+  argv: string[],
+  log: Writable,
+  onTerm: (stop: () => void) => void,
+) => Promise<number>;
 
 export class FakeCluster implements KubeClient {
   readonly calls: string[] = [];
@@ -68,7 +72,13 @@ export class FakeCluster implements KubeClient {
     this.calls.push(`create Job ${body.metadata.namespace}/${body.metadata.name} x${body.spec.completions}`);
     if (this.refuseJob !== null) return Promise.reject(new Error(this.refuseJob));
     const uid = `uid-${++this.#uid}`;
-    const job: FakeJob = { manifest: structuredClone(body), uid, annotations: {}, watchers: new Set(), pods: [] };
+    const job: FakeJob = {
+      manifest: structuredClone(body),
+      uid,
+      annotations: {},
+      watchers: new Set(),
+      pods: [],
+    };
     this.jobs.set(body.metadata.name, job);
     this.#ran.set(body.metadata.name, job.pods);
     if (this.#kubelet) for (let i = 0; i < body.spec.completions; i++) this.#run(job, i);
@@ -86,7 +96,8 @@ export class FakeCluster implements KubeClient {
   annotateJob(namespace: string, name: string, key: string, value: string): Promise<void> {
     this.calls.push(`annotate Job ${namespace}/${name} ${key}`);
     const job = this.jobs.get(name);
-    if (!job) return Promise.reject(Object.assign(new Error(`jobs.batch "${name}" not found`), { code: 404 }));
+    if (!job)
+      return Promise.reject(Object.assign(new Error(`jobs.batch "${name}" not found`), { code: 404 }));
     job.annotations[key] = value;
     this.annotations.push({ job: name, key, value });
     for (const w of job.watchers) w({ ...job.annotations });
@@ -152,7 +163,9 @@ export class FakeCluster implements KubeClient {
   /** Every pod of every Job ended. */
   async settled(): Promise<void> {
     const pods = [...this.#ran.values()].flat();
-    await Promise.all(pods.map((p) => (p.log.writableEnded ? null : new Promise((r) => p.log.on('end', r)))));
+    await Promise.all(
+      pods.map((p) => (p.log.writableEnded ? Promise.resolve() : new Promise((r) => p.log.on('end', r)))),
+    );
   }
 
   close(): void {
@@ -160,7 +173,10 @@ export class FakeCluster implements KubeClient {
   }
 
   #view(p: FakePod): PodLike {
-    const terminated = p.exitCode === null ? undefined : { exitCode: p.exitCode, reason: p.exitCode === 0 ? 'Completed' : 'Error' };
+    const terminated =
+      p.exitCode === null
+        ? undefined
+        : { exitCode: p.exitCode, reason: p.exitCode === 0 ? 'Completed' : 'Error' };
     return {
       metadata: { name: p.name, labels: { 'batch.kubernetes.io/job-completion-index': String(p.index) } },
       status: {
@@ -182,7 +198,16 @@ export class FakeCluster implements KubeClient {
       .map((a) => a.replace(`${PLAN_MOUNT}/plan.json`, join(dir, 'plan.json')))
       .map((a) => (a === READY_FILE ? readyFile : a));
     const log = new PassThrough();
-    const pod: FakePod = { name, index, phase: 'Running', exitCode: null, log, text: '', readyFile, terminate: null };
+    const pod: FakePod = {
+      name,
+      index,
+      phase: 'Running',
+      exitCode: null,
+      log,
+      text: '',
+      readyFile,
+      terminate: null,
+    };
     log.on('data', (chunk: Buffer) => (pod.text += chunk.toString()));
     job.pods.push(pod);
     void (async () => {

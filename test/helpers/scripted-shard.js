@@ -35,7 +35,12 @@ function begin(goAt) {
       setTimeout(next, at + intervalMs - Date.now());
       return;
     }
-    const machine = { host: os.hostname(), cores: 1, startAt: goAt, workers: [{ mean: 5, max: 5, saturated: false }] };
+    const machine = {
+      host: os.hostname(),
+      cores: 1,
+      startAt: goAt,
+      workers: [{ mean: 5, max: 5, saturated: false }],
+    };
     send({ type: 'report', index: tick, at, window, report, failure: null, startedAt: goAt, machine });
     process.exit(0);
   };
@@ -60,6 +65,13 @@ send({
   type: 'ready',
   target: {
     tls: null,
-    server: { software: null, hostname: '127.0.0.1', port: 9, documentPath: '/', documentLength: 5, httpVersion: '1.1' },
+    server: {
+      software: null,
+      hostname: '127.0.0.1',
+      port: 9,
+      documentPath: '/',
+      documentLength: 5,
+      httpVersion: '1.1',
+    },
   },
 });

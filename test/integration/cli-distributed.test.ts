@@ -119,8 +119,21 @@ describe('trebuchet run --shards N --on local', () => {
   it("merges the shards' windows exactly: the live p99 at the last tick is the merged result's p99", async () => {
     // One window for the whole run (a 10 s tick, a 1.5 s load): its live percentiles are the run's.
     const run = await runCli(
-      ['run', '-c', '3', '-d', '1.5', '--interval', '10s', '--shards', '3', '--on', 'local', '--json', '-']
-        .concat(`${nginx.httpUrl}test.html`),
+      [
+        'run',
+        '-c',
+        '3',
+        '-d',
+        '1.5',
+        '--interval',
+        '10s',
+        '--shards',
+        '3',
+        '--on',
+        'local',
+        '--json',
+        '-',
+      ].concat(`${nginx.httpUrl}test.html`),
       { timeoutMs: 60_000 },
     );
     expect(run.code, run.stderr).toBe(0);
@@ -135,9 +148,12 @@ describe('trebuchet run --shards N --on local', () => {
 
   it('fails the run naming the shard killed, keeps what the others measured, and leaves no shard process', async () => {
     const cli = endEach(
-      startCli(['run', '-c', '3', '-d', '30', '--shards', '3', '--on', 'local', `${nginx.httpUrl}test.html`], {
-        timeoutMs: 60_000,
-      }),
+      startCli(
+        ['run', '-c', '3', '-d', '30', '--shards', '3', '--on', 'local', `${nginx.httpUrl}test.html`],
+        {
+          timeoutMs: 60_000,
+        },
+      ),
     );
     const kids = await shardProcesses(cli.child.pid!, 3);
     await cli.waitForStderr(/req\/s/); // the load runs
@@ -159,8 +175,9 @@ describe('trebuchet run --shards N --on local', () => {
     const partial = join(dir, 'silent.json');
     const cli = endEach(
       startCli(
-        ['run', '-c', '3', '-d', String(seconds), '--shards', '3', '--on', 'local', '--json', partial]
-          .concat(`${nginx.httpUrl}test.html`),
+        ['run', '-c', '3', '-d', String(seconds), '--shards', '3', '--on', 'local', '--json', partial].concat(
+          `${nginx.httpUrl}test.html`,
+        ),
         { timeoutMs: 90_000 },
       ),
     );
@@ -187,8 +204,9 @@ describe('trebuchet run --shards N --on local', () => {
     const partial = join(dir, 'stopped.json');
     const cli = endEach(
       startCli(
-        ['run', '-c', '3', '-d', '30', '--shards', '3', '--on', 'local', '--json', partial]
-          .concat(`${nginx.httpUrl}test.html`),
+        ['run', '-c', '3', '-d', '30', '--shards', '3', '--on', 'local', '--json', partial].concat(
+          `${nginx.httpUrl}test.html`,
+        ),
         { timeoutMs: 60_000 },
       ),
     );
@@ -206,11 +224,16 @@ describe('trebuchet run --shards N --on local', () => {
 
   it("says a refused target in the shards' own words", async () => {
     const port = await refusedPort();
-    const run = await runCli(['run', '-c', '3', '-d', '1', '--shards', '3', '--on', 'local', `http://127.0.0.1:${port}/`], {
-      timeoutMs: 60_000,
-    });
+    const run = await runCli(
+      ['run', '-c', '3', '-d', '1', '--shards', '3', '--on', 'local', `http://127.0.0.1:${port}/`],
+      {
+        timeoutMs: 60_000,
+      },
+    );
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/shard [123]\/3: cannot connect to 127\.0\.0\.1:\d+: connection refused: connect ECONNREFUSED/);
+    expect(run.stderr).toMatch(
+      /shard [123]\/3: cannot connect to 127\.0\.0\.1:\d+: connection refused: connect ECONNREFUSED/,
+    );
     expect(run.stderr).not.toMatch(/is not a shard's result/);
   });
 
@@ -218,9 +241,12 @@ describe('trebuchet run --shards N --on local', () => {
     // A target that accepts and never answers: every shard's pre-flight waits.
     const silent = endEach(await startRawServer(() => undefined));
     const cli = endEach(
-      startCli(['run', '-c', '3', '-d', '1', '--timeout', '30s', '--shards', '3', '--on', 'local', silent.url], {
-        timeoutMs: 60_000,
-      }),
+      startCli(
+        ['run', '-c', '3', '-d', '1', '--timeout', '30s', '--shards', '3', '--on', 'local', silent.url],
+        {
+          timeoutMs: 60_000,
+        },
+      ),
     );
     const kids = await shardProcesses(cli.child.pid!, 3);
     cli.child.kill('SIGINT');
@@ -234,7 +260,18 @@ describe('trebuchet run --shards N --on local', () => {
   it('checks its flags before any shard starts', async () => {
     const before = (await nginxStatus(nginx)).requests;
     const run = await runCli(
-      ['run', '-c', '3', '--shards', '3', '--on', 'local', '--ready-timeout', '99999999', `${nginx.httpUrl}test.html`],
+      [
+        'run',
+        '-c',
+        '3',
+        '--shards',
+        '3',
+        '--on',
+        'local',
+        '--ready-timeout',
+        '99999999',
+        `${nginx.httpUrl}test.html`,
+      ],
       { timeoutMs: 60_000 },
     );
     expect(run.code).toBe(2);

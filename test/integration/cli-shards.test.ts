@@ -39,7 +39,15 @@ async function runShards(n: number, name: string, load: readonly string[]) {
     Array.from({ length: n }, (_, i) =>
       runCli(
         [
-          ...['run', ...load, '-q', '--shard', `${i + 1}/${n}`, '--start-at', new Date(startAt).toISOString()],
+          ...[
+            'run',
+            ...load,
+            '-q',
+            '--shard',
+            `${i + 1}/${n}`,
+            '--start-at',
+            new Date(startAt).toISOString(),
+          ],
           ...['--json', '-', '--export', join(dir, `${name}-${i}`)],
           `${nginx.httpUrl}test.html`,
         ],

@@ -51,7 +51,12 @@ const sink = (add: (s: string) => void) =>
   });
 
 /** `trebuchet ...argv` in this process, its output where it is told. */
-function cli(argv: string[], out: Writable, err: Writable, onInterrupt: (stop: () => void) => void = () => undefined) {
+function cli(
+  argv: string[],
+  out: Writable,
+  err: Writable,
+  onInterrupt: (stop: () => void) => void = () => undefined,
+) {
   return runCommand({
     argv: argv.slice(1),
     cwd: dir,
@@ -66,7 +71,8 @@ function cli(argv: string[], out: Writable, err: Writable, onInterrupt: (stop: (
 }
 
 /** The kubelet: a pod's container is `trebuchet run ...`, its stdout and stderr its log, SIGTERM its interrupt. */
-const kubelet = (argv: string[], log: Writable, onTerm: (stop: () => void) => void) => cli(argv, log, log, onTerm);
+const kubelet = (argv: string[], log: Writable, onTerm: (stop: () => void) => void) =>
+  cli(argv, log, log, onTerm);
 
 const messagesOf = (log: string): FromShard[] =>
   log
@@ -83,8 +89,21 @@ describe('a run on Kubernetes against a fake API client', () => {
     let stderr = '';
     const out = join(dir, 'merged.json');
     const code = await cli(
-      ['run', '-c', '4', '-d', '1', '-t', '1', '--shards', '2', '--on', 'kubernetes', '--image', 'img']
-        .concat(['--namespace', 'load', '--json', out, '-q', server.url]),
+      [
+        'run',
+        '-c',
+        '4',
+        '-d',
+        '1',
+        '-t',
+        '1',
+        '--shards',
+        '2',
+        '--on',
+        'kubernetes',
+        '--image',
+        'img',
+      ].concat(['--namespace', 'load', '--json', out, '-q', server.url]),
       sink((s) => (stdout += s)),
       sink((s) => (stderr += s)),
     );
@@ -123,8 +142,21 @@ describe('a run on Kubernetes against a fake API client', () => {
     cluster.current = fake;
     let yaml = '';
     const code = await cli(
-      ['run', '-c', '2', '-d', '0.5', '-t', '1', '--shards', '2', '--on', 'kubernetes', '--image', 'img']
-        .concat(['--namespace', 'load', '--dry-run', server.url]),
+      [
+        'run',
+        '-c',
+        '2',
+        '-d',
+        '0.5',
+        '-t',
+        '1',
+        '--shards',
+        '2',
+        '--on',
+        'kubernetes',
+        '--image',
+        'img',
+      ].concat(['--namespace', 'load', '--dry-run', server.url]),
       sink((s) => (yaml += s)),
       sink(() => undefined),
     );

@@ -432,7 +432,7 @@ describe('the coordinator merging windows by grid place', () => {
     expect(result.error?.message).toMatch(/^engine worker 2 sent a malformed message: window\.requests/);
   });
 
-  it('fails in the shard\'s own words when one cannot get ready, and starts none', async () => {
+  it("fails in the shard's own words when one cannot get ready, and starts none", async () => {
     const { backend, shards } = handLinks();
     const spec = runSpecFixture(oneTarget('http://127.0.0.1:9/', { options: { workers: 2 } }));
     const done = coordinate({

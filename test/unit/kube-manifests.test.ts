@@ -107,14 +107,17 @@ describe('trebuchet run --shards 4 --on kubernetes --dry-run', () => {
     });
     // Its scratch space is a volume of its own (the root filesystem is read-only).
     expect(container.volumeMounts).toContainEqual({ name: 'tmp', mountPath: '/tmp' });
-    expect(container.readinessProbe).toEqual({ exec: { command: ['test', '-e', '/tmp/ready'] }, periodSeconds: 1 });
+    expect(container.readinessProbe).toEqual({
+      exec: { command: ['test', '-e', '/tmp/ready'] },
+      periodSeconds: 1,
+    });
     expect(pod.serviceAccountName).toBe('trebuchet-shard');
     // The deadline from the plan: 120 s to get ready, 2 s of warm-up, 1 s of load, 30 s to stop.
     expect(job.spec.activeDeadlineSeconds).toBe(153);
     expect(job.spec.podFailurePolicy.rules.map((r) => r.action)).toEqual(['FailJob', 'FailJob']);
   });
 
-  it('names the kubeconfig context\'s namespace, else rbac.yaml\'s, when --namespace is not given', async () => {
+  it("names the kubeconfig context's namespace, else rbac.yaml's, when --namespace is not given", async () => {
     const without = DRY_RUN.filter((a, i) => a !== '--namespace' && DRY_RUN[i - 1] !== '--namespace');
     const previous = process.env.KUBECONFIG;
     const dir = mkdtempSync(join(tmpdir(), 'trebuchet-kubeconfig-'));
@@ -174,8 +177,12 @@ describe('trebuchet run --shards 4 --on kubernetes --dry-run', () => {
   });
 
   it('checks the time the shards may take to get ready before anything starts', () => {
-    expect(distributedFromFlags({ shards: '2', on: 'kubernetes', image: 'i' })!.readyTimeoutSeconds).toBeNull();
-    expect(distributedFromFlags({ shards: '2', on: 'local', 'ready-timeout': '90s' })!.readyTimeoutSeconds).toBe(90);
+    expect(
+      distributedFromFlags({ shards: '2', on: 'kubernetes', image: 'i' })!.readyTimeoutSeconds,
+    ).toBeNull();
+    expect(
+      distributedFromFlags({ shards: '2', on: 'local', 'ready-timeout': '90s' })!.readyTimeoutSeconds,
+    ).toBe(90);
     expect(() => distributedFromFlags({ shards: '2', on: 'local', 'ready-timeout': '99999999' })).toThrow(
       '--ready-timeout: give the shards 1 s to 60 min to get ready, not 99999999',
     );
@@ -190,12 +197,15 @@ describe('resources/kubernetes/rbac.yaml', () => {
 
   it("passes the schema and grants what the coordinator calls, and the shards' pods only reading their Job", () => {
     expect(docs.map((d) => d.kind)).toEqual(['Role', 'RoleBinding', 'ServiceAccount', 'Role', 'RoleBinding']);
-    const [role, shardRole] = [docs[0], docs[3]].map((d) => new Role(d as ConstructorParameters<typeof Role>[0]));
+    const [role, shardRole] = [docs[0], docs[3]].map(
+      (d) => new Role(d as ConstructorParameters<typeof Role>[0]),
+    );
     const [binding, shardBinding] = [docs[1], docs[4]].map(
       (d) => new RoleBinding(d as ConstructorParameters<typeof RoleBinding>[0]),
     );
     const account = new ServiceAccount(docs[2] as ConstructorParameters<typeof ServiceAccount>[0]);
-    for (const o of [role!, shardRole!, binding!, shardBinding!, account]) expect(() => o.validate()).not.toThrow();
+    for (const o of [role!, shardRole!, binding!, shardBinding!, account])
+      expect(() => o.validate()).not.toThrow();
     const grants = (r: Role, resource: string) =>
       r.rules!.filter((x) => x.resources!.includes(resource)).flatMap((x) => x.verbs);
     expect(grants(role!, 'configmaps')).toEqual(expect.arrayContaining(['create', 'patch', 'delete']));
@@ -204,12 +214,17 @@ describe('resources/kubernetes/rbac.yaml', () => {
     expect(grants(role!, 'pods/log')).toEqual(['get']);
     expect(binding!.roleRef.name).toBe(role!.metadata!.name);
     // The pods' account: read jobs, nothing else, bound to the account the Job's pods name.
-    expect(shardRole!.rules).toEqual([{ apiGroups: ['batch'], resources: ['jobs'], verbs: ['get', 'list', 'watch'] }]);
+    expect(shardRole!.rules).toEqual([
+      { apiGroups: ['batch'], resources: ['jobs'], verbs: ['get', 'list', 'watch'] },
+    ]);
     expect(account.metadata!.name).toBe('trebuchet-shard');
-    expect(shardBinding!.subjects).toEqual([{ kind: 'ServiceAccount', name: 'trebuchet-shard', namespace: 'trebuchet' }]);
+    expect(shardBinding!.subjects).toEqual([
+      { kind: 'ServiceAccount', name: 'trebuchet-shard', namespace: 'trebuchet' },
+    ]);
     expect(shardBinding!.roleRef.name).toBe(shardRole!.metadata!.name);
     // One namespace everywhere, the one a run uses by default.
-    for (const d of docs) expect((d as unknown as { metadata: { namespace: string } }).metadata.namespace).toBe('trebuchet');
+    for (const d of docs)
+      expect((d as unknown as { metadata: { namespace: string } }).metadata.namespace).toBe('trebuchet');
   });
 
   it('a Role with a rule without verbs fails validation', () => {

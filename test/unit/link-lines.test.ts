@@ -13,7 +13,10 @@ import { FakeCluster } from '../helpers/fake-kube.ts';
 
 function lines(limit?: number) {
   const heard = { lines: [] as string[], broken: [] as string[] };
-  const l = new MessageLines({ line: (t) => heard.lines.push(t), broken: (r) => heard.broken.push(r) }, limit);
+  const l = new MessageLines(
+    { line: (t) => heard.lines.push(t), broken: (r) => heard.broken.push(r) },
+    limit,
+  );
   return { l, heard };
 }
 
@@ -75,14 +78,19 @@ describe('the go of a machine’s shard', () => {
 
   it("on its Job: the annotation's RFC 3339 time, once set; a value that is not one is said and waited past", async () => {
     const cluster = new FakeCluster();
-    await cluster.createJob({ metadata: { name: 'run-a', namespace: 'load' }, spec: { completions: 0 } } as never);
+    await cluster.createJob({
+      metadata: { name: 'run-a', namespace: 'load' },
+      spec: { completions: 0 },
+    } as never);
     const gos: number[] = [];
     const problems: string[] = [];
     const off = jobGo(cluster, 'load', 'run-a', (m) => problems.push(m)).follow({ go: (at) => gos.push(at) });
     await new Promise((r) => setImmediate(r));
     expect(gos).toEqual([]);
     await cluster.annotateJob('load', 'run-a', GO_ANNOTATION, 'soon');
-    expect(problems).toEqual([`the Job's ${GO_ANNOTATION} annotation "soon" is not an RFC 3339 time: waiting for one`]);
+    expect(problems).toEqual([
+      `the Job's ${GO_ANNOTATION} annotation "soon" is not an RFC 3339 time: waiting for one`,
+    ]);
     await cluster.annotateJob('load', 'run-a', GO_ANNOTATION, '2026-12-02T10:00:05Z');
     expect(gos).toEqual([Date.parse('2026-12-02T10:00:05Z')]);
     off();

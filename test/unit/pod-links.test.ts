@@ -65,7 +65,11 @@ describe('the pods of a run as its links (a fake API client)', () => {
     const { links, ends, heard } = open(client);
     await expect
       .poll(() => client.calls.slice(0, 3))
-      .toEqual(['create ConfigMap load/run-a', 'create Job load/run-a x2', 'own ConfigMap load/run-a by Job run-a uid-1']);
+      .toEqual([
+        'create ConfigMap load/run-a',
+        'create Job load/run-a x2',
+        'own ConfigMap load/run-a by Job run-a uid-1',
+      ]);
     expect(client.configMaps.get('run-a')!.metadata.ownerReferences).toEqual([
       { apiVersion: 'batch/v1', kind: 'Job', name: 'run-a', uid: 'uid-1' },
     ]);
@@ -83,7 +87,9 @@ describe('the pods of a run as its links (a fake API client)', () => {
     await expect.poll(() => client.jobs.has('run-a')).toBe(true);
     const at = Date.parse('2026-12-02T10:00:02.500Z');
     for (const e of ends) e.send({ type: 'start', at });
-    await expect.poll(() => client.jobs.get('run-a')!.annotations).toEqual({ [GO_ANNOTATION]: '2026-12-02T10:00:02.500Z' });
+    await expect
+      .poll(() => client.jobs.get('run-a')!.annotations)
+      .toEqual({ [GO_ANNOTATION]: '2026-12-02T10:00:02.500Z' });
     expect(client.calls.filter((c) => c.startsWith('annotate'))).toHaveLength(1);
     for (const e of ends) e.send({ type: 'stop' });
     expect(client.calls.filter((c) => c.startsWith('delete Job'))).toHaveLength(1);
@@ -97,7 +103,9 @@ describe('the pods of a run as its links (a fake API client)', () => {
     client.pods = [
       pod(0, {
         phase: 'Pending',
-        containerStatuses: [{ name: 'shard', state: { waiting: { reason: 'ErrImagePull', message: 'not found' } } }],
+        containerStatuses: [
+          { name: 'shard', state: { waiting: { reason: 'ErrImagePull', message: 'not found' } } },
+        ],
       }),
       pod(1, {
         phase: 'Failed',
@@ -132,7 +140,11 @@ describe('the pods of a run as its links (a fake API client)', () => {
       'failed: the Kubernetes API refused the run\'s objects in namespace load: jobs.batch is forbidden: User "x" cannot create resource "jobs"',
     );
     await links.dispose();
-    expect(client.calls).toEqual(['create ConfigMap load/run-a', 'create Job load/run-a x2', 'delete ConfigMap load/run-a']);
+    expect(client.calls).toEqual([
+      'create ConfigMap load/run-a',
+      'create Job load/run-a x2',
+      'delete ConfigMap load/run-a',
+    ]);
   });
 
   it('loses the shard whose log cannot be followed, naming its pod, and keeps its last words', async () => {
@@ -145,15 +157,23 @@ describe('the pods of a run as its links (a fake API client)', () => {
     const { links, heard } = open(client);
     await expect.poll(() => client.jobs.has('run-a')).toBe(true);
     client.pods = [pod(0, { phase: 'Running' }), pod(1, { phase: 'Running' })];
-    await expect.poll(() => heard[1]!.lost).toEqual([
-      'failed: the log of pod run-a-1-x cannot be followed: pods "run-a-1-x" is forbidden',
-    ]);
+    await expect
+      .poll(() => heard[1]!.lost)
+      .toEqual(['failed: the log of pod run-a-1-x cannot be followed: pods "run-a-1-x" is forbidden']);
     // A stderr line in a log is not a message: it is kept, and the messages still pass.
     await expect.poll(() => heard[0]!.messages).toEqual(['{"type":"ready"}']);
-    client.pods = [pod(0, { phase: 'Failed', containerStatuses: [{ name: 'shard', state: { terminated: { exitCode: 1 } } }] }), pod(1, { phase: 'Running' })];
+    client.pods = [
+      pod(0, {
+        phase: 'Failed',
+        containerStatuses: [{ name: 'shard', state: { terminated: { exitCode: 1 } } }],
+      }),
+      pod(1, { phase: 'Running' }),
+    ];
     await expect
       .poll(() => heard[0]!.lost)
-      .toEqual(['failed: pod run-a-0-x failed: terminated (exit code 1) (its log said: (node:7) Warning: something)']);
+      .toEqual([
+        'failed: pod run-a-0-x failed: terminated (exit code 1) (its log said: (node:7) Warning: something)',
+      ]);
     await links.dispose();
   });
 });

@@ -120,7 +120,9 @@ describe("a shard's plan", () => {
   });
 
   it('runs its exact share: connections and -n split as the engine’s workers split them', () => {
-    const shares = [0, 1, 2].map((index) => placementFor(scenario(), { index, count: 3, start: AT, readyFile: null }));
+    const shares = [0, 1, 2].map((index) =>
+      placementFor(scenario(), { index, count: 3, start: AT, readyFile: null }),
+    );
     expect(shares.map((s) => s.scenario.load)).toMatchObject([
       { connections: 2, limit: { kind: 'requests', count: 4 } },
       { connections: 1, limit: { kind: 'requests', count: 3 } },
@@ -140,7 +142,12 @@ describe("a shard's plan", () => {
   });
 
   it('has no start time when its coordinator gives it', () => {
-    const placed = placementFor(scenario(), { index: 1, count: 2, start: { kind: 'stdin' }, readyFile: null });
+    const placed = placementFor(scenario(), {
+      index: 1,
+      count: 2,
+      start: { kind: 'stdin' },
+      readyFile: null,
+    });
     expect(placed.placement.startAt).toBeUndefined();
     expect(placed.placement.shard).toMatchObject({ index: 1, count: 2 });
   });

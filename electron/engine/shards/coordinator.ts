@@ -199,7 +199,10 @@ export class Coordinator<R> {
     if (this.members.some((m) => m.backend.silenceMs !== null || m.backend.readyTimeoutMs !== null)) {
       // Judged after the loop's I/O: when this thread itself was held up, what the links sent
       // meanwhile waits in their pipes, and is read before anyone is found silent.
-      this.#watch = setInterval(() => setImmediate(() => cpu.charge(() => this.#watchLinks())), WATCH_EVERY_MS);
+      this.#watch = setInterval(
+        () => setImmediate(() => cpu.charge(() => this.#watchLinks())),
+        WATCH_EVERY_MS,
+      );
       this.#watch.unref();
     }
     if (signal.aborted) this.#stop();
@@ -403,7 +406,10 @@ export class Coordinator<R> {
         const why = m.link.waiting?.();
         this.#lost(m, `was not ready after ${seconds(readyTimeoutMs)}${why ? ` (${why})` : ''}`);
       } else if (this.#started && silenceMs !== null && since - m.heardAt > silenceMs) {
-        this.#lost(m, `sent nothing for ${seconds(now - m.heardAt)}, past its ${seconds(silenceMs)} limit: ended`);
+        this.#lost(
+          m,
+          `sent nothing for ${seconds(now - m.heardAt)}, past its ${seconds(silenceMs)} limit: ended`,
+        );
       }
       if (this.#settled) return;
     }
@@ -418,7 +424,8 @@ export class Coordinator<R> {
   }
 }
 
-const seconds = (ms: number): string => `${Number.isInteger(ms / 1000) ? ms / 1000 : (ms / 1000).toFixed(1)} s`;
+const seconds = (ms: number): string =>
+  `${Number.isInteger(ms / 1000) ? ms / 1000 : (ms / 1000).toFixed(1)} s`;
 
 /** Runs the coordinator to what its assembly makes of the run; never rejects. */
 export function coordinateWith<R>(run: CoordinatorRun, assembly: Assembly<R>): Promise<R> {

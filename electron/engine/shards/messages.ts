@@ -44,7 +44,10 @@ export const toShardSchema = z.discriminatedUnion('type', [
 export type ToShard = z.infer<typeof toShardSchema>;
 
 /** What a shard that checked the target itself (a machine's: a process, a pod) learnt of it before any load. */
-export const targetFactsSchema = z.strictObject({ tls: tlsFactsSchema.nullable(), server: serverFactsSchema });
+export const targetFactsSchema = z.strictObject({
+  tls: tlsFactsSchema.nullable(),
+  server: serverFactsSchema,
+});
 export type TargetFactsOfShard = z.infer<typeof targetFactsSchema>;
 
 /** An engine thread's CPU over the run (result.ts CpuFacts). */
@@ -70,7 +73,11 @@ export const fromShardSchema = z.discriminatedUnion('type', [
    * absent when there was no warm phase); waiting for `start`. `target`: a machine's shard
    * checked the target itself (its pre-flight's facts); absent for a thread's.
    */
-  z.strictObject({ type: z.literal('ready'), warm: warmFactsSchema.optional(), target: targetFactsSchema.optional() }),
+  z.strictObject({
+    type: z.literal('ready'),
+    warm: warmFactsSchema.optional(),
+    target: targetFactsSchema.optional(),
+  }),
   /** A window closed on a tick at `at`; endsWarmup: the warm-up ended with it. */
   z.strictObject({
     type: z.literal('window'),

@@ -126,19 +126,31 @@ class RunAssembly implements Assembly<RunResult> {
       ...(machines ? { part: 'shard' as const } : {}),
       ...this.#runFacts(members, reported),
     });
-    addWarm(result, members.flatMap((m) => (m.warm === null ? [] : [m.warm])));
+    addWarm(
+      result,
+      members.flatMap((m) => (m.warm === null ? [] : [m.warm])),
+    );
     const { placement } = spec;
     const planned = placement?.startAt;
     if (placement && planned !== undefined) {
       const startedAt = Math.max(...reported.map((m) => m.startedAt));
-      const facts = shardFacts({ ...placement, startAt: planned }, reports, toEpoch(this.#gridStart), toEpoch(startedAt));
+      const facts = shardFacts(
+        { ...placement, startAt: planned },
+        reports,
+        toEpoch(this.#gridStart),
+        toEpoch(startedAt),
+      );
       result.shard = facts;
     }
     if (machines) result.shards = machineRows(reported, measuredSeconds);
     return result;
   }
 
-  abandoned(status: 'cancelled' | 'failed', failure: RunFailure | null, members: readonly Member[]): RunResult {
+  abandoned(
+    status: 'cancelled' | 'failed',
+    failure: RunFailure | null,
+    members: readonly Member[],
+  ): RunResult {
     return resultFromSamples(this.#run.spec, status, failure, {
       ...this.#runFacts(members, members),
       coordinatorCpuSeconds: this.#run.cpu.seconds,
@@ -170,5 +182,8 @@ class RunAssembly implements Assembly<RunResult> {
 /** A run that lost a shard keeps what the others measured, and says whose load is missing. */
 function markedFailure(failure: RunFailure, members: readonly Member[], reported: number): RunFailure {
   if (reported === members.length) return failure;
-  return { ...failure, message: `${failure.message}; the result holds the other ${reported} of ${members.length}` };
+  return {
+    ...failure,
+    message: `${failure.message}; the result holds the other ${reported} of ${members.length}`,
+  };
 }
