@@ -13,15 +13,8 @@ import { writeFileSync } from 'node:fs';
 import { CpuAccount } from '../engine/cpu.ts';
 import { checkRun, engineShards } from '../engine/execute.ts';
 import { cpuFacts, type CpuSample, type TargetFacts } from '../engine/result.ts';
-import {
-  coordinateWith,
-  type Assembly,
-  type Completion,
-  type Coordinator,
-  type Member,
-  type Place,
-  type RunFailure,
-} from '../engine/shards/coordinator.ts';
+import { coordinateWith } from '../engine/shards/coordinator.ts';
+import type { Assembly, Completion, Member, Place, RunFailure, Starter } from '../engine/shards/assembly.ts';
 import { fromEpoch, toEpoch, type FromShard } from '../engine/shards/messages.ts';
 import { mergeReports } from '../engine/shards/results.ts';
 import { mergedWarm } from '../engine/shards/warm-facts.ts';
@@ -53,7 +46,7 @@ class LinkAssembly implements Assembly<LinkOutcome> {
   readonly #intervalMs: number;
   #measuring: boolean;
   #goAt: number | null = null;
-  #coordinator: Coordinator<LinkOutcome> | null = null;
+  #coordinator: Starter | null = null;
   #lastAt = 0;
   #final: Place | null = null;
   /** Each thread's CPU in each place: its machine's report carries each one's figures. */
@@ -73,7 +66,7 @@ class LinkAssembly implements Assembly<LinkOutcome> {
     this.#begin();
   }
 
-  ready(coordinator: Coordinator<LinkOutcome>): void {
+  ready(coordinator: Starter): void {
     const warm = mergedWarm(coordinator.members.flatMap((m) => (m.warm === null ? [] : [m.warm])));
     const { tls, server } = this.#facts;
     this.#o.send({ type: 'ready', ...(warm === null ? {} : { warm }), target: { tls, server } });

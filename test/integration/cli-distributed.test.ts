@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runResultSchema, type RunResult } from '../../shared/model/result.ts';
 import { streamLineSchema } from '../../shared/shards/stream.ts';
-import { WATCH_EVERY_MS } from '../../electron/engine/shards/coordinator.ts';
+import { WATCH_EVERY_MS } from '../../electron/engine/shards/link-watch.ts';
 import { PROCESS_SILENCE_MS } from '../../electron/distributed/process-links.ts';
 import { endAfterAll, endAfterEach } from '../helpers/cleanup.ts';
 import { runCli, startCli } from '../helpers/cli.ts';

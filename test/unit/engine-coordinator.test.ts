@@ -395,10 +395,11 @@ describe('the coordinator merging windows by grid place', () => {
     b.listener.lost('crashed: out of memory');
     // The one left is stopped; its report is the result's.
     expect(a.sent.at(-1)).toEqual({ type: 'stop' });
+    // 70 ms after the last place: more than half a window, so a Sample of its own (no fold).
     a.say({
       type: 'report',
       index: 2,
-      at: at(150),
+      at: at(170),
       window: windowOf(4),
       report: reportOf(14),
       failure: null,

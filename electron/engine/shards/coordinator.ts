@@ -1,20 +1,14 @@
-import type { ErrorKind, WarmFacts } from '../../../shared/model/result.ts';
+import type { ErrorKind } from '../../../shared/model/result.ts';
 import { describeIssues, issuesOf } from '../../../shared/model/validation.ts';
 import { mergeWindows, type ShardReport, type ShardWindow } from '../../../shared/shards/merge.ts';
 import type { Shard } from '../../../shared/shards/plan.ts';
 import { shardSequence, type SendSequence } from '../../../shared/model/request-list.ts';
 import type { CpuAccount } from '../cpu.ts';
 import type { RunSpec } from '../types.ts';
-import type { ShardBackend, ShardLink } from './links.ts';
-import {
-  fromEpoch,
-  fromShardSchema,
-  toEpoch,
-  type FromShard,
-  type MachineFacts,
-  type TargetFactsOfShard,
-  type ToShard,
-} from './messages.ts';
+import type { Arrived, Assembly, Member, RunFailure, Starter } from './assembly.ts';
+import type { ShardBackend } from './links.ts';
+import { overdueLinks, WATCH_EVERY_MS } from './link-watch.ts';
+import { fromEpoch, fromShardSchema, toEpoch, type FromShard, type ToShard } from './messages.ts';
 
 /*
  * The one coordinator of every run: its shards (one worker in this thread, worker threads, a
@@ -42,94 +36,7 @@ export interface CoordinatorRun {
   roundTripMs?: number;
 }
 
-/** A shard's window as it arrived, until it goes into a place. */
-interface Arrived {
-  index: number;
-  /** performance.now() when it closed, and its length (from the shard's window before). */
-  at: number;
-  seconds: number;
-  endsWarmup: boolean;
-  window: ShardWindow;
-}
-
-export interface Member {
-  /** 0-based, in the order of the run's shards. */
-  index: number;
-  /** How messages name it: "engine worker 2", "shard 2/3". */
-  name: string;
-  link: ShardLink;
-  backend: ShardBackend;
-  ready: boolean;
-  queue: Arrived[];
-  /** Grid index of its latest window; Infinity once its report is in, or once it is lost. */
-  frontier: number;
-  lastAt: number;
-  /** performance.now() of its latest message, or of its link's opening: what its silence is counted from. */
-  heardAt: number;
-  /** At its latest window's end: requests in flight, connections carrying load. */
-  inFlight: number;
-  connections: number | undefined;
-  report: ShardReport | null;
-  /** Grid index of its report's window. */
-  reportIndex: number;
-  machine: MachineFacts | null;
-  /** Why it was lost before its report; null while it is there. */
-  lost: string | null;
-  /** Where its last window closed: where its load ended. */
-  endAt: number;
-  /** Where its load began (its report says), performance.now() ms. */
-  startedAt: number;
-  /** Its warm phase, as its `ready` said; null without one. */
-  warm: WarmFacts | null;
-  /** A machine's shard's pre-flight facts, as its `ready` said. */
-  target: TargetFactsOfShard | null;
-}
-
-/** A grid place's windows, every shard's, merged: what becomes one Sample (or one window upward). */
-export interface Place {
-  /** Its grid index; the final place's is the latest report's. */
-  index: number;
-  /** performance.now() where it closes. */
-  at: number;
-  endsWarmup: boolean;
-  window: ShardWindow;
-  /** Each member's CPU over it, percent of one core (0 for one that sent no window for it). */
-  cpus: number[];
-  final: boolean;
-}
-
-export interface RunFailure {
-  kind: ErrorKind;
-  message: string;
-}
-
-/** Every shard reported or was lost: what the run measured. */
-export interface Completion {
-  /** performance.now() where the last load ended. */
-  end: number;
-  failure: RunFailure | null;
-  /** Every member, in order: the ones that reported, and the ones lost. */
-  members: readonly Member[];
-  /** The members that reported, in order. */
-  reported: readonly (Member & { report: ShardReport })[];
-}
-
-/** What the merged places and reports become. */
-export interface Assembly<R> {
-  /** Every shard is ready: the assembly starts the load (Coordinator.start) now or when it is told. */
-  ready(coordinator: Coordinator<R>): void;
-  /** The load starts at t0 (performance.now() ms). */
-  started(t0: number): void;
-  place(place: Place): void;
-  complete(completion: Completion): R;
-  /** Nothing whole to keep: stopped before the load began, or a shard could not get ready. */
-  abandoned(status: 'cancelled' | 'failed', failure: RunFailure | null, members: readonly Member[]): R;
-}
-
-/** How often silences and readiness are looked at: a fraction of the shortest limit a link has (1 s or more). */
-export const WATCH_EVERY_MS = 500;
-
-export class Coordinator<R> {
+export class Coordinator<R> implements Starter {
   readonly #run: CoordinatorRun;
   readonly #assembly: Assembly<R>;
   readonly #resolve: (r: R) => void;
@@ -383,34 +290,15 @@ export class Coordinator<R> {
     this.#advance();
   }
 
-  /**
-   * Links that keep a shard waiting past their limits: not ready in time, or silent once the
-   * load began. Silence is counted against the freshest word of any shard, so a machine too
-   * busy for all of them (every link late alike) ends none; once every other shard is done, or
-   * when none has said anything past the limit, it is counted against now.
-   */
+  /** Links that keep a shard waiting past their limits (link-watch.ts) are given up. */
   #watchLinks(): void {
-    const now = performance.now();
-    let freshest = 0;
-    let going = 0;
-    for (const m of this.members) {
-      freshest = Math.max(freshest, m.heardAt);
-      if (m.lost === null && m.report === null) going++;
-    }
-    for (const m of this.members) {
-      if (m.lost !== null || m.report !== null) continue;
-      const { readyTimeoutMs, silenceMs } = m.backend;
-      // Alone, or all silent past the limit: counted against now.
-      const since = going === 1 || (silenceMs !== null && now - freshest > silenceMs) ? now : freshest;
-      if (!this.#started && !m.ready && readyTimeoutMs !== null && now - this.#openedAt > readyTimeoutMs) {
-        const why = m.link.waiting?.();
-        this.#lost(m, `was not ready after ${seconds(readyTimeoutMs)}${why ? ` (${why})` : ''}`);
-      } else if (this.#started && silenceMs !== null && since - m.heardAt > silenceMs) {
-        this.#lost(
-          m,
-          `sent nothing for ${seconds(now - m.heardAt)}, past its ${seconds(silenceMs)} limit: ended`,
-        );
-      }
+    const found = overdueLinks(this.members, {
+      now: performance.now(),
+      started: this.#started,
+      openedAt: this.#openedAt,
+    });
+    for (const { member, reason } of found) {
+      this.#lost(member, reason);
       if (this.#settled) return;
     }
   }
@@ -423,9 +311,6 @@ export class Coordinator<R> {
     this.#resolve(result);
   }
 }
-
-const seconds = (ms: number): string =>
-  `${Number.isInteger(ms / 1000) ? ms / 1000 : (ms / 1000).toFixed(1)} s`;
 
 /** Runs the coordinator to what its assembly makes of the run; never rejects. */
 export function coordinateWith<R>(run: CoordinatorRun, assembly: Assembly<R>): Promise<R> {

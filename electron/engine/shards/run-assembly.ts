@@ -10,16 +10,8 @@ import {
   type PartialFacts,
   type TargetFacts,
 } from '../result.ts';
-import {
-  coordinateWith,
-  type Assembly,
-  type Completion,
-  type Coordinator,
-  type CoordinatorRun,
-  type Member,
-  type Place,
-  type RunFailure,
-} from './coordinator.ts';
+import { coordinateWith, type CoordinatorRun } from './coordinator.ts';
+import type { Assembly, Completion, Member, Place, RunFailure, Starter } from './assembly.ts';
 import { fromEpoch, toEpoch } from './messages.ts';
 import { buildRunResult, machineRows, shardFacts } from './results.ts';
 import { addWarm } from './warm-facts.ts';
@@ -67,7 +59,7 @@ class RunAssembly implements Assembly<RunResult> {
    * Every shard is ready: one start for all, a margin ahead so that each hears it in time; a
    * machine's shard of a plan split by hand (`--shard --start-at`) starts at the plan's common start, not before.
    */
-  ready(coordinator: Coordinator<RunResult>): void {
+  ready(coordinator: Starter): void {
     if (this.#run.signal.aborted) return;
     const margin = Math.max(...coordinator.members.map((m) => m.backend.startMarginMs));
     const soonest = performance.now() + margin;
