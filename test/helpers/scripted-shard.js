@@ -13,7 +13,7 @@ import os from 'node:os';
 const [scriptFile, , ...args] = process.argv.slice(2);
 /** @param {string} name */
 const flag = (name) => args[args.indexOf(name) + 1];
-/** @type {{ kinds: { window: object; report: object }[] }} */
+/** @type {{ target: object; kinds: { window: object; report: object }[] }} */
 const script = JSON.parse(readFileSync(scriptFile, 'utf8'));
 /** @type {{ load: { limit: { seconds: number } }; options: { sampleIntervalMs: number } }} */
 const plan = JSON.parse(readFileSync(flag('--scenario'), 'utf8'));
@@ -61,17 +61,4 @@ process.stdin.on('data', (/** @type {string} */ chunk) => {
   }
 });
 process.stdin.on('end', () => process.exit(0));
-send({
-  type: 'ready',
-  target: {
-    tls: null,
-    server: {
-      software: null,
-      hostname: '127.0.0.1',
-      port: 9,
-      documentPath: '/',
-      documentLength: 5,
-      httpVersion: '1.1',
-    },
-  },
-});
+send({ type: 'ready', target: script.target });

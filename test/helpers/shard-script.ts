@@ -14,9 +14,12 @@ import {
 import { Recorder } from '../../electron/engine/recorder.ts';
 import { recorderReport } from '../../electron/engine/recorder-report.ts';
 import { emptyOutcome } from '../../electron/engine/types.ts';
+import type { TargetFacts } from '../../electron/engine/result.ts';
+import { TARGET_FACTS } from './hand-links.ts';
 
-/** What every scripted shard of a kind sends (scripted-shard.js; a shard's kind is its index modulo their count). */
+/** What the scripted shards send (scripted-shard.js): their pre-flight's facts, and a kind's windows and report (a shard's kind is its index modulo their count). */
 export interface ShardScript {
+  target: TargetFacts;
   kinds: { window: object; report: object }[];
 }
 
@@ -43,7 +46,8 @@ export function scriptedShards(seconds: number) {
     return { window: window!, report: recorderReport(recorder, emptyOutcome({ httpVersion: '1.1' })) };
   });
   const histograms = kinds.map((k) => decodeHistogram(k.report.histogram!));
-  const script: ShardScript = { kinds };
+  const { tls, server } = TARGET_FACTS;
+  const script: ShardScript = { target: { tls, server }, kinds };
   return {
     script,
     windowRequests: kinds.map((k) => k.window.requests),

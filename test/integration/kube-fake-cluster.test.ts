@@ -74,6 +74,20 @@ function cli(
 const kubelet = (argv: string[], log: Writable, onTerm: (stop: () => void) => void) =>
   cli(argv, log, log, onTerm);
 
+/** Two shards of one core each, as pods of the namespace "load". */
+const ON_KUBERNETES = [
+  '-t',
+  '1',
+  '--shards',
+  '2',
+  '--on',
+  'kubernetes',
+  '--image',
+  'img',
+  '--namespace',
+  'load',
+];
+
 const messagesOf = (log: string): FromShard[] =>
   log
     .trim()
@@ -89,21 +103,7 @@ describe('a run on Kubernetes against a fake API client', () => {
     let stderr = '';
     const out = join(dir, 'merged.json');
     const code = await cli(
-      [
-        'run',
-        '-c',
-        '4',
-        '-d',
-        '1',
-        '-t',
-        '1',
-        '--shards',
-        '2',
-        '--on',
-        'kubernetes',
-        '--image',
-        'img',
-      ].concat(['--namespace', 'load', '--json', out, '-q', server.url]),
+      ['run', '-c', '4', '-d', '1', ...ON_KUBERNETES, '--json', out, '-q', server.url],
       sink((s) => (stdout += s)),
       sink((s) => (stderr += s)),
     );
@@ -142,21 +142,7 @@ describe('a run on Kubernetes against a fake API client', () => {
     cluster.current = fake;
     let yaml = '';
     const code = await cli(
-      [
-        'run',
-        '-c',
-        '2',
-        '-d',
-        '0.5',
-        '-t',
-        '1',
-        '--shards',
-        '2',
-        '--on',
-        'kubernetes',
-        '--image',
-        'img',
-      ].concat(['--namespace', 'load', '--dry-run', server.url]),
+      ['run', '-c', '2', '-d', '0.5', ...ON_KUBERNETES, '--dry-run', server.url],
       sink((s) => (yaml += s)),
       sink(() => undefined),
     );

@@ -1,17 +1,19 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { RunResult, Sample } from '../../shared/model/result.ts';
 import type { ShardWindow } from '../../shared/shards/merge.ts';
-import { splitLoad } from '../../shared/shards/plan.ts';
-import { CpuAccount } from '../../electron/engine/cpu.ts';
 import { ValueRecorder } from '../../electron/engine/histogram.ts';
 import { Recorder } from '../../electron/engine/recorder.ts';
 import { recorderReport } from '../../electron/engine/recorder-report.ts';
-import type { LinkListener, ShardBackend } from '../../electron/engine/shards/links.ts';
-import type { FromShard, MachineFacts, ToShard } from '../../electron/engine/shards/messages.ts';
-import { coordinate } from '../../electron/engine/shards/run-assembly.ts';
+import type { ShardBackend } from '../../electron/engine/shards/links.ts';
+import type { MachineFacts } from '../../electron/engine/shards/messages.ts';
 import { emptyOutcome } from '../../electron/engine/types.ts';
 import { EMPTY_BUCKETS } from '../helpers/buckets.ts';
-import { oneTarget, runSpecFixture } from '../helpers/engine.ts';
+import {
+  handCoordinated,
+  handLinks,
+  readyBoth,
+  TARGET_FACTS,
+  type HandShard,
+} from '../helpers/hand-links.ts';
 
 /*
  * The one coordinator over links that are machines of their own (processes, pods), driven by
@@ -20,68 +22,14 @@ import { oneTarget, runSpecFixture } from '../helpers/engine.ts';
  * the limits that make a run always end: a shard not ready in time, a shard gone silent.
  */
 
-const TARGET = {
-  tls: null,
-  server: {
-    software: 'nginx',
-    hostname: '127.0.0.1',
-    port: 9,
-    documentPath: '/',
-    documentLength: 5,
-    httpVersion: '1.1',
-  },
-};
+const TARGET = { tls: null, server: { ...TARGET_FACTS.server, software: 'nginx', documentLength: 5 } };
+const machines = (limits: { readyTimeoutMs?: number; silenceMs?: number } = {}) =>
+  handLinks('machine', limits);
+const start = (backend: ShardBackend) => handCoordinated(backend);
+type Hand = HandShard;
 
-interface Hand {
-  listener: LinkListener;
-  sent: ToShard[];
-  closed: boolean;
-  say: (m: FromShard) => void;
-  waiting: string | null;
-}
-
-/** Machine links driven by the test, with the limits given. */
-function machines(limits: { readyTimeoutMs?: number; silenceMs?: number } = {}) {
-  const links: Hand[] = [];
-  const backend: ShardBackend = {
-    kind: 'machine',
-    startMarginMs: 0,
-    readyTimeoutMs: limits.readyTimeoutMs ?? null,
-    silenceMs: limits.silenceMs ?? null,
-    open(_data, listener) {
-      const link: Hand = {
-        listener,
-        sent: [],
-        closed: false,
-        say: (m) => listener.message(m),
-        waiting: null,
-      };
-      links.push(link);
-      return {
-        send: (m) => link.sent.push(m),
-        close: () => (link.closed = true),
-        waiting: () => link.waiting,
-      };
-    },
-  };
-  return { backend, links };
-}
-
-function start(backend: ShardBackend): { samples: Sample[]; done: Promise<RunResult> } {
-  const spec = runSpecFixture(oneTarget('http://127.0.0.1:9/', { options: { sampleIntervalMs: 100 } }));
-  const samples: Sample[] = [];
-  const done = coordinate({
-    spec,
-    shards: splitLoad(spec.load, 2),
-    backendFor: () => backend,
-    signal: new AbortController().signal,
-    onSample: (s) => samples.push(s),
-    engine: { name: 'native', version: 'fake' },
-    startedAt: new Date(0),
-    cpu: new CpuAccount(),
-  });
-  return { samples, done };
-}
+/** Both machines say ready, with the target's facts: the start they are sent (epoch ms). */
+const began = (links: readonly Hand[]): number => readyBoth(links, { type: 'ready', target: TARGET });
 
 /** A window of `values` latencies (us), each answered 200. */
 function windowOf(values: readonly number[]): ShardWindow {
@@ -132,14 +80,10 @@ afterEach(() => {
 
 describe('the coordinator over machine links', () => {
   it("merges a place's windows exactly: its p99 is the whole run's, not the largest shard's", async () => {
-    const { backend, links } = machines();
+    const { backend, shards: links } = machines();
     const { samples, done } = start(backend);
     const [a, b] = links as [Hand, Hand];
-    a.say({ type: 'ready', target: TARGET });
-    b.say({ type: 'ready', target: TARGET });
-    const go = a.sent[0];
-    if (go?.type !== 'start') throw new Error('no start');
-    expect(b.sent).toEqual([go]);
+    const go = { at: began(links) };
     // a: 990 answers in 1 ms; b: 10 in 50 ms. Of the 1,000, the 99th percentile is 1 ms; b's own is 50.
     const fast = many(990, 1000);
     const slow = many(10, 50_000);
@@ -179,7 +123,7 @@ describe('the coordinator over machine links', () => {
   });
 
   it("fails in the shard's own words, naming it, when it cannot get ready; no shard is started", async () => {
-    const { backend, links } = machines();
+    const { backend, shards: links } = machines();
     const { done } = start(backend);
     links[0]!.say({ type: 'ready', target: TARGET });
     links[1]!.say({
@@ -204,7 +148,7 @@ describe('the coordinator over machine links', () => {
 
   it('gives up a shard not ready in time, saying why it waits', async () => {
     fakeClock();
-    const { backend, links } = machines({ readyTimeoutMs: 300 });
+    const { backend, shards: links } = machines({ readyTimeoutMs: 300 });
     const { done } = start(backend);
     links[0]!.say({ type: 'ready', target: TARGET });
     links[1]!.waiting = 'pod run-1-x: Unschedulable: 0/3 nodes are available: 3 Insufficient cpu.';
@@ -220,13 +164,10 @@ describe('the coordinator over machine links', () => {
 
   it('ends none while every shard is late alike, and every one once all are silent past the limit', async () => {
     fakeClock();
-    const { backend, links } = machines({ silenceMs: 3000 });
+    const { backend, shards: links } = machines({ silenceMs: 3000 });
     const { done } = start(backend);
     const [a, b] = links as [Hand, Hand];
-    a.say({ type: 'ready', target: TARGET });
-    b.say({ type: 'ready', target: TARGET });
-    const go = a.sent[0]!;
-    if (go.type !== 'start') throw new Error('no start');
+    const go = { at: began(links) };
     // Both later than the limit, but within it of each other: a busy machine, not a dead shard.
     await pass(2500);
     a.say({ type: 'window', index: 1, at: go.at + 100, endsWarmup: false, window: windowOf(many(5, 1000)) });
@@ -244,13 +185,10 @@ describe('the coordinator over machine links', () => {
 
   it('ends a shard silent past its limit once the load began, stops the others and keeps what they measured', async () => {
     fakeClock();
-    const { backend, links } = machines({ silenceMs: 3000 });
+    const { backend, shards: links } = machines({ silenceMs: 3000 });
     const { done } = start(backend);
     const [a, b] = links as [Hand, Hand];
-    a.say({ type: 'ready', target: TARGET });
-    b.say({ type: 'ready', target: TARGET });
-    const go = a.sent[0]!;
-    if (go.type !== 'start') throw new Error('no start');
+    const go = { at: began(links) };
     // a sends a window a second; b goes quiet after its first.
     for (let tick = 1; tick <= 5; tick++) {
       await pass(1000);
