@@ -84,6 +84,9 @@ export class ProcessLinks implements ShardBackend {
     ];
     const child = spawn(program!, [...before, ...args], {
       stdio: ['pipe', 'pipe', 'pipe'],
+      // A group of its own: a terminal's Ctrl-C reaches the coordinator only, which stops every
+      // shard itself (a shard interrupted on its own would end without its report).
+      detached: true,
       // Electron's binary runs as Node for the child (the app's host starting shards).
       env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
     });
