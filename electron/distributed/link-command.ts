@@ -40,10 +40,11 @@ export async function runLinkShard(ctx: CliContext, placed: Placed, request: Sha
   const controller = new AbortController();
   const stop = (): void => controller.abort();
   const stopInterrupt = ctx.onInterrupt(stop);
+  const problem = (m: string): void => void ctx.stderr.write(`trebuchet run: ${m}\n`);
   try {
     let go: GoSource;
     try {
-      go = await goSource(ctx, request.start, stop, (m) => void ctx.stderr.write(`trebuchet run: ${m}\n`));
+      go = await goSource(ctx, request.start, stop, problem);
     } catch (e) {
       send({
         type: 'failed',
@@ -55,6 +56,7 @@ export async function runLinkShard(ctx: CliContext, placed: Placed, request: Sha
       send,
       go,
       signal: controller.signal,
+      problem,
       ...(request.readyFile === null ? {} : { readyFile: request.readyFile }),
     });
     return outcome === 'reported' ? EXIT.ok : outcome === 'stopped' ? EXIT.interrupted : EXIT.failed;

@@ -34,6 +34,8 @@ export interface LinkEndOptions {
   signal: AbortSignal;
   /** A file written once the shard is ready: a pod's readiness probe looks for it. */
   readyFile?: string;
+  /** Where what goes wrong beside the messages is said (stderr). */
+  problem: (message: string) => void;
 }
 
 /** What its threads need to hear the start before it: their links' margins. */
@@ -70,7 +72,14 @@ class LinkAssembly implements Assembly<LinkOutcome> {
     const warm = mergedWarm(coordinator.members.flatMap((m) => (m.warm === null ? [] : [m.warm])));
     const { tls, server } = this.#facts;
     this.#o.send({ type: 'ready', ...(warm === null ? {} : { warm }), target: { tls, server } });
-    if (this.#o.readyFile !== undefined) writeFileSync(this.#o.readyFile, '');
+    if (this.#o.readyFile !== undefined) {
+      try {
+        writeFileSync(this.#o.readyFile, '');
+      } catch (e) {
+        // The coordinator heard `ready` all the same; only a readiness probe waits in vain.
+        this.#o.problem(`the ready file cannot be written: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
     this.#coordinator = coordinator;
     this.#begin();
   }

@@ -57,10 +57,6 @@ export class Coordinator<R> implements Starter {
     this.#resolve = resolve;
   }
 
-  get started(): boolean {
-    return this.#started;
-  }
-
   begin(): void {
     const { spec, shards, signal, cpu } = this.#run;
     this.#openedAt = performance.now();
@@ -179,7 +175,8 @@ export class Coordinator<R> implements Starter {
       m.endAt = m.lastAt;
       m.frontier = Infinity;
       if (msg.failure !== null && this.#failure === null) {
-        this.#failure = { kind: 'other', message: msg.failure };
+        const message = m.backend.kind === 'machine' ? `${m.name}: ${msg.failure}` : msg.failure;
+        this.#failure = { kind: 'other', message };
         this.#post({ type: 'stop' });
       }
     }
