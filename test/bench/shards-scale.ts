@@ -32,7 +32,11 @@ async function tickCpu(links: number, seconds: number): Promise<{ cpu: number; p
     targets: [{ url: 'http://127.0.0.1:9/', monitor: { kind: 'off' } }],
     load: { model: 'closed', connections: links, limit: { kind: 'duration', seconds } },
   });
-  const command = [process.execPath, resolve(import.meta.dirname, '../helpers/scripted-shard.js'), scriptFile];
+  const command = [
+    process.execPath,
+    resolve(import.meta.dirname, '../helpers/scripted-shard.js'),
+    scriptFile,
+  ];
   const target = shardedTarget(
     { count: links, readyTimeoutSeconds: 1800, kubernetes: null },
     // A hundred processes on a busy machine may stall for seconds: what is measured is the merge.
@@ -53,7 +57,8 @@ async function tickCpu(links: number, seconds: number): Promise<{ cpu: number; p
     { runId: `bench-${links}-${seconds}`, appVersion: '0.0.0-bench' },
   );
   const result = await run.done;
-  if (result?.status !== 'completed') throw new Error(`a run of ${links} links: ${result?.error?.message ?? 'no result'}`);
+  if (result?.status !== 'completed')
+    throw new Error(`a run of ${links} links: ${result?.error?.message ?? 'no result'}`);
   const [first, last] = [marks[0]!, marks.at(-1)!];
   return { cpu: last.cpu - first.cpu, places: last.seq - first.seq };
 }
@@ -65,7 +70,9 @@ for (const links of counts) {
   const { cpu, places } = await tickCpu(links, ticks + 2);
   const ms = (cpu * 1000) / (places * links);
   rows.push({ links, msPerTickPerLink: ms });
-  process.stderr.write(`${links} links: ${cpu.toFixed(3)} CPU-s over ${places} ticks -> ${ms.toFixed(3)} ms a tick a link\n`);
+  process.stderr.write(
+    `${links} links: ${cpu.toFixed(3)} CPU-s over ${places} ticks -> ${ms.toFixed(3)} ms a tick a link\n`,
+  );
 }
 rmSync(dir, { recursive: true, force: true });
 
