@@ -25,7 +25,7 @@ import { CliInputError } from './values.ts';
 interface CommandCommon {
   output: OutputOptions;
   history: HistoryOptions;
-  /** --shard i/N --start-at T: this machine's shard of the plan; null for a whole run. */
+  /** --shard i/N (--start-at T | --start-on ...): this machine's shard of the plan; null for a whole run. */
   shard: ShardRequest | null;
   /** --shards N --on local|kubernetes: the whole plan as N shards, coordinated here; null for a run here. */
   distributed: DistributedRequest | null;
@@ -103,6 +103,20 @@ export function applyPreset(request: PresetRequest, preset: Preset, io: FileIo):
   };
 }
 
+/**
+ * A shard started by a coordinator (--start-on) speaks to it on stdout, and its figures are
+ * the coordinator's result: no report, file or history of its own.
+ */
+function refuseOutputs(v: RunFlags['values']): void {
+  for (const flag of ['json', 'csv', 'html', 'export', 'format', 'save'] as const) {
+    if (v[flag] !== undefined)
+      throw new CliInputError(
+        `--${flag}`,
+        "goes with a run's own result; a shard started with --start-on reports to its coordinator, whose result it is",
+      );
+  }
+}
+
 export type ParsedRun = { help: true } | ({ help: false } & (RunCommand | PresetRequest));
 
 export function parseRunArgs(argv: readonly string[], io: FileIo): ParsedRun {
@@ -113,6 +127,7 @@ export function parseRunArgs(argv: readonly string[], io: FileIo): ParsedRun {
   const output = outputFromFlags(v, io);
   const history = historyFromFlags(v, io);
   const shard = shardFromFlags(v, Date.now());
+  if (shard && shard.start.kind !== 'at') refuseOutputs(v);
   const distributed = distributedFromFlags(v);
   if (v.preset !== undefined) {
     if (v.scenario !== undefined)

@@ -124,24 +124,34 @@ Measuring:
                           all non-2xx
 
 Across machines (docs/distributed.md):
-      --shard i/N         run shard i (0-based) of N of the plan: connections and -n split
-                          exactly, a rate interleaved, stages stage by stage, as between -t threads;
-                          one target; the result records the shard, a plan id and its clock
+      --shard i/N         run shard i of N of the plan, counted from 1 (1/3 ... 3/3):
+                          connections and -n split exactly, a rate interleaved, stages stage by
+                          stage, as between -t threads; one target; the result records the
+                          shard, a plan id and its clock
       --start-at TIME     with --shard: start the load at this RFC 3339 time
                           (2026-12-02T10:00:00Z), not before; refused when more than 1 s past.
                           Give every shard the same TIME, then: trebuchet merge their --json files
-      --shards N          run the whole plan as N shards (1-100) started here and merged live:
-                          the same progress and report as a run here, plus a Shards table
+      --start-on SOURCE   with --shard: get ready (target checked, connections warmed), say so,
+                          and start when a coordinator says: stdin (its messages there) or
+                          job/NAME (the Job's trebuchet.dev/go annotation). Writes the engine's
+                          shard messages on stdout: what --shards runs in each process or pod
+      --ready-file FILE   with --start-on: written once ready (a pod's readiness probe)
+      --shards N          run the whole plan as N shards (1-100) started here, together once
+                          every one is ready, merged live: the same progress and report as a
+                          run here (its percentiles exact), plus a Shards table
       --on PLACE          local (N trebuchet processes on this machine) or kubernetes (an
                           Indexed Job; kubeconfig as kubectl finds it; RBAC in resources/kubernetes)
-      --start-margin S    time from now to the shards' common start (default 30 s on
-                          kubernetes, 10 s local); a pod not running by then fails the run
+      --ready-timeout S   how long the shards may take to get ready (default 60 s local, 300 s
+                          on kubernetes: pods scheduled, the image pulled); one not ready by then
+                          fails the run, with the reason it waits
       --image IMAGE       kubernetes: the image (resources/docker/Dockerfile)
-      --namespace NS      kubernetes: the namespace (default: default)
+      --namespace NS      kubernetes: the namespace (default: the kubeconfig context's, else
+                          trebuchet, as resources/kubernetes/rbac.yaml)
       --context CTX       kubernetes: the kubeconfig context (default: its current one)
       --node-selector K=V kubernetes: run the pods on nodes with this label (repeatable);
                           -t N sets the cores each pod requests (default 1)
-      --dry-run           kubernetes: print the ConfigMap and Job (YAML), call no API
+      --dry-run           kubernetes: print the ConfigMap and Job (YAML, no start time in it),
+                          call no API; apply it later, then kubectl annotate the Job's go
 
 Output:
       --format F          text (default: what vegeta report and ab print), ab, vegeta,
@@ -337,8 +347,8 @@ plans with nothing in common: the names on each side are listed).
 
 export const MERGE_HELP = `Usage: trebuchet merge SHARD... [--json F] [--csv F] [--html F] [--export DIR] [--format F]
 
-Merges the results of every shard of one plan (trebuchet run --shard i/N --start-at T, each
-a --json file or a --json - log) into one run, exactly: counts added, latency histograms
+Merges the results of every shard of one plan (trebuchet run --shard i/N --start-at T, i
+counted from 1, each a --json file or a --json - log) into one run, exactly: counts added, latency histograms
 added (the percentiles are those of one histogram of every request), stage rows added,
 samples aligned by time. The report adds a Shards table (each shard's req/s, p99, generator
 CPU, start offset); the verdict is client-bound when any shard was, and warns when the

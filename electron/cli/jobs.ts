@@ -19,6 +19,8 @@ export interface CliContext {
   appVersion: string;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  /** The process's stdin, taken only by a shard its coordinator speaks to (`--start-on stdin`); absent: process.stdin. */
+  stdin?: () => NodeJS.ReadableStream;
   /** Subscribes to Ctrl-C; returns the unsubscribe function. */
   onInterrupt(handler: () => void): () => void;
 }

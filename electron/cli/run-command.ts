@@ -82,12 +82,17 @@ async function runScenario(
   stores: LazyStores,
   placed: Placed | null,
 ): Promise<number> {
-  const { output, distributed } = command;
+  const { output, distributed, shard } = command;
   const scenario = placed?.scenario ?? command.scenario;
-  // The distributed start (its backends, the merge and hdr-histogram-js) loads only for a plan:
+  // A shard its coordinator starts: its messages on stdout, its result the coordinator's.
+  if (placed && shard && shard.start.kind !== 'at') {
+    const { runLinkShard } = await import('../distributed/link-command.ts');
+    return runLinkShard(ctx, placed, shard);
+  }
+  // The distributed start (its links, the merge and hdr-histogram-js) loads only for a plan:
   // a plain run's start skips it (issue 24).
   if (distributed?.dryRun && distributed.kubernetes) {
-    const { dryRunManifests } = await import('../distributed/start.ts');
+    const { dryRunManifests } = await import('../distributed/dry-run.ts');
     const { PlanFileError } = await import('../distributed/plan-file.ts');
     try {
       ctx.stdout.write(
@@ -133,7 +138,7 @@ async function runScenario(
       { event: onEvent, interrupted: () => progress.finish() },
       { command: 'run', stopping: 'partial results follow' },
       distributed
-        ? (await import('../distributed/start.ts')).distributedStart(distributed)
+        ? (await import('../distributed/sharded-target.ts')).shardedTarget(distributed)
         : placed
           ? placedTarget(placed.placement)
           : startTargetForCli,

@@ -10,7 +10,7 @@ import {
 import { LIMITS } from '../../shared/model/defaults.ts';
 import type { RunStatus } from '../../shared/model/result.ts';
 import type { ShardPlacement } from '../../shared/distributed/placement.ts';
-import { distributedStart } from '../distributed/start.ts';
+import { shardedTarget } from '../distributed/sharded-target.ts';
 import type { HistorySaver } from './history-saver.ts';
 import { newJobId } from './ids.ts';
 import { JobReplay } from './replay.ts';
@@ -197,7 +197,7 @@ export class JobRegistry {
     const runner = RUNNERS[entry.kind] as JobRunner<JobKind>;
     const running = runner.start(entry.plan, (event) => this.#receive(entry, event), {
       ...this.#context,
-      ...(entry.shards ? { startTarget: distributedStart(entry.shards) } : {}),
+      ...(entry.shards ? { startTarget: shardedTarget(entry.shards) } : {}),
       jobId: entry.id,
     });
     entry.running = running;

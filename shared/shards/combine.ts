@@ -39,7 +39,7 @@ export function shardSet(files: readonly ShardFile[]): ShardSet {
     const s = f.result.shard;
     if (s.planId !== planId || s.count !== count) {
       return refuse(
-        `${f.file} is shard ${s.index}/${s.count} of plan ${s.planId}, not of plan ${planId} (${count} shards) as ${first.file}: the files are of different plans`,
+        `${f.file} is shard ${s.index + 1}/${s.count} of plan ${s.planId}, not of plan ${planId} (${count} shards) as ${first.file}: the files are of different plans`,
       );
     }
   }
@@ -47,14 +47,15 @@ export function shardSet(files: readonly ShardFile[]): ShardSet {
   for (const f of shards) {
     const seen = byIndex.get(f.result.shard.index);
     if (seen !== undefined)
-      return refuse(`${f.file} and ${seen} are both shard ${f.result.shard.index}/${count}`);
+      return refuse(`${f.file} and ${seen} are both shard ${f.result.shard.index + 1}/${count}`);
     byIndex.set(f.result.shard.index, f.file);
   }
   const missing = Array.from({ length: count }, (_, i) => i).filter((i) => !byIndex.has(i));
   if (missing.length > 0) {
-    const given = [...byIndex].sort(([a], [b]) => a - b).map(([i, file]) => `${file} is ${i}`);
+    // Said as --shard counts them: from 1 (a file's shard facts hold 0-based indexes).
+    const given = [...byIndex].sort(([a], [b]) => a - b).map(([i, file]) => `${file} is ${i + 1}`);
     return refuse(
-      `shard ${missing.join(', ')} of ${count} is missing (${given.join(', ')}): merge every shard of the plan`,
+      `shard ${missing.map((i) => i + 1).join(', ')} of ${count} is missing (${given.join(', ')}): merge every shard of the plan`,
     );
   }
   return {

@@ -1,6 +1,7 @@
 /**
  * Shards across machines, on this machine: `trebuchet run --shard i/N --start-at T` processes
- * started together against nginx, then `trebuchet merge` of their files (issue 23).
+ * (i counted from 1) started together against nginx, then `trebuchet merge` of their files
+ * (issue 23).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,7 +39,15 @@ async function runShards(n: number, name: string, load: readonly string[]) {
     Array.from({ length: n }, (_, i) =>
       runCli(
         [
-          ...['run', ...load, '-q', '--shard', `${i}/${n}`, '--start-at', new Date(startAt).toISOString()],
+          ...[
+            'run',
+            ...load,
+            '-q',
+            '--shard',
+            `${i + 1}/${n}`,
+            '--start-at',
+            new Date(startAt).toISOString(),
+          ],
           ...['--json', '-', '--export', join(dir, `${name}-${i}`)],
           `${nginx.httpUrl}test.html`,
         ],
@@ -83,7 +92,7 @@ describe('trebuchet run --shard and trebuchet merge against nginx', () => {
   let two: Awaited<ReturnType<typeof runShards>>;
   let three: Awaited<ReturnType<typeof runShards>>;
 
-  it('two shards of -n 4000 -c 4 started together: the merge adds up to the sum and to nginx’s own count', async () => {
+  it('--shard 1/2 and 2/2 of -n 4000 -c 4 started together make one plan: the merge adds up to the sum and to nginx’s own count', async () => {
     const before = (await nginxStatus(nginx)).requests;
     two = await runShards(2, 'closed', ['-n', '4000', '-c', '4']);
     const served = await servedSince(before);
@@ -148,9 +157,9 @@ describe('trebuchet run --shard and trebuchet merge against nginx', () => {
     expect(m.latency!.mean).toBeCloseTo(one.mean, 9);
 
     // The text report: the Shards table, one row per shard.
-    expect(stdout).toMatch(/^Shards \(start: after the common --start-at\):$/m);
-    expect(stdout).toMatch(/^ {2}0 +\S+ \(\d+ cores\) +2,000 /m);
+    expect(stdout).toMatch(/^Shards \(start: after the common start\):$/m);
     expect(stdout).toMatch(/^ {2}1 +\S+ \(\d+ cores\) +2,000 /m);
+    expect(stdout).toMatch(/^ {2}2 +\S+ \(\d+ cores\) +2,000 /m);
   }, 120_000);
 
   it('an open-model rate split over three shards keeps its rate within 1% and sends every planned request', async () => {
@@ -184,20 +193,20 @@ describe('trebuchet run --shard and trebuchet merge against nginx', () => {
     const r = await merge([two.jsonFiles[0]!, three.jsonFiles[1]!], join(dir, 'no.json'));
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
-      `${three.jsonFiles[1]!} is shard 1/3 of plan ${three.shards[1]!.shard!.planId}`,
+      `${three.jsonFiles[1]!} is shard 2/3 of plan ${three.shards[1]!.shard!.planId}`,
     );
     expect(r.stderr).toContain('different plans');
   }, 60_000);
 
-  it('merging with index 2 missing, or an index twice, is refused, naming the files', async () => {
+  it('merging with shard 3/3 missing, or one twice, is refused, naming the files', async () => {
     const missing = await merge(three.jsonFiles.slice(0, 2), join(dir, 'no.json'));
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(
-      `shard 2 of 3 is missing (${three.jsonFiles[0]!} is 0, ${three.jsonFiles[1]!} is 1)`,
+      `shard 3 of 3 is missing (${three.jsonFiles[0]!} is 1, ${three.jsonFiles[1]!} is 2)`,
     );
     const twice = await merge([...three.jsonFiles, three.jsonFiles[2]!], join(dir, 'no.json'));
     expect(twice.code).toBe(2);
-    expect(twice.stderr).toContain(`${three.jsonFiles[2]!} and ${three.jsonFiles[2]!} are both shard 2/3`);
+    expect(twice.stderr).toContain(`${three.jsonFiles[2]!} and ${three.jsonFiles[2]!} are both shard 3/3`);
   }, 60_000);
 
   it('a --json - log merges as its --json file does', async () => {
@@ -217,7 +226,7 @@ describe('trebuchet run --shard and trebuchet merge against nginx', () => {
     const before = (await nginxStatus(nginx)).requests;
     const past = new Date(Date.now() - 5000).toISOString();
     const r = await runCli(
-      ['run', '-n', '10', '--shard', '0/2', '--start-at', past, `${nginx.httpUrl}test.html`],
+      ['run', '-n', '10', '--shard', '1/2', '--start-at', past, `${nginx.httpUrl}test.html`],
       {
         timeoutMs: 60_000,
       },
