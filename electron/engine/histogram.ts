@@ -4,6 +4,12 @@ import type * as hdrHistogram from 'hdr-histogram-js/dist/Histogram.js';
 import { build } from 'hdr-histogram-js/dist/HistogramBuilder.js';
 import { decodeFromCompressedBase64, encodeIntoCompressedBase64 } from 'hdr-histogram-js/dist/encoding.js';
 import type { LatencyStats } from '../../shared/model/result.ts';
+import {
+  bucketOf,
+  trimmedCounts,
+  WINDOW_BUCKETS,
+  type WindowBuckets,
+} from '../../shared/model/window-buckets.ts';
 import type { BucketCounts } from '../../shared/shards/merge.ts';
 
 /** Latencies are recorded in microseconds, 3 significant digits, up to one hour. */
@@ -190,6 +196,25 @@ export class ValueRecorder {
       stdev: Math.sqrt(deviations / total),
       percentiles: new Map(targets.map((t) => [t.p, at.get(t.p)!])),
     };
+  }
+
+  /**
+   * What was recorded since the last drain in a Sample's fixed buckets (shared/model/
+   * window-buckets.ts): each of hdr's buckets counted at its lowest value, summed at its middle
+   * (as the mean is); null when nothing was recorded.
+   */
+  windowBuckets(): WindowBuckets | null {
+    if (this.total === 0) return null;
+    const counts = new Array<number>(WINDOW_BUCKETS).fill(0);
+    const c = this.counts;
+    const { from, to } = this.span();
+    let sumUs = 0;
+    for (let i = from; i <= to; i++) {
+      if (c[i] === 0) continue;
+      counts[bucketOf(valueOf(i) / 1000)]! += c[i]!;
+      sumUs += medianOf(i) * c[i]!;
+    }
+    return { counts: trimmedCounts(counts), sumMs: sumUs / 1000 };
   }
 
   /** Adds what was recorded since the last drain to another recorder, then starts over. */

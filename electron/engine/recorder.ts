@@ -306,6 +306,8 @@ export class Recorder {
   private sampleOf(seq: number, w: Window, from: number, to: number): Sample {
     const latency = this.previousValues.summary(WINDOW_PERCENTILES);
     const lateness = this.previousLateness.summary(LATENESS_PERCENTILES);
+    const latencyBuckets = this.previousValues.windowBuckets();
+    const latenessBuckets = this.previousLateness.windowBuckets();
     const intervalSeconds = Math.max((to - from) / 1000, 1e-3);
     return {
       seq,
@@ -332,6 +334,8 @@ export class Recorder {
       ...(w.late > 0 ? { late: w.late } : {}),
       ...(lateness === null ? {} : { sendLatenessP99: lateness.percentiles.get(99)! / 1000 }),
       ...(this.connections === null ? {} : { connections: this.connections }),
+      ...(latencyBuckets === null ? {} : { latencyBuckets }),
+      ...(latenessBuckets === null ? {} : { sendLatenessBuckets: latenessBuckets }),
     };
   }
 
