@@ -141,11 +141,12 @@ export class MetricsHub {
     const { pushTimeoutMs: timeoutMs } = this.#timing;
     const writer =
       push.kind === 'otlp'
-        ? otlpWriter(push.url, { timeoutMs, appVersion: this.#appVersion })
-        : {
-            write: remoteWriteWriter(push.url, { timeoutMs, userAgent: `trebuchet/${this.#appVersion}` }),
-            close: () => Promise.resolve(),
-          };
+        ? otlpWriter(push.url, {
+            timeoutMs,
+            closeWaitMs: this.#timing.endWaitMs,
+            appVersion: this.#appVersion,
+          })
+        : remoteWriteWriter(push.url, { timeoutMs, userAgent: `trebuchet/${this.#appVersion}` });
     const queue = new PushQueue({
       write: writer.write,
       maxSeries: this.#timing.maxQueuedSeries,

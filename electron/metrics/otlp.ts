@@ -95,7 +95,7 @@ export function resourceMetricsOf(batch: readonly Snapshot[], appVersion: string
 /** The queue's writer for one OTLP/HTTP endpoint, and what closes its exporter. */
 export function otlpWriter(
   url: string,
-  opts: { timeoutMs: number; appVersion: string },
+  opts: { timeoutMs: number; closeWaitMs: number; appVersion: string },
 ): { write: PushWriter; close: () => Promise<void> } {
   const exporter = new OTLPMetricExporter({ url, timeoutMillis: opts.timeoutMs });
   return {
@@ -111,6 +111,11 @@ export function otlpWriter(
           );
         });
       }),
-    close: () => exporter.shutdown(),
+    // The exporter's shutdown waits for an export in flight; a stalled endpoint is not waited for long.
+    close: () =>
+      Promise.race([
+        exporter.shutdown(),
+        new Promise<void>((resolve) => setTimeout(resolve, opts.closeWaitMs).unref()),
+      ]),
   };
 }

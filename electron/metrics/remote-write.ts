@@ -12,8 +12,13 @@ import { RefusedPushError, SlowPushError, type PushWriter } from './push-queue.t
 /** Of an endpoint's error answer, this much is kept in the warning. */
 const ANSWER_CHARS = 200;
 
-export function remoteWriteWriter(url: string, opts: { timeoutMs: number; userAgent: string }): PushWriter {
-  return async (batch) => {
+/** The queue's writer for one remote write endpoint, and what ends a push still in flight. */
+export function remoteWriteWriter(
+  url: string,
+  opts: { timeoutMs: number; userAgent: string },
+): { write: PushWriter; close: () => Promise<void> } {
+  const closing = new AbortController();
+  const write: PushWriter = async (batch) => {
     let answer: Awaited<ReturnType<typeof pushTimeseries>>;
     try {
       answer = await pushTimeseries(remoteWriteSeries(batch), {
@@ -30,7 +35,7 @@ export function remoteWriteWriter(url: string, opts: { timeoutMs: number; userAg
             headers: init?.headers,
             // snappyjs's compressed bytes (typed loosely by the package).
             body: init?.body ? new Uint8Array(init.body) : null,
-            signal: AbortSignal.timeout(opts.timeoutMs),
+            signal: AbortSignal.any([AbortSignal.timeout(opts.timeoutMs), closing.signal]),
           });
           return { status: response.status, statusText: response.statusText, text: () => response.text() };
         },
@@ -46,6 +51,13 @@ export function remoteWriteWriter(url: string, opts: { timeoutMs: number; userAg
     const why = `HTTP ${status}${answer.errorMessage ? `: ${answer.errorMessage.trim().slice(0, ANSWER_CHARS)}` : ''}`;
     if (status >= 400 && status < 500 && status !== 429) throw new RefusedPushError(why);
     throw new Error(why);
+  };
+  return {
+    write,
+    close: () => {
+      closing.abort(new Error('the metrics out was closed'));
+      return Promise.resolve();
+    },
   };
 }
 
