@@ -66,7 +66,7 @@ export async function startPrometheus(opts: { scrape?: string } = {}): Promise<T
     await new Promise((r) => setTimeout(r, 100));
   }
   const query = async (expr: string) => {
-    const res = await fetch(`${base}api/v1/query?${new URLSearchParams({ query: expr })}`);
+    const res = await fetch(`${base}api/v1/query?${new URLSearchParams({ query: expr }).toString()}`);
     const body: unknown = await res.json();
     return vectorAnswer.parse(body).data.result.map((r) => ({ metric: r.metric, value: Number(r.value[1]) }));
   };
