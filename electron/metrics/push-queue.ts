@@ -55,6 +55,8 @@ export class PushQueue {
   readonly #o: PushQueueOptions;
   readonly #now: () => number;
   #items: Item[] = [];
+  /** The items of the push in flight. */
+  readonly #sending = new Set<Item>();
   #held = 0;
   #inFlight: Promise<void> | null = null;
   #failures = 0;
@@ -86,7 +88,12 @@ export class PushQueue {
     const item = { snapshot, tag, weight: Math.max(1, snapshot.series.length) };
     this.#items.push(item);
     this.#held += item.weight;
-    while (this.#held > this.#o.maxSeries && this.#items.length > 1) this.#drop(this.#items.shift()!);
+    // The oldest go first, never the batch in flight (its outcome counts it) nor the newest.
+    while (this.#held > this.#o.maxSeries) {
+      const at = this.#items.findIndex((i) => !this.#sending.has(i));
+      if (at < 0 || at === this.#items.length - 1) break;
+      this.#drop(this.#items.splice(at, 1)[0]!);
+    }
     this.#pump();
   }
 
@@ -129,9 +136,9 @@ export class PushQueue {
     this.#closed = true;
     if (this.#retryTimer !== null) clearTimeout(this.#retryTimer);
     this.#retryTimer = null;
-    for (const item of this.#items) this.#drop(item);
-    this.#items = [];
-    this.#held = 0;
+    const queued = this.#items.filter((i) => !this.#sending.has(i));
+    this.#items = this.#items.filter((i) => this.#sending.has(i));
+    for (const item of queued) this.#drop(item);
   }
 
   #account(tag: string): TagAccount {
@@ -166,7 +173,9 @@ export class PushQueue {
       batch.push(item);
       series += item.weight;
     }
+    for (const item of batch) this.#sending.add(item);
     this.#inFlight = this.#push(batch).finally(() => {
+      this.#sending.clear();
       this.#inFlight = null;
       this.#pump();
     });

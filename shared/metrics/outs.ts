@@ -59,7 +59,12 @@ export function parseMetricsPush(text: string): Parsed<MetricsPush> {
       `"${kind}" is not a way out (${METRICS_PUSH_KINDS.join(' or ')})${near ? `: did you mean ${near}?` : ''}`,
     );
   }
-  return parseWith(metricsPushSchema, { kind, url: text.slice(at + 1).trim() });
+  return asOneField(parseWith(metricsPushSchema, { kind, url: text.slice(at + 1).trim() }));
+}
+
+/** A parse of a text that is one field (a flag's value, a form's field): its issues name no inner path. */
+function asOneField<T>(parsed: Parsed<T>): Parsed<T> {
+  return parsed.ok ? parsed : { ok: false, issues: parsed.issues.map((i) => ({ ...i, path: '' })) };
 }
 
 /** The text of a listen address: "HOST:PORT", "[::1]:PORT", or ":PORT" for 127.0.0.1. */
@@ -69,7 +74,7 @@ export function parseListenAddress(text: string): Parsed<ListenAddress> {
     return { ok: false, issues: [{ path: '', message: `"${text}" is not HOST:PORT (e.g. 127.0.0.1:9464)` }] };
   }
   const host = m[1] ?? (m[2] === '' ? '127.0.0.1' : m[2]!);
-  return parseWith(listenAddressSchema, { host, port: Number(m[3]) });
+  return asOneField(parseWith(listenAddressSchema, { host, port: Number(m[3]) }));
 }
 
 /** An address as text again ("127.0.0.1:9464", "[::1]:9464"). */

@@ -9,7 +9,10 @@ import { labelsKey, type Labels } from './labels.ts';
  */
 
 /** A histogram's bucket bounds in seconds: a Sample's window buckets (le="+Inf" past the last). */
-export const HISTOGRAM_BOUNDS_SECONDS: readonly number[] = WINDOW_BUCKET_BOUNDS_MS.map((ms) => ms / 1000);
+export const HISTOGRAM_BOUNDS_SECONDS: readonly number[] = WINDOW_BUCKET_BOUNDS_MS.map(
+  // 0.07 / 1000 is 0.00007000000000000001 in floating point: le="0.00007" is what a person reads.
+  (ms) => Number((ms / 1000).toPrecision(12)),
+);
 
 interface SeriesBase {
   def: MetricDef;

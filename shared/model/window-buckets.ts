@@ -6,7 +6,8 @@ import { z } from 'zod';
  * metrics out's trebuchet_request_duration_seconds (docs/metrics.md). The bounds are fixed, the
  * same in every sample of every run, so any two samples add bucket by bucket, exactly. The
  * engine's own HdrHistograms (3 significant digits) stay the run's percentiles; these are
- * coarser (each bound at most 1.67 times the one before), a Prometheus histogram's resolution.
+ * coarser (each bound at most 1.67 times the one before, twice at 60 s), a Prometheus histogram's
+ * resolution.
  * Pure.
  */
 

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cellOutcomeSchema } from '../../shared/comparison/cells.ts';
+import { HISTOGRAM_BOUNDS_SECONDS } from '../../shared/metrics/series.ts';
 import { runResultSchema, type RunResult } from '../../shared/model/result.ts';
 import { bucketOf, WINDOW_BUCKET_BOUNDS_MS } from '../../shared/model/window-buckets.ts';
 import { endAfterAll, endAfterEach } from '../helpers/cleanup.ts';
@@ -59,6 +60,8 @@ const readResults = (file: string): RunResult[] => {
 
 /** A label matcher's value, escaped for PromQL. */
 const q = (value: string): string => JSON.stringify(value);
+
+const DASHBOARD = join(import.meta.dirname, '../../resources/grafana/trebuchet.json');
 
 let dir: string;
 let prometheus: TestPrometheus;
@@ -200,6 +203,38 @@ describe('--out prometheus-rw', () => {
   });
 });
 
+describe('the Grafana dashboard', () => {
+  it("runs each of its queries in Prometheus on a run's series: every one parses, the core ones have data", async () => {
+    const server = end(await mixedServer());
+    const json = join(dir, 'dashboard.json');
+    const r = await runCli([
+      ...['run', '-d', '3s', '-c', '4', '--timeout', MIXED_TIMEOUT, '--allow-error-status', '-q'],
+      ...['--out', `prometheus-rw=${prometheus.writeUrl}`, '--json', json, server.url],
+    ]);
+    expect(r.code).toBe(0);
+    const [result] = readResults(json);
+    const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as {
+      panels: { title: string; targets?: { expr: string }[] }[];
+    };
+    // Grafana's variables as it would fill them: this job, every target, a 10 m range.
+    const filled = (expr: string) =>
+      expr
+        .replaceAll('$job', result!.runId)
+        .replaceAll('$target', '.+')
+        .replaceAll('$__rate_interval', '1m')
+        .replaceAll('$__range', '10m');
+    const empty: string[] = [];
+    for (const panel of dashboard.panels) {
+      for (const t of panel.targets ?? []) {
+        const series = await prometheus.query(filled(t.expr));
+        if (series.length === 0) empty.push(panel.title);
+      }
+    }
+    // A closed run without a schedule or a list has no send lateness; every other panel shows this run.
+    expect(empty).toEqual(['Send lateness p99']);
+  });
+});
+
 describe('--metrics-listen', () => {
   it('serves trebuchet_requests_total while a run goes on, and Prometheus scrapes it', async () => {
     const server = end(await startHttpServer((_req, res) => setTimeout(() => res.end('ok'), 2)));
@@ -286,7 +321,7 @@ describe('--out otlp', () => {
     const histogram = metrics.filter((m) => m.name === 'trebuchet.request.duration').at(-1)!.histogram!;
     const point = histogram.dataPoints.at(-1)!;
     expect(point.count).toBe(result!.requests.responses);
-    expect(point.explicitBounds).toEqual(WINDOW_BUCKET_BOUNDS_MS.map((ms) => ms / 1000));
+    expect(point.explicitBounds).toEqual(HISTOGRAM_BOUNDS_SECONDS);
     expect(point.bucketCounts.reduce((a, b) => a + b, 0)).toBe(point.count);
   });
 });
