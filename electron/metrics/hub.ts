@@ -17,10 +17,8 @@ import { PartFeed } from '../../shared/metrics/part-feed.ts';
 import { MetricStore, type Series } from '../../shared/metrics/series.ts';
 import type { Warning } from '../../shared/model/result-parts.ts';
 import type { StartTarget } from '../jobs/target-run.ts';
-import { otlpWriter } from './otlp.ts';
-import { PushQueue } from './push-queue.ts';
-import { remoteWriteWriter } from './remote-write.ts';
-import { ScrapeEndpoint } from './scrape-endpoint.ts';
+import { PushQueue, type PushWriter } from './push-queue.ts';
+import type { ScrapeEndpoint } from './scrape-endpoint.ts';
 
 /** The hub's bounds on time and memory (docs/metrics.md says why each is what it is). */
 export interface MetricsTiming {
@@ -130,6 +128,7 @@ export class MetricsHub {
     if (!out.listen) return;
     const text = listenAddressText(out.listen);
     try {
+      const { ScrapeEndpoint } = await import('./scrape-endpoint.ts');
       this.#endpoint = await ScrapeEndpoint.open(out.listen, () => this.#liveSeries());
       this.#listen = { text, problem: null };
     } catch (error) {
@@ -138,23 +137,25 @@ export class MetricsHub {
   }
 
   #destination(push: MetricsPush): Destination {
-    const { pushTimeoutMs: timeoutMs } = this.#timing;
-    const writer =
+    const { pushTimeoutMs: timeoutMs, endWaitMs: closeWaitMs } = this.#timing;
+    // Each exporter's modules load with its first endpoint (OpenTelemetry's SDK is most of them).
+    const writer: Promise<{ write: PushWriter; close: () => Promise<void> }> =
       push.kind === 'otlp'
-        ? otlpWriter(push.url, {
-            timeoutMs,
-            closeWaitMs: this.#timing.endWaitMs,
-            appVersion: this.#appVersion,
-          })
-        : remoteWriteWriter(push.url, { timeoutMs, userAgent: `trebuchet/${this.#appVersion}` });
+        ? import('./otlp.ts').then(({ otlpWriter }) =>
+            otlpWriter(push.url, { timeoutMs, closeWaitMs, appVersion: this.#appVersion }),
+          )
+        : import('./remote-write.ts').then(({ remoteWriteWriter }) =>
+            remoteWriteWriter(push.url, { timeoutMs, userAgent: `trebuchet/${this.#appVersion}` }),
+          );
     const queue = new PushQueue({
-      write: writer.write,
+      write: async (batch) => (await writer).write(batch),
       maxSeries: this.#timing.maxQueuedSeries,
       maxBatchSeries: this.#timing.maxBatchSeries,
       backoffMs: this.#timing.backoffMs,
       now: this.#now,
     });
-    return { push, queue, close: writer.close };
+    // An exporter that could not load has nothing to close (each push said why it failed).
+    return { push, queue, close: async () => (await writer.catch(() => null))?.close() };
   }
 
   async #closeDestination(d: Destination): Promise<void> {
