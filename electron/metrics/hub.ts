@@ -203,7 +203,10 @@ export class MetricsHub {
     for (const d of destinations) {
       const a = d.queue.account(tag);
       d.queue.forget(tag);
-      const w = deliveryWarning({ where: nameOf(d.push), ...a, reason: d.queue.lastError });
+      const unanswered = d.queue.busy
+        ? `no answer within ${this.#timing.endWaitMs / 1000} s of the end`
+        : null;
+      const w = deliveryWarning({ where: nameOf(d.push), ...a, reason: d.queue.lastError ?? unanswered });
       if (w) warnings.push(w);
     }
     if (this.#listen?.problem) warnings.push(notServedWarning(this.#listen.text, this.#listen.problem));

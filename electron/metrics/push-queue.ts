@@ -74,6 +74,11 @@ export class PushQueue {
     this.#now = options.now ?? Date.now;
   }
 
+  /** Whether a push is in flight now. */
+  get busy(): boolean {
+    return this.#inFlight !== null;
+  }
+
   /** Why the last push failed; null when it went through (or none was tried). */
   get lastError(): string | null {
     return this.#lastError;

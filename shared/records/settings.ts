@@ -48,7 +48,16 @@ export const uiSettingsSchema = z.strictObject({
   metrics: metricsOutSchema.default(NO_METRICS_OUT),
 });
 export type UiSettings = z.infer<typeof uiSettingsSchema>;
-export type UiSettingsPatch = Partial<z.input<typeof uiSettingsSchema>>;
+
+/**
+ * A change to the UI's settings: the parts given replace the kept ones. What a settings file
+ * may leave out (metrics, by its default) is not filled in here, or a patch that does not name
+ * it would put the default over the kept value.
+ */
+export const uiSettingsPatchSchema = uiSettingsSchema
+  .partial()
+  .extend({ metrics: metricsOutSchema.optional() });
+export type UiSettingsPatch = z.input<typeof uiSettingsPatchSchema>;
 
 const coordinate = z.number().int().min(-1_000_000).max(1_000_000);
 const extent = z.number().int().min(100).max(100_000);

@@ -3,7 +3,11 @@ import { metricsOutFromFlags } from '../../electron/cli/metrics/metrics-flags.ts
 import { CliInputError } from '../../electron/cli/values.ts';
 import { parseListenAddress, parseMetricsPush, listenAddressText } from '../../shared/metrics/outs.ts';
 import { parseWith } from '../../shared/model/validation.ts';
-import { uiSettingsSchema, defaultUiSettings } from '../../shared/records/settings.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileSettingsStore } from '../../electron/stores/settings-store.ts';
+import { defaultUiSettings, uiSettingsPatchSchema, uiSettingsSchema } from '../../shared/records/settings.ts';
 import { metricsForm, metricsOutOf, metricsSummary } from '../../renderer/settings/metricsOutForm.ts';
 
 const WRITE = 'http://127.0.0.1:9090/api/v1/write';
@@ -86,6 +90,24 @@ describe('the app\'s "Send live metrics to …" setting', () => {
       metrics: { push: [{ kind: 'prometheus-rw', url: WRITE, token: 'x' }], listen: null },
     });
     expect(refused.ok).toBe(false);
+  });
+
+  it('stays when the page keeps its other settings (a patch that does not name it leaves it)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trebuchet-metrics-settings-'));
+    try {
+      const store = new FileSettingsStore({ dir });
+      const metrics = {
+        push: [{ kind: 'otlp' as const, url: 'http://127.0.0.1:4318/v1/metrics' }],
+        listen: null,
+      };
+      store.setUi(uiSettingsPatchSchema.parse({ metrics }));
+      const pagePatch = uiSettingsPatchSchema.parse({ view: 'history' });
+      expect('metrics' in pagePatch).toBe(false);
+      store.setUi(pagePatch);
+      expect(new FileSettingsStore({ dir }).ui()).toMatchObject({ view: 'history', metrics });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("is a form of one field per way out, read with the flags' parsers, each problem at its field", () => {
