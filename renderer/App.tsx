@@ -48,7 +48,6 @@ import { SeedPresets } from './views/Presets/SeedPresets.tsx';
 import './App.css';
 
 const isResult = (r: RunResult | null): r is RunResult => r !== null;
-
 /** Without kept settings (a test), the app starts as a fresh install. */
 const START = defaultUiSettings();
 

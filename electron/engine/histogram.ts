@@ -90,6 +90,19 @@ export interface CountsSummary {
   stdev: number;
   /** By percentile, as given. */
   percentiles: Map<number, number>;
+  /** The same values in a Sample's fixed buckets (shared/model/window-buckets.ts), each hdr bucket at its lowest value. */
+  buckets: WindowBuckets;
+}
+
+/** A sample's bucket fields from its window's latency and lateness (absent when nothing was recorded). */
+export function sampleBuckets(
+  latency: { buckets: WindowBuckets } | null,
+  lateness: { buckets: WindowBuckets } | null,
+): { latencyBuckets?: WindowBuckets; sendLatenessBuckets?: WindowBuckets } {
+  return {
+    ...(latency === null ? {} : { latencyBuckets: latency.buckets }),
+    ...(lateness === null ? {} : { sendLatenessBuckets: lateness.buckets }),
+  };
 }
 
 /**
@@ -168,11 +181,13 @@ export class ValueRecorder {
     let cumulative = 0;
     let next = 0;
     let sum = 0;
+    const buckets = new Array<number>(WINDOW_BUCKETS).fill(0);
     for (let i = from; i <= to; i++) {
       const c = counts[i]!;
       if (c === 0) continue;
       used.push(i);
       sum += medianOf(i) * c;
+      buckets[bucketOf(valueOf(i) / 1000)]! += c;
       cumulative += c;
       while (next < byCount.length && cumulative >= byCount[next]!.count) {
         const t = byCount[next++]!;
@@ -195,26 +210,8 @@ export class ValueRecorder {
       mean,
       stdev: Math.sqrt(deviations / total),
       percentiles: new Map(targets.map((t) => [t.p, at.get(t.p)!])),
+      buckets: { counts: trimmedCounts(buckets), sumMs: sum / 1000 },
     };
-  }
-
-  /**
-   * What was recorded since the last drain in a Sample's fixed buckets (shared/model/
-   * window-buckets.ts): each of hdr's buckets counted at its lowest value, summed at its middle
-   * (as the mean is); null when nothing was recorded.
-   */
-  windowBuckets(): WindowBuckets | null {
-    if (this.total === 0) return null;
-    const counts = new Array<number>(WINDOW_BUCKETS).fill(0);
-    const c = this.counts;
-    const { from, to } = this.span();
-    let sumUs = 0;
-    for (let i = from; i <= to; i++) {
-      if (c[i] === 0) continue;
-      counts[bucketOf(valueOf(i) / 1000)]! += c[i]!;
-      sumUs += medianOf(i) * c[i]!;
-    }
-    return { counts: trimmedCounts(counts), sumMs: sumUs / 1000 };
   }
 
   /** Adds what was recorded since the last drain to another recorder, then starts over. */

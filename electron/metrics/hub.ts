@@ -14,7 +14,7 @@ import { partLabels, type JobLabels } from '../../shared/metrics/labels.ts';
 import { deliveryWarning, notServedWarning } from '../../shared/metrics/delivery.ts';
 import { listenAddressText, type MetricsOut, type MetricsPush } from '../../shared/metrics/outs.ts';
 import { PartFeed } from '../../shared/metrics/part-feed.ts';
-import { MetricStore, type Series } from '../../shared/metrics/series.ts';
+import { MetricStore, type MetricSeries } from '../../shared/metrics/series.ts';
 import type { Warning } from '../../shared/model/result-parts.ts';
 import type { StartTarget } from '../jobs/target-run.ts';
 import { PushQueue, type PushWriter } from './push-queue.ts';
@@ -172,7 +172,7 @@ export class MetricsHub {
   }
 
   /** The series of the jobs running, and of those ended less than keepEndedMs ago. */
-  #liveSeries(): Series[] {
+  #liveSeries(): MetricSeries[] {
     this.#prune();
     return [...this.#jobs.values()].flatMap((j) => j.store.snapshot().series);
   }

@@ -18,14 +18,14 @@ import {
   type ResourceMetrics,
 } from '@opentelemetry/sdk-metrics';
 import type { MetricDef } from '../../shared/metrics/catalog.ts';
-import { HISTOGRAM_BOUNDS_SECONDS, type Series, type Snapshot } from '../../shared/metrics/series.ts';
+import { HISTOGRAM_BOUNDS_SECONDS, type MetricSeries, type Snapshot } from '../../shared/metrics/series.ts';
 import { SlowPushError, type PushWriter } from './push-queue.ts';
 
 /** Epoch ms as OpenTelemetry's [seconds, nanoseconds]. */
 const hrTime = (ms: number): [number, number] => [Math.floor(ms / 1000), Math.round((ms % 1000) * 1e6)];
 
 /** One metric's data points over a batch of snapshots. */
-function metricData(def: MetricDef, points: { at: number; series: Series }[]): MetricData {
+function metricData(def: MetricDef, points: { at: number; series: MetricSeries }[]): MetricData {
   const descriptor = {
     name: def.otelName,
     description: def.help,
@@ -33,7 +33,7 @@ function metricData(def: MetricDef, points: { at: number; series: Series }[]): M
     valueType: ValueType.DOUBLE,
   };
   const aggregationTemporality = AggregationTemporality.CUMULATIVE;
-  const timed = (p: { at: number; series: Series }) => ({
+  const timed = (p: { at: number; series: MetricSeries }) => ({
     startTime: hrTime(p.series.since),
     endTime: hrTime(p.at),
     attributes: { ...p.series.labels },
@@ -70,7 +70,7 @@ function metricData(def: MetricDef, points: { at: number; series: Series }[]): M
 
 /** Snapshots as one ResourceMetrics: per metric, its series' points in time order. */
 export function resourceMetricsOf(batch: readonly Snapshot[], appVersion: string): ResourceMetrics {
-  const byMetric = new Map<string, { def: MetricDef; points: { at: number; series: Series }[] }>();
+  const byMetric = new Map<string, { def: MetricDef; points: { at: number; series: MetricSeries }[] }>();
   for (const snapshot of batch) {
     for (const series of snapshot.series) {
       let m = byMetric.get(series.def.name);

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { Registry, type Metric } from 'prom-client';
 import { listenAddressText, type ListenAddress } from '../../shared/metrics/outs.ts';
 import { promSamples } from '../../shared/metrics/prometheus-series.ts';
-import type { Series } from '../../shared/metrics/series.ts';
+import type { MetricSeries } from '../../shared/metrics/series.ts';
 
 /** The only path served. */
 export const METRICS_PATH = '/metrics';
@@ -19,9 +19,11 @@ export const METRICS_PATH = '/metrics';
  * its own with the values already made (a histogram's buckets come from the samples, not from
  * observe() per request), which its Registry formats like its own metrics.
  */
-export async function exposition(series: readonly Series[]): Promise<{ text: string; contentType: string }> {
+export async function exposition(
+  series: readonly MetricSeries[],
+): Promise<{ text: string; contentType: string }> {
   const registry = new Registry();
-  const byName = new Map<string, Series[]>();
+  const byName = new Map<string, MetricSeries[]>();
   for (const s of series) byName.set(s.def.name, [...(byName.get(s.def.name) ?? []), s]);
   for (const [name, list] of byName) {
     const { help, type } = list[0]!.def;
@@ -57,7 +59,7 @@ export class ScrapeEndpoint {
   }
 
   /** Listens on the address; rejects with the system's reason (the port is taken, no such host). */
-  static open(address: ListenAddress, read: () => readonly Series[]): Promise<ScrapeEndpoint> {
+  static open(address: ListenAddress, read: () => readonly MetricSeries[]): Promise<ScrapeEndpoint> {
     const server = createServer((req, res) => {
       const path = (req.url ?? '').split('?')[0];
       if (req.method !== 'GET' || path !== METRICS_PATH) {

@@ -1,5 +1,5 @@
 import type { Labels } from './labels.ts';
-import { HISTOGRAM_BOUNDS_SECONDS, type Series, type Snapshot } from './series.ts';
+import { HISTOGRAM_BOUNDS_SECONDS, type MetricSeries, type Snapshot } from './series.ts';
 
 /*
  * Series as Prometheus's data model has them (what remote write sends and the scrape endpoint
@@ -18,7 +18,7 @@ export interface PromSample {
 const leText = (bound: number): string => (bound === Infinity ? '+Inf' : String(bound));
 
 /** One series as Prometheus samples. */
-export function promSamples(series: Series): PromSample[] {
+export function promSamples(series: MetricSeries): PromSample[] {
   const { name } = series.def;
   if (series.kind === 'scalar') return [{ name, labels: series.labels, value: series.value }];
   const out: PromSample[] = [];

@@ -35,17 +35,17 @@ export interface HistogramSeries extends SeriesBase {
   sum: number;
 }
 
-export type Series = ScalarSeries | HistogramSeries;
+export type MetricSeries = ScalarSeries | HistogramSeries;
 
 /** Every series of a job at one moment, epoch ms: what a push sends. */
 export interface Snapshot {
   at: number;
-  series: readonly Series[];
+  series: readonly MetricSeries[];
 }
 
 /** The series of one job, by metric and labels. */
 export class MetricStore {
-  readonly #series = new Map<string, Series>();
+  readonly #series = new Map<string, MetricSeries>();
   readonly #now: () => number;
   /** The last snapshot's time: the next is later, since a series takes one value per timestamp. */
   #lastAt = -Infinity;
@@ -58,7 +58,11 @@ export class MetricStore {
     return this.#series.size;
   }
 
-  #get<K extends Series['kind']>(def: MetricDef, labels: Labels, kind: K): Extract<Series, { kind: K }> {
+  #get<K extends MetricSeries['kind']>(
+    def: MetricDef,
+    labels: Labels,
+    kind: K,
+  ): Extract<MetricSeries, { kind: K }> {
     const key = `${def.name}${labelsKey(labels)}`;
     let series = this.#series.get(key);
     if (!series) {
@@ -75,7 +79,7 @@ export class MetricStore {
             };
       this.#series.set(key, series);
     }
-    return series as Extract<Series, { kind: K }>;
+    return series as Extract<MetricSeries, { kind: K }>;
   }
 
   /** Adds to a counter (a negative delta takes back what a replaced sample added). */

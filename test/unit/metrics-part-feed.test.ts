@@ -3,7 +3,7 @@ import { METRICS } from '../../shared/metrics/catalog.ts';
 import { labelValue, MAX_LABEL_CHARS, partLabels, shardJob } from '../../shared/metrics/labels.ts';
 import { PartFeed, requestsByStatus } from '../../shared/metrics/part-feed.ts';
 import { promSamples, remoteWriteSeries } from '../../shared/metrics/prometheus-series.ts';
-import { HISTOGRAM_BOUNDS_SECONDS, MetricStore, type Series } from '../../shared/metrics/series.ts';
+import { HISTOGRAM_BOUNDS_SECONDS, MetricStore, type MetricSeries } from '../../shared/metrics/series.ts';
 import { scenarioSchema, type Scenario } from '../../shared/model/scenario.ts';
 import { WINDOW_BUCKETS } from '../../shared/model/window-buckets.ts';
 import { runResultFixture, sampleFixture } from '../helpers/run-result.ts';
@@ -26,11 +26,14 @@ function valueOf(store: MetricStore, name: string, own: Record<string, string> =
   return s?.kind === 'scalar' ? s.value : undefined;
 }
 
-const histogramOf = (store: MetricStore, name: string): Extract<Series, { kind: 'histogram' }> | undefined =>
+const histogramOf = (
+  store: MetricStore,
+  name: string,
+): Extract<MetricSeries, { kind: 'histogram' }> | undefined =>
   store
     .snapshot()
     .series.find(
-      (x): x is Extract<Series, { kind: 'histogram' }> => x.def.name === name && x.kind === 'histogram',
+      (x): x is Extract<MetricSeries, { kind: 'histogram' }> => x.def.name === name && x.kind === 'histogram',
     );
 
 describe("a part's samples as metrics", () => {
