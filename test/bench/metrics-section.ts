@@ -7,7 +7,6 @@
  * CPU-seconds and the command's wall time; each against the reference of the same round.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runResultSchema } from '../../shared/model/result.ts';
@@ -17,6 +16,7 @@ import { freePort } from '../helpers/servers.ts';
 import { placed } from './pinning.ts';
 import { median, ratio } from './report.ts';
 import { log, pause, type Bench } from './sections.ts';
+import { silentServer } from './startup-section.ts';
 
 const CLI_BIN = resolve(import.meta.dirname, '../../electron/cli/bin.js');
 
@@ -29,30 +29,12 @@ interface MetricsRow {
   wall: number[];
 }
 
-/** A port that accepts and never answers: the slow endpoint. */
-async function silentPort(): Promise<{ port: number; close: () => Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server = createServer((s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-    s.on('error', () => undefined);
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return {
-    port: (server.address() as { port: number }).port,
-    close: () =>
-      new Promise<void>((done) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => done());
-      }),
-  };
-}
-
 export async function metricsSection(b: Bench): Promise<string> {
   const { rounds, seconds } = b.shape({ rounds: 3, seconds: 5 });
   const url = `${b.nginx.httpUrl}test.html`;
   const prometheus = await startPrometheus();
-  const silent = await silentPort();
+  // The slow endpoint: it accepts and never answers.
+  const silent = await silentServer();
   const refused = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'trebuchet-bench-metrics-'));
   const rw = (base: string) => ['--out', `prometheus-rw=${base}/api/v1/write`];
@@ -60,7 +42,7 @@ export async function metricsSection(b: Bench): Promise<string> {
     { label: 'no metrics (reference)', out: [] },
     { label: 'remote write to a live Prometheus', out: rw(prometheus.server.httpUrl.replace(/\/$/, '')) },
     { label: 'remote write to a refused port', out: rw(`http://127.0.0.1:${refused}`) },
-    { label: 'remote write to a port that never answers', out: rw(`http://127.0.0.1:${silent.port}`) },
+    { label: 'remote write to a port that never answers', out: rw(silent.url.replace(/\/$/, '')) },
   ].map((r) => ({ ...r, rps: [], p99: [], cpu: [], wall: [] }));
   log(`metrics, ${rounds} rounds of ${seconds} s:`);
   try {

@@ -11,13 +11,12 @@ import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHostServices, type HostServices } from '../../electron/host/services.ts';
 import { openStores, type Stores } from '../../electron/stores/index.ts';
-import { comparisonPlanSchema } from '../../shared/comparison/plan.ts';
 import type { JobEnvelope } from '../../shared/contract/jobs.ts';
 import type { MetricsOut } from '../../shared/metrics/outs.ts';
 import type { RunResult, Sample } from '../../shared/model/result.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { endAfterEach } from '../helpers/cleanup.ts';
-import { resultWith } from '../helpers/comparison-results.ts';
+import { resultWith, twoServerPlan } from '../helpers/comparison-results.ts';
 import { FakeEngine } from '../helpers/fake-engine.ts';
 import { sampleFixture } from '../helpers/run-result.ts';
 import { freePort, refusedPort, startHttpServer } from '../helpers/servers.ts';
@@ -59,15 +58,8 @@ async function scrape(port: number, name: string): Promise<[Record<string, strin
   return (family?.metrics ?? []).map((m) => [m.labels ?? {}, Number(m.value)]);
 }
 
-const plan = comparisonPlanSchema.parse({
-  name: 'nginx vs apache',
-  targets: [
-    { name: 'nginx', urls: { http: 'http://127.0.0.1:8081/' } },
-    { name: 'apache', urls: { http: 'http://127.0.0.1:8082/' } },
-  ],
-  load: { model: 'closed', connections: 10, limit: { kind: 'duration', seconds: 1 } },
-  levels: [10, 20],
-});
+const oneTarget = scenarioSchema.parse({ targets: [{ url: 'http://127.0.0.1:8080/' }] });
+const plan = twoServerPlan({ levels: [10, 20], repetitions: 1 });
 
 /** Starts a job for page-a and returns what page-a is sent. */
 function start(s: HostServices, job: Parameters<HostServices['jobs']['start']>[0]): JobEnvelope[] {
@@ -75,6 +67,14 @@ function start(s: HostServices, job: Parameters<HostServices['jobs']['start']>[0
   s.attach('page-a', (e) => seen.push(e));
   s.jobs.start(job, 'page-a').begin();
   return seen;
+}
+
+/** The first part's result page-a was sent, once the job is done. */
+async function resultSent(seen: JobEnvelope[]): Promise<RunResult> {
+  await expect.poll(() => seen.some((e) => e.event.type === 'done')).toBe(true);
+  const event = seen.find((e) => e.event.type === 'result')?.event;
+  if (event?.type !== 'result') throw new Error('no result was sent');
+  return event.result as RunResult;
 }
 
 /** Plays part `i` of the fake engine: begun, one sample, its result. */
@@ -144,13 +144,11 @@ describe("a host's metrics out", () => {
     stores.settings.setUi({ metrics: { push: [], listen: { host: '127.0.0.1', port: await freePort() } } });
     const seen = start(s, {
       kind: 'run',
-      plan: scenarioSchema.parse({ targets: [{ url: 'http://127.0.0.1:8080/' }] }),
+      plan: oneTarget,
     });
     await playPart(0, sampleFixture({ seq: 0 }), resultWith({ rps: 1 }));
-    await expect.poll(() => seen.some((e) => e.event.type === 'done')).toBe(true);
-    const result = seen.find((e) => e.event.type === 'result')!.event;
-    if (result.type !== 'result') throw new Error('no result');
-    const warnings = (result.result as RunResult).warnings.filter((w) => w.code === 'metrics-not-delivered');
+    const result = await resultSent(seen);
+    const warnings = result.warnings.filter((w) => w.code === 'metrics-not-delivered');
     expect(warnings.map((w) => w.message)).toEqual([
       expect.stringMatching(
         new RegExp(
@@ -165,14 +163,12 @@ describe("a host's metrics out", () => {
     const s = host({ push: [], listen: { host: '127.0.0.1', port: taken.port } });
     const seen = start(s, {
       kind: 'run',
-      plan: scenarioSchema.parse({ targets: [{ url: 'http://127.0.0.1:8080/' }] }),
+      plan: oneTarget,
     });
     await playPart(0, sampleFixture({ seq: 0 }), resultWith({ rps: 1 }));
-    await expect.poll(() => seen.some((e) => e.event.type === 'done')).toBe(true);
-    const result = seen.find((e) => e.event.type === 'result')!.event;
-    if (result.type !== 'result') throw new Error('no result');
-    expect((result.result as RunResult).status).toBe('completed');
-    expect((result.result as RunResult).warnings.map((w) => w.message)).toContainEqual(
+    const result = await resultSent(seen);
+    expect(result.status).toBe('completed');
+    expect(result.warnings.map((w) => w.message)).toContainEqual(
       expect.stringMatching(
         new RegExp(`^Live metrics were not served at 127\\.0\\.0\\.1:${taken.port} \\(.*EADDRINUSE`),
       ),
@@ -183,16 +179,14 @@ describe("a host's metrics out", () => {
     const s = host({ push: [], listen: { host: '127.0.0.1', port: await freePort() } });
     const seen = start(s, {
       kind: 'run',
-      plan: scenarioSchema.parse({ targets: [{ url: 'http://127.0.0.1:8080/' }] }),
+      plan: oneTarget,
     });
     // A sample the engine would never make (no errors map): the reading throws, the run does not.
     const broken = { ...sampleFixture({ seq: 0 }), errors: null } as unknown as Sample;
     await playPart(0, broken, resultWith({ rps: 1 }));
-    await expect.poll(() => seen.some((e) => e.event.type === 'done')).toBe(true);
+    const result = await resultSent(seen);
     expect(seen.filter((e) => e.event.type === 'sample')).toHaveLength(1);
-    const result = seen.find((e) => e.event.type === 'result')!.event;
-    if (result.type !== 'result') throw new Error('no result');
-    expect((result.result as RunResult).warnings.map((w) => w.message)).toContainEqual(
+    expect(result.warnings.map((w) => w.message)).toContainEqual(
       expect.stringMatching(/^Live metrics could not be made: .*null/),
     );
   });

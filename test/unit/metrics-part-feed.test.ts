@@ -90,32 +90,17 @@ describe("a part's samples as metrics", () => {
   it("takes back what a replaced sample added (the engine's final fold at the same seq), buckets included", () => {
     const store = new MetricStore(() => 0);
     const feed = new PartFeed(store, {}, scenario().load);
-    const buckets = (counts: number[], sumMs: number) => ({ counts, sumMs });
-    feed.sample(
+    const window = (seq: number, statusCodes: Record<string, number>, counts: number[], sumMs: number) =>
       sampleFixture({
-        seq: 0,
-        requests: 10,
-        statusCodes: { '200': 10 },
-        latencyBuckets: buckets([0, 4, 6], 30),
-      }),
-    );
-    feed.sample(
-      sampleFixture({
-        seq: 1,
-        requests: 20,
-        statusCodes: { '200': 20 },
-        latencyBuckets: buckets([0, 0, 20], 60),
-      }),
-    );
+        seq,
+        requests: Object.values(statusCodes).reduce((a, b) => a + b, 0),
+        statusCodes,
+        latencyBuckets: { counts, sumMs },
+      });
+    feed.sample(window(0, { '200': 10 }, [0, 4, 6], 30));
+    feed.sample(window(1, { '200': 20 }, [0, 0, 20], 60));
     // The last window folded into the one before: seq 1 again, both windows' counts.
-    feed.sample(
-      sampleFixture({
-        seq: 1,
-        requests: 23,
-        statusCodes: { '200': 22, '500': 1 },
-        latencyBuckets: buckets([1, 0, 22], 75),
-      }),
-    );
+    feed.sample(window(1, { '200': 22, '500': 1 }, [1, 0, 22], 75));
     expect(valueOf(store, 'trebuchet_requests_total', { status: '200' })).toBe(32);
     expect(valueOf(store, 'trebuchet_requests_total', { status: '500' })).toBe(1);
     const h = histogramOf(store, 'trebuchet_request_duration_seconds')!;
