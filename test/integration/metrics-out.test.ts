@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capacityStepSchema } from '../../shared/capacity/plan.ts';
 import { cellOutcomeSchema } from '../../shared/comparison/cells.ts';
 import { HISTOGRAM_BOUNDS_SECONDS } from '../../shared/metrics/series.ts';
 import { runResultSchema, type RunResult } from '../../shared/model/result.ts';
@@ -174,6 +175,34 @@ describe('--out prometheus-rw', () => {
       ['2', 'lighttpd', 600],
       ['4', 'lighttpd', 600],
     ]);
+  });
+
+  it("labels a capacity search's steps by their rate", async () => {
+    const server = end(await startHttpServer((_req, res) => res.end('ok')));
+    const json = join(dir, 'capacity.json');
+    const r = await runCli([
+      ...['capacity', server.url, '--p99', '1000', '--start-rate', '50', '--max-rate', '50'],
+      ...[
+        '--step',
+        '0.5',
+        '--warmup',
+        '0',
+        '-q',
+        '--json',
+        json,
+        '--out',
+        `prometheus-rw=${prometheus.writeUrl}`,
+      ],
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const saved = JSON.parse(readFileSync(json, 'utf8')) as { steps: unknown[] };
+    const steps = saved.steps.map((s) => capacityStepSchema.parse(s));
+    expect(steps.map((s) => s.rate)).toEqual([50]);
+    const byLevel = await prometheus.query(
+      'sum by (job, level) (last_over_time(trebuchet_requests_total{job_kind="capacity"}[10m]))',
+    );
+    expect(byLevel.map((s) => [s.metric.level, s.value])).toEqual([['50', steps[0]!.result.requests.total]]);
+    expect(byLevel[0]!.metric.job).toMatch(/^cap-/);
   });
 
   it("sends each machine's shard (--shard i/N) with its index, under one job, summing to the plan", async () => {
