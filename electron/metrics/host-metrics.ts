@@ -2,7 +2,8 @@
  * The metrics out of a host (the web host, the desktop app): where they go is asked at each
  * job's start (the app's setting "Send live metrics to …", or `trebuchet serve --out` and
  * `--metrics-listen`, which replace it), and the hub (hub.ts, with its exporters) is loaded
- * the first time a job sends any: a host whose jobs send none loads none of it.
+ * at the host's start when they go somewhere then, else the first time a job sends any: a
+ * host whose jobs send none loads none of it.
  */
 import { sendsMetrics, type MetricsOut } from '../../shared/metrics/outs.ts';
 import type { PartReader, StartTarget, TargetRun } from '../jobs/target-run.ts';
@@ -19,6 +20,14 @@ export function hostMetrics(opts: { appVersion: string; out: () => MetricsOut })
   let hub: Promise<MetricsHub> | null = null;
   const loaded = (): Promise<MetricsHub> =>
     (hub ??= import('./hub.ts').then(({ MetricsHub }) => new MetricsHub({ appVersion: opts.appVersion })));
+  // Metrics asked for already (serve's flags, a kept setting): the scrape endpoint is up from the host's start.
+  const atStart = opts.out();
+  if (sendsMetrics(atStart)) {
+    void loaded().then(
+      (h) => h.configure(atStart),
+      () => undefined, // a hub that cannot load fails each job's part, which says why
+    );
+  }
   return {
     read: (job, start) => {
       const out = opts.out();

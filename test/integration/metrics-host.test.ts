@@ -158,6 +158,23 @@ describe("a host's metrics out", () => {
     ]);
   });
 
+  it("serves from the host's start when metrics are asked for already (serve's flags, a kept setting)", async () => {
+    const port = await freePort();
+    host({ push: [], listen: { host: '127.0.0.1', port } });
+    // No job yet: the endpoint answers, with nothing to say.
+    await expect
+      .poll(
+        () =>
+          fetch(`http://127.0.0.1:${port}/metrics`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        { timeout: 20_000 },
+      )
+      .toBe(200);
+    expect(await scrape(port, 'trebuchet_requests_total')).toEqual([]);
+  });
+
   it('says in the result when its address cannot be listened on, and the run goes on', async () => {
     const taken = end(await startHttpServer((_req, res) => res.end('ok')));
     const s = host({ push: [], listen: { host: '127.0.0.1', port: taken.port } });
