@@ -7,7 +7,9 @@
 import type { ComparisonPlan } from '../../shared/comparison/plan.ts';
 import type { Preset } from '../../shared/records/presets.ts';
 import type { Scenario } from '../../shared/model/scenario.ts';
+import type { MetricsOut } from '../../shared/metrics/outs.ts';
 import type { FileIo } from './files.ts';
+import { metricsOutFromFlags } from './metrics/metrics-flags.ts';
 import {
   historyFromFlags,
   outputFromFlags,
@@ -25,6 +27,8 @@ import { CliInputError } from './values.ts';
 interface CommandCommon {
   output: OutputOptions;
   history: HistoryOptions;
+  /** --out, --metrics-listen: where live metrics go. */
+  metrics: MetricsOut;
   /** --shard i/N (--start-at T | --start-on ...): this machine's shard of the plan; null for a whole run. */
   shard: ShardRequest | null;
   /** --shards N --on local|kubernetes: the whole plan as N shards, coordinated here; null for a run here. */
@@ -43,6 +47,7 @@ export interface PresetRequest {
   ref: string;
   output: OutputOptions;
   history: HistoryOptions;
+  metrics: MetricsOut;
   shard: ShardRequest | null;
   distributed: DistributedRequest | null;
   flags: RunFlags;
@@ -60,6 +65,7 @@ export function applyPreset(request: PresetRequest, preset: Preset, io: FileIo):
   const common = {
     output: request.output,
     history: request.history,
+    metrics: request.metrics,
     shard: request.shard,
     distributed: request.distributed,
   };
@@ -126,6 +132,7 @@ export function parseRunArgs(argv: readonly string[], io: FileIo): ParsedRun {
 
   const output = outputFromFlags(v, io);
   const history = historyFromFlags(v, io);
+  const metrics = metricsOutFromFlags(v);
   const shard = shardFromFlags(v, Date.now());
   if (shard && shard.start.kind !== 'at') refuseOutputs(v);
   const distributed = distributedFromFlags(v);
@@ -133,7 +140,17 @@ export function parseRunArgs(argv: readonly string[], io: FileIo): ParsedRun {
     if (v.scenario !== undefined)
       throw new CliInputError('--preset', 'give either --preset or --scenario, not both');
     if (v.preset.trim() === '') throw new CliInputError('--preset', 'is empty');
-    return { help: false, kind: 'preset', ref: v.preset, output, history, shard, distributed, flags };
+    return {
+      help: false,
+      kind: 'preset',
+      ref: v.preset,
+      output,
+      history,
+      metrics,
+      shard,
+      distributed,
+      flags,
+    };
   }
   for (const [key, flag] of [...COMPARISON_ONLY, ['target', '--target'] as const]) {
     if (v[key] !== undefined) throw new CliInputError(flag, 'goes with --preset');
@@ -146,5 +163,5 @@ export function parseRunArgs(argv: readonly string[], io: FileIo): ParsedRun {
     );
   }
   const scenario = scenarioFromFlags(flags, base, io, v.scenario === undefined ? '' : '--scenario');
-  return { help: false, kind: 'scenario', scenario, output, history, shard, distributed, notes: [] };
+  return { help: false, kind: 'scenario', scenario, output, history, metrics, shard, distributed, notes: [] };
 }

@@ -153,6 +153,17 @@ Across machines (docs/distributed.md):
       --dry-run           kubernetes: print the ConfigMap and Job (YAML, no start time in it),
                           call no API; apply it later, then kubectl annotate the Job's go
 
+Live metrics (docs/metrics.md; Grafana dashboard: resources/grafana/trebuchet.json):
+      --out prometheus-rw=URL  push to a Prometheus remote write endpoint as the run goes
+                          (http://127.0.0.1:9090/api/v1/write, Prometheus started with
+                          --web.enable-remote-write-receiver); repeatable
+      --out otlp=URL      push OpenTelemetry metrics over OTLP/HTTP (a collector's
+                          http://127.0.0.1:4318/v1/metrics); repeatable
+      --metrics-listen HOST:PORT  serve them for scraping at http://HOST:PORT/metrics while
+                          the command runs (port 0: a free one, said on stderr)
+                          An endpoint that is down or slow never slows or fails the run: the
+                          report warns of what did not arrive. --shard runs label theirs shard=i
+
 Output:
       --format F          text (default: what vegeta report and ab print), ab, vegeta,
                           http_load, jmeter (Aggregate and Summary Report) or json; a
@@ -242,6 +253,8 @@ Output:
       --export DIR        write every file the app's Download all holds into DIR (made if
                           missing): the above, and the text reports (.report.txt, and each
                           step's run as .ab.txt, .vegeta.txt, .http_load.txt, .jmeter.txt)
+      --out KIND=URL      push live metrics: prometheus-rw=URL or otlp=URL, as for trebuchet run
+      --metrics-listen HOST:PORT  serve live metrics at http://HOST:PORT/metrics (as trebuchet run)
       --save              keep the search in the history (each step's run with it)
       --data-dir DIR      where presets/ and history/ are (as trebuchet serve --data-dir)
       --keep-secrets      keep secret header values in the output (cleared by default)
@@ -267,6 +280,7 @@ show   one preset as JSON (by id, name, a part only one has, or a file); save it
 `;
 
 export const SERVE_HELP = `Usage: trebuchet serve [--host 127.0.0.1] [--port N] [--data-dir DIR] [--files-dir DIR] [--allow-remote]
+                       [--out KIND=URL]... [--metrics-listen HOST:PORT]
 
 Serves the Trebuchet UI and its API to a browser. Prints a URL that carries an access
 token; runs until Ctrl-C or SIGTERM. Build the UI first (npm run serve does both).
@@ -281,6 +295,10 @@ token; runs until Ctrl-C or SIGTERM. Build the UI first (npm run serve does both
                     sends them (at most ${LIMITS.uploadBytes.max / 1024 / 1024} MiB each)
   --allow-remote    bind a non-loopback address (anyone who has the URL can start load
                     tests from this machine; prefer an SSH tunnel)
+  --out KIND=URL    every job's live metrics pushed to prometheus-rw=URL or otlp=URL
+                    (repeatable; as trebuchet run); replaces the app's "Send live metrics to"
+  --metrics-listen HOST:PORT
+                    every job's live metrics served at http://HOST:PORT/metrics
 
 Every finished or stopped run and comparison is saved in the history. Secret header
 values (Authorization, Cookie, API keys) are cleared from saved runs and written to

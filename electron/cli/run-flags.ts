@@ -74,6 +74,8 @@ export const RUN_OPTIONS = {
   'keep-secrets': { type: 'boolean' },
   'fail-unless-clean': { type: 'boolean' },
   'allow-error-status': { type: 'boolean' },
+  out: { type: 'string', multiple: true },
+  'metrics-listen': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -1,4 +1,5 @@
 import type { RunResult, Sample } from '../model/result.ts';
+import { addWindowBuckets } from '../model/window-buckets.ts';
 import type { ShardFacts, ShardRow } from './facts.ts';
 
 /**
@@ -80,9 +81,9 @@ const endOf = (shard: ShardResult, s: Sample): number => shard.shard.gridStartAt
 
 /**
  * The shards' samples of one window as one sample (seq and elapsedSeconds given; total is the
- * run's measured requests before it): counts, rates, CPU and in-flight added; latency the
- * request-weighted mean, and for p50, p90, p99 and max the largest of the shards' (an upper
- * bound: a window's own buckets are not kept in a sample).
+ * run's measured requests before it): counts, rates, CPU, in-flight and the fixed buckets
+ * added; latency the request-weighted mean, and for p50, p90, p99 and max the largest of the
+ * shards' (an upper bound: a window's own HdrHistogram buckets are not kept in a sample).
  */
 export function addSamples(
   group: readonly Sample[],
@@ -114,6 +115,8 @@ export function addSamples(
   const lateness = optional((s) => s.sendLatenessP99);
   const cpu = optional((s) => s.cpuPercent);
   const connections = optional((s) => s.connections);
+  const latencyBuckets = addWindowBuckets(group.map((s) => s.latencyBuckets));
+  const latenessBuckets = addWindowBuckets(group.map((s) => s.sendLatenessBuckets));
   return {
     seq,
     elapsedSeconds,
@@ -131,6 +134,8 @@ export function addSamples(
     ...(lateness.length > 0 ? { sendLatenessP99: Math.max(...lateness) } : {}),
     ...(cpu.length > 0 ? { cpuPercent: sumOf(cpu) } : {}),
     ...(connections.length > 0 ? { connections: sumOf(connections) } : {}),
+    ...(latencyBuckets === null ? {} : { latencyBuckets }),
+    ...(latenessBuckets === null ? {} : { sendLatenessBuckets: latenessBuckets }),
   };
 }
 

@@ -128,6 +128,13 @@ describe('accessibility (issue 19)', () => {
       await page.getByTestId(`tab-${view}`).click();
       await expectNoSeriousViolations(app, `${view} (empty)`);
     }
+    // "Send live metrics to…", its dialog open, a field refused.
+    await page.getByTestId('metrics-out').click();
+    await page.getByTestId('metrics-listen').fill('nope');
+    await page.getByTestId('metrics-out-save').click();
+    await page.getByTestId('metrics-listen-error').waitFor();
+    await expectNoSeriousViolations(app, 'send live metrics (dialog)');
+    await page.getByTestId('metrics-out-dialog').getByRole('button', { name: 'Cancel' }).click();
 
     // A run: its report, charts and exports.
     await page.getByTestId('tab-run').click();
