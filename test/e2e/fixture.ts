@@ -25,6 +25,8 @@ export interface E2eApp {
   open(url?: string): Promise<AppPage>;
   /** A context of the same browser apart from the app's (to open an exported file offline); closed after the file. */
   context(): Promise<TestBrowser>;
+  /** How the host runs each target in the tests from here to the file's end ('real': the engine). */
+  useEngine(engine: { start: StartTarget } | 'real'): void;
 }
 
 /** The settings file's version on disk; null when there is none. */
@@ -183,5 +185,8 @@ export function useE2eApp(opts: { filesDir?: string; engine?: { start: StartTarg
       return app;
     },
     context: newContext,
+    useEngine(next) {
+      engine = next === 'real' ? startTarget : next.start;
+    },
   };
 }

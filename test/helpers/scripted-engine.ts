@@ -3,20 +3,31 @@ import { resultFromSamples } from '../../electron/engine/result.ts';
 import { plannedEngine } from '../../electron/engine/runners.ts';
 import { buildRunSpec } from '../../electron/engine/spec.ts';
 import type { StartTarget } from '../../electron/jobs/target-run.ts';
+import { monitorOf, withServerResources } from '../../electron/monitor/server-monitor.ts';
+import type { MonitorSource, SourceReading } from '../../electron/monitor/source.ts';
 import type { RunResult } from '../../shared/model/result.ts';
-import type { Scenario } from '../../shared/model/scenario.ts';
-import type { ResourceSample } from '../../shared/resources/resources.ts';
+import type { Load, Scenario, Target } from '../../shared/model/scenario.ts';
+import type { ResourceSource } from '../../shared/resources/resources.ts';
 import { simulateLoad, type ServerScript } from './scripted-load.ts';
 
 export interface ScriptedEngineOptions {
-  /** How the server at each target URL answers the load (scripted-load.ts); default a quick 200. */
-  server?: (url: string) => ServerScript;
+  /**
+   * How the server at a target's URL answers a load (scripted-load.ts): a capacity step's load
+   * is its rate, so a server can break above a rate. Default: a quick 200 to every request.
+   */
+  server?: (url: string, load: Load) => ServerScript;
   /** Wall-clock ms between two samples sent: a scripted run goes this fast. Default 40. */
   msPerSample?: number;
-  /** Each run sends this many samples, then waits for resume() or a stop (a test about a running run). */
-  pauseAfter?: number;
-  /** Server readings (target.monitor) to send with each sample of a run: the page's server panel. */
-  readings?: (scenario: Scenario, sampleSeq: number) => ResourceSample | null;
+  /**
+   * Each run (or each the function picks, by its one-target scenario) sends this many samples,
+   * then waits for resume() or a stop: a test acts on a run still going, however slow the machine.
+   */
+  pauseAfter?: number | ((scenario: Scenario) => number | null);
+  /**
+   * What the server monitor of a target reads (scriptedSource()), through the host's own
+   * monitor (readings on the engine's ticks, gaps, the summary). Default: busyServer().
+   */
+  monitor?: (target: Target) => MonitorSource | null;
 }
 
 interface ScriptedRun {
@@ -64,9 +75,14 @@ export class ScriptedEngine {
     const run: ScriptedRun = { scenario: one, resume, stopped: false };
     this.#runs.push(run);
     const pace = this.#opts.msPerSample ?? 40;
+    const pauseAt = typeof this.#opts.pauseAfter === 'function' ? this.#opts.pauseAfter(one) : this.#opts.pauseAfter;
 
     const done = (async (): Promise<RunResult | null> => {
       const built = await buildRunSpec(scenario, targetIndex, ids);
+      const source = built.ok ? (this.#opts.monitor ?? busyServer)(built.spec.target) : null;
+      const monitor = source
+        ? monitorOf(source, '', { options: scenario.options, onSample: (r) => on.reading(r) })
+        : null;
       if (run.stopped) return null;
       on.started();
       if (!built.ok) return built.result;
@@ -75,33 +91,37 @@ export class ScriptedEngine {
       const engine = plannedEngine(spec.options);
       const checked = await preflight(spec, abort.signal);
       if (!checked.ok) {
-        return resultFromSamples(spec, checked.stopped ? 'cancelled' : 'failed', checked.stopped ? null : checked.error, {
-          engine,
-          startedAt,
-          tls: checked.tls,
-        });
+        const failed = resultFromSamples(
+          spec,
+          checked.stopped ? 'cancelled' : 'failed',
+          checked.stopped ? null : checked.error,
+          { engine, startedAt, tls: checked.tls },
+        );
+        return withServerResources(failed, monitor);
       }
-      const script = this.#opts.server?.(spec.target.url) ?? {};
+      const script = this.#opts.server?.(spec.target.url, spec.load) ?? {};
       const load = simulateLoad(spec, checked.facts, script, { startedAt });
       let shown = 0;
       for (const sample of load.sent) {
-        if (shown === this.#opts.pauseAfter) await Promise.race([resumed, stoppedBy(abort.signal)]);
+        if (shown === pauseAt) await Promise.race([resumed, stoppedBy(abort.signal)]);
         if (run.stopped) break;
         await sleep(pace);
         if (run.stopped) break;
         on.sample(sample);
-        const reading = this.#opts.readings?.(one, sample.seq);
-        if (reading) on.reading(reading);
+        monitor?.tick(sample);
         shown++;
       }
-      if (!run.stopped) return load.result('completed');
+      if (!run.stopped) return withServerResources(load.result('completed'), monitor);
       // Stopped within a tick, as the engine is: what was measured up to there.
       const last = load.sent[shown - 1];
       const tickMs = spec.options.sampleIntervalMs;
       const stopAtMs = (last ? last.elapsedSeconds * 1000 : 0) + tickMs / 2;
       const partial = simulateLoad(spec, checked.facts, script, { startedAt, stopAtMs });
-      for (const sample of partial.sent.slice(shown)) on.sample(sample);
-      return partial.result('cancelled');
+      for (const sample of partial.sent.slice(shown)) {
+        on.sample(sample);
+        monitor?.tick(sample);
+      }
+      return withServerResources(partial.result('cancelled'), monitor);
     })();
     return {
       done,
@@ -117,3 +137,50 @@ export class ScriptedEngine {
 
 const stoppedBy = (signal: AbortSignal) =>
   new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+
+/**
+ * A server monitor's source that reads what `figures` says for its n-th reading (n from 0):
+ * figures (CPU, memory, load...) or a gap with its reason.
+ */
+export function scriptedSource(
+  facts: ResourceSource,
+  figures: (n: number) => SourceReading,
+  notes: string[] = [],
+): MonitorSource {
+  let n = 0;
+  return {
+    facts: () => facts,
+    read: () => Promise.resolve(figures(n++)),
+    notes: () => notes,
+    selfCpuMicros: () => 0,
+    close: () => undefined,
+  };
+}
+
+/**
+ * A target's monitor as the host finds it, scripted: a process tree for 'auto' and a pid (one
+ * process at 25 % of a core), a node_exporter's machine figures, nothing when off.
+ */
+export function busyServer(target: Target): MonitorSource | null {
+  const { monitor } = target;
+  if (monitor.kind === 'off') return null;
+  if (monitor.kind === 'node-exporter') {
+    return scriptedSource({ method: 'node-exporter', url: monitor.url, cpuCount: 2 }, () => ({
+      figures: { intervalSeconds: 1, cpuPercent: 50, cpuBusyPercent: 25, load1: 1, load5: 1, load15: 1 },
+    }));
+  }
+  const port = Number(new URL(target.url).port) || null;
+  const pid = monitor.kind === 'pid' ? monitor.pid : process.pid;
+  return scriptedSource(
+    {
+      method: 'process',
+      found: monitor.kind === 'pid' ? 'pid' : 'port',
+      port: monitor.kind === 'pid' ? null : port,
+      platform: process.platform,
+      reader: 'procfs',
+      rootPid: pid,
+      processes: [{ pid, name: 'node' }],
+    },
+    () => ({ figures: { intervalSeconds: 1, cpuPercent: 25, cpuSeconds: 0.25, rssBytes: 50e6, processes: 1 } }),
+  );
+}
