@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 
 describe('trebuchet capacity', () => {
-  it('prints each step and the answer, exits 0, and saves the search with its steps', async () => {
+  it('prints each step and the answer, exits 0, and saves the search with its steps', { tags: ['timing'] }, async () => {
     const before = limited.requests;
     const r = await runCli([
       'capacity',
@@ -101,7 +101,7 @@ describe('trebuchet capacity', () => {
     );
   });
 
-  it('runs the built-in "Which server holds the most" preset against two servers: one sentence for both', async () => {
+  it('runs the built-in "Which server holds the most" preset against two servers: one sentence for both', { tags: ['timing'] }, async () => {
     const r = await runCli(
       [
         'capacity',

@@ -52,7 +52,7 @@ const SMALL_SCENARIO = () => ({
 });
 
 describe('files the CLI reads are bounded before they are read', () => {
-  it('refuses a 2 GB (sparse) --scenario and --preset file in under a second, under 200 MB of memory', async () => {
+  it('refuses a 2 GB (sparse) --scenario and --preset file in under a second, under 200 MB of memory', { tags: ['timing'] }, async () => {
     const big = join(dir, 'big.json');
     writeFileSync(big, '');
     truncateSync(big, 2 * 1024 ** 3);

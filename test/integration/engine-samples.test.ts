@@ -39,7 +39,7 @@ function expectHonestSamples(samples: Sample[], result: RunResult): void {
 }
 
 describe('live samples', () => {
-  it('open model, 100 req/s for 2 s: no window, the last included, reports under half the rate', async () => {
+  it('open model, 100 req/s for 2 s: no window, the last included, reports under half the rate', { tags: ['timing'] }, async () => {
     const s = await serve();
     const { result, samples } = await runTarget(
       oneTarget(s.url, { load: { model: 'open', rate: 100, durationSeconds: 2 } }),
@@ -55,7 +55,7 @@ describe('live samples', () => {
     expect(samples.at(-1)!.intervalSeconds).toBeGreaterThan(0.25);
   });
 
-  it('closed model with a rate cap, 100 ms ticks: the final window is a full share of the schedule', async () => {
+  it('closed model with a rate cap, 100 ms ticks: the final window is a full share of the schedule', { tags: ['timing'] }, async () => {
     const s = await serve();
     const { result, samples } = await runTarget(
       oneTarget(s.url, {
@@ -71,7 +71,7 @@ describe('live samples', () => {
     expect(last.intervalSeconds).toBeGreaterThan(0.025);
   });
 
-  it('marks the final sample of a warmed-up autocannon run, and of a stopped run', async () => {
+  it('marks the final sample of a warmed-up autocannon run, and of a stopped run', { tags: ['timing'] }, async () => {
     const s = await serve();
     const warmed = await runTarget(
       autocannonTarget(s.url, {

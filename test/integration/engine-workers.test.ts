@@ -77,7 +77,7 @@ describe('a run split across worker threads', () => {
     for (const w of workers) expect(w.cpuPercentMean).toBeGreaterThan(0);
   });
 
-  it('the open model at 2000 req/s over 2 workers sends its schedule and merges every response', async () => {
+  it('the open model at 2000 req/s over 2 workers sends its schedule and merges every response', { tags: ['timing'] }, async () => {
     const seconds = 2;
     const rate = 2000;
     const { result } = await runTarget(
@@ -96,7 +96,7 @@ describe('a run split across worker threads', () => {
     expect(result.generator.workers).toHaveLength(2);
   });
 
-  it('the open model at 400 req/s over 2 workers keeps its rate within 1%, the merged arrivals evenly spaced', async () => {
+  it('the open model at 400 req/s over 2 workers keeps its rate within 1%, the merged arrivals evenly spaced', { tags: ['timing'] }, async () => {
     const rate = 400;
     const seconds = 3;
     const interval = 1000 / rate;
@@ -137,7 +137,7 @@ describe('a run split across worker threads', () => {
     expect(phaseConcentration(arrivals, 2 * interval)).toBeLessThan(0.3);
   });
 
-  it('after a warm-up, the shards measure from its end together: the measured schedule is rate x duration', async () => {
+  it('after a warm-up, the shards measure from its end together: the measured schedule is rate x duration', { tags: ['timing'] }, async () => {
     const { result, samples } = await runTarget(
       oneTarget(url(), {
         load: { model: 'open', rate: 1000, durationSeconds: 1, maxInFlight: 500 },

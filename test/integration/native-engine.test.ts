@@ -46,7 +46,7 @@ describe('native runner in the engine', () => {
     expect(result.samples.every((s) => s.sendLatenessP99 === undefined)).toBe(true);
   });
 
-  it('reports an open-model run as vegeta does: target and sent rate, attack and wait, late and dropped', async () => {
+  it('reports an open-model run as vegeta does: target and sent rate, attack and wait, late and dropped', { tags: ['timing'] }, async () => {
     const server = track(await startHttpServer(handlers.ok()));
     const { result } = await runTarget(
       oneTarget(server.url, { load: { model: 'open', rate: 100, durationSeconds: 2, maxInFlight: 50 } }),
@@ -89,7 +89,7 @@ describe('native runner in the engine', () => {
     expect(result.tls?.cipher).toBeTruthy();
   });
 
-  it('reports corrected latency beside the measured one for a rate-capped closed run', async () => {
+  it('reports corrected latency beside the measured one for a rate-capped closed run', { tags: ['timing'] }, async () => {
     const server = track(await startHttpServer(handlers.ok()));
     const { result } = await runTarget(
       oneTarget(server.url, {

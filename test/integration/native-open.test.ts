@@ -8,7 +8,7 @@ import { endAfterEach } from '../helpers/cleanup.ts';
 const track = endAfterEach();
 
 describe('native runner, open model and rate caps', () => {
-  it('keeps the rate: 200 req/s for 3 s completes 600 requests (within 1%)', async () => {
+  it('keeps the rate: 200 req/s for 3 s completes 600 requests (within 1%)', { tags: ['timing'] }, async () => {
     const server = track(await startHttpServer(handlers.ok()));
     const { recorder, outcome, loadSeconds } = await runNative({
       targets: [{ url: server.url }],
@@ -28,7 +28,7 @@ describe('native runner, open model and rate caps', () => {
     expect(outcome.attackSeconds! + outcome.waitSeconds!).toBeGreaterThan(loadSeconds - 0.1);
   });
 
-  it('sends exactly the schedule, never ahead of it, at even gaps (500 req/s for 2 s)', async () => {
+  it('sends exactly the schedule, never ahead of it, at even gaps (500 req/s for 2 s)', { tags: ['timing'] }, async () => {
     const arrivals: number[] = [];
     const server = track(
       await startHttpServer((req, res) => {
@@ -60,7 +60,7 @@ describe('native runner, open model and rate caps', () => {
     expect(late.percentiles['50']).toBeLessThanOrEqual(late.max);
   });
 
-  it('opens connections ahead of need: a pool for a round trip at start, more when the server slows down', async () => {
+  it('opens connections ahead of need: a pool for a round trip at start, more when the server slows down', { tags: ['timing'] }, async () => {
     let slow = false;
     let connectionsWhileFast = -1;
     const server = track(
@@ -96,7 +96,7 @@ describe('native runner, open model and rate caps', () => {
     }
   });
 
-  it('shows a periodic 300 ms stall in the open-model tail, and hides it from the closed-model tail', async () => {
+  it('shows a periodic 300 ms stall in the open-model tail, and hides it from the closed-model tail', { tags: ['timing'] }, async () => {
     const server = track(await startStallServer(300, 1000));
     const open = await runNative({
       targets: [{ url: server.url }],
@@ -118,7 +118,7 @@ describe('native runner, open model and rate caps', () => {
     expect(closedRun.outcome.correctedLatency).toBeNull();
   });
 
-  it('reports corrected latency beside the uncorrected one for a rate-capped closed run', async () => {
+  it('reports corrected latency beside the uncorrected one for a rate-capped closed run', { tags: ['timing'] }, async () => {
     const server = track(await startStallServer(300, 1000));
     const { recorder, outcome } = await runNative({
       targets: [{ url: server.url }],
@@ -180,7 +180,7 @@ describe('native runner, open model and rate caps', () => {
     expect(warning).not.toMatch(/in-flight cap/);
   });
 
-  it('states the attack and the rate it sent over the measured part, the warm-up left out', async () => {
+  it('states the attack and the rate it sent over the measured part, the warm-up left out', { tags: ['timing'] }, async () => {
     // 2 slots, 100 ms each: about 20 req/s go out of the 100 scheduled, so the warm-up leaves
     // a backlog whose scheduled times lie long before measuring starts.
     const server = track(await startHttpServer(handlers.delay(100)));
@@ -202,49 +202,11 @@ describe('native runner, open model and rate caps', () => {
     expect(stated).toBeLessThanOrEqual(25);
   });
 
-  it('drops nothing at the end of its schedule: the requests due in its last millisecond are sent', async () => {
-    // Node fires a timer up to 1 ms early against performance.now(): the schedule's end timer
-    // used to count the requests still due before the end as dropped (at 2000 req/s, 1 or 2
-    // in most runs; after a warm-up in nearly every one).
-    const server = track(await startHttpServer(handlers.ok()));
-    for (let run = 0; run < 5; run++) {
-      const { recorder, outcome } = await runNative(
-        {
-          targets: [{ url: server.url }],
-          load: { model: 'open', rate: 2000, durationSeconds: 0.5, maxInFlight: 100 },
-        },
-        { warmupSeconds: 0.2 },
-      );
-      expect(outcome.dropped).toBe(0);
-      // The measured half second's schedule went out whole (with, at most, a few requests of
-      // the warm-up that went out after measuring began).
-      expect(recorder.totals.sent).toBeGreaterThanOrEqual(995);
-    }
-  });
+  // The end of a schedule (a request that waits for a slot there is late, not lost; the timer
+  // that ends it may fire early) is test/unit/native-open-end.test.ts's, on a clock of its own:
+  // here a stall of a busy machine at the end drops the backlog, as the rule says it must.
 
-  // The server and the engine share this process's event loop with other test files' CPU: a
-  // stall of over 10 ms at a schedule's end drops its backlog by the rule. The bug this guards
-  // dropped requests in nearly every run, so two more tries of five runs each still catch it.
-  it(
-    'sends a request that waits a moment for a slot at the end of its schedule late, not never',
-    { retry: 2 },
-    async () => {
-      // Two slots answered in 1-2 ms carry 1000 req/s with a request now and then waiting for
-      // one: at the schedule's end such a request was counted as dropped. A backlog counts as
-      // dropped only when it is still unsent LATE_TOLERANCE_MS after the end.
-      const server = track(await startHttpServer(handlers.delay(1)));
-      for (let run = 0; run < 5; run++) {
-        const { recorder, outcome } = await runNative({
-          targets: [{ url: server.url }],
-          load: { model: 'open', rate: 1000, durationSeconds: 0.5, maxInFlight: 2 },
-        });
-        expect(outcome.dropped).toBe(0);
-        expect(recorder.totals.sent).toBe(500);
-      }
-    },
-  );
-
-  it('runs the warm-up at the same rate and measures only the duration after it', async () => {
+  it('runs the warm-up at the same rate and measures only the duration after it', { tags: ['timing'] }, async () => {
     const server = track(await startHttpServer(handlers.ok()));
     const { recorder, warmupSeconds } = await runNative(
       {
@@ -254,9 +216,9 @@ describe('native runner, open model and rate caps', () => {
       { warmupSeconds: 0.5 },
     );
     // The schedule ran at 100 req/s through the warm-up (0.5 s, or longer when its timer fired
-    // late; Node's timers may also fire up to 1 ms early against performance.now()) and the
-    // measured second after it.
-    expect(warmupSeconds).toBeGreaterThanOrEqual(0.499);
+    // late; Node's timers may also fire up to 2 ms early against performance.now(): see
+    // native-http1's duration test) and the measured second after it.
+    expect(warmupSeconds).toBeGreaterThan(0.5 - 0.002);
     const scheduled = 100 * (warmupSeconds! + 1);
     expect(server.requests).toBeGreaterThanOrEqual(scheduled - 5);
     expect(server.requests).toBeLessThanOrEqual(scheduled + 5);

@@ -90,7 +90,7 @@ const one = (target: ScenarioInput['targets'][number], load: ScenarioInput['load
 });
 
 describe("the server's process tree (nginx with 2 workers)", () => {
-  it("finds the master and both workers by the target's port; the CPU matches the scheduler's within a few percent", async () => {
+  it("finds the master and both workers by the target's port; the CPU matches the scheduler's within a few percent", { tags: ['timing'] }, async () => {
     const tree = psTree(nginx.pid);
     expect(tree).toHaveLength(3);
     const pids = tree.map((p) => p.pid);
@@ -141,7 +141,7 @@ describe("the server's process tree (nginx with 2 workers)", () => {
     expect(sr.gaps).toEqual([]);
   });
 
-  it('reads under 5 % of a core when nginx is idle, at a cost under 1 % of a core', async () => {
+  it('reads under 5 % of a core when nginx is idle, at a cost under 1 % of a core', { tags: ['timing'] }, async () => {
     const monitor = await startServerMonitor(
       { url: nginx.httpUrl, monitor: { kind: 'auto' } },
       { options: { sampleIntervalMs: 1000, warmupSeconds: 0 } },
@@ -258,7 +258,7 @@ describe("the comparison suite's other servers", () => {
 });
 
 describe('a comparison of two local servers', () => {
-  it("gives each run the server's own CPU-seconds per 10,000 requests", async () => {
+  it("gives each run the server's own CPU-seconds per 10,000 requests", { tags: ['timing'] }, async () => {
     const plan = comparisonPlanSchema.parse({
       targets: [
         { name: 'nginx', urls: { http: `${nginx.httpUrl}test.html` } },
@@ -290,7 +290,7 @@ describe('a comparison of two local servers', () => {
 });
 
 describe('a node_exporter', () => {
-  it('gives machine CPU, load, memory and network figures at every tick', async () => {
+  it('gives machine CPU, load, memory and network figures at every tick', { tags: ['timing'] }, async () => {
     const url = `${exporter.httpUrl}metrics`;
     const run = await monitoredRun(
       one({ url: node.url, monitor: { kind: 'node-exporter', url } }, closed(3, 10)),

@@ -21,7 +21,7 @@ const countBetween = (times: readonly number[], from: number, to: number): numbe
   times.filter((t) => t >= from && t < to).length;
 
 describe('staged loads against a real server', () => {
-  it('a ramp 0 to 200 req/s over 2 s, then 2 s at 200, sends the 600 planned; the stage rows match the server', async () => {
+  it('a ramp 0 to 200 req/s over 2 s, then 2 s at 200, sends the 600 planned; the stage rows match the server', { tags: ['timing'] }, async () => {
     const arrivals: number[] = [];
     const server = track(
       await startHttpServer((req, res) => {
@@ -73,7 +73,7 @@ describe('staged loads against a real server', () => {
     expect(samples.every((s) => s.connections === undefined)).toBe(true);
   });
 
-  it('ramps connections up and down with the closed model, closing idle ones without cutting a request off', async () => {
+  it('ramps connections up and down with the closed model, closing idle ones without cutting a request off', { tags: ['timing'] }, async () => {
     let active = 0;
     let peakActive = 0;
     const server = track(

@@ -395,7 +395,7 @@ describe('web host: WebSocket', () => {
 });
 
 describe('web host: taking up jobs after a reload', () => {
-  it('hands the reloaded page its run with the samples so far, then the rest of its events', async () => {
+  it('hands the reloaded page its run with the samples so far, then the rest of its events', { tags: ['timing'] }, async () => {
     const client = 'reattach-run-client';
     const first = await connect(client);
     const firstEvents: JobEnvelope[] = [];
