@@ -130,7 +130,9 @@ describe('Capacity mode in the browser', () => {
     await expect.poll(() => record.getAttribute('data-kind')).toBe('capacity');
     await expect.poll(() => record.getByTestId('capacity-answer').textContent()).toBe(sentence);
     await record.getByTestId('capacity-open-step-1-0').click();
-    await expect.poll(() => record.getByTestId('capacity-step-title').textContent()).toBe('quick · 100 req/s');
+    await expect
+      .poll(() => record.getByTestId('capacity-step-title').textContent())
+      .toBe('quick · 100 req/s');
   });
 
   it('opens the built-in "Which server holds the most" preset, and a comparison as one search per server and protocol', async () => {
@@ -202,6 +204,8 @@ describe('Capacity mode in the browser', () => {
     expect(quick.requests - before).toBeGreaterThanOrEqual(150);
     await page.getByTestId('capacity-open-step-0-1').click();
     await expect.poll(() => page.getByTestId('capacity-step-title').textContent()).toBe('quick · 100 req/s');
-    expect(await page.getByTestId('capacity-step-run').getByTestId('summary-requests').textContent()).toMatch(/^[1-9]/);
+    expect(await page.getByTestId('capacity-step-run').getByTestId('summary-requests').textContent()).toMatch(
+      /^[1-9]/,
+    );
   });
 });

@@ -166,7 +166,12 @@ describe('server resources in the browser', () => {
   it('draws the nginx process tree live and reports its CPU-seconds per 10,000 requests', async () => {
     const app = await e2e.open();
     const { page } = app;
-    await fillScenario(app, { url: `${nginx.url}test.html`, connections: 20, seconds: 4, name: 'live panel' });
+    await fillScenario(app, {
+      url: `${nginx.url}test.html`,
+      connections: 20,
+      seconds: 4,
+      name: 'live panel',
+    });
     expect(await page.getByTestId('target-monitor-0').inputValue()).toBe('auto');
     await page.getByTestId('run-button').click();
     await page.getByTestId('chart-server-cpu').waitFor({ timeout: 30_000 });
@@ -243,7 +248,12 @@ describe('server resources in the browser', () => {
   it('shows the server panel again after a reload, with the readings so far', async () => {
     const app = await e2e.open();
     const { page } = app;
-    await fillScenario(app, { url: `${nginx.url}test.html`, connections: 10, seconds: 6, name: 'across a reload' });
+    await fillScenario(app, {
+      url: `${nginx.url}test.html`,
+      connections: 10,
+      seconds: 6,
+      name: 'across a reload',
+    });
     await page.getByTestId('run-button').click();
     await waitForPoints(app, 2, 30_000, 'chart-server-cpu');
 

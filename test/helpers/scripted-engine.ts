@@ -75,7 +75,8 @@ export class ScriptedEngine {
     const run: ScriptedRun = { scenario: one, resume, stopped: false };
     this.#runs.push(run);
     const pace = this.#opts.msPerSample ?? 40;
-    const pauseAt = typeof this.#opts.pauseAfter === 'function' ? this.#opts.pauseAfter(one) : this.#opts.pauseAfter;
+    const pauseAt =
+      typeof this.#opts.pauseAfter === 'function' ? this.#opts.pauseAfter(one) : this.#opts.pauseAfter;
 
     const done = (async (): Promise<RunResult | null> => {
       const built = await buildRunSpec(scenario, targetIndex, ids);
@@ -181,6 +182,8 @@ export function busyServer(target: Target): MonitorSource | null {
       rootPid: pid,
       processes: [{ pid, name: 'node' }],
     },
-    () => ({ figures: { intervalSeconds: 1, cpuPercent: 25, cpuSeconds: 0.25, rssBytes: 50e6, processes: 1 } }),
+    () => ({
+      figures: { intervalSeconds: 1, cpuPercent: 25, cpuSeconds: 0.25, rssBytes: 50e6, processes: 1 },
+    }),
   );
 }

@@ -10,7 +10,13 @@ import { PhaseHistograms } from '../../electron/engine/native/phases.ts';
 import { StageHistograms } from '../../electron/engine/native/stage-histograms.ts';
 import { emptyOutcome, type RunSpec } from '../../electron/engine/types.ts';
 import { UrlRecorder } from '../../electron/engine/url-recorder.ts';
-import { addSample, type ErrorKind, type RunResult, type Sample, type Warning } from '../../shared/model/result.ts';
+import {
+  addSample,
+  type ErrorKind,
+  type RunResult,
+  type Sample,
+  type Warning,
+} from '../../shared/model/result.ts';
 import { peakTarget, stagesSeconds, targetAt } from '../../shared/stages/stages.ts';
 
 /**
@@ -59,7 +65,7 @@ class Lanes {
     const last = h.pop()!;
     if (h.length > 0) {
       h[0] = last;
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;
@@ -77,7 +83,7 @@ class Lanes {
     this.free[lane] = freeAt;
     const h = this.#heap;
     h.push(lane);
-    for (let i = h.length - 1; i > 0; ) {
+    for (let i = h.length - 1; i > 0;) {
       const p = (i - 1) >> 1;
       if (this.free[h[p]!]! <= this.free[h[i]!]!) break;
       [h[i], h[p]] = [h[p]!, h[i]!];
@@ -170,7 +176,13 @@ export function simulateLoad(
   let sends = 0;
   const send = (due: number, at: number, opened: boolean): InFlight => {
     const latency = latencies[sends % latencies.length]!;
-    const r: InFlight = { due, sentAt: at, doneAt: at + latency, request: list ? sends % list.length : 0, opened };
+    const r: InFlight = {
+      due,
+      sentAt: at,
+      doneAt: at + latency,
+      request: list ? sends % list.length : 0,
+      opened,
+    };
     sends++;
     recorder.started();
     recorder.sent(outBody, outBody + REQUEST_HEAD_BYTES);
@@ -178,7 +190,11 @@ export function simulateLoad(
   };
 
   let endMs: number;
-  const outcome = { attackSeconds: null as number | null, waitSeconds: null as number | null, dropped: null as number | null };
+  const outcome = {
+    attackSeconds: null as number | null,
+    waitSeconds: null as number | null,
+    dropped: null as number | null,
+  };
   const warnings: Warning[] = [];
   if (load.model === 'closed') {
     const level = load.stages ? peakTarget(load.stages) : load.connections;
@@ -227,7 +243,9 @@ export function simulateLoad(
     const endAt = warmupMs + (load.stages ? stagesSeconds(load.stages) : load.durationSeconds) * 1000;
     const total = schedule.countBefore(endAt);
     const slowest = Math.max(...latencies);
-    const lanes = new Lanes(Math.max(1, Math.min(load.maxInFlight, Math.ceil((schedule.peakRate * slowest) / 1000) + 2)));
+    const lanes = new Lanes(
+      Math.max(1, Math.min(load.maxInFlight, Math.ceil((schedule.peakRate * slowest) / 1000) + 2)),
+    );
     const flights: (InFlight | null)[] = new Array<InFlight | null>(lanes.size).fill(null);
     const opened = new Array<boolean>(lanes.size).fill(false);
     let firstMeasured = -1;

@@ -58,41 +58,47 @@ async function search(input: CapacityPlanInput) {
 }
 
 describe('capacity search (real engine)', () => {
-  it(`finds a server's designed capacity (${DESIGNED_RPS} req/s) within 15 %`, { tags: ['timing'] }, async () => {
-    const { out, reports } = await search({
-      name: 'known capacity',
-      targets: [{ name: 'limited', url: limited.url }],
-      // Above capacity the queue grows by the excess: 15 % over it holds 0.525 s of it after
-      // the 3 s step and its 0.5 s warm-up, past the 500 ms goal. Below capacity the queue stays
-      // empty: only a stall of the machine over 500 ms breaks a step (a p99 of 120-220 ms was
-      // seen at load 15). The in-flight cap lets the queue form.
-      search: { goal: { p99Ms: 500 }, startRate: 200, stepSeconds: 3, warmupSeconds: 0.5 },
-      maxInFlight: 2000,
-    });
-    const [report] = reports;
-    const answer = report!.answer!;
-    const steps = report!.steps.map((s) => `${s.rate} ${s.judgement.kind} p99=${s.figures.p99?.toFixed(1)}`);
-    expect(answer.stop, `${answer.message}\n${steps.join('\n')}`).toBe('converged');
-    expect(answer.heldRate!, steps.join('\n')).toBeGreaterThanOrEqual(DESIGNED_RPS * 0.85);
-    expect(answer.heldRate!).toBeLessThanOrEqual(DESIGNED_RPS * 1.15);
-    // Doubling first, then bisecting; every step is a run of its own, kept with the search.
-    expect(report!.steps.slice(0, 2).map((s) => [s.rate, s.phase])).toEqual([
-      [200, 'doubling'],
-      [400, 'doubling'],
-    ]);
-    expect(report!.steps.some((s) => s.phase === 'bisecting')).toBe(true);
-    expect(out.steps.every((s) => s.result.load.model === 'open' && s.result.status === 'completed')).toBe(
-      true,
-    );
-    // The step that held at the answer served it: the capacity at least, which a held rate
-    // (at most 15 % over it) is within.
-    const atAnswer = report!.steps.find((s) => s.rate === answer.heldRate)!;
-    expect(atAnswer.figures.achievedRps).toBeGreaterThan(answer.heldRate! / 1.15);
-    expect(atAnswer.figures.p50!).toBeGreaterThanOrEqual(1000 / DESIGNED_RPS - 0.1);
-    console.log(
-      `designed ${DESIGNED_RPS} req/s, found ${answer.heldRate} req/s (${answer.message})\n  ${steps.join('\n  ')}`,
-    );
-  });
+  it(
+    `finds a server's designed capacity (${DESIGNED_RPS} req/s) within 15 %`,
+    { tags: ['timing'] },
+    async () => {
+      const { out, reports } = await search({
+        name: 'known capacity',
+        targets: [{ name: 'limited', url: limited.url }],
+        // Above capacity the queue grows by the excess: 15 % over it holds 0.525 s of it after
+        // the 3 s step and its 0.5 s warm-up, past the 500 ms goal. Below capacity the queue stays
+        // empty: only a stall of the machine over 500 ms breaks a step (a p99 of 120-220 ms was
+        // seen at load 15). The in-flight cap lets the queue form.
+        search: { goal: { p99Ms: 500 }, startRate: 200, stepSeconds: 3, warmupSeconds: 0.5 },
+        maxInFlight: 2000,
+      });
+      const [report] = reports;
+      const answer = report!.answer!;
+      const steps = report!.steps.map(
+        (s) => `${s.rate} ${s.judgement.kind} p99=${s.figures.p99?.toFixed(1)}`,
+      );
+      expect(answer.stop, `${answer.message}\n${steps.join('\n')}`).toBe('converged');
+      expect(answer.heldRate!, steps.join('\n')).toBeGreaterThanOrEqual(DESIGNED_RPS * 0.85);
+      expect(answer.heldRate!).toBeLessThanOrEqual(DESIGNED_RPS * 1.15);
+      // Doubling first, then bisecting; every step is a run of its own, kept with the search.
+      expect(report!.steps.slice(0, 2).map((s) => [s.rate, s.phase])).toEqual([
+        [200, 'doubling'],
+        [400, 'doubling'],
+      ]);
+      expect(report!.steps.some((s) => s.phase === 'bisecting')).toBe(true);
+      expect(out.steps.every((s) => s.result.load.model === 'open' && s.result.status === 'completed')).toBe(
+        true,
+      );
+      // The step that held at the answer served it: the capacity at least, which a held rate
+      // (at most 15 % over it) is within.
+      const atAnswer = report!.steps.find((s) => s.rate === answer.heldRate)!;
+      expect(atAnswer.figures.achievedRps).toBeGreaterThan(answer.heldRate! / 1.15);
+      expect(atAnswer.figures.p50!).toBeGreaterThanOrEqual(1000 / DESIGNED_RPS - 0.1);
+      console.log(
+        `designed ${DESIGNED_RPS} req/s, found ${answer.heldRate} req/s (${answer.message})\n  ${steps.join('\n  ')}`,
+      );
+    },
+  );
 
   it.concurrent(
     'says "not even the lowest rate held" when the goal is below the service time',

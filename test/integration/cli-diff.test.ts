@@ -36,11 +36,21 @@ function runTo(file: string, latencyMs: number[]): string {
   });
   const facts = {
     tls: null,
-    server: { software: null, hostname: '127.0.0.1', port: 8080, documentPath: '/', documentLength: 2, httpVersion: '1.1' },
+    server: {
+      software: null,
+      hostname: '127.0.0.1',
+      port: 8080,
+      documentPath: '/',
+      documentLength: 2,
+      httpVersion: '1.1',
+    },
   };
-  const result = simulateLoad(spec, facts, { latencyMs }, { startedAt: new Date('2026-01-05T10:00:00Z') }).result(
-    'completed',
-  );
+  const result = simulateLoad(
+    spec,
+    facts,
+    { latencyMs },
+    { startedAt: new Date('2026-01-05T10:00:00Z') },
+  ).result('completed');
   const path = join(dir, file);
   writeFileSync(path, runJson([result]));
   return path;

@@ -18,45 +18,49 @@ async function serve(handler: Parameters<typeof startHttpServer>[0]): Promise<Te
 }
 
 describe('engine (autocannon runner) against a real server', () => {
-  it('measures a 20 ms delay at microsecond resolution: p50 that of the server’s holds, within half a hold', { tags: ['timing'] }, async () => {
-    // The server holds each answer 20 ms by its timer and notes how long it really did (a busy
-    // machine fires the timer late, and up to 2 ms early), on the clock the engine's worker
-    // reads too.
-    const held: number[] = [];
-    const s = await serve((_req, res) => {
-      const received = performance.now();
-      setTimeout(() => {
-        held.push(performance.now() - received);
-        res.end('slow');
-      }, 20);
-    });
-    const { result } = await runTarget(
-      autocannonTarget(s.url, {
-        load: { model: 'closed', connections: 5, limit: { kind: 'duration', seconds: 1.5 } },
-      }),
-    );
-    expect(result.status).toBe('completed');
-    expect(result.error).toBeNull();
-    const p50 = result.latency!.percentiles['50']!;
-    const heldMedian = [...held].sort((a, b) => a - b)[held.length >> 1]!;
-    expect(heldMedian).toBeGreaterThan(20 - 2);
-    // Sent before the server had it, read after its answer: each latency holds its hold (the
-    // histogram's 3 significant digits: 16 us buckets at 20 ms). A latency counted twice, or
-    // in whole milliseconds off by one, is off by far more than the loop turns between.
-    expect(p50).toBeGreaterThanOrEqual(heldMedian - 0.016);
-    expect(p50).toBeLessThan(heldMedian + 10);
-    // Microsecond resolution: the figures are not whole milliseconds (autocannon's own are).
-    expect(Number.isInteger(p50)).toBe(false);
-    expect(result.requests.total).toBeGreaterThan(50);
-    expect(result.requests.errors).toBe(0);
-    expect(result.statusCodes).toEqual({ '200': result.requests.responses });
-    expect(result.durationSeconds).toBeGreaterThan(1.4);
-    expect(result.durationSeconds).toBeLessThan(2.5);
-    // The encoded histogram decodes to the same count.
-    expect(decodeHistogram(result.histogram!).totalCount).toBe(result.requests.responses);
-    expect(result.generator.engine).toBe('autocannon');
-    expect(result.warnings.map((w) => w.code)).toContain('closed-loop-latency');
-  });
+  it(
+    'measures a 20 ms delay at microsecond resolution: p50 that of the server’s holds, within half a hold',
+    { tags: ['timing'] },
+    async () => {
+      // The server holds each answer 20 ms by its timer and notes how long it really did (a busy
+      // machine fires the timer late, and up to 2 ms early), on the clock the engine's worker
+      // reads too.
+      const held: number[] = [];
+      const s = await serve((_req, res) => {
+        const received = performance.now();
+        setTimeout(() => {
+          held.push(performance.now() - received);
+          res.end('slow');
+        }, 20);
+      });
+      const { result } = await runTarget(
+        autocannonTarget(s.url, {
+          load: { model: 'closed', connections: 5, limit: { kind: 'duration', seconds: 1.5 } },
+        }),
+      );
+      expect(result.status).toBe('completed');
+      expect(result.error).toBeNull();
+      const p50 = result.latency!.percentiles['50']!;
+      const heldMedian = [...held].sort((a, b) => a - b)[held.length >> 1]!;
+      expect(heldMedian).toBeGreaterThan(20 - 2);
+      // Sent before the server had it, read after its answer: each latency holds its hold (the
+      // histogram's 3 significant digits: 16 us buckets at 20 ms). A latency counted twice, or
+      // in whole milliseconds off by one, is off by far more than the loop turns between.
+      expect(p50).toBeGreaterThanOrEqual(heldMedian - 0.016);
+      expect(p50).toBeLessThan(heldMedian + 10);
+      // Microsecond resolution: the figures are not whole milliseconds (autocannon's own are).
+      expect(Number.isInteger(p50)).toBe(false);
+      expect(result.requests.total).toBeGreaterThan(50);
+      expect(result.requests.errors).toBe(0);
+      expect(result.statusCodes).toEqual({ '200': result.requests.responses });
+      expect(result.durationSeconds).toBeGreaterThan(1.4);
+      expect(result.durationSeconds).toBeLessThan(2.5);
+      // The encoded histogram decodes to the same count.
+      expect(decodeHistogram(result.histogram!).totalCount).toBe(result.requests.responses);
+      expect(result.generator.engine).toBe('autocannon');
+      expect(result.warnings.map((w) => w.code)).toContain('closed-loop-latency');
+    },
+  );
 
   it('completes exactly 1000 requests for limit 1000 (pipelining 1 and 4)', async () => {
     for (const pipelining of [1, 4]) {

@@ -90,76 +90,84 @@ const one = (target: ScenarioInput['targets'][number], load: ScenarioInput['load
 });
 
 describe("the server's process tree (nginx with 2 workers)", () => {
-  it("finds the master and both workers by the target's port; the CPU matches the scheduler's within a few percent", { tags: ['timing'] }, async () => {
-    const tree = psTree(nginx.pid);
-    expect(tree).toHaveLength(3);
-    const pids = tree.map((p) => p.pid);
-    const before = schedCpuSeconds(pids);
-    const run = await monitoredRun(one({ url: `${nginx.httpUrl}test.html` }, closed(4, 40)));
-    const after = schedCpuSeconds(pids);
-    const result = run.results[0]!;
-    expect(result.status).toBe('completed');
-    const sr = result.serverResources!;
-    expect(sr.source).toMatchObject({
-      method: 'process',
-      found: 'port',
-      port: Number(new URL(nginx.httpUrl).port),
-      reader: 'procfs',
-      rootPid: nginx.pid,
-    });
-    if (sr.source.method !== 'process') throw new Error('not a process source');
-    expect(sr.source.processes.map((p) => p.pid).sort()).toEqual([...pids].sort());
-    expect(new Set(sr.source.processes.map((p) => p.name))).toEqual(new Set(['nginx']));
+  it(
+    "finds the master and both workers by the target's port; the CPU matches the scheduler's within a few percent",
+    { tags: ['timing'] },
+    async () => {
+      const tree = psTree(nginx.pid);
+      expect(tree).toHaveLength(3);
+      const pids = tree.map((p) => p.pid);
+      const before = schedCpuSeconds(pids);
+      const run = await monitoredRun(one({ url: `${nginx.httpUrl}test.html` }, closed(4, 40)));
+      const after = schedCpuSeconds(pids);
+      const result = run.results[0]!;
+      expect(result.status).toBe('completed');
+      const sr = result.serverResources!;
+      expect(sr.source).toMatchObject({
+        method: 'process',
+        found: 'port',
+        port: Number(new URL(nginx.httpUrl).port),
+        reader: 'procfs',
+        rootPid: nginx.pid,
+      });
+      if (sr.source.method !== 'process') throw new Error('not a process source');
+      expect(sr.source.processes.map((p) => p.pid).sort()).toEqual([...pids].sort());
+      expect(new Set(sr.source.processes.map((p) => p.name))).toEqual(new Set(['nginx']));
 
-    // One reading per engine tick, on its time axis; the live events and the result carry the same series.
-    expect(run.serverSamples).toEqual(sr.samples);
-    expect(sr.samples.map((s) => [s.seq, s.elapsedSeconds])).toEqual(
-      run.samples.map((s) => [s.seq, s.elapsedSeconds]),
-    );
-    for (const s of sr.samples) {
-      expect(s.gap).toBeUndefined();
-      expect(s).toMatchObject({ processes: 3, threads: 3 });
-      expect(s.rssBytes).toBeGreaterThan(1024 * 1024);
-      expect(s.openFiles).toBeGreaterThan(3);
-    }
-    expect(sr.summary.cpuPercent!.mean).toBeGreaterThan(10);
+      // One reading per engine tick, on its time axis; the live events and the result carry the same series.
+      expect(run.serverSamples).toEqual(sr.samples);
+      expect(sr.samples.map((s) => [s.seq, s.elapsedSeconds])).toEqual(
+        run.samples.map((s) => [s.seq, s.elapsedSeconds]),
+      );
+      for (const s of sr.samples) {
+        expect(s.gap).toBeUndefined();
+        expect(s).toMatchObject({ processes: 3, threads: 3 });
+        expect(s.rssBytes).toBeGreaterThan(1024 * 1024);
+        expect(s.openFiles).toBeGreaterThan(3);
+      }
+      expect(sr.summary.cpuPercent!.mean).toBeGreaterThan(10);
 
-    const sampled = sr.samples.reduce((sum, s) => sum + (s.cpuSeconds ?? 0), 0);
-    const scheduled = after - before;
-    expect(Math.abs(sampled - scheduled) / scheduled).toBeLessThan(0.05);
-    expect(sr.cpuSeconds).toBeCloseTo(sampled, 9);
-    // The mean is those CPU-seconds over the measured time: readings weighted by their
-    // windows, the run's short last one folded, the first one the load's own.
-    const overMeasured = (sampled / result.durationSeconds) * 100;
-    console.log(
-      `nginx: ${sampled.toFixed(3)} CPU-s over ${result.durationSeconds.toFixed(2)} s = ${overMeasured.toFixed(1)}%; summary mean ${sr.summary.cpuPercent!.mean.toFixed(1)}%, max ${sr.summary.cpuPercent!.max.toFixed(1)}%`,
-    );
-    expect(Math.abs(sr.summary.cpuPercent!.mean - overMeasured) / overMeasured).toBeLessThan(0.1);
-    expect(sr.summary.cpuPercent!.max).toBeGreaterThanOrEqual(sr.summary.cpuPercent!.mean);
-    expect(sr.cpuSecondsPer10kRequests).toBeCloseTo((sampled / result.requests.total) * 10_000, 9);
-    expect(sr.monitorCpuPercent).toBeLessThan(1);
-    expect(sr.gaps).toEqual([]);
-  });
+      const sampled = sr.samples.reduce((sum, s) => sum + (s.cpuSeconds ?? 0), 0);
+      const scheduled = after - before;
+      expect(Math.abs(sampled - scheduled) / scheduled).toBeLessThan(0.05);
+      expect(sr.cpuSeconds).toBeCloseTo(sampled, 9);
+      // The mean is those CPU-seconds over the measured time: readings weighted by their
+      // windows, the run's short last one folded, the first one the load's own.
+      const overMeasured = (sampled / result.durationSeconds) * 100;
+      console.log(
+        `nginx: ${sampled.toFixed(3)} CPU-s over ${result.durationSeconds.toFixed(2)} s = ${overMeasured.toFixed(1)}%; summary mean ${sr.summary.cpuPercent!.mean.toFixed(1)}%, max ${sr.summary.cpuPercent!.max.toFixed(1)}%`,
+      );
+      expect(Math.abs(sr.summary.cpuPercent!.mean - overMeasured) / overMeasured).toBeLessThan(0.1);
+      expect(sr.summary.cpuPercent!.max).toBeGreaterThanOrEqual(sr.summary.cpuPercent!.mean);
+      expect(sr.cpuSecondsPer10kRequests).toBeCloseTo((sampled / result.requests.total) * 10_000, 9);
+      expect(sr.monitorCpuPercent).toBeLessThan(1);
+      expect(sr.gaps).toEqual([]);
+    },
+  );
 
-  it('reads under 5 % of a core when nginx is idle, at a cost under 1 % of a core', { tags: ['timing'] }, async () => {
-    const monitor = await startServerMonitor(
-      { url: nginx.httpUrl, monitor: { kind: 'auto' } },
-      { options: { sampleIntervalMs: 1000, warmupSeconds: 0 } },
-    );
-    for (let seq = 0; seq < 3; seq++) {
-      await new Promise((r) => setTimeout(r, 1000));
-      monitor!.tick(sampleFixture({ seq, elapsedSeconds: seq + 1 }));
-    }
-    const sr = await monitor!.stop({ seconds: 3, requests: 0 });
-    expect(sr.samples).toHaveLength(3);
-    for (const s of sr.samples) {
-      expect(s.cpuPercent).toBeLessThan(5);
-      expect(s.intervalSeconds).toBeGreaterThan(0.9);
-    }
-    expect(sr.cpuSecondsPer10kRequests).toBeNull();
-    expect(sr.notes).toContain('no requests were measured: no CPU-seconds per 10,000 requests');
-    expect(sr.monitorCpuPercent).toBeLessThan(1);
-  });
+  it(
+    'reads under 5 % of a core when nginx is idle, at a cost under 1 % of a core',
+    { tags: ['timing'] },
+    async () => {
+      const monitor = await startServerMonitor(
+        { url: nginx.httpUrl, monitor: { kind: 'auto' } },
+        { options: { sampleIntervalMs: 1000, warmupSeconds: 0 } },
+      );
+      for (let seq = 0; seq < 3; seq++) {
+        await new Promise((r) => setTimeout(r, 1000));
+        monitor!.tick(sampleFixture({ seq, elapsedSeconds: seq + 1 }));
+      }
+      const sr = await monitor!.stop({ seconds: 3, requests: 0 });
+      expect(sr.samples).toHaveLength(3);
+      for (const s of sr.samples) {
+        expect(s.cpuPercent).toBeLessThan(5);
+        expect(s.intervalSeconds).toBeGreaterThan(0.9);
+      }
+      expect(sr.cpuSecondsPer10kRequests).toBeNull();
+      expect(sr.notes).toContain('no requests were measured: no CPU-seconds per 10,000 requests');
+      expect(sr.monitorCpuPercent).toBeLessThan(1);
+    },
+  );
 
   it('watches the pid given and its descendants only', async () => {
     const worker = psTree(nginx.pid).find((p) => p.ppid === nginx.pid)!;

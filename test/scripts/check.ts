@@ -75,7 +75,8 @@ async function pass(project: string): Promise<number> {
   });
   const diagnostics = [...config.errors, ...ts.getPreEmitDiagnostics(program)];
   if (diagnostics.length > 0) {
-    const format = process.env.FORCE_COLOR === '1' ? ts.formatDiagnosticsWithColorAndContext : ts.formatDiagnostics;
+    const format =
+      process.env.FORCE_COLOR === '1' ? ts.formatDiagnosticsWithColorAndContext : ts.formatDiagnostics;
     process.stdout.write(
       format(diagnostics, {
         getCanonicalFileName: (f) => f,
@@ -93,7 +94,8 @@ async function pass(project: string): Promise<number> {
   const own = new Set(config.fileNames);
   const eslint = new ESLint({
     cwd: ROOT,
-    ignorePatterns: index === 0 ? [...later].filter((f) => !own.has(f)).map((f) => path.relative(ROOT, f)) : [],
+    ignorePatterns:
+      index === 0 ? [...later].filter((f) => !own.has(f)).map((f) => path.relative(ROOT, f)) : [],
     overrideConfig: {
       files: ['**/*.ts', '**/*.tsx', '**/*.mts'],
       languageOptions: { parserOptions: { programs: [program] } },
