@@ -190,42 +190,46 @@ describe("the server's process tree (nginx with 2 workers)", () => {
     });
   });
 
-  it('trebuchet run --monitor pid:N prints Server resources and writes the resources CSV', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'trebuchet-monitor-'));
-    try {
-      const csv = join(dir, 'run.csv');
-      const r = await runCli([
-        'run',
-        '-d',
-        '2',
-        '-c',
-        '10',
-        '--monitor',
-        `pid:${nginx.pid}`,
-        '--csv',
-        csv,
-        nginx.httpUrl,
-      ]);
-      expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(
-        new RegExp(
-          `^Server resources:\\n  process tree of nginx \\(pid ${nginx.pid}, given by pid\\): 3 processes seen \\(nginx\\)`,
-          'm',
-        ),
-      );
-      expect(r.stdout).toMatch(/^ {2}server CPU-seconds per 10,000 requests: \d+\.\d{3}$/m);
-      const rows = parseCsv<Record<string, string>>(readFileSync(join(dir, 'run.resources.csv'), 'utf8'), {
-        columns: true,
-      });
-      expect(rows.length).toBeGreaterThanOrEqual(2);
-      expect(rows.every((row) => row.method === 'process' && row.processes === '3')).toBe(true);
-      expect(
-        rows.every((row) => Number(row['CPU (% of a core)']) >= 0 && row['CPU (% of a core)'] !== ''),
-      ).toBe(true);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it(
+    'trebuchet run --monitor pid:N prints Server resources and writes the resources CSV',
+    { tags: ['timing'] },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'trebuchet-monitor-'));
+      try {
+        const csv = join(dir, 'run.csv');
+        const r = await runCli([
+          'run',
+          '-d',
+          '2',
+          '-c',
+          '10',
+          '--monitor',
+          `pid:${nginx.pid}`,
+          '--csv',
+          csv,
+          nginx.httpUrl,
+        ]);
+        expect(r.code).toBe(0);
+        expect(r.stdout).toMatch(
+          new RegExp(
+            `^Server resources:\\n  process tree of nginx \\(pid ${nginx.pid}, given by pid\\): 3 processes seen \\(nginx\\)`,
+            'm',
+          ),
+        );
+        expect(r.stdout).toMatch(/^ {2}server CPU-seconds per 10,000 requests: \d+\.\d{3}$/m);
+        const rows = parseCsv<Record<string, string>>(readFileSync(join(dir, 'run.resources.csv'), 'utf8'), {
+          columns: true,
+        });
+        expect(rows.length).toBeGreaterThanOrEqual(2);
+        expect(rows.every((row) => row.method === 'process' && row.processes === '3')).toBe(true);
+        expect(
+          rows.every((row) => Number(row['CPU (% of a core)']) >= 0 && row['CPU (% of a core)'] !== ''),
+        ).toBe(true);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe("the comparison suite's other servers", () => {
