@@ -69,7 +69,7 @@ describe('capacity search (real engine)', () => {
         // the 3 s step and its 0.5 s warm-up, past the 500 ms goal. Below capacity the queue stays
         // empty: only a stall of the machine over 500 ms breaks a step (a p99 of 120-220 ms was
         // seen at load 15). The in-flight cap lets the queue form.
-        search: { goal: { p99Ms: 500 }, startRate: 200, stepSeconds: 3, warmupSeconds: 0.5 },
+        search: { goal: { p99Ms: 500 }, startRate: 300, stepSeconds: 3, warmupSeconds: 0.5 },
         maxInFlight: 2000,
       });
       const [report] = reports;
@@ -82,8 +82,8 @@ describe('capacity search (real engine)', () => {
       expect(answer.heldRate!).toBeLessThanOrEqual(DESIGNED_RPS * 1.15);
       // Doubling first, then bisecting; every step is a run of its own, kept with the search.
       expect(report!.steps.slice(0, 2).map((s) => [s.rate, s.phase])).toEqual([
-        [200, 'doubling'],
-        [400, 'doubling'],
+        [300, 'doubling'],
+        [600, 'doubling'],
       ]);
       expect(report!.steps.some((s) => s.phase === 'bisecting')).toBe(true);
       expect(out.steps.every((s) => s.result.load.model === 'open' && s.result.status === 'completed')).toBe(
