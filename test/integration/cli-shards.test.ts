@@ -79,6 +79,7 @@ async function servedSince(before: number): Promise<number> {
   return after.requests - before - 1;
 }
 
+// The merge tests read what the two timing tests' shards wrote: they run with them.
 describe('trebuchet run --shard and trebuchet merge against nginx', () => {
   let two: Awaited<ReturnType<typeof runShards>>;
   let three: Awaited<ReturnType<typeof runShards>>;
@@ -188,27 +189,35 @@ describe('trebuchet run --shard and trebuchet merge against nginx', () => {
     },
   );
 
-  it('merging shards of two different plans is refused, naming the file', async () => {
-    const r = await merge([two.jsonFiles[0]!, three.jsonFiles[1]!], join(dir, 'no.json'));
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain(
-      `${three.jsonFiles[1]!} is shard 1/3 of plan ${three.shards[1]!.shard!.planId}`,
-    );
-    expect(r.stderr).toContain('different plans');
-  }, 60_000);
+  it(
+    'merging shards of two different plans is refused, naming the file',
+    { tags: ['timing'], timeout: 60_000 },
+    async () => {
+      const r = await merge([two.jsonFiles[0]!, three.jsonFiles[1]!], join(dir, 'no.json'));
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(
+        `${three.jsonFiles[1]!} is shard 1/3 of plan ${three.shards[1]!.shard!.planId}`,
+      );
+      expect(r.stderr).toContain('different plans');
+    },
+  );
 
-  it('merging with index 2 missing, or an index twice, is refused, naming the files', async () => {
-    const missing = await merge(three.jsonFiles.slice(0, 2), join(dir, 'no.json'));
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain(
-      `shard 2 of 3 is missing (${three.jsonFiles[0]!} is 0, ${three.jsonFiles[1]!} is 1)`,
-    );
-    const twice = await merge([...three.jsonFiles, three.jsonFiles[2]!], join(dir, 'no.json'));
-    expect(twice.code).toBe(2);
-    expect(twice.stderr).toContain(`${three.jsonFiles[2]!} and ${three.jsonFiles[2]!} are both shard 2/3`);
-  }, 60_000);
+  it(
+    'merging with index 2 missing, or an index twice, is refused, naming the files',
+    { tags: ['timing'], timeout: 60_000 },
+    async () => {
+      const missing = await merge(three.jsonFiles.slice(0, 2), join(dir, 'no.json'));
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain(
+        `shard 2 of 3 is missing (${three.jsonFiles[0]!} is 0, ${three.jsonFiles[1]!} is 1)`,
+      );
+      const twice = await merge([...three.jsonFiles, three.jsonFiles[2]!], join(dir, 'no.json'));
+      expect(twice.code).toBe(2);
+      expect(twice.stderr).toContain(`${three.jsonFiles[2]!} and ${three.jsonFiles[2]!} are both shard 2/3`);
+    },
+  );
 
-  it('a --json - log merges as its --json file does', async () => {
+  it('a --json - log merges as its --json file does', { tags: ['timing'], timeout: 60_000 }, async () => {
     const logs = three.stdouts.map((text, i) => ({ file: join(dir, `open-${i}.log`), text }));
     for (const l of logs) writeFileSync(l.file, l.text);
     const fromLogs = await merge(
@@ -219,7 +228,7 @@ describe('trebuchet run --shard and trebuchet merge against nginx', () => {
     const fromFiles = runResultSchema.parse(JSON.parse(readFileSync(join(dir, 'open-merged.json'), 'utf8')));
     expect(fromLogs.merged!.requests).toEqual(fromFiles.requests);
     expect(fromLogs.merged!.latency).toEqual(fromFiles.latency);
-  }, 60_000);
+  });
 
   it('a --start-at more than a second past is refused before any load', async () => {
     const before = (await nginxStatus(nginx)).requests;

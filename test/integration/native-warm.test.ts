@@ -49,38 +49,42 @@ async function silentAfterFirst(): Promise<{ port: number; silent: Set<net.Socke
 }
 
 describe('native engine, open model: warm connections before the first send', () => {
-  it('https, two engine workers: the pool each sized from the pre-flight, every connection open first', async () => {
-    const before = await nginxStatus(nginx);
-    const { result } = await runTarget(
-      oneTarget(`${nginx.httpsUrl!}test.html`, {
-        load: { model: 'open', rate: 1000, durationSeconds: 0.5, maxInFlight: 200 },
-        options: { ...tls(), workers: 2 },
-      }),
-    );
-    const after = await nginxStatus(nginx);
-    expect(result.status).toBe('completed');
-    const warm = result.warm!;
-    expect(warm.roundTripMs).toBeGreaterThan(0);
-    // Each worker sizes its share: half the rate, half the in-flight cap.
-    const share = warmConnections({
-      rate: 500,
-      roundTripMs: warm.roundTripMs,
-      maxInFlight: 100,
-      perConnection: 1,
-    });
-    expect(warm.wanted).toBe(2 * share);
-    expect(warm.ready).toBe(warm.wanted);
-    expect(warm.seconds).toBeGreaterThan(0);
-    expect(result.warnings.filter((w) => w.message.includes('warm connections'))).toEqual([]);
-    // nginx accepted the pre-flight's, the pool's and the status reader's (one per reading).
-    expect(after.accepts - before.accepts).toBeGreaterThanOrEqual(1 + warm.wanted + 1);
-    // The warm phase sends nothing: nginx served the pre-flight's request, the run's and the status reader's.
-    expect(after.requests - before.requests).toBe(1 + result.requests.total + 1);
-    // Every scheduled request went out, or was dropped when a stall of this busy machine outlasted the schedule.
-    expect(result.requests.total + result.requests.dropped!).toBe(500);
-    // The measured requests ran on connections opened before the schedule, nearly all reused: the median setup is 0.
-    expect(result.phases!.setup!.median).toBe(0);
-  });
+  it(
+    'https, two engine workers: the pool each sized from the pre-flight, every connection open first',
+    { tags: ['timing'] },
+    async () => {
+      const before = await nginxStatus(nginx);
+      const { result } = await runTarget(
+        oneTarget(`${nginx.httpsUrl!}test.html`, {
+          load: { model: 'open', rate: 1000, durationSeconds: 0.5, maxInFlight: 200 },
+          options: { ...tls(), workers: 2 },
+        }),
+      );
+      const after = await nginxStatus(nginx);
+      expect(result.status).toBe('completed');
+      const warm = result.warm!;
+      expect(warm.roundTripMs).toBeGreaterThan(0);
+      // Each worker sizes its share: half the rate, half the in-flight cap.
+      const share = warmConnections({
+        rate: 500,
+        roundTripMs: warm.roundTripMs,
+        maxInFlight: 100,
+        perConnection: 1,
+      });
+      expect(warm.wanted).toBe(2 * share);
+      expect(warm.ready).toBe(warm.wanted);
+      expect(warm.seconds).toBeGreaterThan(0);
+      expect(result.warnings.filter((w) => w.message.includes('warm connections'))).toEqual([]);
+      // nginx accepted the pre-flight's, the pool's and the status reader's (one per reading).
+      expect(after.accepts - before.accepts).toBeGreaterThanOrEqual(1 + warm.wanted + 1);
+      // The warm phase sends nothing: nginx served the pre-flight's request, the run's and the status reader's.
+      expect(after.requests - before.requests).toBe(1 + result.requests.total + 1);
+      // Every scheduled request went out, or was dropped when a stall of this busy machine outlasted the schedule.
+      expect(result.requests.total + result.requests.dropped!).toBe(500);
+      // The measured requests ran on connections opened before the schedule, nearly all reused: the median setup is 0.
+      expect(result.phases!.setup!.median).toBe(0);
+    },
+  );
 
   it('HTTP/2: one session', async () => {
     const { result } = await runTarget(
