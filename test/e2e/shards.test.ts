@@ -48,7 +48,7 @@ describe('shards in the Run tab', () => {
     await page.getByTestId('run-saved').getByRole('button').click();
     const record = page.getByTestId('history-record');
     const table = record.getByTestId('shards-table');
-    await expect.poll(() => table.locator('tbody tr').count()).toBe(2);
+    await expect.poll(() => table.locator('tbody tr').count(), { timeout: 20_000 }).toBe(2);
     const firstRow = await table.locator('tbody tr').first().locator('td').allTextContents();
     expect(firstRow[1]).toBe(result!.shards![0]!.requests.toLocaleString('en-US'));
     await table.scrollIntoViewIfNeeded();
