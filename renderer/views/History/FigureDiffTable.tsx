@@ -7,6 +7,7 @@ import {
   diffVerdictText,
   evidenceText,
 } from '../../../shared/format/diff-text.ts';
+import { TableScroll } from '../../components/TableScroll.tsx';
 
 /** Better or worse, for a change beyond noise: its colour. */
 function toneOf(f: FigureDiff): string {
@@ -35,7 +36,7 @@ export function FigureDiffTable({
   testId: string;
 }) {
   return (
-    <div className="table-scroll">
+    <TableScroll>
       <table className="table" data-testid={`${testId}-table`} data-part={part.label}>
         <caption className="muted small" data-testid={`${testId}-evidence`}>
           {part.label} · {evidenceText(part)}
@@ -87,6 +88,6 @@ export function FigureDiffTable({
           })}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
