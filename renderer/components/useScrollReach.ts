@@ -11,7 +11,8 @@ export function useScrollReach<T extends HTMLElement>(): RefCallback<T> {
   return useCallback((el: T | null) => {
     observer.current?.disconnect();
     observer.current = null;
-    if (el === null) return;
+    // jsdom (the unit tests' page) has no ResizeObserver: nothing there scrolls anyway.
+    if (el === null || typeof ResizeObserver === 'undefined') return;
     const update = (): void => {
       if (el.scrollWidth > el.clientWidth + 1) el.tabIndex = 0;
       else el.removeAttribute('tabindex');

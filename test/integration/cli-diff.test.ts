@@ -10,21 +10,32 @@ import { startHttpServer, type TestServer } from '../helpers/servers.ts';
 
 const endAll = endAfterAll();
 let server: TestServer;
+/** The same server at another URL (a server moved to another port). */
+let moved: TestServer;
 let dir: string;
 /** What the server waits before it answers: the same URL is the 5 ms server, then the 10 ms one. */
 let delayMs = 5;
 
 beforeAll(async () => {
   server = endAll(await startHttpServer((_req, res) => setTimeout(() => res.end('ok'), delayMs)));
+  moved = endAll(await startHttpServer((_req, res) => setTimeout(() => res.end('ok'), 5)));
   dir = mkdtempSync(join(tmpdir(), 'trebuchet-cli-diff-'));
   endAll({ remove: () => rmSync(dir, { recursive: true, force: true }) });
 });
 
-/** 6 s at 4 connections: 6 one-second windows, the single-run tests' evidence. */
-async function runTo(file: string, delay: number): Promise<string> {
+/**
+ * 6 s at 4 connections: 6 one-second windows, the single-run tests' evidence; or as many
+ * windows as `more` gives (`-d 4 --interval 250ms`: 16).
+ */
+async function runTo(
+  file: string,
+  delay: number,
+  more: string[] = ['-d', '6'],
+  url = server.url,
+): Promise<string> {
   delayMs = delay;
   const path = join(dir, file);
-  const r = await runCli(['run', '-c', '4', '-d', '6', '-q', '--json', path, server.url], {
+  const r = await runCli(['run', '-c', '4', ...more, '-q', '--json', path, url], {
     timeoutMs: 30_000,
   });
   expect(r.code, r.stderr).toBe(0);
@@ -44,12 +55,19 @@ describe('trebuchet diff', () => {
   let fast: string;
   let slow: string;
   let fastAgain: string;
+  let steady: string;
+  let steadyAgain: string;
+  let elsewhere: string;
 
   beforeAll(async () => {
     fast = await runTo('fast.json', 5);
     slow = await runTo('slow.json', 10);
     fastAgain = await runTo('fast-again.json', 5);
-  }, 90_000);
+    const sixteen = ['-d', '4', '--interval', '250ms'];
+    steady = await runTo('steady.json', 5, sixteen);
+    steadyAgain = await runTo('steady-again.json', 5, sixteen);
+    elsewhere = await runTo('elsewhere.json', 5, ['-d', '1'], moved.url);
+  }, 120_000);
 
   it('finds p50 up about 100 % from a 5 ms server to a 10 ms one, beyond noise, and --fail-on p50>+20% exits 1', async () => {
     const json = join(dir, 'slower.json');
@@ -88,15 +106,15 @@ describe('trebuchet diff', () => {
     expect(page).not.toMatch(/(src|href)="https?:/);
   });
 
-  it('calls two runs of the same server within noise and exits 0, though the raw change passes a tight limit', async () => {
+  it('calls two runs of the same server within noise on 16 windows a side and exits 0, though the raw change passes a tight limit', async () => {
     const json = join(dir, 'same.json');
     // The tightest limits: any move at all passes one of each pair. A quiet machine can keep
     // p50 and p90 within 0.5 % between two runs (CI did once), but not the mean of thousands.
     const rules = ['p50>+0%', 'p50<-0%', 'mean>+0%', 'mean<-0%', 'p90>+0%', 'p90<-0%'];
     const r = await runCli([
       'diff',
-      fast,
-      fastAgain,
+      steady,
+      steadyAgain,
       ...rules.flatMap((x) => ['--fail-on', x]),
       '--json',
       json,
@@ -110,12 +128,62 @@ describe('trebuchet diff', () => {
       expect(m.percent).not.toBe(0);
       expect(m.broken).toBe(false);
     }
+    // 16 windows a side: the histogram test tells a gap of D 0.480 (it could tell a large one).
+    expect(diff.parts[0]!.windows).toEqual({ base: 16, next: 16 });
     for (const name of ['mean', 'p50', 'p90']) {
       expect(figure(diff, name).verdict).toBe('within-noise');
-      expect(figure(diff, name).statistic!).toBeLessThan(0.784);
+      expect(figure(diff, name).critical).toBeCloseTo(1.358 * Math.sqrt(2 / 16), 6);
     }
     expect(r.stdout).toContain('within noise: reported, not failing');
     expect(r.stdout).toContain('No regression: no --fail-on limit passed beyond noise');
+  });
+
+  it('says "not enough evidence" on 6 windows a side, with how long a run would tell the change', async () => {
+    const json = join(dir, 'thin.json');
+    const r = await runCli([
+      'diff',
+      fast,
+      fastAgain,
+      '--fail-on',
+      'p50>+0%',
+      '--fail-on',
+      'p50<-0%',
+      '--json',
+      json,
+    ]);
+    expect(r.code, r.stdout).toBe(0);
+    const p50 = figure(diffJson(json).diff, 'p50');
+    // Two runs of one server on 6 windows: no gap under D 0.784 could be told.
+    expect(p50.test).toBe('ks-histograms');
+    expect(p50.statistic!).toBeLessThan(0.784);
+    expect(p50.verdict).toBe('thin');
+    // A run of at least the windows 1.358·√(2/n) < D needs, at its windows' mean length (1 s,
+    // the last one a little longer when the engine folded a short end into it).
+    const n = Math.floor(2 * (1.358 / p50.statistic!) ** 2) + 1;
+    expect(p50.needed!.per).toBe('window');
+    expect(p50.needed!.count).toBe(n);
+    expect(p50.needed!.seconds! / n).toBeGreaterThanOrEqual(1);
+    expect(p50.needed!.seconds! / n).toBeLessThan(1.2);
+    expect(r.stdout).toMatch(
+      /^p50 .* not enough evidence \(D [\d.]+ ≤ 0\.784; a \S+ run a side would tell it\)$/m,
+    );
+    expect(r.stdout).toContain('not enough evidence: reported, not failing');
+    expect(r.stdout).not.toMatch(/^p50 .*within noise/m);
+  });
+
+  it('pairs two single runs of different URLs, says the URLs differ, and titles the HTML by both runs', async () => {
+    const json = join(dir, 'moved.json');
+    const html = join(dir, 'moved.html');
+    const r = await runCli(['diff', fast, elsewhere, '--json', json, '--html', html]);
+    expect([0, 1]).toContain(r.code);
+    const line = `Paired the one target of each run: the URLs differ: ${server.url} and ${moved.url}`;
+    expect(r.stdout).toContain(line);
+    const { diff } = diffJson(json);
+    expect(diff.parts.map((p) => [p.label, p.nextLabel])).toEqual([[host(), new URL(moved.url).host]]);
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain(line);
+    // Named by what ran (a run without --name: its file) and when, not by two file names.
+    expect(page).toMatch(/<h1>Diff: fast, \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC → elsewhere, \d{4}-/);
   });
 
   it('exits 2 on files of different kinds, results with nothing in common, a bad rule or an unreadable file', async () => {
@@ -129,14 +197,14 @@ describe('trebuchet diff', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(`${notResult}: not a result Trebuchet reads: plan.`);
 
-    const other = JSON.parse(readFileSync(fast, 'utf8')) as { target: { name: string } };
-    other.target.name = 'elsewhere';
-    const renamed = join(dir, 'renamed.json');
-    writeFileSync(renamed, JSON.stringify(other));
-    const apart = await runCli(['diff', fast, renamed]);
+    // Two targets on one side and none of their names on the other: nothing to pair.
+    const first = JSON.parse(readFileSync(fast, 'utf8')) as { target: { name: string } };
+    const two = join(dir, 'two.json');
+    writeFileSync(two, JSON.stringify([first, { ...first, target: { ...first.target, name: 'second' } }]));
+    const apart = await runCli(['diff', two, elsewhere]);
     expect(apart.code).toBe(2);
     expect(apart.stderr).toContain(
-      `the results have nothing in common by name: base has ${host()}; new has elsewhere`,
+      `the results have nothing in common by name: base has ${host()}, second; new has ${new URL(moved.url).host}`,
     );
     const rule = await runCli(['diff', fast, slow, '--fail-on', 'p77>+1%']);
     expect(rule.code).toBe(2);

@@ -6,6 +6,7 @@ import {
   diffValueText,
   diffVerdictText,
   evidenceText,
+  partTitle,
 } from '../../../shared/format/diff-text.ts';
 import { TableScroll } from '../../components/TableScroll.tsx';
 
@@ -39,7 +40,7 @@ export function FigureDiffTable({
     <TableScroll>
       <table className="table" data-testid={`${testId}-table`} data-part={part.label}>
         <caption className="muted small" data-testid={`${testId}-evidence`}>
-          {part.label} · {evidenceText(part)}
+          {partTitle(part)} · {evidenceText(part)}
         </caption>
         <thead>
           <tr>
