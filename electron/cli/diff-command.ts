@@ -4,7 +4,6 @@
  * --json and --html, and exits 1 when a --fail-on rule was broken beyond noise.
  */
 import { basename } from 'node:path';
-import { parseArgs } from 'node:util';
 import { DiffInputError, diffResults, namedParts } from '../../shared/diff/compare.ts';
 import { parseFailRule, ruleMoves, type FailRule } from '../../shared/diff/rules.ts';
 import {
@@ -23,6 +22,7 @@ import { EXIT } from './exit-codes.ts';
 import { writeFiles } from './report.ts';
 import { readResultFile } from './result-files.ts';
 import { CliInputError } from './values.ts';
+import { parseFlags } from './input/flags.ts';
 
 export interface DiffContext {
   argv: readonly string[];
@@ -40,22 +40,16 @@ interface DiffArgs {
 }
 
 function parseDiffArgs(argv: readonly string[], cwd: string): DiffArgs | null {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      options: {
-        'fail-on': { type: 'string', multiple: true },
-        json: { type: 'string' },
-        html: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (e) {
-    throw new CliInputError('arguments', e instanceof Error ? e.message : String(e));
-  }
+  const parsed = parseFlags({
+    args: [...argv],
+    options: {
+      'fail-on': { type: 'string', multiple: true },
+      json: { type: 'string' },
+      html: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: true,
+  });
   const v = parsed.values;
   if (v.help === true) return null;
   if (parsed.positionals.length !== 2) {

@@ -5,7 +5,8 @@
  * and the choice of fixes; the check itself runs on the host (electron/engine/target-check.ts).
  */
 import { z } from 'zod';
-import { errorKindSchema, type ErrorKind } from './result.ts';
+import { errorKindSchema, type ErrorKind, type RunResult, type TlsFacts } from './result.ts';
+import type { RunOptions } from './scenario.ts';
 
 /** What a person can change to get past a failure, in the plan's options. */
 export const PREFLIGHT_FIXES = [
@@ -49,6 +50,29 @@ export interface FailureFacts {
   certificateRejected: boolean;
   /** HTTP/2 was asked for and the server's ALPN answer was not h2. */
   h2Refused: boolean;
+}
+
+/**
+ * The facts of a failed check: its error's kind, and what the TLS handshake said against what
+ * was asked (certificates verified, HTTP/2).
+ */
+export function failureFacts(
+  kind: ErrorKind,
+  options: { protocol: RunOptions['protocol']; tls: { verify: boolean } },
+  tls: Pick<TlsFacts, 'authorizationError' | 'alpn'> | null,
+): FailureFacts {
+  return {
+    kind,
+    certificateRejected:
+      kind === 'tls' && options.tls.verify && tls !== null && tls.authorizationError !== null,
+    h2Refused: kind === 'protocol' && options.protocol === 'h2' && tls !== null && tls.alpn !== 'h2',
+  };
+}
+
+/** What would get a run refused by its pre-flight past it (its fixes); none for a run that was not. */
+export function fixesOfResult(r: RunResult): PreflightFix[] {
+  if (r.status !== 'failed' || r.error === null) return [];
+  return fixesFor(failureFacts(r.error.kind, r.options, r.tls));
 }
 
 export function fixesFor(f: FailureFacts): PreflightFix[] {

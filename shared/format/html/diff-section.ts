@@ -30,7 +30,8 @@ export function diffSection(
   const out = [
     `<div class="verdict ${regression ? 'bad' : 'good'}" data-testid="diff-verdict"><p>${esc(diffVerdictLine(moves, rules.length))}</p></div>`,
   ];
-  if (diff.paired !== null) out.push(`<p class="muted" data-testid="diff-paired">${esc(pairedLine(diff.paired))}</p>`);
+  if (diff.paired !== null)
+    out.push(`<p class="muted" data-testid="diff-paired">${esc(pairedLine(diff.paired))}</p>`);
   for (const [i, part] of diff.parts.entries()) {
     const rows = part.figures.map((f) => {
       const info = DIFF_FIGURE_INFO[f.figure];
