@@ -152,8 +152,18 @@ export class Recorder {
     return this.#histogram;
   }
 
-  /** A response arrived. latencyUs: from (intended) send to last byte. */
-  response(status: number, latencyUs: number, bodyBytes: number, totalBytes: number): void {
+  /**
+   * A response arrived. latencyUs: from (intended) send to last byte. documentLength: the
+   * length ab's check compares its body with; the run's first by default, a list's URL's
+   * first for a list (null: none yet, no check).
+   */
+  response(
+    status: number,
+    latencyUs: number,
+    bodyBytes: number,
+    totalBytes: number,
+    documentLength: number | null = this.totals.documentLength,
+  ): void {
     const w = this.w;
     w.requests++;
     w.bytesIn += totalBytes;
@@ -167,7 +177,7 @@ export class Recorder {
     t.inTotal += totalBytes;
     if (isNon2xx(status)) t.non2xx++;
     // ab's "Length" check, against the first measured response's length (null until a runner notes it).
-    if (t.documentLength !== null && bodyBytes !== t.documentLength) t.lengthMismatch++;
+    if (documentLength !== null && bodyBytes !== documentLength) t.lengthMismatch++;
     const slow = this.sloUs !== null && latencyUs > this.sloUs;
     if (slow) {
       t.sloExceeded++;
