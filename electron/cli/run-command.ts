@@ -10,7 +10,7 @@ import { aggregateComparison } from '../../shared/comparison/table.ts';
 import { expandPlan } from '../../shared/comparison/cells.ts';
 import { levelLabel, levelKindOf } from '../../shared/comparison/plan.ts';
 import { fixesOfResult, type PreflightFailure } from '../../shared/model/preflight.ts';
-import { fixText } from '../../shared/format/fix-text.ts';
+import { fixText } from '../../shared/model/preflight.ts';
 import { applyPreset, parseRunArgs, type PresetRequest, type RunCommand } from './args.ts';
 import { nodeFileIo, type FileIo } from './files.ts';
 import { RUN_HELP } from './help.ts';

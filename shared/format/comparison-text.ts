@@ -22,7 +22,7 @@ import { PREFLIGHT_FIX_LABELS, type PreflightFailure, type PreflightFix } from '
 import { planReport, type ReportLayout } from '../comparison/report-settings.ts';
 import type { ComparisonResult } from '../comparison/result.ts';
 import { formatRunReport } from './report.ts';
-import { fixText } from './fix-text.ts';
+import { fixText } from '../model/preflight.ts';
 import { alignColumns } from './table.ts';
 import { caveatMark, verdictMark } from './verdict-text.ts';
 import { fixed } from './units.ts';

@@ -8,7 +8,7 @@ import { THRESHOLD_UNITS, type ThresholdMetric } from '../model/scenario.ts';
 import { runVerdict } from '../verdict/verdict.ts';
 import { formatAbReport } from './ab.ts';
 import { fixesOfResult } from '../model/preflight.ts';
-import { fixText } from './fix-text.ts';
+import { fixText } from '../model/preflight.ts';
 import { generatorCpuText, loadWasSent, sendLatenessText } from './generator-text.ts';
 import { formatServerResources } from './resources-text.ts';
 import { stagesReportText } from './stages.ts';

@@ -25,6 +25,28 @@ export const PREFLIGHT_FIX_LABELS: Record<PreflightFix, string> = {
   'run-anyway': 'Run anyway, to measure this answer on purpose (the verdict will say so)',
 };
 
+/**
+ * How a fix reads on the command line, for a comparison preset (`trebuchet run --preset`: its
+ * h2 cells come from the preset), so a refusal names its way out.
+ */
+export const PREFLIGHT_FIX_FLAGS: Record<PreflightFix, string> = {
+  'turn-off-verification': '--insecure',
+  'choose-ca-file': '--cacert FILE',
+  'use-http1': 'an https cell instead of h2 in the preset',
+  'run-anyway': '--allow-error-status',
+};
+
+/** A scenario's (`trebuchet run URL`): HTTP/2 is its --http2 flag. */
+const RUN_FIX_FLAGS: Record<PreflightFix, string> = {
+  ...PREFLIGHT_FIX_FLAGS,
+  'use-http1': 'leave out --http2',
+};
+
+/** "Turn off certificate verification (--insecure)": a fix with the flag that applies it. */
+export function fixText(fix: PreflightFix, of: 'run' | 'comparison'): string {
+  return `${PREFLIGHT_FIX_LABELS[fix]} (${(of === 'run' ? RUN_FIX_FLAGS : PREFLIGHT_FIX_FLAGS)[fix]})`;
+}
+
 /** One distinct URL as checked: which targets use it, over which protocol. */
 export const preflightCheckSchema = z.strictObject({
   url: z.string(),

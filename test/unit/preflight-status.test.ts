@@ -10,7 +10,7 @@ import {
 import { statusFailure } from '../../electron/engine/preflight.ts';
 import { buildRunSpec } from '../../electron/engine/spec.ts';
 import { formatPreflightFailures } from '../../shared/format/comparison-text.ts';
-import { PREFLIGHT_FIX_FLAGS } from '../../shared/format/fix-text.ts';
+import { PREFLIGHT_FIX_FLAGS } from '../../shared/model/preflight.ts';
 import { fixesFor } from '../../shared/model/preflight.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
 

@@ -4,7 +4,8 @@ import { mergeWindows, type ShardReport, type ShardWindow } from '../../../share
 import type { Shard } from '../../../shared/shards/plan.ts';
 import { shardSequence, type SendSequence } from '../../../shared/model/request-list.ts';
 import type { CpuAccount } from '../cpu.ts';
-import { foldedCpu, Recorder } from '../recorder.ts';
+import { Recorder } from '../recorder.ts';
+import { foldedCpu } from '../sample-clock.ts';
 import {
   cpuFacts,
   resultFromSamples,
@@ -300,7 +301,10 @@ class Coordinator {
       coordinatorCpu: cpu,
       ...this.#runFacts(),
     });
-    addWarm(result, this.#members.flatMap((m) => (m.warm === null ? [] : [m.warm])));
+    addWarm(
+      result,
+      this.#members.flatMap((m) => (m.warm === null ? [] : [m.warm])),
+    );
     if (spec.placement) {
       const startedAt = Math.max(...this.#members.map((m) => m.startedAt));
       result.shard = shardFacts(spec.placement, reports, toEpoch(this.#gridStart), toEpoch(startedAt));

@@ -223,12 +223,7 @@ export function HistoryView({
                         .map((t) => `${t.target} ${t.rps === null ? '–' : `${formatRateValue(t.rps)} req/s`}`)
                         .join(' · ')
                     : s.kind === 'capacity'
-                      ? `${s.perTarget
-                          .map(
-                            (t) =>
-                              `${t.target} holds ${t.rps === null ? 'no rate' : `${formatRateValue(t.rps)} req/s`}`,
-                          )
-                          .join(' · ')} · ${s.results} steps`
+                      ? `${s.perTarget.map((t) => `${t.target}: ${t.answer ?? 'not measured'}`).join(' · ')} · ${s.results} steps`
                       : `${s.targets.join(' vs ')} · ${s.results} runs`}
                 </span>
               </button>
