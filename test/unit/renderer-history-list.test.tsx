@@ -25,7 +25,7 @@ const common = {
   version: RUN_RECORD_VERSION,
   appVersion: 'test',
   generator: null,
-};
+} as const;
 
 /** A plain run of one target, saved at `createdAt`, answering `rps`. */
 function run(id: string, createdAt: string, rps: number): RunRecord {
