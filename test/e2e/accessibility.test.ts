@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contrast, flatten, parseCssColor } from '../helpers/contrast.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { fillPlan, waitForRunDone, type AppPage } from './app-page.ts';
+import { axeViolations } from './axe.ts';
 import { useE2eApp } from './fixture.ts';
 
 /*
@@ -14,8 +13,6 @@ import { useE2eApp } from './fixture.ts';
  * focus ring against what is around it, the chart buttons' and header fields' names, the
  * repetition squares' labels, and the way to Run from the URL field.
  */
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const e2e = useE2eApp();
 let server: TestServer;
@@ -27,46 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: string[];
-}
-
-/**
- * axe-core's violations of the page as it is now, serious and critical ones. Injected over
- * the DevTools protocol (the page's CSP is not in the way, and nothing of axe stays behind).
- */
-async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(AXE_SOURCE);
-  const all = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as {
-        axe: {
-          run(context: unknown, options: object): Promise<{ violations: AxeResult[] }>;
-        };
-        document: unknown;
-      }
-    ).axe;
-    interface AxeResult {
-      id: string;
-      impact: string | null;
-      help: string;
-      nodes: { target: string[]; failureSummary?: string }[];
-    }
-    const doc = (globalThis as unknown as { document: unknown }).document;
-    const r = await axe.run(doc, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      help: v.help,
-      nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
-    }));
-  });
-  return all.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
 
 /** Checks the view shown now; logs what axe found, so a failure says where. */
 async function expectNoSeriousViolations(app: AppPage, view: string): Promise<void> {

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { startWebHost, type WebHost } from '../../electron/host/server.ts';
+import { startWebHost, type WebHost, type WebHostOptions } from '../../electron/host/server.ts';
 import { WEB_SETTINGS_FILE } from '../../electron/stores/settings-store.ts';
 import { launchChromium, type TestBrowser } from '../helpers/browser.ts';
 import { openApp, type AppPage } from './app-page.ts';
@@ -44,11 +44,13 @@ async function forgetSettings(file: string): Promise<void> {
 /**
  * The UI in Chromium against a web host over the built renderer and the real engine, for
  * one test file (hostOptions.filesDir: the folder it reads body and CA files from, as
- * --files-dir). Call it at the top of the file: it registers the hooks that start the host
+ * --files-dir; hostOptions.startTarget: a scripted engine, test/helpers/fake-engine.ts, for a
+ * test of the page's behaviour rather than the engine's numbers). Call it at the top of the
+ * file: it registers the hooks that start the host
  * and the browser, check after each test that every page it opened ran clean (no script
  * error, nothing the CSP had to block), and stop everything at the end.
  */
-export function useE2eApp(hostOptions: { filesDir?: string } = {}): E2eApp {
+export function useE2eApp(hostOptions: Pick<WebHostOptions, 'filesDir' | 'startTarget'> = {}): E2eApp {
   let host: WebHost | undefined;
   let dataDir: string | undefined;
   let browser: TestBrowser | undefined;

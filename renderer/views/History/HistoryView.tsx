@@ -223,7 +223,7 @@ export function HistoryView({
                         .map((t) => `${t.target} ${t.rps === null ? '–' : `${formatRateValue(t.rps)} req/s`}`)
                         .join(' · ')
                     : s.kind === 'capacity'
-                      ? `${s.perTarget.map((t) => `${t.target}: ${t.answer ?? 'not measured'}`).join(' · ')} · ${s.results} steps`
+                      ? `${s.perTarget.map((t) => `${t.target}: ${t.answer ?? 'not measured'}`).join(' · ')} · ${s.results} step${s.results === 1 ? '' : 's'}`
                       : `${s.targets.join(' vs ')} · ${s.results} runs`}
                 </span>
               </button>

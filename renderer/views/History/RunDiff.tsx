@@ -9,6 +9,7 @@ import { whatRan } from '../../../shared/records/what-ran.ts';
 import { Alert } from '../../components/Alert.tsx';
 import { formatWhenExact, laterText } from '../../components/time.ts';
 import { useQuery } from '../../components/useQuery.ts';
+import { useRevealWhenStacked } from '../../components/useRevealWhenStacked.ts';
 import { ExportBar } from '../Export/ExportBar.tsx';
 import { DiffOverlay } from './DiffOverlay.tsx';
 import { FigureDiffTable } from './FigureDiffTable.tsx';
@@ -35,8 +36,9 @@ export function RunDiff({
     [api, a, b],
   );
   const records = useQuery(load);
+  const reveal = useRevealWhenStacked<HTMLElement>(`${a}|${b}`);
   return (
-    <section className="card diff" data-testid="run-diff">
+    <section ref={reveal} className="card diff" data-testid="run-diff">
       <div className="table-card__head">
         <h2 className="table-card__title">Compare two saved runs</h2>
         <div className="record__actions">
