@@ -1,6 +1,6 @@
 import type { ErrorKind, Sample } from '../../shared/model/result.ts';
 import type { BucketCounts, ShardWindow } from '../../shared/shards/merge.ts';
-import { newHistogram, ValueRecorder, type Histogram } from './histogram.ts';
+import { newHistogram, sampleBuckets, ValueRecorder, type Histogram } from './histogram.ts';
 import { foldedCpu } from './sample-clock.ts';
 import { isNon2xx, isOkStatus } from './status-class.ts';
 
@@ -330,6 +330,7 @@ export class Recorder {
       ...(w.late > 0 ? { late: w.late } : {}),
       ...(lateness === null ? {} : { sendLatenessP99: lateness.percentiles.get(99)! / 1000 }),
       ...(this.connections === null ? {} : { connections: this.connections }),
+      ...sampleBuckets(latency, lateness),
     };
   }
 

@@ -20,7 +20,8 @@ Flags:
   --pin on|off|both    generators and nginx pinned to CPUs with taskset, unpinned, or both (default)
   -h, --help           this help
 
-Sections: ${ALL_SECTIONS.join(', ')} (servers is opt-in: Debian's Apache, nginx, H2O, lighttpd and Caddy)
+Sections: ${ALL_SECTIONS.join(', ')} (opt-in: servers, Debian's Apache, nginx, H2O, lighttpd
+and Caddy; metrics, live metrics pushed to a Prometheus)
 `;
 
 export interface BenchOptions {
