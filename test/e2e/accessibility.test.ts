@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contrast, flatten, parseCssColor } from '../helpers/contrast.ts';
 import { ScriptedEngine } from '../helpers/scripted-engine.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
-import { fillPlan, waitForRunDone, type AppPage } from './app-page.ts';
+import { waitForRunDone, type AppPage } from './app-page.ts';
 import { axeViolations } from './axe.ts';
 import { useE2eApp } from './fixture.ts';
+import { runOneStepCapacity, runSmallComparison } from './small-jobs.ts';
 
 /*
  * Accessibility in Chromium (issue 19), on a scripted engine: axe-core checks every view, empty and with a run,
@@ -104,20 +105,7 @@ describe('accessibility (issue 19)', () => {
     await expectNoSeriousViolations(app, 'run (report)');
 
     // A comparison: its matrix, repetitions and charts.
-    await page.getByTestId('tab-compare').click();
-    await fillPlan(
-      app,
-      {
-        name: 'axe',
-        targets: [
-          { name: 'one', url: server.url },
-          { name: 'two', url: server.url },
-        ],
-      },
-      { levels: '1', seconds: 0.3, repetitions: 2, pause: 0 },
-    );
-    await page.getByTestId('compare-run').click();
-    await page.getByTestId('comparison-saved').waitFor({ timeout: 120_000 });
+    await runSmallComparison(app, 'axe', server.url);
     await expectNoSeriousViolations(app, 'compare (report)');
     // The repetition squares name their server, protocol and level.
     const squares = await page
@@ -127,17 +115,7 @@ describe('accessibility (issue 19)', () => {
     for (const label of squares) expect(label).toMatch(/^Open (one|two) · http · c=1 repetition [12]: /);
 
     // A capacity search of one step: its answer, knee and steps.
-    await page.getByTestId('tab-capacity').click();
-    await page.getByTestId('capacity-target-name-0').fill('one');
-    await page.getByTestId('capacity-target-url-0').fill(server.url);
-    await page.getByTestId('capacity-remove-target-1').click();
-    await page.getByTestId('capacity-p99').fill('1000');
-    await page.getByTestId('capacity-start-rate').fill('50');
-    await page.getByTestId('capacity-max-rate').fill('50');
-    await page.getByTestId('capacity-step').fill('0.2');
-    await page.getByTestId('capacity-warmup').fill('0');
-    await page.getByTestId('capacity-run').click();
-    await page.getByTestId('capacity-saved').waitFor({ timeout: 120_000 });
+    await runOneStepCapacity(app, server.url);
     await expectNoSeriousViolations(app, 'capacity (results)');
 
     await page.getByTestId('tab-history').click();
