@@ -15,6 +15,7 @@ import { ReportDetails, ReportSummary } from './report/Report.tsx';
 import { isBusy } from './jobs/jobStore.ts';
 import { useJob } from './jobs/useJob.ts';
 import { RunPanel } from './run/RunPanel.tsx';
+import { RunVsBaseline } from './run/RunVsBaseline.tsx';
 import { Welcome } from './run/Welcome.tsx';
 import { ShardsChoice } from './run/ShardsChoice.tsx';
 import { defaultShardsDraft, placementOf, type ShardsDraft } from './run/shards.ts';
@@ -42,6 +43,7 @@ import { ViewTabs, type View } from './components/ViewTabs.tsx';
 import { aboutTarget } from './views/Export/chartSubject.ts';
 import { ResultExports } from './views/Export/ResultExports.tsx';
 import { HistoryView } from './views/History/HistoryView.tsx';
+import { useHistoryOpen } from './views/History/useHistoryOpen.ts';
 import { PresetsView } from './views/Presets/PresetsView.tsx';
 import { SavePresetButton } from './views/Presets/SavePresetButton.tsx';
 import { SeedPresets } from './views/Presets/SeedPresets.tsx';
@@ -101,7 +103,7 @@ export function App({ api, settings = START }: { api: TrebuchetApi; settings?: U
   );
   const comparison = useJob(api, COMPARISON_VIEW, adoptPlan);
   const capacity = useJob(api, CAPACITY_VIEW, adoptCapacity);
-  const [historyToOpen, setHistoryToOpen] = useState<string | null>(null);
+  const history = useHistoryOpen(setView);
   const startupProblems = useStartupProblems(api);
   const [problemsSeen, setProblemsSeen] = useState(false);
 
@@ -213,11 +215,7 @@ export function App({ api, settings = START }: { api: TrebuchetApi; settings?: U
   };
 
   useKeptSettings(api, settings, { view, run: check.ok ? check.scenario : null, work });
-  const openHistory = (historyId: string) => {
-    setHistoryToOpen(historyId);
-    setView('history');
-  };
-  const clearHistoryToOpen = useCallback(() => setHistoryToOpen(null), []);
+  const openHistory = history.open;
 
   const shown = shownTarget(run, picked);
   const savedId = run.saved?.historyId ?? null;
@@ -323,8 +321,8 @@ export function App({ api, settings = START }: { api: TrebuchetApi; settings?: U
       {view === 'history' && (
         <HistoryView
           api={api}
-          openId={historyToOpen}
-          onOpened={clearHistoryToOpen}
+          toOpen={history.toOpen}
+          onOpened={history.clear}
           onLoadScenario={loadScenario}
           onLoadPlan={loadPlan}
           onLoadCapacity={loadCapacity}
@@ -349,6 +347,7 @@ export function App({ api, settings = START }: { api: TrebuchetApi; settings?: U
               <>
                 <RunPanel state={run} shown={shown} onPick={setPicked} />
                 {shownResult && <ReportSummary result={shownResult} onRunAnyway={runAnyway} />}
+                <RunVsBaseline api={api} historyId={savedId} onOpenDiff={openHistory} />
                 {hasTimeline && chartAbout && (
                   <LiveCharts
                     feeds={runStore.feeds}

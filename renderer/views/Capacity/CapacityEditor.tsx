@@ -23,6 +23,7 @@ import {
   type CapacityDraft,
   type CapacityTargetDraft,
 } from './capacityDraft.ts';
+import { useFocusAfterRemove } from '../../components/useFocusAfterRemove.ts';
 
 type Key = TextKeys<CapacityDraft>;
 
@@ -71,6 +72,7 @@ export const CapacityEditor = memo(function CapacityEditor({
   disabled,
 }: CapacityEditorProps) {
   const { issues } = useTouchedIssues(check.issues, revealed);
+  const { list: rowList, removing } = useFocusAfterRemove<HTMLDivElement>('server');
   const set = (patch: Partial<CapacityDraft>) => onChange((d) => ({ ...d, ...patch }));
   const setTarget = (i: number, patch: Partial<CapacityTargetDraft>) =>
     onChange((d) => ({ ...d, targets: d.targets.map((t, j) => (j === i ? { ...t, ...patch } : t)) }));
@@ -89,7 +91,7 @@ export const CapacityEditor = memo(function CapacityEditor({
           testId="capacity-name"
           onChange={(name) => set({ name })}
         />
-        <div className="plan-section">
+        <div className="plan-section" ref={rowList}>
           <h3 className="subhead">Servers</h3>
           {draft.targets.map((t, i) => (
             <div className="plan-target" key={t.key} data-testid={`capacity-target-${i}`}>
@@ -100,10 +102,14 @@ export const CapacityEditor = memo(function CapacityEditor({
                 testPrefix="capacity"
                 removable={draft.targets.length > 1}
                 onName={(name) => setTarget(i, { name })}
-                onRemove={() => onChange((d) => ({ ...d, targets: d.targets.filter((_, j) => j !== i) }))}
+                onRemove={() => {
+                  removing(i);
+                  onChange((d) => ({ ...d, targets: d.targets.filter((_, j) => j !== i) }));
+                }}
               />
               <TextField
                 label="URL"
+                context={`Server ${i + 1}`}
                 path={`targets.${i}.url`}
                 placeholder="http://127.0.0.1:8080/"
                 value={t.url}

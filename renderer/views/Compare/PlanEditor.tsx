@@ -24,6 +24,8 @@ import {
   type PlanDraft,
   type PlanTargetDraft,
 } from './planDraft.ts';
+import { useFocusAfterRemove } from '../../components/useFocusAfterRemove.ts';
+import { LIMIT_CHOICES } from '../../editor/LoadEditor.tsx';
 
 interface PlanEditorProps {
   draft: PlanDraft;
@@ -84,6 +86,7 @@ export const PlanEditor = memo(function PlanEditor({
   disabled,
 }: PlanEditorProps) {
   const { issues, touched } = useTouchedIssues(check.issues, revealed);
+  const { list: rowList, removing } = useFocusAfterRemove<HTMLDivElement>('server');
   const set = (patch: Partial<PlanDraft>) => onChange((d) => ({ ...d, ...patch }));
   const setTarget = (i: number, patch: Partial<PlanTargetDraft>) =>
     onChange((d) => ({ ...d, targets: d.targets.map((t, j) => (j === i ? { ...t, ...patch } : t)) }));
@@ -144,7 +147,7 @@ export const PlanEditor = memo(function PlanEditor({
           )}
         </div>
 
-        <div className="plan-section">
+        <div className="plan-section" ref={rowList}>
           <h3 className="subhead">Targets</h3>
           {draft.targets.map((t, i) => (
             <div className="plan-target" key={t.key} data-testid={`plan-target-${i}`}>
@@ -155,12 +158,16 @@ export const PlanEditor = memo(function PlanEditor({
                 testPrefix="plan"
                 removable={draft.targets.length > 1}
                 onName={(name) => setTarget(i, { name })}
-                onRemove={() => onChange((d) => ({ ...d, targets: d.targets.filter((_, j) => j !== i) }))}
+                onRemove={() => {
+                  removing(i);
+                  onChange((d) => ({ ...d, targets: d.targets.filter((_, j) => j !== i) }));
+                }}
               />
               {draft.protocols.map((p) => (
                 <TextField
                   key={p}
                   label={`${p} URL`}
+                  context={`Target ${i + 1}`}
                   path={`targets.${i}.urls.${p}`}
                   placeholder={URL_PLACEHOLDERS[p]}
                   value={t.urls[p]}
@@ -228,10 +235,7 @@ export const PlanEditor = memo(function PlanEditor({
             <Segmented
               label="Each cell stops after"
               value={draft.limitKind}
-              options={[
-                { value: 'duration', label: 'Duration' },
-                { value: 'requests', label: 'Request count' },
-              ]}
+              options={LIMIT_CHOICES}
               testId="plan-limit"
               onChange={(limitKind) => set({ limitKind })}
             />
