@@ -37,6 +37,7 @@ export const capacityRunner: JobRunner<'capacity'> = {
                     }),
                   sample: (sample) => emit({ type: 'sample', part, source: 'engine', sample }),
                   reading: (sample) => emit({ type: 'sample', part, source: 'server', sample }),
+                  machine: (sample) => emit({ type: 'sample', part, source: 'machine', sample }),
                 },
                 { runId: newRunId(), appVersion: context.appVersion },
               );

@@ -71,6 +71,7 @@ export const comparisonRunner: JobRunner<'comparison'> = {
                 }),
               sample: (sample) => emit({ type: 'sample', part, source: 'engine', sample }),
               reading: (sample) => emit({ type: 'sample', part, source: 'server', sample }),
+              machine: (sample) => emit({ type: 'sample', part, source: 'machine', sample }),
             },
             // Each cell's run has an id of its own: the matrix finds a run's cell by it.
             { runId: newRunId(), appVersion: context.appVersion },

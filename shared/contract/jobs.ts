@@ -12,6 +12,7 @@ import {
 } from '../model/result.ts';
 import { runJobSpec } from '../model/run-job.ts';
 import { resourceSampleSchema, type ResourceSample } from '../resources/resources.ts';
+import { machineSampleSchema, type MachineSample } from '../machine/machine.ts';
 
 /*
  * One job model for every kind (DESIGN.md): a job is a plan of one kind, run in parts (a
@@ -53,10 +54,14 @@ export type PartResultOf<K extends JobKind> = z.output<SpecOf<K>['result']>;
 
 export const jobIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'job id is malformed');
 
-/** One tick of the running part: the engine's sample, or the server's reading (target.monitor) at that tick. */
+/**
+ * One tick of the running part: the engine's sample, the server's reading (target.monitor) or
+ * the machine's reading (the generator's machine) at that tick.
+ */
 export type SampleEvent =
   | { type: 'sample'; part: number; source: 'engine'; sample: Sample }
-  | { type: 'sample'; part: number; source: 'server'; sample: ResourceSample };
+  | { type: 'sample'; part: number; source: 'server'; sample: ResourceSample }
+  | { type: 'sample'; part: number; source: 'machine'; sample: MachineSample };
 
 /** The job broke down (the host, never the target: a failing target gives a failed result); part null: outside any part. */
 export interface ErrorEvent {
@@ -123,6 +128,12 @@ function jobEventSchema<R extends z.ZodType>(spec: EventSpec<R>) {
         part: partSchema,
         source: z.literal('server'),
         sample: resourceSampleSchema,
+      }),
+      z.strictObject({
+        type: z.literal('sample'),
+        part: partSchema,
+        source: z.literal('machine'),
+        sample: machineSampleSchema,
       }),
     ]),
     z.strictObject({ type: z.literal('result'), part: partSchema, result }),

@@ -22,6 +22,7 @@ export function formatResourceValue(figure: ResourceFigure, value: number): stri
     case 'cpuPercent':
     case 'cpuUserPercent':
     case 'cpuSystemPercent':
+    case 'busiestCpuPercent':
     case 'cpuBusyPercent':
       return `${fixed(value, 1)}%`;
     case 'rssBytes':

@@ -60,7 +60,7 @@ function started(backend: FakeBackend, count: number) {
   const run = distributedTarget({ backend, count, startMarginMs: 30_000, now: () => 1_000_000 })(
     scenario(),
     0,
-    { started: () => began++, sample: (s) => samples.push(s), reading: () => undefined },
+    { started: () => began++, sample: (s) => samples.push(s), reading: () => undefined, machine: () => undefined },
     { runId: 'run-1', appVersion: '0.0.0' },
   );
   return { run, samples, began: () => began };
