@@ -1,8 +1,9 @@
 import { VERDICT } from '../model/defaults.ts';
 import type { RunResult } from '../model/result.ts';
-import type { MachineFacts, OtherProcess } from '../machine/machine.ts';
+import type { MachineFacts } from '../machine/machine.ts';
 import { workerCpu } from '../model/worker-cpu.ts';
 import { fixed, formatCount, formatMs } from '../format/units.ts';
+import { bitsText, otherProcessesText } from '../format/machine/machine-table.ts';
 import type { Caveat } from './record.ts';
 
 /*
@@ -44,10 +45,6 @@ function serverFlat(r: RunResult): boolean | null {
   const busy = s.summary.cpuBusyPercent?.mean;
   return busy === undefined ? null : busy > VERDICT.serverProcessFlatPercent;
 }
-
-/** "yes 97%, yes 95%, node 3%" */
-const namedOthers = (list: readonly OtherProcess[]): string =>
-  list.map((p) => `${p.name} (pid ${p.pid}) ${pct(p.cpuPercent)}`).join(', ');
 
 interface Busy {
   why: 'others' | 'no-idle';
@@ -147,7 +144,7 @@ function busyCaveat(results: readonly RunResult[]): Caveat | null {
     m.cpuStealPercent >= 1
       ? ` The hypervisor took ${pct(m.cpuStealPercent)} (steal): other guests share the host.`
       : '';
-  const others = m.otherProcesses.length > 0 ? ` (${namedOthers(m.otherProcesses)})` : '';
+  const others = m.otherProcesses.length > 0 ? ` (${otherProcessesText(m.otherProcesses)})` : '';
   const message =
     why === 'others'
       ? `The machine was busy${runs}: other processes took ${pct((m.otherCpuPercent ?? 0) / m.cores)} of its ${cores}${others}, more than ${VERDICT.machineOtherPercent}%: the figures are this machine's, not the server's.${steal} Close them or wait until they end, then run again, or run the generator on another machine.`
@@ -192,14 +189,6 @@ function setupCaveat(results: readonly RunResult[]): Caveat | null {
   };
 }
 
-/** "94.1 Mb/s" */
-const bits = (b: number): string =>
-  b >= 1e9
-    ? `${fixed(b / 1e9, 2)} Gb/s`
-    : b >= 1e6
-      ? `${fixed(b / 1e6, 1)} Mb/s`
-      : `${formatCount(b / 1e3)} kb/s`;
-
 function linkCaveat(results: readonly RunResult[]): Caveat | null {
   const found = over(results, linkBound);
   if (!found) return null;
@@ -211,7 +200,7 @@ function linkCaveat(results: readonly RunResult[]): Caveat | null {
     code: 'link-bound',
     severity: 'bad',
     label: 'link-bound',
-    message: `The link was the limit${runsText(found.hits, results.length)}: ${l.device} ${dir} ${bits(top)} of the ${bits(l.bitsPerSecond)} ${of} allows (${pct((top / l.bitsPerSecond) * 100)}): the figures are the network's, not the server's. Use a faster link, smaller responses (compression), or run the generator nearer the server.`,
+    message: `The link was the limit${runsText(found.hits, results.length)}: ${l.device} ${dir} ${bitsText(top)} of the ${bitsText(l.bitsPerSecond)} ${of} allows (${pct((top / l.bitsPerSecond) * 100)}): the figures are the network's, not the server's. Use a faster link, smaller responses (compression), or run the generator nearer the server.`,
     figures: ['throughput', 'latency'],
   };
 }

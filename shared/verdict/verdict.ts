@@ -244,3 +244,8 @@ export function verdictRecord(v: Verdict): VerdictRecord {
     reasons: v.caveats.map(({ code, severity, label, message }) => ({ code, severity, label, message })),
   };
 }
+
+/** A result as its JSON file carries it: with the verdict it gets now (shared/verdict/record.ts). */
+export function withVerdictRecord(r: RunResult): RunResult {
+  return { ...r, verdict: verdictRecord(runVerdict(r)) };
+}
