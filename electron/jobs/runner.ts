@@ -12,6 +12,7 @@ import type { TargetCheckResult } from '../../shared/model/preflight.ts';
 import type { Scenario } from '../../shared/model/scenario.ts';
 import type { HistoryDraft } from './history-saver.ts';
 import type { StartTarget } from './target-run.ts';
+import type { waitForCalm } from '../machine/calm.ts';
 
 /**
  * What a runner reports: the contract's events but 'done', which the registry sends once the
@@ -31,6 +32,8 @@ export interface JobContext {
   appVersion: string;
   startTarget: StartTarget;
   checkTarget: TargetChecker;
+  /** Waits for a busy machine to calm (electron/machine/calm.ts; a stand-in in tests). */
+  waitForCalm?: typeof waitForCalm;
 }
 
 /** A job being run. */
