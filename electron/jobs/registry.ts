@@ -15,6 +15,7 @@ import type { HistorySaver } from './history-saver.ts';
 import { newJobId } from './ids.ts';
 import { JobReplay } from './replay.ts';
 import type { JobContext, JobRunner, RunnerEvent, RunningJob } from './runner.ts';
+import type { ComparisonRerun } from '../../shared/comparison/rerun.ts';
 import { RUNNERS } from './runners.ts';
 
 /** Where an owner's job events go: a window's webContents, a page's open sockets. */
@@ -44,6 +45,8 @@ interface Entry {
   plan: JobStart['plan'];
   /** A run on shards: where they go (the coordinator then runs the target). */
   shards: ShardPlacement | null;
+  /** A comparison running some of a saved one's runs again. */
+  rerun: ComparisonRerun | null;
   /** The next event's number. */
   n: number;
   replay: JobReplay;
@@ -113,6 +116,7 @@ export class JobRegistry {
       owner,
       plan: job.plan,
       shards: 'shards' in job ? (job.shards ?? null) : null,
+      rerun: 'rerun' in job ? (job.rerun ?? null) : null,
       n: 0,
       replay: new JobReplay(),
       results: [],
@@ -198,6 +202,7 @@ export class JobRegistry {
     const running = runner.start(entry.plan, (event) => this.#receive(entry, event), {
       ...this.#context,
       ...(entry.shards ? { startTarget: distributedStart(entry.shards) } : {}),
+      ...(entry.rerun ? { rerun: entry.rerun } : {}),
       jobId: entry.id,
     });
     entry.running = running;

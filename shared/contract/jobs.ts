@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { capacityJobSpec } from '../capacity/job.ts';
 import { shardPlacementSchema, type ShardPlacement } from '../distributed/placement.ts';
 import { comparisonJobSpec } from '../comparison/job.ts';
+import { comparisonRerunSchema, type ComparisonRerun } from '../comparison/rerun.ts';
 import { partSchema, type PartStarted } from '../model/job-spec.ts';
 import {
   runStatusSchema,
@@ -165,16 +166,24 @@ export const jobEnvelopeSchema = z.discriminatedUnion(
   envelopes as [(typeof envelopes)[number], ...(typeof envelopes)[number][]],
 ) as unknown as z.ZodType<JobEnvelope>;
 
-/** What jobs.start takes: a kind and its plan; a run may go to shards (local or Kubernetes). */
-type ShardsOf<K extends JobKind> = K extends 'run' ? { shards?: ShardPlacement } : unknown;
-export type JobStart = { [K in JobKind]: { kind: K; plan: PlanOf<K> } & ShardsOf<K> }[JobKind];
-export type JobStartInput = { [K in JobKind]: { kind: K; plan: PlanInputOf<K> } & ShardsOf<K> }[JobKind];
+/**
+ * What jobs.start takes: a kind and its plan; a run may go to shards (local or Kubernetes); a
+ * comparison may run only some of a saved comparison's runs again (the rest kept).
+ */
+type ExtrasOf<K extends JobKind> = K extends 'run'
+  ? { shards?: ShardPlacement }
+  : K extends 'comparison'
+    ? { rerun?: ComparisonRerun }
+    : unknown;
+export type JobStart = { [K in JobKind]: { kind: K; plan: PlanOf<K> } & ExtrasOf<K> }[JobKind];
+export type JobStartInput = { [K in JobKind]: { kind: K; plan: PlanInputOf<K> } & ExtrasOf<K> }[JobKind];
 
 const starts = JOB_KINDS.map((kind) =>
   z.strictObject({
     kind: z.literal(kind),
     plan: JOB_SPECS[kind].plan,
     ...(kind === 'run' ? { shards: shardPlacementSchema.optional() } : {}),
+    ...(kind === 'comparison' ? { rerun: comparisonRerunSchema.optional() } : {}),
   }),
 );
 export const jobStartSchema = z.discriminatedUnion(

@@ -24,8 +24,8 @@ export async function runWith<K extends JobKind>(
   opts: {
     checkTarget?: TargetChecker;
     onEvent?: (event: RunnerEvent<K>, stop: () => void) => void;
-    /** The wait for a busy machine to calm (capacity searches); the machine's own by default. */
-    waitForCalm?: JobContext['waitForCalm'];
+    /** More of the job's context: the wait for a busy machine to calm, History, a re-run. */
+    context?: Partial<Pick<JobContext, 'waitForCalm' | 'readHistory' | 'rerun'>>;
   } = {},
 ): Promise<{ events: RunnerEvent<K>[]; results: PartResultOf<K>[]; status: RunStatus }> {
   const events: RunnerEvent<K>[] = [];
@@ -45,7 +45,7 @@ export async function runWith<K extends JobKind>(
       appVersion: '0.0.0-test',
       startTarget: engine.start,
       checkTarget: opts.checkTarget ?? passes,
-      ...(opts.waitForCalm ? { waitForCalm: opts.waitForCalm } : {}),
+      ...opts.context,
     },
   );
   return { events, results, status: await job.done };

@@ -114,9 +114,11 @@ describe('the capacity runner on a busy machine (fake engine)', () => {
     });
     const waits: number[] = [];
     const { events, results, status } = await runWith(capacityRunner, plan, engine, {
-      waitForCalm: (opts) => {
-        waits.push(opts.maxSeconds);
-        return calm(true)();
+      context: {
+        waitForCalm: (opts) => {
+          waits.push(opts.maxSeconds);
+          return calm(true)();
+        },
       },
     });
     expect(status).toBe('completed');
@@ -145,7 +147,9 @@ describe('the capacity runner on a busy machine (fake engine)', () => {
       samples: () => [sampleFixture()],
       cancelled: (s) => stepResult(rateOf(s), {}, { status: 'cancelled' }),
     });
-    const { results } = await runWith(capacityRunner, plan, engine, { waitForCalm: calm(false) });
+    const { results } = await runWith(capacityRunner, plan, engine, {
+      context: { waitForCalm: calm(false) },
+    });
     const [report] = capacityReports(plan, results, null);
     expect(report!.answer?.stop).toBe('machine-busy');
     expect(report!.answer?.message).toMatch(
