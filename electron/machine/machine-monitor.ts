@@ -8,7 +8,12 @@ import type {
   MachineSample,
   OtherProcess,
 } from '../../shared/machine/machine.ts';
-import { machineWindow, type MachineCounters, type MachineRoles } from '../../shared/machine/readings.ts';
+import {
+  machineWindow,
+  windowOver,
+  type MachineCounters,
+  type MachineRoles,
+} from '../../shared/machine/readings.ts';
 import { summarizeMachine } from '../../shared/machine/summary.ts';
 import type { CpuAccount } from '../engine/cpu.ts';
 import { messageOf, timedCpu } from '../monitor/source.ts';
@@ -205,7 +210,10 @@ class RunMachine implements MachineMonitor {
       });
       return;
     }
-    const w = machineWindow(previous, current, this.#opts.roles());
+    // The first window began before the engine did: it counts as the load's time (windowOver).
+    const first = !this.#samples.some((s) => s.gap === undefined);
+    const read = machineWindow(previous, current, this.#opts.roles());
+    const w = first && sample.elapsedSeconds > 0 ? windowOver(read, sample.elapsedSeconds) : read;
     this.#serverInGenerator ||= w.serverInGenerator;
     if (!warmup) {
       for (const [pid, p] of w.others) {

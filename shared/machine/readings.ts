@@ -223,3 +223,31 @@ export function machineWindow(
     serverInGenerator,
   };
 }
+
+/**
+ * The first window of a run as the run's own: the baseline is read before the engine starts
+ * (its thread, the pre-flight: 0.3-3 s), so the window is longer than the load's `seconds`
+ * (the engine's elapsed time at its first tick). Its shares stay as read (the machine and its
+ * other processes went on the same), but it counts as `seconds` of the run: its per-process
+ * and per-thread CPU-seconds shrink in proportion, and the link's traffic, the load's own,
+ * is over the load's time.
+ */
+export function windowOver(w: MachineWindow, seconds: number): MachineWindow {
+  const was = w.figures.intervalSeconds;
+  if (was <= seconds || seconds <= 0) return w;
+  const k = seconds / was;
+  const scaled = (m: Map<number, { name: string; seconds: number }>) =>
+    new Map([...m].map(([id, p]) => [id, { name: p.name, seconds: p.seconds * k }]));
+  const { linkInBitsPerSecond: linkIn, linkOutBitsPerSecond: linkOut, ...figures } = w.figures;
+  return {
+    ...w,
+    figures: {
+      ...figures,
+      intervalSeconds: seconds,
+      ...(linkIn === undefined ? {} : { linkInBitsPerSecond: linkIn / k }),
+      ...(linkOut === undefined ? {} : { linkOutBitsPerSecond: linkOut / k }),
+    },
+    others: scaled(w.others),
+    threads: scaled(w.threads),
+  };
+}
