@@ -35,8 +35,8 @@ export interface MachineMonitorOptions {
   /** Whose processes are whose (the server's root may be known only once its monitor started). */
   roles: () => MachineRoles;
   link: LinkPlan | null;
-  /** Why the link is not judged (a target past this machine without a known speed). */
-  linkNote?: string | null;
+  /** What must be known to read the figures (a target past this machine without a known link speed). */
+  notes?: readonly string[];
   onSample?: (sample: MachineSample) => void;
   minIntervalMs?: number;
   /** Where its readings' CPU is charged when the engine shares the thread (engine/run-here.ts). */
@@ -86,7 +86,7 @@ class RunMachine implements MachineMonitor {
     this.#sampleIntervalMs = opts.options.sampleIntervalMs;
     this.#minIntervalMs = opts.minIntervalMs ?? DEFAULTS.monitor.minIntervalMs;
     this.#intervalMs = this.#minIntervalMs;
-    if (opts.linkNote) this.#notes.add(opts.linkNote);
+    for (const note of opts.notes ?? []) this.#notes.add(note);
     // The baseline's cost is not a reading's: the first read of /proc loads code and fills caches.
     this.#previous = this.#read(false);
   }

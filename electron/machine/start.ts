@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { DEFAULTS } from '../../shared/model/defaults.ts';
 import type { MachineSample } from '../../shared/machine/machine.ts';
 import type { RunResult } from '../../shared/model/result.ts';
@@ -18,10 +19,26 @@ import { machineReader, type MachineReader } from './proc-readers.ts';
  * it), then the baseline reading just before the engine starts, then one reading per tick.
  */
 
+/**
+ * Whether this host reads the machine: TREBUCHET_MACHINE=off leaves it unread (results carry
+ * no machine facts, and their verdicts do not judge it): for a test suite on a shared machine
+ * whose tests are not about the machine, so their verdicts do not follow others' load. A value
+ * other than on or off reads it, and says so.
+ */
+export function machineSetting(env: NodeJS.ProcessEnv = process.env): { read: boolean; note: string | null } {
+  const parsed = z.enum(['on', 'off']).optional().safeParse(env.TREBUCHET_MACHINE);
+  if (parsed.success) return { read: parsed.data !== 'off', note: null };
+  return {
+    read: true,
+    note: `TREBUCHET_MACHINE=${String(env.TREBUCHET_MACHINE).slice(0, 40)} is neither on nor off: the machine is read`,
+  };
+}
+
 /** What the machine's readings need to know of a target before its load. */
 export interface MachinePlan {
   link: LinkPlan | null;
-  linkNote: string | null;
+  /** What must be known to read the figures: why the link is not judged, what the setting said. */
+  notes: string[];
   /** The server's process tree root on this machine when its monitor is not watching it (monitor off). */
   serverRoot: number | null;
 }
@@ -41,21 +58,28 @@ function listenerRoot(
   return found?.ok ? familyRoot(found.pid) : null;
 }
 
-/** Resolves the link or the server's process, before the load (never fails: what is not known is said). */
+/**
+ * Resolves the link or the server's process, before the load (never fails: what is not known
+ * is said); null when the machine is not read (machineSetting).
+ */
 export async function planMachine(
   target: Pick<Target, 'url' | 'connectTo' | 'unixSocket'>,
   serverWatched: boolean,
-): Promise<MachinePlan> {
+): Promise<MachinePlan | null> {
+  const setting = machineSetting();
+  if (!setting.read) return null;
+  const notes = setting.note ? [setting.note] : [];
   const route = routeOf(target);
-  if (route.kind === 'unix')
-    return { link: null, linkNote: null, serverRoot: serverWatched ? null : listenerRoot(target, true) };
+  if (route.kind === 'unix') {
+    return { link: null, notes, serverRoot: serverWatched ? null : listenerRoot(target, true) };
+  }
   const local = await isThisMachine(route.host);
   const serverRoot = serverWatched ? null : listenerRoot(target, local);
-  if (local) return { link: null, linkNote: null, serverRoot };
+  if (local) return { link: null, notes, serverRoot };
   const found = await findLink(route.host);
   return 'link' in found
-    ? { link: found.link, linkNote: null, serverRoot }
-    : { link: null, linkNote: found.note, serverRoot };
+    ? { link: found.link, notes, serverRoot }
+    : { link: null, notes: [...notes, found.note], serverRoot };
 }
 
 export interface MachineStart {
@@ -76,7 +100,7 @@ export function startMachine(start: MachineStart): MachineMonitor {
     reader: start.reader ?? machineReader(DEFAULTS.machine.maxProcesses),
     roles: () => ({ selfPid: process.pid, serverRoot: start.serverRoot() ?? start.plan.serverRoot }),
     link: start.plan.link,
-    linkNote: start.plan.linkNote,
+    notes: start.plan.notes,
     onSample: start.onSample,
     ...(start.cpu ? { cpu: start.cpu } : {}),
   });

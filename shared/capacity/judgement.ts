@@ -6,6 +6,7 @@
 import type { RunResult } from '../model/result.ts';
 import { scheduleShortfall, type Caveat } from '../verdict/caveats.ts';
 import { runVerdict } from '../verdict/verdict.ts';
+import { machineBusyWhy } from '../verdict/limits.ts';
 import { msText, pctText, type CapacityGoal } from './goal.ts';
 import { thinP99 } from './step-length.ts';
 
@@ -123,9 +124,9 @@ export function judgeStep(result: RunResult, goal: CapacityGoal): StepJudgement 
     return { kind: 'not-measured', reason: verdict.headline };
   }
   const judged = judgeFigures(result, goal, verdict.caveats);
-  const busy = badCaveat(verdict.caveats, 'machine-busy');
-  if (!busy || judged.kind === 'held') return judged;
-  return { kind: 'machine-busy', reason: busy.message, broke: judged.kind === 'broke' ? judged.reasons : [] };
+  const busy = machineBusyWhy(result);
+  if (busy === null || judged.kind === 'held') return judged;
+  return { kind: 'machine-busy', reason: busy, broke: judged.kind === 'broke' ? judged.reasons : [] };
 }
 
 /** The step's judgement on its figures alone (the machine aside). */

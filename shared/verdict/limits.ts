@@ -134,12 +134,29 @@ function over<T>(
   return first === null ? null : { hits, first };
 }
 
+/**
+ * Why a run's machine was busy, in a few words with the numbers: "other processes took 93% of
+ * its 2 cores (yes (pid 4242) 96.0%, ...)" or "no idle CPU was left (idle 2% of its 2
+ * cores)"; null when it was not. The verdict's reason starts with it, a capacity answer cites it.
+ */
+export function machineBusyWhy(r: RunResult): string | null {
+  const busy = machineBusy(r);
+  return busy ? busyWhy(busy) : null;
+}
+
+function busyWhy({ why, machine: m }: Busy): string {
+  const cores = `${m.cores} core${m.cores === 1 ? '' : 's'}`;
+  const others = m.otherProcesses.length > 0 ? ` (${otherProcessesText(m.otherProcesses)})` : '';
+  return why === 'others'
+    ? `other processes took ${pct((m.otherCpuPercent ?? 0) / m.cores)} of its ${cores}${others}`
+    : `no idle CPU was left (idle ${pct(m.cpuIdlePercent + m.cpuIowaitPercent)} of its ${cores})`;
+}
+
 function busyCaveat(results: readonly RunResult[]): Caveat | null {
   const found = over(results, machineBusy);
   if (!found) return null;
   const { why, machine: m } = found.first;
   const runs = runsText(found.hits, results.length);
-  const cores = `${m.cores} core${m.cores === 1 ? '' : 's'}`;
   const steal =
     m.cpuStealPercent >= 1
       ? ` The hypervisor took ${pct(m.cpuStealPercent)} (steal): other guests share the host.`
@@ -147,8 +164,8 @@ function busyCaveat(results: readonly RunResult[]): Caveat | null {
   const others = m.otherProcesses.length > 0 ? ` (${otherProcessesText(m.otherProcesses)})` : '';
   const message =
     why === 'others'
-      ? `The machine was busy${runs}: other processes took ${pct((m.otherCpuPercent ?? 0) / m.cores)} of its ${cores}${others}, more than ${VERDICT.machineOtherPercent}%: the figures are this machine's, not the server's.${steal} Close them or wait until they end, then run again, or run the generator on another machine.`
-      : `The machine was busy${runs}: no idle CPU was left (idle ${pct(m.cpuIdlePercent + m.cpuIowaitPercent)} of its ${cores}) while neither the generator nor the server was flat: they${m.otherProcesses.length > 0 ? ` and other processes${others}` : ''} shared the cores, so the figures are this machine's.${steal} Run the generator on another machine, or give the server and the generator cores of their own (taskset).`;
+      ? `The machine was busy${runs}: ${busyWhy(found.first)}, more than ${VERDICT.machineOtherPercent}%: the figures are this machine's, not the server's.${steal} Close them or wait until they end, then run again, or run the generator on another machine.`
+      : `The machine was busy${runs}: ${busyWhy(found.first)} while neither the generator nor the server was flat: they${m.otherProcesses.length > 0 ? ` and other processes${others}` : ''} shared the cores, so the figures are this machine's.${steal} Run the generator on another machine, or give the server and the generator cores of their own (taskset).`;
   return {
     code: 'machine-busy',
     severity: 'bad',

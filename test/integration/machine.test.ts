@@ -21,7 +21,7 @@ import { runResultSchema, type RunResult } from '../../shared/model/result.ts';
 import { runVerdict } from '../../shared/verdict/verdict.ts';
 import { endAfterAll, endAfterEach } from '../helpers/cleanup.ts';
 import { runCli, startCli } from '../helpers/cli.ts';
-import { cpuSecondsOf, startCpuHogs } from '../helpers/cpu-hogs.ts';
+import { cpuSecondsOf, MACHINE_ON, startCpuHogs } from '../helpers/cpu-hogs.ts';
 import { startShapedLink } from '../helpers/netns.ts';
 import { startNginx, type NginxServer } from '../helpers/nginx.ts';
 
@@ -38,7 +38,7 @@ beforeAll(async () => {
   endAll({ remove: () => rmSync(dir, { recursive: true, force: true }) });
   nginx = endAll(await startNginx({ workers: 2, https: true }));
   // The bundle is rebuilt when a source changed: before any hog starts, not while one runs.
-  expect((await runCli(['--version'])).code).toBe(0);
+  expect((await runCli(['--version'], { env: MACHINE_ON })).code).toBe(0);
 });
 
 interface Run {
@@ -50,7 +50,7 @@ interface Run {
 
 async function trebuchet(name: string, args: readonly string[]): Promise<Run> {
   const json = join(dir, `${name}.json`);
-  const cli = startCli(['run', '-q', '--json', json, ...args], { timeoutMs: 120_000 });
+  const cli = startCli(['run', '-q', '--json', json, ...args], { timeoutMs: 120_000, env: MACHINE_ON });
   const r = await cli.done;
   expect(r.code, r.stderr).toBe(0);
   return {
