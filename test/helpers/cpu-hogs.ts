@@ -7,9 +7,11 @@
  * times a default's weight). On a machine shared with five others' test runs, that measured
  * 40 % of a core for each hog against 12 % for a plain `yes`. Each is bounded by `timeout`
  * whatever becomes of the test (killed after its seconds, SIGKILL a second later), and
- * stopped as soon as the test no longer needs it.
+ * stopped as soon as the test no longer needs it. A hog is no child of the test's process:
+ * the shell that starts it exits at once, so the process tree of a generator inside the
+ * test's process (the browser tests' web host) does not hold it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -32,8 +34,7 @@ const read = (path: string): string | null => {
 };
 
 /** The pid of `timeout`'s child once it has become `yes` (taskset and nice exec into it). */
-async function yesUnder(timeout: ChildProcess): Promise<number> {
-  const t = timeout.pid!;
+async function yesUnder(t: number): Promise<number> {
   // A process starts and execs in milliseconds; 5 s covers a machine loaded many times over.
   for (let tries = 0; tries < 500; tries++) {
     const child = read(`/proc/${t}/task/${t}/children`)?.trim().split(' ')[0];
@@ -47,23 +48,16 @@ async function yesUnder(timeout: ChildProcess): Promise<number> {
 export async function startCpuHogs(cores: readonly number[], seconds: number): Promise<CpuHog[]> {
   return Promise.all(
     cores.map(async (core) => {
-      const timeout = spawn(
-        'timeout',
-        [
-          '--kill-after=1',
-          String(seconds),
-          'setsid',
-          'taskset',
-          '-c',
-          String(core),
-          'nice',
-          '-n',
-          '-5',
-          'yes',
-        ],
-        { stdio: 'ignore' },
+      const timeout = Number(
+        execFileSync(
+          'sh',
+          [
+            '-c',
+            `timeout --kill-after=1 ${seconds} setsid taskset -c ${core} nice -n -5 yes >/dev/null 2>&1 & echo $!`,
+          ],
+          { encoding: 'utf8' },
+        ).trim(),
       );
-      const exited = new Promise<void>((resolve) => timeout.once('exit', () => resolve()));
       const pid = await yesUnder(timeout);
       try {
         writeFileSync(`/proc/${pid}/autogroup`, '-5');
@@ -74,8 +68,13 @@ export async function startCpuHogs(cores: readonly number[], seconds: number): P
         pid,
         core,
         stop: async () => {
-          if (timeout.exitCode === null && timeout.signalCode === null) timeout.kill('SIGTERM');
-          await exited;
+          try {
+            process.kill(timeout, 'SIGTERM');
+          } catch {
+            // Already gone: its time was up.
+          }
+          // timeout passes the signal on and exits; it is gone within its --kill-after second.
+          for (let tries = 0; tries < 300 && read(`/proc/${pid}/stat`) !== null; tries++) await sleep(10);
         },
       };
     }),
