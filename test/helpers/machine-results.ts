@@ -163,10 +163,15 @@ export const LIMITED_RUNS = {
   }),
 } as const;
 
-/** A closed run of 10 connections where nothing was flat on a machine with room: clean, with the closed model's note. */
+/**
+ * A closed run of 10 connections where nothing was flat on a machine with room: clean, with
+ * the closed model's note. Its 12,000 req/s are 10 connections over its 0.83 ms mean latency.
+ */
 export function closedModelRun(): RunResult {
+  const run = cleanClosedRun();
   return {
-    ...cleanClosedRun(),
+    ...run,
+    latency: { ...run.latency!, mean: 0.83 },
     serverResources: serverWith(35),
     generator: { ...cleanClosedRun().generator, process: generatorProcess(40) },
     machine: machineFacts(),

@@ -125,7 +125,7 @@ describe('the words that name what limited a run', () => {
     expect(v.state).toBe('clean');
     expect(verdictSummary(v)).toBe('clean · closed model');
     expect(v.caveats[0]!.message).toBe(
-      'Closed model: nothing was flat and the machine had room (1.2 of its 2 cores idle), so req/s here is connections / latency: 10 in flight / 4.10 ms = 2,439 req/s (measured 12,000). More connections would send more; to find what the server holds, raise the connections or run a capacity search.',
+      'Closed model: nothing was flat and the machine had room (1.2 of its 2 cores idle), so req/s here is connections / latency: 10 in flight / 0.830 ms = 12,048 req/s (measured 12,000). More connections would send more; to find what the server holds, raise the connections or run a capacity search.',
     );
     // Not when the server ran flat on a full machine (the server was the limit), nor without the server's readings.
     const serverFull = {
