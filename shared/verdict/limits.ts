@@ -92,6 +92,7 @@ function setupBound(r: RunResult): Setup | null {
   const processing = r.phases?.processing?.percentiles['99'];
   const setupMax = r.phases?.setup?.max;
   if (total === undefined || processing === undefined || setupMax === undefined || total <= 0) return null;
+  if (r.requests.responses < VERDICT.setupMinResponses) return null;
   const share = ((total - processing) / total) * 100;
   return share > VERDICT.setupSharePercent && total - processing >= VERDICT.setupMinMs
     ? { p99: total, processing, setupMax }
