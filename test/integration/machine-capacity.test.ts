@@ -4,6 +4,7 @@
  * could be had); without them, two searches in a row give answers that agree within a step
  * when both are the server's. The machine is shared: a search may find it busy with others'
  * work too, and then says so, which these tests accept and check (see machine.test.ts).
+ * Tagged `timing`, as machine.test.ts's: they run alone, their hogs slowing no other test.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -60,47 +61,57 @@ function expectNoBusyBreak(report: SearchReport): void {
 }
 
 describe('trebuchet capacity on a busy machine', () => {
-  it('with CPU hogs running, waits for calm, measures again, and says its answer is not the server’s', async () => {
-    // Bounded well past the search: they are stopped as soon as it ends.
-    const hogs = await startCpuHogs([0, 1], 300);
-    for (const h of hogs) endEach(h);
-    const { report, stderr, stdout } = await search('hogs');
-    for (const h of hogs) await h.stop();
-    expectNoBusyBreak(report);
-    const busy = report.steps.filter((s) => s.judgement.kind === 'machine-busy');
-    expect(busy.length).toBeGreaterThan(0);
-    // Each busy step named the hogs' work, and the search waited before measuring its rate again.
-    expect(stderr).toMatch(
-      /^nginx: the machine was busy at [\d,]+ req\/s: waiting up to 3 s for it to calm/m,
-    );
-    expect(busy[0]!.result.machine!.otherProcesses.some((p) => hogs.some((h) => h.pid === p.pid))).toBe(true);
-    // The hogs stayed: no quiet step could be had at that rate, and the answer says so.
-    expect(report.answer?.stop).toBe('machine-busy');
-    expect(report.answer?.message).toMatch(
-      /(^not the server's: |, so not the server's ).*no quiet step could be had$/,
-    );
-    expect(stdout).toMatch(
-      /(\(the machine was busy at [\d,]+ req\/s\)|not measured \(the machine was busy\)) at p99 < 50 ms$/m,
-    );
-  });
-
-  it('without hogs, twice in a row: answers that agree within a step when both are the server’s', async () => {
-    const first = await search('quiet-1');
-    const second = await search('quiet-2');
-    for (const { report } of [first, second]) {
+  it(
+    'with CPU hogs running, waits for calm, measures again, and says its answer is not the server’s',
+    { tags: ['timing'] },
+    async () => {
+      // Bounded well past the search: they are stopped as soon as it ends.
+      const hogs = await startCpuHogs([0, 1], 300);
+      for (const h of hogs) endEach(h);
+      const { report, stderr, stdout } = await search('hogs');
+      for (const h of hogs) await h.stop();
       expectNoBusyBreak(report);
-      if (report.answer?.stop === 'machine-busy')
-        expect(report.answer.message).toContain("not the server's");
-    }
-    const [a, b] = [first.report.answer!, second.report.answer!];
-    if (a.stop === 'converged' && b.stop === 'converged') {
-      // Within a step: each held rate is below the other's lowest break.
-      expect(a.heldRate!).toBeLessThan(b.limitRate!);
-      expect(b.heldRate!).toBeLessThan(a.limitRate!);
-    } else {
-      // Not both the server's: the machine (others' work) or the client was the limit, and each answer says so.
-      for (const x of [a, b])
-        expect(['converged', 'machine-busy', 'client-limit', 'max-rate']).toContain(x.stop);
-    }
-  });
+      const busy = report.steps.filter((s) => s.judgement.kind === 'machine-busy');
+      expect(busy.length).toBeGreaterThan(0);
+      // Each busy step named the hogs' work, and the search waited before measuring its rate again.
+      expect(stderr).toMatch(
+        /^nginx: the machine was busy at [\d,]+ req\/s: waiting up to 3 s for it to calm/m,
+      );
+      expect(busy[0]!.result.machine!.otherProcesses.some((p) => hogs.some((h) => h.pid === p.pid))).toBe(
+        true,
+      );
+      // The hogs stayed: no quiet step could be had at that rate, and the answer says so.
+      expect(report.answer?.stop).toBe('machine-busy');
+      expect(report.answer?.message).toMatch(
+        /(^not the server's: |, so not the server's ).*no quiet step could be had$/,
+      );
+      expect(stdout).toMatch(
+        /(\(the machine was busy at [\d,]+ req\/s\)|not measured \(the machine was busy\)) at p99 < 50 ms$/m,
+      );
+    },
+  );
+
+  it(
+    'without hogs, twice in a row: answers that agree within a step when both are the server’s',
+    { tags: ['timing'] },
+    async () => {
+      const first = await search('quiet-1');
+      const second = await search('quiet-2');
+      for (const { report } of [first, second]) {
+        expectNoBusyBreak(report);
+        if (report.answer?.stop === 'machine-busy')
+          expect(report.answer.message).toContain("not the server's");
+      }
+      const [a, b] = [first.report.answer!, second.report.answer!];
+      if (a.stop === 'converged' && b.stop === 'converged') {
+        // Within a step: each held rate is below the other's lowest break.
+        expect(a.heldRate!).toBeLessThan(b.limitRate!);
+        expect(b.heldRate!).toBeLessThan(a.limitRate!);
+      } else {
+        // Not both the server's: the machine (others' work) or the client was the limit, and each answer says so.
+        for (const x of [a, b])
+          expect(['converged', 'machine-busy', 'client-limit', 'max-rate']).toContain(x.stop);
+      }
+    },
+  );
 });

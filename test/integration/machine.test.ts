@@ -11,6 +11,9 @@
  * processes that are neither this test's generator nor its server and that really used the
  * CPU it says. What a quiet machine is called is tested on given readings
  * (test/unit/verdict-limits.test.ts), never on this machine's load.
+ *
+ * Every test is tagged `timing` (docs/testing.md): each reads CPU shares, rates or latencies,
+ * and its hogs, pinned to both cores, would slow the tests beside it; they run alone.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,110 +90,132 @@ function expectBusyReasonHolds(run: Run): void {
 }
 
 describe('trebuchet run on a busy machine', () => {
-  it('with two CPU hogs, says machine busy and names the hog process (yes) in the text and the JSON', async () => {
-    // Bounded: the run's 3 s, its start and end, and a machine slowed by the hogs themselves.
-    const hogs = await startCpuHogs([0, 1], 60);
-    for (const h of hogs) endEach(h);
-    const run = await trebuchet('hogs', ['-d', '3', '-c', '10', nginx.httpUrl]);
-    for (const h of hogs) await h.stop();
-    const { result, stdout } = run;
-    const pids = hogs.map((h) => h.pid);
-    // The text: the word, then the reason naming a hog by name and pid.
-    expect(stdout).toContain('Verdict: MACHINE BUSY\n');
-    expect(stdout).toMatch(
-      new RegExp(`! The machine was busy: other processes took .*yes \\(pid (${pids.join('|')})\\)`),
-    );
-    // The JSON: the verdict and the machine's figures, the hogs among the others.
-    expect(result.verdict?.word).toBe('machine busy');
-    expect(result.verdict?.reasons.some((r) => r.code === 'machine-busy' && r.severity === 'bad')).toBe(true);
-    const named = result.machine!.otherProcesses.filter((p) => p.name === 'yes');
-    expect(named.length).toBeGreaterThan(0);
-    for (const p of named) expect(pids).toContain(p.pid);
-    expect(result.machine!.otherCpuPercent! / result.machine!.cores).toBeGreaterThan(
-      VERDICT.machineOtherPercent,
-    );
-    // The machine's figures beside the generator's and the server's, in the text too.
-    expect(stdout).toMatch(/^Machine:\n {2}2 cores, read from \/proc on linux/m);
-    expect(stdout).toMatch(/^ {2}busiest other processes +.*yes \(pid \d+\)/m);
-    expect(stdout).toMatch(/^Generator CPU: .*; whole process \d+% of a core .*busiest thread engine/m);
-    expect(serverPids(result)).not.toContain(named[0]!.pid);
-    expectBusyReasonHolds(run);
-  });
+  it(
+    'with two CPU hogs, says machine busy and names the hog process (yes) in the text and the JSON',
+    { tags: ['timing'] },
+    async () => {
+      // Bounded: the run's 3 s, its start and end, and a machine slowed by the hogs themselves.
+      const hogs = await startCpuHogs([0, 1], 60);
+      for (const h of hogs) endEach(h);
+      const run = await trebuchet('hogs', ['-d', '3', '-c', '10', nginx.httpUrl]);
+      for (const h of hogs) await h.stop();
+      const { result, stdout } = run;
+      const pids = hogs.map((h) => h.pid);
+      // The text: the word, then the reason naming a hog by name and pid.
+      expect(stdout).toContain('Verdict: MACHINE BUSY\n');
+      expect(stdout).toMatch(
+        new RegExp(`! The machine was busy: other processes took .*yes \\(pid (${pids.join('|')})\\)`),
+      );
+      // The JSON: the verdict and the machine's figures, the hogs among the others.
+      expect(result.verdict?.word).toBe('machine busy');
+      expect(result.verdict?.reasons.some((r) => r.code === 'machine-busy' && r.severity === 'bad')).toBe(
+        true,
+      );
+      const named = result.machine!.otherProcesses.filter((p) => p.name === 'yes');
+      expect(named.length).toBeGreaterThan(0);
+      for (const p of named) expect(pids).toContain(p.pid);
+      expect(result.machine!.otherCpuPercent! / result.machine!.cores).toBeGreaterThan(
+        VERDICT.machineOtherPercent,
+      );
+      // The machine's figures beside the generator's and the server's, in the text too.
+      expect(stdout).toMatch(/^Machine:\n {2}2 cores, read from \/proc on linux/m);
+      expect(stdout).toMatch(/^ {2}busiest other processes +.*yes \(pid \d+\)/m);
+      expect(stdout).toMatch(/^Generator CPU: .*; whole process \d+% of a core .*busiest thread engine/m);
+      expect(serverPids(result)).not.toContain(named[0]!.pid);
+      expectBusyReasonHolds(run);
+    },
+  );
 
-  it('once the hogs are gone, the same run does not name them, and a busy reason it gives holds up', async () => {
-    const hogs = await startCpuHogs([0, 1], 60);
-    const gone = hogs.map((h) => h.pid);
-    for (const h of hogs) await h.stop();
-    const run = await trebuchet('after', ['-d', '3', '-c', '10', nginx.httpUrl]);
-    const m = run.result.machine!;
-    expect(m.otherProcesses.some((p) => gone.includes(p.pid))).toBe(false);
-    for (const pid of gone) expect(run.stdout).not.toContain(`(pid ${pid})`);
-    expectBusyReasonHolds(run);
-    // The readings cost the host little: under 1 % of a core.
-    expect(m.monitorCpuPercent!).toBeLessThan(1);
-  });
+  it(
+    'once the hogs are gone, the same run does not name them, and a busy reason it gives holds up',
+    { tags: ['timing'] },
+    async () => {
+      const hogs = await startCpuHogs([0, 1], 60);
+      const gone = hogs.map((h) => h.pid);
+      for (const h of hogs) await h.stop();
+      const run = await trebuchet('after', ['-d', '3', '-c', '10', nginx.httpUrl]);
+      const m = run.result.machine!;
+      expect(m.otherProcesses.some((p) => gone.includes(p.pid))).toBe(false);
+      for (const pid of gone) expect(run.stdout).not.toContain(`(pid ${pid})`);
+      expectBusyReasonHolds(run);
+      // The readings cost the host little: under 1 % of a core.
+      expect(m.monitorCpuPercent!).toBeLessThan(1);
+    },
+  );
 });
 
 describe('what limited the figure, made for real', () => {
-  it('nginx with one worker compressing every answer: that worker is the server’s limit', async () => {
-    const one = endEach(await startNginx({ workers: 1, gzip: true, files: { 'page.txt': PAGE } }));
-    const run = await trebuchet('worker', [
-      '-d',
-      '3',
-      '-c',
-      '4',
-      '-H',
-      'Accept-Encoding: gzip',
-      `${one.httpUrl}page.txt`,
-    ]);
-    const w = run.result.serverResources!.workers!;
-    // One serving process (the master, which has a child, is not one), the one that served.
-    expect(w.count).toBe(1);
-    expect(serverPids(run.result)).toContain(w.busiest.pid);
-    expect(w.busiest.pid).not.toBe(one.pid);
-    const codes = runVerdict(run.result).caveats.map((c) => c.code);
-    // Its worker flat while the machine had room: worker-bound. Only others' work beside it
-    // (the machine busy) can keep it from that; then that is said and holds up.
-    if (codes.includes('server-worker-bound')) {
-      expect(run.stdout).toMatch(
-        /One server process was the limit: busiest worker \d+% \(nginx, pid \d+\), 1 of 1 busy/,
+  it(
+    'nginx with one worker compressing every answer: that worker is the server’s limit',
+    { tags: ['timing'] },
+    async () => {
+      const one = endEach(await startNginx({ workers: 1, gzip: true, files: { 'page.txt': PAGE } }));
+      const run = await trebuchet('worker', [
+        '-d',
+        '3',
+        '-c',
+        '4',
+        '-H',
+        'Accept-Encoding: gzip',
+        `${one.httpUrl}page.txt`,
+      ]);
+      const w = run.result.serverResources!.workers!;
+      // One serving process (the master, which has a child, is not one), the one that served.
+      expect(w.count).toBe(1);
+      expect(serverPids(run.result)).toContain(w.busiest.pid);
+      expect(w.busiest.pid).not.toBe(one.pid);
+      const codes = runVerdict(run.result).caveats.map((c) => c.code);
+      // Its worker flat while the machine had room: worker-bound. Only others' work beside it
+      // (the machine busy) can keep it from that; then that is said and holds up.
+      if (codes.includes('server-worker-bound')) {
+        expect(run.stdout).toMatch(
+          /One server process was the limit: busiest worker \d+% \(nginx, pid \d+\), 1 of 1 busy/,
+        );
+      } else {
+        expect(codes).toContain('machine-busy');
+        expectBusyReasonHolds(run);
+      }
+    },
+  );
+
+  it(
+    'a thousand TLS connections: the p99 is their handshakes, setup-bound',
+    { tags: ['timing'] },
+    async () => {
+      // A count, not a time: however long a loaded machine takes over the handshakes, four
+      // requests a connection follow them (a fifth of the requests carry a handshake).
+      const run = await trebuchet('tls', [
+        '-n',
+        '5000',
+        '-c',
+        '1000',
+        '--cacert',
+        nginx.caFile!,
+        nginx.httpsUrl!,
+      ]);
+      const v = runVerdict(run.result);
+      const setup = v.caveats.find((c) => c.code === 'setup-bound');
+      expect(setup, v.headline).toBeDefined();
+      const p = run.result.phases!;
+      expect(p.total!.percentiles['99']! - p.processing!.percentiles['99']!).toBeGreaterThan(
+        (p.total!.percentiles['99']! * VERDICT.setupSharePercent) / 100,
       );
-    } else {
-      expect(codes).toContain('machine-busy');
-      expectBusyReasonHolds(run);
-    }
-  });
+      expect(run.stdout).toContain('Connection setup was most of the p99');
+      expect(run.stdout).toContain('Warm up (--warmup)');
+    },
+  );
 
-  it('a thousand TLS connections: the p99 is their handshakes, setup-bound', async () => {
-    // A count, not a time: however long a loaded machine takes over the handshakes, four
-    // requests a connection follow them (a fifth of the requests carry a handshake).
-    const run = await trebuchet('tls', [
-      '-n',
-      '5000',
-      '-c',
-      '1000',
-      '--cacert',
-      nginx.caFile!,
-      nginx.httpsUrl!,
-    ]);
-    const v = runVerdict(run.result);
-    const setup = v.caveats.find((c) => c.code === 'setup-bound');
-    expect(setup, v.headline).toBeDefined();
-    const p = run.result.phases!;
-    expect(p.total!.percentiles['99']! - p.processing!.percentiles['99']!).toBeGreaterThan(
-      (p.total!.percentiles['99']! * VERDICT.setupSharePercent) / 100,
-    );
-    expect(run.stdout).toContain('Connection setup was most of the p99');
-    expect(run.stdout).toContain('Warm up (--warmup)');
-  });
-
-  it('a server in a network namespace behind a 20 Mb/s veth: the link is the limit', async () => {
-    const link = endEach(await startShapedLink(20, 256 * 1024));
-    const run = await trebuchet('link', ['-d', '3', '-c', '4', link.url]);
-    const l = run.result.machine!.link!;
-    expect(l).toMatchObject({ device: link.device, bitsPerSecond: link.bitsPerSecond, from: 'shaper' });
-    expect(l.inBitsPerSecond / l.bitsPerSecond).toBeGreaterThan(VERDICT.linkPercent / 100);
-    expect(runVerdict(run.result).caveats.map((c) => c.code)).toContain('link-bound');
-    expect(run.stdout).toContain(`The link was the limit: ${link.device} received`);
-  });
+  it(
+    'a server in a network namespace behind a 20 Mb/s veth: the link is the limit',
+    { tags: ['timing'] },
+    async () => {
+      const link = endEach(await startShapedLink(20, 256 * 1024));
+      const run = await trebuchet('link', ['-d', '3', '-c', '4', link.url]);
+      const l = run.result.machine!.link!;
+      expect(l).toMatchObject({ device: link.device, bitsPerSecond: link.bitsPerSecond, from: 'shaper' });
+      expect(l.inBitsPerSecond / l.bitsPerSecond).toBeGreaterThan(VERDICT.linkPercent / 100);
+      expect(runVerdict(run.result).caveats.map((c) => c.code)).toContain('link-bound');
+      expect(run.stdout).toContain(`The link was the limit: ${link.device} received`);
+    },
+  );
 });
