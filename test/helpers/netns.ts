@@ -40,7 +40,8 @@ export async function startShapedLink(mbit: number, bodyBytes: number): Promise<
   // loaded machine that timer slips by milliseconds; a smaller bucket loses the tokens of every
   // slip, so the link never carries its rate (4 KB carried 86 % of 20 Mb/s at load 22). Over a
   // run of seconds the bucket adds well under 1 % to the rate.
-  const burst = `${mbit * 10}kbit`;
+  const tbf = ['tbf', 'rate', `${mbit}mbit`, 'burst', `${mbit * 10}kbit`, 'latency', '400ms'];
+  const shape = (dev: string) => ['tc', 'qdisc', 'add', 'dev', dev, 'root', ...tbf];
   const steps: (readonly string[])[] = [
     ['ip', 'netns', 'add', ns],
     ['ip', 'link', 'add', host, 'type', 'veth', 'peer', 'name', peer],
@@ -51,40 +52,8 @@ export async function startShapedLink(mbit: number, bodyBytes: number): Promise<
     ['ip', 'netns', 'exec', ns, 'ip', 'link', 'set', peer, 'up'],
     ['ip', 'netns', 'exec', ns, 'ip', 'link', 'set', 'lo', 'up'],
     // Both directions: the answers leave the namespace's end, the requests this machine's.
-    [
-      'tc',
-      'qdisc',
-      'add',
-      'dev',
-      host,
-      'root',
-      'tbf',
-      'rate',
-      `${mbit}mbit`,
-      'burst',
-      burst,
-      'latency',
-      '400ms',
-    ],
-    [
-      'ip',
-      'netns',
-      'exec',
-      ns,
-      'tc',
-      'qdisc',
-      'add',
-      'dev',
-      peer,
-      'root',
-      'tbf',
-      'rate',
-      `${mbit}mbit`,
-      'burst',
-      burst,
-      'latency',
-      '400ms',
-    ],
+    shape(host),
+    ['ip', 'netns', 'exec', ns, ...shape(peer)],
   ];
   const teardown = (): void => {
     for (const args of [
