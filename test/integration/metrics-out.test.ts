@@ -212,7 +212,7 @@ describe('--out prometheus-rw', () => {
     const runs = await Promise.all(
       [0, 1].map((i) =>
         runCli([
-          ...['run', '-n', '4000', '-c', '4', '--shard', `${i}/2`, '--start-at', startAt, '-q'],
+          ...['run', '-n', '4000', '-c', '4', '--shard', `${i + 1}/2`, '--start-at', startAt, '-q'],
           ...['--out', `prometheus-rw=${prometheus.writeUrl}`, '--json', files[i]!, server.url],
         ]),
       ),
