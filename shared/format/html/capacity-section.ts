@@ -69,7 +69,10 @@ function charts(reports: readonly SearchReport[]): string {
   });
   return (
     knee +
-    note(limited, 'Dashed line (!): a step the client or a busy machine limited; its figures are not the server’s.') +
+    note(
+      limited,
+      'Dashed line (!): a step the client or a busy machine limited; its figures are not the server’s.',
+    ) +
     held +
     note(
       bounds > 0,
