@@ -10,7 +10,7 @@ import { ScenarioEditor } from './editor/ScenarioEditor.tsx';
 import { useScenarioDraft } from './editor/useScenarioDraft.ts';
 import { refusedFields } from './lib/errors.ts';
 import { LiveCharts } from './live/LiveCharts.tsx';
-import { ServerPanel } from './live/ServerPanel.tsx';
+import { RunPanels } from './live/RunPanels.tsx';
 import { ReportDetails, ReportSummary } from './report/Report.tsx';
 import { isBusy } from './jobs/jobStore.ts';
 import { useJob } from './jobs/useJob.ts';
@@ -358,13 +358,13 @@ export function App({ api, settings = START }: { api: TrebuchetApi; settings?: U
                   />
                 )}
                 {shown !== null && chartAbout && (
-                  <ServerPanel
+                  <RunPanels
                     feeds={runStore.feeds}
                     targetIndex={shown}
                     generation={run.generation}
                     about={chartAbout}
                     monitor={shownTargetSpec?.monitor}
-                    live={run.live[shown]?.server}
+                    live={run.live[shown]}
                     resources={shownResult?.serverResources}
                   />
                 )}

@@ -3,6 +3,7 @@
  * (electron/jobs/, the same as the hosts'), a line per step as it ends, then every answer and its curve; saved in the
  * history when asked, with the exit code saying whether every target held a rate.
  */
+import { machineWaitText } from '../../shared/format/capacity-text.ts';
 import { judgeStep, stepFigures } from '../../shared/capacity/search.ts';
 import { stepScenario, type CapacityPlan } from '../../shared/capacity/plan.ts';
 import { capacityReports, type CapacityResult } from '../../shared/capacity/report.ts';
@@ -78,6 +79,10 @@ export async function capacityCommand(ctx: CliContext): Promise<number> {
         const p = event.progress;
         if (p.type === 'started') {
           say(`${plan.name}: ${p.searchCount} target(s), one capacity search each\n`);
+          return;
+        }
+        if (p.type === 'machine-wait' || p.type === 'machine-calm') {
+          say(`${labels[p.searchIndex] ?? ''}: ${machineWaitText(p)}\n`);
           return;
         }
         searchOf.set(p.part, p.searchIndex);

@@ -235,7 +235,10 @@ Steps:
 A rate that broke the goal is measured again before the break counts. A step whose figures
 are not the server's (the generator ran flat out, or the schedule was not kept while the
 server kept up: a tiny --max-in-flight, a slow machine) ends the search with "at least N
-req/s; the client was the limit", never a figure blamed on the server.
+req/s; the client was the limit", never a figure blamed on the server. A step that did not
+hold while the machine was busy (other processes took its CPU) is the machine's: the search
+waits for it to calm (up to four steps' time) and measures the rate again; when no quiet step
+could be had, the answer says its figure is not the server's.
 
 Requests, TLS and workers: -m, -H, --body, --body-file, -k/--no-keepalive, --http2,
 --timeout, --connect-to, --resolve, --unix-socket, --monitor, --insecure, --cacert, --servername, --tls-min-version, --interval and

@@ -53,6 +53,7 @@ export function createHostServices(opts: {
       checkTarget:
         opts.checkTarget ??
         ((scenario, signal) => checkTarget(scenario, { appVersion: opts.appVersion, signal })),
+      readHistory: (id) => opts.stores.history.get(id),
     },
   });
   return {

@@ -15,6 +15,7 @@ import type { HistorySaver } from './history-saver.ts';
 import { newJobId } from './ids.ts';
 import { JobReplay } from './replay.ts';
 import type { JobContext, JobRunner, RunnerEvent, RunningJob } from './runner.ts';
+import type { ComparisonRerun } from '../../shared/comparison/rerun.ts';
 import type { PartReader } from './target-run.ts';
 import { RUNNERS } from './runners.ts';
 
@@ -45,6 +46,8 @@ interface Entry {
   plan: JobStart['plan'];
   /** A run on shards: where they go (the coordinator then runs the target). */
   shards: ShardPlacement | null;
+  /** A comparison running some of a saved one's runs again. */
+  rerun: ComparisonRerun | null;
   /** The next event's number. */
   n: number;
   replay: JobReplay;
@@ -118,6 +121,7 @@ export class JobRegistry {
       owner,
       plan: job.plan,
       shards: 'shards' in job ? (job.shards ?? null) : null,
+      rerun: 'rerun' in job ? (job.rerun ?? null) : null,
       n: 0,
       replay: new JobReplay(),
       results: [],
@@ -204,6 +208,7 @@ export class JobRegistry {
     const running = runner.start(entry.plan, (event) => this.#receive(entry, event), {
       ...this.#context,
       startTarget: this.#read ? this.#read({ id: entry.id, kind: entry.kind }, start) : start,
+      ...(entry.rerun ? { rerun: entry.rerun } : {}),
       jobId: entry.id,
     });
     entry.running = running;

@@ -10,6 +10,7 @@ import type { PreflightFailure } from '../model/preflight.ts';
 import type { ReportLayout } from '../comparison/report-settings.ts';
 import type { RunResult } from '../model/result.ts';
 import { targetLabel } from '../model/scenario.ts';
+import { withVerdictRecord } from '../verdict/verdict.ts';
 import type { CapacityResult, SearchReport } from '../capacity/report.ts';
 import { capacitySection } from './html/capacity-section.ts';
 import { comparisonSection } from './html/comparison-section.ts';
@@ -49,7 +50,7 @@ export function runHtmlReport(
     title,
     subtitle: `${made(opts.generatedAt, results.at(-1)?.endedAt, opts.appVersion ?? results[0]?.generator.appVersion)} · ${results.length} target(s)`,
     body: sections.join('\n'),
-    data: { format: HTML_REPORT_DATA_FORMAT, kind: 'run', results },
+    data: { format: HTML_REPORT_DATA_FORMAT, kind: 'run', results: results.map(withVerdictRecord) },
   });
 }
 
@@ -72,7 +73,7 @@ export function comparisonHtmlReport(
       kind: 'comparison',
       plan: input.plan,
       status: input.status,
-      outcomes: input.outcomes,
+      outcomes: input.outcomes.map((o) => ({ ...o, result: withVerdictRecord(o.result) })),
       preflightFailures: input.preflightFailures ?? [],
     },
   });
@@ -94,7 +95,7 @@ export function capacityHtmlReport(
       kind: 'capacity',
       plan: c.plan,
       status: c.status,
-      steps: c.steps,
+      steps: c.steps.map((s) => ({ ...s, result: withVerdictRecord(s.result) })),
     },
   });
 }

@@ -6,6 +6,7 @@ import { promSamples, remoteWriteSeries } from '../../shared/metrics/prometheus-
 import { HISTOGRAM_BOUNDS_SECONDS, MetricStore, type MetricSeries } from '../../shared/metrics/series.ts';
 import { scenarioSchema, type Scenario } from '../../shared/model/scenario.ts';
 import { WINDOW_BUCKETS } from '../../shared/model/window-buckets.ts';
+import { machineSample } from '../helpers/machine-results.ts';
 import { runResultFixture, sampleFixture } from '../helpers/run-result.ts';
 
 const scenario = (
@@ -120,6 +121,19 @@ describe("a part's samples as metrics", () => {
     feed.reading({ ...reading, seq: 2, warmup: false, cpuSeconds: 0.75, rssBytes: 2000 });
     expect(valueOf(store, 'trebuchet_server_cpu_seconds_total')).toBe(1);
     expect(valueOf(store, 'trebuchet_server_resident_memory_bytes')).toBe(2000);
+  });
+
+  it("reads the machine's busy share as a ratio of its cores, the last reading's; a gap leaves it", () => {
+    const store = new MetricStore(() => 0);
+    const feed = new PartFeed(store, { job: 'j' }, scenario().load);
+    expect(valueOf(store, 'trebuchet_machine_cpu_busy_ratio')).toBeUndefined();
+    feed.machine(machineSample({ seq: 1, cpuBusyPercent: 40 }));
+    feed.machine(machineSample({ seq: 2, cpuBusyPercent: 97.5 }));
+    expect(valueOf(store, 'trebuchet_machine_cpu_busy_ratio')).toBe(0.975);
+    feed.machine(machineSample({ seq: 3, cpuBusyPercent: 0, gap: 'no /proc/stat' }));
+    expect(valueOf(store, 'trebuchet_machine_cpu_busy_ratio')).toBe(0.975);
+    const [series] = store.snapshot().series.filter((x) => x.def === METRICS.machineCpu);
+    expect(series?.labels).toEqual({ job: 'j' });
   });
 
   it('counts a list\'s per-URL rows from the result, the "every other" row as url="other"', () => {

@@ -145,6 +145,11 @@ function CapacityProgress({ state }: { state: CapacityRunState }) {
           {current.rps !== null && <> · now {formatLiveRate(current.rps)} req/s</>}
         </p>
       )}
+      {state.machine !== null && (
+        <p className="small" data-testid="capacity-machine">
+          {label ?? targetLabel(plan.targets[state.searchIndex] ?? { name: '', url: '' })}: {state.machine}
+        </p>
+      )}
     </section>
   );
 }
