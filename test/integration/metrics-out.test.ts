@@ -224,7 +224,7 @@ describe('--out prometheus-rw', () => {
       `sum by (shard) (last_over_time(trebuchet_requests_total{job=${q(planJob)}}[10m]))`,
     );
     expect(byShard.map((s) => [s.metric.shard, s.value]).sort()).toEqual(
-      results.map((res, i) => [String(i), res.requests.total]),
+      results.map((res, i) => [String(i + 1), res.requests.total]),
     );
     expect(
       await prometheus.scalar(`sum(last_over_time(trebuchet_requests_total{job=${q(planJob)}}[10m]))`),
