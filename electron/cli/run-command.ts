@@ -95,13 +95,12 @@ export async function runCommand(ctx: CliContext): Promise<number> {
 /** How the job's parts are read into the metrics: a machine's shard carries its plan's job name and its index. */
 function partReader(hub: MetricsHub, placed: Placed | null, shard: ShardRequest | null): PartReader {
   const p = placed?.placement;
-  // The shards of one start share a job: its time, or the Job whose go they wait for. The
-  // shard label is the i of --shard i/N, counted from 1 as the flag and the Shards table are.
+  // The shards of one start share a job: its time, or the Job whose go they wait for.
   const start = p?.startAt ?? (shard?.start.kind === 'job' ? shard.start.job : 'stdin');
   return (job, begin) =>
     hub.watch(
       p
-        ? { job: shardJob(p.planId, start), kind: job.kind, shard: p.shard.index + 1 }
+        ? { job: shardJob(p.planId, start), kind: job.kind, shard: p.shard.index }
         : { job: job.id, kind: job.kind },
       begin,
     );

@@ -179,7 +179,8 @@ describe("a part's labels", () => {
     expect(
       partLabels({ job: 'cap-1', kind: 'capacity' }, scenario({ model: 'open', rate: 250 }), 0).level,
     ).toBe('250');
-    expect(partLabels({ job: 'p', kind: 'run', shard: 1 }, scenario(), 0).shard).toBe('1');
+    // The second shard (index 1) is `--shard 2/N`: labelled as the flag counts.
+    expect(partLabels({ job: 'p', kind: 'run', shard: 1 }, scenario(), 0).shard).toBe('2');
     expect(shardJob('abcd', Date.UTC(2026, 0, 2, 3, 4, 5))).toBe('plan-abcd-2026-01-02T03:04:05.000Z');
     // Pods started by their Job's go share the Job's name instead of a time.
     expect(shardJob('abcd', 'trebuchet-abcd')).toBe('plan-abcd-trebuchet-abcd');
