@@ -259,7 +259,11 @@ export class ResponseParser {
     // The status line and the framing headers are all the head says (the Server value aside,
     // which is read only when captured): an identical head gets the same answer.
     if (to - from <= MAX_REMEMBERED_HEAD && !this.captureServer) {
-      this.lastHead = Buffer.from(buf.subarray(from, to));
+      // Copied into the last one's buffer when it fits: a new Date is the same length.
+      const length = to - from;
+      if (this.lastHead === null || this.lastHead.length !== length)
+        this.lastHead = Buffer.allocUnsafe(length);
+      buf.copy(this.lastHead, 0, from, to);
       Object.assign(this.last, h);
     }
     this.headRead(h, to - from);
