@@ -64,6 +64,13 @@ class FakeLoop implements PacerClock {
   }
 }
 
+/** Arms the pacer for `due` at `now`, as the driver does (through its `next` array). */
+function arm(p: Pacer, due: number, now: number): void {
+  p.next[0] = due;
+  p.next[1] = now;
+  p.arm();
+}
+
 function pacer(loop = new FakeLoop()): {
   p: Pacer;
   loop: FakeLoop;
@@ -87,7 +94,7 @@ function pacer(loop = new FakeLoop()): {
 function wakeUps(x: ReturnType<typeof pacer>, wakes: number, ahead = 1.2): void {
   for (let k = 0; k < wakes; k++) {
     const n = x.fired.length;
-    x.p.arm(x.loop.t + ahead, x.loop.t);
+    arm(x.p, x.loop.t + ahead, x.loop.t);
     x.loop.run();
     expect(x.fired).toHaveLength(n + 1);
   }
@@ -97,7 +104,7 @@ describe('the open model pacer', () => {
   it('waits for a due time a timer away with one timer of whole milliseconds, never firing before it', () => {
     const x = pacer();
     const due = x.loop.t + 3.4;
-    x.p.arm(due, x.loop.t);
+    arm(x.p, due, x.loop.t);
     expect(x.p.armed).toBe(true);
     x.loop.run();
     expect(x.loop.timers).toEqual([4]);
@@ -110,7 +117,7 @@ describe('the open model pacer', () => {
   it('does not sleep for a due time nearer than a wake-up costs: the loop turns until it is due', () => {
     const x = pacer();
     const due = x.loop.t + SPIN_MS * 0.8;
-    x.p.arm(due, x.loop.t);
+    arm(x.p, due, x.loop.t);
     x.loop.run();
     expect(x.loop.timers).toEqual([]);
     expect(x.loop.sleeps).toEqual([]);
@@ -122,7 +129,7 @@ describe('the open model pacer', () => {
 
   it('fires a due time already past on a later turn, not inside the caller', () => {
     const x = pacer();
-    x.p.arm(x.loop.t - 1, x.loop.t);
+    arm(x.p, x.loop.t - 1, x.loop.t);
     expect(x.fired).toHaveLength(0);
     x.loop.run();
     expect(x.fired).toHaveLength(1);
@@ -134,7 +141,7 @@ describe('the open model pacer', () => {
       const x = pacer();
       x.loop.nextTimersLateMs = [-(0.5 + rest)];
       const due = x.loop.t + 2.5;
-      x.p.arm(due, x.loop.t);
+      arm(x.p, due, x.loop.t);
       x.loop.run();
       expect(x.fired).toHaveLength(1);
       expect(x.fired[0]!).toBeGreaterThanOrEqual(due);
@@ -147,10 +154,10 @@ describe('the open model pacer', () => {
     const x = pacer();
     const start = x.loop.t;
     // A response after each send moves the due time on: one wake-up for all of them.
-    for (let k = 1; k <= 4; k++) x.p.arm(start + 1 + 0.2 * k, start + 0.05 * k);
+    for (let k = 1; k <= 4; k++) arm(x.p, start + 1 + 0.2 * k, start + 0.05 * k);
     expect(x.loop.timers).toEqual([2]);
     // Its requests went out meanwhile; the next is due after the timer: a timer for it instead.
-    x.p.arm(start + 4.5, start + 0.3);
+    arm(x.p, start + 4.5, start + 0.3);
     x.loop.run();
     expect(x.loop.timers).toEqual([2, 5]);
     expect(x.fired).toHaveLength(1);
@@ -159,7 +166,7 @@ describe('the open model pacer', () => {
 
   it('never fires once cancelled', () => {
     const x = pacer();
-    x.p.arm(x.loop.t + 0.5, x.loop.t);
+    arm(x.p, x.loop.t + 0.5, x.loop.t);
     x.p.cancel();
     expect(x.p.armed).toBe(false);
     x.loop.run();
@@ -195,7 +202,7 @@ describe('the open model pacer', () => {
     x.loop.timerLateMs = LATENESS_BOUND_MS + 3;
     wakeUps(x, WATCH_WAKES);
     const before = x.fired.at(-1)!;
-    x.p.arm(before + 0.1, x.loop.t);
+    arm(x.p, before + 0.1, x.loop.t);
     x.loop.run();
     expect(x.fired.at(-1)! - before).toBeGreaterThanOrEqual(BATCH_MS);
   });
@@ -242,7 +249,7 @@ describe('the pacer on the real event loop', () => {
       );
       made.push(p);
       const now = performance.now();
-      p.arm(now + ahead, now);
+      arm(p, now + ahead, now);
       // Bounded by what it protects: the test's own time, not the pacer's precision.
       const end = performance.now() + 5000;
       while (fired.length === 0 && performance.now() < end) await new Promise((r) => setTimeout(r, 1));

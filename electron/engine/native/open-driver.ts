@@ -356,7 +356,12 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     } else {
       this.topUp();
       // Behind schedule with no free slot: a freed slot resumes (see freed()).
-      if (this.next >= due) this.pacer.arm(this.t0 + this.arrivals.dueAt(this.next), now);
+      if (this.next >= due) {
+        const next = this.pacer.next;
+        next[0] = this.t0 + this.arrivals.dueAt(this.next);
+        next[1] = now;
+        this.pacer.arm();
+      }
     }
   }
 

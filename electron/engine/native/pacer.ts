@@ -127,6 +127,12 @@ export class Pacer {
   readonly #quiet: () => boolean;
   readonly #clock: PacerClock;
   readonly #watch = new LatenessWatch();
+  /**
+   * What arm() reads: [0] the due time to wake at, [1] the time now (performance.now() ms),
+   * set just before it. Numbers in a typed array cross the call without being boxed (see
+   * RequestLedger.times): the driver arms after most of its sends.
+   */
+  readonly next = new Float64Array(2);
   /** The due time armed for, and when the wake-up is planned (precise: not before BATCH_MS after the last). */
   #due = Number.NaN;
   #at = 0;
@@ -164,11 +170,13 @@ export class Pacer {
   }
 
   /**
-   * Calls fire once, at `due` or just after. Arming again moves the due time (later: the
+   * Calls fire once, at `next[0]` (the due time) or just after. Arming again moves the due time (later: the
    * requests before it went out meanwhile); a wake-up already set stays unless it would come
    * before the new due time and find nothing to send (a wasted wake-up).
    */
-  arm(due: number, now: number): void {
+  arm(): void {
+    const due = this.next[0]!;
+    const now = this.next[1]!;
     if (due !== this.#due || !this.armed) {
       this.#due = due;
       this.#at = this.#watch.mode === 'precise' ? Math.max(due, this.#lastFiredAt + BATCH_MS) : due;
