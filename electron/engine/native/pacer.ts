@@ -170,9 +170,9 @@ export class Pacer {
   }
 
   /**
-   * Calls fire once, at `next[0]` (the due time) or just after. Arming again moves the due time (later: the
-   * requests before it went out meanwhile); a wake-up already set stays unless it would come
-   * before the new due time and find nothing to send (a wasted wake-up).
+   * Calls fire once, at `next[0]` (the due time) or just after. Arming again moves the due
+   * time (later: the requests before it went out meanwhile); a wake-up already set stays
+   * unless it would come before the new due time and find nothing to send (a wasted wake-up).
    */
   arm(): void {
     const due = this.next[0]!;
