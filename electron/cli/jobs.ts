@@ -10,7 +10,7 @@ import type { HistoryDraft } from '../jobs/history-saver.ts';
 import { newJobId } from '../jobs/ids.ts';
 import type { JobRunner, RunnerEvent } from '../jobs/runner.ts';
 import { RUNNERS } from '../jobs/runners.ts';
-import { startTarget, type StartTarget } from '../jobs/target-run.ts';
+import { startTarget, type PartReader, type StartTarget } from '../jobs/target-run.ts';
 import type { Stores } from '../stores/index.ts';
 
 export interface CliContext {
@@ -19,6 +19,8 @@ export interface CliContext {
   appVersion: string;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  /** The process's stdin, taken only by a shard its coordinator speaks to (`--start-on stdin`); absent: process.stdin. */
+  stdin?: () => NodeJS.ReadableStream;
   /** Subscribes to Ctrl-C; returns the unsubscribe function. */
   onInterrupt(handler: () => void): () => void;
 }
@@ -59,7 +61,7 @@ export interface JobOutcome<K extends JobKind> {
 
 /**
  * Runs a job of a kind through its runner (the one the hosts use), on the engine, to its
- * end: on.event hears every event. The first Ctrl-C stops it (`on.interrupted` first, then a
+ * end: on.event hears every event; `read`, when given, reads each part too (the metrics out). The first Ctrl-C stops it (`on.interrupted` first, then a
  * note on stderr, after the command's name, saying what follows) and the partial outcome
  * still comes back.
  */
@@ -70,6 +72,7 @@ export async function runJob<K extends JobKind>(
   on: { event: (event: RunnerEvent<K>) => void; interrupted: () => void },
   says: { command: string; stopping: string },
   start: StartTarget = startTarget,
+  read?: PartReader,
 ): Promise<JobOutcome<K>> {
   const results: PartResultOf<K>[] = [];
   const jobId = newJobId(kind);
@@ -83,7 +86,7 @@ export async function runJob<K extends JobKind>(
     {
       jobId,
       appVersion: ctx.appVersion,
-      startTarget: start,
+      startTarget: read ? read({ id: jobId, kind }, start) : start,
       checkTarget: (scenario, signal) => checkTarget(scenario, { appVersion: ctx.appVersion, signal }),
     },
   );

@@ -19,6 +19,7 @@ import { createCommandHandlers, dispatchCommand } from './commands.ts';
 import { filesFolder } from './file-rule.ts';
 import { securityHeaders } from './csp.ts';
 import { openStores, type Stores } from '../stores/index.ts';
+import type { MetricsOut } from '../../shared/metrics/outs.ts';
 import { createHostServices } from './services.ts';
 import { readStaticFile } from './static-files.ts';
 
@@ -61,6 +62,8 @@ export interface WebHostOptions {
   reattachGraceMs?: number;
   /** How long a finished job's events stay for a page reconnecting after its end (JobRegistry's default). */
   keepFinishedMs?: number;
+  /** Where live metrics go (trebuchet serve --out, --metrics-listen); the app's setting when absent. */
+  metrics?: MetricsOut;
 }
 
 export interface WebHost {
@@ -128,6 +131,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     appVersion: opts.appVersion,
     startTarget: opts.startTarget,
     keepFinishedMs: opts.keepFinishedMs,
+    ...(opts.metrics ? { metrics: opts.metrics } : {}),
   });
   const handlers = createCommandHandlers({
     services,

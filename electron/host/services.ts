@@ -1,4 +1,6 @@
+import type { MetricsOut } from '../../shared/metrics/outs.ts';
 import { checkTarget } from '../engine/target-check.ts';
+import { hostMetrics } from '../metrics/host-metrics.ts';
 import { HistorySaver } from '../jobs/history-saver.ts';
 import { JobRegistry, type JobSink } from '../jobs/registry.ts';
 import type { TargetChecker } from '../jobs/runner.ts';
@@ -33,11 +35,18 @@ export function createHostServices(opts: {
   checkTarget?: TargetChecker;
   /** How long a finished job's events stay for a reconnecting page (JobRegistry's default). */
   keepFinishedMs?: number;
+  /** Where live metrics go (`trebuchet serve --out`, `--metrics-listen`); the app's setting when absent. */
+  metrics?: MetricsOut;
 }): HostServices {
   const history = new HistorySaver({ history: opts.stores.history, appVersion: opts.appVersion });
+  const metrics = hostMetrics({
+    appVersion: opts.appVersion,
+    out: () => opts.metrics ?? opts.stores.settings.ui().metrics,
+  });
   const jobs = new JobRegistry({
     history,
     keepFinishedMs: opts.keepFinishedMs,
+    read: metrics.read,
     context: {
       appVersion: opts.appVersion,
       startTarget: opts.startTarget ?? startTarget,
@@ -59,6 +68,7 @@ export function createHostServices(opts: {
     async close() {
       await jobs.close();
       await history.idle();
+      await metrics.close();
     },
   };
 }

@@ -10,11 +10,12 @@ import {
 import { LIMITS } from '../../shared/model/defaults.ts';
 import type { RunStatus } from '../../shared/model/result.ts';
 import type { ShardPlacement } from '../../shared/distributed/placement.ts';
-import { distributedStart } from '../distributed/start.ts';
+import { shardedTarget } from '../distributed/sharded-target.ts';
 import type { HistorySaver } from './history-saver.ts';
 import { newJobId } from './ids.ts';
 import { JobReplay } from './replay.ts';
 import type { JobContext, JobRunner, RunnerEvent, RunningJob } from './runner.ts';
+import type { PartReader } from './target-run.ts';
 import { RUNNERS } from './runners.ts';
 
 /** Where an owner's job events go: a window's webContents, a page's open sockets. */
@@ -62,6 +63,8 @@ export interface JobRegistryOptions {
   maxActive?: number;
   /** How long a finished job's events stay for a page reconnecting after its end; 60 s by default. */
   keepFinishedMs?: number;
+  /** Reads each job's parts as they run (the metrics out); asked at each job's start. */
+  read?: PartReader;
 }
 
 /**
@@ -82,8 +85,10 @@ export class JobRegistry {
   readonly #history: HistorySaver;
   readonly #maxActive: number;
   readonly #keepFinishedMs: number;
+  readonly #read: PartReader | undefined;
 
   constructor(opts: JobRegistryOptions) {
+    this.#read = opts.read;
     this.#context = opts.context;
     this.#history = opts.history;
     this.#maxActive = opts.maxActive ?? LIMITS.concurrentRuns.max;
@@ -195,9 +200,10 @@ export class JobRegistry {
     if (entry.running) return;
     // The one place a kind meets its runner: the entry's plan is of the entry's kind.
     const runner = RUNNERS[entry.kind] as JobRunner<JobKind>;
+    const start = entry.shards ? shardedTarget(entry.shards) : this.#context.startTarget;
     const running = runner.start(entry.plan, (event) => this.#receive(entry, event), {
       ...this.#context,
-      ...(entry.shards ? { startTarget: distributedStart(entry.shards) } : {}),
+      startTarget: this.#read ? this.#read({ id: entry.id, kind: entry.kind }, start) : start,
       jobId: entry.id,
     });
     entry.running = running;
