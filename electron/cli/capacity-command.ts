@@ -109,6 +109,8 @@ export async function capacityCommand(ctx: CliContext): Promise<number> {
       plan,
       { event: onEvent, interrupted: () => progress?.finish() },
       { command: 'capacity', stopping: 'the steps measured so far follow' },
+      undefined,
+      history.save ? await stores.journals() : null,
     );
   } finally {
     progress?.finish();
@@ -126,12 +128,18 @@ export async function capacityCommand(ctx: CliContext): Promise<number> {
   const saveFailed =
     history.save &&
     outcome.steps.length > 0 &&
-    !(await saveInHistory(ctx, 'capacity', stores, {
-      kind: 'capacity',
-      status: outcome.status,
-      plan,
-      steps: outcome.steps,
-    }));
+    !(await saveInHistory(
+      ctx,
+      'capacity',
+      stores,
+      {
+        kind: 'capacity',
+        status: outcome.status,
+        plan,
+        steps: outcome.steps,
+      },
+      run.journal,
+    ));
   return capacityExitCode(reports, {
     interrupted,
     hostError,

@@ -11,6 +11,7 @@ Commands:
   report RESULT.json...       print and write a saved result again, as when it ran
   diff BASE.json NEW.json     compare two saved results figure by figure, against noise
   presets [list|show NAME]    the built-in and saved presets
+  history [list|show|export|rm] the run history of a data folder (interrupted jobs too)
   serve [--host H] [--port N] serve the Trebuchet UI to a browser (web host)
   help [command]              show help
   version                     print the version

@@ -137,6 +137,7 @@ async function runScenario(
         : placed
           ? placedTarget(placed.placement)
           : startTargetForCli,
+      command.history.save ? await stores.journals() : null,
     );
   } finally {
     progress.finish();
@@ -152,7 +153,7 @@ async function runScenario(
   const saveFailed =
     command.history.save &&
     results.length > 0 &&
-    !(await saveInHistory(ctx, 'run', stores, { kind: 'scenario', status, scenario, results }));
+    !(await saveInHistory(ctx, 'run', stores, { kind: 'scenario', status, scenario, results }, run.journal));
   return exitCodeFor(results, {
     interrupted,
     hostError,
@@ -235,6 +236,8 @@ async function runComparison(
       plan,
       { event: onEvent, interrupted: () => progress?.finish() },
       { command: 'run', stopping: 'finished runs and the partial one follow' },
+      undefined,
+      command.history.save ? await stores.journals() : null,
     );
   } finally {
     progress?.finish();
@@ -256,12 +259,18 @@ async function runComparison(
   const saveFailed =
     command.history.save &&
     results.length > 0 &&
-    !(await saveInHistory(ctx, 'run', stores, {
-      kind: 'comparison',
-      status: outcome.status,
-      plan,
-      outcomes: outcome.outcomes,
-    }));
+    !(await saveInHistory(
+      ctx,
+      'run',
+      stores,
+      {
+        kind: 'comparison',
+        status: outcome.status,
+        plan,
+        outcomes: outcome.outcomes,
+      },
+      run.journal,
+    ));
   return exitCodeFor(results, {
     interrupted,
     hostError,

@@ -20,6 +20,7 @@ import { filesFolder } from './file-rule.ts';
 import { securityHeaders } from './csp.ts';
 import { openStores, type Stores } from '../stores/index.ts';
 import { createHostServices } from './services.ts';
+import { recoverJournals } from '../jobs/journal/recover.ts';
 import { readStaticFile } from './static-files.ts';
 
 export interface WebHostOptions {
@@ -123,8 +124,11 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     dataDir: opts.dataDir,
     allowPlaintextSecretsInHistory: opts.allowPlaintextSecretsInHistory,
   });
+  // Jobs an earlier host left unfinished (killed, crashed) become History entries first.
+  const recovered = await recoverJournals({ dataDir: stores.dataDir, history: stores.history });
   const services = createHostServices({
     stores,
+    recovered,
     appVersion: opts.appVersion,
     startTarget: opts.startTarget,
     keepFinishedMs: opts.keepFinishedMs,

@@ -1,5 +1,7 @@
 import { checkTarget } from '../engine/target-check.ts';
 import { HistorySaver } from '../jobs/history-saver.ts';
+import type { RecoveredJob } from '../jobs/journal/recover.ts';
+import { JournalFolder } from '../jobs/journal/writer.ts';
 import { JobRegistry, type JobSink } from '../jobs/registry.ts';
 import type { TargetChecker } from '../jobs/runner.ts';
 import { startTarget, type StartTarget } from '../jobs/target-run.ts';
@@ -33,11 +35,16 @@ export function createHostServices(opts: {
   checkTarget?: TargetChecker;
   /** How long a finished job's events stay for a reconnecting page (JobRegistry's default). */
   keepFinishedMs?: number;
+  /** The jobs an earlier host left unfinished, made History entries at this start (recoverJournals). */
+  recovered?: readonly RecoveredJob[];
 }): HostServices {
   const history = new HistorySaver({ history: opts.stores.history, appVersion: opts.appVersion });
   const jobs = new JobRegistry({
     history,
     keepFinishedMs: opts.keepFinishedMs,
+    // Every job's journal goes beside the history it will be saved in.
+    journals: new JournalFolder(opts.stores.dataDir),
+    recovered: opts.recovered,
     context: {
       appVersion: opts.appVersion,
       startTarget: opts.startTarget ?? startTarget,

@@ -14,6 +14,7 @@ const STATUS_TEXT: Record<CellProgress['status'], string> = {
   running: 'running',
   completed: 'done',
   cancelled: 'stopped',
+  interrupted: 'interrupted',
   failed: 'failed',
   error: 'could not run',
 };
@@ -186,6 +187,8 @@ function statusTitle(state: ComparisonRunState): string {
       return 'Comparison finished';
     case 'cancelled':
       return 'Comparison stopped';
+    case 'interrupted':
+      return 'Comparison interrupted (the host stopped)';
     case 'failed':
       return 'Comparison failed';
     case null:
