@@ -263,7 +263,10 @@ Serves the Trebuchet UI and its API to a browser. Prints a URL that carries an a
 token; runs until Ctrl-C or SIGTERM. Build the UI first (npm run serve does both).
 
   --host H          address to bind (default 127.0.0.1)
-  --port N          port to bind (default 0: a free port, shown in the URL)
+  --port N          port to bind (default 0: a free port, shown in the URL). With a port
+                    given, its URL's token is kept in the data folder: a host restarted on
+                    the same port and folder (after a crash) has it, and an open page takes
+                    the host back by itself, showing a job the crash cut short
   --data-dir DIR    where the presets (presets/) and the run history (history/) are kept
                     (default ~/.config/trebuchet-nodejs on Linux)
   --files-dir DIR   the one folder whose files a scenario may name as a body or CA file

@@ -15,12 +15,13 @@ import {
   type PageMessage,
 } from '../../shared/contract/web-protocol.ts';
 import type { StartTarget } from '../jobs/target-run.ts';
-import { createCommandHandlers, dispatchCommand } from './commands.ts';
+import { createCommandHandlers, dispatchCommand, type CommandDeps } from './commands.ts';
 import { filesFolder } from './file-rule.ts';
 import { securityHeaders } from './csp.ts';
 import { openStores, type Stores } from '../stores/index.ts';
 import { createHostServices } from './services.ts';
 import { recoverJournals } from '../jobs/journal/recover.ts';
+import { newToken, restartCommand, tokenForPort, TOKEN_PATTERN } from './reopen.ts';
 import { readStaticFile } from './static-files.ts';
 
 export interface WebHostOptions {
@@ -31,7 +32,10 @@ export interface WebHostOptions {
   /** The built renderer (dist/renderer). */
   staticDir: string;
   appVersion: string;
-  /** Access token; default 24 random bytes, base64url. At least 16 of [A-Za-z0-9_-]. */
+  /**
+   * Access token; by default the one kept for this port in the data folder (host-token.ts),
+   * or 24 random bytes, base64url, when the port is picked at random. At least 16 of [A-Za-z0-9_-].
+   */
   token?: string;
   /** Bind a non-loopback address anyway (trebuchet serve --allow-remote). */
   allowNonLoopback?: boolean;
@@ -77,7 +81,6 @@ export interface WebHost {
   close(): Promise<void>;
 }
 
-const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,256}$/;
 const DEFAULT_REATTACH_GRACE_MS = 30_000;
 /** A scenario with many targets and headers stays far below this. */
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -109,8 +112,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
         'to loopback (127.0.0.1) by default; reach it through an SSH tunnel, or force it with --allow-remote',
     );
   }
-  const token = opts.token ?? randomBytes(24).toString('base64url');
-  if (!TOKEN_PATTERN.test(token))
+  if (opts.token !== undefined && !TOKEN_PATTERN.test(opts.token))
     throw new Error('token must be at least 16 characters of A-Z, a-z, 0-9, _ or -');
   const staticDir = path.resolve(opts.staticDir);
   if (!existsSync(path.join(staticDir, 'index.html'))) {
@@ -118,12 +120,18 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
       `${path.join(staticDir, 'index.html')} not found: build the UI first (npm run build:renderer)`,
     );
   }
-  const graceMs = opts.reattachGraceMs ?? DEFAULT_REATTACH_GRACE_MS;
-  const filesDir = opts.filesDir === undefined ? null : await filesFolder(opts.filesDir);
   const stores: Stores = await openStores({
     dataDir: opts.dataDir,
     allowPlaintextSecretsInHistory: opts.allowPlaintextSecretsInHistory,
   });
+  // A fixed port keeps its token in the data folder: a restarted host takes its pages back.
+  const token =
+    opts.token ??
+    (opts.port
+      ? tokenForPort(stores.dataDir, opts.port, (m) => console.error(`trebuchet serve: ${m}`))
+      : newToken());
+  const graceMs = opts.reattachGraceMs ?? DEFAULT_REATTACH_GRACE_MS;
+  const filesDir = opts.filesDir === undefined ? null : await filesFolder(opts.filesDir);
   // Jobs an earlier host left unfinished (killed, crashed) become History entries first.
   const recovered = await recoverJournals({ dataDir: stores.dataDir, history: stores.history });
   const services = createHostServices({
@@ -133,9 +141,16 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     startTarget: opts.startTarget,
     keepFinishedMs: opts.keepFinishedMs,
   });
+  // Its restart command is known once it listens (a port picked at random).
+  const info: CommandDeps['info'] = {
+    appVersion: opts.appVersion,
+    host: 'web',
+    platform: process.platform,
+    filesDir,
+  };
   const handlers = createCommandHandlers({
     services,
-    info: { appVersion: opts.appVersion, host: 'web', platform: process.platform, filesDir },
+    info,
     fileRule: { kind: 'folder', dir: filesDir },
   });
   const pages = new Map<string, Page>();
@@ -338,6 +353,10 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   const urlHost = bindHost.includes(':') && !bindHost.startsWith('[') ? `[${bindHost}]` : bindHost;
   for (const name of ['127.0.0.1', 'localhost', '[::1]', urlHost])
     allowedHosts.add(`${name.toLowerCase()}:${port}`);
+  info.restart = {
+    command: restartCommand({ ...opts, host: bindHost, port, dataDir: stores.dataDir, filesDir }),
+    samePage: opts.token === undefined && Boolean(opts.port),
+  };
 
   return {
     url: `http://${urlHost}:${port}/?token=${token}`,
