@@ -11,7 +11,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import type { JobKind } from '../../../shared/contract/jobs.ts';
 import type { RunResult, RunStatus } from '../../../shared/model/result.ts';
-import { describeIssues } from '../../../shared/model/validation.ts';
+import { describeIssues, ValidationError } from '../../../shared/model/validation.ts';
 import { journalPlanLineSchema, readJournal, type JournalContents } from '../../../shared/records/journal.ts';
 import type { HistorySummary, RunRecordDraft } from '../../../shared/records/history.ts';
 import { resultFromSamples } from '../../engine/result.ts';
@@ -221,6 +221,11 @@ export async function recoverJournals(opts: RecoveryOptions): Promise<RecoveredJ
     try {
       summary = await opts.history.save(made.draft, made.at);
     } catch (error) {
+      // A record its own schema refuses never will be saved: kept aside, not tried at every start.
+      if (error instanceof ValidationError) {
+        setAside(error.message);
+        continue;
+      }
       fs.renameSync(file, original);
       say(
         `job ${header.jobId} could not be saved in History from its journal (${error instanceof Error ? error.message : String(error)}); the next start tries again`,
