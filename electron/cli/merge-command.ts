@@ -15,6 +15,8 @@ import { streamLineSchema } from '../../shared/shards/stream.ts';
 import { mergeShardResults } from '../engine/shards/merged-result.ts';
 import { FileProblemError, readBoundedFileSync, textOf } from '../stores/bounded-file.ts';
 import { parseJsonText } from '../stores/files.ts';
+import { histogramIssues } from '../stores/result-histograms.ts';
+import { resultArithmeticIssues } from '../../shared/records/result-checks.ts';
 import { nodeFileIo } from './files.ts';
 import { MERGE_HELP } from './help.ts';
 import { outputFromFlags } from './output-flags.ts';
@@ -54,6 +56,10 @@ export function readShardFile(file: string, text: string): RunResult {
   const parsed = runResultSchema.safeParse(candidate);
   if (!parsed.success)
     throw new CliInputError(file, `is not a run result: ${describeIssues(issuesOf(parsed.error))}`);
+  // A shard that contradicts itself would be added in as if it were a measurement.
+  const issues = [...resultArithmeticIssues(parsed.data), ...histogramIssues(parsed.data)];
+  if (issues.length > 0)
+    throw new CliInputError(file, `does not add up: ${describeIssues(issues.slice(0, 5))}`);
   return parsed.data;
 }
 

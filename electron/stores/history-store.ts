@@ -13,7 +13,8 @@ import {
   type RunRecordDraft,
 } from '../../shared/records/history.ts';
 import type { StoreProblem } from '../../shared/records/preset-summary.ts';
-import { inOrderOf } from '../../shared/records/result-file.ts';
+import { inOrderOf, placedResults, savedOfRecord } from '../../shared/records/result-file.ts';
+import { resultsArithmeticIssues } from '../../shared/records/result-checks.ts';
 import type { Baseline } from '../../shared/records/baselines.ts';
 import { describeIssues, parseOrThrow } from '../../shared/model/validation.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
@@ -297,6 +298,9 @@ export class HistoryStore {
     const r = readRunRecord(raw);
     if (!r.ok) throw await this.setAside(id, describeIssues(r.issues));
     if (r.value.id !== id) throw await this.setAside(id, `it holds run ${r.value.id}, not ${id}`);
+    // A file edited into figures that contradict themselves is not shown as a measurement.
+    const issues = resultsArithmeticIssues(placedResults(savedOfRecord(r.value), raw));
+    if (issues.length > 0) throw await this.setAside(id, describeIssues(issues.slice(0, 5)));
     return inOrderOf(r.value, raw);
   }
 

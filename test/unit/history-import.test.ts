@@ -134,7 +134,11 @@ describe("History's import", () => {
   it('imports a file once: the same file again, in the same drop or later, is named as already there', async () => {
     const run = runJson([runResultFixture({ scenarioName: 'once' })]);
     const other = runJson([
-      runResultFixture({ scenarioName: 'once', startedAt: '2025-01-02T00:00:00.000Z' }),
+      runResultFixture({
+        scenarioName: 'once',
+        startedAt: '2025-01-02T00:00:00.000Z',
+        endedAt: '2025-01-02T00:00:03.000Z',
+      }),
     ]);
     const first = await importIntoHistory(
       store,
