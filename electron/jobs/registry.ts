@@ -181,7 +181,7 @@ export class JobRegistry {
     const recovered = this.#recovered.get(id);
     if (!recovered || recovered.owner !== owner) return [];
     const done: JobEvent = { type: 'done', status: recovered.status, historyId: recovered.historyId };
-    return [{ jobId: id, kind: recovered.kind, n: n + 1, event: done } as JobEnvelope];
+    return [{ jobId: id, kind: recovered.kind, n: n + 1, event: done }];
   }
 
   /** The owner's jobs that have not ended (their 'done' not sent yet). */

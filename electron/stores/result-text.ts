@@ -1,9 +1,9 @@
 /**
- * A saved result read from a file's text: parsed as JSON and told apart by
- * shared/records/result-file.ts (kind, strict schema, format version, migration, its
- * arithmetic), its histograms against its counts (result-histograms.ts). The one
- * reading `trebuchet report` and `trebuchet diff` (electron/cli/result-files.ts) and History's
- * import (history-import.ts) share, so a file reads the same everywhere.
+ * A saved result read from a file's JSON (a file's text, or its value read a chunk at a time,
+ * json/file.ts): told apart by shared/records/result-file.ts (kind, strict schema, format
+ * version, migration, its arithmetic), its histograms against its counts (result-histograms.ts).
+ * The one reading `trebuchet report` and `trebuchet diff` (electron/cli/result-files.ts) and
+ * History's import (history-import.ts) share, so a file reads the same everywhere.
  */
 import { describeIssues } from '../../shared/model/validation.ts';
 import { placedResults, readSavedResult, type SavedResult } from '../../shared/records/result-file.ts';
@@ -15,13 +15,11 @@ const SHOWN_ISSUES = 5;
 
 export type ReadResult = { ok: true; value: SavedResult } | { ok: false; message: string };
 
-/** The saved result a file's text holds, or why it holds none (its first bad fields named). */
-export function savedResultFromText(text: string): ReadResult {
-  const json = parseJsonText(text, null);
-  if (!json.ok) return json;
-  const saved = readSavedResult(json.value);
+/** The saved result a file's JSON value holds, or why it holds none (its first bad fields named). */
+export function savedResultFromJson(json: unknown): ReadResult {
+  const saved = readSavedResult(json);
   const issues = saved.ok
-    ? placedResults(saved.value, json.value).flatMap(({ result, at }) => histogramIssues(result, at))
+    ? placedResults(saved.value, json).flatMap(({ result, at }) => histogramIssues(result, at))
     : saved.issues;
   if (saved.ok && issues.length === 0) return saved;
   const more = issues.length - SHOWN_ISSUES;
@@ -30,4 +28,10 @@ export function savedResultFromText(text: string): ReadResult {
     ok: false,
     message: `not a result Trebuchet reads: ${listed}${more > 0 ? `; and ${more} more` : ''}`,
   };
+}
+
+/** The saved result a file's text holds, or why it holds none. */
+export function savedResultFromText(text: string): ReadResult {
+  const json = parseJsonText(text, null);
+  return json.ok ? savedResultFromJson(json.value) : json;
 }

@@ -16,6 +16,7 @@ import { RESULT_VERSION, runResultSchema, runStatusSchema, type RunResult } from
 import { isRecord, newerVersionIssue, parseWith, type FieldIssue, type Parsed } from '../model/validation.ts';
 import { RUN_RECORD_FORMAT, readRunRecord, type RunRecord } from './history.ts';
 import { resultsArithmeticIssues } from './result-checks.ts';
+import { readWithBulkApart } from './bulk.ts';
 
 /** A comparison's JSON file (shared/export/comparison.ts comparisonJson). */
 export const comparisonFileSchema = z.strictObject({
@@ -101,6 +102,8 @@ function nestedVersionIssue(raw: unknown): FieldIssue | null {
  * keeps its records in the order they came in too (electron/stores/history-store.ts).
  */
 export function inOrderOf<T>(value: T, like: unknown): T {
+  // What the schema gave back as it was read (a result's samples, bulk.ts) is in order already.
+  if (value === like) return value;
   if (Array.isArray(value)) {
     return value.map((v: unknown, i) => inOrderOf(v, Array.isArray(like) ? like[i] : undefined)) as T;
   }
@@ -160,7 +163,9 @@ export function placedResults(saved: SavedResult, raw: unknown): { result: RunRe
  * arithmetic checked (result-checks.ts); issues name the fields.
  */
 export function readSavedResult(raw: unknown): Parsed<SavedResult> {
-  const read = readSavedShape(raw);
+  const read = readWithBulkApart(raw, readSavedShape, (saved) =>
+    placedResults(saved, raw).map((p) => p.result),
+  );
   if (!read.ok) return read;
   const issues = resultsArithmeticIssues(placedResults(read.value, raw));
   return issues.length > 0 ? { ok: false, issues } : read;

@@ -90,7 +90,7 @@ function parseHistoryArgs(argv: readonly string[], cwd: string): HistoryOptions 
     throw new CliInputError(act, 'name one entry by its id (trebuchet history list shows them)');
   if (act === 'rm' && ids.length === 0) throw new CliInputError('rm', 'name the entries to delete by id');
   const text = (name: string): string | undefined =>
-    typeof values[name] === 'string' ? (values[name] as string) : undefined;
+    typeof values[name] === 'string' ? (values[name]) : undefined;
   return {
     action: act,
     ids,
