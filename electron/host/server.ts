@@ -5,11 +5,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import { LIMITS } from '../../shared/model/defaults.ts';
 import {
   clientIdSchema,
   clientMessageSchema,
-  IMPORT_BODY_BYTES,
   IMPORT_PATH,
   WEB_SOCKET_PATH,
   type PageMessage,
@@ -21,6 +19,8 @@ import { securityHeaders } from './csp.ts';
 import { openStores, type Stores } from '../stores/index.ts';
 import { createHostServices } from './services.ts';
 import { recoverJournals } from '../jobs/journal/recover.ts';
+import { ImportQueue, serveImport } from './import-route.ts';
+import { sendText } from './http-replies.ts';
 import { newToken, restartCommand, tokenForPort, TOKEN_PATTERN } from './reopen.ts';
 import { readStaticFile } from './static-files.ts';
 
@@ -154,6 +154,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     fileRule: { kind: 'folder', dir: filesDir },
   });
   const pages = new Map<string, Page>();
+  const imports = new ImportQueue();
   let closing = false;
   const allowedHosts = new Set<string>();
 
@@ -177,7 +178,13 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
 
   async function serveFile(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     if (!hostAllowed(req.headers.host)) return sendText(res, 403, 'This host name is not served here.');
-    if (new URL(req.url ?? '/', 'http://host.invalid').pathname === IMPORT_PATH) return importFiles(req, res);
+    if (new URL(req.url ?? '/', 'http://host.invalid').pathname === IMPORT_PATH)
+      return serveImport(req, res, {
+        tokenMatches,
+        queue: imports,
+        history: stores.history,
+        appVersion: opts.appVersion,
+      });
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('allow', 'GET, HEAD');
       return sendText(res, 405, 'Method not allowed.');
@@ -195,58 +202,6 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
       'cache-control': file.isHtml ? 'no-store' : 'no-cache',
     });
     res.end(req.method === 'HEAD' ? undefined : file.body);
-  }
-
-  /**
-   * History's import (IMPORT_PATH): the history.import command over HTTP, its input the JSON
-   * body, read up to IMPORT_BODY_BYTES, guarded as the socket is (token, this host's own page).
-   */
-  async function importFiles(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://host.invalid');
-    if (req.method !== 'POST') {
-      res.setHeader('allow', 'POST');
-      return sendText(res, 405, 'Method not allowed.');
-    }
-    if (!tokenMatches(url.searchParams.get('token'))) return sendText(res, 401, 'Missing or wrong token.');
-    const origin = req.headers.origin;
-    if (origin !== undefined && origin.toLowerCase() !== `http://${req.headers.host?.toLowerCase()}`) {
-      return sendText(res, 403, 'Foreign origin.');
-    }
-    const tooLarge = `The files of one import are at most ${LIMITS.importBytes.max / 1024 / 1024} MiB together; read a larger result with \`trebuchet report\`.`;
-    if (Number(req.headers['content-length'] ?? 0) > IMPORT_BODY_BYTES) {
-      res.setHeader('connection', 'close');
-      sendText(res, 413, tooLarge);
-      req.destroy();
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > IMPORT_BODY_BYTES) {
-        res.setHeader('connection', 'close');
-        sendText(res, 413, tooLarge);
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    }
-    let input: unknown;
-    try {
-      input = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    } catch {
-      return sendText(res, 400, 'The body is not JSON.');
-    }
-    const { reply, replied } = await dispatchCommand(handlers, 'history.import', input, 'import');
-    const body = JSON.stringify(reply);
-    res.writeHead(200, {
-      ...securityHeaders(),
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': Buffer.byteLength(body),
-      'cache-control': 'no-store',
-    });
-    res.end(body);
-    replied();
   }
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
@@ -374,16 +329,6 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function sendText(res: http.ServerResponse, status: number, text: string): void {
-  res.writeHead(status, {
-    ...securityHeaders(),
-    'content-type': 'text/plain; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-    'cache-control': 'no-store',
-  });
-  res.end(text);
 }
 
 function rawText(data: RawData): string {

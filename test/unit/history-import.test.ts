@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openHistoryStore, type HistoryStore } from '../../electron/stores/history-store.ts';
-import { importIntoHistory } from '../../electron/stores/history-import.ts';
+import { importIntoHistory, readImportTexts } from '../../electron/stores/history-import.ts';
+import type { ImportFile } from '../../shared/records/import.ts';
 import { capacityJson } from '../../shared/export/capacity.ts';
 import { comparisonJson } from '../../shared/export/comparison.ts';
 import { jsonPartOf, recordExport } from '../../shared/export/record.ts';
@@ -13,6 +14,13 @@ import { importFilesSchema } from '../../shared/records/import.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
 import { capacitySearch, comparisonWithCaveats } from '../helpers/one-result.ts';
 import { runResultFixture } from '../helpers/run-result.ts';
+
+/** An import of files' texts, as history.import's command takes them. */
+const importTexts = (
+  history: Parameters<typeof importIntoHistory>[0],
+  files: ImportFile[],
+  appVersion: string,
+) => importIntoHistory(history, readImportTexts(files), appVersion);
 
 let dir: string;
 let store: HistoryStore;
@@ -44,7 +52,7 @@ describe("History's import", () => {
       capacitySearch(),
       capacityReports(capacitySearch().plan, capacitySearch().steps, null),
     );
-    const outcome = await importIntoHistory(
+    const outcome = await importTexts(
       store,
       [
         { name: 'run.json', text: run },
@@ -76,7 +84,7 @@ describe("History's import", () => {
     (bad.throughput as Record<string, unknown>).requestsPerSecond = 'fast';
     const newer = { ...(JSON.parse(good) as Record<string, unknown>), version: 7 };
     const extra = { ...(JSON.parse(good) as Record<string, unknown>), colour: 'blue' };
-    const outcome = await importIntoHistory(
+    const outcome = await importTexts(
       store,
       [
         { name: 'bad.json', text: JSON.stringify(bad) },
@@ -121,11 +129,7 @@ describe("History's import", () => {
       unknown
     >;
     const v1 = { ...file, version: 1 };
-    const outcome = await importIntoHistory(
-      store,
-      [{ name: 'old.run.json', text: JSON.stringify(v1) }],
-      '9.9.9',
-    );
+    const outcome = await importTexts(store, [{ name: 'old.run.json', text: JSON.stringify(v1) }], '9.9.9');
     expect(outcome.problems).toEqual([]);
     expect(outcome.imported[0]!.summary.name).toBe('kept');
     expect(await exported(outcome.imported[0]!.summary.id)).toBe(await exported(saved.id));
@@ -140,7 +144,7 @@ describe("History's import", () => {
         endedAt: '2025-01-02T00:00:03.000Z',
       }),
     ]);
-    const first = await importIntoHistory(
+    const first = await importTexts(
       store,
       [
         { name: 'a.json', text: run },
@@ -153,7 +157,7 @@ describe("History's import", () => {
     expect(first.problems[0]!.message).toMatch(
       /^copy of a\.json: already in History as “once” \(.+\); not imported again$/,
     );
-    const later = await importIntoHistory(
+    const later = await importTexts(
       store,
       [
         { name: 'a.json', text: run },

@@ -9,7 +9,8 @@ import {
   indexOf,
   newHistogram,
 } from '../../electron/engine/histogram.ts';
-import { importIntoHistory } from '../../electron/stores/history-import.ts';
+import { importIntoHistory, readImportTexts } from '../../electron/stores/history-import.ts';
+import type { ImportFile } from '../../shared/records/import.ts';
 import { openHistoryStore, type HistoryStore } from '../../electron/stores/history-store.ts';
 import { histogramIssues } from '../../electron/stores/result-histograms.ts';
 import { savedResultFromText } from '../../electron/stores/result-text.ts';
@@ -19,6 +20,13 @@ import { comparisonJson } from '../../shared/export/comparison.ts';
 import { comparisonWithCaveats } from '../helpers/one-result.ts';
 import { amendResult, runResultFixture, sampleFixture } from '../helpers/run-result.ts';
 import { latencyValues, shardResultFixture } from '../helpers/shard-results.ts';
+
+/** An import of files' texts, as history.import's command takes them. */
+const importTexts = (
+  history: Parameters<typeof importIntoHistory>[0],
+  files: ImportFile[],
+  appVersion: string,
+) => importIntoHistory(history, readImportTexts(files), appVersion);
 
 /*
  * A result's own arithmetic (shared/records/result-checks.ts, electron/stores/result-histograms.ts),
@@ -193,7 +201,7 @@ describe('a lying file read back', () => {
   it('in History’s import, shards included: the lying shard names its file and field, the others are not merged', async () => {
     const shards = [0, 1].map((i) => shardResultFixture(i, 2, latencyValues(400, i + 1), 1));
     const lying = amendResult(shards[1]!, { requests: { total: 2200 } });
-    const outcome = await importIntoHistory(
+    const outcome = await importTexts(
       store,
       [
         { name: 'shard-0.json', text: JSON.stringify(shards[0]) },

@@ -19,7 +19,7 @@ const CHUNK_BYTES = 1024 * 1024;
  * flags are the process's; this one is read at each growth, so it applies at once and goes.
  */
 let steadyReads = 0;
-function steadyYoungGeneration(on: boolean): void {
+export function steadyYoungGeneration(on: boolean): void {
   steadyReads += on ? 1 : -1;
   if (steadyReads === (on ? 1 : 0)) v8.setFlagsFromString(`--semi-space-growth-factor=${on ? 1 : 2}`);
 }
