@@ -11,7 +11,7 @@ import { describeIssues, parseWith } from '../../shared/model/validation.ts';
 import { importFileNameSchema, MAX_IMPORT_FILES } from '../../shared/records/import.ts';
 import type { ReadFile } from '../stores/history-import.ts';
 import { EscapedBytes } from '../stores/json/escaped.ts';
-import { steadyYoungGeneration } from '../stores/json/file.ts';
+import { steadyYoungGeneration } from '../stores/json/heap.ts';
 import { JsonStreamError } from '../stores/json/shapes.ts';
 import { JsonStream, type StringSink } from '../stores/json/stream.ts';
 

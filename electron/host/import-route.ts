@@ -9,6 +9,7 @@ import { IMPORT_BODY_BYTES } from '../../shared/contract/web-protocol.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
 import { importIntoHistory } from '../stores/history-import.ts';
 import type { HistoryStore } from '../stores/history-store.ts';
+import { collectGarbage, steadyYoungGeneration } from '../stores/json/heap.ts';
 import { securityHeaders } from './csp.ts';
 import { sendText } from './http-replies.ts';
 import { ImportTooLargeError, readImportBody } from './import-body.ts';
@@ -84,13 +85,21 @@ export async function serveImport(
   // Refused before a byte is read when the body says its size.
   if (Number(req.headers['content-length'] ?? 0) > IMPORT_BODY_BYTES) return tooLarge();
   const turn = route.queue.run(async () => {
-    const read = await readImportBody(capped(req, IMPORT_BODY_BYTES));
-    if (!read.ok) return { status: 400, text: read.message };
-    const reply: CommandReply = await importIntoHistory(route.history, read.files, route.appVersion).then(
-      (value) => ({ ok: true, value }),
-      (error: unknown) => ({ ok: false, error: error instanceof Error ? error.message : String(error) }),
-    );
-    return { status: 200, text: JSON.stringify(reply) };
+    // The import before's tree goes before this one's is built (heap.ts), and the young
+    // generation stays steady while this one's is read and saved.
+    collectGarbage();
+    steadyYoungGeneration(true);
+    try {
+      const read = await readImportBody(capped(req, IMPORT_BODY_BYTES));
+      if (!read.ok) return { status: 400, text: read.message };
+      const reply: CommandReply = await importIntoHistory(route.history, read.files, route.appVersion).then(
+        (value) => ({ ok: true, value }),
+        (error: unknown) => ({ ok: false, error: error instanceof Error ? error.message : String(error) }),
+      );
+      return { status: 200, text: JSON.stringify(reply) };
+    } finally {
+      steadyYoungGeneration(false);
+    }
   });
   if (turn === null) {
     return sendText(

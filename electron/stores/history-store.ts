@@ -160,8 +160,9 @@ export class HistoryStore {
         createdAt: createdAt.toISOString(),
         generator: resultsOf(draft)[0]?.generator ?? null,
       };
-      // Its samples checked one by one, not copied (bulk.ts): a large import is held once.
-      const parsed = readWithBulkApart(given, (light) => parseWith(runRecordSchema, light), resultsOf);
+      // Its samples are not copied (bulk.ts): a large import is held once. They were checked as
+      // they were read (an import), or made here (a run's): the rest of the record is checked.
+      const parsed = readWithBulkApart(given, (light) => parseWith(runRecordSchema, light), resultsOf, false);
       if (!parsed.ok) throw new ValidationError('run record', parsed.issues);
       // Kept in the order its results came (a run's, an imported file's), so they export as the same bytes.
       const record = inOrderOf<RunRecord>(parsed.value, given);

@@ -50,12 +50,14 @@ function itemIssues(items: readonly unknown[], schema: z.ZodType, at: string): F
  * Reads a saved result's JSON with `read` (its schemas, migrations) while each result's samples
  * and server readings are set apart, then checks those item by item and gives them back: the
  * value read holds the items as they were in the file (the schemas of both copy nothing they
- * would change). `resultsOf` lists the value's results in the order of the file's.
+ * would change). `resultsOf` lists the value's results in the order of the file's. `checkItems`
+ * false leaves the items unchecked: a record of results read (checked) or made (typed) here.
  */
 export function readWithBulkApart<T>(
   raw: unknown,
   read: (light: unknown) => Parsed<T>,
   resultsOf: (value: T) => RunResult[],
+  checkItems = true,
 ): Parsed<T> {
   const places = rawResults(raw).map((r) => r.at);
   const aside = bulkAside(raw);
@@ -67,7 +69,7 @@ export function readWithBulkApart<T>(
     aside.restore();
   }
   if (!parsed.ok) return parsed;
-  const issues = aside.lists.flatMap((l, i) => [
+  const issues = (checkItems ? aside.lists : []).flatMap((l, i) => [
     ...(l.samples ? itemIssues(l.samples, sampleSchema, join(places[i]!, 'samples')) : []),
     ...(l.readings
       ? itemIssues(l.readings, resourceSampleSchema, join(places[i]!, 'serverResources.samples'))

@@ -29,71 +29,75 @@ export class EscapedBytes {
     this.#out = out;
   }
 
+  /** Decodes a slice of the string's bytes; what it stands for goes out in one piece (escapes only shrink). */
   write(raw: Buffer): void {
     let data = raw;
     if (this.#pending.length > 0) {
       data = Buffer.concat([this.#pending, raw]);
       this.#pending = Buffer.alloc(0);
     }
+    const out = Buffer.allocUnsafe(data.length + 3);
+    let n = 0;
     let from = 0;
     let i = data.indexOf(BACKSLASH);
     while (i >= 0) {
-      if (i > from) this.#plain(data.subarray(from, i));
+      if (i > from) n = this.#plain(out, n, data, from, i);
       const kind = data[i + 1];
-      if (kind === undefined) {
+      if (kind === undefined || (kind === 0x75 && i + 6 > data.length)) {
         this.#pending = Buffer.from(data.subarray(i));
-        return;
+        from = data.length;
+        break;
       }
       if (kind === 0x75) {
-        if (i + 6 > data.length) {
-          this.#pending = Buffer.from(data.subarray(i));
-          return;
-        }
         const hex = data.toString('latin1', i + 2, i + 6);
         if (!/^[0-9a-fA-F]{4}$/.test(hex)) throw notJson();
-        this.#unit(parseInt(hex, 16));
+        n = this.#unit(out, n, parseInt(hex, 16));
         from = i + 6;
       } else {
         const byte = SIMPLE[kind];
         if (byte === undefined) throw notJson();
-        this.#plain(Buffer.from([byte]));
+        n = this.#flushHigh(out, n);
+        out[n++] = byte;
         from = i + 2;
       }
       i = data.indexOf(BACKSLASH, from);
     }
-    if (from < data.length) this.#plain(data.subarray(from));
+    if (from < data.length) n = this.#plain(out, n, data, from, data.length);
+    if (n > 0) this.#out(out.subarray(0, n));
   }
 
   /** The string ended: an escape left half-way is not JSON; a lone surrogate is U+FFFD, as JSON.parse gives it to UTF-8. */
   end(): void {
     if (this.#pending.length > 0) throw notJson();
-    this.#flushHigh();
+    const out = Buffer.alloc(3);
+    const n = this.#flushHigh(out, 0);
+    if (n > 0) this.#out(out.subarray(0, n));
   }
 
-  #plain(bytes: Buffer): void {
-    this.#flushHigh();
-    this.#out(bytes);
+  #plain(out: Buffer, n: number, data: Buffer, from: number, to: number): number {
+    const at = this.#flushHigh(out, n);
+    return at + data.copy(out, at, from, to);
   }
 
-  #unit(code: number): void {
+  /** A \uXXXX code unit: a pair's high half waits for its low one; the rest is written as UTF-8. */
+  #unit(out: Buffer, n: number, code: number): number {
     if (code >= 0xd800 && code <= 0xdbff) {
-      this.#flushHigh();
+      const at = this.#flushHigh(out, n);
       this.#high = code;
-      return;
+      return at;
     }
     if (code >= 0xdc00 && code <= 0xdfff && this.#high !== null) {
       const point = 0x10000 + ((this.#high - 0xd800) << 10) + (code - 0xdc00);
       this.#high = null;
-      this.#out(Buffer.from(String.fromCodePoint(point), 'utf8'));
-      return;
+      return n + out.write(String.fromCodePoint(point), n, 'utf8');
     }
-    this.#flushHigh();
-    this.#out(Buffer.from(String.fromCharCode(code), 'utf8'));
+    const at = this.#flushHigh(out, n);
+    return at + out.write(String.fromCharCode(code), at, 'utf8');
   }
 
-  #flushHigh(): void {
-    if (this.#high === null) return;
+  #flushHigh(out: Buffer, n: number): number {
+    if (this.#high === null) return n;
     this.#high = null;
-    this.#out(Buffer.from('\ufffd', 'utf8'));
+    return n + out.write('\ufffd', n, 'utf8');
   }
 }

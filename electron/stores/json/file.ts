@@ -2,27 +2,14 @@
  * A JSON file read a chunk at a time through the streaming parser (stream.ts): the value, never
  * the file's text or bytes whole.
  */
-import v8 from 'node:v8';
 import { FileProblemError, openBoundedFile, openProblem } from '../bounded-file.ts';
 import { MAX_JSON_DEPTH } from '../files.ts';
 import { JsonStreamError } from './shapes.ts';
+import { steadyYoungGeneration } from './heap.ts';
 import { JsonStream } from './stream.ts';
 
 /** How much of a file is read at a time: the one slice of it held beside the tree. */
 const CHUNK_BYTES = 1024 * 1024;
-
-/**
- * V8's young generation is kept at its size while a large tree is built: every object of a
- * tree survives, and at each survival V8 doubled the young generation's room (up to 128 MB),
- * more than the tree of a 60 MB file's samples (a 91 MB file's read peaked at 345 MB, 230 MB
- * so). Put back after: short-lived garbage (a request's) is what the default suits. Runtime
- * flags are the process's; this one is read at each growth, so it applies at once and goes.
- */
-let steadyReads = 0;
-export function steadyYoungGeneration(on: boolean): void {
-  steadyReads += on ? 1 : -1;
-  if (steadyReads === (on ? 1 : 0)) v8.setFlagsFromString(`--semi-space-growth-factor=${on ? 1 : 2}`);
-}
 
 /**
  * The JSON value of a regular file of at most maxBytes (`noun` names it in messages), read a
