@@ -31,7 +31,7 @@ export class HistoryIndex {
   private readonly summaries = new Map<string, HistorySummary>();
   /** Modification time of each indexed run file, as it was when its summary was taken. */
   private readonly mtimes = new Map<string, number>();
-  private readonly file: string;
+  readonly file: string;
 
   constructor(dir: string) {
     this.file = path.join(dir, INDEX_FILE);

@@ -270,7 +270,7 @@ export class HistoryStore {
   }
 
   private async forget(id: string): Promise<void> {
-    if (this.index.delete(id)) await this.index.write();
+    if (this.index.delete(id)) await this.writeIndex();
   }
 
   /** A run file's JSON, read a chunk at a time (a day-long run is never one text in memory). */
@@ -368,7 +368,26 @@ export class HistoryStore {
         if (!(err instanceof BrokenHistoryFileError || err instanceof HistoryNotFoundError)) throw err;
       }
     }
-    if (changed) await this.index.write();
+    if (changed) await this.writeIndex();
+  }
+
+  /**
+   * The index is a cache of the run files: on a full disk (or a read-only one) it stays in
+   * memory, said once, so the host still starts and runs can be exported and deleted to make room.
+   */
+  private async writeIndex(): Promise<void> {
+    try {
+      await this.index.write();
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOSPC' && code !== 'EDQUOT' && code !== 'EROFS') throw err;
+      if (this.problemList.some((p) => p.file === this.index.file && p.keptAs === null)) return;
+      this.report(
+        this.index.file,
+        null,
+        `${code === 'EROFS' ? 'The file system of' : 'The disk holding'} ${this.dir} is ${code === 'EROFS' ? 'read-only' : 'full'}: runs cannot be saved until there is room. Export runs you want to keep and delete them, or free space elsewhere.`,
+      );
+    }
   }
 }
 
