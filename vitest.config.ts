@@ -1,29 +1,65 @@
 import { defineConfig } from 'vitest/config';
 
-// Load tests share two cores: run test files one at a time so one run's load never skews another's numbers.
+/*
+ * The tiers of docs/testing.md, one after another (sequence.groupOrder), each file's tests in
+ * parallel with the other files' (a worker per core). A test whose numbers depend on time or
+ * the machine's load is tagged `timing`: `npm test` leaves those out of this run and runs them
+ * afterwards, one file at a time (--tags-filter timing --max-workers 1), so that no other
+ * test's load skews what they measure; `npm run test:flaky` runs them under a CPU hog.
+ */
+
+/** Every test: counts its assertions when TREBUCHET_COUNT_ASSERTIONS names a file (docs/testing.md). */
+const setupFiles = ['test/helpers/assertion-count.ts'];
+
 export default defineConfig({
   test: {
-    fileParallelism: false,
+    maxWorkers: '100%',
+    tags: [
+      {
+        name: 'timing',
+        description:
+          'passes or fails with time or the machine’s load: npm test runs it alone, after the rest; npm run test:flaky runs it 5 times under a CPU hog',
+      },
+    ],
     projects: [
       {
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.{ts,tsx}'],
+          setupFiles,
+          // Threads sharing one module graph per worker: a module is imported once, not once per
+          // file (imports took half the tier's time). Unit tests keep no state in modules.
+          pool: 'threads',
+          isolate: false,
           testTimeout: 10_000,
           // Transformed by vitest, so a test's vi.mock('electron') reaches electron-store's own import of it.
           server: { deps: { inline: ['electron-store'] } },
+          sequence: { groupOrder: 0 },
         },
       },
       {
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          setupFiles,
           testTimeout: 120_000,
           hookTimeout: 60_000,
+          sequence: { groupOrder: 1 },
         },
       },
       {
-        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 120_000 },
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          setupFiles,
+          // One Chromium for the tier; the files of a worker share one module graph, so they
+          // share its connection and one web host too (test/e2e/fixture.ts).
+          globalSetup: ['test/e2e/browser-setup.ts'],
+          isolate: false,
+          testTimeout: 180_000,
+          hookTimeout: 120_000,
+          sequence: { groupOrder: 2 },
+        },
       },
     ],
   },

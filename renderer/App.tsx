@@ -29,6 +29,7 @@ import { CAPACITY_VIEW } from './views/Capacity/capacityRun.ts';
 import { CompareView } from './views/Compare/CompareView.tsx';
 import { defaultUiSettings, type UiSettings } from '../shared/records/settings.ts';
 import { MatrixColumnsContext } from './settings/matrixColumns.ts';
+import { MetricsOutButton } from './settings/MetricsOutButton.tsx';
 import { ReplaceDraftDialog } from './settings/ReplaceDraftDialog.tsx';
 import { useKeptSettings } from './settings/useSettingsSaver.ts';
 import { useSettledWhileRunning } from './settings/useEdited.ts';
@@ -47,7 +48,6 @@ import { SeedPresets } from './views/Presets/SeedPresets.tsx';
 import './App.css';
 
 const isResult = (r: RunResult | null): r is RunResult => r !== null;
-
 /** Without kept settings (a test), the app starts as a fresh install. */
 const START = defaultUiSettings();
 
@@ -247,6 +247,7 @@ export function App({ api, settings = START }: { api: TrebuchetApi; settings?: U
           onChange={setView}
           busy={{ run: active, compare: comparing, capacity: searching }}
         />
+        <MetricsOutButton api={api} initial={settings.metrics} />
         {view === 'run' && (
           <>
             <input

@@ -7,7 +7,9 @@
 import type { ComparisonPlan } from '../../shared/comparison/plan.ts';
 import type { Preset } from '../../shared/records/presets.ts';
 import type { Scenario } from '../../shared/model/scenario.ts';
+import type { MetricsOut } from '../../shared/metrics/outs.ts';
 import type { FileIo } from './files.ts';
+import { metricsOutFromFlags } from './metrics/metrics-flags.ts';
 import {
   historyFromFlags,
   outputFromFlags,
@@ -25,7 +27,9 @@ import { CliInputError } from './values.ts';
 interface CommandCommon {
   output: OutputOptions;
   history: HistoryOptions;
-  /** --shard i/N --start-at T: this machine's shard of the plan; null for a whole run. */
+  /** --out, --metrics-listen: where live metrics go. */
+  metrics: MetricsOut;
+  /** --shard i/N (--start-at T | --start-on ...): this machine's shard of the plan; null for a whole run. */
   shard: ShardRequest | null;
   /** --shards N --on local|kubernetes: the whole plan as N shards, coordinated here; null for a run here. */
   distributed: DistributedRequest | null;
@@ -43,6 +47,7 @@ export interface PresetRequest {
   ref: string;
   output: OutputOptions;
   history: HistoryOptions;
+  metrics: MetricsOut;
   shard: ShardRequest | null;
   distributed: DistributedRequest | null;
   flags: RunFlags;
@@ -60,6 +65,7 @@ export function applyPreset(request: PresetRequest, preset: Preset, io: FileIo):
   const common = {
     output: request.output,
     history: request.history,
+    metrics: request.metrics,
     shard: request.shard,
     distributed: request.distributed,
   };
@@ -103,6 +109,20 @@ export function applyPreset(request: PresetRequest, preset: Preset, io: FileIo):
   };
 }
 
+/**
+ * A shard started by a coordinator (--start-on) speaks to it on stdout, and its figures are
+ * the coordinator's result: no report, file or history of its own.
+ */
+function refuseOutputs(v: RunFlags['values']): void {
+  for (const flag of ['json', 'csv', 'html', 'export', 'format', 'save'] as const) {
+    if (v[flag] !== undefined)
+      throw new CliInputError(
+        `--${flag}`,
+        "goes with a run's own result; a shard started with --start-on reports to its coordinator, whose result it is",
+      );
+  }
+}
+
 export type ParsedRun = { help: true } | ({ help: false } & (RunCommand | PresetRequest));
 
 export function parseRunArgs(argv: readonly string[], io: FileIo): ParsedRun {
@@ -112,13 +132,25 @@ export function parseRunArgs(argv: readonly string[], io: FileIo): ParsedRun {
 
   const output = outputFromFlags(v, io);
   const history = historyFromFlags(v, io);
+  const metrics = metricsOutFromFlags(v);
   const shard = shardFromFlags(v, Date.now());
+  if (shard && shard.start.kind !== 'at') refuseOutputs(v);
   const distributed = distributedFromFlags(v);
   if (v.preset !== undefined) {
     if (v.scenario !== undefined)
       throw new CliInputError('--preset', 'give either --preset or --scenario, not both');
     if (v.preset.trim() === '') throw new CliInputError('--preset', 'is empty');
-    return { help: false, kind: 'preset', ref: v.preset, output, history, shard, distributed, flags };
+    return {
+      help: false,
+      kind: 'preset',
+      ref: v.preset,
+      output,
+      history,
+      metrics,
+      shard,
+      distributed,
+      flags,
+    };
   }
   for (const [key, flag] of [...COMPARISON_ONLY, ['target', '--target'] as const]) {
     if (v[key] !== undefined) throw new CliInputError(flag, 'goes with --preset');
@@ -131,5 +163,5 @@ export function parseRunArgs(argv: readonly string[], io: FileIo): ParsedRun {
     );
   }
   const scenario = scenarioFromFlags(flags, base, io, v.scenario === undefined ? '' : '--scenario');
-  return { help: false, kind: 'scenario', scenario, output, history, shard, distributed, notes: [] };
+  return { help: false, kind: 'scenario', scenario, output, history, metrics, shard, distributed, notes: [] };
 }

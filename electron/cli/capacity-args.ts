@@ -15,7 +15,9 @@ import {
 } from '../../shared/capacity/plan.ts';
 import type { Preset } from '../../shared/records/presets.ts';
 import { parseWith } from '../../shared/model/validation.ts';
+import type { MetricsOut } from '../../shared/metrics/outs.ts';
 import type { FileIo } from './files.ts';
+import { metricsOutFromFlags } from './metrics/metrics-flags.ts';
 import {
   checkInputFiles,
   newTargetFields,
@@ -65,6 +67,8 @@ const CAPACITY_OPTIONS = {
   save: RUN_OPTIONS.save,
   'data-dir': RUN_OPTIONS['data-dir'],
   'keep-secrets': RUN_OPTIONS['keep-secrets'],
+  out: RUN_OPTIONS.out,
+  'metrics-listen': RUN_OPTIONS['metrics-listen'],
   help: RUN_OPTIONS.help,
 } as const;
 
@@ -91,6 +95,8 @@ interface Common {
   help: false;
   output: CapacityOutput;
   history: HistoryOptions;
+  /** --out, --metrics-listen: where live metrics go. */
+  metrics: MetricsOut;
 }
 
 /** `--preset ref`: found (files, stores) by the caller, then capacityFromPreset() makes the plan. */
@@ -209,6 +215,7 @@ export function parseCapacityArgs(argv: readonly string[], io: FileIo): ParsedCa
       keepSecrets: v['keep-secrets'] === true,
     },
     history: historyFromFlags(runValues, io),
+    metrics: metricsOutFromFlags(v),
   };
   if (v.preset !== undefined) {
     const pointers = targetPointers({ values: runValues, positionals });

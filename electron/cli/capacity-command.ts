@@ -10,6 +10,8 @@ import { formatStepLine } from '../../shared/format/capacity-text.ts';
 import { targetLabel } from '../../shared/model/scenario.ts';
 import { withoutSecrets } from '../../shared/model/secret-headers.ts';
 import type { RunnerEvent } from '../jobs/runner.ts';
+import type { MetricsHub } from '../metrics/hub.ts';
+import { openMetricsHub } from './metrics/metrics-flags.ts';
 import { capacityFromPreset, parseCapacityArgs, type ParsedCapacity } from './capacity-args.ts';
 import { nodeFileIo, type FileIo } from './files.ts';
 import { CAPACITY_HELP } from './help.ts';
@@ -40,6 +42,7 @@ export async function capacityCommand(ctx: CliContext): Promise<number> {
   let parsed: Exclude<ParsedCapacity, { help: true }>;
   let stores: LazyStores;
   let plan: CapacityPlan;
+  let metrics: MetricsHub | null;
   try {
     const args = parseCapacityArgs(ctx.argv, io);
     if (args.help) {
@@ -51,6 +54,10 @@ export async function capacityCommand(ctx: CliContext): Promise<number> {
     const resolved = await resolvePlan(parsed, io, stores);
     plan = resolved.plan;
     for (const note of resolved.notes) ctx.stderr.write(`trebuchet capacity: ${note}\n`);
+    metrics = await openMetricsHub(parsed.metrics, {
+      appVersion: ctx.appVersion,
+      say: (line) => ctx.stderr.write(`trebuchet capacity: ${line}\n`),
+    });
   } catch (e) {
     if (!(e instanceof CliInputError)) throw e;
     ctx.stderr.write(`trebuchet capacity: ${e.message}\nRun "trebuchet capacity --help" for the flags.\n`);
@@ -109,11 +116,14 @@ export async function capacityCommand(ctx: CliContext): Promise<number> {
       plan,
       { event: onEvent, interrupted: () => progress?.finish() },
       { command: 'capacity', stopping: 'the steps measured so far follow' },
-      undefined,
-      history.save ? await stores.journals() : null,
+      {
+        journals: history.save ? await stores.journals() : null,
+        read: metrics ? (job, start) => metrics.watch({ job: job.id, kind: job.kind }, start) : undefined,
+      },
     );
   } finally {
     progress?.finish();
+    await metrics?.close();
   }
   const { interrupted } = run;
   const outcome = { plan, status: run.status, steps: run.results } satisfies CapacityResult;

@@ -1,12 +1,13 @@
 /**
- * `trebuchet run ... --shards N --on local|kubernetes`: the plan run as N shards by a
- * coordinator on this machine (electron/distributed/). The flags' text is read here.
+ * `trebuchet run ... --shards N --on local|kubernetes`: the plan run as N shards by the
+ * coordinator on this machine (electron/distributed/sharded-target.ts). The flags' text is
+ * read here, all of it before any process or pod starts.
  */
 import type { Scenario } from '../../shared/model/scenario.ts';
 import { usableWorkers } from '../../shared/shards/plan.ts';
 import {
+  MAX_READY_TIMEOUT_SECONDS,
   MAX_SHARDS,
-  START_MARGIN_SECONDS,
   namespaceSchema,
   type ShardPlacement,
 } from '../../shared/distributed/placement.ts';
@@ -24,7 +25,7 @@ export interface DistributedValues {
   namespace?: string;
   context?: string;
   'node-selector'?: string[];
-  'start-margin'?: string;
+  'ready-timeout'?: string;
   'dry-run'?: boolean;
   shard?: string;
 }
@@ -45,7 +46,7 @@ function nodeSelector(pairs: readonly string[]): Record<string, string> {
 /** The flags as a request; null when --shards is not given (the other flags then refused). */
 export function distributedFromFlags(v: DistributedValues): DistributedRequest | null {
   if (v.shards === undefined) {
-    for (const flag of ['on', 'start-margin', ...KUBE_ONLY] as const) {
+    for (const flag of ['on', 'ready-timeout', ...KUBE_ONLY] as const) {
       if (v[flag] !== undefined) throw new CliInputError(`--${flag}`, 'goes with --shards N');
     }
     return null;
@@ -60,18 +61,21 @@ export function distributedFromFlags(v: DistributedValues): DistributedRequest |
       `${v.on === undefined ? 'is needed' : `"${v.on}" is not a place`}: local or kubernetes`,
     );
   }
-  const margin =
-    v['start-margin'] === undefined
-      ? v.on === 'kubernetes'
-        ? START_MARGIN_SECONDS.kubernetes
-        : START_MARGIN_SECONDS.local
-      : parseDurationSeconds('--start-margin', v['start-margin'], 's');
-  if (margin < 1) throw new CliInputError('--start-margin', 'give at least 1 s for the shards to start');
+  const readyTimeout =
+    v['ready-timeout'] === undefined
+      ? null
+      : parseDurationSeconds('--ready-timeout', v['ready-timeout'], 's');
+  if (readyTimeout !== null && (readyTimeout < 1 || readyTimeout > MAX_READY_TIMEOUT_SECONDS)) {
+    throw new CliInputError(
+      '--ready-timeout',
+      `give the shards 1 s to ${MAX_READY_TIMEOUT_SECONDS / 60} min to get ready, not ${v['ready-timeout']}`,
+    );
+  }
   if (v.on === 'local') {
     for (const flag of KUBE_ONLY) {
       if (v[flag] !== undefined) throw new CliInputError(`--${flag}`, 'goes with --on kubernetes');
     }
-    return { count, startMarginSeconds: margin, dryRun: false, kubernetes: null };
+    return { count, readyTimeoutSeconds: readyTimeout, dryRun: false, kubernetes: null };
   }
   const image = v.image?.trim() ?? '';
   if (image === '')
@@ -79,13 +83,14 @@ export function distributedFromFlags(v: DistributedValues): DistributedRequest |
       '--image',
       'is needed with --on kubernetes (the image built from resources/docker/Dockerfile)',
     );
-  const namespace = v.namespace?.trim() ?? 'default';
-  if (!namespaceSchema.safeParse(namespace).success) {
+  // Not given: the context's namespace in the kubeconfig, else rbac.yaml's (sharded-target.ts namespaceOf).
+  const namespace = v.namespace === undefined ? null : v.namespace.trim();
+  if (namespace !== null && !namespaceSchema.safeParse(namespace).success) {
     throw new CliInputError('--namespace', `"${namespace}" is not a namespace name (lower case, digits, -)`);
   }
   return {
     count,
-    startMarginSeconds: margin,
+    readyTimeoutSeconds: readyTimeout,
     dryRun: v['dry-run'] === true,
     kubernetes: {
       image,

@@ -125,24 +125,45 @@ Measuring:
                           all non-2xx
 
 Across machines (docs/distributed.md):
-      --shard i/N         run shard i (0-based) of N of the plan: connections and -n split
-                          exactly, a rate interleaved, stages stage by stage, as between -t threads;
-                          one target; the result records the shard, a plan id and its clock
+      --shard i/N         run shard i of N of the plan, counted from 1 (1/3 ... 3/3):
+                          connections and -n split exactly, a rate interleaved, stages stage by
+                          stage, as between -t threads; one target; the result records the
+                          shard, a plan id and its clock
       --start-at TIME     with --shard: start the load at this RFC 3339 time
                           (2026-12-02T10:00:00Z), not before; refused when more than 1 s past.
                           Give every shard the same TIME, then: trebuchet merge their --json files
-      --shards N          run the whole plan as N shards (1-100) started here and merged live:
-                          the same progress and report as a run here, plus a Shards table
+      --start-on SOURCE   with --shard: get ready (target checked, connections warmed), say so,
+                          and start when a coordinator says: stdin (its messages there) or
+                          job/NAME (the Job's trebuchet.dev/go annotation). Writes the engine's
+                          shard messages on stdout: what --shards runs in each process or pod
+      --ready-file FILE   with --start-on: written once ready (a pod's readiness probe)
+      --shards N          run the whole plan as N shards (1-100) started here, together once
+                          every one is ready, merged live: the same progress and report as a
+                          run here (its percentiles exact), plus a Shards table
       --on PLACE          local (N trebuchet processes on this machine) or kubernetes (an
                           Indexed Job; kubeconfig as kubectl finds it; RBAC in resources/kubernetes)
-      --start-margin S    time from now to the shards' common start (default 30 s on
-                          kubernetes, 10 s local); a pod not running by then fails the run
+      --ready-timeout S   how long the shards may take to get ready (default 60 s local, 300 s
+                          on kubernetes: pods scheduled, the image pulled); one not ready by then
+                          fails the run, with the reason it waits
       --image IMAGE       kubernetes: the image (resources/docker/Dockerfile)
-      --namespace NS      kubernetes: the namespace (default: default)
+      --namespace NS      kubernetes: the namespace (default: the kubeconfig context's, else
+                          trebuchet, as resources/kubernetes/rbac.yaml)
       --context CTX       kubernetes: the kubeconfig context (default: its current one)
       --node-selector K=V kubernetes: run the pods on nodes with this label (repeatable);
                           -t N sets the cores each pod requests (default 1)
-      --dry-run           kubernetes: print the ConfigMap and Job (YAML), call no API
+      --dry-run           kubernetes: print the ConfigMap and Job (YAML, no start time in it),
+                          call no API; apply it later, then kubectl annotate the Job's go
+
+Live metrics (docs/metrics.md; Grafana dashboard: resources/grafana/trebuchet.json):
+      --out prometheus-rw=URL  push to a Prometheus remote write endpoint as the run goes
+                          (http://127.0.0.1:9090/api/v1/write, Prometheus started with
+                          --web.enable-remote-write-receiver); repeatable
+      --out otlp=URL      push OpenTelemetry metrics over OTLP/HTTP (a collector's
+                          http://127.0.0.1:4318/v1/metrics); repeatable
+      --metrics-listen HOST:PORT  serve them for scraping at http://HOST:PORT/metrics while
+                          the command runs (port 0: a free one, said on stderr)
+                          An endpoint that is down or slow never slows or fails the run: the
+                          report warns of what did not arrive. --shard runs label theirs shard=i
 
 Output:
       --format F          text (default: what vegeta report and ab print), ab, vegeta,
@@ -233,6 +254,8 @@ Output:
       --export DIR        write every file the app's Download all holds into DIR (made if
                           missing): the above, and the text reports (.report.txt, and each
                           step's run as .ab.txt, .vegeta.txt, .http_load.txt, .jmeter.txt)
+      --out KIND=URL      push live metrics: prometheus-rw=URL or otlp=URL, as for trebuchet run
+      --metrics-listen HOST:PORT  serve live metrics at http://HOST:PORT/metrics (as trebuchet run)
       --save              keep the search in the history (each step's run with it)
       --data-dir DIR      where presets/ and history/ are (as trebuchet serve --data-dir)
       --keep-secrets      keep secret header values in the output (cleared by default)
@@ -258,6 +281,7 @@ show   one preset as JSON (by id, name, a part only one has, or a file); save it
 `;
 
 export const SERVE_HELP = `Usage: trebuchet serve [--host 127.0.0.1] [--port N] [--data-dir DIR] [--files-dir DIR] [--allow-remote]
+                       [--out KIND=URL]... [--metrics-listen HOST:PORT]
 
 Serves the Trebuchet UI and its API to a browser. Prints a URL that carries an access
 token; runs until Ctrl-C or SIGTERM. Build the UI first (npm run serve does both).
@@ -275,6 +299,10 @@ token; runs until Ctrl-C or SIGTERM. Build the UI first (npm run serve does both
                     sends them (at most ${LIMITS.uploadBytes.max / 1024 / 1024} MiB each)
   --allow-remote    bind a non-loopback address (anyone who has the URL can start load
                     tests from this machine; prefer an SSH tunnel)
+  --out KIND=URL    every job's live metrics pushed to prometheus-rw=URL or otlp=URL
+                    (repeatable; as trebuchet run); replaces the app's "Send live metrics to"
+  --metrics-listen HOST:PORT
+                    every job's live metrics served at http://HOST:PORT/metrics
 
 Every finished or stopped run and comparison is saved in the history. Secret header
 values (Authorization, Cookie, API keys) are cleared from saved runs and written to
@@ -341,8 +369,8 @@ plans with nothing in common: the names on each side are listed).
 
 export const MERGE_HELP = `Usage: trebuchet merge SHARD... [--json F] [--csv F] [--html F] [--export DIR] [--format F]
 
-Merges the results of every shard of one plan (trebuchet run --shard i/N --start-at T, each
-a --json file or a --json - log) into one run, exactly: counts added, latency histograms
+Merges the results of every shard of one plan (trebuchet run --shard i/N --start-at T, i
+counted from 1, each a --json file or a --json - log) into one run, exactly: counts added, latency histograms
 added (the percentiles are those of one histogram of every request), stage rows added,
 samples aligned by time. The report adds a Shards table (each shard's req/s, p99, generator
 CPU, start offset); the verdict is client-bound when any shard was, and warns when the

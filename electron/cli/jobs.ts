@@ -10,8 +10,9 @@ import type { HistoryDraft } from '../jobs/history-saver.ts';
 import { newJobId } from '../jobs/ids.ts';
 import type { JobRunner, RunnerEvent } from '../jobs/runner.ts';
 import { RUNNERS } from '../jobs/runners.ts';
-import { startTarget, type StartTarget } from '../jobs/target-run.ts';
+import { startTarget, type PartReader, type StartTarget } from '../jobs/target-run.ts';
 import type { Stores } from '../stores/index.ts';
+import type { ShardPlacement } from '../../shared/distributed/placement.ts';
 import { journalsIn, type JobJournal, JournalFolder } from '../jobs/journal/writer.ts';
 
 export interface CliContext {
@@ -20,6 +21,8 @@ export interface CliContext {
   appVersion: string;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  /** The process's stdin, taken only by a shard its coordinator speaks to (`--start-on stdin`); absent: process.stdin. */
+  stdin?: () => NodeJS.ReadableStream;
   /** Subscribes to Ctrl-C; returns the unsubscribe function. */
   onInterrupt(handler: () => void): () => void;
 }
@@ -84,14 +87,24 @@ export async function runJob<K extends JobKind>(
   plan: PlanOf<K>,
   on: { event: (event: RunnerEvent<K>) => void; interrupted: () => void },
   says: { command: string; stopping: string },
-  start: StartTarget = startTarget,
-  journals: JournalFolder | null = null,
+  how: {
+    /** How each part runs: the engine here by default, the coordinator's shards (`--shards`). */
+    start?: StartTarget;
+    /** Where the job's journal goes (the job is to be saved in the history); none without it. */
+    journals?: JournalFolder | null;
+    /** Reads each part too (the metrics out). */
+    read?: PartReader;
+    /** The shards the coordinator runs it on, kept in its journal. */
+    shards?: ShardPlacement | null;
+  } = {},
 ): Promise<JobOutcome<K>> {
+  const start = how.start ?? startTarget;
+  const { journals = null, read } = how;
   const results: PartResultOf<K>[] = [];
   const jobId = newJobId(kind);
   const runner: JobRunner<K> = RUNNERS[kind];
   const journal =
-    journals?.open({ jobId, kind, plan, shards: null, owner: 'cli', appVersion: ctx.appVersion }) ?? null;
+    journals?.open({ jobId, kind, plan, shards: how.shards ?? null, owner: 'cli', appVersion: ctx.appVersion }) ?? null;
   const job = runner.start(
     plan,
     (event) => {
@@ -102,7 +115,7 @@ export async function runJob<K extends JobKind>(
     {
       jobId,
       appVersion: ctx.appVersion,
-      startTarget: start,
+      startTarget: read ? read({ id: jobId, kind }, start) : start,
       checkTarget: (scenario, signal) => checkTarget(scenario, { appVersion: ctx.appVersion, signal }),
     },
   );

@@ -48,6 +48,7 @@ function loadContext(argv: readonly string[], appVersion: string): CliContext {
     appVersion,
     stdout: process.stdout,
     stderr: process.stderr,
+    stdin: () => process.stdin,
     onInterrupt: (handler) => {
       // A second Ctrl-C while stopping ends the process at once.
       let stopping = false;

@@ -25,8 +25,11 @@ import {
   type WrittenFiles,
 } from './report.ts';
 import { CliInputError } from './values.ts';
-import { placementFor, type Placed } from './shard-flags.ts';
-import { placedTarget, startTargetForCli } from '../jobs/target-run.ts';
+import { placementFor, type Placed, type ShardRequest } from './shard-flags.ts';
+import { placedTarget, startTargetForCli, type PartReader } from '../jobs/target-run.ts';
+import type { MetricsHub } from '../metrics/hub.ts';
+import { shardJob } from '../../shared/metrics/labels.ts';
+import { openMetricsHub } from './metrics/metrics-flags.ts';
 import { resultLine, tickLine } from '../../shared/shards/stream.ts';
 import { checkSplit } from './distributed-flags.ts';
 
@@ -52,6 +55,7 @@ export async function runCommand(ctx: CliContext): Promise<number> {
   let command: RunCommand;
   let stores: LazyStores;
   let placed: Placed | null = null;
+  let metrics: MetricsHub | null = null;
   try {
     const parsed = parseRunArgs(ctx.argv, io);
     if (parsed.help) {
@@ -65,15 +69,40 @@ export async function runCommand(ctx: CliContext): Promise<number> {
     if (command.kind === 'scenario' && command.shard) placed = placementFor(command.scenario, command.shard);
     if (command.kind === 'scenario' && command.distributed)
       checkSplit(command.scenario, command.distributed.count);
+    if (!(command.kind === 'scenario' && command.distributed?.dryRun)) {
+      metrics = await openMetricsHub(command.metrics, {
+        appVersion: ctx.appVersion,
+        say: (line) => ctx.stderr.write(`trebuchet run: ${line}\n`),
+      });
+    }
   } catch (e) {
     if (!(e instanceof CliInputError)) throw e;
     ctx.stderr.write(`trebuchet run: ${e.message}\nRun "trebuchet run --help" for the flags.\n`);
     return EXIT.badInput;
   }
   for (const note of command.notes) ctx.stderr.write(`trebuchet run: ${note}\n`);
-  return command.kind === 'scenario'
-    ? runScenario(ctx, command, stores, placed)
-    : runComparison(ctx, command, stores);
+  try {
+    const read = metrics && partReader(metrics, placed, command.kind === 'scenario' ? command.shard : null);
+    return command.kind === 'scenario'
+      ? await runScenario(ctx, command, stores, placed, read)
+      : await runComparison(ctx, command, stores, read);
+  } finally {
+    await metrics?.close();
+  }
+}
+
+/** How the job's parts are read into the metrics: a machine's shard carries its plan's job name and its index. */
+function partReader(hub: MetricsHub, placed: Placed | null, shard: ShardRequest | null): PartReader {
+  const p = placed?.placement;
+  // The shards of one start share a job: its time, or the Job whose go they wait for.
+  const start = p?.startAt ?? (shard?.start.kind === 'job' ? shard.start.job : 'stdin');
+  return (job, begin) =>
+    hub.watch(
+      p
+        ? { job: shardJob(p.planId, start), kind: job.kind, shard: p.shard.index }
+        : { job: job.id, kind: job.kind },
+      begin,
+    );
 }
 
 async function runScenario(
@@ -81,13 +110,19 @@ async function runScenario(
   command: Extract<RunCommand, { kind: 'scenario' }>,
   stores: LazyStores,
   placed: Placed | null,
+  read: PartReader | null,
 ): Promise<number> {
-  const { output, distributed } = command;
+  const { output, distributed, shard } = command;
   const scenario = placed?.scenario ?? command.scenario;
-  // The distributed start (its backends, the merge and hdr-histogram-js) loads only for a plan:
+  // A shard its coordinator starts: its messages on stdout, its result the coordinator's.
+  if (placed && shard && shard.start.kind !== 'at') {
+    const { runLinkShard } = await import('../distributed/link-command.ts');
+    return runLinkShard(ctx, placed, shard);
+  }
+  // The distributed start (its links, the merge and hdr-histogram-js) loads only for a plan:
   // a plain run's start skips it (issue 24).
   if (distributed?.dryRun && distributed.kubernetes) {
-    const { dryRunManifests } = await import('../distributed/start.ts');
+    const { dryRunManifests } = await import('../distributed/dry-run.ts');
     const { PlanFileError } = await import('../distributed/plan-file.ts');
     try {
       ctx.stdout.write(
@@ -132,12 +167,16 @@ async function runScenario(
       scenario,
       { event: onEvent, interrupted: () => progress.finish() },
       { command: 'run', stopping: 'partial results follow' },
-      distributed
-        ? (await import('../distributed/start.ts')).distributedStart(distributed)
-        : placed
-          ? placedTarget(placed.placement)
-          : startTargetForCli,
-      command.history.save ? await stores.journals() : null,
+      {
+        start: distributed
+          ? (await import('../distributed/sharded-target.ts')).shardedTarget(distributed)
+          : placed
+            ? placedTarget(placed.placement)
+            : startTargetForCli,
+        journals: command.history.save ? await stores.journals() : null,
+        read: read ?? undefined,
+        shards: distributed ?? null,
+      },
     );
   } finally {
     progress.finish();
@@ -167,6 +206,7 @@ async function runComparison(
   ctx: CliContext,
   command: Extract<RunCommand, { kind: 'comparison' }>,
   stores: LazyStores,
+  read: PartReader | null,
 ): Promise<number> {
   const { plan, output } = command;
   const cells = expandPlan(plan);
@@ -236,8 +276,7 @@ async function runComparison(
       plan,
       { event: onEvent, interrupted: () => progress?.finish() },
       { command: 'run', stopping: 'finished runs and the partial one follow' },
-      undefined,
-      command.history.save ? await stores.journals() : null,
+      { journals: command.history.save ? await stores.journals() : null, read: read ?? undefined },
     );
   } finally {
     progress?.finish();

@@ -5,6 +5,8 @@ import { parseArgs } from 'node:util';
 import { startWebHost } from '../host/server.ts';
 import { SERVE_HELP } from './help.ts';
 import { EXIT } from './exit-codes.ts';
+import type { MetricsOut } from '../../shared/metrics/outs.ts';
+import { metricsOutFromFlags } from './metrics/metrics-flags.ts';
 import { CliInputError, parseDataDir, parseWholeNumber } from './values.ts';
 
 export interface ServeContext {
@@ -28,6 +30,8 @@ interface ServeOptions {
   dataDir: string | undefined;
   /** --files-dir, resolved against the working directory; undefined = no file of this machine is read. */
   filesDir: string | undefined;
+  /** --out, --metrics-listen: where every job's live metrics go; undefined = the app's setting. */
+  metrics: MetricsOut | undefined;
 }
 
 function filesDirOf(value: string | undefined, cwd: string): string | undefined {
@@ -51,6 +55,8 @@ function parseServeArgs(argv: readonly string[], cwd: string): ServeOptions | nu
         'allow-remote': { type: 'boolean' },
         'data-dir': { type: 'string' },
         'files-dir': { type: 'string' },
+        out: { type: 'string', multiple: true },
+        'metrics-listen': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -70,6 +76,10 @@ function parseServeArgs(argv: readonly string[], cwd: string): ServeOptions | nu
     allowNonLoopback: values['allow-remote'] === true,
     dataDir: parseDataDir(values['data-dir'], cwd),
     filesDir: filesDirOf(values['files-dir'], cwd),
+    metrics:
+      values.out === undefined && values['metrics-listen'] === undefined
+        ? undefined
+        : metricsOutFromFlags(values),
   };
 }
 
@@ -88,7 +98,13 @@ export async function serveCommand(ctx: ServeContext): Promise<number> {
   }
   let host;
   try {
-    host = await startWebHost({ ...opts, staticDir: ctx.staticDir, appVersion: ctx.appVersion });
+    const { metrics, ...web } = opts;
+    host = await startWebHost({
+      ...web,
+      ...(metrics ? { metrics } : {}),
+      staticDir: ctx.staticDir,
+      appVersion: ctx.appVersion,
+    });
   } catch (e) {
     // Not built yet, port taken, a non-loopback address without --allow-remote: say so, exit 1.
     ctx.stderr.write(`trebuchet serve: ${(e as Error).message}\n`);

@@ -1,11 +1,12 @@
-import type { RunResult, Sample } from '../../shared/model/result.ts';
-import { placeWithin } from '../../shared/shards/plan.ts';
+import type { RunResult, Sample, TlsFacts } from '../../shared/model/result.ts';
+import { placeWithin, type Shard } from '../../shared/shards/plan.ts';
 import { CpuAccount } from './cpu.ts';
+import type { ClassifiedError } from './errors.ts';
 import { preflight } from './preflight.ts';
-import { failedResult, resultFromSamples, type EngineId } from './result.ts';
+import { resultFromSamples, type EngineId, type TargetFacts } from './result.ts';
 import { plannedEngine, selectRunner } from './runners.ts';
-import { coordinate } from './shards/coordinator.ts';
-import { backendOf } from './shards/links.ts';
+import { backendOf, type ShardBackend } from './shards/links.ts';
+import { coordinate } from './shards/run-assembly.ts';
 import { warmCoordinatorTick } from './shards/tick-warmup.ts';
 import { shardsFor } from './worker-count.ts';
 import { sendsOnSchedule, type RunSpec } from './types.ts';
@@ -16,8 +17,41 @@ import { sendsOnSchedule, type RunSpec } from './types.ts';
  * engine worker, options.workers) and coordinates them (shards/coordinator.ts): the first in
  * this thread, each other in a thread of its own (a scheduled run's first too: shards/links.ts
  * backendOf). The engine worker (worker.ts) calls it, and the CLI for a tiny or scheduled run
- * in its own thread (run-here.ts).
+ * in its own thread (run-here.ts); a machine's shard (electron/distributed/link-end.ts) runs the
+ * same checks and the same split, its coordinator passing its windows up.
  */
+
+/** The engine and the target checked, before any load: what a run needs to begin, or why it cannot. */
+export type CheckedRun =
+  | { ok: true; engine: EngineId; facts: TargetFacts }
+  | { ok: false; engine: EngineId; error: ClassifiedError; stopped: boolean; tls: TlsFacts | null };
+
+export async function checkRun(spec: RunSpec, signal: AbortSignal): Promise<CheckedRun> {
+  let engine: EngineId = plannedEngine(spec.options);
+  try {
+    // Refused before any request: an engine that cannot run the scenario says so first.
+    const runner = await selectRunner(spec);
+    engine = { name: runner.name, version: runner.version };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { ok: false, engine, error: { kind: 'other', message }, stopped: false, tls: null };
+  }
+  const checked = await preflight(spec, signal);
+  if (!checked.ok) return { ...checked, engine };
+  return { ok: true, engine, facts: checked.facts };
+}
+
+/** The run's shards in this process and where each runs; a machine's shard of a plan splits again, placed within its schedule. */
+export async function engineShards(
+  spec: RunSpec,
+  excluded: readonly CpuAccount[],
+): Promise<{ shards: Shard[]; backendFor: (shard: Shard) => ShardBackend }> {
+  const split = await shardsFor(spec);
+  return {
+    shards: spec.placement ? placeWithin(spec.placement.shard, split) : split,
+    backendFor: (shard) => backendOf(shard, spec, excluded),
+  };
+}
 
 /**
  * Runs `spec` to its result (with its samples); `onSample` hears one Sample per tick, `signal`
@@ -32,42 +66,27 @@ export async function executeRun(
   hostCpu?: CpuAccount,
 ): Promise<RunResult> {
   const startedAt = new Date();
-  let engine: EngineId = plannedEngine(spec.options);
-  try {
-    // Refused before any request: an engine that cannot run the scenario says so first.
-    const runner = await selectRunner(spec);
-    engine = { name: runner.name, version: runner.version };
-  } catch (err) {
-    return failedResult(
-      spec,
-      { kind: 'other', message: err instanceof Error ? err.message : String(err) },
-      { engine, startedAt },
-    );
-  }
-
-  const checked = await preflight(spec, signal);
+  const checked = await checkRun(spec, signal);
   if (!checked.ok) {
-    return resultFromSamples(
-      spec,
-      checked.stopped ? 'cancelled' : 'failed',
-      checked.stopped ? null : checked.error,
-      { engine, startedAt, tls: checked.tls },
-    );
+    const { engine, tls, stopped } = checked;
+    return resultFromSamples(spec, stopped ? 'cancelled' : 'failed', stopped ? null : checked.error, {
+      engine,
+      startedAt,
+      tls,
+    });
   }
 
   const cpu = new CpuAccount();
-  const excluded = hostCpu ? [cpu, hostCpu] : [cpu];
   const run = coordinate({
     spec,
-    // A machine's shard of a plan splits again into its own workers, placed within its schedule.
-    shards: spec.placement ? placeWithin(spec.placement.shard, await shardsFor(spec)) : await shardsFor(spec),
-    backendFor: (shard) => backendOf(shard, spec, excluded),
+    ...(await engineShards(spec, hostCpu ? [cpu, hostCpu] : [cpu])),
     signal,
     onSample,
-    engine,
+    engine: checked.engine,
     startedAt,
     facts: checked.facts,
     cpu,
+    ...(checked.facts.roundTripMs === undefined ? {} : { roundTripMs: checked.facts.roundTripMs }),
   });
   // The coordinator's side of the tick, cold, took 10-20 ms at the first tick: run once now,
   // while the shards' threads start, as each shard runs its own side before it says ready.

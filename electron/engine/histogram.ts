@@ -4,6 +4,12 @@ import type * as hdrHistogram from 'hdr-histogram-js/dist/Histogram.js';
 import { build } from 'hdr-histogram-js/dist/HistogramBuilder.js';
 import { decodeFromCompressedBase64, encodeIntoCompressedBase64 } from 'hdr-histogram-js/dist/encoding.js';
 import type { LatencyStats } from '../../shared/model/result.ts';
+import {
+  bucketOf,
+  trimmedCounts,
+  WINDOW_BUCKETS,
+  type WindowBuckets,
+} from '../../shared/model/window-buckets.ts';
 import type { BucketCounts } from '../../shared/shards/merge.ts';
 
 /** Latencies are recorded in microseconds, 3 significant digits, up to one hour. */
@@ -84,6 +90,19 @@ export interface CountsSummary {
   stdev: number;
   /** By percentile, as given. */
   percentiles: Map<number, number>;
+  /** The same values in a Sample's fixed buckets (shared/model/window-buckets.ts), each hdr bucket at its lowest value. */
+  buckets: WindowBuckets;
+}
+
+/** A sample's bucket fields from its window's latency and lateness (absent when nothing was recorded). */
+export function sampleBuckets(
+  latency: { buckets: WindowBuckets } | null,
+  lateness: { buckets: WindowBuckets } | null,
+): { latencyBuckets?: WindowBuckets; sendLatenessBuckets?: WindowBuckets } {
+  return {
+    ...(latency === null ? {} : { latencyBuckets: latency.buckets }),
+    ...(lateness === null ? {} : { sendLatenessBuckets: lateness.buckets }),
+  };
 }
 
 /**
@@ -162,11 +181,13 @@ export class ValueRecorder {
     let cumulative = 0;
     let next = 0;
     let sum = 0;
+    const buckets = new Array<number>(WINDOW_BUCKETS).fill(0);
     for (let i = from; i <= to; i++) {
       const c = counts[i]!;
       if (c === 0) continue;
       used.push(i);
       sum += medianOf(i) * c;
+      buckets[bucketOf(valueOf(i) / 1000)]! += c;
       cumulative += c;
       while (next < byCount.length && cumulative >= byCount[next]!.count) {
         const t = byCount[next++]!;
@@ -189,6 +210,7 @@ export class ValueRecorder {
       mean,
       stdev: Math.sqrt(deviations / total),
       percentiles: new Map(targets.map((t) => [t.p, at.get(t.p)!])),
+      buckets: { counts: trimmedCounts(buckets), sumMs: sum / 1000 },
     };
   }
 

@@ -29,7 +29,7 @@ export const runSpecSchema = z.strictObject({
       shard: shardSchema.pick({ index: true, count: true, offsetMs: true, arrivalPhase: true }),
       planId: z.string().min(1),
       planLoad: loadSchema,
-      startAt: z.number().positive(),
+      startAt: z.number().positive().optional(),
     })
     .optional(),
 }) satisfies z.ZodType<RunSpec>;

@@ -103,7 +103,9 @@ async function preflightOne(spec: RunSpec, signal: AbortSignal): Promise<Preflig
       await once(raw, 'connect');
     } catch (err) {
       const c = classifyError(err);
-      throw new PreflightError(c.kind, `cannot connect to ${url.host}${routed}: ${c.message}`);
+      // Said in words first: "connect ECONNREFUSED" alone reads as a crash to many.
+      const words = (err as { code?: unknown }).code === 'ECONNREFUSED' ? 'connection refused: ' : '';
+      throw new PreflightError(c.kind, `cannot connect to ${url.host}${routed}: ${words}${c.message}`);
     }
 
     let socket: net.Socket = raw;

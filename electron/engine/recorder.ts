@@ -1,6 +1,6 @@
 import type { ErrorKind, Sample } from '../../shared/model/result.ts';
 import type { BucketCounts, ShardWindow } from '../../shared/shards/merge.ts';
-import { newHistogram, ValueRecorder, type Histogram } from './histogram.ts';
+import { newHistogram, sampleBuckets, ValueRecorder, type Histogram } from './histogram.ts';
 import { isNon2xx, isOkStatus } from './status-class.ts';
 
 /** Status codes are three digits (100-999: RFC 9110 section 15 has a client count 600-999 as 5xx). */
@@ -332,6 +332,7 @@ export class Recorder {
       ...(w.late > 0 ? { late: w.late } : {}),
       ...(lateness === null ? {} : { sendLatenessP99: lateness.percentiles.get(99)! / 1000 }),
       ...(this.connections === null ? {} : { connections: this.connections }),
+      ...sampleBuckets(latency, lateness),
     };
   }
 

@@ -41,8 +41,11 @@ export interface SpecPlacement {
   shard: Placement;
   planId: string;
   planLoad: Load;
-  /** The common start, epoch ms: the load begins then, not before. */
-  startAt: number;
+  /**
+   * The common start, epoch ms (`--start-at`): the load begins then, not before. Absent for a
+   * shard a coordinator starts when every shard is ready (`--start-on`).
+   */
+  startAt?: number;
 }
 
 /** What a runner reports beyond what it fed into the Recorder. */

@@ -17,6 +17,7 @@ import { createCommandHandlers, dispatchCommand, type CommandDeps } from './comm
 import { filesFolder } from './file-rule.ts';
 import { securityHeaders } from './csp.ts';
 import { openStores, type Stores } from '../stores/index.ts';
+import type { MetricsOut } from '../../shared/metrics/outs.ts';
 import { createHostServices } from './services.ts';
 import { recoverJournals } from '../jobs/journal/recover.ts';
 import { ImportQueue, serveImport } from './import-route.ts';
@@ -66,6 +67,8 @@ export interface WebHostOptions {
   reattachGraceMs?: number;
   /** How long a finished job's events stay for a page reconnecting after its end (JobRegistry's default). */
   keepFinishedMs?: number;
+  /** Where live metrics go (trebuchet serve --out, --metrics-listen); the app's setting when absent. */
+  metrics?: MetricsOut;
 }
 
 export interface WebHost {
@@ -140,6 +143,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     appVersion: opts.appVersion,
     startTarget: opts.startTarget,
     keepFinishedMs: opts.keepFinishedMs,
+    ...(opts.metrics ? { metrics: opts.metrics } : {}),
   });
   // Its restart command is known once it listens (a port picked at random).
   const info: CommandDeps['info'] = {

@@ -1,4 +1,6 @@
+import type { MetricsOut } from '../../shared/metrics/outs.ts';
 import { checkTarget } from '../engine/target-check.ts';
+import { hostMetrics } from '../metrics/host-metrics.ts';
 import { HistorySaver } from '../jobs/history-saver.ts';
 import type { RecoveredJob } from '../jobs/journal/recover.ts';
 import { JournalFolder } from '../jobs/journal/writer.ts';
@@ -37,14 +39,21 @@ export function createHostServices(opts: {
   keepFinishedMs?: number;
   /** The jobs an earlier host left unfinished, made History entries at this start (recoverJournals). */
   recovered?: readonly RecoveredJob[];
+  /** Where live metrics go (`trebuchet serve --out`, `--metrics-listen`); the app's setting when absent. */
+  metrics?: MetricsOut;
 }): HostServices {
   const history = new HistorySaver({ history: opts.stores.history, appVersion: opts.appVersion });
+  const metrics = hostMetrics({
+    appVersion: opts.appVersion,
+    out: () => opts.metrics ?? opts.stores.settings.ui().metrics,
+  });
   const jobs = new JobRegistry({
     history,
     keepFinishedMs: opts.keepFinishedMs,
     // Every job's journal goes beside the history it will be saved in.
     journals: new JournalFolder(opts.stores.dataDir),
     recovered: opts.recovered,
+    read: metrics.read,
     context: {
       appVersion: opts.appVersion,
       startTarget: opts.startTarget ?? startTarget,
@@ -66,6 +75,7 @@ export function createHostServices(opts: {
     async close() {
       await jobs.close();
       await history.idle();
+      await metrics.close();
     },
   };
 }

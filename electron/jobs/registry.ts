@@ -10,13 +10,14 @@ import {
 import { LIMITS } from '../../shared/model/defaults.ts';
 import type { RunStatus } from '../../shared/model/result.ts';
 import type { ShardPlacement } from '../../shared/distributed/placement.ts';
-import { distributedStart } from '../distributed/start.ts';
+import { shardedTarget } from '../distributed/sharded-target.ts';
 import type { HistorySaver } from './history-saver.ts';
 import { newJobId } from './ids.ts';
 import type { RecoveredJob } from './journal/recover.ts';
 import type { JobJournal, JournalFolder } from './journal/writer.ts';
 import { JobReplay } from './replay.ts';
 import type { JobContext, JobRunner, RunnerEvent, RunningJob } from './runner.ts';
+import type { PartReader } from './target-run.ts';
 import { RUNNERS } from './runners.ts';
 
 /** Where an owner's job events go: a window's webContents, a page's open sockets. */
@@ -73,6 +74,8 @@ export interface JobRegistryOptions {
    * (journal/recover.ts): a page that followed one and reconnects is told it ended, and where it is.
    */
   recovered?: readonly RecoveredJob[];
+  /** Reads each job's parts as they run (the metrics out); asked at each job's start. */
+  read?: PartReader;
 }
 
 /**
@@ -95,8 +98,10 @@ export class JobRegistry {
   readonly #keepFinishedMs: number;
   readonly #journals: JournalFolder | null;
   readonly #recovered: ReadonlyMap<string, RecoveredJob>;
+  readonly #read: PartReader | undefined;
 
   constructor(opts: JobRegistryOptions) {
+    this.#read = opts.read;
     this.#context = opts.context;
     this.#history = opts.history;
     this.#maxActive = opts.maxActive ?? LIMITS.concurrentRuns.max;
@@ -228,9 +233,10 @@ export class JobRegistry {
     if (entry.running) return;
     // The one place a kind meets its runner: the entry's plan is of the entry's kind.
     const runner = RUNNERS[entry.kind] as JobRunner<JobKind>;
+    const start = entry.shards ? shardedTarget(entry.shards) : this.#context.startTarget;
     const running = runner.start(entry.plan, (event) => this.#receive(entry, event), {
       ...this.#context,
-      ...(entry.shards ? { startTarget: distributedStart(entry.shards) } : {}),
+      startTarget: this.#read ? this.#read({ id: entry.id, kind: entry.kind }, start) : start,
       jobId: entry.id,
     });
     entry.running = running;

@@ -1,3 +1,4 @@
+import type { JobKind } from '../../shared/contract/jobs.ts';
 import type { RunResult, Sample } from '../../shared/model/result.ts';
 import type { Load, Scenario } from '../../shared/model/scenario.ts';
 import type { ResourceSample } from '../../shared/resources/resources.ts';
@@ -35,6 +36,18 @@ export type StartTarget = (
   on: TargetListener,
   ids: { runId: string; appVersion: string },
 ) => TargetRun;
+
+/** A job, as a reader of its parts knows it. */
+export interface JobIdentity {
+  id: string;
+  kind: JobKind;
+}
+
+/**
+ * A reader of a job's parts (the live metrics out, electron/metrics/hub.ts): wraps how each
+ * part runs to read its samples and result, on the host, after the job's own listener.
+ */
+export type PartReader = (job: JobIdentity, start: StartTarget) => StartTarget;
 
 /**
  * The one way a part of any job runs: the target's spec is built on the host (its body and

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { TrebuchetApi } from '../../shared/contract/api.ts';
-import { START_MARGIN_SECONDS } from '../../shared/distributed/placement.ts';
+import { DEFAULT_NAMESPACE } from '../../shared/distributed/placement.ts';
 import { Segmented, SelectField, TextField } from '../components/fields.tsx';
 import { Section } from '../editor/Section.tsx';
 import type { ShardsDraft, ShardWhere } from './shards.ts';
@@ -51,25 +51,14 @@ export function ShardsChoice({ api, draft, onChange, disabled }: ShardsChoicePro
           testId="shards-where"
         />
         {draft.where !== 'here' && (
-          <div className="grid-2">
-            <TextField
-              label="Shards"
-              value={draft.count}
-              numeric
-              onChange={(count) => set({ count })}
-              testId="shards-count"
-              hint="The load is split as between threads; the results merge exactly."
-            />
-            <TextField
-              label="Start margin"
-              value={draft.margin}
-              numeric
-              unit="s"
-              placeholder={String(START_MARGIN_SECONDS[draft.where])}
-              onChange={(margin) => set({ margin })}
-              testId="shards-margin"
-            />
-          </div>
+          <TextField
+            label="Shards"
+            value={draft.count}
+            numeric
+            onChange={(count) => set({ count })}
+            testId="shards-count"
+            hint="The load is split as between threads; the shards start together once all are ready, and merge exactly."
+          />
         )}
         {onKubernetes && (
           <>
@@ -91,6 +80,7 @@ export function ShardsChoice({ api, draft, onChange, disabled }: ShardsChoicePro
             <TextField
               label="Namespace"
               value={draft.namespace}
+              placeholder={`the context's, else ${DEFAULT_NAMESPACE}`}
               onChange={(namespace) => set({ namespace })}
               testId="shards-namespace"
             />

@@ -1,8 +1,4 @@
-import {
-  START_MARGIN_SECONDS,
-  shardPlacementSchema,
-  type ShardPlacement,
-} from '../../shared/distributed/placement.ts';
+import { shardPlacementSchema, type ShardPlacement } from '../../shared/distributed/placement.ts';
 
 /** Where the Run tab runs a scenario: here (one run), as shards on this machine, or on Kubernetes. */
 export type ShardWhere = 'here' | 'local' | 'kubernetes';
@@ -11,10 +7,9 @@ export type ShardWhere = 'here' | 'local' | 'kubernetes';
 export interface ShardsDraft {
   where: ShardWhere;
   count: string;
-  /** Blank: the default for the place (START_MARGIN_SECONDS). */
-  margin: string;
   /** Blank: the kubeconfig's current context. */
   context: string;
+  /** Blank: the context's namespace in the kubeconfig, else "trebuchet" (resources/kubernetes/rbac.yaml's). */
   namespace: string;
   image: string;
 }
@@ -22,9 +17,8 @@ export interface ShardsDraft {
 export const defaultShardsDraft: ShardsDraft = {
   where: 'here',
   count: '2',
-  margin: '',
   context: '',
-  namespace: 'default',
+  namespace: '',
   image: '',
 };
 
@@ -37,18 +31,22 @@ export function placementOf(d: ShardsDraft): PlacementCheck {
   if (d.where === 'here') return { ok: true, placement: undefined };
   const candidate = {
     count: Number(d.count.trim() === '' ? NaN : d.count),
-    startMarginSeconds: d.margin.trim() === '' ? START_MARGIN_SECONDS[d.where] : Number(d.margin),
+    // The shards start once every one is ready; the default time they may take is the place's.
+    readyTimeoutSeconds: null,
     kubernetes:
       d.where === 'kubernetes'
-        ? { image: d.image, namespace: d.namespace.trim(), context: d.context || null, nodeSelector: {} }
+        ? {
+            image: d.image,
+            namespace: d.namespace.trim() || null,
+            context: d.context || null,
+            nodeSelector: {},
+          }
         : null,
   };
   const parsed = shardPlacementSchema.safeParse(candidate);
   if (parsed.success) return { ok: true, placement: parsed.data };
   const issue = parsed.error.issues[0]!;
-  const field = { count: 'Shards', startMarginSeconds: 'Start margin', kubernetes: 'Kubernetes' }[
-    String(issue.path[0]) as 'count'
-  ];
+  const field = { count: 'Shards', kubernetes: 'Kubernetes' }[String(issue.path[0]) as 'count'];
   const sub = issue.path[1] === undefined ? '' : ` ${String(issue.path[1])}`;
   const message = Number.isNaN(candidate[issue.path[0] as 'count']) ? 'is not a number' : issue.message;
   return { ok: false, message: `${field ?? 'Shards'}${sub}: ${message}` };

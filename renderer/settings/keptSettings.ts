@@ -24,8 +24,14 @@ function keptDraft<T>(now: DraftNow<T>, before: { content: T; edited: boolean } 
   return { content: withoutSecrets(now.content), edited: now.edited };
 }
 
+/**
+ * What the page keeps of the settings as it goes: all but where live metrics go, which their
+ * dialog sets on its own (renderer/settings/MetricsOutButton.tsx).
+ */
+export type PageSettings = Omit<UiSettings, 'metrics'>;
+
 /** The settings to keep for the page as it is now, given what was kept before. */
-export function keptSettings(now: UiNow, before: UiSettings): UiSettings {
+export function keptSettings(now: UiNow, before: PageSettings): PageSettings {
   return {
     view: now.view,
     matrixColumns: now.matrixColumns,

@@ -2,8 +2,13 @@ import { useEffect, useMemo, useRef } from 'react';
 import type { Scenario } from '../../shared/model/scenario.ts';
 import type { TrebuchetApi } from '../../shared/contract/api.ts';
 import type { UiSettings } from '../../shared/records/settings.ts';
-import { keptSettings, type UiNow } from './keptSettings.ts';
+import { keptSettings, type PageSettings, type UiNow } from './keptSettings.ts';
 import type { useWorkDrafts } from './useWorkDrafts.ts';
+
+/** The page's part of the settings, and its text (what was sent last). */
+function keptOf({ metrics: _theirs, ...settings }: UiSettings): { settings: PageSettings; text: string } {
+  return { settings, text: JSON.stringify(settings) };
+}
 
 /** How long the page rests before its settings are sent: typing changes a draft at every key. */
 const SAVE_SETTINGS_DELAY_MS = 400;
@@ -19,7 +24,7 @@ export function useSettingsSaver(
   started: UiSettings,
   delayMs = SAVE_SETTINGS_DELAY_MS,
 ): void {
-  const kept = useRef({ settings: started, text: JSON.stringify(started) });
+  const kept = useRef(keptOf(started));
   const pending = useRef<(() => void) | null>(null);
   // A draft saved, opened or run is one event, not typing: it is sent at once, so a reload
   // right after a preset is saved does not restore the draft as still unsaved.

@@ -10,7 +10,7 @@ import {
 import type { Baseline } from '../records/baselines.ts';
 import type { ResultDiff } from '../diff/compare.ts';
 import { importFilesSchema, type ImportOutcome } from '../records/import.ts';
-import { uiSettingsSchema, type UiSettings } from '../records/settings.ts';
+import { uiSettingsPatchSchema, type UiSettings } from '../records/settings.ts';
 import { presetDraftSchema, presetIdSchema, presetNameSchema, type Preset } from '../records/presets.ts';
 import {
   type ExportOutcome,
@@ -103,7 +103,7 @@ export const commandInputSchemas = {
   }),
   'settings.get': noInput,
   /** The parts of the UI's settings given replace the kept ones; the others stay. */
-  'settings.set': z.strictObject({ ui: uiSettingsSchema.partial() }),
+  'settings.set': z.strictObject({ ui: uiSettingsPatchSchema }),
   /** The kubeconfig's contexts (the Run tab's shards on Kubernetes). */
   'kube.contexts': noInput,
 } as const satisfies Record<CommandName, z.ZodType>;

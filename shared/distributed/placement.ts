@@ -2,13 +2,20 @@ import { z } from 'zod';
 
 /**
  * Where a run's shards go when the app's Run tab runs it on shards (the CLI's `--shards N --on
- * local|kubernetes`): how many, the time from the start to their common start, and for
- * Kubernetes the image, namespace, kubeconfig context and node labels. Pure.
+ * local|kubernetes`): how many, how long they may take to get ready, and for Kubernetes the
+ * image, namespace, kubeconfig context and node labels. Pure.
  */
 
 export const MAX_SHARDS = 100;
-/** The default start margins: room to schedule pods and pull the image; to start N processes here. */
-export const START_MARGIN_SECONDS = { kubernetes: 30, local: 10 } as const;
+/**
+ * How long the shards may take to get ready (process or pod started, target checked,
+ * connections warmed) before the run gives up, by default: N processes loading the CLI on a
+ * busy machine; pods scheduled and their image pulled on a cold node.
+ */
+export const READY_TIMEOUT_SECONDS = { kubernetes: 300, local: 60 } as const;
+export const MAX_READY_TIMEOUT_SECONDS = 3600;
+/** The namespace when neither the placement nor the kubeconfig's context names one: resources/kubernetes/rbac.yaml's. */
+export const DEFAULT_NAMESPACE = 'trebuchet';
 
 export const namespaceSchema = z
   .string()
@@ -16,7 +23,8 @@ export const namespaceSchema = z
 
 export const kubernetesPlacementSchema = z.strictObject({
   image: z.string().trim().min(1, 'give the image built from resources/docker/Dockerfile').max(512),
-  namespace: namespaceSchema,
+  /** null: the context's namespace in the kubeconfig, else DEFAULT_NAMESPACE. */
+  namespace: namespaceSchema.nullable(),
   /** The kubeconfig's context; null for its current one. */
   context: z.string().min(1).max(253).nullable(),
   nodeSelector: z.record(z.string().min(1).max(317), z.string().max(63)),
@@ -29,8 +37,17 @@ export const shardPlacementSchema = z.strictObject({
     .int()
     .min(1, `give 1 to ${MAX_SHARDS} shards`)
     .max(MAX_SHARDS, `give 1 to ${MAX_SHARDS} shards`),
-  startMarginSeconds: z.number().min(1, 'give at least 1 s for the shards to start').max(3600),
+  /** null: READY_TIMEOUT_SECONDS for the place. */
+  readyTimeoutSeconds: z
+    .number()
+    .min(1, 'give the shards at least 1 s to get ready')
+    .max(MAX_READY_TIMEOUT_SECONDS, `give the shards at most ${MAX_READY_TIMEOUT_SECONDS} s to get ready`)
+    .nullable(),
   /** null: the shards run as processes on the host's machine. */
   kubernetes: kubernetesPlacementSchema.nullable(),
 });
 export type ShardPlacement = z.infer<typeof shardPlacementSchema>;
+
+/** How long a placement's shards may take to get ready, seconds. */
+export const readyTimeoutOf = (p: ShardPlacement): number =>
+  p.readyTimeoutSeconds ?? READY_TIMEOUT_SECONDS[p.kubernetes ? 'kubernetes' : 'local'];

@@ -1,7 +1,8 @@
 /**
- * A merged run's Shards table (`trebuchet merge`), one row per shard: its requests, req/s,
- * p99, its generator's CPU and how late its load began after the common start. The same
- * columns in the CLI's text report and the HTML report.
+ * A run's Shards table (`--shards N --on local|kubernetes`, `trebuchet merge`), one row per
+ * shard, numbered from 1 as `--shard i/N` is: its requests, req/s, p99, its generator's CPU and
+ * how late its load began after the common start. The same columns in the CLI's text report and
+ * the HTML report.
  */
 import type { RunResult } from '../model/result.ts';
 import type { ShardRow } from '../shards/facts.ts';
@@ -9,7 +10,7 @@ import { alignColumns } from './table.ts';
 import { formatCount, formatGrouped } from './units.ts';
 
 const COLUMNS: readonly { head: string; text: (s: ShardRow) => string }[] = [
-  { head: 'shard', text: (s) => String(s.index) },
+  { head: 'shard', text: (s) => String(s.index + 1) },
   { head: 'host', text: (s) => `${s.host} (${s.cores} cores)` },
   { head: 'requests', text: (s) => formatCount(s.requests) },
   { head: 'req/s', text: (s) => formatGrouped(s.requestsPerSecond, 1) },
@@ -29,5 +30,5 @@ export function shardsReportText(r: RunResult): string {
   const table = shardTable(r);
   if (!table) return '';
   const lines = alignColumns([table.head, ...table.rows], 1);
-  return ['Shards (start: after the common --start-at):', ...lines.map((l) => `  ${l}`)].join('\n') + '\n';
+  return ['Shards (start: after the common start):', ...lines.map((l) => `  ${l}`)].join('\n') + '\n';
 }

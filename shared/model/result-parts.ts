@@ -96,6 +96,8 @@ export const warningSchema = z.strictObject({
     'engine-limit',
     'rate-not-reached',
     'client-limit',
+    /** Live metrics (docs/metrics.md) that did not reach an endpoint, or could not be served: never the figures'. */
+    'metrics-not-delivered',
     'other',
   ]),
   message: z.string(),

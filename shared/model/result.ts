@@ -4,6 +4,7 @@ import { serverResourcesSchema } from '../resources/resources.ts';
 import { loadSchema, runOptionsSchema, targetSchema, thresholdSchema } from './scenario.ts';
 import { shardFactsSchema, shardRowSchema } from '../shards/facts.ts';
 import { urlTableSchema } from './url-table.ts';
+import { windowBucketsSchema } from './window-buckets.ts';
 import {
   byteCountsSchema,
   errorEntrySchema,
@@ -75,6 +76,14 @@ export const sampleSchema = z.strictObject({
    * saved before it existed.
    */
   sendLatenessP99: ms.optional(),
+  /**
+   * This window's latencies in fixed buckets (shared/model/window-buckets.ts), for a histogram
+   * of the whole run that a reader of the samples can add up (the metrics out). Absent when no
+   * response finished in it, and in results saved before it existed.
+   */
+  latencyBuckets: windowBucketsSchema.optional(),
+  /** Scheduled sends only: this window's send lateness in the same buckets (see sendLatenessP99). */
+  sendLatenessBuckets: windowBucketsSchema.optional(),
   /** Generator CPU use in this window, percent of one core (can exceed 100 with several threads). */
   cpuPercent: z.number().nonnegative().optional(),
   /** Closed model with stages only: connections carrying load at the end of the window. */

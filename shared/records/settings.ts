@@ -2,11 +2,13 @@ import { z } from 'zod';
 import { capacityPlanSchema } from '../capacity/plan.ts';
 import { comparisonPlanSchema } from '../comparison/plan.ts';
 import { matrixColumnIdSchema } from '../comparison/report-settings.ts';
+import { metricsOutSchema, NO_METRICS_OUT } from '../metrics/outs.ts';
 import { scenarioSchema } from '../model/scenario.ts';
 
 /*
  * What a host keeps of the app between starts (issue 22): the view shown, the Run, Compare
- * and Capacity drafts, the matrix's columns and, on the desktop, the window's place. One
+ * and Capacity drafts, the matrix's columns, where live metrics go and, on the desktop, the
+ * window's place. One
  * store per host (the desktop's electron-store in userData, the web host's web-settings.json
  * in its data folder); presets stay one file each (docs/presets-history-comparisons.md).
  */
@@ -42,9 +44,20 @@ export const uiSettingsSchema = z.strictObject({
   }),
   /** The comparison matrix's columns as last picked; null: each plan's own. */
   matrixColumns: z.array(matrixColumnIdSchema).min(1).max(64).nullable(),
+  /** "Send live metrics to …": where every job's live metrics go (docs/metrics.md); absent in files saved before it existed. */
+  metrics: metricsOutSchema.default(NO_METRICS_OUT),
 });
 export type UiSettings = z.infer<typeof uiSettingsSchema>;
-export type UiSettingsPatch = Partial<z.input<typeof uiSettingsSchema>>;
+
+/**
+ * A change to the UI's settings: the parts given replace the kept ones. What a settings file
+ * may leave out (metrics, by its default) is not filled in here, or a patch that does not name
+ * it would put the default over the kept value.
+ */
+export const uiSettingsPatchSchema = uiSettingsSchema
+  .partial()
+  .extend({ metrics: metricsOutSchema.optional() });
+export type UiSettingsPatch = z.input<typeof uiSettingsPatchSchema>;
 
 const coordinate = z.number().int().min(-1_000_000).max(1_000_000);
 const extent = z.number().int().min(100).max(100_000);
@@ -75,6 +88,7 @@ export function defaultUiSettings(): UiSettings {
     view: 'run',
     drafts: { run: null, compare: null, capacity: null },
     matrixColumns: null,
+    metrics: NO_METRICS_OUT,
   };
 }
 

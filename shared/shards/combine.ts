@@ -1,4 +1,5 @@
 import type { RunResult, Sample } from '../model/result.ts';
+import { addWindowBuckets } from '../model/window-buckets.ts';
 import type { ShardFacts, ShardRow } from './facts.ts';
 
 /**
@@ -39,7 +40,7 @@ export function shardSet(files: readonly ShardFile[]): ShardSet {
     const s = f.result.shard;
     if (s.planId !== planId || s.count !== count) {
       return refuse(
-        `${f.file} is shard ${s.index}/${s.count} of plan ${s.planId}, not of plan ${planId} (${count} shards) as ${first.file}: the files are of different plans`,
+        `${f.file} is shard ${s.index + 1}/${s.count} of plan ${s.planId}, not of plan ${planId} (${count} shards) as ${first.file}: the files are of different plans`,
       );
     }
   }
@@ -47,14 +48,15 @@ export function shardSet(files: readonly ShardFile[]): ShardSet {
   for (const f of shards) {
     const seen = byIndex.get(f.result.shard.index);
     if (seen !== undefined)
-      return refuse(`${f.file} and ${seen} are both shard ${f.result.shard.index}/${count}`);
+      return refuse(`${f.file} and ${seen} are both shard ${f.result.shard.index + 1}/${count}`);
     byIndex.set(f.result.shard.index, f.file);
   }
   const missing = Array.from({ length: count }, (_, i) => i).filter((i) => !byIndex.has(i));
   if (missing.length > 0) {
-    const given = [...byIndex].sort(([a], [b]) => a - b).map(([i, file]) => `${file} is ${i}`);
+    // Said as --shard counts them: from 1 (a file's shard facts hold 0-based indexes).
+    const given = [...byIndex].sort(([a], [b]) => a - b).map(([i, file]) => `${file} is ${i + 1}`);
     return refuse(
-      `shard ${missing.join(', ')} of ${count} is missing (${given.join(', ')}): merge every shard of the plan`,
+      `shard ${missing.map((i) => i + 1).join(', ')} of ${count} is missing (${given.join(', ')}): merge every shard of the plan`,
     );
   }
   return {
@@ -79,9 +81,9 @@ const endOf = (shard: ShardResult, s: Sample): number => shard.shard.gridStartAt
 
 /**
  * The shards' samples of one window as one sample (seq and elapsedSeconds given; total is the
- * run's measured requests before it): counts, rates, CPU and in-flight added; latency the
- * request-weighted mean, and for p50, p90, p99 and max the largest of the shards' (an upper
- * bound: a window's own buckets are not kept in a sample).
+ * run's measured requests before it): counts, rates, CPU, in-flight and the fixed buckets
+ * added; latency the request-weighted mean, and for p50, p90, p99 and max the largest of the
+ * shards' (an upper bound: a window's own HdrHistogram buckets are not kept in a sample).
  */
 export function addSamples(
   group: readonly Sample[],
@@ -113,6 +115,8 @@ export function addSamples(
   const lateness = optional((s) => s.sendLatenessP99);
   const cpu = optional((s) => s.cpuPercent);
   const connections = optional((s) => s.connections);
+  const latencyBuckets = addWindowBuckets(group.map((s) => s.latencyBuckets));
+  const latenessBuckets = addWindowBuckets(group.map((s) => s.sendLatenessBuckets));
   return {
     seq,
     elapsedSeconds,
@@ -130,6 +134,8 @@ export function addSamples(
     ...(lateness.length > 0 ? { sendLatenessP99: Math.max(...lateness) } : {}),
     ...(cpu.length > 0 ? { cpuPercent: sumOf(cpu) } : {}),
     ...(connections.length > 0 ? { connections: sumOf(connections) } : {}),
+    ...(latencyBuckets === null ? {} : { latencyBuckets }),
+    ...(latenessBuckets === null ? {} : { sendLatenessBuckets: latenessBuckets }),
   };
 }
 

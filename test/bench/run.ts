@@ -16,6 +16,8 @@
  *   frames     UI frame times, as the e2e test last measured them
  *   servers    opt-in (--only servers): seed 000's table, the native engine at 1000 req/s for 5 s
  *              against Debian's Apache, nginx, H2O, lighttpd and Caddy over http and https
+ *   metrics    opt-in (--only metrics): a run without live metrics, pushing to Prometheus, to a
+ *              refused port and to one that never answers (req/s, p99, CPU-s, wall time)
  *
  * Placement (issue 24): every section runs first pinned (nginx on CPU 0, each generator on CPU 1,
  * with taskset: pinning.ts) and then unpinned, the second view; --pin on|off|both (default both).
@@ -43,6 +45,7 @@ import {
   type Section,
   type Shape,
 } from './sections.ts';
+import { metricsSection } from './metrics-section.ts';
 import { serversSection } from './servers-section.ts';
 import { startupSection } from './startup-section.ts';
 import { PINNED, UNPINNED, pinningUnavailable, place, type Placement } from './pinning.ts';
@@ -121,6 +124,7 @@ const runners: Record<Section, () => Promise<string> | string> = {
   rss: () => rssSection(bench),
   frames: framesSection,
   servers: () => serversSection(bench.shape({ rounds: 1, seconds: 5 })),
+  metrics: () => metricsSection(bench),
 };
 const cannotPin = opts.pin === 'off' ? null : pinningUnavailable();
 if (cannotPin) console.log(`- not pinned: ${cannotPin}\n`);

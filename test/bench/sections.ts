@@ -25,8 +25,11 @@ import {
 
 /** The sections a plain `npm run bench` runs, in order. */
 export const SECTIONS = ['startup', 'closed', 'workers', 'open', 'h2', 'keepalive', 'rss', 'frames'] as const;
-/** Sections run only when named in --only: `servers` starts the whole Debian server suite. */
-export const OPT_IN_SECTIONS = ['servers'] as const;
+/**
+ * Sections run only when named in --only: `servers` starts the whole Debian server suite,
+ * `metrics` a Prometheus.
+ */
+export const OPT_IN_SECTIONS = ['servers', 'metrics'] as const;
 export const ALL_SECTIONS = [...SECTIONS, ...OPT_IN_SECTIONS] as const;
 export type Section = (typeof ALL_SECTIONS)[number];
 

@@ -31,7 +31,7 @@ interface StartupRow {
 }
 
 /** A listener that accepts and never answers (wrk's one-second floor costs it only a wait there). */
-async function silentServer(): Promise<{ url: string; close: () => Promise<void> }> {
+export async function silentServer(): Promise<{ url: string; close: () => Promise<void> }> {
   const sockets = new Set<Socket>();
   const server = createServer((s) => {
     sockets.add(s);

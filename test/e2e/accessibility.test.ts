@@ -3,12 +3,13 @@ import { createRequire } from 'node:module';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contrast, flatten, parseCssColor } from '../helpers/contrast.ts';
+import { ScriptedEngine } from '../helpers/scripted-engine.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { fillPlan, waitForRunDone, type AppPage } from './app-page.ts';
 import { useE2eApp } from './fixture.ts';
 
 /*
- * Accessibility in Chromium (issue 19): axe-core checks every view, empty and with a run,
+ * Accessibility in Chromium (issue 19), on a scripted engine: axe-core checks every view, empty and with a run,
  * a comparison, a capacity search and their history in it, for serious and critical
  * violations (contrast, names, labels); and what axe does not measure is measured here: the
  * focus ring against what is around it, the chart buttons' and header fields' names, the
@@ -17,7 +18,7 @@ import { useE2eApp } from './fixture.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-const e2e = useE2eApp();
+const e2e = useE2eApp({ engine: new ScriptedEngine() });
 let server: TestServer;
 
 beforeAll(async () => {
@@ -128,6 +129,13 @@ describe('accessibility (issue 19)', () => {
       await page.getByTestId(`tab-${view}`).click();
       await expectNoSeriousViolations(app, `${view} (empty)`);
     }
+    // "Send live metrics to…", its dialog open, a field refused.
+    await page.getByTestId('metrics-out').click();
+    await page.getByTestId('metrics-listen').fill('nope');
+    await page.getByTestId('metrics-out-save').click();
+    await page.getByTestId('metrics-listen-error').waitFor();
+    await expectNoSeriousViolations(app, 'send live metrics (dialog)');
+    await page.getByTestId('metrics-out-dialog').getByRole('button', { name: 'Cancel' }).click();
 
     // A run: its report, charts and exports.
     await page.getByTestId('tab-run').click();

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatRateValue } from '../../shared/format/units.ts';
-import { launchChromium, openOffline, type TestBrowser } from '../helpers/browser.ts';
+import { openOffline, type TestBrowser } from '../helpers/browser.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { ARTIFACTS, fillPlan, fillScenario, saveDownload, waitForStatus } from './app-page.ts';
 import { useE2eApp } from './fixture.ts';
@@ -13,19 +13,19 @@ import { useE2eApp } from './fixture.ts';
  * A comparison as complete as a single run, in Chromium against the web host and the real
  * engine: every cell opens its run's full report, the matrix shows the columns asked for and
  * marks every cell whose figures are not the server's, and a run whose every response is a
- * 404 never looks like a clean success.
+ * 404 never looks like a clean success. The comparison's end-to-end test: the real engine.
  */
 
 const e2e = useE2eApp();
 let alpha: TestServer;
 let missing: TestServer;
 let downloads: string;
-/** A browser of its own for opening exported files offline (the app's keeps its network). */
+/** A context of its own for opening exported files offline (the app's keeps its network). */
 let offline: TestBrowser;
 
 beforeAll(async () => {
   downloads = mkdtempSync(join(tmpdir(), 'trebuchet-e2e-cells-'));
-  offline = await launchChromium();
+  offline = await e2e.context();
   alpha = await startHttpServer(handlers.ok('hello from alpha', { server: 'alpha/1.0' }));
   missing = await startHttpServer(handlers.status(404, undefined, 'no such page'));
 });
@@ -33,7 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await alpha?.close();
   await missing?.close();
-  await offline?.close();
   if (downloads) rmSync(downloads, { recursive: true, force: true });
 });
 

@@ -3,11 +3,16 @@ import { REPORT_PERCENTILES } from '../../shared/model/defaults.ts';
 import { targetUrlSchema } from '../../shared/model/scenario.ts';
 import { parseWith } from '../../shared/model/validation.ts';
 import { formatCount, formatMsValue, formatRateValue } from '../../shared/format/units.ts';
+import { ScriptedEngine } from '../helpers/scripted-engine.ts';
 import { handlers, refusedPort, startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { fillScenario, pointLog, waitForPoints, waitForStatus, watchThroughputPoints } from './app-page.ts';
 import { useE2eApp } from './fixture.ts';
 
+// One run against a real server on the real engine (the run's end-to-end test), then the run
+// view's behaviour on a scripted engine: each run sends 3 samples and waits to be stopped or
+// resumed, so a test acts on a run that is still going however slow the machine is.
 const e2e = useE2eApp();
+const engine = new ScriptedEngine({ pauseAfter: 3 });
 let target: TestServer;
 
 beforeAll(async () => {
@@ -83,6 +88,10 @@ describe('dashboard in Chromium against the web host and the real engine', () =>
     await app.screenshot('report-dark.png');
     await app.screenshot('report-dark-full.png', true);
   });
+});
+
+describe('the run view on a scripted engine', () => {
+  beforeAll(() => e2e.useEngine(engine));
 
   it('stops a run half-way and shows the partial result marked cancelled', async () => {
     const app = await e2e.open();
@@ -110,6 +119,8 @@ describe('dashboard in Chromium against the web host and the real engine', () =>
     );
     await app.screenshot('e2e-cancelled.png');
 
+    expect(engine.stopped).toEqual([0]);
+
     // Escape stops too: run again with the keyboard and stop with Escape.
     app.events.length = 0;
     await page.keyboard.press('Control+Enter');
@@ -123,8 +134,11 @@ describe('dashboard in Chromium against the web host and the real engine', () =>
     const app = await e2e.open();
     const { page } = app;
     await fillScenario(app, { url: target.url, connections: 10, seconds: 6, name: 'survives a reload' });
+    const clicked = Date.now();
     await page.getByTestId('run-button').click();
     await waitForPoints(app, 2);
+    // The run has been going 2 s when the page reloads: its clock must not start again at 0.
+    await page.waitForTimeout(Math.max(0, 2000 - (Date.now() - clicked)));
 
     await page.reload();
     await page.getByTestId('target-url-0').waitFor();
@@ -139,6 +153,7 @@ describe('dashboard in Chromium against the web host and the real engine', () =>
     const elapsed = (await page.getByTestId('progress-elapsed').textContent()) ?? '';
     expect(Number(elapsed.split(':')[1])).toBeGreaterThanOrEqual(2);
     await watchThroughputPoints(app);
+    engine.resume();
     await waitForPoints(app, replayed + 1);
     await app.screenshot('e2e-reattached.png');
 

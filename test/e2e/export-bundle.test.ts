@@ -3,34 +3,35 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openOffline, type TestBrowser } from '../helpers/browser.ts';
+import { openOffline, type TestBrowser } from '../helpers/browser.ts';
+import { ScriptedEngine } from '../helpers/scripted-engine.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { readZip } from '../helpers/zip.ts';
 import { ARTIFACTS, fillPlan, fillScenario, saveDownload, waitForStatus } from './app-page.ts';
 import { useE2eApp } from './fixture.ts';
 
 /*
- * The export bar of the Run, Compare and Capacity views in Chromium through the web host:
+ * The export bar of the Run, Compare and Capacity views in Chromium through the web host (a
+ * scripted engine):
  * "Download all" saves one zip of every file, a file's button saves that file alone (the same
  * bytes as in the zip), and the HTML report opens offline with the figures on screen.
  */
 
-const e2e = useE2eApp();
+const e2e = useE2eApp({ engine: new ScriptedEngine() });
 let alpha: TestServer;
 let beta: TestServer;
 let downloads: string;
-/** A browser of its own for opening exported files offline (the app's keeps its network). */
+/** A context of its own for opening exported files offline (the app's keeps its network). */
 let offline: TestBrowser;
 
 beforeAll(async () => {
-  offline = await launchChromium();
+  offline = await e2e.context();
   alpha = await startHttpServer(handlers.ok('alpha'));
   beta = await startHttpServer(handlers.limited(2, 5));
   downloads = mkdtempSync(join(tmpdir(), 'trebuchet-e2e-bundle-'));
 });
 
 afterAll(async () => {
-  await offline?.close();
   await alpha?.close();
   await beta?.close();
   if (downloads) rmSync(downloads, { recursive: true, force: true });

@@ -3,6 +3,7 @@ import type http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScriptedEngine } from '../helpers/scripted-engine.ts';
 import { startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { fillScenario, waitForStatus } from './app-page.ts';
 import { useE2eApp } from './fixture.ts';
@@ -10,11 +11,12 @@ import { useE2eApp } from './fixture.ts';
 /*
  * A web host started with a files folder (trebuchet serve --files-dir): the page offers a
  * path inside it beside the picker, the run reads the file there, and a path outside it is
- * "not allowed" whether it exists or not.
+ * "not allowed" whether it exists or not. The engine's pre-flight is real (its one request
+ * carries the file), the load scripted.
  */
 
 const filesDir = mkdtempSync(join(tmpdir(), 'trebuchet-e2e-files-dir-'));
-const e2e = useE2eApp({ filesDir });
+const e2e = useE2eApp({ filesDir, engine: new ScriptedEngine() });
 let recorder: TestServer;
 const bodies: Buffer[] = [];
 const payload = Buffer.from('{"from":"the files folder"}');
@@ -57,6 +59,7 @@ describe('a web host with a files folder', () => {
     await page.getByTestId('run-button').click();
     expect(await waitForStatus(app, ['completed', 'failed'])).toBe('completed');
     expect(app.results()[0]!.requests.ok).toBeGreaterThan(0);
+    expect(bodies.slice(sent)).toHaveLength(1);
     expect(bodies.slice(sent).every((b) => b.equals(payload))).toBe(true);
 
     for (const outside of ['/etc/hostname', '/etc/no-such-file', '../../etc/passwd']) {

@@ -1,10 +1,12 @@
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { startWebHost, type WebHost } from '../../electron/host/server.ts';
+import { startTarget, type StartTarget } from '../../electron/jobs/target-run.ts';
 import { WEB_SETTINGS_FILE } from '../../electron/stores/settings-store.ts';
-import { launchChromium, type TestBrowser } from '../helpers/browser.ts';
+import { connectChromium, launchChromium, newTestBrowser, type TestBrowser } from '../helpers/browser.ts';
 import { openApp, type AppPage } from './app-page.ts';
 
 /** The built renderer the web host serves (npm run build:renderer). */
@@ -12,14 +14,19 @@ export const STATIC_DIR = join(import.meta.dirname, '..', '..', 'dist', 'rendere
 
 export interface E2eApp {
   readonly host: WebHost;
-  /** Where this file's presets and history go: a temp dir, never the user's config directory. */
+  /** Where the host's presets and history go: a temp dir, never the user's config directory. */
   readonly dataDir: string;
+  /** This file's browser context (the app's tabs are in it). */
   readonly browser: TestBrowser;
   /**
    * Opens the app (of this file's host, or of another at url) in a new tab; after the test
    * it must have run clean, then it is closed.
    */
   open(url?: string): Promise<AppPage>;
+  /** A context of the same browser apart from the app's (to open an exported file offline); closed after the file. */
+  context(): Promise<TestBrowser>;
+  /** How the host runs each target in the tests from here to the file's end ('real': the engine). */
+  useEngine(engine: { start: StartTarget } | 'real'): void;
 }
 
 /** The settings file's version on disk; null when there is none. */
@@ -42,20 +49,79 @@ async function forgetSettings(file: string): Promise<void> {
 }
 
 /**
- * The UI in Chromium against a web host over the built renderer and the real engine, for
- * one test file (hostOptions.filesDir: the folder it reads body and CA files from, as
- * --files-dir). Call it at the top of the file: it registers the hooks that start the host
- * and the browser, check after each test that every page it opened ran clean (no script
- * error, nothing the CSP had to block), and stop everything at the end.
+ * What the files of this test process share (vitest runs the e2e files of a worker in one
+ * module graph: isolate off): the browser they connect to, and one web host whose engine is
+ * the file's that runs now, its data emptied between files.
  */
-export function useE2eApp(hostOptions: { filesDir?: string } = {}): E2eApp {
+interface Shared {
+  host: WebHost;
+  dataDir: string;
+}
+let sharedHost: Promise<Shared> | null = null;
+let sharedBrowser: Promise<Browser | null> | null = null;
+/** The engine of the file running now: the real one unless it gave another. */
+let engine: StartTarget = startTarget;
+const delegate: StartTarget = (...args) => engine(...args);
+
+function hostOf(): Promise<Shared> {
+  sharedHost ??= (async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'trebuchet-e2e-data-'));
+    process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+    // Jobs a file left running stop 10 s after its pages closed (not the default 30 s).
+    const host = await startWebHost({
+      staticDir: STATIC_DIR,
+      appVersion: '0.1.0',
+      dataDir,
+      startTarget: delegate,
+      reattachGraceMs: 10_000,
+    });
+    return { host, dataDir };
+  })();
+  return sharedHost;
+}
+
+/** The e2e tier's one Chromium (test/e2e/browser-setup.ts); null outside it (then a file launches its own). */
+function browserOf(): Promise<Browser | null> {
+  const endpoint = inject('chromiumEndpoint');
+  sharedBrowser ??= endpoint ? connectChromium(endpoint) : Promise.resolve(null);
+  return sharedBrowser;
+}
+
+/** A host's data as a fresh install has it: its folders kept (the stores write into them), their files gone. */
+function emptyData(dataDir: string): void {
+  for (const entry of readdirSync(dataDir, { withFileTypes: true })) {
+    const path = join(dataDir, entry.name);
+    if (!entry.isDirectory()) rmSync(path, { force: true });
+    else for (const inner of readdirSync(path)) rmSync(join(path, inner), { recursive: true, force: true });
+  }
+}
+
+/**
+ * The UI in Chromium against a web host over the built renderer, for one test file. Call it at
+ * the top of the file: it registers the hooks that give the file its host and its browser
+ * context, check after each test that every page it opened ran clean (no script error, nothing
+ * the CSP had to block), and close its pages. `engine`: how the host runs each target
+ * (test/helpers/scripted-engine.ts for a test about the page); the real engine by default.
+ * `filesDir`: the folder the host reads body and CA files from (--files-dir); a host of the
+ * file's own then. Otherwise the host is the one this test process shares, its data emptied
+ * for each file.
+ */
+export function useE2eApp(opts: { filesDir?: string; engine?: { start: StartTarget } } = {}): E2eApp {
   let host: WebHost | undefined;
   let dataDir: string | undefined;
+  let own: WebHost | undefined;
   let browser: TestBrowser | undefined;
+  const contexts: TestBrowser[] = [];
   const pages: AppPage[] = [];
   const started = <T>(value: T | undefined, what: string): T => {
     if (value === undefined) throw new Error(`the e2e ${what} is not started (use it inside a test or hook)`);
     return value;
+  };
+  const newContext = async (): Promise<TestBrowser> => {
+    const shared = await browserOf();
+    const made = shared ? await newTestBrowser(shared) : await launchChromium();
+    contexts.push(made);
+    return made;
   };
 
   beforeAll(async () => {
@@ -64,9 +130,23 @@ export function useE2eApp(hostOptions: { filesDir?: string } = {}): E2eApp {
         'dist/renderer is missing: build the UI first (npm run build:renderer; npm test does it)',
       );
     }
-    dataDir = mkdtempSync(join(tmpdir(), 'trebuchet-e2e-data-'));
-    host = await startWebHost({ staticDir: STATIC_DIR, appVersion: '0.1.0', dataDir, ...hostOptions });
-    browser = await launchChromium();
+    engine = opts.engine?.start ?? startTarget;
+    if (opts.filesDir !== undefined) {
+      dataDir = mkdtempSync(join(tmpdir(), 'trebuchet-e2e-data-'));
+      own = await startWebHost({
+        staticDir: STATIC_DIR,
+        appVersion: '0.1.0',
+        dataDir,
+        filesDir: opts.filesDir,
+        startTarget: delegate,
+      });
+      host = own;
+    } else {
+      const shared = await hostOf();
+      emptyData(shared.dataDir);
+      ({ host, dataDir } = shared);
+    }
+    browser = await newContext();
   });
 
   afterEach(async () => {
@@ -81,9 +161,12 @@ export function useE2eApp(hostOptions: { filesDir?: string } = {}): E2eApp {
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    for (const c of contexts.splice(0)) await c.close();
+    if (own) {
+      await own.close();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    }
+    engine = startTarget;
   });
 
   return {
@@ -100,6 +183,10 @@ export function useE2eApp(hostOptions: { filesDir?: string } = {}): E2eApp {
       const app = await openApp(started(browser, 'browser').context, url ?? started(host, 'web host').url);
       pages.push(app);
       return app;
+    },
+    context: newContext,
+    useEngine(next) {
+      engine = next === 'real' ? startTarget : next.start;
     },
   };
 }

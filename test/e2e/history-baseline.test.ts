@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScriptedEngine } from '../helpers/scripted-engine.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { ARTIFACTS, fillScenario, waitForStatus, type AppPage } from './app-page.ts';
 import { useE2eApp } from './fixture.ts';
@@ -8,10 +9,14 @@ import { useE2eApp } from './fixture.ts';
  * Baselines in History, in Chromium through the web host: a run marked as the baseline of its
  * scenario, the same scenario run again, and the new run's "vs baseline" figures (delta,
  * percentage, noise verdict, from the host's `trebuchet diff` computation) and the diff view's
- * overlaid percentile curves and throughput series.
+ * overlaid percentile curves and throughput series. On a scripted engine whose server answers
+ * the second run a millisecond slower.
  */
 
-const e2e = useE2eApp();
+let runs = 0;
+const e2e = useE2eApp({
+  engine: new ScriptedEngine({ server: () => ({ latencyMs: runs++ === 0 ? [4, 5, 6] : [5, 6, 7] }) }),
+});
 /** The host saves and answers on a machine shared with other test runs: give it time. */
 const POLL = { timeout: 20_000 };
 let server: TestServer;

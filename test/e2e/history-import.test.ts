@@ -58,7 +58,7 @@ beforeAll(async () => {
         '--name',
         'sharded',
         '--shard',
-        `${i}/2`,
+        `${i + 1}/2`,
         '--start-at',
         startAt,
         '--json',
@@ -112,12 +112,12 @@ describe("History's import and export in the browser", () => {
     await importFiles(app, ['shard-0.json']);
     await expect
       .poll(() => page.getByTestId('history-import-problems').textContent(), POLL)
-      .toMatch(/^shard 1 of 2 is missing \(shard-0\.json is 0\)/);
+      .toMatch(/^shard 2 of 2 is missing \(shard-0\.json is 1\)/);
     copyFileSync(join(dir, 'shard-0.json'), join(dir, 'shard-0-again.json'));
     await importFiles(app, ['shard-0.json', 'shard-1.json', 'shard-0-again.json']);
     await expect
       .poll(() => page.getByTestId('history-import-problems').textContent(), POLL)
-      .toBe('shard-0-again.json and shard-0.json are both shard 0/2');
+      .toBe('shard-0-again.json and shard-0.json are both shard 1/2');
     await importFiles(app, ['shard-1.json', 'shard-0.json']);
     await expect
       .poll(() => page.getByTestId('history-import-done').textContent(), POLL)

@@ -5,11 +5,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { cellOutcomeSchema } from '../../shared/comparison/cells.ts';
 import { formatGrouped } from '../../shared/format/units.ts';
 import { runResultSchema } from '../../shared/model/result.ts';
-import { launchChromium, openOffline as openOffline_, type TestBrowser } from '../helpers/browser.ts';
+import { openOffline as openOffline_, type TestBrowser } from '../helpers/browser.ts';
 import { endAfterAll } from '../helpers/cleanup.ts';
 import { runCli } from '../helpers/cli.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
+import { useE2eApp } from './fixture.ts';
 
+const e2e = useE2eApp();
 const endAll = endAfterAll();
 let dir: string;
 let browser: TestBrowser;
@@ -24,7 +26,7 @@ beforeAll(async () => {
     await startHttpServer(handlers.ok('hello', { server: '<script>document.title="pwned"</script>' })),
   );
   missing = endAll(await startHttpServer(handlers.status(404, 'Not Found', 'nope')));
-  browser = endAll(await launchChromium());
+  browser = await e2e.context();
 });
 
 const openOffline = (file: string) => openOffline_(browser.context, file);

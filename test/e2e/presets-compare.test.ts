@@ -7,20 +7,25 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebHost } from '../../electron/host/server.ts';
 import { formatRateValue } from '../../shared/format/units.ts';
+import { ScriptedEngine } from '../helpers/scripted-engine.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { ARTIFACTS, fillPlan, fillScenario, waitForStatus, saveDownload } from './app-page.ts';
 import { STATIC_DIR, useE2eApp } from './fixture.ts';
 
 /*
- * Presets, comparisons, history and exports in Chromium against the web host and the real
- * engine, clicking as a person would. Downloads are caught and decoded: the PNG must have
+ * Presets, comparisons, history and exports in Chromium against the web host and a scripted
+ * engine (the pre-flights real), clicking as a person would. Downloads are caught and decoded: the PNG must have
  * the chart's pixel size and show something, the CSV must parse back to the numbers shown.
  */
 
 /** A formula a spreadsheet would run: sent by a server as its status text and Server header. */
 const FORMULA = '=HYPERLINK("http://evil.example","click")';
 
-const e2e = useE2eApp();
+// A comparison across a reload is looked at while its second cell runs: that run waits there.
+const engine = new ScriptedEngine({
+  pauseAfter: (s) => (s.name.startsWith('survives a reload · evil') ? 1 : null),
+});
+const e2e = useE2eApp({ engine });
 let downloads: string;
 let plain: TestServer;
 let evil: TestServer;
@@ -403,6 +408,7 @@ describe('a comparison across a reload', () => {
     expect(await page.getByTestId('plan-name').inputValue()).toBe('survives a reload');
     expect(await finished()).toBeGreaterThanOrEqual(1);
     expect(await page.getByTestId('matrix-progress').getAttribute('data-total')).toBe('2');
+    engine.resume();
     await page.getByTestId('comparison-saved').waitFor({ timeout: 60_000 });
     expect(await finished()).toBe(2);
     expect(await page.getByTestId('comparison-cell').count()).toBe(2);

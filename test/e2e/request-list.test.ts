@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScriptedEngine } from '../helpers/scripted-engine.ts';
 import { startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { waitForStatus } from './app-page.ts';
 import { useE2eApp } from './fixture.ts';
@@ -10,9 +11,11 @@ import { useE2eApp } from './fixture.ts';
  * A target card holding a list of requests: pasted, run round-robin against a server that
  * counts requests per path, kept by the settings over a reload; a line that is no request
  * named at the field; a vegeta targets file imported through the picker; a Compare server's list.
+ * The pre-flight is real (one request per distinct URL), the load scripted:
+ * test/integration/request-list.test.ts counts the real engine's requests per path.
  */
 
-const e2e = useE2eApp();
+const e2e = useE2eApp({ engine: new ScriptedEngine() });
 let server: TestServer;
 let dir: string;
 const perPath = new Map<string, number>();
@@ -58,8 +61,11 @@ describe('a list of requests in the target card', () => {
     expect(result!.error).toBeNull();
     expect(result!.requests.ok).toBe(300);
     expect(result!.target.requests).toHaveLength(3);
-    // 100 each from the load, and the pre-flight's one per distinct URL.
-    expect(Object.fromEntries(perPath)).toEqual({ '/a': 101, '/b': 101, '/c': 101 });
+    // 100 each, round-robin; the server saw the pre-flight's one request per distinct URL.
+    expect(result!.urls!.rows.map((r) => [r.request?.url, r.requests])).toEqual(
+      ['/a', '/b', '/c'].map((p) => [`${base}${p}`, 100]),
+    );
+    expect(Object.fromEntries(perPath)).toEqual({ '/a': 1, '/b': 1, '/c': 1 });
 
     // The settings keep the list in the Run draft: a reload shows it again.
     await page.reload();

@@ -1,8 +1,11 @@
 /**
  * Every seed article's comparison as a person reproduces it in the browser: the built-in
- * preset opened from Presets, its placeholder URLs pointed at Debian's servers started here
- * (Apache event / prefork / worker, nginx, H2O, lighttpd), the load made tiny, Run
- * comparison. Then what the article prints is found on screen, not in an export: vegeta's
+ * preset opened from Presets, its placeholder URLs pointed at a server for each of the
+ * article's (Apache event / prefork / worker, nginx, H2O, lighttpd: stand-ins answering 5
+ * bytes over http and https, to whose pre-flights the engine sends its one real request; the
+ * load is scripted, and test/integration/seed-experiments.test.ts runs the real engine against
+ * Debian's servers), the load made tiny, Run comparison. Then what the article prints is found
+ * on screen, not in an export: vegeta's
  * rows per cell (000), the side-by-side percentiles and each server's Connection Times
  * (001), the per-repetition table (002), mean and median latency, throughput and the error
  * rate with the 300 ms rule (003), the Connect / Processing / Waiting means (004). Last, an
@@ -20,22 +23,37 @@ import { fixed, formatGrouped } from '../../shared/format/units.ts';
 import { REPORT_PERCENTILES } from '../../shared/model/defaults.ts';
 import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
 import { endAfterAll } from '../helpers/cleanup.ts';
-import { startHttpServer } from '../helpers/servers.ts';
-import { startSeedServers, type SeedServers } from '../helpers/web-servers.ts';
+import { ScriptedEngine } from '../helpers/scripted-engine.ts';
+import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { saveDownload, type AppPage } from './app-page.ts';
 import { useE2eApp } from './fixture.ts';
 
-const e2e = useE2eApp();
+/** The drops test's server answers in 50 ms: two slots of it hold 40 req/s. */
+const SLOW_MS = 50;
+let slowUrl = '';
+const e2e = useE2eApp({
+  engine: new ScriptedEngine({ server: (url) => (url.startsWith(slowUrl) ? { latencyMs: [SLOW_MS] } : {}) }),
+});
 const endAll = endAfterAll();
 let certs: TestCerts;
-let servers: SeedServers;
+const SEEDS = ['apache', 'apachePrefork', 'apacheWorker', 'nginx', 'h2o', 'lighttpd'] as const;
+let servers: Record<(typeof SEEDS)[number], { httpUrl: string; httpsUrl: string }>;
+
+/** A stand-in for one of the article's servers: "hello" over http, and over https with the test CA's certificate. */
+async function standIn(): Promise<{ httpUrl: string; httpsUrl: string }> {
+  const plain: TestServer = endAll(await startHttpServer(handlers.ok('hello')));
+  const secure: TestServer = endAll(await startHttpServer(handlers.ok('hello'), { tls: certs.valid }));
+  return { httpUrl: plain.url, httpsUrl: secure.url };
+}
 let downloads: string;
 
 beforeAll(async () => {
   certs = endAll(makeTestCerts());
   downloads = mkdtempSync(join(tmpdir(), 'trebuchet-e2e-seeds-'));
   endAll({ remove: () => rmSync(downloads, { recursive: true, force: true }) });
-  servers = await startSeedServers(certs, endAll);
+  servers = Object.fromEntries(
+    await Promise.all(SEEDS.map(async (name) => [name, await standIn()] as const)),
+  ) as typeof servers;
 });
 
 /** Opens a built-in preset from the Presets view into the comparison editor. */
@@ -317,7 +335,8 @@ function slowServer(ms: number): http.RequestListener {
 
 describe('an open-model cell that drops requests', () => {
   it('is marked rate not reached, with its late and dropped requests in the matrix and both CSVs', async () => {
-    const slow = endAll(await startHttpServer(slowServer(50)));
+    const slow = endAll(await startHttpServer(slowServer(SLOW_MS)));
+    slowUrl = slow.url;
     const app = await e2e.open();
     const { page } = app;
     // A plan of the open model with an in-flight cap of 2 (the editor keeps a loaded plan's cap).

@@ -7,13 +7,11 @@ import { formatCpuPer10k } from '../../shared/format/resources-table.ts';
 import { chartReadings } from '../../shared/resources/charts.ts';
 import { RESOURCE_FIGURE_LABELS, type ResourceSample } from '../../shared/resources/resources.ts';
 import { runResultSchema, type RunResult } from '../../shared/model/result.ts';
-import { launchChromium, openOffline, type TestBrowser } from '../helpers/browser.ts';
+import type { Target } from '../../shared/model/scenario.ts';
+import { openOffline, type TestBrowser } from '../helpers/browser.ts';
 import { endAfterAll } from '../helpers/cleanup.ts';
-import { startNginx, type NginxServer } from '../helpers/nginx.ts';
-import { startNodeExporter } from '../helpers/node-exporter.ts';
-import type { LocalServer } from '../helpers/server-process.ts';
-import { startH2o, type WebServer } from '../helpers/web-servers.ts';
-import { refusedPort } from '../helpers/servers.ts';
+import { ScriptedEngine, scriptedSource } from '../helpers/scripted-engine.ts';
+import { handlers, refusedPort, startHttpServer, type TestServer } from '../helpers/servers.ts';
 import {
   fillPlan,
   fillScenario,
@@ -28,30 +26,95 @@ import {
 import { useE2eApp } from './fixture.ts';
 
 /**
- * The server's side of a run in the browser (issue 11), against Debian's nginx, H2O and
- * prometheus-node-exporter started here on loopback: the server panel gains points while
+ * The server's side of a run in the browser (issue 11): the server panel gains points while
  * the run goes on, the report's Server resources table carries the CPU-seconds per 10,000
  * requests of the result, a node_exporter target draws the load average, a wrong exporter
  * URL is a named gap while the run completes, and a comparison of nginx and H2O shows each
- * one's CPU-seconds per 10,000 requests in the matrix.
+ * one's CPU-seconds per 10,000 requests in the matrix. The host's own monitor takes the
+ * readings (on the engine's ticks, gaps, the summary), from scripted sources, beside a
+ * scripted engine: test/integration/server-monitor.test.ts reads Debian's nginx, H2O and
+ * node_exporter under the real engine's load.
  */
 
-const e2e = useE2eApp();
 const endAll = endAfterAll();
-let nginx: NginxServer;
-let h2o: WebServer;
-let exporter: LocalServer;
+let nginx: TestServer;
+let h2o: TestServer;
+/** Where the scripted node_exporter answers (nothing listens there: its source is scripted). */
+const exporterUrl = 'http://127.0.0.1:9100/metrics';
 let downloads: string;
-/** A browser of its own for opening exported files offline (the app's keeps its network). */
+/** A context of its own for opening exported files offline (the app's keeps its network). */
 let offline: TestBrowser;
+
+/** A process tree as /proc shows a server's: its root and workers, busy while the load runs. */
+function processTree(server: TestServer, name: string, workers: number) {
+  const rootPid = 40_000 + server.port;
+  return scriptedSource(
+    {
+      method: 'process',
+      found: 'port',
+      port: server.port,
+      platform: 'linux',
+      reader: 'procfs',
+      rootPid,
+      processes: Array.from({ length: workers + 1 }, (_, i) => ({ pid: rootPid + i, name })),
+    },
+    (n) => ({
+      figures: {
+        intervalSeconds: 1,
+        cpuPercent: 30 + (n % 3),
+        cpuUserPercent: 20,
+        cpuSystemPercent: 10 + (n % 3),
+        cpuSeconds: 0.3 + (n % 3) / 100,
+        rssBytes: 12_000_000,
+        threads: workers + 1,
+        openFiles: 24,
+        processes: workers + 1,
+      },
+    }),
+  );
+}
+
+/** A node_exporter's figures of the whole machine, or, at a URL nothing answers, a gap each time. */
+function exporterSource(url: string) {
+  return scriptedSource({ method: 'node-exporter', url, cpuCount: 2 }, () =>
+    url === exporterUrl
+      ? {
+          figures: {
+            intervalSeconds: 1,
+            cpuPercent: 80,
+            cpuBusyPercent: 40,
+            memoryUsedBytes: 3e9,
+            memoryTotalBytes: 24e9,
+            load1: 1.5,
+            load5: 1.2,
+            load15: 1,
+            netInBytesPerSecond: 1000,
+            netOutBytesPerSecond: 2000,
+          },
+        }
+      : { gap: `node_exporter ${url}: connect ECONNREFUSED` },
+  );
+}
+
+const engine = new ScriptedEngine({
+  // Two tests look at the panel while their run goes on: it waits there.
+  pauseAfter: (s) => (s.name === 'live panel' || s.name === 'across a reload' ? 3 : null),
+  monitor: (target: Target) => {
+    if (target.monitor.kind === 'node-exporter') return exporterSource(target.monitor.url);
+    if (target.monitor.kind !== 'auto') return null;
+    if (target.url.startsWith(nginx.url)) return processTree(nginx, 'nginx', 2);
+    if (target.url.startsWith(h2o.url)) return processTree(h2o, 'h2o', 1);
+    return null;
+  },
+});
+const e2e = useE2eApp({ engine });
 
 beforeAll(async () => {
   downloads = mkdtempSync(join(tmpdir(), 'trebuchet-e2e-server-'));
   endAll({ remove: () => rmSync(downloads, { recursive: true, force: true }) });
-  offline = endAll(await launchChromium());
-  nginx = endAll(await startNginx({ workers: 2 }));
-  h2o = endAll(await startH2o());
-  exporter = endAll(await startNodeExporter());
+  offline = await e2e.context();
+  nginx = endAll(await startHttpServer(handlers.ok('hello')));
+  h2o = endAll(await startHttpServer(handlers.ok('hello')));
 });
 
 const serverSamples = (app: AppPage, targetIndex = 0): ResourceSample[] => app.readings('run', targetIndex);
@@ -103,7 +166,12 @@ describe('server resources in the browser', () => {
   it('draws the nginx process tree live and reports its CPU-seconds per 10,000 requests', async () => {
     const app = await e2e.open();
     const { page } = app;
-    await fillScenario(app, { url: `${nginx.httpUrl}test.html`, connections: 20, seconds: 4 });
+    await fillScenario(app, {
+      url: `${nginx.url}test.html`,
+      connections: 20,
+      seconds: 4,
+      name: 'live panel',
+    });
     expect(await page.getByTestId('target-monitor-0').inputValue()).toBe('auto');
     await page.getByTestId('run-button').click();
     await page.getByTestId('chart-server-cpu').waitFor({ timeout: 30_000 });
@@ -115,6 +183,7 @@ describe('server resources in the browser', () => {
     expect(Number.parseFloat((await liveCpu.textContent())!.replace('CPU', ''))).toBeGreaterThan(0);
     expect(await page.getByTestId('server-figures').locator('[data-figure="rssBytes"]').count()).toBe(1);
     await app.screenshot('e2e-server-live.png');
+    engine.resume();
     expect(await waitForStatus(app, ['completed', 'cancelled', 'failed'])).toBe('completed');
 
     // The server panel gained points one by one while the run was going on.
@@ -138,7 +207,7 @@ describe('server resources in the browser', () => {
     expect(sr.source).toMatchObject({
       method: 'process',
       found: 'port',
-      port: Number(new URL(nginx.httpUrl).port),
+      port: nginx.port,
     });
     // nginx's master and both workers.
     expect(sr.source.method === 'process' && sr.source.processes.length).toBeGreaterThanOrEqual(3);
@@ -179,7 +248,12 @@ describe('server resources in the browser', () => {
   it('shows the server panel again after a reload, with the readings so far', async () => {
     const app = await e2e.open();
     const { page } = app;
-    await fillScenario(app, { url: `${nginx.httpUrl}test.html`, connections: 10, seconds: 6 });
+    await fillScenario(app, {
+      url: `${nginx.url}test.html`,
+      connections: 10,
+      seconds: 6,
+      name: 'across a reload',
+    });
     await page.getByTestId('run-button').click();
     await waitForPoints(app, 2, 30_000, 'chart-server-cpu');
 
@@ -190,6 +264,7 @@ describe('server resources in the browser', () => {
     await page.getByTestId('chart-server-cpu').waitFor();
     const replayed = Number(await page.getByTestId('chart-server-cpu').getAttribute('data-points'));
     expect(replayed).toBeGreaterThanOrEqual(2);
+    engine.resume();
     await waitForPoints(app, replayed + 1, 30_000, 'chart-server-cpu');
     expect(await waitForStatus(app, ['completed', 'cancelled', 'failed'])).toBe('completed');
     expect(await page.getByTestId('server-efficiency').count()).toBe(1);
@@ -199,10 +274,10 @@ describe('server resources in the browser', () => {
     const app = await e2e.open();
     const { page } = app;
     const wrong = `http://127.0.0.1:${await refusedPort()}/metrics`;
-    await fillScenario(app, { url: `${nginx.httpUrl}test.html`, connections: 10, seconds: 3 });
-    await pickMonitor(app, 0, 'node-exporter', `${exporter.httpUrl}metrics`);
+    await fillScenario(app, { url: `${nginx.url}test.html`, connections: 10, seconds: 3 });
+    await pickMonitor(app, 0, 'node-exporter', exporterUrl);
     await page.getByTestId('target-add').click();
-    await page.getByTestId('target-url-1').fill(`${h2o.httpUrl}test.html`);
+    await page.getByTestId('target-url-1').fill(`${h2o.url}test.html`);
     // A monitor that is not one is named at its field and stops the run from starting.
     await pickMonitor(app, 1, 'pid', 'x1');
     expect(await page.getByTestId('error-targets.1.monitor').textContent()).toContain(
@@ -221,7 +296,7 @@ describe('server resources in the browser', () => {
     // Target 1: the machine's CPU, memory and load from the exporter.
     const [good, bad] = app.results();
     const sr = good!.serverResources!;
-    expect(sr.source).toMatchObject({ method: 'node-exporter', url: `${exporter.httpUrl}metrics` });
+    expect(sr.source).toMatchObject({ method: 'node-exporter', url: exporterUrl });
     expect(sr.summary.load1).toBeDefined();
     expect(Number(await page.getByTestId('chart-server-load').getAttribute('data-points'))).toBe(
       new Set(serverSamples(app, 0).map((s) => s.seq)).size,
@@ -267,8 +342,8 @@ describe('server resources in the browser', () => {
       {
         name: 'nginx vs H2O',
         targets: [
-          { name: 'nginx', url: `${nginx.httpUrl}test.html` },
-          { name: 'h2o', url: `${h2o.httpUrl}test.html` },
+          { name: 'nginx', url: `${nginx.url}test.html` },
+          { name: 'h2o', url: `${h2o.url}test.html` },
         ],
       },
       { levels: '10', seconds: 2, repetitions: 1, pause: 0 },

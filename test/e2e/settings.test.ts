@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEB_SETTINGS_FILE } from '../../electron/stores/settings-store.ts';
 import { SETTINGS_VERSION, settingsSchema, type UiSettings } from '../../shared/records/settings.ts';
+import { ScriptedEngine } from '../helpers/scripted-engine.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { fillPlan, fillScenario } from './app-page.ts';
 import { useE2eApp } from './fixture.ts';
@@ -12,10 +13,10 @@ import { useE2eApp } from './fixture.ts';
  * Settings that stay (issue 22), in Chromium through the web host: the Run draft and the view
  * come back after a reload (kept in the host's web-settings.json), and a preset opened over an
  * edited comparison asks first, both answers; the matrix's columns as picked are still there
- * after a reload. One small comparison (2 cells of 0.5 s) is the only load.
+ * after a reload. One small comparison (2 cells of 0.5 s, on a scripted engine) is the only load.
  */
 
-const e2e = useE2eApp();
+const e2e = useE2eApp({ engine: new ScriptedEngine() });
 let server: TestServer;
 
 beforeAll(async () => {

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCount } from '../../shared/format/units.ts';
+import { ScriptedEngine } from '../helpers/scripted-engine.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { waitForStatus } from './app-page.ts';
 import { useE2eApp } from './fixture.ts';
 
-const e2e = useE2eApp();
+// The stage rows of the real engine's runs are test/integration/stages.test.ts's.
+const e2e = useE2eApp({ engine: new ScriptedEngine() });
 let target: TestServer;
 
 beforeAll(async () => {
@@ -15,7 +17,7 @@ afterAll(async () => {
   await target?.close();
 });
 
-describe('a staged load in Chromium against the web host and the real engine', () => {
+describe('a staged load in Chromium against the web host and a scripted engine', () => {
   it('builds a stage plan in the editor, previews its curve and reports one row per stage', async () => {
     const app = await e2e.open();
     const { page } = app;

@@ -9,16 +9,18 @@ import { runCommand } from '../../electron/cli/run-command.ts';
 import { urlFigures } from '../../shared/format/urls.ts';
 import { formatCount } from '../../shared/format/units.ts';
 import { runResultSchema, type RunResult } from '../../shared/model/result.ts';
+import { ScriptedEngine } from '../helpers/scripted-engine.ts';
 import { waitForStatus, type AppPage } from './app-page.ts';
 import { useE2eApp } from './fixture.ts';
 
 /*
  * A run of a list of URLs in Chromium through the web host: the CLI's result file imported
  * into History shows the per-URL table, and the same list run again from the app (the real
- * engine behind the web host) reports its own table, rows adding up to the run's totals.
+ * engine behind the web host, scripted here) reports its own table, rows adding up to the run's
+ * totals.
  */
 
-const e2e = useE2eApp();
+const e2e = useE2eApp({ engine: new ScriptedEngine() });
 const POLL = { timeout: 20_000 };
 /** Paths of different sizes. */
 const BODIES: Record<string, Buffer> = {

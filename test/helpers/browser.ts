@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -18,8 +18,37 @@ export const CHROMIUM_ARGS = [
 
 export interface TestBrowser {
   context: BrowserContext;
-  /** Closes the browser and removes its profile. */
+  /** Closes it: a browser of its own with its profile, or a context of the shared one. */
   close(): Promise<void>;
+}
+
+/** The options every test browser gets: 1280x800, the smallest window the UI is designed for. */
+const CONTEXT = { viewport: { width: 1280, height: 800 } } as const;
+
+/**
+ * Debian's Chromium as a server the test processes connect to (the e2e tier's one browser,
+ * test/e2e/browser-setup.ts): `close` ends it.
+ */
+export async function launchChromiumServer(): Promise<{ wsEndpoint: string; close(): Promise<void> }> {
+  const server = await chromium.launchServer({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
+  return { wsEndpoint: server.wsEndpoint(), close: () => server.close() };
+}
+
+/** A browser launched by launchChromiumServer, from another process. */
+export function connectChromium(wsEndpoint: string): Promise<Browser> {
+  return chromium.connect(wsEndpoint);
+}
+
+/**
+ * A fresh context of a running browser (its own cookies, storage and permissions; offline on
+ * its own): what a test gets instead of a browser of its own. `close` closes the context.
+ */
+export async function newTestBrowser(
+  browser: Browser,
+  opts: { colorScheme?: 'light' | 'dark' } = {},
+): Promise<TestBrowser> {
+  const context = await browser.newContext({ ...CONTEXT, colorScheme: opts.colorScheme ?? 'light' });
+  return { context, close: () => context.close() };
 }
 
 /**
@@ -31,7 +60,7 @@ export async function launchChromium(opts: { colorScheme?: 'light' | 'dark' } = 
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
     args: [...CHROMIUM_ARGS],
-    viewport: { width: 1280, height: 800 },
+    ...CONTEXT,
     colorScheme: opts.colorScheme ?? 'light',
   });
   return {
@@ -46,7 +75,7 @@ export async function launchChromium(opts: { colorScheme?: 'light' | 'dark' } = 
 /**
  * Opens a file (an exported report) in a new tab with the network off and every request but
  * the file itself aborted; returns the page and the requests it tried to make. The whole
- * context goes offline: use a browser of its own, not the app's.
+ * context goes offline: use a context of its own, not the app's.
  */
 export async function openOffline(
   context: BrowserContext,

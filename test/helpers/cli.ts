@@ -26,6 +26,8 @@ export interface CliOptions {
   openFiles?: number;
   /** A command the CLI runs under (its argv first): test/helpers/full-disk.ts's, say. */
   wrapper?: readonly string[];
+  /** Variables set for it beside this process's (KUBECONFIG, say). */
+  env?: Record<string, string>;
 }
 
 /** Starts `trebuchet ...args`; killed after timeoutMs so a hung run cannot hang the suite. */
@@ -35,7 +37,11 @@ export function startCli(args: readonly string[], opts: CliOptions = {}): CliPro
     opts.openFiles === undefined
       ? [command[0]!, command.slice(1)]
       : ['bash', ['-c', `ulimit -n ${opts.openFiles} && exec "$@"`, 'bash', ...command]];
-  const child = spawn(file, argv, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(file, argv, {
+    cwd: opts.cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(opts.env ? { env: { ...process.env, ...opts.env } } : {}),
+  });
   let stdout = '';
   let stderr = '';
   const waiters: { pattern: RegExp; resolve: () => void; reject: (e: Error) => void }[] = [];

@@ -67,10 +67,12 @@ export function resultWith(f: {
       sloExceeded: slow,
     },
     statusCodes: Object.fromEntries(
-      [
-        ['200', ok + slow],
-        ['503', responses - ok - slow],
-      ].filter(([, n]) => n !== 0),
+      (
+        [
+          ['200', ok + slow],
+          ['503', responses - ok - slow],
+        ] as [string, number][]
+      ).filter(([, n]) => n !== 0),
     ),
     successRatio: total === 0 ? 0 : ok / total,
     errors,

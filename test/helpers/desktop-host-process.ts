@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { CommandReply } from '../../shared/contract/api.ts';
 import type { JobEnvelope } from '../../shared/contract/jobs.ts';
+import type * as ProcessMock from './electron-process-mock.ts';
 
 const MOCK_URL = new URL('./electron-process-mock.ts', import.meta.url).href;
 
@@ -79,7 +80,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       }`,
     )}`,
   );
-  const mock = (await import(MOCK_URL)) as typeof import('./electron-process-mock.ts');
+  const mock = (await import(MOCK_URL)) as typeof ProcessMock;
   const { APP_ORIGIN, APP_START_URL } = await import('../../electron/main/app-protocol.ts');
   const { commandChannel, JOB_EVENT_CHANNEL } = await import('../../electron/main/ipc-channels.ts');
   const write = (line: Line) => process.stdout.write(`${JSON.stringify(line)}\n`);

@@ -20,6 +20,8 @@ export interface NativeRun {
   seconds: number;
   /** Seconds from the runner's start to the load's end (its summary work after that left out). */
   loadSeconds: number;
+  /** Seconds from the load's start (the runner's start gate, its set-up done) to its end. */
+  drivenSeconds: number;
   /** How long the warm-up really lasted (its timer may fire late on a busy machine); null without one. */
   warmupSeconds: number | null;
 }
@@ -56,6 +58,7 @@ export async function runInProcess(
   const t0 = performance.now();
   const recorder = new Recorder({ sloMs: spec.options.sloMs, warmup: warmupSeconds > 0, now: t0 });
   const ticker = setInterval(() => recorder.tick(performance.now()), 200);
+  let gateAt = t0;
   let warmupTimer: NodeJS.Timeout | undefined;
   const warmupDone =
     warmupSeconds > 0
@@ -75,7 +78,10 @@ export async function runInProcess(
       signal: opts.signal ?? new AbortController().signal,
       warmupSeconds,
       warmupDone,
-      startGate: () => Promise.resolve(),
+      startGate: () => {
+        gateAt = performance.now();
+        return Promise.resolve();
+      },
     });
     const end = performance.now();
     recorder.tick(end);
@@ -84,6 +90,7 @@ export async function runInProcess(
       outcome,
       seconds: (end - t0) / 1000,
       loadSeconds: ((outcome.loadEndedAt ?? end) - t0) / 1000,
+      drivenSeconds: ((outcome.loadEndedAt ?? end) - gateAt) / 1000,
       warmupSeconds: warmupEndedAt === null ? null : (warmupEndedAt - t0) / 1000,
     };
   } finally {

@@ -1,3 +1,4 @@
+import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capacityRunner } from '../../electron/jobs/capacity.ts';
 import { startTarget } from '../../electron/jobs/target-run.ts';
@@ -9,22 +10,37 @@ import { handlers, startHttpServer, type TestServer } from '../helpers/servers.t
 
 /*
  * The capacity search against real servers on loopback through the real engine: one whose
- * capacity is known by design (10 requests at a time, each held 5 ms: 2,000 req/s), and a fast
- * one that a tiny in-flight cap keeps the client from loading. The two searches whose answer
- * a busy machine cannot change (a goal below the service time, a cap of 1 in flight) run at
- * once, each on a server of its own; the one that measures a capacity runs alone.
+ * capacity is known by design (400 req/s, served in turn on its own clock, so a busy machine
+ * delays its answers but cannot change the rate it serves), and a fast one that a tiny
+ * in-flight cap keeps the client from loading. The two searches whose answer a busy machine
+ * cannot change (a goal below the service time, a cap of 1 in flight) run at once, each on a
+ * server of its own; the one that measures a capacity runs alone.
  */
 
 const SLOTS = 10;
 const HOLD_MS = 5;
-const DESIGNED_RPS = (SLOTS * 1000) / HOLD_MS;
+const DESIGNED_RPS = 400;
+
+/**
+ * A server of a fixed capacity: one request at a time, each served in 1/rps s of its own
+ * clock after the one before it (or after its arrival), its answer sent at that turn's end. A
+ * timer a busy machine fires late delays an answer without moving the turns after it.
+ */
+function fixedCapacity(rps: number): http.RequestListener {
+  let free = 0;
+  return (_req, res) => {
+    const now = performance.now();
+    free = Math.max(free, now) + 1000 / rps;
+    setTimeout(() => res.end('ok'), free - now);
+  };
+}
 
 let limited: TestServer;
 let slow: TestServer;
 let fast: TestServer;
 
 beforeAll(async () => {
-  limited = await startHttpServer(handlers.limited(SLOTS, HOLD_MS));
+  limited = await startHttpServer(fixedCapacity(DESIGNED_RPS));
   slow = await startHttpServer(handlers.limited(SLOTS, HOLD_MS));
   fast = await startHttpServer(handlers.ok('fast'));
 });
@@ -42,42 +58,47 @@ async function search(input: CapacityPlanInput) {
 }
 
 describe('capacity search (real engine)', () => {
-  it(`finds a server's designed capacity (${DESIGNED_RPS} req/s) within 15 %`, async () => {
-    const { out, reports } = await search({
-      name: 'known capacity',
-      targets: [{ name: 'limited', url: limited.url }],
-      // A goal well above the 5 ms hold, so a stall of a busy machine (50-100 ms) does not break
-      // it; above capacity the queue grows by the excess every second, so 7 % over breaks it
-      // within a 1.5 s step and its 0.5 s warm-up (the answer is asked within 15 %). The
-      // in-flight cap lets that queue form.
-      search: { goal: { p99Ms: 100 }, startRate: 250, stepSeconds: 1.5, warmupSeconds: 0.5 },
-      maxInFlight: 2000,
-    });
-    const [report] = reports;
-    const answer = report!.answer!;
-    const steps = report!.steps.map((s) => `${s.rate} ${s.judgement.kind} p99=${s.figures.p99?.toFixed(1)}`);
-    expect(answer.stop, `${answer.message}\n${steps.join('\n')}`).toBe('converged');
-    expect(answer.heldRate!, steps.join('\n')).toBeGreaterThanOrEqual(DESIGNED_RPS * 0.85);
-    expect(answer.heldRate!).toBeLessThanOrEqual(DESIGNED_RPS * 1.15);
-    // Doubling first, then bisecting; every step is a run of its own, kept with the search.
-    expect(report!.steps.slice(0, 4).map((s) => [s.rate, s.phase])).toEqual([
-      [250, 'doubling'],
-      [500, 'doubling'],
-      [1000, 'doubling'],
-      [2000, 'doubling'],
-    ]);
-    expect(report!.steps.some((s) => s.phase === 'bisecting')).toBe(true);
-    expect(out.steps.every((s) => s.result.load.model === 'open' && s.result.status === 'completed')).toBe(
-      true,
-    );
-    // The step that held at the answer served it, within its 5 ms hold and the goal.
-    const atAnswer = report!.steps.find((s) => s.rate === answer.heldRate)!;
-    expect(atAnswer.figures.achievedRps).toBeGreaterThan(answer.heldRate! * 0.9);
-    expect(atAnswer.figures.p50!).toBeGreaterThanOrEqual(HOLD_MS);
-    console.log(
-      `designed ${DESIGNED_RPS} req/s, found ${answer.heldRate} req/s (${answer.message})\n  ${steps.join('\n  ')}`,
-    );
-  });
+  it(
+    `finds a server's designed capacity (${DESIGNED_RPS} req/s) within 15 %`,
+    { tags: ['timing'] },
+    async () => {
+      const { out, reports } = await search({
+        name: 'known capacity',
+        targets: [{ name: 'limited', url: limited.url }],
+        // Above capacity the queue grows by the excess: 15 % over it holds 0.525 s of it after
+        // the 3 s step and its 0.5 s warm-up, past the 500 ms goal. Below capacity the queue stays
+        // empty: only a stall of the machine over 500 ms breaks a step (a p99 of 120-220 ms was
+        // seen at load 15). The in-flight cap lets the queue form.
+        search: { goal: { p99Ms: 500 }, startRate: 300, stepSeconds: 3, warmupSeconds: 0.5 },
+        maxInFlight: 2000,
+      });
+      const [report] = reports;
+      const answer = report!.answer!;
+      const steps = report!.steps.map(
+        (s) => `${s.rate} ${s.judgement.kind} p99=${s.figures.p99?.toFixed(1)}`,
+      );
+      expect(answer.stop, `${answer.message}\n${steps.join('\n')}`).toBe('converged');
+      expect(answer.heldRate!, steps.join('\n')).toBeGreaterThanOrEqual(DESIGNED_RPS * 0.85);
+      expect(answer.heldRate!).toBeLessThanOrEqual(DESIGNED_RPS * 1.15);
+      // Doubling first, then bisecting; every step is a run of its own, kept with the search.
+      expect(report!.steps.slice(0, 2).map((s) => [s.rate, s.phase])).toEqual([
+        [300, 'doubling'],
+        [600, 'doubling'],
+      ]);
+      expect(report!.steps.some((s) => s.phase === 'bisecting')).toBe(true);
+      expect(out.steps.every((s) => s.result.load.model === 'open' && s.result.status === 'completed')).toBe(
+        true,
+      );
+      // The step that held at the answer served it: the capacity at least, which a held rate
+      // (at most 15 % over it) is within.
+      const atAnswer = report!.steps.find((s) => s.rate === answer.heldRate)!;
+      expect(atAnswer.figures.achievedRps).toBeGreaterThan(answer.heldRate! / 1.15);
+      expect(atAnswer.figures.p50!).toBeGreaterThanOrEqual(1000 / DESIGNED_RPS - 0.1);
+      console.log(
+        `designed ${DESIGNED_RPS} req/s, found ${answer.heldRate} req/s (${answer.message})\n  ${steps.join('\n  ')}`,
+      );
+    },
+  );
 
   it.concurrent(
     'says "not even the lowest rate held" when the goal is below the service time',
@@ -101,10 +122,13 @@ describe('capacity search (real engine)', () => {
 
   it.concurrent(
     'says the client was the limit, not the server, under a tiny in-flight cap',
+    { tags: ['timing'] },
     async ({ expect }) => {
       const { reports } = await search({
         targets: [{ name: 'fast', url: fast.url }],
-        search: { goal: { p99Ms: 10 }, startRate: 20_000, stepSeconds: 1, warmupSeconds: 0.2 },
+        // The server's own p99 (from each request's actual send) must stay within the goal for
+        // the client to be the one to blame: 21-56 ms was seen at load 15, hence 500 ms.
+        search: { goal: { p99Ms: 500 }, startRate: 20_000, stepSeconds: 1, warmupSeconds: 0.2 },
         maxInFlight: 1,
       });
       const [report] = reports;
@@ -117,7 +141,7 @@ describe('capacity search (real engine)', () => {
       expect(step.judgement.kind).toBe('client-limit');
       expect(step.result.requests.dropped).toBeGreaterThan(0);
       expect(capacitySentence(report!.search.goal, [{ label: 'fast', answer }])).toBe(
-        'fast: not measured (the client was the limit) at p99 < 10 ms',
+        'fast: not measured (the client was the limit) at p99 < 500 ms',
       );
     },
   );

@@ -78,13 +78,13 @@ describe('unknown fields in the files the CLI reads', () => {
   it('names a 100,000-deep extra field in bounded time, without a stack overflow', async () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
     const s = file(`{"targets":[{"url":"${server.url}"}],"extra":${deep}}`);
-    const started = performance.now();
+    // The parse and the check take milliseconds; a check quadratic in the depth would take
+    // minutes (10^10 steps), and the CLI killed at refused()'s 30 s has no exit code 2: the
+    // bound, whatever the machine's speed or load.
     const line = await refused(['run', '--scenario', s]);
     expect(line).toBe(
       'trebuchet run: --scenario extra: unknown field (the fields here are `version`, `name`, `targets`, `load`, `options`)',
     );
-    // Node's start included, on a shared machine: the parse and the check take milliseconds.
-    expect(performance.now() - started).toBeLessThan(20_000);
   });
 
   it('refuses extra fields in preset files, and typos in comparison and capacity plans', async () => {

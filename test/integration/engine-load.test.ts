@@ -18,30 +18,49 @@ async function serve(handler: Parameters<typeof startHttpServer>[0]): Promise<Te
 }
 
 describe('engine (autocannon runner) against a real server', () => {
-  it('measures a fixed 20 ms delay at microsecond resolution: p50 between 20 and 30 ms', async () => {
-    const s = await serve(handlers.delay(20));
-    const { result } = await runTarget(
-      autocannonTarget(s.url, {
-        load: { model: 'closed', connections: 5, limit: { kind: 'duration', seconds: 1.5 } },
-      }),
-    );
-    expect(result.status).toBe('completed');
-    expect(result.error).toBeNull();
-    const p50 = result.latency!.percentiles['50']!;
-    expect(p50).toBeGreaterThanOrEqual(20);
-    expect(p50).toBeLessThanOrEqual(30);
-    // Microsecond resolution: the figures are not whole milliseconds (autocannon's own are).
-    expect(Number.isInteger(p50)).toBe(false);
-    expect(result.requests.total).toBeGreaterThan(50);
-    expect(result.requests.errors).toBe(0);
-    expect(result.statusCodes).toEqual({ '200': result.requests.responses });
-    expect(result.durationSeconds).toBeGreaterThan(1.4);
-    expect(result.durationSeconds).toBeLessThan(2.5);
-    // The encoded histogram decodes to the same count.
-    expect(decodeHistogram(result.histogram!).totalCount).toBe(result.requests.responses);
-    expect(result.generator.engine).toBe('autocannon');
-    expect(result.warnings.map((w) => w.code)).toContain('closed-loop-latency');
-  });
+  it(
+    'measures a 20 ms delay at microsecond resolution: p50 that of the server’s holds, within half a hold',
+    { tags: ['timing'] },
+    async () => {
+      // The server holds each answer 20 ms by its timer and notes how long it really did (a busy
+      // machine fires the timer late, and up to 2 ms early), on the clock the engine's worker
+      // reads too.
+      const held: number[] = [];
+      const s = await serve((_req, res) => {
+        const received = performance.now();
+        setTimeout(() => {
+          held.push(performance.now() - received);
+          res.end('slow');
+        }, 20);
+      });
+      const { result } = await runTarget(
+        autocannonTarget(s.url, {
+          load: { model: 'closed', connections: 5, limit: { kind: 'duration', seconds: 1.5 } },
+        }),
+      );
+      expect(result.status).toBe('completed');
+      expect(result.error).toBeNull();
+      const p50 = result.latency!.percentiles['50']!;
+      const heldMedian = [...held].sort((a, b) => a - b)[held.length >> 1]!;
+      expect(heldMedian).toBeGreaterThan(20 - 2);
+      // Sent before the server had it, read after its answer: each latency holds its hold (the
+      // histogram's 3 significant digits: 16 us buckets at 20 ms). A latency counted twice, or
+      // in whole milliseconds off by one, is off by far more than the loop turns between.
+      expect(p50).toBeGreaterThanOrEqual(heldMedian - 0.016);
+      expect(p50).toBeLessThan(heldMedian + 10);
+      // Microsecond resolution: the figures are not whole milliseconds (autocannon's own are).
+      expect(Number.isInteger(p50)).toBe(false);
+      expect(result.requests.total).toBeGreaterThan(50);
+      expect(result.requests.errors).toBe(0);
+      expect(result.statusCodes).toEqual({ '200': result.requests.responses });
+      expect(result.durationSeconds).toBeGreaterThan(1.4);
+      expect(result.durationSeconds).toBeLessThan(2.5);
+      // The encoded histogram decodes to the same count.
+      expect(decodeHistogram(result.histogram!).totalCount).toBe(result.requests.responses);
+      expect(result.generator.engine).toBe('autocannon');
+      expect(result.warnings.map((w) => w.code)).toContain('closed-loop-latency');
+    },
+  );
 
   it('completes exactly 1000 requests for limit 1000 (pipelining 1 and 4)', async () => {
     for (const pipelining of [1, 4]) {
@@ -181,7 +200,7 @@ describe('engine (autocannon runner) against a real server', () => {
     expect(s.requests).toBe(201);
   });
 
-  it('posts one sample per tick, not one per request', async () => {
+  it('posts one sample per tick, not one per request', { tags: ['timing'] }, async () => {
     const s = await serve(handlers.ok());
     const { result, samples } = await runTarget(
       autocannonTarget(s.url, {
@@ -202,7 +221,7 @@ describe('engine (autocannon runner) against a real server', () => {
     expect(full.every((x) => x.cpuPercent !== undefined)).toBe(true);
   });
 
-  it('leaves warm-up requests out of the result', async () => {
+  it('leaves warm-up requests out of the result', { tags: ['timing'] }, async () => {
     const s = await serve(handlers.delay(5));
     const { result, samples } = await runTarget(
       autocannonTarget(s.url, {
@@ -239,7 +258,7 @@ describe('engine (autocannon runner) against a real server', () => {
     expect(result.requests.inFlightAtEnd).toBe(0);
   });
 
-  it('stops a 10 s run after about 1 s: cancelled, partial counts kept', async () => {
+  it('stops a 10 s run after about 1 s: cancelled, partial counts kept', { tags: ['timing'] }, async () => {
     const s = await serve(handlers.delay(10));
     const { result, stopMs, elapsedBound } = await runTarget(
       autocannonTarget(s.url, {
@@ -254,8 +273,9 @@ describe('engine (autocannon runner) against a real server', () => {
     expect(result.latency).not.toBeNull();
     // Measured until the stop (sent 1 s into the load), and not past the moment the result
     // arrived: bounds from the run's own clock, whatever the machine's speed.
-    // (Node's timers may fire up to 1 ms early against performance.now().)
-    expect(result.durationSeconds).toBeGreaterThanOrEqual(0.999);
+    // (Node's timers may fire up to 2 ms early against performance.now(): see native-http1's
+    // duration test.)
+    expect(result.durationSeconds).toBeGreaterThan(1 - 0.002);
     expect(result.durationSeconds).toBeLessThanOrEqual(elapsedBound!);
     expect(result.requests.inFlightAtEnd).toBeLessThanOrEqual(4);
     expect(stopMs).not.toBeNull();

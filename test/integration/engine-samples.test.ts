@@ -39,57 +39,69 @@ function expectHonestSamples(samples: Sample[], result: RunResult): void {
 }
 
 describe('live samples', () => {
-  it('open model, 100 req/s for 2 s: no window, the last included, reports under half the rate', async () => {
-    const s = await serve();
-    const { result, samples } = await runTarget(
-      oneTarget(s.url, { load: { model: 'open', rate: 100, durationSeconds: 2 } }),
-    );
-    expect(result.status).toBe('completed');
-    expect(result.requests.total).toBe(200);
-    expectHonestSamples(samples, result);
-    for (const x of samples) {
-      expect(x.requestsPerSecond).toBeGreaterThanOrEqual(50);
-      expect(x.requestsPerSecond).toBeLessThanOrEqual(150);
-    }
-    // The tick at the planned end (2 s) is folded into the final window: not a sliver of wind-down.
-    expect(samples.at(-1)!.intervalSeconds).toBeGreaterThan(0.25);
-  });
+  it(
+    'open model, 100 req/s for 2 s: no window, the last included, reports under half the rate',
+    { tags: ['timing'] },
+    async () => {
+      const s = await serve();
+      const { result, samples } = await runTarget(
+        oneTarget(s.url, { load: { model: 'open', rate: 100, durationSeconds: 2 } }),
+      );
+      expect(result.status).toBe('completed');
+      expect(result.requests.total).toBe(200);
+      expectHonestSamples(samples, result);
+      for (const x of samples) {
+        expect(x.requestsPerSecond).toBeGreaterThanOrEqual(50);
+        expect(x.requestsPerSecond).toBeLessThanOrEqual(150);
+      }
+      // The tick at the planned end (2 s) is folded into the final window: not a sliver of wind-down.
+      expect(samples.at(-1)!.intervalSeconds).toBeGreaterThan(0.25);
+    },
+  );
 
-  it('closed model with a rate cap, 100 ms ticks: the final window is a full share of the schedule', async () => {
-    const s = await serve();
-    const { result, samples } = await runTarget(
-      oneTarget(s.url, {
-        load: { model: 'closed', connections: 4, rate: 200, limit: { kind: 'duration', seconds: 1 } },
-        options: { sampleIntervalMs: 100 },
-      }),
-    );
-    expect(result.status).toBe('completed');
-    expectHonestSamples(samples, result);
-    const last = samples.at(-1)!;
-    expect(last.requestsPerSecond).toBeGreaterThanOrEqual(100);
-    expect(last.requestsPerSecond).toBeLessThanOrEqual(300);
-    expect(last.intervalSeconds).toBeGreaterThan(0.025);
-  });
+  it(
+    'closed model with a rate cap, 100 ms ticks: the final window is a full share of the schedule',
+    { tags: ['timing'] },
+    async () => {
+      const s = await serve();
+      const { result, samples } = await runTarget(
+        oneTarget(s.url, {
+          load: { model: 'closed', connections: 4, rate: 200, limit: { kind: 'duration', seconds: 1 } },
+          options: { sampleIntervalMs: 100 },
+        }),
+      );
+      expect(result.status).toBe('completed');
+      expectHonestSamples(samples, result);
+      const last = samples.at(-1)!;
+      expect(last.requestsPerSecond).toBeGreaterThanOrEqual(100);
+      expect(last.requestsPerSecond).toBeLessThanOrEqual(300);
+      expect(last.intervalSeconds).toBeGreaterThan(0.025);
+    },
+  );
 
-  it('marks the final sample of a warmed-up autocannon run, and of a stopped run', async () => {
-    const s = await serve();
-    const warmed = await runTarget(
-      autocannonTarget(s.url, {
-        load: { model: 'closed', connections: 2, limit: { kind: 'duration', seconds: 1 } },
-        options: { warmupSeconds: 0.5, sampleIntervalMs: 200 },
-      }),
-    );
-    expect(warmed.samples.some((x) => x.warmup)).toBe(true);
-    expectHonestSamples(warmed.samples, warmed.result);
+  it(
+    'marks the final sample of a warmed-up autocannon run, and of a stopped run',
+    { tags: ['timing'] },
+    async () => {
+      const s = await serve();
+      const warmed = await runTarget(
+        autocannonTarget(s.url, {
+          load: { model: 'closed', connections: 2, limit: { kind: 'duration', seconds: 1 } },
+          options: { warmupSeconds: 0.5, sampleIntervalMs: 200 },
+        }),
+      );
+      expect(warmed.samples.some((x) => x.warmup)).toBe(true);
+      expectHonestSamples(warmed.samples, warmed.result);
 
-    const stopped = await runTarget(
-      oneTarget(s.url, {
-        load: { model: 'closed', connections: 2, limit: { kind: 'duration', seconds: 30 } },
-        options: { sampleIntervalMs: 200 },
-      }),
-      { stopAfterMs: 500 },
-    );
-    expect(stopped.result.status).toBe('cancelled');
-    expectHonestSamples(stopped.samples, stopped.result);
-  });
+      const stopped = await runTarget(
+        oneTarget(s.url, {
+          load: { model: 'closed', connections: 2, limit: { kind: 'duration', seconds: 30 } },
+          options: { sampleIntervalMs: 200 },
+        }),
+        { stopAfterMs: 500 },
+      );
+      expect(stopped.result.status).toBe('cancelled');
+      expectHonestSamples(stopped.samples, stopped.result);
+    },
+  );
 });

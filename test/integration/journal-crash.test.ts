@@ -186,7 +186,7 @@ describe('a host killed mid-comparison: the next start shows it interrupted, eve
       const s = shown(events);
       return s.results.length === 2 && s.samples(2) >= 2 && journaledSamples(dataDir, 2) >= 1;
     });
-    const finished = shown(events).results as CellOutcome[];
+    const finished = shown(events).results;
     await kill(first.child);
 
     const second = await serve(port, dataDir);
@@ -213,7 +213,7 @@ describe('a host killed mid-comparison: the next start shows it interrupted, eve
       const s = shown(first.events);
       return s.results.length === 2 && s.samples(2) >= 2 && journaledSamples(userData, 2) >= 1;
     });
-    const finished = shown(first.events).results as CellOutcome[];
+    const finished = shown(first.events).results;
     await first.kill();
 
     const second = await startDesktopHost(userData);

@@ -46,31 +46,35 @@ describe('native runner in the engine', () => {
     expect(result.samples.every((s) => s.sendLatenessP99 === undefined)).toBe(true);
   });
 
-  it('reports an open-model run as vegeta does: target and sent rate, attack and wait, late and dropped', async () => {
-    const server = track(await startHttpServer(handlers.ok()));
-    const { result } = await runTarget(
-      oneTarget(server.url, { load: { model: 'open', rate: 100, durationSeconds: 2, maxInFlight: 50 } }),
-    );
-    expect(runResultSchema.safeParse(result).success).toBe(true);
-    expect(result.requests.total).toBe(200);
-    expect(result.requests.dropped).toBe(0);
-    expect(result.requests.late).not.toBeNull();
-    expect(result.throughput.targetRate).toBe(100);
-    // At least the schedule's span ((n - 1) / rate); with the wait for the last answers it
-    // covers the measured time, which ends with them.
-    expect(result.attackSeconds).toBeGreaterThan(1.9);
-    expect(result.waitSeconds).not.toBeNull();
-    expect(result.attackSeconds! + result.waitSeconds!).toBeLessThanOrEqual(result.durationSeconds);
-    expect(result.attackSeconds! + result.waitSeconds!).toBeGreaterThan(result.durationSeconds - 0.1);
-    // Send lateness beside the latency: every send counted, its p99 in each sample that sent.
-    const late = result.sendLateness!;
-    expect(late.percentiles['50']).toBeLessThanOrEqual(late.percentiles['99']!);
-    expect(late.max).toBeGreaterThanOrEqual(late.percentiles['99']!);
-    expect(result.latency!.max).toBeGreaterThanOrEqual(late.percentiles['99']!);
-    const measured = result.samples.filter((s) => !s.warmup && s.requests > 0);
-    expect(measured.length).toBeGreaterThan(0);
-    for (const s of measured) expect(s.sendLatenessP99).toBeGreaterThanOrEqual(0);
-  });
+  it(
+    'reports an open-model run as vegeta does: target and sent rate, attack and wait, late and dropped',
+    { tags: ['timing'] },
+    async () => {
+      const server = track(await startHttpServer(handlers.ok()));
+      const { result } = await runTarget(
+        oneTarget(server.url, { load: { model: 'open', rate: 100, durationSeconds: 2, maxInFlight: 50 } }),
+      );
+      expect(runResultSchema.safeParse(result).success).toBe(true);
+      expect(result.requests.total).toBe(200);
+      expect(result.requests.dropped).toBe(0);
+      expect(result.requests.late).not.toBeNull();
+      expect(result.throughput.targetRate).toBe(100);
+      // At least the schedule's span ((n - 1) / rate); with the wait for the last answers it
+      // covers the measured time, which ends with them.
+      expect(result.attackSeconds).toBeGreaterThan(1.9);
+      expect(result.waitSeconds).not.toBeNull();
+      expect(result.attackSeconds! + result.waitSeconds!).toBeLessThanOrEqual(result.durationSeconds);
+      expect(result.attackSeconds! + result.waitSeconds!).toBeGreaterThan(result.durationSeconds - 0.1);
+      // Send lateness beside the latency: every send counted, its p99 in each sample that sent.
+      const late = result.sendLateness!;
+      expect(late.percentiles['50']).toBeLessThanOrEqual(late.percentiles['99']!);
+      expect(late.max).toBeGreaterThanOrEqual(late.percentiles['99']!);
+      expect(result.latency!.max).toBeGreaterThanOrEqual(late.percentiles['99']!);
+      const measured = result.samples.filter((s) => !s.warmup && s.requests > 0);
+      expect(measured.length).toBeGreaterThan(0);
+      for (const s of measured) expect(s.sendLatenessP99).toBeGreaterThanOrEqual(0);
+    },
+  );
 
   it('runs HTTP/2 over TLS and states the negotiated protocol, TLS version and cipher', async () => {
     const server = track(await startH2Server({ tls: certs.valid }));
@@ -89,23 +93,27 @@ describe('native runner in the engine', () => {
     expect(result.tls?.cipher).toBeTruthy();
   });
 
-  it('reports corrected latency beside the measured one for a rate-capped closed run', async () => {
-    const server = track(await startHttpServer(handlers.ok()));
-    const { result } = await runTarget(
-      oneTarget(server.url, {
-        load: { model: 'closed', connections: 2, rate: 200, limit: { kind: 'duration', seconds: 1 } },
-      }),
-    );
-    expect(runResultSchema.safeParse(result).success).toBe(true);
-    expect(result.correctedLatency).not.toBeNull();
-    expect(result.latency).not.toBeNull();
-    // Corrected latency runs from the schedule, so it is never below the measured service time.
-    expect(result.correctedLatency!.max).toBeGreaterThanOrEqual(result.latency!.max * 0.99);
-    // The 1 s window holds 200 due times, however late the deadline's timer fires.
-    expect(result.requests.total).toBeLessThanOrEqual(200);
-    expect(result.requests.total).toBeGreaterThan(150);
-    // A capped loop sends on a schedule too: its lateness is measured.
-    expect(result.sendLateness).not.toBeNull();
-    expect(result.sendLateness!.max).toBeGreaterThanOrEqual(0);
-  });
+  it(
+    'reports corrected latency beside the measured one for a rate-capped closed run',
+    { tags: ['timing'] },
+    async () => {
+      const server = track(await startHttpServer(handlers.ok()));
+      const { result } = await runTarget(
+        oneTarget(server.url, {
+          load: { model: 'closed', connections: 2, rate: 200, limit: { kind: 'duration', seconds: 1 } },
+        }),
+      );
+      expect(runResultSchema.safeParse(result).success).toBe(true);
+      expect(result.correctedLatency).not.toBeNull();
+      expect(result.latency).not.toBeNull();
+      // Corrected latency runs from the schedule, so it is never below the measured service time.
+      expect(result.correctedLatency!.max).toBeGreaterThanOrEqual(result.latency!.max * 0.99);
+      // The 1 s window holds 200 due times, however late the deadline's timer fires.
+      expect(result.requests.total).toBeLessThanOrEqual(200);
+      expect(result.requests.total).toBeGreaterThan(150);
+      // A capped loop sends on a schedule too: its lateness is measured.
+      expect(result.sendLateness).not.toBeNull();
+      expect(result.sendLateness!.max).toBeGreaterThanOrEqual(0);
+    },
+  );
 });

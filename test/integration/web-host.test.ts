@@ -395,59 +395,63 @@ describe('web host: WebSocket', () => {
 });
 
 describe('web host: taking up jobs after a reload', () => {
-  it('hands the reloaded page its run with the samples so far, then the rest of its events', async () => {
-    const client = 'reattach-run-client';
-    const first = await connect(client);
-    const firstEvents: JobEnvelope[] = [];
-    const { jobId } = await first.api.jobs.start({
-      kind: 'run',
-      plan: {
-        name: 'reattached',
-        targets: [{ url: target.url }],
-        load: { model: 'closed', connections: 2, limit: { kind: 'duration', seconds: 3 } },
-        options: { sampleIntervalMs: 100 },
-      },
-    });
-    first.api.onJobEvent(jobId, (e) => firstEvents.push(e));
-    await waitFor(() => samplesOf(firstEvents).length >= 3);
-    first.close();
+  it(
+    'hands the reloaded page its run with the samples so far, then the rest of its events',
+    { tags: ['timing'] },
+    async () => {
+      const client = 'reattach-run-client';
+      const first = await connect(client);
+      const firstEvents: JobEnvelope[] = [];
+      const { jobId } = await first.api.jobs.start({
+        kind: 'run',
+        plan: {
+          name: 'reattached',
+          targets: [{ url: target.url }],
+          load: { model: 'closed', connections: 2, limit: { kind: 'duration', seconds: 3 } },
+          options: { sampleIntervalMs: 100 },
+        },
+      });
+      first.api.onJobEvent(jobId, (e) => firstEvents.push(e));
+      await waitFor(() => samplesOf(firstEvents).length >= 3);
+      first.close();
 
-    const second = await connect(client);
-    const events: JobEnvelope[] = [];
-    // Followed before the answer, unlike a page (which follows from the answer on): the test sees both.
-    second.api.onJobEvent(jobId, (e) => events.push(e));
-    try {
-      const { jobs } = await second.api.jobs.active();
-      expect(jobs.map((j) => j.jobId)).toEqual([jobId]);
-      const active = jobs[0]!;
-      expect(active.kind === 'run' && active.plan.name).toBe('reattached');
-      expect(active.events.slice(0, 2).map(typeOf)).toEqual(['started', 'part-started']);
-      const replayed = samplesOf(active.events).map(([, seq]) => seq);
-      // Every sample so far, one per tick, in order, from the first one on.
-      expect(replayed.length).toBeGreaterThanOrEqual(3);
-      expect(replayed).toEqual(replayed.map((_, i) => replayed[0]! + i));
-      expect(replayed[0]).toBe(0);
-      expect(active.partElapsedSeconds).toBeGreaterThan(0.2);
-      expect(active.partElapsedSeconds).toBeLessThan(3.5);
+      const second = await connect(client);
+      const events: JobEnvelope[] = [];
+      // Followed before the answer, unlike a page (which follows from the answer on): the test sees both.
+      second.api.onJobEvent(jobId, (e) => events.push(e));
+      try {
+        const { jobs } = await second.api.jobs.active();
+        expect(jobs.map((j) => j.jobId)).toEqual([jobId]);
+        const active = jobs[0]!;
+        expect(active.kind === 'run' && active.plan.name).toBe('reattached');
+        expect(active.events.slice(0, 2).map(typeOf)).toEqual(['started', 'part-started']);
+        const replayed = samplesOf(active.events).map(([, seq]) => seq);
+        // Every sample so far, one per tick, in order, from the first one on.
+        expect(replayed.length).toBeGreaterThanOrEqual(3);
+        expect(replayed).toEqual(replayed.map((_, i) => replayed[0]! + i));
+        expect(replayed[0]).toBe(0);
+        expect(active.partElapsedSeconds).toBeGreaterThan(0.2);
+        expect(active.partElapsedSeconds).toBeLessThan(3.5);
 
-      // The rest arrives live, then the result. Samples sent between the reconnect and the
-      // answer are in both (a page applies each event once, by its n); none is missing.
-      const done = await untilDone(events, jobId);
-      const live = samplesOf(events).map(([, seq]) => seq);
-      expect(live.length).toBeGreaterThan(0);
-      expect(live.at(-1)).toBeGreaterThan(replayed.at(-1)!);
-      expect(done.status).toBe('completed');
-      const lastN = active.events.at(-1)!.n;
-      const after = events.filter((e) => e.n > lastN);
-      expect(after.map((e) => e.n)).toEqual(after.map((_, i) => lastN + 1 + i));
-      const seen = [...new Set([...replayed, ...live])].sort((a, b) => a - b);
-      const record = await second.api.history.get({ id: done.historyId! });
-      expect(record.kind === 'scenario' && record.results[0]!.samples.map((s) => s.seq)).toEqual(seen);
-      expect((await second.api.jobs.active()).jobs).toEqual([]);
-    } finally {
-      second.close();
-    }
-  });
+        // The rest arrives live, then the result. Samples sent between the reconnect and the
+        // answer are in both (a page applies each event once, by its n); none is missing.
+        const done = await untilDone(events, jobId);
+        const live = samplesOf(events).map(([, seq]) => seq);
+        expect(live.length).toBeGreaterThan(0);
+        expect(live.at(-1)).toBeGreaterThan(replayed.at(-1)!);
+        expect(done.status).toBe('completed');
+        const lastN = active.events.at(-1)!.n;
+        const after = events.filter((e) => e.n > lastN);
+        expect(after.map((e) => e.n)).toEqual(after.map((_, i) => lastN + 1 + i));
+        const seen = [...new Set([...replayed, ...live])].sort((a, b) => a - b);
+        const record = await second.api.history.get({ id: done.historyId! });
+        expect(record.kind === 'scenario' && record.results[0]!.samples.map((s) => s.seq)).toEqual(seen);
+        expect((await second.api.jobs.active()).jobs).toEqual([]);
+      } finally {
+        second.close();
+      }
+    },
+  );
 
   it('hands the reloaded page its comparison with the finished cells, then its end', async () => {
     const client = 'reattach-compare-client';

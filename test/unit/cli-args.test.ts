@@ -286,17 +286,36 @@ describe('trebuchet run flags', () => {
     expect(streamed.output).toMatchObject({ jsonStream: true, jsonFile: null });
     expect(streamed.shard).toBeNull();
     const at = new Date(Date.now() + 60_000);
-    const sharded = run('--shard', '2/3', '--start-at', at.toISOString(), '-c', '3', 'http://127.0.0.1/');
-    expect(sharded.shard).toEqual({ index: 2, count: 3, startAt: at.getTime() });
+    const sharded = run('--shard', '3/3', '--start-at', at.toISOString(), '-c', '3', 'http://127.0.0.1/');
+    expect(sharded.shard).toEqual({
+      index: 2,
+      count: 3,
+      start: { kind: 'at', at: at.getTime() },
+      readyFile: null,
+    });
     // The scenario is the whole plan's: the share is taken when the run starts.
     expect(sharded.scenario.load).toMatchObject({ connections: 3 });
     const comparison = ['--preset', 'vegeta', '--target', 'nginx=http://127.0.0.1:8080/x'];
-    expect(() => command([...comparison, '--shard', '0/2', '--start-at', at.toISOString()])).toThrow(
+    expect(() => command([...comparison, '--shard', '1/2', '--start-at', at.toISOString()])).toThrow(
       /^--shard: ".*" is a comparison: a shard runs one scenario$/,
     );
     expect(() => command([...comparison, '--json', '-'])).toThrow(
       /^--json: - \(a line per tick\) is for a scenario/,
     );
+  });
+
+  it("refuses a run's own outputs for a shard its coordinator starts (--start-on)", () => {
+    const shard = ['--shard', '1/2', '--start-on', 'stdin', '-c', '2', 'http://127.0.0.1/'];
+    expect(run(...shard).shard).toMatchObject({ start: { kind: 'stdin' } });
+    for (const [flag, value] of [
+      ['--json', 'out.json'],
+      ['--html', 'r.html'],
+      ['--save', null],
+    ] as const) {
+      expect(() => command([...shard, flag, ...(value === null ? [] : [value])])).toThrow(
+        new RegExp(`^${flag}: goes with a run's own result`),
+      );
+    }
   });
 });
 

@@ -4,14 +4,13 @@ import type { ShardWindow } from '../../shared/shards/merge.ts';
 import { splitLoad } from '../../shared/shards/plan.ts';
 import { CpuAccount, cpuMeter } from '../../electron/engine/cpu.ts';
 import { Recorder } from '../../electron/engine/recorder.ts';
-import type { TargetFacts } from '../../electron/engine/result.ts';
 import { recorderReport } from '../../electron/engine/recorder-report.ts';
-import { coordinate } from '../../electron/engine/shards/coordinator.ts';
-import { inThisThread, type LinkListener, type ShardBackend } from '../../electron/engine/shards/links.ts';
-import type { FromShard, ToShard } from '../../electron/engine/shards/messages.ts';
+import { coordinate } from '../../electron/engine/shards/run-assembly.ts';
+import { inThisThread } from '../../electron/engine/shards/links.ts';
 import { emptyOutcome, type Runner, type RunSpec } from '../../electron/engine/types.ts';
 import { EMPTY_BUCKETS } from '../helpers/buckets.ts';
 import { oneTarget, runSpecFixture } from '../helpers/engine.ts';
+import { handCoordinated, handLinks, readyBoth, TARGET_FACTS } from '../helpers/hand-links.ts';
 
 /*
  * The coordinator of every run, one shard or several, in this thread: driven through the same
@@ -22,19 +21,10 @@ import { oneTarget, runSpecFixture } from '../helpers/engine.ts';
 
 afterEach(() => {
   vi.useRealTimers();
+  vi.restoreAllMocks();
 });
 
-const FACTS: TargetFacts = {
-  tls: null,
-  server: {
-    software: null,
-    hostname: '127.0.0.1',
-    port: 9,
-    documentPath: '/',
-    documentLength: null,
-    httpVersion: null,
-  },
-};
+const FACTS = TARGET_FACTS;
 
 /**
  * A runner on the fake clock: from its schedule's start, 5 ms into every 10 ms slot, each of
@@ -201,7 +191,7 @@ describe('one coordinator for one shard and for several', () => {
     expect(one.result.durationSeconds).toBeCloseTo(0.37, 9);
   });
 
-  it("reports the coordinator's CPU on its own", async () => {
+  it("reports the coordinator's CPU on its own", { tags: ['timing'] }, async () => {
     // The thread CPU clock moves in whole scheduler ticks here (4 ms), and the fake run's
     // coordinator work can fall between two (CI saw 0). Its first sample, handled inside the
     // coordinator's charge, lasts until the clock has moved at least once.
@@ -219,41 +209,29 @@ describe('one coordinator for one shard and for several', () => {
 });
 
 describe("the coordinator's CPU account", () => {
-  const busy = (ms: number): void => {
-    const until = performance.now() + ms;
-    while (performance.now() < until);
-  };
-
   it('is left out of the meter of the shard that shares its thread', () => {
+    // The thread's CPU clock and the wall clock scripted: the meters' arithmetic, exactly (the
+    // real CPU clock moves in 4 ms scheduler ticks, and a busy machine can stall the thread
+    // between two meters' readings).
+    vi.useFakeTimers({ toFake: ['performance'] });
+    let cpuMicros = 0;
+    vi.spyOn(process, 'threadCpuUsage').mockImplementation(() => ({ user: cpuMicros, system: 0 }));
+    const busy = (ms: number): void => {
+      cpuMicros += ms * 1000;
+      vi.advanceTimersByTime(ms);
+    };
     const account = new CpuAccount();
     const whole = cpuMeter();
     const shard = cpuMeter(account);
-    const from = performance.now();
     busy(20);
     account.charge(() => busy(40));
     busy(20);
-    const [all, less] = [whole(), shard()];
-    const wallMs = performance.now() - from;
-    expect(account.seconds).toBeGreaterThan(0);
-    // The two figures differ by exactly what was charged, over the same wall time.
-    expect(((all - less) / 100) * wallMs).toBeCloseTo(account.seconds * 1000, 0);
-    expect(less).toBeLessThan(all);
+    // 80 ms of wall time all busy, 40 of them charged to the account: 100 % and 50 %.
+    expect(whole()).toBe(100);
+    expect(shard()).toBe(50);
+    expect(account.seconds).toBe(0.04);
   });
 });
-
-/** Links driven by the test: what each shard is sent, and a way to speak for it. */
-function handLinks() {
-  const shards: { listener: LinkListener; sent: ToShard[]; say: (m: FromShard) => void }[] = [];
-  const backend: ShardBackend = {
-    startMarginMs: 0,
-    open(_data, listener) {
-      const shard = { listener, sent: [] as ToShard[], say: (m: FromShard) => listener.message(m) };
-      shards.push(shard);
-      return { send: (m) => shard.sent.push(m), close: () => undefined };
-    },
-  };
-  return { backend, shards };
-}
 
 const windowOf = (requests: number): ShardWindow => ({
   requests,
@@ -275,35 +253,11 @@ function reportOf(n: number) {
   return recorderReport(r, emptyOutcome());
 }
 
-function handRun(): {
-  shards: ReturnType<typeof handLinks>['shards'];
-  samples: Sample[];
-  done: Promise<RunResult>;
-  at: (ms: number) => number;
-} {
+function handRun() {
   const { backend, shards } = handLinks();
-  const samples: Sample[] = [];
-  const spec = runSpecFixture(
-    oneTarget('http://127.0.0.1:9/', { options: { workers: 2, sampleIntervalMs: 100 } }),
-  );
-  const cpu = new CpuAccount();
-  const done = coordinate({
-    spec,
-    shards: splitLoad(spec.load, 2),
-    backendFor: () => backend,
-    signal: new AbortController().signal,
-    onSample: (s) => samples.push(s),
-    engine: { name: 'native', version: 'fake' },
-    startedAt: new Date(0),
-    facts: FACTS,
-    cpu,
-  });
-  for (const s of shards) s.say({ type: 'ready' });
-  const start = shards[0]!.sent[0];
-  expect(start?.type).toBe('start');
-  const t0 = start?.type === 'start' ? start.at : 0;
-  expect(shards[1]!.sent).toEqual([start]);
-  return { shards, samples, done, at: (ms) => t0 + ms };
+  const { samples, done } = handCoordinated(backend, TARGET_FACTS);
+  const t0 = readyBoth(shards);
+  return { shards, samples, done, at: (ms: number) => t0 + ms };
 }
 
 describe('the coordinator merging windows by grid place', () => {
@@ -384,24 +338,59 @@ describe('the coordinator merging windows by grid place', () => {
     expect(result.latency).not.toBeNull();
   });
 
-  it('fails with what the samples measured when a shard is lost, naming its worker', async () => {
+  it('keeps what the others measured when a shard is lost, naming its worker', async () => {
     const { shards, done, at } = handRun();
     const [a, b] = shards as [(typeof shards)[0], (typeof shards)[0]];
     a.say({ type: 'window', index: 1, at: at(100), endsWarmup: false, window: windowOf(10) });
     b.say({ type: 'window', index: 1, at: at(100), endsWarmup: false, window: windowOf(20) });
     b.listener.lost('crashed: out of memory');
+    // The one left is stopped; its report is the result's.
+    expect(a.sent.at(-1)).toEqual({ type: 'stop' });
+    // 70 ms after the last place: more than half a window, so a Sample of its own (no fold).
+    a.say({
+      type: 'report',
+      index: 2,
+      at: at(170),
+      window: windowOf(4),
+      report: reportOf(14),
+      failure: null,
+      startedAt: at(0),
+    });
     const result = await done;
     expect(result.status).toBe('failed');
-    expect(result.error?.message).toBe('engine worker 2 crashed: out of memory');
-    expect(result.requests.total).toBe(30);
-    expect(result.samples).toHaveLength(1);
+    expect(result.error?.message).toBe(
+      'engine worker 2 crashed: out of memory; the result holds the other 1 of 2',
+    );
+    expect(result.requests.total).toBe(14);
+    expect(result.generator.workers).toHaveLength(1);
+    // The samples hold every window that arrived, the lost shard's too.
+    expect(result.samples.map((s) => s.requests)).toEqual([30, 4]);
   });
 
   it('refuses a malformed message, naming the worker and the field', async () => {
     const { shards, done, at } = handRun();
     shards[1]!.listener.message({ type: 'window', index: 1, at: at(100), endsWarmup: false, window: {} });
+    shards[0]!.say({
+      type: 'report',
+      index: 1,
+      at: at(100),
+      window: windowOf(3),
+      report: reportOf(3),
+      failure: null,
+      startedAt: at(0),
+    });
     const result = await done;
     expect(result.status).toBe('failed');
     expect(result.error?.message).toMatch(/^engine worker 2 sent a malformed message: window\.requests/);
+  });
+
+  it("fails in the shard's own words when one cannot get ready, and starts none", async () => {
+    const { backend, shards } = handLinks();
+    const { done } = handCoordinated(backend, FACTS);
+    shards[0]!.say({ type: 'ready' });
+    shards[1]!.say({ type: 'failed', message: 'the native engine cannot run HTTP/3' });
+    const result = await done;
+    expect(result.error).toEqual({ kind: 'other', message: 'the native engine cannot run HTTP/3' });
+    expect(shards.map((s) => s.sent)).toEqual([[], []]);
   });
 });

@@ -43,7 +43,7 @@ const linesOf = (file: string) =>
 
 /** A pid no process has: one that just ended. */
 function deadPid(): number {
-  return spawnSync(process.execPath, ['-e', '0']).pid!;
+  return spawnSync(process.execPath, ['-e', '0']).pid;
 }
 
 /** The journal as a dead host left it: its writer's pid made one that is gone. */

@@ -1,11 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { loadAllYaml } from '@kubernetes/client-node';
 import { Job } from 'kubernetes-models/batch/v1/Job';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Role } from 'kubernetes-models/rbac.authorization.k8s.io/v1/Role';
 import { RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding';
+import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
+import type { JobManifest } from '../../shared/distributed/manifests.ts';
 import { describe, expect, it } from 'vitest';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { runCommand } from '../../electron/cli/run-command.ts';
@@ -36,12 +39,11 @@ async function run(args: string[]) {
 const DRY_RUN = [
   ...['-c', '8', '-d', '1', '-t', '2', '--shards', '4', '--on', 'kubernetes'],
   ...['--image', 'registry.example.com/trebuchet:1', '--namespace', 'load', '--node-selector', 'pool=load'],
-  ...['--start-margin', '45', '--dry-run', 'http://10.0.0.5:8080/'],
+  ...['--ready-timeout', '120', '--warmup', '2', '--dry-run', 'http://10.0.0.5:8080/'],
 ];
 
 describe('trebuchet run --shards 4 --on kubernetes --dry-run', () => {
   it('prints a ConfigMap and an Indexed Job that pass the Kubernetes schema', async () => {
-    const before = Date.now();
     const { code, stdout, stderr } = await run(DRY_RUN);
     expect(code, stderr).toBe(0);
     const docs = loadAllYaml(stdout) as { kind: string }[];
@@ -71,13 +73,77 @@ describe('trebuchet run --shards 4 --on kubernetes --dry-run', () => {
     const container = pod.containers[0]!;
     expect(container.image).toBe('registry.example.com/trebuchet:1');
     expect(container.resources!.requests).toMatchObject({ cpu: '2' });
+    // Pod i runs shard i + 1 of 4 (--shard counts from 1), and waits for its Job's go.
     const command = container.command!.join(' ');
-    expect(command).toContain('--scenario /plan/plan.json --shard "$JOB_COMPLETION_INDEX/4"');
-    // The start time is fixed now + the margin.
-    const startAt = Date.parse(/--start-at (\S+)/.exec(command)![1]!);
-    expect(startAt - before).toBeGreaterThanOrEqual(45_000);
-    expect(startAt - Date.now()).toBeLessThanOrEqual(45_000);
+    expect(command).toContain(
+      `--scenario /plan/plan.json --shard "$((JOB_COMPLETION_INDEX + 1))/4" --start-on job/${job.metadata!.name}`,
+    );
     expect(pod.volumes![0]!.configMap!.name).toBe(configMap.metadata!.name);
+  });
+
+  it('holds no start time: applied later, it starts the same way', async () => {
+    const { stdout } = await run(DRY_RUN);
+    expect(stdout).not.toContain('--start-at');
+    expect(stdout).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+    // The head comment says how to give the go.
+    expect(stdout).toMatch(/^# +kubectl annotate -n load job trebuchet-\S+ trebuchet\.dev\/go=\$\(date -u/m);
+  });
+
+  it("is what a cluster admin accepts: the restricted Pod Security Standard's context, a deadline, failures that fail the Job", async () => {
+    const job = loadAllYaml((await run(DRY_RUN)).stdout)[1] as JobManifest;
+    const pod = job.spec.template.spec;
+    expect(pod.securityContext).toEqual({
+      runAsNonRoot: true,
+      runAsUser: 1000,
+      runAsGroup: 1000,
+      seccompProfile: { type: 'RuntimeDefault' },
+    });
+    const container = pod.containers[0]!;
+    expect(container.securityContext).toEqual({
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      runAsNonRoot: true,
+      capabilities: { drop: ['ALL'] },
+    });
+    // Its scratch space is a volume of its own (the root filesystem is read-only).
+    expect(container.volumeMounts).toContainEqual({ name: 'tmp', mountPath: '/tmp' });
+    expect(container.readinessProbe).toEqual({
+      exec: { command: ['test', '-e', '/tmp/ready'] },
+      periodSeconds: 1,
+    });
+    expect(pod.serviceAccountName).toBe('trebuchet-shard');
+    // The deadline from the plan: 120 s to get ready, 2 s of warm-up, 1 s of load, 30 s to stop.
+    expect(job.spec.activeDeadlineSeconds).toBe(153);
+    expect(job.spec.podFailurePolicy.rules.map((r) => r.action)).toEqual(['FailJob', 'FailJob']);
+  });
+
+  it("names the kubeconfig context's namespace, else rbac.yaml's, when --namespace is not given", async () => {
+    const without = DRY_RUN.filter((a, i) => a !== '--namespace' && DRY_RUN[i - 1] !== '--namespace');
+    const previous = process.env.KUBECONFIG;
+    const dir = mkdtempSync(join(tmpdir(), 'trebuchet-kubeconfig-'));
+    try {
+      process.env.KUBECONFIG = join(dir, 'none');
+      const job = loadAllYaml((await run(without)).stdout)[1] as JobManifest;
+      expect(job.metadata.namespace).toBe('trebuchet');
+      writeFileSync(
+        join(dir, 'config'),
+        [
+          'apiVersion: v1',
+          'kind: Config',
+          'clusters: [{name: c, cluster: {server: "https://127.0.0.1:6443"}}]',
+          'users: [{name: u, user: {token: t}}]',
+          'contexts: [{name: x, context: {cluster: c, user: u, namespace: perf}}]',
+          'current-context: x',
+        ].join('\n'),
+      );
+      process.env.KUBECONFIG = join(dir, 'config');
+      const inContext = loadAllYaml((await run(without)).stdout)[1] as JobManifest;
+      expect(inContext.metadata.namespace).toBe('perf');
+    } finally {
+      if (previous === undefined) delete process.env.KUBECONFIG;
+      else process.env.KUBECONFIG = previous;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a broken Job fails the same validation (the check can fail)', async () => {
@@ -110,9 +176,16 @@ describe('trebuchet run --shards 4 --on kubernetes --dry-run', () => {
     expect(await bad(['--shards', '101', '--on', 'local', 'http://a/'])).toMatch(/--shards: give 1 to 100/);
   });
 
-  it('defaults the start margin to 30 s on Kubernetes and 10 s locally', () => {
-    expect(distributedFromFlags({ shards: '2', on: 'kubernetes', image: 'i' })!.startMarginSeconds).toBe(30);
-    expect(distributedFromFlags({ shards: '2', on: 'local' })!.startMarginSeconds).toBe(10);
+  it('checks the time the shards may take to get ready before anything starts', () => {
+    expect(
+      distributedFromFlags({ shards: '2', on: 'kubernetes', image: 'i' })!.readyTimeoutSeconds,
+    ).toBeNull();
+    expect(
+      distributedFromFlags({ shards: '2', on: 'local', 'ready-timeout': '90s' })!.readyTimeoutSeconds,
+    ).toBe(90);
+    expect(() => distributedFromFlags({ shards: '2', on: 'local', 'ready-timeout': '99999999' })).toThrow(
+      '--ready-timeout: give the shards 1 s to 60 min to get ready, not 99999999',
+    );
     expect(distributedFromFlags({})).toBeNull();
   });
 });
@@ -122,20 +195,36 @@ describe('resources/kubernetes/rbac.yaml', () => {
     readFileSync(resolve(import.meta.dirname, '../../resources/kubernetes/rbac.yaml'), 'utf8'),
   ) as { kind: string }[];
 
-  it('is a Role and a RoleBinding that pass the schema and grant what the coordinator calls', () => {
-    expect(docs.map((d) => d.kind)).toEqual(['Role', 'RoleBinding']);
-    const role = new Role(docs[0] as ConstructorParameters<typeof Role>[0]);
-    const binding = new RoleBinding(docs[1] as ConstructorParameters<typeof RoleBinding>[0]);
-    expect(() => role.validate()).not.toThrow();
-    expect(() => binding.validate()).not.toThrow();
-    const grants = (resource: string) =>
-      role.rules!.filter((r) => r.resources!.includes(resource)).flatMap((r) => r.verbs);
-    expect(grants('configmaps')).toEqual(expect.arrayContaining(['create', 'delete']));
-    expect(grants('jobs')).toEqual(expect.arrayContaining(['create', 'delete']));
-    expect(grants('pods')).toEqual(expect.arrayContaining(['list']));
-    expect(grants('pods/log')).toEqual(['get']);
-    expect(binding.roleRef.name).toBe(role.metadata!.name);
-    expect(binding.metadata!.namespace).toBe(role.metadata!.namespace);
+  it("passes the schema and grants what the coordinator calls, and the shards' pods only reading their Job", () => {
+    expect(docs.map((d) => d.kind)).toEqual(['Role', 'RoleBinding', 'ServiceAccount', 'Role', 'RoleBinding']);
+    const [role, shardRole] = [docs[0], docs[3]].map(
+      (d) => new Role(d as ConstructorParameters<typeof Role>[0]),
+    );
+    const [binding, shardBinding] = [docs[1], docs[4]].map(
+      (d) => new RoleBinding(d as ConstructorParameters<typeof RoleBinding>[0]),
+    );
+    const account = new ServiceAccount(docs[2] as ConstructorParameters<typeof ServiceAccount>[0]);
+    for (const o of [role!, shardRole!, binding!, shardBinding!, account])
+      expect(() => o.validate()).not.toThrow();
+    const grants = (r: Role, resource: string) =>
+      r.rules!.filter((x) => x.resources!.includes(resource)).flatMap((x) => x.verbs);
+    expect(grants(role!, 'configmaps')).toEqual(expect.arrayContaining(['create', 'patch', 'delete']));
+    expect(grants(role!, 'jobs')).toEqual(expect.arrayContaining(['create', 'patch', 'delete']));
+    expect(grants(role!, 'pods')).toEqual(expect.arrayContaining(['list']));
+    expect(grants(role!, 'pods/log')).toEqual(['get']);
+    expect(binding!.roleRef.name).toBe(role!.metadata!.name);
+    // The pods' account: read jobs, nothing else, bound to the account the Job's pods name.
+    expect(shardRole!.rules).toEqual([
+      { apiGroups: ['batch'], resources: ['jobs'], verbs: ['get', 'list', 'watch'] },
+    ]);
+    expect(account.metadata!.name).toBe('trebuchet-shard');
+    expect(shardBinding!.subjects).toEqual([
+      { kind: 'ServiceAccount', name: 'trebuchet-shard', namespace: 'trebuchet' },
+    ]);
+    expect(shardBinding!.roleRef.name).toBe(shardRole!.metadata!.name);
+    // One namespace everywhere, the one a run uses by default.
+    for (const d of docs)
+      expect((d as unknown as { metadata: { namespace: string } }).metadata.namespace).toBe('trebuchet');
   });
 
   it('a Role with a rule without verbs fails validation', () => {

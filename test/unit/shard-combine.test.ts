@@ -42,20 +42,20 @@ describe('the shard files of one plan (shardSet)', () => {
     expect(set).toEqual({
       ok: false,
       message:
-        'other.json is shard 1/3 of plan plan-b, not of plan plan-a (3 shards) as a.json: the files are of different plans',
+        'other.json is shard 2/3 of plan plan-b, not of plan plan-a (3 shards) as a.json: the files are of different plans',
     });
   });
 
-  it('refuses a missing index and an index given twice, naming the files', () => {
+  it('refuses a missing index and an index given twice, naming the files and counting from 1 as --shard does', () => {
     expect(shardSet([file(parts[0]!, 'a.json'), file(parts[1]!, 'b.json')])).toEqual({
       ok: false,
-      message: 'shard 2 of 3 is missing (a.json is 0, b.json is 1): merge every shard of the plan',
+      message: 'shard 3 of 3 is missing (a.json is 1, b.json is 2): merge every shard of the plan',
     });
     expect(
       shardSet([file(parts[0]!, 'a.json'), file(parts[1]!, 'b.json'), file(parts[1]!, 'b2.json')]),
     ).toEqual({
       ok: false,
-      message: 'b2.json and b.json are both shard 1/3',
+      message: 'b2.json and b.json are both shard 2/3',
     });
   });
 });
@@ -94,7 +94,8 @@ describe('merging shard results (mergeShardResults)', () => {
     expect(merged.shard).toBeUndefined();
     // 3 ms apart: no note.
     expect(runVerdict(merged).caveats.map((c) => c.code)).not.toContain('shards-apart');
-    expect(formatTextReport(merged)).toMatch(/^ {2}1 +gen-1 \(4 cores\) +3,000 /m);
+    // Numbered from 1, as --shard counts.
+    expect(formatTextReport(merged)).toMatch(/^ {2}2 +gen-1 \(4 cores\) +3,000 /m);
     const html = runHtmlReport([merged]);
     expect(html).toContain('<h4>Shards</h4>');
     expect(html).toMatch(/data-testid="run-1-shards"[\s\S]*gen-2 \(4 cores\)[\s\S]*<\/table>/);
@@ -132,7 +133,7 @@ describe('merging shard results (mergeShardResults)', () => {
       warnings: [{ code: 'rate-not-reached', message: 'the rate was not reached' }],
     };
     const merged = mergeShardResults([shards[0]!, warned, shards[2]!]);
-    expect(merged.warnings.map((w) => w.message)).toContain('shard 1/3: the rate was not reached');
+    expect(merged.warnings.map((w) => w.message)).toContain('shard 2/3: the rate was not reached');
   });
 
   it('keeps the machines’ warm phases as one: pools added, the slowest time, the longest round trip', () => {

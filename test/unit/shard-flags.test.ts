@@ -16,17 +16,22 @@ const scenario = (over: object = {}): Scenario =>
   });
 
 const NOW = Date.parse('2026-12-02T10:00:00Z');
+const AT = { kind: 'at', at: NOW } as const;
 
 describe('--shard i/N', () => {
-  it('reads a 0-based index of N', () => {
-    expect(parseShard('0/3')).toEqual({ index: 0, count: 3 });
-    expect(parseShard(' 2/3 ')).toEqual({ index: 2, count: 3 });
-    expect(parseShard('0/1')).toEqual({ index: 0, count: 1 });
+  it('counts from 1, as Playwright, Jest and Vitest do: 1/3 is the first of three', () => {
+    expect(parseShard('1/3')).toEqual({ index: 0, count: 3 });
+    expect(parseShard(' 3/3 ')).toEqual({ index: 2, count: 3 });
+    expect(parseShard('1/1')).toEqual({ index: 0, count: 1 });
   });
 
-  it('refuses an index outside 0..N-1 or another shape, naming the flag', () => {
-    for (const bad of ['3/3', '0/0', '-1/3', '1', 'a/b', '1/3/4', '']) {
-      expect(() => parseShard(bad)).toThrow(`--shard: "${bad}" is not i/N with 0 <= i < N`);
+  it('refuses 0/N saying the count starts at 1', () => {
+    expect(() => parseShard('0/3')).toThrow('--shard: "0/3": the count starts at 1 (1/3 ... 3/3)');
+  });
+
+  it('refuses an index outside 1..N or another shape, naming the flag', () => {
+    for (const bad of ['4/3', '1/0', '-1/3', '1', 'a/b', '1/3/4', '']) {
+      expect(() => parseShard(bad)).toThrow(`--shard: "${bad}" is not i/N with 1 <= i <= N`);
     }
   });
 });
@@ -58,17 +63,46 @@ describe('--start-at', () => {
     expect(() => parseStartAt('2026-12-03T10:00:01Z', NOW)).toThrow('is more than a day ahead');
   });
 
-  it('goes with --shard, and --shard with it', () => {
+  it('goes with --shard, and --shard with it or with --start-on', () => {
     expect(shardFromFlags({}, NOW)).toBeNull();
-    expect(shardFromFlags({ shard: '1/2', 'start-at': '2026-12-02T10:00:03Z' }, NOW)).toEqual({
+    expect(shardFromFlags({ shard: '2/2', 'start-at': '2026-12-02T10:00:03Z' }, NOW)).toEqual({
       index: 1,
       count: 2,
-      startAt: NOW + 3000,
+      start: { kind: 'at', at: NOW + 3000 },
+      readyFile: null,
     });
     expect(() => shardFromFlags({ 'start-at': '2026-12-02T10:00:03Z' }, NOW)).toThrow(
       '--start-at: goes with --shard',
     );
     expect(() => shardFromFlags({ shard: '1/2' }, NOW)).toThrow('--shard: needs --start-at');
+  });
+});
+
+describe('--start-on', () => {
+  it("waits for a coordinator's go on stdin, or on a Job's annotation, with a ready file", () => {
+    expect(shardFromFlags({ shard: '1/2', 'start-on': 'stdin' }, NOW)).toEqual({
+      index: 0,
+      count: 2,
+      start: { kind: 'stdin' },
+      readyFile: null,
+    });
+    expect(
+      shardFromFlags({ shard: '2/2', 'start-on': 'job/trebuchet-r1', 'ready-file': '/tmp/ready' }, NOW),
+    ).toEqual({ index: 1, count: 2, start: { kind: 'job', job: 'trebuchet-r1' }, readyFile: '/tmp/ready' });
+  });
+
+  it('refuses another source, a start time beside it, a ready file without it', () => {
+    expect(() => shardFromFlags({ shard: '1/2', 'start-on': 'job/Bad_Name' }, NOW)).toThrow(
+      '--start-on: "job/Bad_Name" is not stdin or job/NAME',
+    );
+    expect(() => shardFromFlags({ shard: '1/2', 'start-on': 'now' }, NOW)).toThrow('--start-on: "now"');
+    expect(() =>
+      shardFromFlags({ shard: '1/2', 'start-on': 'stdin', 'start-at': '2026-12-02T10:00:03Z' }, NOW),
+    ).toThrow('--start-on: give either --start-at (a time) or --start-on (a coordinator), not both');
+    expect(() =>
+      shardFromFlags({ shard: '1/2', 'start-at': '2026-12-02T10:00:03Z', 'ready-file': '/tmp/r' }, NOW),
+    ).toThrow('--ready-file: goes with --start-on');
+    expect(() => shardFromFlags({ 'start-on': 'stdin' }, NOW)).toThrow('--start-on: goes with --shard');
   });
 });
 
@@ -86,7 +120,9 @@ describe("a shard's plan", () => {
   });
 
   it('runs its exact share: connections and -n split as the engine’s workers split them', () => {
-    const shares = [0, 1, 2].map((index) => placementFor(scenario(), { index, count: 3, startAt: NOW }));
+    const shares = [0, 1, 2].map((index) =>
+      placementFor(scenario(), { index, count: 3, start: AT, readyFile: null }),
+    );
     expect(shares.map((s) => s.scenario.load)).toMatchObject([
       { connections: 2, limit: { kind: 'requests', count: 4 } },
       { connections: 1, limit: { kind: 'requests', count: 3 } },
@@ -100,17 +136,28 @@ describe("a shard's plan", () => {
     });
     // A rate: each its third, placed 1/600 s apart.
     const rate = scenario({ load: { model: 'open', rate: 600, durationSeconds: 2 } });
-    const r1 = placementFor(rate, { index: 1, count: 3, startAt: NOW });
+    const r1 = placementFor(rate, { index: 1, count: 3, start: AT, readyFile: null });
     expect(r1.scenario.load).toMatchObject({ model: 'open', rate: 200 });
     expect(r1.placement.shard.offsetMs).toBeCloseTo(1000 / 600, 9);
   });
 
+  it('has no start time when its coordinator gives it', () => {
+    const placed = placementFor(scenario(), {
+      index: 1,
+      count: 2,
+      start: { kind: 'stdin' },
+      readyFile: null,
+    });
+    expect(placed.placement.startAt).toBeUndefined();
+    expect(placed.placement.shard).toMatchObject({ index: 1, count: 2 });
+  });
+
   it('refuses more shards than the load can give load to, and a scenario of two targets', () => {
-    expect(() => placementFor(scenario(), { index: 0, count: 5, startAt: NOW })).toThrow(
+    expect(() => placementFor(scenario(), { index: 0, count: 5, start: AT, readyFile: null })).toThrow(
       '--shard: this load splits into at most 4 shard(s)',
     );
     const two = scenario({ targets: [{ url: 'http://127.0.0.1:1/' }, { url: 'http://127.0.0.1:2/' }] });
-    expect(() => placementFor(two, { index: 0, count: 2, startAt: NOW })).toThrow(
+    expect(() => placementFor(two, { index: 0, count: 2, start: AT, readyFile: null })).toThrow(
       '--shard: a shard runs one target; the scenario has 2',
     );
   });

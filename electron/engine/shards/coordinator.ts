@@ -1,187 +1,182 @@
-import { addSample, type RunResult, type Sample, type WarmFacts } from '../../../shared/model/result.ts';
+import type { ErrorKind } from '../../../shared/model/result.ts';
 import { describeIssues, issuesOf } from '../../../shared/model/validation.ts';
 import { mergeWindows, type ShardReport, type ShardWindow } from '../../../shared/shards/merge.ts';
 import type { Shard } from '../../../shared/shards/plan.ts';
 import { shardSequence, type SendSequence } from '../../../shared/model/request-list.ts';
 import type { CpuAccount } from '../cpu.ts';
-import { foldedCpu, Recorder } from '../recorder.ts';
-import {
-  cpuFacts,
-  resultFromSamples,
-  type CpuSample,
-  type EngineId,
-  type PartialFacts,
-  type TargetFacts,
-} from '../result.ts';
 import type { RunSpec } from '../types.ts';
-import type { ShardBackend, ShardLink } from './links.ts';
+import type { Arrived, Assembly, Member, RunFailure, Starter } from './assembly.ts';
+import type { ShardBackend } from './links.ts';
+import { overdueLinks, WATCH_EVERY_MS } from './link-watch.ts';
 import { fromEpoch, fromShardSchema, toEpoch, type FromShard, type ToShard } from './messages.ts';
-import { buildRunResult, shardFacts } from './results.ts';
-import { addWarm } from './warm-facts.ts';
 
 /*
- * The coordinator of every run: one shard (one worker, in this thread) or several (worker
- * threads; later processes or pods), each reached through a link (links.ts). It starts them
- * together, turns their windows into the run's Samples (one per place on the grid, all shards'
- * windows of it merged, one seq), and merges their reports into the RunResult (histograms
- * added exactly, counts summed, CPU per worker). The final Sample closes where the last
- * shard's load ended and is folded into the one before when short (Recorder.tick), so the
- * samples, the chart and the exports show the same windows whatever the shard count.
+ * The one coordinator of every run: its shards (one worker in this thread, worker threads, a
+ * machine's processes or pods: links.ts, electron/distributed/) reached through links, started
+ * together once every one is ready, their windows merged by place on the run's grid (every
+ * shard's window of a place, or the ones it went past, in one: histograms added bucket by
+ * bucket, so a place's percentiles are the whole run's), their reports collected. What the
+ * merged places and reports become is an Assembly's: the run's Samples and RunResult
+ * (run-assembly.ts), or, for a machine's shard, the same messages one level up
+ * (electron/distributed/link-end.ts). A shard lost once the load began (crashed, killed, silent
+ * past its link's limit) is closed and named; the others are stopped and what they measured is
+ * kept.
  */
 
-export interface CoordinatedRun {
+export interface CoordinatorRun {
   spec: RunSpec;
   /** The load split into shards (shared/shards/plan.ts), one or more. */
   shards: Shard[];
   /** Where each shard runs. */
   backendFor: (shard: Shard) => ShardBackend;
   signal: AbortSignal;
-  /** One call per Sample (a final fold comes again under the same seq). */
-  onSample: (sample: Sample) => void;
-  engine: EngineId;
-  startedAt: Date;
-  facts: TargetFacts;
   /** The coordinator's own CPU is charged here (a shard in its thread leaves it out). */
   cpu: CpuAccount;
+  /** The pre-flight request's round trip, handed to each shard (the open model's warm pool). */
+  roundTripMs?: number;
 }
 
-/** A shard's window as it arrived, until it goes into a Sample. */
-interface Arrived {
-  index: number;
-  /** performance.now() when it closed, and its length (from the shard's window before). */
-  at: number;
-  seconds: number;
-  endsWarmup: boolean;
-  window: ShardWindow;
-}
-
-interface Member {
-  /** 1-based, as the messages name engine workers. */
-  n: number;
-  link: ShardLink;
-  ready: boolean;
-  queue: Arrived[];
-  /** Grid index of its latest window; Infinity once its report is in. */
-  frontier: number;
-  lastAt: number;
-  /** At its latest window's end: requests in flight, connections carrying load. */
-  inFlight: number;
-  connections: number | undefined;
-  report: ShardReport | null;
-  /** Where its last window closed: where its load ended. */
-  endAt: number;
-  /** Its CPU in each Sample, folded as the Samples are (the Samples carry the sum). */
-  cpu: CpuSample[];
-  /** Where its load began (its report says), performance.now() ms. */
-  startedAt: number;
-  /** Its warm phase, as its `ready` said; null without one. */
-  warm: WarmFacts | null;
-}
-
-/** Runs the shards to one RunResult; never rejects (a failure is a result with status 'failed'). */
-export function coordinate(run: CoordinatedRun): Promise<RunResult> {
-  return new Promise<RunResult>((resolve) => new Coordinator(run, resolve).begin());
-}
-
-class Coordinator {
-  readonly #run: CoordinatedRun;
-  readonly #resolve: (r: RunResult) => void;
-  readonly #members: Member[] = [];
-  readonly #samples: Sample[] = [];
-  #startMarginMs = 0;
-  /** The run's Sample maker: the shards' merged windows go in, Samples (folds included) come out. */
-  #recorder: Recorder | null = null;
-  #measureStart = 0;
-  /** The load's common start (performance.now() ms). */
-  #gridStart = 0;
-  #lastTickAt = 0;
-  /** Grid index of the latest Sample. */
+export class Coordinator<R> implements Starter {
+  readonly #run: CoordinatorRun;
+  readonly #assembly: Assembly<R>;
+  readonly #resolve: (r: R) => void;
+  readonly members: Member[] = [];
+  #started = false;
+  /** Grid index and close of the latest place. */
   #lastIndex = 0;
-  /** A shard's runner broke down: the others are stopped and the result says so. */
-  #failure: string | null = null;
+  #lastTickAt = 0;
+  /** The first failure: a runner that broke down, a shard lost; the result says it. */
+  #failure: RunFailure | null = null;
   #settled = false;
+  #openedAt = 0;
+  #watch: NodeJS.Timeout | null = null;
 
-  constructor(run: CoordinatedRun, resolve: (r: RunResult) => void) {
+  constructor(run: CoordinatorRun, assembly: Assembly<R>, resolve: (r: R) => void) {
     this.#run = run;
+    this.#assembly = assembly;
     this.#resolve = resolve;
   }
 
   begin(): void {
     const { spec, shards, signal, cpu } = this.#run;
+    this.#openedAt = performance.now();
     cpu.charge(() => {
       for (const shard of shards) {
-        const i = this.#members.length;
+        const i = this.members.length;
         const backend = this.#run.backendFor(shard);
-        this.#startMarginMs = Math.max(this.#startMarginMs, backend.startMarginMs);
         // A link says nothing before open returns (its messages come on a later turn).
         const link = backend.open(
           {
             spec: { ...spec, load: shard.load, sequence: sendsOf(shard, spec) },
             shard,
-            ...(this.#run.facts.roundTripMs === undefined
-              ? {}
-              : { roundTripMs: this.#run.facts.roundTripMs }),
+            ...(this.#run.roundTripMs === undefined ? {} : { roundTripMs: this.#run.roundTripMs }),
           },
           {
-            message: (raw) => cpu.charge(() => this.#onMessage(this.#members[i]!, raw)),
-            lost: (reason) => cpu.charge(() => this.#lost(this.#members[i]!, reason)),
+            message: (raw) => cpu.charge(() => this.#onMessage(this.members[i]!, raw)),
+            lost: (reason) => cpu.charge(() => this.#lost(this.members[i]!, reason)),
           },
         );
-        this.#members.push({
-          n: i + 1,
+        this.members.push({
+          index: i,
+          name: backend.kind === 'machine' ? `shard ${i + 1}/${shards.length}` : `engine worker ${i + 1}`,
           link,
+          backend,
           ready: false,
           queue: [],
           frontier: 0,
           lastAt: 0,
+          heardAt: this.#openedAt,
           inFlight: 0,
           connections: undefined,
           report: null,
+          reportIndex: 0,
+          machine: null,
+          lost: null,
           endAt: 0,
-          cpu: [],
           startedAt: 0,
           warm: null,
+          target: null,
         });
       }
     });
+    if (this.members.some((m) => m.backend.silenceMs !== null || m.backend.readyTimeoutMs !== null)) {
+      // Judged after the loop's I/O: when this thread itself was held up, what the links sent
+      // meanwhile waits in their pipes, and is read before anyone is found silent.
+      this.#watch = setInterval(
+        () => setImmediate(() => cpu.charge(() => this.#watchLinks())),
+        WATCH_EVERY_MS,
+      );
+      this.#watch.unref();
+    }
     if (signal.aborted) this.#stop();
     else signal.addEventListener('abort', () => cpu.charge(() => this.#stop()), { once: true });
   }
 
   #post(message: ToShard): void {
-    for (const m of this.#members) m.link.send(message);
+    for (const m of this.members) if (m.lost === null && m.report === null) m.link.send(message);
+  }
+
+  /** The load begins at t0 (performance.now() ms) on every shard: the grid counts from it. */
+  start(t0: number): void {
+    if (this.#settled || this.#started) return;
+    this.#started = true;
+    this.#lastTickAt = t0;
+    for (const m of this.members) {
+      m.lastAt = t0;
+      // Nothing is due from a shard before its load begins: its silence counts from there.
+      m.heardAt = Math.max(m.heardAt, t0);
+    }
+    this.#assembly.started(t0);
+    this.#post({ type: 'start', at: toEpoch(t0) });
   }
 
   #onMessage(m: Member, raw: unknown): void {
-    if (this.#settled) return;
-    const parsed = fromShardSchema.safeParse(raw);
+    if (this.#settled || m.lost !== null) return;
+    m.heardAt = performance.now();
+    let value = raw;
+    // A line of a byte stream (a process's stdout, a pod's log): parsed here, on this account.
+    if (typeof raw === 'string') {
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        this.#lost(m, `sent a line that is not a message: ${raw.slice(0, 120)}`);
+        return;
+      }
+    }
+    const parsed = fromShardSchema.safeParse(value);
     if (!parsed.success) {
-      this.#fail(`engine worker ${m.n} sent a malformed message: ${describeIssues(issuesOf(parsed.error))}`);
+      this.#lost(m, `sent a malformed message: ${describeIssues(issuesOf(parsed.error))}`);
       return;
     }
     const msg = parsed.data;
     if (msg.type === 'ready') {
       m.ready = true;
       m.warm = msg.warm ?? null;
-      if (this.#recorder === null && this.#members.every((x) => x.ready)) this.#start();
+      m.target = msg.target ?? null;
+      if (!this.#started && this.members.every((x) => x.ready)) this.#assembly.ready(this);
       return;
     }
     if (msg.type === 'failed') {
-      this.#fail(msg.message);
+      // Its own words: a thread's runner that cannot load says all; a machine's shard is named.
+      const message = m.backend.kind === 'machine' ? `${m.name}: ${msg.message}` : msg.message;
+      this.#lost(m, message, msg.kind ?? 'other', true);
       return;
     }
-    if (this.#recorder === null || m.frontier === Infinity) {
-      this.#fail(`engine worker ${m.n} sent a ${msg.type} out of turn`);
+    if (!this.#started || m.frontier === Infinity) {
+      this.#lost(m, `sent a ${msg.type} out of turn`);
       return;
     }
     this.#arrive(m, msg);
     if (msg.type === 'report') {
       m.report = msg.report;
+      m.reportIndex = msg.index;
+      m.machine = msg.machine ?? null;
       m.startedAt = fromEpoch(msg.startedAt);
       m.endAt = m.lastAt;
       m.frontier = Infinity;
       if (msg.failure !== null && this.#failure === null) {
-        this.#failure = msg.failure;
+        const message = m.backend.kind === 'machine' ? `${m.name}: ${msg.failure}` : msg.failure;
+        this.#failure = { kind: 'other', message };
         this.#post({ type: 'stop' });
       }
     }
@@ -202,40 +197,18 @@ class Coordinator {
   }
 
   /**
-   * Every shard is ready: one start for all, a margin ahead so that each hears it in time; a
-   * machine's shard of a plan starts at the plan's common start, not before.
-   */
-  #start(): void {
-    const { spec, signal } = this.#run;
-    if (signal.aborted) return;
-    const soonest = performance.now() + this.#startMarginMs;
-    const t0 = spec.placement ? Math.max(soonest, fromEpoch(spec.placement.startAt)) : soonest;
-    this.#gridStart = t0;
-    this.#recorder = new Recorder({
-      sloMs: spec.options.sloMs,
-      warmup: spec.options.warmupSeconds > 0,
-      now: t0,
-    });
-    this.#measureStart = t0;
-    this.#lastTickAt = t0;
-    for (const m of this.#members) m.lastAt = t0;
-    this.#post({ type: 'start', at: toEpoch(t0) });
-  }
-
-  /**
-   * A grid place every running shard has sent its window for (or gone past) makes a Sample of
-   * the windows up to it; once every shard has reported, the final Sample takes what is left.
+   * A grid place every running shard has sent its window for (or gone past) is merged with the
+   * windows up to it; once every shard has reported (or is lost), the final place takes what is left.
    */
   #advance(): void {
-    const upTo = Math.min(...this.#members.map((m) => m.frontier));
+    const upTo = Math.min(...this.members.map((m) => m.frontier));
     if (upTo === Infinity) this.#complete();
-    else if (upTo > this.#lastIndex) this.#sample(upTo, null);
+    else if (upTo > this.#lastIndex) this.#place(upTo, null);
   }
 
-  /** The Sample of every queued window up to grid index `upTo`; the final one when `end` is given. */
-  #sample(upTo: number, end: number | null): void {
-    const recorder = this.#recorder!;
-    const taken = this.#members.map((m) => {
+  /** The place of every queued window up to grid index `upTo`; the final one when `end` is given. */
+  #place(upTo: number, end: number | null): void {
+    const taken = this.members.map((m) => {
       const count = m.queue.findIndex((a) => a.index > upTo);
       const t = m.queue.splice(0, count < 0 ? m.queue.length : count);
       const last = t.at(-1);
@@ -248,115 +221,100 @@ class Coordinator {
     const all = taken.flat();
     const at = end ?? Math.max(this.#lastTickAt, ...all.map((a) => a.at));
     const cpus = taken.map(cpuOver);
-    const connections = this.#members.flatMap((m) => (m.connections === undefined ? [] : [m.connections]));
-    const merged: ShardWindow = {
+    const present = this.members.filter((m) => m.lost === null);
+    const connections = present.flatMap((m) => (m.connections === undefined ? [] : [m.connections]));
+    const window: ShardWindow = {
       ...mergeWindows(all.map((a) => a.window)),
       // Each shard's latest state, whether or not it sent a window for this place.
-      inFlight: this.#members.reduce((n, m) => n + m.inFlight, 0),
+      inFlight: present.reduce((n, m) => n + m.inFlight, 0),
       cpuPercent: cpus.reduce((a, b) => a + b, 0),
     };
-    delete merged.connections;
-    if (connections.length > 0) merged.connections = connections.reduce((a, b) => a + b, 0);
-    recorder.addWindow(merged);
-    const sample = recorder.tick(at, merged.cpuPercent, end !== null);
-    const folded = sample.seq === this.#samples.at(-1)?.seq;
-    for (const [i, m] of this.#members.entries()) {
-      const entry = { warmup: sample.warmup, intervalSeconds: sample.intervalSeconds, cpuPercent: cpus[i]! };
-      const before = m.cpu.at(-1);
-      if (folded && before?.cpuPercent !== undefined) {
-        entry.cpuPercent = foldedCpu(
-          { ...before, cpuPercent: before.cpuPercent },
-          entry.intervalSeconds,
-          cpus[i]!,
-        );
-        m.cpu[m.cpu.length - 1] = entry;
-      } else {
-        m.cpu.push(entry);
-      }
-    }
-    if (all.some((a) => a.endsWarmup)) {
-      recorder.startMeasuring();
-      this.#measureStart = at;
-    }
+    delete window.connections;
+    if (connections.length > 0) window.connections = connections.reduce((a, b) => a + b, 0);
+    const index = end === null ? upTo : Math.max(this.#lastIndex, ...this.members.map((m) => m.reportIndex));
     this.#lastTickAt = at;
-    this.#lastIndex = upTo;
-    addSample(this.#samples, sample);
-    this.#run.onSample(sample);
+    this.#lastIndex = Math.max(this.#lastIndex, index);
+    this.#assembly.place({
+      index,
+      at,
+      endsWarmup: all.some((a) => a.endsWarmup),
+      window,
+      cpus,
+      final: end !== null,
+    });
   }
 
-  /** Every shard has reported: the final Sample where the last load ended, then the result. */
+  /** Every shard has reported or is lost: the final place where the last load ended, then the result. */
   #complete(): void {
-    const end = Math.max(this.#lastTickAt, ...this.#members.map((m) => m.endAt));
-    this.#sample(Infinity, end);
-    const { spec, signal, cpu } = this.#run;
-    const failure = this.#failure;
-    const reports = this.#members.map((m) => m.report!);
-    const result = buildRunResult({
-      spec,
-      status: failure !== null ? 'failed' : signal.aborted ? 'cancelled' : 'completed',
-      error: failure === null ? null : { kind: 'other', message: failure },
-      measuredSeconds: this.#recorder!.measuring ? (end - this.#measureStart) / 1000 : 0,
-      reports,
-      coordinatorCpu: cpu,
-      ...this.#runFacts(),
-    });
-    addWarm(result, this.#members.flatMap((m) => (m.warm === null ? [] : [m.warm])));
-    if (spec.placement) {
-      const startedAt = Math.max(...this.#members.map((m) => m.startedAt));
-      result.shard = shardFacts(spec.placement, reports, toEpoch(this.#gridStart), toEpoch(startedAt));
+    const reported = this.members.filter((m): m is Member & { report: ShardReport } => m.report !== null);
+    if (reported.length === 0) {
+      this.#settle(this.#assembly.abandoned('failed', this.#failure, this.members));
+      return;
     }
-    this.#settle(result);
+    const end = Math.max(this.#lastTickAt, ...reported.map((m) => m.endAt));
+    this.#place(Infinity, end);
+    this.#settle(this.#assembly.complete({ end, failure: this.#failure, members: this.members, reported }));
   }
 
   #stop(): void {
     if (this.#settled) return;
     // Stopped before the load began: nothing to wait for.
-    if (this.#recorder === null) this.#settle(this.#partial('cancelled', null));
+    if (!this.#started) this.#settle(this.#assembly.abandoned('cancelled', null, this.members));
     else this.#post({ type: 'stop' });
   }
 
-  #lost(m: Member, reason: string): void {
-    if (m.report === null) this.#fail(`engine worker ${m.n} ${reason}`);
+  /**
+   * A shard is gone before its report: before the load began, the run cannot start (what is
+   * said is its reason); after, it is closed and named, the others are stopped, and what they
+   * measured makes the result.
+   */
+  #lost(m: Member, reason: string, kind: ErrorKind = 'other', ownWords = false): void {
+    if (this.#settled || m.report !== null || m.lost !== null) return;
+    const message = ownWords ? reason : `${m.name} ${reason}`;
+    m.lost = message;
+    m.link.close();
+    if (!this.#started) {
+      const stopped = this.#run.signal.aborted;
+      const failure = stopped ? null : { kind, message };
+      this.#settle(this.#assembly.abandoned(stopped ? 'cancelled' : 'failed', failure, this.members));
+      return;
+    }
+    m.frontier = Infinity;
+    if (this.#failure === null) {
+      this.#failure = { kind, message };
+      this.#post({ type: 'stop' });
+    }
+    this.#advance();
   }
 
-  /** A shard is gone or could not run: the result is what the samples measured. */
-  #fail(message: string): void {
-    if (this.#settled) return;
-    const stopped = this.#run.signal.aborted;
-    this.#settle(this.#partial(stopped ? 'cancelled' : 'failed', stopped ? null : message));
-  }
-
-  #partial(status: RunResult['status'], message: string | null): RunResult {
-    const error = message === null ? null : { kind: 'other' as const, message };
-    return resultFromSamples(this.#run.spec, status, error, {
-      ...this.#runFacts(),
-      coordinatorCpuSeconds: this.#run.cpu.seconds,
+  /** Links that keep a shard waiting past their limits (link-watch.ts) are given up. */
+  #watchLinks(): void {
+    const found = overdueLinks(this.members, {
+      now: performance.now(),
+      started: this.#started,
+      openedAt: this.#openedAt,
     });
+    for (const { member, reason } of found) {
+      this.#lost(member, reason);
+      if (this.#settled) return;
+    }
   }
 
-  /** What a full and a partial result both say of the run: engine, times, samples, target, each worker's CPU. */
-  #runFacts() {
-    const { engine, startedAt, facts, spec } = this.#run;
-    return {
-      engine,
-      startedAt,
-      endedAt: new Date(),
-      samples: this.#samples,
-      tls: facts.tls,
-      server: facts.server,
-      workerCpu: this.#members.map((m) => cpuFacts(m.cpu, spec.options.sampleIntervalMs)),
-    } satisfies PartialFacts;
-  }
-
-  #settle(result: RunResult): void {
+  #settle(result: R): void {
     if (this.#settled) return;
     this.#settled = true;
-    for (const m of this.#members) m.link.close();
+    if (this.#watch) clearInterval(this.#watch);
+    for (const m of this.members) m.link.close();
     this.#resolve(result);
   }
 }
 
-/** A shard's CPU over its windows in one Sample, each weighted by its length (0 without one). */
+/** Runs the coordinator to what its assembly makes of the run; never rejects. */
+export function coordinateWith<R>(run: CoordinatorRun, assembly: Assembly<R>): Promise<R> {
+  return new Promise<R>((resolve) => new Coordinator(run, assembly, resolve).begin());
+}
+
+/** A shard's CPU over its windows in one place, each weighted by its length (0 without one). */
 function cpuOver(windows: readonly Arrived[]): number {
   const seconds = windows.reduce((a, w) => a + w.seconds, 0);
   if (seconds === 0) return windows.at(-1)?.window.cpuPercent ?? 0;

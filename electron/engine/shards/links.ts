@@ -12,32 +12,40 @@ import { runShard, type ShardOptions } from './shard.ts';
  * the coordinator sends through the link and hears, through a listener, what the shard says
  * (raw, to be parsed: it may have crossed a thread, a process or a network) and whether the
  * shard was lost before its report. Here: a shard in the coordinator's own thread, and a shard
- * in a worker thread of its own. A shard in another process or a Kubernetes pod is one more
- * backend with the same three calls.
+ * in a worker thread of its own. A shard that is a machine of its own, a local process or a
+ * Kubernetes pod, is one more backend with the same calls (electron/distributed/).
  */
 
 /** The coordinator's end of a link. */
 export interface ShardLink {
   send(message: ToShard): void;
-  /** Releases the shard once the run has its result: its thread, process or pod goes. */
+  /** Releases the shard once the run has its result, or gives it up: its thread, process or pod goes. */
   close(): void;
+  /** Why a shard not ready yet is waiting, if its link knows (a pod's scheduler: "Unschedulable: ..."). */
+  waiting?(): string | null;
 }
 
 /** What a link tells the coordinator. */
 export interface LinkListener {
-  /** A message from the shard, as it arrived (unparsed). */
+  /** A message from the shard, as it arrived (unparsed: an object from a thread, a line of text from a byte stream). */
   message(raw: unknown): void;
   /** The shard is gone before its report: it could not start, crashed or exited. */
   lost(reason: string): void;
 }
 
 export interface ShardBackend {
+  /** A thread of the coordinator's machine, or a machine's shard (a process, a pod) that checks the target itself. */
+  readonly kind: 'thread' | 'machine';
   /**
    * How long before the load's start this backend's shards must be told it, so they all begin
-   * together: what `start` takes to reach them (nothing in this thread, a message's latency for
-   * a thread, seconds for a pod that is still being scheduled).
+   * together: what `start` takes to reach a shard that is ready and waiting (nothing in this
+   * thread, a message's latency for a thread or a process, a watch's for a pod).
    */
   readonly startMarginMs: number;
+  /** A shard not ready this long after its link opened is given up (null: never, a thread's warm phase is bounded itself). */
+  readonly readyTimeoutMs: number | null;
+  /** A shard that says nothing this long once the load began is given up (null: a thread, which cannot stop on its own). */
+  readonly silenceMs: number | null;
   open(data: ShardData, listener: LinkListener): ShardLink;
 }
 
@@ -49,7 +57,10 @@ export interface ShardBackend {
  */
 export function inThisThread(excluded: readonly CpuAccount[], options: ShardOptions = {}): ShardBackend {
   return {
+    kind: 'thread',
     startMarginMs: 0,
+    readyTimeoutMs: null,
+    silenceMs: null,
     open(data, listener) {
       const post = (m: FromShard): void => void setImmediate(() => listener.message(m));
       const handle = runShard(data, post, () => undefined, { cpu: cpuMeter(...excluded), ...options });
@@ -63,7 +74,10 @@ const THREAD_START_MARGIN_MS = 20;
 
 /** A shard in a worker thread of its own (thread.ts), with the engine threads' options. */
 export const inWorkerThread: ShardBackend = {
+  kind: 'thread',
   startMarginMs: THREAD_START_MARGIN_MS,
+  readyTimeoutMs: null,
+  silenceMs: null,
   open(data, listener) {
     let worker: Worker;
     try {

@@ -81,7 +81,10 @@ export function mergeShardResults(shards: readonly ShardResult[]): RunResult {
     ...(openSpan ? { openSpan } : {}),
   });
   // Each machine warmed its own pool: the plan's is their pools added, the slowest one's time.
-  addWarm(merged, shards.flatMap((s) => (s.warm ? [s.warm] : [])));
+  addWarm(
+    merged,
+    shards.flatMap((s) => (s.warm ? [s.warm] : [])),
+  );
   const { nodeVersion, platform, cpuModel, cpuCores } = first.generator;
   return {
     ...merged,

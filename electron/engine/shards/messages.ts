@@ -1,18 +1,22 @@
 import { z } from 'zod';
-import { warmFactsSchema } from '../../../shared/model/result.ts';
+import { serverFactsSchema, warmFactsSchema } from '../../../shared/model/result.ts';
+import { errorKindSchema, tlsFactsSchema } from '../../../shared/model/result-parts.ts';
 import { shardReportSchema, shardWindowSchema } from '../../../shared/shards/merge.ts';
 import { shardSchema, type Shard } from '../../../shared/shards/plan.ts';
 import { runSpecSchema } from '../messages.ts';
 import type { RunSpec } from '../types.ts';
 
 /**
- * The boundary between a run's coordinator (coordinator.ts) and its shards (shard.ts), whatever
- * carries it (links.ts): plain JSON-serializable messages, parsed on arrival. A shard gets its
- * spec (the run's, with the shard's load) and its place in the plan; then the coordinator only
- * says when to start and, maybe, to stop. Everything else flows from the shard: it keeps its
- * own clock on the run's grid and sends each window as it closes, then its report, so a shard
- * that can only talk back (a log followed from another machine) is driven the same way. Times
- * cross as epoch ms (performance.timeOrigin + performance.now()), so they mean the same in
+ * The boundary between a run's coordinator (coordinator.ts) and its shards, whatever carries it
+ * (links.ts: this thread, a worker thread; electron/distributed/: a process, a pod): plain
+ * JSON-serializable messages, parsed on arrival. A shard gets its spec (the run's, with the
+ * shard's load) and its place in the plan; then the coordinator only says when to start and,
+ * maybe, to stop. Everything else flows from the shard: it keeps its own clock on the run's grid
+ * and sends each window as it closes, then its report, so a shard that can only talk back (a
+ * pod's log) is driven the same way. A shard that is a machine of its own (a process, a pod:
+ * its engine threads behind a coordinator of their own, electron/distributed/link-end.ts) says
+ * the same messages for all its threads, merged, plus its pre-flight's facts and its machine.
+ * Times cross as epoch ms (performance.timeOrigin + performance.now()), so they mean the same in
  * every thread, and in every process whose clock is synchronized.
  */
 export const shardDataSchema = z.strictObject({
@@ -39,12 +43,41 @@ export const toShardSchema = z.discriminatedUnion('type', [
 ]);
 export type ToShard = z.infer<typeof toShardSchema>;
 
+/** What a shard that checked the target itself (a machine's: a process, a pod) learnt of it before any load. */
+export const targetFactsSchema = z.strictObject({
+  tls: tlsFactsSchema.nullable(),
+  server: serverFactsSchema,
+});
+export type TargetFactsOfShard = z.infer<typeof targetFactsSchema>;
+
+/** An engine thread's CPU over the run (result.ts CpuFacts). */
+const cpuFactsSchema = z.strictObject({
+  mean: z.number().nonnegative(),
+  max: z.number().nonnegative(),
+  saturated: z.boolean(),
+});
+
+/** A machine's shard's own facts, in its report: where it ran, the start it was given, each engine thread's CPU. */
+export const machineFactsSchema = z.strictObject({
+  host: z.string().max(253),
+  cores: z.number().int().positive(),
+  /** The common start it was given (`start`), epoch ms: its start offset is its report's startedAt less this. */
+  startAt: epochMs,
+  workers: z.array(cpuFactsSchema).min(1).max(1024),
+});
+export type MachineFacts = z.infer<typeof machineFactsSchema>;
+
 export const fromShardSchema = z.discriminatedUnion('type', [
   /**
    * The runner is loaded and readied (the open model's connections opened and warmed: `warm`,
-   * absent when there was no warm phase); waiting for `start`.
+   * absent when there was no warm phase); waiting for `start`. `target`: a machine's shard
+   * checked the target itself (its pre-flight's facts); absent for a thread's.
    */
-  z.strictObject({ type: z.literal('ready'), warm: warmFactsSchema.optional() }),
+  z.strictObject({
+    type: z.literal('ready'),
+    warm: warmFactsSchema.optional(),
+    target: targetFactsSchema.optional(),
+  }),
   /** A window closed on a tick at `at`; endsWarmup: the warm-up ended with it. */
   z.strictObject({
     type: z.literal('window'),
@@ -56,7 +89,8 @@ export const fromShardSchema = z.discriminatedUnion('type', [
   /**
    * The shard's load is over (its limit reached, its schedule done, or stopped): its last window,
    * closed where the load ended, in the grid slot it fell in, and its whole-run report. failure:
-   * its runner broke down (what it measured until then is in the report).
+   * its runner broke down (what it measured until then is in the report). machine: a machine's
+   * shard's facts; absent for a thread's.
    */
   z.strictObject({
     type: z.literal('report'),
@@ -67,12 +101,25 @@ export const fromShardSchema = z.discriminatedUnion('type', [
     failure: z.string().nullable(),
     /** When its load began: the common start as its timer met it. */
     startedAt: epochMs,
+    machine: machineFactsSchema.optional(),
   }),
-  /** The runner could not be loaded. */
-  z.strictObject({ type: z.literal('failed'), message: z.string() }),
+  /** The shard could not get ready (its runner, its pre-flight): said in its own words, of the kind a result's error has. */
+  z.strictObject({ type: z.literal('failed'), message: z.string(), kind: errorKindSchema.optional() }),
 ]);
 export type FromShard = z.infer<typeof fromShardSchema>;
 
 /** performance.now() as epoch ms, and back: the clock every thread of the run agrees on. */
 export const toEpoch = (now: number): number => performance.timeOrigin + now;
 export const fromEpoch = (epoch: number): number => epoch - performance.timeOrigin;
+
+/**
+ * A message as a line, where a byte stream carries it (a process's stdin and stdout, a pod's
+ * log): one JSON object per line, a window once, parsed with the schemas above on arrival.
+ */
+export const messageLine = (message: FromShard | ToShard): string => `${JSON.stringify(message)}\n`;
+
+/**
+ * The longest line a link reads: a report with a list's 1,000 URL rows and every histogram
+ * runs to a few MB; past this a line is not a message but a broken or hostile stream.
+ */
+export const MAX_MESSAGE_LINE_BYTES = 32 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { REPORT_PERCENTILES } from '../../../shared/model/defaults.ts';
-import type { ShardFacts } from '../../../shared/shards/facts.ts';
+import type { ShardFacts, ShardRow } from '../../../shared/shards/facts.ts';
 import type {
   LatencyStats,
   RunResult,
@@ -37,6 +37,7 @@ import { stageResults } from '../native/stage-histograms.ts';
 import { runResult, type CpuFacts, type EngineId } from '../result.ts';
 import type { RunTotals } from '../run-totals.ts';
 import type { RunnerOutcome, RunSpec, SpecPlacement } from '../types.ts';
+import { toEpoch, type MachineFacts } from './messages.ts';
 
 /**
  * The shards' reports as one run's figures, and its RunResult (engine side: histograms need
@@ -96,7 +97,7 @@ export function mergedTotals(reports: readonly ShardReport[], measuredSeconds: n
   };
 }
 
-/** Whose reports are merged: a run's engine workers (1-based), or a plan's shards across machines (0-based, as --shard). */
+/** Whose reports are merged: a run's engine workers, or a plan's shards across machines (both 1-based, as --shard). */
 type ReportPart = 'engine worker' | 'shard';
 
 /**
@@ -109,7 +110,7 @@ function mergedWarnings(reports: readonly ShardReport[], part: ReportPart = 'eng
     for (const w of r.warnings) {
       const everywhere = reports.every((o) => o.warnings.some((x) => x.message === w.message));
       const who =
-        part === 'shard' ? `shard ${i}/${reports.length}` : `engine worker ${i + 1} of ${reports.length}`;
+        part === 'shard' ? `shard ${i + 1}/${reports.length}` : `engine worker ${i + 1} of ${reports.length}`;
       const message = everywhere ? w.message : `${who}: ${w.message}`;
       if (!out.has(message)) out.set(message, { code: w.code, message });
     }
@@ -262,7 +263,7 @@ export function mergeReports(reports: readonly ShardReport[]): ShardReport {
  * start its load began, on this host), and its workers' reports as one.
  */
 export function shardFacts(
-  placement: SpecPlacement,
+  placement: SpecPlacement & { startAt: number },
   reports: readonly ShardReport[],
   gridStartAt: number,
   loadStartedAt: number,
@@ -281,4 +282,37 @@ export function shardFacts(
     gridStartAt,
     report: mergeReports(reports),
   };
+}
+
+/** A machine's shard as the coordinator holds it once it reported (coordinator.ts Member). */
+export interface ReportedMachine {
+  /** 0-based, of the run's shards. */
+  index: number;
+  report: ShardReport;
+  /** Where its load began, performance.now() ms. */
+  startedAt: number;
+  machine: MachineFacts | null;
+}
+
+/**
+ * The Shards table of a run on machines' shards (processes, pods): each one's own figures over
+ * the run's measured time, its machine, its engine threads' CPU (summed, as a result's), and how
+ * long after the start it was given its load began.
+ */
+export function machineRows(reported: readonly ReportedMachine[], measuredSeconds: number): ShardRow[] {
+  return reported.map((m) => {
+    const requests = m.report.counts.requests.total;
+    const workers = m.machine?.workers ?? [];
+    return {
+      index: m.index,
+      host: m.machine?.host ?? os.hostname(),
+      cores: m.machine?.cores ?? Math.max(1, os.availableParallelism()),
+      requests,
+      requestsPerSecond: measuredSeconds > 0 ? requests / measuredSeconds : 0,
+      p99: mergedTotals([m.report], measuredSeconds).latency?.percentiles['99'] ?? null,
+      cpuPercentMean: workers.reduce((a, w) => a + w.mean, 0),
+      saturated: workers.some((w) => w.saturated),
+      startOffsetMs: m.machine ? toEpoch(m.startedAt) - m.machine.startAt : 0,
+    };
+  });
 }
