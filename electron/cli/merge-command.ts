@@ -16,7 +16,7 @@ import { mergeShardResults } from '../engine/shards/merged-result.ts';
 import { FileProblemError, readBoundedFileSync, textOf } from '../stores/bounded-file.ts';
 import { parseJsonText } from '../stores/files.ts';
 import { histogramIssues } from '../stores/result-histograms.ts';
-import { readJsonFile } from '../stores/json/file.ts';
+import { readJsonStreamed } from '../stores/json/file.ts';
 import { JsonStreamError } from '../stores/json/shapes.ts';
 import { resultArithmeticIssues } from '../../shared/records/result-checks.ts';
 import { nodeFileIo } from './files.ts';
@@ -54,12 +54,15 @@ async function readShardFile(cwd: string, file: string): Promise<RunResult> {
   const path = resolve(cwd, file);
   let candidate: unknown;
   try {
-    candidate = await readJsonFile(path, LIMITS.runFileBytes.max, 'a shard result');
+    candidate = await readJsonStreamed(path, LIMITS.runFileBytes.max, 'a shard result');
   } catch (e) {
     if (e instanceof FileProblemError) throw new CliInputError(file, e.problem);
     if (!(e instanceof JsonStreamError)) throw e;
     // Not one JSON value: a log of lines, one of them its result.
-    candidate = lastResultLine(file, textOf(readBoundedFileSync(path, LIMITS.runFileBytes.max, 'a shard result')));
+    candidate = lastResultLine(
+      file,
+      textOf(readBoundedFileSync(path, LIMITS.runFileBytes.max, 'a shard result')),
+    );
   }
   if (Array.isArray(candidate)) {
     throw new CliInputError(file, `holds ${candidate.length} results; a shard's file holds one`);

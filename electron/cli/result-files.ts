@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { LIMITS } from '../../shared/model/defaults.ts';
 import type { SavedResult } from '../../shared/records/result-file.ts';
 import { FileProblemError } from '../stores/bounded-file.ts';
-import { readJsonFile } from '../stores/json/file.ts';
+import { readJsonStreamed } from '../stores/json/file.ts';
 import { JsonStreamError } from '../stores/json/shapes.ts';
 import { savedResultFromJson } from '../stores/result-text.ts';
 import { CliInputError } from './values.ts';
@@ -17,10 +17,11 @@ import { CliInputError } from './values.ts';
 export async function readResultFile(path: string, cwd: string): Promise<SavedResult> {
   let json: unknown;
   try {
-    json = await readJsonFile(resolve(cwd, path), LIMITS.runFileBytes.max, 'a result file');
+    json = await readJsonStreamed(resolve(cwd, path), LIMITS.runFileBytes.max, 'a result file');
   } catch (e) {
     if (e instanceof FileProblemError) throw new CliInputError(path, e.message);
-    if (e instanceof JsonStreamError) throw new CliInputError(path, `not a result Trebuchet reads: ${e.message}`);
+    if (e instanceof JsonStreamError)
+      throw new CliInputError(path, `not a result Trebuchet reads: ${e.message}`);
     throw e;
   }
   const saved = savedResultFromJson(json);

@@ -27,6 +27,10 @@ const indexSchema = z.strictObject({
   entries: z.array(z.strictObject({ summary: historySummarySchema, mtimeMs: z.number() })),
 });
 
+/** What a full disk means for History: said in the page and the CLI. */
+export const diskFullMessage = (dir: string): string =>
+  `The disk holding ${dir} is full: runs cannot be saved until there is room. Export runs you want to keep and delete them, or free space elsewhere.`;
+
 export class HistoryIndex {
   private readonly summaries = new Map<string, HistorySummary>();
   /** Modification time of each indexed run file, as it was when its summary was taken. */
@@ -97,6 +101,15 @@ export class HistoryIndex {
     if (!parsed?.success) return false;
     for (const { summary, mtimeMs } of parsed.data.entries) this.set(summary, mtimeMs);
     return true;
+  }
+
+  /** write(), or false when the disk is full (ENOSPC, EDQUOT): the index stays in memory. */
+  async writeUnlessFull(): Promise<boolean> {
+    return this.write().then(
+      () => true,
+      (err: NodeJS.ErrnoException) =>
+        err.code === 'ENOSPC' || err.code === 'EDQUOT' ? false : Promise.reject(err),
+    );
   }
 
   async write(): Promise<void> {

@@ -16,7 +16,7 @@ import type { StoreProblem } from '../../shared/records/preset-summary.ts';
 import { inOrderOf, placedResults, savedOfRecord } from '../../shared/records/result-file.ts';
 import { resultsArithmeticIssues } from '../../shared/records/result-checks.ts';
 import { bulkAside, copyLight, jsonPieces, readWithBulkApart } from '../../shared/records/bulk.ts';
-import { readJsonFile } from './json/file.ts';
+import { readJsonStreamed } from './json/file.ts';
 import { JsonStreamError } from './json/shapes.ts';
 import type { Baseline } from '../../shared/records/baselines.ts';
 import { describeIssues, parseOrThrow, parseWith, ValidationError } from '../../shared/model/validation.ts';
@@ -30,7 +30,7 @@ import {
   writeFileAtomic,
 } from './files.ts';
 import { HistoryBaselines } from './history-baselines.ts';
-import { HistoryIndex } from './history-index.ts';
+import { diskFullMessage, HistoryIndex } from './history-index.ts';
 import {
   asStored,
   clearSecrets,
@@ -278,7 +278,7 @@ export class HistoryStore {
     if (!RUN_FILE.test(runFileName(id))) throw new HistoryNotFoundError(id);
     const file = this.file(id);
     try {
-      return await readJsonFile(file, MAX_RUN_FILE_BYTES, 'a run file', (shallow) => {
+      return await readJsonStreamed(file, MAX_RUN_FILE_BYTES, 'a run file', (shallow) => {
         const r = readRunRecord(asStored(shallow));
         return r.ok ? null : describeIssues(r.issues);
       });
@@ -371,23 +371,11 @@ export class HistoryStore {
     if (changed) await this.writeIndex();
   }
 
-  /**
-   * The index is a cache of the run files: on a full disk (or a read-only one) it stays in
-   * memory, said once, so the host still starts and runs can be exported and deleted to make room.
-   */
+  /** The index is a cache: on a full disk it stays in memory, said once, and the host still starts. */
   private async writeIndex(): Promise<void> {
-    try {
-      await this.index.write();
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'ENOSPC' && code !== 'EDQUOT' && code !== 'EROFS') throw err;
-      if (this.problemList.some((p) => p.file === this.index.file && p.keptAs === null)) return;
-      this.report(
-        this.index.file,
-        null,
-        `${code === 'EROFS' ? 'The file system of' : 'The disk holding'} ${this.dir} is ${code === 'EROFS' ? 'read-only' : 'full'}: runs cannot be saved until there is room. Export runs you want to keep and delete them, or free space elsewhere.`,
-      );
-    }
+    if (await this.index.writeUnlessFull()) return;
+    if (this.problemList.some((p) => p.file === this.index.file && p.keptAs === null)) return;
+    this.report(this.index.file, null, diskFullMessage(this.dir));
   }
 }
 

@@ -212,7 +212,7 @@ describe('a lying file read back', () => {
     expect(outcome.imported).toEqual([]);
     expect(outcome.problems.map((p) => p.message)).toEqual([
       "shard-1.json: not a result Trebuchet reads: requests.total: is 2,200, but responses and transport errors add up to 400 (400 + 0); shard.report.counts.requests.total: is 400, not the result's 2,200 (requests.total)",
-      expect.stringMatching(/^shard 1 of 2 is missing/),
+      expect.stringMatching(/^shard 2 of 2 is missing/),
     ]);
   });
 });

@@ -19,7 +19,7 @@ const CHUNK_BYTES = 1024 * 1024;
  * refused: `explain`, given the value cut at that depth, may say which field is wrong
  * (parseJsonText's rule).
  */
-export async function readJsonFile(
+export async function readJsonStreamed(
   file: string,
   maxBytes: number,
   noun: string,
