@@ -121,8 +121,10 @@ export async function capacityCommand(ctx: CliContext): Promise<number> {
       plan,
       { event: onEvent, interrupted: () => progress?.finish() },
       { command: 'capacity', stopping: 'the steps measured so far follow' },
-      undefined,
-      metrics ? (job, start) => metrics.watch({ job: job.id, kind: job.kind }, start) : undefined,
+      {
+        journals: history.save ? await stores.journals() : null,
+        read: metrics ? (job, start) => metrics.watch({ job: job.id, kind: job.kind }, start) : undefined,
+      },
     );
   } finally {
     progress?.finish();
@@ -141,12 +143,18 @@ export async function capacityCommand(ctx: CliContext): Promise<number> {
   const saveFailed =
     history.save &&
     outcome.steps.length > 0 &&
-    !(await saveInHistory(ctx, 'capacity', stores, {
-      kind: 'capacity',
-      status: outcome.status,
-      plan,
-      steps: outcome.steps,
-    }));
+    !(await saveInHistory(
+      ctx,
+      'capacity',
+      stores,
+      {
+        kind: 'capacity',
+        status: outcome.status,
+        plan,
+        steps: outcome.steps,
+      },
+      run.journal,
+    ));
   return capacityExitCode(reports, {
     interrupted,
     hostError,

@@ -11,6 +11,7 @@ Commands:
   report RESULT.json...       print and write a saved result again, as when it ran
   diff BASE.json NEW.json     compare two saved results figure by figure, against noise
   presets [list|show NAME]    the built-in and saved presets
+  history [list|show|export|rm] the run history of a data folder (interrupted jobs too)
   serve [--host H] [--port N] serve the Trebuchet UI to a browser (web host)
   help [command]              show help
   version                     print the version
@@ -289,7 +290,10 @@ Serves the Trebuchet UI and its API to a browser. Prints a URL that carries an a
 token; runs until Ctrl-C or SIGTERM. Build the UI first (npm run serve does both).
 
   --host H          address to bind (default 127.0.0.1)
-  --port N          port to bind (default 0: a free port, shown in the URL)
+  --port N          port to bind (default 0: a free port, shown in the URL). With a port
+                    given, its URL's token is kept in the data folder: a host restarted on
+                    the same port and folder (after a crash) has it, and an open page takes
+                    the host back by itself, showing a job the crash cut short
   --data-dir DIR    where the presets (presets/) and the run history (history/) are kept
                     (default ~/.config/trebuchet-nodejs on Linux)
   --files-dir DIR   the one folder whose files a scenario may name as a body or CA file

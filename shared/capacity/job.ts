@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { capacityPlanSchema, capacityStepSchema, stepPhaseSchema } from './plan.ts';
+import { capacityPlanSchema, capacityStepSchema, stepPhaseSchema, stepScenario } from './plan.ts';
 import { defineJob, partSchema } from '../model/job-spec.ts';
 import { OTHER_PROCESSES_SHOWN, otherProcessSchema } from '../machine/machine.ts';
 
@@ -50,4 +50,15 @@ export const capacityJobSpec = defineJob({
   result: capacityStepSchema,
   runOf: (step) => step.result,
   withRun: (step, result) => ({ ...step, result }),
+  partScenario: (plan, started) => ({
+    scenario: stepScenario(plan, started.searchIndex, started.rate),
+    targetIndex: 0,
+  }),
+  partResult: ({ searchIndex, stepIndex, rate, phase }, result) => ({
+    searchIndex,
+    stepIndex,
+    rate,
+    phase,
+    result,
+  }),
 });

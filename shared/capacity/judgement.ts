@@ -118,7 +118,7 @@ const badCaveat = (caveats: readonly Caveat[], code: Caveat['code']): Caveat | u
  * one stands: the server held the goal even beside the other work).
  */
 export function judgeStep(result: RunResult, goal: CapacityGoal): StepJudgement {
-  if (result.status === 'cancelled') return { kind: 'stopped' };
+  if (result.status === 'cancelled' || result.status === 'interrupted') return { kind: 'stopped' };
   const verdict = runVerdict(result);
   if (verdict.state === 'not-measured' || verdict.state === 'all-non-2xx') {
     return { kind: 'not-measured', reason: verdict.headline };

@@ -8,7 +8,8 @@ import type { CellOutcome } from '../comparison/cells.ts';
 import type { ComparisonPlan } from '../comparison/plan.ts';
 import type { PreflightFailure } from '../model/preflight.ts';
 import type { ReportLayout } from '../comparison/report-settings.ts';
-import type { RunResult } from '../model/result.ts';
+import type { RunResult, RunStatus } from '../model/result.ts';
+import { jobStatusText } from '../model/interruption.ts';
 import { targetLabel } from '../model/scenario.ts';
 import { withVerdictRecord } from '../verdict/verdict.ts';
 import type { CapacityResult, SearchReport } from '../capacity/report.ts';
@@ -59,7 +60,7 @@ export function comparisonHtmlReport(
   input: {
     plan: ComparisonPlan;
     outcomes: readonly CellOutcome[];
-    status: 'completed' | 'cancelled' | 'failed' | null;
+    status: RunStatus | null;
     preflightFailures?: readonly PreflightFailure[];
   },
   opts: HtmlReportOptions = {},
@@ -89,7 +90,12 @@ export function capacityHtmlReport(
   return htmlDocument({
     title: c.plan.name,
     subtitle: `${made(opts.generatedAt, runs.at(-1)?.endedAt, opts.appVersion ?? runs[0]?.generator.appVersion)} · capacity search, ${runs.length} step(s)`,
-    body: capacitySection({ plan: c.plan, status: c.status, reports, layout: 'text' }),
+    body: capacitySection({
+      plan: c.plan,
+      status: c.status === null ? null : jobStatusText(c.status, runs),
+      reports,
+      layout: 'text',
+    }),
     data: {
       format: HTML_REPORT_DATA_FORMAT,
       kind: 'capacity',

@@ -41,9 +41,11 @@ const ms = z.number().nonnegative();
 
 /**
  * How a run, a target's result, a comparison or a saved record ended: completed (ran to its
- * end), cancelled (stopped; what was measured is kept) or failed (could not run).
+ * end), cancelled (stopped; what was measured is kept), failed (could not run) or interrupted
+ * (the host stopped mid-job, killed or crashed: its journal kept the finished parts whole and
+ * the running one's samples, electron/jobs/journal/; a result so marked ended at its endedAt).
  */
-export const runStatusSchema = z.enum(['completed', 'cancelled', 'failed']);
+export const runStatusSchema = z.enum(['completed', 'cancelled', 'failed', 'interrupted']);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
 /** One tick of a live run: aggregated over the window since the previous sample. */

@@ -8,6 +8,7 @@
 import type { RunResult } from '../model/result.ts';
 import { fixed } from '../format/units.ts';
 import { figureCaveats, plural, shardsApart } from './caveats.ts';
+import { interruptionText } from '../model/interruption.ts';
 import {
   VERDICT_STATES,
   type Caveat,
@@ -89,6 +90,8 @@ function verdictOf(caveats: Caveat[]): Verdict {
   return { state, clean: state === 'clean', caveats: sorted, headline };
 }
 
+const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
 function failedRunMessage(r: RunResult): string {
   const why = r.error ? `: ${r.error.message}` : ' before it measured anything';
   const samples =
@@ -119,13 +122,18 @@ export function runVerdict(result: RunResult): Verdict {
   const caveats = figureCaveats([result], result.options.sloMs);
   const apart = shardsApart(result);
   if (apart) caveats.push(apart);
-  if (result.status === 'cancelled') {
-    caveats.push({
-      code: 'partial',
-      severity: 'warn',
-      label: 'partial',
-      message: `Stopped before its end: the figures cover the ${fixed(result.durationSeconds, 1)} s measured until then.`,
-    });
+  if (result.status === 'cancelled' || result.status === 'interrupted') {
+    const measured = `the figures cover the ${fixed(result.durationSeconds, 1)} s measured until then`;
+    caveats.push(
+      result.status === 'cancelled'
+        ? { code: 'partial', severity: 'warn', label: 'partial', message: `Stopped before its end: ${measured}.` }
+        : {
+            code: 'partial',
+            severity: 'warn',
+            label: 'interrupted',
+            message: `${capitalized(interruptionText(result.endedAt))}: ${measured}.`,
+          },
+    );
   }
   return verdictOf(caveats);
 }
@@ -138,7 +146,8 @@ export function runVerdict(result: RunResult): Verdict {
 export function cellVerdict(results: readonly RunResult[]): Verdict {
   const counted = results.filter((r) => r.status === 'completed');
   const failed = results.filter((r) => r.status === 'failed');
-  const cancelled = results.filter((r) => r.status === 'cancelled');
+  // An interrupted run (the host stopped mid-run) is partial as a stopped one is.
+  const cancelled = results.filter((r) => r.status === 'cancelled' || r.status === 'interrupted');
   if (results.length === 0) {
     return verdictOf([
       { code: 'not-measured', severity: 'bad', label: 'not run', message: 'Not measured yet.' },

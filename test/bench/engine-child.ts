@@ -10,7 +10,7 @@ import type { RunResult } from '../../shared/model/result.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
 
 export interface RssOutcome {
-  status: 'completed' | 'cancelled' | 'failed';
+  status: RunResult['status'];
   error: string | null;
   requests: number;
   /** Peak resident set size of this process, KiB. */

@@ -6,7 +6,7 @@
 import type { RunResult } from '../../shared/model/result.ts';
 
 export interface EngineOutcome {
-  status: 'completed' | 'cancelled' | 'failed';
+  status: RunResult['status'];
   error: string | null;
   /** e.g. "native 0.1.0" */
   engine: string;

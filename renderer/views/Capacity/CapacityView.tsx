@@ -124,7 +124,9 @@ function CapacityProgress({ state }: { state: CapacityRunState }) {
       ? 'Done'
       : state.status === 'cancelled'
         ? 'Stopped'
-        : 'Failed';
+        : state.status === 'interrupted'
+          ? 'Interrupted (the host stopped)'
+          : 'Failed';
   return (
     <section
       className="card capacity-progress"
