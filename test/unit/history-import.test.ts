@@ -138,8 +138,13 @@ describe("History's import", () => {
   });
 
   it('names a CLI run nobody named by its file, or its target, not "Untitled scenario" (issue 37)', async () => {
+    // Each run 3 s long from its start, as the fixture's own (a result that ends before it starts is refused).
+    const at = (startedAt: string) => ({
+      startedAt,
+      endedAt: new Date(Date.parse(startedAt) + 3000).toISOString(),
+    });
     const untitled = (startedAt: string) =>
-      runResultFixture({ scenarioName: 'Untitled scenario', startedAt });
+      runResultFixture({ scenarioName: 'Untitled scenario', ...at(startedAt) });
     const outcome = await importTexts(
       store,
       [
@@ -147,9 +152,7 @@ describe("History's import", () => {
         { name: 'results/apache.run.json', text: runJson([untitled('2025-01-01T00:01:00.000Z')]) },
         {
           name: 'named.json',
-          text: runJson([
-            runResultFixture({ scenarioName: 'seed 000', startedAt: '2025-01-01T00:02:00.000Z' }),
-          ]),
+          text: runJson([runResultFixture({ scenarioName: 'seed 000', ...at('2025-01-01T00:02:00.000Z') })]),
         },
       ],
       '9.9.9',
