@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import type { TrebuchetApi } from '../shared/contract/api.ts';
 import type { Preset } from '../shared/records/presets.ts';
 import { defaultUiSettings, type UiSettings } from '../shared/records/settings.ts';
@@ -13,6 +13,7 @@ import { presetView, useJobTabs } from './useJobTabs.ts';
 import { CapacityView } from './views/Capacity/CapacityView.tsx';
 import { CompareView } from './views/Compare/CompareView.tsx';
 import { HistoryView } from './views/History/HistoryView.tsx';
+import { useHistoryOpen } from './views/History/useHistoryOpen.ts';
 import { PresetsView } from './views/Presets/PresetsView.tsx';
 import { RunTopbar } from './views/Run/RunTopbar.tsx';
 import { RunView } from './views/Run/RunView.tsx';
@@ -32,7 +33,7 @@ export function App({ api, settings = START }: { api: TrebuchetApi; settings?: U
   const tabs = useJobTabs(api, settings, setView);
   const { work, run } = tabs;
   const [replacing, setReplacing] = useState<Preset | null>(null);
-  const [historyToOpen, setHistoryToOpen] = useState<string | null>(null);
+  const history = useHistoryOpen(setView);
   const startupProblems = useStartupProblems(api);
   const [problemsSeen, setProblemsSeen] = useState(false);
   const check = run.editor.check;
@@ -48,11 +49,6 @@ export function App({ api, settings = START }: { api: TrebuchetApi; settings?: U
     setReplacing(null);
     setView(presetView(preset));
   };
-  const openHistory = (historyId: string) => {
-    setHistoryToOpen(historyId);
-    setView('history');
-  };
-  const clearHistoryToOpen = useCallback(() => setHistoryToOpen(null), []);
 
   const page = (
     <div className="app">
@@ -82,7 +78,7 @@ export function App({ api, settings = START }: { api: TrebuchetApi; settings?: U
           onDraftChange={work.plan.set}
           onSaved={() => work.plan.settle(work.plan.draft)}
           run={tabs.comparison}
-          onOpenHistory={openHistory}
+          onOpenHistory={history.open}
           source={work.plan.source}
           onFindCapacity={tabs.findCapacity}
         />
@@ -94,15 +90,15 @@ export function App({ api, settings = START }: { api: TrebuchetApi; settings?: U
           onDraftChange={work.capacity.set}
           onSaved={() => work.capacity.settle(work.capacity.draft)}
           run={tabs.capacity}
-          onOpenHistory={openHistory}
+          onOpenHistory={history.open}
           source={work.capacity.source}
         />
       )}
       {view === 'history' && (
         <HistoryView
           api={api}
-          openId={historyToOpen}
-          onOpened={clearHistoryToOpen}
+          toOpen={history.toOpen}
+          onOpened={history.clear}
           onLoadScenario={tabs.openScenario}
           onLoadPlan={tabs.openPlan}
           onLoadCapacity={tabs.openCapacity}
@@ -110,7 +106,7 @@ export function App({ api, settings = START }: { api: TrebuchetApi; settings?: U
       )}
       {view === 'presets' && <PresetsView api={api} onOpen={openPreset} />}
       {view === 'run' && (
-        <RunView api={api} tab={run} onOpenPreset={openPreset} onOpenHistory={openHistory} />
+        <RunView api={api} tab={run} onOpenPreset={openPreset} onOpenHistory={history.open} />
       )}
       {replacing && (
         <ReplaceDraftDialog

@@ -4,7 +4,6 @@
  * The request, TLS and measuring flags are `trebuchet run`'s (args.ts); the goal and the
  * search's steps have flags of their own. Every error is a CliInputError naming the flag.
  */
-import { parseArgs } from 'node:util';
 import type { CapacitySearchInput } from '../../shared/capacity/search.ts';
 import { capacityPlanOfComparison } from '../../shared/capacity/from-comparison.ts';
 import {
@@ -27,7 +26,8 @@ import {
 } from './flag-overrides.ts';
 import { filesFromFlags, historyFromFlags, type HistoryOptions, type OutputFiles } from './output-flags.ts';
 import { pointPlanTargets, pointScenarioTargets, type TargetPointer } from './preset-targets.ts';
-import { FLAG_OF_PATH, flagError, flagIssue, RUN_OPTIONS, targetPointers, type Values } from './run-flags.ts';
+import { parseFlags } from './input/flags.ts';
+import { FLAG_OF_PATH, flagIssue, RUN_OPTIONS, targetPointers, type Values } from './run-flags.ts';
 import { CliInputError, parseDurationSeconds, parseRate, parseWholeNumber } from './values.ts';
 
 const CAPACITY_OPTIONS = {
@@ -182,17 +182,12 @@ function planFromFlags(
 }
 
 function parseCapacityFlags(argv: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...argv],
-      options: CAPACITY_OPTIONS,
-      allowPositionals: true,
-      allowNegative: true,
-      strict: true,
-    });
-  } catch (e) {
-    throw flagError(e);
-  }
+  return parseFlags({
+    args: [...argv],
+    options: CAPACITY_OPTIONS,
+    allowPositionals: true,
+    allowNegative: true,
+  });
 }
 
 type CapacityValues = ReturnType<typeof parseCapacityFlags>['values'];

@@ -4,12 +4,16 @@
  * --json and --html, and exits 1 when a --fail-on rule was broken beyond noise.
  */
 import { basename } from 'node:path';
-import { parseArgs } from 'node:util';
 import { DiffInputError, diffResults, namedParts } from '../../shared/diff/compare.ts';
 import { parseFailRule, ruleMoves, type FailRule } from '../../shared/diff/rules.ts';
-import { jsonText } from '../../shared/export/files.ts';
-import { formatDiff } from '../../shared/format/diff-text.ts';
-import { diffHtmlReport } from '../../shared/format/html-report.ts';
+import {
+  diffHtml,
+  diffJson,
+  diffText,
+  type DiffExportInput,
+  type DiffSide,
+} from '../../shared/export/diff.ts';
+import { resultsOfSaved, savedResultName, type SavedResult } from '../../shared/records/result-file.ts';
 import { histogramQuantiles } from '../host/record-diff.ts';
 import { nodeFileIo } from './files.ts';
 import { DIFF_HELP } from './help.ts';
@@ -18,6 +22,7 @@ import { EXIT } from './exit-codes.ts';
 import { writeFiles } from './report.ts';
 import { readResultFile } from './result-files.ts';
 import { CliInputError } from './values.ts';
+import { parseFlags } from './input/flags.ts';
 
 export interface DiffContext {
   argv: readonly string[];
@@ -35,22 +40,16 @@ interface DiffArgs {
 }
 
 function parseDiffArgs(argv: readonly string[], cwd: string): DiffArgs | null {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      options: {
-        'fail-on': { type: 'string', multiple: true },
-        json: { type: 'string' },
-        html: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (e) {
-    throw new CliInputError('arguments', e instanceof Error ? e.message : String(e));
-  }
+  const parsed = parseFlags({
+    args: [...argv],
+    options: {
+      'fail-on': { type: 'string', multiple: true },
+      json: { type: 'string' },
+      html: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: true,
+  });
   const v = parsed.values;
   if (v.help === true) return null;
   if (parsed.positionals.length !== 2) {
@@ -94,25 +93,36 @@ export async function diffCommand(ctx: DiffContext): Promise<number> {
     ctx.stderr.write(`trebuchet diff: ${e.message}\nRun "trebuchet diff --help" for the flags.\n`);
     return EXIT.badInput;
   }
-  const moves = ruleMoves(diff, args.rules);
-  const names = { base: basename(args.base), next: basename(args.next) };
-  ctx.stdout.write(formatDiff(diff, names, args.rules, moves));
+  const input: DiffExportInput = {
+    diff,
+    sides: { base: sideOf(saved.base, args.base), next: sideOf(saved.next, args.next) },
+    rules: args.rules,
+    moves: ruleMoves(diff, args.rules),
+    runs: { base: namedParts(saved.base), next: namedParts(saved.next) },
+  };
+  ctx.stdout.write(diffText({ ...input, sides: shortSides(input.sides) }));
   const files: [string, string][] = [];
-  if (args.jsonFile) {
-    files.push([
-      args.jsonFile,
-      jsonText({ kind: 'diff', base: args.base, next: args.next, diff, rules: args.rules, moves }),
-    ]);
-  }
-  if (args.htmlFile) {
-    const runs = { base: namedParts(saved.base), next: namedParts(saved.next) };
-    files.push([args.htmlFile, diffHtmlReport(diff, names, args.rules, moves, runs)]);
-  }
+  if (args.jsonFile) files.push([args.jsonFile, diffJson(input)]);
+  if (args.htmlFile) files.push([args.htmlFile, diffHtml(input)]);
   // A diff holds figures only: no header of either run, so no secret to keep private.
   const written = await writeFiles(files, false);
   for (const path of written.written) ctx.stderr.write(`wrote ${path}\n`);
   for (const { path, message } of written.failed)
     ctx.stderr.write(`trebuchet diff: could not write ${path}: ${message}\n`);
   if (written.failed.length > 0) return EXIT.failed;
-  return moves.some((m) => m.broken) ? EXIT.failed : EXIT.ok;
+  return input.moves.some((m) => m.broken) ? EXIT.failed : EXIT.ok;
 }
+
+/** A file's side: what it holds is called, when it first ran, and the file as given. */
+function sideOf(saved: SavedResult, file: string): DiffSide {
+  const starts = resultsOfSaved(saved)
+    .map((r) => r.startedAt)
+    .sort();
+  return { name: savedResultName(saved, file), at: starts[0] ?? null, file };
+}
+
+/** On the terminal the files go by their names, not their paths. */
+const shortSides = (s: DiffExportInput['sides']): DiffExportInput['sides'] => ({
+  base: { ...s.base, file: s.base.file === null ? null : basename(s.base.file) },
+  next: { ...s.next, file: s.next.file === null ? null : basename(s.next.file) },
+});

@@ -139,8 +139,19 @@ async function dispatch(argv: readonly string[]): Promise<number> {
       process.stdout.write((topic === undefined ? undefined : help[topic]) ?? MAIN_HELP);
       return command === undefined ? EXIT.badInput : EXIT.ok;
     }
-    default:
-      process.stderr.write(`trebuchet: unknown command "${command}"\n\n${MAIN_HELP}`);
+    default: {
+      // Loaded for a typo only: the dispatcher stays light for every other start.
+      const { nearestName } = await import('../../shared/model/validation.ts');
+      const near = nearestName(command, COMMANDS);
+      process.stderr.write(
+        near === null
+          ? `trebuchet: unknown command "${command}"\n\n${MAIN_HELP}`
+          : `trebuchet: unknown command "${command}"; did you mean "${near}"?\nRun "trebuchet help" for the commands.\n`,
+      );
       return EXIT.badInput;
+    }
   }
 }
+
+/** The commands the dispatcher knows, for the nearest one to a typo. */
+const COMMANDS = ['run', 'capacity', 'merge', 'serve', 'report', 'diff', 'presets', 'help', 'version'];

@@ -5,7 +5,6 @@
  * (electron/engine/shards/merged-result.ts), then printed and written as a run is.
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { runResultSchema, type RunResult } from '../../shared/model/result.ts';
 import { withoutSecrets } from '../../shared/model/secret-headers.ts';
 import { describeIssues, issuesOf } from '../../shared/model/validation.ts';
@@ -20,7 +19,7 @@ import { MERGE_HELP } from './help.ts';
 import { outputFromFlags } from './output-flags.ts';
 import { EXIT } from './exit-codes.ts';
 import { exitCodeFor, renderReport, writeOutputFiles } from './report.ts';
-import { flagError } from './run-flags.ts';
+import { parseFlags } from './input/flags.ts';
 import { CliInputError } from './values.ts';
 
 export interface MergeContext {
@@ -73,17 +72,7 @@ export async function mergeCommand(ctx: MergeContext): Promise<number> {
   let files: ShardFile[];
   let output;
   try {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: [...ctx.argv],
-        options: MERGE_OPTIONS,
-        allowPositionals: true,
-        strict: true,
-      });
-    } catch (e) {
-      throw flagError(e);
-    }
+    const parsed = parseFlags({ args: [...ctx.argv], options: MERGE_OPTIONS, allowPositionals: true });
     if (parsed.values.help) {
       ctx.stdout.write(MERGE_HELP);
       return EXIT.ok;

@@ -1,14 +1,16 @@
 // The Node version check before anything else loads. Plain JavaScript on purpose: it must run
 // on the old Node it refuses (Node 20, Debian 12's), which cannot load the TypeScript sources
 // and would die on them with ERR_UNKNOWN_FILE_EXTENSION and a stack trace. bin.js calls it
-// before it imports the CLI; `npm start` and `npm run serve` run this file first.
+// before it imports the CLI; `npm start` and `npm run serve` run this file first, `npm start`
+// with --electron: Electron's binary checked too, before a build that could not be opened.
 import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // node:fs by require: an ESM import of it builds its namespace from every export, some of
 // them getters that load more (about 10 ms of CPU on every start, issue 24).
-const { readFileSync } = createRequire(import.meta.url)('node:fs');
+const require = createRequire(import.meta.url);
+const { existsSync, readFileSync } = require('node:fs');
 
 const PACKAGE_JSON = new URL('../../package.json', import.meta.url);
 
@@ -54,7 +56,55 @@ export function exitIfNodeTooOld() {
   process.exit(1);
 }
 
-// Run as a script (the npm scripts' first step).
+/** The electron package's folder, or null when it is not installed. */
+export function electronPackageDir() {
+  try {
+    return dirname(require.resolve('electron/package.json'));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Why `electron .` cannot open the desktop app, or null when it can: the binary it runs is
+ * where the electron package's index.js looks for it (path.txt under dist/, or under
+ * ELECTRON_OVERRIDE_DIST_PATH). It is missing after `ELECTRON_SKIP_BINARY_DOWNLOAD=1 npm ci`
+ * or a download that failed, and then Electron tries the download again and dies on a stack
+ * trace. Says so, and the way to the same app in a browser.
+ * @param {string | null} packageDir
+ * @param {Record<string, string | undefined>} env
+ * @returns {string | null}
+ */
+export function electronMissing(packageDir = electronPackageDir(), env = process.env) {
+  const why = (what) =>
+    `The desktop app cannot start: ${what}.\n` +
+    'Open the same app in a browser instead: npm run serve (it prints the address to open).\n' +
+    "For the desktop app, download Electron's binary (it needs the network): " +
+    'node node_modules/electron/install.js, then npm start again.\n';
+  if (packageDir === null) return why('the electron package is not installed (npm ci installs it)');
+  const pathFile = join(packageDir, 'path.txt');
+  const executable = existsSync(pathFile) ? readFileSync(pathFile, 'utf8') : null;
+  const override = env.ELECTRON_OVERRIDE_DIST_PATH;
+  if (override) {
+    const binary = join(override, executable ?? 'electron');
+    return existsSync(binary)
+      ? null
+      : why(`Electron's binary is not at ${binary} (ELECTRON_OVERRIDE_DIST_PATH)`);
+  }
+  if (executable === null || !existsSync(join(packageDir, 'dist', executable)))
+    return why(
+      "Electron's binary is not installed (npm ci skips it with ELECTRON_SKIP_BINARY_DOWNLOAD=1, " +
+        'and its download needs the network)',
+    );
+  return null;
+}
+
+// Run as a script (the npm scripts' first step; `--electron` for npm start).
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   exitIfNodeTooOld();
+  const missing = process.argv.includes('--electron') ? electronMissing() : null;
+  if (missing !== null) {
+    process.stderr.write(missing);
+    process.exit(1);
+  }
 }

@@ -2,7 +2,6 @@
  * `trebuchet presets list|show`: the built-in presets (the seed experiments) and the ones
  * saved in the data directory (the desktop app's and `trebuchet serve`'s presets/ folder).
  */
-import { parseArgs } from 'node:util';
 import { alignColumns } from '../../shared/format/table.ts';
 import type { PresetSummary } from '../../shared/records/preset-summary.ts';
 import { openStores } from '../stores/index.ts';
@@ -12,6 +11,7 @@ import { PRESETS_HELP } from './help.ts';
 import { findPreset, presetFilePath, readPresetFile } from './preset-lookup.ts';
 import { EXIT } from './exit-codes.ts';
 import { CliInputError, parseDataDir } from './values.ts';
+import { parseFlags } from './input/flags.ts';
 
 export interface PresetsContext {
   argv: readonly string[];
@@ -44,22 +44,16 @@ interface PresetsOptions {
 }
 
 function parsePresetsArgs(argv: readonly string[], cwd: string): PresetsOptions | null {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      options: {
-        json: { type: 'boolean' },
-        'keep-secrets': { type: 'boolean' },
-        'data-dir': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (e) {
-    throw new CliInputError('arguments', (e as Error).message);
-  }
+  const parsed = parseFlags({
+    args: [...argv],
+    options: {
+      json: { type: 'boolean' },
+      'keep-secrets': { type: 'boolean' },
+      'data-dir': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: true,
+  });
   const { values, positionals } = parsed;
   if (values.help) return null;
   const [action = 'list', ref, ...extra] = positionals;

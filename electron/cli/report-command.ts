@@ -4,7 +4,6 @@
  * when it ran, through the same renderers and export bundles, with the same exit code.
  * Several run files are one report of all their targets, in the order given.
  */
-import { parseArgs } from 'node:util';
 import { capacityReports } from '../../shared/capacity/report.ts';
 import { withoutSecrets } from '../../shared/model/secret-headers.ts';
 import { SAVED_KIND_NAMES, type SavedResult } from '../../shared/records/result-file.ts';
@@ -26,6 +25,7 @@ import {
 } from './report.ts';
 import { readResultFile } from './result-files.ts';
 import { CliInputError } from './values.ts';
+import { parseFlags } from './input/flags.ts';
 
 export interface ReportContext {
   argv: readonly string[];
@@ -40,26 +40,20 @@ function parseReportArgs(
   argv: readonly string[],
   cwd: string,
 ): { files: string[]; output: ReportOptions } | null {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      options: {
-        format: { type: 'string' },
-        json: { type: 'string' },
-        csv: { type: 'string' },
-        html: { type: 'string' },
-        export: { type: 'string' },
-        'keep-secrets': { type: 'boolean' },
-        'fail-unless-clean': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (e) {
-    throw new CliInputError('arguments', e instanceof Error ? e.message : String(e));
-  }
+  const parsed = parseFlags({
+    args: [...argv],
+    options: {
+      format: { type: 'string' },
+      json: { type: 'string' },
+      csv: { type: 'string' },
+      html: { type: 'string' },
+      export: { type: 'string' },
+      'keep-secrets': { type: 'boolean' },
+      'fail-unless-clean': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: true,
+  });
   const v = parsed.values;
   if (v.help === true) return null;
   if (parsed.positionals.length === 0)

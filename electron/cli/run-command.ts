@@ -9,7 +9,8 @@ import { withoutSecrets } from '../../shared/model/secret-headers.ts';
 import { aggregateComparison } from '../../shared/comparison/table.ts';
 import { expandPlan } from '../../shared/comparison/cells.ts';
 import { levelLabel, levelKindOf } from '../../shared/comparison/plan.ts';
-import type { PreflightFailure } from '../../shared/model/preflight.ts';
+import { fixesOfResult, type PreflightFailure } from '../../shared/model/preflight.ts';
+import { fixText } from '../../shared/model/preflight.ts';
 import { applyPreset, parseRunArgs, type PresetRequest, type RunCommand } from './args.ts';
 import { nodeFileIo, type FileIo } from './files.ts';
 import { RUN_HELP } from './help.ts';
@@ -148,6 +149,9 @@ async function runScenario(
         progress.finish();
         if (event.result.status === 'failed' && event.result.error) {
           ctx.stderr.write(`trebuchet run: ${event.result.target.url}: ${event.result.error.message}\n`);
+          // A pre-flight's refusal names the flags that get past it.
+          for (const fix of fixesOfResult(event.result))
+            ctx.stderr.write(`trebuchet run:   fix: ${fixText(fix, 'run')}\n`);
         }
         return;
       case 'error':

@@ -3,9 +3,9 @@
  * option table, the values of number and duration flags, and which flag a schema error
  * belongs to. What the flags build is in scenario-flags.ts and plan-flags.ts.
  */
-import { parseArgs } from 'node:util';
 import type { ClosedLimit } from '../../shared/model/scenario.ts';
 import type { FieldIssue } from '../../shared/model/validation.ts';
+import { parseFlags } from './input/flags.ts';
 import { parseTargetPointer, type TargetPointer } from './preset-targets.ts';
 import { CliInputError, parseDurationSeconds, parseWholeNumber } from './values.ts';
 
@@ -79,17 +79,11 @@ export const RUN_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-function parseFlags(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    options: RUN_OPTIONS,
-    allowPositionals: true,
-    allowNegative: true,
-    strict: true,
-  });
+function parseRunArgv(argv: readonly string[]) {
+  return parseFlags({ args: [...argv], options: RUN_OPTIONS, allowPositionals: true, allowNegative: true });
 }
 
-export type Values = ReturnType<typeof parseFlags>['values'];
+export type Values = ReturnType<typeof parseRunArgv>['values'];
 
 /** The parsed flags and URLs, kept for applyPreset(). */
 export interface RunFlags {
@@ -99,18 +93,7 @@ export interface RunFlags {
 
 /** The flags and URLs of `trebuchet run`; an unknown or malformed flag is a CliInputError. */
 export function parseRunFlags(argv: readonly string[]): RunFlags {
-  try {
-    return parseFlags(argv);
-  } catch (e) {
-    throw flagError(e);
-  }
-}
-
-/** node:util parseArgs' error as a CliInputError: its messages already name the option ("Unknown option '--foo'"). */
-export function flagError(e: unknown): CliInputError {
-  const message = (e as Error).message;
-  const flag = /'(-[^']*?)(?:[ ,'])/.exec(message)?.[1] ?? 'arguments';
-  return new CliInputError(flag, message);
+  return parseRunArgv(argv);
 }
 
 /**

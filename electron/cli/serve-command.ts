@@ -1,13 +1,13 @@
 /** `trebuchet serve`: the web host (the same UI in a browser) until Ctrl-C or SIGTERM. */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { startWebHost } from '../host/server.ts';
 import { SERVE_HELP } from './help.ts';
 import { EXIT } from './exit-codes.ts';
 import type { MetricsOut } from '../../shared/metrics/outs.ts';
 import { metricsOutFromFlags } from './metrics/metrics-flags.ts';
 import { CliInputError, parseDataDir, parseWholeNumber } from './values.ts';
+import { parseFlags } from './input/flags.ts';
 
 export interface ServeContext {
   argv: readonly string[];
@@ -45,25 +45,19 @@ function filesDirOf(value: string | undefined, cwd: string): string | undefined 
 }
 
 function parseServeArgs(argv: readonly string[], cwd: string): ServeOptions | null {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: {
-        host: { type: 'string' },
-        port: { type: 'string' },
-        'allow-remote': { type: 'boolean' },
-        'data-dir': { type: 'string' },
-        'files-dir': { type: 'string' },
-        out: { type: 'string', multiple: true },
-        'metrics-listen': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }));
-  } catch (e) {
-    throw new CliInputError('arguments', (e as Error).message);
-  }
+  const { values } = parseFlags({
+    args: [...argv],
+    options: {
+      host: { type: 'string' },
+      port: { type: 'string' },
+      'allow-remote': { type: 'boolean' },
+      'data-dir': { type: 'string' },
+      'files-dir': { type: 'string' },
+      out: { type: 'string', multiple: true },
+      'metrics-listen': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
   if (values.help) return null;
   const port = values.port === undefined ? 0 : parseWholeNumber('--port', values.port);
   if (port > 65535)

@@ -1,6 +1,7 @@
 import type { ErrorKind, Sample } from '../../shared/model/result.ts';
 import type { BucketCounts, ShardWindow } from '../../shared/shards/merge.ts';
 import { newHistogram, sampleBuckets, ValueRecorder, type Histogram } from './histogram.ts';
+import { foldedCpu } from './sample-clock.ts';
 import { isNon2xx, isOkStatus } from './status-class.ts';
 
 /** Status codes are three digits (100-999: RFC 9110 section 15 has a client count 600-999 as 5xx). */
@@ -25,9 +26,10 @@ const emptyWindow = (): Window => ({
   late: 0,
 });
 
-function statusCodesOf(w: Window): Record<string, number> {
+/** A status table's codes that came, with their counts. */
+function statusCodesOf(status: Uint32Array): Record<string, number> {
   const out: Record<string, number> = {};
-  for (let s = 0; s < MAX_STATUS; s++) if (w.status[s]! > 0) out[s] = w.status[s]!;
+  for (let s = 0; s < MAX_STATUS; s++) if (status[s]! > 0) out[s] = status[s]!;
   return out;
 }
 
@@ -38,19 +40,6 @@ function addWindow(into: Window, w: Window): void {
   for (let s = 0; s < MAX_STATUS; s++) into.status[s]! += w.status[s]!;
   for (const [k, c] of w.errors) into.errors.set(k, (into.errors.get(k) ?? 0) + c);
   into.late += w.late;
-}
-
-/**
- * CPU over two windows folded into one (see Recorder.tick): the earlier window's figure and the
- * last stretch's, each weighted by its length; intervalSeconds is the folded window's.
- */
-export function foldedCpu(
-  previous: { cpuPercent: number; intervalSeconds: number },
-  intervalSeconds: number,
-  cpuPercent: number,
-): number {
-  const lastSeconds = Math.max(0, intervalSeconds - previous.intervalSeconds);
-  return (previous.cpuPercent * previous.intervalSeconds + cpuPercent * lastSeconds) / intervalSeconds;
 }
 
 /** Whole-run counters, warm-up excluded. */
@@ -152,8 +141,17 @@ export class Recorder {
     return this.#histogram;
   }
 
-  /** A response arrived. latencyUs: from (intended) send to last byte. */
-  response(status: number, latencyUs: number, bodyBytes: number, totalBytes: number): void {
+  /**
+   * A response arrived. latencyUs: from (intended) send to last byte. documentLength: what ab's
+   * Length check compares its body with, the run's first's, or a list's URL's (null: no check).
+   */
+  response(
+    status: number,
+    latencyUs: number,
+    bodyBytes: number,
+    totalBytes: number,
+    documentLength: number | null = this.totals.documentLength,
+  ): void {
     const w = this.w;
     w.requests++;
     w.bytesIn += totalBytes;
@@ -167,7 +165,7 @@ export class Recorder {
     t.inTotal += totalBytes;
     if (isNon2xx(status)) t.non2xx++;
     // ab's "Length" check, against the first measured response's length (null until a runner notes it).
-    if (t.documentLength !== null && bodyBytes !== t.documentLength) t.lengthMismatch++;
+    if (documentLength !== null && bodyBytes !== documentLength) t.lengthMismatch++;
     const slow = this.sloUs !== null && latencyUs > this.sloUs;
     if (slow) {
       t.sloExceeded++;
@@ -326,7 +324,7 @@ export class Recorder {
               p99: latency.percentiles.get(99)! / 1000,
               max: latency.max / 1000,
             },
-      statusCodes: statusCodesOf(w),
+      statusCodes: statusCodesOf(w.status),
       errors: Object.fromEntries(w.errors),
       inFlight: this.inFlight,
       ...(w.late > 0 ? { late: w.late } : {}),
@@ -347,7 +345,7 @@ export class Recorder {
     const window: ShardWindow = {
       requests: w.requests,
       bytesIn: w.bytesIn,
-      statusCodes: statusCodesOf(w),
+      statusCodes: statusCodesOf(w.status),
       errors: Object.fromEntries(w.errors),
       late: w.late,
       inFlight: this.inFlight,
@@ -392,8 +390,6 @@ export class Recorder {
 
   /** Status-code table of the measured part of the run (call after the last tick). */
   statusCodes(): Record<string, number> {
-    const out: Record<string, number> = {};
-    for (let s = 0; s < MAX_STATUS; s++) if (this.statusTotals[s]! > 0) out[s] = this.statusTotals[s]!;
-    return out;
+    return statusCodesOf(this.statusTotals);
   }
 }

@@ -110,3 +110,16 @@ export class SampleClock {
     }
   }
 }
+
+/**
+ * CPU over two windows folded into one (see Recorder.tick): the earlier window's figure and the
+ * last stretch's, each weighted by its length; intervalSeconds is the folded window's.
+ */
+export function foldedCpu(
+  previous: { cpuPercent: number; intervalSeconds: number },
+  intervalSeconds: number,
+  cpuPercent: number,
+): number {
+  const lastSeconds = Math.max(0, intervalSeconds - previous.intervalSeconds);
+  return (previous.cpuPercent * previous.intervalSeconds + cpuPercent * lastSeconds) / intervalSeconds;
+}

@@ -1,5 +1,5 @@
 import type { TargetCheckResult } from '../../shared/model/preflight.ts';
-import { fixesFor } from '../../shared/model/preflight.ts';
+import { failureFacts, fixesFor } from '../../shared/model/preflight.ts';
 import type { Scenario } from '../../shared/model/scenario.ts';
 import { preflight } from './preflight.ts';
 import { buildRunSpec } from './spec.ts';
@@ -24,16 +24,10 @@ export async function checkTarget(
   const outcome = await preflight(built.spec, opts.signal);
   if (outcome.ok) return { ok: true };
   const { error, tls } = outcome;
-  const options = built.spec.options;
   return {
     ok: false,
     kind: error.kind,
     message: error.message,
-    fixes: fixesFor({
-      kind: error.kind,
-      certificateRejected:
-        error.kind === 'tls' && options.tls.verify && tls !== null && tls.authorizationError !== null,
-      h2Refused: error.kind === 'protocol' && options.protocol === 'h2' && tls !== null && tls.alpn !== 'h2',
-    }),
+    fixes: fixesFor(failureFacts(error.kind, built.spec.options, tls)),
   };
 }

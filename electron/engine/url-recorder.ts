@@ -10,6 +10,9 @@ import { HIGHEST_TRACKABLE_US, indexOf, recordedStats, ValueRecorder } from './h
  * 180 KB typed array), at 2 significant digits (HdrHistogram's layout with 256 sub-buckets:
  * within 1/128 of the value, exact up to 255 us), so a row holds a few hundred entries and
  * never more than about 3,300 whatever the run's length. The run's own histogram keeps 3 digits.
+ * A row also keeps its first 2xx body's length: with a list, ab's "Length" check compares each
+ * response with its own URL's first, as ab run on each URL would (pages of a list differ in
+ * length; against the list's first page every other page would fail).
  */
 
 /** The 2-digit bucket of a value (us, an integer): 0-255 one per us, then 128 steps per doubling. */
@@ -28,6 +31,8 @@ function coarseHighest(c: number): number {
 interface Row {
   requests: number;
   bytesIn: number;
+  /** The first measured 2xx body's length; null until one came (and always for the "every other" row). */
+  documentLength: number | null;
   status: Map<number, number>;
   errors: Map<ErrorKind, number>;
   latency: Map<number, number>;
@@ -38,6 +43,7 @@ interface Row {
 const emptyRow = (): Row => ({
   requests: 0,
   bytesIn: 0,
+  documentLength: null,
   status: new Map(),
   errors: new Map(),
   latency: new Map(),
@@ -54,16 +60,27 @@ export class UrlRecorder {
     this.#rows = this.#plan.rows.map(emptyRow);
   }
 
+  /**
+   * The body length a response to the list's `request`-th entry is checked against (ab's
+   * Length): its row's first; null before it came, and for the "every other" row (many URLs).
+   */
+  documentLength(request: number): number | null {
+    return this.#rows[this.#plan.rowOf[request]!]?.documentLength ?? null;
+  }
+
   /** A response to the list's `request`-th entry (call for measured requests only). */
-  response(request: number, status: number, latencyUs: number, totalBytes: number): void {
-    const row = this.#rows[this.#plan.rowOf[request]!];
+  response(request: number, status: number, latencyUs: number, bodyBytes: number, totalBytes: number): void {
+    const at = this.#plan.rowOf[request]!;
+    const row = this.#rows[at];
     if (row === undefined) return;
     row.requests++;
     row.bytesIn += totalBytes;
+    if (row.documentLength === null && status >= 200 && status < 300 && this.#plan.rows[at] !== null)
+      row.documentLength = bodyBytes;
     row.status.set(status, (row.status.get(status) ?? 0) + 1);
     const v = Math.min(HIGHEST_TRACKABLE_US, Math.max(1, latencyUs));
-    const at = coarseIndex(v);
-    row.latency.set(at, (row.latency.get(at) ?? 0) + 1);
+    const bucket = coarseIndex(v);
+    row.latency.set(bucket, (row.latency.get(bucket) ?? 0) + 1);
     if (v < row.minNonZero) row.minNonZero = v;
     if (v > row.max) row.max = v;
   }

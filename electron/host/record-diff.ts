@@ -8,6 +8,7 @@ import {
   diffPart,
   diffResults,
   namedParts,
+  pairedText,
   type NamedRuns,
   type QuantilesOf,
   type ResultDiff,
@@ -48,10 +49,13 @@ export function diffRecords(
     if (!part) throw new DiffInputError(`${side} has no part named ${label}`);
     return part;
   };
+  const pa = find(savedBase, parts.base, 'A');
+  const pb = find(savedNext, parts.next, 'B');
   return {
     kind: savedBase.kind,
-    parts: [diffPart(find(savedBase, parts.base, 'A'), find(savedNext, parts.next, 'B'), histogramQuantiles)],
+    parts: [diffPart(pa, pb, histogramQuantiles)],
     onlyBase: [],
     onlyNext: [],
+    paired: pa.label === pb.label ? null : pairedText(pa, pb),
   };
 }

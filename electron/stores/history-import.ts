@@ -58,7 +58,7 @@ export async function importIntoHistory(
   }
   const known = await history.list();
   for (const { files: from, saved } of results) {
-    const draft = importedDraft(saved, appVersion);
+    const draft = importedDraft(saved, appVersion, from.length === 1 ? from[0] : undefined);
     const at = importedAt(draft);
     const same = alreadyIn(known, draft, at);
     if (same) {

@@ -18,9 +18,9 @@ const INDEX_FORMAT = 'trebuchet-run-index';
 /**
  * An index of another version is rebuilt from the run files, which checks them all (1 held
  * the summaries only; 3 added what each run ran; 4 each run's verdict; 5 its subject, for
- * baselines).
+ * baselines; 6 a capacity search's answer in words).
  */
-const INDEX_VERSION = 5;
+const INDEX_VERSION = 6;
 const indexSchema = z.strictObject({
   format: z.literal(INDEX_FORMAT),
   version: z.literal(INDEX_VERSION),

@@ -7,6 +7,11 @@ import './fields.css';
 
 interface FieldShellProps {
   label: string;
+  /**
+   * Whose field it is, read before the label by screen readers only ("Target 2" before "URL"):
+   * a form with a row per server has one accessible name per field, not five "URL"s.
+   */
+  context?: string;
   /** Schema path ("targets.0.url"): its validation message is shown under the field. */
   path?: string;
   hint?: string;
@@ -35,6 +40,7 @@ export interface FieldFix {
 /** Label, control and the field's own validation message, wired for screen readers. */
 export function Field({
   label,
+  context,
   path,
   hint,
   className,
@@ -54,6 +60,7 @@ export function Field({
   return (
     <div className={`field${message ? ' field--invalid' : ''}${className ? ` ${className}` : ''}`}>
       <label className="field__label" htmlFor={id}>
+        {context && <span className="visually-hidden">{context} </span>}
         {label}
       </label>
       {children({ id, invalid: message !== undefined, describedBy, touch })}
@@ -78,6 +85,8 @@ export function Field({
 
 interface TextFieldProps {
   label: string;
+  /** Read before the label by screen readers only (see Field). */
+  context?: string;
   value: string;
   onChange: (value: string) => void;
   path?: string;
@@ -104,6 +113,7 @@ export function TextField(props: TextFieldProps) {
   return (
     <Field
       label={label}
+      context={props.context}
       path={path}
       hint={hint}
       className={className}

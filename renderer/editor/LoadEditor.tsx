@@ -28,8 +28,12 @@ const MODELS = [
   },
 ] as const;
 
-const LIMITS: readonly { value: LimitKind; label: string }[] = [
-  { value: 'duration', label: 'Duration' },
+/**
+ * What stops a closed run: "Time" (not "Duration", the name of the field it shows beside it,
+ * so a screen reader or voice control never finds two "Duration"s) or a request count.
+ */
+export const LIMIT_CHOICES: readonly { value: LimitKind; label: string }[] = [
+  { value: 'duration', label: 'Time' },
   { value: 'requests', label: 'Request count' },
 ];
 
@@ -110,7 +114,7 @@ export function LoadEditor({ draft, onChange }: LoadEditorProps) {
           <Segmented
             label="Stop after"
             value={c.limitKind}
-            options={LIMITS}
+            options={LIMIT_CHOICES}
             testId="load-limit"
             onChange={(limitKind) => setClosed({ limitKind })}
           />

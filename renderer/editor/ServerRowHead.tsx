@@ -32,6 +32,8 @@ export function ServerRowHead({
         placeholder={`Server ${index + 1} name (e.g. nginx)`}
         value={name}
         data-testid={`${testPrefix}-target-name-${index}`}
+        // Where the focus lands when the row before it is removed (useFocusAfterRemove).
+        data-row-focus="server"
         onChange={(e) => onName(e.target.value)}
       />
       <RemoveButton

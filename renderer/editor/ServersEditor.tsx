@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useFocusAfterRemove } from '../components/useFocusAfterRemove.ts';
 import { withList, type ListDraft } from './listDraft.ts';
 import { ServerRequestList } from './RequestListField.tsx';
 import { ServerRowHead } from './ServerRowHead.tsx';
@@ -34,7 +35,7 @@ interface ServersEditorProps<T extends ServerDraft> {
 /**
  * The server list of a plan (a comparison, a capacity search): a row per server with its
  * number, name and remove button, its URLs, its request list; a button that adds one. The
- * last row cannot be removed.
+ * last row cannot be removed; the focus goes to the row that takes a removed one's place.
  */
 export function ServersEditor<T extends ServerDraft>({
   title,
@@ -47,10 +48,11 @@ export function ServersEditor<T extends ServerDraft>({
   urls,
   after,
 }: ServersEditorProps<T>) {
+  const { list: rowList, removing } = useFocusAfterRemove<HTMLDivElement>('server');
   const setter = (i: number) => (patch: Partial<T>) =>
     onChange((ts) => ts.map((t, j) => (j === i ? { ...t, ...patch } : t)));
   return (
-    <div className="plan-section">
+    <div className="plan-section" ref={rowList}>
       <h3 className="subhead">{title}</h3>
       {targets.map((t, i) => (
         <div className="plan-target" key={t.key} data-testid={`${testPrefix}-target-${i}`}>
@@ -61,7 +63,10 @@ export function ServersEditor<T extends ServerDraft>({
             testPrefix={testPrefix}
             removable={targets.length > 1}
             onName={(name) => onChange((ts) => ts.map((x, j) => (j === i ? { ...x, name } : x)))}
-            onRemove={() => onChange((ts) => ts.filter((_, j) => j !== i))}
+            onRemove={() => {
+              removing(i);
+              onChange((ts) => ts.filter((_, j) => j !== i));
+            }}
           />
           {urls(t, i, setter(i))}
           <ServerRequestList

@@ -47,6 +47,8 @@ export function TargetCard({ index, target, canRemove, onChange, onRemove, onDup
           aria-label={`Target ${index + 1} name`}
           placeholder="Name (optional)"
           value={target.name}
+          // Where the focus lands when the target before it is removed (useFocusAfterRemove).
+          data-row-focus="target"
           data-testid={`target-name-${index}`}
           onChange={(e) => set({ name: e.target.value })}
         />
@@ -55,14 +57,14 @@ export function TargetCard({ index, target, canRemove, onChange, onRemove, onDup
             type="button"
             className="icon-btn"
             title="Duplicate target"
-            aria-label="Duplicate target"
+            aria-label={`Duplicate target ${index + 1}`}
             data-testid={`target-duplicate-${index}`}
             onClick={onDuplicate}
           >
             <CopyIcon />
           </button>
           <RemoveButton
-            label="Remove target"
+            label={`Remove target ${index + 1}`}
             className="icon-btn--danger"
             disabled={!canRemove}
             testId={`target-remove-${index}`}
@@ -83,6 +85,7 @@ export function TargetCard({ index, target, canRemove, onChange, onRemove, onDup
         <>
           <Field
             label="URL"
+            context={`Target ${index + 1}`}
             path={`${base}.url`}
             // Run sits in the top bar, before the form: the key that reaches it from here.
             hint={index === 0 ? `${runShortcutLabel(navigator.platform)} runs from any field` : undefined}
@@ -98,7 +101,7 @@ export function TargetCard({ index, target, canRemove, onChange, onRemove, onDup
               <div className="url-row">
                 <select
                   className="input select url-row__method"
-                  aria-label="Method"
+                  aria-label={`Target ${index + 1} method`}
                   value={target.method}
                   data-testid={`target-method-${index}`}
                   onChange={(e) => {

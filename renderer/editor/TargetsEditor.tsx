@@ -1,3 +1,4 @@
+import { useFocusAfterRemove } from '../components/useFocusAfterRemove.ts';
 import { duplicateTarget, newTarget, type TargetDraft } from './draft.ts';
 import { TargetCard } from './TargetCard.tsx';
 
@@ -8,8 +9,9 @@ interface TargetsEditorProps {
 
 /** The target list; several targets run one after another, each with its own result. */
 export function TargetsEditor({ targets, onChange }: TargetsEditorProps) {
+  const { list: rowList, removing } = useFocusAfterRemove<HTMLDivElement>('target');
   return (
-    <div className="targets">
+    <div className="targets" ref={rowList}>
       {targets.map((t, i) => (
         <TargetCard
           key={t.key}
@@ -17,7 +19,10 @@ export function TargetsEditor({ targets, onChange }: TargetsEditorProps) {
           target={t}
           canRemove={targets.length > 1}
           onChange={(next) => onChange(targets.map((x, k) => (k === i ? next : x)))}
-          onRemove={() => onChange(targets.filter((_, k) => k !== i))}
+          onRemove={() => {
+            removing(i);
+            onChange(targets.filter((_, k) => k !== i));
+          }}
           onDuplicate={() =>
             onChange([...targets.slice(0, i + 1), duplicateTarget(t), ...targets.slice(i + 1)])
           }

@@ -2,6 +2,7 @@ import { DEFAULTS } from '../../shared/model/defaults.ts';
 import { parseDuration, type DurationUnit } from '../../shared/model/duration.ts';
 import {
   scenarioSchema,
+  UNTITLED_SCENARIO,
   type EngineChoice,
   type HttpMethod,
   type Protocol,
@@ -210,7 +211,7 @@ export function newThreshold(): ThresholdDraft {
 /** The form a new user sees: every default from shared/model/defaults.ts, one empty target. */
 export function defaultDraft(): ScenarioDraft {
   return {
-    name: 'Untitled scenario',
+    name: UNTITLED_SCENARIO,
     targets: [newTarget()],
     model: 'closed',
     closed: {

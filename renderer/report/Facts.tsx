@@ -65,7 +65,7 @@ export function Facts({ result }: { result: RunResult }) {
         rows={[
           ['Engine', `${g.engine} ${g.engineVersion}`],
           ['CPU', `${g.cpuModel} × ${g.cpuCores}`],
-          ['CPU use', generatorCpuText(g)],
+          ['CPU use', generatorCpuText(result)],
           ...(late === null ? [] : ([['Send lateness', late]] as [string, string][])),
           ['Sent', `${formatBytes(result.bytes.outTotal)}`],
           ['Runtime', `Node ${g.nodeVersion} · ${g.platform} · Trebuchet ${g.appVersion}`],

@@ -3,6 +3,7 @@ import type { Phase, PhaseStats, RunResult } from '../../shared/model/result.ts'
 import { formatCount, formatMsValue, formatPercent } from '../../shared/format/units.ts';
 import { thresholdActualText, thresholdText } from '../../shared/format/report.ts';
 import { errorRows, percentileRows, phaseRows, statusRows } from './reportModel.ts';
+import { useScrollReach } from '../components/useScrollReach.ts';
 
 /** ab's percentile table, with a bar per row so the tail stands out. */
 export function LatencyPercentileTable({ percentiles }: { percentiles: Record<string, number> }) {
@@ -158,8 +159,9 @@ export function TableCard({
   className?: string;
   testId?: string;
 }) {
+  const reach = useScrollReach<HTMLElement>();
   return (
-    <figure className={`card table-card${className ? ` ${className}` : ''}`} data-testid={testId}>
+    <figure ref={reach} className={`card table-card${className ? ` ${className}` : ''}`} data-testid={testId}>
       <figcaption className="table-card__title">{title}</figcaption>
       {children}
     </figure>

@@ -1,6 +1,12 @@
 import { useState } from 'react';
 import type { RunResult } from '../../shared/model/result.ts';
-import { moreUrlsText, URL_COLUMNS, URL_ROWS_SHOWN, urlTableText } from '../../shared/format/urls.ts';
+import {
+  moreUrlsText,
+  URL_COLUMNS,
+  URL_ROWS_SHOWN,
+  urlTableNote,
+  urlTableText,
+} from '../../shared/format/urls.ts';
 import { TableCard } from './ReportTables.tsx';
 import { RowTable } from './RowTable.tsx';
 
@@ -24,6 +30,9 @@ export function UrlsTable({ result }: { result: RunResult }) {
           rowData={(r) => ({ 'data-url-row': r + 1 })}
         />
       </div>
+      <p className="muted small" data-testid="urls-note">
+        {urlTableNote(result)}
+      </p>
       {(table.more > 0 || all) && total > URL_ROWS_SHOWN && (
         <p className="muted small">
           {all ? `All ${total} rows.` : `… ${moreUrlsText(table.more)}.`}{' '}

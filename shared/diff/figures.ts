@@ -99,3 +99,9 @@ export function windowValues(r: RunResult, figure: DiffFigure): number[] | null 
 
 /** Measured windows of a run (its single-run evidence). */
 export const windowCount = (r: RunResult): number => r.samples.filter((s) => !s.warmup).length;
+
+/** The length of a run's measured windows in seconds (their mean); null without any. */
+export function windowSeconds(r: RunResult): number | null {
+  const windows = r.samples.filter((s) => !s.warmup);
+  return windows.length === 0 ? null : windows.reduce((t, s) => t + s.intervalSeconds, 0) / windows.length;
+}

@@ -4,7 +4,7 @@
  */
 
 /** c(α) of the two-sample test at α = 0.05. */
-const C_95 = 1.358;
+export const KS_C_95 = 1.358;
 
 export interface KsTest {
   /** The largest gap between the two distribution functions, in [0, 1]. */
@@ -34,6 +34,6 @@ function cdf(sorted: readonly number[], x: number): number {
 export function ksTest(a: readonly number[], b: readonly number[], n: number, m: number): KsTest {
   let d = 0;
   for (const x of [...a, ...b]) d = Math.max(d, Math.abs(cdf(a, x) - cdf(b, x)));
-  const critical = n > 0 && m > 0 ? C_95 * Math.sqrt((n + m) / (n * m)) : Infinity;
+  const critical = n > 0 && m > 0 ? KS_C_95 * Math.sqrt((n + m) / (n * m)) : Infinity;
   return { d, critical, different: d > critical };
 }

@@ -76,15 +76,21 @@ function serverLines(r: RunResult): string[] {
     if (r.options.tls.servername) lines.push(line('TLS Server Name', r.options.tls.servername));
   }
   const docLength = r.server?.documentLength;
+  const list = r.target.requests;
+  // A list has a document per URL, and its Length check is each URL's (ab run on each would).
   lines.push(
     '',
-    line('Document Path', r.server?.documentPath ?? `${url.pathname}${url.search}`),
-    line(
-      'Document Length',
-      docLength === null || docLength === undefined
-        ? 'unknown (no successful response)'
-        : `${docLength} bytes`,
-    ),
+    list !== undefined
+      ? line('Document Path', `a list of ${list.length} requests (Per URL below)`)
+      : line('Document Path', r.server?.documentPath ?? `${url.pathname}${url.search}`),
+    list !== undefined
+      ? line('Document Length', "each URL's own (Length: a body unlike its URL's first)")
+      : line(
+          'Document Length',
+          docLength === null || docLength === undefined
+            ? 'unknown (no successful response)'
+            : `${docLength} bytes`,
+        ),
   );
   return lines;
 }

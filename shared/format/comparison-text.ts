@@ -22,6 +22,7 @@ import { PREFLIGHT_FIX_LABELS, type PreflightFailure, type PreflightFix } from '
 import { planReport, type ReportLayout } from '../comparison/report-settings.ts';
 import type { ComparisonResult } from '../comparison/result.ts';
 import { formatRunReport } from './report.ts';
+import { fixText } from '../model/preflight.ts';
 import { alignColumns } from './table.ts';
 import { caveatMark, verdictMark } from './verdict-text.ts';
 import { fixed } from './units.ts';
@@ -130,14 +131,6 @@ export function formatComparisonReport(
   return [...runs, status + formatComparisonMatrix(plan, outcomes)].join('\n');
 }
 
-/** How a fix reads on the command line. */
-export const PREFLIGHT_FIX_FLAGS: Record<PreflightFix, string> = {
-  'turn-off-verification': '--insecure',
-  'choose-ca-file': '--cacert FILE',
-  'use-http1': 'an https cell instead of h2 in the preset',
-  'run-anyway': '--allow-error-status',
-};
-
 /** Why a comparison did not start: each URL that failed the check, the reason and the fixes. */
 export function formatPreflightFailures(
   failures: readonly PreflightFailure[],
@@ -160,10 +153,7 @@ export function formatPreflightFailures(
 export function formatComparisonResult(c: ComparisonResult, layout: ReportLayout | null): string {
   const failures = c.preflightFailures ?? [];
   if (failures.length > 0) {
-    return formatPreflightFailures(
-      failures,
-      (fix) => `${PREFLIGHT_FIX_LABELS[fix]} (${PREFLIGHT_FIX_FLAGS[fix]})`,
-    );
+    return formatPreflightFailures(failures, (fix) => fixText(fix, 'comparison'));
   }
   return formatComparisonReport(c.plan, c.outcomes, {
     ...(layout === null ? {} : { layout }),

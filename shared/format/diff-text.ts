@@ -4,11 +4,18 @@
  * verdict); what only one side has; the --fail-on rules and the verdict. The HTML diff report
  * uses the same words. Pure.
  */
-import type { FigureDiff, PartDiff, ResultDiff } from '../diff/compare.ts';
+import type { FigureDiff, NeededEvidence, PartDiff, ResultDiff } from '../diff/compare.ts';
+import { LARGE_GAP_D, LARGE_SHIFT_SDS } from '../diff/evidence.ts';
 import { DIFF_FIGURE_INFO, type DiffFigureInfo } from '../diff/figures.ts';
 import type { RuleMove } from '../diff/rules.ts';
 import { alignColumns } from './table.ts';
-import { formatCount, formatGrouped, formatMsValue, formatRateValue } from './units.ts';
+import {
+  formatCount,
+  formatDurationSeconds,
+  formatGrouped,
+  formatMsValue,
+  formatRateValue,
+} from './units.ts';
 
 /** A figure's value in its unit. */
 export function diffValueText(info: DiffFigureInfo, value: number | null): string {
@@ -40,36 +47,63 @@ export function diffPercentText(f: FigureDiff): string {
   return `${sign(f.deltaPercent)}${formatGrouped(Math.abs(f.deltaPercent), 1)} %`;
 }
 
-const VERDICT_WORDS: Record<FigureDiff['verdict'], string> = {
+export const VERDICT_WORDS: Record<FigureDiff['verdict'], string> = {
   'beyond-noise': 'beyond noise',
   'within-noise': 'within noise',
+  thin: 'not enough evidence',
   untested: 'not tested',
   'no-data': 'no data',
 };
 
-/** "beyond noise (D 1.000 > 0.859)", "within noise (|t| 0.41 < 2.31)". */
+/**
+ * What would tell a change this large: "a 42 s run a side would tell it" (42 windows of 1 s),
+ * "9 runs a side would tell it"; "no length would tell it" past any sensible one.
+ */
+export function neededText(needed: NeededEvidence | null): string {
+  if (needed === null) return 'no sensible length would tell it';
+  const n = formatCount(needed.count);
+  if (needed.per === 'run') return `${n} runs a side would tell it`;
+  return needed.seconds === null
+    ? `${n} sample windows a side would tell it`
+    : `a ${formatDurationSeconds(Math.ceil(needed.seconds))} run a side would tell it`;
+}
+
+/**
+ * "beyond noise (D 1.000 > 0.859)", "within noise (|t| 0.41 ≤ 2.31)", "not enough evidence
+ * (D 0.750 ≤ 0.960; a 25 s run a side would tell it)".
+ */
 export function diffVerdictText(f: FigureDiff): string {
   const words = VERDICT_WORDS[f.verdict];
-  if (f.statistic === null || f.critical === null) return words;
+  const more = f.verdict === 'thin' ? [neededText(f.needed)] : [];
+  if (f.statistic === null) return more.length > 0 ? `${words} (${more.join('; ')})` : words;
   const name = f.test === 'ks-histograms' ? 'D' : '|t|';
   const digits = f.test === 'ks-histograms' ? 3 : 2;
   const stat = Number.isFinite(f.statistic) ? formatGrouped(f.statistic, digits) : '∞';
-  return `${words} (${name} ${stat} ${f.verdict === 'beyond-noise' ? '>' : '≤'} ${formatGrouped(f.critical, digits)})`;
+  const critical = f.critical === null ? '∞' : formatGrouped(f.critical, digits);
+  const test = `${name} ${stat} ${f.verdict === 'beyond-noise' ? '>' : '≤'} ${critical}`;
+  return `${words} (${[test, ...more].join('; ')})`;
 }
+
+/** What "not enough evidence" means, said once under a part that has one. */
+const THIN_TEXT =
+  `"not enough evidence": the test found no difference but could not have told even a large one ` +
+  `(a shift of ${LARGE_SHIFT_SDS} standard deviation, or D ${LARGE_GAP_D} between the histograms); ` +
+  `more runs, a longer run or a shorter --interval (more windows) would`;
 
 /** Which tests judged a part, and how much evidence they had. */
 export function evidenceText(p: PartDiff): string {
   switch (p.evidence) {
     case 'repetitions':
-      return `${p.baseRuns} and ${p.nextRuns} runs: Welch's t-test over the runs (95 %)`;
+      return (
+        `${p.baseRuns} and ${p.nextRuns} runs: Welch's t-test over the runs (95 %)` +
+        (p.figures.some((f) => f.verdict === 'thin') ? `; ${THIN_TEXT}` : '')
+      );
     case 'single':
       return (
         `single runs (${p.windows?.base ?? 0} and ${p.windows?.next ?? 0} sample windows): latency by one ` +
         `Kolmogorov–Smirnov test of the two histograms (its verdict is every latency figure's), req/s and counts by Welch's t-test over the windows ` +
         `(95 %, windows counted as the evidence, not requests); single runs carry less evidence than repetitions` +
-        (Math.min(p.windows?.base ?? 0, p.windows?.next ?? 0) < 4
-          ? '; under 4 windows a side the histogram test cannot tell (run longer, or a shorter --interval)'
-          : '')
+        (p.figures.some((f) => f.verdict === 'thin') ? `; ${THIN_TEXT}` : '')
       );
     case 'uneven':
       return `${p.baseRuns} and ${p.nextRuns} runs: no noise test (it needs 2 or more runs on each side, or one on each)`;
@@ -94,8 +128,17 @@ export function figureRow(f: FigureDiff): string[] {
 /** "p50>+20%: node p50 +99.8 %, beyond noise: regression". */
 export function ruleMoveText(m: RuleMove): string {
   const what = `${m.rule.text}: ${m.part} ${DIFF_FIGURE_INFO[m.rule.figure].label} ${diffPercentText(m.figure)}`;
-  return m.broken ? `${what}, beyond noise: REGRESSION` : `${what}, within noise: reported, not failing`;
+  return m.broken
+    ? `${what}, beyond noise: REGRESSION`
+    : `${what}, ${VERDICT_WORDS[m.figure.verdict]}: reported, not failing`;
 }
+
+/** A part's name: its base's, and its new side's after an arrow when paired across names. */
+export const partTitle = (p: Pick<PartDiff, 'label' | 'nextLabel'>): string =>
+  p.nextLabel === p.label ? p.label : `${p.label} → ${p.nextLabel}`;
+
+/** "Paired the one target of each run: the URLs differ: http://a/ and http://b/". */
+export const pairedLine = (paired: string): string => `Paired the one target of each run: ${paired}`;
 
 /** The closing line: a regression or none. */
 export function diffVerdictLine(moves: readonly RuleMove[], rules: number): string {
@@ -111,8 +154,9 @@ export function formatDiff(
   moves: readonly RuleMove[],
 ): string {
   const lines = [`Base: ${names.base}`, `New:  ${names.next}`];
+  if (diff.paired !== null) lines.push(pairedLine(diff.paired));
   for (const part of diff.parts) {
-    lines.push('', `== ${part.label} ==`, evidenceText(part));
+    lines.push('', `== ${partTitle(part)} ==`, evidenceText(part));
     lines.push(...alignColumns([[...DIFF_HEAD], ...part.figures.map(figureRow)], (i) => i === 0 || i === 5));
   }
   if (diff.onlyBase.length > 0) lines.push('', `Only in base: ${diff.onlyBase.join(', ')}`);

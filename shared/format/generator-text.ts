@@ -1,14 +1,23 @@
 /** The generator's own figures as text, for every report (CLI, UI, HTML): its workers' CPU, its send lateness. */
-import type { GeneratorFacts, RunResult } from '../model/result.ts';
+import type { RunResult } from '../model/result.ts';
 import { fixed } from './units.ts';
 
 const percent = (values: readonly number[]): string => values.map((v) => `${fixed(v, 0)}%`).join(', ');
 
 /**
- * "1 worker: 54% of a core on average (max 61%)", "2 workers: 61%, 58% of a core on average
- * (max 70%, 64%)": each engine worker's CPU, since each runs on a core of its own.
+ * Whether the run sent any load: one refused by its pre-flight (or stopped before its start)
+ * measured nothing, and has no generator CPU to speak of.
  */
-export function generatorCpuText(g: GeneratorFacts): string {
+export const loadWasSent = (r: RunResult): boolean => r.requests.total > 0 || r.samples.length > 0;
+
+/**
+ * "1 worker: 54% of a core on average (max 61%)", "2 workers: 61%, 58% of a core on average
+ * (max 70%, 64%)": each engine worker's CPU, since each runs on a core of its own; "none: no
+ * load was sent" for a run that sent none.
+ */
+export function generatorCpuText(r: RunResult): string {
+  if (!loadWasSent(r)) return 'none: no load was sent';
+  const g = r.generator;
   const workers = g.workers ?? [
     { cpuPercentMean: g.cpuPercentMean, cpuPercentMax: g.cpuPercentMax, saturated: g.saturated },
   ];

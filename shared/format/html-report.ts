@@ -99,17 +99,20 @@ export function capacityHtmlReport(
   });
 }
 
-/** Two results compared (`trebuchet diff --html`) as an HTML page. */
+/**
+ * Two results compared (`trebuchet diff --html`, History's diff) as an HTML page: titled by the
+ * two sides (shared/export/diff.ts diffTitle), each side's name, time and file under it.
+ */
 export function diffHtmlReport(
   diff: ResultDiff,
-  names: { base: string; next: string },
+  names: { title: string; base: string; next: string },
   rules: readonly { text: string }[],
   moves: readonly RuleMove[],
   runs: { base: readonly NamedRuns[]; next: readonly NamedRuns[] },
 ): string {
   return htmlDocument({
-    title: `Diff: ${names.base} → ${names.next}`,
-    subtitle: `Made by Trebuchet · ${diff.parts.length} part(s) compared`,
+    title: names.title,
+    subtitle: `Made by Trebuchet · ${diff.parts.length} part(s) compared · base: ${names.base} · new: ${names.next}`,
     body: diffSection(diff, rules, moves, runs),
     data: {
       format: HTML_REPORT_DATA_FORMAT,

@@ -7,7 +7,9 @@ import type { RunResult, ThresholdOutcome } from '../model/result.ts';
 import { THRESHOLD_UNITS, type ThresholdMetric } from '../model/scenario.ts';
 import { runVerdict } from '../verdict/verdict.ts';
 import { formatAbReport } from './ab.ts';
-import { generatorCpuText, sendLatenessText } from './generator-text.ts';
+import { fixesOfResult } from '../model/preflight.ts';
+import { fixText } from '../model/preflight.ts';
+import { generatorCpuText, loadWasSent, sendLatenessText } from './generator-text.ts';
 import { formatServerResources } from './resources-text.ts';
 import { stagesReportText } from './stages.ts';
 import { urlsReportText } from './urls.ts';
@@ -59,13 +61,15 @@ function heading(r: RunResult, index: number, count: number): string[] {
     `Status: ${r.status}  engine ${g.engine} ${g.engineVersion}, Node ${g.nodeVersion}, ${g.cpuCores} x ${g.cpuModel}`,
   ];
   if (r.error) lines.push(`Error: ${r.error.message}`);
+  // A run its pre-flight refused: the flags that get past it.
+  for (const fix of fixesOfResult(r)) lines.push(`  fix: ${fixText(fix, 'run')}`);
   // The verdict before any figure: whether the figures below are the server's; then the
-  // generator's own figures, which say how much of them is the client's.
+  // generator's own figures, which say how much of them is the client's (none without load).
   const late = sendLatenessText(r);
   return [
     ...lines,
     ...formatVerdictLines(runVerdict(r)),
-    `Generator CPU: ${generatorCpuText(g)}`,
+    ...(loadWasSent(r) ? [`Generator CPU: ${generatorCpuText(r)}`] : []),
     ...(late === null ? [] : [`Send lateness: ${late} (the generator's delay, part of the latency)`]),
   ];
 }

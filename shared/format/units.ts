@@ -154,3 +154,9 @@ export function formatCG(value: number, precision = 6): string {
   }
   return trimFraction(value.toFixed(p - 1 - x));
 }
+
+/** A moment (ISO 8601) the same on every machine: "2026-12-04 21:46:12 UTC"; the text as given when it is none. */
+export function formatUtcTime(iso: string): string {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? iso : `${new Date(t).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}

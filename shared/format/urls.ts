@@ -2,7 +2,10 @@
  * A list's per-URL table (RunResult.urls), its rows computed once here: the text report and
  * every tool layout, the CSV, the HTML report and the app's report only lay them out. Rows
  * are the most requested first (the "every other" row last); on screen and in text a table
- * shows URL_ROWS_SHOWN of them and says how many more the CSV and JSON hold.
+ * shows URL_ROWS_SHOWN of them and says how many more the CSV and JSON hold. "received" is
+ * one definition wherever Trebuchet speaks for itself: every byte of each response, head and
+ * body (the Transfer card, ab's Total transferred, the summary CSV's bytes in total); the rows
+ * add up to it. The tools' own layouts keep theirs (vegeta's Bytes In: bodies only).
  */
 import { ERROR_KIND_LABELS, type ErrorKind, type RunResult } from '../model/result.ts';
 import { originOf } from '../model/request-list.ts';
@@ -132,7 +135,7 @@ export const URL_COLUMNS: readonly UrlColumn[] = [
     head: 'received',
     numeric: true,
     text: (f) => formatBytes(f.bytesIn),
-    csvHeads: ['bytes in'],
+    csvHeads: ['bytes in total (B)'],
     csv: (f) => [f.bytesIn],
   },
   {
@@ -177,6 +180,23 @@ export function moreUrlsText(more: number): string {
   return `${formatCount(more)} more URL ${more === 1 ? 'row' : 'rows'}, the least requested: every row is in the URLs CSV and the JSON`;
 }
 
+/**
+ * What the table counts, said under it: what "received" holds, and what the server saw that
+ * the rows leave out (the pre-flight's request to each URL, the warm-up's). Null without a list.
+ */
+export function urlTableNote(r: RunResult): string | null {
+  const figures = urlFigures(r);
+  if (figures === null) return null;
+  const received = figures.reduce((n, f) => n + f.bytesIn, 0);
+  const warmup = r.options.warmupSeconds > 0 ? ', and the warm-up’s requests' : '';
+  return (
+    `received: each response whole, head and body, ${formatBytes(received)} in all as the Transfer ` +
+    `figure and ab's Total transferred count it (vegeta's Bytes In, http_load's bytes and ab's HTML ` +
+    `transferred count bodies only: ${formatBytes(r.bytes.inBody)}). A server's log also holds the ` +
+    `pre-flight's one request to each URL before the load${warmup}, not counted here.`
+  );
+}
+
 /** The text report's "Per URL:" block (every layout's); empty for a run without a list. */
 export function urlsReportText(r: RunResult): string {
   const table = urlTableText(r);
@@ -187,6 +207,7 @@ export function urlsReportText(r: RunResult): string {
       'Per URL:',
       ...lines.map((l) => `  ${l}`),
       ...(table.more > 0 ? [`  … ${moreUrlsText(table.more)}`] : []),
+      `  ${urlTableNote(r)}`,
     ].join('\n') + '\n'
   );
 }

@@ -333,10 +333,13 @@ export function targetsSchema<T extends z.ZodType>(target: T) {
     .max(LIMITS.targets.max, `at most ${LIMITS.targets.max} targets`);
 }
 
+/** The name a scenario nobody named has (the CLI's without --name, the editor's first draft). */
+export const UNTITLED_SCENARIO = 'Untitled scenario';
+
 export const scenarioSchema = z
   .strictObject({
     version: z.literal(SCENARIO_VERSION).default(SCENARIO_VERSION),
-    name: displayNameSchema.default('Untitled scenario'),
+    name: displayNameSchema.default(UNTITLED_SCENARIO),
     targets: targetsSchema(targetSchema),
     load: loadSchema.default({
       model: 'closed',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { capacityPlanSchema, capacityStepSchema } from '../capacity/plan.ts';
 import { whatRan } from './what-ran.ts';
 import { capacityReports } from '../capacity/report.ts';
+import { answerShort } from '../capacity/search.ts';
 import { LIMITS } from '../model/defaults.ts';
 import { cellOutcomeSchema } from '../comparison/cells.ts';
 import { comparisonPlanSchema, comparisonTargetLabel } from '../comparison/plan.ts';
@@ -160,10 +161,17 @@ export const historySummarySchema = z.strictObject({
   results: z.number().int().nonnegative(),
   /**
    * Plain runs: req/s and p99 (ms) per target; capacity searches: the highest rate that held
-   * per target (rps) and the p99 at it; for the list. Empty for comparisons.
+   * per target (rps), the p99 at it and the answer in words (shared/capacity/search.ts
+   * answerShort: "at least 2,000 req/s (the top rate)", never a bare rate for a lower bound);
+   * for the list. Empty for comparisons.
    */
   perTarget: z.array(
-    z.strictObject({ target: z.string(), rps: z.number().nullable(), p99: z.number().nullable() }),
+    z.strictObject({
+      target: z.string(),
+      rps: z.number().nullable(),
+      p99: z.number().nullable(),
+      answer: z.string().optional(),
+    }),
   ),
   /** Size of the record's file in bytes. */
   bytes: z.number().int().nonnegative(),
@@ -196,6 +204,7 @@ function perTargetOf(record: RunRecord): HistorySummary['perTarget'] {
           target: report.label,
           rps: held,
           p99: report.steps.find((s) => s.rate === held)?.figures.p99 ?? null,
+          answer: report.answer === null ? 'not measured' : answerShort(report.answer),
         };
       });
   }

@@ -9,7 +9,7 @@ import { LIMITS } from '../model/defaults.ts';
 import type { RunResult, RunStatus } from '../model/result.ts';
 import { SCENARIO_VERSION } from '../model/scenario.ts';
 import { resultsOf, type HistorySummary, type RunRecordDraft } from './history.ts';
-import type { SavedResult } from './result-file.ts';
+import { savedResultName, type SavedResult } from './result-file.ts';
 
 const MAX_IMPORT = LIMITS.importBytes.max;
 
@@ -44,13 +44,17 @@ function statusOf(results: readonly RunResult[]): RunStatus {
   return results.length > 0 && results.every((r) => r.status === 'failed') ? 'failed' : 'completed';
 }
 
-/** The History record a saved result becomes. */
-export function importedDraft(saved: SavedResult, appVersion: string): Draft {
+/**
+ * The History record a saved result becomes, named as savedResultName names it: a CLI run
+ * without --name by the file it came from (`file`: one file's name) or its targets.
+ */
+export function importedDraft(saved: SavedResult, appVersion: string, file?: string): Draft {
   switch (saved.kind) {
     case 'run': {
       const first = saved.results[0]!;
       return {
         kind: 'scenario',
+        name: savedResultName(saved, file),
         status: statusOf(saved.results),
         appVersion,
         scenario: {

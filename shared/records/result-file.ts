@@ -13,6 +13,7 @@ import { comparisonPlanSchema } from '../comparison/plan.ts';
 import type { ComparisonResult } from '../comparison/result.ts';
 import { preflightFailureSchema } from '../model/preflight.ts';
 import { RESULT_VERSION, runResultSchema, runStatusSchema, type RunResult } from '../model/result.ts';
+import { targetLabel, UNTITLED_SCENARIO } from '../model/scenario.ts';
 import { isRecord, newerVersionIssue, parseWith, type FieldIssue, type Parsed } from '../model/validation.ts';
 import { RUN_RECORD_FORMAT, readRunRecord, type RunRecord } from './history.ts';
 
@@ -109,6 +110,43 @@ export function inOrderOf<T>(value: T, like: unknown): T {
     if (Object.hasOwn(value, key)) out[key] = inOrderOf(value[key], like[key]);
   for (const key of Object.keys(value)) if (!Object.hasOwn(out, key)) out[key] = value[key];
   return out as T;
+}
+
+/** The runs a saved result holds, whatever its kind. */
+export function resultsOfSaved(saved: SavedResult): RunResult[] {
+  switch (saved.kind) {
+    case 'run':
+      return saved.results;
+    case 'comparison':
+      return saved.comparison.outcomes.map((o) => o.result);
+    case 'capacity':
+      return saved.capacity.steps.map((s) => s.result);
+  }
+}
+
+/** A file's name without its folder and its .json (or History's .run.json): "nginx-c100". */
+export function fileStem(file: string): string {
+  return (file.split(/[\\/]/).pop() ?? file).replace(/(\.run)?\.json$/i, '');
+}
+
+/**
+ * What a saved result is called: its scenario's or plan's name; a run nobody named (the CLI's
+ * without --name) by the file it came from, or else by its targets, not "Untitled scenario".
+ */
+export function savedResultName(saved: SavedResult, file?: string): string {
+  switch (saved.kind) {
+    case 'run': {
+      const named = saved.results[0]?.scenarioName.trim() ?? '';
+      if (named !== '' && named !== UNTITLED_SCENARIO) return named;
+      const stem = file === undefined ? '' : fileStem(file).trim();
+      if (stem !== '') return stem;
+      return [...new Set(saved.results.map((r) => targetLabel(r.target)))].join(', ') || UNTITLED_SCENARIO;
+    }
+    case 'comparison':
+      return saved.comparison.plan.name;
+    case 'capacity':
+      return saved.capacity.plan.name;
+  }
 }
 
 /** What a History record holds, as the saved result its reports and diffs are made of. */

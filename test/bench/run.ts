@@ -22,13 +22,10 @@
  * Placement (issue 24): every section runs first pinned (nginx on CPU 0, each generator on CPU 1,
  * with taskset: pinning.ts) and then unpinned, the second view; --pin on|off|both (default both).
  *
- * Flags: --quick (1 round of 2 s runs, RSS runs of 3 and 6 s: a smoke check of a minute or
- * two), --only <section>[,<section>...] (the default: every section but the opt-in ones),
- * --rounds N and --seconds S (override every section).
+ * Flags (options.ts, `npm run bench -- --help`): --quick, --only, --rounds, --seconds, --pin.
  */
 import { spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
-import { parseArgs } from 'node:util';
 import { startNginx } from '../helpers/nginx.ts';
 import { AUTOCANNON_BIN } from '../helpers/reference-tools.ts';
 import {
@@ -39,48 +36,18 @@ import {
   openSection,
   rssSection,
   ALL_SECTIONS,
-  SECTIONS,
   log,
   type Bench,
   type Section,
   type Shape,
 } from './sections.ts';
+import { BENCH_HELP, benchOptions } from './options.ts';
 import { metricsSection } from './metrics-section.ts';
 import { serversSection } from './servers-section.ts';
+import { CliInputError } from '../../electron/cli/values.ts';
 import { startupSection } from './startup-section.ts';
 import { PINNED, UNPINNED, pinningUnavailable, place, type Placement } from './pinning.ts';
 import { workersSection } from './workers-section.ts';
-
-function options() {
-  const { values } = parseArgs({
-    options: {
-      quick: { type: 'boolean' },
-      only: { type: 'string' },
-      rounds: { type: 'string' },
-      seconds: { type: 'string' },
-      pin: { type: 'string' },
-    },
-  });
-  const whole = (flag: string, text: string | undefined): number | null => {
-    if (text === undefined) return null;
-    const n = Number(text);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`--${flag} must be a whole number >= 1 (got ${text})`);
-    return n;
-  };
-  const only = values.only?.split(',').map((s) => s.trim()) ?? [...SECTIONS];
-  const unknown = only.filter((s) => !(ALL_SECTIONS as readonly string[]).includes(s));
-  if (unknown.length > 0)
-    throw new Error(`--only: unknown section ${unknown.join(', ')} (sections: ${ALL_SECTIONS.join(', ')})`);
-  const pin = values.pin ?? 'both';
-  if (!['on', 'off', 'both'].includes(pin)) throw new Error(`--pin must be on, off or both (got ${pin})`);
-  return {
-    pin: pin as 'on' | 'off' | 'both',
-    quick: values.quick === true,
-    sections: new Set(only as Section[]),
-    rounds: whole('rounds', values.rounds),
-    seconds: whole('seconds', values.seconds),
-  };
-}
 
 /** First line a tool prints about its version (nginx -v and wrk -v write to stderr; wrk exits 1). */
 const version = (cmd: string, args: string[]): string => {
@@ -92,7 +59,19 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 
-const opts = options();
+const opts = (() => {
+  try {
+    return benchOptions(process.argv.slice(2));
+  } catch (e) {
+    if (!(e instanceof CliInputError)) throw e;
+    process.stderr.write(`npm run bench: ${e.message}\nRun "npm run bench -- --help" for the flags.\n`);
+    process.exit(2);
+  }
+})();
+if (opts === 'help') {
+  process.stdout.write(BENCH_HELP);
+  process.exit(0);
+}
 const started = Date.now();
 console.log('# Trebuchet benchmark\n');
 console.log(`- date: ${new Date().toISOString()}`);

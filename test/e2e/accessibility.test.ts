@@ -1,12 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contrast, flatten, parseCssColor } from '../helpers/contrast.ts';
 import { ScriptedEngine } from '../helpers/scripted-engine.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
-import { fillPlan, waitForRunDone, type AppPage } from './app-page.ts';
+import { waitForRunDone, type AppPage } from './app-page.ts';
+import { axeViolations } from './axe.ts';
 import { useE2eApp } from './fixture.ts';
+import { runOneStepCapacity, runSmallComparison } from './small-jobs.ts';
 
 /*
  * Accessibility in Chromium (issue 19), on a scripted engine: axe-core checks every view, empty and with a run,
@@ -15,8 +15,6 @@ import { useE2eApp } from './fixture.ts';
  * focus ring against what is around it, the chart buttons' and header fields' names, the
  * repetition squares' labels, and the way to Run from the URL field.
  */
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const e2e = useE2eApp({ engine: new ScriptedEngine() });
 let server: TestServer;
@@ -28,46 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: string[];
-}
-
-/**
- * axe-core's violations of the page as it is now, serious and critical ones. Injected over
- * the DevTools protocol (the page's CSP is not in the way, and nothing of axe stays behind).
- */
-async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(AXE_SOURCE);
-  const all = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as {
-        axe: {
-          run(context: unknown, options: object): Promise<{ violations: AxeResult[] }>;
-        };
-        document: unknown;
-      }
-    ).axe;
-    interface AxeResult {
-      id: string;
-      impact: string | null;
-      help: string;
-      nodes: { target: string[]; failureSummary?: string }[];
-    }
-    const doc = (globalThis as unknown as { document: unknown }).document;
-    const r = await axe.run(doc, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      help: v.help,
-      nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
-    }));
-  });
-  return all.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
 
 /** Checks the view shown now; logs what axe found, so a failure says where. */
 async function expectNoSeriousViolations(app: AppPage, view: string): Promise<void> {
@@ -147,20 +105,7 @@ describe('accessibility (issue 19)', () => {
     await expectNoSeriousViolations(app, 'run (report)');
 
     // A comparison: its matrix, repetitions and charts.
-    await page.getByTestId('tab-compare').click();
-    await fillPlan(
-      app,
-      {
-        name: 'axe',
-        targets: [
-          { name: 'one', url: server.url },
-          { name: 'two', url: server.url },
-        ],
-      },
-      { levels: '1', seconds: 0.3, repetitions: 2, pause: 0 },
-    );
-    await page.getByTestId('compare-run').click();
-    await page.getByTestId('comparison-saved').waitFor({ timeout: 120_000 });
+    await runSmallComparison(app, 'axe', server.url);
     await expectNoSeriousViolations(app, 'compare (report)');
     // The repetition squares name their server, protocol and level.
     const squares = await page
@@ -170,17 +115,7 @@ describe('accessibility (issue 19)', () => {
     for (const label of squares) expect(label).toMatch(/^Open (one|two) · http · c=1 repetition [12]: /);
 
     // A capacity search of one step: its answer, knee and steps.
-    await page.getByTestId('tab-capacity').click();
-    await page.getByTestId('capacity-target-name-0').fill('one');
-    await page.getByTestId('capacity-target-url-0').fill(server.url);
-    await page.getByTestId('capacity-remove-target-1').click();
-    await page.getByTestId('capacity-p99').fill('1000');
-    await page.getByTestId('capacity-start-rate').fill('50');
-    await page.getByTestId('capacity-max-rate').fill('50');
-    await page.getByTestId('capacity-step').fill('0.2');
-    await page.getByTestId('capacity-warmup').fill('0');
-    await page.getByTestId('capacity-run').click();
-    await page.getByTestId('capacity-saved').waitFor({ timeout: 120_000 });
+    await runOneStepCapacity(app, server.url);
     await expectNoSeriousViolations(app, 'capacity (results)');
 
     await page.getByTestId('tab-history').click();

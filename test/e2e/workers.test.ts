@@ -44,7 +44,7 @@ async function expectTwoWorkers(report: Locator, result: RunResult | undefined):
   expect(result!.generator.workers).toHaveLength(2);
   const text = await cpuUse(report);
   expect(text).toMatch(/^2 workers: \d+%, \d+% of a core on average \(max \d+%, \d+%\)/);
-  expect(text).toBe(generatorCpuText(result!.generator));
+  expect(text).toBe(generatorCpuText(result!));
 }
 
 describe('workers in the browser', () => {

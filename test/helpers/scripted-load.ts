@@ -161,10 +161,13 @@ export function simulateLoad(
     }
     const latencyUs = Math.round((r.doneAt - r.due) * 1000);
     if (status >= 200 && status < 300) recorder.noteDocument(facts.server.software, body);
-    recorder.response(status, latencyUs, body, body + RESPONSE_HEAD_BYTES);
+    const total = body + RESPONSE_HEAD_BYTES;
+    // A list's Length check is its URL's, as the engine's (native/run-state.ts).
+    if (urls && measured) recorder.response(status, latencyUs, body, total, urls.documentLength(r.request));
+    else recorder.response(status, latencyUs, body, total);
     stages?.response(status, latencyUs, r.sentAt);
     if (!measured) return;
-    urls?.response(r.request, status, latencyUs, body + RESPONSE_HEAD_BYTES);
+    urls?.response(r.request, status, latencyUs, body, total);
     const service = r.doneAt - r.sentAt;
     if (r.opened) {
       phases.newConnection(0, 0.05, facts.tls ? 0.3 : null, service * 0.8, service * 0.2, service + 0.35);

@@ -48,7 +48,8 @@ describe("trebuchet run against Debian's nginx", () => {
     const r = await runCli(['run', '-n', '100', '-c', '2', '-q', `${nginx.httpUrl}missing.html`]);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      `trebuchet run: ${nginx.httpUrl}missing.html: GET ${nginx.httpUrl}missing.html answered 404 Not Found: “404 Not Found” — check the URL, or run anyway to measure this answer on purpose\n`,
+      `trebuchet run: ${nginx.httpUrl}missing.html: GET ${nginx.httpUrl}missing.html answered 404 Not Found: “404 Not Found” — check the URL, or run anyway to measure this answer on purpose\n` +
+        'trebuchet run:   fix: Run anyway, to measure this answer on purpose (the verdict will say so) (--allow-error-status)\n',
     );
   });
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runResultSchema, type RunResult } from '../../shared/model/result.ts';
 import { endAfterAll } from '../helpers/cleanup.ts';
-import { runCli } from '../helpers/cli.ts';
+import { abField, runCli } from '../helpers/cli.ts';
 import { oneTarget, runTarget } from '../helpers/engine.ts';
 import { startNginx, type NginxServer } from '../helpers/nginx.ts';
 
@@ -101,6 +101,37 @@ describe('--targets against nginx', () => {
     expect(result.bytes.inBody).toBe(1000 * (100 + 1024 + 60 * 1024 + JSON.stringify({ ok: true }).length));
     // The per-URL table, merged over the 2 workers, counts what nginx logged per path (less the pre-flight's).
     expectTableMatchesLog(result, counts);
+    // ab's Length check is each URL's: four pages of four sizes, none failed (against the list's
+    // first page, 3,000 did), and the report says whose lengths and what the server also saw.
+    expect(result.requests.lengthMismatch).toBe(0);
+    expect(abField(r.stdout, 'Failed requests')).toBe('0');
+    expect(abField(r.stdout, 'Document Path')).toBe('a list of 4 requests (Per URL below)');
+    expect(r.stdout).toContain("the pre-flight's one request to each URL before the load, not counted here.");
+  });
+
+  it("counts ab's Length failures per URL, as ab on each URL would: only the page whose length changes fails", async () => {
+    // /same is always 30 bytes; /alt alternates 10 and 20 bytes, answer by answer.
+    let alt = 0;
+    const server = http.createServer((req, res) => {
+      res.end(req.url === '/alt' ? 'x'.repeat(alt++ % 2 === 0 ? 10 : 20) : 'y'.repeat(30));
+    });
+    server.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    endAll({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const file = join(dir, 'alt.txt');
+    writeFileSync(file, `${base}/same\n${base}/alt\n`);
+    const json = join(dir, 'alt.json');
+    // One connection: the answers come in order. The pre-flight takes /alt's first (10 bytes),
+    // the load its next 100: 20, 10, 20, ...: the first measured sets /alt's length (20), and
+    // the 50 of 10 bytes after it fail; /same never does. (Against the list's first page, /same's
+    // 30 bytes, all 100 of /alt failed.)
+    const r = await runCli(['run', '--targets', file, '-n', '200', '-c', '1', '--json', json]);
+    expect(r.code, r.stderr).toBe(0);
+    const result = runResultSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
+    expect(result.requests.lengthMismatch).toBe(50);
+    expect(abField(r.stdout, 'Failed requests')).toBe('50');
+    expect(r.stdout).toContain('(Connect: 0, Receive: 0, Length: 50, Exceptions: 0)');
   });
 
   it('random order with a fixed seed gives the same counts twice, on 2 workers', async () => {

@@ -143,7 +143,7 @@ describe('trebuchet capacity flags', () => {
     );
     expect(fails('ftp://127.0.0.1:1/', '--p99', '10')).toMatch(/^<url>: /);
     expect(fails('http://127.0.0.1:1/', '--p99', '10', '--levels', '1,2')).toMatch(
-      /^--levels: Unknown option '--levels'/,
+      /^--levels: unknown flag$/,
     );
   });
 });

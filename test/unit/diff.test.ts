@@ -4,11 +4,12 @@ import type { ComparisonPlan } from '../../shared/comparison/plan.ts';
 import { DiffInputError, diffResults, namedParts } from '../../shared/diff/compare.ts';
 import { ksTest } from '../../shared/diff/ks.ts';
 import { parseFailRule, ruleMoves } from '../../shared/diff/rules.ts';
-import { diffPercentText, formatDiff } from '../../shared/format/diff-text.ts';
+import { ksNeeded, welchIsThin, welchNeeded } from '../../shared/diff/evidence.ts';
+import { diffPercentText, diffVerdictText, evidenceText, formatDiff } from '../../shared/format/diff-text.ts';
 import type { RunResult } from '../../shared/model/result.ts';
 import type { SavedResult } from '../../shared/records/result-file.ts';
 import { resultWith, twoServerPlan } from '../helpers/comparison-results.ts';
-import { amendResult, runResultFixture } from '../helpers/run-result.ts';
+import { amendResult, runResultFixture, sampleFixture } from '../helpers/run-result.ts';
 
 const noQuantiles = (): null => null;
 
@@ -95,7 +96,10 @@ describe('diffResults', () => {
     expect(rps.statistic).toBeCloseTo(69.296, 3);
     const p50 = part.figures.find((f) => f.figure === 'p50')!;
     expect(p50.deltaPercent).toBeCloseTo(12.5, 9);
-    expect(p50.verdict).toBe('within-noise');
+    // Two runs a side: t(1.1 df) must pass about 11, so no change of a few spreads could pass.
+    expect(p50.verdict).toBe('thin');
+    expect(p50.needed).toEqual({ per: 'run', count: expect.any(Number) as number, seconds: null });
+    expect(p50.needed!.count).toBeGreaterThan(2);
 
     const rules = [parseFailRule('rps>+10%'), parseFailRule('p50>+10%'), parseFailRule('p99<-1%')];
     const moves = ruleMoves(diff, rules);
@@ -109,7 +113,16 @@ describe('diffResults', () => {
       /^req\/s +1,005\.00 +1,495\.00 +\+490\.00 +\+48\.8 % +beyond noise \(\|t\| 69\.30 > /m,
     );
     expect(text).toContain(
-      '  p50>+10%: nginx · http · c=10 p50 +12.5 %, within noise: reported, not failing',
+      '  p50>+10%: nginx · http · c=10 p50 +12.5 %, not enough evidence: reported, not failing',
+    );
+    expect(text).toMatch(
+      new RegExp(
+        `^p50 .* not enough evidence \\(\\|t\\| [\\d.]+ ≤ [\\d.]+; ${p50.needed!.count} runs a side would tell it\\)$`,
+        'm',
+      ),
+    );
+    expect(text).toContain(
+      '"not enough evidence": the test found no difference but could not have told even a large one',
     );
     expect(text).toContain('  p99<-1%: no figure moved past it');
     expect(text).toContain('Only in base: apache · http · c=10');
@@ -118,7 +131,7 @@ describe('diffResults', () => {
     );
   });
 
-  it('takes errors from none to some as an infinite rise, and refuses results of different kinds or with nothing in common', () => {
+  it('takes errors from none to some as an infinite rise, and refuses results of different kinds or with nothing in common, pairing two one-target runs', () => {
     const clean = runResultFixture();
     const broken = amendResult(clean, { requests: { errors: 40 } });
     const diff = diffResults(
@@ -135,9 +148,114 @@ describe('diffResults', () => {
     expect(() => diffResults({ kind: 'run', results: [clean] }, base, noQuantiles)).toThrow(
       new DiffInputError('the files are of different kinds: a run and a comparison'),
     );
-    const elsewhere = amendResult(clean, { target: { name: 'elsewhere' } });
+    // One target each, of other names: paired, and the difference said.
+    const elsewhere = amendResult(clean, { target: { name: 'elsewhere', url: 'http://127.0.0.1:9090/' } });
+    const paired = diffResults(
+      { kind: 'run', results: [clean] },
+      { kind: 'run', results: [elsewhere] },
+      noQuantiles,
+    );
+    expect(paired.parts.map((p) => [p.label, p.nextLabel])).toEqual([['127.0.0.1:8080', 'elsewhere']]);
+    expect(paired.paired).toBe(`the URLs differ: ${clean.target.url} and http://127.0.0.1:9090/`);
+    const text = formatDiff(paired, { base: 'a.json', next: 'b.json' }, [], []);
+    expect(text).toContain(
+      `Paired the one target of each run: the URLs differ: ${clean.target.url} and http://127.0.0.1:9090/`,
+    );
+    expect(text).toContain('== 127.0.0.1:8080 → elsewhere ==');
+    const renamed = amendResult(clean, { target: { name: 'renamed' } });
+    expect(
+      diffResults({ kind: 'run', results: [clean] }, { kind: 'run', results: [renamed] }, noQuantiles).paired,
+    ).toBe("the targets' names differ: 127.0.0.1:8080 and renamed (the same URL)");
+    // Two targets on a side: matched by name only.
     expect(() =>
-      diffResults({ kind: 'run', results: [clean] }, { kind: 'run', results: [elsewhere] }, noQuantiles),
-    ).toThrow('the results have nothing in common by name: base has 127.0.0.1:8080; new has elsewhere');
+      diffResults(
+        { kind: 'run', results: [clean, amendResult(clean, { target: { name: 'other' } })] },
+        { kind: 'run', results: [elsewhere] },
+        noQuantiles,
+      ),
+    ).toThrow(
+      'the results have nothing in common by name: base has 127.0.0.1:8080, other; new has elsewhere',
+    );
+  });
+});
+
+/** A single run whose measured windows ran at the given req/s, `seconds` each, its p99 `p99` ms. */
+function windowed(rates: readonly number[], seconds: number, p99: number): RunResult {
+  const r = runResultFixture();
+  return {
+    ...r,
+    latency: { ...r.latency!, percentiles: { ...r.latency!.percentiles, '99': p99 } },
+    throughput: { ...r.throughput, requestsPerSecond: rates.reduce((a, b) => a + b, 0) / rates.length },
+    samples: rates.map((rate, i) =>
+      sampleFixture({
+        seq: i + 1,
+        elapsedSeconds: (i + 1) * seconds,
+        intervalSeconds: seconds,
+        requestsPerSecond: rate,
+      }),
+    ),
+  };
+}
+
+/** Quantiles 1..100 ms shifted by `by` ms (a latency distribution as the host decodes it). */
+const shifted = (by: number): number[] => Array.from({ length: 100 }, (_, i) => i + 1 + by);
+
+describe('thin evidence (issue 37)', () => {
+  it('says "not enough evidence" for a large latency change on 4 windows, and how long a run would tell it', () => {
+    // p99 down 80 %: the histograms 40 ms apart (D 0.4) on 4 windows a side (critical 0.960).
+    const base = windowed([1000, 1010, 990, 1005], 1, 50);
+    const next = windowed([1001, 1011, 991, 1004], 1, 10);
+    const quantiles = (r: RunResult) => (r === base ? shifted(40) : shifted(0));
+    const part = diffResults({ kind: 'run', results: [base] }, { kind: 'run', results: [next] }, quantiles)
+      .parts[0]!;
+    const p99 = part.figures.find((f) => f.figure === 'p99')!;
+    expect(p99.test).toBe('ks-histograms');
+    expect(p99.statistic).toBeCloseTo(0.4, 9);
+    expect(p99.critical).toBeCloseTo(1.358 * Math.sqrt(2 / 4), 9);
+    expect(p99.verdict).toBe('thin');
+    // 1.358·√(2/n) < 0.4 from n = 24 on: 24 windows of 1 s.
+    expect(p99.needed).toEqual({ per: 'window', count: 24, seconds: 24 });
+    expect(diffVerdictText(p99)).toBe(
+      'not enough evidence (D 0.400 ≤ 0.960; a 24s run a side would tell it)',
+    );
+    expect(evidenceText(part)).toContain('"not enough evidence": the test found no difference');
+    // req/s moved 0.05 %, well inside 4 windows' spread: thin too, at a length far past the run's.
+    const rps = part.figures.find((f) => f.figure === 'rps')!;
+    expect(rps.verdict).toBe('thin');
+    expect(rps.needed!.per).toBe('window');
+    expect(rps.needed!.count).toBeGreaterThan(1000);
+  });
+
+  it('keeps "within noise" where the test could have told a large change: 30 windows a side', () => {
+    const rates = Array.from({ length: 30 }, (_, i) => 1000 + (i % 5) * 10);
+    const base = windowed(rates, 0.2, 10.1);
+    const next = windowed(
+      rates.map((r, i) => r + (i % 2 === 0 ? 3 : -2)),
+      0.2,
+      10,
+    );
+    const quantiles = (r: RunResult) => (r === base ? shifted(1) : shifted(0));
+    const part = diffResults({ kind: 'run', results: [base] }, { kind: 'run', results: [next] }, quantiles)
+      .parts[0]!;
+    const p99 = part.figures.find((f) => f.figure === 'p99')!;
+    // D 0.01 against a critical value of 0.351: the test could tell a gap of 0.5.
+    expect(p99.critical).toBeCloseTo(1.358 * Math.sqrt(2 / 30), 9);
+    expect(p99.verdict).toBe('within-noise');
+    expect(p99.needed).toBeNull();
+    const rps = part.figures.find((f) => f.figure === 'rps')!;
+    expect(rps.verdict).toBe('within-noise');
+    expect(evidenceText(part)).not.toContain('not enough evidence');
+  });
+
+  it('counts what would tell a change: Kolmogorov–Smirnov windows and Welch runs', () => {
+    expect(ksNeeded(0.5)).toBe(15);
+    expect(ksNeeded(1)).toBe(4);
+    expect(ksNeeded(0)).toBeNull();
+    // Means 10 and 12, stdev 1: at 5 runs a side t is 3.16 > 2.306 (the test above), at 3 it is 2.45 < 2.78.
+    const at = (n: number) => ({ n, mean: 10, stdev: 1, min: 9, max: 11 });
+    expect(welchNeeded(at(2), { ...at(2), mean: 12 })).toBe(4);
+    expect(welchIsThin(at(4), at(4), 6)).toBe(true);
+    expect(welchIsThin(at(9), at(9), 16)).toBe(false);
+    expect(welchNeeded(at(3), at(3))).toBeNull();
   });
 });

@@ -25,13 +25,13 @@ function twoWorkers(): RunResult {
 
 describe("the generator's own figures in the reports", () => {
   it("gives each worker's CPU, and the send lateness of a schedule", () => {
-    expect(generatorCpuText(twoWorkers().generator)).toBe(
+    expect(generatorCpuText(twoWorkers())).toBe(
       '2 workers: 93%, 8% of a core on average (max 100%, 30%) (1 flat out)',
     );
     expect(sendLatenessText(twoWorkers())).toBe('p50 0.120 ms, p99 2.300 ms, max 9.100 ms');
     // A result saved before workers existed ran in one; a closed run without a rate has no schedule.
     const old = amendResult(seed000Result(), { generator: { cpuPercentMean: 54.2, cpuPercentMax: 61 } });
-    expect(generatorCpuText(old.generator)).toBe('1 worker: 54% of a core on average (max 61%)');
+    expect(generatorCpuText(old)).toBe('1 worker: 54% of a core on average (max 61%)');
     expect(sendLatenessText({ ...old, sendLateness: null })).toBeNull();
   });
 

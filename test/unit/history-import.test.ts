@@ -10,6 +10,8 @@ import { jsonPartOf, recordExport } from '../../shared/export/record.ts';
 import { runJson } from '../../shared/export/run.ts';
 import { capacityReports } from '../../shared/capacity/report.ts';
 import { importFilesSchema } from '../../shared/records/import.ts';
+import { savedResultName } from '../../shared/records/result-file.ts';
+import { targetLabel } from '../../shared/model/scenario.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
 import { capacitySearch, comparisonWithCaveats } from '../helpers/one-result.ts';
 import { runResultFixture } from '../helpers/run-result.ts';
@@ -129,6 +131,33 @@ describe("History's import", () => {
     expect(outcome.problems).toEqual([]);
     expect(outcome.imported[0]!.summary.name).toBe('kept');
     expect(await exported(outcome.imported[0]!.summary.id)).toBe(await exported(saved.id));
+  });
+
+  it('names a CLI run nobody named by its file, or its target, not "Untitled scenario" (issue 37)', async () => {
+    const untitled = (startedAt: string) =>
+      runResultFixture({ scenarioName: 'Untitled scenario', startedAt });
+    const outcome = await importIntoHistory(
+      store,
+      [
+        { name: 'nginx-c100.json', text: runJson([untitled('2025-01-01T00:00:00.000Z')]) },
+        { name: 'results/apache.run.json', text: runJson([untitled('2025-01-01T00:01:00.000Z')]) },
+        {
+          name: 'named.json',
+          text: runJson([
+            runResultFixture({ scenarioName: 'seed 000', startedAt: '2025-01-01T00:02:00.000Z' }),
+          ]),
+        },
+      ],
+      '9.9.9',
+    );
+    expect(outcome.problems).toEqual([]);
+    expect(outcome.imported.map((i) => i.summary.name)).toEqual(['nginx-c100', 'apache', 'seed 000']);
+    // The run's scenario keeps its own name: its baseline subject is what ran.
+    expect(outcome.imported[0]!.summary.subject).toBe('scenario · Untitled scenario');
+    // Without a file's name (merged shards): by the target.
+    expect(savedResultName({ kind: 'run', results: [untitled('2025-01-01T00:00:00.000Z')] })).toBe(
+      targetLabel(runResultFixture().target),
+    );
   });
 
   it('imports a file once: the same file again, in the same drop or later, is named as already there', async () => {

@@ -9,7 +9,8 @@ import {
 } from '../../electron/engine/native/body-line.ts';
 import { statusFailure } from '../../electron/engine/preflight.ts';
 import { buildRunSpec } from '../../electron/engine/spec.ts';
-import { formatPreflightFailures, PREFLIGHT_FIX_FLAGS } from '../../shared/format/comparison-text.ts';
+import { formatPreflightFailures } from '../../shared/format/comparison-text.ts';
+import { PREFLIGHT_FIX_FLAGS } from '../../shared/model/preflight.ts';
 import { fixesFor } from '../../shared/model/preflight.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
 

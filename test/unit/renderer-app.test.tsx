@@ -260,6 +260,8 @@ describe('App with a stubbed bridge', () => {
       ],
     });
     let view: ReturnType<typeof render> | null = null;
+    // The page's clock held still: a busy machine's second between render and read would show 0:13.
+    const clock = vi.spyOn(performance, 'now').mockReturnValue(50_000);
     await act(async () => {
       view = render(<App api={bridge.api} />);
       await Promise.resolve();
@@ -269,6 +271,7 @@ describe('App with a stubbed bridge', () => {
     expect(screen.getByTestId('counter-requests').textContent).toBe('4,321');
     // The clock goes on from the host's figure (12.4 s), not from the reload.
     expect(screen.getByTestId('progress-elapsed').textContent).toBe('0:12');
+    clock.mockRestore();
     expect(screen.getByTestId('scenario-name')).toHaveProperty('value', 'reloaded run');
     expect(screen.getByTestId<HTMLInputElement>('load-connections').value).toBe('7');
 

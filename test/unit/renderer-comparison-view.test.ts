@@ -8,6 +8,7 @@ import { MATRIX_COLUMN_IDS } from '../../shared/comparison/report-settings.ts';
 import {
   columnChoices,
   firstRunOf,
+  gridFigures,
   openedRun,
   toggleColumn,
 } from '../../renderer/views/Compare/matrixView.ts';
@@ -71,6 +72,15 @@ describe('the matrix on screen', () => {
     cellIndex,
     coordinates: { targetIndex, protocol: 'http', level, repetition },
     result,
+  });
+
+  it("says whose CPU the progress grid shows: the server's, not the generator's (issue 37)", () => {
+    const running = { coordinates: { targetIndex: 0, protocol: 'http' as const, level: 10, repetition: 0 } };
+    expect(gridFigures(undefined, { ...running, status: 'running', rps: 1200, cpu: 49.6 })).toEqual({
+      rps: 'now 1,200 req/s',
+      cpu: '49.6% server CPU',
+    });
+    expect(gridFigures(undefined, { ...running, status: 'running', rps: null, cpu: null }).cpu).toBeNull();
   });
 
   it('turns columns on before the verdict and off, and lists every column of the registry', () => {

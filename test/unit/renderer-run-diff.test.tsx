@@ -73,7 +73,9 @@ afterEach(cleanup);
 
 describe('two saved runs compared', () => {
   it('starts again from the first part when another pair of runs is compared', async () => {
-    const view = render(<RunDiff api={api} a="two-a" b="two-b" onClose={() => undefined} />);
+    const view = render(
+      <RunDiff api={api} a="two-a" b="two-b" onClose={() => undefined} onSwap={() => undefined} />,
+    );
     await screen.findByTestId('diff-table');
     // The second target of A against the first of B.
     fireEvent.change(screen.getByTestId('diff-part-A'), { target: { value: '1' } });
@@ -84,7 +86,9 @@ describe('two saved runs compared', () => {
     expect(rps.querySelector('[data-testid="diff-percent"]')!.textContent).toBe('-50.0 %');
 
     // Two runs of a single target each: there is no second part to stay on.
-    view.rerender(<RunDiff api={api} a="one-a" b="one-b" onClose={() => undefined} />);
+    view.rerender(
+      <RunDiff api={api} a="one-a" b="one-b" onClose={() => undefined} onSwap={() => undefined} />,
+    );
     await waitFor(() => expect(screen.queryByText('run two-a')).toBeNull());
     expect(screen.getByText('run one-a')).toBeTruthy();
     expect((await screen.findAllByTestId('diff-row')).length).toBeGreaterThan(0);

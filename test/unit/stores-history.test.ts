@@ -135,7 +135,7 @@ describe('history store', () => {
     expect(rebuilt.problems()).toEqual([]);
     expect(JSON.parse(fs.readFileSync(index, 'utf8'))).toMatchObject({
       format: 'trebuchet-run-index',
-      version: 5,
+      version: 6,
     });
   });
 
@@ -417,9 +417,10 @@ describe('capacity records', () => {
     const store = await openHistoryStore({ dir, now });
     const s = await store.save({ kind: 'capacity', status: 'completed', appVersion: '0.1.0', plan, steps });
     expect(s).toMatchObject({ kind: 'capacity', results: 8, targets: ['a', 'b'] });
+    // The answer in words: a held rate that is a lower bound never reads as a bare rate (issue 37).
     expect(s.perTarget).toEqual([
-      { target: 'a', rps: 300, p99: 4 },
-      { target: 'b', rps: 400, p99: 2 },
+      { target: 'a', rps: 300, p99: 4, answer: 'at least 300 req/s (stopped)' },
+      { target: 'b', rps: 400, p99: 2, answer: 'at least 400 req/s (the top rate)' },
     ]);
     const record = await (await openHistoryStore({ dir, now })).get(s.id);
     expect(record).toMatchObject({ kind: 'capacity', version: RUN_RECORD_VERSION, plan, steps });

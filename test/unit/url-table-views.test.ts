@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { runExport } from '../../shared/export/run.ts';
 import { formatRunReport, formatTextReport } from '../../shared/format/report.ts';
-import { urlFigures, urlsCsv, urlTableText } from '../../shared/format/urls.ts';
+import { urlFigures, urlsCsv, urlTableNote, urlTableText } from '../../shared/format/urls.ts';
+import { formatBytes } from '../../shared/format/units.ts';
 import { runHtmlReport } from '../../shared/format/html-report.ts';
 import { runResultFixture } from '../helpers/run-result.ts';
 import { listResultFixture } from '../helpers/url-results.ts';
@@ -62,7 +63,7 @@ describe('the per-URL table in every report', () => {
       .trimEnd()
       .split('\r\n');
     expect(csv[0]).toBe(
-      'target,method,url,requests,rate (req/s),status codes,errors,bytes in,latency p50 (ms),latency p99 (ms),latency max (ms)',
+      'target,method,url,requests,rate (req/s),status codes,errors,bytes in total (B),latency p50 (ms),latency p99 (ms),latency max (ms)',
     );
     expect(csv[2]).toBe('list,GET,http://127.0.0.1:8080/u1,101,50.5,200:96 404:5,0,126250,1.1,5.1,9.1');
     expect(runExport({ name: 'x', results: [r] }).parts.map((p) => p.part)).toContain('urls.csv');
@@ -92,5 +93,38 @@ describe('the per-URL table in every report', () => {
         .split('\r\n'),
     ).toHaveLength(1 + 46);
     expect(urlsCsv([{ label: 'l', result: long }])).toContain('l,,every other (12 URLs),50,');
+  });
+});
+
+describe('what a list’s tables count (issue 37)', () => {
+  const r = listResultFixture(3);
+
+  it('say under the table what "received" holds (head and body, the rows’ sum) and what the server also saw', () => {
+    const received = urlFigures(r)!.reduce((a, f) => a + f.bytesIn, 0);
+    expect(received).toBe(r.bytes.inTotal);
+    const note = urlTableNote(r)!;
+    expect(note).toContain(
+      `received: each response whole, head and body, ${formatBytes(r.bytes.inTotal)} in all`,
+    );
+    expect(note).toContain(`count bodies only: ${formatBytes(r.bytes.inBody)}`);
+    expect(note).toContain("the pre-flight's one request to each URL before the load");
+    expect(note).not.toContain('warm-up');
+    expect(urlTableNote({ ...r, options: { ...r.options, warmupSeconds: 2 } })).toContain(
+      'and the warm-up’s requests',
+    );
+    expect(urlTableNote(runResultFixture())).toBeNull();
+    // The same words under the table in every report.
+    expect(formatTextReport(r)).toContain(`  ${note}\n`);
+    for (const layout of ['ab', 'vegeta', 'http_load', 'jmeter'] as const)
+      expect(formatRunReport(r, layout), layout).toContain(note);
+    expect(runHtmlReport([r], { title: 'list' })).toContain(note.replace(/'/g, '&#39;'));
+  });
+
+  it("ab's layout names the list, not its first URL, and says the Length check is each URL's", () => {
+    const ab = formatRunReport(r, 'ab');
+    expect(ab).toContain(
+      `Document Path:          a list of ${r.target.requests!.length} requests (Per URL below)\n`,
+    );
+    expect(ab).toContain("Document Length:        each URL's own (Length: a body unlike its URL's first)\n");
   });
 });

@@ -20,7 +20,8 @@ function recorded(values: readonly number[], from = 0): UrlRecorder {
   values.forEach((v, k) => {
     const request = (from + k) % LIST.length;
     if ((from + k) % 97 === 0) r.failed(request, 'timeout');
-    else r.response(request, (from + k) % 13 === 0 ? 503 : 200, v, 200 + request * 1000);
+    else
+      r.response(request, (from + k) % 13 === 0 ? 503 : 200, v, 100 + request * 1000, 200 + request * 1000);
   });
   return r;
 }
@@ -49,7 +50,7 @@ describe('the rows of a list (urlRowPlan)', () => {
   it('counts a folded request in the last row, and the table stays that size however many requests', () => {
     const list = Array.from({ length: 5 }, (_, i) => get(`/p${i}`));
     const r = new UrlRecorder(list.concat(Array.from({ length: 3000 }, (_, i) => get(`/q${i}`))));
-    for (let k = 0; k < 3005; k++) r.response(k, 200, 1000, 10);
+    for (let k = 0; k < 3005; k++) r.response(k, 200, 1000, 5, 10);
     const table = urlTable(r.counts());
     expect(table.rows).toHaveLength(1000);
     expect(table.folded).toBe(3005 - 999);
@@ -66,20 +67,20 @@ describe("a row's latency buckets", () => {
   it('stay few however the latencies spread: at most about 3,300 from 1 us to an hour, exact below 256 us', () => {
     const r = new UrlRecorder([get('/a')]);
     for (let k = 0; k < 200_000; k++)
-      r.response(0, 200, Math.round(Math.exp((k / 200_000) * Math.log(3.6e9))), 1);
-    r.response(0, 200, 3.6e9, 1);
+      r.response(0, 200, Math.round(Math.exp((k / 200_000) * Math.log(3.6e9))), 1, 1);
+    r.response(0, 200, 3.6e9, 1, 1);
     const buckets = r.counts().rows[0]!.latency;
     expect(buckets.counts.reduce((a, n) => a + n, 0)).toBe(200_001);
     expect(buckets.indexes.length).toBeGreaterThan(3000);
     expect(buckets.indexes.length).toBeLessThan(3300);
     expect(buckets.max).toBe(3.6e9);
     const low = new UrlRecorder([get('/a')]);
-    for (let v = 1; v < 256; v++) low.response(0, 200, v, 1);
+    for (let v = 1; v < 256; v++) low.response(0, 200, v, 1, 1);
     expect(urlTable(low.counts()).rows[0]!.latency).toEqual({ p50: 0.128, p99: 0.253, max: 0.255 });
     // A bucket's highest value above the row's max (1,000-1,003 us holds 1,000 and 1,001): capped at the max.
     const top = new UrlRecorder([get('/a')]);
-    top.response(0, 200, 1000, 1);
-    top.response(0, 200, 1001, 1);
+    top.response(0, 200, 1000, 1, 1);
+    top.response(0, 200, 1001, 1, 1);
     expect(urlTable(top.counts()).rows[0]!.latency).toEqual({ p50: 1.001, p99: 1.001, max: 1.001 });
   });
 });

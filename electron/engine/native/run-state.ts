@@ -121,9 +121,12 @@ export class RequestLedger {
     this.lastDoneAt = doneAt;
     const from = this.clock === 'intended' ? intendedAt : startAt;
     const latencyUs = Math.round((doneAt - from) * 1000);
-    this.recorder.response(status, latencyUs, bodyBytes, totalBytes);
-    if (this.urls !== null && request >= 0 && this.recorder.measuring)
-      this.urls.response(request, status, latencyUs, totalBytes);
+    const listed = this.urls !== null && request >= 0 && this.recorder.measuring;
+    // A list's Length check is its URL's (url-recorder.ts), before this response can set it.
+    if (listed)
+      this.recorder.response(status, latencyUs, bodyBytes, totalBytes, this.urls.documentLength(request));
+    else this.recorder.response(status, latencyUs, bodyBytes, totalBytes);
+    if (listed) this.urls.response(request, status, latencyUs, bodyBytes, totalBytes);
     this.stages?.response(status, latencyUs, writtenAt);
     if (this.corrected !== null && this.recorder.measuring)
       this.corrected.record(Math.max(1, Math.round((doneAt - intendedAt) * 1000)));

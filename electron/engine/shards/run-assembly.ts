@@ -1,6 +1,7 @@
 import { addSample, type RunResult, type Sample } from '../../../shared/model/result.ts';
 import type { CpuAccount } from '../cpu.ts';
-import { foldedCpu, Recorder } from '../recorder.ts';
+import { Recorder } from '../recorder.ts';
+import { foldedCpu } from '../sample-clock.ts';
 import {
   cpuFacts,
   resultFromSamples,

@@ -91,6 +91,7 @@ export const CapacityEditor = memo(function CapacityEditor({
           urls={(t, i, setTarget) => (
             <TextField
               label="URL"
+              context={`Server ${i + 1}`}
               path={`targets.${i}.url`}
               placeholder="http://127.0.0.1:8080/"
               value={t.url}

@@ -21,6 +21,26 @@ function latencyScale(values: readonly number[]): 'linear' | 'logarithmic' {
 }
 
 /**
+ * A log axis' ticks: 1, 2 and 5 of every decade between its ends. chart.js' own put a tick on
+ * every 1..9 of a decade, labelled some, and its tick limit then skipped the labelled ones:
+ * an axis read "0.1 … 1.0" and nothing above, its points near 5 ms.
+ */
+export function logTicks(min: number, max: number): number[] {
+  if (!(min > 0) || !(max >= min)) return [];
+  const ticks: number[] = [];
+  for (let e = Math.floor(Math.log10(min)); e <= Math.ceil(Math.log10(max)); e++) {
+    for (const m of [1, 2, 5]) {
+      const v = Number((m * 10 ** e).toPrecision(6));
+      if (v >= min * (1 - 1e-9) && v <= max * (1 + 1e-9)) ticks.push(v);
+    }
+  }
+  return ticks;
+}
+
+/** A tick's label in ms: "0.05", "2", "1,000". */
+export const msTickLabel = (v: number): string => Number(v.toPrecision(3)).toLocaleString('en-US');
+
+/**
  * The knee: p99 (solid) and p50 (dashed) latency against the throughput answered, one colour
  * per server, with the goal as a line across. Past the knee the throughput stops growing while
  * the latency climbs. A step the client limited is a hollow triangle: its figures are not the
@@ -85,7 +105,16 @@ export function kneeChart(reports: readonly SearchReport[], p: Palette): ChartCo
   const y = options.scales!.y!;
   options.scales!.y =
     latencyScale(all) === 'logarithmic'
-      ? { type: 'logarithmic', title: y.title, ticks: y.ticks, grid: y.grid, border: y.border }
+      ? {
+          type: 'logarithmic',
+          title: y.title,
+          grid: y.grid,
+          border: y.border,
+          ticks: { color: p.muted, autoSkip: false, callback: (v) => msTickLabel(Number(v)) },
+          afterBuildTicks: (axis) => {
+            axis.ticks = logTicks(axis.min, axis.max).map((value) => ({ value }));
+          },
+        }
       : y;
   options.plugins!.tooltip = {
     ...options.plugins!.tooltip,

@@ -28,6 +28,7 @@ import { ExportBar } from '../Export/ExportBar.tsx';
 import { cpuPer10kBarChart, percentileCurvesChart, rpsBarChart, scalingChart } from './chartData.ts';
 import { CaveatList, ColumnPicker, MatrixTable, RepetitionTable } from './MatrixTables.tsx';
 import { shownAt, type At } from './percentileAt.ts';
+import { TableScroll } from '../../components/TableScroll.tsx';
 
 interface ComparisonReportProps {
   plan: ComparisonPlan;
@@ -228,7 +229,7 @@ function AtPicker({ table, at, onChange }: { table: ComparisonTable; at: At; onC
 function PercentileColumns({ table, at }: { table: ComparisonTable; at: At }) {
   const pt = comparisonPercentileTable(table, at);
   return (
-    <div className="table-scroll">
+    <TableScroll>
       <table className="table table--compact" data-testid="comparison-percentiles">
         <thead>
           <tr>
@@ -253,6 +254,6 @@ function PercentileColumns({ table, at }: { table: ComparisonTable; at: At }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

@@ -8,6 +8,7 @@ import { statusBadge } from '../Run/targetStatus.ts';
 import { cellsFinished, type CellProgress, type ComparisonRunState } from './comparisonRun.ts';
 import { gridFigures } from './matrixView.ts';
 import './matrix.css';
+import { TableScroll } from '../../components/TableScroll.tsx';
 
 const STATUS_TEXT: Record<CellProgress['status'], string> = {
   pending: 'waiting',
@@ -86,7 +87,7 @@ export function MatrixProgress({
       >
         <div className="progress__bar" style={{ width: `${total === 0 ? 0 : (finished / total) * 100}%` }} />
       </div>
-      <div className="table-scroll">
+      <TableScroll>
         <table className="table matrix__grid">
           <thead>
             <tr>
@@ -168,7 +169,7 @@ export function MatrixProgress({
             )}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {state.errors.length > 0 && (
         <Alert tone="error" testId="comparison-errors">
           {state.errors.map((e) => (

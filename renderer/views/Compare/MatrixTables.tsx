@@ -9,6 +9,7 @@ import type { MatrixColumnId } from '../../../shared/comparison/report-settings.
 import { verdictSummary, verdictTone, verdictWord } from '../../../shared/verdict/verdict.ts';
 import { columnChoices, firstRunOf, toggleColumn } from './matrixView.ts';
 import './matrix.css';
+import { TableScroll } from '../../components/TableScroll.tsx';
 
 /*
  * The comparison report's tables of cells: the matrix with its column picker and caveats,
@@ -100,7 +101,7 @@ export function MatrixTable({
 }) {
   const several = table.protocols.length > 1;
   return (
-    <div className="table-scroll">
+    <TableScroll>
       <table className="table table--matrix" data-testid="comparison-table">
         <thead>
           <tr>
@@ -183,7 +184,7 @@ export function MatrixTable({
           })}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 
@@ -249,7 +250,7 @@ export function RepetitionTable({
         <h2 className="table-card__title">Each repetition</h2>
         <span className="muted small">one row per run, as ab prints it each time</span>
       </div>
-      <div className="table-scroll">
+      <TableScroll>
         <table className="table table--matrix" data-testid="repetition-table">
           <thead>
             <tr>
@@ -296,7 +297,7 @@ export function RepetitionTable({
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </div>
   );
 }

@@ -14,6 +14,7 @@ import { IssuesContext, useTouchedIssues } from '../../editor/issues.ts';
 import { MonitorField } from '../../editor/MonitorField.tsx';
 import { CheckStatusToggle, TlsEditor, WorkersField } from '../../editor/OptionsEditors.tsx';
 import { urlFix } from '../../editor/fieldFixes.ts';
+import { LIMIT_CHOICES } from '../../editor/LoadEditor.tsx';
 import { ServersEditor } from '../../editor/ServersEditor.tsx';
 import { newPlanTarget, parseLevels, type PlanCheck, type PlanDraft } from './planDraft.ts';
 
@@ -147,6 +148,7 @@ export const PlanEditor = memo(function PlanEditor({
               <TextField
                 key={p}
                 label={`${p} URL`}
+                context={`Target ${i + 1}`}
                 path={`targets.${i}.urls.${p}`}
                 placeholder={URL_PLACEHOLDERS[p]}
                 value={t.urls[p]}
@@ -195,10 +197,7 @@ export const PlanEditor = memo(function PlanEditor({
             <Segmented
               label="Each cell stops after"
               value={draft.limitKind}
-              options={[
-                { value: 'duration', label: 'Duration' },
-                { value: 'requests', label: 'Request count' },
-              ]}
+              options={LIMIT_CHOICES}
               testId="plan-limit"
               onChange={(limitKind) => set({ limitKind })}
             />

@@ -64,7 +64,7 @@ export function firstRunOf(cell: Pick<MatrixCell, 'outcomes'>): number | null {
 export interface GridFigures {
   /** "12,345.68 req/s", or the running repetition's "now 12,345 req/s"; null before any figure. */
   rps: string | null;
-  /** "12.3% CPU" (the server's, % of a core), or the running repetition's; null when not watched. */
+  /** "12.3% server CPU" (% of a core; the server's, not the generator's), or the running repetition's; null when not watched. */
   cpu: string | null;
 }
 
@@ -77,12 +77,12 @@ export function gridFigures(cell: MatrixCell | undefined, running: CellProgress 
   if (running) {
     return {
       rps: running.rps === null ? null : `now ${formatLiveRate(running.rps)} req/s`,
-      cpu: running.cpu === null ? null : `${formatResourceValue('cpuPercent', running.cpu)} CPU`,
+      cpu: running.cpu === null ? null : `${formatResourceValue('cpuPercent', running.cpu)} server CPU`,
     };
   }
   const figure = (id: 'rps' | 'serverCpuMean', unit: string): string | null =>
     cell && MATRIX_COLUMNS[id].value(cell) !== null
       ? `${columnText(MATRIX_COLUMNS[id], cell)} ${unit}`
       : null;
-  return { rps: figure('rps', 'req/s'), cpu: figure('serverCpuMean', 'CPU') };
+  return { rps: figure('rps', 'req/s'), cpu: figure('serverCpuMean', 'server CPU') };
 }

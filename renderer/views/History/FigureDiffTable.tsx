@@ -6,7 +6,9 @@ import {
   diffValueText,
   diffVerdictText,
   evidenceText,
+  partTitle,
 } from '../../../shared/format/diff-text.ts';
+import { TableScroll } from '../../components/TableScroll.tsx';
 
 /** Better or worse, for a change beyond noise: its colour. */
 function toneOf(f: FigureDiff): string {
@@ -35,10 +37,10 @@ export function FigureDiffTable({
   testId: string;
 }) {
   return (
-    <div className="table-scroll">
+    <TableScroll>
       <table className="table" data-testid={`${testId}-table`} data-part={part.label}>
         <caption className="muted small" data-testid={`${testId}-evidence`}>
-          {part.label} · {evidenceText(part)}
+          {partTitle(part)} · {evidenceText(part)}
         </caption>
         <thead>
           <tr>
@@ -87,6 +89,6 @@ export function FigureDiffTable({
           })}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

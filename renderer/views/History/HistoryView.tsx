@@ -15,6 +15,7 @@ import { useQuery } from '../../components/useQuery.ts';
 import { RecordStatus } from './RecordStatus.tsx';
 import { RecordView } from './RecordView.tsx';
 import { ImportButton, ImportNote, useHistoryImport } from './HistoryImport.tsx';
+import { byTime } from './diffPair.ts';
 import { RunDiff } from './RunDiff.tsx';
 import { errorText } from '../../lib/errors.ts';
 import './history.css';
@@ -25,10 +26,17 @@ const KIND_LABELS: Record<HistorySummary['kind'], string> = {
   capacity: 'Capacity',
 };
 
+/** A saved run to open at once: its report, or (with a base) its diff against that base. */
+export interface HistoryOpen {
+  id: string;
+  /** Open the diff of this entry (B) against `base` (A) instead of its report. */
+  base?: string | undefined;
+}
+
 interface HistoryViewProps {
   api: TrebuchetApi;
   /** A saved run to open at once (e.g. the comparison that just finished). */
-  openId: string | null;
+  toOpen: HistoryOpen | null;
   onOpened: () => void;
   onLoadScenario: (scenario: Scenario) => void;
   onLoadPlan: (plan: ComparisonPlan) => void;
@@ -38,7 +46,7 @@ interface HistoryViewProps {
 /** Every finished or stopped run, newest first: open, rename, delete, and compare any two. */
 export function HistoryView({
   api,
-  openId,
+  toOpen,
   onOpened,
   onLoadScenario,
   onLoadPlan,
@@ -72,16 +80,18 @@ export function HistoryView({
     [api, reload],
   );
 
-  // A run to show at once (the one just finished). It is handed over only once shown: the
-  // request must not be dropped by openId going back to null, or History shows its empty card.
+  // A run to show at once (the one just finished), or its diff against its baseline. It is
+  // handed over only once shown: the request must not be dropped by toOpen going back to null,
+  // or History shows its empty card.
   useEffect(() => {
-    if (openId === null) return;
+    if (toOpen === null) return;
     let live = true;
-    api.history.get({ id: openId }).then(
+    const { id, base } = toOpen;
+    api.history.get({ id }).then(
       (r) => {
         if (!live) return;
-        setDiff(null);
-        setRecord(r);
+        setDiff(base === undefined ? null : [base, id]);
+        setRecord(base === undefined ? r : null);
         setError(null);
         onOpened();
       },
@@ -94,7 +104,7 @@ export function HistoryView({
     return () => {
       live = false;
     };
-  }, [api, openId, onOpened]);
+  }, [api, toOpen, onOpened]);
 
   const remove = (s: HistorySummary) => {
     if (!window.confirm(`Delete the saved run "${s.name}"? This cannot be undone.`)) return;
@@ -156,7 +166,7 @@ export function HistoryView({
             data-testid="history-compare"
             onClick={() => {
               setRecord(null);
-              setDiff([selected[0]!, selected[1]!]);
+              setDiff(byTime([selected[0]!, selected[1]!], runs));
             }}
           >
             Compare selected ({selected.length}/2)
@@ -213,12 +223,7 @@ export function HistoryView({
                         .map((t) => `${t.target} ${t.rps === null ? '–' : `${formatRateValue(t.rps)} req/s`}`)
                         .join(' · ')
                     : s.kind === 'capacity'
-                      ? `${s.perTarget
-                          .map(
-                            (t) =>
-                              `${t.target} holds ${t.rps === null ? 'no rate' : `${formatRateValue(t.rps)} req/s`}`,
-                          )
-                          .join(' · ')} · ${s.results} steps`
+                      ? `${s.perTarget.map((t) => `${t.target}: ${t.answer ?? 'not measured'}`).join(' · ')} · ${s.results} step${s.results === 1 ? '' : 's'}`
                       : `${s.targets.join(' vs ')} · ${s.results} runs`}
                 </span>
               </button>
@@ -258,7 +263,13 @@ export function HistoryView({
           {error}
         </Alert>
         {diff ? (
-          <RunDiff api={api} a={diff[0]} b={diff[1]} onClose={() => setDiff(null)} />
+          <RunDiff
+            api={api}
+            a={diff[0]}
+            b={diff[1]}
+            onClose={() => setDiff(null)}
+            onSwap={() => setDiff([diff[1], diff[0]])}
+          />
         ) : record ? (
           <RecordView
             api={api}
@@ -277,8 +288,8 @@ export function HistoryView({
             <h1>Saved runs</h1>
             <p>
               Open a run to see its report again and export it. Tick two runs (or two comparisons) and press{' '}
-              <strong>Compare selected</strong> to see the change of every figure and whether it is larger
-              than the run-to-run noise.
+              <strong>Compare selected</strong> to see the change of every figure from the older (A) to the
+              newer (B) and whether it is larger than the run-to-run noise.
             </p>
           </section>
         )}

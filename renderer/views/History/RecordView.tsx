@@ -10,6 +10,7 @@ import { whatRan } from '../../../shared/records/what-ran.ts';
 import type { Scenario } from '../../../shared/model/scenario.ts';
 import { RunReport } from '../../report/RunReport.tsx';
 import { formatWhen } from '../../components/time.ts';
+import { useRevealWhenStacked } from '../../components/useRevealWhenStacked.ts';
 import { CapacityResults } from '../Capacity/CapacityResults.tsx';
 import { ComparisonResults } from '../Compare/ComparisonResults.tsx';
 import { VsBaseline } from './VsBaseline.tsx';
@@ -41,6 +42,7 @@ export function RecordView({
   onLoadPlan,
   onLoadCapacity,
 }: RecordViewProps) {
+  const reveal = useRevealWhenStacked<HTMLElement>(record.id);
   const load = (): void => {
     switch (record.kind) {
       case 'scenario':
@@ -52,7 +54,7 @@ export function RecordView({
     }
   };
   return (
-    <section className="record" data-testid="history-record" data-kind={record.kind}>
+    <section ref={reveal} className="record" data-testid="history-record" data-kind={record.kind}>
       <header className="record__head card">
         <div>
           <h2 className="record__title" data-testid="record-name">

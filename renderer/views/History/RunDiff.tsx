@@ -1,38 +1,60 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { TrebuchetApi } from '../../../shared/contract/api.ts';
 import { namedParts } from '../../../shared/diff/compare.ts';
+import { diffExport } from '../../../shared/export/diff.ts';
+import { pairedLine } from '../../../shared/format/diff-text.ts';
 import type { RunRecord } from '../../../shared/records/history.ts';
 import { savedOfRecord } from '../../../shared/records/result-file.ts';
+import { whatRan } from '../../../shared/records/what-ran.ts';
 import { Alert } from '../../components/Alert.tsx';
-import { formatWhen } from '../../components/time.ts';
+import { formatWhenExact, laterText } from '../../components/time.ts';
 import { useQuery } from '../../components/useQuery.ts';
+import { useRevealWhenStacked } from '../../components/useRevealWhenStacked.ts';
+import { ExportBar } from '../Export/ExportBar.tsx';
 import { DiffOverlay } from './DiffOverlay.tsx';
 import { FigureDiffTable } from './FigureDiffTable.tsx';
 
-/** Two saved runs side by side: delta per figure and whether it is larger than the noise. */
+/**
+ * Two saved runs side by side: delta per figure and whether it is larger than the noise. A is
+ * the one the caller put first (History puts the older first: diffPair.ts), B the other.
+ */
 export function RunDiff({
   api,
   a,
   b,
   onClose,
+  onSwap,
 }: {
   api: TrebuchetApi;
   a: string;
   b: string;
   onClose: () => void;
+  onSwap: () => void;
 }) {
   const load = useCallback(
     () => Promise.all([api.history.get({ id: a }), api.history.get({ id: b })]),
     [api, a, b],
   );
   const records = useQuery(load);
+  const reveal = useRevealWhenStacked<HTMLElement>(`${a}|${b}`);
   return (
-    <section className="card diff" data-testid="run-diff">
+    <section ref={reveal} className="card diff" data-testid="run-diff">
       <div className="table-card__head">
         <h2 className="table-card__title">Compare two saved runs</h2>
-        <button type="button" className="btn btn--ghost btn--sm" onClick={onClose}>
-          Close
-        </button>
+        <div className="record__actions">
+          <button
+            type="button"
+            className="btn btn--ghost btn--sm"
+            title="Make B the base the change is measured from"
+            data-testid="diff-swap"
+            onClick={onSwap}
+          >
+            Swap A and B
+          </button>
+          <button type="button" className="btn btn--ghost btn--sm" onClick={onClose}>
+            Close
+          </button>
+        </div>
       </div>
       <Alert tone="error">{records.error}</Alert>
       {records.data && (
@@ -72,14 +94,51 @@ function DiffTable({ api, a, b }: { api: TrebuchetApi; a: RunRecord; b: RunRecor
     [api, a.id, b.id, baseLabel, nextLabel],
   );
   const diff = useQuery(load);
+  const bundle = useMemo(
+    () =>
+      diff.data && pa && pb
+        ? diffExport({
+            diff: diff.data,
+            sides: {
+              base: { name: a.name, at: a.createdAt, file: null },
+              next: { name: b.name, at: b.createdAt, file: null },
+            },
+            rules: [],
+            moves: [],
+            runs: { base: [pa], next: [pb] },
+          })
+        : null,
+    [diff.data, a, b, pa, pb],
+  );
   if (!pa || !pb) return <p className="muted small">One of the runs has no results to compare.</p>;
+  const order = a.createdAt < b.createdAt ? 'time' : a.createdAt > b.createdAt ? 'swapped' : 'same';
   return (
     <>
       <div className="diff__pick">
-        <PartPicker side="A" record={a} labels={partsA.map((p) => p.label)} value={ia} onChange={setIa} />
-        <PartPicker side="B" record={b} labels={partsB.map((p) => p.label)} value={ib} onChange={setIb} />
+        <PartPicker
+          side="A"
+          record={a}
+          when={order === 'time' ? 'older' : order === 'swapped' ? 'newer' : null}
+          labels={partsA.map((p) => p.label)}
+          value={ia}
+          onChange={setIa}
+        />
+        <PartPicker
+          side="B"
+          record={b}
+          when={order === 'time' ? 'newer' : order === 'swapped' ? 'older' : null}
+          after={laterText(a.createdAt, b.createdAt)}
+          labels={partsB.map((p) => p.label)}
+          value={ib}
+          onChange={setIb}
+        />
       </div>
       <Alert tone="error">{diff.error}</Alert>
+      {diff.data?.paired && (
+        <p className="muted small" data-testid="diff-paired">
+          {pairedLine(diff.data.paired)}
+        </p>
+      )}
       {diff.data?.parts.map((part) => (
         <FigureDiffTable
           key={part.label}
@@ -90,7 +149,13 @@ function DiffTable({ api, a, b }: { api: TrebuchetApi; a: RunRecord; b: RunRecor
         />
       ))}
       <DiffOverlay a={pa.results} b={pb.results} />
-      <p className="muted small">Δ is B against A, computed as `trebuchet diff` computes it.</p>
+      <p className="muted small" data-testid="diff-direction">
+        Δ is B against A, as <code>trebuchet diff A.json B.json</code> and “vs baseline” compute it
+        {order === 'swapped' ? ': A is the newer run here' : ''}.
+      </p>
+      {bundle && (
+        <ExportBar bundle={bundle} date={b.createdAt} textTitle={() => 'As trebuchet diff prints it'} />
+      )}
     </>
   );
 }
@@ -98,22 +163,39 @@ function DiffTable({ api, a, b }: { api: TrebuchetApi; a: RunRecord; b: RunRecor
 function PartPicker({
   side,
   record,
+  when,
+  after,
   labels,
   value,
   onChange,
 }: {
   side: 'A' | 'B';
   record: RunRecord;
+  /** Which of the two ran first; null when they were saved at the same moment. */
+  when: 'older' | 'newer' | null;
+  /** B's time after A's ("4 min 12 s later"). */
+  after?: string | null;
   labels: string[];
   value: number;
   onChange: (i: number) => void;
 }) {
   return (
-    <div className="diff__side">
-      <span className="diff__badge">{side}</span>
+    <div className="diff__side" data-testid={`diff-side-${side}`}>
+      <span className="diff__badge" aria-hidden="true">
+        {side}
+      </span>
       <div>
-        <div className="strong">{record.name}</div>
-        <div className="muted small">{formatWhen(record.createdAt)}</div>
+        <div className="strong">
+          <span className="sr-only">{side}: </span>
+          {record.name}
+          {when && <span className="muted small"> · {when}</span>}
+        </div>
+        <div className="small">{whatRan(record)}</div>
+        <div className="muted small" data-testid={`diff-when-${side}`}>
+          {formatWhenExact(record.createdAt)}
+          {after ? ` · ${after}` : ''} ·{' '}
+          <span className={`status status--${record.status}`}>{record.status}</span>
+        </div>
         {labels.length > 1 && (
           <select
             className="input select"

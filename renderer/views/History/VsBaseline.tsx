@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import type { TrebuchetApi } from '../../../shared/contract/api.ts';
+import { pairedLine } from '../../../shared/format/diff-text.ts';
 import { Alert } from '../../components/Alert.tsx';
 import { useQuery } from '../../components/useQuery.ts';
 import { FigureDiffTable } from './FigureDiffTable.tsx';
@@ -36,6 +37,7 @@ export function VsBaseline({
         </button>
       </div>
       <Alert tone="error">{diff.error}</Alert>
+      {diff.data?.paired && <p className="muted small">{pairedLine(diff.data.paired)}</p>}
       {diff.data?.parts.map((part) => (
         <FigureDiffTable
           key={part.label}

@@ -8,6 +8,7 @@ import {
   formatRateValue,
 } from '../../../shared/format/units.ts';
 import { TargetStrip } from '../../components/TargetStrip.tsx';
+import { useRevealWhenStacked } from '../../components/useRevealWhenStacked.ts';
 import { progressOf } from './progress.ts';
 import { useNow } from './useNow.ts';
 import type { RunState } from './runJob.ts';
@@ -24,6 +25,8 @@ interface RunPanelProps {
 export function RunPanel({ state, shown, onPick }: RunPanelProps) {
   // The clock ticks here, so only this panel re-renders between samples.
   const now = useNow(state.current !== null);
+  // Each run (a generation) brought into view where the editor sits above it.
+  const reveal = useRevealWhenStacked<HTMLElement>(state.generation);
   const scenario = state.plan;
   if (!scenario || shown === null) return null;
   const live = state.live[shown];
@@ -52,7 +55,7 @@ export function RunPanel({ state, shown, onPick }: RunPanelProps) {
 
   const targetCount = scenario.targets.length;
   return (
-    <section className="run-panel card" data-testid="run-panel" data-phase={state.phase}>
+    <section ref={reveal} className="run-panel card" data-testid="run-panel" data-phase={state.phase}>
       {targetCount > 1 && (
         <TargetStrip
           targets={scenario.targets.map((t, i) => {

@@ -13,6 +13,7 @@ import { aboutTarget } from '../Export/chartSubject.ts';
 import { ResultExports } from '../Export/ResultExports.tsx';
 import { SeedPresets } from '../Presets/SeedPresets.tsx';
 import { RunPanel } from './RunPanel.tsx';
+import { RunVsBaseline } from './RunVsBaseline.tsx';
 import { ShardsChoice } from './ShardsChoice.tsx';
 import { runShortcutLabel } from './shortcuts.ts';
 import { shownTarget } from './targetStatus.ts';
@@ -27,8 +28,8 @@ interface RunViewProps {
   tab: RunTab;
   /** A seed preset picked on the welcome screen. */
   onOpenPreset: (preset: Preset) => void;
-  /** Shows a saved run in History. */
-  onOpenHistory: (historyId: string) => void;
+  /** Shows a saved run in History (with base: its diff against that run). */
+  onOpenHistory: (historyId: string, base?: string) => void;
 }
 
 /**
@@ -43,6 +44,7 @@ export function RunView({ api, tab, onOpenPreset, onOpenHistory }: RunViewProps)
   useShortcuts({ run: tab.start, stop: tab.stop });
 
   const shown = shownTarget(run, tab.picked);
+  const savedId = run.saved?.historyId ?? null;
   const shownResult = shown === null ? null : (run.results[shown] ?? null);
   // A finished target without a single sample (refused before any load) has no timeline to draw.
   const hasTimeline = shown !== null && (shownResult === null || runStore.feeds.engine.all(shown).length > 0);
@@ -82,6 +84,7 @@ export function RunView({ api, tab, onOpenPreset, onOpenHistory }: RunViewProps)
     >
       <RunPanel state={run} shown={shown} onPick={tab.setPicked} />
       {shownResult && <ReportSummary result={shownResult} onRunAnyway={tab.runAnyway} />}
+      <RunVsBaseline api={api} historyId={savedId} onOpenDiff={onOpenHistory} />
       {hasTimeline && chartAbout && (
         <LiveCharts
           feeds={runStore.feeds}
@@ -107,7 +110,7 @@ export function RunView({ api, tab, onOpenPreset, onOpenHistory }: RunViewProps)
         <>
           <ResultExports results={run.results.filter(isResult)} name={run.plan?.name ?? 'run'} />
           <SavedNote
-            historyId={run.saved?.historyId ?? null}
+            historyId={savedId}
             error={run.saved?.error ?? null}
             testId="run-saved"
             onOpen={onOpenHistory}

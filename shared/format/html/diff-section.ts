@@ -8,7 +8,15 @@ import type { NamedRuns, ResultDiff } from '../../diff/compare.ts';
 import { diffCharts } from './diff-charts.ts';
 import { DIFF_FIGURE_INFO } from '../../diff/figures.ts';
 import type { RuleMove } from '../../diff/rules.ts';
-import { DIFF_HEAD, diffVerdictLine, evidenceText, figureRow, ruleMoveText } from '../diff-text.ts';
+import {
+  DIFF_HEAD,
+  diffVerdictLine,
+  evidenceText,
+  figureRow,
+  pairedLine,
+  partTitle,
+  ruleMoveText,
+} from '../diff-text.ts';
 import { esc } from './escape.ts';
 import { htmlTable } from './table.ts';
 
@@ -22,6 +30,8 @@ export function diffSection(
   const out = [
     `<div class="verdict ${regression ? 'bad' : 'good'}" data-testid="diff-verdict"><p>${esc(diffVerdictLine(moves, rules.length))}</p></div>`,
   ];
+  if (diff.paired !== null)
+    out.push(`<p class="muted" data-testid="diff-paired">${esc(pairedLine(diff.paired))}</p>`);
   for (const [i, part] of diff.parts.entries()) {
     const rows = part.figures.map((f) => {
       const info = DIFF_FIGURE_INFO[f.figure];
@@ -31,7 +41,7 @@ export function diffSection(
       return cells.map((text, c) => (flag && c >= 3 ? { text, className: 'flag' } : text));
     });
     out.push(
-      `<section class="run" id="part-${i + 1}"><h2>${esc(part.label)}</h2><p class="muted">${esc(evidenceText(part))}</p>`,
+      `<section class="run" id="part-${i + 1}"><h2>${esc(partTitle(part))}</h2><p class="muted">${esc(evidenceText(part))}</p>`,
       htmlTable({
         head: DIFF_HEAD,
         rows,
@@ -41,7 +51,7 @@ export function diffSection(
       }),
       diffCharts(
         runs.base.find((r) => r.label === part.label),
-        runs.next.find((r) => r.label === part.label),
+        runs.next.find((r) => r.label === part.nextLabel),
         `diff-part-${i + 1}`,
       ),
       '</section>',

@@ -309,7 +309,7 @@ function facts(r: RunResult): string {
       ['Node', g.nodeVersion],
       ['Platform', g.platform],
       ['CPU', `${g.cpuCores} x ${g.cpuModel}`],
-      ['Generator CPU', generatorCpuText(g)],
+      ['Generator CPU', generatorCpuText(r)],
       ...(late === null ? [] : ([['Send lateness', late]] as [string, string][])),
       ...(g.cpuScope
         ? ([

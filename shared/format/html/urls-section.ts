@@ -1,6 +1,6 @@
 /** A list's per-URL table in the HTML report: the rows the text report shows, in the same columns. */
 import type { RunResult } from '../../model/result.ts';
-import { moreUrlsText, URL_COLUMNS, urlTableText } from '../urls.ts';
+import { moreUrlsText, URL_COLUMNS, urlTableNote, urlTableText } from '../urls.ts';
 import { esc } from './escape.ts';
 import { htmlTable } from './table.ts';
 
@@ -17,6 +17,7 @@ export function urlsTable(r: RunResult, id: string): string {
       rowHeaders: 1,
       testId: `${id}-urls`,
     }) +
-    (table.more > 0 ? `<p class="muted">… ${esc(moreUrlsText(table.more))}</p>` : '')
+    (table.more > 0 ? `<p class="muted">… ${esc(moreUrlsText(table.more))}</p>` : '') +
+    `<p class="muted" data-testid="${id}-urls-note">${esc(urlTableNote(r) ?? '')}</p>`
   );
 }
