@@ -6,7 +6,9 @@ import './components/table.css';
 import './components/badges.css';
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { connectApi, onHostConnectionChange, type TrebuchetApi } from './api/index.ts';
+import { connectApi, onHostConnectionChange, type HostConnection, type TrebuchetApi } from './api/index.ts';
+import type { AppInfo } from '../shared/contract/api.ts';
+import { HostBanner } from './components/HostBanner.tsx';
 import { App } from './App.tsx';
 import { defaultUiSettings, type UiSettings } from '../shared/records/settings.ts';
 import { errorText } from './lib/errors.ts';
@@ -16,9 +18,10 @@ function Root() {
   const [api, setApi] = useState<TrebuchetApi | null>(null);
   const [settings, setSettings] = useState<UiSettings | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const [connected, setConnected] = useState(true);
+  const [connection, setConnection] = useState<HostConnection>('connected');
+  const [restart, setRestart] = useState<AppInfo['restart'] | null>(null);
 
-  useEffect(() => onHostConnectionChange(setConnected), []);
+  useEffect(() => onHostConnectionChange(setConnection), []);
   useEffect(() => {
     connectApi().then(
       async (connected) => {
@@ -32,6 +35,11 @@ function Root() {
         );
         setSettings(kept);
         setApi(connected);
+        // How the host starts again as it is, for the banner should it stop.
+        connected.app.info().then(
+          (info) => setRestart(info.restart ?? null),
+          () => undefined,
+        );
       },
       (e: unknown) => setFailure(errorText(e)),
     );
@@ -48,11 +56,7 @@ function Root() {
   if (!api || !settings) return <div className="boot" aria-busy="true" />;
   return (
     <>
-      {!connected && (
-        <div className="banner" role="status" data-testid="reconnecting">
-          Connection to the host lost — reconnecting…
-        </div>
-      )}
+      <HostBanner state={connection} restart={restart} />
       <App api={api} settings={settings} />
     </>
   );

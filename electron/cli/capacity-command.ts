@@ -3,6 +3,7 @@
  * (electron/jobs/, the same as the hosts'), a line per step as it ends, then every answer and its curve; saved in the
  * history when asked, with the exit code saying whether every target held a rate.
  */
+import { machineWaitText } from '../../shared/format/capacity-text.ts';
 import { judgeStep, stepFigures } from '../../shared/capacity/search.ts';
 import { stepScenario, type CapacityPlan } from '../../shared/capacity/plan.ts';
 import { capacityReports, type CapacityResult } from '../../shared/capacity/report.ts';
@@ -80,6 +81,10 @@ export async function capacityCommand(ctx: CliContext): Promise<number> {
           say(`${plan.name}: ${p.searchCount} target(s), one capacity search each\n`);
           return;
         }
+        if (p.type === 'machine-wait' || p.type === 'machine-calm') {
+          say(`${labels[p.searchIndex] ?? ''}: ${machineWaitText(p)}\n`);
+          return;
+        }
         searchOf.set(p.part, p.searchIndex);
         progress = new ProgressLine(ctx.stderr, stepScenario(plan, p.searchIndex, p.rate));
         return;
@@ -116,8 +121,10 @@ export async function capacityCommand(ctx: CliContext): Promise<number> {
       plan,
       { event: onEvent, interrupted: () => progress?.finish() },
       { command: 'capacity', stopping: 'the steps measured so far follow' },
-      undefined,
-      metrics ? (job, start) => metrics.watch({ job: job.id, kind: job.kind }, start) : undefined,
+      {
+        journals: history.save ? await stores.journals() : null,
+        read: metrics ? (job, start) => metrics.watch({ job: job.id, kind: job.kind }, start) : undefined,
+      },
     );
   } finally {
     progress?.finish();
@@ -136,12 +143,18 @@ export async function capacityCommand(ctx: CliContext): Promise<number> {
   const saveFailed =
     history.save &&
     outcome.steps.length > 0 &&
-    !(await saveInHistory(ctx, 'capacity', stores, {
-      kind: 'capacity',
-      status: outcome.status,
-      plan,
-      steps: outcome.steps,
-    }));
+    !(await saveInHistory(
+      ctx,
+      'capacity',
+      stores,
+      {
+        kind: 'capacity',
+        status: outcome.status,
+        plan,
+        steps: outcome.steps,
+      },
+      run.journal,
+    ));
   return capacityExitCode(reports, {
     interrupted,
     hostError,

@@ -86,7 +86,9 @@ export async function diffCommand(ctx: DiffContext): Promise<number> {
       return EXIT.ok;
     }
     args = parsed;
-    saved = { base: readResultFile(args.base, ctx.cwd), next: readResultFile(args.next, ctx.cwd) };
+    // One after the other: a large file's tree is built before the next is read.
+    const base = await readResultFile(args.base, ctx.cwd);
+    saved = { base, next: await readResultFile(args.next, ctx.cwd) };
     diff = diffResults(saved.base, saved.next, histogramQuantiles);
   } catch (e) {
     if (!(e instanceof CliInputError) && !(e instanceof DiffInputError)) throw e;

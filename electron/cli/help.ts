@@ -11,6 +11,7 @@ Commands:
   report RESULT.json...       print and write a saved result again, as when it ran
   diff BASE.json NEW.json     compare two saved results figure by figure, against noise
   presets [list|show NAME]    the built-in and saved presets
+  history [list|show|export|rm] the run history of a data folder (interrupted jobs too)
   serve [--host H] [--port N] serve the Trebuchet UI to a browser (web host)
   help [command]              show help
   version                     print the version
@@ -235,7 +236,10 @@ Steps:
 A rate that broke the goal is measured again before the break counts. A step whose figures
 are not the server's (the generator ran flat out, or the schedule was not kept while the
 server kept up: a tiny --max-in-flight, a slow machine) ends the search with "at least N
-req/s; the client was the limit", never a figure blamed on the server.
+req/s; the client was the limit", never a figure blamed on the server. A step that did not
+hold while the machine was busy (other processes took its CPU) is the machine's: the search
+waits for it to calm (up to four steps' time) and measures the rate again; when no quiet step
+could be had, the answer says its figure is not the server's.
 
 Requests, TLS and workers: -m, -H, --body, --body-file, -k/--no-keepalive, --http2,
 --timeout, --connect-to, --resolve, --unix-socket, --monitor, --insecure, --cacert, --servername, --tls-min-version, --interval and
@@ -286,7 +290,10 @@ Serves the Trebuchet UI and its API to a browser. Prints a URL that carries an a
 token; runs until Ctrl-C or SIGTERM. Build the UI first (npm run serve does both).
 
   --host H          address to bind (default 127.0.0.1)
-  --port N          port to bind (default 0: a free port, shown in the URL)
+  --port N          port to bind (default 0: a free port, shown in the URL). With a port
+                    given, its URL's token is kept in the data folder: a host restarted on
+                    the same port and folder (after a crash) has it, and an open page takes
+                    the host back by itself, showing a job the crash cut short
   --data-dir DIR    where the presets (presets/) and the run history (history/) are kept
                     (default ~/.config/trebuchet-nodejs on Linux)
   --files-dir DIR   the one folder whose files a scenario may name as a body or CA file

@@ -1,4 +1,4 @@
-/** The `trebuchet` command: dispatches to run / merge / capacity / report / diff / serve / presets / help / version. */
+/** The `trebuchet` command: dispatches to run / merge / capacity / report / diff / serve / presets / history / help / version. */
 import '../engine/zod-config.ts';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import {
   RUN_HELP,
   SERVE_HELP,
 } from './help.ts';
+import { HISTORY_HELP } from './history/help.ts';
 import type { CliContext } from './jobs.ts';
 import { EXIT } from './exit-codes.ts';
 
@@ -108,6 +109,15 @@ async function dispatch(argv: readonly string[]): Promise<number> {
       const { diffCommand } = await import('./diff-command.ts');
       return diffCommand({ argv: rest, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr });
     }
+    case 'history': {
+      const { historyCommand } = await import('./history/command.ts');
+      return historyCommand({
+        argv: rest,
+        cwd: process.cwd(),
+        stdout: process.stdout,
+        stderr: process.stderr,
+      });
+    }
     case 'presets': {
       const { presetsCommand } = await import('./presets-command.ts');
       return presetsCommand({
@@ -133,6 +143,7 @@ async function dispatch(argv: readonly string[]): Promise<number> {
         merge: MERGE_HELP,
         serve: SERVE_HELP,
         presets: PRESETS_HELP,
+        history: HISTORY_HELP,
         report: REPORT_HELP,
         diff: DIFF_HELP,
       };

@@ -14,6 +14,10 @@ import { streamLineSchema } from '../../shared/shards/stream.ts';
 import { mergeShardResults } from '../engine/shards/merged-result.ts';
 import { FileProblemError, readBoundedFileSync, textOf } from '../stores/bounded-file.ts';
 import { parseJsonText } from '../stores/files.ts';
+import { histogramIssues } from '../stores/result-histograms.ts';
+import { readJsonStreamed } from '../stores/json/file.ts';
+import { JsonStreamError } from '../stores/json/shapes.ts';
+import { resultArithmeticIssues } from '../../shared/records/result-checks.ts';
 import { nodeFileIo } from './files.ts';
 import { MERGE_HELP } from './help.ts';
 import { outputFromFlags } from './output-flags.ts';
@@ -41,18 +45,34 @@ const MERGE_OPTIONS = {
 } as const;
 
 /**
- * A shard's result from its file: a result as `--json F` writes it, or a `--json -` log, whose
- * last result line it is. A file that is neither is a CliInputError naming it.
+ * A shard's result from its file: a result as `--json F` writes it (read a chunk at a time: a
+ * long run's file is never one text), or a `--json -` log, whose last result line it is. A file
+ * that is neither, or whose result does not add up, is a CliInputError naming it.
  */
-export function readShardFile(file: string, text: string): RunResult {
-  const whole = parseJsonText(text);
-  const candidate = whole.ok ? whole.value : lastResultLine(file, text);
+async function readShardFile(cwd: string, file: string): Promise<RunResult> {
+  const path = resolve(cwd, file);
+  let candidate: unknown;
+  try {
+    candidate = await readJsonStreamed(path, LIMITS.runFileBytes.max, 'a shard result');
+  } catch (e) {
+    if (e instanceof FileProblemError) throw new CliInputError(file, e.problem);
+    if (!(e instanceof JsonStreamError)) throw e;
+    // Not one JSON value: a log of lines, one of them its result.
+    candidate = lastResultLine(
+      file,
+      textOf(readBoundedFileSync(path, LIMITS.runFileBytes.max, 'a shard result')),
+    );
+  }
   if (Array.isArray(candidate)) {
     throw new CliInputError(file, `holds ${candidate.length} results; a shard's file holds one`);
   }
   const parsed = runResultSchema.safeParse(candidate);
   if (!parsed.success)
     throw new CliInputError(file, `is not a run result: ${describeIssues(issuesOf(parsed.error))}`);
+  // A shard that contradicts itself would be added in as if it were a measurement.
+  const issues = [...resultArithmeticIssues(parsed.data), ...histogramIssues(parsed.data)];
+  if (issues.length > 0)
+    throw new CliInputError(file, `does not add up: ${describeIssues(issues.slice(0, 5))}`);
   return parsed.data;
 }
 
@@ -80,16 +100,9 @@ export async function mergeCommand(ctx: MergeContext): Promise<number> {
     output = outputFromFlags(parsed.values, io);
     if (output.jsonStream) throw new CliInputError('--json', '- streams a run; give merge a file name');
     if (parsed.positionals.length === 0) throw new CliInputError('<file>', "give every shard's result file");
-    files = parsed.positionals.map((file) => {
-      let text: string;
-      try {
-        text = textOf(readBoundedFileSync(resolve(ctx.cwd, file), LIMITS.runFileBytes.max, 'a shard result'));
-      } catch (e) {
-        if (e instanceof FileProblemError) throw new CliInputError(file, e.problem);
-        throw e;
-      }
-      return { file, result: readShardFile(file, text) };
-    });
+    // One after the other: a large file's tree is built before the next is read.
+    files = [];
+    for (const file of parsed.positionals) files.push({ file, result: await readShardFile(ctx.cwd, file) });
   } catch (e) {
     if (!(e instanceof CliInputError)) throw e;
     ctx.stderr.write(`trebuchet merge: ${e.message}\nRun "trebuchet merge --help" for the flags.\n`);

@@ -101,10 +101,9 @@ export async function reportCommand(ctx: ReportContext): Promise<number> {
       return EXIT.ok;
     }
     ({ files, output } = parsed);
-    saved = oneResult(
-      files,
-      files.map((f) => readResultFile(f, ctx.cwd)),
-    );
+    const read: SavedResult[] = [];
+    for (const f of files) read.push(await readResultFile(f, ctx.cwd));
+    saved = oneResult(files, read);
   } catch (e) {
     if (!(e instanceof CliInputError)) throw e;
     ctx.stderr.write(`trebuchet report: ${e.message}\nRun "trebuchet report --help" for the flags.\n`);

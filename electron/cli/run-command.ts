@@ -171,12 +171,16 @@ async function runScenario(
       scenario,
       { event: onEvent, interrupted: () => progress.finish() },
       { command: 'run', stopping: 'partial results follow' },
-      distributed
-        ? (await import('../distributed/sharded-target.ts')).shardedTarget(distributed)
-        : placed
-          ? placedTarget(placed.placement)
-          : startTargetForCli,
-      read ?? undefined,
+      {
+        start: distributed
+          ? (await import('../distributed/sharded-target.ts')).shardedTarget(distributed)
+          : placed
+            ? placedTarget(placed.placement)
+            : startTargetForCli,
+        journals: command.history.save ? await stores.journals() : null,
+        read: read ?? undefined,
+        shards: distributed ?? null,
+      },
     );
   } finally {
     progress.finish();
@@ -192,7 +196,7 @@ async function runScenario(
   const saveFailed =
     command.history.save &&
     results.length > 0 &&
-    !(await saveInHistory(ctx, 'run', stores, { kind: 'scenario', status, scenario, results }));
+    !(await saveInHistory(ctx, 'run', stores, { kind: 'scenario', status, scenario, results }, run.journal));
   return exitCodeFor(results, {
     interrupted,
     hostError,
@@ -276,8 +280,7 @@ async function runComparison(
       plan,
       { event: onEvent, interrupted: () => progress?.finish() },
       { command: 'run', stopping: 'finished runs and the partial one follow' },
-      undefined,
-      read ?? undefined,
+      { journals: command.history.save ? await stores.journals() : null, read: read ?? undefined },
     );
   } finally {
     progress?.finish();
@@ -299,12 +302,18 @@ async function runComparison(
   const saveFailed =
     command.history.save &&
     results.length > 0 &&
-    !(await saveInHistory(ctx, 'run', stores, {
-      kind: 'comparison',
-      status: outcome.status,
-      plan,
-      outcomes: outcome.outcomes,
-    }));
+    !(await saveInHistory(
+      ctx,
+      'run',
+      stores,
+      {
+        kind: 'comparison',
+        status: outcome.status,
+        plan,
+        outcomes: outcome.outcomes,
+      },
+      run.journal,
+    ));
   return exitCodeFor(results, {
     interrupted,
     hostError,

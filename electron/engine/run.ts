@@ -136,7 +136,7 @@ export function followRun(
  */
 export function startRun(spec: RunSpec, callbacks: RunCallbacks = {}): RunHandle {
   return followRun(spec, callbacks, (listener) => {
-    const worker = new Worker(ENGINE_THREAD_URL, engineWorkerOptions(spec));
+    const worker = new Worker(ENGINE_THREAD_URL, engineWorkerOptions(spec, 'engine'));
     worker.on('message', (raw: unknown) => {
       const parsed = workerMessageSchema.safeParse(raw);
       if (!parsed.success) {

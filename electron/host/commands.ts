@@ -10,7 +10,7 @@ import {
 import { parseOrThrow, ValidationError, type FieldIssue } from '../../shared/model/validation.ts';
 import type { SecretOptions } from '../../shared/records/preset-summary.ts';
 import { inputFileIssues } from '../engine/input-files.ts';
-import { importIntoHistory } from '../stores/history-import.ts';
+import { importIntoHistory, readImportTexts } from '../stores/history-import.ts';
 import { diffRecords } from './record-diff.ts';
 import { applyFileRule, type FileRule } from './file-rule.ts';
 import type { HostServices } from './services.ts';
@@ -108,7 +108,7 @@ export function createCommandHandlers({
     'history.get': ({ id }) => history.get(id),
     'history.rename': ({ id, name }) => history.rename(id, name),
     'history.delete': async ({ id }) => ({ deleted: await history.delete(id) }),
-    'history.import': ({ files }) => importIntoHistory(history, files, info.appVersion),
+    'history.import': ({ files }) => importIntoHistory(history, readImportTexts(files), info.appVersion),
     'history.baseline': async ({ id, on }) => ({ baselines: await history.setBaseline(id, on) }),
     'history.diff': async ({ base, next, parts }) =>
       diffRecords(await history.get(base), await history.get(next), parts),

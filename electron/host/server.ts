@@ -5,22 +5,24 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import { LIMITS } from '../../shared/model/defaults.ts';
 import {
   clientIdSchema,
   clientMessageSchema,
-  IMPORT_BODY_BYTES,
   IMPORT_PATH,
   WEB_SOCKET_PATH,
   type PageMessage,
 } from '../../shared/contract/web-protocol.ts';
 import type { StartTarget } from '../jobs/target-run.ts';
-import { createCommandHandlers, dispatchCommand } from './commands.ts';
+import { createCommandHandlers, dispatchCommand, type CommandDeps } from './commands.ts';
 import { filesFolder } from './file-rule.ts';
 import { securityHeaders } from './csp.ts';
 import { openStores, type Stores } from '../stores/index.ts';
 import type { MetricsOut } from '../../shared/metrics/outs.ts';
 import { createHostServices } from './services.ts';
+import { recoverJournals } from '../jobs/journal/recover.ts';
+import { ImportQueue, serveImport } from './import-route.ts';
+import { sendText } from './http-replies.ts';
+import { newToken, restartCommand, tokenForPort, TOKEN_PATTERN } from './reopen.ts';
 import { readStaticFile } from './static-files.ts';
 
 export interface WebHostOptions {
@@ -31,7 +33,10 @@ export interface WebHostOptions {
   /** The built renderer (dist/renderer). */
   staticDir: string;
   appVersion: string;
-  /** Access token; default 24 random bytes, base64url. At least 16 of [A-Za-z0-9_-]. */
+  /**
+   * Access token; by default the one kept for this port in the data folder (host-token.ts),
+   * or 24 random bytes, base64url, when the port is picked at random. At least 16 of [A-Za-z0-9_-].
+   */
   token?: string;
   /** Bind a non-loopback address anyway (trebuchet serve --allow-remote). */
   allowNonLoopback?: boolean;
@@ -79,7 +84,6 @@ export interface WebHost {
   close(): Promise<void>;
 }
 
-const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,256}$/;
 const DEFAULT_REATTACH_GRACE_MS = 30_000;
 /** A scenario with many targets and headers stays far below this. */
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -111,8 +115,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
         'to loopback (127.0.0.1) by default; reach it through an SSH tunnel, or force it with --allow-remote',
     );
   }
-  const token = opts.token ?? randomBytes(24).toString('base64url');
-  if (!TOKEN_PATTERN.test(token))
+  if (opts.token !== undefined && !TOKEN_PATTERN.test(opts.token))
     throw new Error('token must be at least 16 characters of A-Z, a-z, 0-9, _ or -');
   const staticDir = path.resolve(opts.staticDir);
   if (!existsSync(path.join(staticDir, 'index.html'))) {
@@ -120,25 +123,42 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
       `${path.join(staticDir, 'index.html')} not found: build the UI first (npm run build:renderer)`,
     );
   }
-  const graceMs = opts.reattachGraceMs ?? DEFAULT_REATTACH_GRACE_MS;
-  const filesDir = opts.filesDir === undefined ? null : await filesFolder(opts.filesDir);
   const stores: Stores = await openStores({
     dataDir: opts.dataDir,
     allowPlaintextSecretsInHistory: opts.allowPlaintextSecretsInHistory,
   });
+  // A fixed port keeps its token in the data folder: a restarted host takes its pages back.
+  const token =
+    opts.token ??
+    (opts.port
+      ? tokenForPort(stores.dataDir, opts.port, (m) => console.error(`trebuchet serve: ${m}`))
+      : newToken());
+  const graceMs = opts.reattachGraceMs ?? DEFAULT_REATTACH_GRACE_MS;
+  const filesDir = opts.filesDir === undefined ? null : await filesFolder(opts.filesDir);
+  // Jobs an earlier host left unfinished (killed, crashed) become History entries first.
+  const recovered = await recoverJournals({ dataDir: stores.dataDir, history: stores.history });
   const services = createHostServices({
     stores,
+    recovered,
     appVersion: opts.appVersion,
     startTarget: opts.startTarget,
     keepFinishedMs: opts.keepFinishedMs,
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
   });
+  // Its restart command is known once it listens (a port picked at random).
+  const info: CommandDeps['info'] = {
+    appVersion: opts.appVersion,
+    host: 'web',
+    platform: process.platform,
+    filesDir,
+  };
   const handlers = createCommandHandlers({
     services,
-    info: { appVersion: opts.appVersion, host: 'web', platform: process.platform, filesDir },
+    info,
     fileRule: { kind: 'folder', dir: filesDir },
   });
   const pages = new Map<string, Page>();
+  const imports = new ImportQueue();
   let closing = false;
   const allowedHosts = new Set<string>();
 
@@ -162,7 +182,13 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
 
   async function serveFile(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     if (!hostAllowed(req.headers.host)) return sendText(res, 403, 'This host name is not served here.');
-    if (new URL(req.url ?? '/', 'http://host.invalid').pathname === IMPORT_PATH) return importFiles(req, res);
+    if (new URL(req.url ?? '/', 'http://host.invalid').pathname === IMPORT_PATH)
+      return serveImport(req, res, {
+        tokenMatches,
+        queue: imports,
+        history: stores.history,
+        appVersion: opts.appVersion,
+      });
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('allow', 'GET, HEAD');
       return sendText(res, 405, 'Method not allowed.');
@@ -180,58 +206,6 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
       'cache-control': file.isHtml ? 'no-store' : 'no-cache',
     });
     res.end(req.method === 'HEAD' ? undefined : file.body);
-  }
-
-  /**
-   * History's import (IMPORT_PATH): the history.import command over HTTP, its input the JSON
-   * body, read up to IMPORT_BODY_BYTES, guarded as the socket is (token, this host's own page).
-   */
-  async function importFiles(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://host.invalid');
-    if (req.method !== 'POST') {
-      res.setHeader('allow', 'POST');
-      return sendText(res, 405, 'Method not allowed.');
-    }
-    if (!tokenMatches(url.searchParams.get('token'))) return sendText(res, 401, 'Missing or wrong token.');
-    const origin = req.headers.origin;
-    if (origin !== undefined && origin.toLowerCase() !== `http://${req.headers.host?.toLowerCase()}`) {
-      return sendText(res, 403, 'Foreign origin.');
-    }
-    const tooLarge = `The files of one import are at most ${LIMITS.importBytes.max / 1024 / 1024} MiB together; read a larger result with \`trebuchet report\`.`;
-    if (Number(req.headers['content-length'] ?? 0) > IMPORT_BODY_BYTES) {
-      res.setHeader('connection', 'close');
-      sendText(res, 413, tooLarge);
-      req.destroy();
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > IMPORT_BODY_BYTES) {
-        res.setHeader('connection', 'close');
-        sendText(res, 413, tooLarge);
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    }
-    let input: unknown;
-    try {
-      input = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    } catch {
-      return sendText(res, 400, 'The body is not JSON.');
-    }
-    const { reply, replied } = await dispatchCommand(handlers, 'history.import', input, 'import');
-    const body = JSON.stringify(reply);
-    res.writeHead(200, {
-      ...securityHeaders(),
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': Buffer.byteLength(body),
-      'cache-control': 'no-store',
-    });
-    res.end(body);
-    replied();
   }
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
@@ -338,6 +312,10 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   const urlHost = bindHost.includes(':') && !bindHost.startsWith('[') ? `[${bindHost}]` : bindHost;
   for (const name of ['127.0.0.1', 'localhost', '[::1]', urlHost])
     allowedHosts.add(`${name.toLowerCase()}:${port}`);
+  info.restart = {
+    command: restartCommand({ ...opts, host: bindHost, port, dataDir: stores.dataDir, filesDir }),
+    samePage: opts.token === undefined && Boolean(opts.port),
+  };
 
   return {
     url: `http://${urlHost}:${port}/?token=${token}`,
@@ -355,16 +333,6 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function sendText(res: http.ServerResponse, status: number, text: string): void {
-  res.writeHead(status, {
-    ...securityHeaders(),
-    'content-type': 'text/plain; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-    'cache-control': 'no-store',
-  });
-  res.end(text);
 }
 
 function rawText(data: RawData): string {

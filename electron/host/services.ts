@@ -2,6 +2,8 @@ import type { MetricsOut } from '../../shared/metrics/outs.ts';
 import { checkTarget } from '../engine/target-check.ts';
 import { hostMetrics } from '../metrics/host-metrics.ts';
 import { HistorySaver } from '../jobs/history-saver.ts';
+import type { RecoveredJob } from '../jobs/journal/recover.ts';
+import { JournalFolder } from '../jobs/journal/writer.ts';
 import { JobRegistry, type JobSink } from '../jobs/registry.ts';
 import type { TargetChecker } from '../jobs/runner.ts';
 import { startTarget, type StartTarget } from '../jobs/target-run.ts';
@@ -35,6 +37,8 @@ export function createHostServices(opts: {
   checkTarget?: TargetChecker;
   /** How long a finished job's events stay for a reconnecting page (JobRegistry's default). */
   keepFinishedMs?: number;
+  /** The jobs an earlier host left unfinished, made History entries at this start (recoverJournals). */
+  recovered?: readonly RecoveredJob[];
   /** Where live metrics go (`trebuchet serve --out`, `--metrics-listen`); the app's setting when absent. */
   metrics?: MetricsOut;
 }): HostServices {
@@ -46,6 +50,9 @@ export function createHostServices(opts: {
   const jobs = new JobRegistry({
     history,
     keepFinishedMs: opts.keepFinishedMs,
+    // Every job's journal goes beside the history it will be saved in.
+    journals: new JournalFolder(opts.stores.dataDir),
+    recovered: opts.recovered,
     read: metrics.read,
     context: {
       appVersion: opts.appVersion,
@@ -53,6 +60,7 @@ export function createHostServices(opts: {
       checkTarget:
         opts.checkTarget ??
         ((scenario, signal) => checkTarget(scenario, { appVersion: opts.appVersion, signal })),
+      readHistory: (id) => opts.stores.history.get(id),
     },
   });
   return {

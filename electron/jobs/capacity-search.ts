@@ -26,6 +26,8 @@ export interface SearchRun {
   runStep(step: PlannedStep): Promise<RunResult | null>;
   /** A step ended with its result. */
   stepDone(step: MeasuredStep & { stepIndex: number }): void;
+  /** Before a rate is measured again after a step on a busy machine: waits (bounded) for the machine to calm. */
+  waitForCalm(rate: number): Promise<void>;
 }
 
 /** The engine broke down under a step (not the target: a failing target gives a failed result). */
@@ -48,6 +50,10 @@ export async function runCapacitySearch(run: SearchRun): Promise<MeasuredStep[]>
   for (;;) {
     const next = nextCapacityStep(run.search, judged);
     if (next.kind === 'done' || run.signal.aborted) return steps;
+    if (next.afterBusy) {
+      await run.waitForCalm(next.rate);
+      if (run.signal.aborted) return steps;
+    }
     const stepIndex = steps.length;
     const result = await run.runStep({ stepIndex, rate: next.rate, phase: next.phase });
     if (!result) {

@@ -3,6 +3,16 @@ import type { RunStatus } from '../../shared/model/result.ts';
 import { messageOf } from '../monitor/source.ts';
 import { runCapacitySearch } from './capacity-search.ts';
 import { newRunId } from './ids.ts';
+import { waitForCalm } from '../machine/calm.ts';
+import type { CapacitySearch } from '../../shared/capacity/search.ts';
+
+/**
+ * How long a search waits for a busy machine to calm before measuring a rate again: a few
+ * steps' time (warm-up and measured time), what measuring on would cost anyway, so a machine
+ * busy for longer costs the search no more than MACHINE_BUSY_TRIES waits.
+ */
+export const calmBound = (search: Pick<CapacitySearch, 'warmupSeconds' | 'stepSeconds'>): number =>
+  4 * (search.warmupSeconds + search.stepSeconds);
 import { jobStatus, type JobRunner } from './runner.ts';
 import type { TargetRun } from './target-run.ts';
 
@@ -37,6 +47,7 @@ export const capacityRunner: JobRunner<'capacity'> = {
                     }),
                   sample: (sample) => emit({ type: 'sample', part, source: 'engine', sample }),
                   reading: (sample) => emit({ type: 'sample', part, source: 'server', sample }),
+                  machine: (sample) => emit({ type: 'sample', part, source: 'machine', sample }),
                 },
                 { runId: newRunId(), appVersion: context.appVersion },
               );
@@ -50,6 +61,22 @@ export const capacityRunner: JobRunner<'capacity'> = {
               const step: CapacityStep = { searchIndex, ...measured };
               emit({ type: 'result', part: steps.length, result: step });
               steps.push(step);
+            },
+            waitForCalm: async (rate) => {
+              const maxSeconds = calmBound(plan.search);
+              emit({ type: 'progress', progress: { type: 'machine-wait', searchIndex, rate, maxSeconds } });
+              const calm = await (context.waitForCalm ?? waitForCalm)({ maxSeconds, signal: abort.signal });
+              emit({
+                type: 'progress',
+                progress: {
+                  type: 'machine-calm',
+                  searchIndex,
+                  calm: calm.calm,
+                  waitedSeconds: calm.waitedSeconds,
+                  otherPercent: calm.otherPercent,
+                  busiest: calm.busiest,
+                },
+              });
             },
           });
         } catch (error) {

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expandPlan, type CellOutcome, type ComparisonCell } from '../../shared/comparison/cells.ts';
 import type { ComparisonPlan } from '../../shared/comparison/plan.ts';
 import { preflightChecks } from '../../shared/comparison/preflight-checks.ts';
+import { keptOutcomes } from '../../shared/comparison/rerun.ts';
 import type { ComparisonTable } from '../../shared/comparison/table.ts';
 import type { PreflightFailure, TargetCheckResult } from '../../shared/model/preflight.ts';
 import type { RunResult, RunStatus } from '../../shared/model/result.ts';
@@ -28,25 +29,34 @@ export interface ComparisonOutcome {
  * A comparison: every distinct URL checked first (a failure stops it before any load), then
  * the matrix's cells one after another (never two at once), each one engine run of its own,
  * with the plan's pause between them. A cell the host could not run is an 'error' and the
- * matrix goes on.
+ * matrix goes on. Started to run some runs of a saved comparison again (context.rerun), it
+ * first hands on the saved runs it keeps, as if just measured, then measures only the others.
  */
 export const comparisonRunner: JobRunner<'comparison'> = {
   start(plan, emit, context) {
     const abort = new AbortController();
     let current: TargetRun | null = null;
     const execute = async (): Promise<RunStatus> => {
-      const cells = expandPlan(plan);
-      emit({ type: 'progress', progress: { type: 'started', cellCount: cells.length } });
+      const all = expandPlan(plan);
+      emit({ type: 'progress', progress: { type: 'started', cellCount: all.length } });
+      const kept = context.rerun ? await keptRuns(plan, context) : { ok: true as const, kept: [] };
+      if (!kept.ok) {
+        emit({ type: 'error', part: null, message: kept.message });
+        return 'failed';
+      }
+      const again = new Set(context.rerun?.cells ?? all.map((c) => c.index));
+      const cells = all.filter((c) => again.has(c.index));
       const failures = await preflight(cells, abort.signal, emit, context);
       if (abort.signal.aborted) return 'cancelled';
       if (failures.length > 0) {
         emit({ type: 'progress', progress: { type: 'preflight-failed', failures } });
         return 'failed';
       }
-      const statuses: RunStatus[] = [];
-      for (const cell of cells) {
+      for (const outcome of kept.kept) handOn(outcome, emit);
+      const statuses: RunStatus[] = kept.kept.map((o) => o.result.status);
+      for (const [i, cell] of cells.entries()) {
         if (abort.signal.aborted) break;
-        if (cell.index > 0 && plan.pauseSeconds > 0) {
+        if (i > 0 && plan.pauseSeconds > 0) {
           emit({
             type: 'progress',
             progress: { type: 'pause', next: cell.index, seconds: plan.pauseSeconds },
@@ -71,6 +81,7 @@ export const comparisonRunner: JobRunner<'comparison'> = {
                 }),
               sample: (sample) => emit({ type: 'sample', part, source: 'engine', sample }),
               reading: (sample) => emit({ type: 'sample', part, source: 'server', sample }),
+              machine: (sample) => emit({ type: 'sample', part, source: 'machine', sample }),
             },
             // Each cell's run has an id of its own: the matrix finds a run's cell by it.
             { runId: newRunId(), appVersion: context.appVersion },
@@ -101,6 +112,39 @@ export const comparisonRunner: JobRunner<'comparison'> = {
   },
   record: (plan, outcomes, status) => ({ kind: 'comparison', status, plan, outcomes }),
 };
+
+/** The saved comparison's runs a re-run keeps, or why it cannot run. */
+async function keptRuns(
+  plan: ComparisonPlan,
+  context: JobContext,
+): Promise<{ ok: true; kept: CellOutcome[] } | { ok: false; message: string }> {
+  const rerun = context.rerun!;
+  let record;
+  try {
+    if (!context.readHistory) throw new Error('this host keeps no history');
+    record = await context.readHistory(rerun.historyId);
+  } catch (error) {
+    return {
+      ok: false,
+      message: `the saved comparison ${rerun.historyId} could not be read: ${messageOf(error)}`,
+    };
+  }
+  if (record.kind !== 'comparison') {
+    return { ok: false, message: `History entry ${rerun.historyId} is not a comparison` };
+  }
+  return keptOutcomes(plan, record, rerun.cells);
+}
+
+/** A kept run handed on as a measured one: its samples (engine, server, machine), then its result. */
+function handOn(outcome: CellOutcome, emit: Emit): void {
+  const part = outcome.cellIndex;
+  const r = outcome.result;
+  for (const sample of r.samples) emit({ type: 'sample', part, source: 'engine', sample });
+  for (const sample of r.serverResources?.samples ?? [])
+    emit({ type: 'sample', part, source: 'server', sample });
+  for (const sample of r.machine?.samples ?? []) emit({ type: 'sample', part, source: 'machine', sample });
+  emit({ type: 'result', part, result: outcome });
+}
 
 /** Checks every distinct URL of the plan at once; the ones that failed, in plan order. */
 async function preflight(

@@ -13,8 +13,11 @@ import type { ShardPlacement } from '../../shared/distributed/placement.ts';
 import { shardedTarget } from '../distributed/sharded-target.ts';
 import type { HistorySaver } from './history-saver.ts';
 import { newJobId } from './ids.ts';
+import type { RecoveredJob } from './journal/recover.ts';
+import type { JobJournal, JournalFolder } from './journal/writer.ts';
 import { JobReplay } from './replay.ts';
 import type { JobContext, JobRunner, RunnerEvent, RunningJob } from './runner.ts';
+import type { ComparisonRerun } from '../../shared/comparison/rerun.ts';
 import type { PartReader } from './target-run.ts';
 import { RUNNERS } from './runners.ts';
 
@@ -45,6 +48,8 @@ interface Entry {
   plan: JobStart['plan'];
   /** A run on shards: where they go (the coordinator then runs the target). */
   shards: ShardPlacement | null;
+  /** A comparison running some of a saved one's runs again. */
+  rerun: ComparisonRerun | null;
   /** The next event's number. */
   n: number;
   replay: JobReplay;
@@ -54,6 +59,8 @@ interface Entry {
   stopRequested: boolean;
   /** Its 'done' was sent: it is kept a while for a reconnecting page, then forgotten. */
   finished: boolean;
+  /** What it measured, on disk as it goes (null: no data folder, or it could not be written). */
+  journal: JobJournal | null;
 }
 
 export interface JobRegistryOptions {
@@ -63,6 +70,13 @@ export interface JobRegistryOptions {
   maxActive?: number;
   /** How long a finished job's events stay for a page reconnecting after its end; 60 s by default. */
   keepFinishedMs?: number;
+  /** Where each job's journal is written as it runs (journal/writer.ts); none without it. */
+  journals?: JournalFolder | null;
+  /**
+   * The jobs an earlier host left unfinished, made History entries at this start
+   * (journal/recover.ts): a page that followed one and reconnects is told it ended, and where it is.
+   */
+  recovered?: readonly RecoveredJob[];
   /** Reads each job's parts as they run (the metrics out); asked at each job's start. */
   read?: PartReader;
 }
@@ -85,6 +99,8 @@ export class JobRegistry {
   readonly #history: HistorySaver;
   readonly #maxActive: number;
   readonly #keepFinishedMs: number;
+  readonly #journals: JournalFolder | null;
+  readonly #recovered: ReadonlyMap<string, RecoveredJob>;
   readonly #read: PartReader | undefined;
 
   constructor(opts: JobRegistryOptions) {
@@ -93,6 +109,8 @@ export class JobRegistry {
     this.#history = opts.history;
     this.#maxActive = opts.maxActive ?? LIMITS.concurrentRuns.max;
     this.#keepFinishedMs = opts.keepFinishedMs ?? 60_000;
+    this.#journals = opts.journals ?? null;
+    this.#recovered = new Map((opts.recovered ?? []).map((r) => [r.jobId, r]));
   }
 
   /** The owner's job events go to this sink from now on (replacing any earlier). */
@@ -118,13 +136,24 @@ export class JobRegistry {
       owner,
       plan: job.plan,
       shards: 'shards' in job ? (job.shards ?? null) : null,
+      rerun: 'rerun' in job ? (job.rerun ?? null) : null,
       n: 0,
       replay: new JobReplay(),
       results: [],
       running: null,
       stopRequested: false,
       finished: false,
+      journal: null,
     };
+    entry.journal =
+      this.#journals?.open({
+        jobId: entry.id,
+        kind: entry.kind,
+        plan: entry.plan,
+        shards: entry.shards,
+        owner,
+        appVersion: this.#context.appVersion,
+      }) ?? null;
     this.#jobs.set(entry.id, entry);
     return { id: entry.id, begin: () => this.#begin(entry) };
   }
@@ -150,10 +179,18 @@ export class JobRegistry {
       }));
   }
 
-  /** The events of the owner's job after its n-th, for a page that lost some (a dropped connection). */
+  /**
+   * The events of the owner's job after its n-th, for a page that lost some (a dropped
+   * connection). A job an earlier host left unfinished (the host was restarted under the page)
+   * answers with its end: 'done', its status, and where History keeps it.
+   */
   eventsAfter(id: string, owner: string, n: number): JobEnvelope[] {
     const entry = this.#jobs.get(id);
-    return entry && entry.owner === owner ? entry.replay.after(n) : [];
+    if (entry) return entry.owner === owner ? entry.replay.after(n) : [];
+    const recovered = this.#recovered.get(id);
+    if (!recovered || recovered.owner !== owner) return [];
+    const done: JobEvent = { type: 'done', status: recovered.status, historyId: recovered.historyId };
+    return [{ jobId: id, kind: recovered.kind, n: n + 1, event: done }];
   }
 
   /** The owner's jobs that have not ended (their 'done' not sent yet). */
@@ -204,6 +241,7 @@ export class JobRegistry {
     const running = runner.start(entry.plan, (event) => this.#receive(entry, event), {
       ...this.#context,
       startTarget: this.#read ? this.#read({ id: entry.id, kind: entry.kind }, start) : start,
+      ...(entry.rerun ? { rerun: entry.rerun } : {}),
       jobId: entry.id,
     });
     entry.running = running;
@@ -214,6 +252,7 @@ export class JobRegistry {
   }
 
   #receive(entry: Entry, event: RunnerEvent): void {
+    entry.journal?.event(event);
     if (event.type !== 'result') return this.#send(entry, event);
     entry.results.push(event.result);
     // The samples went live, each once: the result travels without them (history keeps them).
@@ -223,7 +262,11 @@ export class JobRegistry {
   async #finish(entry: Entry, runner: JobRunner<JobKind>, status: RunStatus): Promise<void> {
     // Nothing measured (stopped before any part ended, a pre-flight that failed): nothing to keep.
     const record = entry.results.length > 0 ? runner.record(entry.plan, entry.results, status) : null;
+    // Its end on disk first: were the save to fail (a full disk), the next start saves it.
+    await entry.journal?.end(status);
     const saved = record ? await this.#history.save(record) : {};
+    if (record && !('historyId' in saved)) await entry.journal?.keep();
+    else await entry.journal?.remove();
     this.#send(entry, { type: 'done', status, ...saved });
     entry.finished = true;
     const timer = setTimeout(() => {

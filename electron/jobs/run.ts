@@ -32,6 +32,7 @@ export const runRunner: JobRunner<'run'> = {
             started: () => emit({ type: 'progress', progress: { type: 'part-started', part } }),
             sample: (sample) => emit({ type: 'sample', part, source: 'engine', sample }),
             reading: (sample) => emit({ type: 'sample', part, source: 'server', sample }),
+            machine: (sample) => emit({ type: 'sample', part, source: 'machine', sample }),
           },
           { runId: context.jobId, appVersion: context.appVersion },
         );

@@ -12,6 +12,9 @@ import type { TargetCheckResult } from '../../shared/model/preflight.ts';
 import type { Scenario } from '../../shared/model/scenario.ts';
 import type { HistoryDraft } from './history-saver.ts';
 import type { StartTarget } from './target-run.ts';
+import type { waitForCalm } from '../machine/calm.ts';
+import type { ComparisonRerun } from '../../shared/comparison/rerun.ts';
+import type { RunRecord } from '../../shared/records/history.ts';
 
 /**
  * What a runner reports: the contract's events but 'done', which the registry sends once the
@@ -31,6 +34,12 @@ export interface JobContext {
   appVersion: string;
   startTarget: StartTarget;
   checkTarget: TargetChecker;
+  /** Waits for a busy machine to calm (electron/machine/calm.ts; a stand-in in tests). */
+  waitForCalm?: typeof waitForCalm;
+  /** Reads a saved record of History (a comparison run again in part keeps the rest of it). */
+  readHistory?: (id: string) => Promise<RunRecord>;
+  /** A comparison started to run only some of a saved one's runs again (jobs.start's rerun). */
+  rerun?: ComparisonRerun;
 }
 
 /** A job being run. */

@@ -7,6 +7,9 @@ import { startRun, type RunHandle } from '../engine/run.ts';
 import { buildRunSpec } from '../engine/spec.ts';
 import { sendsOnSchedule, type SpecPlacement } from '../engine/types.ts';
 import { startServerMonitor, withServerResources, type ServerMonitor } from '../monitor/server-monitor.ts';
+import type { MachineSample } from '../../shared/machine/machine.ts';
+import type { MachineMonitor } from '../machine/machine-monitor.ts';
+import { planMachine, startMachine, withMachine } from '../machine/start.ts';
 
 /** What one target's run tells the job it belongs to, as it goes. */
 export interface TargetListener {
@@ -16,6 +19,8 @@ export interface TargetListener {
   sample(sample: Sample): void;
   /** One reading of the target's server (target.monitor), on the engine's tick it was taken at. */
   reading(reading: ResourceSample): void;
+  /** One reading of the machine the generator runs on, on the engine's tick it was taken at. */
+  machine(reading: MachineSample): void;
 }
 
 /** One target's run as a job drives it. */
@@ -108,29 +113,45 @@ function startPlacedTarget(
         ? new CpuAccount()
         : null;
     const here = hostCpu && (await import('../engine/run-here.ts'));
-    // The server's side (issue 11): sampled on the host beside the run, on its ticks.
-    const monitor: ServerMonitor | null = built.ok
-      ? await startServerMonitor(built.spec.target, {
-          options: scenario.options,
-          onSample: (reading) => on.reading(reading),
-          ...(hostCpu ? { cpu: hostCpu } : {}),
-        })
-      : null;
+    // The server's side (issue 11): sampled on the host beside the run, on its ticks; and the
+    // machine's (issue 32): what else took its CPU, the generator's whole process, the link.
+    const [monitor, machinePlan]: [ServerMonitor | null, Awaited<ReturnType<typeof planMachine>> | null] =
+      built.ok
+        ? await Promise.all([
+            startServerMonitor(built.spec.target, {
+              options: scenario.options,
+              onSample: (reading) => on.reading(reading),
+              ...(hostCpu ? { cpu: hostCpu } : {}),
+            }),
+            planMachine(built.spec.target, built.spec.target.monitor.kind !== 'off'),
+          ])
+        : [null, null];
     if (stopped) {
       await monitor?.stop({ seconds: 0, requests: 0 });
       return null;
     }
     on.started();
     if (!built.ok) return built.result;
+    const machine: MachineMonitor | null = machinePlan
+      ? startMachine({
+          plan: machinePlan,
+          options: scenario.options,
+          serverRoot: () => monitor?.rootPid() ?? null,
+          onSample: (reading) => on.machine(reading),
+          ...(hostCpu ? { cpu: hostCpu } : {}),
+        })
+      : null;
     const callbacks = {
       onSample: (sample: Sample) => {
         on.sample(sample);
         monitor?.tick(sample);
+        machine?.tick(sample);
       },
     };
     engine =
       here && hostCpu ? here.startRunHere(built.spec, callbacks, hostCpu) : startRun(built.spec, callbacks);
-    return withServerResources(await engine.done, monitor);
+    const result = await engine.done;
+    return withServerResources(withMachine(result, machine?.stop() ?? null), monitor);
   })();
   return {
     done,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { app, BrowserWindow, ipcMain, protocol, screen, session } from 'electron';
 import { createCommandHandlers } from '../host/commands.ts';
 import { createHostServices, type HostServices } from '../host/services.ts';
+import { recoverJournals } from '../jobs/journal/recover.ts';
 import { openDesktopStores } from '../stores/electron-adapter.ts';
 import { APP_ORIGIN, APP_START_URL, registerAppScheme, serveRenderer } from './app-protocol.ts';
 import { openAppWindow, stopRunsBeforeQuit, type AppShell } from './app-shell.ts';
@@ -26,7 +27,9 @@ app
     hardenSession(session.defaultSession, APP_ORIGIN);
     serveRenderer(session.defaultSession.protocol, path.join(app.getAppPath(), 'dist', 'renderer'));
     const stores = await openDesktopStores();
-    const ready = createHostServices({ stores, appVersion: app.getVersion() });
+    // Jobs an earlier start left unfinished (killed, crashed) become History entries first.
+    const recovered = await recoverJournals({ dataDir: stores.dataDir, history: stores.history });
+    const ready = createHostServices({ stores, recovered, appVersion: app.getVersion() });
     services = ready;
     const shell: AppShell = {
       services: ready,

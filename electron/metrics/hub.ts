@@ -252,10 +252,14 @@ export class MetricsHub {
             on.sample(sample);
             read(() => feed.sample(sample), true);
           },
-          // The next sample's snapshot carries it (readings fall on samples' ticks).
+          // The next sample's snapshot carries these (server and machine readings fall on samples' ticks).
           reading: (reading) => {
             on.reading(reading);
             read(() => feed.reading(reading), false);
+          },
+          machine: (reading) => {
+            on.machine(reading);
+            read(() => feed.machine(reading), false);
           },
         },
         ids,

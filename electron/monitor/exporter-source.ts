@@ -254,6 +254,10 @@ class ExporterSource implements MonitorSource {
     return [...this.#notes];
   }
 
+  rootPid(): null {
+    return null;
+  }
+
   selfCpuMicros(): number {
     return this.#selfMicros;
   }

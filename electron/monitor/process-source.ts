@@ -1,5 +1,11 @@
 import { DEFAULTS } from '../../shared/model/defaults.ts';
-import { processFigures, type ProcessCounters, type ProcessReading } from '../../shared/resources/process.ts';
+import {
+  processCpuByPid,
+  processFigures,
+  workerPids,
+  type ProcessCounters,
+  type ProcessReading,
+} from '../../shared/resources/process.ts';
 import type { ResourceSource } from '../../shared/resources/resources.ts';
 import { familyRoot, ownerOf, processName, processTree, procfsSupported, readCounters } from './procfs.ts';
 import type { MonitorPlan } from './resolve.ts';
@@ -80,7 +86,12 @@ class ProcessSource implements MonitorSource {
     this.#previous = current;
     // No baseline: the root was gone when sampling started (or sampling was closed).
     if (!previous) return { gap: `first reading of process ${this.#root}: its CPU counts from the next one` };
-    return { figures: processFigures(previous, current) };
+    const byPid = processCpuByPid(previous, current);
+    const workers = workerPids(current).map((pid) => {
+      const p = byPid.get(pid);
+      return { pid, name: this.#names.get(pid) ?? '?', seconds: p ? p.userSeconds + p.systemSeconds : 0 };
+    });
+    return { figures: processFigures(previous, current, byPid), workers };
   }
 
   notes(): string[] {
@@ -89,6 +100,10 @@ class ProcessSource implements MonitorSource {
 
   selfCpuMicros(): number {
     return this.#selfMicros;
+  }
+
+  rootPid(): number {
+    return this.#root;
   }
 
   close(): void {

@@ -51,6 +51,9 @@ function procUnits(): Units {
   return units;
 }
 
+/** USER_HZ: the clock ticks per second /proc counts CPU time in (100 nearly everywhere). */
+export const clockTicksPerSecond = (): number => procUnits().clockTicks;
+
 const errno = (err: unknown): string | undefined => (err as NodeJS.ErrnoException).code;
 const gone = (err: unknown): boolean => errno(err) === 'ENOENT' || errno(err) === 'ESRCH';
 

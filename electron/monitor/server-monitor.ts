@@ -7,7 +7,8 @@ import { groupGaps, readingOver } from '../../shared/resources/charts.ts';
 import { summarizeResources } from '../../shared/resources/summary.ts';
 import { startProcessSource } from './process-source.ts';
 import { resolveMonitor } from './resolve.ts';
-import { messageOf, type MonitorSource } from './source.ts';
+import { messageOf, type MonitorSource, type WorkerShare } from './source.ts';
+import { WorkerTotals } from './worker-totals.ts';
 
 /*
  * Watches a target's server beside its run, on the host (never in the engine worker): one
@@ -35,6 +36,8 @@ export interface ServerMonitor {
   tick(sample: Sample): void;
   /** Waits for the last reading and returns the series; the summary needs the run's measured requests. */
   stop(measured: { seconds: number; requests: number }): Promise<ServerResources>;
+  /** The root of the server's process tree on this machine, when a process tree is watched. */
+  rootPid(): number | null;
 }
 
 /**
@@ -100,6 +103,7 @@ class RunMonitor implements ServerMonitor {
   #chain: Promise<void> = Promise.resolve();
   /** A warm-up window was seen since the last reading: the next reading covers warm-up time. */
   #warmupSinceRead = false;
+  readonly #workers = new WorkerTotals();
 
   constructor(source: MonitorSource | null, noSourceReason: string, opts: ServerMonitorOptions) {
     this.#source = source;
@@ -138,6 +142,10 @@ class RunMonitor implements ServerMonitor {
     this.#chain = this.#chain.then(() => (this.#cpu ? this.#cpu.charge(read) : read()));
   }
 
+  rootPid(): number | null {
+    return this.#source?.rootPid() ?? null;
+  }
+
   async stop(measured: { seconds: number; requests: number }): Promise<ServerResources> {
     await this.#chain;
     const source = this.#source;
@@ -147,11 +155,13 @@ class RunMonitor implements ServerMonitor {
     const readingSeconds = Math.max(this.#minIntervalMs, this.#sampleIntervalMs) / 1000;
     const { note, ...summary } = summarizeResources(this.#samples, measured, readingSeconds);
     const wallMs = performance.now() - this.#startedAt;
+    const workers = this.#workers.summary();
     return {
       source: facts,
       minIntervalMs: this.#minIntervalMs,
       samples: this.#samples,
       ...summary,
+      ...(workers ? { workers } : {}),
       gaps: groupGaps(this.#samples),
       notes: [...(source?.notes() ?? []), ...(note ? [note] : [])].slice(0, 50),
       monitorCpuPercent: source && wallMs > 0 ? (source.selfCpuMicros() / 1000 / wallMs) * 100 : null,
@@ -165,6 +175,7 @@ class RunMonitor implements ServerMonitor {
     try {
       const reading = await source.read();
       let figures: Partial<ResourceSample> = 'gap' in reading ? reading : reading.figures;
+      const workers: WorkerShare[] = 'gap' in reading ? [] : (reading.workers ?? []);
       // The baseline was read before the pre-flight and the engine's start (2-3 s on a busy
       // host): the first window is the load's own, its elapsed time, or its rates would be
       // diluted by the idle time before it (and weigh that much more in the mean).
@@ -172,6 +183,10 @@ class RunMonitor implements ServerMonitor {
       const window = figures.intervalSeconds ?? 0;
       if (first && sample.elapsedSeconds > 0 && window > sample.elapsedSeconds) {
         figures = readingOver(figures, sample.elapsedSeconds);
+      }
+      if (!warmup) {
+        const readingSeconds = Math.max(this.#minIntervalMs, this.#sampleIntervalMs) / 1000;
+        this.#workers.add(workers, figures.intervalSeconds ?? 0, readingSeconds);
       }
       this.#push(sample, figures, warmup);
     } finally {

@@ -1,8 +1,18 @@
 import type { ResourceSample, ResourceSource } from '../../shared/resources/resources.ts';
 import { cpuClock } from '../engine/cpu.ts';
 
-/** One reading's outcome: the figures since the previous successful reading, or why there are none. */
-export type SourceReading = { figures: Partial<ResourceSample> } | { gap: string };
+/** One serving process's CPU-seconds in a reading's window (a process tree's workers). */
+export interface WorkerShare {
+  pid: number;
+  name: string;
+  seconds: number;
+}
+
+/**
+ * One reading's outcome: the figures since the previous successful reading (a process tree's
+ * also per serving process), or why there are none.
+ */
+export type SourceReading = { figures: Partial<ResourceSample>; workers?: WorkerShare[] } | { gap: string };
 
 /** Something that samples a server: its process tree (process-source.ts) or a node_exporter (exporter-source.ts). */
 export interface MonitorSource {
@@ -12,6 +22,8 @@ export interface MonitorSource {
   read(): Promise<SourceReading>;
   /** What could not be read or must be known to read the figures. */
   notes(): string[];
+  /** The root of the process tree it watches on this machine (null for an exporter). */
+  rootPid(): number | null;
   /** CPU time this source spent on the host thread so far, microseconds. */
   selfCpuMicros(): number;
   close(): void;

@@ -29,16 +29,27 @@ const tempPathOf = (file: string): string =>
  * never a mix: write a temporary file in the same directory, fsync it, rename it over the
  * target (atomic on one file system), then fsync the directory so the rename itself is
  * durable. A failed write (disk full) leaves the target as it was and no temporary file.
+ * `data` may come in pieces (a large record, made as it is written: never one text); past
+ * `maxBytes` the write stops and throws a FileTooLargeError, nothing replaced.
  */
 export async function writeFileAtomic(
   file: string,
-  data: string | Uint8Array,
+  data: string | Uint8Array | Iterable<string>,
   mode: number = PRIVATE_FILE_MODE,
+  maxBytes = Infinity,
 ): Promise<void> {
   const tmp = tempPathOf(file);
   const handle = await fsp.open(tmp, 'wx', mode);
   try {
-    await handle.writeFile(data);
+    if (typeof data === 'string' || data instanceof Uint8Array) await handle.writeFile(data);
+    else {
+      let bytes = 0;
+      for (const piece of data) {
+        bytes += Buffer.byteLength(piece);
+        if (bytes > maxBytes) throw new FileTooLargeError(maxBytes);
+        await handle.write(piece);
+      }
+    }
     await handle.sync();
   } catch (err) {
     await handle.close();
@@ -53,6 +64,16 @@ export async function writeFileAtomic(
     throw err;
   }
   await syncDirectory(path.dirname(file));
+}
+
+/** A file that would pass its cap: not written (the reader would refuse it). */
+export class FileTooLargeError extends Error {
+  override readonly name = 'FileTooLargeError';
+  readonly maxBytes: number;
+  constructor(maxBytes: number) {
+    super(`the run is more than ${maxBytes} bytes as JSON; a run file is at most ${maxBytes}`);
+    this.maxBytes = maxBytes;
+  }
 }
 
 /** writeFileAtomic() for the synchronous preset store (small files, written one at a time). */

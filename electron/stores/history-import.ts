@@ -11,11 +11,12 @@ import {
   type ImportFile,
   type ImportOutcome,
 } from '../../shared/records/import.ts';
+import { parseJsonText } from './files.ts';
 import { resultsOf, type HistorySummary } from '../../shared/records/history.ts';
 import { shardSet, type ShardFile } from '../../shared/shards/combine.ts';
 import { mergeShardResults } from '../engine/shards/merged-result.ts';
 import type { HistoryStore } from './history-store.ts';
-import { savedResultFromText } from './result-text.ts';
+import { savedResultFromJson } from './result-text.ts';
 import type { SavedResult } from '../../shared/records/result-file.ts';
 
 /**
@@ -33,16 +34,27 @@ function alreadyIn(
   return known.find((k) => k.kind === draft.kind && k.createdAt === createdAt && k.results === results);
 }
 
+/** A file of an import, its JSON read (the web host's, a chunk at a time as it arrives: host/import-body.ts). */
+export interface ReadFile {
+  name: string;
+  json: { ok: true; value: unknown } | { ok: false; message: string };
+}
+
+/** The files of history.import's input (their texts, over IPC or the socket), each read. */
+export function readImportTexts(files: readonly ImportFile[]): ReadFile[] {
+  return files.map((f) => ({ name: f.name, json: parseJsonText(f.text, null) }));
+}
+
 export async function importIntoHistory(
   history: Pick<HistoryStore, 'save' | 'list'>,
-  files: readonly ImportFile[],
+  files: readonly ReadFile[],
   appVersion: string,
 ): Promise<ImportOutcome> {
   const outcome: ImportOutcome = { imported: [], problems: [] };
   const results: { files: string[]; saved: SavedResult }[] = [];
   const shards: ShardFile[] = [];
   for (const file of files) {
-    const read = savedResultFromText(file.text);
+    const read = file.json.ok ? savedResultFromJson(file.json.value) : file.json;
     if (!read.ok) outcome.problems.push({ file: file.name, message: `${file.name}: ${read.message}` });
     else if (read.value.kind === 'run' && read.value.results.length === 1 && read.value.results[0]!.shard)
       shards.push({ file: file.name, result: read.value.results[0]! });

@@ -18,20 +18,25 @@ const INDEX_FORMAT = 'trebuchet-run-index';
 /**
  * An index of another version is rebuilt from the run files, which checks them all (1 held
  * the summaries only; 3 added what each run ran; 4 each run's verdict; 5 its subject, for
- * baselines; 6 a capacity search's answer in words).
+ * baselines; 6 a capacity search's answer in words; 7 when it started and its requests, for
+ * `trebuchet history list`).
  */
-const INDEX_VERSION = 6;
+const INDEX_VERSION = 7;
 const indexSchema = z.strictObject({
   format: z.literal(INDEX_FORMAT),
   version: z.literal(INDEX_VERSION),
   entries: z.array(z.strictObject({ summary: historySummarySchema, mtimeMs: z.number() })),
 });
 
+/** What a full disk means for History: said in the page and the CLI. */
+export const diskFullMessage = (dir: string): string =>
+  `The disk holding ${dir} is full: runs cannot be saved until there is room. Export runs you want to keep and delete them, or free space elsewhere.`;
+
 export class HistoryIndex {
   private readonly summaries = new Map<string, HistorySummary>();
   /** Modification time of each indexed run file, as it was when its summary was taken. */
   private readonly mtimes = new Map<string, number>();
-  private readonly file: string;
+  readonly file: string;
 
   constructor(dir: string) {
     this.file = path.join(dir, INDEX_FILE);
@@ -97,6 +102,15 @@ export class HistoryIndex {
     if (!parsed?.success) return false;
     for (const { summary, mtimeMs } of parsed.data.entries) this.set(summary, mtimeMs);
     return true;
+  }
+
+  /** write(), or false when the disk is full (ENOSPC, EDQUOT): the index stays in memory. */
+  async writeUnlessFull(): Promise<boolean> {
+    return this.write().then(
+      () => true,
+      (err: NodeJS.ErrnoException) =>
+        err.code === 'ENOSPC' || err.code === 'EDQUOT' ? false : Promise.reject(err),
+    );
   }
 
   async write(): Promise<void> {

@@ -13,21 +13,24 @@ import {
   type RunRecordDraft,
 } from '../../shared/records/history.ts';
 import type { StoreProblem } from '../../shared/records/preset-summary.ts';
-import { inOrderOf } from '../../shared/records/result-file.ts';
+import { inOrderOf, placedResults, savedOfRecord } from '../../shared/records/result-file.ts';
+import { resultsArithmeticIssues } from '../../shared/records/result-checks.ts';
+import { bulkAside, copyLight, jsonPieces, readWithBulkApart } from '../../shared/records/bulk.ts';
+import { readJsonStreamed } from './json/file.ts';
+import { JsonStreamError } from './json/shapes.ts';
 import type { Baseline } from '../../shared/records/baselines.ts';
-import { describeIssues, parseOrThrow } from '../../shared/model/validation.ts';
+import { describeIssues, parseOrThrow, parseWith, ValidationError } from '../../shared/model/validation.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
-import { FileProblemError, readBoundedFile, textOf } from './bounded-file.ts';
+import { FileProblemError } from './bounded-file.ts';
 import {
   ensureDirectory,
-  MAX_JSON_DEPTH,
   moveAside,
-  parseJsonText,
+  PRIVATE_FILE_MODE,
   removeStaleTempFiles,
   writeFileAtomic,
 } from './files.ts';
 import { HistoryBaselines } from './history-baselines.ts';
-import { HistoryIndex } from './history-index.ts';
+import { diskFullMessage, HistoryIndex } from './history-index.ts';
 import {
   asStored,
   clearSecrets,
@@ -157,20 +160,19 @@ export class HistoryStore {
         createdAt: createdAt.toISOString(),
         generator: resultsOf(draft)[0]?.generator ?? null,
       };
+      // Its samples are not copied (bulk.ts): a large import is held once. They were checked as
+      // they were read (an import), or made here (a run's): the rest of the record is checked.
+      const parsed = readWithBulkApart(given, (light) => parseWith(runRecordSchema, light), resultsOf, false);
+      if (!parsed.ok) throw new ValidationError('run record', parsed.issues);
       // Kept in the order its results came (a run's, an imported file's), so they export as the same bytes.
-      const record: RunRecord = inOrderOf(parseOrThrow(runRecordSchema, given, 'run record'), given);
-      const tree = jsonCopy(record);
+      const record = inOrderOf<RunRecord>(parsed.value, given);
+      const tree = copyLight(record, jsonCopy);
       if (countSecrets(tree) > 0) {
         if (this.cipher?.available() === true) sealSecrets(tree, this.cipher);
         else if (!this.allowPlaintextSecrets) clearSecrets(tree);
       }
-      const text = JSON.stringify(tree);
-      // A file the store would refuse to read back is not written at all.
-      const bytes = Buffer.byteLength(text);
-      if (bytes > MAX_RUN_FILE_BYTES) {
-        throw new Error(`the run is ${bytes} bytes as JSON; a run file is at most ${MAX_RUN_FILE_BYTES}`);
-      }
-      await writeFileAtomic(this.file(record.id), text);
+      // Written as it is made, and not at all past what the store reads back (FileTooLargeError).
+      await writeFileAtomic(this.file(record.id), jsonOf(tree), PRIVATE_FILE_MODE, MAX_RUN_FILE_BYTES);
       return this.indexed(record);
     });
   }
@@ -189,9 +191,9 @@ export class HistoryStore {
       const newName = parseOrThrow(historyNameSchema, name, 'name');
       const raw = await this.readRaw(id);
       // Validated as stored (sealed values read as empty headers) so a broken file is never rewritten.
-      const record = await this.validate(id, asStored(raw));
+      const record = await this.validate(id, copyLight(raw, asStored));
       (raw as Record<string, unknown>).name = newName;
-      await writeFileAtomic(this.file(id), JSON.stringify(raw));
+      await writeFileAtomic(this.file(id), jsonOf(raw), PRIVATE_FILE_MODE, MAX_RUN_FILE_BYTES);
       return this.indexed({ ...record, name: newName });
     });
   }
@@ -268,16 +270,20 @@ export class HistoryStore {
   }
 
   private async forget(id: string): Promise<void> {
-    if (this.index.delete(id)) await this.index.write();
+    if (this.index.delete(id)) await this.writeIndex();
   }
 
+  /** A run file's JSON, read a chunk at a time (a day-long run is never one text in memory). */
   private async readRaw(id: string): Promise<unknown> {
     if (!RUN_FILE.test(runFileName(id))) throw new HistoryNotFoundError(id);
     const file = this.file(id);
-    let text: string;
     try {
-      text = textOf(await readBoundedFile(file, MAX_RUN_FILE_BYTES, 'a run file'));
+      return await readJsonStreamed(file, MAX_RUN_FILE_BYTES, 'a run file', (shallow) => {
+        const r = readRunRecord(asStored(shallow));
+        return r.ok ? null : describeIssues(r.issues);
+      });
     } catch (err) {
+      if (err instanceof JsonStreamError) throw await this.setAside(id, err.message);
       if (!(err instanceof FileProblemError)) throw err;
       if (err.code === 'ENOENT') {
         await this.forget(id);
@@ -285,18 +291,15 @@ export class HistoryStore {
       }
       throw await this.setAside(id, `it ${err.problem}`);
     }
-    const json = parseJsonText(text, MAX_JSON_DEPTH, (shallow) => {
-      const r = readRunRecord(asStored(shallow));
-      return r.ok ? null : describeIssues(r.issues);
-    });
-    if (!json.ok) throw await this.setAside(id, json.message);
-    return json.value;
   }
 
   private async validate(id: string, raw: unknown): Promise<RunRecord> {
-    const r = readRunRecord(raw);
+    const r = readWithBulkApart(raw, readRunRecord, resultsOf);
     if (!r.ok) throw await this.setAside(id, describeIssues(r.issues));
     if (r.value.id !== id) throw await this.setAside(id, `it holds run ${r.value.id}, not ${id}`);
+    // A file edited into figures that contradict themselves is not shown as a measurement.
+    const issues = resultsArithmeticIssues(placedResults(savedOfRecord(r.value), raw));
+    if (issues.length > 0) throw await this.setAside(id, describeIssues(issues.slice(0, 5)));
     return inOrderOf(r.value, raw);
   }
 
@@ -356,7 +359,7 @@ export class HistoryStore {
         changed = true;
       }
       try {
-        const record = await this.validate(id, asStored(await this.readRaw(id)));
+        const record = await this.validate(id, copyLight(await this.readRaw(id), asStored));
         const stat = await fsp.stat(this.file(id));
         this.index.set(summarizeRecord(record, stat.size), stat.mtimeMs);
         changed = true;
@@ -365,8 +368,21 @@ export class HistoryStore {
         if (!(err instanceof BrokenHistoryFileError || err instanceof HistoryNotFoundError)) throw err;
       }
     }
-    if (changed) await this.index.write();
+    if (changed) await this.writeIndex();
   }
+
+  /** The index is a cache: on a full disk it stays in memory, said once, and the host still starts. */
+  private async writeIndex(): Promise<void> {
+    if (await this.index.writeUnlessFull()) return;
+    if (this.problemList.some((p) => p.file === this.index.file && p.keptAs === null)) return;
+    this.report(this.index.file, null, diskFullMessage(this.dir));
+  }
+}
+
+/** A record's JSON text in pieces, its samples stringified a batch at a time (bulk.ts). */
+function jsonOf(tree: unknown): Iterable<string> {
+  const nonce = Math.floor(Math.random() * 2 ** 32).toString(16);
+  return jsonPieces(tree, bulkAside(tree).lists, nonce);
 }
 
 /** Sortable by time, unique: 20250102-030405-678-a1b2c3d4. */

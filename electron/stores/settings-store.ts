@@ -18,7 +18,7 @@ import {
   type WindowBounds,
 } from '../../shared/records/settings.ts';
 import { FileProblemError, readBoundedFileSync, textOf } from './bounded-file.ts';
-import { moveAside, parseJsonText, writeFileAtomicSync } from './files.ts';
+import { moveAside, parseJsonText, removeStaleTempFiles, writeFileAtomicSync } from './files.ts';
 
 /*
  * A host's settings (shared/records/settings.ts): the desktop keeps them with electron-store
@@ -111,6 +111,8 @@ export class FileSettingsStore implements SettingsStore {
     this.path = path.join(opts.dir, WEB_SETTINGS_FILE);
     this.#version = opts.version ?? SETTINGS_VERSION;
     this.#migrations = opts.migrations ?? SETTINGS_MIGRATIONS;
+    // A kill -9 mid-write leaves its temp file (.web-settings.json.<pid>.<n>.tmp): gone at start, as the other stores' are.
+    removeStaleTempFiles(opts.dir);
     this.#current();
   }
 

@@ -14,17 +14,45 @@ declare global {
 const CLIENT_ID_KEY = 'trebuchet.clientId';
 
 let connection: Promise<TrebuchetApi> | null = null;
-const connectionListeners = new Set<(connected: boolean) => void>();
+const connectionListeners = new Set<(state: HostConnection) => void>();
 
 /**
- * Tells the listener when the web host's connection drops or comes back (for a
- * "reconnecting" notice); never called in Electron. Returns the unsubscribe function.
+ * The web host's connection as the page tells it: up; lost and being tried again; the host
+ * gone from its address (nothing answers: it stopped); or another host there, whose token is
+ * not this page's (started on another data folder, or with a port picked at random).
  */
-export function onHostConnectionChange(listener: (connected: boolean) => void): () => void {
+export type HostConnection = 'connected' | 'reconnecting' | 'stopped' | 'other-host';
+
+/** How often a lost host's address is asked what answers there, while the socket is tried again. */
+const PROBE_MS = 2000;
+
+/**
+ * Tells the listener when the web host's connection drops or comes back, and while it is down
+ * what answers at the host's address (for the banner that says how to reopen); never called in
+ * Electron. Returns the unsubscribe function.
+ */
+export function onHostConnectionChange(listener: (state: HostConnection) => void): () => void {
   connectionListeners.add(listener);
   return () => {
     connectionListeners.delete(listener);
   };
+}
+
+function tell(state: HostConnection): void {
+  for (const listener of connectionListeners) listener(state);
+}
+
+/** What answers at the page's address with its token: its host (200), another (401), or nothing. */
+async function probe(token: string): Promise<HostConnection> {
+  try {
+    const answer = await fetch(`${window.location.origin}/?${new URLSearchParams({ token }).toString()}`, {
+      method: 'HEAD',
+      cache: 'no-store',
+    });
+    return answer.status === 401 ? 'other-host' : 'reconnecting';
+  } catch {
+    return 'stopped';
+  }
 }
 
 /**
@@ -63,11 +91,25 @@ async function connectToWebHost(): Promise<TrebuchetApi> {
     post: (path, _command, input) =>
       postCommand(`${window.location.origin}${path}?${new URLSearchParams({ token }).toString()}`, input),
     onConnectionChange: (connected) => {
-      for (const listener of connectionListeners) listener(connected);
+      if (connected) {
+        if (probing) clearInterval(probing);
+        probing = null;
+        return tell('connected');
+      }
+      tell('reconnecting');
+      // The socket is tried again by itself; meanwhile say what answers at the address.
+      const look = () =>
+        void probe(token).then((state) => {
+          if (probing !== null) tell(state);
+        });
+      probing ??= setInterval(look, PROBE_MS);
+      look();
     },
   });
   return api;
 }
+
+let probing: ReturnType<typeof setInterval> | null = null;
 
 /**
  * This tab's identity for the host, kept across reloads (sessionStorage is per tab), so a

@@ -13,6 +13,8 @@ import { SampleSeries, type SeriesChange } from '../../shared/model/sample-serie
 import type { RunStatus, Sample } from '../../shared/model/result.ts';
 import { foldReadings } from '../../shared/resources/charts.ts';
 import type { ResourceSample } from '../../shared/resources/resources.ts';
+import type { MachineSample } from '../../shared/machine/machine.ts';
+import { foldMachineReadings } from '../../shared/machine/summary.ts';
 import type { JobFeeds, LiveFeed } from '../live/liveSeries.ts';
 import { emptyLive, liveAfterSample, serverAfterReading, type PartLive } from './partLive.ts';
 
@@ -78,7 +80,7 @@ export interface JobStore<K extends JobKind, V> {
   getState: () => JobState<K, V>;
   /** For useSyncExternalStore: called after every state change. */
   subscribe: (listener: () => void) => () => void;
-  /** Each part's engine samples and server readings, as chart feeds (stable objects). */
+  /** Each part's engine samples, server and machine readings, as chart feeds (stable objects). */
   feeds: JobFeeds;
   /** A job is being started: clears the previous one and waits for its id. */
   begin: (plan: PlanOf<K>) => void;
@@ -135,10 +137,13 @@ export function createJobStore<K extends JobKind, V>(
   let engine: SampleSeries<Sample>[] = [];
   // The server's last reading comes at the last tick's seq: folded into that tick's point.
   let server: SampleSeries<ResourceSample>[] = [];
+  // The machine's too: its last reading is folded into the last tick's point.
+  let machine: SampleSeries<MachineSample>[] = [];
   let unfollow: () => void = () => undefined;
   const listeners = listenersOf<() => void>();
   const engineListeners = listenersOf<(part: number, s: Sample, change: SeriesChange) => void>();
   const serverListeners = listenersOf<(part: number, r: ResourceSample, change: SeriesChange) => void>();
+  const machineListeners = listenersOf<(part: number, r: MachineSample, change: SeriesChange) => void>();
 
   const set = (next: Partial<JobState<K, V>>): void => {
     state = { ...state, ...next };
@@ -149,6 +154,7 @@ export function createJobStore<K extends JobKind, V>(
   const withParts = (count: number): Pick<JobState<K, V>, 'live' | 'results'> => {
     while (engine.length < count) engine.push(new SampleSeries());
     while (server.length < count) server.push(new SampleSeries({ sameTick: foldReadings }));
+    while (machine.length < count) machine.push(new SampleSeries({ sameTick: foldMachineReadings }));
     if (state.live.length >= count) return { live: state.live, results: state.results };
     const live = state.live.slice();
     const results = state.results.slice();
@@ -182,6 +188,14 @@ export function createJobStore<K extends JobKind, V>(
           const replaced = change === 'replaced' ? before : null;
           set({ lastEvent: n, live: withLive(part, (p) => liveAfterSample(p, e.sample, replaced)) });
           for (const l of engineListeners) l(part, e.sample, change);
+          return;
+        }
+        if (e.source === 'machine') {
+          const series = machine[part]!;
+          const change = series.add(e.sample);
+          const reading = series.last!;
+          set({ lastEvent: n, live: withLive(part, (p) => ({ ...p, machine: reading })) });
+          for (const l of machineListeners) l(part, reading, change);
           return;
         }
         const series = server[part]!;
@@ -234,6 +248,7 @@ export function createJobStore<K extends JobKind, V>(
     stopFollowing();
     engine = [];
     server = [];
+    machine = [];
     state = { ...idle, generation: state.generation };
     set({
       phase: 'starting',
@@ -268,7 +283,11 @@ export function createJobStore<K extends JobKind, V>(
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    feeds: { engine: feed(() => engine, engineListeners), server: feed(() => server, serverListeners) },
+    feeds: {
+      engine: feed(() => engine, engineListeners),
+      server: feed(() => server, serverListeners),
+      machine: feed(() => machine, machineListeners),
+    },
     begin,
     attach,
     startFailed(message) {
@@ -302,6 +321,7 @@ export function createJobStore<K extends JobKind, V>(
       stopFollowing();
       engine = [];
       server = [];
+      machine = [];
       state = { ...idle, generation: state.generation };
       set({});
     },

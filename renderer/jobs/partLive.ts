@@ -1,6 +1,7 @@
 import { chartsWithData, gapNotes, type ServerChartId } from '../../shared/resources/charts.ts';
 import type { ResourceSample } from '../../shared/resources/resources.ts';
 import type { Sample } from '../../shared/model/result.ts';
+import type { MachineSample } from '../../shared/machine/machine.ts';
 
 /** The server panel's state of one part (its readings go to the charts, not here). */
 export interface ServerLive {
@@ -20,10 +21,12 @@ export interface PartLive {
   /** Transport errors and SLO misses since measuring began (warm-up excluded). */
   errors: number;
   server: ServerLive;
+  /** The machine's last reading (its tick's point), for the machine panel's figures; null before the first. */
+  machine: MachineSample | null;
 }
 
 const noServer: ServerLive = { last: null, cpu: null, charts: [], gaps: [] };
-export const emptyLive = (): PartLive => ({ last: null, errors: 0, server: noServer });
+export const emptyLive = (): PartLive => ({ last: null, errors: 0, server: noServer, machine: null });
 
 /** Transport errors and SLO misses of a measured (not warm-up) window. */
 function measuredErrors(s: Sample | null | undefined): number {

@@ -1,3 +1,4 @@
+import type { ComparisonRerun } from '../../shared/comparison/rerun.ts';
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import type { TrebuchetApi } from '../../shared/contract/api.ts';
 import type { ActiveJob, JobKind, JobStartInput, PlanOf } from '../../shared/contract/jobs.ts';
@@ -9,8 +10,11 @@ import { createJobStore, isBusy, type JobState, type JobStore, type JobView } fr
 export interface Job<K extends JobKind, V> {
   state: JobState<K, V>;
   store: JobStore<K, V>;
-  /** Starts a job of the plan (a run: on shards when given); false (and nothing done) while one is going on. */
-  start: (plan: PlanOf<K>, shards?: ShardPlacement) => boolean;
+  /**
+   * Starts a job of the plan (a run: on shards when given; a comparison: only some of a saved
+   * one's runs again, when a rerun is given); false (and nothing done) while one is going on.
+   */
+  start: (plan: PlanOf<K>, shards?: ShardPlacement, rerun?: ComparisonRerun) => boolean;
   /** Stops the job (also when pressed before the host answered the start); false when none is going on. */
   stop: () => boolean;
   /** Back to the tab's empty state (after a job ended). */
@@ -58,11 +62,12 @@ export function useJob<K extends JobKind, V>(
   );
 
   const start = useCallback(
-    (plan: PlanOf<K>, shards?: ShardPlacement): boolean => {
+    (plan: PlanOf<K>, shards?: ShardPlacement, rerun?: ComparisonRerun): boolean => {
       if (isBusy(store.getState().phase)) return false;
       store.begin(plan);
       // A plan of kind K is what jobs.start takes for K; TypeScript cannot pair the two through K.
-      api.jobs.start({ kind: kind.kind, plan, ...(shards ? { shards } : {}) } as JobStartInput).then(
+      const extras = { ...(shards ? { shards } : {}), ...(rerun ? { rerun } : {}) };
+      api.jobs.start({ kind: kind.kind, plan, ...extras } as JobStartInput).then(
         ({ jobId }) => {
           store.attach(jobId);
           // Stop was pressed while the host was still starting it.

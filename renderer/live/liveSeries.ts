@@ -1,5 +1,6 @@
 import type { Sample } from '../../shared/model/result.ts';
 import type { ResourceSample } from '../../shared/resources/resources.ts';
+import type { MachineSample } from '../../shared/machine/machine.ts';
 import type { SeriesChange } from '../../shared/model/sample-series.ts';
 import type { Load } from '../../shared/model/scenario.ts';
 import { windowTarget } from '../../shared/stages/load-plan.ts';
@@ -67,10 +68,11 @@ export interface LiveFeed<S> {
   subscribe: (listener: (part: number, reading: S, change: SeriesChange) => void) => () => void;
 }
 
-/** The engine's samples and the server's readings of a job's parts, as charts read them. */
+/** The engine's samples, the server's and the machine's readings of a job's parts, as charts read them. */
 export interface JobFeeds {
   engine: LiveFeed<Sample>;
   server: LiveFeed<ResourceSample>;
+  machine: LiveFeed<MachineSample>;
 }
 
 const statusSeries = (cls: StatusClass | 'errors', label: string, optional: boolean): LiveSeries => ({

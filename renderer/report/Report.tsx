@@ -13,6 +13,7 @@ import {
 } from './ReportTables.tsx';
 import { Facts } from './Facts.tsx';
 import { ServerResourcesReport } from './ServerResourcesReport.tsx';
+import { MachineReport } from './MachineReport.tsx';
 import { failureSummary } from './reportModel.ts';
 import { ShardsTable } from './ShardsTable.tsx';
 import { StagesTable } from './StagesTable.tsx';
@@ -90,6 +91,7 @@ export const ReportDetails = memo(function ReportDetails({ results, shown }: Rep
       {result.serverResources && (
         <ServerResourcesReport resources={result.serverResources} verdict={verdict} />
       )}
+      {result.machine && <MachineReport machine={result.machine} />}
       <Thresholds result={result} />
       <Facts result={result} />
       <p className="muted small report-foot">

@@ -10,6 +10,8 @@ import { timelineChart } from '../views/History/timeline.ts';
 import { ReportDetails, ReportSummary } from './Report.tsx';
 import { ServerChartCard } from './ServerChartCard.tsx';
 import { serverChartsOf } from './serverCharts.ts';
+import { machineTimelineChart } from './machineChart.ts';
+import { MACHINE_CHART } from '../../shared/machine/charts.ts';
 
 interface RunReportProps {
   /** The run's results, one per target (a comparison cell's run has one). */
@@ -32,6 +34,7 @@ export function RunReport({ results, name }: RunReportProps) {
   const throughput = useCallback((p: Palette) => timelineChart(results, 'rps', p), [results]);
   const latency = useCallback((p: Palette) => timelineChart(results, 'p99', p), [results]);
   const serverCharts = useMemo(() => serverChartsOf(results), [results]);
+  const machine = useCallback((p: Palette) => machineTimelineChart(results[at]!, p), [results, at]);
   if (!result)
     return <p className="muted">This run has no results (it was stopped before any target ran).</p>;
   return (
@@ -63,6 +66,15 @@ export function RunReport({ results, name }: RunReportProps) {
         {serverCharts.map((chart) => (
           <ServerChartCard key={chart.id} results={results} chart={chart} about={about} />
         ))}
+        {result.machine && (
+          <ChartCard
+            title={`${MACHINE_CHART.title} over time (${MACHINE_CHART.unit})`}
+            testId="chart-history-machine"
+            slug={MACHINE_CHART.id}
+            about={about}
+            build={machine}
+          />
+        )}
       </div>
       <ReportDetails results={results} shown={at} />
     </>

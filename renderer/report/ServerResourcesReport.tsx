@@ -77,6 +77,12 @@ export function ServerResourcesReport({ resources, verdict }: { resources: Resou
               <dt>Sampled</dt>
               <dd data-testid="server-resources-source">{t.source}</dd>
             </div>
+            {t.workers && (
+              <div>
+                <dt>Workers</dt>
+                <dd data-testid="server-resources-workers">{t.workers}</dd>
+              </div>
+            )}
             {sampled && (
               <div>
                 <dt>Readings</dt>

@@ -6,6 +6,7 @@
 import type { RunResult } from '../model/result.ts';
 import { scheduleShortfall, type Caveat } from '../verdict/caveats.ts';
 import { runVerdict } from '../verdict/verdict.ts';
+import { machineBusyWhy } from '../verdict/limits.ts';
 import { msText, pctText, type CapacityGoal } from './goal.ts';
 import { thinP99 } from './step-length.ts';
 
@@ -43,6 +44,9 @@ export function stepFigures(rate: number, result: RunResult): StepFigures {
  * - broke: it did not (p99, errors or non-2xx over the limit); reasons say by how much.
  * - client-limit: the figures are not the server's (the verdict's client-bound, or a schedule
  *   not kept while the server kept up): the search cannot go higher.
+ * - machine-busy: the step did not hold while the machine was busy (the verdict's machine
+ *   busy): its figures are the machine's, so it is measured again once the machine is calm;
+ *   `broke` says what it would have broken.
  * - not-measured: nothing to judge (the target failed, or every answer was an error page).
  * - stopped: the step was stopped before its end.
  */
@@ -50,6 +54,7 @@ export type StepJudgement =
   | { kind: 'held' }
   | { kind: 'broke'; reasons: string[] }
   | { kind: 'client-limit'; reason: string }
+  | { kind: 'machine-busy'; reason: string; broke: string[] }
   | { kind: 'not-measured'; reason: string }
   | { kind: 'stopped' };
 
@@ -58,6 +63,7 @@ export const JUDGEMENT_LABELS: Record<StepJudgement['kind'], string> = {
   held: 'held',
   broke: 'broke the goal',
   'client-limit': 'client was the limit',
+  'machine-busy': 'machine busy',
   'not-measured': 'not measured',
   stopped: 'stopped',
 };
@@ -67,6 +73,8 @@ export function judgementDetail(j: StepJudgement): string | null {
   switch (j.kind) {
     case 'broke':
       return j.reasons.join('; ');
+    case 'machine-busy':
+      return [...j.broke, j.reason].join('; ');
     case 'client-limit':
     case 'not-measured':
       return j.reason;
@@ -104,14 +112,30 @@ export function serverOwnLatency(result: RunResult): { ms: number; text: string 
 const badCaveat = (caveats: readonly Caveat[], code: Caveat['code']): Caveat | undefined =>
   caveats.find((c) => c.code === code && c.severity === 'bad');
 
-/** Whether one step met the goal, judged on its verdict and figures. */
+/**
+ * Whether one step met the goal, judged on its verdict and figures. A step that did not hold
+ * while the machine was busy is the machine's figure, never a break of the server's (a held
+ * one stands: the server held the goal even beside the other work).
+ */
 export function judgeStep(result: RunResult, goal: CapacityGoal): StepJudgement {
-  if (result.status === 'cancelled') return { kind: 'stopped' };
+  if (result.status === 'cancelled' || result.status === 'interrupted') return { kind: 'stopped' };
   const verdict = runVerdict(result);
   if (verdict.state === 'not-measured' || verdict.state === 'all-non-2xx') {
     return { kind: 'not-measured', reason: verdict.headline };
   }
-  const clientBound = badCaveat(verdict.caveats, 'client-bound');
+  const judged = judgeFigures(result, goal, verdict.caveats);
+  const busy = machineBusyWhy(result);
+  if (busy === null || judged.kind === 'held') return judged;
+  return { kind: 'machine-busy', reason: busy, broke: judged.kind === 'broke' ? judged.reasons : [] };
+}
+
+/** The step's judgement on its figures alone (the machine aside). */
+function judgeFigures(
+  result: RunResult,
+  goal: CapacityGoal,
+  caveats: readonly Caveat[],
+): Exclude<StepJudgement, { kind: 'machine-busy' | 'not-measured' | 'stopped' }> {
+  const clientBound = badCaveat(caveats, 'client-bound');
   if (clientBound) return { kind: 'client-limit', reason: clientBound.message };
 
   const f = stepFigures(0, result);
@@ -125,7 +149,7 @@ export function judgeStep(result: RunResult, goal: CapacityGoal): StepJudgement 
   const overGoal = f.p99 !== null && f.p99 > goal.p99Ms;
   const thin = thinP99(result.requests.responses);
   const p99 = f.p99 === null ? [] : [`p99 ${msText(f.p99)}${thin ? ` (${thin})` : ''}`];
-  const slipped = badCaveat(verdict.caveats, 'rate-not-reached');
+  const slipped = badCaveat(caveats, 'rate-not-reached');
   if (!slipped) return overGoal ? { kind: 'broke', reasons: p99 } : { kind: 'held' };
   // The latency runs from the scheduled send time, so requests sent late carry their lateness:
   // within the goal even so, the server's own latency was lower still, and it got the rate.

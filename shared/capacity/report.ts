@@ -90,7 +90,7 @@ export function curveOf(report: SearchReport): ReportedStep[] {
   return [...report.steps].sort((a, b) => a.rate - b.rate);
 }
 
-/** Whether a step's figures are the server's: a step the client limited is drawn apart. */
-export function isClientLimited(step: ReportedStep): boolean {
-  return step.judgement.kind === 'client-limit';
+/** Whether a step's figures are not the server's: one the client or a busy machine limited is drawn apart. */
+export function notTheServers(step: ReportedStep): boolean {
+  return step.judgement.kind === 'client-limit' || step.judgement.kind === 'machine-busy';
 }

@@ -12,6 +12,9 @@
  * figures are not the server's (shared/verdict/verdict.ts: the generator ran flat out, or the
  * schedule was not kept while the server was keeping up), twice at the same rate, ends the
  * search with "at least N req/s; the client was the limit", never a number blamed on the server.
+ * A step that did not hold while the machine was busy (other processes took its CPU) is
+ * measured again, after the runner waited for the machine to calm (MACHINE_BUSY_TRIES times at
+ * most); when no quiet step could be had, the answer says its figure is the machine's.
  */
 import { z } from 'zod';
 import { DEFAULTS, LIMITS } from '../model/defaults.ts';
@@ -70,6 +73,7 @@ export interface JudgedStep {
  * - converged: the highest rate that held and the lowest that broke are within the precision.
  * - max-rate: the top rate held (the server may hold more).
  * - client-limit: a step's figures were not the server's; the held rate is a lower bound.
+ * - machine-busy: a rate was measured only while the machine was busy; the held rate is a lower bound.
  * - none-held: the start rate already broke the goal.
  * - not-measured: a step measured nothing (a failing target, an error page).
  * - stopped: stopped before it ended.
@@ -78,6 +82,7 @@ export const CAPACITY_STOPS = [
   'converged',
   'max-rate',
   'client-limit',
+  'machine-busy',
   'none-held',
   'not-measured',
   'stopped',
@@ -103,11 +108,19 @@ export type CapacityNext =
       phase: 'doubling' | 'bisecting';
       /** The rate broke the goal once: it is measured again before the break counts. */
       again?: true;
+      /** The last step at this rate was measured on a busy machine: wait for calm before it. */
+      afterBusy?: true;
     }
   | { kind: 'done'; answer: CapacityAnswer };
 
 /** How many times a rate is measured before "the client was the limit" there ends the search. */
 export const CLIENT_LIMIT_TRIES = 2;
+
+/**
+ * How many times a rate is measured on a busy machine before the search gives up on a quiet
+ * step there: the runner waits for calm before each new try (electron/machine/calm.ts).
+ */
+export const MACHINE_BUSY_TRIES = 3;
 
 /**
  * How many times a rate that broke the goal is measured before the break counts: a passing
@@ -164,6 +177,10 @@ function answer(
       heldRate === null
         ? `not measured: the client was the limit already at ${at}: ${detail}`
         : `at least ${held} at ${goal}; the client was the limit at ${at}: ${detail}`,
+    'machine-busy':
+      heldRate === null
+        ? `not the server's: ${at} was measured only while the machine was busy (${detail}); no quiet step could be had`
+        : `at least ${held} at ${goal}; ${at} was measured only while the machine was busy, so not the server's (${detail}); no quiet step could be had`,
     'none-held': `not even the lowest rate held: ${at} broke ${goal}${breaksText(steps, limitRate)}`,
     'not-measured': `not measured at ${at}: ${detail}`,
     stopped: heldRate === null ? 'stopped before any rate held' : `stopped; ${held} held so far at ${goal}`,
@@ -231,6 +248,18 @@ export function nextCapacityStep(
       }
       return done('client-limit', lo, last.rate, j.reason);
     }
+    case 'machine-busy': {
+      const tries = steps.filter((s) => s.rate === last.rate && s.judgement.kind === 'machine-busy').length;
+      if (tries < MACHINE_BUSY_TRIES) {
+        return {
+          kind: 'step',
+          rate: last.rate,
+          phase: hi === null ? 'doubling' : 'bisecting',
+          afterBusy: true,
+        };
+      }
+      return done('machine-busy', lo, last.rate, j.reason);
+    }
     case 'broke':
       if (rules.confirmBreaks && brokeAt(steps, last.rate).length < BREAK_TRIES) {
         const before = standings(steps.slice(0, -1));
@@ -286,6 +315,10 @@ export function answerShort(a: CapacityAnswer): string {
       return a.heldRate === null
         ? 'not measured (the client was the limit)'
         : `at least ${held} (the client was the limit)`;
+    case 'machine-busy':
+      return a.heldRate === null
+        ? 'not measured (the machine was busy)'
+        : `at least ${held} (the machine was busy at ${a.limitRate === null ? 'the next rate' : rateText(a.limitRate)})`;
     case 'none-held':
       return `no rate (not even ${a.limitRate === null ? 'the lowest' : rateText(a.limitRate)} held)`;
     case 'not-measured':

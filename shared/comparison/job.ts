@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cellCoordinatesSchema, cellOutcomeSchema } from './cells.ts';
+import { cellCoordinatesSchema, cellOutcomeSchema, expandPlan } from './cells.ts';
 import { comparisonPlanSchema } from './plan.ts';
 import { defineJob, partSchema } from '../model/job-spec.ts';
 import { preflightCheckSchema, preflightFailureSchema } from '../model/preflight.ts';
@@ -29,4 +29,10 @@ export const comparisonJobSpec = defineJob({
   result: cellOutcomeSchema,
   runOf: (outcome) => outcome.result,
   withRun: (outcome, result) => ({ ...outcome, result }),
+  partScenario: (plan, started) => {
+    const cell = expandPlan(plan)[started.part];
+    if (!cell) throw new RangeError(`the plan has no cell ${started.part}`);
+    return { scenario: cell.scenario, targetIndex: 0 };
+  },
+  partResult: (started, result) => ({ cellIndex: started.part, coordinates: started.coordinates, result }),
 });

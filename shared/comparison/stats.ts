@@ -105,7 +105,9 @@ export function summarizeRepetitions(
   opts: { includeCancelled?: boolean } = {},
 ): RepetitionSummary {
   const counted = results.filter(
-    (r) => r.status === 'completed' || (r.status === 'cancelled' && opts.includeCancelled === true),
+    (r) =>
+      r.status === 'completed' ||
+      ((r.status === 'cancelled' || r.status === 'interrupted') && opts.includeCancelled === true),
   );
   const failures = results.filter((r) => r.status === 'failed').map((r) => r.error?.message ?? 'run failed');
   const figures = {} as Record<Figure, Stat | null>;

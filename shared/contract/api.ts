@@ -124,6 +124,12 @@ export interface AppInfo {
   filesDir?: string | null;
   /** Store files that were broken and kept aside, or secrets that could not be decrypted. */
   problems?: StoreProblem[];
+  /**
+   * The web host only: the command that starts it again as it is now (port, data folder), and
+   * whether a page holding this host's URL takes the restarted host back by itself (its token
+   * is kept for the port) or needs the new URL it prints (a port picked at random).
+   */
+  restart?: { command: string; samePage: boolean };
 }
 
 /** How a store keeps secret header values: encrypted (desktop keychain) or plain text (asks first). */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { capacityJobSpec } from '../capacity/job.ts';
 import { shardPlacementSchema, type ShardPlacement } from '../distributed/placement.ts';
 import { comparisonJobSpec } from '../comparison/job.ts';
+import { comparisonRerunSchema, type ComparisonRerun } from '../comparison/rerun.ts';
 import { partSchema, type PartStarted } from '../model/job-spec.ts';
 import {
   runStatusSchema,
@@ -12,6 +13,7 @@ import {
 } from '../model/result.ts';
 import { runJobSpec } from '../model/run-job.ts';
 import { resourceSampleSchema, type ResourceSample } from '../resources/resources.ts';
+import { machineSampleSchema, type MachineSample } from '../machine/machine.ts';
 
 /*
  * One job model for every kind (DESIGN.md): a job is a plan of one kind, run in parts (a
@@ -53,10 +55,14 @@ export type PartResultOf<K extends JobKind> = z.output<SpecOf<K>['result']>;
 
 export const jobIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'job id is malformed');
 
-/** One tick of the running part: the engine's sample, or the server's reading (target.monitor) at that tick. */
+/**
+ * One tick of the running part: the engine's sample, the server's reading (target.monitor) or
+ * the machine's reading (the generator's machine) at that tick.
+ */
 export type SampleEvent =
   | { type: 'sample'; part: number; source: 'engine'; sample: Sample }
-  | { type: 'sample'; part: number; source: 'server'; sample: ResourceSample };
+  | { type: 'sample'; part: number; source: 'server'; sample: ResourceSample }
+  | { type: 'sample'; part: number; source: 'machine'; sample: MachineSample };
 
 /** The job broke down (the host, never the target: a failing target gives a failed result); part null: outside any part. */
 export interface ErrorEvent {
@@ -124,6 +130,12 @@ function jobEventSchema<R extends z.ZodType>(spec: EventSpec<R>) {
         source: z.literal('server'),
         sample: resourceSampleSchema,
       }),
+      z.strictObject({
+        type: z.literal('sample'),
+        part: partSchema,
+        source: z.literal('machine'),
+        sample: machineSampleSchema,
+      }),
     ]),
     z.strictObject({ type: z.literal('result'), part: partSchema, result }),
     z.strictObject({ type: z.literal('error'), part: partSchema.nullable(), message: z.string() }),
@@ -154,16 +166,24 @@ export const jobEnvelopeSchema = z.discriminatedUnion(
   envelopes as [(typeof envelopes)[number], ...(typeof envelopes)[number][]],
 ) as unknown as z.ZodType<JobEnvelope>;
 
-/** What jobs.start takes: a kind and its plan; a run may go to shards (local or Kubernetes). */
-type ShardsOf<K extends JobKind> = K extends 'run' ? { shards?: ShardPlacement } : unknown;
-export type JobStart = { [K in JobKind]: { kind: K; plan: PlanOf<K> } & ShardsOf<K> }[JobKind];
-export type JobStartInput = { [K in JobKind]: { kind: K; plan: PlanInputOf<K> } & ShardsOf<K> }[JobKind];
+/**
+ * What jobs.start takes: a kind and its plan; a run may go to shards (local or Kubernetes); a
+ * comparison may run only some of a saved comparison's runs again (the rest kept).
+ */
+type ExtrasOf<K extends JobKind> = K extends 'run'
+  ? { shards?: ShardPlacement }
+  : K extends 'comparison'
+    ? { rerun?: ComparisonRerun }
+    : unknown;
+export type JobStart = { [K in JobKind]: { kind: K; plan: PlanOf<K> } & ExtrasOf<K> }[JobKind];
+export type JobStartInput = { [K in JobKind]: { kind: K; plan: PlanInputOf<K> } & ExtrasOf<K> }[JobKind];
 
 const starts = JOB_KINDS.map((kind) =>
   z.strictObject({
     kind: z.literal(kind),
     plan: JOB_SPECS[kind].plan,
     ...(kind === 'run' ? { shards: shardPlacementSchema.optional() } : {}),
+    ...(kind === 'comparison' ? { rerun: comparisonRerunSchema.optional() } : {}),
   }),
 );
 export const jobStartSchema = z.discriminatedUnion(

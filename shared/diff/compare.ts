@@ -111,7 +111,7 @@ export type QuantilesOf = (r: RunResult) => readonly number[] | null;
 export class DiffInputError extends Error {}
 
 const measured = (r: RunResult, cancelledToo: boolean): boolean =>
-  r.status === 'completed' || (cancelledToo && r.status === 'cancelled');
+  r.status === 'completed' || (cancelledToo && (r.status === 'cancelled' || r.status === 'interrupted'));
 
 /** Runs grouped by name in first-seen order; a name seen again in a run file gets "#2". */
 function grouped(entries: readonly { label: string; result: RunResult }[]): NamedRuns[] {

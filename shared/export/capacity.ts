@@ -4,6 +4,7 @@
  * resources and stages when there are any) and their percentiles; the HTML report; the
  * searches as text (steps and answers) and every step's run in each tool's layout. Pure.
  */
+import { withVerdictRecord } from '../verdict/verdict.ts';
 import { capacityReports, stepLabel, type CapacityResult, type SearchReport } from '../capacity/report.ts';
 import { capacityAnswersCsv, capacityStepsCsv } from '../format/capacity-csv.ts';
 import { formatCapacityReport } from '../format/capacity-text.ts';
@@ -17,7 +18,8 @@ import { resultCsvParts } from './run.ts';
 /** What the JSON file of a capacity job holds: the plan, how it ended, each target's answer, every step's run. */
 export function capacityJson(c: CapacityResult, reports: readonly SearchReport[]): string {
   const answers = reports.map((r) => ({ target: r.label, answer: r.answer }));
-  return jsonText({ kind: 'capacity', plan: c.plan, status: c.status, answers, steps: c.steps });
+  const steps = c.steps.map((s) => ({ ...s, result: withVerdictRecord(s.result) }));
+  return jsonText({ kind: 'capacity', plan: c.plan, status: c.status, answers, steps });
 }
 
 /** Every step's run under its name ("nginx · step 3 · 400 req/s"), search by search. */

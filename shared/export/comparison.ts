@@ -4,6 +4,7 @@
  * percentile table per protocol and level as CSV; the HTML report; each run in every text
  * layout followed by the matrix. Pure.
  */
+import { withVerdictRecord } from '../verdict/verdict.ts';
 import { cellAt, aggregateComparison, comparisonPercentileTable } from '../comparison/table.ts';
 import { cellLabel, levelLabel, type ComparisonPlan } from '../comparison/plan.ts';
 import { planReport, type MatrixColumnId } from '../comparison/report-settings.ts';
@@ -32,7 +33,7 @@ export function comparisonJson(c: ComparisonResult): string {
     plan,
     status,
     table,
-    outcomes,
+    outcomes: outcomes.map((o) => ({ ...o, result: withVerdictRecord(o.result) })),
     preflightFailures: c.preflightFailures ?? [],
   });
 }

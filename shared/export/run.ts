@@ -1,18 +1,20 @@
 /**
  * A run's export bundle: the results as JSON, the summary, time-series and percentile CSVs
- * (server resources when a server was watched, stages when the load was staged, URLs when a
+ * (server resources when a server was watched, the machine's readings, stages when the load was staged, URLs when a
  * target held a list), the HTML
  * report, and the run in every text layout (ours, ab, vegeta, http_load, JMeter). Pure.
  */
 import type { ReportLayout } from '../comparison/report-settings.ts';
 import { percentilesCsv, resourcesCsv, summaryCsv, timeSeriesCsv } from '../format/csv.ts';
 import { runHtmlReport } from '../format/html-report.ts';
+import { machineCsv } from '../format/machine/machine-csv.ts';
 import { labelResults, type LabelledResult } from '../format/labels.ts';
 import { formatRunsReport } from '../format/report.ts';
 import { stagesCsv } from '../format/stages.ts';
 import { urlsCsv } from '../format/urls.ts';
 import { fileSlug } from '../model/file-name.ts';
 import type { RunResult } from '../model/result.ts';
+import { withVerdictRecord } from '../verdict/verdict.ts';
 import {
   csvPart,
   htmlPart,
@@ -33,9 +35,10 @@ export interface RunExportInput {
   htmlLayout?: ReportLayout;
 }
 
-/** The JSON file of a run: its one result as an object, several as an array. */
+/** The JSON file of a run: its one result as an object, several as an array; each with its verdict. */
 export function runJson(results: readonly RunResult[]): string {
-  return jsonText(results.length === 1 ? results[0] : results);
+  const withVerdicts = results.map(withVerdictRecord);
+  return jsonText(withVerdicts.length === 1 ? withVerdicts[0] : withVerdicts);
 }
 
 /**
@@ -52,6 +55,9 @@ export function resultCsvParts(labelled: readonly LabelledResult[], percentiles:
     ...(percentiles ? [csvPart('percentiles', 'Percentiles CSV', () => percentilesCsv(labelled))] : []),
     ...(results.some((r) => (r.serverResources?.samples.length ?? 0) > 0)
       ? [csvPart('resources', 'Server resources CSV', () => resourcesCsv(labelled))]
+      : []),
+    ...(results.some((r) => (r.machine?.samples.length ?? 0) > 0)
+      ? [csvPart('machine', 'Machine CSV', () => machineCsv(labelled))]
       : []),
     ...(results.some((r) => r.stages) ? [csvPart('stages', 'Stages CSV', () => stagesCsv(labelled))] : []),
     ...(results.some((r) => r.urls) ? [csvPart('urls', 'URLs CSV', () => urlsCsv(labelled))] : []),

@@ -8,6 +8,8 @@ import {
   rateText,
 } from '../capacity/search.ts';
 import { curveOf, stepLabel, type ReportedStep, type SearchReport } from '../capacity/report.ts';
+import type { CapacityProgress } from '../capacity/job.ts';
+import { otherProcessesText } from './machine/machine-table.ts';
 import { alignColumns } from './table.ts';
 import { fixed, formatGrouped } from './units.ts';
 
@@ -86,4 +88,22 @@ export function formatCapacityReport(reports: readonly SearchReport[]): string {
   const answered = reports.flatMap((r) => (r.answer ? [{ label: r.label, answer: r.answer }] : []));
   if (answered.length > 0) lines.push(capacitySentence(goal, answered));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * A capacity search's wait for a busy machine, as the CLI and the Capacity tab say it: "the
+ * machine was busy at 1,600 req/s: waiting up to 24 s for it to calm", then "the machine
+ * calmed after 6 s" or "the machine stayed busy for 24 s (other processes 96% of its cores:
+ * yes (pid 4242) 97.0%)".
+ */
+export function machineWaitText(
+  p: Extract<CapacityProgress, { type: 'machine-wait' | 'machine-calm' }>,
+): string {
+  if (p.type === 'machine-wait') {
+    return `the machine was busy at ${rateText(p.rate)}: waiting up to ${fixed(p.maxSeconds, 0)} s for it to calm before measuring it again`;
+  }
+  const waited = fixed(p.waitedSeconds, 0);
+  if (p.calm) return `the machine calmed after ${waited} s: measuring again`;
+  const who = p.busiest.length > 0 ? `: ${otherProcessesText(p.busiest)}` : '';
+  return `the machine stayed busy for ${waited} s (other processes ${fixed(p.otherPercent, 0)}% of its cores${who}): measuring again anyway`;
 }

@@ -26,6 +26,8 @@ import { fixText } from '../model/preflight.ts';
 import { alignColumns } from './table.ts';
 import { caveatMark, verdictMark } from './verdict-text.ts';
 import { fixed } from './units.ts';
+import { jobStatusText } from '../model/interruption.ts';
+import type { RunStatus } from '../model/result.ts';
 
 /** Percentile rows, one latency column (ms) per server. */
 function formatPercentileTable(title: string, pt: PercentileTable): string {
@@ -120,14 +122,14 @@ export function formatComparisonMatrix(plan: ComparisonPlan, outcomes: readonly 
 export function formatComparisonReport(
   plan: ComparisonPlan,
   outcomes: readonly CellOutcome[],
-  opts: { layout?: ReportLayout; status?: 'completed' | 'cancelled' | 'failed' } = {},
+  opts: { layout?: ReportLayout; status?: RunStatus } = {},
 ): string {
   const layout = opts.layout ?? planReport(plan).format;
   const runs = outcomes.map(
     (o, i) =>
       `== ${cellLabel(plan, o.coordinates)} ==\n${formatRunReport(o.result, layout, i, outcomes.length)}`,
   );
-  const status = opts.status === undefined || opts.status === 'completed' ? '' : `Status: ${opts.status}\n`;
+  const status = opts.status === undefined || opts.status === 'completed' ? '' : `Status: ${jobStatusText(opts.status, outcomes.map((o) => o.result))}\n`;
   return [...runs, status + formatComparisonMatrix(plan, outcomes)].join('\n');
 }
 

@@ -5,6 +5,7 @@
  * server or a user supplied (labels, URLs, Server headers, error messages) is neutralised
  * against formula injection: a cell starting with = + - @ tab or CR gets a leading `'`.
  */
+import { otherProcessesText } from './machine/machine-table.ts';
 import { MATRIX_COLUMNS } from '../comparison/columns.ts';
 import { matrixCells, type MatrixCell } from '../comparison/matrix.ts';
 import type { CellOutcome } from '../comparison/cells.ts';
@@ -229,6 +230,21 @@ const SUMMARY_COLUMNS: readonly Column[] = [
   ['server rss max (B)', (r) => r.serverResources?.summary.rssBytes?.max],
   ['server memory used max (B)', (r) => r.serverResources?.summary.memoryUsedBytes?.max],
   ['server load1 max', (r) => r.serverResources?.summary.load1?.max],
+  ['server busiest worker cpu mean (% of a core)', (r) => r.serverResources?.workers?.busiest.cpuPercentMean],
+  ['server busy workers', (r) => r.serverResources?.workers?.busy],
+  ['server workers', (r) => r.serverResources?.workers?.count],
+  ['generator process cpu mean (% of a core)', (r) => r.generator.process?.cpuPercentMean],
+  ['generator busiest thread', (r) => r.generator.process?.busiestThread?.name],
+  [
+    'generator busiest thread cpu mean (% of a core)',
+    (r) => r.generator.process?.busiestThread?.cpuPercentMean,
+  ],
+  ['machine cores', (r) => r.machine?.cores],
+  ['machine cpu busy mean (%)', (r) => r.machine?.cpuBusyPercent],
+  ['machine cpu idle mean (%)', (r) => r.machine?.cpuIdlePercent],
+  ['machine cpu steal mean (%)', (r) => r.machine?.cpuStealPercent],
+  ['other processes cpu mean (% of a core)', (r) => r.machine?.otherCpuPercent],
+  ['busiest other processes', (r) => (r.machine ? otherProcessesText(r.machine.otherProcesses) : undefined)],
   ['error', (r) => r.error?.message],
   ['error set', (r) => r.errors.map((e) => `${e.message} (${e.count})`).join(' | ')],
   ...verdictColumns<RunResult>(runVerdict),

@@ -1,6 +1,7 @@
 /** The generator's own figures as text, for every report (CLI, UI, HTML): its workers' CPU, its send lateness. */
 import type { RunResult } from '../model/result.ts';
 import { fixed } from './units.ts';
+import { generatorProcessText } from './machine/machine-table.ts';
 
 const percent = (values: readonly number[]): string => values.map((v) => `${fixed(v, 0)}%`).join(', ');
 
@@ -12,8 +13,9 @@ export const loadWasSent = (r: RunResult): boolean => r.requests.total > 0 || r.
 
 /**
  * "1 worker: 54% of a core on average (max 61%)", "2 workers: 61%, 58% of a core on average
- * (max 70%, 64%)": each engine worker's CPU, since each runs on a core of its own; "none: no
- * load was sent" for a run that sent none.
+ * (max 70%, 64%)": each engine worker's CPU, since each runs on a core of its own; then, from
+ * the machine's readings, the whole process's and its busiest thread's; "none: no load was
+ * sent" for a run that sent none.
  */
 export function generatorCpuText(r: RunResult): string {
   if (!loadWasSent(r)) return 'none: no load was sent';
@@ -26,7 +28,8 @@ export function generatorCpuText(r: RunResult): string {
   const note = flatOut === 0 ? '' : n === 1 ? ' (flat out)' : ` (${flatOut} flat out)`;
   return (
     `${n} worker${n === 1 ? '' : 's'}: ${percent(workers.map((w) => w.cpuPercentMean))} of a core on average ` +
-    `(max ${percent(workers.map((w) => w.cpuPercentMax))})${note}`
+    `(max ${percent(workers.map((w) => w.cpuPercentMax))})${note}` +
+    (g.process ? `; ${generatorProcessText(g.process)}` : '')
   );
 }
 

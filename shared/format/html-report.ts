@@ -8,8 +8,10 @@ import type { CellOutcome } from '../comparison/cells.ts';
 import type { ComparisonPlan } from '../comparison/plan.ts';
 import type { PreflightFailure } from '../model/preflight.ts';
 import type { ReportLayout } from '../comparison/report-settings.ts';
-import type { RunResult } from '../model/result.ts';
+import type { RunResult, RunStatus } from '../model/result.ts';
+import { jobStatusText } from '../model/interruption.ts';
 import { targetLabel } from '../model/scenario.ts';
+import { withVerdictRecord } from '../verdict/verdict.ts';
 import type { CapacityResult, SearchReport } from '../capacity/report.ts';
 import { capacitySection } from './html/capacity-section.ts';
 import { comparisonSection } from './html/comparison-section.ts';
@@ -49,7 +51,7 @@ export function runHtmlReport(
     title,
     subtitle: `${made(opts.generatedAt, results.at(-1)?.endedAt, opts.appVersion ?? results[0]?.generator.appVersion)} · ${results.length} target(s)`,
     body: sections.join('\n'),
-    data: { format: HTML_REPORT_DATA_FORMAT, kind: 'run', results },
+    data: { format: HTML_REPORT_DATA_FORMAT, kind: 'run', results: results.map(withVerdictRecord) },
   });
 }
 
@@ -58,7 +60,7 @@ export function comparisonHtmlReport(
   input: {
     plan: ComparisonPlan;
     outcomes: readonly CellOutcome[];
-    status: 'completed' | 'cancelled' | 'failed' | null;
+    status: RunStatus | null;
     preflightFailures?: readonly PreflightFailure[];
   },
   opts: HtmlReportOptions = {},
@@ -72,7 +74,7 @@ export function comparisonHtmlReport(
       kind: 'comparison',
       plan: input.plan,
       status: input.status,
-      outcomes: input.outcomes,
+      outcomes: input.outcomes.map((o) => ({ ...o, result: withVerdictRecord(o.result) })),
       preflightFailures: input.preflightFailures ?? [],
     },
   });
@@ -88,13 +90,18 @@ export function capacityHtmlReport(
   return htmlDocument({
     title: c.plan.name,
     subtitle: `${made(opts.generatedAt, runs.at(-1)?.endedAt, opts.appVersion ?? runs[0]?.generator.appVersion)} · capacity search, ${runs.length} step(s)`,
-    body: capacitySection({ plan: c.plan, status: c.status, reports, layout: 'text' }),
+    body: capacitySection({
+      plan: c.plan,
+      status: c.status === null ? null : jobStatusText(c.status, runs),
+      reports,
+      layout: 'text',
+    }),
     data: {
       format: HTML_REPORT_DATA_FORMAT,
       kind: 'capacity',
       plan: c.plan,
       status: c.status,
-      steps: c.steps,
+      steps: c.steps.map((s) => ({ ...s, result: withVerdictRecord(s.result) })),
     },
   });
 }

@@ -11,6 +11,7 @@ import { fixesOfResult } from '../model/preflight.ts';
 import { fixText } from '../model/preflight.ts';
 import { generatorCpuText, loadWasSent, sendLatenessText } from './generator-text.ts';
 import { formatServerResources } from './resources-text.ts';
+import { formatMachine } from './machine/machine-table.ts';
 import { stagesReportText } from './stages.ts';
 import { urlsReportText } from './urls.ts';
 import { shardsReportText } from './shards.ts';
@@ -80,6 +81,7 @@ export function formatTextReport(r: RunResult, index = 0, count = 1): string {
   if (r.stages) parts.push(stagesReportText(r));
   if (r.urls) parts.push(urlsReportText(r));
   if (r.serverResources) parts.push(formatServerResources(r.serverResources));
+  if (r.machine) parts.push(formatMachine(r.machine));
   if (r.thresholds.length > 0) {
     parts.push(
       ['Thresholds:', ...r.thresholds.map((t) => `  ${formatThresholdOutcome(t)}`)].join('\n') + '\n',

@@ -10,6 +10,7 @@ import {
   type ResourceFigure,
   type ResourceSource,
   type ServerResources,
+  type ServerWorkers,
 } from '../resources/resources.ts';
 import { gapText } from '../resources/charts.ts';
 import type { VerdictFigure } from '../verdict/caveats.ts';
@@ -22,6 +23,7 @@ export function formatResourceValue(figure: ResourceFigure, value: number): stri
     case 'cpuPercent':
     case 'cpuUserPercent':
     case 'cpuSystemPercent':
+    case 'busiestCpuPercent':
     case 'cpuBusyPercent':
       return `${fixed(value, 1)}%`;
     case 'rssBytes':
@@ -85,6 +87,8 @@ export interface ServerResourcesTable {
   efficiency: { value: number; text: string } | null;
   /** CPU-seconds the server used while measured. */
   cpuSeconds: string | null;
+  /** "busiest worker 99.1% (nginx, pid 12), 1 of 4 busy": a process tree's serving processes; null otherwise. */
+  workers: string | null;
   /** "12 readings, at least 1 s apart" */
   readings: string;
   gaps: { reason: string; count: number; text: string }[];
@@ -113,6 +117,12 @@ export function resourceRows(sr: ServerResources): ResourceRow[] {
   });
 }
 
+/** "busiest worker 99.1% of a core (nginx, pid 12), 1 of 4 busy" */
+export function workersText(w: ServerWorkers): string {
+  const b = w.busiest;
+  return `busiest worker ${fixed(b.cpuPercentMean, 1)}% of a core (${b.name}, pid ${b.pid}), ${w.busy} of ${w.count} busy`;
+}
+
 /** The efficiency figure as reports print it: "0.123". */
 export const formatCpuPer10k = (v: number): string => fixed(v, 3);
 
@@ -127,6 +137,7 @@ export function serverResourcesTable(sr: ServerResources, verdict?: Verdict): Se
         ? null
         : { value: sr.cpuSecondsPer10kRequests, text: formatCpuPer10k(sr.cpuSecondsPer10kRequests) },
     cpuSeconds: sr.cpuSeconds === null ? null : `${fixed(sr.cpuSeconds, 3)} s`,
+    workers: sr.workers ? workersText(sr.workers) : null,
     readings:
       sr.source.method === 'none'
         ? 'none'

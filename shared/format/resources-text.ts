@@ -3,7 +3,7 @@
  * figure, the server CPU-seconds per 10,000 requests, gaps and notes.
  */
 import type { ServerResources } from '../resources/resources.ts';
-import { describeResourceSource, formatCpuPer10k, resourceRows } from './resources-table.ts';
+import { describeResourceSource, formatCpuPer10k, resourceRows, workersText } from './resources-table.ts';
 import { alignColumns } from './table.ts';
 import { fixed } from './units.ts';
 
@@ -11,6 +11,7 @@ export function formatServerResources(sr: ServerResources): string {
   const lines = ['Server resources:', `  ${describeResourceSource(sr.source)}`];
   const rows = resourceRows(sr).map((r) => [r.label, r.meanText, r.maxText]);
   if (rows.length > 0) lines.push(...alignColumns([['', 'mean', 'max'], ...rows], 1).map((l) => `  ${l}`));
+  if (sr.workers) lines.push(`  ${workersText(sr.workers)}`);
   if (sr.cpuSecondsPer10kRequests !== null) {
     lines.push(`  server CPU-seconds per 10,000 requests: ${formatCpuPer10k(sr.cpuSecondsPer10kRequests)}`);
   }

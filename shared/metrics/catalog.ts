@@ -110,6 +110,15 @@ export const METRICS = {
     help: "Resident memory of the target's server process tree at the last reading.",
     labels: [],
   },
+  machineCpu: {
+    name: 'trebuchet_machine_cpu_busy_ratio',
+    // A gauge of unit 1: the OpenTelemetry name's Prometheus translation adds _ratio.
+    otelName: 'trebuchet.machine.cpu.busy',
+    unit: '1',
+    type: 'gauge',
+    help: "Share of all the generator machine's cores busy (user, nice, system, irq, softirq, steal) at the last machine reading, 0-1: whatever ran there, the generator and the server included.",
+    labels: [],
+  },
   urlRequests: {
     name: 'trebuchet_url_requests_total',
     otelName: 'trebuchet.url.requests',

@@ -25,7 +25,7 @@ export interface JobLabels {
   job: string;
   /** run, comparison or capacity. */
   kind: string;
-  /** A machine's shard of a plan (`trebuchet run --shard i/N`): its index. */
+  /** A machine's shard of a plan (`trebuchet run --shard i/N`): its index, from 0. */
   shard?: number;
 }
 
@@ -53,7 +53,8 @@ export function partLabels(job: JobLabels, scenario: Scenario, targetIndex: numb
     const load = scenario.load;
     labels.level = String(load.model === 'open' ? load.rate : load.connections);
   }
-  if (job.shard !== undefined) labels.shard = String(job.shard);
+  // Counted from 1, as `--shard i/N` and every report count shards.
+  if (job.shard !== undefined) labels.shard = String(job.shard + 1);
   return labels;
 }
 

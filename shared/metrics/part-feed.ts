@@ -1,3 +1,4 @@
+import type { MachineSample } from '../machine/machine.ts';
 import type { RunResult, Sample } from '../model/result.ts';
 import type { Load } from '../model/scenario.ts';
 import type { WindowBuckets } from '../model/window-buckets.ts';
@@ -7,7 +8,7 @@ import { labelValue, type Labels } from './labels.ts';
 import type { MetricStore } from './series.ts';
 
 /*
- * One part's samples and server readings as metric values (docs/metrics.md), read as they
+ * One part's samples, server readings and machine readings as metric values (docs/metrics.md), read as they
  * come, in a job's MetricStore. A counter adds each measured window's counts (warm-up left
  * out), so its value is the exact sum of the samples'; a sample at the last one's seq takes
  * its place (the engine's final fold, the server's last reading: shared/model/sample-series.ts),
@@ -78,6 +79,11 @@ export class PartFeed {
     }
     this.#apply('server', c);
     if (r.rssBytes !== undefined) this.#store.set(METRICS.serverMemory, this.#labels, r.rssBytes);
+  }
+
+  /** One reading of the machine the generator runs on; a tick without one (a gap) leaves the last. */
+  machine(m: MachineSample): void {
+    if (m.gap === undefined) this.#store.set(METRICS.machineCpu, this.#labels, m.cpuBusyPercent / 100);
   }
 
   /** The part's result: the per-URL table's rows, which only the result has. */

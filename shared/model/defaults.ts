@@ -83,6 +83,21 @@ export const DEFAULTS = {
     ],
   },
   /**
+   * The machine the generator runs on, read beside every run (electron/machine/): readings fall
+   * on engine ticks like the server's (monitor.minIntervalMs apart at least).
+   */
+  machine: {
+    /**
+     * A reading's own CPU stays within this share of a core: a machine whose process list costs
+     * more to read than that at the interval is read less often (2 ms for 113 processes here).
+     */
+    costPercent: 0.5,
+    /** The longest the interval grows to, however many processes there are. */
+    maxIntervalMs: 10_000,
+    /** Processes read per reading at most (Linux's default pid_max is 4,194,304): the rest is a note. */
+    maxProcesses: 20_000,
+  },
+  /**
    * The capacity search (shared/capacity/search.ts): open-model steps from startRate, doubling up to
    * maxRate, then bisecting. Each step warms up, then measures stepSeconds.
    */
@@ -206,6 +221,35 @@ export const VERDICT = {
   clientBoundCpuPercent: 90,
   /** Transport errors, error statuses or SLO failures above this share of the requests: failures. */
   failurePercent: 1,
+  /**
+   * Machine readings judge a run only when they cover this many core-seconds (cores x measured
+   * seconds): /proc counts CPU time in 10 ms ticks, so the shares below are read to 1 %.
+   */
+  machineMinCoreSeconds: 1,
+  /** Other processes took more than this share of all the machine's cores: machine busy. */
+  machineOtherPercent: 10,
+  /** Less idle than this share of all cores while neither the generator nor the server was flat: machine busy. */
+  machineIdlePercent: 5,
+  /**
+   * The machine had room when at least this much of one core stayed idle (a second server
+   * worker could have had half a core): a flat server process there is the server's
+   * configuration's limit, and a closed run with nothing flat is limited by its connections.
+   */
+  roomCorePercent: 50,
+  /** A server process above this share of one core ran flat out. */
+  serverProcessFlatPercent: 90,
+  /** Connection setup (connect + TLS) more than this share of the p99: setup-bound. */
+  setupSharePercent: 50,
+  /**
+   * ...and adding at least this much to it: a loopback connect takes tens of microseconds, and
+   * up to a few milliseconds on a machine loaded many times over (measured here at load 15-20):
+   * a part under 10 ms is that noise, not handshakes that make the p99.
+   */
+  setupMinMs: 10,
+  /** ...over at least this many responses: the p99 of fewer is one of the slowest, the first on a connection. */
+  setupMinResponses: 100,
+  /** The link carried more than this share of its speed in either direction: link-bound. */
+  linkPercent: 90,
 } as const;
 
 /** ab's percentile table plus the tail (99.9, 99.99). Order matters: reports print it as is. */

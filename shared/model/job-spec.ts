@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RunResult } from './result.ts';
+import type { Scenario } from './scenario.ts';
 
 /*
  * What a kind of job (a run, a comparison, a capacity search) declares for the contract
@@ -28,6 +29,16 @@ export interface JobSpec<
   runOf(result: z.output<Result>): RunResult;
   /** The part's result with its engine run replaced. */
   withRun(result: z.output<Result>, run: RunResult): z.output<Result>;
+  /**
+   * The scenario a started part runs, and which of its targets: what a part cut short by the
+   * host stopping (electron/jobs/journal/) is rebuilt as a run of.
+   */
+  partScenario(
+    plan: z.output<Plan>,
+    started: Extract<z.output<Progress>, PartStarted>,
+  ): { scenario: Scenario; targetIndex: number };
+  /** A started part's result made of its run (a cell's coordinates, a step's rate added). */
+  partResult(started: Extract<z.output<Progress>, PartStarted>, run: RunResult): z.output<Result>;
 }
 
 type HasPartStarted<P> = [Extract<P, { type: 'part-started' }>] extends [never]

@@ -4,6 +4,8 @@ import { serverResourcesSchema } from '../resources/resources.ts';
 import { loadSchema, runOptionsSchema, targetSchema, thresholdSchema } from './scenario.ts';
 import { shardFactsSchema, shardRowSchema } from '../shards/facts.ts';
 import { urlTableSchema } from './url-table.ts';
+import { generatorProcessSchema, machineFactsSchema } from '../machine/machine.ts';
+import { verdictRecordSchema } from '../verdict/record.ts';
 import { windowBucketsSchema } from './window-buckets.ts';
 import {
   byteCountsSchema,
@@ -39,9 +41,11 @@ const ms = z.number().nonnegative();
 
 /**
  * How a run, a target's result, a comparison or a saved record ended: completed (ran to its
- * end), cancelled (stopped; what was measured is kept) or failed (could not run).
+ * end), cancelled (stopped; what was measured is kept), failed (could not run) or interrupted
+ * (the host stopped mid-job, killed or crashed: its journal kept the finished parts whole and
+ * the running one's samples, electron/jobs/journal/; a result so marked ended at its endedAt).
  */
-export const runStatusSchema = z.enum(['completed', 'cancelled', 'failed']);
+export const runStatusSchema = z.enum(['completed', 'cancelled', 'failed', 'interrupted']);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
 /** One tick of a live run: aggregated over the window since the previous sample. */
@@ -185,6 +189,12 @@ export const generatorFactsSchema = z.strictObject({
    * the first worker's thread; the figures above leave it out. Absent in results saved before it existed.
    */
   coordinatorCpuSeconds: z.number().nonnegative().optional(),
+  /**
+   * The generator's whole process (every thread: engine, coordinator, GC, main) and its
+   * busiest thread, from the machine's readings on the host (RunResult.machine). Absent
+   * without machine readings, and in results saved before it existed.
+   */
+  process: generatorProcessSchema.optional(),
 });
 export type GeneratorFacts = z.infer<typeof generatorFactsSchema>;
 
@@ -307,6 +317,12 @@ export const runResultSchema = z.strictObject({
    * Absent when the monitor was off, and in results saved before it existed.
    */
   serverResources: serverResourcesSchema.optional(),
+  /**
+   * The machine the generator ran on during the run: its CPU, the other processes' share and
+   * the busiest of them, the link to a server past it (shared/machine/machine.ts). Absent in
+   * results saved before it existed and in merged shards' results.
+   */
+  machine: machineFactsSchema.optional(),
   /** A staged load's figures, one row per stage (load.stages); absent for a fixed level. */
   stages: z.array(stageResultSchema).max(LIMITS.stages.max).optional(),
   /** A target with a list of requests: one row per METHOD URL (shared/model/url-table.ts); absent without a list. */
@@ -315,5 +331,10 @@ export const runResultSchema = z.strictObject({
   shard: shardFactsSchema.optional(),
   /** A merged result (`trebuchet merge`): one row per shard it was merged from; absent otherwise. */
   shards: z.array(shardRowSchema).min(1).optional(),
+  /**
+   * The verdict as a JSON export wrote it (shared/verdict/record.ts): what it said then. Views
+   * compute the verdict again from the figures; absent in results as the engine makes them.
+   */
+  verdict: verdictRecordSchema.optional(),
 });
 export type RunResult = z.infer<typeof runResultSchema>;

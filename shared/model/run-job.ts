@@ -21,4 +21,6 @@ export const runJobSpec = defineJob({
   result: runResultSchema,
   runOf: (result) => result,
   withRun: (_result, run) => run,
+  partScenario: (scenario, started) => ({ scenario, targetIndex: started.part }),
+  partResult: (_started, run) => run,
 });

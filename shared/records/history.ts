@@ -183,6 +183,13 @@ export const historySummarySchema = z.strictObject({
   verdict: z.strictObject({ word: z.string(), tone: z.enum(['good', 'note', 'bad']) }).nullable(),
   /** What it ran, for baselines (shared/records/baselines.ts subjectOf). */
   subject: z.string(),
+  /** When its first part began (its earliest result's start); null without a result. */
+  startedAt: z.string().nullable(),
+  /**
+   * Requests of its finished parts (each result's total: responses and transport errors); an
+   * interrupted record's part cut short by the host stopping is left out.
+   */
+  requests: z.number().int().nonnegative(),
 });
 export type HistorySummary = z.infer<typeof historySummarySchema>;
 
@@ -222,6 +229,7 @@ export function subjectOf(record: RunRecord): string {
 }
 
 export function summarizeRecord(record: RunRecord, bytes: number): HistorySummary {
+  const results = resultsOf(record);
   const targets =
     record.kind === 'comparison'
       ? record.plan.targets.map(comparisonTargetLabel)
@@ -235,10 +243,22 @@ export function summarizeRecord(record: RunRecord, bytes: number): HistorySummar
     appVersion: record.appVersion,
     targets,
     ran: whatRan(record),
-    results: resultsOf(record).length,
+    results: results.length,
     perTarget: perTargetOf(record),
     bytes,
     verdict: verdictOf(record),
     subject: subjectOf(record),
+    startedAt: startedAtOf(results),
+    requests: results.filter((r) => r.status !== 'interrupted').reduce((n, r) => n + r.requests.total, 0),
   };
+}
+
+/** The earliest start among results, as written; null without any. */
+function startedAtOf(results: readonly RunResult[]): string | null {
+  let first: { at: number; text: string } | null = null;
+  for (const r of results) {
+    const at = Date.parse(r.startedAt);
+    if (!Number.isNaN(at) && (first === null || at < first.at)) first = { at, text: r.startedAt };
+  }
+  return first?.text ?? null;
 }

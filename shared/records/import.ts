@@ -13,16 +13,20 @@ import { savedResultName, type SavedResult } from './result-file.ts';
 
 const MAX_IMPORT = LIMITS.importBytes.max;
 
+/** An imported file's name, as the page gives it. */
+export const importFileNameSchema = z
+  .string()
+  .min(1, 'a file needs a name')
+  .max(1024, 'a file name is at most 1024 characters');
+
+/** Files one import takes at most. */
+export const MAX_IMPORT_FILES = 1000;
+
 /** The files of one import (history.import's input): their names and texts, at most importBytes in all. */
 export const importFilesSchema = z
-  .array(
-    z.strictObject({
-      name: z.string().min(1, 'a file needs a name').max(1024, 'a file name is at most 1024 characters'),
-      text: z.string(),
-    }),
-  )
+  .array(z.strictObject({ name: importFileNameSchema, text: z.string() }))
   .min(1, 'give at least one result file')
-  .max(1000, 'at most 1000 files at once')
+  .max(MAX_IMPORT_FILES, `at most ${MAX_IMPORT_FILES} files at once`)
   .refine(
     (files) => files.reduce((n, f) => n + f.text.length, 0) <= MAX_IMPORT,
     `the files of one import are at most ${MAX_IMPORT / 1024 / 1024} MiB together`,

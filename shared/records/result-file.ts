@@ -16,6 +16,8 @@ import { RESULT_VERSION, runResultSchema, runStatusSchema, type RunResult } from
 import { targetLabel, UNTITLED_SCENARIO } from '../model/scenario.ts';
 import { isRecord, newerVersionIssue, parseWith, type FieldIssue, type Parsed } from '../model/validation.ts';
 import { RUN_RECORD_FORMAT, readRunRecord, type RunRecord } from './history.ts';
+import { resultsArithmeticIssues } from './result-checks.ts';
+import { readWithBulkApart } from './bulk.ts';
 
 /** A comparison's JSON file (shared/export/comparison.ts comparisonJson). */
 export const comparisonFileSchema = z.strictObject({
@@ -101,6 +103,8 @@ function nestedVersionIssue(raw: unknown): FieldIssue | null {
  * keeps its records in the order they came in too (electron/stores/history-store.ts).
  */
 export function inOrderOf<T>(value: T, like: unknown): T {
+  // What the schema gave back as it was read (a result's samples, bulk.ts) is in order already.
+  if (value === like) return value;
   if (Array.isArray(value)) {
     return value.map((v: unknown, i) => inOrderOf(v, Array.isArray(like) ? like[i] : undefined)) as T;
   }
@@ -172,8 +176,41 @@ export function savedOfRecord(record: RunRecord): SavedResult {
   }
 }
 
-/** A saved result from a file's JSON value, of whichever kind it is; issues name the fields. */
+/**
+ * Each result of a saved result with its place in the file (`raw`, the JSON read), as its
+ * fields' paths begin: "0" in a list of runs, "outcomes.2.result" in a comparison.
+ */
+export function placedResults(saved: SavedResult, raw: unknown): { result: RunResult; at: string }[] {
+  const record = isRecord(raw) && raw.format === RUN_RECORD_FORMAT;
+  const list = Array.isArray(raw);
+  switch (saved.kind) {
+    case 'run':
+      return saved.results.map((result, i) => ({
+        result,
+        at: record ? `results.${i}` : list ? String(i) : '',
+      }));
+    case 'comparison':
+      return saved.comparison.outcomes.map((o, i) => ({ result: o.result, at: `outcomes.${i}.result` }));
+    case 'capacity':
+      return saved.capacity.steps.map((s, i) => ({ result: s.result, at: `steps.${i}.result` }));
+  }
+}
+
+/**
+ * A saved result from a file's JSON value, of whichever kind it is, its every result's
+ * arithmetic checked (result-checks.ts); issues name the fields.
+ */
 export function readSavedResult(raw: unknown): Parsed<SavedResult> {
+  const read = readWithBulkApart(raw, readSavedShape, (saved) =>
+    placedResults(saved, raw).map((p) => p.result),
+  );
+  if (!read.ok) return read;
+  const issues = resultsArithmeticIssues(placedResults(read.value, raw));
+  return issues.length > 0 ? { ok: false, issues } : read;
+}
+
+/** A saved result from a file's JSON value, by its shape and schema alone. */
+function readSavedShape(raw: unknown): Parsed<SavedResult> {
   const version = nestedVersionIssue(raw) ?? (Array.isArray(raw) ? null : resultVersionIssue(raw, ''));
   if (isRecord(raw) && raw.format === RUN_RECORD_FORMAT) {
     const r = readRunRecord(raw);

@@ -39,6 +39,7 @@ export const SERVER_CHARTS: readonly ServerChartSpec[] = [
       { figure: 'cpuPercent', label: 'CPU', headline: true },
       { figure: 'cpuUserPercent', label: 'user' },
       { figure: 'cpuSystemPercent', label: 'system' },
+      { figure: 'busiestCpuPercent', label: 'busiest process' },
     ],
     scale: 1,
   },
@@ -108,6 +109,7 @@ export const RATE_FIGURES: ReadonlySet<ResourceFigure> = new Set([
   'cpuPercent',
   'cpuUserPercent',
   'cpuSystemPercent',
+  'busiestCpuPercent',
   'cpuBusyPercent',
   'netInBytesPerSecond',
   'netOutBytesPerSecond',
@@ -141,7 +143,12 @@ export function foldReadings(a: ResourceSample, b: ResourceSample): ResourceSamp
  * The machine's CPU and network (node_exporter) are busy with everything else too: they stay
  * as read (scaled, a loaded machine's busy CPU read over 290%).
  */
-const OWN_RATE_FIGURES: readonly ResourceFigure[] = ['cpuPercent', 'cpuUserPercent', 'cpuSystemPercent'];
+const OWN_RATE_FIGURES: readonly ResourceFigure[] = [
+  'cpuPercent',
+  'cpuUserPercent',
+  'cpuSystemPercent',
+  'busiestCpuPercent',
+];
 
 /**
  * A reading's figures as if its window were `seconds` long: the process's own CPU rates scaled

@@ -28,6 +28,12 @@ export const resourceSampleSchema = z.strictObject({
   cpuPercent: nonNeg.optional(),
   cpuUserPercent: nonNeg.optional(),
   cpuSystemPercent: nonNeg.optional(),
+  /**
+   * Process tree: the busiest serving process's CPU in the window, % of one core (its workers:
+   * the tree less a root that has children). One worker flat while the others idle is a limit
+   * of the server's configuration, not of the machine.
+   */
+  busiestCpuPercent: nonNeg.optional(),
   /** CPU-seconds used in the window (the exact counter delta cpuPercent comes from). */
   cpuSeconds: nonNeg.optional(),
   /** node_exporter: busy share of all the machine's cores, 0-100 (top's and Grafana's "CPU busy"). */
@@ -56,6 +62,7 @@ export const RESOURCE_FIGURES = [
   'cpuPercent',
   'cpuUserPercent',
   'cpuSystemPercent',
+  'busiestCpuPercent',
   'cpuBusyPercent',
   'rssBytes',
   'threads',
@@ -75,6 +82,7 @@ export const RESOURCE_FIGURE_LABELS: Readonly<Record<ResourceFigure, string>> = 
   cpuPercent: 'CPU (% of a core)',
   cpuUserPercent: 'CPU user (% of a core)',
   cpuSystemPercent: 'CPU system (% of a core)',
+  busiestCpuPercent: 'busiest process CPU (% of a core)',
   cpuBusyPercent: 'CPU busy (% of all cores)',
   rssBytes: 'RSS (B)',
   threads: 'threads',
@@ -135,6 +143,23 @@ export const resourceGapSchema = z.strictObject({
 });
 export type ResourceGap = z.infer<typeof resourceGapSchema>;
 
+/**
+ * A process tree's serving processes over the measured time (the tree less a root that has
+ * children): how many there were, how many ran flat out (VERDICT.serverProcessFlatPercent of a
+ * core on average) and the busiest ("busiest worker 99%, 1 of 4 busy").
+ */
+export const serverWorkersSchema = z.strictObject({
+  count: count,
+  busy: count,
+  busiest: z.strictObject({
+    pid: z.number().int().positive(),
+    name: z.string().max(64),
+    cpuPercentMean: nonNeg,
+    cpuPercentMax: nonNeg,
+  }),
+});
+export type ServerWorkers = z.infer<typeof serverWorkersSchema>;
+
 /** A run's server resources: the series, the summary, the efficiency figure and how they were got. */
 export const serverResourcesSchema = z.strictObject({
   source: resourceSourceSchema,
@@ -150,6 +175,8 @@ export const serverResourcesSchema = z.strictObject({
    * least CPU for the same work. Null when the readings do not cover the measured time.
    */
   cpuSecondsPer10kRequests: nonNeg.nullable(),
+  /** A process tree's serving processes (absent for an exporter, and in results saved before it existed). */
+  workers: serverWorkersSchema.optional(),
   /** Ticks without a reading, grouped by reason. */
   gaps: z.array(resourceGapSchema).max(50),
   /** What could not be read or must be known to read the figures (permissions, scope). */

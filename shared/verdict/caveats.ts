@@ -5,38 +5,15 @@ import { statusLine } from '../format/status-text.ts';
 import { fixed, formatCount } from '../format/units.ts';
 import { workerCpu } from '../model/worker-cpu.ts';
 import { START_SPREAD_WARN_MS, startSpreadMs } from '../shards/combine.ts';
+import type { Caveat } from './record.ts';
+import { generatorFlat, limitCaveats } from './limits.ts';
 
 /*
  * The rules of the verdict: what in a result's counts (summed over a cell's runs) makes a
  * caveat, with the numbers that say why. shared/verdict/verdict.ts turns the caveats into the verdict. Pure.
  */
 
-export type CaveatCode =
-  | 'not-measured'
-  | 'all-non-2xx'
-  | 'client-bound'
-  | 'rate-not-reached'
-  | 'transport-errors'
-  | 'error-statuses'
-  | 'slo-failures'
-  | 'partial'
-  | 'runs-left-out'
-  | 'shards-apart';
-
-/** A figure a caveat makes untrustworthy, so a view can mark where it shows it. */
-export type VerdictFigure = 'throughput' | 'latency' | 'success';
-
-export interface Caveat {
-  code: CaveatCode;
-  /** bad: the figures are not the server's (the verdict is not clean); warn: worth knowing, figures stand. */
-  severity: 'warn' | 'bad';
-  /** Short badge text: "rate not reached", "errors 2.1%". */
-  label: string;
-  /** One sentence with the numbers. */
-  message: string;
-  /** The figures it affects; absent when it concerns the whole result. */
-  figures?: VerdictFigure[];
-}
+export type { Caveat, CaveatCode, VerdictFigure } from './record.ts';
 
 /** "49.2%", "0.02%": two decimals below 0.1 % so a small share never reads 0.0 %. */
 function share(part: number, whole: number): string {
@@ -65,6 +42,8 @@ interface Tally {
   clientBoundRuns: number;
   cpuMean: number;
   cpuMax: number;
+  /** The generator's whole process (mean % of a core) and its busiest thread, where one of them ran flat (the machine's readings). */
+  process: NonNullable<RunResult['generator']['process']> | null;
   /** Most engine workers a run used, and cores of its machine. */
   workers: number;
   cores: number;
@@ -87,6 +66,7 @@ function tally(results: readonly RunResult[]): Tally {
     clientBoundRuns: 0,
     cpuMean: 0,
     cpuMax: 0,
+    process: null,
     workers: 1,
     cores: 1,
   };
@@ -109,9 +89,12 @@ function tally(results: readonly RunResult[]): Tally {
       t.dropped += q.dropped ?? 0;
       t.scheduled += q.total + q.inFlightAtEnd + (q.dropped ?? 0);
     }
-    // Per worker thread: one flat out limits the load, two at 60% each do not.
+    // Per worker thread: one flat out limits the load, two at 60% each do not; and the whole
+    // process, or any of its threads (main, GC), flat out too (saturated by either).
     const cpu = workerCpu(r.generator);
-    if (cpu.saturated || cpu.busiestMean > VERDICT.clientBoundCpuPercent) t.clientBoundRuns++;
+    const proc = r.generator.process;
+    if (generatorFlat(r)) t.clientBoundRuns++;
+    if (proc?.saturated && !t.process) t.process = proc;
     t.cpuMean = Math.max(t.cpuMean, cpu.busiestMean);
     t.cpuMax = Math.max(t.cpuMax, cpu.busiestMax);
     t.workers = Math.max(t.workers, cpu.workers);
@@ -172,6 +155,11 @@ function clientBound(t: Tally): Caveat | null {
   if (t.clientBoundRuns === 0) return null;
   const runs = t.runs > 1 ? ` in ${t.clientBoundRuns} of ${t.runs} runs` : '';
   const who = t.workers > 1 ? `the busiest of its ${t.workers} engine workers` : 'the load generator';
+  const p = t.process;
+  const thread = p?.busiestThread;
+  const whole = p
+    ? ` Its whole process used ${fixed(p.cpuPercentMean, 0)}% of a core${thread ? `, its busiest thread (${thread.name}) ${fixed(thread.cpuPercentMean, 0)}%` : ''}.`
+    : '';
   const fix =
     t.workers < t.cores
       ? `Give it more workers (-t, up to the machine's ${t.cores} cores) or run it from another machine`
@@ -180,7 +168,7 @@ function clientBound(t: Tally): Caveat | null {
     code: 'client-bound',
     severity: 'bad',
     label: 'client-bound',
-    message: `The client, not the server, was the limit${runs}: ${who} used ${fixed(t.cpuMean, 0)}% of a CPU core on average (max ${fixed(t.cpuMax, 0)}%), so the throughput is understated and the latency includes the client's own delay. ${fix}.`,
+    message: `The client, not the server, was the limit${runs}: ${who} used ${fixed(t.cpuMean, 0)}% of a CPU core on average (max ${fixed(t.cpuMax, 0)}%), so the throughput is understated and the latency includes the client's own delay.${whole} ${fix}.`,
     figures: ['throughput', 'latency'],
   };
 }
@@ -301,6 +289,7 @@ export function figureCaveats(results: readonly RunResult[], sloMs: number | nul
     ...[clientBound(t), rateNotReached(t)].filter((c): c is Caveat => c !== null),
     // With no 2xx at all, the error statuses are the all-non-2xx caveat already.
     ...failures(t, sloMs).filter((c) => !(all && c.code === 'error-statuses')),
+    ...limitCaveats(results),
   ];
 }
 

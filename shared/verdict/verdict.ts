@@ -7,42 +7,30 @@
  */
 import type { RunResult } from '../model/result.ts';
 import { fixed } from '../format/units.ts';
+import { figureCaveats, plural, shardsApart } from './caveats.ts';
+import { interruptionText } from '../model/interruption.ts';
 import {
-  figureCaveats,
-  plural,
-  shardsApart,
+  VERDICT_STATES,
   type Caveat,
   type CaveatCode,
   type VerdictFigure,
-} from './caveats.ts';
+  type VerdictRecord,
+  type VerdictState,
+} from './record.ts';
 
-/**
- * From best to worst; a verdict takes the worst state among its caveats.
- * - clean: the figures are the server's under the load asked for.
- * - partial: the run was stopped before its end (the figures cover what ran).
- * - failures: transport errors, error statuses or SLO failures above VERDICT.failurePercent.
- * - rate-not-reached: the open model's schedule was not kept (late or dropped requests).
- * - client-bound: the load generator ran flat out: the client, not the server, was the limit.
- * - all-non-2xx: no response was a 2xx: the server answered something else than the page.
- * - not-measured: the run failed, or no response arrived.
- */
-export const VERDICT_STATES = [
-  'clean',
-  'partial',
-  'failures',
-  'rate-not-reached',
-  'client-bound',
-  'all-non-2xx',
-  'not-measured',
-] as const;
-export type VerdictState = (typeof VERDICT_STATES)[number];
+// The states, best to worst, and the reasons' codes are the JSON record's (record.ts).
+export { VERDICT_STATES, type VerdictState } from './record.ts';
 
 export const VERDICT_STATE_LABELS: Record<VerdictState, string> = {
   clean: 'clean',
   partial: 'partial',
   failures: 'failures',
+  'setup-bound': 'setup-bound',
+  'link-bound': 'link-bound',
+  'server-worker-bound': 'server worker-bound',
   'rate-not-reached': 'rate not reached',
   'client-bound': 'client-bound',
+  'machine-busy': 'machine busy',
   'all-non-2xx': 'all non-2xx',
   'not-measured': 'not measured',
 };
@@ -61,7 +49,12 @@ export interface Verdict {
 const STATE_OF: Record<CaveatCode, VerdictState> = {
   'not-measured': 'not-measured',
   'all-non-2xx': 'all-non-2xx',
+  'machine-busy': 'machine-busy',
   'client-bound': 'client-bound',
+  'server-worker-bound': 'server-worker-bound',
+  'link-bound': 'link-bound',
+  'setup-bound': 'setup-bound',
+  'closed-model': 'clean',
   'rate-not-reached': 'rate-not-reached',
   'transport-errors': 'failures',
   'error-statuses': 'failures',
@@ -97,6 +90,8 @@ function verdictOf(caveats: Caveat[]): Verdict {
   return { state, clean: state === 'clean', caveats: sorted, headline };
 }
 
+const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
 function failedRunMessage(r: RunResult): string {
   const why = r.error ? `: ${r.error.message}` : ' before it measured anything';
   const samples =
@@ -127,13 +122,18 @@ export function runVerdict(result: RunResult): Verdict {
   const caveats = figureCaveats([result], result.options.sloMs);
   const apart = shardsApart(result);
   if (apart) caveats.push(apart);
-  if (result.status === 'cancelled') {
-    caveats.push({
-      code: 'partial',
-      severity: 'warn',
-      label: 'partial',
-      message: `Stopped before its end: the figures cover the ${fixed(result.durationSeconds, 1)} s measured until then.`,
-    });
+  if (result.status === 'cancelled' || result.status === 'interrupted') {
+    const measured = `the figures cover the ${fixed(result.durationSeconds, 1)} s measured until then`;
+    caveats.push(
+      result.status === 'cancelled'
+        ? { code: 'partial', severity: 'warn', label: 'partial', message: `Stopped before its end: ${measured}.` }
+        : {
+            code: 'partial',
+            severity: 'warn',
+            label: 'interrupted',
+            message: `${capitalized(interruptionText(result.endedAt))}: ${measured}.`,
+          },
+    );
   }
   return verdictOf(caveats);
 }
@@ -146,7 +146,8 @@ export function runVerdict(result: RunResult): Verdict {
 export function cellVerdict(results: readonly RunResult[]): Verdict {
   const counted = results.filter((r) => r.status === 'completed');
   const failed = results.filter((r) => r.status === 'failed');
-  const cancelled = results.filter((r) => r.status === 'cancelled');
+  // An interrupted run (the host stopped mid-run) is partial as a stopped one is.
+  const cancelled = results.filter((r) => r.status === 'cancelled' || r.status === 'interrupted');
   if (results.length === 0) {
     return verdictOf([
       { code: 'not-measured', severity: 'bad', label: 'not run', message: 'Not measured yet.' },
@@ -241,4 +242,19 @@ export function failureParts(r: RunResult): FailureParts {
     slo: q.sloExceeded,
     status: Math.max(0, q.responses - q.ok - q.sloExceeded),
   };
+}
+
+/** The verdict as a result's JSON file carries it (shared/verdict/record.ts). */
+export function verdictRecord(v: Verdict): VerdictRecord {
+  return {
+    word: verdictWord(v),
+    state: v.state,
+    headline: v.headline,
+    reasons: v.caveats.map(({ code, severity, label, message }) => ({ code, severity, label, message })),
+  };
+}
+
+/** A result as its JSON file carries it: with the verdict it gets now (shared/verdict/record.ts). */
+export function withVerdictRecord(r: RunResult): RunResult {
+  return { ...r, verdict: verdictRecord(runVerdict(r)) };
 }

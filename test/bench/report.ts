@@ -1,12 +1,13 @@
 /** Aggregates benchmark rounds into markdown tables with ratios against reference tools. */
+import { loadavg } from 'node:os';
 import { formatCount } from '../../shared/format/units.ts';
 import type { LoadFigures } from '../helpers/reference-tools.ts';
 
 /** One run of one generator: its load figures and the CPU they cost. */
 export interface Figures extends LoadFigures {
   /**
-   * The CPU seconds per-CPU-second figures divide by: a tool's whole process (bash `times`),
-   * an engine's whole process during the run (every thread; start-up and module loading left out).
+   * The CPU seconds per-CPU-second figures divide by: every generator's whole process, start
+   * to exit (bash `times`: every thread and child), Trebuchet's CLI as a tool's.
    */
   cpuSeconds: number;
   /** Engines only: the engine worker thread's CPU seconds alone. */
@@ -55,6 +56,12 @@ function summarise(row: Row): Summary {
     workerPerCpuSecond: workers.length > 0 ? median(workers) : null,
   };
 }
+
+/** The 1-, 5- and 15-minute load averages ("0.52 0.61 0.70"): other load skews every figure. */
+export const loadAverage = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 export const int = (n: number): string => (Number.isFinite(n) ? formatCount(n) : 'n/a');
 export const ratio = (a: number, b: number | undefined): string =>

@@ -25,7 +25,7 @@
  * Flags (options.ts, `npm run bench -- --help`): --quick, --only, --rounds, --seconds, --pin.
  */
 import { spawnSync } from 'node:child_process';
-import { cpus, loadavg } from 'node:os';
+import { cpus } from 'node:os';
 import { startNginx } from '../helpers/nginx.ts';
 import { AUTOCANNON_BIN } from '../helpers/reference-tools.ts';
 import {
@@ -33,7 +33,6 @@ import {
   framesSection,
   h2Section,
   keepAliveSection,
-  openSection,
   rssSection,
   ALL_SECTIONS,
   log,
@@ -43,6 +42,8 @@ import {
 } from './sections.ts';
 import { BENCH_HELP, benchOptions } from './options.ts';
 import { metricsSection } from './metrics-section.ts';
+import { openSection } from './open-section.ts';
+import { loadAverage } from './report.ts';
 import { serversSection } from './servers-section.ts';
 import { CliInputError } from '../../electron/cli/values.ts';
 import { startupSection } from './startup-section.ts';
@@ -54,10 +55,6 @@ const version = (cmd: string, args: string[]): string => {
   const r = spawnSync(cmd, args, { encoding: 'utf8' });
   return `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().split('\n')[0] || `${cmd}: not found`;
 };
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
 
 const opts = (() => {
   try {
@@ -79,7 +76,7 @@ console.log(`- machine: ${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'},
 console.log(
   `- tools: ${version('/usr/sbin/nginx', ['-v'])}; ${version('wrk', ['-v'])}; ${version(AUTOCANNON_BIN, ['--version'])}; ${version('h2load', ['--version'])}; ${version('ab', ['-V'])}`,
 );
-console.log(`- load average at start: ${load()} (other load skews every figure)`);
+console.log(`- load average at start: ${loadAverage()} (other load skews every figure)`);
 console.log(
   `- sections: ${[...opts.sections].join(', ')}${opts.quick ? ' (--quick: indicative only)' : ''}\n`,
 );
@@ -118,12 +115,21 @@ try {
         : `## Pinned: nginx on CPU ${p.server}, each generator on CPU ${p.generator} (taskset)\n`,
     );
     log(`-- ${p.name}`);
-    // Print each section as it completes, so a long run shows its tables early.
+    // Print each section as it completes, so a long run shows its tables early, with the
+    // load average around it (other work on the machine skews every figure in it).
     for (const section of ALL_SECTIONS) {
-      if (opts.sections.has(section)) console.log(await runners[section]());
+      if (!opts.sections.has(section)) continue;
+      const before = loadAverage();
+      const t = Date.now();
+      const text = await runners[section]();
+      console.log(
+        `${text}\n_${section}, ${p.name}: ${((Date.now() - t) / 60_000).toFixed(1)} min, load average ${before} → ${loadAverage()}._\n`,
+      );
     }
   }
 } finally {
   await nginx.stop();
 }
-console.log(`- load average at end: ${load()}; took ${((Date.now() - started) / 60_000).toFixed(1)} min`);
+console.log(
+  `- load average at end: ${loadAverage()}; took ${((Date.now() - started) / 60_000).toFixed(1)} min`,
+);

@@ -8,9 +8,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { ScenarioInput } from '../../shared/model/scenario.ts';
 import type { NginxServer } from '../helpers/nginx.ts';
-import { runEngine, tools, type EngineFigures } from './generators.ts';
-import { coldStartRows } from './cold-start-section.ts';
-import { NO_WRK2, WRK2, runWrk2 } from './wrk2.ts';
+import { runEngine, runEngineRss, tools } from './generators.ts';
 import {
   int,
   median,
@@ -46,6 +44,8 @@ export interface Bench {
 }
 
 const ENGINES = ['native', 'autocannon'] as const;
+/** Issue 38: the native engine's requests per CPU-second, whole process, against wrk -t1's in every closed row. */
+const CLOSED_GOAL = 0.95;
 export const pause = (ms = 500) => new Promise((r) => setTimeout(r, ms));
 export const log = (line: string) => console.error(line);
 
@@ -118,177 +118,17 @@ export async function closedSection(b: Bench): Promise<string> {
       await measure(rows.autocannonCli, () => tools.autocannon(load, caFile));
       await measure(rows.wrk, () => tools.wrk(load));
     }
+    const perCpu = (r: Row) => median(r.runs.map(perCpuSecond));
     out.push(
       `### Closed model, keep-alive, ${scheme}, ${connections} connections (${shape.seconds} s, median of ${shape.rounds})`,
       '',
       ratioTable(Object.values(rows), ['wrk', 'autocannon-cli']),
       '',
+      `Native engine, whole process, against wrk -t1's: ${ratio(perCpu(rows.native), perCpu(rows.wrk))} of its requests per CPU-second (goal: ${CLOSED_GOAL}).`,
+      '',
     );
   }
   return out.join('\n');
-}
-
-/** The rates at which the open section reads the p99 off the sustained rate, and the goal between them. */
-const TAIL_SHARES = [0.1, 0.5, 0.8] as const;
-/** Issue 9: at 80% of the sustained rate the p99 stays within this factor of the p99 at 10%. */
-const TAIL_GOAL = 2;
-
-/**
- * Each open-model run warms up at its rate first: the engine's first few hundred ms at a high
- * rate (code not yet optimized, connections growing) go out late, which would count against
- * any rate in a 5 s window (docs/benchmarks.md). The run CPU-s include the warm-up's.
- */
-const OPEN_WARMUP_SECONDS = 1;
-
-/**
- * The open model's highest rate sustained with under 1% of requests late (more than 10 ms
- * after their scheduled time), none dropped and none failed: doubling from 2000 req/s (halving
- * when 2000 does not hold), then bisection. Then the tail at 10%, 50% and 80% of that rate:
- * the p99 should not grow much while the generator keeps its schedule. No open-model tool is
- * installed, so the reference is wrk -t1's closed-loop rate on the same nginx, measured here.
- */
-export async function openSection(b: Bench): Promise<string> {
-  const { seconds } = b.shape({ rounds: 1, seconds: 5 });
-  const warmup = OPEN_WARMUP_SECONDS;
-  const url = `${b.nginx.httpUrl}test.html`;
-  const maxAttempts = b.quick ? 3 : 12;
-  log(`open model, http, maxInFlight 1000, ${seconds} s per rate after a ${warmup} s warm-up:`);
-  const wrkRow = row('wrk', 'wrk -t1 -c100 (closed loop)');
-  const wrk = await measure(wrkRow, () => tools.wrk({ url, connections: 100, seconds }));
-
-  const lines: string[] = [];
-  const held = new Map<number, EngineFigures>();
-  const ms = (v: number | null | undefined) => (v === null || v === undefined ? 'n/a' : v.toFixed(3));
-  /** Runs the open model at rate; null when the run failed. */
-  const runAt = async (rate: number, what: string): Promise<{ f: EngineFigures; ok: boolean } | null> => {
-    let f: EngineFigures;
-    try {
-      f = await runEngine(
-        {
-          name: 'bench',
-          targets: [{ url }],
-          load: { model: 'open', rate, durationSeconds: seconds, maxInFlight: 1000 },
-          options: { warmupSeconds: warmup },
-        },
-        warmup + seconds,
-      );
-    } catch (e) {
-      log(`  ${rate} req/s: FAILED: ${e instanceof Error ? e.message : String(e)}`);
-      return null;
-    } finally {
-      await pause();
-    }
-    const o = f.outcome;
-    const lateShare = (o.late ?? 0) / Math.max(1, o.sent);
-    const ok = lateShare < 0.01 && (o.dropped ?? 0) === 0 && f.errors === 0;
-    lines.push(
-      `| ${what} | ${int(rate)} | ${int(o.requestsPerSecond)} | ${(lateShare * 100).toFixed(2)}% | ${o.dropped ?? 0} | ${f.errors} | ${ms(o.p50)} | ${ms(o.p99)} | ${ms(o.sendLateP50)} | ${ms(o.sendLateP99)} | ${f.cpuSeconds.toFixed(2)} | ${int(perCpuSecond(f))} | ${ok ? 'yes' : 'no'} |`,
-    );
-    log(`  ${lines.at(-1)}`);
-    return { f, ok };
-  };
-  let attempts = 0;
-  const attempt = async (rate: number): Promise<boolean> => {
-    attempts++;
-    const r = await runAt(rate, 'search');
-    if (r?.ok) held.set(rate, r.f);
-    return r?.ok ?? false;
-  };
-
-  let good = 0;
-  let bad = 0;
-  if (await attempt(2000)) {
-    good = 2000;
-    for (let rate = 4000; rate <= 256_000 && attempts < maxAttempts; rate *= 2) {
-      if (!(await attempt(rate))) {
-        bad = rate;
-        break;
-      }
-      good = rate;
-    }
-  } else {
-    bad = 2000;
-    for (let rate = 1000; rate >= 125 && attempts < maxAttempts; rate /= 2) {
-      if (await attempt(rate)) {
-        good = rate;
-        break;
-      }
-      bad = rate;
-    }
-  }
-  while (good > 0 && bad > 0 && attempts < maxAttempts) {
-    const mid = Math.round((good + bad) / 2 / 100) * 100;
-    if (mid <= good || mid >= bad || bad - good <= Math.max(500, good / 20)) break;
-    if (await attempt(mid)) good = mid;
-    else bad = mid;
-  }
-
-  // The tail below the sustained rate, each share measured anew (not taken from the search),
-  // and wrk2 (CO-correct) at the same rate right after when WRK2 points to it.
-  const tails: { share: number; rate: number; p99: number | null }[] = [];
-  const references: string[] = [];
-  if (good > 0) {
-    for (const share of TAIL_SHARES) {
-      const rate = Math.max(100, Math.round((good * share) / 100) * 100);
-      const r = await runAt(rate, `${share * 100}% of sustained`);
-      tails.push({ share, rate, p99: r?.f.outcome.p99 ?? null });
-      if (!WRK2) continue;
-      try {
-        const w = await runWrk2(url, rate, seconds);
-        references.push(
-          `| wrk2 -t1 -c100 -R${rate} | ${int(w.requestsPerSecond)} | ${ms(w.p50)} | ${ms(w.p99)} | ${ms(w.p999)} | ${w.cpuSeconds.toFixed(2)} | ${ms(r?.f.outcome.p99)} |`,
-        );
-        log(`  ${references.at(-1)}`);
-      } catch (e) {
-        log(`  wrk2 at ${rate} req/s: FAILED: ${e instanceof Error ? e.message : String(e)}`);
-      } finally {
-        await pause();
-      }
-    }
-  }
-
-  const best = held.get(good);
-  const vsWrk =
-    best && wrk
-      ? `: ${ratio(good, wrk.requestsPerSecond)} of wrk -t1's closed-loop ${int(wrk.requestsPerSecond)} req/s, ` +
-        `${ratio(perCpuSecond(best), perCpuSecond(wrk))} of its requests per CPU-second ` +
-        `(${int(perCpuSecond(best))} against ${int(perCpuSecond(wrk))})`
-      : '';
-  const low = tails[0]?.p99;
-  const high = tails.at(-1)?.p99;
-  const tail =
-    tails.length > 0
-      ? `p99 at ${tails.map((t) => `${t.share * 100}% (${int(t.rate)} req/s): ${ms(t.p99)} ms`).join(', ')}` +
-        (low && high
-          ? `; at 80% it is ${ratio(high, low)}x the p99 at 10% (goal: within ${TAIL_GOAL}x).`
-          : '.')
-      : '';
-  return [
-    `### Open model, http, maxInFlight 1000 (${seconds} s per rate, after a ${warmup} s warm-up at the same rate)`,
-    '',
-    '| run | target req/s | completed req/s | late | dropped | errors | p50 ms | p99 ms | send late p50 ms | send late p99 ms | run CPU-s | req per CPU-s | sustained |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
-    ...lines,
-    '',
-    good > 0
-      ? `Highest sustained rate: ${int(good)} req/s (under 1% late, none dropped)${vsWrk}.`
-      : 'No rate tried was sustained.',
-    '',
-    ...(tail ? [tail, ''] : []),
-    ...(WRK2 && references.length === 0
-      ? ['No CO-correct reference row: wrk2 runs at the tail rates, and there were none.', '']
-      : WRK2
-        ? [
-            `CO-correct reference (wrk2 at ${WRK2}, ${seconds} s right after each tail run, no warm-up):`,
-            '',
-            '| run | req/s | p50 ms | p99 ms | p99.9 ms | CPU-s | Trebuchet p99 ms, same rate |',
-            '|---|---:|---:|---:|---:|---:|---:|',
-            ...references,
-            '',
-          ]
-        : [NO_WRK2, '']),
-    await coldStartRows(b.nginx, seconds),
-  ].join('\n');
 }
 
 /** HTTP/2 over TLS (ALPN h2), 100 connections x 1 stream: the native engine against h2load -c100 -m1. */
@@ -365,11 +205,9 @@ export async function rssSection(b: Bench): Promise<string> {
     for (const seconds of lengths) {
       const label = `Trebuchet, ${engine} engine`;
       try {
-        const f = await runEngine(closedScenario(url, 100, seconds, { engine }), seconds);
-        runs.push({ label, seconds, requests: f.requests, maxRssKiB: f.outcome.maxRssKiB });
-        log(
-          `  ${label}, ${seconds} s: ${(f.outcome.maxRssKiB / 1024).toFixed(1)} MiB after ${f.requests} requests`,
-        );
+        const f = await runEngineRss(closedScenario(url, 100, seconds, { engine }), seconds);
+        runs.push({ label, seconds, requests: f.requests, maxRssKiB: f.maxRssKiB });
+        log(`  ${label}, ${seconds} s: ${(f.maxRssKiB / 1024).toFixed(1)} MiB after ${f.requests} requests`);
       } catch (e) {
         log(`  ${label}, ${seconds} s: FAILED: ${e instanceof Error ? e.message : String(e)}`);
       }
@@ -393,12 +231,12 @@ async function manyConnectionsRss(url: string, seconds: number): Promise<string>
   for (const workers of [1, 2]) {
     const label = `Trebuchet, native engine, -t ${workers}`;
     try {
-      const f = await runEngine(
+      const f = await runEngineRss(
         closedScenario(url, connections, seconds, { engine: 'native', workers }),
         seconds,
       );
-      runs.push({ label, seconds, requests: f.requests, maxRssKiB: f.outcome.maxRssKiB });
-      log(`  ${label}: ${(f.outcome.maxRssKiB / 1024).toFixed(1)} MiB after ${f.requests} requests`);
+      runs.push({ label, seconds, requests: f.requests, maxRssKiB: f.maxRssKiB });
+      log(`  ${label}: ${(f.maxRssKiB / 1024).toFixed(1)} MiB after ${f.requests} requests`);
     } catch (e) {
       log(`  ${label}: FAILED: ${e instanceof Error ? e.message : String(e)}`);
     }

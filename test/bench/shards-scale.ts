@@ -53,6 +53,7 @@ async function tickCpu(links: number, seconds: number): Promise<{ cpu: number; p
         if (!s.final) marks.push({ seq: s.seq, cpu: (user + system) / 1e6 });
       },
       reading: () => undefined,
+      machine: () => undefined,
     },
     { runId: `bench-${links}-${seconds}`, appVersion: '0.0.0-bench' },
   );

@@ -13,13 +13,12 @@
  * The goal is Trebuchet's run -n 1 at most 0.25 CPU-s.
  */
 import { createServer, type Socket } from 'node:net';
-import { resolve } from 'node:path';
 import { runMeasured } from '../helpers/reference-tools.ts';
+import { CLI_BIN } from './generators.ts';
 import { placed } from './pinning.ts';
 import { median } from './report.ts';
 import { log, pause, type Bench } from './sections.ts';
 
-const CLI_BIN = resolve(import.meta.dirname, '../../electron/cli/bin.js');
 /** Issue 24's goal for `trebuchet run -n 1`, in CPU seconds. */
 export const STARTUP_GOAL_CPU_S = 0.25;
 

@@ -1,17 +1,33 @@
 /**
  * A coordinated-omission-correct reference for the open model (issue 24 item 5): wrk2, which
  * Debian does not package, used when the WRK2 environment variable gives its binary (built
- * from github.com/giltene/wrk2). Its latencies count from each request's scheduled time, as
- * Trebuchet's open model does.
+ * from github.com/giltene/wrk2), or else when a `wrk2` is on the PATH. Its latencies count
+ * from each request's scheduled time, as Trebuchet's open model does.
  */
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { runMeasured } from '../helpers/reference-tools.ts';
 import { placed } from './pinning.ts';
 
-export const WRK2 = process.env.WRK2 ?? null;
+/** The first executable `name` in the PATH's folders, or null. */
+function onPath(name: string): string | null {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (dir === '') continue;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return join(dir, name);
+    } catch {
+      // not in this folder
+    }
+  }
+  return null;
+}
+
+export const WRK2 = process.env.WRK2 || onPath('wrk2');
 
 /** What the bench says when no CO-correct reference is set. */
 export const NO_WRK2 =
-  'No CO-correct reference: set WRK2 to a wrk2 binary (WRK2=/path/to/wrk2/wrk npm run bench) for its p50/p99/p99.9 at the same rates.';
+  'No CO-correct reference: no wrk2 found (set WRK2 to a wrk2 binary, WRK2=/path/to/wrk2/wrk npm run bench, or put one named wrk2 on the PATH) for its p50/p99/p99.9 and CPU at the same rates.';
 
 export interface Wrk2Figures {
   requestsPerSecond: number;

@@ -24,7 +24,11 @@ export function twoServerPlan(over: Partial<ComparisonPlanInput> = {}): Comparis
   });
 }
 
-/** A RunResult with the figures the comparison math reads set to chosen values. */
+/**
+ * A RunResult with the figures the comparison math reads set to chosen values, its counts
+ * adding up as a measured result's do (shared/records/result-checks.ts): the requests not ok
+ * are 503s, the transport errors listed are not responses.
+ */
 export function resultWith(f: {
   rps: number;
   p50?: number;
@@ -40,7 +44,11 @@ export function resultWith(f: {
 }): RunResult {
   const base = runResultFixture();
   const total = f.total ?? 1000;
-  const ok = f.ok ?? total;
+  const errors = f.errors ?? [];
+  const transport = errors.filter((e) => e.kind !== 'slo').reduce((n, e) => n + e.count, 0);
+  const slow = errors.filter((e) => e.kind === 'slo').reduce((n, e) => n + e.count, 0);
+  const responses = total - transport;
+  const ok = f.ok ?? responses - slow;
   const p50 = f.p50 ?? 1;
   const p95 = f.p95 ?? 2;
   const p99 = f.p99 ?? 3;
@@ -49,9 +57,25 @@ export function resultWith(f: {
     status: f.status ?? 'completed',
     error: f.status === 'failed' ? { kind: 'refused', message: 'connection refused' } : null,
     target: { ...base.target, url: f.url ?? base.target.url },
-    requests: { ...base.requests, total, responses: total, ok, non2xx: total - ok },
+    requests: {
+      ...base.requests,
+      total,
+      responses,
+      ok,
+      non2xx: responses - ok - slow,
+      errors: transport,
+      sloExceeded: slow,
+    },
+    statusCodes: Object.fromEntries(
+      (
+        [
+          ['200', ok + slow],
+          ['503', responses - ok - slow],
+        ] as [string, number][]
+      ).filter(([, n]) => n !== 0),
+    ),
     successRatio: total === 0 ? 0 : ok / total,
-    errors: f.errors ?? [],
+    errors,
     throughput: { ...base.throughput, requestsPerSecond: f.rps },
     latency: f.noLatency
       ? null

@@ -1,6 +1,12 @@
 import type { JobKind, PartResultOf, PlanOf } from '../../shared/contract/jobs.ts';
 import type { RunStatus } from '../../shared/model/result.ts';
-import type { JobRunner, RunnerEvent, RunningJob, TargetChecker } from '../../electron/jobs/runner.ts';
+import type {
+  JobContext,
+  JobRunner,
+  RunnerEvent,
+  RunningJob,
+  TargetChecker,
+} from '../../electron/jobs/runner.ts';
 import type { StartTarget } from '../../electron/jobs/target-run.ts';
 
 /** A pre-flight stand-in that passes every URL. */
@@ -18,6 +24,8 @@ export async function runWith<K extends JobKind>(
   opts: {
     checkTarget?: TargetChecker;
     onEvent?: (event: RunnerEvent<K>, stop: () => void) => void;
+    /** More of the job's context: the wait for a busy machine to calm, History, a re-run. */
+    context?: Partial<Pick<JobContext, 'waitForCalm' | 'readHistory' | 'rerun'>>;
   } = {},
 ): Promise<{ events: RunnerEvent<K>[]; results: PartResultOf<K>[]; status: RunStatus }> {
   const events: RunnerEvent<K>[] = [];
@@ -37,6 +45,7 @@ export async function runWith<K extends JobKind>(
       appVersion: '0.0.0-test',
       startTarget: engine.start,
       checkTarget: opts.checkTarget ?? passes,
+      ...opts.context,
     },
   );
   return { events, results, status: await job.done };

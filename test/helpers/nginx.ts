@@ -27,13 +27,19 @@ export interface NginxOptions {
   unixSocket?: string;
   /** Write the access log (one line per request: its Host, path and status) to this file. */
   accessLog?: string;
+  /**
+   * Compress text/plain answers with gzip at level 9, each time (no cache): a few milliseconds
+   * of one worker's CPU per request of a large text file, so one worker is the limit long
+   * before the client is.
+   */
+  gzip?: boolean;
 }
 
 export type NginxServer = LocalServer;
 
 function config(
   { dir, www, ports, certs }: ServerSetup,
-  o: { workers: number; keepaliveRequests: number; unixSocket?: string; accessLog?: string },
+  o: { workers: number; keepaliveRequests: number; unixSocket?: string; accessLog?: string; gzip?: boolean },
 ): string {
   const tls =
     ports.https !== null && certs
@@ -55,7 +61,7 @@ http {
   fastcgi_temp_path ${dir}/tmp/fastcgi;
   uwsgi_temp_path ${dir}/tmp/uwsgi;
   scgi_temp_path ${dir}/tmp/scgi;
-  types { text/html html; image/png png; application/octet-stream bin; }
+  types { text/html html; text/plain txt; image/png png; application/octet-stream bin; }${o.gzip ? '\n  gzip on; gzip_comp_level 9; gzip_min_length 0; gzip_types text/plain;' : ''}
   default_type application/octet-stream;
   sendfile on;
   tcp_nopush on;
@@ -87,6 +93,7 @@ export function startNginx(opts: NginxOptions = {}): Promise<NginxServer> {
         keepaliveRequests: opts.keepaliveRequests ?? 1_000_000,
         ...(opts.unixSocket ? { unixSocket: opts.unixSocket } : {}),
         ...(opts.accessLog ? { accessLog: opts.accessLog } : {}),
+        ...(opts.gzip ? { gzip: true } : {}),
       };
       writeFileSync(conf, config(setup, o));
       // -e: the startup error log too, so nginx never touches /var/log/nginx.

@@ -16,6 +16,8 @@ import { knee } from './capacity-results.ts';
 import { resultWith, twoServerPlan } from './comparison-results.ts';
 import { runSpecFixture } from './engine.ts';
 import { amendResult } from './run-result.ts';
+import { closedModelRun, LIMITED_RUNS } from './machine-results.ts';
+import { VERDICT_STATE_LABELS, type VerdictState } from '../../shared/verdict/verdict.ts';
 
 /**
  * An open run at 1,000 req/s for 3 s as the engine builds it: 3,020 answers (1 to 3 ms), 12
@@ -134,4 +136,40 @@ export function capacitySearch(): CapacityResult {
     { searchIndex: 1, stepIndex: 0, rate: 400, phase: 'doubling', result: knee(100)(400) },
   ];
   return { plan, status: 'completed', steps };
+}
+
+/**
+ * One run per word of issue 32 that names what limited the figures, with its state: machine
+ * busy (two `yes` hogs), server worker-bound (one nginx worker), setup-bound (TLS handshakes),
+ * link-bound (a shaped veth), client-bound by the generator's whole process, and clean with
+ * the closed model's note (nothing flat on a machine with room).
+ */
+export function limitedRuns(): { state: VerdictState; result: RunResult; label: string }[] {
+  return [
+    ...Object.entries(LIMITED_RUNS).map(([state, make]) => ({
+      state: state as VerdictState,
+      result: make(),
+      label: VERDICT_STATE_LABELS[state as VerdictState],
+    })),
+    { state: 'clean', result: closedModelRun(), label: 'closed model' },
+  ];
+}
+
+/** A comparison of one target per limited run (level 10, one repetition): the matrix names each. */
+export function comparisonOfLimits(): ComparisonResult {
+  const runs = limitedRuns();
+  const plan = twoServerPlan({
+    name: 'what limited each',
+    targets: runs.map((r, i) => ({
+      name: r.label.replace(/ /g, '-'),
+      urls: { http: `http://127.0.0.1:${8081 + i}/` },
+    })),
+    repetitions: 1,
+  });
+  const outcomes: CellOutcome[] = runs.map((r, i) => ({
+    cellIndex: i,
+    coordinates: { targetIndex: i, protocol: 'http', level: 10, repetition: 0 },
+    result: r.result,
+  }));
+  return { plan, status: 'completed', outcomes, preflightFailures: [] };
 }

@@ -151,6 +151,7 @@ export function scriptedSource(
   let n = 0;
   return {
     facts: () => facts,
+    rootPid: () => (facts.method === 'process' ? facts.rootPid : null),
     read: () => Promise.resolve(figures(n++)),
     notes: () => notes,
     selfCpuMicros: () => 0,

@@ -71,6 +71,7 @@ export function shardResultFixture(
   const result: RunResult = {
     ...base,
     requests: { ...base.requests, total: vs.length, responses: vs.length, ok: vs.length, non2xx: 0 },
+    statusCodes: { '200': vs.length },
     durationSeconds: 2,
     samples: [
       sampleFixture({

@@ -1,10 +1,13 @@
 import WebSocket from 'ws';
 import { connectWebSocketApi, type WebSocketApi } from '../../renderer/api/web-socket-client.ts';
 
-/** The API of a web host on 127.0.0.1:port, reached as its page reaches it (token, same origin). */
-export function connectToHost(port: number, token: string): Promise<WebSocketApi> {
+/**
+ * The API of a web host on 127.0.0.1:port, reached as its page reaches it (token, same origin;
+ * with `client`, the tab's id a page keeps across reconnects, which owns its jobs).
+ */
+export function connectToHost(port: number, token: string, client?: string): Promise<WebSocketApi> {
   return connectWebSocketApi({
-    url: `ws://127.0.0.1:${port}/ws?token=${token}`,
+    url: `ws://127.0.0.1:${port}/ws?token=${token}${client === undefined ? '' : `&client=${client}`}`,
     createSocket: (url, on) => {
       // As a browser delivers messages: one per task (ws may otherwise emit the start reply and
       // the job's first event in the same tick, before the caller has subscribed).

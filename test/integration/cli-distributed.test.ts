@@ -170,35 +170,50 @@ describe('trebuchet run --shards N --on local', () => {
     expect(kids.filter(alive)).toEqual([]);
   });
 
-  it('ends a silent shard (SIGSTOP) within the load and its grace, names it, keeps the others, leaves no process', async () => {
-    const seconds = 4;
-    const partial = join(dir, 'silent.json');
-    const cli = endEach(
-      startCli(
-        ['run', '-c', '3', '-d', String(seconds), '--shards', '3', '--on', 'local', '--json', partial].concat(
-          `${nginx.httpUrl}test.html`,
+  // Tagged timing: the end within the load, the silence limit and a tick is a wall-clock bound.
+  it(
+    'ends a silent shard (SIGSTOP) within the load and its grace, names it, keeps the others, leaves no process',
+    { tags: ['timing'] },
+    async () => {
+      const seconds = 4;
+      const partial = join(dir, 'silent.json');
+      const cli = endEach(
+        startCli(
+          [
+            'run',
+            '-c',
+            '3',
+            '-d',
+            String(seconds),
+            '--shards',
+            '3',
+            '--on',
+            'local',
+            '--json',
+            partial,
+          ].concat(`${nginx.httpUrl}test.html`),
+          { timeoutMs: 90_000 },
         ),
-        { timeoutMs: 90_000 },
-      ),
-    );
-    const kids = await shardProcesses(cli.child.pid!, 3);
-    await cli.waitForStderr(/req\/s/); // the load runs: its first tick, a second after the go
-    const loadBegan = Date.now() - 1000;
-    process.kill(kids[2]!, 'SIGSTOP');
-    const run = await cli.done;
-    expect(run.code).toBe(1);
-    const result = readResult(partial);
-    expect(result.status).toBe('failed');
-    expect(result.error!.message).toMatch(
-      /^shard [123]\/3 sent nothing for \d+(\.\d)? s, past its 10 s limit: ended; the result holds the other 2 of 3$/,
-    );
-    expect(result.shards).toHaveLength(2);
-    expect(result.requests.total).toBe(result.shards!.reduce((a, s) => a + s.requests, 0));
-    // Ended within the load and the grace: its silence limit, the coordinator's look at the links, a tick.
-    const bound = seconds * 1000 + PROCESS_SILENCE_MS + WATCH_EVERY_MS + 1000;
-    expect(Date.parse(result.endedAt) - loadBegan).toBeLessThan(bound);
-    expect(kids.filter(alive)).toEqual([]);
-  });
+      );
+      const kids = await shardProcesses(cli.child.pid!, 3);
+      await cli.waitForStderr(/req\/s/); // the load runs: its first tick, a second after the go
+      const loadBegan = Date.now() - 1000;
+      process.kill(kids[2]!, 'SIGSTOP');
+      const run = await cli.done;
+      expect(run.code).toBe(1);
+      const result = readResult(partial);
+      expect(result.status).toBe('failed');
+      expect(result.error!.message).toMatch(
+        /^shard [123]\/3 sent nothing for \d+(\.\d)? s, past its 10 s limit: ended; the result holds the other 2 of 3$/,
+      );
+      expect(result.shards).toHaveLength(2);
+      expect(result.requests.total).toBe(result.shards!.reduce((a, s) => a + s.requests, 0));
+      // Ended within the load and the grace: its silence limit, the coordinator's look at the links, a tick.
+      const bound = seconds * 1000 + PROCESS_SILENCE_MS + WATCH_EVERY_MS + 1000;
+      expect(Date.parse(result.endedAt) - loadBegan).toBeLessThan(bound);
+      expect(kids.filter(alive)).toEqual([]);
+    },
+  );
 
   it('Ctrl-C stops every shard, keeps what they measured, and leaves no shard process', async () => {
     const partial = join(dir, 'stopped.json');

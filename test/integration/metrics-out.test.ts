@@ -212,7 +212,7 @@ describe('--out prometheus-rw', () => {
     const runs = await Promise.all(
       [0, 1].map((i) =>
         runCli([
-          ...['run', '-n', '4000', '-c', '4', '--shard', `${i}/2`, '--start-at', startAt, '-q'],
+          ...['run', '-n', '4000', '-c', '4', '--shard', `${i + 1}/2`, '--start-at', startAt, '-q'],
           ...['--out', `prometheus-rw=${prometheus.writeUrl}`, '--json', files[i]!, server.url],
         ]),
       ),
@@ -224,7 +224,8 @@ describe('--out prometheus-rw', () => {
       `sum by (shard) (last_over_time(trebuchet_requests_total{job=${q(planJob)}}[10m]))`,
     );
     expect(byShard.map((s) => [s.metric.shard, s.value]).sort()).toEqual(
-      results.map((res, i) => [String(i), res.requests.total]),
+      // Labelled as the flag counts: shard="1" is --shard 1/2.
+      results.map((res, i) => [String(i + 1), res.requests.total]),
     );
     expect(
       await prometheus.scalar(`sum(last_over_time(trebuchet_requests_total{job=${q(planJob)}}[10m]))`),

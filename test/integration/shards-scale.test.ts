@@ -46,7 +46,12 @@ describe('the coordinator over 100 process links', () => {
     const run = target(
       scenario,
       0,
-      { started: () => undefined, sample: (s) => samples.push(s), reading: () => undefined },
+      {
+        started: () => undefined,
+        sample: (s) => samples.push(s),
+        reading: () => undefined,
+        machine: () => undefined,
+      },
       { runId: 'scale', appVersion: '0.0.0-test' },
     );
     const result = (await run.done)!;

@@ -4,7 +4,7 @@ import { ValueRecorder } from '../../electron/engine/histogram.ts';
 import { Recorder } from '../../electron/engine/recorder.ts';
 import { recorderReport } from '../../electron/engine/recorder-report.ts';
 import type { ShardBackend } from '../../electron/engine/shards/links.ts';
-import type { MachineFacts } from '../../electron/engine/shards/messages.ts';
+import type { ShardMachineFacts } from '../../electron/engine/shards/messages.ts';
 import { emptyOutcome } from '../../electron/engine/types.ts';
 import { EMPTY_BUCKETS } from '../helpers/buckets.ts';
 import {
@@ -56,7 +56,7 @@ function reportOf(values: readonly number[]) {
   return recorderReport(r, emptyOutcome());
 }
 
-const machine = (host: string, startAt: number): MachineFacts => ({
+const machine = (host: string, startAt: number): ShardMachineFacts => ({
   host,
   cores: 8,
   startAt,

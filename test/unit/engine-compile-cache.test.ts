@@ -34,14 +34,14 @@ describe("Node's compile cache: where the CLI and its engine threads keep compil
     delete process.env.XDG_CACHE_HOME;
     expect(compileCacheDir()).toBe(join(envPaths('trebuchet', { suffix: '' }).cache, 'compile-cache'));
     // Every engine thread gets the same folder (a thread does not inherit its process's cache).
-    expect(engineWorkerOptions(null).env).toMatchObject({ NODE_COMPILE_CACHE: compileCacheDir() });
+    expect(engineWorkerOptions(null, 'engine').env).toMatchObject({ NODE_COMPILE_CACHE: compileCacheDir() });
   });
 
   it('is NODE_COMPILE_CACHE when the user set it, for the threads too', () => {
     process.env.NODE_COMPILE_CACHE = join('/srv', 'cc');
     expect(compileCacheDir()).toBe(join('/srv', 'cc'));
     expect(compileCacheDir({ NODE_COMPILE_CACHE: '/x' })).toBe('/x');
-    expect(engineWorkerOptions(null).env).toMatchObject({ NODE_COMPILE_CACHE: join('/srv', 'cc') });
+    expect(engineWorkerOptions(null, 'engine').env).toMatchObject({ NODE_COMPILE_CACHE: join('/srv', 'cc') });
   });
 });
 

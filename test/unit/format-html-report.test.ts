@@ -6,6 +6,7 @@ import { niceTicks } from '../../shared/format/html/svg.ts';
 import { comparisonHtmlReport, runHtmlReport } from '../../shared/format/html-report.ts';
 import { resultWith, twoServerPlan } from '../helpers/comparison-results.ts';
 import { abStyleResult, amendResult, seed000Result } from '../helpers/run-result.ts';
+import { withVerdictRecord } from '../../shared/verdict/verdict.ts';
 
 const HOSTILE = '<img src=x onerror=alert(1)>"\'&</script>';
 
@@ -53,12 +54,12 @@ describe('HTML report', () => {
     expect(html).not.toContain(HOSTILE);
     expect(html).toContain(esc(HOSTILE));
     expect(externalRefs(html)).toEqual([]);
-    // The embedded data cannot close its script block, and reads back unchanged.
+    // The embedded data cannot close its script block, and reads back unchanged, with the verdict the JSON carries.
     const data = /<script type="application\/json" id="trebuchet-report-data">(.*)<\/script>/s.exec(
       html,
     )![1]!;
     expect(data).not.toContain('<');
-    expect((JSON.parse(data) as { results: unknown[] }).results[0]).toEqual(r);
+    expect((JSON.parse(data) as { results: unknown[] }).results[0]).toEqual(withVerdictRecord(r));
     expect(JSON.parse(jsonForScript({ s: '\u2028</script>&' }))).toEqual({ s: '\u2028</script>&' });
   });
 

@@ -101,7 +101,7 @@ describe('baselines in History', () => {
     writeFileSync(file, JSON.stringify(doc));
     const again = await openHistoryStore({ dir, now, allowPlaintextSecrets: true });
     expect((await again.list()).map((s) => [s.id, s.subject])).toEqual([[a.id, 'scenario · nginx static']]);
-    // Rebuilt at the current version (6: a capacity search's answer in words).
-    expect((JSON.parse(readFileSync(file, 'utf8')) as { version: number }).version).toBe(6);
+    // Rebuilt at the current version (7: when it started and its requests).
+    expect((JSON.parse(readFileSync(file, 'utf8')) as { version: number }).version).toBe(7);
   });
 });

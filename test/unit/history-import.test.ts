@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openHistoryStore, type HistoryStore } from '../../electron/stores/history-store.ts';
-import { importIntoHistory } from '../../electron/stores/history-import.ts';
+import { importIntoHistory, readImportTexts } from '../../electron/stores/history-import.ts';
+import type { ImportFile } from '../../shared/records/import.ts';
 import { capacityJson } from '../../shared/export/capacity.ts';
 import { comparisonJson } from '../../shared/export/comparison.ts';
 import { jsonPartOf, recordExport } from '../../shared/export/record.ts';
@@ -15,6 +16,13 @@ import { targetLabel } from '../../shared/model/scenario.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
 import { capacitySearch, comparisonWithCaveats } from '../helpers/one-result.ts';
 import { runResultFixture } from '../helpers/run-result.ts';
+
+/** An import of files' texts, as history.import's command takes them. */
+const importTexts = (
+  history: Parameters<typeof importIntoHistory>[0],
+  files: ImportFile[],
+  appVersion: string,
+) => importIntoHistory(history, readImportTexts(files), appVersion);
 
 let dir: string;
 let store: HistoryStore;
@@ -46,7 +54,7 @@ describe("History's import", () => {
       capacitySearch(),
       capacityReports(capacitySearch().plan, capacitySearch().steps, null),
     );
-    const outcome = await importIntoHistory(
+    const outcome = await importTexts(
       store,
       [
         { name: 'run.json', text: run },
@@ -78,7 +86,7 @@ describe("History's import", () => {
     (bad.throughput as Record<string, unknown>).requestsPerSecond = 'fast';
     const newer = { ...(JSON.parse(good) as Record<string, unknown>), version: 7 };
     const extra = { ...(JSON.parse(good) as Record<string, unknown>), colour: 'blue' };
-    const outcome = await importIntoHistory(
+    const outcome = await importTexts(
       store,
       [
         { name: 'bad.json', text: JSON.stringify(bad) },
@@ -123,29 +131,28 @@ describe("History's import", () => {
       unknown
     >;
     const v1 = { ...file, version: 1 };
-    const outcome = await importIntoHistory(
-      store,
-      [{ name: 'old.run.json', text: JSON.stringify(v1) }],
-      '9.9.9',
-    );
+    const outcome = await importTexts(store, [{ name: 'old.run.json', text: JSON.stringify(v1) }], '9.9.9');
     expect(outcome.problems).toEqual([]);
     expect(outcome.imported[0]!.summary.name).toBe('kept');
     expect(await exported(outcome.imported[0]!.summary.id)).toBe(await exported(saved.id));
   });
 
   it('names a CLI run nobody named by its file, or its target, not "Untitled scenario" (issue 37)', async () => {
+    // Each run 3 s long from its start, as the fixture's own (a result that ends before it starts is refused).
+    const at = (startedAt: string) => ({
+      startedAt,
+      endedAt: new Date(Date.parse(startedAt) + 3000).toISOString(),
+    });
     const untitled = (startedAt: string) =>
-      runResultFixture({ scenarioName: 'Untitled scenario', startedAt });
-    const outcome = await importIntoHistory(
+      runResultFixture({ scenarioName: 'Untitled scenario', ...at(startedAt) });
+    const outcome = await importTexts(
       store,
       [
         { name: 'nginx-c100.json', text: runJson([untitled('2025-01-01T00:00:00.000Z')]) },
         { name: 'results/apache.run.json', text: runJson([untitled('2025-01-01T00:01:00.000Z')]) },
         {
           name: 'named.json',
-          text: runJson([
-            runResultFixture({ scenarioName: 'seed 000', startedAt: '2025-01-01T00:02:00.000Z' }),
-          ]),
+          text: runJson([runResultFixture({ scenarioName: 'seed 000', ...at('2025-01-01T00:02:00.000Z') })]),
         },
       ],
       '9.9.9',
@@ -163,9 +170,13 @@ describe("History's import", () => {
   it('imports a file once: the same file again, in the same drop or later, is named as already there', async () => {
     const run = runJson([runResultFixture({ scenarioName: 'once' })]);
     const other = runJson([
-      runResultFixture({ scenarioName: 'once', startedAt: '2025-01-02T00:00:00.000Z' }),
+      runResultFixture({
+        scenarioName: 'once',
+        startedAt: '2025-01-02T00:00:00.000Z',
+        endedAt: '2025-01-02T00:00:03.000Z',
+      }),
     ]);
-    const first = await importIntoHistory(
+    const first = await importTexts(
       store,
       [
         { name: 'a.json', text: run },
@@ -178,7 +189,7 @@ describe("History's import", () => {
     expect(first.problems[0]!.message).toMatch(
       /^copy of a\.json: already in History as “once” \(.+\); not imported again$/,
     );
-    const later = await importIntoHistory(
+    const later = await importTexts(
       store,
       [
         { name: 'a.json', text: run },

@@ -6,6 +6,7 @@ import { promSamples, remoteWriteSeries } from '../../shared/metrics/prometheus-
 import { HISTOGRAM_BOUNDS_SECONDS, MetricStore, type MetricSeries } from '../../shared/metrics/series.ts';
 import { scenarioSchema, type Scenario } from '../../shared/model/scenario.ts';
 import { WINDOW_BUCKETS } from '../../shared/model/window-buckets.ts';
+import { machineSample } from '../helpers/machine-results.ts';
 import { runResultFixture, sampleFixture } from '../helpers/run-result.ts';
 
 const scenario = (
@@ -122,6 +123,19 @@ describe("a part's samples as metrics", () => {
     expect(valueOf(store, 'trebuchet_server_resident_memory_bytes')).toBe(2000);
   });
 
+  it("reads the machine's busy share as a ratio of its cores, the last reading's; a gap leaves it", () => {
+    const store = new MetricStore(() => 0);
+    const feed = new PartFeed(store, { job: 'j' }, scenario().load);
+    expect(valueOf(store, 'trebuchet_machine_cpu_busy_ratio')).toBeUndefined();
+    feed.machine(machineSample({ seq: 1, cpuBusyPercent: 40 }));
+    feed.machine(machineSample({ seq: 2, cpuBusyPercent: 97.5 }));
+    expect(valueOf(store, 'trebuchet_machine_cpu_busy_ratio')).toBe(0.975);
+    feed.machine(machineSample({ seq: 3, cpuBusyPercent: 0, gap: 'no /proc/stat' }));
+    expect(valueOf(store, 'trebuchet_machine_cpu_busy_ratio')).toBe(0.975);
+    const [series] = store.snapshot().series.filter((x) => x.def === METRICS.machineCpu);
+    expect(series?.labels).toEqual({ job: 'j' });
+  });
+
   it('counts a list\'s per-URL rows from the result, the "every other" row as url="other"', () => {
     const store = new MetricStore(() => 0);
     const feed = new PartFeed(store, { job: 'j' }, scenario().load);
@@ -165,7 +179,8 @@ describe("a part's labels", () => {
     expect(
       partLabels({ job: 'cap-1', kind: 'capacity' }, scenario({ model: 'open', rate: 250 }), 0).level,
     ).toBe('250');
-    expect(partLabels({ job: 'p', kind: 'run', shard: 1 }, scenario(), 0).shard).toBe('1');
+    // The second shard (index 1) is `--shard 2/N`: labelled as the flag counts.
+    expect(partLabels({ job: 'p', kind: 'run', shard: 1 }, scenario(), 0).shard).toBe('2');
     expect(shardJob('abcd', Date.UTC(2026, 0, 2, 3, 4, 5))).toBe('plan-abcd-2026-01-02T03:04:05.000Z');
     // Pods started by their Job's go share the Job's name instead of a time.
     expect(shardJob('abcd', 'trebuchet-abcd')).toBe('plan-abcd-trebuchet-abcd');

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LATE_TOLERANCE_MS, OpenDriver, type OpenOutcome } from '../../electron/engine/native/open-driver.ts';
 import { fixedRateSchedule } from '../../electron/engine/native/open-schedule.ts';
+import { T_DONE, T_FIRST_BYTE, T_INTENDED, T_START, T_WRITTEN } from '../../electron/engine/native/phases.ts';
 import { RequestLedger, type Client, type ClientOwner } from '../../electron/engine/native/run-state.ts';
 import { Recorder } from '../../electron/engine/recorder.ts';
 
@@ -45,8 +46,11 @@ class ScriptedClient implements Client {
     this.#held = held;
   }
 
-  send(intendedAt: number, now: number): void {
+  send(): void {
     const k = this.#sent.length;
+    // The driver sets the request's times in the ledger just before a send.
+    const intendedAt = this.#ledger.times[T_INTENDED]!;
+    const now = this.#ledger.times[T_START]!;
     this.#sent.push(now);
     this.free--;
     this.inFlight++;
@@ -55,8 +59,14 @@ class ScriptedClient implements Client {
       const done = performance.now();
       this.free++;
       this.inFlight--;
-      this.#ledger.response(200, 2, 100, intendedAt, now, done, null, now);
-      this.#owner.onFree(this, done);
+      const t = this.#ledger.times;
+      t[T_INTENDED] = intendedAt;
+      t[T_START] = now;
+      t[T_WRITTEN] = now;
+      t[T_FIRST_BYTE] = done;
+      t[T_DONE] = done;
+      this.#ledger.response(200, 2, 100, null);
+      this.#owner.onFree(this);
     };
     const ms = this.#answerMs(k);
     if (ms === 'held') this.#held.push(answer);

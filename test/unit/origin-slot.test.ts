@@ -73,7 +73,7 @@ describe('a slot over a list on two origins', () => {
     expect(made).toHaveLength(0);
     for (let k = 0; k < 4; k++) {
       expect(slot.free).toBe(1);
-      slot.send(0, 0);
+      slot.send();
       expect(slot.free).toBe(0);
       expect(slot.inFlight).toBe(1);
       const c = made.find((m) => m.inFlight === 1)!;
@@ -88,7 +88,7 @@ describe('a slot over a list on two origins', () => {
     const { slot, byOrigin } = slotOf(4);
     let sent = 0;
     while (slot.free > 0) {
-      slot.send(0, 0);
+      slot.send();
       sent++;
     }
     expect(sent).toBe(4);
@@ -99,15 +99,15 @@ describe('a slot over a list on two origins', () => {
 
   it("waits for room on the next request's origin when that origin caps it (an h2 server's stream limit), and hears when it frees", () => {
     const { slot, byOrigin, freed } = slotOf(8, [8, 1]);
-    slot.send(0, 0); // request 0 on origin 0
-    slot.send(0, 0); // request 1 on origin 1, which takes 1 at a time
-    slot.send(0, 0); // request 2 on origin 0
+    slot.send(); // request 0 on origin 0
+    slot.send(); // request 1 on origin 1, which takes 1 at a time
+    slot.send(); // request 2 on origin 0
     // Request 3 is origin 1's: no room there although the slot has 5 more.
     expect(slot.free).toBe(0);
     byOrigin(1)!.answer();
     expect(freed).toEqual([slot]);
     expect(slot.free).toBe(1);
-    slot.send(0, 0);
+    slot.send();
     expect(byOrigin(1)!.sent).toEqual([1, 3]);
     // Request 0 (origin 0) is next: the slot's own room counts again.
     expect(slot.free).toBe(8 - 3);
@@ -116,7 +116,7 @@ describe('a slot over a list on two origins', () => {
   it("a worker's interleave of sends reaches only its origins: sends 1, 3, 5, ... of an alternating list are all the second's", () => {
     const { slot, made } = slotOf(1, [1, 1], 1, 2);
     for (let k = 0; k < 3; k++) {
-      slot.send(0, 0);
+      slot.send();
       made[0]!.answer();
     }
     expect(made.map((c) => [c.origin, c.sent])).toEqual([[1, [1, 3, 1]]]);

@@ -118,13 +118,17 @@ describe('the matrix on screen', () => {
       options: { sloMs: 300 },
       requests: { non2xx: 0, sloExceeded: 500 },
     });
-    const outcomes = [at(0, 10, 0, 0, bound), at(1, 10, 0, 1, slo), at(0, 100, 0, 2)];
+    const outcomes = [
+      at(0, 10, 0, 0, bound),
+      at(1, 10, 0, 1, slo),
+      at(0, 100, 0, 2, resultWith({ rps: 100, total: 1000, ok: 990 })),
+    ];
     const table = aggregateComparison(plan, outcomes);
     const cells = matrixCells(table, outcomes);
     expect([...markedCells(columnSeries(table, cells, 'rps'))]).toEqual(['0|http|10']);
     expect([...markedCells(columnSeries(table, cells, 'p99'))]).toEqual(['0|http|10']);
     // The SLO failures are a caveat on success, listed under the matrix after the client-bound
-    // cell; last, a clean cell's note (the fixture's ten 503s).
+    // cell; last, a clean cell's note (its ten 503s).
     expect(cellsWithCaveats(cells).map((c) => [c.key, c.verdict.state])).toEqual([
       ['0|http|10', 'client-bound'],
       ['1|http|10', 'failures'],

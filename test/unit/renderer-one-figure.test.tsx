@@ -3,7 +3,8 @@
  * Issue 18's "one computation per figure": one result of each kind fed to every view (the
  * React report rendered in jsdom) and every export (the CLI's text, each CSV, the HTML
  * report), which must show the same req/s, durations, verdict word and marks. Each
- * contradiction seen on screen before is a test here.
+ * contradiction seen on screen before is a test here; so is each word that names what
+ * limited a run (issue 32), in every view that names a verdict.
  */
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { parse } from 'csv-parse/sync';
@@ -15,14 +16,30 @@ import { comparisonExport } from '../../shared/export/comparison.ts';
 import { bundleFiles, type ExportBundle } from '../../shared/export/files.ts';
 import { runExport } from '../../shared/export/run.ts';
 import { formatMs, formatSeconds } from '../../shared/format/units.ts';
-import { VERDICT_STATE_LABELS, type VerdictState } from '../../shared/verdict/verdict.ts';
+import {
+  cellVerdict,
+  runVerdict,
+  verdictSummary,
+  VERDICT_STATE_LABELS,
+  type VerdictState,
+} from '../../shared/verdict/verdict.ts';
+import { exitCodeFor } from '../../electron/cli/report.ts';
+import { runRecordSchema, summarizeRecord } from '../../shared/records/history.ts';
+import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { LIVE_CHARTS } from '../../renderer/live/liveSeries.ts';
 import { expandPlan } from '../../shared/comparison/cells.ts';
 import { RunReport } from '../../renderer/report/RunReport.tsx';
 import { CapacityResults } from '../../renderer/views/Capacity/CapacityResults.tsx';
 import { ComparisonReport } from '../../renderer/views/Compare/ComparisonReport.tsx';
 import { MatrixProgress } from '../../renderer/views/Compare/MatrixProgress.tsx';
-import { capacitySearch, comparisonWithCaveats, NGINX_RATES, openRun } from '../helpers/one-result.ts';
+import {
+  capacitySearch,
+  comparisonOfLimits,
+  comparisonWithCaveats,
+  limitedRuns,
+  NGINX_RATES,
+  openRun,
+} from '../helpers/one-result.ts';
 
 // jsdom has no 2D canvas: a chart is a stand-in (ChartCard still writes its points and marks).
 vi.mock('../../renderer/charts/setup.ts', () => ({
@@ -332,6 +349,94 @@ describe('one capacity search in every view and export', () => {
         )!;
         expect(num(row['achieved (req/s)']!).toFixed(1)).toBe(num(achieved!).toFixed(1));
       }
+    }
+  });
+});
+
+describe('each word that names what limited a run, in every view and export (issue 32)', () => {
+  const cases = limitedRuns();
+
+  it.each(cases.map((c) => [c.label, c] as const))(
+    '%s: the report, every text layout, the JSON, the CSV, the HTML, History and --fail-unless-clean',
+    (_label, { state, result, label }) => {
+      const word = wordOf(state);
+      const v = runVerdict(result);
+      expect(v.state).toBe(state);
+      const { unmount } = render(<RunReport results={[result]} name="limited" />);
+      expect(txt(screen.getByTestId('verdict-state'))).toBe(word);
+      // The reason is on screen (the closed model's note too).
+      expect(txt(screen.getByTestId('verdict'))).toContain(v.caveats[0]!.message);
+      unmount();
+      const files = filesOf(runExport({ name: 'limited', results: [result] }));
+      const json = JSON.parse(files.json!) as {
+        verdict: { word: string; reasons: { code: string; message: string }[] };
+      };
+      expect(json.verdict.word).toBe(word);
+      expect(json.verdict.reasons.map((r) => r.message)).toContain(v.caveats[0]!.message);
+      const [row] = csv(files['summary.csv']);
+      expect(wordOf(row!.verdict!)).toBe(word);
+      expect(row!.caveats).toContain(label);
+      const doc = htmlDoc(files.html);
+      expect(txt(doc.querySelector('[data-testid="run-1-verdict"] strong'))).toBe(`Verdict: ${word}`);
+      expect(txt(doc.querySelector('[data-testid="run-1-verdict"]'))).toContain(v.caveats[0]!.message);
+      const heading = v.clean ? 'Verdict: clean, with notes' : `Verdict: ${word.toUpperCase()}`;
+      for (const layout of ['text', 'ab', 'vegeta', 'jmeter', 'http_load'] as const) {
+        const text = renderReport([result], layout);
+        expect(text, layout).toContain(`${heading}\n`);
+        expect(text, layout).toContain(v.caveats[0]!.message);
+      }
+      const record = runRecordSchema.parse({
+        format: 'trebuchet-run',
+        version: 2,
+        id: 'limited',
+        name: 'limited',
+        createdAt: '2026-01-05T10:00:00.000Z',
+        appVersion: '9.9.9',
+        status: 'completed',
+        generator: result.generator,
+        kind: 'scenario',
+        scenario: scenarioSchema.parse({ targets: [{ url: result.target.url }] }),
+        results: [result],
+      });
+      expect(summarizeRecord(record, 1).verdict?.word).toBe(word);
+      const gate = { interrupted: false, hostError: false, failUnlessClean: true };
+      expect(exitCodeFor([result], gate)).toBe(v.clean ? 0 : 1);
+    },
+  );
+
+  it('names each in the matrix, its notes, the text matrix, the matrix CSV and the HTML matrix', () => {
+    const c = comparisonOfLimits();
+    render(
+      <ComparisonReport
+        shownColumns={null}
+        onColumns={() => {}}
+        plan={c.plan}
+        outcomes={c.outcomes}
+        status="completed"
+        onOpenRun={() => {}}
+      />,
+    );
+    const files = filesOf(comparisonExport(c));
+    const doc = htmlDoc(files.html);
+    const head = [...doc.querySelectorAll('[data-testid="matrix"] thead th')].map(txt);
+    const htmlRows = [...doc.querySelectorAll('[data-testid="matrix"] tbody tr')];
+    const matrixCsv = csv(files['matrix.csv']);
+    const text = renderComparisonReport(c, null);
+    for (const [i, { state }] of cases.entries()) {
+      const target = c.plan.targets[i]!.name;
+      const summary = verdictSummary(cellVerdict([c.outcomes[i]!.result]));
+      expect(summary.startsWith(wordOf(state))).toBe(true);
+      const row = screen
+        .getAllByTestId('comparison-cell')
+        .find((r) => r.getAttribute('data-target') === target)!;
+      expect(txt(within(row).getByTestId('cell-verdict'))).toBe(summary);
+      const html = htmlRows.find((r) => txt(r.children[1]) === target)!;
+      expect(txt(html.children[head.indexOf('verdict')])).toBe(summary);
+      // The text matrix marks a figure that is not the server's with '!'.
+      expect(text).toMatch(
+        new RegExp(`^${state === 'clean' ? ' ' : '!'}\\s+${target}\\s.*  ${summary}$`, 'm'),
+      );
+      expect(wordOf(matrixCsv.find((r) => r.target === target)!.verdict!)).toBe(wordOf(state));
     }
   });
 });

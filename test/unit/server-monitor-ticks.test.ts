@@ -17,6 +17,7 @@ function fakeSource(
       return next();
     },
     notes: () => [],
+    rootPid: () => null,
     selfCpuMicros: () => 0,
     close: () => undefined,
   };

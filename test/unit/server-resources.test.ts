@@ -16,7 +16,7 @@ import {
 } from '../../shared/resources/monitor.ts';
 import { exporterFigures, type ExporterScrape } from '../../shared/resources/exporter.ts';
 import {
-  processCpuDelta,
+  processCpuByPid,
   processFigures,
   type ProcessCounters,
   type ProcessReading,
@@ -79,7 +79,18 @@ describe('CPU of a process tree from two readings', () => {
       [100, proc({ childUserSeconds: 13.5, childSystemSeconds: 5 })],
       [103, proc({ ppid: 100, userSeconds: 0.25, systemSeconds: 0.125 })],
     ]);
-    expect(processCpuDelta(a, b)).toEqual({ userSeconds: 0.75, systemSeconds: 0.125 });
+    // The exited child's last 0.5 s is the root's (it reaped it), the new child's whole time its own.
+    expect(processCpuByPid(a, b)).toEqual(
+      new Map([
+        [100, { userSeconds: 0.5, systemSeconds: 0 }],
+        [103, { userSeconds: 0.25, systemSeconds: 0.125 }],
+      ]),
+    );
+    const f = processFigures(a, b);
+    expect(f.cpuUserPercent).toBeCloseTo(75, 9);
+    expect(f.cpuSystemPercent).toBeCloseTo(12.5, 9);
+    // The root has a child: it is not a worker, so the busiest serving process is 103.
+    expect(f.busiestCpuPercent).toBeCloseTo(37.5, 9);
   });
 
   it('leaves the open-file count out when any process of the tree cannot be read', () => {

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -180,6 +181,17 @@ describe("the web host's settings file on old and broken files", () => {
       version: 2,
       window: { maximized: false },
     });
+  });
+
+  it('removes at start the temp files a writer killed mid-write left, not one a live process writes', () => {
+    // The pid of a process that has ended: what `kill -9` during a save leaves in the name.
+    const deadPid = spawnSync(process.execPath, ['-e', '']).pid;
+    const killed = path.join(dir, `.${WEB_SETTINGS_FILE}.${deadPid}.0badc0de.tmp`);
+    const writing = path.join(dir, `.${WEB_SETTINGS_FILE}.${process.pid}.0badc0df.tmp`);
+    for (const f of [killed, writing]) fs.writeFileSync(f, '{"version": 2, "ui": ');
+    const store = web();
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([path.basename(writing)]);
+    expect(store.problems()).toEqual([]);
   });
 
   it('reads the file again when it changed on disk, and starts over when it is removed', () => {

@@ -1,6 +1,7 @@
 import type { Stage } from '../../../shared/stages/stages.ts';
 import { ConnectionRamp } from './connection-ramp.ts';
 import { LoadDriver } from './load-driver.ts';
+import { T_INTENDED, T_START } from './phases.ts';
 import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
 
 export interface ClosedPlan {
@@ -40,6 +41,11 @@ export class ClosedDriver extends LoadDriver<void> implements ClientOwner {
   private pacer: NodeJS.Timeout | null = null;
   private deadline: NodeJS.Timeout | null = null;
   private readonly ramp: ConnectionRamp | null;
+  /**
+   * When fill()'s sends go out (performance.now() ms), set by its caller: a field, as a number
+   * passed to a call that is not inlined is a heap object (see RequestLedger.times).
+   */
+  private now = 0;
 
   constructor(plan: ClosedPlan, state: RequestLedger, makeClient: (owner: ClientOwner) => Client) {
     super(state, plan.timeoutMs);
@@ -52,7 +58,10 @@ export class ClosedDriver extends LoadDriver<void> implements ClientOwner {
             stages: plan.stages,
             make: () => makeClient(this),
             clients: this.clients,
-            start: (c) => this.fill(c),
+            start: (c) => {
+              this.now = performance.now();
+              this.fill(c);
+            },
             changed: (n) => (state.recorder.connections = n),
           });
     if (this.ramp === null) for (let i = 0; i < plan.connections; i++) this.clients.push(makeClient(this));
@@ -66,7 +75,10 @@ export class ClosedDriver extends LoadDriver<void> implements ClientOwner {
     // The stage plan starts at the common start in every shard (t0 is a rate cap's offset).
     this.state.stages?.begin(this.startAt);
     if (this.ramp !== null) this.ramp.begin(this.startAt);
-    else for (const c of this.clients) this.fill(c);
+    else {
+      this.now = performance.now();
+      for (const c of this.clients) this.fill(c);
+    }
   }
 
   private beginMeasuring(from: number): void {
@@ -87,17 +99,21 @@ export class ClosedDriver extends LoadDriver<void> implements ClientOwner {
     if (this.state.pending === 0) this.finish();
   }
 
-  onFree(client: Client, now?: number): void {
+  onFree(client: Client): void {
     if (this.finished) return;
     if (this.sendingDone) {
       if (this.state.pending === 0) this.finish();
       return;
     }
-    this.fill(client, now);
+    // The time of the read (or the failure) that freed it.
+    this.now = this.state.lastDoneAt;
+    this.fill(client);
   }
 
-  private fill(client: Client, now = performance.now()): void {
+  private fill(client: Client): void {
     if (this.ramp?.retired(client)) return;
+    const now = this.now;
+    const times = this.state.times;
     while (client.free > 0 && !this.finished) {
       if (this.sendingDone) return;
       if (this.measuring && this.budget <= 0) {
@@ -118,7 +134,9 @@ export class ClosedDriver extends LoadDriver<void> implements ClientOwner {
         this.state.recorder.sentLate(Math.round((now - intended) * 1000));
       }
       if (this.measuring) this.budget--;
-      client.send(intended, now);
+      times[T_INTENDED] = intended;
+      times[T_START] = now;
+      client.send();
     }
   }
 
@@ -130,6 +148,7 @@ export class ClosedDriver extends LoadDriver<void> implements ClientOwner {
       this.pacer = null;
       const ready = [...this.waiting];
       this.waiting.clear();
+      this.now = performance.now();
       for (const c of ready) this.fill(c);
     }, ms);
   }

@@ -1,5 +1,6 @@
 import { DEFAULTS } from '../../../shared/model/defaults.ts';
 import { Recorder } from '../recorder.ts';
+import { T_DONE, T_FIRST_BYTE, T_INTENDED, T_START, T_WRITTEN } from './phases.ts';
 import { ResponseParser } from './response-parser.ts';
 import { RequestLedger } from './run-state.ts';
 
@@ -45,8 +46,13 @@ export function warmResponsePath(rate: number, timeoutMs: number): { parsed: num
       const now = performance.now();
       ledger.started();
       recorder.sentLate(n % 500);
-      ledger.response(status, bodyBytes, totalBytes, now - 0.3, now - 0.2, now, parser.server, now - 0.2);
-      if (recorder.measuring) ledger.phases.reusedConnection(0.1, 0.05, 0.3);
+      const t = ledger.times;
+      t[T_INTENDED] = now - 0.3;
+      t[T_START] = now - 0.3;
+      t[T_WRITTEN] = now - 0.2;
+      t[T_FIRST_BYTE] = now - 0.05;
+      t[T_DONE] = now;
+      ledger.response(status, bodyBytes, totalBytes, parser.server);
       n++;
     },
     { headRequests: false, maxHeadBytes: DEFAULTS.maxResponseHeaderBytes },

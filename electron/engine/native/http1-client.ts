@@ -2,6 +2,7 @@ import type net from 'node:net';
 import { DEFAULTS } from '../../../shared/model/defaults.ts';
 import type { DialTiming, Dialer } from './dial.ts';
 import { classifyError, type ClassifiedError } from '../errors.ts';
+import { T_DONE, T_FIRST_BYTE, T_INTENDED, T_START, T_WRITTEN } from './phases.ts';
 import { ResponseParser } from './response-parser.ts';
 import type { Http1Request } from './request-bytes.ts';
 import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
@@ -97,11 +98,13 @@ export class Http1Client implements Client {
     return this.count;
   }
 
-  send(intendedAt: number, now: number): void {
+  send(): void {
+    const t = this.cfg.state.times;
+    const now = t[T_START]!;
     const depth = this.cfg.depth;
     let i = this.head + this.count;
     if (i >= depth) i -= depth;
-    this.intended[i] = intendedAt;
+    this.intended[i] = t[T_INTENDED]!;
     this.startAt[i] = now;
     if (this.which !== null) this.which[i] = this.cfg.list!.chooser.next();
     this.count++;
@@ -171,13 +174,17 @@ export class Http1Client implements Client {
         socket.on('close', () => {
           if (generation === this.generation) this.onClosed(lastError);
         });
-        this.writeQueued();
+        this.writeQueued(false);
       },
     );
   }
 
-  /** Writes the requests not yet written (they waited for a connection, or for a read's end), in one write. */
-  private writeQueued(now = performance.now()): void {
+  /**
+   * Writes the requests not yet written (they waited for a connection, or for a read's end:
+   * `afterRead`, then they go out at the read's time), in one write.
+   */
+  private writeQueued(afterRead: boolean): void {
+    const now = afterRead ? this.parser.now : performance.now();
     const n = this.count - this.written;
     if (n === 0) return;
     const cfg = this.cfg;
@@ -237,7 +244,7 @@ export class Http1Client implements Client {
       this.resume();
     } else if (this.socket !== null && this.count > this.written) {
       // The requests this read's responses made room for: one write for all of them.
-      this.writeQueued(now);
+      this.writeQueued(true);
     }
   }
 
@@ -264,47 +271,33 @@ export class Http1Client implements Client {
     this.count--;
     this.written--;
     this.socketResponses++;
-    const startAt = this.startAt[i]!;
     if (state.httpVersion === null) state.httpVersion = `1.${parser.minorVersion}`;
     const wantsServer = state.wantsDocument;
+    const t = state.times;
+    t[T_INTENDED] = this.intended[i]!;
+    t[T_START] = this.startAt[i]!;
+    t[T_WRITTEN] = this.writtenAt[i]!;
+    t[T_FIRST_BYTE] = parser.firstByteAt;
+    t[T_DONE] = now;
+    // The first response on a connection carries its opening (the timing phases' setup).
+    const setup = this.dialTiming;
+    this.dialTiming = null;
     state.response(
       status,
       bodyBytes,
       totalBytes,
-      this.intended[i]!,
-      startAt,
-      now,
       parser.server,
-      this.writtenAt[i]!,
       this.which === null ? -1 : this.which[i]!,
+      setup,
     );
     if (wantsServer) parser.captureServer = state.wantsDocument;
-    if (state.measuring) {
-      const firstByteAt = parser.firstByteAt;
-      const d = this.dialTiming;
-      if (d !== null) {
-        this.dialTiming = null;
-        state.phases.newConnection(
-          d.dnsMs,
-          d.connectMs,
-          d.tlsMs,
-          firstByteAt - this.writtenAt[i]!,
-          now - firstByteAt,
-          now - startAt,
-        );
-      } else {
-        state.phases.reusedConnection(firstByteAt - this.writtenAt[i]!, now - firstByteAt, now - startAt);
-      }
-    } else {
-      this.dialTiming = null;
-    }
     if (close || !this.cfg.keepAlive) {
       // The server answers nothing more on this connection: what was pipelined behind
       // this response was never processed, and goes out again on a new connection.
       parser.halt();
       this.dropSocket();
     }
-    this.owner.onFree(this, now);
+    this.owner.onFree(this);
     this.resume();
   };
 

@@ -8,6 +8,7 @@ import { cutOff, goawayTwice, NO_H2, REFUSED_TWICE, streamReset } from './h2-fai
 import { encodeRequestBlock } from './hpack-encoder.ts';
 import { h2ListRequest, newExchange, type H2Exchange, type H2ListRequest } from './h2-exchange.ts';
 import { H2Session } from './http2-session.ts';
+import { T_DONE, T_FIRST_BYTE, T_INTENDED, T_START, T_WRITTEN } from './phases.ts';
 import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
 
 export interface Http2Config {
@@ -88,10 +89,15 @@ export class Http2Client implements Client {
     return this.queue.length + this.active.size;
   }
 
-  send(intendedAt: number, now: number): void {
-    this.cfg.state.started();
+  send(): void {
+    const state = this.cfg.state;
+    const now = state.times[T_START]!;
+    state.started();
     const list = this.cfg.list;
-    this.dispatch(newExchange(intendedAt, now, list && list.requests[list.chooser.next()]!), now);
+    this.dispatch(
+      newExchange(state.times[T_INTENDED]!, now, list && list.requests[list.chooser.next()]!),
+      now,
+    );
   }
 
   prepare(): void {
@@ -269,42 +275,19 @@ export class Http2Client implements Client {
       }
       if (state.httpVersion === null) state.httpVersion = '2';
       if (ex.firstByteAt === 0) ex.firstByteAt = now;
-      state.response(
-        ex.status,
-        ex.bodyBytes,
-        ex.wireBytes,
-        ex.intendedAt,
-        ex.startAt,
-        now,
-        ex.server,
-        ex.writtenAt,
-        ex.request?.index,
-      );
-      if (state.measuring) {
-        const t = conn.timing;
-        if (t !== null) {
-          conn.timing = null;
-          state.phases.newConnection(
-            t.dnsMs,
-            t.connectMs,
-            t.tlsMs,
-            ex.firstByteAt - ex.writtenAt,
-            now - ex.firstByteAt,
-            now - ex.startAt,
-          );
-        } else {
-          state.phases.reusedConnection(
-            ex.firstByteAt - ex.writtenAt,
-            now - ex.firstByteAt,
-            now - ex.startAt,
-          );
-        }
-      } else {
-        conn.timing = null;
-      }
+      const t = state.times;
+      t[T_INTENDED] = ex.intendedAt;
+      t[T_START] = ex.startAt;
+      t[T_WRITTEN] = ex.writtenAt;
+      t[T_FIRST_BYTE] = ex.firstByteAt;
+      t[T_DONE] = now;
+      // The first response on a connection carries its opening (the timing phases' setup).
+      const setup = conn.timing;
+      conn.timing = null;
+      state.response(ex.status, ex.bodyBytes, ex.wireBytes, ex.server, ex.request?.index, setup);
       if (!this.cfg.keepAlive) this.retire(conn);
       else this.closeIfIdle(conn);
-      this.owner.onFree(this, now);
+      this.owner.onFree(this);
     },
 
     onReset: (ex: H2Exchange, code: number): void => {

@@ -46,7 +46,9 @@ export abstract class LoadDriver<O> {
       this.t0 = this.startAt + (schedule?.offsetMs ?? 0);
       this.#sweeper = setInterval(() => {
         const now = performance.now();
-        for (const c of this.clients) c.sweep(now);
+        // Indexed: an iterator's result object per client was a pool's garbage at each sweep.
+        const clients = this.clients;
+        for (let i = 0; i < clients.length; i++) clients[i]!.sweep(now);
       }, sweepInterval(this.#timeoutMs));
       this.begin(warmupDone);
     });

@@ -1,6 +1,7 @@
 import { LoadDriver } from './load-driver.ts';
 import type { OpenSchedule } from './open-schedule.ts';
 import { Pacer } from './pacer.ts';
+import { T_INTENDED, T_START } from './phases.ts';
 import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
 import type { WarmStock } from './warm-phase.ts';
 
@@ -118,9 +119,14 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
   private sending = false;
   /** Set when the schedule's end timer fired. */
   private scheduleOver = false;
+  /**
+   * When sendDue() sends (performance.now() ms), set by its caller: a field, as a number passed
+   * to a call that is not inlined is a heap object (see RequestLedger.times).
+   */
+  private now = 0;
   /** Wakes sendDue when the next request is due. */
   private readonly pacer = new Pacer(
-    (now) => this.sendDue(now),
+    (now) => this.sendAt(now),
     () => this.state.pending === 0,
   );
   private windowEnd: NodeJS.Timeout | null = null;
@@ -150,7 +156,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     } else {
       // A shard measures from the run's warm-up end, so every shard's schedule ends together.
       void warmupDone.then(() => this.beginMeasuring(this.schedule?.measureFrom ?? performance.now()));
-      this.sendDue(performance.now());
+      this.sendAt(performance.now());
     }
   }
 
@@ -180,7 +186,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     this.endAt = endAt;
     this.total = this.arrivals.countBefore(endAt);
     this.armScheduleEnd();
-    this.sendDue(performance.now());
+    this.sendAt(performance.now());
   }
 
   /**
@@ -204,13 +210,13 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
         const now = performance.now();
         if (now < this.t0 + this.dropAt()) return this.armScheduleEnd();
         this.scheduleOver = true;
-        this.sendDue(now);
+        this.sendAt(now);
       },
       Math.max(0, this.t0 + this.dropAt() - performance.now()),
     );
   }
 
-  private freed(slot: Slot, now: number | undefined): void {
+  private freed(slot: Slot): void {
     if (!slot.proven) {
       slot.proven = true;
       if (slot.counted) this.unproven--;
@@ -224,8 +230,9 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     if (this.attackDone) {
       if (this.state.pending === 0) this.finish();
     } else {
-      // Awake anyway: send what is due now instead of waiting for the pacer.
-      this.sendDue(now ?? performance.now());
+      // Awake anyway: send what is due now instead of waiting for the pacer (now: the read's time).
+      this.now = this.state.lastDoneAt;
+      this.sendDue();
     }
   }
 
@@ -240,7 +247,7 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
    */
   private addSlot(source: (owner: ClientOwner) => Client | null, planned: boolean): Slot | null {
     const slot: Slot = { client: null as unknown as Client, pooled: true, proven: false, counted: !planned };
-    const client = source({ onFree: (_c, now) => this.freed(slot, now) });
+    const client = source({ onFree: () => this.freed(slot) });
     if (client === null) return null;
     slot.client = client;
     if (slot.counted) this.unproven++;
@@ -290,14 +297,22 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     for (let n = 0; n < room; n++) this.grow().client.prepare();
   }
 
+  /** sendDue() at `now` (a wake-up's, once: the boxed number costs nothing per request). */
+  private sendAt(now: number): void {
+    this.now = now;
+    this.sendDue();
+  }
+
   /**
-   * Sends every request due by now that finds a slot (one wake-up, one batch), then arms the
-   * pacer for the next one. Runs from the pacer and whenever a response frees a slot; when
-   * the schedule is behind and no slot is free, the next freed slot resumes it.
+   * Sends every request due by `this.now` that finds a slot (one wake-up, one batch), then
+   * arms the pacer for the next one. Runs from the pacer and whenever a response frees a slot;
+   * when the schedule is behind and no slot is free, the next freed slot resumes it.
    */
-  private sendDue(now: number): void {
+  private sendDue(): void {
     if (this.finished || this.attackDone || this.sending) return;
     this.sending = true;
+    let now = this.now;
+    const times = this.state.times;
     const due = Math.min(this.total, this.arrivals.dueBy(now - this.t0));
     const recorder = this.state.recorder;
     let sent = 0;
@@ -326,7 +341,9 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
         slot.counted = true;
         this.unproven++;
       }
-      slot.client.send(intended, now);
+      times[T_INTENDED] = intended;
+      times[T_START] = now;
+      slot.client.send();
     }
     this.sending = false;
     if (this.next >= this.total) {
@@ -339,7 +356,12 @@ export class OpenDriver extends LoadDriver<OpenOutcome> {
     } else {
       this.topUp();
       // Behind schedule with no free slot: a freed slot resumes (see freed()).
-      if (this.next >= due) this.pacer.arm(this.t0 + this.arrivals.dueAt(this.next), now);
+      if (this.next >= due) {
+        const next = this.pacer.next;
+        next[0] = this.t0 + this.arrivals.dueAt(this.next);
+        next[1] = now;
+        this.pacer.arm();
+      }
     }
   }
 

@@ -60,11 +60,11 @@ export class OriginSlot implements Client {
     return n;
   }
 
-  send(intendedAt: number, now: number): void {
+  send(): void {
     const r = this.#routing;
     const request = r.chooser.next();
     r.handoff.index = request;
-    this.#client(r.originOfRequest[request]!).send(intendedAt, now);
+    this.#client(r.originOfRequest[request]!).send();
   }
 
   /** Opens a connection to every origin (the open model's pool opens ahead of need). */
@@ -84,7 +84,7 @@ export class OriginSlot implements Client {
   #client(origin: number): Client {
     let c = this.#clients[origin];
     if (c === null || c === undefined) {
-      c = this.#routing.makers[origin]!({ onFree: (_c, now) => this.#owner.onFree(this, now) });
+      c = this.#routing.makers[origin]!({ onFree: () => this.#owner.onFree(this) });
       this.#clients[origin] = c;
     }
     return c;

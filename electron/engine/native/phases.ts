@@ -4,6 +4,26 @@ import type { PhaseBuckets } from '../../../shared/shards/merge.ts';
 import { ValueRecorder } from '../histogram.ts';
 
 /**
+ * Where a response's times sit in the array a client fills before booking it
+ * (RequestLedger.times, performance.now() ms): its schedule's time (the start, unscheduled),
+ * its start, when its bytes went out, its first byte and its last.
+ */
+export const T_INTENDED = 0;
+export const T_START = 1;
+export const T_WRITTEN = 2;
+export const T_FIRST_BYTE = 3;
+export const T_DONE = 4;
+export const RESPONSE_TIMES = 5;
+
+/** How long each step of opening a connection took, ms (dial.ts DialTiming has these). */
+export interface SetupTimes {
+  dnsMs: number;
+  connectMs: number;
+  /** null for plain TCP. */
+  tlsMs: number | null;
+}
+
+/**
  * Per-request timing phases, in histograms (never arrays), and how they map to ab's
  * "Connection Times (ms)" table (ab.c: ctime = connect - start, time = done - start,
  * waittime = beginread - endwrite):
@@ -40,36 +60,30 @@ export class PhaseHistograms {
     };
   }
 
-  /** A request on a reused connection (times in ms, from performance.now()). */
-  reusedConnection(waitingMs: number, transferMs: number, totalMs: number): void {
+  /** A request on a reused connection; `t`: its times (the T_ indexes). */
+  reusedConnection(t: Float64Array): void {
     this.reused++;
     const h = this.h;
-    h.waiting.record(us(waitingMs));
-    h.transfer.record(us(transferMs));
-    const total = us(totalMs);
+    h.waiting.record(us(t[T_FIRST_BYTE]! - t[T_WRITTEN]!));
+    h.transfer.record(us(t[T_DONE]! - t[T_FIRST_BYTE]!));
+    const total = us(t[T_DONE]! - t[T_START]!);
     h.processing.record(total);
     h.total.record(total);
   }
 
   /** The first request on a connection it opened: it carries the connection's setup. */
-  newConnection(
-    dnsMs: number,
-    connectMs: number,
-    tlsMs: number | null,
-    waitingMs: number,
-    transferMs: number,
-    totalMs: number,
-  ): void {
+  newConnection(d: SetupTimes, t: Float64Array): void {
     const h = this.h;
-    const setup = us(dnsMs) + us(connectMs) + (tlsMs === null ? 0 : us(tlsMs));
-    const total = Math.max(us(totalMs), setup);
-    h.dns.record(us(dnsMs));
-    h.connect.record(us(connectMs));
+    const tlsMs = d.tlsMs;
+    const setup = us(d.dnsMs) + us(d.connectMs) + (tlsMs === null ? 0 : us(tlsMs));
+    const total = Math.max(us(t[T_DONE]! - t[T_START]!), setup);
+    h.dns.record(us(d.dnsMs));
+    h.connect.record(us(d.connectMs));
     if (tlsMs !== null) this.tlsUsed = true;
     h.tls.record(tlsMs === null ? 0 : us(tlsMs));
     h.setup.record(setup);
-    h.waiting.record(us(waitingMs));
-    h.transfer.record(us(transferMs));
+    h.waiting.record(us(t[T_FIRST_BYTE]! - t[T_WRITTEN]!));
+    h.transfer.record(us(t[T_DONE]! - t[T_FIRST_BYTE]!));
     h.processing.record(total - setup);
     h.total.record(total);
   }

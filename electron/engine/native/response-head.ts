@@ -138,9 +138,10 @@ const hex = (c: number): string => `0x${c.toString(16).padStart(2, '0')}`;
 const nameAt = (buf: Buffer, from: number, to: number): string =>
   JSON.stringify(buf.toString('latin1', from, Math.min(to, from + 40)));
 
+const isDigit = (c: number | undefined): boolean => c !== undefined && c >= 48 && c <= 57;
+
 /** Why the status line buf[from, ...) is not valid, or null; sets status and minor. */
 function readStatusLine(buf: Buffer, from: number, to: number, out: HeadFields): string | null {
-  const isDigit = (c: number | undefined): boolean => c !== undefined && c >= 48 && c <= 57;
   if (
     to - from < 16 ||
     buf[from] !== 72 /* H */ ||
@@ -177,6 +178,13 @@ function readStatusLine(buf: Buffer, from: number, to: number, out: HeadFields):
 }
 
 /**
+ * What the framing headers of the head being read said so far. One object for every parse (a
+ * parse runs to its end synchronously): a head parsed anew (a new Date, once a second per
+ * connection) allocates nothing.
+ */
+const framing = { contentLength: -1, transferEncoding: false, chunked: false, close: false };
+
+/**
  * Reads the status line and framing headers of buf[from, to) (to is just past CRLFCRLF) into
  * `out`; returns why the head is not valid HTTP/1.x, or null.
  */
@@ -191,11 +199,11 @@ export function readHead(
   if (bad !== null) return bad;
   const minor = out.minor;
   out.server = null;
+  framing.contentLength = -1;
+  framing.transferEncoding = false;
+  framing.chunked = false;
+  framing.close = minor === 0;
 
-  let contentLength = -1;
-  let transferEncoding = false;
-  let chunked = false;
-  let connClose = minor === 0;
   let i = from + 12;
   while (buf[i] !== LF) i++;
   i++;
@@ -228,7 +236,7 @@ export function readHead(
     }
     // The line ends the field before it: act on that one first.
     if (name >= 0) {
-      const why = field();
+      const why = readField(buf, name, nameLen, v, ve, minor, captureServer, out);
       if (why !== null) return why;
       name = -1;
     }
@@ -249,52 +257,61 @@ export function readHead(
     ve = lineEnd;
   }
   if (name >= 0) {
-    const why = field();
+    const why = readField(buf, name, nameLen, v, ve, minor, captureServer, out);
     if (why !== null) return why;
   }
 
   // Transfer-Encoding overrides Content-Length (RFC 9112 section 6.3).
-  out.contentLength = transferEncoding ? -1 : contentLength;
-  out.chunked = chunked;
-  out.close = connClose;
+  out.contentLength = framing.transferEncoding ? -1 : framing.contentLength;
+  out.chunked = framing.chunked;
+  out.close = framing.close;
   return null;
+}
 
-  /** Acts on the field read: name at `name`, value buf[v, ve) (folds included). */
-  function field(): string | null {
-    let a = v;
-    while (a < ve && isBlank(buf[a]!)) a++;
-    let b = ve;
-    while (b > a && isBlank(buf[b - 1]!)) b--;
-    switch (nameLen) {
-      case 14:
-        if (nameIs(buf, name, nameLen, NAME_CONTENT_LENGTH)) {
-          if (a === b) return 'empty Content-Length';
-          const n = contentLengthOf(buf, a, b);
-          if (n === -2) return `malformed Content-Length ${nameAt(buf, a, b)} (RFC 9110 section 8.6)`;
-          if (n === -3 || (contentLength !== -1 && contentLength !== n))
-            return 'conflicting Content-Length headers';
-          contentLength = n;
-        }
-        break;
-      case 17:
-        if (nameIs(buf, name, nameLen, NAME_TRANSFER_ENCODING)) {
-          transferEncoding = true;
-          // chunked must be the final coding (of the last line); anything else is read until close.
-          chunked = lastIsChunked(buf, a, b);
-        }
-        break;
-      case 10:
-        if (nameIs(buf, name, nameLen, NAME_CONNECTION)) {
-          if (hasToken(buf, a, b, 'close')) connClose = true;
-          else if (minor === 0 && hasToken(buf, a, b, 'keep-alive')) connClose = false;
-        }
-        break;
-      case 6:
-        if (captureServer && nameIs(buf, name, nameLen, NAME_SERVER)) {
-          out.server = buf.toString('latin1', a, b).replace(/\r?\n[ \t]*/g, ' ');
-        }
-        break;
-    }
-    return null;
+/** Acts on one field: its name at buf[name, name + nameLen), its value buf[v, ve) (folds included). */
+function readField(
+  buf: Buffer,
+  name: number,
+  nameLen: number,
+  v: number,
+  ve: number,
+  minor: number,
+  captureServer: boolean,
+  out: HeadFields,
+): string | null {
+  let a = v;
+  while (a < ve && isBlank(buf[a]!)) a++;
+  let b = ve;
+  while (b > a && isBlank(buf[b - 1]!)) b--;
+  switch (nameLen) {
+    case 14:
+      if (nameIs(buf, name, nameLen, NAME_CONTENT_LENGTH)) {
+        if (a === b) return 'empty Content-Length';
+        const n = contentLengthOf(buf, a, b);
+        if (n === -2) return `malformed Content-Length ${nameAt(buf, a, b)} (RFC 9110 section 8.6)`;
+        if (n === -3 || (framing.contentLength !== -1 && framing.contentLength !== n))
+          return 'conflicting Content-Length headers';
+        framing.contentLength = n;
+      }
+      break;
+    case 17:
+      if (nameIs(buf, name, nameLen, NAME_TRANSFER_ENCODING)) {
+        framing.transferEncoding = true;
+        // chunked must be the final coding (of the last line); anything else is read until close.
+        framing.chunked = lastIsChunked(buf, a, b);
+      }
+      break;
+    case 10:
+      if (nameIs(buf, name, nameLen, NAME_CONNECTION)) {
+        if (hasToken(buf, a, b, 'close')) framing.close = true;
+        else if (minor === 0 && hasToken(buf, a, b, 'keep-alive')) framing.close = false;
+      }
+      break;
+    case 6:
+      if (captureServer && nameIs(buf, name, nameLen, NAME_SERVER)) {
+        out.server = buf.toString('latin1', a, b).replace(/\r?\n[ \t]*/g, ' ');
+      }
+      break;
   }
+  return null;
 }

@@ -32,7 +32,18 @@ export interface ResponseParserOptions {
 }
 
 const SEMICOLON = 59;
-const CRLFCRLF = Buffer.from('\r\n\r\n');
+
+/**
+ * Where CRLFCRLF (a head's end) begins in buf[from, end), or -1. A loop, where Buffer's
+ * indexOf left an object behind on every call (a head parsed anew: a new Date each second on
+ * every connection).
+ */
+function headEndIn(buf: Uint8Array, from: number, end: number): number {
+  for (let i = from + 3; i < end; i++) {
+    if (buf[i] === LF && buf[i - 1] === CR && buf[i - 2] === LF && buf[i - 3] === CR) return i - 3;
+  }
+  return -1;
+}
 /** Longer heads are parsed every time rather than kept for comparison. */
 const MAX_REMEMBERED_HEAD = 4096;
 
@@ -224,8 +235,8 @@ export class ResponseParser {
           return to;
         }
       }
-      const at = buf.indexOf(CRLFCRLF, pos);
-      if (at !== -1 && at + 4 <= end) {
+      const at = headEndIn(buf, pos, end);
+      if (at !== -1) {
         if (at + 4 - pos > this.maxHeadBytes) return this.headTooLarge();
         return this.headParsed(buf, pos, at + 4) ? at + 4 : -1;
       }
@@ -236,7 +247,7 @@ export class ResponseParser {
     // A head split across reads: join what we have and look again (from just before the seam).
     const prev = this.pending;
     const joined = Buffer.concat([prev, buf.subarray(pos, end)]);
-    const at = joined.indexOf(CRLFCRLF, Math.max(0, prev.length - 3));
+    const at = headEndIn(joined, Math.max(0, prev.length - 3), joined.length);
     if (at === -1) {
       if (joined.length > this.maxHeadBytes) return this.headTooLarge();
       this.pending = joined;
@@ -259,7 +270,11 @@ export class ResponseParser {
     // The status line and the framing headers are all the head says (the Server value aside,
     // which is read only when captured): an identical head gets the same answer.
     if (to - from <= MAX_REMEMBERED_HEAD && !this.captureServer) {
-      this.lastHead = Buffer.from(buf.subarray(from, to));
+      // Copied into the last one's buffer when it fits: a new Date is the same length.
+      const length = to - from;
+      if (this.lastHead === null || this.lastHead.length !== length)
+        this.lastHead = Buffer.allocUnsafe(length);
+      buf.copy(this.lastHead, 0, from, to);
       Object.assign(this.last, h);
     }
     this.headRead(h, to - from);

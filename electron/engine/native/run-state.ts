@@ -4,7 +4,15 @@ import { REPORT_PERCENTILES } from '../../../shared/model/defaults.ts';
 import type { LatencyStats } from '../../../shared/model/result.ts';
 import type { BucketCounts } from '../../../shared/shards/merge.ts';
 import { recordedStats, ValueRecorder } from '../histogram.ts';
-import { PhaseHistograms } from './phases.ts';
+import {
+  PhaseHistograms,
+  RESPONSE_TIMES,
+  T_DONE,
+  T_INTENDED,
+  T_START,
+  T_WRITTEN,
+  type SetupTimes,
+} from './phases.ts';
 import type { StageHistograms } from './stage-histograms.ts';
 import type { UrlRecorder } from '../url-recorder.ts';
 
@@ -14,8 +22,12 @@ export interface Client {
   readonly free: number;
   /** Requests it holds now: written or waiting for its connection. */
   readonly inFlight: number;
-  /** Starts a request scheduled for intendedAt (performance.now() ms; equal to now when unscheduled). */
-  send(intendedAt: number, now: number): void;
+  /**
+   * Starts a request: scheduled for the ledger's times[T_INTENDED] (performance.now() ms; the
+   * same as times[T_START] when unscheduled), started at times[T_START]. The driver sets both
+   * just before (see RequestLedger.times).
+   */
+  send(): void;
   /** Opens its connection now, without a request (the open model's pool opens ahead of need). */
   prepare(): void;
   /** Fails requests older than the timeout. */
@@ -26,10 +38,10 @@ export interface Client {
 
 export interface ClientOwner {
   /**
-   * A client finished one or more requests and has room again. `now`: performance.now() of
-   * the read that finished them, when the client has it (saves the owner a clock read).
+   * A client finished one or more requests (booked in the ledger, whose lastDoneAt is when:
+   * the read or the failure that finished them) and has room again.
    */
-  onFree(client: Client, now?: number): void;
+  onFree(client: Client): void;
 }
 
 /**
@@ -47,6 +59,14 @@ export type LatencyClock = 'start' | 'intended';
 export class RequestLedger {
   readonly recorder: Recorder;
   readonly phases = new PhaseHistograms();
+  /**
+   * The times of the request being sent (T_INTENDED, T_START: set by the driver just before a
+   * client's send()) or of the response being booked (every T_ index of phases.ts: set by its
+   * client just before response()), performance.now() ms. In a typed array because a number
+   * passed as a call's argument is a heap object unless the call is inlined: passed one by
+   * one, a request's times were about 100 bytes of garbage (issue 38).
+   */
+  readonly times = new Float64Array(RESPONSE_TIMES);
   /** Closed model with a rate cap: latency from the intended send time (wrk2's corrected). */
   private readonly corrected: ValueRecorder | null;
   readonly clock: LatencyClock;
@@ -103,33 +123,40 @@ export class RequestLedger {
     this.recorder.started();
   }
 
-  /** A response arrived (times from performance.now(), in ms). */
+  /**
+   * A response arrived, its times in `times`. `setup`: the connection's opening, when this is
+   * the first response on a connection the request opened (its timing phases carry it).
+   */
   response(
     status: number,
     bodyBytes: number,
     totalBytes: number,
-    intendedAt: number,
-    startAt: number,
-    doneAt: number,
     server: string | null,
-    /** When the request's bytes went out (after its connection opened): when the server got it. */
-    writtenAt: number,
     /** The list entry the request carried (index into the target's requests); -1 without a list. */
     request = -1,
+    setup: SetupTimes | null = null,
   ): void {
+    const t = this.times;
+    const doneAt = t[T_DONE]!;
     this.recorder.inFlight--;
     this.lastDoneAt = doneAt;
-    const from = this.clock === 'intended' ? intendedAt : startAt;
+    const from = this.clock === 'intended' ? t[T_INTENDED]! : t[T_START]!;
     const latencyUs = Math.round((doneAt - from) * 1000);
-    const listed = this.urls !== null && request >= 0 && this.recorder.measuring;
+    const measuring = this.recorder.measuring;
+    const listed = this.urls !== null && request >= 0 && measuring;
     // A list's Length check is its URL's (url-recorder.ts), before this response can set it.
     if (listed)
       this.recorder.response(status, latencyUs, bodyBytes, totalBytes, this.urls.documentLength(request));
     else this.recorder.response(status, latencyUs, bodyBytes, totalBytes);
     if (listed) this.urls.response(request, status, latencyUs, bodyBytes, totalBytes);
-    this.stages?.response(status, latencyUs, writtenAt);
-    if (this.corrected !== null && this.recorder.measuring)
-      this.corrected.record(Math.max(1, Math.round((doneAt - intendedAt) * 1000)));
+    // When the request's bytes went out (after its connection opened): when the server got it.
+    this.stages?.response(status, latencyUs, t[T_WRITTEN]!);
+    if (measuring) {
+      if (this.corrected !== null)
+        this.corrected.record(Math.max(1, Math.round((doneAt - t[T_INTENDED]!) * 1000)));
+      if (setup === null) this.phases.reusedConnection(t);
+      else this.phases.newConnection(setup, t);
+    }
     if (!this.documentNoted && status >= 200 && status < 300) {
       this.recorder.noteDocument(server, bodyBytes);
       this.documentNoted = this.recorder.totals.documentLength !== null;

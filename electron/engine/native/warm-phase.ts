@@ -13,8 +13,8 @@ import type { Client, ClientOwner } from './run-state.ts';
 /** A client's owner that forwards to whoever holds the client now: nobody, then a driver's slot. */
 class Relay implements ClientOwner {
   to: ClientOwner | null = null;
-  onFree(client: Client, now?: number): void {
-    this.to?.onFree(client, now);
+  onFree(client: Client): void {
+    this.to?.onFree(client);
   }
 }
 

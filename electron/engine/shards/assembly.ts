@@ -1,7 +1,7 @@
 import type { ErrorKind, WarmFacts } from '../../../shared/model/result.ts';
 import type { ShardReport, ShardWindow } from '../../../shared/shards/merge.ts';
 import type { ShardBackend, ShardLink } from './links.ts';
-import type { MachineFacts, TargetFactsOfShard } from './messages.ts';
+import type { ShardMachineFacts, TargetFactsOfShard } from './messages.ts';
 
 /*
  * What the coordinator (coordinator.ts) holds of each shard, and what it hands to an Assembly,
@@ -47,7 +47,7 @@ export interface Member {
   report: ShardReport | null;
   /** Grid index of its report's window. */
   reportIndex: number;
-  machine: MachineFacts | null;
+  machine: ShardMachineFacts | null;
   /** Why it was lost before its report; null while it is there. */
   lost: string | null;
   /** Where its last window closed: where its load ended. */

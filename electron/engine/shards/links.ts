@@ -81,7 +81,7 @@ export const inWorkerThread: ShardBackend = {
   open(data, listener) {
     let worker: Worker;
     try {
-      worker = new Worker(ENGINE_THREAD_URL, engineWorkerOptions(data));
+      worker = new Worker(ENGINE_THREAD_URL, engineWorkerOptions(data, 'engine shard'));
     } catch (err) {
       // Said on a later turn, as everything else a link says.
       setImmediate(() => listener.lost(`could not start: ${String(err)}`));

@@ -58,14 +58,14 @@ const cpuFactsSchema = z.strictObject({
 });
 
 /** A machine's shard's own facts, in its report: where it ran, the start it was given, each engine thread's CPU. */
-export const machineFactsSchema = z.strictObject({
+export const shardMachineSchema = z.strictObject({
   host: z.string().max(253),
   cores: z.number().int().positive(),
   /** The common start it was given (`start`), epoch ms: its start offset is its report's startedAt less this. */
   startAt: epochMs,
   workers: z.array(cpuFactsSchema).min(1).max(1024),
 });
-export type MachineFacts = z.infer<typeof machineFactsSchema>;
+export type ShardMachineFacts = z.infer<typeof shardMachineSchema>;
 
 export const fromShardSchema = z.discriminatedUnion('type', [
   /**
@@ -101,7 +101,7 @@ export const fromShardSchema = z.discriminatedUnion('type', [
     failure: z.string().nullable(),
     /** When its load began: the common start as its timer met it. */
     startedAt: epochMs,
-    machine: machineFactsSchema.optional(),
+    machine: shardMachineSchema.optional(),
   }),
   /** The shard could not get ready (its runner, its pre-flight): said in its own words, of the kind a result's error has. */
   z.strictObject({ type: z.literal('failed'), message: z.string(), kind: errorKindSchema.optional() }),

@@ -37,7 +37,7 @@ import { stageResults } from '../native/stage-histograms.ts';
 import { runResult, type CpuFacts, type EngineId } from '../result.ts';
 import type { RunTotals } from '../run-totals.ts';
 import type { RunnerOutcome, RunSpec, SpecPlacement } from '../types.ts';
-import { toEpoch, type MachineFacts } from './messages.ts';
+import { toEpoch, type ShardMachineFacts } from './messages.ts';
 
 /**
  * The shards' reports as one run's figures, and its RunResult (engine side: histograms need
@@ -291,7 +291,7 @@ export interface ReportedMachine {
   report: ShardReport;
   /** Where its load began, performance.now() ms. */
   startedAt: number;
-  machine: MachineFacts | null;
+  machine: ShardMachineFacts | null;
 }
 
 /**
@@ -299,7 +299,7 @@ export interface ReportedMachine {
  * the run's measured time, its machine, its engine threads' CPU (summed, as a result's), and how
  * long after the start it was given its load began.
  */
-export function machineRows(reported: readonly ReportedMachine[], measuredSeconds: number): ShardRow[] {
+export function shardMachineRows(reported: readonly ReportedMachine[], measuredSeconds: number): ShardRow[] {
   return reported.map((m) => {
     const requests = m.report.counts.requests.total;
     const workers = m.machine?.workers ?? [];

@@ -14,7 +14,7 @@ import {
 import { coordinateWith, type CoordinatorRun } from './coordinator.ts';
 import type { Assembly, Completion, Member, Place, RunFailure, Starter } from './assembly.ts';
 import { fromEpoch, toEpoch } from './messages.ts';
-import { buildRunResult, machineRows, shardFacts } from './results.ts';
+import { buildRunResult, shardMachineRows, shardFacts } from './results.ts';
 import { addWarm } from './warm-facts.ts';
 
 /*
@@ -135,7 +135,7 @@ class RunAssembly implements Assembly<RunResult> {
       );
       result.shard = facts;
     }
-    if (machines) result.shards = machineRows(reported, measuredSeconds);
+    if (machines) result.shards = shardMachineRows(reported, measuredSeconds);
     return result;
   }
 

@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { capacitySentence, goalText, JUDGEMENT_LABELS, rateText } from '../../../shared/capacity/search.ts';
 import {
-  isClientLimited,
+  notTheServers,
   type CapacityResult,
   type ReportedStep,
   type SearchReport,
@@ -38,7 +38,7 @@ interface CapacityResultsProps {
 export function CapacityResults({ result, reports, running, name }: CapacityResultsProps) {
   const [opened, setOpened] = useState<{ search: number; step: number } | null>(null);
   const bundle = useMemo(() => capacityExport(withoutSecrets(result), { running }), [result, running]);
-  const limited = reports.some((r) => r.steps.some(isClientLimited));
+  const limited = reports.some((r) => r.steps.some(notTheServers));
   const goal = reports[0]?.search.goal;
   const answered = reports.flatMap((r) => (r.answer ? [{ label: r.label, answer: r.answer }] : []));
   const knee = useCallback((p: Palette) => kneeChart(reports, p), [reports]);
@@ -113,7 +113,7 @@ export function CapacityResults({ result, reports, running, name }: CapacityResu
           about={about}
           build={knee}
           tall
-          note={`Solid: p99, dashed: p50.${limited ? " A hollow triangle is a step the client limited: its figures are not the server's." : ''}`}
+          note={`Solid: p99, dashed: p50.${limited ? " A hollow triangle is a step the client or a busy machine limited: its figures are not the server's." : ''}`}
         />
         <ChartCard
           title="Highest rate held within the goal"

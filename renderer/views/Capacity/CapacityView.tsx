@@ -121,7 +121,9 @@ function CapacityProgress({ state }: { state: CapacityRunState }) {
       ? 'Done'
       : state.status === 'cancelled'
         ? 'Stopped'
-        : 'Failed';
+        : state.status === 'interrupted'
+          ? 'Interrupted (the host stopped)'
+          : 'Failed';
   return (
     <section
       className="card capacity-progress"
@@ -140,6 +142,11 @@ function CapacityProgress({ state }: { state: CapacityRunState }) {
         <p className="muted small" data-testid="capacity-current">
           {label} · step {current.stepIndex + 1} · {rateText(current.rate)} ({current.phase})
           {current.rps !== null && <> · now {formatLiveRate(current.rps)} req/s</>}
+        </p>
+      )}
+      {state.machine !== null && (
+        <p className="small" data-testid="capacity-machine">
+          {label ?? targetLabel(plan.targets[state.searchIndex] ?? { name: '', url: '' })}: {state.machine}
         </p>
       )}
     </section>

@@ -1,6 +1,6 @@
 import type { ChartConfiguration, ChartDataset, ScriptableContext, TooltipItem } from 'chart.js';
 import { answerShort, goalText, rateText } from '../../../shared/capacity/search.ts';
-import { curveOf, isClientLimited, type SearchReport } from '../../../shared/capacity/report.ts';
+import { curveOf, notTheServers, type SearchReport } from '../../../shared/capacity/report.ts';
 import { barScales, baseLineOptions } from '../../charts/baseOptions.ts';
 import { markedBarStyle } from '../../charts/hatch.ts';
 import { seriesColor, withAlpha, type Palette } from '../../charts/palette.ts';
@@ -43,7 +43,7 @@ export const msTickLabel = (v: number): string => Number(v.toPrecision(3)).toLoc
 /**
  * The knee: p99 (solid) and p50 (dashed) latency against the throughput answered, one colour
  * per server, with the goal as a line across. Past the knee the throughput stops growing while
- * the latency climbs. A step the client limited is a hollow triangle: its figures are not the
+ * the latency climbs. A step the client or a busy machine limited is a hollow triangle: its figures are not the
  * server's.
  */
 export function kneeChart(reports: readonly SearchReport[], p: Palette): ChartConfiguration<'line', XY[]> {
@@ -59,7 +59,7 @@ export function kneeChart(reports: readonly SearchReport[], p: Palette): ChartCo
   reports.forEach((report, i) => {
     const color = seriesColor(p, i);
     const steps = curveOf(report).filter((s) => s.figures.p99 !== null);
-    const limited = steps.map(isClientLimited);
+    const limited = steps.map(notTheServers);
     const style = {
       pointStyle: (c: ScriptableContext<'line'>) => (limited[c.dataIndex] ? 'triangle' : 'circle'),
       pointBackgroundColor: (c: ScriptableContext<'line'>) => (limited[c.dataIndex] ? p.surface : color),

@@ -1,6 +1,7 @@
 import type { CapacityPlan, CapacityStep, StepPhase } from '../../../shared/capacity/plan.ts';
 import { capacityReports, type SearchReport } from '../../../shared/capacity/report.ts';
 import type { RunStatus } from '../../../shared/model/result.ts';
+import { machineWaitText } from '../../../shared/format/capacity-text.ts';
 import { isBusy, type JobPhase, type JobState, type JobView } from '../../jobs/jobStore.ts';
 
 /** A step as its 'part-started' announced it. */
@@ -18,17 +19,22 @@ export interface CapacitySlice {
   step: StartedStep | null;
   /** The search the latest step belongs to: the one still going on while the job runs. */
   searchIndex: number;
+  /** The search's wait for a busy machine, in words (machineWaitText), until the next step starts. */
+  machine: string | null;
 }
 
 /** The Capacity tab's job: its progress events read into a CapacitySlice. */
 export const CAPACITY_VIEW: JobView<'capacity', CapacitySlice> = {
   kind: 'capacity',
-  idle: { step: null, searchIndex: 0 },
-  begin: () => ({ step: null, searchIndex: 0 }),
+  idle: { step: null, searchIndex: 0, machine: null },
+  begin: () => ({ step: null, searchIndex: 0, machine: null }),
   progress(view, progress) {
+    if (progress.type === 'machine-wait' || progress.type === 'machine-calm') {
+      return { ...view, machine: machineWaitText(progress) };
+    }
     if (progress.type !== 'part-started') return view;
     const { type: _type, ...step } = progress;
-    return { step, searchIndex: step.searchIndex };
+    return { step, searchIndex: step.searchIndex, machine: null };
   },
   // Steps come as the search goes.
   parts: () => 0,
@@ -53,6 +59,8 @@ export interface CapacityRunState {
   steps: CapacityStep[];
   current: RunningStep | null;
   searchIndex: number;
+  /** The wait for a busy machine going on, in words; null otherwise. */
+  machine: string | null;
   status: RunStatus | null;
   historyId: string | null;
   /** The host refused the start, a step could not run, or the save failed. */
@@ -61,7 +69,7 @@ export interface CapacityRunState {
 
 /** The Capacity tab's reading of its job (pure: one state in, one view model out). */
 export function capacityRun(job: CapacityJob): CapacityRunState {
-  const { step, searchIndex } = job.view;
+  const { step, searchIndex, machine } = job.view;
   const running = step !== null && isBusy(job.phase) && !job.results[step.part];
   const last = step === null ? null : (job.live[step.part]?.last ?? null);
   return {
@@ -80,6 +88,7 @@ export function capacityRun(job: CapacityJob): CapacityRunState {
           }
         : null,
     searchIndex,
+    machine: isBusy(job.phase) ? machine : null,
     status: job.status,
     historyId: job.saved?.historyId ?? null,
     errors: [...job.errors.map((e) => e.message), ...(job.saved?.error ? [job.saved.error] : [])],

@@ -14,6 +14,7 @@ import { MatrixProgress } from './MatrixProgress.tsx';
 import { PlanEditor } from './PlanEditor.tsx';
 import { checkPlanDraft, withPreflightFix, type PlanDraft } from './planDraft.ts';
 import { PreflightFailures } from './PreflightFailures.tsx';
+import { RerunBusy } from './RerunBusy.tsx';
 import { comparisonRun, type ComparisonSlice } from './comparisonRun.ts';
 import './compare.css';
 
@@ -130,6 +131,17 @@ export function CompareView({
       )}
       {state.phase === 'done' && (
         <SavedNote historyId={state.historyId} testId="comparison-saved" onOpen={onOpenHistory} />
+      )}
+      {state.phase === 'done' && state.plan && (
+        <RerunBusy
+          outcomes={state.outcomes}
+          historyId={state.historyId}
+          onRerun={(cells) =>
+            state.plan &&
+            state.historyId &&
+            run.start(state.plan, undefined, { historyId: state.historyId, cells })
+          }
+        />
       )}
       {state.plan && state.outcomes.length > 0 && (
         <ComparisonResults

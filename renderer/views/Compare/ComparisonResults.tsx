@@ -10,11 +10,12 @@ import { RunReport } from '../../report/RunReport.tsx';
 import { ComparisonReport } from './ComparisonReport.tsx';
 import { openedRun } from './matrixView.ts';
 import { useMatrixColumns } from '../../settings/matrixColumns.ts';
+import type { RunStatus } from '../../../shared/model/result.ts';
 
 interface ComparisonResultsProps {
   plan: ComparisonPlan;
   outcomes: readonly CellOutcome[];
-  status: 'completed' | 'cancelled' | 'failed' | null;
+  status: RunStatus | null;
   /** The cell run whose report is open (its cellIndex), or null for the matrix. */
   opened: number | null;
   onOpen: (cellIndex: number | null) => void;

@@ -15,6 +15,7 @@ const STATUS_TEXT: Record<CellProgress['status'], string> = {
   running: 'running',
   completed: 'done',
   cancelled: 'stopped',
+  interrupted: 'interrupted',
   failed: 'failed',
   error: 'could not run',
 };
@@ -187,6 +188,8 @@ function statusTitle(state: ComparisonRunState): string {
       return 'Comparison finished';
     case 'cancelled':
       return 'Comparison stopped';
+    case 'interrupted':
+      return 'Comparison interrupted (the host stopped)';
     case 'failed':
       return 'Comparison failed';
     case null:

@@ -1,9 +1,11 @@
 import type { HistorySummary } from '../../../shared/records/history.ts';
+import { recordStatusText } from '../../../shared/model/interruption.ts';
 
 /**
  * How a saved run ended, as the list shows it: a run that completed but whose figures are not
  * the server's (every response a 404, client-bound, failures) shows its verdict's word in the
- * verdict's colour, never a green "completed"; a stopped or failed one says so.
+ * verdict's colour, never a green "completed"; a stopped or failed one says so, and one the
+ * host never finished says when it was interrupted.
  */
 export function RecordStatus({ summary }: { summary: HistorySummary }) {
   const { status, verdict } = summary;
@@ -15,7 +17,7 @@ export function RecordStatus({ summary }: { summary: HistorySummary }) {
       data-verdict={verdict?.word ?? ''}
       title={verdict ? `Verdict: ${verdict.word}` : undefined}
     >
-      {marked ? verdict.word : status}
+      {marked ? verdict.word : recordStatusText(summary)}
     </span>
   );
 }

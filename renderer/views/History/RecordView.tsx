@@ -7,6 +7,7 @@ import type { RunRecord } from '../../../shared/records/history.ts';
 import { jsonPartOf, recordExport } from '../../../shared/export/record.ts';
 import { downloadPart } from '../Export/download.ts';
 import { whatRan } from '../../../shared/records/what-ran.ts';
+import { recordStatusText } from '../../../shared/model/interruption.ts';
 import type { Scenario } from '../../../shared/model/scenario.ts';
 import { RunReport } from '../../report/RunReport.tsx';
 import { formatWhen } from '../../components/time.ts';
@@ -65,7 +66,10 @@ export function RecordView({
           </p>
           <p className="muted small">
             {formatWhen(record.createdAt)} ·{' '}
-            <span className={`status status--${record.status}`}>{record.status}</span> · Trebuchet{' '}
+            <span className={`status status--${record.status}`} data-testid="record-status">
+              {recordStatusText(record)}
+            </span>{' '}
+            · Trebuchet{' '}
             {record.appVersion}
             {record.generator && (
               <>

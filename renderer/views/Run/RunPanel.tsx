@@ -104,7 +104,7 @@ export function RunPanel({ state, shown, onPick }: RunPanelProps) {
         </div>
       </div>
       <div
-        className={`progress${status === 'cancelled' || status === 'failed' ? ` progress--${status}` : ''}`}
+        className={`progress${status === 'cancelled' || status === 'interrupted' || status === 'failed' ? ` progress--${status === 'interrupted' ? 'cancelled' : status}` : ''}`}
         role="progressbar"
         aria-label="Run progress"
         aria-valuemin={0}
@@ -143,7 +143,7 @@ export function RunPanel({ state, shown, onPick }: RunPanelProps) {
 
 /** A stopped target's bar stays where it was stopped; a finished or failed one is full. */
 function finishedFraction(scenario: Scenario, result: RunResult, elapsed: number): number {
-  if (result.status !== 'cancelled') return 1;
+  if (result.status !== 'cancelled' && result.status !== 'interrupted') return 1;
   const last = result.samples.at(-1) ?? null;
   return progressOf(scenario, elapsed, last).fraction ?? 0;
 }

@@ -7,7 +7,7 @@ import { JobTab } from '../../components/JobTab.tsx';
 import { SavedNote } from '../../components/SavedNote.tsx';
 import { ScenarioEditor } from '../../editor/ScenarioEditor.tsx';
 import { LiveCharts } from '../../live/LiveCharts.tsx';
-import { ServerPanel } from '../../live/ServerPanel.tsx';
+import { RunPanels } from '../../live/RunPanels.tsx';
 import { ReportDetails, ReportSummary } from '../../report/Report.tsx';
 import { aboutTarget } from '../Export/chartSubject.ts';
 import { ResultExports } from '../Export/ResultExports.tsx';
@@ -34,8 +34,9 @@ interface RunViewProps {
 
 /**
  * The Run tab: the scenario editor and where it runs on the left; on the right the run's
- * progress, the shown target's summary, live charts, server panel and report, its exports.
- * Ctrl+Enter (⌘↵) runs and Escape stops while it is shown.
+ * progress, the shown target's summary and its diff against the baseline, live charts, the
+ * server's and machine's panels, the report and its exports. Ctrl+Enter (⌘↵) runs and Escape
+ * stops while it is shown.
  */
 export function RunView({ api, tab, onOpenPreset, onOpenHistory }: RunViewProps) {
   const { editor, job, active } = tab;
@@ -95,13 +96,13 @@ export function RunView({ api, tab, onOpenPreset, onOpenHistory }: RunViewProps)
         />
       )}
       {shown !== null && chartAbout && (
-        <ServerPanel
+        <RunPanels
           feeds={runStore.feeds}
           targetIndex={shown}
           generation={run.generation}
           about={chartAbout}
           monitor={shownTargetSpec?.monitor}
-          live={run.live[shown]?.server}
+          live={run.live[shown]}
           resources={shownResult?.serverResources}
         />
       )}

@@ -27,6 +27,7 @@ const STATUS_TEXT: Record<TargetStatus, string> = {
   running: 'running',
   completed: 'completed',
   cancelled: 'cancelled · partial results',
+  interrupted: 'interrupted (the host stopped) · partial results',
   failed: 'failed',
   skipped: 'not run',
 };

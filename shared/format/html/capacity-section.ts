@@ -3,7 +3,7 @@
  * knee (p99 against the throughput answered) and the highest rate each held as inline SVG,
  * every search's steps as the app's table shows them, the plan, and every step's run in full.
  */
-import { curveOf, isClientLimited, stepLabel, type SearchReport } from '../../capacity/report.ts';
+import { curveOf, notTheServers, stepLabel, type SearchReport } from '../../capacity/report.ts';
 import { capacitySentence, goalText } from '../../capacity/search.ts';
 import type { CapacityPlan } from '../../capacity/plan.ts';
 import type { ReportLayout } from '../../comparison/report-settings.ts';
@@ -35,15 +35,15 @@ const note = (marked: boolean, text: string): string =>
   marked ? `<p class="muted chart-note">${esc(text)}</p>` : '';
 
 function charts(reports: readonly SearchReport[]): string {
-  const limited = reports.some((r) => r.steps.some(isClientLimited));
+  const limited = reports.some((r) => r.steps.some(notTheServers));
   const knee = lineChart({
     title: 'Latency against throughput (the knee): p99',
     xLabel: 'throughput answered (req/s)',
     yLabel: 'ms',
     series: reports.map((r) => ({
-      label: r.steps.some(isClientLimited) ? `${r.label} (!)` : r.label,
+      label: r.steps.some(notTheServers) ? `${r.label} (!)` : r.label,
       points: curveOf(r).map((s) => [s.figures.achievedRps, s.figures.p99] as const),
-      dashed: r.steps.some(isClientLimited),
+      dashed: r.steps.some(notTheServers),
     })),
     testId: 'chart-capacity-knee',
     yFormat: (v) => `${formatGrouped(v, 3)} ms`,
@@ -69,7 +69,10 @@ function charts(reports: readonly SearchReport[]): string {
   });
   return (
     knee +
-    note(limited, 'Dashed line (!): a step the client limited; its figures are not the server’s.') +
+    note(
+      limited,
+      'Dashed line (!): a step the client or a busy machine limited; its figures are not the server’s.',
+    ) +
     held +
     note(
       bounds > 0,

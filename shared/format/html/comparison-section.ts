@@ -29,6 +29,8 @@ import {
   type ComparisonPlan,
 } from '../../comparison/plan.ts';
 import { PREFLIGHT_FIX_LABELS, type PreflightFailure } from '../../model/preflight.ts';
+import { jobStatusText } from '../../model/interruption.ts';
+import type { RunStatus } from '../../model/result.ts';
 import { planReport } from '../../comparison/report-settings.ts';
 import {
   runVerdict,
@@ -273,7 +275,7 @@ function preflight(failures: readonly PreflightFailure[]): string {
 export function comparisonSection(input: {
   plan: ComparisonPlan;
   outcomes: readonly CellOutcome[];
-  status: 'completed' | 'cancelled' | 'failed' | null;
+  status: RunStatus | null;
   preflightFailures?: readonly PreflightFailure[];
 }): string {
   const { plan, outcomes } = input;
@@ -290,7 +292,7 @@ export function comparisonSection(input: {
     .join('\n');
   return (
     `<section class="comparison" data-testid="comparison">` +
-    `<p class="muted">${esc(`${table.targets.length} target(s) x ${table.protocols.length} protocol(s) x ${table.levels.length} level(s) x ${table.repetitions} repetition(s)${input.status ? ` · ${input.status}` : ''}; figures are means over the counted runs, counts are summed`)}</p>` +
+    `<p class="muted">${esc(`${table.targets.length} target(s) x ${table.protocols.length} protocol(s) x ${table.levels.length} level(s) x ${table.repetitions} repetition(s)${input.status ? ` · ${jobStatusText(input.status, input.outcomes.map((o) => o.result))}` : ''}; figures are means over the counted runs, counts are summed`)}</p>` +
     preflight(input.preflightFailures ?? []) +
     caveats(plan, cells) +
     `<h3>Side by side</h3>` +

@@ -57,6 +57,7 @@ export function serverResourcesSection(r: RunResult, verdict: Verdict, id: strin
         });
   const facts = factList([
     ['Sampled', t.source],
+    ...(t.workers ? ([['Workers', t.workers]] as [string, string][]) : []),
     ...(sr.source.method === 'none' ? [] : ([['Readings', t.readings]] as [string, string][])),
     ...(t.cost ? ([['Monitor cost', `${t.cost} (its readings, on the host)`]] as [string, string][]) : []),
   ]);

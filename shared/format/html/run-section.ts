@@ -23,6 +23,7 @@ import { connectionsChart, stagesTable, targetPoints } from './stages-section.ts
 import { urlsTable } from './urls-section.ts';
 import { shardsTable } from './shards-section.ts';
 import { serverCharts, serverResourcesSection } from './resources-section.ts';
+import { machineCharts, machineSection } from './machine-section.ts';
 import { LATENCY_SERIES, THROUGHPUT_SERIES } from '../series.ts';
 import { lineChart } from './svg.ts';
 import { factList, htmlTable } from './table.ts';
@@ -143,6 +144,7 @@ function charts(r: RunResult, id: string): string {
     }),
     connectionsChart(r, id),
     ...serverCharts(r, id),
+    ...machineCharts(r, id),
   ].join('\n');
 }
 
@@ -335,6 +337,7 @@ export function runSection(
     `<div class="charts">${charts(r, opts.id)}</div>` +
     tables(r, opts.id) +
     serverResourcesSection(r, verdict, opts.id) +
+    machineSection(r, opts.id) +
     facts(r) +
     `<details><summary>The run as ${esc(opts.layout === 'text' ? 'text' : opts.layout)} prints it</summary><pre>${esc(formatRunReport(r, opts.layout))}</pre></details>` +
     `</section>`
