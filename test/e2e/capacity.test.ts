@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedEngine } from '../helpers/scripted-engine.ts';
+import type { Scenario } from '../../shared/model/scenario.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { useE2eApp } from './fixture.ts';
 
@@ -15,11 +16,19 @@ const HOLD_MS = 5;
 const DESIGNED = { slow: (1 * 1000) / HOLD_MS, quick: (2 * 1000) / HOLD_MS };
 
 let slowUrl = '';
+/** The step the first search holds after its first sample, so the test sees it live however slow the machine. */
+let heldStep: Scenario | null = null;
 const engine = new ScriptedEngine({
   server: (url, load) => {
     const capacity = url === slowUrl ? DESIGNED.slow : DESIGNED.quick;
     const rate = load.model === 'open' ? load.rate : 0;
     return { latencyMs: rate > capacity ? [150] : [HOLD_MS] };
+  },
+  // The first step past the start rate: one step is measured by then.
+  pauseAfter: (scenario) => {
+    const past = heldStep === null && scenario.load.model === 'open' && scenario.load.rate > 100;
+    if (past) heldStep = scenario;
+    return past ? 1 : null;
   },
 });
 const e2e = useE2eApp({ engine });
@@ -77,6 +86,8 @@ describe('Capacity mode in the browser', () => {
       return el?.dataset.phase === 'running' && Number(el.dataset.steps) >= 1;
     });
     expect(await page.locator('.capacity-steps tbody tr').count()).toBeGreaterThanOrEqual(1);
+    expect(engine.started).toContain(heldStep);
+    engine.resume(engine.started.indexOf(heldStep!));
     await expect.poll(() => progress.getAttribute('data-phase'), { timeout: 150_000 }).toBe('done');
 
     // The answer: a number for each server, one sentence for both.
