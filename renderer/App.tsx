@@ -18,6 +18,7 @@ import { RunPanel } from './run/RunPanel.tsx';
 import { RunVsBaseline } from './run/RunVsBaseline.tsx';
 import { Welcome } from './run/Welcome.tsx';
 import { ShardsChoice } from './run/ShardsChoice.tsx';
+import { useKubeConfirm } from './run/useKubeConfirm.tsx';
 import { defaultShardsDraft, placementOf, type ShardsDraft } from './run/shards.ts';
 import { RUN_VIEW } from './run/runJob.ts';
 import { runShortcutLabel } from './run/shortcuts.ts';
@@ -107,6 +108,7 @@ export function App({ api, settings = START }: { api: TrebuchetApi; settings?: U
   const startupProblems = useStartupProblems(api);
   const [problemsSeen, setProblemsSeen] = useState(false);
 
+  const { start: startPlaced, dialog: kubeDialog } = useKubeConfirm(api, setNotice);
   const active = isBusy(run.phase);
   const check = editor.check;
   const canRun = check.ok && !active;
@@ -125,8 +127,8 @@ export function App({ api, settings = START }: { api: TrebuchetApi; settings?: U
     }
     setPicked(null);
     setNotice(null);
-    return runJob.start(check.scenario, placed.placement);
-  }, [active, check, editor, runJob, shardsDraft]);
+    return startPlaced(placed.placement, (shards) => runJob.start(check.scenario, shards));
+  }, [active, check, editor, runJob, shardsDraft, startPlaced]);
   const stop = runJob.stop;
   // The pre-flight's error status, measured on purpose: what ran, again, with the check off.
   const runAnyway = () => {
@@ -135,7 +137,7 @@ export function App({ api, settings = START }: { api: TrebuchetApi; settings?: U
     setPicked(null);
     const placed = placementOf(shardsDraft);
     const plan = { ...run.plan, options: { ...run.plan.options, checkStatus: false } };
-    runJob.start(plan, placed.ok ? placed.placement : undefined);
+    startPlaced(placed.ok ? placed.placement : undefined, (shards) => runJob.start(plan, shards));
   };
 
   // The keys act on the run view only; elsewhere they keep their usual meaning.
@@ -341,6 +343,7 @@ export function App({ api, settings = START }: { api: TrebuchetApi; settings?: U
               {run.errors.length > 0 ? run.errors.map((e) => e.message).join(' ') : null}
             </Alert>
             <Alert tone="warn">{notice}</Alert>
+            {kubeDialog}
             {run.phase === 'idle' ? (
               <Welcome runKey={runKey} seeds={<SeedPresets api={api} onOpen={openPreset} />} />
             ) : (

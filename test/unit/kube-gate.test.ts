@@ -40,9 +40,8 @@ describe('the host-side Kubernetes check', () => {
   it('previews the four values as the host resolves them, and refuses without the flag, saying how to allow it', async () => {
     expect(await previewKubernetes(gate(true), placement)).toEqual(resolved);
     const e = await refusal(previewKubernetes(gate(false), placement));
-    expect(e.issues).toEqual([
-      { path: 'shards.kubernetes', message: expect.stringContaining('trebuchet serve --allow-kubernetes') },
-    ]);
+    expect(e.issues.map((i) => i.path)).toEqual(['shards.kubernetes']);
+    expect(e.issues[0]!.message).toContain('restart it with `trebuchet serve --allow-kubernetes`');
   });
 
   it('starts the confirmed values only, with the context and namespace pinned to the confirmed ones', async () => {
