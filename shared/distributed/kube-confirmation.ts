@@ -44,7 +44,8 @@ export function confirmationIssues(
     return [
       {
         path: KUBERNETES_FIELD,
-        message: 'a run on Kubernetes starts only once its context, namespace, image and pod count are confirmed',
+        message:
+          'a run on Kubernetes starts only once its context, namespace, image and pod count are confirmed',
       },
     ];
   return (Object.keys(LABELS) as (keyof KubeConfirmation)[])

@@ -79,7 +79,10 @@ describe('the host-side Kubernetes check', () => {
     };
     const e = await refusal(gatedPlacement(broken, placement, resolved));
     expect(e.issues).toEqual([
-      { path: 'shards.kubernetes.context', message: "the host's kubeconfig has no current context: choose one" },
+      {
+        path: 'shards.kubernetes.context',
+        message: "the host's kubeconfig has no current context: choose one",
+      },
     ]);
   });
 
@@ -135,6 +138,8 @@ describe('jobs.start through the dispatch table', () => {
       expect(services.jobs.activeOf('page-a')).toEqual([]);
     }
     // A started job writes its journal at once: none was.
-    expect((await readdir(dataDir, { recursive: true })).filter((f) => f.endsWith(JOURNAL_SUFFIX))).toEqual([]);
+    expect((await readdir(dataDir, { recursive: true })).filter((f) => f.endsWith(JOURNAL_SUFFIX))).toEqual(
+      [],
+    );
   });
 });
