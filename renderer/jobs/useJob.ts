@@ -8,7 +8,7 @@ import { errorText } from '../lib/errors.ts';
 import { createJobStore, isBusy, type JobState, type JobStore, type JobView } from './jobStore.ts';
 
 /** A run on shards as jobs.start takes it: where, and on Kubernetes what the person confirmed. */
-export interface ShardStart {
+export interface PlacedShards {
   shards: ShardPlacement;
   kubernetesConfirmed?: KubeConfirmation;
 }
@@ -21,7 +21,7 @@ export interface Job<K extends JobKind, V> {
    * Starts a job of the plan (a run: on shards when given; a comparison: only some of a saved
    * one's runs again, when a rerun is given); false (and nothing done) while one is going on.
    */
-  start: (plan: PlanOf<K>, shards?: ShardStart, rerun?: ComparisonRerun) => boolean;
+  start: (plan: PlanOf<K>, shards?: PlacedShards, rerun?: ComparisonRerun) => boolean;
   /** Stops the job (also when pressed before the host answered the start); false when none is going on. */
   stop: () => boolean;
   /** Back to the tab's empty state (after a job ended). */
@@ -69,7 +69,7 @@ export function useJob<K extends JobKind, V>(
   );
 
   const start = useCallback(
-    (plan: PlanOf<K>, shards?: ShardStart, rerun?: ComparisonRerun): boolean => {
+    (plan: PlanOf<K>, shards?: PlacedShards, rerun?: ComparisonRerun): boolean => {
       if (isBusy(store.getState().phase)) return false;
       store.begin(plan);
       // A plan of kind K is what jobs.start takes for K; TypeScript cannot pair the two through K.

@@ -3,8 +3,9 @@ import type { TrebuchetApi } from '../../shared/contract/api.ts';
 import type { KubeConfirmation } from '../../shared/distributed/kube-confirmation.ts';
 import type { ShardPlacement } from '../../shared/distributed/placement.ts';
 import { Dialog } from '../components/Dialog.tsx';
-import type { ShardStart } from '../jobs/useJob.ts';
+import type { PlacedShards } from '../jobs/useJob.ts';
 import { errorText } from '../lib/errors.ts';
+import './run.css';
 
 interface Pending {
   values: KubeConfirmation;
@@ -23,13 +24,13 @@ export function useKubeConfirm(
   onRefused: (message: string) => void,
 ): {
   /** Calls go now for a run here or on local shards; on Kubernetes once confirmed. True: the start was handled. */
-  start: (placement: ShardPlacement | undefined, go: (shards?: ShardStart) => boolean) => boolean;
+  start: (placement: ShardPlacement | undefined, go: (shards?: PlacedShards) => boolean) => boolean;
   dialog: ReactNode;
 } {
   const [pending, setPending] = useState<Pending | null>(null);
 
   const start = useCallback(
-    (placement: ShardPlacement | undefined, go: (shards?: ShardStart) => boolean): boolean => {
+    (placement: ShardPlacement | undefined, go: (shards?: PlacedShards) => boolean): boolean => {
       if (!placement?.kubernetes) return go(placement && { shards: placement });
       api.kube.preview({ shards: placement }).then(
         async (values) => {
