@@ -11,6 +11,8 @@ import { parseOrThrow, ValidationError, type FieldIssue } from '../../shared/mod
 import type { SecretOptions } from '../../shared/records/preset-summary.ts';
 import { inputFileIssues } from '../engine/input-files.ts';
 import { importIntoHistory, readImportTexts } from '../stores/history-import.ts';
+import { tooFullForAJob } from '../stores/disk-room.ts';
+import { diskFullMessage } from '../stores/history-index.ts';
 import { diffRecords } from './record-diff.ts';
 import { kubeStartOf } from '../distributed/sharded-target.ts';
 import { gatedPlacement, previewKubernetes, type KubeGate } from './kube-gate.ts';
@@ -89,6 +91,8 @@ export function createCommandHandlers({
   return {
     'app.info': () => ({ ...info, dataDir: stores.dataDir, problems: stores.problems() }),
     'jobs.start': async (start, caller) => {
+      // Refused up front on a full disk, rather than failing to save what it measured.
+      if (await tooFullForAJob(stores.dataDir)) throw new Error(diskFullMessage(history.dir));
       const plan = await checkedInputFiles('jobs.start', 'plan', start.plan, fileRule);
       const placed =
         'shards' in start && start.shards
