@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { lookup } from 'node:dns/promises';
 import { readFileSync } from 'node:fs';
 import { isIPv4, isIPv6 } from 'node:net';
@@ -96,7 +95,9 @@ export function shaperRate(json: string): number | null {
   return low;
 }
 
-function shaperOf(device: string): Promise<number | null> {
+async function shaperOf(device: string): Promise<number | null> {
+  // Loaded here, for a target past this machine only: a plain run's start-up stays without it.
+  const { execFile } = await import('node:child_process');
   return new Promise((resolve) => {
     execFile(
       'tc',

@@ -127,7 +127,9 @@ describe('Capacity mode in the browser', () => {
     // Saved in history: the search opens there with its answer, and its steps open too.
     await page.getByTestId('capacity-saved').getByRole('button').click();
     const record = page.getByTestId('history-record');
-    await expect.poll(() => record.getAttribute('data-kind')).toBe('capacity');
+    // The saved search is read back from the host before it shows: a busy machine's host may
+    // take longer than expect.poll's default second (Playwright's own wait is 30 s).
+    await expect.poll(() => record.getAttribute('data-kind'), { timeout: 30_000 }).toBe('capacity');
     await expect.poll(() => record.getByTestId('capacity-answer').textContent()).toBe(sentence);
     await record.getByTestId('capacity-open-step-1-0').click();
     await expect

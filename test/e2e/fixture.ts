@@ -23,6 +23,12 @@ export interface E2eApp {
    * it must have run clean, then it is closed.
    */
   open(url?: string): Promise<AppPage>;
+  /**
+   * Checks that the pages opened so far ran clean and closes them, as after each test: before a
+   * host of the test's own stops (a page whose host is gone looks for it again, and the browser
+   * logs each refused try).
+   */
+  closePages(): Promise<void>;
   /** A context of the same browser apart from the app's (to open an exported file offline); closed after the file. */
   context(): Promise<TestBrowser>;
   /** How the host runs each target in the tests from here to the file's end ('real': the engine). */
@@ -152,12 +158,16 @@ export function useE2eApp(
     browser = await newContext();
   });
 
-  afterEach(async () => {
+  const closePages = async (): Promise<void> => {
     for (const app of pages.splice(0)) {
       expect(await app.cspViolations()).toEqual([]);
       expect(app.errors).toEqual([]);
       await app.page.close();
     }
+  };
+
+  afterEach(async () => {
+    await closePages();
     // Each test starts as a fresh install would: no kept drafts, the Run view (the host reads
     // its settings file again when it is gone).
     if (dataDir) await forgetSettings(join(dataDir, WEB_SETTINGS_FILE));
@@ -187,6 +197,7 @@ export function useE2eApp(
       pages.push(app);
       return app;
     },
+    closePages,
     context: newContext,
     useEngine(next) {
       engine = next === 'real' ? startTarget : next.start;

@@ -141,6 +141,7 @@ describe('a broken presets file', () => {
         .poll(() => app.page.getByTestId('presets-builtin').getByTestId('preset-row').count())
         .toBe(6);
       expect(await app.page.getByTestId('presets-empty').count()).toBe(1);
+      await e2e.closePages();
     } finally {
       await brokenHost.close();
       rmSync(brokenDir, { recursive: true, force: true });
@@ -179,6 +180,7 @@ describe('one broken preset among good ones', () => {
       const mine = app.page.getByTestId('presets-mine').getByTestId('preset-row');
       await expect.poll(() => mine.count()).toBe(1);
       expect(await mine.getByTestId('preset-name').textContent()).toBe('Still here');
+      await e2e.closePages();
     } finally {
       await host.close();
       rmSync(dataDir, { recursive: true, force: true });
@@ -369,14 +371,15 @@ describe('history in the browser', () => {
       expect(Number(s['total requests'])).toBe(result!.samples[i]!.totalRequests);
     });
 
-    // This run against the comparison's first cell, computed as `trebuchet diff` computes it:
-    // one run against two repetitions is uneven evidence, so no noise test, and it says so.
+    // The comparison's first cell against this run, computed as `trebuchet diff` computes it
+    // (the older entry is A whichever is ticked first): two repetitions against one run is
+    // uneven evidence, so no noise test, and it says so.
     await rows.nth(0).getByTestId('history-select').check();
     await rows.nth(1).getByTestId('history-select').check();
     await page.getByTestId('history-compare').click();
     await page.getByTestId('diff-table').waitFor();
     expect(await page.getByTestId('diff-evidence').textContent()).toContain(
-      '1 and 2 runs: no noise test (it needs 2 or more runs on each side, or one on each)',
+      '2 and 1 runs: no noise test (it needs 2 or more runs on each side, or one on each)',
     );
     const rps = page.locator('[data-testid="diff-row"][data-figure="rps"]');
     expect(await rps.getAttribute('data-verdict')).toBe('untested');

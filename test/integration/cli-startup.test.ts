@@ -51,9 +51,13 @@ interface Load {
   builtins?: string[];
 }
 
-/** What `trebuchet run <load...>` loaded in each thread, with its result file; `requests` answers expected. */
+/**
+ * What `trebuchet run <load...>` loaded in each thread, with its result file; `requests` answers
+ * expected, all 200 (null: a schedule's, whose count a busy machine may cut by a late or dropped
+ * send; what it loads is the point here).
+ */
 async function loadsOf(
-  requests: number,
+  requests: number | null,
   load: string[] = ['-n', String(requests)],
 ): Promise<{
   main: { builtins: string[]; files: string[] };
@@ -70,7 +74,9 @@ async function loadsOf(
     { encoding: 'utf8', timeout: 60_000, env: { ...process.env, LOADS_FILE: loadsFile } },
   );
   expect(r.stderr).toBe(`wrote ${resultFile}\n`);
-  expect(r.stdout).toMatch(new RegExp(`Status Codes\\s+\\[code:count\\]\\s+200:${requests}`));
+  expect(r.stdout).toMatch(
+    new RegExp(`^Status Codes\\s+\\[code:count\\]\\s+200:${requests ?? '\\d+'}$`, 'm'),
+  );
   const loads = readFileSync(loadsFile, 'utf8')
     .trim()
     .split('\n')
@@ -182,7 +188,7 @@ describe('what a plain run loads', () => {
   });
 
   it("a scheduled run: its coordinator runs in the CLI thread and its one shard in the only engine thread, so the sends never wait for the tick's work and no thread holds only the coordinator", async () => {
-    const { main, engineThreads, resultFile } = await loadsOf(100, ['--rate', '200', '-d', '0.5']);
+    const { main, engineThreads, resultFile } = await loadsOf(null, ['--rate', '200', '-d', '0.5']);
     const mods = modulesIn(main.files);
     expect(mods).toContain('electron/engine/run-here.ts');
     expect(mods).toContain('electron/engine/shards/coordinator.ts');

@@ -209,6 +209,9 @@ describe('web host: WebSocket', () => {
         // Started without --files-dir: it reads no file of its machine.
         filesDir: null,
         problems: [],
+        // Started without --port: a restart on the port it chose is said, but this page's
+        // token would not be kept, so the page cannot come back by itself.
+        restart: { command: `trebuchet serve --port ${host.port} --data-dir ${dataDir}`, samePage: false },
       });
       await expect(
         conn.api.jobs.start({

@@ -5,8 +5,8 @@ import { scenarioSchema } from '../../shared/model/scenario.ts';
 import type { ResourceSample } from '../../shared/resources/resources.ts';
 import type { Sample } from '../../shared/model/result.ts';
 import { createJobStore } from '../../renderer/jobs/jobStore.ts';
-import { RUN_VIEW } from '../../renderer/run/runJob.ts';
-import { shownTarget, targetStatus } from '../../renderer/run/targetStatus.ts';
+import { RUN_VIEW } from '../../renderer/views/Run/runJob.ts';
+import { shownTarget, targetStatus } from '../../renderer/views/Run/targetStatus.ts';
 import { runResultFixture, sampleFixture } from '../helpers/run-result.ts';
 
 const twoTargets = scenarioSchema.parse({

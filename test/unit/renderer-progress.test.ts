@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
-import { progressOf } from '../../renderer/run/progress.ts';
+import { progressOf } from '../../renderer/views/Run/progress.ts';
 import { sampleFixture } from '../helpers/run-result.ts';
 
 describe('run progress', () => {

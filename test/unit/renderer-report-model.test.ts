@@ -9,7 +9,7 @@ import {
   statusRows,
 } from '../../renderer/report/reportModel.ts';
 import { thresholdActualText, thresholdText } from '../../shared/format/report.ts';
-import { statusBadge } from '../../renderer/run/targetStatus.ts';
+import { statusBadge } from '../../renderer/views/Run/targetStatus.ts';
 import { summaryCards } from '../../shared/format/cards.ts';
 import { AB_PERCENTILE_LABELS, amendResult, runResultFixture } from '../helpers/run-result.ts';
 

@@ -16,7 +16,7 @@ import type {
 import { scenarioSchema } from '../../shared/model/scenario.ts';
 import type { JobView } from '../../renderer/jobs/jobStore.ts';
 import { useJob } from '../../renderer/jobs/useJob.ts';
-import { RUN_VIEW } from '../../renderer/run/runJob.ts';
+import { RUN_VIEW } from '../../renderer/views/Run/runJob.ts';
 import { capacityRun, CAPACITY_VIEW } from '../../renderer/views/Capacity/capacityRun.ts';
 import { comparisonRun, COMPARISON_VIEW } from '../../renderer/views/Compare/comparisonRun.ts';
 import { stepResult } from '../helpers/capacity-results.ts';

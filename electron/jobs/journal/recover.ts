@@ -21,7 +21,7 @@ import { newRunId } from '../ids.ts';
 import type { JobRunner } from '../runner.ts';
 import { RUNNERS } from '../runners.ts';
 import { JOURNAL_FOLDER, JOURNAL_SUFFIX, MAX_JOURNAL_BYTES } from './writer.ts';
-import { writerGone } from './writer-identity.ts';
+import { pidAlive, writerGone } from './writer-identity.ts';
 
 /** A job the host did not finish, now in History. */
 export interface RecoveredJob {
@@ -41,15 +41,6 @@ export interface RecoveryOptions {
 }
 
 const CLAIMED = /\.journal\.recovering-(\d+)$/;
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Every line of a file as JSON values; a last line cut short by the kill (not JSON) is left out. */
 async function readLines(file: string): Promise<{ ok: true; lines: unknown[] } | { ok: false; why: string }> {

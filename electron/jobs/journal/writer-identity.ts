@@ -31,7 +31,8 @@ export function thisWriter(): JournalWriter {
   return { pid: process.pid, startTicks: startTicks(process.pid), host: os.hostname().slice(0, 255) };
 }
 
-function pidAlive(pid: number): boolean {
+/** Whether a process of that pid runs (one of another user's counts: EPERM). */
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -14,16 +14,8 @@ import { durationOrText, numberOrText } from '../../editor/draft.ts';
 import { IssuesContext, useTouchedIssues } from '../../editor/issues.ts';
 import { TlsEditor, WorkersField } from '../../editor/OptionsEditors.tsx';
 import { urlFix } from '../../editor/fieldFixes.ts';
-import { withList } from '../../editor/listDraft.ts';
-import { ServerRequestList } from '../../editor/RequestListField.tsx';
-import { ServerRowHead } from '../../editor/ServerRowHead.tsx';
-import {
-  newCapacityTarget,
-  type CapacityCheck,
-  type CapacityDraft,
-  type CapacityTargetDraft,
-} from './capacityDraft.ts';
-import { useFocusAfterRemove } from '../../components/useFocusAfterRemove.ts';
+import { ServersEditor } from '../../editor/ServersEditor.tsx';
+import { newCapacityTarget, type CapacityCheck, type CapacityDraft } from './capacityDraft.ts';
 
 type Key = TextKeys<CapacityDraft>;
 
@@ -72,10 +64,7 @@ export const CapacityEditor = memo(function CapacityEditor({
   disabled,
 }: CapacityEditorProps) {
   const { issues } = useTouchedIssues(check.issues, revealed);
-  const { list: rowList, removing } = useFocusAfterRemove<HTMLDivElement>('server');
   const set = (patch: Partial<CapacityDraft>) => onChange((d) => ({ ...d, ...patch }));
-  const setTarget = (i: number, patch: Partial<CapacityTargetDraft>) =>
-    onChange((d) => ({ ...d, targets: d.targets.map((t, j) => (j === i ? { ...t, ...patch } : t)) }));
   const needsTls = draft.targets.some((t) => t.url.trim().toLowerCase().startsWith('https:'));
   const needs = stepLengthNeeds({
     stepSeconds: Number(durationOrText(draft.stepSeconds, 's')),
@@ -91,61 +80,35 @@ export const CapacityEditor = memo(function CapacityEditor({
           testId="capacity-name"
           onChange={(name) => set({ name })}
         />
-        <div className="plan-section" ref={rowList}>
-          <h3 className="subhead">Servers</h3>
-          {draft.targets.map((t, i) => (
-            <div className="plan-target" key={t.key} data-testid={`capacity-target-${i}`}>
-              <ServerRowHead
-                index={i}
-                noun="Server"
-                name={t.name}
-                testPrefix="capacity"
-                removable={draft.targets.length > 1}
-                onName={(name) => setTarget(i, { name })}
-                onRemove={() => {
-                  removing(i);
-                  onChange((d) => ({ ...d, targets: d.targets.filter((_, j) => j !== i) }));
-                }}
-              />
-              <TextField
-                label="URL"
-                context={`Server ${i + 1}`}
-                path={`targets.${i}.url`}
-                placeholder="http://127.0.0.1:8080/"
-                value={t.url}
-                testId={`capacity-target-url-${i}`}
-                fixOf={urlFix}
-                onChange={(url) => setTarget(i, { url })}
-              />
-              <ServerRequestList
-                list={t.list}
-                base={`targets.${i}`}
-                testId={`capacity-target-${i}-list`}
-                hint="each step sends these requests to this URL's server (path and query kept)"
-                onChange={(list) =>
-                  onChange((d) => ({
-                    ...d,
-                    targets: d.targets.map((x, j) => (j === i ? withList(x, list) : x)),
-                  }))
-                }
-              />
-              {t.rest?.protocol && (
-                <p className="muted small" data-testid={`capacity-target-protocol-${i}`}>
-                  Searched over {t.rest.protocol === 'h2' ? 'HTTP/2' : 'HTTP/1.1'} (from the comparison),
-                  whatever the protocol below.
-                </p>
-              )}
-            </div>
-          ))}
-          <button
-            type="button"
-            className="link-btn"
-            data-testid="capacity-add-target"
-            onClick={() => onChange((d) => ({ ...d, targets: [...d.targets, newCapacityTarget()] }))}
-          >
-            + Add server
-          </button>
-        </div>
+        <ServersEditor
+          title="Servers"
+          noun="Server"
+          testPrefix="capacity"
+          targets={draft.targets}
+          onChange={(change) => onChange((d) => ({ ...d, targets: change(d.targets) }))}
+          newTarget={newCapacityTarget}
+          listHint="each step sends these requests to this URL's server (path and query kept)"
+          urls={(t, i, setTarget) => (
+            <TextField
+              label="URL"
+              context={`Server ${i + 1}`}
+              path={`targets.${i}.url`}
+              placeholder="http://127.0.0.1:8080/"
+              value={t.url}
+              testId={`capacity-target-url-${i}`}
+              fixOf={urlFix}
+              onChange={(url) => setTarget({ url })}
+            />
+          )}
+          after={(t, i) =>
+            t.rest?.protocol && (
+              <p className="muted small" data-testid={`capacity-target-protocol-${i}`}>
+                Searched over {t.rest.protocol === 'h2' ? 'HTTP/2' : 'HTTP/1.1'} (from the comparison),
+                whatever the protocol below.
+              </p>
+            )
+          }
+        />
         <div className="plan-section">
           <h3 className="subhead">Goal</h3>
           <TextFields className="grid-2" fields={GOAL_FIELDS} values={draft} onChange={set} />

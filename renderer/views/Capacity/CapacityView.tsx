@@ -3,7 +3,7 @@ import type { TrebuchetApi } from '../../../shared/contract/api.ts';
 import { rateText } from '../../../shared/capacity/search.ts';
 import { targetLabel } from '../../../shared/model/scenario.ts';
 import { Alert } from '../../components/Alert.tsx';
-import { PresetNote } from '../../components/PresetNote.tsx';
+import { JobTab } from '../../components/JobTab.tsx';
 import { RunStopButton } from '../../components/RunStopButton.tsx';
 import { SavedNote } from '../../components/SavedNote.tsx';
 import { formatLiveRate } from '../../../shared/format/units.ts';
@@ -52,9 +52,11 @@ export function CapacityView({
     run.start(check.plan);
   };
   return (
-    <main className="workspace" data-testid="capacity-view">
-      <aside className="editor-pane" aria-label="Capacity search">
-        <div className="pane-toolbar">
+    <JobTab
+      testId="capacity-view"
+      label="Capacity search"
+      toolbar={
+        <>
           <SavePresetButton
             api={api}
             content={check.ok ? { kind: 'capacity', plan: check.plan } : null}
@@ -70,7 +72,9 @@ export function CapacityView({
             runLabel="Find capacity"
             testIds={{ run: 'capacity-run', stop: 'capacity-stop' }}
           />
-        </div>
+        </>
+      }
+      editor={
         <CapacityEditor
           draft={draft}
           check={check}
@@ -78,36 +82,29 @@ export function CapacityView({
           revealed={revealed}
           disabled={active}
         />
-      </aside>
-      <div className="results-pane">
-        {state.errors.map((e) => (
-          <Alert key={e} tone="error" testId="capacity-error">
-            {e}
-          </Alert>
-        ))}
-        {state.phase === 'idle' ? (
-          <>
-            {source && <PresetNote source={source} testId="capacity-source" />}
-            <CapacityWelcome />
-          </>
-        ) : (
-          <>
-            <CapacityProgress state={state} />
-            {state.phase === 'done' && (
-              <SavedNote historyId={state.historyId} testId="capacity-saved" onOpen={onOpenHistory} />
-            )}
-            {state.plan && state.steps.length > 0 && (
-              <CapacityResults
-                result={{ plan: state.plan, status: state.status, steps: state.steps }}
-                reports={reports}
-                running={state.phase === 'done' ? null : state.searchIndex}
-                name={state.plan.name}
-              />
-            )}
-          </>
-        )}
-      </div>
-    </main>
+      }
+      alerts={state.errors.map((e) => (
+        <Alert key={e} tone="error" testId="capacity-error">
+          {e}
+        </Alert>
+      ))}
+      idle={state.phase === 'idle'}
+      welcome={<CapacityWelcome />}
+      preset={{ source, testId: 'capacity-source' }}
+    >
+      <CapacityProgress state={state} />
+      {state.phase === 'done' && (
+        <SavedNote historyId={state.historyId} testId="capacity-saved" onOpen={onOpenHistory} />
+      )}
+      {state.plan && state.steps.length > 0 && (
+        <CapacityResults
+          result={{ plan: state.plan, status: state.status, steps: state.steps }}
+          reports={reports}
+          running={state.phase === 'done' ? null : state.searchIndex}
+          name={state.plan.name}
+        />
+      )}
+    </JobTab>
   );
 }
 

@@ -3,7 +3,7 @@ import type { TrebuchetApi } from '../../../shared/contract/api.ts';
 import type { ComparisonPlan } from '../../../shared/comparison/plan.ts';
 import type { PreflightFix } from '../../../shared/model/preflight.ts';
 import { caFileInputId } from '../../editor/OptionsEditors.tsx';
-import { PresetNote } from '../../components/PresetNote.tsx';
+import { JobTab } from '../../components/JobTab.tsx';
 import { RunStopButton } from '../../components/RunStopButton.tsx';
 import { isBusy } from '../../jobs/jobStore.ts';
 import type { Job } from '../../jobs/useJob.ts';
@@ -79,9 +79,11 @@ export function CompareView({
   };
 
   return (
-    <main className="workspace" data-testid="compare-view">
-      <aside className="editor-pane" aria-label="Comparison">
-        <div className="pane-toolbar">
+    <JobTab
+      testId="compare-view"
+      label="Comparison"
+      toolbar={
+        <>
           <SavePresetButton
             api={api}
             content={check.ok ? { kind: 'comparison', plan: check.plan } : null}
@@ -107,7 +109,9 @@ export function CompareView({
             runLabel="Run comparison"
             testIds={{ run: 'compare-run', stop: 'compare-stop' }}
           />
-        </div>
+        </>
+      }
+      editor={
         <PlanEditor
           draft={draft}
           check={check}
@@ -115,47 +119,40 @@ export function CompareView({
           revealed={revealed}
           disabled={active}
         />
-      </aside>
-      <div className="results-pane">
-        {state.phase === 'idle' ? (
-          <>
-            {source && <PresetNote source={source} testId="compare-source" />}
-            <CompareWelcome />
-          </>
-        ) : (
-          <>
-            {state.preflight.length > 0 ? (
-              <PreflightFailures failures={state.preflight} onFix={fix} />
-            ) : (
-              <MatrixProgress state={state} onOpenRun={open} />
-            )}
-            {state.phase === 'done' && (
-              <SavedNote historyId={state.historyId} testId="comparison-saved" onOpen={onOpenHistory} />
-            )}
-            {state.phase === 'done' && state.plan && (
-              <RerunBusy
-                outcomes={state.outcomes}
-                historyId={state.historyId}
-                onRerun={(cells) =>
-                  state.plan &&
-                  state.historyId &&
-                  run.start(state.plan, undefined, { historyId: state.historyId, cells })
-                }
-              />
-            )}
-            {state.plan && state.outcomes.length > 0 && (
-              <ComparisonResults
-                plan={state.plan}
-                outcomes={state.outcomes}
-                status={state.status}
-                opened={opened}
-                onOpen={open}
-              />
-            )}
-          </>
-        )}
-      </div>
-    </main>
+      }
+      idle={state.phase === 'idle'}
+      welcome={<CompareWelcome />}
+      preset={{ source, testId: 'compare-source' }}
+    >
+      {state.preflight.length > 0 ? (
+        <PreflightFailures failures={state.preflight} onFix={fix} />
+      ) : (
+        <MatrixProgress state={state} onOpenRun={open} />
+      )}
+      {state.phase === 'done' && (
+        <SavedNote historyId={state.historyId} testId="comparison-saved" onOpen={onOpenHistory} />
+      )}
+      {state.phase === 'done' && state.plan && (
+        <RerunBusy
+          outcomes={state.outcomes}
+          historyId={state.historyId}
+          onRerun={(cells) =>
+            state.plan &&
+            state.historyId &&
+            run.start(state.plan, undefined, { historyId: state.historyId, cells })
+          }
+        />
+      )}
+      {state.plan && state.outcomes.length > 0 && (
+        <ComparisonResults
+          plan={state.plan}
+          outcomes={state.outcomes}
+          status={state.status}
+          opened={opened}
+          onOpen={open}
+        />
+      )}
+    </JobTab>
   );
 }
 

@@ -4,7 +4,7 @@ import { cellKey } from '../../../shared/comparison/cells.ts';
 import { matrixCells } from '../../../shared/comparison/matrix.ts';
 import { aggregateComparison } from '../../../shared/comparison/table.ts';
 import { isBusy } from '../../jobs/jobStore.ts';
-import { statusBadge } from '../../run/targetStatus.ts';
+import { statusBadge } from '../Run/targetStatus.ts';
 import { cellsFinished, type CellProgress, type ComparisonRunState } from './comparisonRun.ts';
 import { gridFigures } from './matrixView.ts';
 import './matrix.css';

@@ -11,21 +11,12 @@ import {
   type TextKeys,
 } from '../../components/fields.tsx';
 import { IssuesContext, useTouchedIssues } from '../../editor/issues.ts';
-import { withList } from '../../editor/listDraft.ts';
 import { MonitorField } from '../../editor/MonitorField.tsx';
-import { ServerRequestList } from '../../editor/RequestListField.tsx';
 import { CheckStatusToggle, TlsEditor, WorkersField } from '../../editor/OptionsEditors.tsx';
 import { urlFix } from '../../editor/fieldFixes.ts';
-import { ServerRowHead } from '../../editor/ServerRowHead.tsx';
-import {
-  newPlanTarget,
-  parseLevels,
-  type PlanCheck,
-  type PlanDraft,
-  type PlanTargetDraft,
-} from './planDraft.ts';
-import { useFocusAfterRemove } from '../../components/useFocusAfterRemove.ts';
 import { LIMIT_CHOICES } from '../../editor/LoadEditor.tsx';
+import { ServersEditor } from '../../editor/ServersEditor.tsx';
+import { newPlanTarget, parseLevels, type PlanCheck, type PlanDraft } from './planDraft.ts';
 
 interface PlanEditorProps {
   draft: PlanDraft;
@@ -86,10 +77,7 @@ export const PlanEditor = memo(function PlanEditor({
   disabled,
 }: PlanEditorProps) {
   const { issues, touched } = useTouchedIssues(check.issues, revealed);
-  const { list: rowList, removing } = useFocusAfterRemove<HTMLDivElement>('server');
   const set = (patch: Partial<PlanDraft>) => onChange((d) => ({ ...d, ...patch }));
-  const setTarget = (i: number, patch: Partial<PlanTargetDraft>) =>
-    onChange((d) => ({ ...d, targets: d.targets.map((t, j) => (j === i ? { ...t, ...patch } : t)) }));
   const toggleProtocol = (p: ProtocolVariant, on: boolean) =>
     onChange((d) => ({
       ...d,
@@ -147,64 +135,38 @@ export const PlanEditor = memo(function PlanEditor({
           )}
         </div>
 
-        <div className="plan-section" ref={rowList}>
-          <h3 className="subhead">Targets</h3>
-          {draft.targets.map((t, i) => (
-            <div className="plan-target" key={t.key} data-testid={`plan-target-${i}`}>
-              <ServerRowHead
-                index={i}
-                noun="Target"
-                name={t.name}
-                testPrefix="plan"
-                removable={draft.targets.length > 1}
-                onName={(name) => setTarget(i, { name })}
-                onRemove={() => {
-                  removing(i);
-                  onChange((d) => ({ ...d, targets: d.targets.filter((_, j) => j !== i) }));
-                }}
+        <ServersEditor
+          title="Targets"
+          noun="Target"
+          testPrefix="plan"
+          targets={draft.targets}
+          onChange={(change) => onChange((d) => ({ ...d, targets: change(d.targets) }))}
+          newTarget={newPlanTarget}
+          listHint="each cell sends these requests to its own URL's server (path and query kept)"
+          urls={(t, i, setTarget) =>
+            draft.protocols.map((p) => (
+              <TextField
+                key={p}
+                label={`${p} URL`}
+                context={`Target ${i + 1}`}
+                path={`targets.${i}.urls.${p}`}
+                placeholder={URL_PLACEHOLDERS[p]}
+                value={t.urls[p]}
+                testId={`plan-target-${i}-${p}`}
+                fixOf={urlFix}
+                onChange={(url) => setTarget({ urls: { ...t.urls, [p]: url } })}
               />
-              {draft.protocols.map((p) => (
-                <TextField
-                  key={p}
-                  label={`${p} URL`}
-                  context={`Target ${i + 1}`}
-                  path={`targets.${i}.urls.${p}`}
-                  placeholder={URL_PLACEHOLDERS[p]}
-                  value={t.urls[p]}
-                  testId={`plan-target-${i}-${p}`}
-                  fixOf={urlFix}
-                  onChange={(url) => setTarget(i, { urls: { ...t.urls, [p]: url } })}
-                />
-              ))}
-              <ServerRequestList
-                list={t.list}
-                base={`targets.${i}`}
-                testId={`plan-target-${i}-list`}
-                hint="each cell sends these requests to its own URL's server (path and query kept)"
-                onChange={(list) =>
-                  onChange((d) => ({
-                    ...d,
-                    targets: d.targets.map((x, j) => (j === i ? withList(x, list) : x)),
-                  }))
-                }
-              />
-              <MonitorField
-                value={t.monitor}
-                path={`targets.${i}.monitor`}
-                testId={`plan-target-${i}-monitor`}
-                onChange={(monitor) => setTarget(i, { monitor })}
-              />
-            </div>
-          ))}
-          <button
-            type="button"
-            className="link-btn"
-            data-testid="plan-add-target"
-            onClick={() => onChange((d) => ({ ...d, targets: [...d.targets, newPlanTarget()] }))}
-          >
-            + Add target
-          </button>
-        </div>
+            ))
+          }
+          after={(t, i, setTarget) => (
+            <MonitorField
+              value={t.monitor}
+              path={`targets.${i}.monitor`}
+              testId={`plan-target-${i}-monitor`}
+              onChange={(monitor) => setTarget({ monitor })}
+            />
+          )}
+        />
 
         <div className="plan-section">
           <h3 className="subhead">Load per cell</h3>

@@ -1,4 +1,4 @@
-import { shardPlacementSchema, type ShardPlacement } from '../../shared/distributed/placement.ts';
+import { shardPlacementSchema, type ShardPlacement } from '../../../shared/distributed/placement.ts';
 
 /** Where the Run tab runs a scenario: here (one run), as shards on this machine, or on Kubernetes. */
 export type ShardWhere = 'here' | 'local' | 'kubernetes';

@@ -1,14 +1,14 @@
-import type { RunResult } from '../../shared/model/result.ts';
-import { targetLabel, type Scenario } from '../../shared/model/scenario.ts';
+import type { RunResult } from '../../../shared/model/result.ts';
+import { targetLabel, type Scenario } from '../../../shared/model/scenario.ts';
 import {
   formatClock,
   formatCount,
   formatLiveRate,
   formatMs,
   formatRateValue,
-} from '../../shared/format/units.ts';
-import { TargetStrip } from '../components/TargetStrip.tsx';
-import { useRevealWhenStacked } from '../components/useRevealWhenStacked.ts';
+} from '../../../shared/format/units.ts';
+import { TargetStrip } from '../../components/TargetStrip.tsx';
+import { useRevealWhenStacked } from '../../components/useRevealWhenStacked.ts';
 import { progressOf } from './progress.ts';
 import { useNow } from './useNow.ts';
 import type { RunState } from './runJob.ts';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { VIEW_HINTS } from '../components/ViewTabs.tsx';
+import { VIEW_HINTS } from '../../components/ViewTabs.tsx';
 
 /** The Run view's first screen: what to do, the seed presets, and what Compare and Capacity are for. */
 export function Welcome({ runKey, seeds }: { runKey: string; seeds: ReactNode }) {

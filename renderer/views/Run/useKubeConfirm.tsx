@@ -1,10 +1,10 @@
 import { useCallback, useState, type ReactNode } from 'react';
-import type { TrebuchetApi } from '../../shared/contract/api.ts';
-import type { KubeConfirmation } from '../../shared/distributed/kube-confirmation.ts';
-import type { ShardPlacement } from '../../shared/distributed/placement.ts';
-import { Dialog } from '../components/Dialog.tsx';
-import type { PlacedShards } from '../jobs/useJob.ts';
-import { errorText } from '../lib/errors.ts';
+import type { TrebuchetApi } from '../../../shared/contract/api.ts';
+import type { KubeConfirmation } from '../../../shared/distributed/kube-confirmation.ts';
+import type { ShardPlacement } from '../../../shared/distributed/placement.ts';
+import { Dialog } from '../../components/Dialog.tsx';
+import type { PlacedShards } from '../../jobs/useJob.ts';
+import { errorText } from '../../lib/errors.ts';
 import './run.css';
 
 interface Pending {

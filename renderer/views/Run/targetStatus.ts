@@ -1,5 +1,5 @@
-import type { RunResult, RunStatus } from '../../shared/model/result.ts';
-import { runVerdict, verdictWord } from '../../shared/verdict/verdict.ts';
+import type { RunResult, RunStatus } from '../../../shared/model/result.ts';
+import { runVerdict, verdictWord } from '../../../shared/verdict/verdict.ts';
 import type { RunState } from './runJob.ts';
 
 export type TargetStatus = 'pending' | 'running' | RunStatus | 'skipped';

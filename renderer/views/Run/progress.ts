@@ -1,6 +1,6 @@
-import type { Sample } from '../../shared/model/result.ts';
-import type { Scenario } from '../../shared/model/scenario.ts';
-import { loadSeconds } from '../../shared/stages/load-plan.ts';
+import type { Sample } from '../../../shared/model/result.ts';
+import type { Scenario } from '../../../shared/model/scenario.ts';
+import { loadSeconds } from '../../../shared/stages/load-plan.ts';
 
 export interface RunProgress {
   /** Seconds since the target started, warm-up included. */

@@ -1,4 +1,4 @@
-import type { JobState, JobView } from '../jobs/jobStore.ts';
+import type { JobState, JobView } from '../../jobs/jobStore.ts';
 
 /**
  * The Run tab's job: a run keeps nothing of its own beside what every job has (its parts are
