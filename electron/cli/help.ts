@@ -284,7 +284,7 @@ show   one preset as JSON (by id, name, a part only one has, or a file); save it
 `;
 
 export const SERVE_HELP = `Usage: trebuchet serve [--host 127.0.0.1] [--port N] [--data-dir DIR] [--files-dir DIR] [--allow-remote]
-                       [--out KIND=URL]... [--metrics-listen HOST:PORT]
+                       [--allow-kubernetes] [--out KIND=URL]... [--metrics-listen HOST:PORT]
 
 Serves the Trebuchet UI and its API to a browser. Prints a URL that carries an access
 token; runs until Ctrl-C or SIGTERM. Build the UI first (npm run serve does both).
@@ -302,6 +302,10 @@ token; runs until Ctrl-C or SIGTERM. Build the UI first (npm run serve does both
                     sends them (at most ${LIMITS.uploadBytes.max / 1024 / 1024} MiB each)
   --allow-remote    bind a non-loopback address (anyone who has the URL can start load
                     tests from this machine; prefer an SSH tunnel)
+  --allow-kubernetes
+                    let the page run shards on Kubernetes (an Indexed Job in a cluster this
+                    machine's kubeconfig reaches), each run only after the page confirmed its
+                    context, namespace, image and pod count. Without it such a run is refused
   --out KIND=URL    every job's live metrics pushed to prometheus-rw=URL or otlp=URL
                     (repeatable; as trebuchet run); replaces the app's "Send live metrics to"
   --metrics-listen HOST:PORT

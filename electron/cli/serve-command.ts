@@ -26,6 +26,8 @@ interface ServeOptions {
   host: string;
   port: number;
   allowNonLoopback: boolean;
+  /** --allow-kubernetes: the page may start runs on Kubernetes, each after its confirmation. */
+  allowKubernetes: boolean;
   /** Resolved against the working directory; undefined = the stores' default directory. */
   dataDir: string | undefined;
   /** --files-dir, resolved against the working directory; undefined = no file of this machine is read. */
@@ -51,6 +53,7 @@ function parseServeArgs(argv: readonly string[], cwd: string): ServeOptions | nu
       host: { type: 'string' },
       port: { type: 'string' },
       'allow-remote': { type: 'boolean' },
+      'allow-kubernetes': { type: 'boolean' },
       'data-dir': { type: 'string' },
       'files-dir': { type: 'string' },
       out: { type: 'string', multiple: true },
@@ -68,6 +71,7 @@ function parseServeArgs(argv: readonly string[], cwd: string): ServeOptions | nu
     host,
     port,
     allowNonLoopback: values['allow-remote'] === true,
+    allowKubernetes: values['allow-kubernetes'] === true,
     dataDir: parseDataDir(values['data-dir'], cwd),
     filesDir: filesDirOf(values['files-dir'], cwd),
     metrics:
@@ -109,7 +113,9 @@ export async function serveCommand(ctx: ServeContext): Promise<number> {
       ? 'none of this machine (pick them in the browser, or give --files-dir)'
       : `${host.filesDir} only`;
   ctx.stdout.write(
-    `Trebuchet ${ctx.appVersion} is serving at ${host.url}\nPresets and run history: ${host.dataDir}\nBody and CA files: ${files}\nPress Ctrl-C to stop.\n`,
+    `Trebuchet ${ctx.appVersion} is serving at ${host.url}\nPresets and run history: ${host.dataDir}\nBody and CA files: ${files}\n` +
+      `Runs on Kubernetes: ${opts.allowKubernetes ? "allowed, each after the page's confirmation" : 'refused (give --allow-kubernetes to allow them)'}\n` +
+      'Press Ctrl-C to stop.\n',
   );
   await ctx.untilShutdown();
   ctx.stderr.write('trebuchet serve: stopping\n');

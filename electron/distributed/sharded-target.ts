@@ -17,6 +17,7 @@ import {
   readyTimeoutOf,
   type ShardPlacement,
 } from '../../shared/distributed/placement.ts';
+import type { KubeConfirmation } from '../../shared/distributed/kube-confirmation.ts';
 import { jobDeadlineSeconds, kubeName, type KubeRunSpec } from '../../shared/distributed/manifests.ts';
 import { CpuAccount } from '../engine/cpu.ts';
 import { failedResult } from '../engine/result.ts';
@@ -57,6 +58,20 @@ export async function namespaceOf(placement: ShardPlacement): Promise<string> {
   if (k.namespace !== null) return k.namespace;
   const { kubeNamespace } = await import('./kubernetes-client.ts');
   return kubeNamespace(k.context) ?? DEFAULT_NAMESPACE;
+}
+
+/**
+ * What a run on Kubernetes would start, each value as the host resolves it: the context (the
+ * kubeconfig's current one when the placement names none), the namespace, the image and the
+ * pods. Throws when the kubeconfig names no context to use.
+ */
+export async function kubeStartOf(placement: ShardPlacement): Promise<KubeConfirmation> {
+  const k = placement.kubernetes;
+  if (!k) throw new Error('the run is not on Kubernetes');
+  const { kubeContexts } = await import('./kubernetes-client.ts');
+  const context = k.context ?? kubeContexts().current;
+  if (context === null) throw new Error("the host's kubeconfig has no current context: choose one");
+  return { context, namespace: await namespaceOf(placement), image: k.image, pods: placement.count };
 }
 
 /** The Kubernetes objects of a run: its name, namespace, the plan, the pods' size and deadline. */

@@ -11,7 +11,11 @@ import { parseOrThrow, ValidationError, type FieldIssue } from '../../shared/mod
 import type { SecretOptions } from '../../shared/records/preset-summary.ts';
 import { inputFileIssues } from '../engine/input-files.ts';
 import { importIntoHistory, readImportTexts } from '../stores/history-import.ts';
+import { tooFullForAJob } from '../stores/disk-room.ts';
+import { diskFullMessage } from '../stores/history-index.ts';
 import { diffRecords } from './record-diff.ts';
+import { kubeStartOf } from '../distributed/sharded-target.ts';
+import { gatedPlacement, previewKubernetes, type KubeGate } from './kube-gate.ts';
 import { applyFileRule, type FileRule } from './file-rule.ts';
 import type { HostServices } from './services.ts';
 
@@ -37,6 +41,13 @@ export interface CommandDeps {
   info: Omit<AppInfo, 'dataDir' | 'problems'>;
   /** Which of its machine's files the host may read for a scenario (file-rule.ts); any by default. */
   fileRule?: FileRule;
+  /**
+   * Whether runs on Kubernetes start (the desktop app: yes; the web host: with --allow-kubernetes),
+   * each only once the page confirmed what it starts (kube-gate.ts).
+   */
+  allowKubernetes: boolean;
+  /** How the host resolves what a placement would start on Kubernetes; the kubeconfig's by default. */
+  kubeStart?: KubeGate['resolve'];
 }
 
 /**
@@ -64,7 +75,13 @@ export function createCommandHandlers({
   services,
   info,
   fileRule = { kind: 'any' },
+  allowKubernetes,
+  kubeStart,
 }: CommandDeps): CommandHandlers {
+  const kube: KubeGate = {
+    allowed: allowKubernetes,
+    resolve: kubeStart ?? kubeStartOf,
+  };
   const { jobs, stores } = services;
   const { presets, history } = stores;
   const secretOptions = (a: SecretOptions): SecretOptions => ({
@@ -74,9 +91,15 @@ export function createCommandHandlers({
   return {
     'app.info': () => ({ ...info, dataDir: stores.dataDir, problems: stores.problems() }),
     'jobs.start': async (start, caller) => {
+      // Refused up front on a full disk, rather than failing to save what it measured.
+      if (await tooFullForAJob(stores.dataDir)) throw new Error(diskFullMessage(history.dir));
       const plan = await checkedInputFiles('jobs.start', 'plan', start.plan, fileRule);
+      const placed =
+        'shards' in start && start.shards
+          ? { shards: await gatedPlacement(kube, start.shards, start.kubernetesConfirmed) }
+          : {};
       // Counted and registered in the same tick, so concurrent starts cannot pass the cap together.
-      const job = jobs.start({ ...start, plan } as typeof start, caller.owner);
+      const job = jobs.start({ ...start, plan, ...placed } as typeof start, caller.owner);
       caller.afterReply(job.begin);
       return { jobId: job.id };
     },
@@ -117,11 +140,13 @@ export function createCommandHandlers({
     'kube.contexts': async () => {
       try {
         const { kubeContexts } = await import('../distributed/kubernetes-client.ts');
-        return { ...kubeContexts(), problem: null };
+        return { ...kubeContexts(), problem: null, allowed: allowKubernetes };
       } catch (e) {
-        return { contexts: [], current: null, problem: e instanceof Error ? e.message : String(e) };
+        const problem = e instanceof Error ? e.message : String(e);
+        return { contexts: [], current: null, problem, allowed: allowKubernetes };
       }
     },
+    'kube.preview': ({ shards }) => previewKubernetes(kube, shards),
   };
 }
 

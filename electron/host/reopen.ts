@@ -58,6 +58,7 @@ export function restartCommand(o: {
   dataDir: string;
   filesDir: string | null;
   allowNonLoopback?: boolean;
+  allowKubernetes?: boolean;
 }): string {
   return [
     'trebuchet serve',
@@ -66,5 +67,6 @@ export function restartCommand(o: {
     `--data-dir ${shellWord(o.dataDir)}`,
     ...(o.filesDir === null ? [] : [`--files-dir ${shellWord(o.filesDir)}`]),
     ...(o.allowNonLoopback ? ['--allow-remote'] : []),
+    ...(o.allowKubernetes ? ['--allow-kubernetes'] : []),
   ].join(' ');
 }

@@ -40,6 +40,12 @@ export interface WebHostOptions {
   token?: string;
   /** Bind a non-loopback address anyway (trebuchet serve --allow-remote). */
   allowNonLoopback?: boolean;
+  /**
+   * Start runs on Kubernetes (trebuchet serve --allow-kubernetes), each once the page confirmed
+   * its context, namespace, image and pod count. Off by default: a page holding the token would
+   * otherwise create Jobs in whatever cluster this machine's kubeconfig reaches.
+   */
+  allowKubernetes?: boolean;
   /** How each part of a job runs; the engine's by default (tests pass a stand-in or a watcher). */
   startTarget?: StartTarget;
   /**
@@ -156,6 +162,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     services,
     info,
     fileRule: { kind: 'folder', dir: filesDir },
+    allowKubernetes: opts.allowKubernetes === true,
   });
   const pages = new Map<string, Page>();
   const imports = new ImportQueue();

@@ -3,8 +3,15 @@ import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import type { TrebuchetApi } from '../../shared/contract/api.ts';
 import type { ActiveJob, JobKind, JobStartInput, PlanOf } from '../../shared/contract/jobs.ts';
 import type { ShardPlacement } from '../../shared/distributed/placement.ts';
+import type { KubeConfirmation } from '../../shared/distributed/kube-confirmation.ts';
 import { errorText } from '../lib/errors.ts';
 import { createJobStore, isBusy, type JobState, type JobStore, type JobView } from './jobStore.ts';
+
+/** A run on shards as jobs.start takes it: where, and on Kubernetes what the person confirmed. */
+export interface PlacedShards {
+  shards: ShardPlacement;
+  kubernetesConfirmed?: KubeConfirmation;
+}
 
 /** A tab's job, whatever its kind: its state, its store (for the charts' feeds) and its controls. */
 export interface Job<K extends JobKind, V> {
@@ -14,7 +21,7 @@ export interface Job<K extends JobKind, V> {
    * Starts a job of the plan (a run: on shards when given; a comparison: only some of a saved
    * one's runs again, when a rerun is given); false (and nothing done) while one is going on.
    */
-  start: (plan: PlanOf<K>, shards?: ShardPlacement, rerun?: ComparisonRerun) => boolean;
+  start: (plan: PlanOf<K>, shards?: PlacedShards, rerun?: ComparisonRerun) => boolean;
   /** Stops the job (also when pressed before the host answered the start); false when none is going on. */
   stop: () => boolean;
   /** Back to the tab's empty state (after a job ended). */
@@ -62,11 +69,11 @@ export function useJob<K extends JobKind, V>(
   );
 
   const start = useCallback(
-    (plan: PlanOf<K>, shards?: ShardPlacement, rerun?: ComparisonRerun): boolean => {
+    (plan: PlanOf<K>, shards?: PlacedShards, rerun?: ComparisonRerun): boolean => {
       if (isBusy(store.getState().phase)) return false;
       store.begin(plan);
       // A plan of kind K is what jobs.start takes for K; TypeScript cannot pair the two through K.
-      const extras = { ...(shards ? { shards } : {}), ...(rerun ? { rerun } : {}) };
+      const extras = { ...shards, ...(rerun ? { rerun } : {}) };
       api.jobs.start({ kind: kind.kind, plan, ...extras } as JobStartInput).then(
         ({ jobId }) => {
           store.attach(jobId);

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { ApiArea, CommandName } from './command-names.ts';
 import { jobIdSchema, jobKindSchema, jobStartSchema, type ActiveJob, type JobEnvelope } from './jobs.ts';
+import { shardPlacementSchema } from '../distributed/placement.ts';
+import type { KubeConfirmation } from '../distributed/kube-confirmation.ts';
 import {
   historyIdSchema,
   historyNameSchema,
@@ -106,6 +108,8 @@ export const commandInputSchemas = {
   'settings.set': z.strictObject({ ui: uiSettingsPatchSchema }),
   /** The kubeconfig's contexts (the Run tab's shards on Kubernetes). */
   'kube.contexts': noInput,
+  /** What a run on these shards would start on Kubernetes, resolved by the host, for the page to confirm. */
+  'kube.preview': z.strictObject({ shards: shardPlacementSchema }),
 } as const satisfies Record<CommandName, z.ZodType>;
 
 /** Which host the UI talks to, for the About line and host-specific hints. */
@@ -180,7 +184,15 @@ export interface CommandOutputs {
   'history.diff': ResultDiff;
   'history.delete': { deleted: boolean };
   /** The host's kubeconfig contexts (as kubectl finds it), for a run on Kubernetes; problem: why none could be read. */
-  'kube.contexts': { contexts: string[]; current: string | null; problem: string | null };
+  'kube.contexts': {
+    contexts: string[];
+    current: string | null;
+    problem: string | null;
+    /** False: this host starts no run on Kubernetes (a web host without --allow-kubernetes). */
+    allowed: boolean;
+  };
+  /** The context, namespace, image and pod count the host would start; jobs.start takes them back confirmed. */
+  'kube.preview': KubeConfirmation;
   'settings.get': SettingsReply;
   'settings.set': SettingsReply;
 }

@@ -32,6 +32,7 @@ export const COMMAND_NAMES = [
   'settings.get',
   'settings.set',
   'kube.contexts',
+  'kube.preview',
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 

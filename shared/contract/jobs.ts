@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { capacityJobSpec } from '../capacity/job.ts';
 import { shardPlacementSchema, type ShardPlacement } from '../distributed/placement.ts';
+import { kubeConfirmationSchema, type KubeConfirmation } from '../distributed/kube-confirmation.ts';
 import { comparisonJobSpec } from '../comparison/job.ts';
 import { comparisonRerunSchema, type ComparisonRerun } from '../comparison/rerun.ts';
 import { partSchema, type PartStarted } from '../model/job-spec.ts';
@@ -171,7 +172,7 @@ export const jobEnvelopeSchema = z.discriminatedUnion(
  * comparison may run only some of a saved comparison's runs again (the rest kept).
  */
 type ExtrasOf<K extends JobKind> = K extends 'run'
-  ? { shards?: ShardPlacement }
+  ? { shards?: ShardPlacement; kubernetesConfirmed?: KubeConfirmation }
   : K extends 'comparison'
     ? { rerun?: ComparisonRerun }
     : unknown;
@@ -182,7 +183,13 @@ const starts = JOB_KINDS.map((kind) =>
   z.strictObject({
     kind: z.literal(kind),
     plan: JOB_SPECS[kind].plan,
-    ...(kind === 'run' ? { shards: shardPlacementSchema.optional() } : {}),
+    ...(kind === 'run'
+      ? {
+          shards: shardPlacementSchema.optional(),
+          // On Kubernetes, what the page confirmed (kube.preview's answer); the host checks it.
+          kubernetesConfirmed: kubeConfirmationSchema.optional(),
+        }
+      : {}),
     ...(kind === 'comparison' ? { rerun: comparisonRerunSchema.optional() } : {}),
   }),
 );

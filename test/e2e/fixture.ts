@@ -108,11 +108,13 @@ function emptyData(dataDir: string): void {
  * context, check after each test that every page it opened ran clean (no script error, nothing
  * the CSP had to block), and close its pages. `engine`: how the host runs each target
  * (test/helpers/scripted-engine.ts for a test about the page); the real engine by default.
- * `filesDir`: the folder the host reads body and CA files from (--files-dir); a host of the
- * file's own then. Otherwise the host is the one this test process shares, its data emptied
+ * `filesDir`: the folder the host reads body and CA files from (--files-dir); `allowKubernetes`:
+ * the host runs shards on Kubernetes (--allow-kubernetes); either gives the file a host of its own. Otherwise the host is the one this test process shares, its data emptied
  * for each file.
  */
-export function useE2eApp(opts: { filesDir?: string; engine?: { start: StartTarget } } = {}): E2eApp {
+export function useE2eApp(
+  opts: { filesDir?: string; engine?: { start: StartTarget }; allowKubernetes?: boolean } = {},
+): E2eApp {
   let host: WebHost | undefined;
   let dataDir: string | undefined;
   let own: WebHost | undefined;
@@ -137,13 +139,14 @@ export function useE2eApp(opts: { filesDir?: string; engine?: { start: StartTarg
       );
     }
     engine = opts.engine?.start ?? startTarget;
-    if (opts.filesDir !== undefined) {
+    if (opts.filesDir !== undefined || opts.allowKubernetes) {
       dataDir = mkdtempSync(join(tmpdir(), 'trebuchet-e2e-data-'));
       own = await startWebHost({
         staticDir: STATIC_DIR,
         appVersion: '0.1.0',
         dataDir,
-        filesDir: opts.filesDir,
+        ...(opts.filesDir === undefined ? {} : { filesDir: opts.filesDir }),
+        allowKubernetes: opts.allowKubernetes === true,
         startTarget: delegate,
       });
       host = own;

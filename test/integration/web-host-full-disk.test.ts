@@ -22,7 +22,7 @@ beforeAll(() => {
 });
 
 describe('the web host on a full disk', () => {
-  it('starts, lists History and says the disk is full', async () => {
+  it('starts, lists History, says the disk is full and refuses a job up front', async () => {
     // A 64 KiB tmpfs filled to its last byte before the host starts.
     const [unshare, ...wrapper] = fullDiskWrapper(dir, 64);
     const fill = `dd if=/dev/zero of="${dir}/fill" bs=1k count=100 2>/dev/null; exec "$@"`;
@@ -61,6 +61,11 @@ describe('the web host on a full disk', () => {
       const list = await api.api.history.list();
       expect(list.runs).toEqual([]);
       expect(list.problems).toEqual(problems);
+      // A job is refused before it begins, with the same words, not failed at its save.
+      await expect(
+        api.api.jobs.start({ kind: 'run', plan: { targets: [{ url: 'http://127.0.0.1:9/' }] } }),
+      ).rejects.toThrow(problems![0]!.message);
+      expect(await api.api.jobs.active()).toEqual({ jobs: [] });
     } finally {
       api.close();
     }

@@ -58,6 +58,7 @@ describe('IPC handlers', () => {
       handlers: createCommandHandlers({
         services,
         info: { appVersion: '1.2.3', host: 'electron', platform: 'linux' },
+        allowKubernetes: true,
       }),
       trusted: new Set([ours.id]),
       appOrigin: APP_ORIGIN,
@@ -196,7 +197,7 @@ describe('preload', () => {
       'rename',
     ]);
     expect(Object.keys(api.settings).sort()).toEqual(['get', 'set']);
-    expect(Object.keys(api.kube)).toEqual(['contexts']);
+    expect(Object.keys(api.kube)).toEqual(['contexts', 'preview']);
 
     ipcRenderer.invoke.mockResolvedValueOnce({ ok: true, value: { jobId: 'run-9' } });
     await expect(api.jobs.start({ kind: 'run', plan: goodScenario })).resolves.toEqual({ jobId: 'run-9' });

@@ -52,6 +52,7 @@ beforeEach(async () => {
   handlers = createCommandHandlers({
     services,
     info: { appVersion: '9.8.7', host: 'web', platform: 'linux' },
+    allowKubernetes: false,
   });
 });
 

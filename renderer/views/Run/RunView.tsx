@@ -73,6 +73,7 @@ export function RunView({ api, tab, onOpenPreset, onOpenHistory }: RunViewProps)
             {run.errors.length > 0 ? run.errors.map((e) => e.message).join(' ') : null}
           </Alert>
           <Alert tone="warn">{tab.notice}</Alert>
+          {tab.kubeDialog}
         </>
       }
       idle={run.phase === 'idle'}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { TrebuchetApi } from '../../../shared/contract/api.ts';
 import { DEFAULT_NAMESPACE } from '../../../shared/distributed/placement.ts';
+import { KUBERNETES_NOT_ALLOWED } from '../../../shared/distributed/kube-confirmation.ts';
 import { Segmented, SelectField, TextField } from '../../components/fields.tsx';
 import { Section } from '../../editor/Section.tsx';
 import type { ShardsDraft, ShardWhere } from './shards.ts';
@@ -18,6 +19,8 @@ const WHERE: readonly { value: ShardWhere; label: string; title: string }[] = [
   { value: 'kubernetes', label: 'Kubernetes', title: 'An Indexed Job, one pod a shard, merged live' },
 ];
 
+const sentence = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1) + '.';
+
 /**
  * Where the Run tab's scenario runs: here, or split into shards (processes on the host, or
  * Kubernetes pods: context from the host's kubeconfig, namespace, image), merged live into the
@@ -28,13 +31,15 @@ export function ShardsChoice({ api, draft, onChange, disabled }: ShardsChoicePro
     names: string[];
     current: string | null;
     problem: string | null;
+    allowed: boolean;
   }>();
   const onKubernetes = draft.where === 'kubernetes';
   useEffect(() => {
     if (!onKubernetes || contexts) return;
     api.kube.contexts().then(
-      (c) => setContexts({ names: c.contexts, current: c.current, problem: c.problem }),
-      (e: unknown) => setContexts({ names: [], current: null, problem: String(e) }),
+      (c) => setContexts({ names: c.contexts, current: c.current, problem: c.problem, allowed: c.allowed }),
+      // Unknown: the host's own refusal at the start says it.
+      (e: unknown) => setContexts({ names: [], current: null, problem: String(e), allowed: true }),
     );
   }, [api, onKubernetes, contexts]);
   const set = (change: Partial<ShardsDraft>) => onChange({ ...draft, ...change });
@@ -50,6 +55,11 @@ export function ShardsChoice({ api, draft, onChange, disabled }: ShardsChoicePro
           onChange={(where) => set({ where })}
           testId="shards-where"
         />
+        {onKubernetes && contexts?.allowed === false && (
+          <p className="field__error" role="alert" data-testid="shards-kubernetes-refused">
+            {sentence(KUBERNETES_NOT_ALLOWED)}
+          </p>
+        )}
         {draft.where !== 'here' && (
           <TextField
             label="Shards"

@@ -8,6 +8,7 @@ import { useJob } from '../../jobs/useJob.ts';
 import { refusedFields } from '../../lib/errors.ts';
 import { RUN_VIEW } from './runJob.ts';
 import { defaultShardsDraft, placementOf, type ShardsDraft } from './shards.ts';
+import { useKubeConfirm } from './useKubeConfirm.tsx';
 
 /** The Run draft's side of the kept drafts (useWorkDrafts): opened unedited, settled once saved. */
 interface RunDraftWork {
@@ -35,6 +36,7 @@ export function useRunTab(api: TrebuchetApi, editor: ScenarioDraftState, work: R
   // After a reload, the job taken up again shows its own scenario.
   const job = useJob(api, RUN_VIEW, work.open, editorRefused);
   const run = job.state;
+  const { start: startPlaced, dialog: kubeDialog } = useKubeConfirm(api, setNotice);
   const active = isBusy(run.phase);
   const check = editor.check;
 
@@ -51,8 +53,8 @@ export function useRunTab(api: TrebuchetApi, editor: ScenarioDraftState, work: R
     }
     setPicked(null);
     setNotice(null);
-    return job.start(check.scenario, placed.placement);
-  }, [active, check, editor, job, shardsDraft]);
+    return startPlaced(placed.placement, (shards) => job.start(check.scenario, shards));
+  }, [active, check, editor, job, shardsDraft, startPlaced]);
   // The pre-flight's error status, measured on purpose: what ran, again, with the check off.
   const runAnyway = () => {
     if (!run.plan || active) return;
@@ -60,7 +62,7 @@ export function useRunTab(api: TrebuchetApi, editor: ScenarioDraftState, work: R
     setPicked(null);
     const placed = placementOf(shardsDraft);
     const plan = { ...run.plan, options: { ...run.plan.options, checkStatus: false } };
-    job.start(plan, placed.ok ? placed.placement : undefined);
+    startPlaced(placed.ok ? placed.placement : undefined, (shards) => job.start(plan, shards));
   };
   const { open: openDraft } = work;
   const open = useCallback(
@@ -88,6 +90,8 @@ export function useRunTab(api: TrebuchetApi, editor: ScenarioDraftState, work: R
     picked,
     setPicked,
     notice,
+    /** The question before a run on Kubernetes, while it is asked. */
+    kubeDialog,
     shards: { draft: shardsDraft, set: setShardsDraft },
   };
 }
