@@ -67,7 +67,7 @@ describe('trebuchet run exit codes', () => {
     expect(clean.code).toBe(0);
   });
 
-  it('run --save on a full disk says so once and exits 1, the report printed', async () => {
+  it('run --save on a full disk says so and exits 1, the report printed', async () => {
     const data = join(dir, 'full');
     mkdirSync(data);
     // 12 KiB: the stores open (a small index), the run's record does not fit.
@@ -76,9 +76,14 @@ describe('trebuchet run exit codes', () => {
     });
     expect(r.stdout).toMatch(/^Requests {6}\[total, rate, throughput\] {9}200, /m);
     const lines = r.stderr.split('\n').filter((l) => l !== '');
-    expect(lines).toEqual([
+    // The record's write fails; when the journal's lines filled the disk before the history's
+    // index was written, opening the history has said the disk is full first (the index then
+    // stays in memory). Nothing else is said.
+    expect(lines.at(-1)).toBe(
       'trebuchet run: could not save in the history: ENOSPC: no space left on device, write',
-    ]);
+    );
+    for (const l of lines.slice(0, -1)) expect(l).toMatch(/^trebuchet run: The disk holding \S+ is full: /);
+    expect(lines.length).toBeLessThanOrEqual(2);
     expect(r.code).toBe(1);
     // The namespace's tmpfs is gone with the process: nothing was written to the real folder.
     expect(readdirSync(data)).toEqual([]);
