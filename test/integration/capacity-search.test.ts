@@ -125,7 +125,9 @@ describe('capacity search (real engine)', () => {
     { tags: ['timing'] },
     async ({ expect }) => {
       const { reports } = await search({
-        targets: [{ name: 'fast', url: fast.url }],
+        // A server that holds each answer 5 ms: one request in flight cannot pass 200 req/s on
+        // any machine, so 20,000 is past the client (a quick server let one slot hold 20,000 once).
+        targets: [{ name: 'fast', url: slow.url }],
         // The server's own p99 (from each request's actual send) must stay within the goal for
         // the client to be the one to blame: 21-56 ms was seen at load 15, hence 500 ms.
         search: { goal: { p99Ms: 500 }, startRate: 20_000, stepSeconds: 1, warmupSeconds: 0.2 },
