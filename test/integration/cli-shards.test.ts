@@ -45,7 +45,7 @@ async function oneProcessMs(): Promise<number> {
  * A start passed before a process is ready is refused or begins late, which the offsets show.
  */
 async function startMarginMs(n: number): Promise<number> {
-  return 3 * n * (await oneProcessMs()) + 1000;
+  return Math.ceil(3 * n * (await oneProcessMs())) + 1000;
 }
 
 /**

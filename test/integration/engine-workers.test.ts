@@ -164,7 +164,10 @@ describe('a run split across worker threads', () => {
       expect(result.status).toBe('completed');
       expect(samples[0]!.warmup).toBe(true);
       const sent = result.requests.total + result.requests.inFlightAtEnd + result.requests.dropped!;
-      expect(Math.abs(sent - 1000)).toBeLessThanOrEqual(20);
+      // A send due before the warm-up's end but made after it (the thread stalled across the
+      // end: 111 ms once here, 111 more sends) counts where it went on the wire, late; only such
+      // sends, and a few at the edges, move the measured count off the schedule's.
+      expect(Math.abs(sent - 1000)).toBeLessThanOrEqual(result.requests.late! + 20);
       expect(histogramCount(result.histogram)).toBe(result.requests.responses);
     },
   );
