@@ -27,7 +27,7 @@ const ROOTS = {
     'electron/engine/worker.ts',
     'electron/engine/shards/thread.ts',
     'electron/engine/run-here.ts',
-    'electron/engine/native/native-runner.ts',
+    'electron/engine/native/load-generator.ts',
   ],
   entry: ['electron/cli/main.ts'],
 };

@@ -1,9 +1,9 @@
 import { DEFAULTS } from '../../shared/model/defaults.ts';
-import { ResponseParser } from './native/response-parser.ts';
+import { ResponseParser } from './native/http1/response-parser.ts';
 
 /*
- * autocannon's response parser, replaced by the native engine's (native/response-parser.ts
- * and response-head.ts), so both engines frame and judge every response by one set of rules.
+ * autocannon's response parser, replaced by the native engine's (native/http1/response-parser.ts
+ * and http1/response-head.ts), so both engines frame and judge every response by one set of rules.
  * autocannon 9 gives each client an http-parser-js parser, which reads a negative or
  * non-numeric Content-Length as a length (a negative or NaN body), counts a status of 600 or
  * more as non-2xx with no status code (and waits out the timeout on a four-digit one),

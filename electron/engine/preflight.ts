@@ -6,7 +6,7 @@ import { shownUrl } from '../../shared/format/labels.ts';
 import { statusLine } from '../../shared/format/status-text.ts';
 import type { TlsFacts } from '../../shared/model/result.ts';
 import { classifyError, describeCertError, type ClassifiedError } from './errors.ts';
-import { ephemeralKeyOf, TLS_GROUPS } from './native/dial.ts';
+import { ephemeralKeyOf, TLS_GROUPS } from './native/socket/dial.ts';
 import { ExchangeError, sendOne, type SingleResponse } from './native/single-request.ts';
 import { isOkStatus } from './status-class.ts';
 import { routeLabel, routeOf } from '../../shared/model/route.ts';

@@ -59,6 +59,6 @@ export async function selectRunner(spec: RunSpec): Promise<Runner> {
     const { AutocannonRunner } = await import('./autocannon-runner.ts');
     return new AutocannonRunner();
   }
-  const { nativeRunner } = await import('./native/native-runner.ts');
+  const { nativeRunner } = await import('./native/load-generator.ts');
   return nativeRunner;
 }

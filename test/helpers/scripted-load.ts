@@ -4,8 +4,8 @@ import type { TargetFacts } from '../../electron/engine/result.ts';
 import { SATURATED_CPU_PERCENT } from '../../electron/engine/result.ts';
 import { plannedEngine } from '../../electron/engine/runners.ts';
 import { buildRunResult } from '../../electron/engine/shards/results.ts';
-import { LATE_TOLERANCE_MS } from '../../electron/engine/native/open-driver.ts';
-import { fixedRateSchedule, stagedSchedule } from '../../electron/engine/native/open-schedule.ts';
+import { LATE_TOLERANCE_MS } from '../../electron/engine/native/drivers/open-driver.ts';
+import { fixedRateSchedule, stagedSchedule } from '../../electron/engine/native/drivers/open-schedule.ts';
 import {
   PhaseHistograms,
   RESPONSE_TIMES,

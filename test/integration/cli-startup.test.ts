@@ -196,7 +196,7 @@ describe('what a plain run loads', () => {
     // The shard's thread sends and records: the native driver and hdr are there.
     const shard = engineThreads[0]!.files;
     expect(shard.some((f) => /\/thread-[\w-]+\.js$/.test(f))).toBe(true);
-    expect(modulesIn(shard)).toContain('electron/engine/native/native-runner.ts');
+    expect(modulesIn(shard)).toContain('electron/engine/native/load-generator.ts');
     expectHdrAsTheSources(shard, resultFile);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_OPENING } from '../../electron/engine/native/open-driver.ts';
+import { MAX_OPENING } from '../../electron/engine/native/drivers/open-driver.ts';
 import { percentileMs, runNative, startStallServer } from '../helpers/native.ts';
 import { handlers, startHttpServer } from '../helpers/servers.ts';
 import { bucketStats } from '../helpers/buckets.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AutocannonRunner } from '../../electron/engine/autocannon-runner.ts';
-import { nativeRunner } from '../../electron/engine/native/native-runner.ts';
+import { nativeRunner } from '../../electron/engine/native/load-generator.ts';
 import { preflight } from '../../electron/engine/preflight.ts';
 import { buildRunSpec } from '../../electron/engine/spec.ts';
 import { scenarioSchema, type ScenarioInput } from '../../shared/model/scenario.ts';
@@ -11,7 +11,7 @@ import { runInProcess } from '../helpers/native.ts';
 
 /*
  * One set of rules for every reader of a response: the pre-flight and both engines accept
- * what one accepts and refuse what one refuses, with the same words (native/response-head.ts).
+ * what one accepts and refuse what one refuses, with the same words (native/http1/response-head.ts).
  */
 
 const track = endAfterEach();

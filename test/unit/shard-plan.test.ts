@@ -10,7 +10,7 @@ import {
 } from '../../shared/shards/plan.ts';
 import type { Stage } from '../../shared/stages/stages.ts';
 import { describeIssues, parseWith } from '../../shared/model/validation.ts';
-import { fixedRateSchedule, stagedSchedule } from '../../electron/engine/native/open-schedule.ts';
+import { fixedRateSchedule, stagedSchedule } from '../../electron/engine/native/drivers/open-schedule.ts';
 
 const closed = (over: object = {}): Load => loadSchema.parse({ model: 'closed', ...over });
 const open = (over: object = {}): Load => loadSchema.parse({ model: 'open', ...over });

@@ -15,7 +15,7 @@ export const T_FIRST_BYTE = 3;
 export const T_DONE = 4;
 export const RESPONSE_TIMES = 5;
 
-/** How long each step of opening a connection took, ms (dial.ts DialTiming has these). */
+/** How long each step of opening a connection took, ms (socket/dial.ts DialTiming has these). */
 export interface SetupTimes {
   dnsMs: number;
   connectMs: number;

@@ -1,5 +1,5 @@
-import type { Schedule } from '../types.ts';
-import type { Client, RequestLedger } from './run-state.ts';
+import type { Schedule } from '../../types.ts';
+import type { Client, RequestLedger } from '../run-state.ts';
 
 /** How often unfinished requests are checked against the timeout (a tenth of it, within bounds). */
 export function sweepInterval(timeoutMs: number): number {

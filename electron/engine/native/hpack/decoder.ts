@@ -1,8 +1,8 @@
 /**
  * The HPACK (RFC 7541) the native HTTP/2 client needs. The static table and the Huffman code
- * are in hpack-static-table.ts and hpack-huffman.ts.
+ * are in static-table.ts and huffman.ts.
  *
- * Requests: one header block built once per run (hpack-encoder.ts).
+ * Requests: one header block built once per run (encoder.ts).
  *
  * Responses: a full decoder with a dynamic table per connection (HpackDecoder, one per
  * session). The client announces SETTINGS_HEADER_TABLE_SIZE = 4096, the protocol default: a
@@ -21,7 +21,7 @@
  * 6.5.2: name, value and 32 bytes a field) outgrows the decoder's bound: one byte can refer
  * to a 4 KB table entry, so a small block can stand for a huge list.
  */
-import { huffmanDecode, huffmanOctets } from './hpack-huffman.ts';
+import { huffmanDecode, huffmanOctets } from './huffman.ts';
 import {
   ENTRY_OVERHEAD,
   STATIC_COUNT,
@@ -29,7 +29,7 @@ import {
   STATIC_SIZE,
   STATIC_STATUS,
   STATIC_TABLE,
-} from './hpack-static-table.ts';
+} from './static-table.ts';
 
 /** The table size the client announces and the largest a server's size update may set. */
 export const DECODER_TABLE_SIZE = 4096;

@@ -1,5 +1,5 @@
-import { connectionError, H2_CODE } from './h2-errors.ts';
-import { FLAG } from './h2-rules.ts';
+import { connectionError, H2_CODE } from './errors.ts';
+import { FLAG } from './rules.ts';
 
 /**
  * A response header block spread over a HEADERS frame and its CONTINUATION frames (RFC 9113

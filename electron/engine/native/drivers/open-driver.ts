@@ -1,8 +1,8 @@
 import { LoadDriver } from './load-driver.ts';
 import type { OpenSchedule } from './open-schedule.ts';
 import { Pacer } from './pacer.ts';
-import { T_INTENDED, T_START } from './phases.ts';
-import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
+import { T_INTENDED, T_START } from '../phases.ts';
+import type { Client, ClientOwner, RequestLedger } from '../run-state.ts';
 import type { WarmStock } from './warm-phase.ts';
 
 export interface OpenPlan {

@@ -1,8 +1,8 @@
-import { FLAG, FRAME } from './h2-rules.ts';
-import { SETTING } from './h2-settings.ts';
-import { DECODER_TABLE_SIZE } from './hpack.ts';
+import { FLAG, FRAME } from './rules.ts';
+import { SETTING } from './settings.ts';
+import { DECODER_TABLE_SIZE } from '../hpack/decoder.ts';
 
-/* The frames the HTTP/2 client writes besides HEADERS (h2-frame-writer.ts batches those). */
+/* The frames the HTTP/2 client writes besides HEADERS (frame-writer.ts batches those). */
 
 const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
 
@@ -47,7 +47,7 @@ export const pingAck = (data: Uint8Array): Buffer =>
   Buffer.concat([frameHeader(8, FRAME.PING, FLAG.ACK, 0), data]);
 
 /**
- * The client's SETTINGS: the default HPACK table size (said outright, see hpack.ts), no push,
+ * The client's SETTINGS: the default HPACK table size (said outright, see hpack/decoder.ts), no push,
  * large stream windows, the header list limit; plus the connection window.
  */
 export function preamble(maxHeaderBytes: number): Buffer {

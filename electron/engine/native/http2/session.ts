@@ -5,11 +5,11 @@ import {
   H2ConnectionError,
   h2ErrorName,
   UnsolicitedFrameError,
-} from './h2-errors.ts';
-import { checkFrameHeader, contentStart, FLAG, FRAME, frameName, padLength } from './h2-rules.ts';
-import type { H2Exchange, H2SessionConfig, H2SessionEvents } from './h2-exchange.ts';
-import { H2FrameReader } from './h2-frame-reader.ts';
-import { H2FrameWriter } from './h2-frame-writer.ts';
+} from './errors.ts';
+import { checkFrameHeader, contentStart, FLAG, FRAME, frameName, padLength } from './rules.ts';
+import type { H2Exchange, H2SessionConfig, H2SessionEvents } from './exchange.ts';
+import { H2FrameReader } from './frame-reader.ts';
+import { H2FrameWriter } from './frame-writer.ts';
 import {
   goaway,
   pingAck,
@@ -18,18 +18,18 @@ import {
   rstStream,
   settingsAck,
   windowUpdate,
-} from './h2-frames.ts';
-import { H2HeaderBlock } from './h2-header-block.ts';
-import { H2Streams } from './h2-streams.ts';
-import { H2SendFlow } from './h2-send-flow.ts';
-import { readSettings } from './h2-settings.ts';
+} from './frames.ts';
+import { H2HeaderBlock } from './header-block.ts';
+import { H2Streams } from './streams.ts';
+import { H2SendFlow } from './send-flow.ts';
+import { readSettings } from './settings.ts';
 import {
   DECODER_TABLE_SIZE,
   HeaderListTooLargeError,
   HpackDecoder,
   HpackError,
   MALFORMED_STATUS,
-} from './hpack.ts';
+} from '../hpack/decoder.ts';
 
 /**
  * One HTTP/2 connection (RFC 9113) on a raw socket: the client side of the framing layer,
@@ -45,7 +45,7 @@ import {
  * error resets that stream only. Either fails the requests it cuts off, as protocol errors;
  * a request whose HEADERS frame had not gone out yet is handed back unwritten. A frame on a
  * stream the server already ended answers no request: the client hears of it apart.
- * The frames it writes are built in h2-frames.ts and written through h2-frame-writer.ts.
+ * The frames it writes are built in frames.ts and written through frame-writer.ts.
  */
 
 /** Refill a receive window once this much of it was used. */

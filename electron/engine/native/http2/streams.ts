@@ -1,7 +1,7 @@
-import { connectionError, UnsolicitedFrameError } from './h2-errors.ts';
-import type { H2Exchange } from './h2-exchange.ts';
+import { connectionError, UnsolicitedFrameError } from './errors.ts';
+import type { H2Exchange } from './exchange.ts';
 import { FewMap } from './few-map.ts';
-import { frameName } from './h2-rules.ts';
+import { frameName } from './rules.ts';
 
 /*
  * The client's streams on one HTTP/2 connection: the open ones by id, the ones it gave up on

@@ -1,5 +1,5 @@
-import type { Dialer } from './dial.ts';
-import type { Client, ClientOwner } from './run-state.ts';
+import type { Dialer } from '../socket/dial.ts';
+import type { Client, ClientOwner } from '../run-state.ts';
 
 /*
  * The open model's warm phase: before the common start the pool's clients open their

@@ -96,7 +96,7 @@ export interface H2SessionEvents<Session> {
 }
 
 export interface H2SessionConfig {
-  /** The request's header block (see hpack-encoder.ts), the same on every stream. */
+  /** The request's header block (see hpack/encoder.ts), the same on every stream. */
   block: Buffer;
   body: Uint8Array | null;
   /** Whether the first response's Server value is still wanted. */

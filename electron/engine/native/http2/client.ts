@@ -1,15 +1,15 @@
 import type net from 'node:net';
-import { DEFAULTS } from '../../../shared/model/defaults.ts';
-import type { Dialer, DialTiming } from './dial.ts';
-import { classifyError, type ClassifiedError } from '../errors.ts';
-import { H2_CODE } from './h2-errors.ts';
+import { DEFAULTS } from '../../../../shared/model/defaults.ts';
+import type { Dialer, DialTiming } from '../socket/dial.ts';
+import { classifyError, type ClassifiedError } from '../../errors.ts';
+import { H2_CODE } from './errors.ts';
 import { FewMap } from './few-map.ts';
-import { cutOff, goawayTwice, NO_H2, REFUSED_TWICE, streamReset } from './h2-failures.ts';
-import { encodeRequestBlock } from './hpack-encoder.ts';
-import { h2ListRequest, newExchange, type H2Exchange, type H2ListRequest } from './h2-exchange.ts';
-import { H2Session } from './http2-session.ts';
-import { T_DONE, T_FIRST_BYTE, T_INTENDED, T_START, T_WRITTEN } from './phases.ts';
-import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
+import { cutOff, goawayTwice, NO_H2, REFUSED_TWICE, streamReset } from './failures.ts';
+import { encodeRequestBlock } from '../hpack/encoder.ts';
+import { h2ListRequest, newExchange, type H2Exchange, type H2ListRequest } from './exchange.ts';
+import { H2Session } from './session.ts';
+import { T_DONE, T_FIRST_BYTE, T_INTENDED, T_START, T_WRITTEN } from '../phases.ts';
+import type { Client, ClientOwner, RequestLedger } from '../run-state.ts';
 
 export interface Http2Config {
   state: RequestLedger;
@@ -43,7 +43,7 @@ interface Conn {
 const MAX_BACKOFF_MS = 100;
 
 /**
- * One HTTP/2 connection slot on the raw-socket session (http2-session.ts): up to `streams` concurrent
+ * One HTTP/2 connection slot on the raw-socket session (session.ts): up to `streams` concurrent
  * requests, capped by the server's SETTINGS_MAX_CONCURRENT_STREAMS. On GOAWAY (nginx sends one after
  * keepalive_requests) the old connection finishes its accepted streams while a new one takes the rest;
  * a stream the server refused (REFUSED_STREAM) or never accepted (above GOAWAY's last stream) is sent

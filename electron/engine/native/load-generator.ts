@@ -5,13 +5,13 @@ import { clientLimitWarning } from '../limits.ts';
 import type { Warning } from '../../../shared/model/result.ts';
 import { Recorder } from '../recorder.ts';
 import type { PreparedRun, PrepareHints, Runner, RunnerContext, RunnerOutcome, RunSpec } from '../types.ts';
-import { ClosedDriver } from './closed-driver.ts';
-import { createDialer } from './dial.ts';
+import { ClosedDriver } from './drivers/closed-driver.ts';
+import { createDialer } from './socket/dial.ts';
 import { warmResponsePath } from './hot-path-warmup.ts';
-import { warmClients, watchedDialer, type WarmStock } from './warm-phase.ts';
-import { warmConnections, warmDeadline } from './warm-pool.ts';
-import { OpenDriver, LATE_TOLERANCE_MS, MAX_OPENING, type OpenOutcome } from './open-driver.ts';
-import { fixedRateSchedule, stagedSchedule } from './open-schedule.ts';
+import { warmClients, watchedDialer, type WarmStock } from './drivers/warm-phase.ts';
+import { warmConnections, warmDeadline } from './drivers/warm-pool.ts';
+import { OpenDriver, LATE_TOLERANCE_MS, MAX_OPENING, type OpenOutcome } from './drivers/open-driver.ts';
+import { fixedRateSchedule, stagedSchedule } from './drivers/open-schedule.ts';
 import { notSentWarnings } from './request-bytes.ts';
 import { RequestLedger } from './run-state.ts';
 import {
@@ -41,7 +41,7 @@ export const nativeRunner: Runner = {
 
 /**
  * Builds the run's requests, dialer and clients; with `hints` (a shard before the common
- * start), the open model's pool is opened too, TLS handshakes done (warm-phase.ts), so its
+ * start), the open model's pool is opened too, TLS handshakes done (drivers/warm-phase.ts), so its
  * schedule starts on open connections.
  */
 async function prepareNative(

@@ -4,7 +4,7 @@ import {
   plannedArrivals,
   stagesSeconds,
   type Stage,
-} from '../../../shared/stages/stages.ts';
+} from '../../../../shared/stages/stages.ts';
 
 /** When the open model's requests are due, in ms after the driver's t0. */
 export interface OpenSchedule {

@@ -1,6 +1,6 @@
-import { connectionError, H2_CODE } from './h2-errors.ts';
-import { frameName } from './h2-rules.ts';
-import { MIN_MAX_FRAME_SIZE } from './h2-settings.ts';
+import { connectionError, H2_CODE } from './errors.ts';
+import { frameName } from './rules.ts';
+import { MIN_MAX_FRAME_SIZE } from './settings.ts';
 
 /** The largest frame the server may send: the client never raises SETTINGS_MAX_FRAME_SIZE. */
 const MAX_FRAME_RECEIVED = MIN_MAX_FRAME_SIZE;

@@ -1,7 +1,7 @@
 import type net from 'node:net';
-import { FLAG, FRAME } from './h2-rules.ts';
-import { frameHeader } from './h2-frames.ts';
-import { SocketWriter } from './socket-writer.ts';
+import { FLAG, FRAME } from './rules.ts';
+import { frameHeader } from './frames.ts';
+import { SocketWriter } from '../socket/socket-writer.ts';
 
 /**
  * Every write of one HTTP/2 connection, in order. HEADERS frames of new requests are batched:

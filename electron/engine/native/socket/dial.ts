@@ -1,12 +1,12 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import type tls from 'node:tls';
-import { loadTls } from '../builtins.ts';
-import type { TlsFacts } from '../../../shared/model/result.ts';
-import { tlsVersionOptions } from '../tls-version.ts';
-import type { RunSpec } from '../types.ts';
-import { routeOf } from '../../../shared/model/route.ts';
-import { endpointOf, type Endpoint } from './request-bytes.ts';
+import { loadTls } from '../../builtins.ts';
+import type { TlsFacts } from '../../../../shared/model/result.ts';
+import { tlsVersionOptions } from '../../tls-version.ts';
+import type { RunSpec } from '../../types.ts';
+import { routeOf } from '../../../../shared/model/route.ts';
+import { endpointOf, type Endpoint } from '../request-bytes.ts';
 import { readDirectly } from './stream-handle.ts';
 
 /** How long each step of opening a connection took, in ms. */

@@ -1,9 +1,9 @@
-import { connectionError, H2_CODE } from './h2-errors.ts';
-import type { H2Exchange } from './h2-exchange.ts';
-import { FLAG, FRAME } from './h2-rules.ts';
-import type { H2FrameWriter } from './h2-frame-writer.ts';
-import { DEFAULT_WINDOW, frameHeader } from './h2-frames.ts';
-import { MAX_WINDOW, MIN_MAX_FRAME_SIZE } from './h2-settings.ts';
+import { connectionError, H2_CODE } from './errors.ts';
+import type { H2Exchange } from './exchange.ts';
+import { FLAG, FRAME } from './rules.ts';
+import type { H2FrameWriter } from './frame-writer.ts';
+import { DEFAULT_WINDOW, frameHeader } from './frames.ts';
+import { MAX_WINDOW, MIN_MAX_FRAME_SIZE } from './settings.ts';
 
 /**
  * The sending side of one connection's flow control (RFC 9113 section 6.9): the connection's

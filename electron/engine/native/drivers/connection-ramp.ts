@@ -1,5 +1,5 @@
-import { stagesSeconds, targetAt, type Stage } from '../../../shared/stages/stages.ts';
-import type { Client } from './run-state.ts';
+import { stagesSeconds, targetAt, type Stage } from '../../../../shared/stages/stages.ts';
+import type { Client } from '../run-state.ts';
 
 /**
  * How often the closed model's connection count follows a staged target. A ramp of 1000

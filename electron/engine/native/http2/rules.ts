@@ -1,4 +1,4 @@
-import { connectionError, H2_CODE } from './h2-errors.ts';
+import { connectionError, H2_CODE } from './errors.ts';
 
 /**
  * The framing rules of RFC 9113 section 6 that need nothing but the frame header: which

@@ -1,12 +1,12 @@
 import type net from 'node:net';
-import { DEFAULTS } from '../../../shared/model/defaults.ts';
-import type { DialTiming, Dialer } from './dial.ts';
-import { classifyError, type ClassifiedError } from '../errors.ts';
-import { T_DONE, T_FIRST_BYTE, T_INTENDED, T_START, T_WRITTEN } from './phases.ts';
+import { DEFAULTS } from '../../../../shared/model/defaults.ts';
+import type { DialTiming, Dialer } from '../socket/dial.ts';
+import { classifyError, type ClassifiedError } from '../../errors.ts';
+import { T_DONE, T_FIRST_BYTE, T_INTENDED, T_START, T_WRITTEN } from '../phases.ts';
 import { ResponseParser } from './response-parser.ts';
-import type { Http1Request } from './request-bytes.ts';
-import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
-import { SocketWriter } from './socket-writer.ts';
+import type { Http1Request } from '../request-bytes.ts';
+import type { Client, ClientOwner, RequestLedger } from '../run-state.ts';
+import { SocketWriter } from '../socket/socket-writer.ts';
 
 /** What every HTTP/1.1 client of a run shares. */
 export interface Http1Config {

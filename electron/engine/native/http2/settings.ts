@@ -1,4 +1,4 @@
-import { connectionError, H2_CODE } from './h2-errors.ts';
+import { connectionError, H2_CODE } from './errors.ts';
 
 /**
  * The server's SETTINGS (RFC 9113 section 6.5), each value checked against the range the

@@ -1,5 +1,5 @@
-import type { ClassifiedError } from '../errors.ts';
-import { h2ErrorName } from './h2-errors.ts';
+import type { ClassifiedError } from '../../errors.ts';
+import { h2ErrorName } from './errors.ts';
 
 /* How the HTTP/2 client words a request it could not get answered, by what the server did. */
 

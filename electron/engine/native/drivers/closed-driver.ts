@@ -1,8 +1,8 @@
-import type { Stage } from '../../../shared/stages/stages.ts';
+import type { Stage } from '../../../../shared/stages/stages.ts';
 import { ConnectionRamp } from './connection-ramp.ts';
 import { LoadDriver } from './load-driver.ts';
-import { T_INTENDED, T_START } from './phases.ts';
-import type { Client, ClientOwner, RequestLedger } from './run-state.ts';
+import { T_INTENDED, T_START } from '../phases.ts';
+import type { Client, ClientOwner, RequestLedger } from '../run-state.ts';
 
 export interface ClosedPlan {
   /** Connections (HTTP/1.1) or sessions (HTTP/2), each carrying `depth` requests at a time. */
