@@ -24,7 +24,7 @@ const ROOTS = {
   cli: ['electron/cli/run-command.ts'],
   // The engine worker, a scheduled run's shard thread, and a tiny run's engine in the command's thread.
   engine: [
-    'electron/engine/worker.ts',
+    'electron/engine/thread/worker.ts',
     'electron/engine/shards/thread.ts',
     'electron/engine/run-here.ts',
     'electron/engine/native/load-generator.ts',

@@ -1,5 +1,5 @@
 /** The `trebuchet` command: dispatches to run / merge / capacity / report / diff / serve / presets / history / help / version. */
-import '../engine/zod-config.ts';
+import '../engine/thread/zod-config.ts';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {

@@ -16,7 +16,7 @@ import type { ClassifiedError } from './errors.ts';
 import { endpointOf } from './native/request-bytes.ts';
 import { reportedRoute } from '../../shared/model/route.ts';
 import { originFacts } from '../../shared/model/request-list.ts';
-import { sampleTotals, type RunTotals } from './run-totals.ts';
+import { sampleTotals, type RunTotals } from './recording/run-totals.ts';
 import { evaluateThresholds } from './thresholds.ts';
 import type { RunnerOutcome, RunSpec } from './types.ts';
 

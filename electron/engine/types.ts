@@ -13,7 +13,7 @@ import type { Placement } from '../../shared/shards/plan.ts';
 import type { SendSequence } from '../../shared/model/request-list.ts';
 import type { UrlTable } from '../../shared/model/url-table.ts';
 import type { BucketCounts, PhaseBuckets, StageCounts, UrlCounts } from '../../shared/shards/merge.ts';
-import type { Recorder } from './recorder.ts';
+import type { Recorder } from './recording/recorder.ts';
 
 /** Everything a worker needs to run one target; plain data (structured-clone safe). */
 export interface RunSpec {

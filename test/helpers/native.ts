@@ -8,7 +8,7 @@ import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import type net from 'node:net';
 import { nativeRunner } from '../../electron/engine/native/load-generator.ts';
-import { Recorder } from '../../electron/engine/recorder.ts';
+import { Recorder } from '../../electron/engine/recording/recorder.ts';
 import type { Runner, RunnerOutcome } from '../../electron/engine/types.ts';
 import type { ScenarioInput } from '../../shared/model/scenario.ts';
 import { runSpecFixture } from './engine.ts';

@@ -1,6 +1,6 @@
-import { preflight } from '../../electron/engine/preflight.ts';
+import { preflight } from '../../electron/engine/preflight/preflight.ts';
 import { resultFromSamples } from '../../electron/engine/result.ts';
-import { plannedEngine } from '../../electron/engine/runners.ts';
+import { plannedEngine } from '../../electron/engine/load-generators.ts';
 import { buildRunSpec } from '../../electron/engine/spec.ts';
 import type { StartTarget } from '../../electron/jobs/target-run.ts';
 import { monitorOf, withServerResources } from '../../electron/monitor/server-monitor.ts';

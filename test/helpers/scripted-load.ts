@@ -1,8 +1,8 @@
-import { Recorder } from '../../electron/engine/recorder.ts';
-import { recorderReport } from '../../electron/engine/recorder-report.ts';
+import { Recorder } from '../../electron/engine/recording/recorder.ts';
+import { recorderReport } from '../../electron/engine/recording/recorder-report.ts';
 import type { TargetFacts } from '../../electron/engine/result.ts';
 import { SATURATED_CPU_PERCENT } from '../../electron/engine/result.ts';
-import { plannedEngine } from '../../electron/engine/runners.ts';
+import { plannedEngine } from '../../electron/engine/load-generators.ts';
 import { buildRunResult } from '../../electron/engine/shards/results.ts';
 import { LATE_TOLERANCE_MS } from '../../electron/engine/native/drivers/open-driver.ts';
 import { fixedRateSchedule, stagedSchedule } from '../../electron/engine/native/drivers/open-schedule.ts';
@@ -16,7 +16,7 @@ import {
 } from '../../electron/engine/native/phases.ts';
 import { StageHistograms } from '../../electron/engine/native/stage-histograms.ts';
 import { emptyOutcome, type RunSpec } from '../../electron/engine/types.ts';
-import { UrlRecorder } from '../../electron/engine/url-recorder.ts';
+import { UrlRecorder } from '../../electron/engine/recording/url-recorder.ts';
 import {
   addSample,
   type ErrorKind,

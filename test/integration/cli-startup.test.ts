@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeHistogram, encodeHistogram } from '../../electron/engine/histogram.ts';
+import { decodeHistogram, encodeHistogram } from '../../electron/engine/recording/histogram.ts';
 import { TINY_RUN_REQUESTS } from '../../electron/jobs/target-run.ts';
 import { CLI_BIN } from '../helpers/cli.ts';
 
@@ -158,7 +158,7 @@ describe('what a plain run loads', () => {
     const mods = modulesIn(main.files);
     expect(mods).toContain('electron/cli/run-command.ts');
     for (const m of [
-      'electron/engine/histogram.ts',
+      'electron/engine/recording/histogram.ts',
       HDR_ENCODING,
       MERGE,
       DISTRIBUTED,

@@ -1,6 +1,6 @@
 import type net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { AutocannonRunner } from '../../electron/engine/autocannon-runner.ts';
+import { AutocannonRunner } from '../../electron/engine/autocannon/load-generator.ts';
 import { nativeRunner } from '../../electron/engine/native/load-generator.ts';
 import type { Runner } from '../../electron/engine/types.ts';
 import { endAfterEach } from '../helpers/cleanup.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeHistogram } from '../../electron/engine/histogram.ts';
+import { decodeHistogram } from '../../electron/engine/recording/histogram.ts';
 import { autocannonTarget, runTarget } from '../helpers/engine.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 
@@ -329,8 +329,8 @@ describe('autocannon runner wind-down', () => {
     // autocannon compresses its histograms (zlib) on the tick after stop(); a worker terminated
     // while that runs aborts the whole process, so the runner must outlast it.
     const s = await serve(handlers.ok());
-    const { AutocannonRunner } = await import('../../electron/engine/autocannon-runner.ts');
-    const { Recorder } = await import('../../electron/engine/recorder.ts');
+    const { AutocannonRunner } = await import('../../electron/engine/autocannon/load-generator.ts');
+    const { Recorder } = await import('../../electron/engine/recording/recorder.ts');
     const { runSpecFixture } = await import('../helpers/engine.ts');
     const spec = runSpecFixture(
       autocannonTarget(s.url, {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AutocannonRunner } from '../../electron/engine/autocannon-runner.ts';
+import { AutocannonRunner } from '../../electron/engine/autocannon/load-generator.ts';
 import { nativeRunner } from '../../electron/engine/native/load-generator.ts';
-import { preflight } from '../../electron/engine/preflight.ts';
+import { preflight } from '../../electron/engine/preflight/preflight.ts';
 import { buildRunSpec } from '../../electron/engine/spec.ts';
 import { scenarioSchema, type ScenarioInput } from '../../shared/model/scenario.ts';
 import { endAfterEach } from '../helpers/cleanup.ts';

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ResourceSample } from '../../shared/resources/resources.ts';
 import type { RunResult, Sample } from '../../shared/model/result.ts';
 import { scenarioSchema, type ScenarioInput } from '../../shared/model/scenario.ts';
-import { checkTarget } from '../../electron/engine/target-check.ts';
+import { checkTarget } from '../../electron/engine/preflight/target-check.ts';
 import { comparisonRunner } from '../../electron/jobs/comparison.ts';
 import { runRunner } from '../../electron/jobs/run.ts';
 import { startTarget } from '../../electron/jobs/target-run.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Recorder } from '../../electron/engine/recorder.ts';
+import { Recorder } from '../../electron/engine/recording/recorder.ts';
 import { emptyOutcome, type RunSpec } from '../../electron/engine/types.ts';
 import { vegetaRate, vegetaThroughput } from '../../shared/format/summary.ts';
 import { formatVegetaReport } from '../../shared/format/vegeta.ts';

@@ -3,7 +3,7 @@ import { LATE_TOLERANCE_MS, OpenDriver, type OpenOutcome } from '../../electron/
 import { fixedRateSchedule } from '../../electron/engine/native/drivers/open-schedule.ts';
 import { T_DONE, T_FIRST_BYTE, T_INTENDED, T_START, T_WRITTEN } from '../../electron/engine/native/phases.ts';
 import { RequestLedger, type Client, type ClientOwner } from '../../electron/engine/native/run-state.ts';
-import { Recorder } from '../../electron/engine/recorder.ts';
+import { Recorder } from '../../electron/engine/recording/recorder.ts';
 
 /*
  * The open model's end of schedule (native/drivers/open-driver.ts) on fake timers: the schedule, the

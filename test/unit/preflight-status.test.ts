@@ -7,7 +7,7 @@ import {
   LINE_CHARS,
   PREVIEW_BYTES,
 } from '../../electron/engine/native/http1/body-line.ts';
-import { statusFailure } from '../../electron/engine/preflight.ts';
+import { statusFailure } from '../../electron/engine/preflight/preflight.ts';
 import { buildRunSpec } from '../../electron/engine/spec.ts';
 import { formatPreflightFailures } from '../../shared/format/comparison-text.ts';
 import { PREFLIGHT_FIX_FLAGS } from '../../shared/model/preflight.ts';

@@ -10,7 +10,7 @@ import {
   newHistogram,
   recordedStats,
   ValueRecorder,
-} from '../../electron/engine/histogram.ts';
+} from '../../electron/engine/recording/histogram.ts';
 import { mergedStages, mergedTotals, mergeHistograms } from '../../electron/engine/shards/results.ts';
 import { StageHistograms } from '../../electron/engine/native/stage-histograms.ts';
 import { shardReportSchema } from '../../shared/shards/merge.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ValueRecorder } from '../../electron/engine/histogram.ts';
-import { Recorder } from '../../electron/engine/recorder.ts';
+import { ValueRecorder } from '../../electron/engine/recording/histogram.ts';
+import { Recorder } from '../../electron/engine/recording/recorder.ts';
 import { addSamples } from '../../shared/shards/combine.ts';
 import {
   addWindowBuckets,

@@ -3,7 +3,7 @@ import { peakTarget, stagesSeconds } from '../../../shared/stages/stages.ts';
 import { sentRate } from '../result.ts';
 import { clientLimitWarning } from '../limits.ts';
 import type { Warning } from '../../../shared/model/result.ts';
-import { Recorder } from '../recorder.ts';
+import { Recorder } from '../recording/recorder.ts';
 import type { PreparedRun, PrepareHints, Runner, RunnerContext, RunnerOutcome, RunSpec } from '../types.ts';
 import { ClosedDriver } from './drivers/closed-driver.ts';
 import { createDialer } from './socket/dial.ts';
@@ -22,7 +22,7 @@ import {
   type ClientFactory,
   type Origins,
 } from './run-clients.ts';
-import { UrlRecorder } from '../url-recorder.ts';
+import { UrlRecorder } from '../recording/url-recorder.ts';
 import { StageHistograms } from './stage-histograms.ts';
 import { NATIVE_RUNNER_VERSION } from './version.ts';
 

@@ -1,7 +1,7 @@
 import { REPORT_PERCENTILES } from '../../../shared/model/defaults.ts';
 import { PHASES, type Phase, type PhaseStats } from '../../../shared/model/result.ts';
 import type { PhaseBuckets } from '../../../shared/shards/merge.ts';
-import { ValueRecorder } from '../histogram.ts';
+import { ValueRecorder } from '../recording/histogram.ts';
 
 /**
  * Where a response's times sit in the array a client fills before booking it

@@ -3,7 +3,7 @@ import { serverFactsSchema, warmFactsSchema } from '../../../shared/model/result
 import { errorKindSchema, tlsFactsSchema } from '../../../shared/model/result-parts.ts';
 import { shardReportSchema, shardWindowSchema } from '../../../shared/shards/merge.ts';
 import { shardSchema, type Shard } from '../../../shared/shards/plan.ts';
-import { runSpecSchema } from '../messages.ts';
+import { runSpecSchema } from '../thread/messages.ts';
 import type { RunSpec } from '../types.ts';
 
 /**

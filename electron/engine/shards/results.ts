@@ -28,14 +28,14 @@ import {
   recordedStats,
   ValueRecorder,
   type Histogram,
-} from '../histogram.ts';
+} from '../recording/histogram.ts';
 import type { CpuAccount } from '../cpu.ts';
-import { urlTable } from '../url-recorder.ts';
+import { urlTable } from '../recording/url-recorder.ts';
 import type { ClassifiedError } from '../errors.ts';
 import { PhaseHistograms } from '../native/phases.ts';
 import { stageResults } from '../native/stage-histograms.ts';
 import { runResult, type CpuFacts, type EngineId } from '../result.ts';
-import type { RunTotals } from '../run-totals.ts';
+import type { RunTotals } from '../recording/run-totals.ts';
 import type { RunnerOutcome, RunSpec, SpecPlacement } from '../types.ts';
 import { toEpoch, type ShardMachineFacts } from './messages.ts';
 

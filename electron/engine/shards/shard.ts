@@ -1,9 +1,9 @@
 import { cpuMeter } from '../cpu.ts';
 import { classifyError } from '../errors.ts';
-import { Recorder } from '../recorder.ts';
-import { recorderReport } from '../recorder-report.ts';
-import { selectRunner } from '../runners.ts';
-import { SampleClock, type Tick } from '../sample-clock.ts';
+import { Recorder } from '../recording/recorder.ts';
+import { recorderReport } from '../recording/recorder-report.ts';
+import { selectRunner } from '../load-generators.ts';
+import { SampleClock, type Tick } from '../recording/sample-clock.ts';
 import {
   emptyOutcome,
   type PreparedRun,

@@ -1,6 +1,6 @@
 /**
  * Incremental HTTP/1.1 response parser: the native engine's, the autocannon engine's (in
- * place of its own: autocannon-parser.ts) and the pre-flight's, so every response is framed
+ * place of its own: autocannon/parser.ts) and the pre-flight's, so every response is framed
  * and judged one way (the rules are response-head.ts's).
  *
  * It frames responses (status line, headers, Content-Length or chunked bodies, HEAD, 1xx,

@@ -1,5 +1,5 @@
-import { DEFAULTS } from '../../shared/model/defaults.ts';
-import { ResponseParser } from './native/http1/response-parser.ts';
+import { DEFAULTS } from '../../../shared/model/defaults.ts';
+import { ResponseParser } from '../native/http1/response-parser.ts';
 
 /*
  * autocannon's response parser, replaced by the native engine's (native/http1/response-parser.ts

@@ -1,5 +1,5 @@
-import type { ClosedLoad } from '../../shared/model/scenario.ts';
-import type { Warning } from '../../shared/model/result.ts';
+import type { ClosedLoad } from '../../../shared/model/scenario.ts';
+import type { Warning } from '../../../shared/model/result.ts';
 
 /** What autocannon cannot do well for this load, said up front in the result. */
 export function autocannonWarnings(load: ClosedLoad): Warning[] {

@@ -3,14 +3,14 @@
 import type * as hdrHistogram from 'hdr-histogram-js/dist/Histogram.js';
 import { build } from 'hdr-histogram-js/dist/HistogramBuilder.js';
 import { decodeFromCompressedBase64, encodeIntoCompressedBase64 } from 'hdr-histogram-js/dist/encoding.js';
-import type { LatencyStats } from '../../shared/model/result.ts';
+import type { LatencyStats } from '../../../shared/model/result.ts';
 import {
   bucketOf,
   trimmedCounts,
   WINDOW_BUCKETS,
   type WindowBuckets,
-} from '../../shared/model/window-buckets.ts';
-import type { BucketCounts } from '../../shared/shards/merge.ts';
+} from '../../../shared/model/window-buckets.ts';
+import type { BucketCounts } from '../../../shared/shards/merge.ts';
 
 /** Latencies are recorded in microseconds, 3 significant digits, up to one hour. */
 export const HIGHEST_TRACKABLE_US = 3_600_000_000;

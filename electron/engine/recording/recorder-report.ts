@@ -1,8 +1,8 @@
-import type { ShardReport } from '../../shared/shards/merge.ts';
+import type { ShardReport } from '../../../shared/shards/merge.ts';
 import { encodeHistogram } from './histogram.ts';
 import type { Recorder } from './recorder.ts';
 import { errorEntries } from './run-totals.ts';
-import type { RunnerOutcome } from './types.ts';
+import type { RunnerOutcome } from '../types.ts';
 
 /**
  * What a shard hands over at the end of its load (after its last window): the recorder's

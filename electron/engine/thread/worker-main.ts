@@ -8,4 +8,4 @@ import './zod-config.ts';
 import { workerData } from 'node:worker_threads';
 
 const isShard = typeof workerData === 'object' && workerData !== null && 'shard' in workerData;
-await (isShard ? import('./shards/thread.ts') : import('./worker.ts'));
+await (isShard ? import('../shards/thread.ts') : import('./worker.ts'));

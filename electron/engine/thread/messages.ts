@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { runResultSchema, sampleSchema } from '../../shared/model/result.ts';
-import { loadSchema, runOptionsSchema, targetSchema } from '../../shared/model/scenario.ts';
-import { shardSchema } from '../../shared/shards/plan.ts';
-import type { RunSpec } from './types.ts';
+import { runResultSchema, sampleSchema } from '../../../shared/model/result.ts';
+import { loadSchema, runOptionsSchema, targetSchema } from '../../../shared/model/scenario.ts';
+import { shardSchema } from '../../../shared/shards/plan.ts';
+import type { RunSpec } from '../types.ts';
 
 /**
  * The worker boundary: the RunSpec goes in as workerData, the host may post `stop`, the

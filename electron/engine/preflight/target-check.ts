@@ -1,8 +1,8 @@
-import type { TargetCheckResult } from '../../shared/model/preflight.ts';
-import { failureFacts, fixesFor } from '../../shared/model/preflight.ts';
-import type { Scenario } from '../../shared/model/scenario.ts';
+import type { TargetCheckResult } from '../../../shared/model/preflight.ts';
+import { failureFacts, fixesFor } from '../../../shared/model/preflight.ts';
+import type { Scenario } from '../../../shared/model/scenario.ts';
 import { preflight } from './preflight.ts';
-import { buildRunSpec } from './spec.ts';
+import { buildRunSpec } from '../spec.ts';
 
 /**
  * The engine's pre-flight of a scenario's first target, run on the caller's event loop (one

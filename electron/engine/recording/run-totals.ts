@@ -5,7 +5,7 @@ import {
   type LatencyStats,
   type RunResult,
   type Sample,
-} from '../../shared/model/result.ts';
+} from '../../../shared/model/result.ts';
 import { isNon2xx, isOkStatus } from './status-class.ts';
 
 /**

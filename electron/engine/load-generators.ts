@@ -56,7 +56,7 @@ export async function selectRunner(spec: RunSpec): Promise<Runner> {
     const refusal = autocannonRefusal(load, options);
     if (refusal !== null)
       throw new EngineUnavailableError(`engine autocannon cannot run this scenario: ${refusal}.`);
-    const { AutocannonRunner } = await import('./autocannon-runner.ts');
+    const { AutocannonRunner } = await import('./autocannon/load-generator.ts');
     return new AutocannonRunner();
   }
   const { nativeRunner } = await import('./native/load-generator.ts');

@@ -1,6 +1,6 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { describeIssues, issuesOf } from '../../shared/model/validation.ts';
-import { executeRun } from './execute.ts';
+import { describeIssues, issuesOf } from '../../../shared/model/validation.ts';
+import { executeRun } from '../execute.ts';
 import { toWorkerSchema, runSpecSchema, type WorkerMessage } from './messages.ts';
 
 /*

@@ -1,19 +1,19 @@
 import { lookup } from 'node:dns/promises';
 import { once } from 'node:events';
 import net from 'node:net';
-import { loadTls } from './builtins.ts';
-import { shownUrl } from '../../shared/format/labels.ts';
-import { statusLine } from '../../shared/format/status-text.ts';
-import type { TlsFacts } from '../../shared/model/result.ts';
-import { classifyError, describeCertError, type ClassifiedError } from './errors.ts';
-import { ephemeralKeyOf, TLS_GROUPS } from './native/socket/dial.ts';
-import { ExchangeError, sendOne, type SingleResponse } from './native/single-request.ts';
-import { isOkStatus } from './status-class.ts';
-import { routeLabel, routeOf } from '../../shared/model/route.ts';
-import { hostAndPort, type TargetFacts } from './result.ts';
-import { explainVersionMismatch, isVersionMismatch, tlsVersionOptions } from './tls-version.ts';
-import type { RunSpec } from './types.ts';
-import { runRequests, specOfRequest } from './request-list.ts';
+import { loadTls } from '../builtins.ts';
+import { shownUrl } from '../../../shared/format/labels.ts';
+import { statusLine } from '../../../shared/format/status-text.ts';
+import type { TlsFacts } from '../../../shared/model/result.ts';
+import { classifyError, describeCertError, type ClassifiedError } from '../errors.ts';
+import { ephemeralKeyOf, TLS_GROUPS } from '../native/socket/dial.ts';
+import { ExchangeError, sendOne, type SingleResponse } from '../native/single-request.ts';
+import { isOkStatus } from '../recording/status-class.ts';
+import { routeLabel, routeOf } from '../../../shared/model/route.ts';
+import { hostAndPort, type TargetFacts } from '../result.ts';
+import { explainVersionMismatch, isVersionMismatch, tlsVersionOptions } from '../tls-version.ts';
+import type { RunSpec } from '../types.ts';
+import { runRequests, specOfRequest } from '../request-list.ts';
 
 export type PreflightOutcome =
   | { ok: true; facts: TargetFacts }

@@ -1,18 +1,18 @@
 import { createRequire } from 'node:module';
 import type { EventEmitter } from 'node:events';
 import autocannon from 'autocannon';
-import { ClientReader } from './autocannon-parser.ts';
-import { autocannonWarnings } from './autocannon-warnings.ts';
-import { classifyError, type ClassifiedError } from './errors.ts';
-import { autocannonRoute } from './autocannon-route.ts';
-import { http1Request, notSentWarnings } from './native/request-bytes.ts';
-import { tlsVersionOptions } from './tls-version.ts';
-import { emptyOutcome, type Runner, type RunnerContext, type RunnerOutcome } from './types.ts';
-import type { ClosedLoad } from '../../shared/model/scenario.ts';
+import { ClientReader } from './parser.ts';
+import { autocannonWarnings } from './warnings.ts';
+import { classifyError, type ClassifiedError } from '../errors.ts';
+import { autocannonRoute } from './route.ts';
+import { http1Request, notSentWarnings } from '../native/request-bytes.ts';
+import { tlsVersionOptions } from '../tls-version.ts';
+import { emptyOutcome, type Runner, type RunnerContext, type RunnerOutcome } from '../types.ts';
+import type { ClosedLoad } from '../../../shared/model/scenario.ts';
 
 /*
  * The parts of autocannon 9's Client (lib/httpClient.js) this runner hooks (its parser is
- * replaced: autocannon-parser.ts). autocannon's own accounting is wrong exactly where a
+ * replaced: parser.ts). autocannon's own accounting is wrong exactly where a
  * benchmark needs it: a connection error or a server close re-connects without clearing the
  * queue of requests in flight (later responses are then timed against the wrong request, and
  * the queue grows), a request sent just as the server closed an idle keep-alive connection is

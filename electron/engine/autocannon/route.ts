@@ -1,7 +1,7 @@
 import net from 'node:net';
-import { routeOf } from '../../shared/model/route.ts';
-import { endpointOf } from './native/request-bytes.ts';
-import type { RunSpec } from './types.ts';
+import { routeOf } from '../../../shared/model/route.ts';
+import { endpointOf } from '../native/request-bytes.ts';
+import type { RunSpec } from '../types.ts';
 
 /**
  * Where autocannon's sockets go. It sends our request bytes (the URL's Host), so a connect-to
