@@ -21,7 +21,7 @@ import type { CodeSplittingGroup, Plugin } from 'rolldown';
 
 /** The modules whose static imports make each role (relative to the root). */
 const ROOTS = {
-  cli: ['electron/cli/run-command.ts'],
+  cli: ['electron/cli/run/command.ts'],
   // The engine worker, a scheduled run's shard thread, and a tiny run's engine in the command's thread.
   engine: [
     'electron/engine/thread/worker.ts',

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCommand } from '../../electron/cli/run-command.ts';
+import { runCommand } from '../../electron/cli/run/command.ts';
 import { urlFigures } from '../../shared/format/urls.ts';
 import { formatCount } from '../../shared/format/units.ts';
 import { runResultSchema, type RunResult } from '../../shared/model/result.ts';

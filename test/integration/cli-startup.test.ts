@@ -156,7 +156,7 @@ describe('what a plain run loads', () => {
       expect(main.builtins).not.toContain(`NativeModule ${name}`);
     }
     const mods = modulesIn(main.files);
-    expect(mods).toContain('electron/cli/run-command.ts');
+    expect(mods).toContain('electron/cli/run/command.ts');
     for (const m of [
       'electron/engine/recording/histogram.ts',
       HDR_ENCODING,
@@ -170,7 +170,7 @@ describe('what a plain run loads', () => {
     expect(engineThreads).toHaveLength(1);
     const engine = engineThreads[0]!.files;
     expectHdrAsTheSources(engine, resultFile);
-    expect(modulesIn(engine)).not.toContain('electron/cli/run-command.ts');
+    expect(modulesIn(engine)).not.toContain('electron/cli/run/command.ts');
     expect(bundleFiles(engine).length).toBeLessThanOrEqual(MAX_FILES.engineThread);
   });
 

@@ -6,12 +6,12 @@
  * `--start-on job/NAME`, a Kubernetes pod watching its Job). The flags' text is read here; the
  * plan's split and id in placementFor.
  */
-import { loadCrypto } from '../engine/builtins.ts';
-import type { Scenario } from '../../shared/model/scenario.ts';
-import { splitLoad, usableWorkers } from '../../shared/shards/plan.ts';
-import { rfc3339Ms } from '../../shared/shards/start-time.ts';
-import type { SpecPlacement } from '../engine/types.ts';
-import { CliInputError } from './values.ts';
+import { loadCrypto } from '../../engine/builtins.ts';
+import type { Scenario } from '../../../shared/model/scenario.ts';
+import { splitLoad, usableWorkers } from '../../../shared/shards/plan.ts';
+import { rfc3339Ms } from '../../../shared/shards/start-time.ts';
+import type { SpecPlacement } from '../../engine/types.ts';
+import { CliInputError } from '../values.ts';
 
 /** A start this far past is refused: the shards told it would not start together. */
 export const STALE_START_MS = 1000;

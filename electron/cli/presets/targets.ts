@@ -10,9 +10,9 @@ import {
   urlFor,
   type ComparisonTarget,
   type ProtocolVariant,
-} from '../../shared/comparison/plan.ts';
-import { targetLabel, type Target } from '../../shared/model/scenario.ts';
-import { CliInputError } from './values.ts';
+} from '../../../shared/comparison/plan.ts';
+import { targetLabel, type Target } from '../../../shared/model/scenario.ts';
+import { CliInputError } from '../values.ts';
 
 /** A URL the user gave: for the target of that name, or (name null) for the next target in order. */
 export interface TargetPointer {

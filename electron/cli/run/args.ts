@@ -1,28 +1,28 @@
 /**
  * `trebuchet run` arguments -> a validated Scenario or comparison plan plus output choices.
- * Flags mirror ab and vegeta (run-flags.ts); a scenario file or a preset gives the base and
+ * Flags mirror ab and vegeta (flags.ts); a scenario file or a preset gives the base and
  * flags override it (scenario-flags.ts, plan-flags.ts). Every error is a CliInputError naming
  * the flag or the scenario field.
  */
-import type { ComparisonPlan } from '../../shared/comparison/plan.ts';
-import type { Preset } from '../../shared/records/presets.ts';
-import type { Scenario } from '../../shared/model/scenario.ts';
-import type { MetricsOut } from '../../shared/metrics/outs.ts';
-import type { FileIo } from './files.ts';
-import { metricsOutFromFlags } from './metrics/metrics-flags.ts';
+import type { ComparisonPlan } from '../../../shared/comparison/plan.ts';
+import type { Preset } from '../../../shared/records/presets.ts';
+import type { Scenario } from '../../../shared/model/scenario.ts';
+import type { MetricsOut } from '../../../shared/metrics/outs.ts';
+import type { FileIo } from '../files.ts';
+import { metricsOutFromFlags } from '../metrics/metrics-flags.ts';
 import {
   historyFromFlags,
   outputFromFlags,
   type HistoryOptions,
   type OutputOptions,
-} from './output-flags.ts';
+} from '../output-flags.ts';
 import { planFromPreset } from './plan-flags.ts';
-import { pointScenarioTargets } from './preset-targets.ts';
-import { parseRunFlags, targetPointers, type RunFlags, type Values } from './run-flags.ts';
+import { pointScenarioTargets } from '../presets/targets.ts';
+import { parseRunFlags, targetPointers, type RunFlags, type Values } from './flags.ts';
 import { readScenarioFile, scenarioFromFlags } from './scenario-flags.ts';
 import { distributedFromFlags, type DistributedRequest } from './distributed-flags.ts';
 import { shardFromFlags, type ShardRequest } from './shard-flags.ts';
-import { CliInputError } from './values.ts';
+import { CliInputError } from '../values.ts';
 
 interface CommandCommon {
   output: OutputOptions;

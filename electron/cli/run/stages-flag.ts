@@ -3,10 +3,10 @@
  * connections in the closed model (the default) and req/s with --open; the stages set the
  * run's length, so the flags that set the level or the length are refused beside them.
  */
-import { DEFAULTS } from '../../shared/model/defaults.ts';
-import type { Load } from '../../shared/model/scenario.ts';
-import { parseStagesText } from '../../shared/stages/stages.ts';
-import { CliInputError } from './values.ts';
+import { DEFAULTS } from '../../../shared/model/defaults.ts';
+import type { Load } from '../../../shared/model/scenario.ts';
+import { parseStagesText } from '../../../shared/stages/stages.ts';
+import { CliInputError } from '../values.ts';
 
 /** The level and length flags a run was given (undefined or null when not given). */
 export interface LevelFlags {

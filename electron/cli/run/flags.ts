@@ -3,11 +3,11 @@
  * option table, the values of number and duration flags, and which flag a schema error
  * belongs to. What the flags build is in scenario-flags.ts and plan-flags.ts.
  */
-import type { ClosedLimit } from '../../shared/model/scenario.ts';
-import type { FieldIssue } from '../../shared/model/validation.ts';
-import { parseFlags } from './input/flags.ts';
-import { parseTargetPointer, type TargetPointer } from './preset-targets.ts';
-import { CliInputError, parseDurationSeconds, parseWholeNumber } from './values.ts';
+import type { ClosedLimit } from '../../../shared/model/scenario.ts';
+import type { FieldIssue } from '../../../shared/model/validation.ts';
+import { parseFlags } from '../input/flags.ts';
+import { parseTargetPointer, type TargetPointer } from '../presets/targets.ts';
+import { CliInputError, parseDurationSeconds, parseWholeNumber } from '../values.ts';
 
 export const RUN_OPTIONS = {
   scenario: { type: 'string' },

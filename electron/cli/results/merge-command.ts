@@ -5,26 +5,26 @@
  * (electron/engine/shards/merged-result.ts), then printed and written as a run is.
  */
 import { resolve } from 'node:path';
-import { runResultSchema, type RunResult } from '../../shared/model/result.ts';
-import { withoutSecrets } from '../../shared/model/secret-headers.ts';
-import { describeIssues, issuesOf } from '../../shared/model/validation.ts';
-import { LIMITS } from '../../shared/model/defaults.ts';
-import { shardSet, type ShardFile } from '../../shared/shards/combine.ts';
-import { streamLineSchema } from '../../shared/shards/stream.ts';
-import { mergeShardResults } from '../engine/shards/merged-result.ts';
-import { FileProblemError, readBoundedFileSync, textOf } from '../stores/bounded-file.ts';
-import { parseJsonText } from '../stores/files.ts';
-import { histogramIssues } from '../stores/result-histograms.ts';
-import { readJsonStreamed } from '../stores/json/file.ts';
-import { JsonStreamError } from '../stores/json/shapes.ts';
-import { resultArithmeticIssues } from '../../shared/records/result-checks.ts';
-import { nodeFileIo } from './files.ts';
-import { MERGE_HELP } from './help.ts';
-import { outputFromFlags } from './output-flags.ts';
-import { EXIT } from './exit-codes.ts';
-import { exitCodeFor, renderReport, writeOutputFiles } from './report.ts';
-import { parseFlags } from './input/flags.ts';
-import { CliInputError } from './values.ts';
+import { runResultSchema, type RunResult } from '../../../shared/model/result.ts';
+import { withoutSecrets } from '../../../shared/model/secret-headers.ts';
+import { describeIssues, issuesOf } from '../../../shared/model/validation.ts';
+import { LIMITS } from '../../../shared/model/defaults.ts';
+import { shardSet, type ShardFile } from '../../../shared/shards/combine.ts';
+import { streamLineSchema } from '../../../shared/shards/stream.ts';
+import { mergeShardResults } from '../../engine/shards/merged-result.ts';
+import { FileProblemError, readBoundedFileSync, textOf } from '../../stores/bounded-file.ts';
+import { parseJsonText } from '../../stores/files.ts';
+import { histogramIssues } from '../../stores/result-histograms.ts';
+import { readJsonStreamed } from '../../stores/json/file.ts';
+import { JsonStreamError } from '../../stores/json/shapes.ts';
+import { resultArithmeticIssues } from '../../../shared/records/result-checks.ts';
+import { nodeFileIo } from '../files.ts';
+import { MERGE_HELP } from '../help.ts';
+import { outputFromFlags } from '../output-flags.ts';
+import { EXIT } from '../exit-codes.ts';
+import { exitCodeFor, renderReport, writeOutputFiles } from '../report.ts';
+import { parseFlags } from '../input/flags.ts';
+import { CliInputError } from '../values.ts';
 
 export interface MergeContext {
   argv: readonly string[];

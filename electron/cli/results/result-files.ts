@@ -6,13 +6,13 @@
  * is a CliInputError naming the file and its first bad fields.
  */
 import { resolve } from 'node:path';
-import { LIMITS } from '../../shared/model/defaults.ts';
-import type { SavedResult } from '../../shared/records/result-file.ts';
-import { FileProblemError } from '../stores/bounded-file.ts';
-import { readJsonStreamed } from '../stores/json/file.ts';
-import { JsonStreamError } from '../stores/json/shapes.ts';
-import { savedResultFromJson } from '../stores/result-text.ts';
-import { CliInputError } from './values.ts';
+import { LIMITS } from '../../../shared/model/defaults.ts';
+import type { SavedResult } from '../../../shared/records/result-file.ts';
+import { FileProblemError } from '../../stores/bounded-file.ts';
+import { readJsonStreamed } from '../../stores/json/file.ts';
+import { JsonStreamError } from '../../stores/json/shapes.ts';
+import { savedResultFromJson } from '../../stores/result-text.ts';
+import { CliInputError } from '../values.ts';
 
 export async function readResultFile(path: string, cwd: string): Promise<SavedResult> {
   let json: unknown;

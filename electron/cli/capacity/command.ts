@@ -3,25 +3,25 @@
  * (electron/jobs/, the same as the hosts'), a line per step as it ends, then every answer and its curve; saved in the
  * history when asked, with the exit code saying whether every target held a rate.
  */
-import { machineWaitText } from '../../shared/format/capacity-text.ts';
-import { judgeStep, stepFigures } from '../../shared/capacity/search.ts';
-import { stepScenario, type CapacityPlan } from '../../shared/capacity/plan.ts';
-import { capacityReports, type CapacityResult } from '../../shared/capacity/report.ts';
-import { formatStepLine } from '../../shared/format/capacity-text.ts';
-import { targetLabel } from '../../shared/model/scenario.ts';
-import { withoutSecrets } from '../../shared/model/secret-headers.ts';
-import type { RunnerEvent } from '../jobs/runner.ts';
-import type { MetricsHub } from '../metrics/hub.ts';
-import { openMetricsHub } from './metrics/metrics-flags.ts';
-import { capacityFromPreset, parseCapacityArgs, type ParsedCapacity } from './capacity-args.ts';
-import { nodeFileIo, type FileIo } from './files.ts';
-import { CAPACITY_HELP } from './help.ts';
-import { LazyStores, runJob, saveInHistory, type CliContext, type JobOutcome } from './jobs.ts';
-import { findPreset, presetFilePath, readPresetFile } from './preset-lookup.ts';
-import { ProgressLine } from './progress.ts';
-import { EXIT } from './exit-codes.ts';
-import { capacityExitCode, renderCapacityReport, writeCapacityFiles } from './report.ts';
-import { CliInputError } from './values.ts';
+import { machineWaitText } from '../../../shared/format/capacity-text.ts';
+import { judgeStep, stepFigures } from '../../../shared/capacity/search.ts';
+import { stepScenario, type CapacityPlan } from '../../../shared/capacity/plan.ts';
+import { capacityReports, type CapacityResult } from '../../../shared/capacity/report.ts';
+import { formatStepLine } from '../../../shared/format/capacity-text.ts';
+import { targetLabel } from '../../../shared/model/scenario.ts';
+import { withoutSecrets } from '../../../shared/model/secret-headers.ts';
+import type { RunnerEvent } from '../../jobs/runner.ts';
+import type { MetricsHub } from '../../metrics/hub.ts';
+import { openMetricsHub } from '../metrics/metrics-flags.ts';
+import { capacityFromPreset, parseCapacityArgs, type ParsedCapacity } from './args.ts';
+import { nodeFileIo, type FileIo } from '../files.ts';
+import { CAPACITY_HELP } from '../help.ts';
+import { LazyStores, runJob, saveInHistory, type CliContext, type JobOutcome } from '../jobs.ts';
+import { findPreset, presetFilePath, readPresetFile } from '../presets/lookup.ts';
+import { ProgressLine } from '../progress.ts';
+import { EXIT } from '../exit-codes.ts';
+import { capacityExitCode, renderCapacityReport, writeCapacityFiles } from '../report.ts';
+import { CliInputError } from '../values.ts';
 
 /** The plan a parsed command searches: as given, or its preset (a file, or the stores) with the flags. */
 async function resolvePlan(

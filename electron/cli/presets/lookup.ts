@@ -4,11 +4,11 @@
  * that only one preset has ("seed-004", "jmeter").
  */
 import { dirname, resolve } from 'node:path';
-import { parsePresetFile, type Preset } from '../../shared/records/presets.ts';
-import { type PresetSummary } from '../../shared/records/preset-summary.ts';
-import { describeIssues } from '../../shared/model/validation.ts';
-import { pathsRelativeTo, readJsonFile, type FileIo } from './files.ts';
-import { CliInputError } from './values.ts';
+import { parsePresetFile, type Preset } from '../../../shared/records/presets.ts';
+import { type PresetSummary } from '../../../shared/records/preset-summary.ts';
+import { describeIssues } from '../../../shared/model/validation.ts';
+import { pathsRelativeTo, readJsonFile, type FileIo } from '../files.ts';
+import { CliInputError } from '../values.ts';
 
 /** The presets to pick from: the preset store (electron/stores) has this shape. */
 export interface PresetSource {

@@ -4,25 +4,25 @@
  * --json and --html, and exits 1 when a --fail-on rule was broken beyond noise.
  */
 import { basename } from 'node:path';
-import { DiffInputError, diffResults, namedParts } from '../../shared/diff/compare.ts';
-import { parseFailRule, ruleMoves, type FailRule } from '../../shared/diff/rules.ts';
+import { DiffInputError, diffResults, namedParts } from '../../../shared/diff/compare.ts';
+import { parseFailRule, ruleMoves, type FailRule } from '../../../shared/diff/rules.ts';
 import {
   diffHtml,
   diffJson,
   diffText,
   type DiffExportInput,
   type DiffSide,
-} from '../../shared/export/diff.ts';
-import { resultsOfSaved, savedResultName, type SavedResult } from '../../shared/records/result-file.ts';
-import { histogramQuantiles } from '../host/record-diff.ts';
-import { nodeFileIo } from './files.ts';
-import { DIFF_HELP } from './help.ts';
-import { outputFile } from './output-flags.ts';
-import { EXIT } from './exit-codes.ts';
-import { writeFiles } from './report.ts';
+} from '../../../shared/export/diff.ts';
+import { resultsOfSaved, savedResultName, type SavedResult } from '../../../shared/records/result-file.ts';
+import { histogramQuantiles } from '../../host/record-diff.ts';
+import { nodeFileIo } from '../files.ts';
+import { DIFF_HELP } from '../help.ts';
+import { outputFile } from '../output-flags.ts';
+import { EXIT } from '../exit-codes.ts';
+import { writeFiles } from '../report.ts';
 import { readResultFile } from './result-files.ts';
-import { CliInputError } from './values.ts';
-import { parseFlags } from './input/flags.ts';
+import { CliInputError } from '../values.ts';
+import { parseFlags } from '../input/flags.ts';
 
 export interface DiffContext {
   argv: readonly string[];

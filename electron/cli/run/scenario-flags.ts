@@ -10,16 +10,16 @@ import {
   type Load,
   type LoadInput,
   type Scenario,
-} from '../../shared/model/scenario.ts';
-import { describeIssues, newerVersionIssue, parseWith, type Parsed } from '../../shared/model/validation.ts';
-import { pathsRelativeTo, readJsonFile, type FileIo } from './files.ts';
+} from '../../../shared/model/scenario.ts';
+import { describeIssues, newerVersionIssue, parseWith, type Parsed } from '../../../shared/model/validation.ts';
+import { pathsRelativeTo, readJsonFile, type FileIo } from '../files.ts';
 import {
   checkInputFiles,
   newTargetFields,
   optionsFromFlags,
   overrideRequest,
   requestFlags,
-} from './flag-overrides.ts';
+} from '../flag-overrides.ts';
 import {
   closedLimit,
   flagIssue,
@@ -27,10 +27,10 @@ import {
   wholeNumberFlag,
   type RunFlags,
   type Values,
-} from './run-flags.ts';
+} from './flags.ts';
 import { stagesFromFlags } from './stages-flag.ts';
 import { targetsFromFlags } from './targets-flags.ts';
-import { CliInputError, parseRate } from './values.ts';
+import { CliInputError, parseRate } from '../values.ts';
 
 /** `--scenario file.json`, validated, its relative paths taken from the file's folder. */
 export function readScenarioFile(path: string, io: FileIo): Scenario {

@@ -4,14 +4,14 @@
  * when it ran, through the same renderers and export bundles, with the same exit code.
  * Several run files are one report of all their targets, in the order given.
  */
-import { capacityReports } from '../../shared/capacity/report.ts';
-import { withoutSecrets } from '../../shared/model/secret-headers.ts';
-import { SAVED_KIND_NAMES, type SavedResult } from '../../shared/records/result-file.ts';
-import type { RunResult } from '../../shared/model/result.ts';
-import { nodeFileIo } from './files.ts';
-import { REPORT_HELP } from './help.ts';
-import { filesFromFlags, parseReportFormat, type OutputOptions } from './output-flags.ts';
-import { EXIT } from './exit-codes.ts';
+import { capacityReports } from '../../../shared/capacity/report.ts';
+import { withoutSecrets } from '../../../shared/model/secret-headers.ts';
+import { SAVED_KIND_NAMES, type SavedResult } from '../../../shared/records/result-file.ts';
+import type { RunResult } from '../../../shared/model/result.ts';
+import { nodeFileIo } from '../files.ts';
+import { REPORT_HELP } from '../help.ts';
+import { filesFromFlags, parseReportFormat, type OutputOptions } from '../output-flags.ts';
+import { EXIT } from '../exit-codes.ts';
 import {
   capacityExitCode,
   exitCodeFor,
@@ -22,10 +22,10 @@ import {
   writeComparisonFiles,
   writeOutputFiles,
   type WrittenFiles,
-} from './report.ts';
+} from '../report.ts';
 import { readResultFile } from './result-files.ts';
-import { CliInputError } from './values.ts';
-import { parseFlags } from './input/flags.ts';
+import { CliInputError } from '../values.ts';
+import { parseFlags } from '../input/flags.ts';
 
 export interface ReportContext {
   argv: readonly string[];

@@ -2,16 +2,16 @@
  * `trebuchet presets list|show`: the built-in presets (the seed experiments) and the ones
  * saved in the data directory (the desktop app's and `trebuchet serve`'s presets/ folder).
  */
-import { alignColumns } from '../../shared/format/table.ts';
-import type { PresetSummary } from '../../shared/records/preset-summary.ts';
-import { openStores } from '../stores/index.ts';
-import { nodeFileIo } from './files.ts';
-import { withoutSecrets } from '../../shared/model/secret-headers.ts';
-import { PRESETS_HELP } from './help.ts';
-import { findPreset, presetFilePath, readPresetFile } from './preset-lookup.ts';
-import { EXIT } from './exit-codes.ts';
-import { CliInputError, parseDataDir } from './values.ts';
-import { parseFlags } from './input/flags.ts';
+import { alignColumns } from '../../../shared/format/table.ts';
+import type { PresetSummary } from '../../../shared/records/preset-summary.ts';
+import { openStores } from '../../stores/index.ts';
+import { nodeFileIo } from '../files.ts';
+import { withoutSecrets } from '../../../shared/model/secret-headers.ts';
+import { PRESETS_HELP } from '../help.ts';
+import { findPreset, presetFilePath, readPresetFile } from './lookup.ts';
+import { EXIT } from '../exit-codes.ts';
+import { CliInputError, parseDataDir } from '../values.ts';
+import { parseFlags } from '../input/flags.ts';
 
 export interface PresetsContext {
   argv: readonly string[];

@@ -1,34 +1,34 @@
 /**
  * `trebuchet capacity` arguments -> a validated capacity plan plus output choices, from URLs
  * or a preset (a capacity preset, or a comparison's targets and protocols, one search each).
- * The request, TLS and measuring flags are `trebuchet run`'s (args.ts); the goal and the
+ * The request, TLS and measuring flags are `trebuchet run`'s (run/args.ts); the goal and the
  * search's steps have flags of their own. Every error is a CliInputError naming the flag.
  */
-import type { CapacitySearchInput } from '../../shared/capacity/search.ts';
-import { capacityPlanOfComparison } from '../../shared/capacity/from-comparison.ts';
+import type { CapacitySearchInput } from '../../../shared/capacity/search.ts';
+import { capacityPlanOfComparison } from '../../../shared/capacity/from-comparison.ts';
 import {
   capacityPlanSchema,
   type CapacityPlan,
   type CapacityPlanInput,
   type CapacityTarget,
-} from '../../shared/capacity/plan.ts';
-import type { Preset } from '../../shared/records/presets.ts';
-import { parseWith } from '../../shared/model/validation.ts';
-import type { MetricsOut } from '../../shared/metrics/outs.ts';
-import type { FileIo } from './files.ts';
-import { metricsOutFromFlags } from './metrics/metrics-flags.ts';
+} from '../../../shared/capacity/plan.ts';
+import type { Preset } from '../../../shared/records/presets.ts';
+import { parseWith } from '../../../shared/model/validation.ts';
+import type { MetricsOut } from '../../../shared/metrics/outs.ts';
+import type { FileIo } from '../files.ts';
+import { metricsOutFromFlags } from '../metrics/metrics-flags.ts';
 import {
   checkInputFiles,
   newTargetFields,
   optionsFromFlags,
   overrideRequest,
   requestFlags,
-} from './flag-overrides.ts';
-import { filesFromFlags, historyFromFlags, type HistoryOptions, type OutputFiles } from './output-flags.ts';
-import { pointPlanTargets, pointScenarioTargets, type TargetPointer } from './preset-targets.ts';
-import { parseFlags } from './input/flags.ts';
-import { FLAG_OF_PATH, flagIssue, RUN_OPTIONS, targetPointers, type Values } from './run-flags.ts';
-import { CliInputError, parseDurationSeconds, parseRate, parseWholeNumber } from './values.ts';
+} from '../flag-overrides.ts';
+import { filesFromFlags, historyFromFlags, type HistoryOptions, type OutputFiles } from '../output-flags.ts';
+import { pointPlanTargets, pointScenarioTargets, type TargetPointer } from '../presets/targets.ts';
+import { parseFlags } from '../input/flags.ts';
+import { FLAG_OF_PATH, flagIssue, RUN_OPTIONS, targetPointers, type Values } from '../run/flags.ts';
+import { CliInputError, parseDurationSeconds, parseRate, parseWholeNumber } from '../values.ts';
 
 const CAPACITY_OPTIONS = {
   preset: RUN_OPTIONS.preset,

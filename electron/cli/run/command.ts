@@ -3,20 +3,20 @@
  * its job runner (electron/jobs/, the same as the hosts'), print, write files, save in the
  * history when asked, and pick the exit code.
  */
-import type { ComparisonOutcome } from '../jobs/comparison.ts';
-import type { RunnerEvent } from '../jobs/runner.ts';
-import { withoutSecrets } from '../../shared/model/secret-headers.ts';
-import { aggregateComparison } from '../../shared/comparison/table.ts';
-import { expandPlan } from '../../shared/comparison/cells.ts';
-import { levelLabel, levelKindOf } from '../../shared/comparison/plan.ts';
-import { fixesOfResult, type PreflightFailure } from '../../shared/model/preflight.ts';
-import { fixText } from '../../shared/model/preflight.ts';
+import type { ComparisonOutcome } from '../../jobs/comparison.ts';
+import type { RunnerEvent } from '../../jobs/runner.ts';
+import { withoutSecrets } from '../../../shared/model/secret-headers.ts';
+import { aggregateComparison } from '../../../shared/comparison/table.ts';
+import { expandPlan } from '../../../shared/comparison/cells.ts';
+import { levelLabel, levelKindOf } from '../../../shared/comparison/plan.ts';
+import { fixesOfResult, type PreflightFailure } from '../../../shared/model/preflight.ts';
+import { fixText } from '../../../shared/model/preflight.ts';
 import { applyPreset, parseRunArgs, type PresetRequest, type RunCommand } from './args.ts';
-import { nodeFileIo, type FileIo } from './files.ts';
-import { RUN_HELP } from './help.ts';
-import { LazyStores, runJob, saveInHistory, type CliContext, type JobOutcome } from './jobs.ts';
-import { ProgressLine, cellSummaryLine } from './progress.ts';
-import { EXIT } from './exit-codes.ts';
+import { nodeFileIo, type FileIo } from '../files.ts';
+import { RUN_HELP } from '../help.ts';
+import { LazyStores, runJob, saveInHistory, type CliContext, type JobOutcome } from '../jobs.ts';
+import { ProgressLine, cellSummaryLine } from '../progress.ts';
+import { EXIT } from '../exit-codes.ts';
 import {
   exitCodeFor,
   renderComparisonReport,
@@ -24,19 +24,19 @@ import {
   writeComparisonFiles,
   writeOutputFiles,
   type WrittenFiles,
-} from './report.ts';
-import { CliInputError } from './values.ts';
+} from '../report.ts';
+import { CliInputError } from '../values.ts';
 import { placementFor, type Placed, type ShardRequest } from './shard-flags.ts';
-import { placedTarget, startTargetForCli, type PartReader } from '../jobs/target-run.ts';
-import type { MetricsHub } from '../metrics/hub.ts';
-import { shardJob } from '../../shared/metrics/labels.ts';
-import { openMetricsHub } from './metrics/metrics-flags.ts';
-import { resultLine, tickLine } from '../../shared/shards/stream.ts';
+import { placedTarget, startTargetForCli, type PartReader } from '../../jobs/target-run.ts';
+import type { MetricsHub } from '../../metrics/hub.ts';
+import { shardJob } from '../../../shared/metrics/labels.ts';
+import { openMetricsHub } from '../metrics/metrics-flags.ts';
+import { resultLine, tickLine } from '../../../shared/shards/stream.ts';
 import { checkSplit } from './distributed-flags.ts';
 
 async function resolvePreset(request: PresetRequest, io: FileIo, stores: LazyStores): Promise<RunCommand> {
   // Loaded only for --preset: the preset schemas cost a plain run's start a few ms (issue 24).
-  const { findPreset, presetFilePath, readPresetFile } = await import('./preset-lookup.ts');
+  const { findPreset, presetFilePath, readPresetFile } = await import('../presets/lookup.ts');
   const file = presetFilePath(request.ref, io);
   if (file !== null) return applyPreset(request, readPresetFile('--preset', file, io), io);
   return applyPreset(request, findPreset('--preset', request.ref, (await stores.get()).presets), io);
@@ -117,14 +117,14 @@ async function runScenario(
   const scenario = placed?.scenario ?? command.scenario;
   // A shard its coordinator starts: its messages on stdout, its result the coordinator's.
   if (placed && shard && shard.start.kind !== 'at') {
-    const { runLinkShard } = await import('../distributed/link-command.ts');
+    const { runLinkShard } = await import('../../distributed/link-command.ts');
     return runLinkShard(ctx, placed, shard);
   }
   // The distributed start (its links, the merge and hdr-histogram-js) loads only for a plan:
   // a plain run's start skips it (issue 24).
   if (distributed?.dryRun && distributed.kubernetes) {
-    const { dryRunManifests } = await import('../distributed/dry-run.ts');
-    const { PlanFileError } = await import('../distributed/plan-file.ts');
+    const { dryRunManifests } = await import('../../distributed/dry-run.ts');
+    const { PlanFileError } = await import('../../distributed/plan-file.ts');
     try {
       ctx.stdout.write(
         await dryRunManifests({ ...distributed, kubernetes: distributed.kubernetes }, scenario),
@@ -173,7 +173,7 @@ async function runScenario(
       { command: 'run', stopping: 'partial results follow' },
       {
         start: distributed
-          ? (await import('../distributed/sharded-target.ts')).shardedTarget(distributed)
+          ? (await import('../../distributed/sharded-target.ts')).shardedTarget(distributed)
           : placed
             ? placedTarget(placed.placement)
             : startTargetForCli,

@@ -3,12 +3,12 @@
  * --pause, the load's limit and the targets' request. Flags a comparison sets per cell or
  * level are refused with what to use instead.
  */
-import { comparisonPlanSchema, type ComparisonPlan } from '../../shared/comparison/plan.ts';
-import type { Load } from '../../shared/model/scenario.ts';
-import { parseWith } from '../../shared/model/validation.ts';
-import type { FileIo } from './files.ts';
-import { checkInputFiles, optionsFromFlags, overrideRequest, requestFlags } from './flag-overrides.ts';
-import { pointPlanTargets } from './preset-targets.ts';
+import { comparisonPlanSchema, type ComparisonPlan } from '../../../shared/comparison/plan.ts';
+import type { Load } from '../../../shared/model/scenario.ts';
+import { parseWith } from '../../../shared/model/validation.ts';
+import type { FileIo } from '../files.ts';
+import { checkInputFiles, optionsFromFlags, overrideRequest, requestFlags } from '../flag-overrides.ts';
+import { pointPlanTargets } from '../presets/targets.ts';
 import {
   closedLimit,
   flagIssue,
@@ -18,8 +18,8 @@ import {
   wholeNumberFlag,
   type RunFlags,
   type Values,
-} from './run-flags.ts';
-import { CliInputError } from './values.ts';
+} from './flags.ts';
+import { CliInputError } from '../values.ts';
 
 /** `--levels 10,100,1000`: connections (closed model) or rates (open model). */
 function parseLevels(text: string): number[] {

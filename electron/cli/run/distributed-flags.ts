@@ -3,15 +3,15 @@
  * coordinator on this machine (electron/distributed/sharded-target.ts). The flags' text is
  * read here, all of it before any process or pod starts.
  */
-import type { Scenario } from '../../shared/model/scenario.ts';
-import { usableWorkers } from '../../shared/shards/plan.ts';
+import type { Scenario } from '../../../shared/model/scenario.ts';
+import { usableWorkers } from '../../../shared/shards/plan.ts';
 import {
   MAX_READY_TIMEOUT_SECONDS,
   MAX_SHARDS,
   namespaceSchema,
   type ShardPlacement,
-} from '../../shared/distributed/placement.ts';
-import { CliInputError, parseDurationSeconds, parseWholeNumber } from './values.ts';
+} from '../../../shared/distributed/placement.ts';
+import { CliInputError, parseDurationSeconds, parseWholeNumber } from '../values.ts';
 
 export interface DistributedRequest extends ShardPlacement {
   /** Print the manifests, call no API (kubernetes only). */
