@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import type { Load, RunOptions } from '../../shared/model/scenario.ts';
 import type { EngineId } from './result.ts';
-import { NATIVE_RUNNER_VERSION } from './native/version.ts';
-import type { Runner, RunSpec } from './types.ts';
+import { NATIVE_ENGINE_VERSION } from './native/version.ts';
+import type { LoadGenerator, RunSpec } from './types.ts';
 
 /** The chosen engine cannot run this scenario (or is not built); the run fails with this message. */
 export class EngineUnavailableError extends Error {
@@ -36,29 +36,29 @@ function autocannonRefusal(load: Load, options: RunOptions): string | null {
 
 /**
  * The engine 'auto' and explicit choices resolve to, before anything is loaded. 'auto' is
- * the native runner: it runs every model and protocol, and for closed-model HTTP/1.1 it
+ * the native load generator: it runs every model and protocol, and for closed-model HTTP/1.1 it
  * sends 2 to 3 times more requests per CPU-second than autocannon on the same machine
  * (figures in docs/benchmarks.md). autocannon stays selectable, and serves as a cross-check.
  */
 export function plannedEngine(options: RunOptions): EngineId {
   const name = options.engine === 'auto' ? 'native' : options.engine;
-  return { name, version: name === 'autocannon' ? packageVersion('autocannon') : NATIVE_RUNNER_VERSION };
+  return { name, version: name === 'autocannon' ? packageVersion('autocannon') : NATIVE_ENGINE_VERSION };
 }
 
 /**
- * The runner for a spec, loaded on demand (each engine is only imported when it runs).
+ * The load generator for a spec, loaded on demand (each engine is only imported when it runs).
  * Throws EngineUnavailableError when the chosen engine cannot run the spec.
  */
-export async function selectRunner(spec: RunSpec): Promise<Runner> {
+export async function selectLoadGenerator(spec: RunSpec): Promise<LoadGenerator> {
   const { load, options } = spec;
   const engine = plannedEngine(options).name;
   if (engine === 'autocannon') {
     const refusal = autocannonRefusal(load, options);
     if (refusal !== null)
       throw new EngineUnavailableError(`engine autocannon cannot run this scenario: ${refusal}.`);
-    const { AutocannonRunner } = await import('./autocannon/load-generator.ts');
-    return new AutocannonRunner();
+    const { AutocannonLoadGenerator } = await import('./autocannon/load-generator.ts');
+    return new AutocannonLoadGenerator();
   }
-  const { nativeRunner } = await import('./native/load-generator.ts');
-  return nativeRunner;
+  const { nativeLoadGenerator } = await import('./native/load-generator.ts');
+  return nativeLoadGenerator;
 }

@@ -7,11 +7,11 @@ import { classifyError, type ClassifiedError } from '../errors.ts';
 import { autocannonRoute } from './route.ts';
 import { http1Request, notSentWarnings } from '../native/request-bytes.ts';
 import { tlsVersionOptions } from '../tls-version.ts';
-import { emptyOutcome, type Runner, type RunnerContext, type RunnerOutcome } from '../types.ts';
+import { emptyOutcome, type LoadGenerator, type LoadGeneratorContext, type LoadOutcome } from '../types.ts';
 import type { ClosedLoad } from '../../../shared/model/scenario.ts';
 
 /*
- * The parts of autocannon 9's Client (lib/httpClient.js) this runner hooks (its parser is
+ * The parts of autocannon 9's Client (lib/httpClient.js) this load generator hooks (its parser is
  * replaced: parser.ts). autocannon's own accounting is wrong exactly where a
  * benchmark needs it: a connection error or a server close re-connects without clearing the
  * queue of requests in flight (later responses are then timed against the wrong request, and
@@ -57,7 +57,7 @@ function assertInternals(client: ClientInternals): void {
     missing.push('parser' as never);
   if (missing.length > 0) {
     throw new Error(
-      `autocannon ${AUTOCANNON_VERSION} is not the version this runner was written for (missing ${missing.join(', ')})`,
+      `autocannon ${AUTOCANNON_VERSION} is not the version this load generator was written for (missing ${missing.join(', ')})`,
     );
   }
 }
@@ -98,20 +98,20 @@ const CLOSED: ClassifiedError = {
  * TLS: autocannon never verifies certificates (it forces rejectUnauthorized off), so the
  * pre-flight does.
  */
-export class AutocannonRunner implements Runner {
+export class AutocannonLoadGenerator implements LoadGenerator {
   readonly name = 'autocannon' as const;
   readonly version = AUTOCANNON_VERSION;
 
-  run(ctx: RunnerContext): Promise<RunnerOutcome> {
+  run(ctx: LoadGeneratorContext): Promise<LoadOutcome> {
     const load = ctx.spec.load;
     if (load.model !== 'closed') return Promise.reject(new Error('autocannon runs the closed model only'));
     // autocannon sends as soon as it is made: it is made at the common start.
     return ctx.startGate().then(() => this.#attack(ctx, load));
   }
 
-  #attack(ctx: RunnerContext, load: ClosedLoad): Promise<RunnerOutcome> {
+  #attack(ctx: LoadGeneratorContext, load: ClosedLoad): Promise<LoadOutcome> {
     const { spec, recorder, signal } = ctx;
-    return new Promise<RunnerOutcome>((resolve, reject) => {
+    return new Promise<LoadOutcome>((resolve, reject) => {
       const request = http1Request(spec.target, spec.body, {
         keepAlive: spec.options.keepAlive,
         appVersion: spec.appVersion,

@@ -26,7 +26,7 @@ export interface ParserShim {
   [K_ON_MESSAGE_COMPLETE]?: () => void;
 }
 
-/** What a client's reads tell the runner. */
+/** What a client's reads tell the load generator. */
 export interface ReadEvents {
   /**
    * A response that answers the oldest request, read in full: autocannon's own handlers run

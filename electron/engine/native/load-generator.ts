@@ -4,7 +4,14 @@ import { sentRate } from '../result.ts';
 import { clientLimitWarning } from '../limits.ts';
 import type { Warning } from '../../../shared/model/result.ts';
 import { Recorder } from '../recording/recorder.ts';
-import type { PreparedRun, PrepareHints, Runner, RunnerContext, RunnerOutcome, RunSpec } from '../types.ts';
+import type {
+  PreparedRun,
+  PrepareHints,
+  LoadGenerator,
+  LoadGeneratorContext,
+  LoadOutcome,
+  RunSpec,
+} from '../types.ts';
 import { ClosedDriver } from './drivers/closed-driver.ts';
 import { createDialer } from './socket/dial.ts';
 import { warmResponsePath } from './hot-path-warmup.ts';
@@ -24,17 +31,17 @@ import {
 } from './run-clients.ts';
 import { UrlRecorder } from '../recording/url-recorder.ts';
 import { StageHistograms } from './stage-histograms.ts';
-import { NATIVE_RUNNER_VERSION } from './version.ts';
+import { NATIVE_ENGINE_VERSION } from './version.ts';
 
 /**
- * The native runner: HTTP/1.1 and HTTP/2 on raw net/tls sockets, in the
+ * The native load generator: HTTP/1.1 and HTTP/2 on raw net/tls sockets, in the
  * closed model (connections x pipelining, duration or request count, optional rate cap) and
  * the open model (fixed schedule, latency from the intended send time), with per-request
  * timing phases.
  */
-export const nativeRunner: Runner = {
+export const nativeLoadGenerator: LoadGenerator = {
   name: 'native',
-  version: NATIVE_RUNNER_VERSION,
+  version: NATIVE_ENGINE_VERSION,
   run: (ctx) => prepareNative(ctx.spec, null, ctx.signal).then((p) => p.run(ctx)),
   prepare: (spec, hints, signal) => prepareNative(spec, hints, signal),
 };
@@ -104,10 +111,10 @@ interface Prepared {
 }
 
 async function runNative(
-  ctx: RunnerContext,
+  ctx: LoadGeneratorContext,
   groups: Origins,
   prepared: Prepared | null,
-): Promise<RunnerOutcome> {
+): Promise<LoadOutcome> {
   const { spec, recorder, signal } = ctx;
   const { load, options } = spec;
   // Without a warm-up, measuring has begun (the promise is already resolved) and the limit

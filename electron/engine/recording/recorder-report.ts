@@ -2,14 +2,14 @@ import type { ShardReport } from '../../../shared/shards/merge.ts';
 import { encodeHistogram } from './histogram.ts';
 import type { Recorder } from './recorder.ts';
 import { errorEntries } from './run-totals.ts';
-import type { RunnerOutcome } from '../types.ts';
+import type { LoadOutcome } from '../types.ts';
 
 /**
  * What a shard hands over at the end of its load (after its last window): the recorder's
- * counts and histograms as shared/shards/merge.ts merges them, and what its runner learnt.
+ * counts and histograms as shared/shards/merge.ts merges them, and what its load generator learnt.
  * The run's figures come from these reports however many shards it had (see shards/results.ts).
  */
-export function recorderReport(recorder: Recorder, outcome: RunnerOutcome): ShardReport {
+export function recorderReport(recorder: Recorder, outcome: LoadOutcome): ShardReport {
   const t = recorder.totals;
   const h = recorder.histogram;
   const parts = outcome.shardParts?.() ?? null;

@@ -69,7 +69,7 @@ export interface Totals {
 }
 
 /**
- * Where every finished request is counted, in each shard of a run (shards/shard.ts). Runners
+ * Where every finished request is counted, in each shard of a run (shards/shard.ts). Load generators
  * call response()/error() per request (cheap: a counter and one histogram record); at each
  * tick the shard closes the window with takeWindow(), which adds it to the whole-run figures
  * and hands its counts over. The run's coordinator keeps a Recorder of its own as the maker
@@ -101,7 +101,7 @@ export class Recorder {
   private lastTickAt: number;
   /** False during warm-up: the window is still sampled, but not added to the totals. */
   measuring: boolean;
-  /** Requests sent and not yet finished; runners keep it current. */
+  /** Requests sent and not yet finished; load generators keep it current. */
   inFlight = 0;
   /** Closed model with stages: connections carrying load, kept current by the driver; null otherwise. */
   connections: number | null = null;
@@ -164,7 +164,7 @@ export class Recorder {
     t.inBody += bodyBytes;
     t.inTotal += totalBytes;
     if (isNon2xx(status)) t.non2xx++;
-    // ab's "Length" check, against the first measured response's length (null until a runner notes it).
+    // ab's "Length" check, against the first measured response's length (null until a load generator notes it).
     if (documentLength !== null && bodyBytes !== documentLength) t.lengthMismatch++;
     const slow = this.sloUs !== null && latencyUs > this.sloUs;
     if (slow) {

@@ -36,7 +36,7 @@ import { PhaseHistograms } from '../native/phases.ts';
 import { stageResults } from '../native/stage-histograms.ts';
 import { runResult, type CpuFacts, type EngineId } from '../result.ts';
 import type { RunTotals } from '../recording/run-totals.ts';
-import type { RunnerOutcome, RunSpec, SpecPlacement } from '../types.ts';
+import type { LoadOutcome, RunSpec, SpecPlacement } from '../types.ts';
 import { toEpoch, type ShardMachineFacts } from './messages.ts';
 
 /**
@@ -147,12 +147,12 @@ function originConnectionsOf(reports: readonly ShardReport[]): { originConnectio
   };
 }
 
-/** What the runners reported beyond their recorders, as one run's outcome. */
+/** What the load generators reported beyond their recorders, as one run's outcome. */
 export function mergedOutcome(
   reports: readonly ShardReport[],
   spec: RunSpec,
   part?: ReportPart,
-): RunnerOutcome {
+): LoadOutcome {
   const c = mergeCounts(reports.map((r) => r.counts));
   const attackSeconds = maxOf(reports.map((r) => r.attackSeconds));
   const phases = mergePhases(reports.flatMap((r) => (r.phases ? [r.phases] : [])));

@@ -39,7 +39,7 @@ export interface Dialer {
 }
 
 /**
- * One reused read buffer for every socket of the runner. Safe because each read is handed
+ * One reused read buffer for every socket of the load generator. Safe because each read is handed
  * to its handler synchronously, and the parsers copy whatever they keep across reads.
  */
 const READ_BUFFER_BYTES = 256 * 1024;
