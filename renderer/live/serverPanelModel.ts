@@ -1,4 +1,5 @@
-import { describeResourceSource, formatResourceValue } from '../../shared/format/resources-table.ts';
+import { describeResourceSource } from '../../shared/format/resources-table.ts';
+import { formatResourceValue } from '../../shared/resources/figure-text.ts';
 import { monitorText, type Monitor } from '../../shared/resources/monitor.ts';
 import { SERVER_CHARTS, type ServerChartId } from '../../shared/resources/charts.ts';
 import type { ResourceFigure, ServerResources } from '../../shared/resources/resources.ts';

@@ -9,7 +9,7 @@ import {
 } from '../capacity/search.ts';
 import { curveOf, stepLabel, type ReportedStep, type SearchReport } from '../capacity/report.ts';
 import type { CapacityProgress } from '../capacity/job.ts';
-import { otherProcessesText } from './machine/machine-table.ts';
+import { otherProcessesText } from '../machine/readings.ts';
 import { alignColumns } from './table.ts';
 import { fixed, formatGrouped } from './units.ts';
 

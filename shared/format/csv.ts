@@ -5,7 +5,7 @@
  * server or a user supplied (labels, URLs, Server headers, error messages) is neutralised
  * against formula injection: a cell starting with = + - @ tab or CR gets a leading `'`.
  */
-import { otherProcessesText } from './machine/machine-table.ts';
+import { otherProcessesText } from '../machine/readings.ts';
 import { MATRIX_COLUMNS } from '../comparison/columns.ts';
 import { matrixCells, type MatrixCell } from '../comparison/matrix.ts';
 import type { CellOutcome } from '../comparison/cells.ts';

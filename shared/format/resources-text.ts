@@ -3,7 +3,8 @@
  * figure, the server CPU-seconds per 10,000 requests, gaps and notes.
  */
 import type { ServerResources } from '../resources/resources.ts';
-import { describeResourceSource, formatCpuPer10k, resourceRows, workersText } from './resources-table.ts';
+import { describeResourceSource, resourceRows, workersText } from './resources-table.ts';
+import { formatCpuPer10k } from '../resources/figure-text.ts';
 import { alignColumns } from './table.ts';
 import { fixed } from './units.ts';
 

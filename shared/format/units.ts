@@ -63,6 +63,13 @@ export function formatBytes(bytes: number): string {
   return unit === 0 ? `${Math.round(value)} B` : `${fixed(value, 2)} ${BYTE_UNITS[unit]}`;
 }
 
+/** "94.1 Mb/s", "1.20 Gb/s", "880 kb/s" */
+export function bitsText(b: number): string {
+  if (b >= 1e9) return `${fixed(b / 1e9, 2)} Gb/s`;
+  if (b >= 1e6) return `${fixed(b / 1e6, 1)} Mb/s`;
+  return `${formatCount(Math.round(b / 1e3))} kb/s`;
+}
+
 /** Fixed decimals with grouped thousands: (12345.678, 2) -> `12,345.68`. */
 export function formatGrouped(value: number, decimals: number): string {
   return groupThousands(fixed(value, decimals));

@@ -3,7 +3,8 @@ import type { RunResult } from '../model/result.ts';
 import type { MachineFacts } from '../machine/machine.ts';
 import { workerCpu } from '../model/worker-cpu.ts';
 import { fixed, formatCount, formatMs } from '../format/units.ts';
-import { bitsText, otherProcessesText } from '../format/machine/machine-table.ts';
+import { bitsText } from '../format/units.ts';
+import { otherProcessesText } from '../machine/readings.ts';
 import type { Caveat } from './record.ts';
 
 /*

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatCpuPer10k } from '../../shared/format/resources-table.ts';
+import { formatCpuPer10k } from '../../shared/resources/figure-text.ts';
 import { chartReadings } from '../../shared/resources/charts.ts';
 import { RESOURCE_FIGURE_LABELS, type ResourceSample } from '../../shared/resources/resources.ts';
 import { runResultSchema, type RunResult } from '../../shared/model/result.ts';

@@ -39,7 +39,7 @@ import {
   verdictTone,
   verdictWord,
 } from '../../verdict/verdict.ts';
-import { formatCpuPer10k } from '../resources-table.ts';
+import { formatCpuPer10k } from '../../resources/figure-text.ts';
 import { formatGrouped } from '../units.ts';
 import { esc } from './escape.ts';
 import { describeLoad, optionFacts, runSection, VERDICT_CLASS } from './run-section.ts';
@@ -292,7 +292,16 @@ export function comparisonSection(input: {
     .join('\n');
   return (
     `<section class="comparison" data-testid="comparison">` +
-    `<p class="muted">${esc(`${table.targets.length} target(s) x ${table.protocols.length} protocol(s) x ${table.levels.length} level(s) x ${table.repetitions} repetition(s)${input.status ? ` · ${jobStatusText(input.status, input.outcomes.map((o) => o.result))}` : ''}; figures are means over the counted runs, counts are summed`)}</p>` +
+    `<p class="muted">${esc(
+      `${table.targets.length} target(s) x ${table.protocols.length} protocol(s) x ${table.levels.length} level(s) x ${table.repetitions} repetition(s)${
+        input.status
+          ? ` · ${jobStatusText(
+              input.status,
+              input.outcomes.map((o) => o.result),
+            )}`
+          : ''
+      }; figures are means over the counted runs, counts are summed`,
+    )}</p>` +
     preflight(input.preflightFailures ?? []) +
     caveats(plan, cells) +
     `<h3>Side by side</h3>` +

@@ -6,7 +6,7 @@
 import type { MachineSample } from '../../machine/machine.ts';
 import { csvRows, type CsvValue } from '../csv.ts';
 import type { LabelledResult } from '../labels.ts';
-import { otherProcessesText } from './machine-table.ts';
+import { otherProcessesText } from '../../machine/readings.ts';
 
 const COLUMNS: readonly [string, (s: MachineSample) => CsvValue][] = [
   ['seq', (s) => s.seq],
