@@ -5,7 +5,7 @@
  * has is left out, for the schema to fill with its default.
  */
 import { resolve } from 'node:path';
-import type { Monitor } from '../../shared/resources/monitor.ts';
+import type { Monitor } from '../../shared/model/monitor.ts';
 import type { Body, Header, Scenario, Threshold } from '../../shared/model/scenario.ts';
 import { inputFilesOf, type InputFileKind } from '../engine/input-files.ts';
 import type { FileIo } from './files.ts';

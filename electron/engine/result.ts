@@ -10,7 +10,7 @@ import {
   type TlsFacts,
   type Warning,
 } from '../../shared/model/result.ts';
-import { foldShortWindows, weightedRate, windowStats } from '../../shared/model/windows.ts';
+import { foldShortWindows, weightedRate, windowStats } from '../../shared/figures/windows.ts';
 import { CPU_SCOPE } from './cpu.ts';
 import type { ClassifiedError } from './errors.ts';
 import { endpointOf } from './native/request-bytes.ts';
@@ -58,7 +58,7 @@ export interface CpuFacts {
 
 /**
  * Generator CPU over the measured samples (warm-up excluded), by the rule the server's CPU
- * follows too (shared/model/windows.ts): a short window (the run's last, teardown included)
+ * follows too (shared/figures/windows.ts): a short window (the run's last, teardown included)
  * folded into the one before it, the mean weighted by window length, so it is never above
  * the max (a 1 s run's short last window at 40% had made it "25% on average, max 24%"). The
  * saturation verdict counts the folded windows.

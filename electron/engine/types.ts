@@ -12,7 +12,7 @@ import type {
 import type { Placement } from '../../shared/shards/plan.ts';
 import type { SendSequence } from '../../shared/model/request-list.ts';
 import type { UrlTable } from '../../shared/model/url-table.ts';
-import type { BucketCounts, PhaseBuckets, StageCounts, UrlCounts } from '../../shared/shards/merge.ts';
+import type { BucketCounts, PhaseBuckets, StageCounts, UrlCounts } from '../../shared/model/shard-facts.ts';
 import type { Recorder } from './recording/recorder.ts';
 
 /** Everything a worker needs to run one target; plain data (structured-clone safe). */

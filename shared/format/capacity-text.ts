@@ -11,7 +11,7 @@ import { curveOf, stepLabel, type ReportedStep, type SearchReport } from '../cap
 import type { CapacityProgress } from '../capacity/job.ts';
 import { otherProcessesText } from '../machine/readings.ts';
 import { alignColumns } from './table.ts';
-import { fixed, formatGrouped } from './units.ts';
+import { fixed, formatGrouped } from '../figures/units.ts';
 
 const ms = (v: number | null): string => (v === null ? '-' : msText(v));
 const pct = (v: number): string => `${fixed(v, v > 0 && v < 0.1 ? 2 : 1)}%`;

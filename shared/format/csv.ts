@@ -11,7 +11,7 @@ import { matrixCells, type MatrixCell } from '../comparison/matrix.ts';
 import type { CellOutcome } from '../comparison/cells.ts';
 import type { ComparisonTable, PercentileTable } from '../comparison/table.ts';
 import { REPORT_PERCENTILES } from '../model/defaults.ts';
-import { RESOURCE_FIGURE_LABELS, RESOURCE_FIGURES, type ResourceSample } from '../resources/resources.ts';
+import { RESOURCE_FIGURE_LABELS, RESOURCE_FIGURES, type ResourceSample } from '../model/server-resources.ts';
 import type { Phase, RunResult, Sample } from '../model/result.ts';
 import type { LabelledResult } from './labels.ts';
 import { ERROR_KINDS } from '../model/result.ts';
@@ -25,7 +25,7 @@ import {
   successPercent,
   timePerRequestMs,
   transferRateKiBps,
-} from './summary.ts';
+} from '../verdict/run-figures.ts';
 
 export type CsvValue = string | number | boolean | null | undefined;
 

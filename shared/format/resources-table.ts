@@ -11,11 +11,11 @@ import {
   type ResourceSource,
   type ServerResources,
   type ServerWorkers,
-} from '../resources/resources.ts';
+} from '../model/server-resources.ts';
 import { gapText } from '../resources/charts.ts';
 import { formatCpuPer10k, formatResourceValue, SERVER_VERDICT_FIGURE } from '../resources/figure-text.ts';
 import { badCaveatsOn, type Verdict } from '../verdict/verdict.ts';
-import { fixed, formatCount } from './units.ts';
+import { fixed, formatCount } from '../figures/units.ts';
 
 /** "process tree of nginx (pid 12, listening on port 8080): 3 processes via /proc" */
 export function describeResourceSource(source: ResourceSource): string {

@@ -1,5 +1,5 @@
-import { OTHER_PROCESSES_SHOWN, type MachineSample, type OtherProcess } from './machine.ts';
-import { fixed } from '../format/units.ts';
+import { OTHER_PROCESSES_SHOWN, type MachineSample, type OtherProcess } from '../model/machine-facts.ts';
+import { fixed } from '../figures/units.ts';
 
 /*
  * A machine reading's figures from two readings of its counters: the CPU split of the whole

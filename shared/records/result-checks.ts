@@ -7,8 +7,8 @@
  * measurement; it is refused, each issue naming the field and the two numbers that disagree.
  * What the engine writes always holds these (electron/engine/recording/recorder.ts counts them so). Pure.
  */
-import type { BucketCounts, ShardReport } from '../shards/merge.ts';
-import { formatCount } from '../format/units.ts';
+import type { BucketCounts, ShardReport } from '../model/shard-facts.ts';
+import { formatCount } from '../figures/units.ts';
 import type { RunResult } from '../model/result.ts';
 import type { FieldIssue } from '../model/validation.ts';
 

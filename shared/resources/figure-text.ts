@@ -2,9 +2,9 @@
  * A server figure as every view writes it (the report's table, the matrix, the charts' axes):
  * its value with its unit, the efficiency figure, and the verdict figure they go with.
  */
-import type { VerdictFigure } from '../verdict/record.ts';
-import { fixed, formatBytes } from '../format/units.ts';
-import type { ResourceFigure } from './resources.ts';
+import type { VerdictFigure } from '../model/verdict-record.ts';
+import { fixed, formatBytes } from '../figures/units.ts';
+import type { ResourceFigure } from '../model/server-resources.ts';
 
 /** A figure's value with its unit, as the report prints it. */
 export function formatResourceValue(figure: ResourceFigure, value: number): string {

@@ -5,7 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatCpuPer10k } from '../../shared/resources/figure-text.ts';
 import { chartReadings } from '../../shared/resources/charts.ts';
-import { RESOURCE_FIGURE_LABELS, type ResourceSample } from '../../shared/resources/resources.ts';
+import { RESOURCE_FIGURE_LABELS, type ResourceSample } from '../../shared/model/server-resources.ts';
 import { runResultSchema, type RunResult } from '../../shared/model/result.ts';
 import type { Target } from '../../shared/model/scenario.ts';
 import { openOffline, type TestBrowser } from '../helpers/browser.ts';

@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../electron/cli/run/command.ts';
 import { urlFigures } from '../../shared/format/urls.ts';
-import { formatCount } from '../../shared/format/units.ts';
+import { formatCount } from '../../shared/figures/units.ts';
 import { runResultSchema, type RunResult } from '../../shared/model/result.ts';
 import { ScriptedEngine } from '../helpers/scripted-engine.ts';
 import { waitForStatus, type AppPage } from './app-page.ts';

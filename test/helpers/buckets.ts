@@ -1,5 +1,5 @@
 import type { LatencyStats } from '../../shared/model/result.ts';
-import type { BucketCounts } from '../../shared/shards/merge.ts';
+import type { BucketCounts } from '../../shared/model/shard-facts.ts';
 import { recordedStats, ValueRecorder } from '../../electron/engine/recording/histogram.ts';
 
 /** No values: what merging nothing gives. */

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { addSample, type RunResult, type Sample, type StageResult } from '../../shared/model/result.ts';
 import { scenarioSchema, type ScenarioInput } from '../../shared/model/scenario.ts';
-import type { Stage } from '../../shared/stages/stages.ts';
+import type { Stage } from '../../shared/model/stages.ts';
 import type { Recorder } from '../../electron/engine/recording/recorder.ts';
 import type { EngineId, TargetFacts } from '../../electron/engine/result.ts';
 import { recorderReport } from '../../electron/engine/recording/recorder-report.ts';

@@ -7,7 +7,7 @@ import { monitorOf, withServerResources } from '../../electron/monitor/server-mo
 import type { MonitorSource, SourceReading } from '../../electron/monitor/source.ts';
 import type { RunResult } from '../../shared/model/result.ts';
 import type { Load, Scenario, Target } from '../../shared/model/scenario.ts';
-import type { ResourceSource } from '../../shared/resources/resources.ts';
+import type { ResourceSource } from '../../shared/model/server-resources.ts';
 import { simulateLoad, type ServerScript } from './scripted-load.ts';
 
 export interface ScriptedEngineOptions {

@@ -24,7 +24,7 @@ import {
   type Sample,
   type Warning,
 } from '../../shared/model/result.ts';
-import { peakTarget, stagesSeconds, targetAt } from '../../shared/stages/stages.ts';
+import { peakTarget, stagesSeconds, targetAt } from '../../shared/model/stages.ts';
 
 /**
  * How a scripted server answers each request of a run (scripted-engine.ts): every one alike.

@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ResourceSample } from '../../shared/resources/resources.ts';
+import type { ResourceSample } from '../../shared/model/server-resources.ts';
 import type { RunResult, Sample } from '../../shared/model/result.ts';
 import { scenarioSchema, type ScenarioInput } from '../../shared/model/scenario.ts';
 import { checkTarget } from '../../electron/engine/preflight/target-check.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixed } from '../../shared/format/units.ts';
+import { fixed } from '../../shared/figures/units.ts';
 import { withoutSecrets } from '../../shared/model/secret-headers.ts';
 import { cellSummaryLine, ProgressLine, plannedSeconds, progressLine } from '../../electron/cli/progress.ts';
 import { formatPresetList } from '../../electron/cli/presets/command.ts';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ShardWindow } from '../../shared/shards/merge.ts';
+import type { ShardWindow } from '../../shared/model/shard-facts.ts';
 import { ValueRecorder } from '../../electron/engine/recording/histogram.ts';
 import { Recorder } from '../../electron/engine/recording/recorder.ts';
 import { recorderReport } from '../../electron/engine/recording/recorder-report.ts';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RunResult, Sample } from '../../shared/model/result.ts';
-import type { ShardWindow } from '../../shared/shards/merge.ts';
+import type { ShardWindow } from '../../shared/model/shard-facts.ts';
 import { splitLoad } from '../../shared/shards/plan.ts';
 import { CpuAccount, cpuMeter } from '../../electron/engine/cpu.ts';
 import { Recorder } from '../../electron/engine/recording/recorder.ts';

@@ -8,7 +8,7 @@ import {
   usableWorkers,
   type Shard,
 } from '../../shared/shards/plan.ts';
-import type { Stage } from '../../shared/stages/stages.ts';
+import type { Stage } from '../../shared/model/stages.ts';
 import { describeIssues, parseWith } from '../../shared/model/validation.ts';
 import { fixedRateSchedule, stagedSchedule } from '../../electron/engine/native/drivers/open-schedule.ts';
 

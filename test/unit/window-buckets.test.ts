@@ -7,7 +7,7 @@ import {
   bucketOf,
   WINDOW_BUCKET_BOUNDS_MS,
   WINDOW_BUCKETS,
-} from '../../shared/model/window-buckets.ts';
+} from '../../shared/figures/window-buckets.ts';
 import { sampleFixture } from '../helpers/run-result.ts';
 
 /** The bucket of a value in ms by a plain scan: the first bound it does not pass. */

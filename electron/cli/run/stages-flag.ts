@@ -1,11 +1,11 @@
 /**
- * `--stages 30s:100,1m:1000,30s:0`: a staged load (shared/stages/stages.ts). The targets are
+ * `--stages 30s:100,1m:1000,30s:0`: a staged load (shared/model/stages.ts). The targets are
  * connections in the closed model (the default) and req/s with --open; the stages set the
  * run's length, so the flags that set the level or the length are refused beside them.
  */
 import { DEFAULTS } from '../../../shared/model/defaults.ts';
 import type { Load } from '../../../shared/model/scenario.ts';
-import { parseStagesText } from '../../../shared/stages/stages.ts';
+import { parseStagesText } from '../../../shared/model/stages.ts';
 import { CliInputError } from '../values.ts';
 
 /** The level and length flags a run was given (undefined or null when not given). */

@@ -1,5 +1,5 @@
 import { loadSeconds, scheduledRate } from '../../../shared/stages/load-plan.ts';
-import { peakTarget, stagesSeconds } from '../../../shared/stages/stages.ts';
+import { peakTarget, stagesSeconds } from '../../../shared/model/stages.ts';
 import { sentRate } from '../result.ts';
 import { clientLimitWarning } from '../limits.ts';
 import type { Warning } from '../../../shared/model/result.ts';

@@ -1,6 +1,6 @@
 import { REPORT_PERCENTILES } from '../../../shared/model/defaults.ts';
 import { PHASES, type Phase, type PhaseStats } from '../../../shared/model/result.ts';
-import type { PhaseBuckets } from '../../../shared/shards/merge.ts';
+import type { PhaseBuckets } from '../../../shared/model/shard-facts.ts';
 import { ValueRecorder } from '../recording/histogram.ts';
 
 /**

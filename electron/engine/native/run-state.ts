@@ -2,7 +2,7 @@ import type { Recorder } from '../recording/recorder.ts';
 import type { ClassifiedError, ClientLimit } from '../errors.ts';
 import { REPORT_PERCENTILES } from '../../../shared/model/defaults.ts';
 import type { LatencyStats } from '../../../shared/model/result.ts';
-import type { BucketCounts } from '../../../shared/shards/merge.ts';
+import type { BucketCounts } from '../../../shared/model/shard-facts.ts';
 import { recordedStats, ValueRecorder } from '../recording/histogram.ts';
 import {
   PhaseHistograms,

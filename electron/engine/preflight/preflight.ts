@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import net from 'node:net';
 import { loadTls } from '../builtins.ts';
 import { shownUrl } from '../../../shared/format/labels.ts';
-import { statusLine } from '../../../shared/format/status-text.ts';
+import { statusLine } from '../../../shared/figures/status-text.ts';
 import type { TlsFacts } from '../../../shared/model/result.ts';
 import { classifyError, describeCertError, type ClassifiedError } from '../errors.ts';
 import { ephemeralKeyOf, TLS_GROUPS } from '../native/socket/dial.ts';

@@ -9,8 +9,8 @@ import {
   trimmedCounts,
   WINDOW_BUCKETS,
   type WindowBuckets,
-} from '../../../shared/model/window-buckets.ts';
-import type { BucketCounts } from '../../../shared/shards/merge.ts';
+} from '../../../shared/figures/window-buckets.ts';
+import type { BucketCounts } from '../../../shared/model/shard-facts.ts';
 
 /** Latencies are recorded in microseconds, 3 significant digits, up to one hour. */
 export const HIGHEST_TRACKABLE_US = 3_600_000_000;
@@ -90,7 +90,7 @@ export interface CountsSummary {
   stdev: number;
   /** By percentile, as given. */
   percentiles: Map<number, number>;
-  /** The same values in a Sample's fixed buckets (shared/model/window-buckets.ts), each hdr bucket at its lowest value. */
+  /** The same values in a Sample's fixed buckets (shared/figures/window-buckets.ts), each hdr bucket at its lowest value. */
   buckets: WindowBuckets;
 }
 

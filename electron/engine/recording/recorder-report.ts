@@ -1,4 +1,4 @@
-import type { ShardReport } from '../../../shared/shards/merge.ts';
+import type { ShardReport } from '../../../shared/model/shard-facts.ts';
 import { encodeHistogram } from './histogram.ts';
 import type { Recorder } from './recorder.ts';
 import { errorEntries } from './run-totals.ts';

@@ -1,5 +1,5 @@
 import type { ErrorKind, Sample } from '../../../shared/model/result.ts';
-import type { BucketCounts, ShardWindow } from '../../../shared/shards/merge.ts';
+import type { BucketCounts, ShardWindow } from '../../../shared/model/shard-facts.ts';
 import { newHistogram, sampleBuckets, ValueRecorder, type Histogram } from './histogram.ts';
 import { foldedCpu } from './sample-clock.ts';
 import { isNon2xx, isOkStatus } from './status-class.ts';

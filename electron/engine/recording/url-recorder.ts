@@ -1,6 +1,6 @@
 import { urlRowPlan, type UrlTable } from '../../../shared/model/url-table.ts';
 import type { ErrorKind } from '../../../shared/model/result.ts';
-import type { UrlCounts, UrlCountsRow } from '../../../shared/shards/merge.ts';
+import type { UrlCounts, UrlCountsRow } from '../../../shared/model/shard-facts.ts';
 import { HIGHEST_TRACKABLE_US, indexOf, recordedStats, ValueRecorder } from './histogram.ts';
 
 /*

@@ -1,6 +1,7 @@
 import type { ErrorKind } from '../../../shared/model/result.ts';
 import { describeIssues, issuesOf } from '../../../shared/model/validation.ts';
-import { mergeWindows, type ShardReport, type ShardWindow } from '../../../shared/shards/merge.ts';
+import { mergeWindows } from '../../../shared/shards/merge.ts';
+import { type ShardReport, type ShardWindow } from '../../../shared/model/shard-facts.ts';
 import type { Shard } from '../../../shared/shards/plan.ts';
 import { shardSequence, type SendSequence } from '../../../shared/model/request-list.ts';
 import type { CpuAccount } from '../cpu.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { serverFactsSchema, warmFactsSchema } from '../../../shared/model/result.ts';
 import { errorKindSchema, tlsFactsSchema } from '../../../shared/model/result-parts.ts';
-import { shardReportSchema, shardWindowSchema } from '../../../shared/shards/merge.ts';
+import { shardReportSchema, shardWindowSchema } from '../../../shared/model/shard-facts.ts';
 import { shardSchema, type Shard } from '../../../shared/shards/plan.ts';
 import { runSpecSchema } from '../thread/messages.ts';
 import type { RunSpec } from '../types.ts';

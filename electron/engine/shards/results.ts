@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { REPORT_PERCENTILES } from '../../../shared/model/defaults.ts';
-import type { ShardFacts, ShardRow } from '../../../shared/shards/facts.ts';
+import type { ShardFacts, ShardRow } from '../../../shared/model/shard-facts.ts';
 import type {
   LatencyStats,
   RunResult,
@@ -10,16 +10,15 @@ import type {
   TlsFacts,
   Warning,
 } from '../../../shared/model/result.ts';
-import type { Stage } from '../../../shared/stages/stages.ts';
+import type { Stage } from '../../../shared/model/stages.ts';
 import {
   mergeBuckets,
   mergeCounts,
   mergePhases,
   mergeStageCounts,
   mergeUrlCounts,
-  type BucketCounts,
-  type ShardReport,
 } from '../../../shared/shards/merge.ts';
+import { type BucketCounts, type ShardReport } from '../../../shared/model/shard-facts.ts';
 import {
   decodeHistogram,
   encodeHistogram,

@@ -1,4 +1,5 @@
-import { mergeWindows, type ShardWindow } from '../../../shared/shards/merge.ts';
+import { mergeWindows } from '../../../shared/shards/merge.ts';
+import { type ShardWindow } from '../../../shared/model/shard-facts.ts';
 import { Recorder } from '../recording/recorder.ts';
 import { fromShardSchema } from './messages.ts';
 

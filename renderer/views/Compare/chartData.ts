@@ -12,7 +12,7 @@ import { formatCpuPer10k } from '../../../shared/resources/figure-text.ts';
 import { barScales, baseLineOptions } from '../../charts/baseOptions.ts';
 import { markedBarStyle } from '../../charts/hatch.ts';
 import { seriesColor, type Palette } from '../../charts/palette.ts';
-import { formatMs, formatRateValue } from '../../../shared/format/units.ts';
+import { formatMs, formatRateValue } from '../../../shared/figures/units.ts';
 import { percentileChartOptions } from '../../charts/percentileOptions.ts';
 import { percentileToX } from '../../report/percentileScale.ts';
 

@@ -40,7 +40,7 @@ import {
   verdictWord,
 } from '../../verdict/verdict.ts';
 import { formatCpuPer10k } from '../../resources/figure-text.ts';
-import { formatGrouped } from '../units.ts';
+import { formatGrouped } from '../../figures/units.ts';
 import { esc } from './escape.ts';
 import { describeLoad, optionFacts, runSection, VERDICT_CLASS } from './run-section.ts';
 import { barChart, lineChart, type Series } from './svg.ts';
@@ -292,16 +292,7 @@ export function comparisonSection(input: {
     .join('\n');
   return (
     `<section class="comparison" data-testid="comparison">` +
-    `<p class="muted">${esc(
-      `${table.targets.length} target(s) x ${table.protocols.length} protocol(s) x ${table.levels.length} level(s) x ${table.repetitions} repetition(s)${
-        input.status
-          ? ` · ${jobStatusText(
-              input.status,
-              input.outcomes.map((o) => o.result),
-            )}`
-          : ''
-      }; figures are means over the counted runs, counts are summed`,
-    )}</p>` +
+    `<p class="muted">${esc(`${table.targets.length} target(s) x ${table.protocols.length} protocol(s) x ${table.levels.length} level(s) x ${table.repetitions} repetition(s)${input.status ? ` · ${jobStatusText(input.status, input.outcomes.map((o) => o.result))}` : ''}; figures are means over the counted runs, counts are summed`)}</p>` +
     preflight(input.preflightFailures ?? []) +
     caveats(plan, cells) +
     `<h3>Side by side</h3>` +

@@ -4,8 +4,8 @@
  * the notes and the readings' own cost; and the generator's whole process beside its engine
  * workers' CPU.
  */
-import type { GeneratorProcess, MachineFacts, OtherProcess } from '../../machine/machine.ts';
-import { bitsText, fixed } from '../units.ts';
+import type { GeneratorProcess, MachineFacts } from '../../model/machine-facts.ts';
+import { bitsText, fixed } from '../../figures/units.ts';
 import { otherProcessesText } from '../../machine/readings.ts';
 
 const pct = (v: number): string => `${fixed(v, 1)}%`;

@@ -1,4 +1,4 @@
-import type { Stage } from '../../../../shared/stages/stages.ts';
+import type { Stage } from '../../../../shared/model/stages.ts';
 import { ConnectionRamp } from './connection-ramp.ts';
 import { LoadDriver } from './load-driver.ts';
 import { T_INTENDED, T_START } from '../phases.ts';

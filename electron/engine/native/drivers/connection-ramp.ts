@@ -1,4 +1,4 @@
-import { stagesSeconds, targetAt, type Stage } from '../../../../shared/stages/stages.ts';
+import { stagesSeconds, targetAt, type Stage } from '../../../../shared/model/stages.ts';
 import type { Client } from '../run-state.ts';
 
 /**

@@ -4,7 +4,7 @@ import {
   plannedArrivals,
   stagesSeconds,
   type Stage,
-} from '../../../../shared/stages/stages.ts';
+} from '../../../../shared/model/stages.ts';
 
 /** When the open model's requests are due, in ms after the driver's t0. */
 export interface OpenSchedule {
@@ -34,7 +34,7 @@ export function fixedRateSchedule(rate: number): OpenSchedule {
 
 /**
  * Requests due as the stage plan's integrated rate reaches each whole number plus `phase`
- * (a shard's place in a split plan, shared/stages/stages.ts ArrivalSchedule).
+ * (a shard's place in a split plan, shared/model/stages.ts ArrivalSchedule).
  */
 export function stagedSchedule(stages: readonly Stage[], phase = 0): OpenSchedule {
   const arrivals = new ArrivalSchedule(stages, phase);

@@ -1,7 +1,7 @@
 /*
  * Figures measured over windows of time (a CPU share over a tick, bytes per second over a
  * reading), summarised one way for the generator's CPU (electron/engine/result.ts) and the
- * server's readings (shared/resources/resources.ts). A run ends with a short window (10-120 ms
+ * server's readings (shared/model/server-resources.ts). A run ends with a short window (10-120 ms
  * of teardown) where one 10 ms CPU tick reads 46%: alone it would be the run's max, and an
  * unweighted mean counts it as much as a whole second. So a window shorter than
  * SHORT_WINDOW_SHARE of the interval is folded into the one before it (the first into the one

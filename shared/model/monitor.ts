@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { LIMITS } from '../model/defaults.ts';
-import { httpUrlSchema } from '../model/http-url.ts';
-import { boundedInt } from '../model/number-schema.ts';
+import { LIMITS } from './defaults.ts';
+import { httpUrlSchema } from './http-url.ts';
+import { boundedInt } from './number-schema.ts';
 
 /*
  * How a target's server is watched while it is under load (its CPU, memory and load on the

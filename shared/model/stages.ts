@@ -6,10 +6,10 @@
  * engine's drivers, the recorder, the charts and the reports all consult.
  */
 import { z } from 'zod';
-import { LIMITS } from '../model/defaults.ts';
-import { DURATION_EXAMPLES, parseDuration } from '../model/duration.ts';
-import { formatDurationSeconds } from '../format/units.ts';
-import { boundedNumber } from '../model/number-schema.ts';
+import { LIMITS } from './defaults.ts';
+import { DURATION_EXAMPLES, parseDuration } from './duration.ts';
+import { formatDurationSeconds } from '../figures/units.ts';
+import { boundedNumber } from './number-schema.ts';
 
 export interface Stage {
   durationSeconds: number;

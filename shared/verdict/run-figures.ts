@@ -3,8 +3,8 @@
  * reports, CSV files, the UI). Computed here once so no two views disagree.
  */
 import type { ErrorKind, RunResult } from '../model/result.ts';
-import { peakTarget } from '../stages/stages.ts';
-import { statusLine } from './status-text.ts';
+import { peakTarget } from '../model/stages.ts';
+import { statusLine } from '../figures/status-text.ts';
 
 /** ab's "Failed requests" breakdown; `slo` is ours (responses slower than the SLO). */
 export interface FailureBreakdown {
