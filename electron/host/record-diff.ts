@@ -16,7 +16,7 @@ import {
 import type { RunResult } from '../../shared/model/result.ts';
 import type { RunRecord } from '../../shared/records/history.ts';
 import { savedOfRecord, type SavedResult } from '../../shared/records/result-file.ts';
-import { decodeHistogram, valueAtPercentile } from '../engine/histogram.ts';
+import { decodeHistogram, valueAtPercentile } from '../engine/recording/histogram.ts';
 
 /** Quantiles per run: 1,000 evenly spaced ranks resolve the distribution functions to 0.1 %. */
 const QUANTILE_POINTS = 1000;

@@ -7,9 +7,9 @@
 import type { CapacityPlan } from '../capacity/plan.ts';
 import { goalText } from '../capacity/goal.ts';
 import { levelKindOf, type ComparisonPlan } from '../comparison/plan.ts';
-import { formatCount, formatGrouped } from '../format/units.ts';
+import { formatCount, formatGrouped } from '../figures/units.ts';
 import type { Load, Scenario } from '../model/scenario.ts';
-import { peakTarget, stagesSeconds } from '../stages/stages.ts';
+import { peakTarget, stagesSeconds } from '../model/stages.ts';
 
 const seconds = (s: number): string => `${formatGrouped(s, Number.isInteger(s) ? 0 : 1)} s`;
 

@@ -15,7 +15,7 @@ import { describeIssues, ValidationError } from '../../../shared/model/validatio
 import { journalPlanLineSchema, readJournal, type JournalContents } from '../../../shared/records/journal.ts';
 import type { HistorySummary, RunRecordDraft } from '../../../shared/records/history.ts';
 import { resultFromSamples } from '../../engine/result.ts';
-import { plannedEngine } from '../../engine/runners.ts';
+import { plannedEngine } from '../../engine/load-generators.ts';
 import { fileTimestamp } from '../../stores/files.ts';
 import { newRunId } from '../ids.ts';
 import type { JobRunner } from '../runner.ts';
