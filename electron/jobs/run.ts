@@ -66,7 +66,7 @@ export const runRunner: JobRunner<'run'> = {
       },
     };
   },
-  record: (scenario, results, status) => ({ kind: 'scenario', status, scenario, results }),
+  record: (scenario, results, status) => ({ kind: 'run', status, scenario, results }),
 };
 
 /**

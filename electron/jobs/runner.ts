@@ -14,7 +14,7 @@ import type { HistoryDraft } from './history-saver.ts';
 import type { StartTarget } from './target-run.ts';
 import type { waitForCalm } from '../machine/calm.ts';
 import type { ComparisonRerun } from '../../shared/comparison/rerun.ts';
-import type { RunRecord } from '../../shared/records/history.ts';
+import type { HistoryRecord } from '../../shared/records/history.ts';
 
 /**
  * What a runner reports: the contract's events but 'done', which the registry sends once the
@@ -37,7 +37,7 @@ export interface JobContext {
   /** Waits for a busy machine to calm (electron/machine/calm.ts; a stand-in in tests). */
   waitForCalm?: typeof waitForCalm;
   /** Reads a saved record of History (a comparison run again in part keeps the rest of it). */
-  readHistory?: (id: string) => Promise<RunRecord>;
+  readHistory?: (id: string) => Promise<HistoryRecord>;
   /** A comparison started to run only some of a saved one's runs again (jobs.start's rerun). */
   rerun?: ComparisonRerun;
 }

@@ -5,15 +5,15 @@
  * Pure.
  */
 import { withoutSecrets } from '../model/secret-headers.ts';
-import type { RunRecord } from '../records/history.ts';
+import type { HistoryRecord } from '../records/history.ts';
 import { capacityExport } from './capacity.ts';
 import { comparisonExport } from './comparison.ts';
 import type { ExportBundle, ExportPart } from './files.ts';
 import { runExport } from './run.ts';
 
-export function recordExport(record: RunRecord): ExportBundle {
+export function recordExport(record: HistoryRecord): ExportBundle {
   switch (record.kind) {
-    case 'scenario':
+    case 'run':
       return runExport({ name: record.scenario.name, results: withoutSecrets(record.results) });
     case 'comparison':
       return comparisonExport(

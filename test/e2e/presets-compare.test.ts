@@ -160,7 +160,7 @@ describe('one broken preset among good ones', () => {
       name,
       createdAt: '2025-01-01T00:00:00.000Z',
       updatedAt: '2025-01-01T00:00:00.000Z',
-      kind: 'scenario',
+      kind: 'run',
       scenario: { targets: [{ url: plain.url }] },
     });
     writeFileSync(join(dataDir, 'presets', 'good.preset.json'), JSON.stringify(preset('good', 'Still here')));
@@ -325,7 +325,7 @@ describe('history in the browser', () => {
     await expect.poll(() => rows.count()).toBe(2);
     await rows.first().getByTestId('history-open').click();
     await page.getByTestId('history-record').waitFor();
-    expect(await page.getByTestId('history-record').getAttribute('data-kind')).toBe('scenario');
+    expect(await page.getByTestId('history-record').getAttribute('data-kind')).toBe('run');
     await app.screenshot('e2e-history.png');
 
     // The ab-style text report, copied to the clipboard.

@@ -13,7 +13,7 @@ import type { JobKind } from '../../../shared/contract/jobs.ts';
 import type { RunResult, RunStatus } from '../../../shared/model/result.ts';
 import { describeIssues, ValidationError } from '../../../shared/model/validation.ts';
 import { journalPlanLineSchema, readJournal, type JournalContents } from '../../../shared/records/journal.ts';
-import type { HistorySummary, RunRecordDraft } from '../../../shared/records/history.ts';
+import type { HistorySummary, HistoryRecordDraft } from '../../../shared/records/history.ts';
 import { resultFromSamples } from '../../engine/result.ts';
 import { plannedEngine } from '../../engine/runners.ts';
 import { fileTimestamp } from '../../stores/files.ts';
@@ -35,7 +35,7 @@ export interface RecoveredJob {
 
 export interface RecoveryOptions {
   dataDir: string;
-  history: { save(draft: RunRecordDraft, ranAt?: Date): Promise<HistorySummary> };
+  history: { save(draft: HistoryRecordDraft, ranAt?: Date): Promise<HistorySummary> };
   /** Said once per journal recovered or set aside (stderr for the CLI, the log for a host). */
   say?: (message: string) => void;
 }
@@ -153,7 +153,7 @@ function cutRun(contents: JournalContents, at: Date): RunResult | null {
 }
 
 /** The record a journal becomes, and when it ended; null when it holds nothing measured. */
-function draftOf(contents: JournalContents, lastAlive: Date): { draft: RunRecordDraft; at: Date } | null {
+function draftOf(contents: JournalContents, lastAlive: Date): { draft: HistoryRecordDraft; at: Date } | null {
   const { header, finished, end } = contents;
   const at = end ? new Date(end.at) : lastAlive;
   const cut = cutRun(contents, at);
