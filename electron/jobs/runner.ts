@@ -1,7 +1,6 @@
 import type {
   ErrorEvent,
   JobKind,
-  PartResultOf,
   PlanOf,
   ProgressEvent,
   ResultEvent,
@@ -10,7 +9,6 @@ import type {
 import type { RunStatus } from '../../shared/model/result.ts';
 import type { TargetCheckResult } from '../../shared/model/preflight.ts';
 import type { Scenario } from '../../shared/model/scenario.ts';
-import type { HistoryDraft } from './history-saver.ts';
 import type { StartTarget } from './target-run.ts';
 import type { waitForCalm } from '../machine/calm.ts';
 import type { ComparisonRerun } from '../../shared/comparison/rerun.ts';
@@ -60,8 +58,6 @@ export interface RunningJob {
  */
 export interface JobRunner<K extends JobKind> {
   start(plan: PlanOf<K>, emit: (event: RunnerEvent<K>) => void, context: JobContext): RunningJob;
-  /** What run history keeps of the finished job, from its parts' results in run order. */
-  record(plan: PlanOf<K>, results: PartResultOf<K>[], status: RunStatus): HistoryDraft;
 }
 
 /** How a job of parts ended: cancelled when stopped, failed when every part failed. */

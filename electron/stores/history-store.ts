@@ -63,9 +63,8 @@ export interface HistoryStoreOptions {
   /** Encrypts secret header values; without one they are cleared unless allowPlaintextSecrets. */
   cipher?: SecretCipher | null;
   /**
-   * Keep secret header values as plain text when there is no cipher. Runs are saved
-   * without asking, so without this setting (and without a cipher) their values are
-   * cleared from the saved scenario and results instead.
+   * Keep secret header values as plain text when there is no cipher. Runs are saved without asking,
+   * so without this setting (and without a cipher) their values are cleared from what is saved.
    */
   allowPlaintextSecrets?: boolean;
   now?: () => Date;

@@ -45,7 +45,7 @@ export function importedDraft<K extends SavedKind>(
   appVersion: string,
   file?: string,
 ): HistoryRecordDraft {
-  return recordKind(saved.kind).draft(saved, appVersion, file);
+  return recordKind(saved.kind).fromSaved(saved, appVersion, file);
 }
 
 /**

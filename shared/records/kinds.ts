@@ -64,8 +64,13 @@ export interface RecordKind<K extends JobKind> {
   /** What a saved result is called; `file`: the one it was read from. */
   savedName(saved: SavedResultOf<K>, file?: string): string;
   /** The History record a saved result becomes (its name, when it has one). */
-  draft(saved: SavedResultOf<K>, appVersion: string, file?: string): DraftOf<K>;
+  fromSaved(saved: SavedResultOf<K>, appVersion: string, file?: string): DraftOf<K>;
+  /** What History keeps of a finished job: its plan and its parts' results in run order. */
+  fromJob(plan: PlanOf<K>, parts: PartResultOf<K>[], status: RunStatus): JobRecordOf<K>;
 }
+
+/** A job's record before the app version is filled in on saving (electron/jobs/history-saver.ts). */
+export type JobRecordOf<K extends JobKind> = K extends JobKind ? Omit<DraftOf<K>, 'appVersion'> : never;
 
 /** A status from the parts' runs: cancelled when one was stopped, failed when every one failed. */
 function statusOf(results: readonly RunResult[]): RunStatus {
@@ -104,7 +109,7 @@ const RUN: RecordKind<'run'> = {
   },
   // A run's file holds its results only: its scenario is made again from them (each carries
   // its scenario's name, target, load and options).
-  draft: (s, appVersion, file) => {
+  fromSaved: (s, appVersion, file) => {
     const first = s.results[0]!;
     return {
       kind: 'run',
@@ -121,6 +126,7 @@ const RUN: RecordKind<'run'> = {
       results: s.results,
     };
   },
+  fromJob: (scenario, results, status) => ({ kind: 'run', status, scenario, results }),
 };
 
 const COMPARISON: RecordKind<'comparison'> = {
@@ -147,7 +153,7 @@ const COMPARISON: RecordKind<'comparison'> = {
   savedParts: (s) => s.comparison.outcomes,
   runPath: (i) => `outcomes.${i}.result`,
   savedName: (s) => s.comparison.plan.name,
-  draft: (s, appVersion) => {
+  fromSaved: (s, appVersion) => {
     const { plan, status, outcomes } = s.comparison;
     return {
       kind: 'comparison',
@@ -157,6 +163,7 @@ const COMPARISON: RecordKind<'comparison'> = {
       outcomes: [...outcomes],
     };
   },
+  fromJob: (plan, outcomes, status) => ({ kind: 'comparison', status, plan, outcomes }),
 };
 
 const CAPACITY: RecordKind<'capacity'> = {
@@ -182,7 +189,7 @@ const CAPACITY: RecordKind<'capacity'> = {
   savedParts: (s) => s.capacity.steps,
   runPath: (i) => `steps.${i}.result`,
   savedName: (s) => s.capacity.plan.name,
-  draft: (s, appVersion) => {
+  fromSaved: (s, appVersion) => {
     const { plan, status, steps } = s.capacity;
     return {
       kind: 'capacity',
@@ -192,6 +199,7 @@ const CAPACITY: RecordKind<'capacity'> = {
       steps: [...steps],
     };
   },
+  fromJob: (plan, steps, status) => ({ kind: 'capacity', status, plan, steps }),
 };
 
 /** Every kind's record spec: a job kind without one is a type error here. */

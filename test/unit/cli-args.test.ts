@@ -540,11 +540,11 @@ describe('flag values', () => {
     const parts = ['json', 'summary.csv', 'timeseries.csv', 'percentiles.csv', 'resources.csv', 'stages.csv'];
     const bundle = {
       base: 'my-run',
-      parts: [...parts, 'html', 'ab.txt'].map((part) => ({
-        part,
-        label: part,
+      items: [...parts, 'html', 'ab.txt'].map((suffix) => ({
+        suffix,
+        label: suffix,
         type: 'text/plain',
-        render: () => part,
+        render: () => suffix,
       })),
     };
     const none: OutputFiles = { jsonFile: null, csvFile: null, htmlFile: null, exportDir: null };

@@ -7,7 +7,7 @@ import { importIntoHistory, readImportTexts } from '../../electron/stores/histor
 import type { ImportFile } from '../../shared/records/import.ts';
 import { capacityJson } from '../../shared/export/capacity.ts';
 import { comparisonJson } from '../../shared/export/comparison.ts';
-import { jsonPartOf, recordExport } from '../../shared/export/record.ts';
+import { jsonItemOf, recordExport } from '../../shared/export/record.ts';
 import { runJson } from '../../shared/export/run.ts';
 import { capacityReports } from '../../shared/capacity/report.ts';
 import { importFilesSchema } from '../../shared/records/import.ts';
@@ -35,7 +35,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The JSON file of the entry saved under id, as History's "Save as JSON" makes it. */
 async function exported(id: string): Promise<string> {
-  return jsonPartOf(recordExport(await store.get(id))).render();
+  return jsonItemOf(recordExport(await store.get(id))).render();
 }
 
 describe("History's import", () => {

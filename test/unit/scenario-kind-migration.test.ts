@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importIntoHistory } from '../../electron/stores/history-import.ts';
 import { openHistoryStore } from '../../electron/stores/history-store.ts';
 import { PresetStore } from '../../electron/stores/preset-store.ts';
-import { jsonPartOf, recordExport } from '../../shared/export/record.ts';
+import { jsonItemOf, recordExport } from '../../shared/export/record.ts';
 import { HISTORY_RECORD_VERSION } from '../../shared/records/history.ts';
 import { PRESET_VERSION, parsePresetFile } from '../../shared/records/presets.ts';
 import { readSavedResult } from '../../shared/records/result-file.ts';
@@ -78,7 +78,7 @@ describe("History written with the 'scenario' kind (record 2, index 7, baselines
     // Its export is a run's: the run's own JSON, one result (as `--json` writes one).
     const bundle = recordExport(record);
     expect(bundle.base).toBe('fixture-run');
-    expect(JSON.parse(jsonPartOf(bundle).render())).toMatchObject({
+    expect(JSON.parse(jsonItemOf(bundle).render())).toMatchObject({
       scenarioName: 'fixture run',
       requests: { total: 20, ok: 20 },
     });

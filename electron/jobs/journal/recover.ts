@@ -14,12 +14,11 @@ import type { RunResult, RunStatus } from '../../../shared/model/result.ts';
 import { describeIssues, ValidationError } from '../../../shared/model/validation.ts';
 import { journalPlanLineSchema, readJournal, type JournalContents } from '../../../shared/records/journal.ts';
 import type { HistorySummary, HistoryRecordDraft } from '../../../shared/records/history.ts';
+import { recordKind } from '../../../shared/records/kinds.ts';
 import { resultFromSamples } from '../../engine/result.ts';
 import { plannedEngine } from '../../engine/runners.ts';
 import { fileTimestamp } from '../../stores/files.ts';
 import { newRunId } from '../ids.ts';
-import type { JobRunner } from '../runner.ts';
-import { RUNNERS } from '../runners.ts';
 import { JOURNAL_FOLDER, JOURNAL_SUFFIX, MAX_JOURNAL_BYTES } from './writer.ts';
 import { pidAlive, writerGone } from './writer-identity.ts';
 
@@ -159,8 +158,7 @@ function draftOf(contents: JournalContents, lastAlive: Date): { draft: HistoryRe
   const cut = cutRun(contents, at);
   const parts = cut && contents.cut ? [...finished, contents.cut.resultOf(cut)] : finished;
   if (parts.length === 0) return null;
-  const runner = RUNNERS[header.kind] as JobRunner<JobKind>;
-  const draft = runner.record(header.plan, parts, end?.status ?? 'interrupted');
+  const draft = recordKind(header.kind).fromJob(header.plan, parts, end?.status ?? 'interrupted');
   return { draft: { ...draft, appVersion: header.appVersion }, at };
 }
 

@@ -4,8 +4,8 @@ import type { CapacityPlan } from '../../../shared/capacity/plan.ts';
 import { capacityReports } from '../../../shared/capacity/report.ts';
 import type { ComparisonPlan } from '../../../shared/comparison/plan.ts';
 import type { HistoryRecord } from '../../../shared/records/history.ts';
-import { jsonPartOf, recordExport } from '../../../shared/export/record.ts';
-import { downloadPart } from '../Export/download.ts';
+import { jsonItemOf, recordExport } from '../../../shared/export/record.ts';
+import { downloadItem } from '../Export/download.ts';
 import { whatRan } from '../../../shared/records/kinds.ts';
 import { recordStatusText } from '../../../shared/model/interruption.ts';
 import type { Scenario } from '../../../shared/model/scenario.ts';
@@ -86,7 +86,7 @@ export function RecordView({
             data-testid="record-save-json"
             onClick={() => {
               const bundle = recordExport(record);
-              downloadPart(bundle, jsonPartOf(bundle));
+              downloadItem(bundle, jsonItemOf(bundle));
             }}
           >
             Save as JSON
