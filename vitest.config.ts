@@ -18,6 +18,13 @@ const setupFiles = ['test/helpers/assertion-count.ts'];
  */
 const env = { TREBUCHET_MACHINE: 'off' };
 
+/*
+ * expect.poll waits for a page or a process to reach a state; its default 1 s is about neither
+ * (a page's re-render on a loaded machine took longer). A state never reached still fails, after
+ * this; polls with a bound of their own keep it.
+ */
+const expectOptions = { poll: { timeout: 15_000 } };
+
 export default defineConfig({
   test: {
     maxWorkers: '100%',
@@ -50,6 +57,7 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           setupFiles,
           env,
+          expect: expectOptions,
           testTimeout: 120_000,
           hookTimeout: 60_000,
           sequence: { groupOrder: 1 },
@@ -65,6 +73,7 @@ export default defineConfig({
           // share its connection and one web host too (test/e2e/fixture.ts).
           globalSetup: ['test/e2e/browser-setup.ts'],
           isolate: false,
+          expect: expectOptions,
           testTimeout: 180_000,
           hookTimeout: 120_000,
           sequence: { groupOrder: 2 },

@@ -27,14 +27,33 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /**
- * Time for N CLI processes to start on a loaded 2-core machine (each loads the TypeScript
- * sources) before the common start: the start is refused when already more than 1 s past.
+ * How long one CLI process takes here, now, from its start to its first request answered and
+ * its end (`run -n 1`: it loads the engine and checks the target as a shard does before its
+ * start). Measured under the same load as the shards that follow, so their margin scales with it.
  */
-const START_MARGIN_MS = 25_000;
+async function oneProcessMs(): Promise<number> {
+  const t0 = performance.now();
+  const r = await runCli(['run', '-n', '1', '-q', `${nginx.httpUrl}test.html`], { timeoutMs: 60_000 });
+  expect(r.code, r.stderr).toBe(0);
+  return performance.now() - t0;
+}
 
-/** Starts N shard processes with one --start-at; each writes its result to name-i.json and streams to stdout. */
-async function runShards(n: number, name: string, load: readonly string[]) {
-  const startAt = Date.now() + START_MARGIN_MS;
+/**
+ * The common start, ahead of now by what N processes started at once need to be ready: each
+ * takes about one process's time, N of them share the cores (at worst one), so N times it,
+ * tripled for a machine whose load changes between the measure and the start, plus a second.
+ * A start passed before a process is ready is refused or begins late, which the offsets show.
+ */
+async function startMarginMs(n: number): Promise<number> {
+  return Math.ceil(3 * n * (await oneProcessMs())) + 1000;
+}
+
+/**
+ * Starts N shard processes with one --start-at, marginMs ahead (startMarginMs, measured before
+ * nginx's count is read); each writes its result to name-i.json and streams to stdout.
+ */
+async function runShards(n: number, name: string, load: readonly string[], marginMs: number) {
+  const startAt = Date.now() + marginMs;
   const runs = await Promise.all(
     Array.from({ length: n }, (_, i) =>
       runCli(
@@ -96,8 +115,9 @@ describe('trebuchet run --shard and trebuchet merge against nginx', () => {
     '--shard 1/2 and 2/2 of -n 4000 -c 4 started together make one plan: the merge adds up to the sum and to nginx’s own count',
     { tags: ['timing'], timeout: 120_000 },
     async () => {
+      const margin = await startMarginMs(2);
       const before = (await nginxStatus(nginx)).requests;
-      two = await runShards(2, 'closed', ['-n', '4000', '-c', '4']);
+      two = await runShards(2, 'closed', ['-n', '4000', '-c', '4'], margin);
       const served = await servedSince(before);
       // -n split exactly: 2000 each.
       expect(two.shards.map((s) => s.requests.total)).toEqual([2000, 2000]);
@@ -170,8 +190,9 @@ describe('trebuchet run --shard and trebuchet merge against nginx', () => {
     'an open-model rate split over three shards keeps its rate within 1% and sends every planned request',
     { tags: ['timing'], timeout: 120_000 },
     async () => {
+      const margin = await startMarginMs(3);
       const before = (await nginxStatus(nginx)).requests;
-      three = await runShards(3, 'open', ['--rate', '600', '-d', '2']);
+      three = await runShards(3, 'open', ['--rate', '600', '-d', '2'], margin);
       const served = await servedSince(before);
       expect(three.shards.map((s) => s.load)).toMatchObject([
         { model: 'open', rate: 200 },

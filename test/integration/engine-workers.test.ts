@@ -140,9 +140,14 @@ describe('a run split across worker threads', () => {
       expect(Math.abs(median - interval)).toBeLessThanOrEqual(0.2 * interval);
       // And no pairing: over one worker's own interval (5 ms) the arrivals' phases form two
       // opposite clusters (one per worker) that cancel, where coinciding schedules form one.
-      // Measured here: 0.05 interleaved, 0.74 with both workers' offsets at 0. Clock noise only
-      // spreads the phases, which lowers the figure; pairing is what raises it.
-      expect(phaseConcentration(arrivals, 2 * interval)).toBeLessThan(0.3);
+      // With the second worker's sends d ms after the first's (mod 5 ms) and noise keeping a
+      // share R of any one phase, the figure is R |cos(pi d / 5)|: 0 interleaved (d = 2.5), R when
+      // they coincide (d = 0). Measured here: 0.05 interleaved, 0.74 with both workers' offsets
+      // at 0, so R is about 0.74. A worker that is late by a steady amount more than the other
+      // (it waits for a core the other has) moves d too: 0.32 was seen with d about 1.8 ms (0.7 ms
+      // of such lateness). The bound sits halfway in d (1.25 ms either way, R x cos(pi/4) = 0.52):
+      // it tolerates a steady lateness gap of up to 1.25 ms and still refuses coinciding schedules.
+      expect(phaseConcentration(arrivals, 2 * interval)).toBeLessThan(0.5);
     },
   );
 
@@ -159,7 +164,10 @@ describe('a run split across worker threads', () => {
       expect(result.status).toBe('completed');
       expect(samples[0]!.warmup).toBe(true);
       const sent = result.requests.total + result.requests.inFlightAtEnd + result.requests.dropped!;
-      expect(Math.abs(sent - 1000)).toBeLessThanOrEqual(20);
+      // A send due before the warm-up's end but made after it (the thread stalled across the
+      // end: 111 ms once here, 111 more sends) counts where it went on the wire, late; only such
+      // sends, and a few at the edges, move the measured count off the schedule's.
+      expect(Math.abs(sent - 1000)).toBeLessThanOrEqual(result.requests.late! + 20);
       expect(histogramCount(result.histogram)).toBe(result.requests.responses);
     },
   );
