@@ -160,7 +160,7 @@ describe('one broken preset among good ones', () => {
       name,
       createdAt: '2025-01-01T00:00:00.000Z',
       updatedAt: '2025-01-01T00:00:00.000Z',
-      kind: 'run',
+      kind: 'scenario',
       scenario: { targets: [{ url: plain.url }] },
     });
     writeFileSync(join(dataDir, 'presets', 'good.preset.json'), JSON.stringify(preset('good', 'Still here')));

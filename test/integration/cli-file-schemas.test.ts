@@ -123,11 +123,11 @@ describe('unknown fields in the files the CLI reads', () => {
     );
     const p = file({
       ...preset('run', { scenario: { targets: [{ url: server.url }] } }),
-      version: 5,
+      version: 6,
       x: 1,
     });
     expect(await refused(['run', '--preset', p])).toBe(
-      `trebuchet run: --preset: ${p}: version: this preset is format version 5, written by a newer version of Trebuchet; this version of Trebuchet reads format versions 1 to 4`,
+      `trebuchet run: --preset: ${p}: version: this preset is format version 6, written by a newer version of Trebuchet; this version of Trebuchet reads format versions 1 to 5`,
     );
   });
 });
