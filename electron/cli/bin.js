@@ -7,7 +7,7 @@
 // before the CLI's modules load (hence the dynamic imports).
 import module from 'node:module';
 import v8 from 'node:v8';
-import { compileCacheDir, pruneCompileCache } from '../engine/compile-cache.js';
+import { compileCacheDir, pruneCompileCache } from '../engine/thread/compile-cache.js';
 import { exitIfNodeTooOld } from './node-check.js';
 
 exitIfNodeTooOld();

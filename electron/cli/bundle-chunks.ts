@@ -21,13 +21,13 @@ import type { CodeSplittingGroup, Plugin } from 'rolldown';
 
 /** The modules whose static imports make each role (relative to the root). */
 const ROOTS = {
-  cli: ['electron/cli/run-command.ts'],
+  cli: ['electron/cli/run/command.ts'],
   // The engine worker, a scheduled run's shard thread, and a tiny run's engine in the command's thread.
   engine: [
-    'electron/engine/worker.ts',
+    'electron/engine/thread/worker.ts',
     'electron/engine/shards/thread.ts',
     'electron/engine/run-here.ts',
-    'electron/engine/native/native-runner.ts',
+    'electron/engine/native/load-generator.ts',
   ],
   entry: ['electron/cli/main.ts'],
 };

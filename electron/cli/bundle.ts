@@ -31,7 +31,7 @@ const RECIPE = [
   fileURLToPath(new URL('./bundle-chunks.ts', import.meta.url)),
 ];
 /** The bundle's entries, by output name, relative to the root: the command and every engine thread's. */
-const ENTRIES = { cli: 'electron/cli/main.ts', 'worker-main': 'electron/engine/worker-main.ts' };
+const ENTRIES = { cli: 'electron/cli/main.ts', 'worker-main': 'electron/engine/thread/worker-main.ts' };
 
 /**
  * What dist/cli.json holds: the key, the files it was computed from (relative to the root),

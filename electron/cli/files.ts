@@ -9,7 +9,7 @@ import type { Body, TlsOptions } from '../../shared/model/scenario.ts';
 import { inputFileProblemSync, withInputPaths, type InputFileKind } from '../engine/input-files.ts';
 import { FileProblemError, readBoundedFileSync, textOf } from '../stores/bounded-file.ts';
 import { parseJsonText } from '../stores/files.ts';
-import { readTargetsFile, readTargetsStdin } from './targets-flags.ts';
+import { readTargetsFile, readTargetsStdin } from './run/targets-flags.ts';
 import { CliInputError } from './values.ts';
 
 /** What reading the command line needs from the outside world (tests pass fakes). */

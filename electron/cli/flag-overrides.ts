@@ -5,11 +5,11 @@
  * has is left out, for the schema to fill with its default.
  */
 import { resolve } from 'node:path';
-import type { Monitor } from '../../shared/resources/monitor.ts';
+import type { Monitor } from '../../shared/model/monitor.ts';
 import type { Body, Header, Scenario, Threshold } from '../../shared/model/scenario.ts';
 import { inputFilesOf, type InputFileKind } from '../engine/input-files.ts';
 import type { FileIo } from './files.ts';
-import { secondsFlag, type Values } from './run-flags.ts';
+import { secondsFlag, type Values } from './run/flags.ts';
 import { resolveAsConnectTo } from '../../shared/model/route.ts';
 import { CliInputError, parseHeader, parseMonitor, parseThreshold } from './values.ts';
 

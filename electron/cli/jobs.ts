@@ -5,7 +5,7 @@
  */
 import type { JobKind, PartResultOf, PlanOf } from '../../shared/contract/jobs.ts';
 import type { RunStatus } from '../../shared/model/result.ts';
-import { checkTarget } from '../engine/target-check.ts';
+import { checkTarget } from '../engine/preflight/target-check.ts';
 import type { HistoryDraft } from '../jobs/history-saver.ts';
 import { newJobId } from '../jobs/ids.ts';
 import type { JobRunner, RunnerEvent } from '../jobs/runner.ts';

@@ -1,5 +1,5 @@
 /** The `trebuchet` command: dispatches to run / merge / capacity / report / diff / serve / presets / history / help / version. */
-import '../engine/zod-config.ts';
+import '../engine/thread/zod-config.ts';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
@@ -67,15 +67,15 @@ async function dispatch(argv: readonly string[]): Promise<number> {
   switch (command) {
     // Each command loads only its own modules: help and version start instantly, run never loads the web host.
     case 'run': {
-      const { runCommand } = await import('./run-command.ts');
+      const { runCommand } = await import('./run/command.ts');
       return runCommand(loadContext(rest, version));
     }
     case 'capacity': {
-      const { capacityCommand } = await import('./capacity-command.ts');
+      const { capacityCommand } = await import('./capacity/command.ts');
       return capacityCommand(loadContext(rest, version));
     }
     case 'merge': {
-      const { mergeCommand } = await import('./merge-command.ts');
+      const { mergeCommand } = await import('./results/merge-command.ts');
       return mergeCommand({ argv: rest, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr });
     }
     case 'serve': {
@@ -97,7 +97,7 @@ async function dispatch(argv: readonly string[]): Promise<number> {
       });
     }
     case 'report': {
-      const { reportCommand } = await import('./report-command.ts');
+      const { reportCommand } = await import('./results/report-command.ts');
       return reportCommand({
         argv: rest,
         cwd: process.cwd(),
@@ -106,7 +106,7 @@ async function dispatch(argv: readonly string[]): Promise<number> {
       });
     }
     case 'diff': {
-      const { diffCommand } = await import('./diff-command.ts');
+      const { diffCommand } = await import('./results/diff-command.ts');
       return diffCommand({ argv: rest, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr });
     }
     case 'history': {
@@ -119,7 +119,7 @@ async function dispatch(argv: readonly string[]): Promise<number> {
       });
     }
     case 'presets': {
-      const { presetsCommand } = await import('./presets-command.ts');
+      const { presetsCommand } = await import('./presets/command.ts');
       return presetsCommand({
         argv: rest,
         cwd: process.cwd(),

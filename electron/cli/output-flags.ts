@@ -4,7 +4,7 @@
  */
 import { dirname, resolve } from 'node:path';
 import type { FileIo } from './files.ts';
-import type { Values } from './run-flags.ts';
+import type { Values } from './run/flags.ts';
 import { CliInputError, parseDataDir } from './values.ts';
 
 const REPORT_FORMATS = ['text', 'ab', 'vegeta', 'http_load', 'jmeter', 'json'] as const;

@@ -4,8 +4,8 @@
  */
 import type { RunResult, Sample } from '../../shared/model/result.ts';
 import type { Scenario } from '../../shared/model/scenario.ts';
-import { failedRequests } from '../../shared/format/summary.ts';
-import { formatCount, formatDurationMs, formatRate } from '../../shared/format/units.ts';
+import { failedRequests } from '../../shared/verdict/run-figures.ts';
+import { formatCount, formatDurationMs, formatRate } from '../../shared/figures/units.ts';
 import { loadSeconds } from '../../shared/stages/load-plan.ts';
 import { runVerdict, verdictSummary } from '../../shared/verdict/verdict.ts';
 import { caveatMark } from '../../shared/format/verdict-text.ts';

@@ -3,7 +3,7 @@
  * `trebuchet run` can exit 2 with a message that says which flag is wrong and why.
  */
 import { resolve } from 'node:path';
-import { parseMonitorText, type Monitor } from '../../shared/resources/monitor.ts';
+import { parseMonitorText, type Monitor } from '../../shared/model/monitor.ts';
 import {
   DURATION_EXAMPLES,
   parseDuration,

@@ -10,7 +10,7 @@ import { messageLine, type FromShard } from '../engine/shards/messages.ts';
 import { buildRunSpec } from '../engine/spec.ts';
 import type { CliContext } from '../cli/jobs.ts';
 import { EXIT } from '../cli/exit-codes.ts';
-import type { Placed, ShardRequest } from '../cli/shard-flags.ts';
+import type { Placed, ShardRequest } from '../cli/run/shard-flags.ts';
 import { newRunId } from '../jobs/ids.ts';
 import { jobGo, stdinGo, type GoSource } from './go-sources.ts';
 import { runLinkEnd } from './link-end.ts';

@@ -21,7 +21,7 @@ import type { KubeConfirmation } from '../../shared/distributed/kube-confirmatio
 import { jobDeadlineSeconds, kubeName, type KubeRunSpec } from '../../shared/distributed/manifests.ts';
 import { CpuAccount } from '../engine/cpu.ts';
 import { failedResult } from '../engine/result.ts';
-import { plannedEngine } from '../engine/runners.ts';
+import { plannedEngine } from '../engine/load-generators.ts';
 import { coordinate } from '../engine/shards/run-assembly.ts';
 import { buildRunSpec } from '../engine/spec.ts';
 import { newRunId } from '../jobs/ids.ts';

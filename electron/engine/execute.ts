@@ -2,9 +2,9 @@ import type { RunResult, Sample, TlsFacts } from '../../shared/model/result.ts';
 import { placeWithin, type Shard } from '../../shared/shards/plan.ts';
 import { CpuAccount } from './cpu.ts';
 import type { ClassifiedError } from './errors.ts';
-import { preflight } from './preflight.ts';
+import { preflight } from './preflight/preflight.ts';
 import { resultFromSamples, type EngineId, type TargetFacts } from './result.ts';
-import { plannedEngine, selectRunner } from './runners.ts';
+import { plannedEngine, selectLoadGenerator } from './load-generators.ts';
 import { backendOf, type ShardBackend } from './shards/links.ts';
 import { coordinate } from './shards/run-assembly.ts';
 import { warmCoordinatorTick } from './shards/tick-warmup.ts';
@@ -30,8 +30,8 @@ export async function checkRun(spec: RunSpec, signal: AbortSignal): Promise<Chec
   let engine: EngineId = plannedEngine(spec.options);
   try {
     // Refused before any request: an engine that cannot run the scenario says so first.
-    const runner = await selectRunner(spec);
-    engine = { name: runner.name, version: runner.version };
+    const generator = await selectLoadGenerator(spec);
+    engine = { name: generator.name, version: generator.version };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     return { ok: false, engine, error: { kind: 'other', message }, stopped: false, tls: null };

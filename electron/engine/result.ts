@@ -10,15 +10,15 @@ import {
   type TlsFacts,
   type Warning,
 } from '../../shared/model/result.ts';
-import { foldShortWindows, weightedRate, windowStats } from '../../shared/model/windows.ts';
+import { foldShortWindows, weightedRate, windowStats } from '../../shared/figures/windows.ts';
 import { CPU_SCOPE } from './cpu.ts';
 import type { ClassifiedError } from './errors.ts';
 import { endpointOf } from './native/request-bytes.ts';
 import { reportedRoute } from '../../shared/model/route.ts';
 import { originFacts } from '../../shared/model/request-list.ts';
-import { sampleTotals, type RunTotals } from './run-totals.ts';
+import { sampleTotals, type RunTotals } from './recording/run-totals.ts';
 import { evaluateThresholds } from './thresholds.ts';
-import type { RunnerOutcome, RunSpec } from './types.ts';
+import type { LoadOutcome, RunSpec } from './types.ts';
 
 /** Which generator produced (or would have produced) a result. */
 export interface EngineId {
@@ -58,7 +58,7 @@ export interface CpuFacts {
 
 /**
  * Generator CPU over the measured samples (warm-up excluded), by the rule the server's CPU
- * follows too (shared/model/windows.ts): a short window (the run's last, teardown included)
+ * follows too (shared/figures/windows.ts): a short window (the run's last, teardown included)
  * folded into the one before it, the mean weighted by window length, so it is never above
  * the max (a 1 s run's short last window at 40% had made it "25% on average, max 24%"). The
  * saturation verdict counts the folded windows.
@@ -168,8 +168,8 @@ export interface ResultFacts {
   tls: TlsFacts | null;
   /** What the pre-flight learnt; null: only what the URL says. */
   server: ServerFacts | null;
-  /** What the runner reported beyond its recorder; null when it never reported. */
-  outcome: RunnerOutcome | null;
+  /** What the load generator reported beyond its recorder; null when it never reported. */
+  outcome: LoadOutcome | null;
   warnings: Warning[];
   /** Each engine worker's CPU; absent: one, whose CPU is the samples'. */
   workerCpu?: CpuFacts[];
@@ -296,18 +296,18 @@ export function runResult(id: RunIdentity, totals: RunTotals, facts: ResultFacts
 
 /**
  * An open run's measured time: its attack plus its wait (first scheduled send to last answer,
- * vegeta's Duration total); null when the runner reports no attack. The window the engine's
+ * vegeta's Duration total); null when the load generator reports no attack. The window the engine's
  * clock measured around it also holds the engine's start-up before the first send (30-60 ms),
  * which made "Duration 3.08 s · attack 3.02 s · wait 0.00 s" and a req/s below the rate held.
  */
-export function openRunSeconds(outcome: RunnerOutcome | null): number | null {
+export function openRunSeconds(outcome: LoadOutcome | null): number | null {
   if (!outcome || outcome.attackSeconds === null || outcome.waitSeconds === null) return null;
   const seconds = outcome.attackSeconds + outcome.waitSeconds;
   return seconds > 0 ? seconds : null;
 }
 
 /**
- * vegeta's "rate": requests sent over the attack (first to last send) when the runner
+ * vegeta's "rate": requests sent over the attack (first to last send) when the load generator
  * reports one, else over the measured time. The measured time of an open run also holds
  * the wait for the last answers, which would put the rate below vegeta's throughput
  * (successes over attack + wait) although the schedule was kept.

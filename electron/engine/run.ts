@@ -2,12 +2,12 @@ import { Worker } from 'node:worker_threads';
 import { addSample, type RunResult, type Sample, type Warning } from '../../shared/model/result.ts';
 import { describeIssues, issuesOf } from '../../shared/model/validation.ts';
 import type { ClassifiedError } from './errors.ts';
-import { workerMessageSchema, type ToWorker } from './messages.ts';
+import { workerMessageSchema, type ToWorker } from './thread/messages.ts';
 import { resultFromSamples } from './result.ts';
-import { plannedEngine } from './runners.ts';
+import { plannedEngine } from './load-generators.ts';
 import type { RunSpec } from './types.ts';
-import { ENGINE_THREAD_URL } from './thread-entry.ts';
-import { engineWorkerOptions } from './worker-options.ts';
+import { ENGINE_THREAD_URL } from './thread/thread-entry.ts';
+import { engineWorkerOptions } from './thread/worker-options.ts';
 
 /** How long a stopped worker may take to hand back its result before the host ends it. */
 const STOP_GRACE_MS = 3000;

@@ -2,7 +2,7 @@ import type { RunResult } from '../../shared/model/result.ts';
 import type { Body, ListRequest, Scenario } from '../../shared/model/scenario.ts';
 import { failedResult, type RunIdentity } from './result.ts';
 import { InputFileError, readInputFile } from './input-files.ts';
-import { plannedEngine } from './runners.ts';
+import { plannedEngine } from './load-generators.ts';
 import type { RunSpec } from './types.ts';
 
 export type BuiltSpec = { ok: true; spec: RunSpec } | { ok: false; result: RunResult };

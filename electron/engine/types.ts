@@ -12,8 +12,8 @@ import type {
 import type { Placement } from '../../shared/shards/plan.ts';
 import type { SendSequence } from '../../shared/model/request-list.ts';
 import type { UrlTable } from '../../shared/model/url-table.ts';
-import type { BucketCounts, PhaseBuckets, StageCounts, UrlCounts } from '../../shared/shards/merge.ts';
-import type { Recorder } from './recorder.ts';
+import type { BucketCounts, PhaseBuckets, StageCounts, UrlCounts } from '../../shared/model/shard-facts.ts';
+import type { Recorder } from './recording/recorder.ts';
 
 /** Everything a worker needs to run one target; plain data (structured-clone safe). */
 export interface RunSpec {
@@ -48,12 +48,12 @@ export interface SpecPlacement {
   startAt?: number;
 }
 
-/** What a runner reports beyond what it fed into the Recorder. */
-export interface RunnerOutcome {
+/** What a load generator reports beyond what it fed into the Recorder. */
+export interface LoadOutcome {
   tls: TlsFacts | null;
   /** A list over several origins: the connections opened per origin (originGroups' order); absent for one. */
   originConnections?: number[];
-  /** HTTP version of the responses ("1.0", "1.1", "2"), when the runner learnt it. */
+  /** HTTP version of the responses ("1.0", "1.1", "2"), when the load generator learnt it. */
   httpVersion: string | null;
   /** Open model: seconds spent sending, and waiting for the last answers afterwards. */
   attackSeconds: number | null;
@@ -62,7 +62,7 @@ export interface RunnerOutcome {
   dropped: number | null;
   /** Closed model with a rate cap: latency as the schedule would have seen it. */
   correctedLatency: LatencyStats | null;
-  /** Per-request timing phases, when the runner measures them. */
+  /** Per-request timing phases, when the load generator measures them. */
   phases: Partial<Record<Phase, PhaseStats>> | null;
   /** A staged load's figures, one row per stage; null for a fixed level. */
   stages: StageResult[] | null;
@@ -71,7 +71,7 @@ export interface RunnerOutcome {
   warnings: Warning[];
   /**
    * performance.now() when the load ended: the last request finished or was abandoned, before
-   * the runner's summary work (percentiles of the phase histograms take tens of ms). The
+   * the load generator's summary work (percentiles of the phase histograms take tens of ms). The
    * shard closes its last window (and the run its measured time) there; null = when run() resolved.
    */
   loadEndedAt: number | null;
@@ -85,8 +85,8 @@ export interface RunnerOutcome {
   };
 }
 
-/** An outcome that adds nothing to what the recorder holds; `over` fills in what a runner knows. */
-export function emptyOutcome(over: Partial<RunnerOutcome> = {}): RunnerOutcome {
+/** An outcome that adds nothing to what the recorder holds; `over` fills in what a load generator knows. */
+export function emptyOutcome(over: Partial<LoadOutcome> = {}): LoadOutcome {
   return {
     tls: null,
     httpVersion: null,
@@ -122,11 +122,11 @@ export interface Schedule {
   measureFrom?: number;
 }
 
-export interface RunnerContext {
+export interface LoadGeneratorContext {
   spec: RunSpec;
   recorder: Recorder;
   /**
-   * Aborted when the user stops the run. The runner stops sending, abandons what is in
+   * Aborted when the user stops the run. The load generator stops sending, abandons what is in
    * flight (leaving recorder.inFlight as it is) and resolves promptly.
    */
   signal: AbortSignal;
@@ -138,10 +138,10 @@ export interface RunnerContext {
    * model) counts the requests that finish after it.
    */
   warmupDone: Promise<void>;
-  /** The shard's place in the run: the common start and its offset (absent, in a runner's own tests: start now). */
+  /** The shard's place in the run: the common start and its offset (absent, in a load generator's own tests: start now). */
   schedule?: Schedule;
   /**
-   * Resolves at the common start, never before it. A runner readies what its first send needs
+   * Resolves at the common start, never before it. A load generator readies what its first send needs
    * (ledger, driver, pools), then awaits this and sends: work left until after the start
    * makes the first sends late (3-25 ms of set-up did).
    */
@@ -154,10 +154,10 @@ export interface RunnerContext {
  * resolves when the load is done or ctx.signal aborts. It never throws for a failing
  * target: failures are recorded as errors.
  */
-export interface Runner {
+export interface LoadGenerator {
   readonly name: GeneratorFacts['engine'];
   readonly version: string;
-  run(ctx: RunnerContext): Promise<RunnerOutcome>;
+  run(ctx: LoadGeneratorContext): Promise<LoadOutcome>;
   /**
    * Readies the run before the common start (a shard says `ready` once it is done): the native
    * engine's open model opens and warms its connections here. Absent: run() does everything.
@@ -172,9 +172,9 @@ export interface PrepareHints {
   roundTripMs: number | null;
 }
 
-/** A run readied by Runner.prepare: its run() starts sending at once. */
+/** A run readied by LoadGenerator.prepare: its run() starts sending at once. */
 export interface PreparedRun {
   /** The warm phase's figures (this shard's); null when there was none. */
   warm: WarmFacts | null;
-  run(ctx: RunnerContext): Promise<RunnerOutcome>;
+  run(ctx: LoadGeneratorContext): Promise<LoadOutcome>;
 }

@@ -17,7 +17,7 @@ import type { RunResult } from '../../shared/model/result.ts';
 import type { HistoryRecord } from '../../shared/records/history.ts';
 import type { SavedResult } from '../../shared/records/kinds.ts';
 import { savedOfRecord } from '../../shared/records/result-file.ts';
-import { decodeHistogram, valueAtPercentile } from '../engine/histogram.ts';
+import { decodeHistogram, valueAtPercentile } from '../engine/recording/histogram.ts';
 
 /** Quantiles per run: 1,000 evenly spaced ranks resolve the distribution functions to 0.1 %. */
 const QUANTILE_POINTS = 1000;

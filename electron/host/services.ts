@@ -1,5 +1,5 @@
 import type { MetricsOut } from '../../shared/metrics/outs.ts';
-import { checkTarget } from '../engine/target-check.ts';
+import { checkTarget } from '../engine/preflight/target-check.ts';
 import { hostMetrics } from '../metrics/host-metrics.ts';
 import { HistorySaver } from '../jobs/history-saver.ts';
 import type { RecoveredJob } from '../jobs/journal/recover.ts';

@@ -1,5 +1,5 @@
 import { partStarted, type JobEnvelope } from '../../shared/contract/jobs.ts';
-import { SampleSeries } from '../../shared/model/sample-series.ts';
+import { SampleSeries } from '../../shared/figures/sample-series.ts';
 
 /** An engine sample's envelope, under its tick's seq. */
 interface SampleEntry {

@@ -22,7 +22,7 @@ import type { HistoryRecord } from '../../shared/records/history.ts';
 export type RunnerEvent<K extends JobKind = JobKind> =
   ProgressEvent<K> | SampleEvent | ResultEvent<K> | ErrorEvent;
 
-/** The pre-flight of one URL (electron/engine/target-check.ts, or a stand-in in tests). */
+/** The pre-flight of one URL (electron/engine/preflight/target-check.ts, or a stand-in in tests). */
 export type TargetChecker = (scenario: Scenario, signal: AbortSignal) => Promise<TargetCheckResult>;
 
 /** What a runner may use besides its plan: the engine, the pre-flight, the app's version. */

@@ -1,13 +1,13 @@
 import type { JobKind } from '../../shared/contract/jobs.ts';
 import type { RunResult, Sample } from '../../shared/model/result.ts';
 import type { Load, Scenario } from '../../shared/model/scenario.ts';
-import type { ResourceSample } from '../../shared/resources/resources.ts';
+import type { ResourceSample } from '../../shared/model/server-resources.ts';
 import { CpuAccount } from '../engine/cpu.ts';
 import { startRun, type RunHandle } from '../engine/run.ts';
 import { buildRunSpec } from '../engine/spec.ts';
 import { sendsOnSchedule, type SpecPlacement } from '../engine/types.ts';
 import { startServerMonitor, withServerResources, type ServerMonitor } from '../monitor/server-monitor.ts';
-import type { MachineSample } from '../../shared/machine/machine.ts';
+import type { MachineSample } from '../../shared/model/machine-facts.ts';
 import type { MachineMonitor } from '../machine/machine-monitor.ts';
 import { planMachine, startMachine, withMachine } from '../machine/start.ts';
 

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULTS, VERDICT } from '../../shared/model/defaults.ts';
 import { busiest, machineWindow, type MachineCounters } from '../../shared/machine/readings.ts';
-import type { OtherProcess } from '../../shared/machine/machine.ts';
+import type { OtherProcess } from '../../shared/model/machine-facts.ts';
 import { machineReader, type MachineReader } from './proc-readers.ts';
 
 /*

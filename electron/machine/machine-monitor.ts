@@ -1,5 +1,5 @@
 import { DEFAULTS } from '../../shared/model/defaults.ts';
-import { SHORT_WINDOW_SHARE } from '../../shared/model/windows.ts';
+import { SHORT_WINDOW_SHARE } from '../../shared/figures/windows.ts';
 import type { Sample } from '../../shared/model/result.ts';
 import type { RunOptions } from '../../shared/model/scenario.ts';
 import type {
@@ -7,7 +7,7 @@ import type {
   MachineFacts,
   MachineSample,
   OtherProcess,
-} from '../../shared/machine/machine.ts';
+} from '../../shared/model/machine-facts.ts';
 import {
   machineWindow,
   windowOver,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULTS } from '../../shared/model/defaults.ts';
-import type { MachineSample } from '../../shared/machine/machine.ts';
+import type { MachineSample } from '../../shared/model/machine-facts.ts';
 import type { RunResult } from '../../shared/model/result.ts';
 import { routeOf } from '../../shared/model/route.ts';
 import type { RunOptions, Target } from '../../shared/model/scenario.ts';

@@ -3,7 +3,7 @@ import https from 'node:https';
 import parsePrometheusText, { type PrometheusFamily } from 'parse-prometheus-text-format';
 import { DEFAULTS } from '../../shared/model/defaults.ts';
 import { exporterCpuCount, exporterFigures, type ExporterScrape } from '../../shared/resources/exporter.ts';
-import type { ResourceSource } from '../../shared/resources/resources.ts';
+import type { ResourceSource } from '../../shared/model/server-resources.ts';
 import { http } from '../engine/node-http.ts';
 import { isThisMachine } from './resolve.ts';
 import { messageOf, timedCpu, type MonitorSource, type SourceReading } from './source.ts';

@@ -6,7 +6,7 @@ import {
   type ProcessCounters,
   type ProcessReading,
 } from '../../shared/resources/process.ts';
-import type { ResourceSource } from '../../shared/resources/resources.ts';
+import type { ResourceSource } from '../../shared/model/server-resources.ts';
 import { familyRoot, ownerOf, processName, processTree, procfsSupported, readCounters } from './procfs.ts';
 import type { MonitorPlan } from './resolve.ts';
 import { tcpListener } from './tcp-listener.ts';

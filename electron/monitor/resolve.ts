@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { networkInterfaces } from 'node:os';
-import { isLoopbackHostname, type Monitor } from '../../shared/resources/monitor.ts';
+import { isLoopbackHostname, type Monitor } from '../../shared/model/monitor.ts';
 import { routeOf } from '../../shared/model/route.ts';
 import type { Target } from '../../shared/model/scenario.ts';
 

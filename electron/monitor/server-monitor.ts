@@ -1,6 +1,6 @@
 import { DEFAULTS } from '../../shared/model/defaults.ts';
 import type { RunResult, Sample } from '../../shared/model/result.ts';
-import type { ResourceSample, ResourceSource, ServerResources } from '../../shared/resources/resources.ts';
+import type { ResourceSample, ResourceSource, ServerResources } from '../../shared/model/server-resources.ts';
 import type { RunOptions, Target } from '../../shared/model/scenario.ts';
 import type { CpuAccount } from '../engine/cpu.ts';
 import { groupGaps, readingOver } from '../../shared/resources/charts.ts';

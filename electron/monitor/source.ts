@@ -1,4 +1,4 @@
-import type { ResourceSample, ResourceSource } from '../../shared/resources/resources.ts';
+import type { ResourceSample, ResourceSource } from '../../shared/model/server-resources.ts';
 import { cpuClock } from '../engine/cpu.ts';
 
 /** One serving process's CPU-seconds in a reading's window (a process tree's workers). */

@@ -1,6 +1,6 @@
 import { VERDICT } from '../../shared/model/defaults.ts';
-import type { ServerWorkers } from '../../shared/resources/resources.ts';
-import { SHORT_WINDOW_SHARE } from '../../shared/model/windows.ts';
+import type { ServerWorkers } from '../../shared/model/server-resources.ts';
+import { SHORT_WINDOW_SHARE } from '../../shared/figures/windows.ts';
 import type { WorkerShare } from './source.ts';
 
 /**

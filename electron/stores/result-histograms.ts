@@ -1,6 +1,6 @@
 /**
  * A read result's encoded latency histograms against its counts: one latency is recorded per
- * response (electron/engine/recorder.ts), so the histogram holds exactly `requests.responses`
+ * response (electron/engine/recording/recorder.ts), so the histogram holds exactly `requests.responses`
  * values, and a shard's report's one its own. Each histogram is looked at before hdr-histogram-js
  * decodes it: inflated with a cap (a zlib bomb stops there) and its header read, so a histogram
  * claiming another layout (a range that would take gigabytes of counts) is refused unread. The
@@ -9,8 +9,8 @@
 import zlib from 'node:zlib';
 import type { RunResult } from '../../shared/model/result.ts';
 import type { FieldIssue } from '../../shared/model/validation.ts';
-import { formatCount } from '../../shared/format/units.ts';
-import { decodeHistogram, HIGHEST_TRACKABLE_US } from '../engine/histogram.ts';
+import { formatCount } from '../../shared/figures/units.ts';
+import { decodeHistogram, HIGHEST_TRACKABLE_US } from '../engine/recording/histogram.ts';
 
 /** HdrHistogram's V2 compressed encoding: this cookie (its low nibble aside), the length, zlib data. */
 const V2_COMPRESSED_COOKIE = 0x1c849304;

@@ -2,7 +2,7 @@
  * A saved result read from a file's JSON (a file's text, or its value read a chunk at a time,
  * json/file.ts): told apart by shared/records/result-file.ts (kind, strict schema, format
  * version, migration, its arithmetic), its histograms against its counts (result-histograms.ts).
- * The one reading `trebuchet report` and `trebuchet diff` (electron/cli/result-files.ts) and
+ * The one reading `trebuchet report` and `trebuchet diff` (electron/cli/results/result-files.ts) and
  * History's import (history-import.ts) share, so a file reads the same everywhere.
  */
 import { describeIssues } from '../../shared/model/validation.ts';

@@ -1,5 +1,5 @@
 import { type SecretOptions } from '../../shared/records/preset-summary.ts';
-import { isSecretHeader } from '../../shared/records/preset-summary.ts';
+import { isSecretHeader } from '../../shared/model/secret-headers.ts';
 import { forEachHeader, jsonCopy, SEALED, type HeaderLike } from '../../shared/model/secret-headers.ts';
 
 export { clearSecrets, countSecrets, jsonCopy } from '../../shared/model/secret-headers.ts';

@@ -1,6 +1,6 @@
 import type { ChartOptions } from 'chart.js';
 import { MAX_X, PERCENTILE_TICKS, tickLabel, xToPercentile } from '../report/percentileScale.ts';
-import { formatMs } from '../../shared/format/units.ts';
+import { formatMs } from '../../shared/figures/units.ts';
 import { baseLineOptions } from './baseOptions.ts';
 import type { Palette } from './palette.ts';
 

@@ -1,4 +1,4 @@
-import type { MonitorKind } from '../../shared/resources/monitor.ts';
+import type { MonitorKind } from '../../shared/model/monitor.ts';
 import { Field } from '../components/fields.tsx';
 import { monitorKindOf, monitorTextFor, monitorValueOf } from './monitorDraft.ts';
 import './MonitorField.css';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Field, RemoveButton } from '../components/fields.tsx';
-import { formatBytes } from '../../shared/format/units.ts';
+import { formatBytes } from '../../shared/figures/units.ts';
 import './PickFileField.css';
 
 interface PickFileFieldProps {

@@ -1,6 +1,6 @@
 import { useState, type DragEvent } from 'react';
 import { Field, RemoveButton, Segmented, TextField } from '../components/fields.tsx';
-import { formatBytes } from '../../shared/format/units.ts';
+import { formatBytes } from '../../shared/figures/units.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
 import {
   listSummary,

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { formatCount } from '../../shared/format/units.ts';
+import { formatCount } from '../../shared/figures/units.ts';
 import { workersSummary, type ScenarioDraft } from './draft.ts';
 import { fieldPaths } from './fieldPaths.ts';
 import { IssuesContext } from './issues.ts';

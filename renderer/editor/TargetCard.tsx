@@ -11,7 +11,7 @@ import { PickFileField } from './PickFileField.tsx';
 import { pickBody } from './pickedFile.ts';
 import { useFileAccess } from './useFileAccess.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
-import { formatBytes } from '../../shared/format/units.ts';
+import { formatBytes } from '../../shared/figures/units.ts';
 
 interface TargetCardProps {
   index: number;

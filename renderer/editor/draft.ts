@@ -11,7 +11,7 @@ import {
   type ThresholdMetric,
   type TlsVersion,
 } from '../../shared/model/scenario.ts';
-import type { Stage } from '../../shared/stages/stages.ts';
+import type { Stage } from '../../shared/model/stages.ts';
 import { parseWith, type FieldIssue } from '../../shared/model/validation.ts';
 import { DEFAULT_MONITOR_TEXT, monitorInput, withMonitorIssues } from './monitorDraft.ts';
 import { NO_ROUTE, routeInput, withRouteIssues, type RouteDraft } from './routeDraft.ts';

@@ -1,8 +1,8 @@
 import { DEFAULTS } from '../../shared/model/defaults.ts';
-import { parseMonitorText, type Monitor, type MonitorKind } from '../../shared/resources/monitor.ts';
+import { parseMonitorText, type Monitor, type MonitorKind } from '../../shared/model/monitor.ts';
 
 /*
- * A target's server monitor (shared/resources/monitor.ts) as the editor holds it: the CLI's --monitor
+ * A target's server monitor (shared/model/monitor.ts) as the editor holds it: the CLI's --monitor
  * text (auto, off, pid:N or a node_exporter URL), so the card, a preset and the CLI say it
  * the same way. The card shows it as a kind and, for pid and node_exporter, a value.
  */

@@ -5,7 +5,7 @@
  */
 import { LIMITS } from '../../shared/model/defaults.ts';
 import type { Body, TlsOptions } from '../../shared/model/scenario.ts';
-import { formatBytes } from '../../shared/format/units.ts';
+import { formatBytes } from '../../shared/figures/units.ts';
 
 /** A body file picked in the browser: its name and bytes (base64), and their count for the screen. */
 export interface PickedBody {

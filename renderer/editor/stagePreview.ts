@@ -1,4 +1,4 @@
-import { peakTarget, stageSpans, stagesSeconds, type Stage } from '../../shared/stages/stages.ts';
+import { peakTarget, stageSpans, stagesSeconds, type Stage } from '../../shared/model/stages.ts';
 
 /** Room kept around the curve so the line's stroke is not clipped. */
 const PAD = 3;

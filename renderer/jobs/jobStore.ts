@@ -9,11 +9,11 @@ import {
   type PlanOf,
   type ProgressOf,
 } from '../../shared/contract/jobs.ts';
-import { SampleSeries, type SeriesChange } from '../../shared/model/sample-series.ts';
+import { SampleSeries, type SeriesChange } from '../../shared/figures/sample-series.ts';
 import type { RunStatus, Sample } from '../../shared/model/result.ts';
 import { foldReadings } from '../../shared/resources/charts.ts';
-import type { ResourceSample } from '../../shared/resources/resources.ts';
-import type { MachineSample } from '../../shared/machine/machine.ts';
+import type { ResourceSample } from '../../shared/model/server-resources.ts';
+import type { MachineSample } from '../../shared/model/machine-facts.ts';
 import { foldMachineReadings } from '../../shared/machine/summary.ts';
 import type { JobFeeds, LiveFeed } from '../live/liveSeries.ts';
 import { emptyLive, liveAfterSample, serverAfterReading, type PartLive } from './partLive.ts';

@@ -1,7 +1,7 @@
 import { chartsWithData, gapNotes, type ServerChartId } from '../../shared/resources/charts.ts';
-import type { ResourceSample } from '../../shared/resources/resources.ts';
+import type { ResourceSample } from '../../shared/model/server-resources.ts';
 import type { Sample } from '../../shared/model/result.ts';
-import type { MachineSample } from '../../shared/machine/machine.ts';
+import type { MachineSample } from '../../shared/model/machine-facts.ts';
 
 /** The server panel's state of one part (its readings go to the charts, not here). */
 export interface ServerLive {

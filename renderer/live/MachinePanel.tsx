@@ -1,7 +1,7 @@
 import { memo } from 'react';
-import type { MachineSample } from '../../shared/machine/machine.ts';
-import { fixed } from '../../shared/format/units.ts';
-import { otherProcessesText } from '../../shared/format/machine/machine-table.ts';
+import type { MachineSample } from '../../shared/model/machine-facts.ts';
+import { fixed } from '../../shared/figures/units.ts';
+import { otherProcessesText } from '../../shared/machine/readings.ts';
 import type { JobFeeds } from './liveSeries.ts';
 import type { ChartAbout } from '../views/Export/chartSubject.ts';
 import { LiveChart } from './LiveCharts.tsx';

@@ -1,5 +1,5 @@
-import type { Monitor } from '../../shared/resources/monitor.ts';
-import type { ServerResources } from '../../shared/resources/resources.ts';
+import type { Monitor } from '../../shared/model/monitor.ts';
+import type { ServerResources } from '../../shared/model/server-resources.ts';
 import type { PartLive } from '../jobs/partLive.ts';
 import type { ChartAbout } from '../views/Export/chartSubject.ts';
 import type { JobFeeds } from './liveSeries.ts';

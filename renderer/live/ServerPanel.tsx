@@ -1,6 +1,6 @@
 import { memo } from 'react';
-import type { Monitor } from '../../shared/resources/monitor.ts';
-import type { ServerResources } from '../../shared/resources/resources.ts';
+import type { Monitor } from '../../shared/model/monitor.ts';
+import type { ServerResources } from '../../shared/model/server-resources.ts';
 import type { ServerLive } from '../jobs/partLive.ts';
 import type { JobFeeds } from './liveSeries.ts';
 import type { ChartAbout } from '../views/Export/chartSubject.ts';
@@ -16,7 +16,7 @@ interface ServerPanelProps {
   /** The run's generation: a new run draws on fresh charts. */
   generation: number;
   about: ChartAbout;
-  /** The target's monitor (shared/resources/monitor.ts); off shows nothing. */
+  /** The target's monitor (shared/model/monitor.ts); off shows nothing. */
   monitor: Monitor | undefined;
   live: ServerLive | undefined;
   /** The target's result's server resources, once it ended. */

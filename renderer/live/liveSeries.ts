@@ -1,7 +1,7 @@
 import type { Sample } from '../../shared/model/result.ts';
-import type { ResourceSample } from '../../shared/resources/resources.ts';
-import type { MachineSample } from '../../shared/machine/machine.ts';
-import type { SeriesChange } from '../../shared/model/sample-series.ts';
+import type { ResourceSample } from '../../shared/model/server-resources.ts';
+import type { MachineSample } from '../../shared/model/machine-facts.ts';
+import type { SeriesChange } from '../../shared/figures/sample-series.ts';
 import type { Load } from '../../shared/model/scenario.ts';
 import { windowTarget } from '../../shared/stages/load-plan.ts';
 import type { Palette } from '../charts/palette.ts';
@@ -113,7 +113,7 @@ export const LIVE_CHARTS: readonly LiveChartSpec[] = [
   },
 ];
 
-/** The stages' target over a sample's window (shared/stages/stages.ts windowTarget), a dashed line beside what was achieved. */
+/** The stages' target over a sample's window (shared/model/stages.ts windowTarget), a dashed line beside what was achieved. */
 const targetSeries = (load: Load): LiveSeries => ({
   id: 'target',
   label: 'target',

@@ -1,5 +1,5 @@
 import { MACHINE_CHART, type MachineSeriesSpec } from '../../shared/machine/charts.ts';
-import type { MachineSample } from '../../shared/machine/machine.ts';
+import type { MachineSample } from '../../shared/model/machine-facts.ts';
 import type { Palette } from '../charts/palette.ts';
 import type { LiveChartSpec } from './liveSeries.ts';
 

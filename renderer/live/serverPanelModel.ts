@@ -1,7 +1,8 @@
-import { describeResourceSource, formatResourceValue } from '../../shared/format/resources-table.ts';
-import { monitorText, type Monitor } from '../../shared/resources/monitor.ts';
+import { describeResourceSource } from '../../shared/format/resources-table.ts';
+import { formatResourceValue } from '../../shared/resources/figure-text.ts';
+import { monitorText, type Monitor } from '../../shared/model/monitor.ts';
 import { SERVER_CHARTS, type ServerChartId } from '../../shared/resources/charts.ts';
-import type { ResourceFigure, ServerResources } from '../../shared/resources/resources.ts';
+import type { ResourceFigure, ServerResources } from '../../shared/model/server-resources.ts';
 import type { ServerLive } from '../jobs/partLive.ts';
 
 /** What the server panel shows of one target, computed from its state; the component lays it out. */

@@ -1,5 +1,5 @@
 import { SERVER_CHARTS, serverValue } from '../../shared/resources/charts.ts';
-import type { ResourceSample } from '../../shared/resources/resources.ts';
+import type { ResourceSample } from '../../shared/model/server-resources.ts';
 import type { Palette } from '../charts/palette.ts';
 import type { LiveChartSpec } from './liveSeries.ts';
 

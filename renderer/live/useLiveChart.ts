@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import type { ChartDataset } from 'chart.js';
 import type { Sample } from '../../shared/model/result.ts';
-import type { SeriesChange } from '../../shared/model/sample-series.ts';
+import type { SeriesChange } from '../../shared/figures/sample-series.ts';
 import { baseLineOptions } from '../charts/baseOptions.ts';
 import { withAlpha, type Palette } from '../charts/palette.ts';
 import { Chart } from '../charts/setup.ts';

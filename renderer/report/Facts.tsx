@@ -1,6 +1,6 @@
 import { generatorCpuText, sendLatenessText } from '../../shared/format/generator-text.ts';
 import type { RunResult } from '../../shared/model/result.ts';
-import { formatBytes, formatCount } from '../../shared/format/units.ts';
+import { formatBytes, formatCount } from '../../shared/figures/units.ts';
 
 type Row = [label: string, value: string];
 

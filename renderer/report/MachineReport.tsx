@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { describeMachine, machineRows } from '../../shared/format/machine/machine-table.ts';
-import { fixed } from '../../shared/format/units.ts';
-import type { MachineFacts } from '../../shared/machine/machine.ts';
+import { fixed } from '../../shared/figures/units.ts';
+import type { MachineFacts } from '../../shared/model/machine-facts.ts';
 import { TableCard } from './ReportTables.tsx';
 import './ServerResources.css';
 

@@ -2,7 +2,7 @@ import { memo, useMemo } from 'react';
 import type { RunResult } from '../../shared/model/result.ts';
 import { runVerdict } from '../../shared/verdict/verdict.ts';
 import { Alert } from '../components/Alert.tsx';
-import { formatSeconds } from '../../shared/format/units.ts';
+import { formatSeconds } from '../../shared/figures/units.ts';
 import { PercentileChart } from './PercentileChart.tsx';
 import {
   ConnectionTimes,

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Phase, PhaseStats, RunResult } from '../../shared/model/result.ts';
-import { formatCount, formatMsValue, formatPercent } from '../../shared/format/units.ts';
+import { formatCount, formatMsValue, formatPercent } from '../../shared/figures/units.ts';
 import { thresholdActualText, thresholdText } from '../../shared/format/report.ts';
 import { errorRows, percentileRows, phaseRows, statusRows } from './reportModel.ts';
 import { useScrollReach } from '../components/useScrollReach.ts';

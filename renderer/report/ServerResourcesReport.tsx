@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { serverResourcesTable } from '../../shared/format/resources-table.ts';
-import type { ServerResources as Resources } from '../../shared/resources/resources.ts';
+import type { ServerResources as Resources } from '../../shared/model/server-resources.ts';
 import type { Verdict } from '../../shared/verdict/verdict.ts';
 import { TableCard } from './ReportTables.tsx';
 import './ServerResources.css';

@@ -6,7 +6,7 @@ import {
   type RunResult,
   type Warning,
 } from '../../shared/model/result.ts';
-import { formatCount, formatGrouped } from '../../shared/format/units.ts';
+import { formatCount, formatGrouped } from '../../shared/figures/units.ts';
 
 /** What the report's tables show, computed from a RunResult; the components only lay it out. */
 

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { DEFAULTS, LIMITS } from '../model/defaults.ts';
-import { fixed, formatGrouped } from '../format/units.ts';
+import { fixed, formatGrouped } from '../figures/units.ts';
 import { boundedNumber } from '../model/number-schema.ts';
 
 export const capacityGoalSchema = z.strictObject({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { capacityPlanSchema, capacityStepSchema, stepPhaseSchema, stepScenario } from './plan.ts';
 import { defineJob, partSchema } from '../model/job-spec.ts';
-import { OTHER_PROCESSES_SHOWN, otherProcessSchema } from '../machine/machine.ts';
+import { OTHER_PROCESSES_SHOWN, otherProcessSchema } from '../model/machine-facts.ts';
 
 /*
  * A capacity search as a job: its plan is a CapacityPlan, its parts are the steps in run order

@@ -8,7 +8,7 @@
  * Pure.
  */
 import { LIMITS } from '../model/defaults.ts';
-import { formatGrouped } from '../format/units.ts';
+import { formatGrouped } from '../figures/units.ts';
 
 /** Requests a step measures for its p99 to rest on about 10 of them (the slowest 1%). */
 export const P99_MIN_REQUESTS = 1000;

@@ -1,4 +1,4 @@
-import { fixed, formatCount, formatGrouped } from '../format/units.ts';
+import { fixed, formatCount, formatGrouped } from '../figures/units.ts';
 
 /* How a table column writes its value, shared by the matrix and the per-repetition table. */
 

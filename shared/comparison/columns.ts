@@ -8,7 +8,12 @@ import { countFormat, numberFormat, percentFormat, textFormat } from './column-f
 import type { MatrixCell, MatrixColumn } from './matrix.ts';
 import type { Phase, RunResult } from '../model/result.ts';
 import type { MatrixColumnId } from './report-settings.ts';
-import { errorPercent, failedRequests, timePerRequestAcrossMs, timePerRequestMs } from '../format/summary.ts';
+import {
+  errorPercent,
+  failedRequests,
+  timePerRequestAcrossMs,
+  timePerRequestMs,
+} from '../verdict/run-figures.ts';
 import { maxOf, meanOf, sum } from './cell-figures.ts';
 import { SERVER_COLUMNS } from './server-columns.ts';
 import { badCaveatsOn, verdictSummary } from '../verdict/verdict.ts';

@@ -4,7 +4,7 @@ import type { ComparisonTable } from './table.ts';
 import { levelLabel, type ProtocolVariant } from './plan.ts';
 import { numberFormat, textFormat, type ColumnValue } from './column-format.ts';
 import type { RunResult } from '../model/result.ts';
-import { timePerRequestAcrossMs, timePerRequestMs } from '../format/summary.ts';
+import { timePerRequestAcrossMs, timePerRequestMs } from '../verdict/run-figures.ts';
 import { runVerdict, verdictSummary, type Verdict } from '../verdict/verdict.ts';
 
 /* The per-repetition table (seed 002's Résumé): each run's time taken, req/s and time per request. Pure. */

@@ -1,9 +1,9 @@
 import { NO_VALUE, type ColumnValue } from './column-format.ts';
 import type { MatrixColumn } from './matrix.ts';
-import { formatCpuPer10k, formatResourceValue, SERVER_VERDICT_FIGURE } from '../format/resources-table.ts';
+import { formatCpuPer10k, formatResourceValue, SERVER_VERDICT_FIGURE } from '../resources/figure-text.ts';
 import { maxOf, meanOf } from './cell-figures.ts';
 import type { MatrixColumnId } from './report-settings.ts';
-import type { FigureStats, ResourceFigure } from '../resources/resources.ts';
+import type { FigureStats, ResourceFigure } from '../model/server-resources.ts';
 import type { RunResult } from '../model/result.ts';
 
 /* The matrix's server columns (target.monitor, issue 11), part of MATRIX_COLUMNS. */

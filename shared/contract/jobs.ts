@@ -13,8 +13,8 @@ import {
   type Sample,
 } from '../model/result.ts';
 import { runJobSpec } from '../model/run-job.ts';
-import { resourceSampleSchema, type ResourceSample } from '../resources/resources.ts';
-import { machineSampleSchema, type MachineSample } from '../machine/machine.ts';
+import { resourceSampleSchema, type ResourceSample } from '../model/server-resources.ts';
+import { machineSampleSchema, type MachineSample } from '../model/machine-facts.ts';
 
 /*
  * One job model for every kind (DESIGN.md): a job is a plan of one kind, run in parts (a

@@ -8,7 +8,7 @@ import type { NamedRuns, ResultDiff } from '../diff/compare.ts';
 import type { FailRule, RuleMove } from '../diff/rules.ts';
 import { formatDiff } from '../format/diff-text.ts';
 import { diffHtmlReport } from '../format/html-report.ts';
-import { formatUtcTime } from '../format/units.ts';
+import { formatUtcTime } from '../figures/units.ts';
 import { fileSlug } from '../model/file-name.ts';
 import { htmlItem, jsonItem, jsonText, MIME, type ExportBundle } from './files.ts';
 

@@ -7,7 +7,7 @@
  */
 import { REPORT_PERCENTILES } from '../model/defaults.ts';
 import type { LatencyStats, Phase, PhaseStats, RunResult } from '../model/result.ts';
-import { formatStagesText } from '../stages/stages.ts';
+import { formatStagesText } from '../model/stages.ts';
 import {
   abFailedRequests,
   concurrencyLevel,
@@ -16,8 +16,8 @@ import {
   timePerRequestAcrossMs,
   timePerRequestMs,
   transferRateKiBps,
-} from './summary.ts';
-import { fixed } from './units.ts';
+} from '../verdict/run-figures.ts';
+import { fixed } from '../figures/units.ts';
 import { listOrigins, namedList, originText } from './labels.ts';
 
 const LABEL_WIDTH = 24;

@@ -9,9 +9,9 @@ import {
 } from '../capacity/search.ts';
 import { curveOf, stepLabel, type ReportedStep, type SearchReport } from '../capacity/report.ts';
 import type { CapacityProgress } from '../capacity/job.ts';
-import { otherProcessesText } from './machine/machine-table.ts';
+import { otherProcessesText } from '../machine/readings.ts';
 import { alignColumns } from './table.ts';
-import { fixed, formatGrouped } from './units.ts';
+import { fixed, formatGrouped } from '../figures/units.ts';
 
 const ms = (v: number | null): string => (v === null ? '-' : msText(v));
 const pct = (v: number): string => `${fixed(v, v > 0 && v < 0.1 ? 2 : 1)}%`;

@@ -6,7 +6,7 @@
 import type { RunResult } from '../model/result.ts';
 import type { VerdictFigure } from '../verdict/caveats.ts';
 import { badCaveatsOn, runVerdict, type Verdict } from '../verdict/verdict.ts';
-import { runDurations } from './summary.ts';
+import { runDurations } from '../verdict/run-figures.ts';
 import {
   formatBytes,
   formatCount,
@@ -14,7 +14,7 @@ import {
   formatPercent,
   formatRateValue,
   formatSeconds,
-} from './units.ts';
+} from '../figures/units.ts';
 
 export interface SummaryCard {
   id: 'rps' | 'requests' | 'success' | 'p50' | 'p99' | 'mean' | 'transfer' | 'duration';

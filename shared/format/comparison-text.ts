@@ -25,7 +25,7 @@ import { formatRunReport } from './report.ts';
 import { fixText } from '../model/preflight.ts';
 import { alignColumns } from './table.ts';
 import { caveatMark, verdictMark } from './verdict-text.ts';
-import { fixed } from './units.ts';
+import { fixed } from '../figures/units.ts';
 import { jobStatusText } from '../model/interruption.ts';
 import type { RunStatus } from '../model/result.ts';
 

@@ -5,13 +5,13 @@
  * server or a user supplied (labels, URLs, Server headers, error messages) is neutralised
  * against formula injection: a cell starting with = + - @ tab or CR gets a leading `'`.
  */
-import { otherProcessesText } from './machine/machine-table.ts';
+import { otherProcessesText } from '../machine/readings.ts';
 import { MATRIX_COLUMNS } from '../comparison/columns.ts';
 import { matrixCells, type MatrixCell } from '../comparison/matrix.ts';
 import type { CellOutcome } from '../comparison/cells.ts';
 import type { ComparisonTable, PercentileTable } from '../comparison/table.ts';
 import { REPORT_PERCENTILES } from '../model/defaults.ts';
-import { RESOURCE_FIGURE_LABELS, RESOURCE_FIGURES, type ResourceSample } from '../resources/resources.ts';
+import { RESOURCE_FIGURE_LABELS, RESOURCE_FIGURES, type ResourceSample } from '../model/server-resources.ts';
 import type { Phase, RunResult, Sample } from '../model/result.ts';
 import type { LabelledResult } from './labels.ts';
 import { ERROR_KINDS } from '../model/result.ts';
@@ -25,7 +25,7 @@ import {
   successPercent,
   timePerRequestMs,
   transferRateKiBps,
-} from './summary.ts';
+} from '../verdict/run-figures.ts';
 
 export type CsvValue = string | number | boolean | null | undefined;
 

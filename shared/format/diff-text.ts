@@ -15,7 +15,7 @@ import {
   formatGrouped,
   formatMsValue,
   formatRateValue,
-} from './units.ts';
+} from '../figures/units.ts';
 
 /** A figure's value in its unit. */
 export function diffValueText(info: DiffFigureInfo, value: number | null): string {

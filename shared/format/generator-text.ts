@@ -1,6 +1,6 @@
 /** The generator's own figures as text, for every report (CLI, UI, HTML): its workers' CPU, its send lateness. */
 import type { RunResult } from '../model/result.ts';
-import { fixed } from './units.ts';
+import { fixed } from '../figures/units.ts';
 import { generatorProcessText } from './machine/machine-table.ts';
 
 const percent = (values: readonly number[]): string => values.map((v) => `${fixed(v, 0)}%`).join(', ');

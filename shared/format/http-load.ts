@@ -16,8 +16,8 @@
  * the native engine; another engine's report says they were not measured.
  */
 import type { PhaseStats, RunResult } from '../model/result.ts';
-import { concurrencyLevel, sortedStatusCodes } from './summary.ts';
-import { formatCG as g } from './units.ts';
+import { concurrencyLevel, sortedStatusCodes } from '../verdict/run-figures.ts';
+import { formatCG as g } from '../figures/units.ts';
 
 /** http_load's "max parallel": the closed loop's concurrency, or the open model's peak in flight per tick. */
 function maxParallel(r: RunResult): number {

@@ -11,9 +11,9 @@
  */
 import type { RunResult } from '../model/result.ts';
 import { targetLabel } from '../model/scenario.ts';
-import { errorPercent, sentRateKiBps, transferRateKiBps } from './summary.ts';
+import { errorPercent, sentRateKiBps, transferRateKiBps } from '../verdict/run-figures.ts';
 import { alignColumns } from './table.ts';
-import { fixed } from './units.ts';
+import { fixed } from '../figures/units.ts';
 
 const NONE = '-';
 

@@ -17,7 +17,7 @@ import { urlsReportText } from './urls.ts';
 import { shardsReportText } from './shards.ts';
 import { formatHttpLoadReport } from './http-load.ts';
 import { formatJmeterReport } from './jmeter.ts';
-import { formatGrouped } from './units.ts';
+import { formatGrouped } from '../figures/units.ts';
 import { formatVegetaReport } from './vegeta.ts';
 import { formatVerdictLines } from './verdict-text.ts';
 import { listOrigins, reportTargetLabel } from './labels.ts';

@@ -11,37 +11,11 @@ import {
   type ResourceSource,
   type ServerResources,
   type ServerWorkers,
-} from '../resources/resources.ts';
+} from '../model/server-resources.ts';
 import { gapText } from '../resources/charts.ts';
-import type { VerdictFigure } from '../verdict/caveats.ts';
+import { formatCpuPer10k, formatResourceValue, SERVER_VERDICT_FIGURE } from '../resources/figure-text.ts';
 import { badCaveatsOn, type Verdict } from '../verdict/verdict.ts';
-import { fixed, formatBytes, formatCount } from './units.ts';
-
-/** A figure's value with its unit, as the report prints it. */
-export function formatResourceValue(figure: ResourceFigure, value: number): string {
-  switch (figure) {
-    case 'cpuPercent':
-    case 'cpuUserPercent':
-    case 'cpuSystemPercent':
-    case 'busiestCpuPercent':
-    case 'cpuBusyPercent':
-      return `${fixed(value, 1)}%`;
-    case 'rssBytes':
-    case 'memoryUsedBytes':
-      return formatBytes(value);
-    case 'netInBytesPerSecond':
-    case 'netOutBytesPerSecond':
-      return `${formatBytes(value)}/s`;
-    case 'load1':
-    case 'load5':
-    case 'load15':
-      return fixed(value, 2);
-    case 'threads':
-    case 'openFiles':
-    case 'processes':
-      return Number.isInteger(value) ? String(value) : fixed(value, 1);
-  }
-}
+import { fixed, formatCount } from '../figures/units.ts';
 
 /** "process tree of nginx (pid 12, listening on port 8080): 3 processes via /proc" */
 export function describeResourceSource(source: ResourceSource): string {
@@ -63,13 +37,6 @@ export function describeResourceSource(source: ResourceSource): string {
       return `not sampled: ${source.reason}`;
   }
 }
-
-/**
- * The verdict figure the server's figures go with: they are the server's work under the
- * load that was sent, so when the client (not the server) was the limit, or the open
- * model's rate was not reached, they are not the server's under the load asked for.
- */
-export const SERVER_VERDICT_FIGURE: VerdictFigure = 'throughput';
 
 export interface ResourceRow {
   figure: ResourceFigure;
@@ -122,9 +89,6 @@ export function workersText(w: ServerWorkers): string {
   const b = w.busiest;
   return `busiest worker ${fixed(b.cpuPercentMean, 1)}% of a core (${b.name}, pid ${b.pid}), ${w.busy} of ${w.count} busy`;
 }
-
-/** The efficiency figure as reports print it: "0.123". */
-export const formatCpuPer10k = (v: number): string => fixed(v, 3);
 
 export function serverResourcesTable(sr: ServerResources, verdict?: Verdict): ServerResourcesTable {
   const caveats = verdict ? badCaveatsOn(verdict, SERVER_VERDICT_FIGURE) : [];

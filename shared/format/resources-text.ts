@@ -2,10 +2,11 @@
  * The text report's "Server resources" block: what was sampled and how, mean and max of each
  * figure, the server CPU-seconds per 10,000 requests, gaps and notes.
  */
-import type { ServerResources } from '../resources/resources.ts';
-import { describeResourceSource, formatCpuPer10k, resourceRows, workersText } from './resources-table.ts';
+import type { ServerResources } from '../model/server-resources.ts';
+import { describeResourceSource, resourceRows, workersText } from './resources-table.ts';
+import { formatCpuPer10k } from '../resources/figure-text.ts';
 import { alignColumns } from './table.ts';
-import { fixed } from './units.ts';
+import { fixed } from '../figures/units.ts';
 
 export function formatServerResources(sr: ServerResources): string {
   const lines = ['Server resources:', `  ${describeResourceSource(sr.source)}`];

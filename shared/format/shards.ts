@@ -5,9 +5,9 @@
  * the HTML report.
  */
 import type { RunResult } from '../model/result.ts';
-import type { ShardRow } from '../shards/facts.ts';
+import type { ShardRow } from '../model/shard-facts.ts';
 import { alignColumns } from './table.ts';
-import { formatCount, formatGrouped } from './units.ts';
+import { formatCount, formatGrouped } from '../figures/units.ts';
 
 const COLUMNS: readonly { head: string; text: (s: ShardRow) => string }[] = [
   { head: 'shard', text: (s) => String(s.index + 1) },

@@ -6,7 +6,7 @@ import type { RunResult, StageResult } from '../model/result.ts';
 import { csvRows, type CsvValue } from './csv.ts';
 import { type LabelledResult } from './labels.ts';
 import { alignColumns } from './table.ts';
-import { fixed, formatCount, formatGrouped } from './units.ts';
+import { fixed, formatCount, formatGrouped } from '../figures/units.ts';
 
 /** One column: its heading and text, and its CSV columns (plain numbers, units in the headings). */
 interface StageColumn {

@@ -13,9 +13,9 @@ import type { UrlRow } from '../model/url-table.ts';
 import { csvRows, type CsvValue } from './csv.ts';
 import type { LabelledResult } from './labels.ts';
 import { shownUrl } from './labels.ts';
-import { runDurations } from './summary.ts';
+import { runDurations } from '../verdict/run-figures.ts';
 import { alignColumns } from './table.ts';
-import { formatBytes, formatCount, formatGrouped } from './units.ts';
+import { formatBytes, formatCount, formatGrouped } from '../figures/units.ts';
 
 /** Rows a table on screen or in a text report shows; the rest are in the CSV and JSON. */
 export const URL_ROWS_SHOWN = 20;

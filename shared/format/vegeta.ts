@@ -9,9 +9,15 @@
  * late requests went out, the part of those latencies that is the generator's own delay.
  */
 import type { RunResult } from '../model/result.ts';
-import { errorSet, runDurations, sortedStatusCodes, vegetaRate, vegetaThroughput } from './summary.ts';
+import {
+  errorSet,
+  runDurations,
+  sortedStatusCodes,
+  vegetaRate,
+  vegetaThroughput,
+} from '../verdict/run-figures.ts';
 import { alignColumns } from './table.ts';
-import { fixed, formatDurationMs, formatDurationSeconds, formatPercent } from './units.ts';
+import { fixed, formatDurationMs, formatDurationSeconds, formatPercent } from '../figures/units.ts';
 
 /** Open model: whether the schedule was kept. Not a vegeta row, and it says so. */
 function scheduleRow(r: RunResult): string[][] {

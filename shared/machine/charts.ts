@@ -5,8 +5,8 @@
  * engine tick (a run's last short reading folded into its tick, as the server's are). A
  * reading that is a gap is a gap in every line. Pure.
  */
-import { addSample } from '../model/sample-series.ts';
-import type { MachineSample } from './machine.ts';
+import { addSample } from '../figures/sample-series.ts';
+import type { MachineSample } from '../model/machine-facts.ts';
 import { foldMachineReadings } from './summary.ts';
 
 export interface MachineSeriesSpec {

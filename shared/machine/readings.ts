@@ -1,4 +1,5 @@
-import { OTHER_PROCESSES_SHOWN, type MachineSample, type OtherProcess } from './machine.ts';
+import { OTHER_PROCESSES_SHOWN, type MachineSample, type OtherProcess } from '../model/machine-facts.ts';
+import { fixed } from '../figures/units.ts';
 
 /*
  * A machine reading's figures from two readings of its counters: the CPU split of the whole
@@ -250,4 +251,9 @@ export function windowOver(w: MachineWindow, seconds: number): MachineWindow {
     others: scaled(w.others),
     threads: scaled(w.threads),
   };
+}
+
+/** "yes (pid 4242) 97.0%, node tsc (pid 77) 3.1%" */
+export function otherProcessesText(list: readonly OtherProcess[]): string {
+  return list.map((p) => `${p.name} (pid ${p.pid}) ${fixed(p.cpuPercent, 1)}%`).join(', ');
 }

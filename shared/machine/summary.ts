@@ -1,13 +1,13 @@
 import { VERDICT } from '../model/defaults.ts';
-import { foldShortWindows, weightedRate, windowStats } from '../model/windows.ts';
-import type { GeneratorProcess, MachineFacts, MachineSample } from './machine.ts';
+import { foldShortWindows, weightedRate, windowStats } from '../figures/windows.ts';
+import type { GeneratorProcess, MachineFacts, MachineSample } from '../model/machine-facts.ts';
 import { busiest } from './readings.ts';
 
 /*
  * A run's machine readings summed up over its measured time (warm-up left out): the CPU
  * shares, the other processes' CPU and the busiest of them, the generator's whole process
  * and busiest thread. Rates are read over windows by the rule every CPU figure follows
- * (shared/model/windows.ts): a run's last short window is folded into the one before, the
+ * (shared/figures/windows.ts): a run's last short window is folded into the one before, the
  * mean weighted by each window's length. Pure.
  */
 

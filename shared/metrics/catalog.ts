@@ -20,7 +20,7 @@ export interface MetricDef {
   labels: readonly string[];
 }
 
-/** A histogram's bounds are a Sample's window buckets (shared/model/window-buckets.ts), in seconds. */
+/** A histogram's bounds are a Sample's window buckets (shared/figures/window-buckets.ts), in seconds. */
 export const METRICS = {
   requests: {
     name: 'trebuchet_requests_total',

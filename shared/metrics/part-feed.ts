@@ -1,8 +1,8 @@
-import type { MachineSample } from '../machine/machine.ts';
+import type { MachineSample } from '../model/machine-facts.ts';
 import type { RunResult, Sample } from '../model/result.ts';
 import type { Load } from '../model/scenario.ts';
-import type { WindowBuckets } from '../model/window-buckets.ts';
-import type { ResourceSample } from '../resources/resources.ts';
+import type { WindowBuckets } from '../figures/window-buckets.ts';
+import type { ResourceSample } from '../model/server-resources.ts';
 import { METRICS, NO_RESPONSE_STATUS, OTHER_URLS, type MetricDef } from './catalog.ts';
 import { labelValue, type Labels } from './labels.ts';
 import type { MetricStore } from './series.ts';
@@ -11,7 +11,7 @@ import type { MetricStore } from './series.ts';
  * One part's samples, server readings and machine readings as metric values (docs/metrics.md), read as they
  * come, in a job's MetricStore. A counter adds each measured window's counts (warm-up left
  * out), so its value is the exact sum of the samples'; a sample at the last one's seq takes
- * its place (the engine's final fold, the server's last reading: shared/model/sample-series.ts),
+ * its place (the engine's final fold, the server's last reading: shared/figures/sample-series.ts),
  * so what the one it replaces added is taken back first. Gauges take the last value. Pure.
  */
 

@@ -1,4 +1,4 @@
-import { WINDOW_BUCKET_BOUNDS_MS, WINDOW_BUCKETS, type WindowBuckets } from '../model/window-buckets.ts';
+import { WINDOW_BUCKET_BOUNDS_MS, WINDOW_BUCKETS, type WindowBuckets } from '../figures/window-buckets.ts';
 import type { MetricDef } from './catalog.ts';
 import { labelsKey, type Labels } from './labels.ts';
 

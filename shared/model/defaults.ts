@@ -16,7 +16,7 @@ export const DEFAULTS = {
   },
   /**
    * A staged load's first plan in the editor: ramp up to the model's default level, hold it,
-   * ramp down to 0 (shared/stages/stages.ts).
+   * ramp down to 0 (shared/model/stages.ts).
    */
   stages: { rampSeconds: 5, holdSeconds: 10 },
   keepAlive: true,
@@ -34,7 +34,7 @@ export const DEFAULTS = {
     /** Node's own default: TLS 1.0 and 1.1 only when a scenario asks for them. */
     minVersion: 'TLSv1.2',
   },
-  /** How a target's server is watched (shared/resources/monitor.ts): 'auto' = its process when it runs on this machine, else nothing. */
+  /** How a target's server is watched (shared/model/monitor.ts): 'auto' = its process when it runs on this machine, else nothing. */
   monitor: {
     kind: 'auto',
     /**
@@ -200,7 +200,7 @@ export const LIMITS = {
   /** A capacity search's error limit, percent of the requests. */
   errorPercent: { min: 0, max: 100 },
   /**
-   * Stages of a staged load (shared/stages/stages.ts). A stage that gets responses keeps a latency
+   * Stages of a staged load (shared/model/stages.ts). A stage that gets responses keeps a latency
    * histogram of about 190 KB for the run, so a plan's memory stays under 10 MB.
    */
   stages: { max: 50 },

@@ -2,7 +2,7 @@
  * The check a comparison makes before its first cell: every distinct URL (with its protocol
  * and TLS options) gets the engine's pre-flight, and a failure stops the comparison before
  * any load with, per failing URL, the reason and the fix where there is one. Pure: schemas
- * and the choice of fixes; the check itself runs on the host (electron/engine/target-check.ts).
+ * and the choice of fixes; the check itself runs on the host (electron/engine/preflight/target-check.ts).
  */
 import { z } from 'zod';
 import { errorKindSchema, type ErrorKind, type RunResult, type TlsFacts } from './result.ts';

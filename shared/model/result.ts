@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { LIMITS } from './defaults.ts';
-import { serverResourcesSchema } from '../resources/resources.ts';
+import { serverResourcesSchema } from './server-resources.ts';
 import { loadSchema, runOptionsSchema, targetSchema, thresholdSchema } from './scenario.ts';
-import { shardFactsSchema, shardRowSchema } from '../shards/facts.ts';
+import { shardFactsSchema, shardRowSchema } from './shard-facts.ts';
 import { urlTableSchema } from './url-table.ts';
-import { generatorProcessSchema, machineFactsSchema } from '../machine/machine.ts';
-import { verdictRecordSchema } from '../verdict/record.ts';
-import { windowBucketsSchema } from './window-buckets.ts';
+import { generatorProcessSchema, machineFactsSchema } from './machine-facts.ts';
+import { verdictRecordSchema } from './verdict-record.ts';
+import { windowBucketsSchema } from '../figures/window-buckets.ts';
 import {
   byteCountsSchema,
   errorEntrySchema,
@@ -79,7 +79,7 @@ export const sampleSchema = z.strictObject({
    */
   sendLatenessP99: ms.optional(),
   /**
-   * This window's latencies in fixed buckets (shared/model/window-buckets.ts), for a histogram
+   * This window's latencies in fixed buckets (shared/figures/window-buckets.ts), for a histogram
    * of the whole run that a reader of the samples can add up (the metrics out). Absent when no
    * response finished in it, and in results saved before it existed.
    */
@@ -103,7 +103,7 @@ export const sampleSchema = z.strictObject({
 export type Sample = z.infer<typeof sampleSchema>;
 
 // The replace-by-seq rule lives with the series that every buffer of samples uses.
-export { addSample } from './sample-series.ts';
+export { addSample } from '../figures/sample-series.ts';
 
 /** Latency summary in milliseconds (microsecond resolution). */
 export const latencyStatsSchema = z.strictObject({
@@ -319,7 +319,7 @@ export const runResultSchema = z.strictObject({
   serverResources: serverResourcesSchema.optional(),
   /**
    * The machine the generator ran on during the run: its CPU, the other processes' share and
-   * the busiest of them, the link to a server past it (shared/machine/machine.ts). Absent in
+   * the busiest of them, the link to a server past it (shared/model/machine-facts.ts). Absent in
    * results saved before it existed and in merged shards' results.
    */
   machine: machineFactsSchema.optional(),
@@ -332,7 +332,7 @@ export const runResultSchema = z.strictObject({
   /** A merged result (`trebuchet merge`): one row per shard it was merged from; absent otherwise. */
   shards: z.array(shardRowSchema).min(1).optional(),
   /**
-   * The verdict as a JSON export wrote it (shared/verdict/record.ts): what it said then. Views
+   * The verdict as a JSON export wrote it (shared/model/verdict-record.ts): what it said then. Views
    * compute the verdict again from the figures; absent in results as the engine makes them.
    */
   verdict: verdictRecordSchema.optional(),

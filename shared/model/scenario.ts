@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { DEFAULTS, LIMITS } from './defaults.ts';
 import { httpUrlSchema } from './http-url.ts';
-import { monitorSchema } from '../resources/monitor.ts';
+import { monitorSchema } from './monitor.ts';
 import { boundedInt, boundedNumber } from './number-schema.ts';
 import { connectToListSchema, routeIssues, unixSocketSchema } from './route.ts';
 import { requestListIssues } from './request-list.ts';
-import { stagesSchema } from '../stages/stages.ts';
+import { stagesSchema } from './stages.ts';
 
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export const httpMethodSchema = z.enum(HTTP_METHODS);
@@ -133,7 +133,7 @@ export const targetSchema = z.strictObject({
   method: httpMethodSchema.default(DEFAULTS.method),
   headers: headersSchema.default([]),
   body: bodySchema.default({ kind: 'none' }),
-  /** How the server's CPU and memory are watched during the run (shared/resources/monitor.ts). */
+  /** How the server's CPU and memory are watched during the run (shared/model/monitor.ts). */
   monitor: monitorSchema.default({ kind: DEFAULTS.monitor.kind }),
   /**
    * curl's --connect-to rules (HOST:PORT:ADDRESS:PORT): the sockets go to the first match's
@@ -173,7 +173,7 @@ export const closedLoadSchema = z.strictObject({
   /** Optional cap on the closed loop's total rate (req/s); null = as fast as the server answers. */
   rate: boundedNumber('rate', LIMITS.rate).nullable().default(null),
   /**
-   * A staged load (shared/stages/stages.ts, k6's ramping-vus), absent for a fixed level: the
+   * A staged load (shared/model/stages.ts, k6's ramping-vus), absent for a fixed level: the
    * connections follow the stages' targets and the stages set the run's length;
    * `connections` and `limit` are not used then.
    */
@@ -188,7 +188,7 @@ export const openLoadSchema = z.strictObject({
   durationSeconds: boundedNumber('duration', LIMITS.durationSeconds).default(DEFAULTS.open.durationSeconds),
   maxInFlight: boundedInt('max in flight', LIMITS.maxInFlight).default(DEFAULTS.open.maxInFlight),
   /**
-   * A staged load (shared/stages/stages.ts, k6's ramping-arrival-rate), absent for a fixed rate: the
+   * A staged load (shared/model/stages.ts, k6's ramping-arrival-rate), absent for a fixed rate: the
    * rate follows the stages' targets and the stages set the run's length; `rate` and
    * `durationSeconds` are not used then.
    */

@@ -1,5 +1,15 @@
-import { isSecretHeader } from '../records/preset-summary.ts';
 import { isRecord } from './validation.ts';
+
+const SECRET_HEADER_NAMES = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key']);
+
+/**
+ * Header names whose values are credentials: Authorization, Proxy-Authorization, Cookie,
+ * X-API-Key, and any name ending in "-Token" or "Api-Key" (X-Auth-Token, X-Goog-Api-Key).
+ */
+export function isSecretHeader(name: string): boolean {
+  const n = name.toLowerCase();
+  return SECRET_HEADER_NAMES.has(n) || /(^|[-_])token$/.test(n) || /api[-_]?key$/.test(n);
+}
 
 /*
  * Secrets are found structurally: any array under a key named "headers" holding

@@ -6,7 +6,7 @@
  */
 import { isRecord, parseWith, type FieldIssue, type Parsed } from '../model/validation.ts';
 import { sampleSchema, type RunResult } from '../model/result.ts';
-import { resourceSampleSchema } from '../resources/resources.ts';
+import { resourceSampleSchema } from '../model/server-resources.ts';
 import type { z } from 'zod';
 
 /** Issues past this many in one list are not looked for: a list of another kind fails at every item. */

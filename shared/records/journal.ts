@@ -25,7 +25,7 @@ import {
   type Sample,
 } from '../model/result.ts';
 import type { Scenario } from '../model/scenario.ts';
-import { SampleSeries } from '../model/sample-series.ts';
+import { SampleSeries } from '../figures/sample-series.ts';
 import { parseWith, type FieldIssue, type Parsed } from '../model/validation.ts';
 
 export const JOURNAL_VERSION = 1;

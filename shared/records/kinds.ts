@@ -11,7 +11,7 @@ import { answerShort } from '../capacity/search.ts';
 import { comparisonTargetLabel, levelKindOf } from '../comparison/plan.ts';
 import type { ComparisonResult } from '../comparison/result.ts';
 import { runOfPart, type JobKind, type PartResultOf, type PlanOf } from '../contract/jobs.ts';
-import { formatCount } from '../format/units.ts';
+import { formatCount } from '../figures/units.ts';
 import type { RunResult, RunStatus } from '../model/result.ts';
 import { SCENARIO_VERSION, targetLabel, UNTITLED_SCENARIO, type Header } from '../model/scenario.ts';
 import type { HistoryRecordDraft, HistoryRecordOf, HistorySummary } from './history.ts';

@@ -4,17 +4,7 @@
  */
 import { recordKind, type NamedTarget } from './kinds.ts';
 import type { Preset, PresetKind } from './presets.ts';
-
-const SECRET_HEADER_NAMES = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key']);
-
-/**
- * Header names whose values are credentials: Authorization, Proxy-Authorization, Cookie,
- * X-API-Key, and any name ending in "-Token" or "Api-Key" (X-Auth-Token, X-Goog-Api-Key).
- */
-export function isSecretHeader(name: string): boolean {
-  const n = name.toLowerCase();
-  return SECRET_HEADER_NAMES.has(n) || /(^|[-_])token$/.test(n) || /api[-_]?key$/.test(n);
-}
+import { isSecretHeader } from '../model/secret-headers.ts';
 
 /** A secret header value in a preset: which target, which header. */
 export interface SecretRef {

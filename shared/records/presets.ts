@@ -90,7 +90,7 @@ export const presetV3Schema = withNamedReport(3, LEGACY_RUN);
 export type PresetV3 = z.infer<typeof presetV3Schema>;
 
 /**
- * Version 4: as 3, and a scenario's load may hold stages (shared/stages/stages.ts); an older
+ * Version 4: as 3, and a scenario's load may hold stages (shared/model/stages.ts); an older
  * app would drop them and run a fixed level instead, so the version says they may be there.
  */
 export const presetV4Schema = withNamedReport(4, LEGACY_RUN);

@@ -5,16 +5,16 @@
  * adding up to 100,199 of 400 requests, a bucket index of 2^31 holding 1e15 latencies, more
  * ok responses than responses) would be reported, compared and merged as if it were a
  * measurement; it is refused, each issue naming the field and the two numbers that disagree.
- * What the engine writes always holds these (electron/engine/recorder.ts counts them so). Pure.
+ * What the engine writes always holds these (electron/engine/recording/recorder.ts counts them so). Pure.
  */
-import type { BucketCounts, ShardReport } from '../shards/merge.ts';
-import { formatCount } from '../format/units.ts';
+import type { BucketCounts, ShardReport } from '../model/shard-facts.ts';
+import { formatCount } from '../figures/units.ts';
 import type { RunResult } from '../model/result.ts';
 import type { FieldIssue } from '../model/validation.ts';
 
 /**
  * Counts indexes of the latency buckets (HdrHistogram's layout, 3 significant digits, values up
- * to an hour in us: electron/engine/histogram.ts COUNTS_LENGTH): an index past it is no bucket.
+ * to an hour in us: electron/engine/recording/histogram.ts COUNTS_LENGTH): an index past it is no bucket.
  */
 export const BUCKET_INDEXES = 23 * 1024;
 

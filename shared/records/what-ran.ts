@@ -4,9 +4,9 @@
  * a preset's that was edited before the run ("… 10000 req/s for 5 s" for a run of 5,000 req/s
  * for 3 s). The words of a load; each kind's sentence is its spec's (kinds.ts `ran`). Pure.
  */
-import { formatCount, formatGrouped } from '../format/units.ts';
+import { formatCount, formatGrouped } from '../figures/units.ts';
 import type { Load } from '../model/scenario.ts';
-import { peakTarget, stagesSeconds } from '../stages/stages.ts';
+import { peakTarget, stagesSeconds } from '../model/stages.ts';
 
 /** "3 s", "1.5 s". */
 export const secondsText = (s: number): string => `${formatGrouped(s, Number.isInteger(s) ? 0 : 1)} s`;

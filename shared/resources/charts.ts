@@ -5,10 +5,15 @@
  * ResourceSamples on the run's time axis; a reading that is a gap is a gap in every line.
  * Pure.
  */
-import { RESOURCE_FIGURES, type ResourceFigure, type ResourceGap, type ResourceSample } from './resources.ts';
-import { fixed, formatCount } from '../format/units.ts';
-import { addSample } from '../model/sample-series.ts';
-import { weightedRate } from '../model/windows.ts';
+import {
+  RESOURCE_FIGURES,
+  type ResourceFigure,
+  type ResourceGap,
+  type ResourceSample,
+} from '../model/server-resources.ts';
+import { fixed, formatCount } from '../figures/units.ts';
+import { addSample } from '../figures/sample-series.ts';
+import { weightedRate } from '../figures/windows.ts';
 
 export type ServerChartId = 'server-cpu' | 'server-memory' | 'server-load';
 

@@ -1,4 +1,4 @@
-import type { ResourceSample } from './resources.ts';
+import type { ResourceSample } from '../model/server-resources.ts';
 
 /* A machine's figures (CPU busy, memory, load, network) from two node_exporter scrapes. Pure. */
 

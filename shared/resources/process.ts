@@ -1,4 +1,4 @@
-import type { ResourceSample } from './resources.ts';
+import type { ResourceSample } from '../model/server-resources.ts';
 
 /* A process tree's figures (CPU, memory, threads, open files) from two readings of its counters. Pure. */
 

@@ -3,13 +3,13 @@
  * add up to, and server CPU-seconds per 10,000 requests. Rates (CPU, network) are read from
  * the windows the charts draw (one per engine tick, shared/resources/charts.ts), a short one
  * folded into the one before and the mean weighted by window length, by the rule the
- * generator's CPU follows (shared/model/windows.ts): a run's last reading of 22 ms holding
+ * generator's CPU follows (shared/figures/windows.ts): a run's last reading of 22 ms holding
  * one 10 ms CPU tick (45.9%) had been its max, and a mean of readings counted it as a whole
  * second. Pure.
  */
 import { chartReadings, foldReadings, RATE_FIGURES } from './charts.ts';
-import { RESOURCE_FIGURES, type ResourceSample, type ServerResources } from './resources.ts';
-import { foldShortWindows, windowStats } from '../model/windows.ts';
+import { RESOURCE_FIGURES, type ResourceSample, type ServerResources } from '../model/server-resources.ts';
+import { foldShortWindows, windowStats } from '../figures/windows.ts';
 
 /** Measured samples cover less than this share of the measured time: no efficiency figure. */
 const MIN_COVERAGE = 0.9;

@@ -1,6 +1,6 @@
 import type { RunResult, Sample } from '../model/result.ts';
-import { addWindowBuckets } from '../model/window-buckets.ts';
-import type { ShardFacts, ShardRow } from './facts.ts';
+import { addWindowBuckets } from '../figures/window-buckets.ts';
+import type { ShardFacts, ShardRow } from '../model/shard-facts.ts';
 
 /**
  * What `trebuchet merge` checks and aligns before the engine's exact merge (electron/engine/

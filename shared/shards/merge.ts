@@ -1,53 +1,20 @@
-import { z } from 'zod';
-import { LIMITS } from '../model/defaults.ts';
-import {
-  byteCountsSchema,
-  errorEntrySchema,
-  errorKindSchema,
-  PHASES,
-  requestCountsSchema,
-  tlsFactsSchema,
-  warningSchema,
-  type ErrorEntry,
-  type ErrorKind,
-} from '../model/result-parts.ts';
-import { urlRowCounts, urlRowKey } from '../model/url-table.ts';
+import { PHASES, type ErrorEntry, type ErrorKind } from '../model/result-parts.ts';
+import type {
+  BucketCounts,
+  PhaseBuckets,
+  ShardCounts,
+  ShardWindow,
+  StageCounts,
+  UrlCounts,
+  UrlCountsRow,
+} from '../model/shard-facts.ts';
+import { urlRowKey } from '../model/url-table.ts';
 
 /**
- * What a shard (one engine worker now, one machine later) reports, and how reports of
- * several shards add up to one: plain, serializable counts, merged by adding. A histogram
- * travels as its used buckets in HdrHistogram's layout (BucketCounts) for a tick's window,
- * or HdrHistogram-encoded for the whole run. Pure.
+ * How reports of several shards (engine workers, machines) add up to one: counts added,
+ * histograms' buckets added, so the merge is exact. The reports' shapes are
+ * shared/model/shard-facts.ts's. Pure.
  */
-
-const count = z.number().int().nonnegative();
-
-/**
- * An array of whole numbers from `min`, checked in one loop: a window's histograms run to
- * thousands of buckets, checked on the thread that sends, and z.array's check per element took
- * 0.13-0.17 ms per 2,000 buckets where this takes 0.02.
- */
-function wholeNumbers(min: 0 | 1) {
-  return z.custom<number[]>((v) => Array.isArray(v) && v.every((x) => Number.isSafeInteger(x) && x >= min), {
-    error: `must be an array of whole numbers from ${min}`,
-  });
-}
-
-/**
- * Histogram counts in HdrHistogram's bucket layout (3 significant digits, microseconds), the
- * used buckets only, ascending: what the engine's ValueRecorder holds. Adding two is adding
- * the counts of equal indexes, which is exact (the histogram of all the values).
- */
-export const bucketCountsSchema = z
-  .strictObject({
-    indexes: wholeNumbers(0),
-    counts: wholeNumbers(1),
-    /** Smallest value above 0 recorded, and the largest, as given (an engine may record fractions); null when nothing was. */
-    minNonZero: z.number().nonnegative().nullable(),
-    max: z.number().nonnegative().nullable(),
-  })
-  .refine((b) => b.indexes.length === b.counts.length, { message: 'indexes and counts differ in length' });
-export type BucketCounts = z.infer<typeof bucketCountsSchema>;
 
 const lowest = (a: number | null, b: number | null): number | null =>
   a === null ? b : b === null ? a : Math.min(a, b);
@@ -105,9 +72,6 @@ export function mergeBuckets(parts: readonly BucketCounts[]): BucketCounts {
   return { indexes, counts: indexes.map((i) => byIndex.get(i)!), minNonZero, max };
 }
 
-const statusCodesSchema = z.record(z.string(), count);
-const errorCountsSchema = z.partialRecord(errorKindSchema, count);
-
 function addRecords<K extends string>(
   parts: readonly Partial<Record<K, number>>[],
 ): Partial<Record<K, number>> {
@@ -117,27 +81,6 @@ function addRecords<K extends string>(
   }
   return out;
 }
-
-/** One tick's window of one shard: the counts a Sample is made of, before percentiles. */
-export const shardWindowSchema = z.strictObject({
-  /** Requests finished in the window (responses and errors), and bytes received. */
-  requests: count,
-  bytesIn: count,
-  statusCodes: statusCodesSchema,
-  errors: errorCountsSchema,
-  /** Scheduled requests that missed their send time in the window. */
-  late: count,
-  /** Requests in flight at the window's end. */
-  inFlight: count,
-  /** The shard's CPU over the window, percent of one core. */
-  cpuPercent: z.number().nonnegative(),
-  /** The window's latencies, and how late its scheduled sends went out (us). */
-  latency: bucketCountsSchema,
-  lateness: bucketCountsSchema,
-  /** Closed model with stages: connections carrying load at the window's end. */
-  connections: count.optional(),
-});
-export type ShardWindow = z.infer<typeof shardWindowSchema>;
 
 /** The shards' windows of one tick as one window: counts added, CPU added (percent of one core). */
 export function mergeWindows(windows: readonly ShardWindow[]): ShardWindow {
@@ -157,24 +100,6 @@ export function mergeWindows(windows: readonly ShardWindow[]): ShardWindow {
       : {}),
   };
 }
-
-/** A shard's whole-run counts (warm-up excluded), the part of a result that adds up. */
-export const shardCountsSchema = z.strictObject({
-  /** As in a result, with lateness counted whatever the model (a result shows it for open runs only). */
-  requests: requestCountsSchema
-    .omit({ late: true, dropped: true })
-    .extend({ lengthMismatch: count, unsolicited: count, late: count }),
-  /** Requests written, and scheduled ones never sent (open model). */
-  sent: count,
-  dropped: count,
-  bytes: byteCountsSchema,
-  statusCodes: statusCodesSchema,
-  errors: z.array(errorEntrySchema),
-  /** ab's Server Software and Document Length, from the shard's first measured response. */
-  serverSoftware: z.string().nullable(),
-  documentLength: count.nullable(),
-});
-export type ShardCounts = z.infer<typeof shardCountsSchema>;
 
 function addFields<T extends Record<string, number>>(parts: readonly T[]): T {
   const out: Record<string, number> = {};
@@ -215,15 +140,6 @@ export function mergeCounts(parts: readonly ShardCounts[]): ShardCounts {
   };
 }
 
-/** A shard's per-request timing phases (see the engine's PhaseRecorder), as buckets. */
-export const phaseBucketsSchema = z.strictObject({
-  buckets: z.partialRecord(z.enum(PHASES), bucketCountsSchema),
-  /** Requests on reused connections: 0 in the dns, connect, tls and setup rows. */
-  reused: count,
-  tlsUsed: z.boolean(),
-});
-export type PhaseBuckets = z.infer<typeof phaseBucketsSchema>;
-
 /** Phases of several shards as one's: each phase's buckets added. */
 export function mergePhases(parts: readonly PhaseBuckets[]): PhaseBuckets | null {
   if (parts.length === 0) return null;
@@ -238,15 +154,6 @@ export function mergePhases(parts: readonly PhaseBuckets[]): PhaseBuckets | null
     tlsUsed: parts.some((p) => p.tlsUsed),
   };
 }
-
-/** One stage's row of a staged shard: its counts and its latencies (us) as buckets, null before a response. */
-export const stageCountsSchema = z.strictObject({
-  requests: count,
-  errors: count,
-  non2xx: count,
-  latency: bucketCountsSchema.nullable(),
-});
-export type StageCounts = z.infer<typeof stageCountsSchema>;
 
 /**
  * The shards' stage rows as one run's, stage by stage (every shard has the same stages):
@@ -265,24 +172,6 @@ export function mergeStageCounts(parts: readonly (readonly StageCounts[])[]): St
     };
   });
 }
-
-/*
- * A shard's per-URL counts (shared/model/url-table.ts gives the rows): counts and each row's
- * latency as buckets, so the rows of several workers or machines add up exactly, histograms
- * merged rather than percentiles averaged.
- */
-export const urlCountsRowSchema = z.strictObject({
-  ...urlRowCounts,
-  /** The row's response latencies (us) in HdrHistogram's buckets. */
-  latency: bucketCountsSchema,
-});
-export type UrlCountsRow = z.infer<typeof urlCountsRowSchema>;
-
-export const urlCountsSchema = z.strictObject({
-  rows: z.array(urlCountsRowSchema).max(LIMITS.urlRows.max),
-  folded: count,
-});
-export type UrlCounts = z.infer<typeof urlCountsSchema>;
 
 function addInto(into: Record<string, number>, from: Record<string, number | undefined>): void {
   for (const [k, n] of Object.entries(from)) into[k] = (into[k] ?? 0) + (n ?? 0);
@@ -323,37 +212,3 @@ export function mergeUrlCounts(parts: readonly (UrlCounts | null | undefined)[])
   if (other >= 0) rows.push(...rows.splice(other, 1));
   return { rows, folded: Math.max(...known.map((p) => p.folded)) };
 }
-
-/**
- * What a shard hands back at the end of its run: its counts, its latency histogram
- * (HdrHistogram, compressed and base64-encoded, as in a result; null without a measured
- * response), the other histograms as buckets, and what its runner learnt.
- */
-export const shardReportSchema = z.strictObject({
-  counts: shardCountsSchema,
-  histogram: z.string().nullable(),
-  /**
-   * The exact smallest (above 0) and largest latency, us: the encoding keeps buckets, whose
-   * range a decoded histogram reports instead. Null with the histogram.
-   */
-  latencyRange: z
-    .strictObject({ minNonZero: z.number().nonnegative(), max: z.number().nonnegative() })
-    .nullable(),
-  /** How late scheduled sends went out, and latency from the intended time (rate-capped closed model). */
-  lateness: bucketCountsSchema,
-  corrected: bucketCountsSchema.nullable(),
-  phases: phaseBucketsSchema.nullable(),
-  /** A staged load's rows, one per stage; null for a fixed level. */
-  stages: z.array(stageCountsSchema).max(LIMITS.stages.max).nullable(),
-  tls: tlsFactsSchema.nullable(),
-  /** A list over several origins: connections opened per origin (originGroups' order); absent for one. */
-  originConnections: z.array(z.number().int().nonnegative()).max(LIMITS.listOrigins.max).optional(),
-  httpVersion: z.string().nullable(),
-  /** Open model: first to last send, and last send to last answer (s). */
-  attackSeconds: z.number().nonnegative().nullable(),
-  waitSeconds: z.number().nonnegative().nullable(),
-  warnings: z.array(warningSchema),
-  /** A target with a list: its per-URL counts (shared/shards/url-counts.ts); absent without a list. */
-  urls: urlCountsSchema.optional(),
-});
-export type ShardReport = z.infer<typeof shardReportSchema>;

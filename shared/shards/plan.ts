@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { loadSchema, type Load, type Workers } from '../model/scenario.ts';
 import { scheduledRate } from '../stages/load-plan.ts';
-import { peakTarget, plannedArrivals, scaleStages, stagesSeconds } from '../stages/stages.ts';
+import { peakTarget, plannedArrivals, scaleStages, stagesSeconds } from '../model/stages.ts';
 
 /**
  * How a run's load is split into shards, one per engine worker thread (and later per
@@ -22,7 +22,7 @@ export const shardSchema = z.strictObject({
   /**
    * Open model with stages: the shard's arrival k is due when its plan's integrated rate
    * reaches k + arrivalPhase (index/count), so the shards' arrivals interleave into the
-   * one-worker schedule on a ramp too, where a time offset would not (shared/stages/stages.ts
+   * one-worker schedule on a ramp too, where a time offset would not (shared/model/stages.ts
    * ArrivalSchedule). 0 otherwise.
    */
   arrivalPhase: z.number().min(0).lt(1),

@@ -4,7 +4,7 @@ import { runResultSchema, sampleSchema, type RunResult, type Sample } from '../m
 /**
  * `trebuchet run --json -`: what a run (a shard on another machine, say) writes on stdout, one
  * JSON object a line, for a coordinator following its log: a line per tick, then the result's
- * (a shard's carries its mergeable figures, shared/shards/facts.ts). Pure.
+ * (a shard's carries its mergeable figures, shared/model/shard-facts.ts). Pure.
  */
 export const streamLineSchema = z.discriminatedUnion('type', [
   /** One engine tick; `at` is the wall-clock time it was written (ISO 8601). */

@@ -1,9 +1,9 @@
 /**
  * What a load's plan says of its length and rate, stages or not: the figures the engine, the
- * verdict and the charts read from a Load (shared/stages/stages.ts holds the stage math itself).
+ * verdict and the charts read from a Load (shared/model/stages.ts holds the stage math itself).
  */
 import type { Load } from '../model/scenario.ts';
-import { plannedArrivals, stagesSeconds, targetAt } from './stages.ts';
+import { plannedArrivals, stagesSeconds, targetAt } from '../model/stages.ts';
 
 /** How long a load runs by its plan (warm-up excluded): its stages, else its duration; null for a request count. */
 export function loadSeconds(load: Load): number | null {

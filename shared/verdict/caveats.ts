@@ -1,11 +1,11 @@
 import { VERDICT } from '../model/defaults.ts';
 import { ERROR_KIND_LABELS, type ErrorKind, type RunResult } from '../model/result.ts';
 import { scheduledRate } from '../stages/load-plan.ts';
-import { statusLine } from '../format/status-text.ts';
-import { fixed, formatCount } from '../format/units.ts';
+import { statusLine } from '../figures/status-text.ts';
+import { fixed, formatCount } from '../figures/units.ts';
 import { workerCpu } from '../model/worker-cpu.ts';
 import { START_SPREAD_WARN_MS, startSpreadMs } from '../shards/combine.ts';
-import type { Caveat } from './record.ts';
+import type { Caveat } from '../model/verdict-record.ts';
 import { generatorFlat, limitCaveats } from './limits.ts';
 
 /*
@@ -13,7 +13,7 @@ import { generatorFlat, limitCaveats } from './limits.ts';
  * caveat, with the numbers that say why. shared/verdict/verdict.ts turns the caveats into the verdict. Pure.
  */
 
-export type { Caveat, CaveatCode, VerdictFigure } from './record.ts';
+export type { Caveat, CaveatCode, VerdictFigure } from '../model/verdict-record.ts';
 
 /** "49.2%", "0.02%": two decimals below 0.1 % so a small share never reads 0.0 %. */
 function share(part: number, whole: number): string {

@@ -1,10 +1,11 @@
 import { VERDICT } from '../model/defaults.ts';
 import type { RunResult } from '../model/result.ts';
-import type { MachineFacts } from '../machine/machine.ts';
+import type { MachineFacts } from '../model/machine-facts.ts';
 import { workerCpu } from '../model/worker-cpu.ts';
-import { fixed, formatCount, formatMs } from '../format/units.ts';
-import { bitsText, otherProcessesText } from '../format/machine/machine-table.ts';
-import type { Caveat } from './record.ts';
+import { fixed, formatCount, formatMs } from '../figures/units.ts';
+import { bitsText } from '../figures/units.ts';
+import { otherProcessesText } from '../machine/readings.ts';
+import type { Caveat } from '../model/verdict-record.ts';
 
 /*
  * What limited a run's figures beyond its own counts (shared/verdict/caveats.ts has those):

@@ -6,7 +6,7 @@
  * find the caveats are in shared/verdict/caveats.ts. Pure.
  */
 import type { RunResult } from '../model/result.ts';
-import { fixed } from '../format/units.ts';
+import { fixed } from '../figures/units.ts';
 import { figureCaveats, plural, shardsApart } from './caveats.ts';
 import { interruptionText } from '../model/interruption.ts';
 import {
@@ -16,10 +16,10 @@ import {
   type VerdictFigure,
   type VerdictRecord,
   type VerdictState,
-} from './record.ts';
+} from '../model/verdict-record.ts';
 
-// The states, best to worst, and the reasons' codes are the JSON record's (record.ts).
-export { VERDICT_STATES, type VerdictState } from './record.ts';
+// The states, best to worst, and the reasons' codes are the JSON record's (shared/model/verdict-record.ts).
+export { VERDICT_STATES, type VerdictState } from '../model/verdict-record.ts';
 
 export const VERDICT_STATE_LABELS: Record<VerdictState, string> = {
   clean: 'clean',
@@ -244,7 +244,7 @@ export function failureParts(r: RunResult): FailureParts {
   };
 }
 
-/** The verdict as a result's JSON file carries it (shared/verdict/record.ts). */
+/** The verdict as a result's JSON file carries it (shared/model/verdict-record.ts). */
 export function verdictRecord(v: Verdict): VerdictRecord {
   return {
     word: verdictWord(v),
@@ -254,7 +254,7 @@ export function verdictRecord(v: Verdict): VerdictRecord {
   };
 }
 
-/** A result as its JSON file carries it: with the verdict it gets now (shared/verdict/record.ts). */
+/** A result as its JSON file carries it: with the verdict it gets now (shared/model/verdict-record.ts). */
 export function withVerdictRecord(r: RunResult): RunResult {
   return { ...r, verdict: verdictRecord(runVerdict(r)) };
 }

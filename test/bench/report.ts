@@ -1,6 +1,6 @@
 /** Aggregates benchmark rounds into markdown tables with ratios against reference tools. */
 import { loadavg } from 'node:os';
-import { formatCount } from '../../shared/format/units.ts';
+import { formatCount } from '../../shared/figures/units.ts';
 import type { LoadFigures } from '../helpers/reference-tools.ts';
 
 /** One run of one generator: its load figures and the CPU they cost. */

@@ -10,8 +10,8 @@ import {
 } from '../../shared/contract/jobs.ts';
 import { pageMessageSchema } from '../../shared/contract/web-protocol.ts';
 import type { RunResult, Sample } from '../../shared/model/result.ts';
-import { SampleSeries } from '../../shared/model/sample-series.ts';
-import type { ResourceSample } from '../../shared/resources/resources.ts';
+import { SampleSeries } from '../../shared/figures/sample-series.ts';
+import type { ResourceSample } from '../../shared/model/server-resources.ts';
 
 export const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts');
 

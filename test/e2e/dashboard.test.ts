@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_PERCENTILES } from '../../shared/model/defaults.ts';
 import { targetUrlSchema } from '../../shared/model/scenario.ts';
 import { parseWith } from '../../shared/model/validation.ts';
-import { formatCount, formatMsValue, formatRateValue } from '../../shared/format/units.ts';
+import { formatCount, formatMsValue, formatRateValue } from '../../shared/figures/units.ts';
 import { ScriptedEngine } from '../helpers/scripted-engine.ts';
 import { handlers, refusedPort, startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { fillScenario, pointLog, waitForPoints, waitForStatus, watchThroughputPoints } from './app-page.ts';

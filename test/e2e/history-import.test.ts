@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCommand } from '../../electron/cli/run-command.ts';
+import { runCommand } from '../../electron/cli/run/command.ts';
 import { runResultSchema, type RunResult } from '../../shared/model/result.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { ARTIFACTS, saveDownload, type AppPage } from './app-page.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cellOutcomeSchema } from '../../shared/comparison/cells.ts';
-import { formatGrouped } from '../../shared/format/units.ts';
+import { formatGrouped } from '../../shared/figures/units.ts';
 import { runResultSchema } from '../../shared/model/result.ts';
 import { openOffline as openOffline_, type TestBrowser } from '../helpers/browser.ts';
 import { endAfterAll } from '../helpers/cleanup.ts';

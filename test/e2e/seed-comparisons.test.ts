@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CellOutcome } from '../../shared/comparison/cells.ts';
-import { fixed, formatGrouped } from '../../shared/format/units.ts';
+import { fixed, formatGrouped } from '../../shared/figures/units.ts';
 import { REPORT_PERCENTILES } from '../../shared/model/defaults.ts';
 import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
 import { endAfterAll } from '../helpers/cleanup.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatCount } from '../../shared/format/units.ts';
+import { formatCount } from '../../shared/figures/units.ts';
 import { ScriptedEngine } from '../helpers/scripted-engine.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { waitForStatus } from './app-page.ts';

@@ -1,6 +1,6 @@
 import type { LatencyStats } from '../../shared/model/result.ts';
-import type { BucketCounts } from '../../shared/shards/merge.ts';
-import { recordedStats, ValueRecorder } from '../../electron/engine/histogram.ts';
+import type { BucketCounts } from '../../shared/model/shard-facts.ts';
+import { recordedStats, ValueRecorder } from '../../electron/engine/recording/histogram.ts';
 
 /** No values: what merging nothing gives. */
 export const EMPTY_BUCKETS: BucketCounts = { indexes: [], counts: [], minNonZero: null, max: null };

@@ -1,14 +1,14 @@
 import { expect } from 'vitest';
 import { addSample, type RunResult, type Sample, type StageResult } from '../../shared/model/result.ts';
 import { scenarioSchema, type ScenarioInput } from '../../shared/model/scenario.ts';
-import type { Stage } from '../../shared/stages/stages.ts';
-import type { Recorder } from '../../electron/engine/recorder.ts';
+import type { Stage } from '../../shared/model/stages.ts';
+import type { Recorder } from '../../electron/engine/recording/recorder.ts';
 import type { EngineId, TargetFacts } from '../../electron/engine/result.ts';
-import { recorderReport } from '../../electron/engine/recorder-report.ts';
+import { recorderReport } from '../../electron/engine/recording/recorder-report.ts';
 import { startRun } from '../../electron/engine/run.ts';
 import { buildRunResult } from '../../electron/engine/shards/results.ts';
 import { buildRunSpec } from '../../electron/engine/spec.ts';
-import type { RunnerOutcome, RunSpec, SpecPlacement } from '../../electron/engine/types.ts';
+import type { LoadOutcome, RunSpec, SpecPlacement } from '../../electron/engine/types.ts';
 
 /** A scenario with one target at url; every other field may be overridden. */
 export function oneTarget(
@@ -21,7 +21,7 @@ export function oneTarget(
 
 /**
  * The RunSpec of the scenario's first target, built in memory (a text body becomes bytes; no
- * file is read): for tests that drive a runner or the result builder without a worker.
+ * file is read): for tests that drive a load generator or the result builder without a worker.
  */
 export function runSpecFixture(input: ScenarioInput, over: Partial<RunSpec> = {}): RunSpec {
   const scenario = scenarioSchema.parse(input);
@@ -40,7 +40,7 @@ export function runSpecFixture(input: ScenarioInput, over: Partial<RunSpec> = {}
 }
 
 /**
- * The RunResult of a one-shard run whose recorder and runner outcome are given (after the last
+ * The RunResult of a one-shard run whose recorder and load generator outcome are given (after the last
  * tick), through the engine's own path: the shard's report, merged into the result.
  */
 export function recorderResult(input: {
@@ -50,7 +50,7 @@ export function recorderResult(input: {
   endedAt: Date;
   measuredSeconds: number;
   recorder: Recorder;
-  outcome: RunnerOutcome;
+  outcome: LoadOutcome;
   samples: Sample[];
   engine: EngineId;
   facts: TargetFacts;

@@ -1,7 +1,7 @@
 import type { StartTarget, TargetListener } from '../../electron/jobs/target-run.ts';
 import type { RunResult, Sample } from '../../shared/model/result.ts';
 import type { Scenario } from '../../shared/model/scenario.ts';
-import type { ResourceSample } from '../../shared/resources/resources.ts';
+import type { ResourceSample } from '../../shared/model/server-resources.ts';
 import { resultWith } from './comparison-results.ts';
 
 /** What a target's run answers with: a result, null (no result at all), or an Error (the host broke down). */

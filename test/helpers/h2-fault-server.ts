@@ -6,8 +6,8 @@
  * ACKs), so a test can assert the client's answer, not just that it survived.
  */
 import type net from 'node:net';
-import { H2_CODE } from '../../electron/engine/native/h2-errors.ts';
-import { FLAG, FRAME } from '../../electron/engine/native/h2-rules.ts';
+import { H2_CODE } from '../../electron/engine/native/http2/errors.ts';
+import { FLAG, FRAME } from '../../electron/engine/native/http2/rules.ts';
 import { startRawServer } from './servers.ts';
 
 export { FLAG, FRAME, H2_CODE };

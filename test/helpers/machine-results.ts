@@ -5,9 +5,9 @@
  * nothing flat, and a generator whose whole process ran flat. Each is a clean run's figures
  * with the readings that change its verdict, so each word is the only reason it has.
  */
-import type { MachineFacts, MachineSample } from '../../shared/machine/machine.ts';
+import type { MachineFacts, MachineSample } from '../../shared/model/machine-facts.ts';
 import type { PhaseStats, RunResult } from '../../shared/model/result.ts';
-import type { ServerResources } from '../../shared/resources/resources.ts';
+import type { ServerResources } from '../../shared/model/server-resources.ts';
 import { amendResult, runResultFixture } from './run-result.ts';
 
 /** A closed run of 10 connections, every one of 36,000 answers a 200. */

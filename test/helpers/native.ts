@@ -1,5 +1,5 @@
 /**
- * Helpers for the runners' tests: run one in-process against a Recorder (no worker, no
+ * Helpers for the load generators' tests: run one in-process against a Recorder (no worker, no
  * pre-flight), and servers with the behaviours those tests need (a periodic stall, HTTP/2
  * with GOAWAY).
  */
@@ -7,20 +7,20 @@ import http from 'node:http';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import type net from 'node:net';
-import { nativeRunner } from '../../electron/engine/native/native-runner.ts';
-import { Recorder } from '../../electron/engine/recorder.ts';
-import type { Runner, RunnerOutcome } from '../../electron/engine/types.ts';
+import { nativeLoadGenerator } from '../../electron/engine/native/load-generator.ts';
+import { Recorder } from '../../electron/engine/recording/recorder.ts';
+import type { LoadGenerator, LoadOutcome } from '../../electron/engine/types.ts';
 import type { ScenarioInput } from '../../shared/model/scenario.ts';
 import { runSpecFixture } from './engine.ts';
 
 export interface NativeRun {
   recorder: Recorder;
-  outcome: RunnerOutcome;
-  /** Wall-clock seconds the runner took. */
+  outcome: LoadOutcome;
+  /** Wall-clock seconds the load generator took. */
   seconds: number;
-  /** Seconds from the runner's start to the load's end (its summary work after that left out). */
+  /** Seconds from the load generator's start to the load's end (its summary work after that left out). */
   loadSeconds: number;
-  /** Seconds from the load's start (the runner's start gate, its set-up done) to its end. */
+  /** Seconds from the load's start (the load generator's start gate, its set-up done) to its end. */
   drivenSeconds: number;
   /** How long the warm-up really lasted (its timer may fire late on a busy machine); null without one. */
   warmupSeconds: number | null;
@@ -34,17 +34,17 @@ export interface InProcessOptions {
   body?: Uint8Array;
 }
 
-/** Runs the scenario's first target through the native runner in this process (see runInProcess). */
+/** Runs the scenario's first target through the native load generator in this process (see runInProcess). */
 export function runNative(input: ScenarioInput, opts: InProcessOptions = {}): Promise<NativeRun> {
-  return runInProcess(nativeRunner, input, opts);
+  return runInProcess(nativeLoadGenerator, input, opts);
 }
 
 /**
- * Runs the scenario's first target through a runner in this process, ticking the recorder
+ * Runs the scenario's first target through a load generator in this process, ticking the recorder
  * as the worker would, without the worker's pre-flight: the server sees the load only.
  */
 export async function runInProcess(
-  runner: Runner,
+  generator: LoadGenerator,
   input: ScenarioInput,
   opts: InProcessOptions = {},
 ): Promise<NativeRun> {
@@ -72,7 +72,7 @@ export async function runInProcess(
         })
       : Promise.resolve();
   try {
-    const outcome = await runner.run({
+    const outcome = await generator.run({
       spec,
       recorder,
       signal: opts.signal ?? new AbortController().signal,

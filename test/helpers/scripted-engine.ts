@@ -1,13 +1,13 @@
-import { preflight } from '../../electron/engine/preflight.ts';
+import { preflight } from '../../electron/engine/preflight/preflight.ts';
 import { resultFromSamples } from '../../electron/engine/result.ts';
-import { plannedEngine } from '../../electron/engine/runners.ts';
+import { plannedEngine } from '../../electron/engine/load-generators.ts';
 import { buildRunSpec } from '../../electron/engine/spec.ts';
 import type { StartTarget } from '../../electron/jobs/target-run.ts';
 import { monitorOf, withServerResources } from '../../electron/monitor/server-monitor.ts';
 import type { MonitorSource, SourceReading } from '../../electron/monitor/source.ts';
 import type { RunResult } from '../../shared/model/result.ts';
 import type { Load, Scenario, Target } from '../../shared/model/scenario.ts';
-import type { ResourceSource } from '../../shared/resources/resources.ts';
+import type { ResourceSource } from '../../shared/model/server-resources.ts';
 import { simulateLoad, type ServerScript } from './scripted-load.ts';
 
 export interface ScriptedEngineOptions {

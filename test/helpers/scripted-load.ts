@@ -1,11 +1,11 @@
-import { Recorder } from '../../electron/engine/recorder.ts';
-import { recorderReport } from '../../electron/engine/recorder-report.ts';
+import { Recorder } from '../../electron/engine/recording/recorder.ts';
+import { recorderReport } from '../../electron/engine/recording/recorder-report.ts';
 import type { TargetFacts } from '../../electron/engine/result.ts';
 import { SATURATED_CPU_PERCENT } from '../../electron/engine/result.ts';
-import { plannedEngine } from '../../electron/engine/runners.ts';
+import { plannedEngine } from '../../electron/engine/load-generators.ts';
 import { buildRunResult } from '../../electron/engine/shards/results.ts';
-import { LATE_TOLERANCE_MS } from '../../electron/engine/native/open-driver.ts';
-import { fixedRateSchedule, stagedSchedule } from '../../electron/engine/native/open-schedule.ts';
+import { LATE_TOLERANCE_MS } from '../../electron/engine/native/drivers/open-driver.ts';
+import { fixedRateSchedule, stagedSchedule } from '../../electron/engine/native/drivers/open-schedule.ts';
 import {
   PhaseHistograms,
   RESPONSE_TIMES,
@@ -16,7 +16,7 @@ import {
 } from '../../electron/engine/native/phases.ts';
 import { StageHistograms } from '../../electron/engine/native/stage-histograms.ts';
 import { emptyOutcome, type RunSpec } from '../../electron/engine/types.ts';
-import { UrlRecorder } from '../../electron/engine/url-recorder.ts';
+import { UrlRecorder } from '../../electron/engine/recording/url-recorder.ts';
 import {
   addSample,
   type ErrorKind,
@@ -24,7 +24,7 @@ import {
   type Sample,
   type Warning,
 } from '../../shared/model/result.ts';
-import { peakTarget, stagesSeconds, targetAt } from '../../shared/stages/stages.ts';
+import { peakTarget, stagesSeconds, targetAt } from '../../shared/model/stages.ts';
 
 /**
  * How a scripted server answers each request of a run (scripted-engine.ts): every one alike.

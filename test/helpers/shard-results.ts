@@ -2,8 +2,8 @@
 import type { RunResult } from '../../shared/model/result.ts';
 import { runResultSchema } from '../../shared/model/result.ts';
 import type { ShardResult } from '../../shared/shards/combine.ts';
-import type { ShardReport } from '../../shared/shards/merge.ts';
-import { encodeHistogram, newHistogram } from '../../electron/engine/histogram.ts';
+import type { ShardReport } from '../../shared/model/shard-facts.ts';
+import { encodeHistogram, newHistogram } from '../../electron/engine/recording/histogram.ts';
 import { EMPTY_BUCKETS } from './buckets.ts';
 import { runResultFixture, sampleFixture } from './run-result.ts';
 

@@ -12,9 +12,9 @@ import {
   latencyStats,
   newHistogram,
   type Histogram,
-} from '../../electron/engine/histogram.ts';
-import { Recorder } from '../../electron/engine/recorder.ts';
-import { recorderReport } from '../../electron/engine/recorder-report.ts';
+} from '../../electron/engine/recording/histogram.ts';
+import { Recorder } from '../../electron/engine/recording/recorder.ts';
+import { recorderReport } from '../../electron/engine/recording/recorder-report.ts';
 import { emptyOutcome } from '../../electron/engine/types.ts';
 import type { TargetFacts } from '../../electron/engine/result.ts';
 import { TARGET_FACTS } from './hand-links.ts';

@@ -1,8 +1,8 @@
 import type net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { AutocannonRunner } from '../../electron/engine/autocannon-runner.ts';
-import { nativeRunner } from '../../electron/engine/native/native-runner.ts';
-import type { Runner } from '../../electron/engine/types.ts';
+import { AutocannonLoadGenerator } from '../../electron/engine/autocannon/load-generator.ts';
+import { nativeLoadGenerator } from '../../electron/engine/native/load-generator.ts';
+import type { LoadGenerator } from '../../electron/engine/types.ts';
 import { endAfterEach } from '../helpers/cleanup.ts';
 import { autocannonTarget, runTarget } from '../helpers/engine.ts';
 import { sized, startHttp1FaultServer, type RequestPlace } from '../helpers/http1-fault-server.ts';
@@ -10,25 +10,25 @@ import { runInProcess } from '../helpers/native.ts';
 
 /*
  * Framing autocannon's own client got wrong (counted as 200 OK, as errors, lost, or crashed
- * on), each against a server that sends it on purpose. The autocannon runner must count
+ * on), each against a server that sends it on purpose. The autocannon load generator must count
  * exactly what the native engine counts; both run in process, without the pre-flight, so
  * the server sees the load only.
  */
 
 const track = endAfterEach();
 
-const RUNNERS: [string, Runner][] = [
-  ['autocannon', new AutocannonRunner()],
-  ['native', nativeRunner],
+const GENERATORS: [string, LoadGenerator][] = [
+  ['autocannon', new AutocannonLoadGenerator()],
+  ['native', nativeLoadGenerator],
 ];
 
 async function run(
-  runner: Runner,
+  generator: LoadGenerator,
   answer: (socket: net.Socket, place: RequestPlace) => void,
   load: { connections: number; pipelining: number; count: number },
 ) {
   const server = track(await startHttp1FaultServer(answer));
-  const { recorder } = await runInProcess(runner, {
+  const { recorder } = await runInProcess(generator, {
     name: 'framing',
     targets: [{ url: server.url }],
     load: {
@@ -51,12 +51,12 @@ async function run(
   };
 }
 
-describe.each(RUNNERS)('%s engine: HTTP/1.x framing from a hostile server', (_name, runner) => {
+describe.each(GENERATORS)('%s engine: HTTP/1.x framing from a hostile server', (_name, generator) => {
   it('a malformed chunk size is a protocol error, never a 200', async () => {
     // Every fifth reply: a chunk size that is not hex ("zz"), negative, or hex followed by junk.
     const bad = ['zz', '-5', '5zz', ''];
     const r = await run(
-      runner,
+      generator,
       (socket, { total }) => {
         const size = total % 5 === 0 ? bad[(total / 5) % bad.length]! : '5';
         socket.write(`HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${size}\r\nhello\r\n0\r\n\r\n`);
@@ -76,7 +76,7 @@ describe.each(RUNNERS)('%s engine: HTTP/1.x framing from a hostile server', (_na
     // The first request on each connection is answered without a length, then the server
     // closes: what was pipelined behind it was never processed and goes out again.
     const r = await run(
-      runner,
+      generator,
       (socket, { onConnection }) => {
         if (onConnection === 1) socket.end('HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\nhello');
       },
@@ -91,7 +91,7 @@ describe.each(RUNNERS)('%s engine: HTTP/1.x framing from a hostile server', (_na
 
   it('a server that closes every 3 responses (no Connection: close) loses no request', async () => {
     const r = await run(
-      runner,
+      generator,
       (socket, { onConnection }) => {
         socket.write(sized('hello'));
         if (onConnection === 3) socket.end();
@@ -108,7 +108,7 @@ describe.each(RUNNERS)('%s engine: HTTP/1.x framing from a hostile server', (_na
   it('100 Continue and 103 Early Hints before the 200 are read past, not counted', async () => {
     const interim =
       'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n';
-    const r = await run(runner, (socket) => socket.write(interim + sized('hello')), {
+    const r = await run(generator, (socket) => socket.write(interim + sized('hello')), {
       connections: 2,
       pipelining: 4,
       count: 300,

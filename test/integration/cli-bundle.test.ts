@@ -37,7 +37,7 @@ describe('the CLI bundle', () => {
       "import { word } from './word.ts';\nexport const main = (): string => word;\n",
     );
     write('electron/cli/word.ts', "export const word: string = 'one';\n");
-    write('electron/engine/worker-main.ts', 'export {};\n');
+    write('electron/engine/thread/worker-main.ts', 'export {};\n');
     const bundle = cliBundle(project);
     expect(bundle.fresh()).toBeNull();
 

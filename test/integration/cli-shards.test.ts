@@ -11,7 +11,7 @@ import { REPORT_PERCENTILES } from '../../shared/model/defaults.ts';
 import { fileSlug } from '../../shared/model/file-name.ts';
 import { runResultSchema } from '../../shared/model/result.ts';
 import { streamLineSchema } from '../../shared/shards/stream.ts';
-import { decodeHistogram, latencyStats, newHistogram } from '../../electron/engine/histogram.ts';
+import { decodeHistogram, latencyStats, newHistogram } from '../../electron/engine/recording/histogram.ts';
 import { endAfterAll } from '../helpers/cleanup.ts';
 import { runCli } from '../helpers/cli.ts';
 import { nginxStatus, startNginx, type NginxServer } from '../helpers/nginx.ts';

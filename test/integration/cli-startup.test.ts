@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeHistogram, encodeHistogram } from '../../electron/engine/histogram.ts';
+import { decodeHistogram, encodeHistogram } from '../../electron/engine/recording/histogram.ts';
 import { TINY_RUN_REQUESTS } from '../../electron/jobs/target-run.ts';
 import { CLI_BIN } from '../helpers/cli.ts';
 
@@ -156,9 +156,9 @@ describe('what a plain run loads', () => {
       expect(main.builtins).not.toContain(`NativeModule ${name}`);
     }
     const mods = modulesIn(main.files);
-    expect(mods).toContain('electron/cli/run-command.ts');
+    expect(mods).toContain('electron/cli/run/command.ts');
     for (const m of [
-      'electron/engine/histogram.ts',
+      'electron/engine/recording/histogram.ts',
       HDR_ENCODING,
       MERGE,
       DISTRIBUTED,
@@ -170,7 +170,7 @@ describe('what a plain run loads', () => {
     expect(engineThreads).toHaveLength(1);
     const engine = engineThreads[0]!.files;
     expectHdrAsTheSources(engine, resultFile);
-    expect(modulesIn(engine)).not.toContain('electron/cli/run-command.ts');
+    expect(modulesIn(engine)).not.toContain('electron/cli/run/command.ts');
     expect(bundleFiles(engine).length).toBeLessThanOrEqual(MAX_FILES.engineThread);
   });
 
@@ -196,7 +196,7 @@ describe('what a plain run loads', () => {
     // The shard's thread sends and records: the native driver and hdr are there.
     const shard = engineThreads[0]!.files;
     expect(shard.some((f) => /\/thread-[\w-]+\.js$/.test(f))).toBe(true);
-    expect(modulesIn(shard)).toContain('electron/engine/native/native-runner.ts');
+    expect(modulesIn(shard)).toContain('electron/engine/native/load-generator.ts');
     expectHdrAsTheSources(shard, resultFile);
   });
 });

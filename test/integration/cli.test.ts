@@ -14,7 +14,7 @@ import type http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { vegetaRate, vegetaThroughput } from '../../shared/format/summary.ts';
+import { vegetaRate, vegetaThroughput } from '../../shared/verdict/run-figures.ts';
 import { cellOutcomeSchema } from '../../shared/comparison/cells.ts';
 import { runResultSchema } from '../../shared/model/result.ts';
 import { makeTestCerts } from '../helpers/certs.ts';

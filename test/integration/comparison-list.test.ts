@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkTarget } from '../../electron/engine/target-check.ts';
+import { checkTarget } from '../../electron/engine/preflight/target-check.ts';
 import { comparisonRunner } from '../../electron/jobs/comparison.ts';
 import { startTarget } from '../../electron/jobs/target-run.ts';
 import { comparisonPlanSchema } from '../../shared/comparison/plan.ts';

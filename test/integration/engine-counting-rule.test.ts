@@ -1,8 +1,8 @@
 import type net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { AutocannonRunner } from '../../electron/engine/autocannon-runner.ts';
-import { nativeRunner } from '../../electron/engine/native/native-runner.ts';
-import type { Runner } from '../../electron/engine/types.ts';
+import { AutocannonLoadGenerator } from '../../electron/engine/autocannon/load-generator.ts';
+import { nativeLoadGenerator } from '../../electron/engine/native/load-generator.ts';
+import type { LoadGenerator } from '../../electron/engine/types.ts';
 import { endAfterEach } from '../helpers/cleanup.ts';
 import {
   FLAG,
@@ -20,24 +20,24 @@ import { runInProcess } from '../helpers/native.ts';
  * are what went on the wire (the server's own count of what it received), responses what
  * answered them; a response to no request is counted apart, never as a failed request; a
  * malformed response is a named protocol error, never a figure. Each test holds the
- * client's counts against the server's. The runners run in process, without the pre-flight,
+ * client's counts against the server's. The load generators run in process, without the pre-flight,
  * so the server sees the load only.
  */
 
 const track = endAfterEach();
 
-const RUNNERS: [string, Runner][] = [
-  ['native', nativeRunner],
-  ['autocannon', new AutocannonRunner()],
+const GENERATORS: [string, LoadGenerator][] = [
+  ['native', nativeLoadGenerator],
+  ['autocannon', new AutocannonLoadGenerator()],
 ];
 
 const CONNECTIONS = 2;
 const COUNT = 200;
 
-async function run(runner: Runner, answer: (socket: net.Socket, place: RequestPlace) => number) {
+async function run(generator: LoadGenerator, answer: (socket: net.Socket, place: RequestPlace) => number) {
   let sent = 0;
   const server = track(await startHttp1FaultServer((socket, place) => (sent += answer(socket, place))));
-  const { recorder } = await runInProcess(runner, {
+  const { recorder } = await runInProcess(generator, {
     name: 'counting rule',
     targets: [{ url: server.url }],
     load: { model: 'closed', connections: CONNECTIONS, limit: { kind: 'requests', count: COUNT } },
@@ -69,9 +69,9 @@ const everyFifth =
     return 1;
   };
 
-describe.each(RUNNERS)('%s engine: a response to no request is counted apart', (_name, runner) => {
+describe.each(GENERATORS)('%s engine: a response to no request is counted apart', (_name, generator) => {
   it('a server that answers every request twice: requests as the server received them, all OK', async () => {
-    const r = await run(runner, (socket) => {
+    const r = await run(generator, (socket) => {
       socket.write(sized('hello') + sized('hello'));
       return 2;
     });
@@ -89,7 +89,7 @@ describe.each(RUNNERS)('%s engine: a response to no request is counted apart', (
   it('a server that answers a request before it arrives: requests as the server received them', async () => {
     // On a connection's first request the server sends the answer to the next one too.
     const ahead = new WeakSet<net.Socket>();
-    const r = await run(runner, (socket) => {
+    const r = await run(generator, (socket) => {
       if (ahead.delete(socket)) return 0;
       ahead.add(socket);
       socket.write(sized('hello') + sized('early'));
@@ -105,7 +105,7 @@ describe.each(RUNNERS)('%s engine: a response to no request is counted apart', (
   });
 });
 
-describe.each(RUNNERS)('%s engine: malformed heads are named protocol errors', (_name, runner) => {
+describe.each(GENERATORS)('%s engine: malformed heads are named protocol errors', (_name, generator) => {
   it.each([
     [
       'a negative Content-Length',
@@ -125,7 +125,7 @@ describe.each(RUNNERS)('%s engine: malformed heads are named protocol errors', (
       /response head larger than 1048576 bytes/,
     ],
   ])('%s: a protocol error per such response, the others counted', async (_case, bad, message) => {
-    const r = await run(runner, everyFifth(bad));
+    const r = await run(generator, everyFifth(bad));
     expect(r.total).toBe(r.heads);
     expect(r.total).toBe(COUNT);
     expect(r.ok).toBe(COUNT * 0.8);
@@ -137,7 +137,7 @@ describe.each(RUNNERS)('%s engine: malformed heads are named protocol errors', (
   });
 
   it('status 999 is a response under its own code, counted as a failure (RFC 9110 section 15)', async () => {
-    const r = await run(runner, everyFifth(sized('hello', '999 Odd')));
+    const r = await run(generator, everyFifth(sized('hello', '999 Odd')));
     expect(r.total).toBe(r.heads);
     expect(r.responses).toBe(COUNT);
     expect(r.statusCodes).toEqual({ 200: COUNT * 0.8, 999: COUNT * 0.2 });
@@ -150,7 +150,7 @@ describe.each(RUNNERS)('%s engine: malformed heads are named protocol errors', (
 describe('native engine, HTTP/2: frames on a stream the server already ended', () => {
   async function runH2(onRequest: (c: FaultConnection, id: number) => void) {
     const server = track(await startH2FaultServer({ onRequest }));
-    const { recorder } = await runInProcess(nativeRunner, {
+    const { recorder } = await runInProcess(nativeLoadGenerator, {
       name: 'h2 counting rule',
       targets: [{ url: server.url }],
       load: { model: 'closed', connections: 1, limit: { kind: 'requests', count: COUNT } },

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeHistogram } from '../../electron/engine/histogram.ts';
+import { decodeHistogram } from '../../electron/engine/recording/histogram.ts';
 import { autocannonTarget, runTarget } from '../helpers/engine.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 
@@ -17,7 +17,7 @@ async function serve(handler: Parameters<typeof startHttpServer>[0]): Promise<Te
   return server;
 }
 
-describe('engine (autocannon runner) against a real server', () => {
+describe('engine (autocannon load generator) against a real server', () => {
   it(
     'measures a 20 ms delay at microsecond resolution: p50 that of the server’s holds, within half a hold',
     { tags: ['timing'] },
@@ -324,13 +324,13 @@ describe('engine (autocannon runner) against a real server', () => {
   });
 });
 
-describe('autocannon runner wind-down', () => {
+describe('autocannon load generator wind-down', () => {
   it('resolves only after autocannon has finished its own last tick (no timer of it left running)', async () => {
     // autocannon compresses its histograms (zlib) on the tick after stop(); a worker terminated
-    // while that runs aborts the whole process, so the runner must outlast it.
+    // while that runs aborts the whole process, so the load generator must outlast it.
     const s = await serve(handlers.ok());
-    const { AutocannonRunner } = await import('../../electron/engine/autocannon-runner.ts');
-    const { Recorder } = await import('../../electron/engine/recorder.ts');
+    const { AutocannonLoadGenerator } = await import('../../electron/engine/autocannon/load-generator.ts');
+    const { Recorder } = await import('../../electron/engine/recording/recorder.ts');
     const { runSpecFixture } = await import('../helpers/engine.ts');
     const spec = runSpecFixture(
       autocannonTarget(s.url, {
@@ -340,7 +340,7 @@ describe('autocannon runner wind-down', () => {
     const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
     const before = timers();
     const recorder = new Recorder({ sloMs: null, warmup: false, now: performance.now() });
-    await new AutocannonRunner().run({
+    await new AutocannonLoadGenerator().run({
       spec,
       recorder,
       signal: new AbortController().signal,

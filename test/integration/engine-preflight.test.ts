@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { scenarioSchema, type ScenarioInput } from '../../shared/model/scenario.ts';
-import { preflight } from '../../electron/engine/preflight.ts';
+import { preflight } from '../../electron/engine/preflight/preflight.ts';
 import { buildRunSpec } from '../../electron/engine/spec.ts';
 import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
 import { endAfterAll, endAfterEach } from '../helpers/cleanup.ts';

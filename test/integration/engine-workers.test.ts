@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decodeHistogram } from '../../electron/engine/histogram.ts';
+import { decodeHistogram } from '../../electron/engine/recording/histogram.ts';
 import { endAfterAll } from '../helpers/cleanup.ts';
 import { CLOSED_RAMP, expectClosedRamp, oneTarget, runTarget } from '../helpers/engine.ts';
 import { nginxStatus, startNginx, type NginxServer } from '../helpers/nginx.ts';

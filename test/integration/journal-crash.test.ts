@@ -8,7 +8,7 @@ import type { WebSocketApi } from '../../renderer/api/web-socket-client.ts';
 import type { CellOutcome } from '../../shared/comparison/cells.ts';
 import { comparisonPlanSchema } from '../../shared/comparison/plan.ts';
 import type { JobEnvelope } from '../../shared/contract/jobs.ts';
-import { formatRate } from '../../shared/format/units.ts';
+import { formatRate } from '../../shared/figures/units.ts';
 import type { HistoryRecord } from '../../shared/records/history.ts';
 import { endAfterEach } from '../helpers/cleanup.ts';
 import { CLI_BIN, runCli } from '../helpers/cli.ts';

@@ -17,7 +17,7 @@ import type { ConfigMapManifest, JobManifest } from '../../shared/distributed/ma
 import { GO_ANNOTATION } from '../../shared/distributed/manifests.ts';
 import { runResultSchema } from '../../shared/model/result.ts';
 import { fromShardSchema, type FromShard } from '../../electron/engine/shards/messages.ts';
-import { runCommand } from '../../electron/cli/run-command.ts';
+import { runCommand } from '../../electron/cli/run/command.ts';
 import { FakeCluster } from '../helpers/fake-kube.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 

@@ -14,7 +14,7 @@ import { capacityStepSchema } from '../../shared/capacity/plan.ts';
 import { cellOutcomeSchema } from '../../shared/comparison/cells.ts';
 import { HISTOGRAM_BOUNDS_SECONDS } from '../../shared/metrics/series.ts';
 import { runResultSchema, type RunResult } from '../../shared/model/result.ts';
-import { bucketOf, WINDOW_BUCKET_BOUNDS_MS } from '../../shared/model/window-buckets.ts';
+import { bucketOf, WINDOW_BUCKET_BOUNDS_MS } from '../../shared/figures/window-buckets.ts';
 import { endAfterAll, endAfterEach } from '../helpers/cleanup.ts';
 import { runCli, startCli } from '../helpers/cli.ts';
 import { attributesOf, startOtlpReceiver } from '../helpers/otlp-receiver.ts';

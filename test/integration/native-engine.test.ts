@@ -14,8 +14,8 @@ beforeAll(() => {
 });
 afterAll(() => certs.remove());
 
-// The native runner through the whole engine (worker thread, pre-flight, result builder).
-describe('native runner in the engine', () => {
+// The native load generator through the whole engine (worker thread, pre-flight, result builder).
+describe('native load generator in the engine', () => {
   it('is the default engine and fills an ab-style result (keep-alive off: one connection per request)', async () => {
     const server = track(await startHttpServer(handlers.ok('hello')));
     const { result } = await runTarget(

@@ -54,7 +54,7 @@ const h2Closed = (connections: number, streams: number, count: number) => ({
   options: { protocol: 'h2' as const, tls: { caFile: 'ca' } },
 });
 
-describe('native runner, HTTP/2', () => {
+describe('native load generator, HTTP/2', () => {
   it('runs h2c (prior knowledge) with connections x concurrent streams', async () => {
     const server = track(await startH2Server());
     const { recorder, outcome } = await runNative({

@@ -19,7 +19,7 @@ const closed = (connections: number, count: number, pipelining = 1) => ({
   limit: { kind: 'requests' as const, count },
 });
 
-describe('native runner, HTTP/1.1', () => {
+describe('native load generator, HTTP/1.1', () => {
   it('sends exactly the requested count, each one answered, with keep-alive', async () => {
     const server = track(await startHttpServer(handlers.ok('hello')));
     const { recorder, outcome } = await runNative({ targets: [{ url: server.url }], load: closed(4, 500) });
@@ -269,7 +269,7 @@ describe('native runner, HTTP/1.1', () => {
     // The run's deadline is a timer, and Node's timers run on libuv's loop clock: whole
     // milliseconds (1 ms), read from CLOCK_MONOTONIC_COARSE, which libuv uses only when it ticks
     // every millisecond or finer (1 ms more behind performance.now()). So it fires at most 2 ms
-    // early (0.99899 s was seen), from the load's start (the runner's set-up done): a deadline
+    // early (0.99899 s was seen), from the load's start (the load generator's set-up done): a deadline
     // counted from anything else, or a run ended by a tick, ends earlier than that. A run that
     // missed its deadline would go on to the test's timeout.
     expect(timed.drivenSeconds).toBeGreaterThan(1 - 0.002);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_OPENING } from '../../electron/engine/native/open-driver.ts';
+import { MAX_OPENING } from '../../electron/engine/native/drivers/open-driver.ts';
 import { percentileMs, runNative, startStallServer } from '../helpers/native.ts';
 import { handlers, startHttpServer } from '../helpers/servers.ts';
 import { bucketStats } from '../helpers/buckets.ts';
@@ -7,7 +7,7 @@ import { endAfterEach } from '../helpers/cleanup.ts';
 
 const track = endAfterEach();
 
-describe('native runner, open model and rate caps', () => {
+describe('native load generator, open model and rate caps', () => {
   it(
     'keeps the rate: 200 req/s for 3 s completes 600 requests (within 1%)',
     { tags: ['timing'] },
@@ -53,7 +53,7 @@ describe('native runner, open model and rate caps', () => {
       expect(server.requests).toBe(1000);
       expect(outcome.dropped).toBe(0);
       // Request k is due at start + k * 2 ms and never leaves before: by any arrival, at most
-      // the requests due so far have arrived (the runner starts after t0, so this only errs early).
+      // the requests due so far have arrived (the load generator starts after t0, so this only errs early).
       arrivals.forEach((at, k) => expect(k * 2).toBeLessThanOrEqual(at - t0 + 1));
       // Even gaps: one wake-up per due time, not bursts (the median gap is the 2 ms interval,
       // give or take a timer tick).

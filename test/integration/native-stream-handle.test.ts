@@ -1,8 +1,8 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordSizeFor, SocketWriter } from '../../electron/engine/native/socket-writer.ts';
-import { readDirectly } from '../../electron/engine/native/stream-handle.ts';
+import { recordSizeFor, SocketWriter } from '../../electron/engine/native/socket/socket-writer.ts';
+import { readDirectly } from '../../electron/engine/native/socket/stream-handle.ts';
 import { endAfterEach } from '../helpers/cleanup.ts';
 import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
 

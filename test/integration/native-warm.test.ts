@@ -1,7 +1,7 @@
 import https from 'node:https';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { warmConnections } from '../../electron/engine/native/warm-pool.ts';
+import { warmConnections } from '../../electron/engine/native/drivers/warm-pool.ts';
 import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
 import { endAfterAll, endAfterEach } from '../helpers/cleanup.ts';
 import { oneTarget, runTarget } from '../helpers/engine.ts';

@@ -1,6 +1,6 @@
 import type net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { HpackDecoder } from '../../electron/engine/native/hpack.ts';
+import { HpackDecoder } from '../../electron/engine/native/hpack/decoder.ts';
 import { endAfterEach } from '../helpers/cleanup.ts';
 import { oneTarget, runTarget } from '../helpers/engine.ts';
 import { startH2FaultServer } from '../helpers/h2-fault-server.ts';

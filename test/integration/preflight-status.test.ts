@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkTarget } from '../../electron/engine/target-check.ts';
+import { checkTarget } from '../../electron/engine/preflight/target-check.ts';
 import { comparisonRunner } from '../../electron/jobs/comparison.ts';
 import { runRunner } from '../../electron/jobs/run.ts';
 import type { TargetChecker } from '../../electron/jobs/runner.ts';

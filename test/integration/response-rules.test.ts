@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AutocannonRunner } from '../../electron/engine/autocannon-runner.ts';
-import { nativeRunner } from '../../electron/engine/native/native-runner.ts';
-import { preflight } from '../../electron/engine/preflight.ts';
+import { AutocannonLoadGenerator } from '../../electron/engine/autocannon/load-generator.ts';
+import { nativeLoadGenerator } from '../../electron/engine/native/load-generator.ts';
+import { preflight } from '../../electron/engine/preflight/preflight.ts';
 import { buildRunSpec } from '../../electron/engine/spec.ts';
 import { scenarioSchema, type ScenarioInput } from '../../shared/model/scenario.ts';
 import { endAfterEach } from '../helpers/cleanup.ts';
@@ -11,7 +11,7 @@ import { runInProcess } from '../helpers/native.ts';
 
 /*
  * One set of rules for every reader of a response: the pre-flight and both engines accept
- * what one accepts and refuse what one refuses, with the same words (native/response-head.ts).
+ * what one accepts and refuse what one refuses, with the same words (native/http1/response-head.ts).
  */
 
 const track = endAfterEach();
@@ -65,15 +65,15 @@ describe('the pre-flight and both engines judge a response alike', () => {
       expect(pre.ok ? null : pre.error.kind).toBe('protocol');
       expect(pre.ok ? null : pre.error.message).toMatch(refused);
     }
-    for (const runner of [nativeRunner, new AutocannonRunner()]) {
-      const { recorder } = await runInProcess(runner, scenario(server.url));
+    for (const generator of [nativeLoadGenerator, new AutocannonLoadGenerator()]) {
+      const { recorder } = await runInProcess(generator, scenario(server.url));
       const errors = [...recorder.totals.errorSet].map(([kind, e]) => [kind, e.count, e.message]);
       if (refused === null) {
-        expect(recorder.statusCodes(), runner.name).toEqual({ [status]: COUNT });
-        expect(recorder.totals.inBody, runner.name).toBe(COUNT * 5);
-        expect(errors, runner.name).toEqual([]);
+        expect(recorder.statusCodes(), generator.name).toEqual({ [status]: COUNT });
+        expect(recorder.totals.inBody, generator.name).toBe(COUNT * 5);
+        expect(errors, generator.name).toEqual([]);
       } else {
-        expect(errors, runner.name).toEqual([['protocol', COUNT, expect.stringMatching(refused)]]);
+        expect(errors, generator.name).toEqual([['protocol', COUNT, expect.stringMatching(refused)]]);
       }
     }
   });
@@ -96,7 +96,7 @@ describe('the pre-flight and both engines judge a response alike', () => {
       }),
     );
     expect((await check(scenario(server.url, 'h2'))).ok).toBe(true);
-    const { recorder } = await runInProcess(nativeRunner, scenario(server.url, 'h2'));
+    const { recorder } = await runInProcess(nativeLoadGenerator, scenario(server.url, 'h2'));
     expect(recorder.statusCodes()).toEqual({ 200: COUNT });
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { checkTarget } from '../../electron/engine/target-check.ts';
+import { checkTarget } from '../../electron/engine/preflight/target-check.ts';
 import { HistorySaver } from '../../electron/jobs/history-saver.ts';
 import { JobRegistry } from '../../electron/jobs/registry.ts';
 import { startTarget } from '../../electron/jobs/target-run.ts';

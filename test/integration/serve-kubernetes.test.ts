@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runCommand } from '../../electron/cli/run-command.ts';
+import { runCommand } from '../../electron/cli/run/command.ts';
 import { serveCommand } from '../../electron/cli/serve-command.ts';
 import type { JobEnvelope } from '../../shared/contract/jobs.ts';
 import type { KubeConfirmation } from '../../shared/distributed/kube-confirmation.ts';

@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../../shared/model/result.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { REPORT_PERCENTILES } from '../../shared/model/defaults.ts';
-import { latencyStats } from '../../electron/engine/histogram.ts';
+import { latencyStats } from '../../electron/engine/recording/histogram.ts';
 import { shardedTarget } from '../../electron/distributed/sharded-target.ts';
 import { scriptedShards } from '../helpers/shard-script.ts';
 

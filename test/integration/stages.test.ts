@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { endAfterEach } from '../helpers/cleanup.ts';
 import { CLOSED_RAMP, expectClosedRamp, oneTarget, runTarget } from '../helpers/engine.ts';
 import { handlers, startHttpServer } from '../helpers/servers.ts';
-import { ArrivalSchedule, type Stage } from '../../shared/stages/stages.ts';
+import { ArrivalSchedule, type Stage } from '../../shared/model/stages.ts';
 
 const track = endAfterEach();
 

@@ -9,10 +9,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { runTimingPass } from './timing-files.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 /** The hog's own end, should this script not stop it: longer than any 5 runs take. */
 const HOG_SECONDS = 3600;
 
@@ -37,27 +36,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-const vitest = path.join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
 const results: { run: number; code: number; seconds: number; load: string }[] = [];
 for (let run = 1; run <= runs; run++) {
   const started = performance.now();
-  const code = await new Promise<number>((resolve) => {
-    // One file at a time, as npm test runs them: the hog is the only load beside each.
-    const args = [
-      'run',
-      '--project',
-      'unit',
-      '--project',
-      'integration',
-      '--tags-filter=timing',
-      '--max-workers=1',
-    ];
-    const child = spawn(process.execPath, [vitest, ...args, ...positionals], {
-      cwd: ROOT,
-      stdio: 'inherit',
-    });
-    child.on('close', (c, signal) => resolve(c ?? (signal ? 1 : 0)));
-  });
+  // One file at a time, as npm test runs them: the hog is the only load beside each.
+  const code = await runTimingPass(positionals);
   const seconds = (performance.now() - started) / 1000;
   const load = loadavg()
     .map((l) => l.toFixed(1))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capacityFromPreset, parseCapacityArgs } from '../../electron/cli/capacity-args.ts';
+import { capacityFromPreset, parseCapacityArgs } from '../../electron/cli/capacity/args.ts';
 import { capacityExitCode } from '../../electron/cli/report.ts';
 import type { FileIo } from '../../electron/cli/files.ts';
 import { CliInputError } from '../../electron/cli/values.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseFlags } from '../../electron/cli/input/flags.ts';
-import { RUN_OPTIONS } from '../../electron/cli/run-flags.ts';
+import { RUN_OPTIONS } from '../../electron/cli/run/flags.ts';
 import { CliInputError } from '../../electron/cli/values.ts';
 
 /** The error a command line gets from a table, or null when it parses. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { fixed } from '../../shared/format/units.ts';
+import { fixed } from '../../shared/figures/units.ts';
 import { withoutSecrets } from '../../shared/model/secret-headers.ts';
 import { cellSummaryLine, ProgressLine, plannedSeconds, progressLine } from '../../electron/cli/progress.ts';
-import { formatPresetList } from '../../electron/cli/presets-command.ts';
+import { formatPresetList } from '../../electron/cli/presets/command.ts';
 import { exitCodeFor, renderComparisonReport, renderReport } from '../../electron/cli/report.ts';
 import { comparisonExport } from '../../shared/export/comparison.ts';
 import { runJson } from '../../shared/export/run.ts';

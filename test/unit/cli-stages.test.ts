@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRunArgs } from '../../electron/cli/args.ts';
+import { parseRunArgs } from '../../electron/cli/run/args.ts';
 import type { FileIo } from '../../electron/cli/files.ts';
 import { CliInputError } from '../../electron/cli/values.ts';
 import type { Load } from '../../shared/model/scenario.ts';

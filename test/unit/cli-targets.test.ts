@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { applyPreset, parseRunArgs } from '../../electron/cli/args.ts';
+import { applyPreset, parseRunArgs } from '../../electron/cli/run/args.ts';
 import { builtInPresets } from '../../electron/stores/built-in-presets.ts';
-import { findPreset } from '../../electron/cli/preset-lookup.ts';
+import { findPreset } from '../../electron/cli/presets/lookup.ts';
 import { summarizePreset } from '../../shared/records/preset-summary.ts';
 import type { FileIo } from '../../electron/cli/files.ts';
 import { CliInputError } from '../../electron/cli/values.ts';

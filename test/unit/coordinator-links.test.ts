@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ShardWindow } from '../../shared/shards/merge.ts';
-import { ValueRecorder } from '../../electron/engine/histogram.ts';
-import { Recorder } from '../../electron/engine/recorder.ts';
-import { recorderReport } from '../../electron/engine/recorder-report.ts';
+import type { ShardWindow } from '../../shared/model/shard-facts.ts';
+import { ValueRecorder } from '../../electron/engine/recording/histogram.ts';
+import { Recorder } from '../../electron/engine/recording/recorder.ts';
+import { recorderReport } from '../../electron/engine/recording/recorder-report.ts';
 import type { ShardBackend } from '../../electron/engine/shards/links.ts';
 import type { ShardMachineFacts } from '../../electron/engine/shards/messages.ts';
 import { emptyOutcome } from '../../electron/engine/types.ts';

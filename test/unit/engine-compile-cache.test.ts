@@ -7,8 +7,8 @@ import {
   COMPILE_CACHE_MAX_AGE_DAYS,
   compileCacheDir,
   pruneCompileCache,
-} from '../../electron/engine/compile-cache.js';
-import { engineWorkerOptions } from '../../electron/engine/worker-options.ts';
+} from '../../electron/engine/thread/compile-cache.js';
+import { engineWorkerOptions } from '../../electron/engine/thread/worker-options.ts';
 
 const saved = {
   XDG_CACHE_HOME: process.env.XDG_CACHE_HOME,

@@ -1,20 +1,20 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RunResult, Sample } from '../../shared/model/result.ts';
-import type { ShardWindow } from '../../shared/shards/merge.ts';
+import type { ShardWindow } from '../../shared/model/shard-facts.ts';
 import { splitLoad } from '../../shared/shards/plan.ts';
 import { CpuAccount, cpuMeter } from '../../electron/engine/cpu.ts';
-import { Recorder } from '../../electron/engine/recorder.ts';
-import { recorderReport } from '../../electron/engine/recorder-report.ts';
+import { Recorder } from '../../electron/engine/recording/recorder.ts';
+import { recorderReport } from '../../electron/engine/recording/recorder-report.ts';
 import { coordinate } from '../../electron/engine/shards/run-assembly.ts';
 import { inThisThread } from '../../electron/engine/shards/links.ts';
-import { emptyOutcome, type Runner, type RunSpec } from '../../electron/engine/types.ts';
+import { emptyOutcome, type LoadGenerator, type RunSpec } from '../../electron/engine/types.ts';
 import { EMPTY_BUCKETS } from '../helpers/buckets.ts';
 import { oneTarget, runSpecFixture } from '../helpers/engine.ts';
 import { handCoordinated, handLinks, readyBoth, TARGET_FACTS } from '../helpers/hand-links.ts';
 
 /*
  * The coordinator of every run, one shard or several, in this thread: driven through the same
- * fake runner on fake timers, a run split in 1 and in 2 shards must give the same samples (the
+ * fake load generator on fake timers, a run split in 1 and in 2 shards must give the same samples (the
  * tick grid, the warm-up boundary, the final window's fold) and the same figures; driven by
  * hand, it merges each grid place's windows once every shard has sent its own or gone past it.
  */
@@ -27,11 +27,11 @@ afterEach(() => {
 const FACTS = TARGET_FACTS;
 
 /**
- * A runner on the fake clock: from its schedule's start, 5 ms into every 10 ms slot, each of
+ * A load generator on the fake clock: from its schedule's start, 5 ms into every 10 ms slot, each of
  * its connections gets one 200 answered in 2 ms; it ends a duration after the warm-up, or
  * when stopped.
  */
-const fakeRunner: Runner = {
+const fakeGenerator: LoadGenerator = {
   name: 'native',
   version: 'fake',
   run: (ctx) =>
@@ -94,7 +94,7 @@ async function drive(
   const done = coordinate({
     spec,
     shards: splitLoad(spec.load, workers),
-    backendFor: () => inThisThread([cpu], { loadRunner: () => Promise.resolve(fakeRunner) }),
+    backendFor: () => inThisThread([cpu], { selectGenerator: () => Promise.resolve(fakeGenerator) }),
     signal: controller.signal,
     onSample: (s) => {
       samples.push(s);
@@ -309,7 +309,7 @@ describe('the coordinator merging windows by grid place', () => {
     expect(result.generator.workers).toHaveLength(2);
   });
 
-  it("stops every shard when one's runner broke down, and keeps what they all measured", async () => {
+  it("stops every shard when one's load generator broke down, and keeps what they all measured", async () => {
     const { shards, done, at } = handRun();
     const [a, b] = shards as [(typeof shards)[0], (typeof shards)[0]];
     a.say({

@@ -9,9 +9,9 @@ import {
   recordedStats,
   valueAtPercentile,
   ValueRecorder,
-} from '../../electron/engine/histogram.ts';
+} from '../../electron/engine/recording/histogram.ts';
 import { phaseStats } from '../../electron/engine/native/phases.ts';
-import { Recorder } from '../../electron/engine/recorder.ts';
+import { Recorder } from '../../electron/engine/recording/recorder.ts';
 import { REPORT_PERCENTILES } from '../../shared/model/defaults.ts';
 
 describe('percentiles never above the longest request', () => {

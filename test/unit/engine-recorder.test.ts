@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Recorder } from '../../electron/engine/recorder.ts';
+import { Recorder } from '../../electron/engine/recording/recorder.ts';
 import { bucketStats } from '../helpers/buckets.ts';
 
 describe('Recorder', () => {

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { REPORT_PERCENTILES } from '../../shared/model/defaults.ts';
 import { runResultSchema, type Sample } from '../../shared/model/result.ts';
 import type { ScenarioInput } from '../../shared/model/scenario.ts';
-import { decodeHistogram } from '../../electron/engine/histogram.ts';
-import { Recorder } from '../../electron/engine/recorder.ts';
+import { decodeHistogram } from '../../electron/engine/recording/histogram.ts';
+import { Recorder } from '../../electron/engine/recording/recorder.ts';
 import {
   cpuFacts,
   failedResult,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { nextTickIndex, SampleClock, type Tick } from '../../electron/engine/sample-clock.ts';
+import { nextTickIndex, SampleClock, type Tick } from '../../electron/engine/recording/sample-clock.ts';
 
 afterEach(() => {
   vi.useRealTimers();

@@ -8,7 +8,7 @@ import {
   keepAliveRequests,
   timePerRequestAcrossMs,
   timePerRequestMs,
-} from '../../shared/format/summary.ts';
+} from '../../shared/verdict/run-figures.ts';
 import type { RunResult } from '../../shared/model/result.ts';
 import { abStyleResult, amendResult, seed000Result } from '../helpers/run-result.ts';
 

@@ -15,7 +15,7 @@ import {
   formatRate,
   formatRateValue,
   formatSeconds,
-} from '../../shared/format/units.ts';
+} from '../../shared/figures/units.ts';
 
 describe('Go duration notation', () => {
   it('prints what vegeta printed in seed 000', () => {
@@ -76,7 +76,7 @@ describe("C's %g (http_load's numbers)", () => {
   });
 });
 
-describe('screen number formatting (shared/format/units.ts)', () => {
+describe('screen number formatting (shared/figures/units.ts)', () => {
   it('groups thousands and fixes decimals', () => {
     expect(formatCount(1234567)).toBe('1,234,567');
     expect(formatCount(0)).toBe('0');

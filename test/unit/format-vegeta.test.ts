@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Recorder } from '../../electron/engine/recorder.ts';
+import { Recorder } from '../../electron/engine/recording/recorder.ts';
 import { emptyOutcome, type RunSpec } from '../../electron/engine/types.ts';
-import { vegetaRate, vegetaThroughput } from '../../shared/format/summary.ts';
+import { vegetaRate, vegetaThroughput } from '../../shared/verdict/run-figures.ts';
 import { formatVegetaReport } from '../../shared/format/vegeta.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { recorderResult } from '../helpers/engine.ts';

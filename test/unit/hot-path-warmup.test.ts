@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Recorder } from '../../electron/engine/recorder.ts';
+import { Recorder } from '../../electron/engine/recording/recorder.ts';
 import { warmResponsePath } from '../../electron/engine/native/hot-path-warmup.ts';
 
 describe("the open model's answer-path warm-up", () => {

@@ -11,8 +11,8 @@ import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import type { JobManifest } from '../../shared/distributed/manifests.ts';
 import { describe, expect, it } from 'vitest';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
-import { runCommand } from '../../electron/cli/run-command.ts';
-import { distributedFromFlags } from '../../electron/cli/distributed-flags.ts';
+import { runCommand } from '../../electron/cli/run/command.ts';
+import { distributedFromFlags } from '../../electron/cli/run/distributed-flags.ts';
 
 /** `trebuchet run ...args` in this process: its exit code and what it printed. */
 async function run(args: string[]) {

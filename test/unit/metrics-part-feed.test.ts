@@ -5,7 +5,7 @@ import { PartFeed, requestsByStatus } from '../../shared/metrics/part-feed.ts';
 import { promSamples, remoteWriteSeries } from '../../shared/metrics/prometheus-series.ts';
 import { HISTOGRAM_BOUNDS_SECONDS, MetricStore, type MetricSeries } from '../../shared/metrics/series.ts';
 import { scenarioSchema, type Scenario } from '../../shared/model/scenario.ts';
-import { WINDOW_BUCKETS } from '../../shared/model/window-buckets.ts';
+import { WINDOW_BUCKETS } from '../../shared/figures/window-buckets.ts';
 import { machineSample } from '../helpers/machine-results.ts';
 import { runResultFixture, sampleFixture } from '../helpers/run-result.ts';
 

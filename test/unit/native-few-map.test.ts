@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FewMap } from '../../electron/engine/native/few-map.ts';
+import { FewMap } from '../../electron/engine/native/http2/few-map.ts';
 
 describe('FewMap (a Map for one entry at a time)', () => {
   it('holds entries as a Map does, in insertion order, through one entry and many', () => {

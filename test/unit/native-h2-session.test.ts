@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { newExchange, type H2Exchange } from '../../electron/engine/native/h2-exchange.ts';
-import { H2Session } from '../../electron/engine/native/http2-session.ts';
+import { newExchange, type H2Exchange } from '../../electron/engine/native/http2/exchange.ts';
+import { H2Session } from '../../electron/engine/native/http2/session.ts';
 import { FLAG, frame, FRAME, H2_CODE, settingsFrame, u32 } from '../helpers/h2-fault-server.ts';
 
 /** A socket that keeps what the session writes and is fed the server's bytes by the test. */

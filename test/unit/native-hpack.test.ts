@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { encodeRequestBlock } from '../../electron/engine/native/hpack-encoder.ts';
-import { huffmanDecode } from '../../electron/engine/native/hpack-huffman.ts';
+import { encodeRequestBlock } from '../../electron/engine/native/hpack/encoder.ts';
+import { huffmanDecode } from '../../electron/engine/native/hpack/huffman.ts';
 import {
   DECODER_TABLE_SIZE,
   HeaderListTooLargeError,
   HpackDecoder,
   HpackError,
-} from '../../electron/engine/native/hpack.ts';
+} from '../../electron/engine/native/hpack/decoder.ts';
 
 const hex = (s: string): Buffer => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LATE_TOLERANCE_MS, OpenDriver, type OpenOutcome } from '../../electron/engine/native/open-driver.ts';
-import { fixedRateSchedule } from '../../electron/engine/native/open-schedule.ts';
+import { LATE_TOLERANCE_MS, OpenDriver, type OpenOutcome } from '../../electron/engine/native/drivers/open-driver.ts';
+import { fixedRateSchedule } from '../../electron/engine/native/drivers/open-schedule.ts';
 import { T_DONE, T_FIRST_BYTE, T_INTENDED, T_START, T_WRITTEN } from '../../electron/engine/native/phases.ts';
 import { RequestLedger, type Client, type ClientOwner } from '../../electron/engine/native/run-state.ts';
-import { Recorder } from '../../electron/engine/recorder.ts';
+import { Recorder } from '../../electron/engine/recording/recorder.ts';
 
 /*
- * The open model's end of schedule (native/open-driver.ts) on fake timers: the schedule, the
+ * The open model's end of schedule (native/drivers/open-driver.ts) on fake timers: the schedule, the
  * server's answers and Node's timers all on one scripted clock, so the rule is checked to the
  * millisecond, however busy the machine. A request due before the end that waits for a slot
  * is sent late when one frees within LATE_TOLERANCE_MS after the end, and dropped after; the

@@ -6,7 +6,7 @@ import {
   SPIN_MS,
   WATCH_WAKES,
   type PacerClock,
-} from '../../electron/engine/native/pacer.ts';
+} from '../../electron/engine/native/drivers/pacer.ts';
 
 /**
  * An event loop on a fake clock: timers fire `timerLateMs` after their whole milliseconds

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ResponseParser } from '../../electron/engine/native/response-parser.ts';
+import { ResponseParser } from '../../electron/engine/native/http1/response-parser.ts';
 
 interface Parsed {
   status: number;

@@ -6,7 +6,7 @@ import {
   warmConnections,
   warmDeadline,
   warmRequests,
-} from '../../electron/engine/native/warm-pool.ts';
+} from '../../electron/engine/native/drivers/warm-pool.ts';
 import { mergedWarm, warmWarning } from '../../electron/engine/shards/warm-facts.ts';
 
 /*

@@ -6,8 +6,8 @@ import {
   http2Body,
   LINE_CHARS,
   PREVIEW_BYTES,
-} from '../../electron/engine/native/body-line.ts';
-import { statusFailure } from '../../electron/engine/preflight.ts';
+} from '../../electron/engine/native/http1/body-line.ts';
+import { statusFailure } from '../../electron/engine/preflight/preflight.ts';
 import { buildRunSpec } from '../../electron/engine/spec.ts';
 import { formatPreflightFailures } from '../../shared/format/comparison-text.ts';
 import { PREFLIGHT_FIX_FLAGS } from '../../shared/model/preflight.ts';

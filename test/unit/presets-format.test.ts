@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../shared/model/defaults.ts';
 import { parsePresetFile, PRESET_FORMAT, presetFileName } from '../../shared/records/presets.ts';
 import { summarizePreset } from '../../shared/records/preset-summary.ts';
-import { isSecretHeader, secretHeadersOf } from '../../shared/records/preset-summary.ts';
+import { isSecretHeader } from '../../shared/model/secret-headers.ts';
+import { secretHeadersOf } from '../../shared/records/preset-summary.ts';
 import { describeIssues } from '../../shared/model/validation.ts';
 
 const ctx = { newId: () => 'fresh-id', now: () => new Date('2025-03-04T05:06:07.000Z') };

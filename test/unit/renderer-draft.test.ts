@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../shared/model/defaults.ts';
-import { plannedEngine } from '../../electron/engine/runners.ts';
+import { plannedEngine } from '../../electron/engine/load-generators.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { ENGINES } from '../../renderer/editor/choices.ts';
 import {

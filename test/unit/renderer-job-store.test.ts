@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { JobEvents } from '../../shared/contract/client.ts';
 import type { ActiveJob, JobEnvelope, JobEvent } from '../../shared/contract/jobs.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
-import type { ResourceSample } from '../../shared/resources/resources.ts';
+import type { ResourceSample } from '../../shared/model/server-resources.ts';
 import type { Sample } from '../../shared/model/result.ts';
 import { createJobStore } from '../../renderer/jobs/jobStore.ts';
 import { RUN_VIEW } from '../../renderer/views/Run/runJob.ts';

@@ -15,7 +15,7 @@ import { capacityExport } from '../../shared/export/capacity.ts';
 import { comparisonExport } from '../../shared/export/comparison.ts';
 import { bundleFiles, type ExportBundle } from '../../shared/export/files.ts';
 import { runExport } from '../../shared/export/run.ts';
-import { formatMs, formatSeconds } from '../../shared/format/units.ts';
+import { formatMs, formatSeconds } from '../../shared/figures/units.ts';
 import {
   cellVerdict,
   runVerdict,

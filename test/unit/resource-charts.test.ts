@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chartReadings, foldReadings, readingOver } from '../../shared/resources/charts.ts';
-import { SampleSeries } from '../../shared/model/sample-series.ts';
-import type { ResourceSample } from '../../shared/resources/resources.ts';
+import { SampleSeries } from '../../shared/figures/sample-series.ts';
+import type { ResourceSample } from '../../shared/model/server-resources.ts';
 
 const reading = (seq: number, over: Partial<ResourceSample>): ResourceSample => ({
   seq,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ResponseParser } from '../../electron/engine/native/response-parser.ts';
+import { ResponseParser } from '../../electron/engine/native/http1/response-parser.ts';
 
 /*
- * The rules every response is judged by (native/response-head.ts), in the native engine, the
+ * The rules every response is judged by (native/http1/response-head.ts), in the native engine, the
  * autocannon engine and the pre-flight alike: one row per case, with what it now does.
  */
 

@@ -8,7 +8,7 @@ import {
   HIGHEST_TRACKABLE_US,
   indexOf,
   newHistogram,
-} from '../../electron/engine/histogram.ts';
+} from '../../electron/engine/recording/histogram.ts';
 import { importIntoHistory, readImportTexts } from '../../electron/stores/history-import.ts';
 import type { ImportFile } from '../../shared/records/import.ts';
 import { openHistoryStore, type HistoryStore } from '../../electron/stores/history-store.ts';

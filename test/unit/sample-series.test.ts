@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addSample, SampleSeries } from '../../shared/model/sample-series.ts';
+import { addSample, SampleSeries } from '../../shared/figures/sample-series.ts';
 import type { Sample } from '../../shared/model/result.ts';
 import { sampleFixture } from '../helpers/run-result.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { monitorOf } from '../../electron/monitor/server-monitor.ts';
 import type { MonitorSource, SourceReading } from '../../electron/monitor/source.ts';
-import type { ResourceSample } from '../../shared/resources/resources.ts';
+import type { ResourceSample } from '../../shared/model/server-resources.ts';
 import { sampleFixture } from '../helpers/run-result.ts';
 
 /** A source whose every reading is 0.1 CPU-seconds over 1 s, or what `next` says. */

@@ -13,7 +13,7 @@ import {
   monitorSchema,
   monitorText,
   parseMonitorText,
-} from '../../shared/resources/monitor.ts';
+} from '../../shared/model/monitor.ts';
 import { exporterFigures, type ExporterScrape } from '../../shared/resources/exporter.ts';
 import {
   processCpuByPid,
@@ -25,7 +25,7 @@ import {
   serverResourcesSchema,
   type ResourceSample,
   type ServerResources,
-} from '../../shared/resources/resources.ts';
+} from '../../shared/model/server-resources.ts';
 import { runResultSchema } from '../../shared/model/result.ts';
 import { scenarioSchema, targetSchema } from '../../shared/model/scenario.ts';
 import { runResultFixture } from '../helpers/run-result.ts';

@@ -11,7 +11,7 @@ import {
   latencyStats,
   newHistogram,
   decodeHistogram,
-} from '../../electron/engine/histogram.ts';
+} from '../../electron/engine/recording/histogram.ts';
 import { mergeShardResults } from '../../electron/engine/shards/merged-result.ts';
 import { mergeReports } from '../../electron/engine/shards/results.ts';
 import { runResultFixture } from '../helpers/run-result.ts';

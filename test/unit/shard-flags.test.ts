@@ -6,7 +6,7 @@ import {
   placementFor,
   planIdOf,
   shardFromFlags,
-} from '../../electron/cli/shard-flags.ts';
+} from '../../electron/cli/run/shard-flags.ts';
 
 const scenario = (over: object = {}): Scenario =>
   scenarioSchema.parse({

@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { describeIssues, issuesOf } from '../../shared/model/validation.ts';
+import { mergeBuckets, mergeCounts, mergePhases, mergeWindows } from '../../shared/shards/merge.ts';
 import {
   bucketCountsSchema,
-  mergeBuckets,
-  mergeCounts,
-  mergePhases,
-  mergeWindows,
   shardCountsSchema,
   shardWindowSchema,
   type ShardCounts,
   type ShardWindow,
-} from '../../shared/shards/merge.ts';
+} from '../../shared/model/shard-facts.ts';
 import { bucketTotal, EMPTY_BUCKETS } from '../helpers/buckets.ts';
 
 const window = (over: Partial<ShardWindow>): ShardWindow => ({

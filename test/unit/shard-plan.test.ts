@@ -8,9 +8,9 @@ import {
   usableWorkers,
   type Shard,
 } from '../../shared/shards/plan.ts';
-import type { Stage } from '../../shared/stages/stages.ts';
+import type { Stage } from '../../shared/model/stages.ts';
 import { describeIssues, parseWith } from '../../shared/model/validation.ts';
-import { fixedRateSchedule, stagedSchedule } from '../../electron/engine/native/open-schedule.ts';
+import { fixedRateSchedule, stagedSchedule } from '../../electron/engine/native/drivers/open-schedule.ts';
 
 const closed = (over: object = {}): Load => loadSchema.parse({ model: 'closed', ...over });
 const open = (over: object = {}): Load => loadSchema.parse({ model: 'open', ...over });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { REPORT_PERCENTILES } from '../../shared/model/defaults.ts';
-import { bucketCountsSchema, mergeBuckets, type ShardReport } from '../../shared/shards/merge.ts';
+import { mergeBuckets } from '../../shared/shards/merge.ts';
+import { bucketCountsSchema, type ShardReport } from '../../shared/model/shard-facts.ts';
 import { EMPTY_BUCKETS } from '../helpers/buckets.ts';
 import { latencyValues } from '../helpers/shard-results.ts';
 import {
@@ -10,11 +11,11 @@ import {
   newHistogram,
   recordedStats,
   ValueRecorder,
-} from '../../electron/engine/histogram.ts';
+} from '../../electron/engine/recording/histogram.ts';
 import { mergedStages, mergedTotals, mergeHistograms } from '../../electron/engine/shards/results.ts';
 import { StageHistograms } from '../../electron/engine/native/stage-histograms.ts';
-import { shardReportSchema } from '../../shared/shards/merge.ts';
-import type { Stage } from '../../shared/stages/stages.ts';
+import { shardReportSchema } from '../../shared/model/shard-facts.ts';
+import type { Stage } from '../../shared/model/stages.ts';
 
 /** A shard's report of these latencies (200s, nothing else). */
 function reportOf(vs: number[]): ShardReport {

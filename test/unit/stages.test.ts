@@ -11,7 +11,7 @@ import {
   stagesSeconds,
   targetAt,
   type Stage,
-} from '../../shared/stages/stages.ts';
+} from '../../shared/model/stages.ts';
 import { parseWith } from '../../shared/model/validation.ts';
 
 const rampHold: Stage[] = [

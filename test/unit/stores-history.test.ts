@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { decodeHistogram, encodeHistogram, newHistogram } from '../../electron/engine/histogram.ts';
+import { decodeHistogram, encodeHistogram, newHistogram } from '../../electron/engine/recording/histogram.ts';
 import {
   BrokenHistoryFileError,
   HistoryNotFoundError,

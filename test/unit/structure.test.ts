@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 
 /*
  * The shape of the code, as docs/architecture.md promises it: no import circle, each exported
- * name defined in one source file, no source file over 400 lines, shared/ in folders by
- * domain, and every folder of electron/, renderer/ and shared/ named in the architecture doc.
+ * name defined in one source file, no source file over 400 lines, no folder over 25 files,
+ * shared/ in folders by domain on floors (its lowest two import nothing above them), and every
+ * folder of electron/, renderer/ and shared/ named in the architecture doc.
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -107,6 +108,31 @@ describe('the code’s structure', () => {
       .map(([file, text]) => [rel(file), text.split('\n').length] as const)
       .filter(([, lines]) => lines > 400);
     expect(big).toEqual([]);
+  });
+
+  it('keeps at most 25 source files in a folder (subfolders, not name prefixes)', () => {
+    const perFolder = new Map<string, number>();
+    for (const f of files)
+      perFolder.set(rel(path.dirname(f)), (perFolder.get(rel(path.dirname(f))) ?? 0) + 1);
+    expect([...perFolder].filter(([, n]) => n > 25)).toEqual([]);
+  });
+
+  it("keeps shared/'s lowest floors: figures/ imports nothing else of shared/, model/ only figures/", () => {
+    const floors: [string, string[]][] = [
+      ['shared/figures', []],
+      ['shared/model', ['shared/figures']],
+    ];
+    const upward = floors.flatMap(([floor, below]) =>
+      files
+        .filter((f) => rel(f).startsWith(`${floor}/`))
+        .flatMap((f) =>
+          importsOf(f)
+            .map(rel)
+            .filter((t) => t.startsWith('shared/') && ![floor, ...below].some((d) => t.startsWith(`${d}/`)))
+            .map((t) => `${rel(f)} -> ${t}`),
+        ),
+    );
+    expect(upward).toEqual([]);
   });
 
   it('keeps shared/ in folders by domain, none of its code at its root', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runExport } from '../../shared/export/run.ts';
 import { formatRunReport, formatTextReport } from '../../shared/format/report.ts';
 import { urlFigures, urlsCsv, urlTableNote, urlTableText } from '../../shared/format/urls.ts';
-import { formatBytes } from '../../shared/format/units.ts';
+import { formatBytes } from '../../shared/figures/units.ts';
 import { runHtmlReport } from '../../shared/format/html-report.ts';
 import { runResultFixture } from '../helpers/run-result.ts';
 import { listResultFixture } from '../helpers/url-results.ts';

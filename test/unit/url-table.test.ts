@@ -4,10 +4,10 @@ import { REPORT_PERCENTILES } from '../../shared/model/defaults.ts';
 import { runResultSchema } from '../../shared/model/result.ts';
 import { urlRowPlan } from '../../shared/model/url-table.ts';
 import { mergeUrlCounts } from '../../shared/shards/merge.ts';
-import { latencyStats, newHistogram } from '../../electron/engine/histogram.ts';
+import { latencyStats, newHistogram } from '../../electron/engine/recording/histogram.ts';
 import { mergeShardResults } from '../../electron/engine/shards/merged-result.ts';
 import { mergeReports } from '../../electron/engine/shards/results.ts';
-import { UrlRecorder, urlTable } from '../../electron/engine/url-recorder.ts';
+import { UrlRecorder, urlTable } from '../../electron/engine/recording/url-recorder.ts';
 import { latencyValues, shardReportOf, shardResultFixture } from '../helpers/shard-results.ts';
 
 const get = (path: string, method = 'GET') => ({ method, url: `http://127.0.0.1:8080${path}` });

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ValueRecorder } from '../../electron/engine/histogram.ts';
-import { Recorder } from '../../electron/engine/recorder.ts';
+import { ValueRecorder } from '../../electron/engine/recording/histogram.ts';
+import { Recorder } from '../../electron/engine/recording/recorder.ts';
 import { addSamples } from '../../shared/shards/combine.ts';
 import {
   addWindowBuckets,
   bucketOf,
   WINDOW_BUCKET_BOUNDS_MS,
   WINDOW_BUCKETS,
-} from '../../shared/model/window-buckets.ts';
+} from '../../shared/figures/window-buckets.ts';
 import { sampleFixture } from '../helpers/run-result.ts';
 
 /** The bucket of a value in ms by a plain scan: the first bound it does not pass. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { foldShortWindows, weightedRate, windowStats } from '../../shared/model/windows.ts';
+import { foldShortWindows, weightedRate, windowStats } from '../../shared/figures/windows.ts';
 
 interface W {
   intervalSeconds: number;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseRunArgs } from '../../electron/cli/args.ts';
+import { parseRunArgs } from '../../electron/cli/run/args.ts';
 import type { FileIo } from '../../electron/cli/files.ts';
 import { PresetStore } from '../../electron/stores/preset-store.ts';
 

@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { alignColumns } from '../../../shared/format/table.ts';
-import { formatCount } from '../../../shared/format/units.ts';
+import { formatCount } from '../../../shared/figures/units.ts';
 import { recordStatusText } from '../../../shared/model/interruption.ts';
 import { withoutSecrets } from '../../../shared/model/secret-headers.ts';
 import type { HistorySummary, HistoryRecord } from '../../../shared/records/history.ts';

@@ -1,7 +1,7 @@
 import { DEFAULTS } from '../../../shared/model/defaults.ts';
-import { Recorder } from '../recorder.ts';
+import { Recorder } from '../recording/recorder.ts';
 import { T_DONE, T_FIRST_BYTE, T_INTENDED, T_START, T_WRITTEN } from './phases.ts';
-import { ResponseParser } from './response-parser.ts';
+import { ResponseParser } from './http1/response-parser.ts';
 import { RequestLedger } from './run-state.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { REPORT_PERCENTILES } from '../../../shared/model/defaults.ts';
 import { PHASES, type Phase, type PhaseStats } from '../../../shared/model/result.ts';
-import type { PhaseBuckets } from '../../../shared/shards/merge.ts';
-import { ValueRecorder } from '../histogram.ts';
+import type { PhaseBuckets } from '../../../shared/model/shard-facts.ts';
+import { ValueRecorder } from '../recording/histogram.ts';
 
 /**
  * Where a response's times sit in the array a client fills before booking it
@@ -15,7 +15,7 @@ export const T_FIRST_BYTE = 3;
 export const T_DONE = 4;
 export const RESPONSE_TIMES = 5;
 
-/** How long each step of opening a connection took, ms (dial.ts DialTiming has these). */
+/** How long each step of opening a connection took, ms (socket/dial.ts DialTiming has these). */
 export interface SetupTimes {
   dnsMs: number;
   connectMs: number;

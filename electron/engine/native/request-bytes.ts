@@ -121,7 +121,7 @@ export interface Http2Request {
   notSent: NotSent[];
 }
 
-/** The header fields of an HTTP/2 request, built once per run (hpack-encoder.ts encodes them once). */
+/** The header fields of an HTTP/2 request, built once per run (hpack/encoder.ts encodes them once). */
 export function http2Request(
   target: RequestTarget,
   body: Uint8Array | null,

@@ -1,11 +1,11 @@
 import { originGroups } from '../../../shared/model/request-list.ts';
 import { RequestChooser, runRequests, specOfRequest } from '../request-list.ts';
 import type { RunSpec } from '../types.ts';
-import { createDialer, type Dialer } from './dial.ts';
-import { h2ListRequest } from './h2-exchange.ts';
-import { encodeRequestBlock } from './hpack-encoder.ts';
-import { Http1Client, type Http1Config } from './http1-client.ts';
-import { Http2Client, type Http2Config } from './http2-client.ts';
+import { createDialer, type Dialer } from './socket/dial.ts';
+import { h2ListRequest } from './http2/exchange.ts';
+import { encodeRequestBlock } from './hpack/encoder.ts';
+import { Http1Client, type Http1Config } from './http1/client.ts';
+import { Http2Client, type Http2Config } from './http2/client.ts';
 import { OriginSlot, RequestHandoff } from './origin-slot.ts';
 import { http1Request, http2Request, type NotSent } from './request-bytes.ts';
 import type { Client, ClientOwner, RequestLedger } from './run-state.ts';

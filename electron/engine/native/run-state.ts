@@ -1,9 +1,9 @@
-import type { Recorder } from '../recorder.ts';
+import type { Recorder } from '../recording/recorder.ts';
 import type { ClassifiedError, ClientLimit } from '../errors.ts';
 import { REPORT_PERCENTILES } from '../../../shared/model/defaults.ts';
 import type { LatencyStats } from '../../../shared/model/result.ts';
-import type { BucketCounts } from '../../../shared/shards/merge.ts';
-import { recordedStats, ValueRecorder } from '../histogram.ts';
+import type { BucketCounts } from '../../../shared/model/shard-facts.ts';
+import { recordedStats, ValueRecorder } from '../recording/histogram.ts';
 import {
   PhaseHistograms,
   RESPONSE_TIMES,
@@ -14,7 +14,7 @@ import {
   type SetupTimes,
 } from './phases.ts';
 import type { StageHistograms } from './stage-histograms.ts';
-import type { UrlRecorder } from '../url-recorder.ts';
+import type { UrlRecorder } from '../recording/url-recorder.ts';
 
 /** What a load driver hands out to clients and hears back from them. */
 export interface Client {

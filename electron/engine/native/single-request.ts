@@ -3,15 +3,15 @@ import { DEFAULTS } from '../../../shared/model/defaults.ts';
 import type { ErrorKind } from '../../../shared/model/result.ts';
 import { classifyError, type ClassifiedError } from '../errors.ts';
 import type { RunSpec } from '../types.ts';
-import { ConnectionPrefix, firstLineOf, http1Body, http2Body } from './body-line.ts';
-import { H2_CODE } from './h2-errors.ts';
-import { newExchange } from './h2-exchange.ts';
-import { cutOff, streamReset } from './h2-failures.ts';
-import { encodeRequestBlock } from './hpack-encoder.ts';
-import { H2Session } from './http2-session.ts';
+import { ConnectionPrefix, firstLineOf, http1Body, http2Body } from './http1/body-line.ts';
+import { H2_CODE } from './http2/errors.ts';
+import { newExchange } from './http2/exchange.ts';
+import { cutOff, streamReset } from './http2/failures.ts';
+import { encodeRequestBlock } from './hpack/encoder.ts';
+import { H2Session } from './http2/session.ts';
 import { http1Request, http2Request } from './request-bytes.ts';
-import { ResponseParser } from './response-parser.ts';
-import { SocketWriter } from './socket-writer.ts';
+import { ResponseParser } from './http1/response-parser.ts';
+import { SocketWriter } from './socket/socket-writer.ts';
 
 /*
  * One request on a connection the caller opened (TCP connected, TLS done): the pre-flight's.
@@ -27,7 +27,7 @@ export interface SingleResponse {
   bodyBytes: number;
   /** "1.1", "1.0" or "2". */
   httpVersion: string;
-  /** The body's first line of text, as far as the first bytes of the connection hold it (body-line.ts). */
+  /** The body's first line of text, as far as the first bytes of the connection hold it (http1/body-line.ts). */
   bodyLine: string | null;
 }
 

@@ -1,7 +1,7 @@
 import type { StageResult } from '../../../shared/model/result.ts';
-import type { StageCounts } from '../../../shared/shards/merge.ts';
-import { plannedArrivals, stageSpans, type Stage, type StageSpan } from '../../../shared/stages/stages.ts';
-import { ValueRecorder } from '../histogram.ts';
+import type { StageCounts } from '../../../shared/model/shard-facts.ts';
+import { plannedArrivals, stageSpans, type Stage, type StageSpan } from '../../../shared/model/stages.ts';
+import { ValueRecorder } from '../recording/histogram.ts';
 
 const STAGE_PERCENTILES = [50, 99] as const;
 

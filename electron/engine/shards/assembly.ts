@@ -1,5 +1,5 @@
 import type { ErrorKind, WarmFacts } from '../../../shared/model/result.ts';
-import type { ShardReport, ShardWindow } from '../../../shared/shards/merge.ts';
+import type { ShardReport, ShardWindow } from '../../../shared/model/shard-facts.ts';
 import type { ShardBackend, ShardLink } from './links.ts';
 import type { ShardMachineFacts, TargetFactsOfShard } from './messages.ts';
 

@@ -1,6 +1,7 @@
 import type { ErrorKind } from '../../../shared/model/result.ts';
 import { describeIssues, issuesOf } from '../../../shared/model/validation.ts';
-import { mergeWindows, type ShardReport, type ShardWindow } from '../../../shared/shards/merge.ts';
+import { mergeWindows } from '../../../shared/shards/merge.ts';
+import { type ShardReport, type ShardWindow } from '../../../shared/model/shard-facts.ts';
 import type { Shard } from '../../../shared/shards/plan.ts';
 import { shardSequence, type SendSequence } from '../../../shared/model/request-list.ts';
 import type { CpuAccount } from '../cpu.ts';
@@ -45,7 +46,7 @@ export class Coordinator<R> implements Starter {
   /** Grid index and close of the latest place. */
   #lastIndex = 0;
   #lastTickAt = 0;
-  /** The first failure: a runner that broke down, a shard lost; the result says it. */
+  /** The first failure: a load generator that broke down, a shard lost; the result says it. */
   #failure: RunFailure | null = null;
   #settled = false;
   #openedAt = 0;
@@ -157,7 +158,7 @@ export class Coordinator<R> implements Starter {
       return;
     }
     if (msg.type === 'failed') {
-      // Its own words: a thread's runner that cannot load says all; a machine's shard is named.
+      // Its own words: a thread's load generator that cannot load says all; a machine's shard is named.
       const message = m.backend.kind === 'machine' ? `${m.name}: ${msg.message}` : msg.message;
       this.#lost(m, message, msg.kind ?? 'other', true);
       return;

@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import { cpuMeter, type CpuAccount } from '../cpu.ts';
-import { ENGINE_THREAD_URL } from '../thread-entry.ts';
+import { ENGINE_THREAD_URL } from '../thread/thread-entry.ts';
 import { sendsOnSchedule, type RunSpec } from '../types.ts';
-import { engineWorkerOptions } from '../worker-options.ts';
+import { engineWorkerOptions } from '../thread/worker-options.ts';
 import type { Shard } from '../../../shared/shards/plan.ts';
 import type { FromShard, ShardData, ToShard } from './messages.ts';
 import { runShard, type ShardOptions } from './shard.ts';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { serverFactsSchema, warmFactsSchema } from '../../../shared/model/result.ts';
 import { errorKindSchema, tlsFactsSchema } from '../../../shared/model/result-parts.ts';
-import { shardReportSchema, shardWindowSchema } from '../../../shared/shards/merge.ts';
+import { shardReportSchema, shardWindowSchema } from '../../../shared/model/shard-facts.ts';
 import { shardSchema, type Shard } from '../../../shared/shards/plan.ts';
-import { runSpecSchema } from '../messages.ts';
+import { runSpecSchema } from '../thread/messages.ts';
 import type { RunSpec } from '../types.ts';
 
 /**
@@ -69,7 +69,7 @@ export type ShardMachineFacts = z.infer<typeof shardMachineSchema>;
 
 export const fromShardSchema = z.discriminatedUnion('type', [
   /**
-   * The runner is loaded and readied (the open model's connections opened and warmed: `warm`,
+   * The load generator is loaded and readied (the open model's connections opened and warmed: `warm`,
    * absent when there was no warm phase); waiting for `start`. `target`: a machine's shard
    * checked the target itself (its pre-flight's facts); absent for a thread's.
    */
@@ -89,7 +89,7 @@ export const fromShardSchema = z.discriminatedUnion('type', [
   /**
    * The shard's load is over (its limit reached, its schedule done, or stopped): its last window,
    * closed where the load ended, in the grid slot it fell in, and its whole-run report. failure:
-   * its runner broke down (what it measured until then is in the report). machine: a machine's
+   * its load generator broke down (what it measured until then is in the report). machine: a machine's
    * shard's facts; absent for a thread's.
    */
   z.strictObject({
@@ -103,7 +103,7 @@ export const fromShardSchema = z.discriminatedUnion('type', [
     startedAt: epochMs,
     machine: shardMachineSchema.optional(),
   }),
-  /** The shard could not get ready (its runner, its pre-flight): said in its own words, of the kind a result's error has. */
+  /** The shard could not get ready (its load generator, its pre-flight): said in its own words, of the kind a result's error has. */
   z.strictObject({ type: z.literal('failed'), message: z.string(), kind: errorKindSchema.optional() }),
 ]);
 export type FromShard = z.infer<typeof fromShardSchema>;

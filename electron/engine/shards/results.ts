@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { REPORT_PERCENTILES } from '../../../shared/model/defaults.ts';
-import type { ShardFacts, ShardRow } from '../../../shared/shards/facts.ts';
+import type { ShardFacts, ShardRow } from '../../../shared/model/shard-facts.ts';
 import type {
   LatencyStats,
   RunResult,
@@ -10,16 +10,15 @@ import type {
   TlsFacts,
   Warning,
 } from '../../../shared/model/result.ts';
-import type { Stage } from '../../../shared/stages/stages.ts';
+import type { Stage } from '../../../shared/model/stages.ts';
 import {
   mergeBuckets,
   mergeCounts,
   mergePhases,
   mergeStageCounts,
   mergeUrlCounts,
-  type BucketCounts,
-  type ShardReport,
 } from '../../../shared/shards/merge.ts';
+import { type BucketCounts, type ShardReport } from '../../../shared/model/shard-facts.ts';
 import {
   decodeHistogram,
   encodeHistogram,
@@ -28,15 +27,15 @@ import {
   recordedStats,
   ValueRecorder,
   type Histogram,
-} from '../histogram.ts';
+} from '../recording/histogram.ts';
 import type { CpuAccount } from '../cpu.ts';
-import { urlTable } from '../url-recorder.ts';
+import { urlTable } from '../recording/url-recorder.ts';
 import type { ClassifiedError } from '../errors.ts';
 import { PhaseHistograms } from '../native/phases.ts';
 import { stageResults } from '../native/stage-histograms.ts';
 import { runResult, type CpuFacts, type EngineId } from '../result.ts';
-import type { RunTotals } from '../run-totals.ts';
-import type { RunnerOutcome, RunSpec, SpecPlacement } from '../types.ts';
+import type { RunTotals } from '../recording/run-totals.ts';
+import type { LoadOutcome, RunSpec, SpecPlacement } from '../types.ts';
 import { toEpoch, type ShardMachineFacts } from './messages.ts';
 
 /**
@@ -147,12 +146,12 @@ function originConnectionsOf(reports: readonly ShardReport[]): { originConnectio
   };
 }
 
-/** What the runners reported beyond their recorders, as one run's outcome. */
+/** What the load generators reported beyond their recorders, as one run's outcome. */
 export function mergedOutcome(
   reports: readonly ShardReport[],
   spec: RunSpec,
   part?: ReportPart,
-): RunnerOutcome {
+): LoadOutcome {
   const c = mergeCounts(reports.map((r) => r.counts));
   const attackSeconds = maxOf(reports.map((r) => r.attackSeconds));
   const phases = mergePhases(reports.flatMap((r) => (r.phases ? [r.phases] : [])));

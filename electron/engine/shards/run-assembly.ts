@@ -1,7 +1,7 @@
 import { addSample, type RunResult, type Sample } from '../../../shared/model/result.ts';
 import type { CpuAccount } from '../cpu.ts';
-import { Recorder } from '../recorder.ts';
-import { foldedCpu } from '../sample-clock.ts';
+import { Recorder } from '../recording/recorder.ts';
+import { foldedCpu } from '../recording/sample-clock.ts';
 import {
   cpuFacts,
   resultFromSamples,

@@ -1,15 +1,15 @@
 import { cpuMeter } from '../cpu.ts';
 import { classifyError } from '../errors.ts';
-import { Recorder } from '../recorder.ts';
-import { recorderReport } from '../recorder-report.ts';
-import { selectRunner } from '../runners.ts';
-import { SampleClock, type Tick } from '../sample-clock.ts';
+import { Recorder } from '../recording/recorder.ts';
+import { recorderReport } from '../recording/recorder-report.ts';
+import { selectLoadGenerator } from '../load-generators.ts';
+import { SampleClock, type Tick } from '../recording/sample-clock.ts';
 import {
   emptyOutcome,
   type PreparedRun,
-  type Runner,
+  type LoadGenerator,
   sendsOnSchedule,
-  type RunnerOutcome,
+  type LoadOutcome,
   type RunSpec,
   type Schedule,
 } from '../types.ts';
@@ -17,9 +17,9 @@ import { fromEpoch, toEpoch, type FromShard, type ShardData, type ToShard } from
 import { warmShardTick } from './tick-warmup.ts';
 
 /*
- * One shard of a run: its share of the load through a runner, its requests counted in its own
+ * One shard of a run: its share of the load through a load generator, its requests counted in its own
  * recorder, its windows closed on its own clock. Every run has at least one (one worker: one
- * shard, in the coordinator's thread). It says `ready` once its runner is loaded and readied (the
+ * shard, in the coordinator's thread). It says `ready` once its load generator is loaded and readied (the
  * open model's connections opened and warmed), starts at the
  * common start it is given, closes a window at each tick of the run's grid (the warm-up's end
  * is a tick of its own) and sends it, and when its load is over sends its last window, closed
@@ -30,8 +30,8 @@ import { warmShardTick } from './tick-warmup.ts';
 export interface ShardOptions {
   /** This thread's CPU over each window, percent of one core (the coordinator's share left out when it runs here). */
   cpu?: () => number;
-  /** The runner for the spec (the engine's by default; tests give a fake). */
-  loadRunner?: (spec: RunSpec) => Promise<Runner>;
+  /** The load generator for the spec (the engine's by default; tests give a fake). */
+  selectGenerator?: (spec: RunSpec) => Promise<LoadGenerator>;
 }
 
 /**
@@ -53,9 +53,9 @@ export function runShard(
   const warmupDone = new Promise<void>((resolve) => (warmupEnded = resolve));
 
   const run = async (): Promise<void> => {
-    let runner: Runner;
+    let generator: LoadGenerator;
     try {
-      runner = await (options.loadRunner ?? selectRunner)(spec);
+      generator = await (options.selectGenerator ?? selectLoadGenerator)(spec);
     } catch (err) {
       post({ type: 'failed', message: err instanceof Error ? err.message : String(err) });
       return;
@@ -66,13 +66,13 @@ export function runShard(
     let prepared: PreparedRun | null;
     try {
       prepared =
-        runner.prepare === undefined
+        generator.prepare === undefined
           ? null
-          : await runner.prepare(spec, { roundTripMs: data.roundTripMs ?? null }, controller.signal);
+          : await generator.prepare(spec, { roundTripMs: data.roundTripMs ?? null }, controller.signal);
     } catch (err) {
       post({
         type: 'failed',
-        message: `the ${runner.name} engine could not get ready: ${classifyError(err).message}`,
+        message: `the ${generator.name} engine could not get ready: ${classifyError(err).message}`,
       });
       return;
     }
@@ -95,7 +95,7 @@ export function runShard(
     const clock = new SampleClock(spec.options.sampleIntervalMs, onTick);
     clock.begin(at, warmupMs);
     if (warmupMs === 0) warmupEnded();
-    // When the load began; a runner that fails before its gate never began: the start itself.
+    // When the load began; a load generator that fails before its gate never began: the start itself.
     let startedAt = at;
     const startGate = async (): Promise<void> => {
       // The common start, on every shard's clock; a timer's lateness does not move the schedule.
@@ -108,10 +108,10 @@ export function runShard(
       startedAt = performance.now();
     };
 
-    let outcome: RunnerOutcome;
+    let outcome: LoadOutcome;
     let failure: string | null = null;
     try {
-      outcome = await (prepared ?? runner).run({
+      outcome = await (prepared ?? generator).run({
         spec,
         recorder,
         signal: controller.signal,
@@ -122,10 +122,10 @@ export function runShard(
       });
     } catch (err) {
       outcome = emptyOutcome();
-      failure = `the ${runner.name} engine broke down: ${classifyError(err).message}`;
+      failure = `the ${generator.name} engine broke down: ${classifyError(err).message}`;
     }
     clock.stop();
-    // The last window stops where the load ended, not after the runner's summary work; never
+    // The last window stops where the load ended, not after the load generator's summary work; never
     // before the last tick, never after now.
     const end = Math.min(performance.now(), Math.max(outcome.loadEndedAt ?? Infinity, lastTickAt));
     post({

@@ -1,5 +1,6 @@
-import { mergeWindows, type ShardWindow } from '../../../shared/shards/merge.ts';
-import { Recorder } from '../recorder.ts';
+import { mergeWindows } from '../../../shared/shards/merge.ts';
+import { type ShardWindow } from '../../../shared/model/shard-facts.ts';
+import { Recorder } from '../recording/recorder.ts';
 import { fromShardSchema } from './messages.ts';
 
 /** Windows run through, and the values in each: as many buckets as a busy second's latencies fill. */

@@ -16,7 +16,7 @@ import { journalPlanLineSchema, readJournal, type JournalContents } from '../../
 import type { HistorySummary, HistoryRecordDraft } from '../../../shared/records/history.ts';
 import { recordKind } from '../../../shared/records/kinds.ts';
 import { resultFromSamples } from '../../engine/result.ts';
-import { plannedEngine } from '../../engine/runners.ts';
+import { plannedEngine } from '../../engine/load-generators.ts';
 import { fileTimestamp } from '../../stores/files.ts';
 import { newRunId } from '../ids.ts';
 import { JOURNAL_FOLDER, JOURNAL_SUFFIX, MAX_JOURNAL_BYTES } from './writer.ts';

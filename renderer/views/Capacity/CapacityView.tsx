@@ -6,7 +6,7 @@ import { Alert } from '../../components/Alert.tsx';
 import { JobTab } from '../../components/JobTab.tsx';
 import { RunStopButton } from '../../components/RunStopButton.tsx';
 import { SavedNote } from '../../components/SavedNote.tsx';
-import { formatLiveRate } from '../../../shared/format/units.ts';
+import { formatLiveRate } from '../../../shared/figures/units.ts';
 import { isBusy } from '../../jobs/jobStore.ts';
 import type { Job } from '../../jobs/useJob.ts';
 import { SavePresetButton } from '../Presets/SavePresetButton.tsx';

@@ -4,7 +4,7 @@ import { curveOf, notTheServers, type SearchReport } from '../../../shared/capac
 import { barScales, baseLineOptions } from '../../charts/baseOptions.ts';
 import { markedBarStyle } from '../../charts/hatch.ts';
 import { seriesColor, withAlpha, type Palette } from '../../charts/palette.ts';
-import { formatLiveRate, formatMs } from '../../../shared/format/units.ts';
+import { formatLiveRate, formatMs } from '../../../shared/figures/units.ts';
 
 /*
  * The capacity search's charts as chart.js configurations, built from its reports. Pure: the

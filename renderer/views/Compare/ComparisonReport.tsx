@@ -20,7 +20,7 @@ import { comparisonExport } from '../../../shared/export/comparison.ts';
 import { withoutSecrets } from '../../../shared/model/secret-headers.ts';
 import { LAYOUT_NAMES, planReport, type MatrixColumnId } from '../../../shared/comparison/report-settings.ts';
 import type { Palette } from '../../charts/palette.ts';
-import { formatMsValue } from '../../../shared/format/units.ts';
+import { formatMsValue } from '../../../shared/figures/units.ts';
 import { ChartCard } from '../../components/ChartCard.tsx';
 import type { RunStatus } from '../../../shared/model/result.ts';
 import { aboutComparison, levelsTag } from '../Export/chartSubject.ts';

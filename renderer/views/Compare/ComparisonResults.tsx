@@ -5,7 +5,7 @@ import { formatRunReport } from '../../../shared/format/report.ts';
 import { LAYOUT_NAMES, planReport } from '../../../shared/comparison/report-settings.ts';
 import { runVerdict, verdictTone } from '../../../shared/verdict/verdict.ts';
 import { TargetStrip } from '../../components/TargetStrip.tsx';
-import { formatRateValue } from '../../../shared/format/units.ts';
+import { formatRateValue } from '../../../shared/figures/units.ts';
 import { RunReport } from '../../report/RunReport.tsx';
 import { ComparisonReport } from './ComparisonReport.tsx';
 import { openedRun } from './matrixView.ts';

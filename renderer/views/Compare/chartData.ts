@@ -8,11 +8,11 @@ import {
 } from '../../../shared/comparison/table.ts';
 import { levelLabel, type LevelKind, type ProtocolVariant } from '../../../shared/comparison/plan.ts';
 import type { ColumnSeries } from '../../../shared/comparison/column-series.ts';
-import { formatCpuPer10k } from '../../../shared/format/resources-table.ts';
+import { formatCpuPer10k } from '../../../shared/resources/figure-text.ts';
 import { barScales, baseLineOptions } from '../../charts/baseOptions.ts';
 import { markedBarStyle } from '../../charts/hatch.ts';
 import { seriesColor, type Palette } from '../../charts/palette.ts';
-import { formatMs, formatRateValue } from '../../../shared/format/units.ts';
+import { formatMs, formatRateValue } from '../../../shared/figures/units.ts';
 import { percentileChartOptions } from '../../charts/percentileOptions.ts';
 import { percentileToX } from '../../report/percentileScale.ts';
 

@@ -1,7 +1,7 @@
 import { cellKey, type CellOutcome } from '../../../shared/comparison/cells.ts';
 import { columnText, MATRIX_COLUMNS } from '../../../shared/comparison/columns.ts';
-import { formatResourceValue } from '../../../shared/format/resources-table.ts';
-import { formatLiveRate } from '../../../shared/format/units.ts';
+import { formatResourceValue } from '../../../shared/resources/figure-text.ts';
+import { formatLiveRate } from '../../../shared/figures/units.ts';
 import type { CellProgress } from './comparisonRun.ts';
 import { type MatrixCell } from '../../../shared/comparison/matrix.ts';
 import { MATRIX_COLUMN_IDS, type MatrixColumnId } from '../../../shared/comparison/report-settings.ts';

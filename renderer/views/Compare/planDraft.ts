@@ -7,7 +7,7 @@ import {
 } from '../../../shared/comparison/plan.ts';
 import { DEFAULTS } from '../../../shared/model/defaults.ts';
 import type { PreflightFix } from '../../../shared/model/preflight.ts';
-import { monitorText } from '../../../shared/resources/monitor.ts';
+import { monitorText } from '../../../shared/model/monitor.ts';
 import { runOptionsSchema } from '../../../shared/model/scenario.ts';
 import { parseWith, type FieldIssue } from '../../../shared/model/validation.ts';
 import {

@@ -8,7 +8,7 @@ import {
 import { fileSlug } from '../../../shared/model/file-name.ts';
 import type { RunResult } from '../../../shared/model/result.ts';
 import { targetLabel, type Load, type Target } from '../../../shared/model/scenario.ts';
-import { peakTarget } from '../../../shared/stages/stages.ts';
+import { peakTarget } from '../../../shared/model/stages.ts';
 
 /**
  * What a chart shows, so its PNG can say it: a title line above the chart (figure, targets,

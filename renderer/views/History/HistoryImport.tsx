@@ -1,7 +1,7 @@
 import { useRef, useState, type DragEvent } from 'react';
 import type { TrebuchetApi } from '../../../shared/contract/api.ts';
 import { LIMITS } from '../../../shared/model/defaults.ts';
-import { formatBytes } from '../../../shared/format/units.ts';
+import { formatBytes } from '../../../shared/figures/units.ts';
 import type { ImportOutcome } from '../../../shared/records/import.ts';
 import { Alert } from '../../components/Alert.tsx';
 import { errorText } from '../../lib/errors.ts';

@@ -7,7 +7,7 @@ import { baselineOf } from '../../../shared/records/baselines.ts';
 import type { Scenario } from '../../../shared/model/scenario.ts';
 import { ActionButtons } from '../../components/ActionButtons.tsx';
 import { Alert } from '../../components/Alert.tsx';
-import { formatBytes, formatRateValue } from '../../../shared/format/units.ts';
+import { formatBytes, formatRateValue } from '../../../shared/figures/units.ts';
 import { NameDialog } from '../../components/Dialog.tsx';
 import { StoreProblems } from '../../components/StoreProblems.tsx';
 import { formatWhen } from '../../components/time.ts';

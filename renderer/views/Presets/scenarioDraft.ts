@@ -1,4 +1,4 @@
-import { monitorText } from '../../../shared/resources/monitor.ts';
+import { monitorText } from '../../../shared/model/monitor.ts';
 import type { Scenario } from '../../../shared/model/scenario.ts';
 import { defaultDraft, newKey, tlsDraftOf, type ScenarioDraft } from '../../editor/draft.ts';
 import { pickedBodyOf } from '../../editor/pickedFile.ts';

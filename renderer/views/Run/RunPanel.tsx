@@ -6,7 +6,7 @@ import {
   formatLiveRate,
   formatMs,
   formatRateValue,
-} from '../../../shared/format/units.ts';
+} from '../../../shared/figures/units.ts';
 import { TargetStrip } from '../../components/TargetStrip.tsx';
 import { useRevealWhenStacked } from '../../components/useRevealWhenStacked.ts';
 import { progressOf } from './progress.ts';

@@ -10,7 +10,7 @@ import type { ReportLayout } from '../../comparison/report-settings.ts';
 import { targetLabel } from '../../model/scenario.ts';
 import { runVerdict, verdictWord } from '../../verdict/verdict.ts';
 import { STEP_COLUMNS, stepTexts } from '../capacity-text.ts';
-import { formatGrouped } from '../units.ts';
+import { formatGrouped } from '../../figures/units.ts';
 import { esc } from './escape.ts';
 import { optionFacts, runSection } from './run-section.ts';
 import { barChart, lineChart } from './svg.ts';

@@ -39,8 +39,8 @@ import {
   verdictTone,
   verdictWord,
 } from '../../verdict/verdict.ts';
-import { formatCpuPer10k } from '../resources-table.ts';
-import { formatGrouped } from '../units.ts';
+import { formatCpuPer10k } from '../../resources/figure-text.ts';
+import { formatGrouped } from '../../figures/units.ts';
 import { esc } from './escape.ts';
 import { describeLoad, optionFacts, runSection, VERDICT_CLASS } from './run-section.ts';
 import { barChart, lineChart, type Series } from './svg.ts';

@@ -6,7 +6,7 @@
 import type { NamedRuns } from '../../diff/compare.ts';
 import { REPORT_PERCENTILES } from '../../model/defaults.ts';
 import type { RunResult } from '../../model/result.ts';
-import { formatGrouped } from '../units.ts';
+import { formatGrouped } from '../../figures/units.ts';
 import { lineChart, type Series } from './svg.ts';
 
 /** Each side's runs under its name ("base", "new · run 2"). */

@@ -7,7 +7,7 @@ import { MACHINE_CHART, machineChartReadings, machineSeriesWithData } from '../.
 import type { RunResult } from '../../model/result.ts';
 import { targetLabel } from '../../model/scenario.ts';
 import { describeMachine, machineRows } from '../machine/machine-table.ts';
-import { fixed, formatGrouped } from '../units.ts';
+import { fixed, formatGrouped } from '../../figures/units.ts';
 import { esc } from './escape.ts';
 import { lineChart } from './svg.ts';
 import { factList, htmlTable } from './table.ts';

@@ -9,7 +9,7 @@ import type { RunResult } from '../../model/result.ts';
 import { targetLabel } from '../../model/scenario.ts';
 import type { Verdict } from '../../verdict/verdict.ts';
 import { serverResourcesTable } from '../resources-table.ts';
-import { formatGrouped } from '../units.ts';
+import { formatGrouped } from '../../figures/units.ts';
 import { esc } from './escape.ts';
 import { lineChart } from './svg.ts';
 import { factList, htmlTable } from './table.ts';

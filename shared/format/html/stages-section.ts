@@ -6,7 +6,7 @@ import type { RunResult } from '../../model/result.ts';
 import { targetLabel } from '../../model/scenario.ts';
 import { windowTarget } from '../../stages/load-plan.ts';
 import { stageTable } from '../stages.ts';
-import { formatGrouped } from '../units.ts';
+import { formatGrouped } from '../../figures/units.ts';
 import { lineChart } from './svg.ts';
 import { htmlTable } from './table.ts';
 

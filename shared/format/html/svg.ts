@@ -4,7 +4,7 @@
  * chart (req/s per level and server). No script, no external resource; every label escaped.
  */
 import { esc } from './escape.ts';
-import { fixed, formatGrouped } from '../units.ts';
+import { fixed, formatGrouped } from '../../figures/units.ts';
 
 const W = 720;
 const PLOT_H = 200;

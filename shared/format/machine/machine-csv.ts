@@ -3,10 +3,10 @@
  * the server's readings (same seq and elapsed seconds). Shares of the machine are percent of
  * all its cores; a process's CPU is percent of one core.
  */
-import type { MachineSample } from '../../machine/machine.ts';
+import type { MachineSample } from '../../model/machine-facts.ts';
 import { csvRows, type CsvValue } from '../csv.ts';
 import type { LabelledResult } from '../labels.ts';
-import { otherProcessesText } from './machine-table.ts';
+import { otherProcessesText } from '../../machine/readings.ts';
 
 const COLUMNS: readonly [string, (s: MachineSample) => CsvValue][] = [
   ['seq', (s) => s.seq],

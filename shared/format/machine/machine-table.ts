@@ -4,22 +4,11 @@
  * the notes and the readings' own cost; and the generator's whole process beside its engine
  * workers' CPU.
  */
-import type { GeneratorProcess, MachineFacts, OtherProcess } from '../../machine/machine.ts';
-import { fixed, formatCount } from '../units.ts';
+import type { GeneratorProcess, MachineFacts } from '../../model/machine-facts.ts';
+import { bitsText, fixed } from '../../figures/units.ts';
+import { otherProcessesText } from '../../machine/readings.ts';
 
 const pct = (v: number): string => `${fixed(v, 1)}%`;
-
-/** "yes (pid 4242) 97.0%, node tsc (pid 77) 3.1%" */
-export function otherProcessesText(list: readonly OtherProcess[]): string {
-  return list.map((p) => `${p.name} (pid ${p.pid}) ${pct(p.cpuPercent)}`).join(', ');
-}
-
-/** "94.1 Mb/s", "1.20 Gb/s", "880 kb/s" */
-export function bitsText(b: number): string {
-  if (b >= 1e9) return `${fixed(b / 1e9, 2)} Gb/s`;
-  if (b >= 1e6) return `${fixed(b / 1e6, 1)} Mb/s`;
-  return `${formatCount(Math.round(b / 1e3))} kb/s`;
-}
 
 /** "2 cores, read from /proc on linux (every process's CPU)" */
 export function describeMachine(m: MachineFacts): string {

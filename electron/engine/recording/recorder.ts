@@ -1,0 +1,395 @@
+import type { ErrorKind, Sample } from '../../../shared/model/result.ts';
+import type { BucketCounts, ShardWindow } from '../../../shared/model/shard-facts.ts';
+import { newHistogram, sampleBuckets, ValueRecorder, type Histogram } from './histogram.ts';
+import { foldedCpu } from './sample-clock.ts';
+import { isNon2xx, isOkStatus } from './status-class.ts';
+
+/** Status codes are three digits (100-999: RFC 9110 section 15 has a client count 600-999 as 5xx). */
+const MAX_STATUS = 1000;
+/** The percentiles a Sample carries. */
+const WINDOW_PERCENTILES = [50, 90, 99] as const;
+const LATENESS_PERCENTILES = [99] as const;
+
+interface Window {
+  requests: number;
+  bytesIn: number;
+  status: Uint32Array;
+  errors: Map<ErrorKind, number>;
+  late: number;
+}
+
+const emptyWindow = (): Window => ({
+  requests: 0,
+  bytesIn: 0,
+  status: new Uint32Array(MAX_STATUS),
+  errors: new Map(),
+  late: 0,
+});
+
+/** A status table's codes that came, with their counts. */
+function statusCodesOf(status: Uint32Array): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (let s = 0; s < MAX_STATUS; s++) if (status[s]! > 0) out[s] = status[s]!;
+  return out;
+}
+
+/** Adds one window's counts to another's. */
+function addWindow(into: Window, w: Window): void {
+  into.requests += w.requests;
+  into.bytesIn += w.bytesIn;
+  for (let s = 0; s < MAX_STATUS; s++) into.status[s]! += w.status[s]!;
+  for (const [k, c] of w.errors) into.errors.set(k, (into.errors.get(k) ?? 0) + c);
+  into.late += w.late;
+}
+
+/** Whole-run counters, warm-up excluded. */
+export interface Totals {
+  total: number;
+  responses: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  sloExceeded: number;
+  /** Responses whose body length differs from documentLength (ab's "Length" failures). */
+  lengthMismatch: number;
+  late: number;
+  inBody: number;
+  inTotal: number;
+  outBody: number;
+  outTotal: number;
+  /** Requests started, each once however often it is written (a resend on a new connection is the same request). */
+  sent: number;
+  /** Responses that answered no request (see RunResult's requests.unsolicited): not in total. */
+  unsolicited: number;
+  errorSet: Map<ErrorKind, { count: number; message: string }>;
+  /** Body length of the first successful response (ab's "Document Length"). */
+  documentLength: number | null;
+  /** Server header of the first response (ab's "Server Software"). */
+  serverSoftware: string | null;
+}
+
+/**
+ * Where every finished request is counted, in each shard of a run (shards/shard.ts). Load generators
+ * call response()/error() per request (cheap: a counter and one histogram record); at each
+ * tick the shard closes the window with takeWindow(), which adds it to the whole-run figures
+ * and hands its counts over. The run's coordinator keeps a Recorder of its own as the maker
+ * of the run's Samples: addWindow() takes the shards' merged window, tick() makes it a Sample
+ * (the final fold included). Nothing per request is kept, so memory stays flat however long
+ * a run lasts.
+ */
+export class Recorder {
+  /** The measured run's latencies until read (hdr's record per bucket: 0.3-9 ms a tick). */
+  private readonly runValues = new ValueRecorder();
+  readonly #histogram: Histogram = newHistogram();
+  /** This window's latencies as they arrive. */
+  private windowValues = new ValueRecorder();
+  /**
+   * Scheduled sends (open model, rate cap): how late each went out, actual minus intended
+   * send time in us. The generator's own delay, beside the latency that includes it.
+   */
+  private latenessValues = new ValueRecorder();
+  /** The last closed window's latencies and lateness, kept until the next tick (see tick's final fold). */
+  private previousValues = new ValueRecorder();
+  private previousLateness = new ValueRecorder();
+  /** The measured run's send lateness. */
+  private readonly lateness = new ValueRecorder();
+  private w: Window = emptyWindow();
+  private closed: { counts: Window; sample: Sample; from: number } | null = null;
+  private readonly sloUs: number | null;
+  private readonly sloMessage: string;
+  private seq = 0;
+  private lastTickAt: number;
+  /** False during warm-up: the window is still sampled, but not added to the totals. */
+  measuring: boolean;
+  /** Requests sent and not yet finished; load generators keep it current. */
+  inFlight = 0;
+  /** Closed model with stages: connections carrying load, kept current by the driver; null otherwise. */
+  connections: number | null = null;
+  readonly totals: Totals = {
+    total: 0,
+    responses: 0,
+    ok: 0,
+    non2xx: 0,
+    errors: 0,
+    sloExceeded: 0,
+    lengthMismatch: 0,
+    late: 0,
+    inBody: 0,
+    inTotal: 0,
+    outBody: 0,
+    outTotal: 0,
+    sent: 0,
+    unsolicited: 0,
+    errorSet: new Map(),
+    documentLength: null,
+    serverSoftware: null,
+  };
+  private readonly statusTotals = new Uint32Array(MAX_STATUS);
+  private readonly startedAt: number;
+
+  constructor(opts: { sloMs: number | null; warmup: boolean; now: number }) {
+    this.sloUs = opts.sloMs === null ? null : opts.sloMs * 1000;
+    this.sloMessage = `response slower than ${opts.sloMs} ms`;
+    this.measuring = !opts.warmup;
+    this.startedAt = opts.now;
+    this.lastTickAt = opts.now;
+  }
+
+  /** The measured run's latencies, moved from plain counts (a tick's 10 us) into hdr's histogram when read. */
+  get histogram(): Histogram {
+    this.runValues.drainInto(this.#histogram);
+    return this.#histogram;
+  }
+
+  /**
+   * A response arrived. latencyUs: from (intended) send to last byte. documentLength: what ab's
+   * Length check compares its body with, the run's first's, or a list's URL's (null: no check).
+   */
+  response(
+    status: number,
+    latencyUs: number,
+    bodyBytes: number,
+    totalBytes: number,
+    documentLength: number | null = this.totals.documentLength,
+  ): void {
+    const w = this.w;
+    w.requests++;
+    w.bytesIn += totalBytes;
+    if (status >= 0 && status < MAX_STATUS) w.status[status]!++;
+    this.windowValues.record(latencyUs < 1 ? 1 : latencyUs);
+    if (!this.measuring) return;
+    const t = this.totals;
+    t.total++;
+    t.responses++;
+    t.inBody += bodyBytes;
+    t.inTotal += totalBytes;
+    if (isNon2xx(status)) t.non2xx++;
+    // ab's "Length" check, against the first measured response's length (null until a load generator notes it).
+    if (documentLength !== null && bodyBytes !== documentLength) t.lengthMismatch++;
+    const slow = this.sloUs !== null && latencyUs > this.sloUs;
+    if (slow) {
+      t.sloExceeded++;
+      this.countError('slo', this.sloMessage, w);
+    } else if (isOkStatus(status)) {
+      t.ok++;
+    }
+  }
+
+  /** A request failed without a response. */
+  error(kind: ErrorKind, message: string): void {
+    this.w.requests++;
+    this.countError(kind, message, this.w);
+    if (!this.measuring) return;
+    this.totals.total++;
+    this.totals.errors++;
+  }
+
+  private countError(kind: ErrorKind, message: string, w: Window): void {
+    w.errors.set(kind, (w.errors.get(kind) ?? 0) + 1);
+    if (!this.measuring) return;
+    const entry = this.totals.errorSet.get(kind);
+    if (entry) entry.count++;
+    else this.totals.errorSet.set(kind, { count: 1, message });
+  }
+
+  /** A response that answered no request arrived: the server's protocol error, no request's. */
+  unsolicited(): void {
+    if (this.measuring) this.totals.unsolicited++;
+  }
+
+  /** A request was started: it counts as sent once, and is in flight until it finishes. */
+  started(): void {
+    this.inFlight++;
+    if (this.measuring) this.totals.sent++;
+  }
+
+  /** A request's bytes were written (again, when it goes out anew on a new connection). */
+  sent(bodyBytes: number, totalBytes: number): void {
+    if (!this.measuring) return;
+    const t = this.totals;
+    t.outBody += bodyBytes;
+    t.outTotal += totalBytes;
+  }
+
+  /** Open model: a request missed its scheduled send time. */
+  late(n = 1): void {
+    this.w.late += n;
+    if (this.measuring) this.totals.late += n;
+  }
+
+  /** A scheduled request went out lateUs after its intended send time. */
+  sentLate(lateUs: number): void {
+    this.latenessValues.record(lateUs);
+  }
+
+  /** First-response facts for the report (ab's Server Software, Document Length). */
+  noteDocument(serverSoftware: string | null, bodyBytes: number): void {
+    if (!this.measuring || this.totals.documentLength !== null) return;
+    this.totals.documentLength = bodyBytes;
+    this.totals.serverSoftware = serverSoftware;
+  }
+
+  /**
+   * Ends warm-up: from now on requests count. Call tick() just before, so the warm-up's
+   * last window stays out of the totals. Requests still in flight from the warm-up are
+   * counted when they finish.
+   */
+  startMeasuring(): void {
+    this.measuring = true;
+  }
+
+  /**
+   * Closes the current window and returns it as a Sample. Called once per tick, and once more
+   * with `final` when the load ended. A final window under half as long as the one before it
+   * (a request-count run or a stop just after a tick, or the tick at a timed run's planned
+   * end) is folded into that one: the sample returned then carries the earlier window's seq
+   * and spans both, with their counts added and percentiles of both histograms, so what
+   * replaces the earlier sample is one honest window instead of a sliver of wind-down (a
+   * handful of answers: a rate near 0 or a wild one, a latency spike).
+   */
+  tick(now: number, cpuPercent?: number, final = false): Sample {
+    const w = this.w;
+    if (this.measuring) for (let s = 0; s < MAX_STATUS; s++) this.statusTotals[s]! += w.status[s]!;
+    const previous = this.closed;
+    const fold =
+      final &&
+      previous !== null &&
+      previous.sample.warmup === !this.measuring &&
+      now - this.lastTickAt < (previous.sample.intervalSeconds * 1000) / 2;
+    let sample: Sample;
+    if (fold && previous) {
+      addWindow(previous.counts, w);
+      this.settleWindow();
+      this.windowValues.moveInto(this.previousValues);
+      this.latenessValues.moveInto(this.previousLateness);
+      const merged = this.sampleOf(previous.sample.seq, previous.counts, previous.from, now);
+      const before = previous.sample.cpuPercent;
+      sample =
+        before === undefined || cpuPercent === undefined
+          ? merged
+          : {
+              ...merged,
+              cpuPercent: foldedCpu(
+                { cpuPercent: before, intervalSeconds: previous.sample.intervalSeconds },
+                merged.intervalSeconds,
+                cpuPercent,
+              ),
+            };
+      this.closed = { counts: previous.counts, sample, from: previous.from };
+    } else {
+      this.settleWindow();
+      // The window just closed is kept (for a final fold); the one before it is cleared for reuse.
+      this.previousValues.clear();
+      this.previousLateness.clear();
+      [this.windowValues, this.previousValues] = [this.previousValues, this.windowValues];
+      [this.latenessValues, this.previousLateness] = [this.previousLateness, this.latenessValues];
+      sample = this.sampleOf(this.seq++, w, this.lastTickAt, now);
+      if (cpuPercent !== undefined) sample.cpuPercent = cpuPercent;
+      this.closed = { counts: w, sample, from: this.lastTickAt };
+    }
+    if (final) sample.final = true;
+    this.w = emptyWindow();
+    this.lastTickAt = now;
+    return sample;
+  }
+
+  /** Adds the window being closed to the run's figures, if it was measured (it stays in the window). */
+  private settleWindow(): void {
+    if (!this.measuring) return;
+    this.windowValues.addTo(this.runValues);
+    this.latenessValues.addTo(this.lateness);
+  }
+
+  /** The Sample of window counts w, its latencies and lateness those of the last closed window. */
+  private sampleOf(seq: number, w: Window, from: number, to: number): Sample {
+    const latency = this.previousValues.summary(WINDOW_PERCENTILES);
+    const lateness = this.previousLateness.summary(LATENESS_PERCENTILES);
+    const intervalSeconds = Math.max((to - from) / 1000, 1e-3);
+    return {
+      seq,
+      elapsedSeconds: (to - this.startedAt) / 1000,
+      intervalSeconds,
+      warmup: !this.measuring,
+      requests: w.requests,
+      totalRequests: this.totals.total,
+      requestsPerSecond: w.requests / intervalSeconds,
+      bytesInPerSecond: w.bytesIn / intervalSeconds,
+      latency:
+        latency === null
+          ? null
+          : {
+              mean: latency.mean / 1000,
+              p50: latency.percentiles.get(50)! / 1000,
+              p90: latency.percentiles.get(90)! / 1000,
+              p99: latency.percentiles.get(99)! / 1000,
+              max: latency.max / 1000,
+            },
+      statusCodes: statusCodesOf(w.status),
+      errors: Object.fromEntries(w.errors),
+      inFlight: this.inFlight,
+      ...(w.late > 0 ? { late: w.late } : {}),
+      ...(lateness === null ? {} : { sendLatenessP99: lateness.percentiles.get(99)! / 1000 }),
+      ...(this.connections === null ? {} : { connections: this.connections }),
+      ...sampleBuckets(latency, lateness),
+    };
+  }
+
+  /**
+   * Closes the current window as a shard hands it over (see shards/shard.ts): counts and
+   * buckets, which the coordinator merges with the other shards' into one Sample.
+   */
+  takeWindow(cpuPercent: number): ShardWindow {
+    const w = this.w;
+    if (this.measuring) for (let s = 0; s < MAX_STATUS; s++) this.statusTotals[s]! += w.status[s]!;
+    this.settleWindow();
+    const window: ShardWindow = {
+      requests: w.requests,
+      bytesIn: w.bytesIn,
+      statusCodes: statusCodesOf(w.status),
+      errors: Object.fromEntries(w.errors),
+      late: w.late,
+      inFlight: this.inFlight,
+      cpuPercent,
+      latency: this.windowValues.buckets(),
+      lateness: this.latenessValues.buckets(),
+      ...(this.connections === null ? {} : { connections: this.connections }),
+    };
+    this.windowValues.clear();
+    this.latenessValues.clear();
+    this.w = emptyWindow();
+    return window;
+  }
+
+  /**
+   * The coordinator's side: adds the shards' merged window to the current one, as if its
+   * requests had finished here, so tick() makes the run's Sample of it (folds included).
+   */
+  addWindow(sw: ShardWindow): void {
+    const w = this.w;
+    w.requests += sw.requests;
+    w.bytesIn += sw.bytesIn;
+    w.late += sw.late;
+    for (const [code, n] of Object.entries(sw.statusCodes)) {
+      const s = Number(code);
+      if (s >= 0 && s < MAX_STATUS) w.status[s]! += n;
+    }
+    for (const [k, n] of Object.entries(sw.errors) as [ErrorKind, number][]) {
+      w.errors.set(k, (w.errors.get(k) ?? 0) + n);
+    }
+    this.windowValues.addBuckets(sw.latency);
+    this.latenessValues.addBuckets(sw.lateness);
+    this.inFlight = sw.inFlight;
+    if (sw.connections !== undefined) this.connections = sw.connections;
+    if (this.measuring) this.totals.total += sw.requests;
+  }
+
+  /** The measured run's send lateness as buckets, for a shard's report (after the last window). */
+  latenessBuckets(): BucketCounts {
+    return this.lateness.buckets();
+  }
+
+  /** Status-code table of the measured part of the run (call after the last tick). */
+  statusCodes(): Record<string, number> {
+    return statusCodesOf(this.statusTotals);
+  }
+}
