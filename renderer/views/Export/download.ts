@@ -5,9 +5,9 @@
  */
 import {
   bundleFiles,
-  partFileName,
+  itemFileName,
   type ExportBundle,
-  type ExportPart,
+  type ExportItem,
 } from '../../../shared/export/files.ts';
 import { zipFiles } from '../../../shared/export/zip.ts';
 
@@ -30,8 +30,8 @@ export function downloadText(text: string, fileName: string, type: string): void
 }
 
 /** One file of a bundle, made on the click, under the name the CLI's --export gives it. */
-export function downloadPart(bundle: ExportBundle, part: ExportPart): void {
-  downloadText(part.render(), partFileName(bundle, part), part.type);
+export function downloadItem(bundle: ExportBundle, item: ExportItem): void {
+  downloadText(item.render(), itemFileName(bundle, item), item.type);
 }
 
 /** Every file of a bundle in one zip, "<base>.zip"; `date` (the result's) stamps its entries. */
