@@ -81,11 +81,16 @@ export async function startCpuHogs(cores: readonly number[], seconds: number): P
   );
 }
 
-/** A process's CPU-seconds so far (user + system, its threads together), or null once it is gone. */
+/**
+ * A process's CPU-seconds so far (user + system, its threads together) and its waited-for
+ * children's, which the machine's readings charge it with (shared/machine/readings.ts); null
+ * once it is gone.
+ */
 export function cpuSecondsOf(pid: number): number | null {
   const stat = read(`/proc/${pid}/stat`);
   if (stat === null) return null;
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime are fields 14 and 15 (proc(5)); the slice starts at field 3. USER_HZ is 100 on Linux.
-  return (Number(f[11]) + Number(f[12])) / 100;
+  // utime, stime, cutime and cstime are fields 14 to 17 (proc(5)); the slice starts at field 3.
+  // USER_HZ is 100 on Linux.
+  return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100;
 }

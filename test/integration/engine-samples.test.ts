@@ -73,8 +73,12 @@ describe('live samples', () => {
       expect(result.status).toBe('completed');
       expectHonestSamples(samples, result);
       const last = samples.at(-1)!;
-      expect(last.requestsPerSecond).toBeGreaterThanOrEqual(100);
-      expect(last.requestsPerSecond).toBeLessThanOrEqual(300);
+      // A full share: its rate is the run's within a factor of two (a sliver's count over a
+      // full tick, or a tick's over a sliver, is off by far more). Against the run's own rate,
+      // not the cap's 200: four connections to a server slowed by a busy machine held 79/s.
+      const rate = result.throughput.requestsPerSecond;
+      expect(last.requestsPerSecond).toBeGreaterThanOrEqual(rate / 2);
+      expect(last.requestsPerSecond).toBeLessThanOrEqual(Math.min(2 * rate, 300));
       expect(last.intervalSeconds).toBeGreaterThan(0.025);
     },
   );

@@ -70,7 +70,9 @@ const serverPids = (r: RunResult): number[] =>
 /**
  * When the machine was busy, the reason holds up: the others' share is over the stated one,
  * and each process it names is neither the generator nor the server, and had used at least
- * the CPU it is said to have used while measured (when it is still there to ask).
+ * the CPU it is said to have used while measured (when it is still there to ask), its
+ * waited-for children's included, as the readings charge them to it (a shell running short
+ * commands was named for 0.30 CPU-s it had used 0.12 of itself).
  */
 function expectBusyReasonHolds(run: Run): void {
   const m = run.result.machine!;
