@@ -26,7 +26,7 @@ import {
 import { exitCodeFor } from '../../electron/cli/report.ts';
 import { runRecordSchema, summarizeRecord } from '../../shared/records/history.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
-import { LIVE_CHARTS } from '../../renderer/live/liveSeries.ts';
+import { LIVE_CHARTS } from '../../renderer/jobs/liveSeries.ts';
 import { expandPlan } from '../../shared/comparison/cells.ts';
 import { RunReport } from '../../renderer/report/RunReport.tsx';
 import { CapacityResults } from '../../renderer/views/Capacity/CapacityResults.tsx';

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
-import { partFileName, type ExportBundle, type ExportPart } from '../../../shared/export/files.ts';
-import { downloadPart, downloadZip } from './download.ts';
+import { partFileName, type ExportBundle, type ExportPart } from '../../shared/export/files.ts';
+import { downloadPart, downloadZip } from '../lib/download.ts';
 import { TextReportDialog } from './TextReportDialog.tsx';
 import './export.css';
 
