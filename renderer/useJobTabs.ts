@@ -1,6 +1,7 @@
 import { useCallback, type Dispatch, type SetStateAction } from 'react';
 import type { TrebuchetApi } from '../shared/contract/api.ts';
 import type { CapacityPlan } from '../shared/capacity/plan.ts';
+import type { JobKind } from '../shared/contract/jobs.ts';
 import type { ComparisonPlan } from '../shared/comparison/plan.ts';
 import type { Scenario } from '../shared/model/scenario.ts';
 import type { Preset } from '../shared/records/presets.ts';
@@ -16,9 +17,15 @@ import { CAPACITY_VIEW } from './views/Capacity/capacityRun.ts';
 import { COMPARISON_VIEW } from './views/Compare/comparisonRun.ts';
 import { useRunTab } from './views/Run/useRunTab.ts';
 
+/** The tab each kind's job runs in, and its presets open in. */
+const KIND_VIEWS: { readonly [K in JobKind]: View } = {
+  run: 'run',
+  comparison: 'compare',
+  capacity: 'capacity',
+};
+
 /** The tab a preset opens in. */
-export const presetView = (preset: Preset): View =>
-  preset.kind === 'scenario' ? 'run' : preset.kind === 'capacity' ? 'capacity' : 'compare';
+export const presetView = (preset: Preset): View => KIND_VIEWS[preset.kind];
 
 /**
  * The three tabs that run a job (Run, Compare, Capacity): their drafts and jobs, kept while
@@ -97,7 +104,7 @@ export function useJobTabs(api: TrebuchetApi, settings: UiSettings, setView: Dis
     setView('capacity');
   };
   const openPreset = (preset: Preset) => {
-    if (preset.kind === 'scenario') return openScenario(preset.scenario);
+    if (preset.kind === 'run') return openScenario(preset.scenario);
     const source = { name: preset.name, description: preset.description };
     if (preset.kind === 'capacity') {
       openCapacity(preset.plan);
@@ -110,7 +117,7 @@ export function useJobTabs(api: TrebuchetApi, settings: UiSettings, setView: Dis
   // A preset replaces the draft of its kind (unless that kind's job is running): an edited,
   // unsaved draft is not replaced without asking.
   const replaces = (preset: Preset): boolean =>
-    preset.kind === 'scenario'
+    preset.kind === 'run'
       ? work.run.edited && !run.active
       : preset.kind === 'capacity'
         ? capacityWork.edited && !searching

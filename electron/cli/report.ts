@@ -12,7 +12,7 @@ import { formatComparisonResult } from '../../shared/format/comparison-text.ts';
 import { formatRunsReport } from '../../shared/format/report.ts';
 import type { ComparisonResult } from '../../shared/comparison/result.ts';
 import { comparisonExport, comparisonJson } from '../../shared/export/comparison.ts';
-import { partFileName, type ExportBundle } from '../../shared/export/files.ts';
+import { itemFileName, type ExportBundle } from '../../shared/export/files.ts';
 import { runExport, runJson } from '../../shared/export/run.ts';
 import type { RunResult } from '../../shared/model/result.ts';
 import { runVerdict } from '../../shared/verdict/verdict.ts';
@@ -39,8 +39,8 @@ export function renderCapacityReport(c: CapacityResult, format: ReportFormat | n
   return format === 'json' ? capacityJson(c, reports) : formatCapacityReport(reports);
 }
 
-/** `--csv out.csv` and a CSV part ("matrix.csv") -> out.matrix.csv */
-const csvPath = (file: string, part: string): string => `${file.replace(/\.csv$/i, '')}.${part}`;
+/** `--csv out.csv` and a CSV file's suffix ("matrix.csv") -> out.matrix.csv */
+const csvPath = (file: string, suffix: string): string => `${file.replace(/\.csv$/i, '')}.${suffix}`;
 
 /**
  * Where each file of a bundle goes: the JSON to --json, the HTML to --html, every CSV next to
@@ -52,15 +52,15 @@ export function bundlePaths(
   out: OutputFiles,
 ): { path: string; render: () => string }[] {
   const paths: { path: string; render: () => string }[] = [];
-  for (const part of bundle.parts) {
+  for (const item of bundle.items) {
     // A file asked for twice (--json and --export) is made once.
     let made: string | null = null;
-    const render = (): string => (made ??= part.render());
+    const render = (): string => (made ??= item.render());
     const to = (path: string): number => paths.push({ path, render });
-    if (part.part === 'json' && out.jsonFile) to(out.jsonFile);
-    if (part.part === 'html' && out.htmlFile) to(out.htmlFile);
-    if (part.part.endsWith('.csv') && out.csvFile) to(csvPath(out.csvFile, part.part));
-    if (out.exportDir) to(join(out.exportDir, partFileName(bundle, part)));
+    if (item.suffix === 'json' && out.jsonFile) to(out.jsonFile);
+    if (item.suffix === 'html' && out.htmlFile) to(out.htmlFile);
+    if (item.suffix.endsWith('.csv') && out.csvFile) to(csvPath(out.csvFile, item.suffix));
+    if (out.exportDir) to(join(out.exportDir, itemFileName(bundle, item)));
   }
   return paths;
 }

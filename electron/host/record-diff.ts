@@ -14,8 +14,9 @@ import {
   type ResultDiff,
 } from '../../shared/diff/compare.ts';
 import type { RunResult } from '../../shared/model/result.ts';
-import type { RunRecord } from '../../shared/records/history.ts';
-import { savedOfRecord, type SavedResult } from '../../shared/records/result-file.ts';
+import type { HistoryRecord } from '../../shared/records/history.ts';
+import type { SavedResult } from '../../shared/records/kinds.ts';
+import { savedOfRecord } from '../../shared/records/result-file.ts';
 import { decodeHistogram, valueAtPercentile } from '../engine/recording/histogram.ts';
 
 /** Quantiles per run: 1,000 evenly spaced ranks resolve the distribution functions to 0.1 %. */
@@ -37,8 +38,8 @@ export const histogramQuantiles: QuantilesOf = (r: RunResult) => {
  * parts named; a DiffInputError when they are of different kinds or a named part is not there.
  */
 export function diffRecords(
-  base: RunRecord,
-  next: RunRecord,
+  base: HistoryRecord,
+  next: HistoryRecord,
   parts?: { base: string; next: string },
 ): ResultDiff {
   const savedBase = savedOfRecord(base);

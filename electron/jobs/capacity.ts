@@ -100,5 +100,4 @@ export const capacityRunner: JobRunner<'capacity'> = {
       },
     };
   },
-  record: (plan, steps, status) => ({ kind: 'capacity', status, plan, steps }),
 };

@@ -110,7 +110,6 @@ export const comparisonRunner: JobRunner<'comparison'> = {
       },
     };
   },
-  record: (plan, outcomes, status) => ({ kind: 'comparison', status, plan, outcomes }),
 };
 
 /** The saved comparison's runs a re-run keeps, or why it cannot run. */

@@ -1,8 +1,8 @@
-import type { HistorySummary, RunRecordDraft } from '../../shared/records/history.ts';
+import type { HistorySummary, HistoryRecordDraft } from '../../shared/records/history.ts';
 
 /** What the saver needs from the history store (electron/stores/history-store.ts). */
 export interface HistorySink {
-  save(draft: RunRecordDraft): Promise<HistorySummary>;
+  save(draft: HistoryRecordDraft): Promise<HistorySummary>;
 }
 
 /** Where a finished run was saved, as the 'done' events carry it. */
@@ -26,7 +26,7 @@ export class HistorySaver {
 
   /** Saves a record; appVersion is filled in here so every record says which app wrote it. */
   save(draft: HistoryDraft): Promise<SavedAs> {
-    const full: RunRecordDraft = { ...draft, appVersion: this.#appVersion };
+    const full: HistoryRecordDraft = { ...draft, appVersion: this.#appVersion };
     const saving = this.#history.save(full).then(
       (summary): SavedAs => ({ historyId: summary.id }),
       (error: unknown): SavedAs => {
@@ -49,4 +49,4 @@ export class HistorySaver {
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** A record to save, as its job knows it (the app version is filled in on saving). */
-export type HistoryDraft = DistributiveOmit<RunRecordDraft, 'appVersion'>;
+export type HistoryDraft = DistributiveOmit<HistoryRecordDraft, 'appVersion'>;

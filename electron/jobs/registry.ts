@@ -11,6 +11,7 @@ import { LIMITS } from '../../shared/model/defaults.ts';
 import type { RunStatus } from '../../shared/model/result.ts';
 import type { ShardPlacement } from '../../shared/distributed/placement.ts';
 import { shardedTarget } from './sharded-target.ts';
+import { recordKind } from '../../shared/records/kinds.ts';
 import type { HistorySaver } from './history-saver.ts';
 import { newJobId } from './ids.ts';
 import type { RecoveredJob } from './journal/recover.ts';
@@ -261,7 +262,8 @@ export class JobRegistry {
 
   async #finish(entry: Entry, runner: JobRunner<JobKind>, status: RunStatus): Promise<void> {
     // Nothing measured (stopped before any part ended, a pre-flight that failed): nothing to keep.
-    const record = entry.results.length > 0 ? runner.record(entry.plan, entry.results, status) : null;
+    const record =
+      entry.results.length > 0 ? recordKind(entry.kind).fromJob(entry.plan, entry.results, status) : null;
     // Its end on disk first: were the save to fail (a full disk), the next start saves it.
     await entry.journal?.end(status);
     const saved = record ? await this.#history.save(record) : {};

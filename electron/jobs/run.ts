@@ -66,7 +66,6 @@ export const runRunner: JobRunner<'run'> = {
       },
     };
   },
-  record: (scenario, results, status) => ({ kind: 'scenario', status, scenario, results }),
 };
 
 /**

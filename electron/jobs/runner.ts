@@ -1,7 +1,6 @@
 import type {
   ErrorEvent,
   JobKind,
-  PartResultOf,
   PlanOf,
   ProgressEvent,
   ResultEvent,
@@ -10,11 +9,10 @@ import type {
 import type { RunStatus } from '../../shared/model/result.ts';
 import type { TargetCheckResult } from '../../shared/model/preflight.ts';
 import type { Scenario } from '../../shared/model/scenario.ts';
-import type { HistoryDraft } from './history-saver.ts';
 import type { StartTarget } from './target-run.ts';
 import type { waitForCalm } from '../machine/calm.ts';
 import type { ComparisonRerun } from '../../shared/comparison/rerun.ts';
-import type { RunRecord } from '../../shared/records/history.ts';
+import type { HistoryRecord } from '../../shared/records/history.ts';
 
 /**
  * What a runner reports: the contract's events but 'done', which the registry sends once the
@@ -37,7 +35,7 @@ export interface JobContext {
   /** Waits for a busy machine to calm (electron/machine/calm.ts; a stand-in in tests). */
   waitForCalm?: typeof waitForCalm;
   /** Reads a saved record of History (a comparison run again in part keeps the rest of it). */
-  readHistory?: (id: string) => Promise<RunRecord>;
+  readHistory?: (id: string) => Promise<HistoryRecord>;
   /** A comparison started to run only some of a saved one's runs again (jobs.start's rerun). */
   rerun?: ComparisonRerun;
 }
@@ -60,8 +58,6 @@ export interface RunningJob {
  */
 export interface JobRunner<K extends JobKind> {
   start(plan: PlanOf<K>, emit: (event: RunnerEvent<K>) => void, context: JobContext): RunningJob;
-  /** What run history keeps of the finished job, from its parts' results in run order. */
-  record(plan: PlanOf<K>, results: PartResultOf<K>[], status: RunStatus): HistoryDraft;
 }
 
 /** How a job of parts ended: cancelled when stopped, failed when every part failed. */

@@ -2,11 +2,11 @@ import path from 'node:path';
 import {
   BASELINES_FORMAT,
   BASELINES_VERSION,
-  baselinesFileSchema,
+  readBaselinesFile,
   type Baseline,
 } from '../../shared/records/baselines.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
-import { describeIssues, newerVersionIssue, parseWith } from '../../shared/model/validation.ts';
+import { describeIssues, newerVersionIssue } from '../../shared/model/validation.ts';
 import { readBoundedFile, textOf } from '../files/bounded-file.ts';
 import { moveAside, parseJsonText, writeFileAtomic } from './files.ts';
 
@@ -43,8 +43,8 @@ export class HistoryBaselines {
     }
     const json = parseJsonText(text);
     const newer = json.ok ? newerVersionIssue(json.value, 'baselines file', BASELINES_VERSION) : null;
-    const parsed = json.ok && !newer ? parseWith(baselinesFileSchema, json.value) : null;
-    if (parsed?.ok) return parsed.value.baselines;
+    const parsed = json.ok && !newer ? readBaselinesFile(json.value) : null;
+    if (parsed?.ok) return parsed.value;
     const why = !json.ok
       ? json.message
       : newer

@@ -12,12 +12,12 @@ import {
   type ImportOutcome,
 } from '../../shared/records/import.ts';
 import { parseJsonText } from './files.ts';
-import { resultsOf, type HistorySummary } from '../../shared/records/history.ts';
+import type { HistorySummary } from '../../shared/records/history.ts';
+import { resultsOf, type SavedResult } from '../../shared/records/kinds.ts';
 import { shardSet, type ShardFile } from '../../shared/shards/combine.ts';
 import { mergeShardResults } from '../engine/shards/merged-result.ts';
 import type { HistoryStore } from './history-store.ts';
 import { savedResultFromJson } from './result-text.ts';
-import type { SavedResult } from '../../shared/records/result-file.ts';
 
 /**
  * The History entry an import would repeat: the same kind of record with as many results,

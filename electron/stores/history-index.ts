@@ -19,9 +19,9 @@ const INDEX_FORMAT = 'trebuchet-run-index';
  * An index of another version is rebuilt from the run files, which checks them all (1 held
  * the summaries only; 3 added what each run ran; 4 each run's verdict; 5 its subject, for
  * baselines; 6 a capacity search's answer in words; 7 when it started and its requests, for
- * `trebuchet history list`).
+ * `trebuchet history list`; 8 a plain run's kind and subject say 'run', no longer 'scenario').
  */
-const INDEX_VERSION = 7;
+const INDEX_VERSION = 8;
 const indexSchema = z.strictObject({
   format: z.literal(INDEX_FORMAT),
   version: z.literal(INDEX_VERSION),

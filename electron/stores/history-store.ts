@@ -2,17 +2,17 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import {
   historyNameSchema,
-  resultsOf,
-  RUN_RECORD_FORMAT,
-  readRunRecord,
-  RUN_RECORD_VERSION,
-  runRecordSchema,
-  summarizeRecord,
+  HISTORY_RECORD_FORMAT,
+  readHistoryRecord,
+  HISTORY_RECORD_VERSION,
+  historyRecordSchema,
   type HistorySummary,
-  type RunRecord,
-  type RunRecordDraft,
+  type HistoryRecord,
+  type HistoryRecordDraft,
 } from '../../shared/records/history.ts';
 import type { StoreProblem } from '../../shared/records/preset-summary.ts';
+import { summarizeRecord } from '../../shared/records/history-summary.ts';
+import { recordKind, resultsOf } from '../../shared/records/kinds.ts';
 import { inOrderOf, placedResults, savedOfRecord } from '../../shared/records/result-file.ts';
 import { resultsArithmeticIssues } from '../../shared/records/result-checks.ts';
 import { bulkAside, copyLight, jsonPieces, readWithBulkApart } from '../../shared/records/bulk.ts';
@@ -44,7 +44,7 @@ import { loadCrypto } from '../engine/builtins.ts';
 
 /*
  * Layout of the history directory:
- *   <id>.run.json        one finished or cancelled run (shared/records/history.ts RunRecord), written atomically
+ *   <id>.run.json        one finished or cancelled run (shared/records/history.ts HistoryRecord), written atomically
  *   index.json           summaries of every run file with its size and modification time, so
  *                        the list needs no sample (history-index.ts). At start every run file
  *                        is checked against it (one stat each): a file that changed is read
@@ -63,9 +63,8 @@ export interface HistoryStoreOptions {
   /** Encrypts secret header values; without one they are cleared unless allowPlaintextSecrets. */
   cipher?: SecretCipher | null;
   /**
-   * Keep secret header values as plain text when there is no cipher. Runs are saved
-   * without asking, so without this setting (and without a cipher) their values are
-   * cleared from the saved scenario and results instead.
+   * Keep secret header values as plain text when there is no cipher. Runs are saved without asking,
+   * so without this setting (and without a cipher) their values are cleared from what is saved.
    */
   allowPlaintextSecrets?: boolean;
   now?: () => Date;
@@ -147,14 +146,14 @@ export class HistoryStore {
    * record (nothing is written then). `ranAt`: when it ran, for a result imported from a
    * file (History lists by it); now by default.
    */
-  save(draft: RunRecordDraft, ranAt?: Date): Promise<HistorySummary> {
+  save(draft: HistoryRecordDraft, ranAt?: Date): Promise<HistorySummary> {
     return this.serial(async () => {
       const createdAt = ranAt ?? this.now();
-      const defaultName = draft.kind === 'scenario' ? draft.scenario.name : draft.plan.name;
+      const defaultName = recordKind(draft.kind).planOf(draft).name;
       const given = {
         ...draft,
-        format: RUN_RECORD_FORMAT,
-        version: RUN_RECORD_VERSION,
+        format: HISTORY_RECORD_FORMAT,
+        version: HISTORY_RECORD_VERSION,
         id: newHistoryId(createdAt),
         name: draft.name?.trim() || defaultName.trim() || 'Run',
         createdAt: createdAt.toISOString(),
@@ -162,10 +161,15 @@ export class HistoryStore {
       };
       // Its samples are not copied (bulk.ts): a large import is held once. They were checked as
       // they were read (an import), or made here (a run's): the rest of the record is checked.
-      const parsed = readWithBulkApart(given, (light) => parseWith(runRecordSchema, light), resultsOf, false);
+      const parsed = readWithBulkApart(
+        given,
+        (light) => parseWith(historyRecordSchema, light),
+        resultsOf,
+        false,
+      );
       if (!parsed.ok) throw new ValidationError('run record', parsed.issues);
       // Kept in the order its results came (a run's, an imported file's), so they export as the same bytes.
-      const record = inOrderOf<RunRecord>(parsed.value, given);
+      const record = inOrderOf<HistoryRecord>(parsed.value, given);
       const tree = copyLight(record, jsonCopy);
       if (countSecrets(tree) > 0) {
         if (this.cipher?.available() === true) sealSecrets(tree, this.cipher);
@@ -178,7 +182,7 @@ export class HistoryStore {
   }
 
   /** A saved run with its results; a file that cannot be read is set aside and a BrokenHistoryFileError thrown. */
-  get(id: string): Promise<RunRecord> {
+  get(id: string): Promise<HistoryRecord> {
     return this.serial(async () => {
       const raw = await this.readRaw(id);
       unsealSecrets(raw, this.cipher);
@@ -261,7 +265,7 @@ export class HistoryStore {
   }
 
   /** Indexes a record just written, with its file's size and modification time. */
-  private async indexed(record: RunRecord): Promise<HistorySummary> {
+  private async indexed(record: HistoryRecord): Promise<HistorySummary> {
     const stat = await fsp.stat(this.file(record.id));
     const summary = summarizeRecord(record, stat.size);
     this.index.set(summary, stat.mtimeMs);
@@ -279,7 +283,7 @@ export class HistoryStore {
     const file = this.file(id);
     try {
       return await readJsonStreamed(file, MAX_RUN_FILE_BYTES, 'a run file', (shallow) => {
-        const r = readRunRecord(asStored(shallow));
+        const r = readHistoryRecord(asStored(shallow));
         return r.ok ? null : describeIssues(r.issues);
       });
     } catch (err) {
@@ -293,8 +297,8 @@ export class HistoryStore {
     }
   }
 
-  private async validate(id: string, raw: unknown): Promise<RunRecord> {
-    const r = readWithBulkApart(raw, readRunRecord, resultsOf);
+  private async validate(id: string, raw: unknown): Promise<HistoryRecord> {
+    const r = readWithBulkApart(raw, readHistoryRecord, resultsOf);
     if (!r.ok) throw await this.setAside(id, describeIssues(r.issues));
     if (r.value.id !== id) throw await this.setAside(id, `it holds run ${r.value.id}, not ${id}`);
     // A file edited into figures that contradict themselves is not shown as a measurement.

@@ -6,7 +6,8 @@
  * History's import (history-import.ts) share, so a file reads the same everywhere.
  */
 import { describeIssues } from '../../shared/model/validation.ts';
-import { placedResults, readSavedResult, type SavedResult } from '../../shared/records/result-file.ts';
+import type { SavedResult } from '../../shared/records/kinds.ts';
+import { placedResults, readSavedResult } from '../../shared/records/result-file.ts';
 import { parseJsonText } from './files.ts';
 import { histogramIssues } from './result-histograms.ts';
 

@@ -1,12 +1,12 @@
 import { useMemo, useState } from 'react';
-import { partFileName, type ExportBundle, type ExportPart } from '../../shared/export/files.ts';
-import { downloadPart, downloadZip } from '../lib/download.ts';
+import { itemFileName, type ExportBundle, type ExportItem } from '../../shared/export/files.ts';
+import { downloadItem, downloadZip } from '../lib/download.ts';
 import { TextReportDialog } from './TextReportDialog.tsx';
 import './export.css';
 
-/** A part's button id: "export-summary-csv", "export-json", a text's "export-ab", "export-http-load". */
-export function partTestId(part: Pick<ExportPart, 'part'>): string {
-  return `export-${part.part.replace(/\.txt$/, '').replace(/[._]/g, '-')}`;
+/** A file's button id: "export-summary-csv", "export-json", a text's "export-ab", "export-http-load". */
+export function itemTestId(item: Pick<ExportItem, 'suffix'>): string {
+  return `export-${item.suffix.replace(/\.txt$/, '').replace(/[._]/g, '-')}`;
 }
 
 interface ExportBarProps {
@@ -15,7 +15,7 @@ interface ExportBarProps {
   /** When the result was measured: the zip's entries carry it. */
   date: string;
   /** The title of a text report's dialog; "As <tool> prints it" by default. */
-  textTitle?: (part: ExportPart) => string;
+  textTitle?: (item: ExportItem) => string;
 }
 
 /**
@@ -23,10 +23,10 @@ interface ExportBarProps {
  * on the click), and the text reports, each opened to read, copy or download.
  */
 export function ExportBar({ bundle, date, textTitle = (p) => `As ${p.label} prints it` }: ExportBarProps) {
-  const [open, setOpen] = useState<ExportPart | null>(null);
+  const [open, setOpen] = useState<ExportItem | null>(null);
   const text = useMemo(() => (open ? open.render() : ''), [open]);
-  const files = bundle.parts.filter((p) => p.layout === undefined);
-  const texts = bundle.parts.filter((p) => p.layout !== undefined);
+  const files = bundle.items.filter((p) => p.layout === undefined);
+  const texts = bundle.items.filter((p) => p.layout !== undefined);
   return (
     <div className="export-bar" role="group" aria-label="Export">
       <div className="export-bar__group">
@@ -44,12 +44,12 @@ export function ExportBar({ bundle, date, textTitle = (p) => `As ${p.label} prin
         <span className="export-bar__label">Files</span>
         {files.map((p) => (
           <button
-            key={p.part}
+            key={p.suffix}
             type="button"
             className="btn btn--secondary btn--sm"
-            data-testid={partTestId(p)}
-            title={partFileName(bundle, p)}
-            onClick={() => downloadPart(bundle, p)}
+            data-testid={itemTestId(p)}
+            title={itemFileName(bundle, p)}
+            onClick={() => downloadItem(bundle, p)}
           >
             {p.label}
           </button>
@@ -59,11 +59,11 @@ export function ExportBar({ bundle, date, textTitle = (p) => `As ${p.label} prin
         <span className="export-bar__label">Text report</span>
         {texts.map((p) => (
           <button
-            key={p.part}
+            key={p.suffix}
             type="button"
             className="btn btn--secondary btn--sm"
-            data-testid={partTestId(p)}
-            title={partFileName(bundle, p)}
+            data-testid={itemTestId(p)}
+            title={itemFileName(bundle, p)}
             onClick={() => setOpen(p)}
           >
             {p.label}
@@ -74,7 +74,7 @@ export function ExportBar({ bundle, date, textTitle = (p) => `As ${p.label} prin
         <TextReportDialog
           title={textTitle(open)}
           text={text}
-          fileName={partFileName(bundle, open)}
+          fileName={itemFileName(bundle, open)}
           onClose={() => setOpen(null)}
         />
       )}

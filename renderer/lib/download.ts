@@ -3,7 +3,7 @@
  * browser turns into a download and Electron into its save dialog (the session's
  * will-download default), so no extra IPC is needed.
  */
-import { bundleFiles, partFileName, type ExportBundle, type ExportPart } from '../../shared/export/files.ts';
+import { bundleFiles, itemFileName, type ExportBundle, type ExportItem } from '../../shared/export/files.ts';
 import { zipFiles } from '../../shared/export/zip.ts';
 
 export function downloadBlob(blob: Blob, fileName: string): void {
@@ -25,8 +25,8 @@ export function downloadText(text: string, fileName: string, type: string): void
 }
 
 /** One file of a bundle, made on the click, under the name the CLI's --export gives it. */
-export function downloadPart(bundle: ExportBundle, part: ExportPart): void {
-  downloadText(part.render(), partFileName(bundle, part), part.type);
+export function downloadItem(bundle: ExportBundle, item: ExportItem): void {
+  downloadText(item.render(), itemFileName(bundle, item), item.type);
 }
 
 /** Every file of a bundle in one zip, "<base>.zip"; `date` (the result's) stamps its entries. */

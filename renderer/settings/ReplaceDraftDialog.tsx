@@ -2,9 +2,9 @@ import { useEffect, useRef } from 'react';
 import type { Preset } from '../../shared/records/presets.ts';
 import { Dialog } from '../components/Dialog.tsx';
 
-/** The draft a preset of each kind replaces, in words. */
+/** The draft a preset of each kind replaces, in words (a run's is its scenario). */
 const DRAFT_NAMES: Record<Preset['kind'], string> = {
-  scenario: 'scenario',
+  run: 'scenario',
   comparison: 'comparison',
   capacity: 'capacity search',
 };

@@ -7,7 +7,7 @@ import {
   historyIdSchema,
   historyNameSchema,
   type HistorySummary,
-  type RunRecord,
+  type HistoryRecord,
 } from '../records/history.ts';
 import type { Baseline } from '../records/baselines.ts';
 import type { ResultDiff } from '../diff/compare.ts';
@@ -177,7 +177,7 @@ export interface CommandOutputs {
   'presets.import': SaveOutcome;
   'presets.export': ExportOutcome;
   'history.list': HistoryList;
-  'history.get': RunRecord;
+  'history.get': HistoryRecord;
   'history.rename': HistorySummary;
   'history.import': ImportOutcome;
   'history.baseline': { baselines: Baseline[] };

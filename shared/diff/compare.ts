@@ -16,7 +16,7 @@ import { comparisonTargetLabel, levelKindOf, levelLabel } from '../comparison/pl
 import { statOf, type Stat } from '../comparison/stats.ts';
 import type { RunResult } from '../model/result.ts';
 import { targetLabel } from '../model/scenario.ts';
-import { SAVED_KIND_NAMES, type SavedKind, type SavedResult } from '../records/result-file.ts';
+import { recordKind, type SavedKind, type SavedResult } from '../records/kinds.ts';
 import { ksIsThin, ksNeeded, welchIsThin, welchNeeded } from './evidence.ts';
 import {
   DIFF_FIGURES,
@@ -277,7 +277,7 @@ export function pairedText(base: NamedRuns, next: NamedRuns): string {
 export function diffResults(base: SavedResult, next: SavedResult, quantilesOf: QuantilesOf): ResultDiff {
   if (base.kind !== next.kind) {
     throw new DiffInputError(
-      `the files are of different kinds: ${SAVED_KIND_NAMES[base.kind]} and ${SAVED_KIND_NAMES[next.kind]}`,
+      `the files are of different kinds: ${recordKind(base.kind).noun} and ${recordKind(next.kind).noun}`,
     );
   }
   const a = namedParts(base);

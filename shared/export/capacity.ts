@@ -12,8 +12,8 @@ import { capacityHtmlReport } from '../format/html-report.ts';
 import type { LabelledResult } from '../format/labels.ts';
 import { formatRunReport } from '../format/report.ts';
 import { fileSlug } from '../model/file-name.ts';
-import { csvPart, htmlPart, jsonPart, jsonText, textParts, type ExportBundle } from './files.ts';
-import { resultCsvParts } from './run.ts';
+import { csvItem, htmlItem, jsonItem, jsonText, textItems, type ExportBundle } from './files.ts';
+import { resultCsvItems } from './run.ts';
 
 /** What the JSON file of a capacity job holds: the plan, how it ended, each target's answer, every step's run. */
 export function capacityJson(c: CapacityResult, reports: readonly SearchReport[]): string {
@@ -38,14 +38,14 @@ export function capacityExport(c: CapacityResult, opts: { running?: number | nul
   const labelled = labelledSteps(reports);
   return {
     base: fileSlug(c.plan.name, 'capacity'),
-    parts: [
-      jsonPart(() => capacityJson(c, reports)),
-      csvPart('steps', 'Steps CSV', () => capacityStepsCsv(reports)),
-      csvPart('answers', 'Answers CSV', () => capacityAnswersCsv(reports)),
-      ...resultCsvParts(labelled, true),
-      htmlPart(() => capacityHtmlReport(c, reports)),
+    items: [
+      jsonItem(() => capacityJson(c, reports)),
+      csvItem('steps', 'Steps CSV', () => capacityStepsCsv(reports)),
+      csvItem('answers', 'Answers CSV', () => capacityAnswersCsv(reports)),
+      ...resultCsvItems(labelled, true),
+      htmlItem(() => capacityHtmlReport(c, reports)),
       // Ours is the searches' report; a tool's layout prints each step's run under its name.
-      ...textParts((layout) =>
+      ...textItems((layout) =>
         layout === 'text'
           ? formatCapacityReport(reports)
           : labelled

@@ -14,15 +14,15 @@ import { formatComparisonResult } from '../format/comparison-text.ts';
 import { comparisonHtmlReport } from '../format/html-report.ts';
 import { fileSlug } from '../model/file-name.ts';
 import {
-  csvPart,
-  htmlPart,
-  jsonPart,
+  csvItem,
+  htmlItem,
+  jsonItem,
   jsonText,
-  textParts,
+  textItems,
   type ExportBundle,
-  type ExportPart,
+  type ExportItem,
 } from './files.ts';
-import { resultCsvParts } from './run.ts';
+import { resultCsvItems } from './run.ts';
 
 /** What the JSON file of a comparison holds: the plan, how it ended, the matrix, every run, and the URLs that failed the check. */
 export function comparisonJson(c: ComparisonResult): string {
@@ -44,7 +44,7 @@ function withColumns(plan: ComparisonPlan, columns: readonly MatrixColumnId[] | 
 }
 
 /** A percentile table CSV per protocol and level with a measured cell: "percentiles-http-c-10.csv". */
-function percentileParts(c: ComparisonResult): ExportPart[] {
+function percentileItems(c: ComparisonResult): ExportItem[] {
   const table = aggregateComparison(c.plan, c.outcomes);
   const levels = [...table.levels].sort((a, b) => a - b);
   return table.protocols.flatMap((protocol) =>
@@ -55,7 +55,7 @@ function percentileParts(c: ComparisonResult): ExportPart[] {
       if (!measured) return [];
       const at = `${protocol} · ${levelLabel(table.levelKind, level)}`;
       return [
-        csvPart(`percentiles-${fileSlug(at)}`, `Percentiles CSV, ${at}`, () =>
+        csvItem(`percentiles-${fileSlug(at)}`, `Percentiles CSV, ${at}`, () =>
           percentileTableCsv(comparisonPercentileTable(table, { protocol, level })),
         ),
       ];
@@ -75,14 +75,14 @@ export function comparisonExport(
   const labelled = c.outcomes.map((o) => ({ label: cellLabel(c.plan, o.coordinates), result: o.result }));
   return {
     base: fileSlug(c.plan.name, 'comparison'),
-    parts: [
-      jsonPart(() => comparisonJson(c)),
-      csvPart('matrix', 'Matrix CSV', () =>
+    items: [
+      jsonItem(() => comparisonJson(c)),
+      csvItem('matrix', 'Matrix CSV', () =>
         comparisonMatrixCsv(aggregateComparison(c.plan, c.outcomes), c.outcomes),
       ),
-      ...resultCsvParts(labelled, false),
-      ...percentileParts(c),
-      htmlPart(() =>
+      ...resultCsvItems(labelled, false),
+      ...percentileItems(c),
+      htmlItem(() =>
         comparisonHtmlReport({
           plan: shown.plan,
           outcomes: c.outcomes,
@@ -90,7 +90,7 @@ export function comparisonExport(
           preflightFailures: c.preflightFailures ?? [],
         }),
       ),
-      ...textParts((layout) => formatComparisonResult(shown, layout)),
+      ...textItems((layout) => formatComparisonResult(shown, layout)),
     ],
   };
 }

@@ -10,7 +10,7 @@ import { formatDiff } from '../format/diff-text.ts';
 import { diffHtmlReport } from '../format/html-report.ts';
 import { formatUtcTime } from '../figures/units.ts';
 import { fileSlug } from '../model/file-name.ts';
-import { htmlPart, jsonPart, jsonText, MIME, type ExportBundle } from './files.ts';
+import { htmlItem, jsonItem, jsonText, MIME, type ExportBundle } from './files.ts';
 
 /** One side of a diff: what it is called, when it ran (ISO 8601), and the file it came from. */
 export interface DiffSide {
@@ -79,11 +79,11 @@ export function diffExport(input: DiffExportInput): ExportBundle {
   const { base, next } = input.sides;
   return {
     base: fileSlug(`diff ${base.name} vs ${next.name}`, 'diff'),
-    parts: [
-      jsonPart(() => diffJson(input)),
-      htmlPart(() => diffHtml(input)),
+    items: [
+      jsonItem(() => diffJson(input)),
+      htmlItem(() => diffHtml(input)),
       {
-        part: 'report.txt',
+        suffix: 'report.txt',
         label: 'Trebuchet',
         type: MIME.text,
         layout: 'text',

@@ -22,9 +22,9 @@ export interface ExportFile {
 }
 
 /** One file of a bundle before it is made. */
-export interface ExportPart {
+export interface ExportItem {
   /** What follows the bundle's base name: "json", "summary.csv", "ab.txt". */
-  part: string;
+  suffix: string;
   /** What a button calls it: "Summary CSV". */
   label: string;
   type: string;
@@ -34,20 +34,20 @@ export interface ExportPart {
   render: () => string;
 }
 
-/** Every file of a result: named `${base}.${part}`. */
+/** Every file of a result: named `${base}.${suffix}`. */
 export interface ExportBundle {
   /** The file names' common start, from the result's name ("nginx-vs-apache"). */
   base: string;
-  parts: ExportPart[];
+  items: ExportItem[];
 }
 
-export function partFileName(bundle: Pick<ExportBundle, 'base'>, part: Pick<ExportPart, 'part'>): string {
-  return `${bundle.base}.${part.part}`;
+export function itemFileName(bundle: Pick<ExportBundle, 'base'>, item: Pick<ExportItem, 'suffix'>): string {
+  return `${bundle.base}.${item.suffix}`;
 }
 
 /** The bundle's files, each made now. */
 export function bundleFiles(bundle: ExportBundle): ExportFile[] {
-  return bundle.parts.map((p) => ({ name: partFileName(bundle, p), type: p.type, content: p.render() }));
+  return bundle.items.map((p) => ({ name: itemFileName(bundle, p), type: p.type, content: p.render() }));
 }
 
 /** A value as the JSON file holds it: indented, newline-terminated. */
@@ -55,34 +55,34 @@ export function jsonText(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-export const jsonPart = (render: () => string): ExportPart => ({
-  part: 'json',
+export const jsonItem = (render: () => string): ExportItem => ({
+  suffix: 'json',
   label: 'JSON',
   type: MIME.json,
   render,
 });
 
-export const csvPart = (name: string, label: string, render: () => string): ExportPart => ({
-  part: `${name}.csv`,
+export const csvItem = (name: string, label: string, render: () => string): ExportItem => ({
+  suffix: `${name}.csv`,
   label,
   type: MIME.csv,
   render,
 });
 
-export const htmlPart = (render: () => string): ExportPart => ({
-  part: 'html',
+export const htmlItem = (render: () => string): ExportItem => ({
+  suffix: 'html',
   label: 'HTML report',
   type: MIME.html,
   render,
 });
 
-/** The part name of a layout's text: "ab.txt", ours "report.txt". */
-export const textPartName = (layout: ReportLayout): string => `${layout === 'text' ? 'report' : layout}.txt`;
+/** The file suffix of a layout's text: "ab.txt", ours "report.txt". */
+export const textSuffix = (layout: ReportLayout): string => `${layout === 'text' ? 'report' : layout}.txt`;
 
 /** A text report in every layout the CLI's --format prints. */
-export function textParts(render: (layout: ReportLayout) => string): ExportPart[] {
+export function textItems(render: (layout: ReportLayout) => string): ExportItem[] {
   return REPORT_LAYOUTS.map((layout) => ({
-    part: textPartName(layout),
+    suffix: textSuffix(layout),
     label: LAYOUT_NAMES[layout],
     type: MIME.text,
     layout,

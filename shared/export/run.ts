@@ -16,13 +16,13 @@ import { fileSlug } from '../model/file-name.ts';
 import type { RunResult } from '../model/result.ts';
 import { withVerdictRecord } from '../verdict/verdict.ts';
 import {
-  csvPart,
-  htmlPart,
-  jsonPart,
+  csvItem,
+  htmlItem,
+  jsonItem,
   jsonText,
-  textParts,
+  textItems,
   type ExportBundle,
-  type ExportPart,
+  type ExportItem,
 } from './files.ts';
 
 /** A run as its files are made of it. */
@@ -47,20 +47,20 @@ export function runJson(results: readonly RunResult[]): string {
  * load was staged) and per URL (only when a target held a list); the percentile table when asked. A comparison's and a capacity search's
  * runs get the same files.
  */
-export function resultCsvParts(labelled: readonly LabelledResult[], percentiles: boolean): ExportPart[] {
+export function resultCsvItems(labelled: readonly LabelledResult[], percentiles: boolean): ExportItem[] {
   const results = labelled.map((l) => l.result);
   return [
-    csvPart('summary', 'Summary CSV', () => summaryCsv(labelled)),
-    csvPart('timeseries', 'Time series CSV', () => timeSeriesCsv(labelled)),
-    ...(percentiles ? [csvPart('percentiles', 'Percentiles CSV', () => percentilesCsv(labelled))] : []),
+    csvItem('summary', 'Summary CSV', () => summaryCsv(labelled)),
+    csvItem('timeseries', 'Time series CSV', () => timeSeriesCsv(labelled)),
+    ...(percentiles ? [csvItem('percentiles', 'Percentiles CSV', () => percentilesCsv(labelled))] : []),
     ...(results.some((r) => (r.serverResources?.samples.length ?? 0) > 0)
-      ? [csvPart('resources', 'Server resources CSV', () => resourcesCsv(labelled))]
+      ? [csvItem('resources', 'Server resources CSV', () => resourcesCsv(labelled))]
       : []),
     ...(results.some((r) => (r.machine?.samples.length ?? 0) > 0)
-      ? [csvPart('machine', 'Machine CSV', () => machineCsv(labelled))]
+      ? [csvItem('machine', 'Machine CSV', () => machineCsv(labelled))]
       : []),
-    ...(results.some((r) => r.stages) ? [csvPart('stages', 'Stages CSV', () => stagesCsv(labelled))] : []),
-    ...(results.some((r) => r.urls) ? [csvPart('urls', 'URLs CSV', () => urlsCsv(labelled))] : []),
+    ...(results.some((r) => r.stages) ? [csvItem('stages', 'Stages CSV', () => stagesCsv(labelled))] : []),
+    ...(results.some((r) => r.urls) ? [csvItem('urls', 'URLs CSV', () => urlsCsv(labelled))] : []),
   ];
 }
 
@@ -69,11 +69,11 @@ export function runExport(input: RunExportInput): ExportBundle {
   const labelled = labelResults(results);
   return {
     base: fileSlug(input.name, 'run'),
-    parts: [
-      jsonPart(() => runJson(results)),
-      ...resultCsvParts(labelled, true),
-      htmlPart(() => runHtmlReport(results, { title: input.name, layout: input.htmlLayout ?? 'text' })),
-      ...textParts((layout) => formatRunsReport(results, layout)),
+    items: [
+      jsonItem(() => runJson(results)),
+      ...resultCsvItems(labelled, true),
+      htmlItem(() => runHtmlReport(results, { title: input.name, layout: input.htmlLayout ?? 'text' })),
+      ...textItems((layout) => formatRunsReport(results, layout)),
     ],
   };
 }

@@ -1,31 +1,27 @@
 import { z } from 'zod';
 import { capacityPlanSchema, capacityStepSchema } from '../capacity/plan.ts';
-import { whatRan } from './what-ran.ts';
-import { capacityReports } from '../capacity/report.ts';
-import { answerShort } from '../capacity/search.ts';
 import { LIMITS } from '../model/defaults.ts';
 import { cellOutcomeSchema } from '../comparison/cells.ts';
-import { comparisonPlanSchema, comparisonTargetLabel } from '../comparison/plan.ts';
-import {
-  generatorFactsSchema,
-  runResultSchema,
-  runStatusSchema,
-  type RunResult,
-  type RunStatus,
-} from '../model/result.ts';
-import { scenarioSchema, targetLabel } from '../model/scenario.ts';
+import { comparisonPlanSchema } from '../comparison/plan.ts';
+import { jobKindSchema, type JobKind } from '../contract/jobs.ts';
+import { generatorFactsSchema, runResultSchema, runStatusSchema, type RunStatus } from '../model/result.ts';
+import { scenarioSchema } from '../model/scenario.ts';
 import { isRecord, newerVersionIssue, parseWith, type Parsed } from '../model/validation.ts';
-import { verdictTone, verdictWord, worstVerdict } from '../verdict/verdict.ts';
 
 /*
- * A run kept in history: one file per finished or cancelled run, holding what is needed to
- * show its report again (scenario, comparison plan or capacity search, every RunResult with
- * its encoded histogram and samples, generator facts, app version).
+ * A History record: one file per finished, cancelled or interrupted job of any kind (a run, a
+ * comparison, a capacity search), holding what is needed to show its report again (its
+ * scenario or plan, every part's result with its encoded histogram and samples, generator
+ * facts, app version). What each kind's record holds and means is its spec's (kinds.ts).
  */
 
-export const RUN_RECORD_FORMAT = 'trebuchet-run';
-/** Version 2 added the capacity search's record; version 1 files (runs, comparisons) read as they are. */
-export const RUN_RECORD_VERSION = 2;
+/** The files' format name, as written since the first version (when every record was a run). */
+export const HISTORY_RECORD_FORMAT = 'trebuchet-run';
+/**
+ * Version 2 added the capacity search's record; 3 calls a plain run's record 'run', the job
+ * kind's name (1 and 2 said 'scenario'). Older files read as they are, their run renamed.
+ */
+export const HISTORY_RECORD_VERSION = 3;
 
 export const historyIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'history id is malformed');
 
@@ -36,7 +32,7 @@ export const historyNameSchema = z
   .max(LIMITS.nameChars.max, `name is longer than ${LIMITS.nameChars.max} characters`);
 
 const commonOf = <V extends number>(version: V) => ({
-  format: z.literal(RUN_RECORD_FORMAT),
+  format: z.literal(HISTORY_RECORD_FORMAT),
   version: z.literal(version),
   id: historyIdSchema,
   name: historyNameSchema,
@@ -48,13 +44,13 @@ const commonOf = <V extends number>(version: V) => ({
   generator: generatorFactsSchema.nullable(),
 });
 
-/** The kinds both versions have. */
-const runKindsOf = <V extends number>(version: V) =>
+/** A run's and a comparison's records, which every version has; `run`: what a run's kind is called. */
+const runAndComparisonOf = <V extends number, R extends string>(version: V, run: R) =>
   [
     /** A plain run: one RunResult per target of the scenario, in target order. */
     z.strictObject({
       ...commonOf(version),
-      kind: z.literal('scenario'),
+      kind: z.literal(run),
       scenario: scenarioSchema,
       results: z.array(runResultSchema),
     }),
@@ -67,83 +63,60 @@ const runKindsOf = <V extends number>(version: V) =>
     }),
   ] as const;
 
-export const runRecordV1Schema = z.discriminatedUnion('kind', runKindsOf(1));
-
-export const runRecordSchema = z.discriminatedUnion('kind', [
-  ...runKindsOf(RUN_RECORD_VERSION),
-  /** A capacity search: every step's run, in run order (the answers are judged again from them). */
+/** A capacity search: every step's run, in run order (the answers are judged again from them). */
+const capacityOf = <V extends number>(version: V) =>
   z.strictObject({
-    ...commonOf(RUN_RECORD_VERSION),
+    ...commonOf(version),
     kind: z.literal('capacity'),
     plan: capacityPlanSchema,
     steps: z.array(capacityStepSchema),
-  }),
+  });
+
+// The versions before 3 named a run's record 'scenario': read, then renamed (readHistoryRecord).
+const LEGACY_RUN = 'scenario';
+const recordV1Schema = z.discriminatedUnion('kind', runAndComparisonOf(1, LEGACY_RUN));
+const recordV2Schema = z.discriminatedUnion('kind', [...runAndComparisonOf(2, LEGACY_RUN), capacityOf(2)]);
+
+export const historyRecordSchema = z.discriminatedUnion('kind', [
+  ...runAndComparisonOf(HISTORY_RECORD_VERSION, 'run'),
+  capacityOf(HISTORY_RECORD_VERSION),
 ]);
-export type RunRecord = z.infer<typeof runRecordSchema>;
+export type HistoryRecord = z.infer<typeof historyRecordSchema>;
+export type HistoryRecordOf<K extends JobKind> = Extract<HistoryRecord, { kind: K }>;
 
 /**
  * A record as stored, of any version this app reads, brought up to the current one: a
- * version 1 file is a version 2 record as it is. Issues name the fields of its own version.
+ * version 1 or 2 file is a version 3 record with its 'scenario' kind read as 'run'. Issues
+ * name the fields of its own version.
  */
-export function readRunRecord(raw: unknown): Parsed<RunRecord> {
+export function readHistoryRecord(raw: unknown): Parsed<HistoryRecord> {
   const newer = newerVersionIssue(
     raw,
     'saved run',
-    RUN_RECORD_VERSION,
+    HISTORY_RECORD_VERSION,
     isRecord(raw) ? raw.appVersion : undefined,
   );
   if (newer) return { ok: false, issues: [newer] };
-  const v1 = (raw as { version?: unknown } | null)?.version === 1;
-  if (!v1) return parseWith(runRecordSchema, raw);
-  const r = parseWith(runRecordV1Schema, raw);
-  return r.ok ? { ok: true, value: { ...r.value, version: RUN_RECORD_VERSION } } : r;
+  const was = isRecord(raw) ? raw.version : undefined;
+  if (was !== 1 && was !== 2) return parseWith(historyRecordSchema, raw);
+  const r = parseWith(was === 1 ? recordV1Schema : recordV2Schema, raw);
+  if (!r.ok) return r;
+  const v = r.value;
+  // Spread, the fields keep the file's order, the kind in its place.
+  const version = HISTORY_RECORD_VERSION;
+  return { ok: true, value: v.kind === LEGACY_RUN ? { ...v, kind: 'run', version } : { ...v, version } };
 }
 
 /** What a caller hands the history store; it adds the format, id, creation time and generator facts. */
-export type RunRecordDraft =
-  | {
-      kind: 'scenario';
-      name?: string;
-      status: RunStatus;
-      appVersion: string;
-      scenario: RunRecordOf<'scenario'>['scenario'];
-      results: RunResult[];
-    }
-  | {
-      kind: 'comparison';
-      name?: string;
-      status: RunStatus;
-      appVersion: string;
-      plan: RunRecordOf<'comparison'>['plan'];
-      outcomes: RunRecordOf<'comparison'>['outcomes'];
-    }
-  | {
-      kind: 'capacity';
-      name?: string;
-      status: RunStatus;
-      appVersion: string;
-      plan: RunRecordOf<'capacity'>['plan'];
-      steps: RunRecordOf<'capacity'>['steps'];
-    };
-
-export type RunRecordOf<K extends RunRecord['kind']> = Extract<RunRecord, { kind: K }>;
-
-/** The results of a record (or of a draft), whatever its kind. */
-export function resultsOf(
-  record:
-    | { kind: 'scenario'; results: RunResult[] }
-    | { kind: 'comparison'; outcomes: readonly { result: RunResult }[] }
-    | { kind: 'capacity'; steps: readonly { result: RunResult }[] },
-): RunResult[] {
-  switch (record.kind) {
-    case 'scenario':
-      return record.results;
-    case 'comparison':
-      return record.outcomes.map((o) => o.result);
-    case 'capacity':
-      return record.steps.map((s) => s.result);
-  }
-}
+export type HistoryRecordDraft = {
+  [K in JobKind]: Omit<
+    HistoryRecordOf<K>,
+    'format' | 'version' | 'id' | 'name' | 'createdAt' | 'generator'
+  > & {
+    name?: string;
+    status: RunStatus;
+  };
+}[JobKind];
 
 /** One line of the history list: read from a small index, without loading samples. */
 export const historySummarySchema = z.strictObject({
@@ -151,7 +124,7 @@ export const historySummarySchema = z.strictObject({
   name: z.string(),
   createdAt: z.string(),
   status: runStatusSchema,
-  kind: z.enum(['scenario', 'comparison', 'capacity']),
+  kind: jobKindSchema,
   appVersion: z.string(),
   /** Display names of the targets. */
   targets: z.array(z.string()),
@@ -192,73 +165,3 @@ export const historySummarySchema = z.strictObject({
   requests: z.number().int().nonnegative(),
 });
 export type HistorySummary = z.infer<typeof historySummarySchema>;
-
-/** What the history list shows per target of a record. */
-function perTargetOf(record: RunRecord): HistorySummary['perTarget'] {
-  switch (record.kind) {
-    case 'scenario':
-      return record.results.map((r) => ({
-        target: targetLabel(r.target),
-        rps: r.throughput.requestsPerSecond,
-        p99: r.latency?.percentiles['99'] ?? null,
-      }));
-    case 'comparison':
-      return [];
-    case 'capacity':
-      return capacityReports(record.plan, record.steps, null).map((report) => {
-        const held = report.answer?.heldRate ?? null;
-        return {
-          target: report.label,
-          rps: held,
-          p99: report.steps.find((s) => s.rate === held)?.figures.p99 ?? null,
-          answer: report.answer === null ? 'not measured' : answerShort(report.answer),
-        };
-      });
-  }
-}
-
-function verdictOf(record: RunRecord): HistorySummary['verdict'] {
-  if (record.kind === 'capacity') return null;
-  const v = worstVerdict(resultsOf(record));
-  return { word: verdictWord(v), tone: verdictTone(v) };
-}
-
-/** What a record ran, for baselines (shared/records/baselines.ts): "scenario · nginx static". */
-export function subjectOf(record: RunRecord): string {
-  return `${record.kind} · ${(record.kind === 'scenario' ? record.scenario : record.plan).name.trim()}`;
-}
-
-export function summarizeRecord(record: RunRecord, bytes: number): HistorySummary {
-  const results = resultsOf(record);
-  const targets =
-    record.kind === 'comparison'
-      ? record.plan.targets.map(comparisonTargetLabel)
-      : (record.kind === 'scenario' ? record.scenario : record.plan).targets.map(targetLabel);
-  return {
-    id: record.id,
-    name: record.name,
-    createdAt: record.createdAt,
-    status: record.status,
-    kind: record.kind,
-    appVersion: record.appVersion,
-    targets,
-    ran: whatRan(record),
-    results: results.length,
-    perTarget: perTargetOf(record),
-    bytes,
-    verdict: verdictOf(record),
-    subject: subjectOf(record),
-    startedAt: startedAtOf(results),
-    requests: results.filter((r) => r.status !== 'interrupted').reduce((n, r) => n + r.requests.total, 0),
-  };
-}
-
-/** The earliest start among results, as written; null without any. */
-function startedAtOf(results: readonly RunResult[]): string | null {
-  let first: { at: number; text: string } | null = null;
-  for (const r of results) {
-    const at = Date.parse(r.startedAt);
-    if (!Number.isNaN(at) && (first === null || at < first.at)) first = { at, text: r.startedAt };
-  }
-  return first?.text ?? null;
-}

@@ -1,15 +1,11 @@
 /**
  * A saved result brought into History (a file dropped or picked in the History tab): the
- * record it becomes, and when it ran. A run's file holds its results only, so its scenario is
- * made again from them (each result carries its scenario's name, target, load and options).
- * Pure: the host's import (electron/stores/history-import.ts) saves what this makes.
+ * record it becomes (its kind's spec's `draft`, kinds.ts), and when it ran. Pure: the host's import (electron/stores/history-import.ts) saves what this makes.
  */
 import { z } from 'zod';
 import { LIMITS } from '../model/defaults.ts';
-import type { RunResult, RunStatus } from '../model/result.ts';
-import { SCENARIO_VERSION } from '../model/scenario.ts';
-import { resultsOf, type HistorySummary, type RunRecordDraft } from './history.ts';
-import { savedResultName, type SavedResult } from './result-file.ts';
+import type { HistoryRecordDraft, HistorySummary } from './history.ts';
+import { recordKind, resultsOf, type SavedKind, type SavedResultOf } from './kinds.ts';
 
 const MAX_IMPORT = LIMITS.importBytes.max;
 
@@ -40,58 +36,16 @@ export interface ImportOutcome {
   problems: { file: string; message: string }[];
 }
 
-type Draft = RunRecordDraft & { appVersion: string };
-
-/** A run's status from its results': cancelled when one was stopped, failed when every one failed. */
-function statusOf(results: readonly RunResult[]): RunStatus {
-  if (results.some((r) => r.status === 'cancelled')) return 'cancelled';
-  return results.length > 0 && results.every((r) => r.status === 'failed') ? 'failed' : 'completed';
-}
-
 /**
  * The History record a saved result becomes, named as savedResultName names it: a CLI run
  * without --name by the file it came from (`file`: one file's name) or its targets.
  */
-export function importedDraft(saved: SavedResult, appVersion: string, file?: string): Draft {
-  switch (saved.kind) {
-    case 'run': {
-      const first = saved.results[0]!;
-      return {
-        kind: 'scenario',
-        name: savedResultName(saved, file),
-        status: statusOf(saved.results),
-        appVersion,
-        scenario: {
-          version: SCENARIO_VERSION,
-          name: first.scenarioName,
-          targets: saved.results.map((r) => r.target),
-          load: first.load,
-          options: first.options,
-        },
-        results: saved.results,
-      };
-    }
-    case 'comparison': {
-      const { plan, status, outcomes } = saved.comparison;
-      return {
-        kind: 'comparison',
-        status: status ?? statusOf(outcomes.map((o) => o.result)),
-        appVersion,
-        plan,
-        outcomes: [...outcomes],
-      };
-    }
-    case 'capacity': {
-      const { plan, status, steps } = saved.capacity;
-      return {
-        kind: 'capacity',
-        status: status ?? statusOf(steps.map((s) => s.result)),
-        appVersion,
-        plan,
-        steps: [...steps],
-      };
-    }
-  }
+export function importedDraft<K extends SavedKind>(
+  saved: SavedResultOf<K>,
+  appVersion: string,
+  file?: string,
+): HistoryRecordDraft {
+  return recordKind(saved.kind).fromSaved(saved, appVersion, file);
 }
 
 /**
@@ -99,7 +53,7 @@ export function importedDraft(saved: SavedResult, appVersion: string, file?: str
  * timeline (and counts as before or after a baseline) by when it ran, not when it was imported.
  * Null when no result says (an empty comparison).
  */
-export function importedAt(draft: Pick<Draft, 'kind'> & Parameters<typeof resultsOf>[0]): Date | null {
+export function importedAt(draft: HistoryRecordDraft): Date | null {
   const starts = resultsOf(draft)
     .map((r) => Date.parse(r.startedAt))
     .filter((t) => !Number.isNaN(t));

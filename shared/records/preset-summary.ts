@@ -2,8 +2,7 @@
  * What the preset store tells about a preset: the secret header values it holds (which header
  * names carry credentials, and where), its summary, and the answers to a save or an export.
  */
-import { comparisonTargetLabel } from '../comparison/plan.ts';
-import { targetLabel, type Header } from '../model/scenario.ts';
+import { recordKind, type NamedTarget } from './kinds.ts';
 import type { Preset, PresetKind } from './presets.ts';
 import { isSecretHeader } from '../model/secret-headers.ts';
 
@@ -16,16 +15,9 @@ export interface SecretRef {
   header: string;
 }
 
-function targetsOf(p: Preset): { label: string; headers: Header[] }[] {
-  switch (p.kind) {
-    case 'scenario':
-    case 'capacity': {
-      const targets = p.kind === 'scenario' ? p.scenario.targets : p.plan.targets;
-      return targets.map((t) => ({ label: targetLabel(t), headers: t.headers }));
-    }
-    case 'comparison':
-      return p.plan.targets.map((t) => ({ label: comparisonTargetLabel(t), headers: t.headers }));
-  }
+function targetsOf(p: Preset): NamedTarget[] {
+  const spec = recordKind(p.kind);
+  return spec.targets(spec.planOf(p));
 }
 
 /** The preset's secret headers that hold a value (an empty value keeps no secret). */

@@ -15,7 +15,7 @@ import { isRecord, newerVersionIssue, parseWith, type FieldIssue } from '../mode
 
 /** Marks a JSON file as a preset, so a scenario's own `version` is never mistaken for the preset's. */
 export const PRESET_FORMAT = 'trebuchet-preset';
-export const PRESET_VERSION = 4;
+export const PRESET_VERSION = 5;
 
 export const presetIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'preset id is malformed');
 
@@ -55,9 +55,12 @@ const fieldsOf = <V extends number>(version: V) => ({
   updatedAt: isoTimeSchema,
 });
 
+// Versions 2 to 4 named a run's preset 'scenario'; 5 calls it 'run', the job kind's name.
+const LEGACY_RUN = 'scenario';
+
 /** Version 2: an id, two timestamps, and either a scenario or a comparison plan. */
 export const presetV2Schema = z.discriminatedUnion('kind', [
-  z.strictObject({ ...fieldsOf(2), kind: z.literal('scenario'), scenario: scenarioSchema }),
+  z.strictObject({ ...fieldsOf(2), kind: z.literal(LEGACY_RUN), scenario: scenarioSchema }),
   z.strictObject({ ...fieldsOf(2), kind: z.literal('comparison'), plan: comparisonPlanSchema }),
 ]);
 export type PresetV2 = z.infer<typeof presetV2Schema>;
@@ -65,11 +68,11 @@ export type PresetV2 = z.infer<typeof presetV2Schema>;
 /**
  * Versions 3 and on: a scenario, a comparison plan with its report named, or a capacity
  * search's plan (an app without capacity searches refuses that kind, naming it, rather than
- * losing anything).
+ * losing anything); `run`: what a run's preset is called.
  */
-const withNamedReport = <V extends number>(version: V) =>
+const withNamedReport = <V extends number, R extends string>(version: V, run: R) =>
   z.discriminatedUnion('kind', [
-    z.strictObject({ ...fieldsOf(version), kind: z.literal('scenario'), scenario: scenarioSchema }),
+    z.strictObject({ ...fieldsOf(version), kind: z.literal(run), scenario: scenarioSchema }),
     z.strictObject({
       ...fieldsOf(version),
       kind: z.literal('comparison'),
@@ -83,18 +86,25 @@ const withNamedReport = <V extends number>(version: V) =>
  * filled in when missing); an older app would drop that field silently, so the version
  * says it is there.
  */
-export const presetV3Schema = withNamedReport(3);
+export const presetV3Schema = withNamedReport(3, LEGACY_RUN);
 export type PresetV3 = z.infer<typeof presetV3Schema>;
 
 /**
- * Version 4 (current): as 3, and a scenario's load may hold stages (shared/model/stages.ts); an
- * older app would drop them and run a fixed level instead, so the version says they may be there.
+ * Version 4: as 3, and a scenario's load may hold stages (shared/model/stages.ts); an older
+ * app would drop them and run a fixed level instead, so the version says they may be there.
  */
-export const presetV4Schema = withNamedReport(4);
+export const presetV4Schema = withNamedReport(4, LEGACY_RUN);
 export type PresetV4 = z.infer<typeof presetV4Schema>;
 
+/**
+ * Version 5 (current): as 4, a run's preset of kind 'run' (the job kind's name), no longer
+ * 'scenario'; an older app would refuse the kind without saying why, so the version says it.
+ */
+export const presetV5Schema = withNamedReport(5, 'run');
+export type PresetV5 = z.infer<typeof presetV5Schema>;
+
 /** A preset as the app holds it: the current version. */
-export type Preset = PresetV4;
+export type Preset = PresetV5;
 export type PresetKind = Preset['kind'];
 
 /** Any preset version this app reads. */
@@ -103,6 +113,7 @@ export const presetFileSchema = z.discriminatedUnion('version', [
   presetV2Schema,
   presetV3Schema,
   presetV4Schema,
+  presetV5Schema,
 ]);
 export type AnyPreset = z.infer<typeof presetFileSchema>;
 
@@ -114,6 +125,9 @@ export interface MigrationContext {
 export const defaultMigrationContext: MigrationContext = {
   newId: () => globalThis.crypto.randomUUID(),
 };
+
+const v4ToV5 = (p: PresetV4): PresetV5 =>
+  p.kind === LEGACY_RUN ? { ...p, version: 5, kind: 'run' } : { ...p, version: 5 };
 
 const v3ToV4 = (p: PresetV3): PresetV4 => ({ ...p, version: 4 });
 
@@ -130,7 +144,7 @@ function v1ToV2(p: PresetV1, ctx: MigrationContext): PresetV2 {
     description: '',
     createdAt: p.savedAt,
     updatedAt: p.savedAt,
-    kind: 'scenario',
+    kind: LEGACY_RUN,
     scenario: p.scenario,
   };
 }
@@ -145,6 +159,8 @@ export function migratePreset(p: AnyPreset, ctx: MigrationContext = defaultMigra
     case 3:
       return migratePreset(v3ToV4(p), ctx);
     case 4:
+      return migratePreset(v4ToV5(p), ctx);
+    case 5:
       return p;
   }
 }
@@ -201,7 +217,7 @@ export function parsePresetFile(
   if (typeof version !== 'number') return fail('version', 'version must be a number');
   const newer = newerVersionIssue(input, 'preset', PRESET_VERSION);
   if (newer) return { ok: false, issues: [newer] };
-  if (![1, 2, 3, PRESET_VERSION].includes(version)) {
+  if (![1, 2, 3, 4, PRESET_VERSION].includes(version)) {
     return fail(
       'version',
       `unknown preset version ${version}; this app reads versions 1 to ${PRESET_VERSION}`,
@@ -225,7 +241,7 @@ function fromScenario(scenario: Scenario, id: string, now: string): Preset {
     description: '',
     createdAt: now,
     updatedAt: now,
-    kind: 'scenario',
+    kind: 'run',
     scenario,
   };
 }
@@ -249,7 +265,7 @@ export const presetDraftSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     name: presetNameSchema,
     description: descriptionSchema.default(''),
-    kind: z.literal('scenario'),
+    kind: z.literal('run'),
     scenario: scenarioSchema,
   }),
   z.strictObject({

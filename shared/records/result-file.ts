@@ -3,19 +3,18 @@
  * a comparison's, a capacity search's, or a file of History's folder. The kind is told by
  * the file's shape and then checked strictly against that kind's schema; a file of a newer
  * format is refused naming its version, a history record of an older one is migrated
- * (readRunRecord). Pure: `trebuchet report` and `trebuchet diff` read files through this.
+ * (readHistoryRecord). Pure: `trebuchet report` and `trebuchet diff` read files through this.
  */
 import { z } from 'zod';
 import { capacityPlanSchema, capacityStepSchema } from '../capacity/plan.ts';
-import type { CapacityResult } from '../capacity/report.ts';
 import { cellOutcomeSchema } from '../comparison/cells.ts';
 import { comparisonPlanSchema } from '../comparison/plan.ts';
-import type { ComparisonResult } from '../comparison/result.ts';
 import { preflightFailureSchema } from '../model/preflight.ts';
+import { runOfPart } from '../contract/jobs.ts';
 import { RESULT_VERSION, runResultSchema, runStatusSchema, type RunResult } from '../model/result.ts';
-import { targetLabel, UNTITLED_SCENARIO } from '../model/scenario.ts';
 import { isRecord, newerVersionIssue, parseWith, type FieldIssue, type Parsed } from '../model/validation.ts';
-import { RUN_RECORD_FORMAT, readRunRecord, type RunRecord } from './history.ts';
+import { HISTORY_RECORD_FORMAT, readHistoryRecord, type HistoryRecordOf } from './history.ts';
+import { recordKind, type FileShape, type SavedKind, type SavedResult, type SavedResultOf } from './kinds.ts';
 import { resultsArithmeticIssues } from './result-checks.ts';
 import { readWithBulkApart } from './bulk.ts';
 
@@ -41,21 +40,6 @@ export const capacityFileSchema = z.strictObject({
 });
 
 const runListSchema = z.array(runResultSchema).min(1, 'holds no result');
-
-/** A saved result as its reports are made of it. */
-export type SavedResult =
-  | { kind: 'run'; results: RunResult[] }
-  | { kind: 'comparison'; comparison: ComparisonResult }
-  | { kind: 'capacity'; capacity: CapacityResult };
-
-export type SavedKind = SavedResult['kind'];
-
-/** What each kind is called in a message. */
-export const SAVED_KIND_NAMES: Record<SavedKind, string> = {
-  run: 'a run',
-  comparison: 'a comparison',
-  capacity: 'a capacity search',
-};
 
 /**
  * A result of a format version this app does not read: newer ones name the version and the
@@ -117,63 +101,23 @@ export function inOrderOf<T>(value: T, like: unknown): T {
 }
 
 /** The runs a saved result holds, whatever its kind. */
-export function resultsOfSaved(saved: SavedResult): RunResult[] {
-  switch (saved.kind) {
-    case 'run':
-      return saved.results;
-    case 'comparison':
-      return saved.comparison.outcomes.map((o) => o.result);
-    case 'capacity':
-      return saved.capacity.steps.map((s) => s.result);
-  }
-}
-
-/** A file's name without its folder and its .json (or History's .run.json): "nginx-c100". */
-export function fileStem(file: string): string {
-  return (file.split(/[\\/]/).pop() ?? file).replace(/(\.run)?\.json$/i, '');
+export function resultsOfSaved<K extends SavedKind>(saved: SavedResultOf<K>): RunResult[] {
+  return recordKind(saved.kind)
+    .savedParts(saved)
+    .map((part) => runOfPart(saved.kind, part));
 }
 
 /**
  * What a saved result is called: its scenario's or plan's name; a run nobody named (the CLI's
  * without --name) by the file it came from, or else by its targets, not "Untitled scenario".
  */
-export function savedResultName(saved: SavedResult, file?: string): string {
-  switch (saved.kind) {
-    case 'run': {
-      const named = saved.results[0]?.scenarioName.trim() ?? '';
-      if (named !== '' && named !== UNTITLED_SCENARIO) return named;
-      const stem = file === undefined ? '' : fileStem(file).trim();
-      if (stem !== '') return stem;
-      return [...new Set(saved.results.map((r) => targetLabel(r.target)))].join(', ') || UNTITLED_SCENARIO;
-    }
-    case 'comparison':
-      return saved.comparison.plan.name;
-    case 'capacity':
-      return saved.capacity.plan.name;
-  }
+export function savedResultName<K extends SavedKind>(saved: SavedResultOf<K>, file?: string): string {
+  return recordKind(saved.kind).savedName(saved, file);
 }
 
 /** What a History record holds, as the saved result its reports and diffs are made of. */
-export function savedOfRecord(record: RunRecord): SavedResult {
-  switch (record.kind) {
-    case 'scenario':
-      return { kind: 'run', results: record.results };
-    case 'comparison':
-      return {
-        kind: 'comparison',
-        comparison: {
-          plan: record.plan,
-          status: record.status,
-          outcomes: record.outcomes,
-          preflightFailures: [],
-        },
-      };
-    case 'capacity':
-      return {
-        kind: 'capacity',
-        capacity: { plan: record.plan, status: record.status, steps: record.steps },
-      };
-  }
+export function savedOfRecord<K extends SavedKind>(record: HistoryRecordOf<K>): SavedResult {
+  return recordKind(record.kind).saved(record);
 }
 
 /**
@@ -181,19 +125,10 @@ export function savedOfRecord(record: RunRecord): SavedResult {
  * fields' paths begin: "0" in a list of runs, "outcomes.2.result" in a comparison.
  */
 export function placedResults(saved: SavedResult, raw: unknown): { result: RunResult; at: string }[] {
-  const record = isRecord(raw) && raw.format === RUN_RECORD_FORMAT;
-  const list = Array.isArray(raw);
-  switch (saved.kind) {
-    case 'run':
-      return saved.results.map((result, i) => ({
-        result,
-        at: record ? `results.${i}` : list ? String(i) : '',
-      }));
-    case 'comparison':
-      return saved.comparison.outcomes.map((o, i) => ({ result: o.result, at: `outcomes.${i}.result` }));
-    case 'capacity':
-      return saved.capacity.steps.map((s, i) => ({ result: s.result, at: `steps.${i}.result` }));
-  }
+  const shape: FileShape =
+    isRecord(raw) && raw.format === HISTORY_RECORD_FORMAT ? 'record' : Array.isArray(raw) ? 'list' : 'single';
+  const spec = recordKind(saved.kind);
+  return resultsOfSaved(saved).map((result, i) => ({ result, at: spec.runPath(i, shape) }));
 }
 
 /**
@@ -212,8 +147,8 @@ export function readSavedResult(raw: unknown): Parsed<SavedResult> {
 /** A saved result from a file's JSON value, by its shape and schema alone. */
 function readSavedShape(raw: unknown): Parsed<SavedResult> {
   const version = nestedVersionIssue(raw) ?? (Array.isArray(raw) ? null : resultVersionIssue(raw, ''));
-  if (isRecord(raw) && raw.format === RUN_RECORD_FORMAT) {
-    const r = readRunRecord(raw);
+  if (isRecord(raw) && raw.format === HISTORY_RECORD_FORMAT) {
+    const r = readHistoryRecord(raw);
     // A result of a newer format inside a record of a known one: its version says why.
     if (!r.ok) return version && r.issues[0]?.path !== 'version' ? { ok: false, issues: [version] } : r;
     return { ok: true, value: savedOfRecord(inOrderOf(r.value, raw)) };

@@ -325,7 +325,7 @@ describe('history in the browser', () => {
     await expect.poll(() => rows.count()).toBe(2);
     await rows.first().getByTestId('history-open').click();
     await page.getByTestId('history-record').waitFor();
-    expect(await page.getByTestId('history-record').getAttribute('data-kind')).toBe('scenario');
+    expect(await page.getByTestId('history-record').getAttribute('data-kind')).toBe('run');
     await app.screenshot('e2e-history.png');
 
     // The ab-style text report, copied to the clipboard.

@@ -63,7 +63,7 @@ describe('"Saved in history · open it there"', () => {
     await page.getByTestId('history-view').waitFor();
     await page.getByTestId('history-record').waitFor({ timeout: 5_000 });
     expect(await page.getByTestId('record-name').textContent()).toBe('opened from its note');
-    expect(await page.getByTestId('history-record').getAttribute('data-kind')).toBe('scenario');
+    expect(await page.getByTestId('history-record').getAttribute('data-kind')).toBe('run');
   });
 
   it('opens the saved comparison', async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runRecordSchema } from '../../shared/records/history.ts';
+import { historyRecordSchema } from '../../shared/records/history.ts';
 import { endAfterAll } from '../helpers/cleanup.ts';
 import { runCli } from '../helpers/cli.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
@@ -66,7 +66,7 @@ describe('trebuchet capacity', () => {
       expect(limited.requests - before).toBeLessThan(860);
 
       const [file] = readdirSync(join(dir, 'history')).filter((f) => f.endsWith('.run.json'));
-      const record = runRecordSchema.parse(JSON.parse(readFileSync(join(dir, 'history', file!), 'utf8')));
+      const record = historyRecordSchema.parse(JSON.parse(readFileSync(join(dir, 'history', file!), 'utf8')));
       expect(record.kind).toBe('capacity');
       expect(record.kind === 'capacity' && record.steps.map((s) => [s.rate, s.result.load])).toEqual([
         [100, { model: 'open', rate: 100, durationSeconds: 2.5, maxInFlight: 1000 }],

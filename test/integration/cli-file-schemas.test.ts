@@ -31,7 +31,7 @@ function file(content: unknown): string {
 
 const preset = (kind: string, body: Record<string, unknown>) => ({
   format: 'trebuchet-preset',
-  version: 4,
+  version: 5,
   id: `p${files}`,
   name: 'A preset',
   createdAt: '2025-01-01T00:00:00.000Z',
@@ -89,11 +89,11 @@ describe('unknown fields in the files the CLI reads', () => {
 
   it('refuses extra fields in preset files, and typos in comparison and capacity plans', async () => {
     const scenario = { targets: [{ url: server.url }] };
-    const extra = file(preset('scenario', { extraField: 1, scenario }));
+    const extra = file(preset('run', { extraField: 1, scenario }));
     expect(await refused(['run', '--preset', extra])).toBe(
       `trebuchet run: --preset: ${extra}: extraField: unknown field (the fields here are \`format\`, \`version\`, \`id\`, \`name\`, \`description\`, \`createdAt\`, \`updatedAt\`, \`kind\`, \`scenario\`)`,
     );
-    const nested = file(preset('scenario', { scenario: { ...scenario, laod: { model: 'open' } } }));
+    const nested = file(preset('run', { scenario: { ...scenario, laod: { model: 'open' } } }));
     expect(await refused(['presets', 'show', nested])).toBe(
       `trebuchet presets: show: ${nested}: scenario.laod: unknown field; did you mean \`load\`?`,
     );
@@ -122,12 +122,12 @@ describe('unknown fields in the files the CLI reads', () => {
       'trebuchet run: --scenario version: this scenario file is format version 2, written by a newer version of Trebuchet; this version of Trebuchet reads format version 1',
     );
     const p = file({
-      ...preset('scenario', { scenario: { targets: [{ url: server.url }] } }),
-      version: 5,
+      ...preset('run', { scenario: { targets: [{ url: server.url }] } }),
+      version: 6,
       x: 1,
     });
     expect(await refused(['run', '--preset', p])).toBe(
-      `trebuchet run: --preset: ${p}: version: this preset is format version 5, written by a newer version of Trebuchet; this version of Trebuchet reads format versions 1 to 4`,
+      `trebuchet run: --preset: ${p}: version: this preset is format version 6, written by a newer version of Trebuchet; this version of Trebuchet reads format versions 1 to 5`,
     );
   });
 });

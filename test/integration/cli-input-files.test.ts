@@ -112,12 +112,12 @@ describe('files the CLI reads are bounded before they are read', () => {
       bom +
         JSON.stringify({
           format: 'trebuchet-preset',
-          version: 4,
+          version: 5,
           id: 'bom',
           name: 'With a BOM',
           createdAt: '2025-01-01T00:00:00.000Z',
           updatedAt: '2025-01-01T00:00:00.000Z',
-          kind: 'scenario',
+          kind: 'run',
           scenario: SMALL_SCENARIO(),
         }),
     );

@@ -410,7 +410,7 @@ describe('trebuchet run --preset and --save, trebuchet presets', () => {
       scenario: { targets: { headers: { name: string; value: string }[] }[] };
       results: unknown[];
     };
-    expect(record).toMatchObject({ kind: 'scenario', status: 'completed' });
+    expect(record).toMatchObject({ kind: 'run', status: 'completed' });
     expect(runResultSchema.parse(record.results[0]).requests.total).toBe(100);
     expect(record.scenario.targets[0]!.headers).toEqual([{ name: 'Authorization', value: '' }]);
   });

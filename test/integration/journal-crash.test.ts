@@ -9,7 +9,7 @@ import type { CellOutcome } from '../../shared/comparison/cells.ts';
 import { comparisonPlanSchema } from '../../shared/comparison/plan.ts';
 import type { JobEnvelope } from '../../shared/contract/jobs.ts';
 import { formatRate } from '../../shared/figures/units.ts';
-import type { RunRecord } from '../../shared/records/history.ts';
+import type { HistoryRecord } from '../../shared/records/history.ts';
 import { endAfterEach } from '../helpers/cleanup.ts';
 import { CLI_BIN, runCli } from '../helpers/cli.ts';
 import { startDesktopHost } from '../helpers/desktop-host-process.ts';
@@ -89,7 +89,7 @@ function shown(events: readonly JobEnvelope[]) {
 }
 
 /** The interrupted record: the two finished cells exactly as shown, the third a partial run. */
-function expectInterrupted(record: RunRecord, finished: readonly CellOutcome[]): void {
+function expectInterrupted(record: HistoryRecord, finished: readonly CellOutcome[]): void {
   expect(record.kind).toBe('comparison');
   expect(record.status).toBe('interrupted');
   if (record.kind !== 'comparison') return;
@@ -220,7 +220,7 @@ describe('a host killed mid-comparison: the next start shows it interrupted, eve
     ends({ close: () => second.close() });
     const list = (await second.command('history.list')) as { runs: { id: string; status: string }[] };
     expect(list.runs.map((r) => r.status)).toEqual(['interrupted']);
-    const record = (await second.command('history.get', { id: list.runs[0]!.id })) as RunRecord;
+    const record = (await second.command('history.get', { id: list.runs[0]!.id })) as HistoryRecord;
     expectInterrupted(record, finished);
     await expectListed(userData, record.id, finished);
   });

@@ -5,7 +5,7 @@ import { JobRegistry } from '../../electron/jobs/registry.ts';
 import { startTarget } from '../../electron/jobs/target-run.ts';
 import type { JobEnvelope } from '../../shared/contract/jobs.ts';
 import type { RunResult } from '../../shared/model/result.ts';
-import type { RunRecordDraft } from '../../shared/records/history.ts';
+import type { HistoryRecordDraft } from '../../shared/records/history.ts';
 import { scenarioSchema, type ScenarioInput } from '../../shared/model/scenario.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 
@@ -27,7 +27,7 @@ async function serve(): Promise<TestServer> {
 
 /** A registry on the engine whose saved records (the results with their samples) the test reads. */
 function jobs(appVersion = '0') {
-  const saved: RunRecordDraft[] = [];
+  const saved: HistoryRecordDraft[] = [];
   const history = new HistorySaver({
     appVersion,
     history: {
@@ -49,7 +49,7 @@ function jobs(appVersion = '0') {
   registry.attach('me', (e) => events.push(e));
   const resultsOf = (i: number): RunResult[] => {
     const record = saved[i];
-    return record?.kind === 'scenario' ? record.results : [];
+    return record?.kind === 'run' ? record.results : [];
   };
   return { registry, events, saved, resultsOf };
 }

@@ -200,7 +200,7 @@ describe('trebuchet serve and Kubernetes', () => {
       // The host's client is the first; the pods' own (watching their Job's go) are in-cluster ones.
       expect(clientContexts).toEqual(['lab', null, null]);
       const record = await host.api.history.get({ id: (done as { historyId: string }).historyId });
-      if (record.kind !== 'scenario') throw new Error(`saved as a ${record.kind}`);
+      if (record.kind !== 'run') throw new Error(`saved as a ${record.kind}`);
       const [result] = record.results;
       expect(result!.shards!.map((s) => s.index)).toEqual([0, 1]);
       expect(result!.requests.total).toBe(result!.shards!.reduce((a, s) => a + s.requests, 0));

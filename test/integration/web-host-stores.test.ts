@@ -89,7 +89,7 @@ describe('stores through the web host', () => {
     const saved = await conn.api.presets.save({
       preset: {
         name: 'my nginx',
-        kind: 'scenario',
+        kind: 'run',
         scenario: { name: 'nginx run', targets: [{ name: 'nginx', url: nginx.url }], load: shortLoad },
       },
     });
@@ -124,7 +124,7 @@ describe('stores through the web host', () => {
       [runHistoryId, 'nginx run', 'completed', '3.1.4'],
     ]);
     const record = await conn.api.history.get({ id: runHistoryId });
-    if (record.kind !== 'scenario') throw new Error('expected a plain run');
+    if (record.kind !== 'run') throw new Error('expected a plain run');
     expect(record.results[0]!.throughput.requestsPerSecond).toBe(runRps);
     expect(record.results[0]!.histogram).toEqual(sent.result.histogram);
     // The samples went live, once each; history kept them with the result.
@@ -177,13 +177,13 @@ describe('stores through the web host', () => {
     ]);
     // The cells' own runs are part of the comparison, not separate history entries.
     const kinds = (await conn.api.history.list()).runs.map((r) => r.kind).sort();
-    expect(kinds).toEqual(['comparison', 'scenario']);
+    expect(kinds).toEqual(['comparison', 'run']);
   });
 
   it('keeps running with a truncated preset file and a tampered run file, both found at start, kept aside and reported', async () => {
     const conn0 = await connect(await startHost());
     const second = await conn0.api.presets.save({
-      preset: { name: 'second', kind: 'scenario', scenario: { targets: [{ url: apache.url }] } },
+      preset: { name: 'second', kind: 'run', scenario: { targets: [{ url: apache.url }] } },
     });
     if (!second.ok) throw new Error(second.message);
     for (const c of connections.splice(0)) c.close();
@@ -210,7 +210,7 @@ describe('stores through the web host', () => {
     const list = await conn.api.presets.list();
     expect(list.presets.filter((p) => p.source === 'user').map((p) => p.name)).toEqual(['second']);
     const again = await conn.api.presets.save({
-      preset: { name: 'after the crash', kind: 'scenario', scenario: { targets: [{ url: nginx.url }] } },
+      preset: { name: 'after the crash', kind: 'run', scenario: { targets: [{ url: nginx.url }] } },
     });
     expect(again.ok).toBe(true);
 
@@ -275,7 +275,7 @@ describe('a data directory that would stop the host', () => {
       ).toEqual(['kept']);
       // Saves work on, and a later start has nothing more to report.
       const saved = await conn.api.presets.save({
-        preset: { name: 'new', kind: 'scenario', scenario: { targets: [{ url: nginx.url }] } },
+        preset: { name: 'new', kind: 'run', scenario: { targets: [{ url: nginx.url }] } },
       });
       expect(saved.ok).toBe(true);
       await host.close();
@@ -299,7 +299,7 @@ describe('two hosts on one data directory', () => {
       const [a, b] = await Promise.all(both.map((h) => h.connect()));
       const save = (api: WebSocketApi, name: string) =>
         api.api.presets.save({
-          preset: { name, kind: 'scenario', scenario: { targets: [{ url: nginx.url }] } },
+          preset: { name, kind: 'run', scenario: { targets: [{ url: nginx.url }] } },
         });
       const replies = await Promise.all(
         Array.from({ length: 50 }, (_, i) => [save(a!, `a${i}`), save(b!, `b${i}`)]).flat(),

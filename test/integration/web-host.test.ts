@@ -312,7 +312,7 @@ describe('web host: WebSocket', () => {
       expect(new Set(onWire).size).toBe(onWire.length);
       // What history keeps has them all: each part's series, one per tick, as the page joins it.
       const record = await conn.api.history.get({ id: done.historyId! });
-      const kept = record.kind === 'scenario' ? record.results.map((r) => r.samples.map((x) => x.seq)) : [];
+      const kept = record.kind === 'run' ? record.results.map((r) => r.samples.map((x) => x.seq)) : [];
       const series = [0, 1].map((part) => {
         const windows: Sample[] = [];
         for (const { event: e } of events)
@@ -461,7 +461,7 @@ describe('web host: taking up jobs after a reload', () => {
       expect(after.map((e) => e.n)).toEqual(after.map((_, i) => lastN + 1 + i));
       const seen = [...new Set([...replayed, ...live])].sort((a, b) => a - b);
       const record = await second.api.history.get({ id: done.historyId! });
-      expect(record.kind === 'scenario' && record.results[0]!.samples.map((s) => s.seq)).toEqual(seen);
+      expect(record.kind === 'run' && record.results[0]!.samples.map((s) => s.seq)).toEqual(seen);
       expect((await second.api.jobs.active()).jobs).toEqual([]);
     } finally {
       second.close();

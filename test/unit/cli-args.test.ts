@@ -77,7 +77,7 @@ const io: FileIo = {
   inputFileProblem: (p) => refused[p] ?? (p in files ? null : 'does not exist'),
 };
 
-type ScenarioRun = Extract<RunCommand, { kind: 'scenario' }>;
+type ScenarioRun = Extract<RunCommand, { kind: 'run' }>;
 type ComparisonRun = Extract<RunCommand, { kind: 'comparison' }>;
 
 const builtIns = builtInPresets();
@@ -99,7 +99,7 @@ function command(argv: readonly string[]): RunCommand {
 
 function run(...argv: string[]): ScenarioRun {
   const r = command(argv);
-  if (r.kind !== 'scenario') throw new Error('expected a scenario run');
+  if (r.kind !== 'run') throw new Error('expected a scenario run');
   return r;
 }
 
@@ -540,11 +540,11 @@ describe('flag values', () => {
     const parts = ['json', 'summary.csv', 'timeseries.csv', 'percentiles.csv', 'resources.csv', 'stages.csv'];
     const bundle = {
       base: 'my-run',
-      parts: [...parts, 'html', 'ab.txt'].map((part) => ({
-        part,
-        label: part,
+      items: [...parts, 'html', 'ab.txt'].map((suffix) => ({
+        suffix,
+        label: suffix,
         type: 'text/plain',
-        render: () => part,
+        render: () => suffix,
       })),
     };
     const none: OutputFiles = { jsonFile: null, csvFile: null, htmlFile: null, exportDir: null };

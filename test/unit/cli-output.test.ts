@@ -221,8 +221,8 @@ describe('tool formats and comparisons on stdout', () => {
     // --csv cmp.csv writes cmp.matrix.csv, cmp.summary.csv and the new parts beside them.
     expect(
       comparisonExport(outcome)
-        .parts.filter((p) => p.part.endsWith('.csv'))
-        .map((p) => p.part),
+        .items.filter((p) => p.suffix.endsWith('.csv'))
+        .map((p) => p.suffix),
     ).toEqual(['matrix.csv', 'summary.csv', 'timeseries.csv', 'percentiles-http-c-10.csv']);
   });
 

@@ -29,7 +29,7 @@ const io: FileIo = {
 
 function scenario(...argv: string[]) {
   const r = parseRunArgs(argv, io);
-  if (r.help || r.kind !== 'scenario') throw new Error('expected a scenario run');
+  if (r.help || r.kind !== 'run') throw new Error('expected a scenario run');
   return r.scenario;
 }
 

@@ -10,7 +10,7 @@ import { comparisonPlanSchema } from '../../shared/comparison/plan.ts';
 import { busyCells, keptOutcomes } from '../../shared/comparison/rerun.ts';
 import { aggregateComparison } from '../../shared/comparison/table.ts';
 import type { CellOutcome } from '../../shared/comparison/cells.ts';
-import type { RunRecord } from '../../shared/records/history.ts';
+import type { HistoryRecord } from '../../shared/records/history.ts';
 import { cellVerdict, verdictWord } from '../../shared/verdict/verdict.ts';
 import { resultWith } from '../helpers/comparison-results.ts';
 import { FakeEngine } from '../helpers/fake-engine.ts';
@@ -36,7 +36,7 @@ const busyMachine = machineFacts({
 });
 
 /** The saved comparison: cells 1 and 3 ran beside `yes`. */
-function saved(): RunRecord {
+function saved(): HistoryRecord {
   const outcomes: CellOutcome[] = [0, 1, 2, 3].map((i) => ({
     cellIndex: i,
     coordinates: { targetIndex: i % 2, protocol: 'http', level: i < 2 ? 10 : 20, repetition: 0 },
@@ -48,7 +48,7 @@ function saved(): RunRecord {
   }));
   return {
     format: 'trebuchet-run',
-    version: 2,
+    version: 3,
     id: 'saved-1',
     name: 'a vs b',
     createdAt: '2026-01-05T10:00:00.000Z',

@@ -7,7 +7,7 @@ import { parseFailRule, ruleMoves } from '../../shared/diff/rules.ts';
 import { ksNeeded, welchIsThin, welchNeeded } from '../../shared/diff/evidence.ts';
 import { diffPercentText, diffVerdictText, evidenceText, formatDiff } from '../../shared/format/diff-text.ts';
 import type { RunResult } from '../../shared/model/result.ts';
-import type { SavedResult } from '../../shared/records/result-file.ts';
+import type { SavedResult } from '../../shared/records/kinds.ts';
 import { resultWith, twoServerPlan } from '../helpers/comparison-results.ts';
 import { amendResult, runResultFixture, sampleFixture } from '../helpers/run-result.ts';
 

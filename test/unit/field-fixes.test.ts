@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { durationProblem, splitHeaderLine, urlFix } from '../../renderer/editor/fieldFixes.ts';
 import { httpUrlMeant } from '../../shared/model/http-url.ts';
-import { loadText, whatRan } from '../../shared/records/what-ran.ts';
+import { whatRan } from '../../shared/records/kinds.ts';
+import { loadText } from '../../shared/records/what-ran.ts';
 import { comparisonPlanSchema } from '../../shared/comparison/plan.ts';
 import { capacityPlanSchema } from '../../shared/capacity/plan.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
@@ -44,9 +45,9 @@ describe('what a field offers for what was typed', () => {
 describe('what a saved run ran', () => {
   it('reads the load of a run, a comparison and a capacity search', () => {
     const run = (load: unknown) => scenarioSchema.parse({ targets: [{ url: 'http://127.0.0.1:1/' }], load });
-    expect(
-      whatRan({ kind: 'scenario', scenario: run({ model: 'open', rate: 5000, durationSeconds: 3 }) }),
-    ).toBe('5,000 req/s for 3 s');
+    expect(whatRan({ kind: 'run', scenario: run({ model: 'open', rate: 5000, durationSeconds: 3 }) })).toBe(
+      '5,000 req/s for 3 s',
+    );
     expect(
       loadText(run({ model: 'closed', connections: 10, limit: { kind: 'requests', count: 1000 } }).load),
     ).toBe('10 connections, 1,000 requests');

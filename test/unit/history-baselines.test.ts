@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openHistoryStore, type HistoryStore } from '../../electron/stores/history-store.ts';
 import { baselineOf } from '../../shared/records/baselines.ts';
-import type { RunRecordDraft } from '../../shared/records/history.ts';
+import type { HistoryRecordDraft } from '../../shared/records/history.ts';
 import { runResultFixture } from '../helpers/run-result.ts';
 
 let dir: string;
@@ -19,10 +19,10 @@ beforeEach(async () => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-function draft(name: string): RunRecordDraft {
+function draft(name: string): HistoryRecordDraft {
   const r = runResultFixture({ scenarioName: name });
   return {
-    kind: 'scenario',
+    kind: 'run',
     status: 'completed',
     appVersion: '0.0.1',
     scenario: { version: 1, name, targets: [r.target], load: r.load, options: r.options },
@@ -40,14 +40,14 @@ describe('baselines in History', () => {
     const a1 = await save('nginx static');
     const b1 = await save('apache');
     const a2 = await save('nginx static');
-    expect(a1.subject).toBe('scenario · nginx static');
-    expect(await store.setBaseline(a1.id, true)).toEqual([{ subject: 'scenario · nginx static', id: a1.id }]);
+    expect(a1.subject).toBe('run · nginx static');
+    expect(await store.setBaseline(a1.id, true)).toEqual([{ subject: 'run · nginx static', id: a1.id }]);
     await store.setBaseline(b1.id, true);
     // A second baseline of the same subject takes the first's place.
     const a3 = await save('nginx static');
     expect(await store.setBaseline(a2.id, true)).toEqual([
-      { subject: 'scenario · apache', id: b1.id },
-      { subject: 'scenario · nginx static', id: a2.id },
+      { subject: 'run · apache', id: b1.id },
+      { subject: 'run · nginx static', id: a2.id },
     ]);
     const runs = await store.list();
     const baselines = await store.baselines();
@@ -64,17 +64,17 @@ describe('baselines in History', () => {
         runs,
       ),
     ).toBe(a2.id);
-    expect(await store.setBaseline(a2.id, false)).toEqual([{ subject: 'scenario · apache', id: b1.id }]);
+    expect(await store.setBaseline(a2.id, false)).toEqual([{ subject: 'run · apache', id: b1.id }]);
   });
 
   it('survive a restart in baselines.json, drop a deleted run, and a broken file is set aside and said', async () => {
     const a = await save('nginx static');
     await store.setBaseline(a.id, true);
     const again = await openHistoryStore({ dir, now, allowPlaintextSecrets: true });
-    expect(await again.baselines()).toEqual([{ subject: 'scenario · nginx static', id: a.id }]);
+    expect(await again.baselines()).toEqual([{ subject: 'run · nginx static', id: a.id }]);
     expect(JSON.parse(readFileSync(join(dir, 'baselines.json'), 'utf8'))).toMatchObject({
       format: 'trebuchet-baselines',
-      version: 1,
+      version: 2,
     });
     await again.delete(a.id);
     expect(await again.baselines()).toEqual([]);
@@ -100,8 +100,8 @@ describe('baselines in History', () => {
     for (const e of doc.entries) delete e.summary.subject;
     writeFileSync(file, JSON.stringify(doc));
     const again = await openHistoryStore({ dir, now, allowPlaintextSecrets: true });
-    expect((await again.list()).map((s) => [s.id, s.subject])).toEqual([[a.id, 'scenario · nginx static']]);
-    // Rebuilt at the current version (7: when it started and its requests).
-    expect((JSON.parse(readFileSync(file, 'utf8')) as { version: number }).version).toBe(7);
+    expect((await again.list()).map((s) => [s.id, s.subject])).toEqual([[a.id, 'run · nginx static']]);
+    // Rebuilt at the current version (8: a run's kind and subject say 'run').
+    expect((JSON.parse(readFileSync(file, 'utf8')) as { version: number }).version).toBe(8);
   });
 });

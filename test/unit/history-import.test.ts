@@ -7,7 +7,7 @@ import { importIntoHistory, readImportTexts } from '../../electron/stores/histor
 import type { ImportFile } from '../../shared/records/import.ts';
 import { capacityJson } from '../../shared/export/capacity.ts';
 import { comparisonJson } from '../../shared/export/comparison.ts';
-import { jsonPartOf, recordExport } from '../../shared/export/record.ts';
+import { jsonItemOf, recordExport } from '../../shared/export/record.ts';
 import { runJson } from '../../shared/export/run.ts';
 import { capacityReports } from '../../shared/capacity/report.ts';
 import { importFilesSchema } from '../../shared/records/import.ts';
@@ -35,7 +35,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The JSON file of the entry saved under id, as History's "Save as JSON" makes it. */
 async function exported(id: string): Promise<string> {
-  return jsonPartOf(recordExport(await store.get(id))).render();
+  return jsonItemOf(recordExport(await store.get(id))).render();
 }
 
 describe("History's import", () => {
@@ -65,7 +65,7 @@ describe("History's import", () => {
     );
     expect(outcome.problems).toEqual([]);
     expect(outcome.imported.map((i) => [i.files, i.summary.kind, i.summary.name])).toEqual([
-      [['run.json'], 'scenario', 'two servers'],
+      [['run.json'], 'run', 'two servers'],
       [['comparison.json'], 'comparison', 'nginx vs apache, open'],
       [['capacity.json'], 'capacity', 'capacity of two'],
     ]);
@@ -114,7 +114,7 @@ describe("History's import", () => {
 
   it("reads a file of History's folder (an older record version is migrated) as the run it holds", async () => {
     const saved = await store.save({
-      kind: 'scenario',
+      kind: 'run',
       status: 'completed',
       appVersion: '0.0.1',
       scenario: {
@@ -130,7 +130,8 @@ describe("History's import", () => {
       string,
       unknown
     >;
-    const v1 = { ...file, version: 1 };
+    // As version 1 wrote it: a plain run's kind was 'scenario'.
+    const v1 = { ...file, version: 1, kind: 'scenario' };
     const outcome = await importTexts(store, [{ name: 'old.run.json', text: JSON.stringify(v1) }], '9.9.9');
     expect(outcome.problems).toEqual([]);
     expect(outcome.imported[0]!.summary.name).toBe('kept');
@@ -160,7 +161,7 @@ describe("History's import", () => {
     expect(outcome.problems).toEqual([]);
     expect(outcome.imported.map((i) => i.summary.name)).toEqual(['nginx-c100', 'apache', 'seed 000']);
     // The run's scenario keeps its own name: its baseline subject is what ran.
-    expect(outcome.imported[0]!.summary.subject).toBe('scenario · Untitled scenario');
+    expect(outcome.imported[0]!.summary.subject).toBe('run · Untitled scenario');
     // Without a file's name (merged shards): by the target.
     expect(savedResultName({ kind: 'run', results: [untitled('2025-01-01T00:00:00.000Z')] })).toBe(
       targetLabel(runResultFixture().target),

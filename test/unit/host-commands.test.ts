@@ -103,7 +103,7 @@ describe('presets commands', () => {
   });
 
   it('asks before writing a secret header as plain text, then saves with or without it', async () => {
-    const draft = { name: 'with token', kind: 'scenario', scenario: scenarioInput };
+    const draft = { name: 'with token', kind: 'run', scenario: scenarioInput };
     const asked = await call('presets.save', { preset: draft });
     expect(asked).toMatchObject({ ok: false, reason: 'secrets-need-consent' });
     if (asked.ok) throw new Error('unreachable');
@@ -127,7 +127,7 @@ describe('presets commands', () => {
 
   it('renames, duplicates (a built-in too), updates and deletes user presets', async () => {
     const saved = await call('presets.save', {
-      preset: { name: 'plain', kind: 'scenario', scenario: { targets: [{ url: 'http://127.0.0.1:1/' }] } },
+      preset: { name: 'plain', kind: 'run', scenario: { targets: [{ url: 'http://127.0.0.1:1/' }] } },
     });
     if (!saved.ok) throw new Error(saved.message);
     const id = saved.preset.id;
@@ -137,12 +137,12 @@ describe('presets commands', () => {
     expect(copy.name).toMatch(/\(copy\)$/);
     const updated = await call('presets.save', {
       id,
-      preset: { name: 'renamed', kind: 'scenario', scenario: { targets: [{ url: 'http://127.0.0.1:2/' }] } },
+      preset: { name: 'renamed', kind: 'run', scenario: { targets: [{ url: 'http://127.0.0.1:2/' }] } },
     });
     if (!updated.ok) throw new Error(updated.message);
     const got = await call('presets.get', { id });
     expect(got.source).toBe('user');
-    expect(got.preset.kind === 'scenario' && got.preset.scenario.targets[0]!.url).toBe('http://127.0.0.1:2/');
+    expect(got.preset.kind === 'run' && got.preset.scenario.targets[0]!.url).toBe('http://127.0.0.1:2/');
     expect(await call('presets.delete', { id })).toEqual({ deleted: true });
     expect(await call('presets.delete', { id })).toEqual({ deleted: false });
     expect((await call('presets.list')).presets.map((p) => p.id)).toContain(copy.id);
@@ -222,10 +222,10 @@ describe('history through the job registry', () => {
     ]);
     expect(list.runs[0]!.perTarget[0]!.rps).toBe(1234.5);
     const record = await call('history.get', { id: done.historyId });
-    expect(record.kind === 'scenario' && record.results[0]!.throughput.requestsPerSecond).toBe(1234.5);
-    expect(record.kind === 'scenario' && record.results[0]!.samples.length).toBeGreaterThan(0);
+    expect(record.kind === 'run' && record.results[0]!.throughput.requestsPerSecond).toBe(1234.5);
+    expect(record.kind === 'run' && record.results[0]!.samples.length).toBeGreaterThan(0);
     // The web host has no encryption: the secret header value never reaches the disk.
-    expect(record.kind === 'scenario' && record.scenario.targets[0]!.headers[0]!.value).toBe('');
+    expect(record.kind === 'run' && record.scenario.targets[0]!.headers[0]!.value).toBe('');
 
     expect((await call('history.rename', { id: done.historyId, name: 'kept' })).name).toBe('kept');
     expect(await call('history.delete', { id: done.historyId })).toEqual({ deleted: true });

@@ -9,7 +9,7 @@ import { openStores, type Stores } from '../../electron/stores/index.ts';
 import type { JobEnvelope } from '../../shared/contract/jobs.ts';
 import { comparisonPlanSchema } from '../../shared/comparison/plan.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
-import type { HistorySummary, RunRecordDraft } from '../../shared/records/history.ts';
+import type { HistorySummary, HistoryRecordDraft } from '../../shared/records/history.ts';
 import { resultWith } from '../helpers/comparison-results.ts';
 import { FakeEngine } from '../helpers/fake-engine.ts';
 import { passes } from '../helpers/jobs.ts';
@@ -169,7 +169,7 @@ describe('job registry', () => {
 
   it('passes done on with the save error when the store cannot write, and no job it did not start', async () => {
     const failing = {
-      save: (_d: RunRecordDraft): Promise<HistorySummary> => Promise.reject(new Error('disk full')),
+      save: (_d: HistoryRecordDraft): Promise<HistorySummary> => Promise.reject(new Error('disk full')),
     };
     const history = new HistorySaver({ history: failing, appVersion: '1' });
     const { engine, registry, sinks } = registryOf({ history });

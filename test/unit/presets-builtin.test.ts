@@ -41,7 +41,7 @@ describe('built-in presets', () => {
       const targets =
         p.kind === 'comparison'
           ? p.plan.targets.flatMap((t) => Object.values(t.urls).map((u) => [t.name, u] as const))
-          : (p.kind === 'scenario' ? p.scenario : p.plan).targets.map(
+          : (p.kind === 'run' ? p.scenario : p.plan).targets.map(
               (t) => [(t.name ?? '').split(' · ')[0]!, t.url] as const,
             );
       for (const [server, u] of targets) {
@@ -60,7 +60,7 @@ describe('built-in presets', () => {
 
   it('name their plans without a load, so a run of an edited preset is not titled by the old one', () => {
     for (const p of builtInPresets()) {
-      if (p.kind === 'scenario') continue;
+      if (p.kind === 'run') continue;
       expect(p.plan.name, p.id).not.toMatch(
         /\d+\s*(req\/s|s\b|ms\b)|\d+\/\d+|-[nc] \d|\d+ (threads|concurrent|requests)/,
       );

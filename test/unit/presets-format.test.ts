@@ -8,19 +8,19 @@ import { describeIssues } from '../../shared/model/validation.ts';
 
 const ctx = { newId: () => 'fresh-id', now: () => new Date('2025-03-04T05:06:07.000Z') };
 
-const v4 = {
+const v5 = {
   format: PRESET_FORMAT,
-  version: 4,
+  version: 5,
   id: 'p1',
   name: 'nginx smoke',
   createdAt: '2025-01-01T00:00:00.000Z',
   updatedAt: '2025-01-02T00:00:00.000Z',
-  kind: 'scenario',
+  kind: 'run',
   scenario: {
     targets: [{ url: 'http://127.0.0.1:8080/', headers: [{ name: 'Authorization', value: 'Bearer x' }] }],
   },
 };
-const { scenario: _scenario, ...withoutScenario } = v4;
+const { scenario: _scenario, ...withoutScenario } = v5;
 
 function errors(input: unknown): string {
   const r = parsePresetFile(input, ctx);
@@ -30,13 +30,13 @@ function errors(input: unknown): string {
 
 describe('parsePresetFile', () => {
   it('reads the current version as is, with defaults filled', () => {
-    const r = parsePresetFile(v4, ctx);
+    const r = parsePresetFile(v5, ctx);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.migratedFrom).toBeNull();
     expect(r.value.id).toBe('p1');
     expect(r.value.description).toBe('');
-    expect(r.value.kind === 'scenario' && r.value.scenario.load.model).toBe('closed');
+    expect(r.value.kind === 'run' && r.value.scenario.load.model).toBe('closed');
   });
 
   it('migrates version 1 to the current version', () => {
@@ -56,14 +56,14 @@ describe('parsePresetFile', () => {
     const p = r.value;
     expect(p).toMatchObject({
       format: PRESET_FORMAT,
-      version: 4,
+      version: 5,
       id: 'fresh-id',
       name: 'old one',
       createdAt: '2024-06-01T12:00:00.000Z',
       updatedAt: '2024-06-01T12:00:00.000Z',
-      kind: 'scenario',
+      kind: 'run',
     });
-    expect(p.kind === 'scenario' && p.scenario.load).toEqual({
+    expect(p.kind === 'run' && p.scenario.load).toEqual({
       model: 'open',
       rate: 500,
       durationSeconds: 5,
@@ -86,7 +86,7 @@ describe('parsePresetFile', () => {
       const r = parsePresetFile(input, ctx);
       if (!r.ok) throw new Error(describeIssues(r.issues));
       expect(r.migratedFrom).toBe(2);
-      expect(r.value.version).toBe(4);
+      expect(r.value.version).toBe(5);
       return r.value.kind === 'comparison' ? r.value.plan.report : undefined;
     };
     const columns = [...DEFAULTS.comparison.columns];
@@ -110,22 +110,28 @@ describe('parsePresetFile', () => {
     ).toBe('plan.report.columns: a column is listed twice');
   });
 
-  it('migrates version 3 to 4 unchanged, and keeps a staged load of version 4', () => {
-    const r = parsePresetFile({ ...v4, version: 3 }, ctx);
+  it("migrates versions 3 and 4 unchanged but for a run's kind ('scenario' then), and keeps a staged load", () => {
+    const r = parsePresetFile({ ...v5, version: 3, kind: 'scenario' }, ctx);
     expect(r.ok && r.migratedFrom).toBe(3);
-    expect(r.ok && r.value.version).toBe(4);
-    const fromV4 = parsePresetFile(v4, ctx);
+    expect(r.ok && r.value.version).toBe(5);
+    const fromV4 = parsePresetFile({ ...v5, version: 4, kind: 'scenario' }, ctx);
+    expect(fromV4.ok && fromV4.migratedFrom).toBe(4);
+    const fromV5 = parsePresetFile(v5, ctx);
     expect(r.ok && fromV4.ok && r.value).toEqual(fromV4.ok && fromV4.value);
+    expect(r.ok && fromV5.ok && r.value).toEqual(fromV5.ok && fromV5.value);
+    // A version 4 file saying 'run', or a version 5 one saying 'scenario', is no file any version wrote.
+    expect(errors({ ...v5, version: 4 })).toMatch(/^kind: /);
+    expect(errors({ ...v5, kind: 'scenario' })).toMatch(/^kind: /);
 
     const stages = [
       { durationSeconds: 2, target: 200 },
       { durationSeconds: 2, target: 200 },
     ];
     const staged = parsePresetFile(
-      { ...v4, scenario: { ...v4.scenario, load: { model: 'open', stages, maxInFlight: 50 } } },
+      { ...v5, scenario: { ...v5.scenario, load: { model: 'open', stages, maxInFlight: 50 } } },
       ctx,
     );
-    expect(staged.ok && staged.value.kind === 'scenario' && staged.value.scenario.load).toEqual({
+    expect(staged.ok && staged.value.kind === 'run' && staged.value.scenario.load).toEqual({
       model: 'open',
       rate: DEFAULTS.open.rate,
       durationSeconds: DEFAULTS.open.durationSeconds,
@@ -134,9 +140,9 @@ describe('parsePresetFile', () => {
     });
     expect(
       errors({
-        ...v4,
+        ...v5,
         scenario: {
-          ...v4.scenario,
+          ...v5.scenario,
           load: {
             model: 'closed',
             stages: [
@@ -154,7 +160,7 @@ describe('parsePresetFile', () => {
     expect(s.ok && s.value).toMatchObject({
       id: 'fresh-id',
       name: 'from a run',
-      kind: 'scenario',
+      kind: 'run',
       createdAt: '2025-03-04T05:06:07.000Z',
     });
     const p = parsePresetFile(
@@ -173,21 +179,21 @@ describe('parsePresetFile', () => {
       'format: not a Trebuchet preset (expected "format": "trebuchet-preset")',
     );
     expect(errors({ format: PRESET_FORMAT })).toBe('version: version must be a number');
-    expect(errors({ ...v4, version: 9 })).toBe(
-      'version: this preset is format version 9, written by a newer version of Trebuchet; this version of Trebuchet reads format versions 1 to 4',
+    expect(errors({ ...v5, version: 9 })).toBe(
+      'version: this preset is format version 9, written by a newer version of Trebuchet; this version of Trebuchet reads format versions 1 to 5',
     );
-    expect(errors({ ...v4, version: 0 })).toBe(
-      'version: unknown preset version 0; this app reads versions 1 to 4',
+    expect(errors({ ...v5, version: 0 })).toBe(
+      'version: unknown preset version 0; this app reads versions 1 to 5',
     );
-    expect(errors({ ...v4, name: '  ' })).toBe('name: name is empty');
-    expect(errors({ ...v4, createdAt: 'yesterday' })).toBe('createdAt: must be a date and time (ISO 8601)');
-    expect(errors({ ...v4, kind: 'playlist' })).toMatch(/^kind: /);
-    expect(errors({ ...v4, scenario: { targets: [{ url: 'ftp://x' }] } })).toBe(
+    expect(errors({ ...v5, name: '  ' })).toBe('name: name is empty');
+    expect(errors({ ...v5, createdAt: 'yesterday' })).toBe('createdAt: must be a date and time (ISO 8601)');
+    expect(errors({ ...v5, kind: 'playlist' })).toMatch(/^kind: /);
+    expect(errors({ ...v5, scenario: { targets: [{ url: 'ftp://x' }] } })).toBe(
       'scenario.targets.0.url: URL must start with http:// or https:// (got ftp://)',
     );
     expect(
       errors({
-        ...v4,
+        ...v5,
         scenario: { targets: [{ url: 'http://a/' }], load: { model: 'closed', connections: 0 } },
       }),
     ).toBe('scenario.load.connections: connections must be at least 1');
@@ -224,7 +230,7 @@ describe('secret headers', () => {
   it('lists the secret values of a preset, ignoring empty ones', () => {
     const r = parsePresetFile(
       {
-        ...v4,
+        ...v5,
         scenario: {
           targets: [
             {

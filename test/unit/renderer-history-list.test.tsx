@@ -4,11 +4,11 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTrebuchetApi, type SendCommand } from '../../shared/contract/client.ts';
 import { capacityPlanSchema } from '../../shared/capacity/plan.ts';
 import {
-  RUN_RECORD_FORMAT,
-  RUN_RECORD_VERSION,
-  summarizeRecord,
-  type RunRecord,
+  HISTORY_RECORD_FORMAT,
+  HISTORY_RECORD_VERSION,
+  type HistoryRecord,
 } from '../../shared/records/history.ts';
+import { summarizeRecord } from '../../shared/records/history-summary.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { diffRecords } from '../../electron/host/record-diff.ts';
 import { HistoryView } from '../../renderer/views/History/HistoryView.tsx';
@@ -21,28 +21,28 @@ import { resultWith } from '../helpers/comparison-results.ts';
  */
 
 const common = {
-  format: RUN_RECORD_FORMAT,
-  version: RUN_RECORD_VERSION,
+  format: HISTORY_RECORD_FORMAT,
+  version: HISTORY_RECORD_VERSION,
   appVersion: 'test',
   generator: null,
 } as const;
 
 /** A plain run of one target, saved at `createdAt`, answering `rps`. */
-function run(id: string, createdAt: string, rps: number): RunRecord {
+function run(id: string, createdAt: string, rps: number): HistoryRecord {
   return {
     ...common,
     id,
     name: 's6 nginx baseline',
     createdAt,
     status: 'completed',
-    kind: 'scenario',
+    kind: 'run',
     scenario: scenarioSchema.parse({ name: 's6 nginx baseline', targets: [{ url: 'http://127.0.0.1:1/' }] }),
     results: [resultWith({ rps, url: 'http://127.0.0.1:1/' })],
   };
 }
 
 /** nginx searched up to 2,000 req/s, holding p99 2 ms at every step: the top rate held. */
-const capacity: RunRecord = {
+const capacity: HistoryRecord = {
   ...common,
   id: 'capacity',
   name: 'how much',

@@ -24,7 +24,8 @@ import {
   type VerdictState,
 } from '../../shared/verdict/verdict.ts';
 import { exitCodeFor } from '../../electron/cli/report.ts';
-import { runRecordSchema, summarizeRecord } from '../../shared/records/history.ts';
+import { historyRecordSchema } from '../../shared/records/history.ts';
+import { summarizeRecord } from '../../shared/records/history-summary.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { LIVE_CHARTS } from '../../renderer/jobs/liveSeries.ts';
 import { expandPlan } from '../../shared/comparison/cells.ts';
@@ -385,16 +386,16 @@ describe('each word that names what limited a run, in every view and export (iss
         expect(text, layout).toContain(`${heading}\n`);
         expect(text, layout).toContain(v.caveats[0]!.message);
       }
-      const record = runRecordSchema.parse({
+      const record = historyRecordSchema.parse({
         format: 'trebuchet-run',
-        version: 2,
+        version: 3,
         id: 'limited',
         name: 'limited',
         createdAt: '2026-01-05T10:00:00.000Z',
         appVersion: '9.9.9',
         status: 'completed',
         generator: result.generator,
-        kind: 'scenario',
+        kind: 'run',
         scenario: scenarioSchema.parse({ targets: [{ url: result.target.url }] }),
         results: [result],
       });

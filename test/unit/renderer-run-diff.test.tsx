@@ -2,24 +2,28 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTrebuchetApi, type SendCommand } from '../../shared/contract/client.ts';
-import { RUN_RECORD_FORMAT, RUN_RECORD_VERSION, type RunRecord } from '../../shared/records/history.ts';
+import {
+  HISTORY_RECORD_FORMAT,
+  HISTORY_RECORD_VERSION,
+  type HistoryRecord,
+} from '../../shared/records/history.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { RunDiff } from '../../renderer/views/History/RunDiff.tsx';
 import { diffRecords } from '../../electron/host/record-diff.ts';
 import { resultWith } from '../helpers/comparison-results.ts';
 
 /** A saved plain run with one result per URL. */
-function savedRun(id: string, urls: string[]): RunRecord {
+function savedRun(id: string, urls: string[]): HistoryRecord {
   return {
-    format: RUN_RECORD_FORMAT,
-    version: RUN_RECORD_VERSION,
+    format: HISTORY_RECORD_FORMAT,
+    version: HISTORY_RECORD_VERSION,
     id,
     name: `run ${id}`,
     createdAt: '2025-01-02T03:04:05.000Z',
     appVersion: 'test',
     status: 'completed',
     generator: null,
-    kind: 'scenario',
+    kind: 'run',
     scenario: scenarioSchema.parse({ targets: urls.map((url) => ({ url })) }),
     results: urls.map((url, i) => resultWith({ rps: 1000 * (i + 1), url })),
   };
@@ -94,7 +98,7 @@ describe('two saved runs compared', () => {
     expect((await screen.findAllByTestId('diff-row')).length).toBeGreaterThan(0);
     // The two runs' throughput series overlaid: each run's samples, A's and B's.
     const one = records.get('one-a');
-    const samples = one?.kind === 'scenario' ? (one.results[0]?.samples.length ?? 0) : 0;
+    const samples = one?.kind === 'run' ? (one.results[0]?.samples.length ?? 0) : 0;
     expect(samples).toBeGreaterThan(0);
     expect(screen.getByTestId('diff-chart-throughput').dataset.points).toBe(String(2 * samples));
   });

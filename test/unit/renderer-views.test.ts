@@ -325,7 +325,7 @@ describe('export helpers', () => {
       '127.0.0.1:2',
     ]);
     const summary = comparisonExport({ plan, status: 'completed', outcomes: [outcome(1, 100, 1, 5)] })
-      .parts.find((p) => p.part === 'summary.csv')!
+      .items.find((p) => p.suffix === 'summary.csv')!
       .render();
     expect(summary.split('\r\n')[1]!.startsWith('apache · http · c=100 · #2,')).toBe(true);
   });

@@ -13,7 +13,8 @@ const record = (version: number, over: Record<string, unknown> = {}) => ({
   appVersion: '0.0.9',
   status: 'completed',
   generator: null,
-  kind: 'scenario',
+  // Versions 1 and 2 called a plain run's record 'scenario'.
+  kind: version < 3 ? 'scenario' : 'run',
   scenario: scenarioSchema.parse({ targets: [{ url: 'http://127.0.0.1:8080/' }] }),
   results: [result],
   ...over,
@@ -51,9 +52,9 @@ describe('readSavedResult', () => {
     });
     const nested = readSavedResult(record(2, { results: [{ ...result, version: 4 }] }));
     expect(!nested.ok && nested.issues[0]!.path).toBe('results.0.version');
-    const newerRecord = readSavedResult(record(3));
+    const newerRecord = readSavedResult(record(4));
     expect(!newerRecord.ok && newerRecord.issues[0]!.message).toBe(
-      'this saved run is format version 3, written by Trebuchet 0.0.9; this version of Trebuchet reads format versions 1 to 2',
+      'this saved run is format version 4, written by Trebuchet 0.0.9; this version of Trebuchet reads format versions 1 to 3',
     );
     const older = readSavedResult({ ...result, version: 0 });
     expect(!older.ok && older.issues[0]!.message).toBe(

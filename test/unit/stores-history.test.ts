@@ -14,7 +14,7 @@ import { openStores } from '../../electron/stores/index.ts';
 import { expandPlan } from '../../shared/comparison/cells.ts';
 import { comparisonPlanSchema } from '../../shared/comparison/plan.ts';
 import { capacityPlanSchema, type CapacityStep } from '../../shared/capacity/plan.ts';
-import { RUN_RECORD_VERSION, type RunRecordDraft } from '../../shared/records/history.ts';
+import { HISTORY_RECORD_VERSION, type HistoryRecordDraft } from '../../shared/records/history.ts';
 import { namedParts } from '../../shared/diff/compare.ts';
 import { savedOfRecord } from '../../shared/records/result-file.ts';
 import type { RunResult } from '../../shared/model/result.ts';
@@ -59,8 +59,8 @@ function results(): RunResult[] {
   }));
 }
 
-const draft = (name?: string, status: RunRecordDraft['status'] = 'completed'): RunRecordDraft => ({
-  kind: 'scenario',
+const draft = (name?: string, status: HistoryRecordDraft['status'] = 'completed'): HistoryRecordDraft => ({
+  kind: 'run',
   name,
   status,
   appVersion: '0.1.0',
@@ -77,7 +77,7 @@ describe('history store', () => {
     expect(s).toMatchObject({
       name: 'two servers',
       status: 'completed',
-      kind: 'scenario',
+      kind: 'run',
       targets: ['apache', 'nginx'],
       results: 2,
     });
@@ -90,8 +90,8 @@ describe('history store', () => {
     const again = await openHistoryStore({ dir, now, allowPlaintextSecrets: true });
     expect((await again.list()).map((x) => x.id)).toEqual([s.id]);
     const record = await again.get(s.id);
-    expect(record.kind).toBe('scenario');
-    if (record.kind !== 'scenario') return;
+    expect(record.kind).toBe('run');
+    if (record.kind !== 'run') return;
     expect(record.results).toEqual(results());
     expect(record.generator?.engine).toBe('autocannon');
     expect(record.appVersion).toBe('0.1.0');
@@ -135,7 +135,7 @@ describe('history store', () => {
     expect(rebuilt.problems()).toEqual([]);
     expect(JSON.parse(fs.readFileSync(index, 'utf8'))).toMatchObject({
       format: 'trebuchet-run-index',
-      version: 7,
+      version: 8,
     });
   });
 
@@ -143,7 +143,7 @@ describe('history store', () => {
     const store = await openHistoryStore({ dir, now });
     const good = await store.save(draft('good'));
     const missing = await store.save({
-      kind: 'scenario',
+      kind: 'run',
       name: 'wrong path',
       status: 'completed',
       appVersion: '0.1.0',
@@ -187,7 +187,7 @@ describe('history store', () => {
     fs.writeFileSync(truncated!, fs.readFileSync(truncated!, 'utf8').slice(0, 300));
     fs.writeFileSync(garbage!, 'x'.repeat(fs.statSync(garbage!).size));
     const doc = JSON.parse(fs.readFileSync(newer!, 'utf8')) as Record<string, unknown>;
-    fs.writeFileSync(newer!, JSON.stringify({ ...doc, version: RUN_RECORD_VERSION + 1 }));
+    fs.writeFileSync(newer!, JSON.stringify({ ...doc, version: HISTORY_RECORD_VERSION + 1 }));
     fs.rmSync(folder!);
     fs.mkdirSync(folder!);
     // The index still lists all five; the start finds the four that changed.
@@ -200,7 +200,7 @@ describe('history store', () => {
     expect(messageOf(truncated!)).toContain('not valid JSON');
     expect(messageOf(garbage!)).toContain('not valid JSON');
     expect(messageOf(newer!)).toContain(
-      `version: this saved run is format version ${RUN_RECORD_VERSION + 1}, written by Trebuchet 0.1.0; this version of Trebuchet reads format versions 1 to ${RUN_RECORD_VERSION}`,
+      `version: this saved run is format version ${HISTORY_RECORD_VERSION + 1}, written by Trebuchet 0.1.0; this version of Trebuchet reads format versions 1 to ${HISTORY_RECORD_VERSION}`,
     );
     expect(messageOf(folder!)).toContain('it is a folder, not a file');
     expect(problems.every((p) => p.keptAs !== null && fs.existsSync(p.keptAs))).toBe(true);
@@ -259,9 +259,9 @@ describe('history store', () => {
     // A record from a newer app is set aside with that reason.
     const s2 = await store.save(draft('future'));
     const f2 = path.join(dir, `${s2.id}.run.json`);
-    fs.writeFileSync(f2, JSON.stringify({ ...JSON.parse(fs.readFileSync(f2, 'utf8')), version: 3 }));
+    fs.writeFileSync(f2, JSON.stringify({ ...JSON.parse(fs.readFileSync(f2, 'utf8')), version: 4 }));
     await expect(store.get(s2.id)).rejects.toThrow(
-      'this saved run is format version 3, written by Trebuchet 0.1.0; this version of Trebuchet reads format versions 1 to 2',
+      'this saved run is format version 4, written by Trebuchet 0.1.0; this version of Trebuchet reads format versions 1 to 3',
     );
   });
 
@@ -323,12 +323,10 @@ describe('history secrets', () => {
     const text = fs.readFileSync(path.join(dir, `${s.id}.run.json`), 'utf8');
     expect(text).not.toContain('hunter2');
     const r = await store.get(s.id);
-    expect(r.kind === 'scenario' && r.scenario.targets[0]!.headers).toEqual([
+    expect(r.kind === 'run' && r.scenario.targets[0]!.headers).toEqual([
       { name: 'Authorization', value: '' },
     ]);
-    expect(r.kind === 'scenario' && r.results[0]!.target.headers).toEqual([
-      { name: 'Authorization', value: '' },
-    ]);
+    expect(r.kind === 'run' && r.results[0]!.target.headers).toEqual([{ name: 'Authorization', value: '' }]);
   });
 
   it('seals them with a cipher and opens them again', async () => {
@@ -336,11 +334,11 @@ describe('history secrets', () => {
     const s = await store.save(draft());
     expect(fs.readFileSync(path.join(dir, `${s.id}.run.json`), 'utf8')).not.toContain('hunter2');
     const r = await (await openHistoryStore({ dir, cipher })).get(s.id);
-    expect(r.kind === 'scenario' && r.results[0]!.target.headers[0]!.value).toBe('Bearer hunter2');
+    expect(r.kind === 'run' && r.results[0]!.target.headers[0]!.value).toBe('Bearer hunter2');
     // Renaming keeps the sealed values.
     await store.rename(s.id, 'renamed');
     const r2 = await store.get(s.id);
-    expect(r2.kind === 'scenario' && r2.scenario.targets[0]!.headers[0]!.value).toBe('Bearer hunter2');
+    expect(r2.kind === 'run' && r2.scenario.targets[0]!.headers[0]!.value).toBe('Bearer hunter2');
   });
 });
 
@@ -423,7 +421,7 @@ describe('capacity records', () => {
       { target: 'b', rps: 400, p99: 2, answer: 'at least 400 req/s (the top rate)' },
     ]);
     const record = await (await openHistoryStore({ dir, now })).get(s.id);
-    expect(record).toMatchObject({ kind: 'capacity', version: RUN_RECORD_VERSION, plan, steps });
+    expect(record).toMatchObject({ kind: 'capacity', version: HISTORY_RECORD_VERSION, plan, steps });
     expect(namedParts(savedOfRecord(record)).map((p) => p.label)).toEqual([
       'a · 100 req/s',
       'a · 200 req/s',
@@ -441,11 +439,12 @@ describe('capacity records', () => {
     const s = await store.save(draft('old'));
     const file = path.join(dir, `${s.id}.run.json`);
     const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-    fs.writeFileSync(file, JSON.stringify({ ...doc, version: 1 }));
+    // As version 1 wrote it: a plain run's kind was 'scenario'.
+    fs.writeFileSync(file, JSON.stringify({ ...doc, version: 1, kind: 'scenario' }));
     const again = await openHistoryStore({ dir, now });
     expect(again.problems()).toEqual([]);
     const record = await again.get(s.id);
-    expect(record).toMatchObject({ kind: 'scenario', name: 'old', version: RUN_RECORD_VERSION });
+    expect(record).toMatchObject({ kind: 'run', name: 'old', version: HISTORY_RECORD_VERSION });
     // A version 1 file holds no capacity record: one that claims to is broken, not migrated.
     fs.writeFileSync(file, JSON.stringify({ ...doc, version: 1, kind: 'capacity', plan, steps }));
     const problems = (await openHistoryStore({ dir, now })).problems();

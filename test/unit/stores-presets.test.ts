@@ -43,7 +43,7 @@ const storedPreset = (id: string) =>
 
 const draft = (name: string, headers: { name: string; value: string }[] = []): PresetDraftInput => ({
   name,
-  kind: 'scenario',
+  kind: 'run',
   scenario: {
     name,
     targets: [{ url: 'http://127.0.0.1:8080/', headers }],
@@ -74,7 +74,7 @@ describe('preset store', () => {
     const user = again.list().filter((p) => p.source === 'user');
     expect(user.map((p) => p.name)).toEqual(['alpha 2', 'beta (copy)']);
     const loaded = again.get(a.preset.id);
-    expect(loaded.kind === 'scenario' && loaded.scenario.load).toMatchObject({
+    expect(loaded.kind === 'run' && loaded.scenario.load).toMatchObject({
       model: 'closed',
       connections: 7,
     });
@@ -96,12 +96,12 @@ describe('preset store', () => {
     const a = store.save(draft('alpha'));
     if (!a.ok) throw new Error('not saved');
     const r = store.save(
-      { name: 'alpha', kind: 'scenario', scenario: { targets: [{ url: 'http://127.0.0.1:9/' }] } },
+      { name: 'alpha', kind: 'run', scenario: { targets: [{ url: 'http://127.0.0.1:9/' }] } },
       { id: a.preset.id },
     );
     expect(r.ok).toBe(true);
     const p = store.get(a.preset.id);
-    expect(p.kind === 'scenario' && p.scenario.targets[0]!.url).toBe('http://127.0.0.1:9/');
+    expect(p.kind === 'run' && p.scenario.targets[0]!.url).toBe('http://127.0.0.1:9/');
     expect(store.list().filter((x) => x.source === 'user')).toHaveLength(1);
     expect(() => store.save(draft('x'), { id: 'nope' })).toThrow(PresetNotFoundError);
   });
@@ -111,7 +111,7 @@ describe('preset store', () => {
     const text = 'b'.repeat(4 * 1024 * 1024);
     const huge: PresetDraftInput = {
       name: 'huge',
-      kind: 'scenario',
+      kind: 'run',
       scenario: {
         targets: [1, 2, 3, 4].map((n) => ({
           url: `http://127.0.0.1:${n}/`,
@@ -127,9 +127,9 @@ describe('preset store', () => {
 
   it('validates drafts and names the field', () => {
     const store = open();
-    expect(() =>
-      store.save({ name: '', kind: 'scenario', scenario: { targets: [{ url: 'nope' }] } }),
-    ).toThrow(/preset is invalid: name: name is empty; scenario\.targets\.0\.url: URL is not valid/);
+    expect(() => store.save({ name: '', kind: 'run', scenario: { targets: [{ url: 'nope' }] } })).toThrow(
+      /preset is invalid: name: name is empty; scenario\.targets\.0\.url: URL is not valid/,
+    );
     expect(() => store.rename('x', '')).toThrow(ValidationError);
   });
 
@@ -291,7 +291,7 @@ describe('preset store', () => {
     fs.writeFileSync(legacyFile(), legacyDoc([v1]));
     const store = open();
     const [p] = store.list();
-    expect(p).toMatchObject({ name: 'legacy', createdAt: '2024-05-05T05:05:05.000Z', kind: 'scenario' });
+    expect(p).toMatchObject({ name: 'legacy', createdAt: '2024-05-05T05:05:05.000Z', kind: 'run' });
     expect(presetFiles()).toEqual([`${p!.id}.preset.json`]);
     expect(storedPreset(p!.id)).toMatchObject({ version: PRESET_VERSION, id: p!.id });
     expect(open().list()[0]!.id).toBe(p!.id);
@@ -355,7 +355,7 @@ describe('preset store secrets', () => {
     expect(fs.readFileSync(presetFile(plain.preset.id), 'utf8')).toContain('Bearer hunter2');
     expect(fs.readFileSync(presetFile(omitted.preset.id), 'utf8')).not.toContain('hunter2');
     const o = store.get(omitted.preset.id);
-    expect(o.kind === 'scenario' && o.scenario.targets[0]!.headers).toEqual([
+    expect(o.kind === 'run' && o.scenario.targets[0]!.headers).toEqual([
       { name: 'Authorization', value: '' },
     ]);
     expect(omitted.preset.secretCount).toBe(0);
@@ -377,7 +377,7 @@ describe('preset store secrets', () => {
     expect(text).toContain('"sealed"');
     expect(text).toContain('text/html');
     const p = open({ cipher }).get(r.preset.id);
-    expect(p.kind === 'scenario' && p.scenario.targets[0]!.headers).toEqual([
+    expect(p.kind === 'run' && p.scenario.targets[0]!.headers).toEqual([
       { name: 'Authorization', value: 'Bearer hunter2' },
       { name: 'Accept', value: 'text/html' },
     ]);
@@ -392,12 +392,12 @@ describe('preset store secrets', () => {
     expect(other.problems()[0]!.message).toContain('could not be decrypted');
     expect(other.problems()[0]!.keptAs).toBeNull();
     const p = other.get(saved.preset.id);
-    expect(p.kind === 'scenario' && p.scenario.targets[0]!.headers[0]!.value).toBe('');
+    expect(p.kind === 'run' && p.scenario.targets[0]!.headers[0]!.value).toBe('');
     other.save(draft('second'));
     other.rename(saved.preset.id, 'renamed');
     const back = open({ cipher: fakeCipher('k1') }).get(saved.preset.id);
     expect(back.name).toBe('renamed');
-    expect(back.kind === 'scenario' && back.scenario.targets[0]!.headers[0]!.value).toBe('Bearer hunter2');
+    expect(back.kind === 'run' && back.scenario.targets[0]!.headers[0]!.value).toBe('Bearer hunter2');
   });
 
   it('asks before exporting secrets; export and import round-trip', async () => {
@@ -419,9 +419,7 @@ describe('preset store secrets', () => {
     expect(imported.preset.id).not.toBe(r.preset.id);
     const p = other.get(imported.preset.id);
     expect(p.description).toBe('shared setup');
-    expect(p.kind === 'scenario' && p.scenario.load.model === 'closed' && p.scenario.load.connections).toBe(
-      7,
-    );
+    expect(p.kind === 'run' && p.scenario.load.model === 'closed' && p.scenario.load.connections).toBe(7);
 
     const withSecret = store.exportText(r.preset.id, { allowPlaintextSecrets: true });
     expect(withSecret.ok && withSecret.text).toContain('Bearer hunter2');

@@ -219,8 +219,9 @@ describe('the code’s structure', () => {
   });
 
   it('keeps the imports that run back up between sibling folders at what they are (issue 36)', () => {
-    // shared/records/journal.ts reads the job kinds' table from shared/contract/jobs.ts.
-    const most: Record<string, number> = { electron: 0, shared: 1, renderer: 0 };
+    // shared/records/ (history, journal, kinds, result-file) reads the job kinds' table from
+    // shared/contract/jobs.ts.
+    const most: Record<string, number> = { electron: 0, shared: 4, renderer: 0 };
     const over = [...backUpImports()].filter(([tree, up]) => up.length > (most[tree] ?? 0));
     expect(over).toEqual([]);
   });

@@ -66,8 +66,8 @@ describe('the per-URL table in every report', () => {
       'target,method,url,requests,rate (req/s),status codes,errors,bytes in total (B),latency p50 (ms),latency p99 (ms),latency max (ms)',
     );
     expect(csv[2]).toBe('list,GET,http://127.0.0.1:8080/u1,101,50.5,200:96 404:5,0,126250,1.1,5.1,9.1');
-    expect(runExport({ name: 'x', results: [r] }).parts.map((p) => p.part)).toContain('urls.csv');
-    expect(runExport({ name: 'x', results: [runResultFixture()] }).parts.map((p) => p.part)).not.toContain(
+    expect(runExport({ name: 'x', results: [r] }).items.map((p) => p.suffix)).toContain('urls.csv');
+    expect(runExport({ name: 'x', results: [runResultFixture()] }).items.map((p) => p.suffix)).not.toContain(
       'urls',
     );
   });

@@ -10,7 +10,7 @@ import {
   parseWith,
   unknownFieldMessage,
 } from '../../shared/model/validation.ts';
-import { readRunRecord } from '../../shared/records/history.ts';
+import { readHistoryRecord } from '../../shared/records/history.ts';
 import { parsePresetFile } from '../../shared/records/presets.ts';
 import { runResultFixture } from '../helpers/run-result.ts';
 
@@ -93,10 +93,10 @@ describe('strict file schemas', () => {
     };
     expect(parsePresetFile(v1).ok).toBe(true);
     expect(issues(parsePresetFile({ ...v1, version: 7, newThing: 1 }))).toEqual([
-      'version: this preset is format version 7, written by a newer version of Trebuchet; this version of Trebuchet reads format versions 1 to 4',
+      'version: this preset is format version 7, written by a newer version of Trebuchet; this version of Trebuchet reads format versions 1 to 5',
     ]);
-    expect(issues(readRunRecord({ format: 'trebuchet-run', version: 3, appVersion: '9.0.0' }))).toEqual([
-      'version: this saved run is format version 3, written by Trebuchet 9.0.0; this version of Trebuchet reads format versions 1 to 2',
+    expect(issues(readHistoryRecord({ format: 'trebuchet-run', version: 4, appVersion: '9.0.0' }))).toEqual([
+      'version: this saved run is format version 4, written by Trebuchet 9.0.0; this version of Trebuchet reads format versions 1 to 3',
     ]);
     expect(newerVersionIssue({ version: 1 }, 'scenario file', 1)).toBeNull();
     expect(newerVersionIssue({ version: 1.5 }, 'scenario file', 1)).toBeNull();

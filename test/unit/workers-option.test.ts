@@ -28,7 +28,7 @@ const io: FileIo = {
 
 function workersOf(...argv: string[]) {
   const r = parseRunArgs(argv, io);
-  if (r.help || r.kind !== 'scenario') throw new Error('expected a scenario run');
+  if (r.help || r.kind !== 'run') throw new Error('expected a scenario run');
   return r.scenario.options.workers;
 }
 
@@ -58,8 +58,8 @@ describe('workers in saved presets', () => {
       targets: [{ url: 'http://127.0.0.1:8080/' }],
       ...(workers === undefined ? {} : { options: { workers } }),
     });
-    const saved = store.save({ name: 'split', kind: 'scenario', scenario: scenario(3) });
-    const older = store.save({ name: 'older', kind: 'scenario', scenario: scenario() });
+    const saved = store.save({ name: 'split', kind: 'run', scenario: scenario(3) });
+    const older = store.save({ name: 'older', kind: 'run', scenario: scenario() });
     if (!saved.ok || !older.ok) throw new Error('not saved');
     // What an app without the option wrote: no workers field at all.
     const file = path.join(dir, 'presets', `${older.preset.id}.preset.json`);
@@ -72,7 +72,7 @@ describe('workers in saved presets', () => {
     const again = open();
     const workers = (id: string) => {
       const p = again.get(id);
-      return p.kind === 'scenario' ? p.scenario.options.workers : null;
+      return p.kind === 'run' ? p.scenario.options.workers : null;
     };
     expect(workers(saved.preset.id)).toBe(3);
     expect(workers(older.preset.id)).toBe('auto');

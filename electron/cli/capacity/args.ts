@@ -241,7 +241,7 @@ export function capacityFromPreset(
   const given = request.pointers.filter((p) => p.name === null).map((p) => p.url);
   const req = requestFlags(v satisfies Values, io);
   switch (preset.kind) {
-    case 'scenario':
+    case 'run':
       throw new CliInputError(
         '--preset',
         `"${preset.name}" is a scenario: a capacity search takes a capacity or comparison preset`,

@@ -9,7 +9,7 @@ import { alignColumns } from '../../../shared/format/table.ts';
 import { formatCount } from '../../../shared/figures/units.ts';
 import { recordStatusText } from '../../../shared/model/interruption.ts';
 import { withoutSecrets } from '../../../shared/model/secret-headers.ts';
-import type { HistorySummary, RunRecord } from '../../../shared/records/history.ts';
+import type { HistorySummary, HistoryRecord } from '../../../shared/records/history.ts';
 import { savedOfRecord } from '../../../shared/records/result-file.ts';
 import { HistoryNotFoundError } from '../../stores/history-store.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -90,7 +90,7 @@ function parseHistoryArgs(argv: readonly string[], cwd: string): HistoryOptions 
     throw new CliInputError(act, 'name one entry by its id (trebuchet history list shows them)');
   if (act === 'rm' && ids.length === 0) throw new CliInputError('rm', 'name the entries to delete by id');
   const text = (name: string): string | undefined =>
-    typeof values[name] === 'string' ? (values[name]) : undefined;
+    typeof values[name] === 'string' ? values[name] : undefined;
   return {
     action: act,
     ids,
@@ -137,11 +137,11 @@ export function formatHistoryList(runs: readonly HistorySummary[]): string {
 }
 
 /** The line above an entry's report: what it is, how it ended, when it was saved. */
-function headline(record: RunRecord): string {
+function headline(record: HistoryRecord): string {
   return `${record.name} · ${record.kind} · ${recordStatusText(record)} · saved ${record.createdAt} · ${record.id}\n\n`;
 }
 
-function report(record: RunRecord, output: HistoryOptions['output']): string {
+function report(record: HistoryRecord, output: HistoryOptions['output']): string {
   const saved = savedOfRecord(record);
   switch (saved.kind) {
     case 'run':
@@ -153,7 +153,7 @@ function report(record: RunRecord, output: HistoryOptions['output']): string {
   }
 }
 
-function writeRecord(record: RunRecord, output: HistoryOptions['output']): Promise<WrittenFiles> {
+function writeRecord(record: HistoryRecord, output: HistoryOptions['output']): Promise<WrittenFiles> {
   const saved = savedOfRecord(record);
   switch (saved.kind) {
     case 'run':

@@ -35,7 +35,7 @@ export function readPresetFile(flag: string, file: string, io: Pick<FileIo, 'rea
   const p = parsed.value;
   const dir = dirname(file);
   switch (p.kind) {
-    case 'scenario':
+    case 'run':
       return { ...p, scenario: { ...p.scenario, ...pathsRelativeTo(dir, p.scenario) } };
     case 'comparison':
       return { ...p, plan: { ...p.plan, ...pathsRelativeTo(dir, p.plan) } };

@@ -13,7 +13,8 @@ import {
   type DiffExportInput,
   type DiffSide,
 } from '../../../shared/export/diff.ts';
-import { resultsOfSaved, savedResultName, type SavedResult } from '../../../shared/records/result-file.ts';
+import type { SavedResult } from '../../../shared/records/kinds.ts';
+import { resultsOfSaved, savedResultName } from '../../../shared/records/result-file.ts';
 import { histogramQuantiles } from '../../host/record-diff.ts';
 import { nodeFileIo } from '../files.ts';
 import { DIFF_HELP } from '../help.ts';

@@ -6,7 +6,7 @@
  */
 import { capacityReports } from '../../../shared/capacity/report.ts';
 import { withoutSecrets } from '../../../shared/model/secret-headers.ts';
-import { SAVED_KIND_NAMES, type SavedResult } from '../../../shared/records/result-file.ts';
+import { recordKind, type SavedResult } from '../../../shared/records/kinds.ts';
 import type { RunResult } from '../../../shared/model/result.ts';
 import { nodeFileIo } from '../files.ts';
 import { REPORT_HELP } from '../help.ts';
@@ -76,7 +76,7 @@ function oneResult(files: readonly string[], saved: readonly SavedResult[]): Sav
   if (other >= 0) {
     throw new CliInputError(
       files[other]!,
-      `is ${SAVED_KIND_NAMES[saved[other]!.kind]}; only runs are reported together (give it alone)`,
+      `is ${recordKind(saved[other]!.kind).noun}; only runs are reported together (give it alone)`,
     );
   }
   return { kind: 'run', results: saved.flatMap((s) => (s.kind === 'run' ? s.results : [])) };

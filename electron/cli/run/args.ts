@@ -39,7 +39,7 @@ interface CommandCommon {
 
 /** A run of one scenario (its targets one after another), or a comparison preset's matrix. */
 export type RunCommand = CommandCommon &
-  ({ kind: 'scenario'; scenario: Scenario } | { kind: 'comparison'; plan: ComparisonPlan });
+  ({ kind: 'run'; scenario: Scenario } | { kind: 'comparison'; plan: ComparisonPlan });
 
 /** `--preset ref`: the preset is found (files, stores) by the caller, then applyPreset() finishes the command. */
 export interface PresetRequest {
@@ -102,7 +102,7 @@ export function applyPreset(request: PresetRequest, preset: Preset, io: FileIo):
   const base: Scenario = { ...preset.scenario, targets: pointed.targets };
   return {
     ...common,
-    kind: 'scenario',
+    kind: 'run',
     // The URLs pointed at the preset's targets: they are not new targets here.
     scenario: scenarioFromFlags({ values: v, positionals: [] }, base, io, '--preset'),
     notes: pointed.notes,
@@ -163,5 +163,5 @@ export function parseRunArgs(argv: readonly string[], io: FileIo): ParsedRun {
     );
   }
   const scenario = scenarioFromFlags(flags, base, io, v.scenario === undefined ? '' : '--scenario');
-  return { help: false, kind: 'scenario', scenario, output, history, metrics, shard, distributed, notes: [] };
+  return { help: false, kind: 'run', scenario, output, history, metrics, shard, distributed, notes: [] };
 }

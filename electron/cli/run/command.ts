@@ -67,10 +67,10 @@ export async function runCommand(ctx: CliContext): Promise<number> {
       ctx.stderr.write(`trebuchet run: ${message}\n`),
     );
     command = parsed.kind === 'preset' ? await resolvePreset(parsed, io, stores) : parsed;
-    if (command.kind === 'scenario' && command.shard) placed = placementFor(command.scenario, command.shard);
-    if (command.kind === 'scenario' && command.distributed)
+    if (command.kind === 'run' && command.shard) placed = placementFor(command.scenario, command.shard);
+    if (command.kind === 'run' && command.distributed)
       checkSplit(command.scenario, command.distributed.count);
-    if (!(command.kind === 'scenario' && command.distributed?.dryRun)) {
+    if (!(command.kind === 'run' && command.distributed?.dryRun)) {
       metrics = await openMetricsHub(command.metrics, {
         appVersion: ctx.appVersion,
         say: (line) => ctx.stderr.write(`trebuchet run: ${line}\n`),
@@ -83,8 +83,8 @@ export async function runCommand(ctx: CliContext): Promise<number> {
   }
   for (const note of command.notes) ctx.stderr.write(`trebuchet run: ${note}\n`);
   try {
-    const read = metrics && partReader(metrics, placed, command.kind === 'scenario' ? command.shard : null);
-    return command.kind === 'scenario'
+    const read = metrics && partReader(metrics, placed, command.kind === 'run' ? command.shard : null);
+    return command.kind === 'run'
       ? await runScenario(ctx, command, stores, placed, read)
       : await runComparison(ctx, command, stores, read);
   } finally {
@@ -108,7 +108,7 @@ function partReader(hub: MetricsHub, placed: Placed | null, shard: ShardRequest 
 
 async function runScenario(
   ctx: CliContext,
-  command: Extract<RunCommand, { kind: 'scenario' }>,
+  command: Extract<RunCommand, { kind: 'run' }>,
   stores: LazyStores,
   placed: Placed | null,
   read: PartReader | null,
@@ -196,7 +196,7 @@ async function runScenario(
   const saveFailed =
     command.history.save &&
     results.length > 0 &&
-    !(await saveInHistory(ctx, 'run', stores, { kind: 'scenario', status, scenario, results }, run.journal));
+    !(await saveInHistory(ctx, 'run', stores, { kind: 'run', status, scenario, results }, run.journal));
   return exitCodeFor(results, {
     interrupted,
     hostError,

@@ -13,13 +13,12 @@ import type { JobKind } from '../../../shared/contract/jobs.ts';
 import type { RunResult, RunStatus } from '../../../shared/model/result.ts';
 import { describeIssues, ValidationError } from '../../../shared/model/validation.ts';
 import { journalPlanLineSchema, readJournal, type JournalContents } from '../../../shared/records/journal.ts';
-import type { HistorySummary, RunRecordDraft } from '../../../shared/records/history.ts';
+import type { HistorySummary, HistoryRecordDraft } from '../../../shared/records/history.ts';
+import { recordKind } from '../../../shared/records/kinds.ts';
 import { resultFromSamples } from '../../engine/result.ts';
 import { plannedEngine } from '../../engine/load-generators.ts';
 import { fileTimestamp } from '../../stores/files.ts';
 import { newRunId } from '../ids.ts';
-import type { JobRunner } from '../runner.ts';
-import { RUNNERS } from '../runners.ts';
 import { JOURNAL_FOLDER, JOURNAL_SUFFIX, MAX_JOURNAL_BYTES } from './writer.ts';
 import { pidAlive, writerGone } from './writer-identity.ts';
 
@@ -35,7 +34,7 @@ export interface RecoveredJob {
 
 export interface RecoveryOptions {
   dataDir: string;
-  history: { save(draft: RunRecordDraft, ranAt?: Date): Promise<HistorySummary> };
+  history: { save(draft: HistoryRecordDraft, ranAt?: Date): Promise<HistorySummary> };
   /** Said once per journal recovered or set aside (stderr for the CLI, the log for a host). */
   say?: (message: string) => void;
 }
@@ -153,14 +152,13 @@ function cutRun(contents: JournalContents, at: Date): RunResult | null {
 }
 
 /** The record a journal becomes, and when it ended; null when it holds nothing measured. */
-function draftOf(contents: JournalContents, lastAlive: Date): { draft: RunRecordDraft; at: Date } | null {
+function draftOf(contents: JournalContents, lastAlive: Date): { draft: HistoryRecordDraft; at: Date } | null {
   const { header, finished, end } = contents;
   const at = end ? new Date(end.at) : lastAlive;
   const cut = cutRun(contents, at);
   const parts = cut && contents.cut ? [...finished, contents.cut.resultOf(cut)] : finished;
   if (parts.length === 0) return null;
-  const runner = RUNNERS[header.kind] as JobRunner<JobKind>;
-  const draft = runner.record(header.plan, parts, end?.status ?? 'interrupted');
+  const draft = recordKind(header.kind).fromJob(header.plan, parts, end?.status ?? 'interrupted');
   return { draft: { ...draft, appVersion: header.appVersion }, at };
 }
 

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { TrebuchetApi } from '../../../shared/contract/api.ts';
 import type { CapacityPlan } from '../../../shared/capacity/plan.ts';
 import type { ComparisonPlan } from '../../../shared/comparison/plan.ts';
-import type { HistorySummary, RunRecord } from '../../../shared/records/history.ts';
+import type { HistorySummary, HistoryRecord } from '../../../shared/records/history.ts';
 import { baselineOf } from '../../../shared/records/baselines.ts';
 import type { Scenario } from '../../../shared/model/scenario.ts';
 import { ActionButtons } from '../../components/ActionButtons.tsx';
@@ -21,7 +21,7 @@ import { errorText } from '../../lib/errors.ts';
 import './history.css';
 
 const KIND_LABELS: Record<HistorySummary['kind'], string> = {
-  scenario: 'Run',
+  run: 'Run',
   comparison: 'Comparison',
   capacity: 'Capacity',
 };
@@ -57,7 +57,7 @@ export function HistoryView({
   const { reload } = list;
   const [selected, setSelected] = useState<string[]>([]);
   const [diff, setDiff] = useState<[string, string] | null>(null);
-  const [record, setRecord] = useState<RunRecord | null>(null);
+  const [record, setRecord] = useState<HistoryRecord | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [renaming, setRenaming] = useState<HistorySummary | null>(null);
   const [renameError, setRenameError] = useState<string | null>(null);
@@ -218,7 +218,7 @@ export function HistoryView({
                 </span>
                 <span className="history-item__meta muted small">
                   {formatWhen(s.createdAt)} · <RecordStatus summary={s} /> ·{' '}
-                  {s.kind === 'scenario'
+                  {s.kind === 'run'
                     ? s.perTarget
                         .map((t) => `${t.target} ${t.rps === null ? '–' : `${formatRateValue(t.rps)} req/s`}`)
                         .join(' · ')

@@ -3,10 +3,10 @@ import type { TrebuchetApi } from '../../../shared/contract/api.ts';
 import type { CapacityPlan } from '../../../shared/capacity/plan.ts';
 import { capacityReports } from '../../../shared/capacity/report.ts';
 import type { ComparisonPlan } from '../../../shared/comparison/plan.ts';
-import type { RunRecord } from '../../../shared/records/history.ts';
-import { jsonPartOf, recordExport } from '../../../shared/export/record.ts';
-import { downloadPart } from '../../lib/download.ts';
-import { whatRan } from '../../../shared/records/what-ran.ts';
+import type { HistoryRecord } from '../../../shared/records/history.ts';
+import { jsonItemOf, recordExport } from '../../../shared/export/record.ts';
+import { downloadItem } from '../../lib/download.ts';
+import { whatRan } from '../../../shared/records/kinds.ts';
 import { recordStatusText } from '../../../shared/model/interruption.ts';
 import type { Scenario } from '../../../shared/model/scenario.ts';
 import { RunReport } from '../../report/RunReport.tsx';
@@ -18,7 +18,7 @@ import { VsBaseline } from '../../report/VsBaseline.tsx';
 
 interface RecordViewProps {
   api: TrebuchetApi;
-  record: RunRecord;
+  record: HistoryRecord;
   /** The baseline this run is shown against (shared/records/baselines.ts baselineOf), if any. */
   baselineId: string | null;
   onOpenDiff: (baseId: string, id: string) => void;
@@ -27,8 +27,8 @@ interface RecordViewProps {
   onLoadCapacity: (plan: CapacityPlan) => void;
 }
 
-const EDITORS: Record<RunRecord['kind'], string> = {
-  scenario: 'Open in the run editor',
+const EDITORS: Record<HistoryRecord['kind'], string> = {
+  run: 'Open in the run editor',
   comparison: 'Open in the comparison editor',
   capacity: 'Open in the capacity editor',
 };
@@ -46,7 +46,7 @@ export function RecordView({
   const reveal = useRevealWhenStacked<HTMLElement>(record.id);
   const load = (): void => {
     switch (record.kind) {
-      case 'scenario':
+      case 'run':
         return onLoadScenario(record.scenario);
       case 'comparison':
         return onLoadPlan(record.plan);
@@ -86,7 +86,7 @@ export function RecordView({
             data-testid="record-save-json"
             onClick={() => {
               const bundle = recordExport(record);
-              downloadPart(bundle, jsonPartOf(bundle));
+              downloadItem(bundle, jsonItemOf(bundle));
             }}
           >
             Save as JSON
@@ -110,7 +110,7 @@ export function RecordView({
           onOpenDiff={() => onOpenDiff(baselineId, record.id)}
         />
       )}
-      {record.kind === 'scenario' && <RunReport results={record.results} name={record.name} />}
+      {record.kind === 'run' && <RunReport results={record.results} name={record.name} />}
       {record.kind === 'comparison' && <SavedComparison key={record.id} record={record} />}
       {record.kind === 'capacity' && (
         <CapacityResults
@@ -126,7 +126,7 @@ export function RecordView({
 }
 
 /** A saved comparison's report; each of its cells opens its run. */
-function SavedComparison({ record }: { record: Extract<RunRecord, { kind: 'comparison' }> }) {
+function SavedComparison({ record }: { record: Extract<HistoryRecord, { kind: 'comparison' }> }) {
   const [opened, setOpened] = useState<number | null>(null);
   return (
     <ComparisonResults

@@ -3,9 +3,9 @@ import type { TrebuchetApi } from '../../../shared/contract/api.ts';
 import { namedParts } from '../../../shared/diff/compare.ts';
 import { diffExport } from '../../../shared/export/diff.ts';
 import { pairedLine } from '../../../shared/format/diff-text.ts';
-import type { RunRecord } from '../../../shared/records/history.ts';
+import type { HistoryRecord } from '../../../shared/records/history.ts';
 import { savedOfRecord } from '../../../shared/records/result-file.ts';
-import { whatRan } from '../../../shared/records/what-ran.ts';
+import { whatRan } from '../../../shared/records/kinds.ts';
 import { Alert } from '../../components/Alert.tsx';
 import { formatWhenExact, laterText } from '../../components/time.ts';
 import { useQuery } from '../../components/useQuery.ts';
@@ -70,7 +70,7 @@ export function RunDiff({
   );
 }
 
-function DiffTable({ api, a, b }: { api: TrebuchetApi; a: RunRecord; b: RunRecord }) {
+function DiffTable({ api, a, b }: { api: TrebuchetApi; a: HistoryRecord; b: HistoryRecord }) {
   // The parts by the names `trebuchet diff` matches them by; any two may be picked.
   const partsA = useMemo(() => namedParts(savedOfRecord(a)), [a]);
   const partsB = useMemo(() => namedParts(savedOfRecord(b)), [b]);
@@ -170,7 +170,7 @@ function PartPicker({
   onChange,
 }: {
   side: 'A' | 'B';
-  record: RunRecord;
+  record: HistoryRecord;
   /** Which of the two ran first; null when they were saved at the same moment. */
   when: 'older' | 'newer' | null;
   /** B's time after A's ("4 min 12 s later"). */

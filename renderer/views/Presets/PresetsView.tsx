@@ -204,7 +204,7 @@ interface PresetRowProps {
 }
 
 const KIND_LABELS: Record<PresetSummary['kind'], string> = {
-  scenario: 'Scenario',
+  run: 'Scenario',
   comparison: 'Comparison',
   capacity: 'Capacity',
 };

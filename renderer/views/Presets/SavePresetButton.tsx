@@ -7,7 +7,7 @@ import { useSecretConsent } from '../../components/useConsent.tsx';
 import { errorText } from '../../lib/errors.ts';
 
 type Content =
-  | Omit<Extract<PresetDraftInput, { kind: 'scenario' }>, 'name'>
+  | Omit<Extract<PresetDraftInput, { kind: 'run' }>, 'name'>
   | Omit<Extract<PresetDraftInput, { kind: 'comparison' }>, 'name'>
   | Omit<Extract<PresetDraftInput, { kind: 'capacity' }>, 'name'>;
 

@@ -23,7 +23,7 @@ export function RunTopbar({ api, tab }: { api: TrebuchetApi; tab: RunTab }) {
       <div className="topbar__actions">
         <SavePresetButton
           api={api}
-          content={check.ok ? { kind: 'scenario', scenario: check.scenario } : null}
+          content={check.ok ? { kind: 'run', scenario: check.scenario } : null}
           defaultName={editor.draft.name}
           onSaved={tab.saved}
           testId="save-scenario-preset"
