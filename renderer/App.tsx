@@ -5,7 +5,7 @@ import { defaultUiSettings, type UiSettings } from '../shared/records/settings.t
 import { StoreProblems } from './components/StoreProblems.tsx';
 import { useStartupProblems } from './components/useStartupProblems.ts';
 import { ViewTabs, type View } from './components/ViewTabs.tsx';
-import { MatrixColumnsContext } from './settings/matrixColumns.ts';
+import { MatrixColumnsContext } from './views/Compare/matrixColumns.ts';
 import { MetricsOutButton } from './settings/MetricsOutButton.tsx';
 import { ReplaceDraftDialog } from './settings/ReplaceDraftDialog.tsx';
 import { useKeptSettings } from './settings/useSettingsSaver.ts';

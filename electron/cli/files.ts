@@ -7,7 +7,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { LIMITS } from '../../shared/model/defaults.ts';
 import type { Body, TlsOptions } from '../../shared/model/scenario.ts';
 import { inputFileProblemSync, withInputPaths, type InputFileKind } from '../engine/input-files.ts';
-import { FileProblemError, readBoundedFileSync, textOf } from '../stores/bounded-file.ts';
+import { FileProblemError, readBoundedFileSync, textOf } from '../files/bounded-file.ts';
 import { parseJsonText } from '../stores/files.ts';
 import { readTargetsFile, readTargetsStdin } from './run/targets-flags.ts';
 import { CliInputError } from './values.ts';
@@ -16,7 +16,7 @@ import { CliInputError } from './values.ts';
 export interface FileIo {
   /** Relative paths on the command line are relative to it. */
   cwd: string;
-  /** A scenario, preset or plan file's text; throws a FileProblemError (electron/stores/bounded-file.ts). */
+  /** A scenario, preset or plan file's text; throws a FileProblemError (electron/files/bounded-file.ts). */
   readFile(path: string): string;
   /** Something is there (a file, a folder, a pipe...). */
   exists(path: string): boolean;

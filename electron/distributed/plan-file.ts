@@ -7,7 +7,7 @@
 import { basename } from 'node:path';
 import type { Body, Scenario } from '../../shared/model/scenario.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
-import { FileProblemError, readBoundedFile } from '../stores/bounded-file.ts';
+import { FileProblemError, readBoundedFile } from '../files/bounded-file.ts';
 
 export class PlanFileError extends Error {}
 

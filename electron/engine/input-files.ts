@@ -14,10 +14,10 @@ import {
   openBoundedFileSync,
   readBoundedFile,
   readBoundedFileSync,
-} from '../stores/bounded-file.ts';
+} from '../files/bounded-file.ts';
 import { loadCrypto } from './builtins.ts';
 
-export { FileProblemError as InputFileError } from '../stores/bounded-file.ts';
+export { FileProblemError as InputFileError } from '../files/bounded-file.ts';
 
 export type InputFileKind = 'body' | 'ca';
 

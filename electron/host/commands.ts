@@ -14,7 +14,7 @@ import { importIntoHistory, readImportTexts } from '../stores/history-import.ts'
 import { tooFullForAJob } from '../stores/disk-room.ts';
 import { diskFullMessage } from '../stores/history-index.ts';
 import { diffRecords } from './record-diff.ts';
-import { kubeStartOf } from '../distributed/sharded-target.ts';
+import { kubeStartOf } from '../jobs/sharded-target.ts';
 import { gatedPlacement, previewKubernetes, type KubeGate } from './kube-gate.ts';
 import { applyFileRule, type FileRule } from './file-rule.ts';
 import type { HostServices } from './services.ts';

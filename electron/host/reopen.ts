@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { readBoundedFileSync, textOf } from '../stores/bounded-file.ts';
+import { readBoundedFileSync, textOf } from '../files/bounded-file.ts';
 import { PRIVATE_FILE_MODE, writeFileAtomicSync } from '../stores/files.ts';
 
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,256}$/;

@@ -10,7 +10,7 @@ import {
 import { LIMITS } from '../../shared/model/defaults.ts';
 import type { RunStatus } from '../../shared/model/result.ts';
 import type { ShardPlacement } from '../../shared/distributed/placement.ts';
-import { shardedTarget } from '../distributed/sharded-target.ts';
+import { shardedTarget } from './sharded-target.ts';
 import { recordKind } from '../../shared/records/kinds.ts';
 import type { HistorySaver } from './history-saver.ts';
 import { newJobId } from './ids.ts';

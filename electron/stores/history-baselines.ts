@@ -7,7 +7,7 @@ import {
 } from '../../shared/records/baselines.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
 import { describeIssues, newerVersionIssue } from '../../shared/model/validation.ts';
-import { readBoundedFile, textOf } from './bounded-file.ts';
+import { readBoundedFile, textOf } from '../files/bounded-file.ts';
 import { moveAside, parseJsonText, writeFileAtomic } from './files.ts';
 
 /*

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { historySummarySchema, type HistorySummary } from '../../shared/records/history.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
-import { readBoundedFile, textOf } from './bounded-file.ts';
+import { readBoundedFile, textOf } from '../files/bounded-file.ts';
 import { moveAside, parseJsonText, writeFileAtomic } from './files.ts';
 
 /*

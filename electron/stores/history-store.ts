@@ -21,7 +21,7 @@ import { JsonStreamError } from './json/shapes.ts';
 import type { Baseline } from '../../shared/records/baselines.ts';
 import { describeIssues, parseOrThrow, parseWith, ValidationError } from '../../shared/model/validation.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
-import { FileProblemError } from './bounded-file.ts';
+import { FileProblemError } from '../files/bounded-file.ts';
 import {
   ensureDirectory,
   moveAside,

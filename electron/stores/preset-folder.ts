@@ -4,7 +4,7 @@ import { parsePresetFile, PRESET_FORMAT, type Preset } from '../../shared/record
 import { isRecord } from '../../shared/model/validation.ts';
 import { describeIssues, ValidationError } from '../../shared/model/validation.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
-import { FileProblemError, readBoundedFileSync, textOf } from './bounded-file.ts';
+import { FileProblemError, readBoundedFileSync, textOf } from '../files/bounded-file.ts';
 import { MAX_JSON_DEPTH, moveAside, parseJsonText, writeFileAtomicSync } from './files.ts';
 import {
   asStored,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { isRecord } from '../../shared/model/validation.ts';
 import { describeIssues, ValidationError } from '../../shared/model/validation.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
-import { FileProblemError, readBoundedFileSync, textOf } from './bounded-file.ts';
+import { FileProblemError, readBoundedFileSync, textOf } from '../files/bounded-file.ts';
 import { deeperThan, MAX_JSON_DEPTH, moveAside, parseJsonText, writeFileAtomicSync } from './files.ts';
 import { presetText, type PresetFolder, type ReportProblem } from './preset-folder.ts';
 import { loadCrypto } from '../engine/builtins.ts';

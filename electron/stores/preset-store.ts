@@ -19,7 +19,7 @@ import {
 } from '../../shared/records/preset-summary.ts';
 import { describeSecrets, secretHeadersOf, type SecretRef } from '../../shared/records/preset-summary.ts';
 import { parseOrThrow, ValidationError } from '../../shared/model/validation.ts';
-import { FileProblemError, readBoundedFile, textOf } from './bounded-file.ts';
+import { FileProblemError, readBoundedFile, textOf } from '../files/bounded-file.ts';
 import {
   ensureDirectory,
   MAX_JSON_DEPTH,

@@ -17,7 +17,7 @@ import {
   type UiSettingsPatch,
   type WindowBounds,
 } from '../../shared/records/settings.ts';
-import { FileProblemError, readBoundedFileSync, textOf } from './bounded-file.ts';
+import { FileProblemError, readBoundedFileSync, textOf } from '../files/bounded-file.ts';
 import { moveAside, parseJsonText, removeStaleTempFiles, writeFileAtomicSync } from './files.ts';
 
 /*

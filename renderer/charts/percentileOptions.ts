@@ -1,5 +1,5 @@
 import type { ChartOptions } from 'chart.js';
-import { MAX_X, PERCENTILE_TICKS, tickLabel, xToPercentile } from '../report/percentileScale.ts';
+import { MAX_X, PERCENTILE_TICKS, tickLabel, xToPercentile } from './percentileScale.ts';
 import { formatMs } from '../../shared/figures/units.ts';
 import { baseLineOptions } from './baseOptions.ts';
 import type { Palette } from './palette.ts';

@@ -3,8 +3,8 @@ import type { ChartConfiguration } from 'chart.js';
 import type { Palette } from '../charts/palette.ts';
 import { Chart } from '../charts/setup.ts';
 import { useChartCanvas } from '../charts/useChartCanvas.ts';
-import { ChartPngButton } from '../views/Export/ChartPngButton.tsx';
-import type { ChartAbout, ChartSubject } from '../views/Export/chartSubject.ts';
+import { ChartPngButton } from '../charts/ChartPngButton.tsx';
+import type { ChartAbout, ChartSubject } from '../charts/chartSubject.ts';
 import './ChartCard.css';
 
 interface ChartFrameProps {

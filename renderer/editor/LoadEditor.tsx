@@ -6,7 +6,7 @@ import {
   Toggle,
   type FieldSpec,
   type TextKeys,
-} from '../components/fields.tsx';
+} from './fields.tsx';
 import { defaultStages, type LimitKind, type ScenarioDraft } from './draft.ts';
 import { StagesEditor } from './StagesEditor.tsx';
 

@@ -1,5 +1,5 @@
 import type { MonitorKind } from '../../shared/model/monitor.ts';
-import { Field } from '../components/fields.tsx';
+import { Field } from './fields.tsx';
 import { monitorKindOf, monitorTextFor, monitorValueOf } from './monitorDraft.ts';
 import './MonitorField.css';
 

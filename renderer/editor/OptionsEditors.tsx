@@ -10,7 +10,7 @@ import {
   Toggle,
   type FieldSpec,
   type TextKeys,
-} from '../components/fields.tsx';
+} from './fields.tsx';
 import { ENGINES, PROTOCOLS } from './choices.ts';
 import { newThreshold, type ScenarioDraft, type ThresholdDraft, type TlsDraft } from './draft.ts';
 import { PickFileField } from './PickFileField.tsx';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Field, RemoveButton } from '../components/fields.tsx';
+import { Field, RemoveButton } from './fields.tsx';
 import { formatBytes } from '../../shared/figures/units.ts';
 import './PickFileField.css';
 

@@ -1,5 +1,5 @@
 import { useState, type DragEvent } from 'react';
-import { Field, RemoveButton, Segmented, TextField } from '../components/fields.tsx';
+import { Field, RemoveButton, Segmented, TextField } from './fields.tsx';
 import { formatBytes } from '../../shared/figures/units.ts';
 import { LIMITS } from '../../shared/model/defaults.ts';
 import {

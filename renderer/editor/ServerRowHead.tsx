@@ -1,4 +1,4 @@
-import { RemoveButton } from '../components/fields.tsx';
+import { RemoveButton } from './fields.tsx';
 
 interface ServerRowHeadProps {
   index: number;

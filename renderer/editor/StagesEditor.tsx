@@ -1,4 +1,4 @@
-import { RemoveButton, TextField } from '../components/fields.tsx';
+import { RemoveButton, TextField } from './fields.tsx';
 import { useFieldIssue } from './issues.ts';
 import { newStage, stagesFromDraft, type StageDraft } from './draft.ts';
 import { stagePreview } from './stagePreview.ts';

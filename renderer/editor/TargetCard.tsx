@@ -1,7 +1,7 @@
 import { httpMethodSchema } from '../../shared/model/scenario.ts';
-import { Field, RemoveButton, Segmented, TextField, TextFields, textField } from '../components/fields.tsx';
+import { Field, RemoveButton, Segmented, TextField, TextFields, textField } from './fields.tsx';
 import { CopyIcon } from '../components/icons.tsx';
-import { runShortcutLabel } from '../views/Run/shortcuts.ts';
+import { runShortcutLabel } from '../lib/shortcuts.ts';
 import { newHeader, type BodyKind, type HeaderDraft, type TargetDraft } from './draft.ts';
 import { splitHeaderLine, urlFix } from './fieldFixes.ts';
 import { newListDraft, withList } from './listDraft.ts';

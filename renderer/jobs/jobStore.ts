@@ -15,7 +15,7 @@ import { foldReadings } from '../../shared/resources/charts.ts';
 import type { ResourceSample } from '../../shared/model/server-resources.ts';
 import type { MachineSample } from '../../shared/model/machine-facts.ts';
 import { foldMachineReadings } from '../../shared/machine/summary.ts';
-import type { JobFeeds, LiveFeed } from '../live/liveSeries.ts';
+import type { JobFeeds, LiveFeed } from './liveSeries.ts';
 import { emptyLive, liveAfterSample, serverAfterReading, type PartLive } from './partLive.ts';
 
 export type JobPhase = 'idle' | 'starting' | 'running' | 'stopping' | 'done';

@@ -2,14 +2,14 @@ import { memo, useMemo, type ReactNode } from 'react';
 import type { Sample } from '../../shared/model/result.ts';
 import type { Load } from '../../shared/model/scenario.ts';
 import { ChartFrame } from '../components/ChartCard.tsx';
-import type { ChartAbout } from '../views/Export/chartSubject.ts';
+import type { ChartAbout } from '../charts/chartSubject.ts';
 import {
   liveCharts,
   type JobFeeds,
   type LiveChartSpec,
   type LiveFeed,
   type TimedReading,
-} from './liveSeries.ts';
+} from '../jobs/liveSeries.ts';
 import { useLiveChart } from './useLiveChart.ts';
 import './live.css';
 

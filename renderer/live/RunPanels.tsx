@@ -1,8 +1,8 @@
 import type { Monitor } from '../../shared/model/monitor.ts';
 import type { ServerResources } from '../../shared/model/server-resources.ts';
 import type { PartLive } from '../jobs/partLive.ts';
-import type { ChartAbout } from '../views/Export/chartSubject.ts';
-import type { JobFeeds } from './liveSeries.ts';
+import type { ChartAbout } from '../charts/chartSubject.ts';
+import type { JobFeeds } from '../jobs/liveSeries.ts';
 import { MachinePanel } from './MachinePanel.tsx';
 import { ServerPanel } from './ServerPanel.tsx';
 

@@ -1,7 +1,7 @@
 import { MACHINE_CHART, type MachineSeriesSpec } from '../../shared/machine/charts.ts';
 import type { MachineSample } from '../../shared/model/machine-facts.ts';
 import type { Palette } from '../charts/palette.ts';
-import type { LiveChartSpec } from './liveSeries.ts';
+import type { LiveChartSpec } from '../jobs/liveSeries.ts';
 
 /**
  * The machine's colours: the machine's busy CPU muted (the whole it all adds up to), the

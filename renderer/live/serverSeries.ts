@@ -1,7 +1,7 @@
 import { SERVER_CHARTS, serverValue } from '../../shared/resources/charts.ts';
 import type { ResourceSample } from '../../shared/model/server-resources.ts';
 import type { Palette } from '../charts/palette.ts';
-import type { LiveChartSpec } from './liveSeries.ts';
+import type { LiveChartSpec } from '../jobs/liveSeries.ts';
 
 /**
  * The server panel's colours: one hue per place in a chart (the headline figure, then the

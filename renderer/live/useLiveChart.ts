@@ -6,7 +6,13 @@ import { baseLineOptions } from '../charts/baseOptions.ts';
 import { withAlpha, type Palette } from '../charts/palette.ts';
 import { Chart } from '../charts/setup.ts';
 import { useChartCanvas } from '../charts/useChartCanvas.ts';
-import { pointsOf, type LiveChartSpec, type LiveFeed, type Point, type TimedReading } from './liveSeries.ts';
+import {
+  pointsOf,
+  type LiveChartSpec,
+  type LiveFeed,
+  type Point,
+  type TimedReading,
+} from '../jobs/liveSeries.ts';
 
 /**
  * A live chart of one part's readings. Each reading is pushed onto the chart's datasets and

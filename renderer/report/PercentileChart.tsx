@@ -2,7 +2,7 @@ import { useCallback, useMemo } from 'react';
 import type { RunResult } from '../../shared/model/result.ts';
 import type { Palette } from '../charts/palette.ts';
 import { ChartCard } from '../components/ChartCard.tsx';
-import { aboutResults } from '../views/Export/chartSubject.ts';
+import { aboutResults } from '../charts/chartSubject.ts';
 import { percentileChart } from './percentileChartConfig.ts';
 
 interface PercentileChartProps {

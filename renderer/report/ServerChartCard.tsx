@@ -3,7 +3,7 @@ import type { ServerChartSpec } from '../../shared/resources/charts.ts';
 import type { RunResult } from '../../shared/model/result.ts';
 import type { Palette } from '../charts/palette.ts';
 import { ChartCard } from '../components/ChartCard.tsx';
-import type { ChartAbout } from '../views/Export/chartSubject.ts';
+import type { ChartAbout } from '../charts/chartSubject.ts';
 import { serverTimelineChart } from './serverCharts.ts';
 
 /** A finished run's server chart in its card (drawn again only when the results change). */

@@ -3,7 +3,7 @@ import type { RunResult } from '../../shared/model/result.ts';
 import { targetLabel } from '../../shared/model/scenario.ts';
 import { seriesColor, withAlpha, type Palette } from '../charts/palette.ts';
 import { percentileChartOptions } from '../charts/percentileOptions.ts';
-import { percentilePoints, type PercentilePoint } from './percentileScale.ts';
+import { percentilePoints, type PercentilePoint } from '../charts/percentileScale.ts';
 
 /**
  * The run report's latency-by-percentile chart: the shown target's distribution on top, the

@@ -14,7 +14,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
-import { shardedTarget } from '../../electron/distributed/sharded-target.ts';
+import { shardedTarget } from '../../electron/jobs/sharded-target.ts';
 import { messageLine } from '../../electron/engine/shards/messages.ts';
 import { scriptedShards } from '../helpers/shard-script.ts';
 

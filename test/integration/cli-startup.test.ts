@@ -147,7 +147,7 @@ function expectHdrAsTheSources(engineFiles: string[], resultFile: string): void 
 }
 
 const MERGE = 'electron/engine/shards/merged-result.ts';
-const DISTRIBUTED = 'electron/distributed/sharded-target.ts';
+const DISTRIBUTED = 'electron/jobs/sharded-target.ts';
 
 describe('what a plain run loads', () => {
   it('a run past the tiny size: the CLI thread has no node:crypto, child_process, tls or zlib, no engine, shard merge or hdr-histogram-js, in a few files; one engine thread has hdr without its log writer, compressing with zlib, and no command code', async () => {

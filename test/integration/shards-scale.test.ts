@@ -14,7 +14,7 @@ import type { Sample } from '../../shared/model/result.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { REPORT_PERCENTILES } from '../../shared/model/defaults.ts';
 import { latencyStats } from '../../electron/engine/recording/histogram.ts';
-import { shardedTarget } from '../../electron/distributed/sharded-target.ts';
+import { shardedTarget } from '../../electron/jobs/sharded-target.ts';
 import { scriptedShards } from '../helpers/shard-script.ts';
 
 const LINKS = 100;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunCommand } from '../../electron/cli/run/args.ts';
 import { applyPreset, parseRunArgs } from '../../electron/cli/run/args.ts';
 import type { FileIo } from '../../electron/cli/files.ts';
-import { FileProblemError } from '../../electron/stores/bounded-file.ts';
+import { FileProblemError } from '../../electron/files/bounded-file.ts';
 import { findPreset, readPresetFile, type PresetSource } from '../../electron/cli/presets/lookup.ts';
 import { summarizePreset } from '../../shared/records/preset-summary.ts';
 import { builtInPresets } from '../../electron/stores/built-in-presets.ts';

@@ -5,7 +5,7 @@ import { findPreset } from '../../electron/cli/presets/lookup.ts';
 import { summarizePreset } from '../../shared/records/preset-summary.ts';
 import type { FileIo } from '../../electron/cli/files.ts';
 import { CliInputError } from '../../electron/cli/values.ts';
-import { FileProblemError } from '../../electron/stores/bounded-file.ts';
+import { FileProblemError } from '../../electron/files/bounded-file.ts';
 
 const files: Record<string, string> = {
   '/w/t/mix.http': 'GET http://127.0.0.1:8080/a\nX-A: 1\n\nPOST http://127.0.0.1:8080/b\n@body.json\n',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { titleLines } from '../../renderer/views/Export/chartImage.ts';
+import { titleLines } from '../../renderer/charts/chartImage.ts';
 import {
   aboutComparison,
   aboutResults,
@@ -7,7 +7,7 @@ import {
   chartTitle,
   levelsTag,
   loadTag,
-} from '../../renderer/views/Export/chartSubject.ts';
+} from '../../renderer/charts/chartSubject.ts';
 import { twoServerPlan, resultWith } from '../helpers/comparison-results.ts';
 
 // Local time, so the day in the name is the person's own whatever the machine's zone.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LIVE_CHARTS, pointsOf, statusRates } from '../../renderer/live/liveSeries.ts';
+import { LIVE_CHARTS, pointsOf, statusRates } from '../../renderer/jobs/liveSeries.ts';
 import { sampleFixture } from '../helpers/run-result.ts';
 
 describe('live chart series', () => {

@@ -27,7 +27,7 @@ import { exitCodeFor } from '../../electron/cli/report.ts';
 import { historyRecordSchema } from '../../shared/records/history.ts';
 import { summarizeRecord } from '../../shared/records/history-summary.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
-import { LIVE_CHARTS } from '../../renderer/live/liveSeries.ts';
+import { LIVE_CHARTS } from '../../renderer/jobs/liveSeries.ts';
 import { expandPlan } from '../../shared/comparison/cells.ts';
 import { RunReport } from '../../renderer/report/RunReport.tsx';
 import { CapacityResults } from '../../renderer/views/Capacity/CapacityResults.tsx';

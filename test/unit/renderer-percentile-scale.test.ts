@@ -6,7 +6,7 @@ import {
   percentileToX,
   tickLabel,
   xToPercentile,
-} from '../../renderer/report/percentileScale.ts';
+} from '../../renderer/charts/percentileScale.ts';
 
 describe('HdrHistogram-style percentile axis', () => {
   it('gives every nine a decade: x = 1 / (1 - p)', () => {

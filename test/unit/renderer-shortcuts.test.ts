@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runShortcutLabel, shortcutOf, type KeyPress } from '../../renderer/views/Run/shortcuts.ts';
+import { runShortcutLabel, shortcutOf, type KeyPress } from '../../renderer/lib/shortcuts.ts';
 
 const key = (k: string, mods: Partial<KeyPress> = {}): KeyPress => ({
   key: k,

@@ -8,7 +8,7 @@ import {
   stagesFromDraft,
 } from '../../renderer/editor/draft.ts';
 import { stagePreview } from '../../renderer/editor/stagePreview.ts';
-import { liveCharts, pointsOf } from '../../renderer/live/liveSeries.ts';
+import { liveCharts, pointsOf } from '../../renderer/jobs/liveSeries.ts';
 import { draftFromScenario } from '../../renderer/views/Presets/scenarioDraft.ts';
 import { sampleFixture } from '../helpers/run-result.ts';
 

@@ -8,7 +8,7 @@ import { comparisonPlanSchema } from '../../shared/comparison/plan.ts';
 import { scenarioSchema } from '../../shared/model/scenario.ts';
 import { checkDraft } from '../../renderer/editor/draft.ts';
 import { paletteFor } from '../../renderer/charts/palette.ts';
-import { percentileToX, MAX_X } from '../../renderer/report/percentileScale.ts';
+import { percentileToX, MAX_X } from '../../renderer/charts/percentileScale.ts';
 import { percentileCurvesChart, rpsBarChart, scalingChart } from '../../renderer/views/Compare/chartData.ts';
 import { createJobStore } from '../../renderer/jobs/jobStore.ts';
 import { cellsFinished, COMPARISON_VIEW, comparisonRun } from '../../renderer/views/Compare/comparisonRun.ts';
@@ -18,7 +18,7 @@ import {
   draftFromPlan,
   parseLevels,
 } from '../../renderer/views/Compare/planDraft.ts';
-import { isOpaque } from '../../renderer/views/Export/chartImage.ts';
+import { isOpaque } from '../../renderer/charts/chartImage.ts';
 import { fileSlug } from '../../shared/model/file-name.ts';
 import { comparisonExport } from '../../shared/export/comparison.ts';
 import { labelResults } from '../../shared/format/labels.ts';

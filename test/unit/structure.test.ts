@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 /*
  * The shape of the code, as docs/architecture.md promises it: no import circle, each exported
  * name defined in one source file, no source file over 400 lines, no folder over 25 files,
- * shared/ in folders by domain on floors (its lowest two import nothing above them), and every
- * folder of electron/, renderer/ and shared/ named in the architecture doc.
+ * shared/ in folders by domain on floors (its lowest two import nothing above them), the imports
+ * that run back up between sibling folders held at their count, and every folder of electron/,
+ * renderer/ and shared/ named in the architecture doc.
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -83,6 +84,88 @@ function circles(): string[][] {
   return found;
 }
 
+/**
+ * The imports that run back up between sibling folders, per tree (electron, shared, renderer):
+ * an import counts against the two folders directly under the deepest folder its two files
+ * share; among sibling folders that import each other, the lowest-to-highest order with the
+ * fewest imports against it is their floors, and its upward imports are counted.
+ */
+function backUpImports(): Map<string, string[]> {
+  const between = new Map<string, Map<string, string[]>>(); // parent folder -> "a>b" -> imports
+  for (const f of files) {
+    for (const t of importsOf(f)) {
+      const a = rel(f).split('/');
+      const b = rel(t).split('/');
+      let i = 0;
+      while (a[i] === b[i]) i++;
+      // Both sides must be folders: a file beside a folder is not one of its floors.
+      if (i >= a.length - 1 || i >= b.length - 1) continue;
+      const parent = a.slice(0, i).join('/');
+      const pairs = between.get(parent) ?? new Map<string, string[]>();
+      between.set(parent, pairs);
+      const key = `${a[i]}>${b[i]}`;
+      pairs.set(key, [...(pairs.get(key) ?? []), `${rel(f)} -> ${rel(t)}`]);
+    }
+  }
+  const found = new Map<string, string[]>(ROOTS.map((r) => [r, []]));
+  for (const [parent, pairs] of between) {
+    const tree = parent.split('/')[0] || '(top)';
+    for (const group of mutualGroups(pairs)) {
+      found.set(tree, [...(found.get(tree) ?? []), ...fewestUpward(group, pairs)]);
+    }
+  }
+  return found;
+}
+
+/** The groups of sibling folders that import each other (strongly connected, two or more). */
+function mutualGroups(pairs: Map<string, string[]>): string[][] {
+  const next = new Map<string, string[]>();
+  for (const key of pairs.keys()) {
+    const [a, b] = key.split('>') as [string, string];
+    next.set(a, [...(next.get(a) ?? []), b]);
+    if (!next.has(b)) next.set(b, []);
+  }
+  const reach = (from: string): Set<string> => {
+    const seen = new Set<string>();
+    const todo = [from];
+    while (todo.length > 0) {
+      for (const n of next.get(todo.pop()!)!) {
+        if (seen.has(n)) continue;
+        seen.add(n);
+        todo.push(n);
+      }
+    }
+    return seen;
+  };
+  const reaches = new Map([...next.keys()].map((n) => [n, reach(n)]));
+  const groups = new Map<string, string[]>();
+  for (const n of next.keys()) {
+    const group = [...next.keys()].filter(
+      (m) => m === n || (reaches.get(n)!.has(m) && reaches.get(m)!.has(n)),
+    );
+    if (group.length > 1) groups.set(group.sort().join(','), group);
+  }
+  return [...groups.values()];
+}
+
+/** The upward imports of a group's order with the fewest (over subsets, lowest floor first). */
+function fewestUpward(group: string[], pairs: Map<string, string[]>): string[] {
+  const best = new Map<number, string[]>([[0, []]]);
+  for (let mask = 0; mask < 1 << group.length; mask++) {
+    const below = best.get(mask);
+    if (!below) continue;
+    group.forEach((top, i) => {
+      if (mask & (1 << i)) return;
+      // Every import from a floor already placed into the one placed above them runs up.
+      const up = group.flatMap((low, j) => (mask & (1 << j) ? (pairs.get(`${low}>${top}`) ?? []) : []));
+      const key = mask | (1 << i);
+      const known = best.get(key);
+      if (!known || below.length + up.length < known.length) best.set(key, [...below, ...up]);
+    });
+  }
+  return best.get((1 << group.length) - 1)!;
+}
+
 describe('the code’s structure', () => {
   it('has no import circle', () => {
     expect(circles()).toEqual([]);
@@ -133,6 +216,14 @@ describe('the code’s structure', () => {
         ),
     );
     expect(upward).toEqual([]);
+  });
+
+  it('keeps the imports that run back up between sibling folders at what they are (issue 36)', () => {
+    // shared/records/ (history, journal, kinds, result-file) reads the job kinds' table from
+    // shared/contract/jobs.ts.
+    const most: Record<string, number> = { electron: 0, shared: 4, renderer: 0 };
+    const over = [...backUpImports()].filter(([tree, up]) => up.length > (most[tree] ?? 0));
+    expect(over).toEqual([]);
   });
 
   it('keeps shared/ in folders by domain, none of its code at its root', () => {

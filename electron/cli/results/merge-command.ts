@@ -12,7 +12,7 @@ import { LIMITS } from '../../../shared/model/defaults.ts';
 import { shardSet, type ShardFile } from '../../../shared/shards/combine.ts';
 import { streamLineSchema } from '../../../shared/shards/stream.ts';
 import { mergeShardResults } from '../../engine/shards/merged-result.ts';
-import { FileProblemError, readBoundedFileSync, textOf } from '../../stores/bounded-file.ts';
+import { FileProblemError, readBoundedFileSync, textOf } from '../../files/bounded-file.ts';
 import { parseJsonText } from '../../stores/files.ts';
 import { histogramIssues } from '../../stores/result-histograms.ts';
 import { readJsonStreamed } from '../../stores/json/file.ts';

@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import { LIMITS } from '../../../shared/model/defaults.ts';
 import type { SavedResult } from '../../../shared/records/kinds.ts';
-import { FileProblemError } from '../../stores/bounded-file.ts';
+import { FileProblemError } from '../../files/bounded-file.ts';
 import { readJsonStreamed } from '../../stores/json/file.ts';
 import { JsonStreamError } from '../../stores/json/shapes.ts';
 import { savedResultFromJson } from '../../stores/result-text.ts';

@@ -117,13 +117,13 @@ async function runScenario(
   const scenario = placed?.scenario ?? command.scenario;
   // A shard its coordinator starts: its messages on stdout, its result the coordinator's.
   if (placed && shard && shard.start.kind !== 'at') {
-    const { runLinkShard } = await import('../../distributed/link-command.ts');
+    const { runLinkShard } = await import('./link-command.ts');
     return runLinkShard(ctx, placed, shard);
   }
   // The distributed start (its links, the merge and hdr-histogram-js) loads only for a plan:
   // a plain run's start skips it (issue 24).
   if (distributed?.dryRun && distributed.kubernetes) {
-    const { dryRunManifests } = await import('../../distributed/dry-run.ts');
+    const { dryRunManifests } = await import('./dry-run.ts');
     const { PlanFileError } = await import('../../distributed/plan-file.ts');
     try {
       ctx.stdout.write(
@@ -173,7 +173,7 @@ async function runScenario(
       { command: 'run', stopping: 'partial results follow' },
       {
         start: distributed
-          ? (await import('../../distributed/sharded-target.ts')).shardedTarget(distributed)
+          ? (await import('../../jobs/sharded-target.ts')).shardedTarget(distributed)
           : placed
             ? placedTarget(placed.placement)
             : startTargetForCli,

@@ -1,6 +1,6 @@
 /**
  * `trebuchet run ... --shards N --on local|kubernetes`: the plan run as N shards by the
- * coordinator on this machine (electron/distributed/sharded-target.ts). The flags' text is
+ * coordinator on this machine (electron/jobs/sharded-target.ts). The flags' text is
  * read here, all of it before any process or pod starts.
  */
 import type { Scenario } from '../../../shared/model/scenario.ts';

@@ -8,9 +8,13 @@ import { readSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { LIMITS } from '../../../shared/model/defaults.ts';
 import type { ListRequestInput, RequestOrder } from '../../../shared/model/scenario.ts';
-import { parseTargets, targetsFormatSchema, type TargetsFormat } from '../../../shared/targets-file/formats.ts';
+import {
+  parseTargets,
+  targetsFormatSchema,
+  type TargetsFormat,
+} from '../../../shared/targets-file/formats.ts';
 import { problemText } from '../../../shared/targets-file/problem.ts';
-import { FileProblemError, readBoundedFileSync, textOf } from '../../stores/bounded-file.ts';
+import { FileProblemError, readBoundedFileSync, textOf } from '../../files/bounded-file.ts';
 import type { Values } from './flags.ts';
 import { CliInputError, parseWholeNumber } from '../values.ts';
 

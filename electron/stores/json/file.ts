@@ -2,7 +2,7 @@
  * A JSON file read a chunk at a time through the streaming parser (stream.ts): the value, never
  * the file's text or bytes whole.
  */
-import { FileProblemError, openBoundedFile, openProblem } from '../bounded-file.ts';
+import { FileProblemError, openBoundedFile, openProblem } from '../../files/bounded-file.ts';
 import { MAX_JSON_DEPTH } from '../files.ts';
 import { JsonStreamError } from './shapes.ts';
 import { steadyYoungGeneration } from './heap.ts';

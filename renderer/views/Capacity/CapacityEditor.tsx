@@ -8,7 +8,7 @@ import {
   Toggle,
   type FieldSpec,
   type TextKeys,
-} from '../../components/fields.tsx';
+} from '../../editor/fields.tsx';
 import { stepLengthNeeds } from '../../../shared/capacity/step-length.ts';
 import { durationOrText, numberOrText } from '../../editor/draft.ts';
 import { IssuesContext, useTouchedIssues } from '../../editor/issues.ts';

@@ -14,8 +14,8 @@ import { STEP_COLUMNS, stepTexts } from '../../../shared/format/capacity-text.ts
 import type { Palette } from '../../charts/palette.ts';
 import { ChartCard } from '../../components/ChartCard.tsx';
 import { RunReport } from '../../report/RunReport.tsx';
-import type { ChartAbout } from '../Export/chartSubject.ts';
-import { ExportBar } from '../Export/ExportBar.tsx';
+import type { ChartAbout } from '../../charts/chartSubject.ts';
+import { ExportBar } from '../../export/ExportBar.tsx';
 import { heldRateChart, kneeChart } from './capacityCharts.ts';
 import './capacity.css';
 

@@ -9,7 +9,7 @@ import { formatRateValue } from '../../../shared/figures/units.ts';
 import { RunReport } from '../../report/RunReport.tsx';
 import { ComparisonReport } from './ComparisonReport.tsx';
 import { openedRun } from './matrixView.ts';
-import { useMatrixColumns } from '../../settings/matrixColumns.ts';
+import { useMatrixColumns } from './matrixColumns.ts';
 import type { RunStatus } from '../../../shared/model/result.ts';
 
 interface ComparisonResultsProps {

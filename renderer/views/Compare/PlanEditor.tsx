@@ -9,7 +9,7 @@ import {
   Toggle,
   type FieldSpec,
   type TextKeys,
-} from '../../components/fields.tsx';
+} from '../../editor/fields.tsx';
 import { IssuesContext, useTouchedIssues } from '../../editor/issues.ts';
 import { MonitorField } from '../../editor/MonitorField.tsx';
 import { CheckStatusToggle, TlsEditor, WorkersField } from '../../editor/OptionsEditors.tsx';

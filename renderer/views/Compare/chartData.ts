@@ -14,7 +14,7 @@ import { markedBarStyle } from '../../charts/hatch.ts';
 import { seriesColor, type Palette } from '../../charts/palette.ts';
 import { formatMs, formatRateValue } from '../../../shared/figures/units.ts';
 import { percentileChartOptions } from '../../charts/percentileOptions.ts';
-import { percentileToX } from '../../report/percentileScale.ts';
+import { percentileToX } from '../../charts/percentileScale.ts';
 
 /*
  * The comparison report's charts as chart.js configurations, built from the aggregated

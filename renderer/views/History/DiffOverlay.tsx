@@ -4,9 +4,9 @@ import type { RunResult } from '../../../shared/model/result.ts';
 import { percentileChartOptions } from '../../charts/percentileOptions.ts';
 import { seriesColor, type Palette } from '../../charts/palette.ts';
 import { ChartCard } from '../../components/ChartCard.tsx';
-import { percentilePoints, type PercentilePoint } from '../../report/percentileScale.ts';
-import { aboutResults } from '../Export/chartSubject.ts';
-import { timelineChart } from './timeline.ts';
+import { percentilePoints, type PercentilePoint } from '../../charts/percentileScale.ts';
+import { aboutResults } from '../../charts/chartSubject.ts';
+import { timelineChart } from '../../report/timeline.ts';
 
 /** A side's runs, each under its name ("A", "A · run 2"). */
 interface Side {

@@ -5,7 +5,7 @@ import { capacityReports } from '../../../shared/capacity/report.ts';
 import type { ComparisonPlan } from '../../../shared/comparison/plan.ts';
 import type { HistoryRecord } from '../../../shared/records/history.ts';
 import { jsonItemOf, recordExport } from '../../../shared/export/record.ts';
-import { downloadItem } from '../Export/download.ts';
+import { downloadItem } from '../../lib/download.ts';
 import { whatRan } from '../../../shared/records/kinds.ts';
 import { recordStatusText } from '../../../shared/model/interruption.ts';
 import type { Scenario } from '../../../shared/model/scenario.ts';
@@ -14,7 +14,7 @@ import { formatWhen } from '../../components/time.ts';
 import { useRevealWhenStacked } from '../../components/useRevealWhenStacked.ts';
 import { CapacityResults } from '../Capacity/CapacityResults.tsx';
 import { ComparisonResults } from '../Compare/ComparisonResults.tsx';
-import { VsBaseline } from './VsBaseline.tsx';
+import { VsBaseline } from '../../report/VsBaseline.tsx';
 
 interface RecordViewProps {
   api: TrebuchetApi;

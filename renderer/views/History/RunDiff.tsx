@@ -10,9 +10,9 @@ import { Alert } from '../../components/Alert.tsx';
 import { formatWhenExact, laterText } from '../../components/time.ts';
 import { useQuery } from '../../components/useQuery.ts';
 import { useRevealWhenStacked } from '../../components/useRevealWhenStacked.ts';
-import { ExportBar } from '../Export/ExportBar.tsx';
+import { ExportBar } from '../../export/ExportBar.tsx';
 import { DiffOverlay } from './DiffOverlay.tsx';
-import { FigureDiffTable } from './FigureDiffTable.tsx';
+import { FigureDiffTable } from '../../report/FigureDiffTable.tsx';
 
 /**
  * Two saved runs side by side: delta per figure and whether it is larger than the noise. A is

@@ -10,7 +10,7 @@ import { formatWhen } from '../../components/time.ts';
 import { useSecretConsent } from '../../components/useConsent.tsx';
 import { useQuery } from '../../components/useQuery.ts';
 import { MIME } from '../../../shared/export/files.ts';
-import { downloadText } from '../Export/download.ts';
+import { downloadText } from '../../lib/download.ts';
 import { errorText } from '../../lib/errors.ts';
 import './presets.css';
 

@@ -1,7 +1,7 @@
 import type { TrebuchetApi } from '../../../shared/contract/api.ts';
 import { RunStopButton } from '../../components/RunStopButton.tsx';
 import { SavePresetButton } from '../Presets/SavePresetButton.tsx';
-import { runShortcutLabel } from './shortcuts.ts';
+import { runShortcutLabel } from '../../lib/shortcuts.ts';
 import type { RunTab } from './useRunTab.ts';
 
 /** The Run tab's part of the top bar: the scenario's name, Save as preset, what blocks a run, Run/Stop. */

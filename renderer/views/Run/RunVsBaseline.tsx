@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import type { TrebuchetApi } from '../../../shared/contract/api.ts';
 import { baselineOf } from '../../../shared/records/baselines.ts';
 import { useQuery } from '../../components/useQuery.ts';
-import { VsBaseline } from '../History/VsBaseline.tsx';
+import { VsBaseline } from '../../report/VsBaseline.tsx';
 
 /**
  * The run just finished against the baseline of its scenario, on the Run tab as soon as History

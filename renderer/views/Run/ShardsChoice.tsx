@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { TrebuchetApi } from '../../../shared/contract/api.ts';
 import { DEFAULT_NAMESPACE } from '../../../shared/distributed/placement.ts';
 import { KUBERNETES_NOT_ALLOWED } from '../../../shared/distributed/kube-confirmation.ts';
-import { Segmented, SelectField, TextField } from '../../components/fields.tsx';
+import { Segmented, SelectField, TextField } from '../../editor/fields.tsx';
 import { Section } from '../../editor/Section.tsx';
 import type { ShardsDraft, ShardWhere } from './shards.ts';
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { shortcutOf, type Shortcut } from './shortcuts.ts';
+import { shortcutOf, type Shortcut } from '../../lib/shortcuts.ts';
 
 /**
  * Window-wide run/stop keys. The handlers sit in a ref so the listener is added once and

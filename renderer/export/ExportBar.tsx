@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
-import { itemFileName, type ExportBundle, type ExportItem } from '../../../shared/export/files.ts';
-import { downloadItem, downloadZip } from './download.ts';
+import { itemFileName, type ExportBundle, type ExportItem } from '../../shared/export/files.ts';
+import { downloadItem, downloadZip } from '../lib/download.ts';
 import { TextReportDialog } from './TextReportDialog.tsx';
 import './export.css';
 

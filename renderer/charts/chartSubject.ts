@@ -1,14 +1,14 @@
-import type { CellOutcome } from '../../../shared/comparison/cells.ts';
+import type { CellOutcome } from '../../shared/comparison/cells.ts';
 import {
   comparisonTargetLabel,
   levelKindOf,
   levelLabel,
   type ComparisonPlan,
-} from '../../../shared/comparison/plan.ts';
-import { fileSlug } from '../../../shared/model/file-name.ts';
-import type { RunResult } from '../../../shared/model/result.ts';
-import { targetLabel, type Load, type Target } from '../../../shared/model/scenario.ts';
-import { peakTarget } from '../../../shared/model/stages.ts';
+} from '../../shared/comparison/plan.ts';
+import { fileSlug } from '../../shared/model/file-name.ts';
+import type { RunResult } from '../../shared/model/result.ts';
+import { targetLabel, type Load, type Target } from '../../shared/model/scenario.ts';
+import { peakTarget } from '../../shared/model/stages.ts';
 
 /**
  * What a chart shows, so its PNG can say it: a title line above the chart (figure, targets,

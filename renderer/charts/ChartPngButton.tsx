@@ -1,9 +1,9 @@
 import { useState, type RefObject } from 'react';
-import { Chart } from '../../charts/setup.ts';
-import { errorText } from '../../lib/errors.ts';
+import { Chart } from './setup.ts';
+import { errorText } from '../lib/errors.ts';
 import { chartToPng } from './chartImage.ts';
 import { chartFileName, chartTitle, type ChartSubject } from './chartSubject.ts';
-import { downloadBlob } from './download.ts';
+import { downloadBlob } from '../lib/download.ts';
 
 /** Saves the chart drawn on the canvas as a PNG: twice its size on screen, under a title line. */
 export function ChartPngButton({

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { MatrixColumnId } from '../../shared/comparison/report-settings.ts';
+import type { MatrixColumnId } from '../../../shared/comparison/report-settings.ts';
 
 /** The comparison matrix's columns as last picked (null: each plan's own), kept in the settings. */
 export interface MatrixColumnChoice {

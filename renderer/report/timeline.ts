@@ -1,8 +1,8 @@
 import type { ChartConfiguration, ChartDataset } from 'chart.js';
-import type { RunResult } from '../../../shared/model/result.ts';
-import { targetLabel } from '../../../shared/model/scenario.ts';
-import { baseLineOptions } from '../../charts/baseOptions.ts';
-import { seriesColor, type Palette } from '../../charts/palette.ts';
+import type { RunResult } from '../../shared/model/result.ts';
+import { targetLabel } from '../../shared/model/scenario.ts';
+import { baseLineOptions } from '../charts/baseOptions.ts';
+import { seriesColor, type Palette } from '../charts/palette.ts';
 
 type XY = { x: number; y: number };
 

@@ -3,13 +3,8 @@
  * browser turns into a download and Electron into its save dialog (the session's
  * will-download default), so no extra IPC is needed.
  */
-import {
-  bundleFiles,
-  itemFileName,
-  type ExportBundle,
-  type ExportItem,
-} from '../../../shared/export/files.ts';
-import { zipFiles } from '../../../shared/export/zip.ts';
+import { bundleFiles, itemFileName, type ExportBundle, type ExportItem } from '../../shared/export/files.ts';
+import { zipFiles } from '../../shared/export/zip.ts';
 
 export function downloadBlob(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);

@@ -1,5 +1,5 @@
-import type { FigureDiff, PartDiff } from '../../../shared/diff/compare.ts';
-import { DIFF_FIGURE_INFO } from '../../../shared/diff/figures.ts';
+import type { FigureDiff, PartDiff } from '../../shared/diff/compare.ts';
+import { DIFF_FIGURE_INFO } from '../../shared/diff/figures.ts';
 import {
   diffDeltaText,
   diffPercentText,
@@ -7,8 +7,8 @@ import {
   diffVerdictText,
   evidenceText,
   partTitle,
-} from '../../../shared/format/diff-text.ts';
-import { TableScroll } from '../../components/TableScroll.tsx';
+} from '../../shared/format/diff-text.ts';
+import { TableScroll } from '../components/TableScroll.tsx';
 
 /** Better or worse, for a change beyond noise: its colour. */
 function toneOf(f: FigureDiff): string {

@@ -1,8 +1,8 @@
 import { useCallback } from 'react';
-import type { TrebuchetApi } from '../../../shared/contract/api.ts';
-import { pairedLine } from '../../../shared/format/diff-text.ts';
-import { Alert } from '../../components/Alert.tsx';
-import { useQuery } from '../../components/useQuery.ts';
+import type { TrebuchetApi } from '../../shared/contract/api.ts';
+import { pairedLine } from '../../shared/format/diff-text.ts';
+import { Alert } from '../components/Alert.tsx';
+import { useQuery } from '../components/useQuery.ts';
 import { FigureDiffTable } from './FigureDiffTable.tsx';
 
 /**

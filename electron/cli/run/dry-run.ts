@@ -9,11 +9,11 @@ import {
   RUN_LABEL,
   configMapManifest,
   jobManifest,
-} from '../../shared/distributed/manifests.ts';
-import type { KubernetesPlacement, ShardPlacement } from '../../shared/distributed/placement.ts';
-import type { Scenario } from '../../shared/model/scenario.ts';
-import { portablePlan } from './plan-file.ts';
-import { kubeRunSpec, pinnedWorkers } from './sharded-target.ts';
+} from '../../../shared/distributed/manifests.ts';
+import type { KubernetesPlacement, ShardPlacement } from '../../../shared/distributed/placement.ts';
+import type { Scenario } from '../../../shared/model/scenario.ts';
+import { portablePlan } from '../../distributed/plan-file.ts';
+import { kubeRunSpec, pinnedWorkers } from '../../jobs/sharded-target.ts';
 
 export async function dryRunManifests(
   placement: ShardPlacement & { kubernetes: KubernetesPlacement },

@@ -1,8 +1,8 @@
 import { useId, type ReactNode } from 'react';
 import type { DurationUnit } from '../../shared/model/duration.ts';
-import { durationProblem } from '../editor/fieldFixes.ts';
-import { useFieldIssue } from '../editor/issues.ts';
-import { CloseIcon } from './icons.tsx';
+import { durationProblem } from './fieldFixes.ts';
+import { useFieldIssue } from './issues.ts';
+import { CloseIcon } from '../components/icons.tsx';
 import './fields.css';
 
 interface FieldShellProps {

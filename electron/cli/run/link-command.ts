@@ -5,15 +5,15 @@
  * (a file of the plan unreadable, no kubeconfig to watch its Job with) is said as a `failed`
  * message, in its own words, before it exits.
  */
-import { DEFAULT_NAMESPACE } from '../../shared/distributed/placement.ts';
-import { messageLine, type FromShard } from '../engine/shards/messages.ts';
-import { buildRunSpec } from '../engine/spec.ts';
-import type { CliContext } from '../cli/jobs.ts';
-import { EXIT } from '../cli/exit-codes.ts';
-import type { Placed, ShardRequest } from '../cli/run/shard-flags.ts';
-import { newRunId } from '../jobs/ids.ts';
-import { jobGo, stdinGo, type GoSource } from './go-sources.ts';
-import { runLinkEnd } from './link-end.ts';
+import { DEFAULT_NAMESPACE } from '../../../shared/distributed/placement.ts';
+import { messageLine, type FromShard } from '../../engine/shards/messages.ts';
+import { buildRunSpec } from '../../engine/spec.ts';
+import type { CliContext } from '../jobs.ts';
+import { EXIT } from '../exit-codes.ts';
+import type { Placed, ShardRequest } from './shard-flags.ts';
+import { newRunId } from '../../jobs/ids.ts';
+import { jobGo, stdinGo, type GoSource } from '../../distributed/go-sources.ts';
+import { runLinkEnd } from '../../distributed/link-end.ts';
 
 async function goSource(
   ctx: CliContext,
@@ -23,7 +23,7 @@ async function goSource(
 ): Promise<GoSource> {
   if (start.kind === 'stdin') return stdinGo(ctx.stdin?.() ?? process.stdin, { stop, problem });
   if (start.kind !== 'job') throw new Error('a shard given --start-at starts on its own');
-  const { kubeClient, kubeNamespace } = await import('./kubernetes-client.ts');
+  const { kubeClient, kubeNamespace } = await import('../../distributed/kubernetes-client.ts');
   // In a pod, its own namespace (the service account's); by hand, the kubeconfig context's.
   return jobGo(kubeClient(null), kubeNamespace(null) ?? DEFAULT_NAMESPACE, start.job, problem);
 }

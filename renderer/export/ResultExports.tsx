@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
-import { runExport } from '../../../shared/export/run.ts';
-import type { RunResult } from '../../../shared/model/result.ts';
-import { withoutSecrets } from '../../../shared/model/secret-headers.ts';
+import { runExport } from '../../shared/export/run.ts';
+import type { RunResult } from '../../shared/model/result.ts';
+import { withoutSecrets } from '../../shared/model/secret-headers.ts';
 import { ExportBar } from './ExportBar.tsx';
 
 /**

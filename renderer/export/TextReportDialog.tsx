@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { MIME } from '../../../shared/export/files.ts';
-import { CopyIcon } from '../../components/icons.tsx';
-import { Dialog } from '../../components/Dialog.tsx';
+import { MIME } from '../../shared/export/files.ts';
+import { CopyIcon } from '../components/icons.tsx';
+import { Dialog } from '../components/Dialog.tsx';
 import { copyText } from './clipboard.ts';
-import { downloadText } from './download.ts';
+import { downloadText } from '../lib/download.ts';
 
 /** A text report in a dialog, to copy or download. */
 export function TextReportDialog({

@@ -2,8 +2,8 @@
  * A run on shards that are machines of their own (`trebuchet run --shards N --on
  * local|kubernetes`, the app's Run tab "Shards here" and "Kubernetes") as one target's run of
  * the job model: the engine's one coordinator (electron/engine/shards/) over N links, local
- * processes (process-links.ts) or pods (pod-links.ts), in this thread: it only merges, the
- * load is the shards'. Each shard checks the target and warms up; the coordinator starts them
+ * processes or pods (electron/distributed/: process-links.ts, pod-links.ts), in this thread:
+ * it only merges, the load is the shards'. Each shard checks the target and warms up; the coordinator starts them
  * together once all are ready, merges their windows live into the samples a run here has (the
  * whole run's percentiles), and their reports exactly into one result with a Shards table.
  * The target's server is watched from here, as beside a run here.
@@ -24,13 +24,13 @@ import { failedResult } from '../engine/result.ts';
 import { plannedEngine } from '../engine/load-generators.ts';
 import { coordinate } from '../engine/shards/run-assembly.ts';
 import { buildRunSpec } from '../engine/spec.ts';
-import { newRunId } from '../jobs/ids.ts';
-import type { StartTarget } from '../jobs/target-run.ts';
+import { newRunId } from './ids.ts';
+import type { StartTarget } from './target-run.ts';
 import { startServerMonitor, withServerResources, type ServerMonitor } from '../monitor/server-monitor.ts';
-import type { KubeClient } from './kubernetes-client.ts';
-import { portablePlan, PlanFileError } from './plan-file.ts';
-import { PodLinks } from './pod-links.ts';
-import { ProcessLinks } from './process-links.ts';
+import type { KubeClient } from '../distributed/kubernetes-client.ts';
+import { portablePlan, PlanFileError } from '../distributed/plan-file.ts';
+import { PodLinks } from '../distributed/pod-links.ts';
+import { ProcessLinks } from '../distributed/process-links.ts';
 
 /** Cores a shard's pod requests: the plan's engine threads (-t), else one. */
 export const shardCores = (scenario: Scenario): number =>
@@ -56,7 +56,7 @@ export async function namespaceOf(placement: ShardPlacement): Promise<string> {
   const k = placement.kubernetes;
   if (!k) return DEFAULT_NAMESPACE;
   if (k.namespace !== null) return k.namespace;
-  const { kubeNamespace } = await import('./kubernetes-client.ts');
+  const { kubeNamespace } = await import('../distributed/kubernetes-client.ts');
   return kubeNamespace(k.context) ?? DEFAULT_NAMESPACE;
 }
 
@@ -68,7 +68,7 @@ export async function namespaceOf(placement: ShardPlacement): Promise<string> {
 export async function kubeStartOf(placement: ShardPlacement): Promise<KubeConfirmation> {
   const k = placement.kubernetes;
   if (!k) throw new Error('the run is not on Kubernetes');
-  const { kubeContexts } = await import('./kubernetes-client.ts');
+  const { kubeContexts } = await import('../distributed/kubernetes-client.ts');
   const context = k.context ?? kubeContexts().current;
   if (context === null) throw new Error("the host's kubeconfig has no current context: choose one");
   return { context, namespace: await namespaceOf(placement), image: k.image, pods: placement.count };
@@ -124,7 +124,7 @@ async function linksFor(
       ...(makers.processSilenceMs === undefined ? {} : { silenceMs: makers.processSilenceMs }),
     });
   }
-  const client = makers.kubeClient ?? (await import('./kubernetes-client.ts')).kubeClient;
+  const client = makers.kubeClient ?? (await import('../distributed/kubernetes-client.ts')).kubeClient;
   return new PodLinks({
     client: client(placement.kubernetes.context),
     run: await kubeRunSpec(placement, scenario, planText),
