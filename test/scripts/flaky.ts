@@ -26,7 +26,9 @@ const hog: ChildProcess[] = Array.from({ length: hogs }, () =>
   spawn('timeout', [String(HOG_SECONDS), 'yes'], { stdio: 'ignore' }),
 );
 const stopHog = () => {
-  for (const h of hog) h.kill('SIGKILL');
+  // SIGTERM, which timeout passes on to its yes before it exits; a SIGKILL ended timeout alone
+  // and left its yes running on a core for good (two were found an hour later, under a CI run).
+  for (const h of hog) h.kill('SIGTERM');
 };
 process.on('exit', stopHog);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
