@@ -14,7 +14,8 @@ const setupFiles = ['test/helpers/assertion-count.ts'];
 /*
  * Real runs leave the machine unread (TREBUCHET_MACHINE=off): on a shared machine its readings
  * say machine busy whenever others' work runs, so only the tests about the machine read it
- * (they set it on: test/helpers/cpu-hogs.ts's MACHINE_ON, test/e2e/machine.test.ts).
+ * (they set it on: test/helpers/cpu-hogs.ts's MACHINE_ON; test/e2e/machine.test.ts reads a
+ * scripted machine instead).
  */
 const env = { TREBUCHET_MACHINE: 'off' };
 

@@ -1,95 +1,146 @@
 /**
- * The machine in the browser (issue 32), with CPU hogs this file starts and stops: the live
- * Machine panel names the hog among the other processes while the run goes on, the report's
- * verdict says machine busy and its Machine card holds the figures, and a comparison whose
- * runs were measured beside the hogs offers "Re-run the marked cells", which measures only
- * those again and keeps the rest. Screenshots of each in test-artifacts/.
+ * The machine in the browser (issue 32), on a scripted machine: the live Machine panel names
+ * the busiest other process while the run goes on, the report's verdict says machine busy and
+ * its Machine card holds the figures, and a comparison whose first run was measured on a busy
+ * machine offers "Re-run the marked cells", which measures only that one again and keeps the
+ * rest. Screenshots of each in test-artifacts/.
  *
- * This file's runs read the machine (the tier leaves it unread: vitest.config.ts). What the
- * hogs cause is asserted; whatever else runs on the shared machine is never assumed quiet.
+ * The host's own machine monitor reads the machine on the scripted engine's ticks (readings,
+ * summary, verdict: the product's code), its counters those of a scripted machine
+ * (test/helpers/scripted-machine.ts): two `yes` processes at 90 % of a core each beside the
+ * generator and the server, 100 % of its 2 cores busy; or a quiet one. So every figure is
+ * known exactly, and nothing here loads the shared machine. What real hogs do to the real
+ * engine's readings is asserted by test/integration/machine.test.ts and
+ * machine-capacity.test.ts (the CLI, real /proc, run alone).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endAfterAll, endAfterEach } from '../helpers/cleanup.ts';
-import { startCpuHogs, type CpuHog } from '../helpers/cpu-hogs.ts';
-import { startNginx, type NginxServer } from '../helpers/nginx.ts';
+import type { Target } from '../../shared/model/scenario.ts';
+import { ScriptedEngine, scriptedSource } from '../helpers/scripted-engine.ts';
+import { scriptedMachine, type ScriptedProcess } from '../helpers/scripted-machine.ts';
+import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { fillPlan, fillScenario, waitForPoints, waitForRunDone, type AppPage } from './app-page.ts';
 import { useE2eApp } from './fixture.ts';
 
-// Set before the fixture's host starts (it reads the setting at each run).
-const before = process.env.TREBUCHET_MACHINE;
-process.env.TREBUCHET_MACHINE = 'on';
-afterAll(() => {
-  process.env.TREBUCHET_MACHINE = before;
-});
+/** The server's process tree, as its monitor and the machine both see it: a root and one worker at 5 %. */
+const SERVER_ROOT = 424_200;
+const server: ScriptedProcess[] = [
+  { pid: SERVER_ROOT, name: 'nginx', cpuPercent: 0 },
+  { pid: SERVER_ROOT + 1, name: 'nginx', cpuPercent: 5, ppid: SERVER_ROOT },
+];
+/** Two hogs, one on each core (as `taskset -c N yes`), 90 % of a core each. */
+const HOGS: ScriptedProcess[] = [
+  { pid: 424_242, name: 'yes', cpuPercent: 90 },
+  { pid: 424_243, name: 'yes', cpuPercent: 90 },
+];
+/** A quiet machine's other process. */
+const SSHD: ScriptedProcess = { pid: 424_300, name: 'sshd', cpuPercent: 2 };
+const HOGS_TEXT = 'yes (pid 424242) 90.0%, yes (pid 424243) 90.0%';
+/** The verdict's reason for a run beside them: 180 % of a core is 90 % of the 2 cores. */
+const BUSY_REASON = `The machine was busy: other processes took 90% of its 2 cores (${HOGS_TEXT}), more than 10%`;
 
-const e2e = useE2eApp();
-const endAll = endAfterAll();
-const endEach = endAfterEach();
-let nginx: NginxServer;
+/** The paths (one a target) whose next run is measured beside the hogs; every other run, on a quiet machine. */
+const besideHogs = new Set<string>();
+const pathOf = (target: Target): string => new URL(target.url).pathname;
+/** Samples the single run sends before it waits: the test looks at the live panel then. */
+const LIVE_SAMPLES = 3;
+
+const engine = new ScriptedEngine({
+  pauseAfter: (scenario) => (pathOf(scenario.targets[0]!) === '/live' ? LIVE_SAMPLES : null),
+  monitor: (target) =>
+    scriptedSource(
+      {
+        method: 'process',
+        found: 'port',
+        port: Number(new URL(target.url).port),
+        platform: 'linux',
+        reader: 'procfs',
+        rootPid: SERVER_ROOT,
+        processes: server.map(({ pid, name }) => ({ pid, name })),
+      },
+      () => ({
+        figures: { intervalSeconds: 1, cpuPercent: 5, cpuSeconds: 0.05, rssBytes: 12e6, processes: 2 },
+      }),
+    ),
+  machine: (target, clock) => {
+    const busy = besideHogs.delete(pathOf(target));
+    return scriptedMachine({ processes: [...server, ...(busy ? HOGS : [SSHD])] }, clock);
+  },
+});
+const e2e = useE2eApp({ engine });
+let target: TestServer;
 
 beforeAll(async () => {
-  nginx = endAll(await startNginx({ workers: 2 }));
+  target = await startHttpServer(handlers.ok('<html>test</html>'));
 });
 
-/** Two hogs pinned to the two cores, for the test at most (stopped as soon as it has its runs). */
-async function hogs(): Promise<CpuHog[]> {
-  const started = await startCpuHogs([0, 1], 240);
-  for (const h of started) endEach(h);
-  return started;
-}
-
-const hogNamed = (text: string, list: readonly CpuHog[]): boolean =>
-  list.some((h) => text.includes(`yes (pid ${h.pid})`));
+afterAll(async () => {
+  await target?.close();
+});
 
 describe('the machine in the browser', () => {
   it('draws the machine live, names the hog, and says machine busy in the report', async () => {
-    const running = await hogs();
+    besideHogs.add('/live');
     const app: AppPage = await e2e.open();
     const { page } = app;
-    await fillScenario(app, { url: `${nginx.httpUrl}test.html`, connections: 10, seconds: 5 });
+    await fillScenario(app, { url: `${target.url}live`, connections: 10, seconds: 5 });
     await page.getByTestId('run-button').click();
-    await page.getByTestId('machine-panel').waitFor({ timeout: 30_000 });
-    await waitForPoints(app, 2, 30_000, 'chart-machine-cpu');
-    // While the load runs: the machine's busy share, the others' CPU, the hog among them.
-    const live = (await page.getByTestId('machine-others').textContent()) ?? '';
-    expect(live).toMatch(/^busiest other processes: /);
-    expect(hogNamed(live, running), live).toBe(true);
-    expect(await page.getByTestId('machine-figures').locator('[data-figure="busy"]').textContent()).toMatch(
-      /^busy \d+% of 2 cores$/,
+    await page.getByTestId('machine-panel').waitFor();
+    // While the load runs (held after its third tick): a reading per tick, the hogs named.
+    await waitForPoints(app, LIVE_SAMPLES, 30_000, 'chart-machine-cpu');
+    expect(Number(await page.getByTestId('chart-machine-cpu').getAttribute('data-points'))).toBe(
+      LIVE_SAMPLES,
     );
+    expect(await page.getByTestId('machine-others').textContent()).toBe(
+      `busiest other processes: ${HOGS_TEXT}`,
+    );
+    const figures = page.getByTestId('machine-figures');
+    expect(await figures.locator('[data-figure="busy"]').textContent()).toBe('busy 100% of 2 cores');
+    expect(await figures.locator('[data-figure="others"]').textContent()).toBe('others 180% of a core');
     await page.getByTestId('machine-panel').scrollIntoViewIfNeeded();
     await app.screenshot('e2e-machine-live.png');
+    engine.resume();
     expect(await waitForRunDone(app, 90_000)).toBe('completed');
-    for (const h of running) await h.stop();
 
     const [result] = app.results();
     const m = result!.machine!;
-    expect(m.otherProcesses.some((p) => running.some((h) => h.pid === p.pid))).toBe(true);
+    // One reading per tick of the 5 s run and one on its final sample, each of the script's shares.
+    expect(m.samples.map((s) => s.elapsedSeconds)).toEqual([1, 2, 3, 4, 5, 5]);
+    // (Shares are quotients of sums: equal to the script's to 1e-9, not to the last bit.)
+    const near = (v: number | undefined): number => Number(v?.toFixed(9));
+    expect(m.samples.map((s) => [near(s.cpuBusyPercent), near(s.otherCpuPercent)])).toEqual(
+      m.samples.map(() => [100, 180]),
+    );
+    expect(m.otherProcesses.map((p) => [p.name, p.pid, near(p.cpuPercent)])).toEqual([
+      ['yes', 424_242, 90],
+      ['yes', 424_243, 90],
+    ]);
+    expect(near(result!.generator.process?.cpuPercentMean)).toBe(15);
     // The verdict: machine busy, the hog named in its reason.
     const verdict = page.getByTestId('verdict');
     expect(await verdict.getAttribute('data-state')).toBe('machine-busy');
     expect(await page.getByTestId('verdict-state').textContent()).toBe('machine busy');
-    expect(hogNamed((await verdict.textContent()) ?? '', running)).toBe(true);
+    expect(await verdict.textContent()).toContain(BUSY_REASON);
     await verdict.scrollIntoViewIfNeeded();
     await app.screenshot('e2e-machine-busy-verdict.png');
     // The Machine card: the figures of the result.
     const card = page.getByTestId('machine-report');
-    expect(await card.locator('tr[data-figure="named"] td').textContent()).toContain(
-      `${m.otherProcesses[0]!.name} (pid ${m.otherProcesses[0]!.pid})`,
-    );
+    const row = async (figure: string) => card.locator(`tr[data-figure="${figure}"] td`).textContent();
+    expect(await row('busy')).toBe('100.0% (max 100.0%)');
+    expect(await row('idle')).toBe('0.0%, 0.0%, 0.0%');
+    expect(await row('others')).toBe('180.0%');
+    expect(await row('named')).toBe(HOGS_TEXT);
     expect(await card.getByTestId('machine-source').textContent()).toBe(
       "2 cores, read from /proc on linux (every process's CPU)",
     );
-    expect(
-      Number(await page.getByTestId('chart-machine-cpu').getAttribute('data-points')),
-    ).toBeGreaterThanOrEqual(2);
+    expect(Number(await page.getByTestId('chart-machine-cpu').getAttribute('data-points'))).toBe(5);
     await card.scrollIntoViewIfNeeded();
     await app.screenshot('e2e-machine-report.png');
     await app.screenshot('e2e-machine-report-full.png', true);
   });
 
-  it('marks the runs of a comparison measured beside the hogs, and re-runs only those', async () => {
-    const running = await hogs();
+  it('marks the run of a comparison measured on a busy machine, and re-runs only that one', async () => {
+    // The first cell's run has the hogs beside it; the second's, and the re-run, a quiet machine.
+    besideHogs.add('/one');
     const app = await e2e.open();
     const { page } = app;
     await page.getByTestId('tab-compare').click();
@@ -98,44 +149,41 @@ describe('the machine in the browser', () => {
       {
         name: 'beside the hogs',
         targets: [
-          { name: 'one', url: `${nginx.httpUrl}test.html` },
-          { name: 'two', url: `${nginx.httpUrl}test.html` },
+          { name: 'one', url: `${target.url}one` },
+          { name: 'two', url: `${target.url}two` },
         ],
       },
       { levels: '10', seconds: 2, repetitions: 1, pause: 0 },
     );
     await page.getByTestId('compare-run').click();
-    // The hogs run beside the first cell only: stopped as the second begins.
-    await expect.poll(() => started(app).includes(1), { timeout: 90_000, interval: 50 }).toBe(true);
-    for (const h of running) await h.stop();
     await page.getByTestId('comparison-saved').waitFor({ timeout: 90_000 });
     const first = app.outcomes();
     const rerun = page.getByTestId('rerun-busy');
     await rerun.waitFor();
-    const marked = (await rerun.getAttribute('data-cells'))!.split(',').map(Number);
-    // The run beside the hogs is marked, and the matrix says why; the other is marked only
-    // if others' work kept the machine busy then too.
-    expect(marked).toContain(0);
-    expect(
-      await page.getByTestId('comparison-cell').first().getByTestId('cell-verdict').textContent(),
-    ).toMatch(/^machine busy/);
+    expect(await rerun.getAttribute('data-cells')).toBe('0');
+    // The matrix says why: the first cell machine busy, the second not.
+    const cells = page.getByTestId('comparison-cell');
+    expect(await cells.nth(0).getByTestId('cell-verdict').textContent()).toMatch(/^machine busy/);
+    expect(await page.getByTestId('matrix-caveats').textContent()).toContain(BUSY_REASON);
+    expect(await cells.nth(1).getByTestId('cell-verdict').textContent()).not.toMatch(/machine busy/);
     await rerun.scrollIntoViewIfNeeded();
     await app.screenshot('e2e-machine-rerun.png', true);
 
     await page.getByTestId('rerun-busy-cells').click();
     await expect.poll(() => jobsOf(app).length, { timeout: 30_000 }).toBe(2);
     await page.getByTestId('comparison-saved').waitFor({ timeout: 90_000 });
-    // The re-run measured the marked runs only; the others came back as they were.
-    expect(started(app, 1)).toEqual(marked);
+    // The re-run measured the marked run only; the other came back as it was.
+    expect(started(app, 1)).toEqual([0]);
     const again = app.outcomes().slice(first.length);
     expect(again.map((o) => o.cellIndex).sort()).toEqual([0, 1]);
-    for (const o of again.filter((x) => !marked.includes(x.cellIndex))) {
-      expect(o.result.runId).toBe(first.find((f) => f.cellIndex === o.cellIndex)!.result.runId);
-    }
-    for (const o of again.filter((x) => marked.includes(x.cellIndex))) {
-      expect(o.result.runId).not.toBe(first.find((f) => f.cellIndex === o.cellIndex)!.result.runId);
-    }
-    expect(await page.getByTestId('comparison-cell').count()).toBe(2);
+    const runIdOf = (list: typeof first, cell: number) =>
+      list.find((o) => o.cellIndex === cell)!.result.runId;
+    expect(runIdOf(again, 1)).toBe(runIdOf(first, 1));
+    expect(runIdOf(again, 0)).not.toBe(runIdOf(first, 0));
+    expect(await cells.count()).toBe(2);
+    // Measured again on a quiet machine: nothing is marked any more.
+    await expect.poll(() => rerun.count()).toBe(0);
+    expect(await cells.nth(0).getByTestId('cell-verdict').textContent()).not.toMatch(/machine busy/);
   });
 });
 

@@ -3,9 +3,11 @@ import { resultFromSamples } from '../../electron/engine/result.ts';
 import { plannedEngine } from '../../electron/engine/load-generators.ts';
 import { buildRunSpec } from '../../electron/engine/spec.ts';
 import type { StartTarget } from '../../electron/jobs/target-run.ts';
+import { startMachine, withMachine } from '../../electron/machine/start.ts';
+import type { MachineReader } from '../../electron/machine/proc-readers.ts';
 import { monitorOf, withServerResources } from '../../electron/monitor/server-monitor.ts';
 import type { MonitorSource, SourceReading } from '../../electron/monitor/source.ts';
-import type { RunResult } from '../../shared/model/result.ts';
+import type { RunResult, Sample } from '../../shared/model/result.ts';
 import type { Load, Scenario, Target } from '../../shared/model/scenario.ts';
 import type { ResourceSource } from '../../shared/model/server-resources.ts';
 import { simulateLoad, type ServerScript } from './scripted-load.ts';
@@ -28,6 +30,13 @@ export interface ScriptedEngineOptions {
    * monitor (readings on the engine's ticks, gaps, the summary). Default: busyServer().
    */
   monitor?: (target: Target) => MonitorSource | null;
+  /**
+   * What the machine of a target's run reads (scripted-machine.ts), through the host's own
+   * machine monitor (readings on the engine's ticks, the summary, the verdict's figures);
+   * `clock` is the run's time in ms as its samples count it (0 before the load). Default: the
+   * machine is not read, as the tier's runs leave it (TREBUCHET_MACHINE=off).
+   */
+  machine?: (target: Target, clock: () => number) => MachineReader | null;
 }
 
 interface ScriptedRun {
@@ -84,9 +93,29 @@ export class ScriptedEngine {
       const monitor = source
         ? monitorOf(source, '', { options: scenario.options, onSample: (r) => on.reading(r) })
         : null;
+      let clockMs = 0;
+      const reader = built.ok ? (this.#opts.machine?.(built.spec.target, () => clockMs) ?? null) : null;
       if (run.stopped) return null;
       on.started();
       if (!built.ok) return built.result;
+      // As target-run.ts: the baseline just before the engine starts; a scripted machine has no link.
+      const machine = reader
+        ? startMachine({
+            plan: { link: null, notes: [], serverRoot: null },
+            options: scenario.options,
+            serverRoot: () => monitor?.rootPid() ?? null,
+            onSample: (reading) => on.machine(reading),
+            reader,
+          })
+        : null;
+      const send = (sample: Sample): void => {
+        on.sample(sample);
+        monitor?.tick(sample);
+        clockMs = sample.elapsedSeconds * 1000;
+        machine?.tick(sample);
+      };
+      const finish = (result: RunResult) =>
+        withServerResources(withMachine(result, machine?.stop() ?? null), monitor);
       const spec = built.spec;
       const startedAt = new Date();
       const engine = plannedEngine(spec.options);
@@ -98,7 +127,7 @@ export class ScriptedEngine {
           checked.stopped ? null : checked.error,
           { engine, startedAt, tls: checked.tls },
         );
-        return withServerResources(failed, monitor);
+        return finish(failed);
       }
       const script = this.#opts.server?.(spec.target.url, spec.load) ?? {};
       const load = simulateLoad(spec, checked.facts, script, { startedAt });
@@ -108,21 +137,17 @@ export class ScriptedEngine {
         if (run.stopped) break;
         await sleep(pace);
         if (run.stopped) break;
-        on.sample(sample);
-        monitor?.tick(sample);
+        send(sample);
         shown++;
       }
-      if (!run.stopped) return withServerResources(load.result('completed'), monitor);
+      if (!run.stopped) return finish(load.result('completed'));
       // Stopped within a tick, as the engine is: what was measured up to there.
       const last = load.sent[shown - 1];
       const tickMs = spec.options.sampleIntervalMs;
       const stopAtMs = (last ? last.elapsedSeconds * 1000 : 0) + tickMs / 2;
       const partial = simulateLoad(spec, checked.facts, script, { startedAt, stopAtMs });
-      for (const sample of partial.sent.slice(shown)) {
-        on.sample(sample);
-        monitor?.tick(sample);
-      }
-      return withServerResources(partial.result('cancelled'), monitor);
+      for (const sample of partial.sent.slice(shown)) send(sample);
+      return finish(partial.result('cancelled'));
     })();
     return {
       done,
