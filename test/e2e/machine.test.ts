@@ -13,8 +13,9 @@
  * engine's readings is asserted by test/integration/machine.test.ts and
  * machine-capacity.test.ts (the CLI, real /proc, run alone).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Target } from '../../shared/model/scenario.ts';
+import { endAfterAll } from '../helpers/cleanup.ts';
 import { ScriptedEngine, scriptedSource } from '../helpers/scripted-engine.ts';
 import { scriptedMachine, type ScriptedProcess } from '../helpers/scripted-machine.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
@@ -67,14 +68,11 @@ const engine = new ScriptedEngine({
   },
 });
 const e2e = useE2eApp({ engine });
+const endAll = endAfterAll();
 let target: TestServer;
 
 beforeAll(async () => {
-  target = await startHttpServer(handlers.ok('<html>test</html>'));
-});
-
-afterAll(async () => {
-  await target?.close();
+  target = endAll(await startHttpServer(handlers.ok('<html>test</html>')));
 });
 
 describe('the machine in the browser', () => {
