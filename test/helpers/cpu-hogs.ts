@@ -9,7 +9,7 @@
  * whatever becomes of the test (killed after its seconds, SIGKILL a second later), and
  * stopped as soon as the test no longer needs it. A hog is no child of the test's process:
  * the shell that starts it exits at once, so the process tree of a generator inside the
- * test's process (the browser tests' web host) does not hold it.
+ * test's process (a web host the test starts) does not hold it.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
