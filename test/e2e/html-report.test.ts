@@ -62,7 +62,11 @@ describe('the HTML report, opened offline in Chromium', () => {
       const rps = page.locator('[data-figure="Requests/s"] .value');
       expect(await rps.textContent()).toBe(formatGrouped(result.throughput.requestsPerSecond, 2));
       expect(await page.locator('[data-figure="Requests"] .value').textContent()).toBe('300');
-      expect(await page.locator('[data-testid="run-1-verdict"]').getAttribute('data-state')).toBe('clean');
+      // The verdict the JSON export wrote, the same computation: clean on a quiet machine, but
+      // a loaded one can make the connections' setup the p99 (setup-bound), which is its figure too.
+      expect(await page.locator('[data-testid="run-1-verdict"]').getAttribute('data-state')).toBe(
+        result.verdict!.state,
+      );
       const p99 = result.latency!.percentiles['99']!;
       const row99 = page.locator('[data-testid="run-1-percentiles"] tr', { hasText: '99%' }).first();
       expect(await row99.locator('td').first().textContent()).toBe(formatGrouped(p99, 3));
@@ -164,7 +168,7 @@ describe('the HTML report, opened offline in Chromium', () => {
         formatGrouped(o.throughput.requestsPerSecond, 2),
         formatGrouped(o.phases!.setup!.mean, 3),
       ]);
-      expect(first.at(-1)).toBe('clean');
+      expect(first.at(-1)).toBe(o.verdict!.word);
       expect(await page.locator('[data-testid="chart-compare-bars"] svg > rect').count()).toBe(2);
       expect(await page.locator('details.cell-run').count()).toBe(2);
       expect((await page.textContent('body')) ?? '').toContain(
