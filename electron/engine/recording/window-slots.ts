@@ -10,8 +10,9 @@ import { emptyWindow, MAX_STATUS } from './window-counts.ts';
  * opened, holds two window slots. The sending thread records straight into the current slot
  * (its status table and its latency and lateness counts, in HdrHistogram's layout); at a tick
  * it writes the slot's header, hands the slot over (Atomics.store) and goes on in the other
- * one: no walk over the counts, no object, no clone. The reader (shards/slot-reader.ts) checks
- * the slot, adds it to the run's figures, zeroes it and hands it back. When the reader still
+ * one: no walk over the counts, no object, no clone, no message. The reader
+ * (shards/slot-reader.ts), which looks for handed slots on its own timer (shards/slot-poll.ts),
+ * checks the slot, adds it to the run's figures, zeroes it and hands it back. When the reader still
  * holds the other slot at a tick, the sending thread does not wait: the window goes on in the
  * same slot and spans that tick too (counts add, nothing is lost).
  */
@@ -19,6 +20,8 @@ import { emptyWindow, MAX_STATUS } from './window-counts.ts';
 /** A slot's state (Int32Array at the buffer's start, one per slot): whose it is. */
 export const SLOT_RECORDING = 0;
 export const SLOT_HANDED = 1;
+/** Handed over with the shard's report (`slot-report` names it): read with the report, not before. */
+export const SLOT_LAST = 2;
 
 /** The header's fields (Float64Array), then one count per error kind (ERROR_KINDS' order). */
 export const HEADER_FIELDS = [
@@ -160,7 +163,7 @@ export class SlotSender {
       this.#current = other;
     }
     // After the header: what the reader sees once it loads the state is all written.
-    Atomics.store(this.#states, slot, SLOT_HANDED);
+    Atomics.store(this.#states, slot, last ? SLOT_LAST : SLOT_HANDED);
     return slot;
   }
 }

@@ -7,6 +7,7 @@ import type { Shard } from '../../../shared/shards/plan.ts';
 import type { FromShard, ShardData, ToShard } from './messages.ts';
 import { newWindowSlots } from '../recording/window-slots.ts';
 import { runShard, type ShardOptions } from './shard.ts';
+import { SlotPoll } from './slot-poll.ts';
 import { SlotReader } from './slot-reader.ts';
 
 /*
@@ -67,20 +68,39 @@ export function inThisThread(excluded: readonly CpuAccount[], options: ShardOpti
     readyTimeoutMs: null,
     silenceMs: null,
     open(data, listener) {
-      const slots = slotsFor(data);
-      const post = (m: FromShard): void => void setImmediate(() => listener.message(m));
+      const { slots, poll } = slotsFor(data, listener);
+      const post = (m: FromShard): void => void setImmediate(() => said(poll, listener, m));
       const handle = runShard(data, post, () => undefined, slots.buffer, {
         cpu: cpuMeter(...excluded),
         ...options,
       });
-      return { send: handle, close: () => handle({ type: 'stop' }), slots };
+      return {
+        send: (m) => {
+          if (m.type === 'start') poll.start(m.at);
+          handle(m);
+        },
+        close: () => {
+          poll.stop();
+          handle({ type: 'stop' });
+        },
+        slots,
+      };
     },
   };
 }
 
-/** A thread shard's window slots, and their reader on this side. */
-const slotsFor = (data: ShardData): SlotReader =>
-  new SlotReader(newWindowSlots(), { warmup: data.spec.options.warmupSeconds > 0 });
+/** A thread shard's window slots, their reader on this side, and when it looks: each found slot is said as a `slot`. */
+function slotsFor(data: ShardData, listener: LinkListener): { slots: SlotReader; poll: SlotPoll } {
+  const slots = new SlotReader(newWindowSlots(), { warmup: data.spec.options.warmupSeconds > 0 });
+  return { slots, poll: new SlotPoll(slots, data.spec, (slot) => listener.message({ type: 'slot', slot })) };
+}
+
+/** What a thread's shard says, after the windows it handed over before it (its last one's slot is read with its report). */
+function said(poll: SlotPoll, listener: LinkListener, raw: unknown): void {
+  poll.poll();
+  if (typeof raw === 'object' && raw !== null && 'type' in raw && raw.type === 'slot-report') poll.stop();
+  listener.message(raw);
+}
 
 /** What `start` takes to reach a shard's thread, with room for a busy event loop on either side. */
 const THREAD_START_MARGIN_MS = 20;
@@ -96,7 +116,7 @@ export const inWorkerThread: ShardBackend = {
   readyTimeoutMs: null,
   silenceMs: null,
   open(data, listener) {
-    const slots = slotsFor(data);
+    const { slots, poll } = slotsFor(data, listener);
     let worker: Worker;
     try {
       worker = new Worker(
@@ -108,10 +128,20 @@ export const inWorkerThread: ShardBackend = {
       setImmediate(() => listener.lost(`could not start: ${String(err)}`));
       return { send: () => undefined, close: () => undefined };
     }
-    worker.on('message', (raw: unknown) => listener.message(raw));
+    worker.on('message', (raw: unknown) => said(poll, listener, raw));
     worker.on('error', (err: Error) => listener.lost(`crashed: ${err.message}`));
     worker.on('exit', (code) => listener.lost(`exited (code ${code}) before reporting`));
-    return { send: (m) => worker.postMessage(m), close: () => void worker.terminate(), slots };
+    return {
+      send: (m) => {
+        if (m.type === 'start') poll.start(m.at);
+        worker.postMessage(m);
+      },
+      close: () => {
+        poll.stop();
+        void worker.terminate();
+      },
+      slots,
+    };
   },
 };
 

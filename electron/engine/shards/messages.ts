@@ -110,8 +110,9 @@ export const fromShardSchema = z.discriminatedUnion('type', [
     machine: shardMachineSchema.optional(),
   }),
   /**
-   * A thread's shard with window slots (recording/window-slots.ts): a window closed on a tick
-   * is in slot `slot`, whose header says its place on the grid, its close and endsWarmup.
+   * A thread's shard (recording/window-slots.ts): a window closed on a tick is in slot `slot`,
+   * whose header says its place on the grid, its close and endsWarmup. Said by its link, which
+   * looks for handed-over slots (shards/slot-poll.ts), not by the shard.
    */
   z.strictObject({ type: z.literal('slot'), slot: slotNumber }),
   /**

@@ -95,8 +95,9 @@ export function runShard(
       const began = performance.now();
       lastTickAt = tick.at;
       const placed = { index: tick.index, at: toEpoch(tick.at), endsWarmup: tick.endsWarmup };
+      // Handed over, not announced: the coordinator's side looks for it on its own timer.
       if (slots.free) {
-        post({ type: 'slot', slot: slots.handOver(recorder, { ...placed, cpuPercent: cpu() }) });
+        slots.handOver(recorder, { ...placed, cpuPercent: cpu() });
       } else if (tick.endsWarmup) {
         // The reader still holds the other slot, and the warm-up's last window must not run
         // into the measured part: it goes as a message, taken from the slot.

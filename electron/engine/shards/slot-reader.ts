@@ -9,6 +9,7 @@ import {
   AT,
   ERRORS_AT,
   SLOT_HANDED,
+  SLOT_LAST,
   SLOT_RECORDING,
   slotStates,
   slotViews,
@@ -142,7 +143,7 @@ export class SlotReader {
       if (msg.endsWarmup) this.#measured = true;
       return msg;
     }
-    const read = this.#read(msg.slot);
+    const read = this.#read(msg.slot, msg.type === 'slot' ? SLOT_HANDED : SLOT_LAST);
     if (typeof read === 'string') return `sent a malformed window: window slot ${msg.slot}: ${read}`;
     if (msg.type === 'slot') return { type: 'window', ...read };
     return {
@@ -156,9 +157,18 @@ export class SlotReader {
     };
   }
 
+  /**
+   * The slot handed over at a tick and not read yet, if any: one at most, since the sending
+   * thread hands a slot over only when the other is back (one handed with the report waits for it).
+   */
+  handed(): SlotNumber | null {
+    if (Atomics.load(this.#states, 0) === SLOT_HANDED) return 0;
+    return Atomics.load(this.#states, 1) === SLOT_HANDED ? 1 : null;
+  }
+
   /** Reads a handed-over slot: checked, its window made, settled when measured, zeroed, handed back. */
-  #read(n: SlotNumber): Omit<WindowMessage, 'type'> | string {
-    if (Atomics.load(this.#states, n) !== SLOT_HANDED) return 'was not handed over';
+  #read(n: SlotNumber, state: typeof SLOT_HANDED | typeof SLOT_LAST): Omit<WindowMessage, 'type'> | string {
+    if (Atomics.load(this.#states, n) !== state) return 'was not handed over';
     const { views, latency, lateness } = this.#slots[n];
     const h = views.header;
     const problem =
