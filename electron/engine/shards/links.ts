@@ -26,7 +26,7 @@ export interface ShardLink {
   close(): void;
   /** Why a shard not ready yet is waiting, if its link knows (a pod's scheduler: "Unschedulable: ..."). */
   waiting?(): string | null;
-  /** Where a thread's shard hands its windows over (its messages then name a slot); absent: in its messages. */
+  /** Where a thread's shard hands its windows over (the link says each found as a `slot`); absent: in its messages. */
   slots?: SlotReader;
 }
 
