@@ -11,6 +11,12 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const TIERS = ['test/unit', 'test/integration'];
 /** How a test or a suite is tagged: `{ tags: ['timing'] }`, other tags beside it allowed. */
 export const TIMING_TAG = /tags:\s*\[[^\]]*'timing'/;
+/**
+ * A timing file that reads the whole machine (every process's CPU, test/helpers/cpu-hogs.ts's
+ * MACHINE_ON) or starts CPU hogs: any other process's work is what it measures, so it runs
+ * when no other test runs, not even at the idle class (test/scripts/suite.ts).
+ */
+export const READS_MACHINE = /\bMACHINE_ON\b|\bstartCpuHogs\b/;
 
 export function timingFiles(root = ROOT): string[] {
   return TIERS.flatMap((tier) =>
@@ -21,20 +27,33 @@ export function timingFiles(root = ROOT): string[] {
   ).sort();
 }
 
+/** Which timing files: all, those that read the whole machine, or the others. */
+export type TimingSet = 'all' | 'machine' | 'others';
+
+function filesOf(set: TimingSet, root: string): string[] {
+  const files = timingFiles(root);
+  if (set === 'all') return files;
+  const reads = (f: string) => READS_MACHINE.test(readFileSync(path.join(root, f), 'utf8'));
+  return files.filter((f) => reads(f) === (set === 'machine'));
+}
+
 /**
  * vitest's arguments for one timing pass: the timing tests of those files, one file at a time,
  * `extra` after; in the unit and integration tiers unless `extra` names a --project.
  */
-export function timingArgs(extra: readonly string[] = [], root = ROOT): string[] {
+export function timingArgs(extra: readonly string[] = [], root = ROOT, set: TimingSet = 'all'): string[] {
   const projects = extra.some((a) => a.startsWith('--project'))
     ? []
     : ['--project', 'unit', '--project', 'integration'];
-  return ['run', ...projects, '--tags-filter=timing', '--max-workers=1', ...timingFiles(root), ...extra];
+  return ['run', ...projects, '--tags-filter=timing', '--max-workers=1', ...filesOf(set, root), ...extra];
 }
 
 /** Runs one timing pass in a vitest of its own; resolves with its exit code. */
-export function runTimingPass(extra: readonly string[] = []): Promise<number> {
+export function runTimingPass(extra: readonly string[] = [], set: TimingSet = 'all'): Promise<number> {
   const vitest = path.join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
-  const child = spawn(process.execPath, [vitest, ...timingArgs(extra)], { cwd: ROOT, stdio: 'inherit' });
+  const child = spawn(process.execPath, [vitest, ...timingArgs(extra, ROOT, set)], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   return new Promise((resolve) => child.on('close', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
 }

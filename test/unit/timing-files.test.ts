@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TIMING_TAG, timingArgs, timingFiles } from '../scripts/timing-files.ts';
+import { READS_MACHINE, TIMING_TAG, timingArgs, timingFiles } from '../scripts/timing-files.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const testFiles = (tier: string): string[] =>
@@ -53,5 +53,18 @@ describe('the timing pass’s files', () => {
       '--project',
       'integration',
     ]);
+  });
+
+  it('splits them in two: the files that read the whole machine, which run alone, and the others', () => {
+    const set = (which: 'machine' | 'others') => timingArgs([], ROOT, which).filter((a) => a.endsWith('.ts'));
+    expect(set('machine')).toEqual([
+      'test/integration/machine-capacity.test.ts',
+      'test/integration/machine.test.ts',
+    ]);
+    expect([...set('machine'), ...set('others')].sort()).toEqual(timingFiles());
+    // A file that starts hogs or reads every process's CPU says so in one of these two names.
+    expect(READS_MACHINE.test('const hogs = await startCpuHogs([0, 1], 300);')).toBe(true);
+    expect(READS_MACHINE.test('runCli(args, { env: MACHINE_ON })')).toBe(true);
+    expect(READS_MACHINE.test('const ON_MACHINE_ONE = 1;')).toBe(false);
   });
 });
