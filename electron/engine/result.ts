@@ -93,6 +93,7 @@ export function generatorFacts(
   cpu: CpuFacts,
   workers: readonly CpuFacts[] = [cpu],
   coordinatorCpuSeconds?: number,
+  tickPause?: GeneratorFacts['tickPause'],
 ): GeneratorFacts {
   const cpus = os.cpus();
   return {
@@ -110,6 +111,7 @@ export function generatorFacts(
     cpuScope: CPU_SCOPE,
     workers: workers.map((w) => ({ cpuPercentMean: w.mean, cpuPercentMax: w.max, saturated: w.saturated })),
     ...(coordinatorCpuSeconds === undefined ? {} : { coordinatorCpuSeconds }),
+    ...(tickPause === undefined ? {} : { tickPause }),
   };
 }
 
@@ -175,6 +177,8 @@ export interface ResultFacts {
   workerCpu?: CpuFacts[];
   /** CPU-seconds the run's coordinator spent on its own (see GeneratorFacts). */
   coordinatorCpuSeconds?: number;
+  /** Each sending thread's pause per tick, over all of them (see GeneratorFacts). */
+  tickPause?: GeneratorFacts['tickPause'];
 }
 
 /** What the server's responses to no request mean for the figures. */
@@ -280,7 +284,14 @@ export function runResult(id: RunIdentity, totals: RunTotals, facts: ResultFacts
     errors: totals.errors,
     tls,
     server,
-    generator: generatorFacts(facts.engine, id.appVersion, cpu, workers, facts.coordinatorCpuSeconds),
+    generator: generatorFacts(
+      facts.engine,
+      id.appVersion,
+      cpu,
+      workers,
+      facts.coordinatorCpuSeconds,
+      facts.tickPause,
+    ),
     thresholds: evaluateThresholds(id.options.thresholds, {
       latency: totals.latency,
       total: requests.total,

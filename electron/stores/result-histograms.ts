@@ -10,7 +10,8 @@ import zlib from 'node:zlib';
 import type { RunResult } from '../../shared/model/result.ts';
 import type { FieldIssue } from '../../shared/model/validation.ts';
 import { formatCount } from '../../shared/figures/units.ts';
-import { decodeHistogram, HIGHEST_TRACKABLE_US } from '../engine/recording/histogram.ts';
+import { HIGHEST_TRACKABLE_US } from '../engine/recording/hdr-layout.ts';
+import { decodeHistogram } from '../engine/recording/histogram.ts';
 
 /** HdrHistogram's V2 compressed encoding: this cookie (its low nibble aside), the length, zlib data. */
 const V2_COMPRESSED_COOKIE = 0x1c849304;

@@ -1,4 +1,4 @@
-import { generatorCpuText, sendLatenessText } from '../../shared/format/generator-text.ts';
+import { generatorCpuText, sendLatenessText, tickPauseText } from '../../shared/format/generator-text.ts';
 import type { RunResult } from '../../shared/model/result.ts';
 import { formatBytes, formatCount } from '../../shared/figures/units.ts';
 
@@ -26,6 +26,7 @@ export function Facts({ result }: { result: RunResult }) {
   const tls = result.tls;
   const g = result.generator;
   const late = sendLatenessText(result);
+  const pause = tickPauseText(result);
   return (
     <div className="facts-grid">
       {s && (
@@ -67,6 +68,7 @@ export function Facts({ result }: { result: RunResult }) {
           ['CPU', `${g.cpuModel} × ${g.cpuCores}`],
           ['CPU use', generatorCpuText(result)],
           ...(late === null ? [] : ([['Send lateness', late]] as [string, string][])),
+          ...(pause === null ? [] : ([['Tick pause', pause]] as [string, string][])),
           ['Sent', `${formatBytes(result.bytes.outTotal)}`],
           ['Runtime', `Node ${g.nodeVersion} · ${g.platform} · Trebuchet ${g.appVersion}`],
         ]}

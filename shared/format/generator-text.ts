@@ -1,4 +1,4 @@
-/** The generator's own figures as text, for every report (CLI, UI, HTML): its workers' CPU, its send lateness. */
+/** The generator's own figures as text, for every report (CLI, UI, HTML): its workers' CPU, its send lateness, its tick pause. */
 import type { RunResult } from '../model/result.ts';
 import { fixed } from '../figures/units.ts';
 import { generatorProcessText } from './machine/machine-table.ts';
@@ -42,4 +42,15 @@ export function sendLatenessText(r: RunResult): string | null {
   if (!l) return null;
   const p = (key: string) => `${fixed(l.percentiles[key] ?? 0, 3)} ms`;
   return `p50 ${p('50')}, p99 ${p('99')}, max ${fixed(l.max, 3)} ms`;
+}
+
+/**
+ * "p50 0.012 ms, p99 0.031 ms, max 0.090 ms over 41 ticks": how long each tick held up a
+ * sending thread (its window closed and handed over; sends due meanwhile wait); null for a
+ * result without the figure.
+ */
+export function tickPauseText(r: RunResult): string | null {
+  const t = r.generator.tickPause;
+  if (!t) return null;
+  return `p50 ${fixed(t.p50, 3)} ms, p99 ${fixed(t.p99, 3)} ms, max ${fixed(t.max, 3)} ms over ${t.ticks} tick${t.ticks === 1 ? '' : 's'}`;
 }

@@ -9,7 +9,7 @@ import { runVerdict } from '../verdict/verdict.ts';
 import { formatAbReport } from './ab.ts';
 import { fixesOfResult } from '../model/preflight.ts';
 import { fixText } from '../model/preflight.ts';
-import { generatorCpuText, loadWasSent, sendLatenessText } from './generator-text.ts';
+import { generatorCpuText, loadWasSent, sendLatenessText, tickPauseText } from './generator-text.ts';
 import { formatServerResources } from './resources-text.ts';
 import { formatMachine } from './machine/machine-table.ts';
 import { stagesReportText } from './stages.ts';
@@ -67,11 +67,13 @@ function heading(r: RunResult, index: number, count: number): string[] {
   // The verdict before any figure: whether the figures below are the server's; then the
   // generator's own figures, which say how much of them is the client's (none without load).
   const late = sendLatenessText(r);
+  const pause = tickPauseText(r);
   return [
     ...lines,
     ...formatVerdictLines(runVerdict(r)),
     ...(loadWasSent(r) ? [`Generator CPU: ${generatorCpuText(r)}`] : []),
     ...(late === null ? [] : [`Send lateness: ${late} (the generator's delay, part of the latency)`]),
+    ...(pause === null ? [] : [`Tick pause: ${pause} (the sending thread held up at each tick)`]),
   ];
 }
 

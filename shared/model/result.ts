@@ -190,6 +190,19 @@ export const generatorFactsSchema = z.strictObject({
    */
   coordinatorCpuSeconds: z.number().nonnegative().optional(),
   /**
+   * How long each tick held up a sending thread, ms: its window closed and handed over (the
+   * goal is under 0.2 ms at the p99, docs/benchmarks.md), over every engine worker's ticks.
+   * Absent without a tick, and in results saved before it existed.
+   */
+  tickPause: z
+    .strictObject({
+      ticks: z.number().int().positive(),
+      p50: z.number().nonnegative(),
+      p99: z.number().nonnegative(),
+      max: z.number().nonnegative(),
+    })
+    .optional(),
+  /**
    * The generator's whole process (every thread: engine, coordinator, GC, main) and its
    * busiest thread, from the machine's readings on the host (RunResult.machine). Absent
    * without machine readings, and in results saved before it existed.

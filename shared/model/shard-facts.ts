@@ -158,8 +158,23 @@ export const shardReportSchema = z.strictObject({
   warnings: z.array(warningSchema),
   /** A target with a list: its per-URL counts (shared/shards/url-counts.ts); absent without a list. */
   urls: urlCountsSchema.optional(),
+  /**
+   * How long each tick held up its sending thread (us): closing the window and handing it
+   * over. Absent from a shard that does not say it.
+   */
+  tickPause: bucketCountsSchema.optional(),
 });
 export type ShardReport = z.infer<typeof shardReportSchema>;
+
+/**
+ * A shard's report without what the reader of its window slots settled, window by window
+ * (a thread's shard: electron/engine/shards/slot-reader.ts): the run's latency histogram and
+ * its range, its send lateness, its status table. The reader adds them back.
+ */
+export const unsettledReportSchema = shardReportSchema
+  .omit({ histogram: true, latencyRange: true, lateness: true })
+  .extend({ counts: shardCountsSchema.omit({ statusCodes: true }) });
+export type UnsettledReport = z.infer<typeof unsettledReportSchema>;
 
 /** A shard's machine and how well it kept the common start. */
 export const shardClockSchema = z.strictObject({

@@ -1,6 +1,6 @@
 /**
  * What the bench reads off one Trebuchet run's result (the CLI's --json file, or a run job's
- * result in engine-child.ts): its counts, latencies, send lateness, the open model's first
+ * result in engine-child.ts): its counts, latencies, send lateness, tick pause, the open model's first
  * second and the engine threads' own CPU (from the samples).
  */
 import type { RunResult } from '../../shared/model/result.ts';
@@ -33,6 +33,9 @@ export interface EngineOutcome {
   /** Scheduled runs: how late requests went out (actual minus intended send), ms. */
   sendLateP50: number | null;
   sendLateP99: number | null;
+  /** How long each tick held up a sending thread (generator.tickPause), p99 and max, ms; null without it. */
+  tickPauseP99: number | null;
+  tickPauseMax: number | null;
   /** Open model: requests more than 10 ms late in the measured schedule's first second, and the worst per-sample send-lateness p99 there (ms). */
   firstSecondLate: number;
   firstSecondSendLateP99: number;
@@ -68,6 +71,8 @@ export function engineOutcome(r: RunResult): EngineOutcome {
     max: r.latency?.max ?? null,
     sendLateP50: r.sendLateness?.percentiles['50'] ?? null,
     sendLateP99: r.sendLateness?.percentiles['99'] ?? null,
+    tickPauseP99: r.generator.tickPause?.p99 ?? null,
+    tickPauseMax: r.generator.tickPause?.max ?? null,
     firstSecondLate: firstSecond.reduce((n, s) => n + (s.late ?? 0), 0),
     firstSecondSendLateP99: Math.max(0, ...firstSecond.map((s) => s.sendLatenessP99 ?? 0)),
     warmSeconds: r.warm?.seconds ?? null,

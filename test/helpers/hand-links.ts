@@ -9,6 +9,8 @@ import { CpuAccount } from '../../electron/engine/cpu.ts';
 import type { TargetFacts } from '../../electron/engine/result.ts';
 import type { LinkListener, ShardBackend } from '../../electron/engine/shards/links.ts';
 import type { FromShard, ToShard } from '../../electron/engine/shards/messages.ts';
+import { newWindowSlots } from '../../electron/engine/recording/window-slots.ts';
+import { SlotReader } from '../../electron/engine/shards/slot-reader.ts';
 import { coordinate } from '../../electron/engine/shards/run-assembly.ts';
 import { oneTarget, runSpecFixture } from './engine.ts';
 
@@ -33,12 +35,14 @@ export interface HandShard {
   say: (m: FromShard) => void;
   /** What its link says it waits for (a pod's scheduler), null for nothing. */
   waiting: string | null;
+  /** Its window slots' reader, for links with slots (a worker thread's). */
+  slots?: SlotReader;
 }
 
 /** Links of a kind, with the limits given, whose shards the test speaks for. */
 export function handLinks(
   kind: ShardBackend['kind'] = 'thread',
-  limits: { readyTimeoutMs?: number; silenceMs?: number } = {},
+  limits: { readyTimeoutMs?: number; silenceMs?: number; slots?: boolean } = {},
 ): { backend: ShardBackend; shards: HandShard[] } {
   const shards: HandShard[] = [];
   const backend: ShardBackend = {
@@ -46,19 +50,24 @@ export function handLinks(
     startMarginMs: 0,
     readyTimeoutMs: limits.readyTimeoutMs ?? null,
     silenceMs: limits.silenceMs ?? null,
-    open(_data, listener) {
+    open(data, listener) {
+      const slots = limits.slots
+        ? new SlotReader(newWindowSlots(), { warmup: data.spec.options.warmupSeconds > 0 })
+        : undefined;
       const shard: HandShard = {
         listener,
         sent: [],
         closed: false,
         say: (m) => listener.message(m),
         waiting: null,
+        ...(slots ? { slots } : {}),
       };
       shards.push(shard);
       return {
         send: (m) => shard.sent.push(m),
         close: () => (shard.closed = true),
         waiting: () => shard.waiting,
+        ...(slots ? { slots } : {}),
       };
     },
   };

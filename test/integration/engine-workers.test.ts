@@ -212,6 +212,34 @@ describe('a run split across worker threads', () => {
     expect(samples.reduce((a, s) => a + s.requests, 0)).toBe(result.requests.total);
   });
 
+  it("an open run over 3 thread shards, windows handed over in slots: the merged totals are nginx's count", async () => {
+    const before = await nginxStatus(nginx);
+    const { result, samples } = await runTarget(
+      oneTarget(url(), {
+        load: { model: 'open', rate: 600, durationSeconds: 2, maxInFlight: 300 },
+        options: { workers: 3, warmupSeconds: 1 },
+      }),
+    );
+    const after = await nginxStatus(nginx);
+    expect(result.status).toBe('completed');
+    expect(result.generator.workers).toHaveLength(3);
+    expect(result.requests.errors).toBe(0);
+    const measured = samples.filter((s) => !s.warmup);
+    expect(measured.length).toBeLessThan(samples.length);
+    // Each shard's windows, read from its slots and merged: the measured ones are the totals,
+    // and with the warm-up's they are every request nginx served (but for the pre-flight and
+    // the status request).
+    expect(measured.reduce((a, s) => a + s.requests, 0)).toBe(result.requests.total);
+    const all = samples.reduce((a, s) => a + s.requests, 0);
+    expect(after.requests - before.requests).toBe(all + result.requests.inFlightAtEnd + 2);
+    expect(result.statusCodes).toEqual({ '200': result.requests.responses });
+    expect(histogramCount(result.histogram)).toBe(result.requests.responses);
+    expect(result.sendLateness).not.toBeNull();
+    // Every shard timed its ticks: the warm-up's end at 1 s and the tick at 2 s, at least.
+    expect(result.generator.tickPause!.ticks).toBeGreaterThanOrEqual(3 * 2);
+    expect(result.generator.tickPause!.max).toBeGreaterThanOrEqual(result.generator.tickPause!.p99);
+  });
+
   it('a staged closed load over 2 workers ramps the connections of both, the rows summed', async () => {
     const before = await nginxStatus(nginx);
     const { result, samples } = await runTarget(

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ShardWindow } from '../../shared/model/shard-facts.ts';
 import { ValueRecorder } from '../../electron/engine/recording/histogram.ts';
 import { Recorder } from '../../electron/engine/recording/recorder.ts';
-import { recorderReport } from '../../electron/engine/recording/recorder-report.ts';
+import { recorderReport, unsettledReport } from '../../electron/engine/recording/recorder-report.ts';
+import { SlotSender, slotViews } from '../../electron/engine/recording/window-slots.ts';
 import type { ShardBackend } from '../../electron/engine/shards/links.ts';
 import type { ShardMachineFacts } from '../../electron/engine/shards/messages.ts';
 import { emptyOutcome } from '../../electron/engine/types.ts';
@@ -120,6 +121,76 @@ describe('the coordinator over machine links', () => {
     ]);
     expect(result.shards!.map((r) => r.startOffsetMs)).toEqual([0.5, 3]);
     expect(result.shards![1]!.p99).toBeCloseTo(50, 0);
+  });
+
+  it("reads thread shards' windows from their slots, and gives up one whose slot is forged, naming the count", async () => {
+    const { backend, shards: links } = handLinks('thread', { slots: true });
+    const { samples, done } = start(backend);
+    const [a, b] = links as [Hand, Hand];
+    const go = { at: readyBoth(links) };
+    const recorders = links.map((l) => {
+      const r = new Recorder({ sloMs: null, warmup: false, now: 0 });
+      return { r, sender: new SlotSender(l.slots!.buffer, r) };
+    });
+    const [ra, rb] = recorders as [(typeof recorders)[0], (typeof recorders)[0]];
+    for (const v of many(990, 1000)) ra.r.response(200, v, 5, 100);
+    for (const v of many(10, 50_000)) rb.r.response(200, v, 5, 100);
+    const tick = { index: 1, at: go.at + 100, endsWarmup: false, cpuPercent: 20 };
+    a.say({ type: 'slot', slot: ra.sender.handOver(ra.r, tick) });
+    b.say({ type: 'slot', slot: rb.sender.handOver(rb.r, tick) });
+    // Merged exactly, as windows sent in messages are.
+    expect(samples).toHaveLength(1);
+    expect(samples[0]!.requests).toBe(1000);
+    expect(samples[0]!.latency!.p99).toBeCloseTo(1, 2);
+    // b's next window is forged: a count of -1.
+    rb.r.response(200, 2000, 5, 100);
+    const forged = rb.sender.handOver(rb.r, { ...tick, index: 2, at: go.at + 200 });
+    slotViews(b.slots!.buffer, forged).latency[3] = -1;
+    b.say({ type: 'slot', slot: forged });
+    expect(b.closed).toBe(true);
+    expect(a.sent.at(-1)).toEqual({ type: 'stop' });
+    ra.r.response(200, 1000, 5, 100);
+    const last = ra.sender.handOver(ra.r, { ...tick, index: 2, at: go.at + 150 }, true);
+    a.say({
+      type: 'slot-report',
+      slot: last,
+      report: unsettledReport(ra.r, emptyOutcome()),
+      failure: null,
+      startedAt: go.at,
+    });
+    const result = await done;
+    expect(result.status).toBe('failed');
+    expect(result.error!.message).toBe(
+      'engine worker 2 sent a malformed window: window slot 1: latency count at index 3 is -1, not a whole number ≥ 0; the result holds the other 1 of 2',
+    );
+    // What a measured: its 991 requests, its histogram the reader settled.
+    expect(result.requests.total).toBe(991);
+    expect(result.statusCodes).toEqual({ '200': 991 });
+    expect(result.latency!.max).toBeCloseTo(1, 2);
+  });
+
+  it('gives up a shard that names a slot without having slots', async () => {
+    const { backend, shards: links } = machines();
+    const { done } = start(backend);
+    const [a, b] = links as [Hand, Hand];
+    const at = began(links);
+    a.say({ type: 'slot', slot: 0 });
+    expect(a.closed).toBe(true);
+    b.say({
+      type: 'report',
+      index: 1,
+      at: at + 100,
+      window: windowOf([1000]),
+      report: reportOf([1000]),
+      failure: null,
+      startedAt: at,
+      machine: machine('gen-b', at),
+    });
+    const result = await done;
+    expect(result.error!.message).toBe(
+      'shard 1/2 sent a slot without window slots; the result holds the other 1 of 2',
+    );
+    expect(result.requests.total).toBe(1);
   });
 
   it("fails in the shard's own words, naming it, when it cannot get ready; no shard is started", async () => {

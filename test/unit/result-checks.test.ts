@@ -3,12 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  encodeHistogram,
-  HIGHEST_TRACKABLE_US,
-  indexOf,
-  newHistogram,
-} from '../../electron/engine/recording/histogram.ts';
+import { HIGHEST_TRACKABLE_US, indexOf } from '../../electron/engine/recording/hdr-layout.ts';
+import { encodeHistogram, newHistogram } from '../../electron/engine/recording/histogram.ts';
 import { importIntoHistory, readImportTexts } from '../../electron/stores/history-import.ts';
 import type { ImportFile } from '../../shared/records/import.ts';
 import { openHistoryStore, type HistoryStore } from '../../electron/stores/history-store.ts';

@@ -11,9 +11,16 @@ import {
   type WindowBuckets,
 } from '../../../shared/figures/window-buckets.ts';
 import type { BucketCounts } from '../../../shared/model/shard-facts.ts';
-
-/** Latencies are recorded in microseconds, 3 significant digits, up to one hour. */
-export const HIGHEST_TRACKABLE_US = 3_600_000_000;
+import {
+  COUNTS_LENGTH,
+  HIGHEST_TRACKABLE_US,
+  highestOf,
+  indexOf,
+  medianOf,
+  SUB_BUCKET_HALF_COUNT,
+  SUB_BUCKET_HALF_MAGNITUDE,
+  lowestOf,
+} from './hdr-layout.ts';
 
 export type Histogram = hdrHistogram.default;
 
@@ -33,44 +40,8 @@ export function newHistogram(kind: 'window' | 'run' = 'run'): Histogram {
   });
 }
 
-/*
- * HdrHistogram's bucket layout for the histograms above (lowest discernible value 1, 3
- * significant digits): 2048 sub-buckets, the first bucket holding 0-2047 at full resolution
- * and each further one twice the range at the same 1024 steps. The highest trackable value
- * (an hour, in us) falls in bucket 21.
- */
-const SUB_BUCKET_HALF_MAGNITUDE = 10;
-const SUB_BUCKET_HALF_COUNT = 1 << SUB_BUCKET_HALF_MAGNITUDE;
-const BUCKETS = 22;
-const COUNTS_LENGTH = (BUCKETS + 1) * SUB_BUCKET_HALF_COUNT;
 /** A ValueRecorder's first counts: values up to 2 ms (16 KB). */
 const FIRST_COUNTS = 2 * SUB_BUCKET_HALF_COUNT;
-
-/** The counts index hdr-histogram-js gives value (an integer, 0 to HIGHEST_TRACKABLE_US). */
-export function indexOf(value: number): number {
-  // Bucket: how many doublings above the first bucket's 0-2047 range; clz32 reads value as unsigned.
-  const bucket = value < 2 * SUB_BUCKET_HALF_COUNT ? 0 : 21 - Math.clz32(value);
-  return (bucket << SUB_BUCKET_HALF_MAGNITUDE) + (value >>> bucket);
-}
-
-/** The lowest value of counts index i (what hdr-histogram-js's valueFromIndex gives). */
-function valueOf(i: number): number {
-  const bucket = (i >> SUB_BUCKET_HALF_MAGNITUDE) - 1;
-  if (bucket < 0) return i;
-  return ((i & (SUB_BUCKET_HALF_COUNT - 1)) + SUB_BUCKET_HALF_COUNT) * 2 ** bucket;
-}
-
-/** The middle of index i's range of equivalent values (hdr's medianEquivalentValue). */
-function medianOf(i: number): number {
-  const bucket = (i >> SUB_BUCKET_HALF_MAGNITUDE) - 1;
-  return bucket <= 0 ? valueOf(i) : valueOf(i) + 2 ** (bucket - 1);
-}
-
-/** The highest value of index i's range (hdr's highestEquivalentValue). */
-function highestOf(i: number): number {
-  const bucket = (i >> SUB_BUCKET_HALF_MAGNITUDE) - 1;
-  return valueOf(i) + (bucket <= 0 ? 1 : 2 ** bucket) - 1;
-}
 
 /** hdr-histogram-js's count at a percentile: the fp product rounded up, sparing 1 ulp of error. */
 function countAtPercentile(percentile: number, total: number): number {
@@ -120,10 +91,34 @@ export class ValueRecorder {
    * each (184 KB, zeroed) cost a one-request run's 27 recorders ~5 MB and its collections
    * (issue 24). Past its length every count is 0.
    */
-  private counts = new Float64Array(0);
+  private counts: Float64Array<ArrayBufferLike>;
   private total = 0;
   private min = Infinity;
   private max = -1;
+
+  /** counts: fixed ones, COUNTS_LENGTH long (a window slot's, window-slots.ts), never grown nor replaced. */
+  constructor(counts: Float64Array<ArrayBufferLike> = new Float64Array(0)) {
+    this.counts = counts;
+  }
+
+  /**
+   * What the counts hold when they were written elsewhere (a window slot, by the other
+   * thread): `total` values, the smallest above 0 and the largest (Infinity and -1: none).
+   */
+  holding(total: number, min: number, max: number): void {
+    this.total = total;
+    this.min = min;
+    this.max = max;
+  }
+
+  /** The smallest value above 0 since the last drain (Infinity: none), and the largest (-1: none). */
+  get smallest(): number {
+    return this.min;
+  }
+
+  get largest(): number {
+    return this.max;
+  }
 
   /** Values recorded since the last drain. */
   get count(): number {
@@ -187,12 +182,12 @@ export class ValueRecorder {
       if (c === 0) continue;
       used.push(i);
       sum += medianOf(i) * c;
-      buckets[bucketOf(valueOf(i) / 1000)]! += c;
+      buckets[bucketOf(lowestOf(i) / 1000)]! += c;
       cumulative += c;
       while (next < byCount.length && cumulative >= byCount[next]!.count) {
         const t = byCount[next++]!;
         // Never above the largest value recorded (see valueAtPercentile).
-        at.set(t.p, t.p === 0 ? valueOf(i) : Math.min(highestOf(i), Math.max(this.max, 0)));
+        at.set(t.p, t.p === 0 ? lowestOf(i) : Math.min(highestOf(i), Math.max(this.max, 0)));
       }
     }
     const mean = sum / total;
@@ -204,7 +199,7 @@ export class ValueRecorder {
     if (zeros > 0) counts[0]! -= zeros;
     return {
       count: total,
-      lowest: valueOf(used[0]!),
+      lowest: lowestOf(used[0]!),
       minNonZero: this.min === Infinity ? 0 : this.min,
       max: Math.max(this.max, 0),
       mean,
@@ -301,7 +296,7 @@ export class ValueRecorder {
       } else if (i === minAt) {
         h.recordValueWithCount(this.min, c);
       } else {
-        h.recordValueWithCount(valueOf(i), c);
+        h.recordValueWithCount(lowestOf(i), c);
       }
     }
   }

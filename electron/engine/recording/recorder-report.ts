@@ -1,7 +1,8 @@
-import type { ShardReport } from '../../../shared/model/shard-facts.ts';
+import type { ShardReport, UnsettledReport } from '../../../shared/model/shard-facts.ts';
 import { encodeHistogram } from './histogram.ts';
 import type { Recorder } from './recorder.ts';
 import { errorEntries } from './run-totals.ts';
+import type { SettledFigures } from './settled.ts';
 import type { LoadOutcome } from '../types.ts';
 
 /**
@@ -10,8 +11,15 @@ import type { LoadOutcome } from '../types.ts';
  * The run's figures come from these reports however many shards it had (see shards/results.ts).
  */
 export function recorderReport(recorder: Recorder, outcome: LoadOutcome): ShardReport {
+  return settledReport(unsettledReport(recorder, outcome), recorder.settled);
+}
+
+/**
+ * The report but for the figures settled window by window (SettledFigures): what a shard with
+ * window slots sends, whose reader settled them (shards/slot-reader.ts).
+ */
+export function unsettledReport(recorder: Recorder, outcome: LoadOutcome): UnsettledReport {
   const t = recorder.totals;
-  const h = recorder.histogram;
   const parts = outcome.shardParts?.() ?? null;
   return {
     counts: {
@@ -30,14 +38,10 @@ export function recorderReport(recorder: Recorder, outcome: LoadOutcome): ShardR
       sent: t.sent,
       dropped: outcome.dropped ?? 0,
       bytes: { inTotal: t.inTotal, inBody: t.inBody, outBody: t.outBody, outTotal: t.outTotal },
-      statusCodes: recorder.statusCodes(),
       errors: errorEntries(t.errorSet),
       serverSoftware: t.serverSoftware,
       documentLength: t.documentLength,
     },
-    histogram: h.totalCount > 0 ? encodeHistogram(h) : null,
-    latencyRange: h.totalCount > 0 ? { minNonZero: h.minNonZeroValue, max: h.maxValue } : null,
-    lateness: recorder.latenessBuckets(),
     corrected: parts?.corrected ?? null,
     phases: parts?.phases ?? null,
     stages: parts?.stages ?? null,
@@ -48,5 +52,19 @@ export function recorderReport(recorder: Recorder, outcome: LoadOutcome): ShardR
     waitSeconds: outcome.waitSeconds,
     warnings: outcome.warnings,
     ...(parts?.urls ? { urls: parts.urls } : {}),
+  };
+}
+
+/** The whole report: `part` with the run's latency histogram, send lateness and status table from `settled`. */
+export function settledReport(part: UnsettledReport, settled: SettledFigures): ShardReport {
+  const h = settled.histogram;
+  const { counts, ...rest } = part;
+  const { errors, serverSoftware, documentLength, ...rows } = counts;
+  return {
+    counts: { ...rows, statusCodes: settled.statusCodes(), errors, serverSoftware, documentLength },
+    histogram: h.totalCount > 0 ? encodeHistogram(h) : null,
+    latencyRange: h.totalCount > 0 ? { minNonZero: h.minNonZeroValue, max: h.maxValue } : null,
+    lateness: settled.latenessBuckets(),
+    ...rest,
   };
 }

@@ -1,45 +1,27 @@
 import type { ErrorKind, Sample } from '../../../shared/model/result.ts';
 import type { BucketCounts, ShardWindow } from '../../../shared/model/shard-facts.ts';
-import { newHistogram, sampleBuckets, ValueRecorder, type Histogram } from './histogram.ts';
+import { sampleBuckets, ValueRecorder, type Histogram } from './histogram.ts';
 import { foldedCpu } from './sample-clock.ts';
+import { SettledFigures } from './settled.ts';
 import { isNon2xx, isOkStatus } from './status-class.ts';
+import {
+  addWindow,
+  clearWindow,
+  emptyWindow,
+  MAX_STATUS,
+  statusCodesOf,
+  type Window,
+} from './window-counts.ts';
 
-/** Status codes are three digits (100-999: RFC 9110 section 15 has a client count 600-999 as 5xx). */
-const MAX_STATUS = 1000;
 /** The percentiles a Sample carries. */
 const WINDOW_PERCENTILES = [50, 90, 99] as const;
 const LATENESS_PERCENTILES = [99] as const;
 
-interface Window {
-  requests: number;
-  bytesIn: number;
-  status: Uint32Array;
-  errors: Map<ErrorKind, number>;
-  late: number;
-}
-
-const emptyWindow = (): Window => ({
-  requests: 0,
-  bytesIn: 0,
-  status: new Uint32Array(MAX_STATUS),
-  errors: new Map(),
-  late: 0,
-});
-
-/** A status table's codes that came, with their counts. */
-function statusCodesOf(status: Uint32Array): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (let s = 0; s < MAX_STATUS; s++) if (status[s]! > 0) out[s] = status[s]!;
-  return out;
-}
-
-/** Adds one window's counts to another's. */
-function addWindow(into: Window, w: Window): void {
-  into.requests += w.requests;
-  into.bytesIn += w.bytesIn;
-  for (let s = 0; s < MAX_STATUS; s++) into.status[s]! += w.status[s]!;
-  for (const [k, c] of w.errors) into.errors.set(k, (into.errors.get(k) ?? 0) + c);
-  into.late += w.late;
+/** Where a window is recorded: its counts, its latencies, its sends' lateness. */
+export interface WindowStorage {
+  window: Window;
+  latency: ValueRecorder;
+  lateness: ValueRecorder;
 }
 
 /** Whole-run counters, warm-up excluded. */
@@ -72,15 +54,15 @@ export interface Totals {
  * Where every finished request is counted, in each shard of a run (shards/shard.ts). Load generators
  * call response()/error() per request (cheap: a counter and one histogram record); at each
  * tick the shard closes the window with takeWindow(), which adds it to the whole-run figures
- * and hands its counts over. The run's coordinator keeps a Recorder of its own as the maker
+ * and hands its counts over; a thread's shard records into window slots instead (useWindow:
+ * window-slots.ts), whose reader settles them. The run's coordinator keeps a Recorder of its own as the maker
  * of the run's Samples: addWindow() takes the shards' merged window, tick() makes it a Sample
  * (the final fold included). Nothing per request is kept, so memory stays flat however long
  * a run lasts.
  */
 export class Recorder {
-  /** The measured run's latencies until read (hdr's record per bucket: 0.3-9 ms a tick). */
-  private readonly runValues = new ValueRecorder();
-  readonly #histogram: Histogram = newHistogram();
+  /** The measured run's latencies, lateness and status codes, settled at each tick (with window slots: by their reader). */
+  readonly settled = new SettledFigures();
   /** This window's latencies as they arrive. */
   private windowValues = new ValueRecorder();
   /**
@@ -91,8 +73,6 @@ export class Recorder {
   /** The last closed window's latencies and lateness, kept until the next tick (see tick's final fold). */
   private previousValues = new ValueRecorder();
   private previousLateness = new ValueRecorder();
-  /** The measured run's send lateness. */
-  private readonly lateness = new ValueRecorder();
   private w: Window = emptyWindow();
   private closed: { counts: Window; sample: Sample; from: number } | null = null;
   private readonly sloUs: number | null;
@@ -124,7 +104,6 @@ export class Recorder {
     documentLength: null,
     serverSoftware: null,
   };
-  private readonly statusTotals = new Uint32Array(MAX_STATUS);
   private readonly startedAt: number;
 
   constructor(opts: { sloMs: number | null; warmup: boolean; now: number }) {
@@ -135,10 +114,9 @@ export class Recorder {
     this.lastTickAt = opts.now;
   }
 
-  /** The measured run's latencies, moved from plain counts (a tick's 10 us) into hdr's histogram when read. */
+  /** The measured run's latencies (see SettledFigures). */
   get histogram(): Histogram {
-    this.runValues.drainInto(this.#histogram);
-    return this.#histogram;
+    return this.settled.histogram;
   }
 
   /**
@@ -249,7 +227,7 @@ export class Recorder {
    */
   tick(now: number, cpuPercent?: number, final = false): Sample {
     const w = this.w;
-    if (this.measuring) for (let s = 0; s < MAX_STATUS; s++) this.statusTotals[s]! += w.status[s]!;
+    this.settleWindow();
     const previous = this.closed;
     const fold =
       final &&
@@ -259,7 +237,6 @@ export class Recorder {
     let sample: Sample;
     if (fold && previous) {
       addWindow(previous.counts, w);
-      this.settleWindow();
       this.windowValues.moveInto(this.previousValues);
       this.latenessValues.moveInto(this.previousLateness);
       const merged = this.sampleOf(previous.sample.seq, previous.counts, previous.from, now);
@@ -277,7 +254,6 @@ export class Recorder {
             };
       this.closed = { counts: previous.counts, sample, from: previous.from };
     } else {
-      this.settleWindow();
       // The window just closed is kept (for a final fold); the one before it is cleared for reuse.
       this.previousValues.clear();
       this.previousLateness.clear();
@@ -295,9 +271,7 @@ export class Recorder {
 
   /** Adds the window being closed to the run's figures, if it was measured (it stays in the window). */
   private settleWindow(): void {
-    if (!this.measuring) return;
-    this.windowValues.addTo(this.runValues);
-    this.latenessValues.addTo(this.lateness);
+    if (this.measuring) this.settled.add(this.windowValues, this.latenessValues, this.w.status);
   }
 
   /** The Sample of window counts w, its latencies and lateness those of the last closed window. */
@@ -340,7 +314,6 @@ export class Recorder {
    */
   takeWindow(cpuPercent: number): ShardWindow {
     const w = this.w;
-    if (this.measuring) for (let s = 0; s < MAX_STATUS; s++) this.statusTotals[s]! += w.status[s]!;
     this.settleWindow();
     const window: ShardWindow = {
       requests: w.requests,
@@ -356,8 +329,18 @@ export class Recorder {
     };
     this.windowValues.clear();
     this.latenessValues.clear();
-    this.w = emptyWindow();
+    clearWindow(w);
     return window;
+  }
+
+  /**
+   * A shard with window slots (window-slots.ts): the window goes on in `next`, zeroed, and the
+   * one closed is left as it is, for the slot's reader. Nothing is walked or settled here.
+   */
+  useWindow(next: WindowStorage): void {
+    this.w = next.window;
+    this.windowValues = next.latency;
+    this.latenessValues = next.lateness;
   }
 
   /**
@@ -385,11 +368,11 @@ export class Recorder {
 
   /** The measured run's send lateness as buckets, for a shard's report (after the last window). */
   latenessBuckets(): BucketCounts {
-    return this.lateness.buckets();
+    return this.settled.latenessBuckets();
   }
 
   /** Status-code table of the measured part of the run (call after the last tick). */
   statusCodes(): Record<string, number> {
-    return statusCodesOf(this.statusTotals);
+    return this.settled.statusCodes();
   }
 }

@@ -1,7 +1,8 @@
 import { urlRowPlan, type UrlTable } from '../../../shared/model/url-table.ts';
 import type { ErrorKind } from '../../../shared/model/result.ts';
 import type { UrlCounts, UrlCountsRow } from '../../../shared/model/shard-facts.ts';
-import { HIGHEST_TRACKABLE_US, indexOf, recordedStats, ValueRecorder } from './histogram.ts';
+import { HIGHEST_TRACKABLE_US, indexOf } from './hdr-layout.ts';
+import { recordedStats, ValueRecorder } from './histogram.ts';
 
 /*
  * The per-URL counts of a target with a list of requests (shared/model/url-table.ts gives

@@ -167,6 +167,18 @@ export class Coordinator<R> implements Starter {
       this.#lost(m, `sent a ${msg.type} out of turn`);
       return;
     }
+    this.#take(m, m.link.slots ? m.link.slots.take(msg) : msg);
+  }
+
+  /** A shard's window or report, as its slots' reader made it (or a string: what is wrong with it). */
+  #take(
+    m: Member,
+    msg: Extract<FromShard, { type: 'window' | 'report' | 'slot' | 'slot-report' }> | string,
+  ): void {
+    if (typeof msg === 'string' || msg.type === 'slot' || msg.type === 'slot-report') {
+      this.#lost(m, typeof msg === 'string' ? msg : `sent a ${msg.type} without window slots`);
+      return;
+    }
     this.#arrive(m, msg);
     if (msg.type === 'report') {
       m.report = msg.report;

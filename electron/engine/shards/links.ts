@@ -5,7 +5,10 @@ import { sendsOnSchedule, type RunSpec } from '../types.ts';
 import { engineWorkerOptions } from '../thread/worker-options.ts';
 import type { Shard } from '../../../shared/shards/plan.ts';
 import type { FromShard, ShardData, ToShard } from './messages.ts';
+import { newWindowSlots } from '../recording/window-slots.ts';
 import { runShard, type ShardOptions } from './shard.ts';
+import { SlotPoll } from './slot-poll.ts';
+import { SlotReader } from './slot-reader.ts';
 
 /*
  * How the coordinator reaches a shard. A backend opens a link to a shard it runs somewhere;
@@ -23,6 +26,8 @@ export interface ShardLink {
   close(): void;
   /** Why a shard not ready yet is waiting, if its link knows (a pod's scheduler: "Unschedulable: ..."). */
   waiting?(): string | null;
+  /** Where a thread's shard hands its windows over (the link says each found as a `slot`); absent: in its messages. */
+  slots?: SlotReader;
 }
 
 /** What a link tells the coordinator. */
@@ -51,7 +56,8 @@ export interface ShardBackend {
 
 /**
  * A shard in the coordinator's thread (a run with one worker is only this). Its messages
- * arrive on a later turn, as a port's would; its CPU figure leaves out what was charged to the
+ * arrive on a later turn, as a port's would, its windows in window slots as a worker thread's
+ * do (its ticks then cost it no walk either); its CPU figure leaves out what was charged to the
  * `excluded` accounts meanwhile: the coordinator's, which the result reports on its own, and
  * the host's when the engine runs on the host's thread (the CLI's tiny runs, run-here.ts).
  */
@@ -62,35 +68,80 @@ export function inThisThread(excluded: readonly CpuAccount[], options: ShardOpti
     readyTimeoutMs: null,
     silenceMs: null,
     open(data, listener) {
-      const post = (m: FromShard): void => void setImmediate(() => listener.message(m));
-      const handle = runShard(data, post, () => undefined, { cpu: cpuMeter(...excluded), ...options });
-      return { send: handle, close: () => handle({ type: 'stop' }) };
+      const { slots, poll } = slotsFor(data, listener);
+      const post = (m: FromShard): void => void setImmediate(() => said(poll, listener, m));
+      const handle = runShard(data, post, () => undefined, slots.buffer, {
+        cpu: cpuMeter(...excluded),
+        ...options,
+      });
+      return {
+        send: (m) => {
+          if (m.type === 'start') poll.start(m.at);
+          handle(m);
+        },
+        close: () => {
+          poll.stop();
+          handle({ type: 'stop' });
+        },
+        slots,
+      };
     },
   };
+}
+
+/** A thread shard's window slots, their reader on this side, and when it looks: each found slot is said as a `slot`. */
+function slotsFor(data: ShardData, listener: LinkListener): { slots: SlotReader; poll: SlotPoll } {
+  const slots = new SlotReader(newWindowSlots(), { warmup: data.spec.options.warmupSeconds > 0 });
+  return { slots, poll: new SlotPoll(slots, data.spec, (slot) => listener.message({ type: 'slot', slot })) };
+}
+
+/** What a thread's shard says, after the windows it handed over before it (its last one's slot is read with its report). */
+function said(poll: SlotPoll, listener: LinkListener, raw: unknown): void {
+  poll.poll();
+  if (typeof raw === 'object' && raw !== null && 'type' in raw && raw.type === 'slot-report') poll.stop();
+  listener.message(raw);
 }
 
 /** What `start` takes to reach a shard's thread, with room for a busy event loop on either side. */
 const THREAD_START_MARGIN_MS = 20;
 
-/** A shard in a worker thread of its own (thread.ts), with the engine threads' options. */
+/**
+ * A shard in a worker thread of its own (thread.ts), with the engine threads' options, and
+ * window slots it shares with this side (recording/window-slots.ts): its ticks cost its
+ * sending thread no copy, and this side reads them.
+ */
 export const inWorkerThread: ShardBackend = {
   kind: 'thread',
   startMarginMs: THREAD_START_MARGIN_MS,
   readyTimeoutMs: null,
   silenceMs: null,
   open(data, listener) {
+    const { slots, poll } = slotsFor(data, listener);
     let worker: Worker;
     try {
-      worker = new Worker(ENGINE_THREAD_URL, engineWorkerOptions(data, 'engine shard'));
+      worker = new Worker(
+        ENGINE_THREAD_URL,
+        engineWorkerOptions({ ...data, slots: slots.buffer }, 'engine shard'),
+      );
     } catch (err) {
       // Said on a later turn, as everything else a link says.
       setImmediate(() => listener.lost(`could not start: ${String(err)}`));
       return { send: () => undefined, close: () => undefined };
     }
-    worker.on('message', (raw: unknown) => listener.message(raw));
+    worker.on('message', (raw: unknown) => said(poll, listener, raw));
     worker.on('error', (err: Error) => listener.lost(`crashed: ${err.message}`));
     worker.on('exit', (code) => listener.lost(`exited (code ${code}) before reporting`));
-    return { send: (m) => worker.postMessage(m), close: () => void worker.terminate() };
+    return {
+      send: (m) => {
+        if (m.type === 'start') poll.start(m.at);
+        worker.postMessage(m);
+      },
+      close: () => {
+        poll.stop();
+        void worker.terminate();
+      },
+      slots,
+    };
   },
 };
 

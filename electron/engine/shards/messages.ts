@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { serverFactsSchema, warmFactsSchema } from '../../../shared/model/result.ts';
 import { errorKindSchema, tlsFactsSchema } from '../../../shared/model/result-parts.ts';
-import { shardReportSchema, shardWindowSchema } from '../../../shared/model/shard-facts.ts';
+import {
+  shardReportSchema,
+  shardWindowSchema,
+  unsettledReportSchema,
+} from '../../../shared/model/shard-facts.ts';
 import { shardSchema, type Shard } from '../../../shared/shards/plan.ts';
 import { runSpecSchema } from '../thread/messages.ts';
 import type { RunSpec } from '../types.ts';
@@ -34,6 +38,8 @@ export interface ShardData {
 const epochMs = z.number().positive();
 /** A window's place on the run's grid (sample-clock.ts Tick.index): windows of one place merge into one Sample. */
 const gridIndex = z.number().int().nonnegative();
+
+const slotNumber = z.union([z.literal(0), z.literal(1)]);
 
 export const toShardSchema = z.discriminatedUnion('type', [
   /** Every shard is ready: the load starts at `at` (warm-up first, when there is one). */
@@ -102,6 +108,23 @@ export const fromShardSchema = z.discriminatedUnion('type', [
     /** When its load began: the common start as its timer met it. */
     startedAt: epochMs,
     machine: shardMachineSchema.optional(),
+  }),
+  /**
+   * A thread's shard (recording/window-slots.ts): a window closed on a tick is in slot `slot`,
+   * whose header says its place on the grid, its close and endsWarmup. Said by its link, which
+   * looks for handed-over slots (shards/slot-poll.ts), not by the shard.
+   */
+  z.strictObject({ type: z.literal('slot'), slot: slotNumber }),
+  /**
+   * Its load is over: its last window in slot `slot`, and its report without what the slots'
+   * reader settled (unsettledReportSchema); otherwise as `report`.
+   */
+  z.strictObject({
+    type: z.literal('slot-report'),
+    slot: slotNumber,
+    report: unsettledReportSchema,
+    failure: z.string().nullable(),
+    startedAt: epochMs,
   }),
   /** The shard could not get ready (its load generator, its pre-flight): said in its own words, of the kind a result's error has. */
   z.strictObject({ type: z.literal('failed'), message: z.string(), kind: errorKindSchema.optional() }),

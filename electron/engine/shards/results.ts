@@ -201,11 +201,25 @@ export interface ResultInput {
   part?: ReportPart;
 }
 
+/** The sending threads' pause per tick (ms), over every shard's ticks; undefined without one. */
+export function tickPauseOf(reports: readonly ShardReport[]): RunResult['generator']['tickPause'] {
+  const pauses = reports.flatMap((r) => (r.tickPause ? [r.tickPause] : []));
+  const s = pauses.length > 0 ? recorderOf(mergeBuckets(pauses)).summary([50, 99]) : null;
+  if (s === null) return undefined;
+  return {
+    ticks: s.count,
+    p50: s.percentiles.get(50)! / 1000,
+    p99: s.percentiles.get(99)! / 1000,
+    max: s.max / 1000,
+  };
+}
+
 /** The RunResult of a run that sent load, from its shards' reports (after the final Sample). */
 export function buildRunResult(input: ResultInput): RunResult {
   const { reports, spec } = input;
   const totals = mergedTotals(reports, input.measuredSeconds);
   const outcome = { ...mergedOutcome(reports, spec, input.part), ...input.openSpan };
+  const tickPause = tickPauseOf(reports);
   return runResult(spec, totals, {
     status: input.status,
     error: input.error,
@@ -219,6 +233,7 @@ export function buildRunResult(input: ResultInput): RunResult {
     warnings: [],
     ...(input.workerCpu ? { workerCpu: input.workerCpu } : {}),
     ...(input.coordinatorCpu ? { coordinatorCpuSeconds: input.coordinatorCpu.seconds } : {}),
+    ...(tickPause === undefined ? {} : { tickPause }),
   });
 }
 
@@ -233,6 +248,7 @@ export function mergeReports(reports: readonly ShardReport[]): ShardReport {
   const ranges = reports.flatMap((r) => (r.latencyRange ? [r.latencyRange] : []));
   const corrected = reports.flatMap((r) => (r.corrected ? [r.corrected] : []));
   const urls = mergeUrlCounts(reports.map((r) => r.urls));
+  const pauses = reports.flatMap((r) => (r.tickPause ? [r.tickPause] : []));
   return {
     counts: mergeCounts(reports.map((r) => r.counts)),
     histogram: histogram.totalCount > 0 ? encodeHistogram(histogram) : null,
@@ -254,6 +270,7 @@ export function mergeReports(reports: readonly ShardReport[]): ShardReport {
     waitSeconds: maxOf(reports.map((r) => r.waitSeconds)),
     warnings: mergedWarnings(reports),
     ...(urls === null ? {} : { urls }),
+    ...(pauses.length === 0 ? {} : { tickPause: mergeBuckets(pauses) }),
   };
 }
 

@@ -1,7 +1,9 @@
 import { cpuMeter } from '../cpu.ts';
 import { classifyError } from '../errors.ts';
+import { ValueRecorder } from '../recording/histogram.ts';
 import { Recorder } from '../recording/recorder.ts';
-import { recorderReport } from '../recording/recorder-report.ts';
+import { unsettledReport } from '../recording/recorder-report.ts';
+import { SlotSender } from '../recording/window-slots.ts';
 import { selectLoadGenerator } from '../load-generators.ts';
 import { SampleClock, type Tick } from '../recording/sample-clock.ts';
 import {
@@ -24,7 +26,9 @@ import { warmShardTick } from './tick-warmup.ts';
  * common start it is given, closes a window at each tick of the run's grid (the warm-up's end
  * is a tick of its own) and sends it, and when its load is over sends its last window, closed
  * where the load ended, with its report (counts, histograms). No pre-flight: the coordinator
- * checked the target once. The transport is a link's (links.ts).
+ * checked the target once. The transport is a link's (links.ts); its windows are handed over
+ * in window slots, not in messages (recording/window-slots.ts), and each tick's pause of the
+ * sending thread is timed for the report.
  */
 
 export interface ShardOptions {
@@ -35,13 +39,15 @@ export interface ShardOptions {
 }
 
 /**
- * Starts a shard: `post` carries what it says, `ended` is called after its report. Returns
- * the function that hands it the coordinator's messages.
+ * Starts a shard: `post` carries what it says, `ended` is called after its report; its windows
+ * go in `slots`, which the coordinator's side reads. Returns the function that hands it the
+ * coordinator's messages.
  */
 export function runShard(
   data: ShardData,
   post: (m: FromShard) => void,
   ended: () => void,
+  buffer: SharedArrayBuffer,
   options: ShardOptions = {},
 ): (m: ToShard) => void {
   const { spec, shard } = data;
@@ -80,17 +86,30 @@ export function runShard(
     const at = await started;
     const warmupMs = spec.options.warmupSeconds * 1000;
     const recorder = new Recorder({ sloMs: spec.options.sloMs, warmup: warmupMs > 0, now: at });
+    const slots = new SlotSender(buffer, recorder);
     const schedule: Schedule = { startAt: at, offsetMs: shard.offsetMs, arrivalPhase: shard.arrivalPhase };
+    /** How long each tick held the sending thread up, us. */
+    const pauses = new ValueRecorder();
     let lastTickAt = at;
     const onTick = (tick: Tick): void => {
+      const began = performance.now();
       lastTickAt = tick.at;
-      const window = recorder.takeWindow(cpu());
-      post({ type: 'window', index: tick.index, at: toEpoch(tick.at), endsWarmup: tick.endsWarmup, window });
+      const placed = { index: tick.index, at: toEpoch(tick.at), endsWarmup: tick.endsWarmup };
+      // Handed over, not announced: the coordinator's side looks for it on its own timer.
+      if (slots.free) {
+        slots.handOver(recorder, { ...placed, cpuPercent: cpu() });
+      } else if (tick.endsWarmup) {
+        // The reader still holds the other slot, and the warm-up's last window must not run
+        // into the measured part: it goes as a message, taken from the slot.
+        post({ type: 'window', ...placed, window: recorder.takeWindow(cpu()) });
+      }
+      // Otherwise the reader is behind: the window goes on in its slot, spanning this tick too.
       if (tick.endsWarmup) {
         schedule.measureFrom = tick.at;
         recorder.startMeasuring();
         warmupEnded();
       }
+      pauses.record((performance.now() - began) * 1000);
     };
     const clock = new SampleClock(spec.options.sampleIntervalMs, onTick);
     clock.begin(at, warmupMs);
@@ -128,12 +147,11 @@ export function runShard(
     // The last window stops where the load ended, not after the load generator's summary work; never
     // before the last tick, never after now.
     const end = Math.min(performance.now(), Math.max(outcome.loadEndedAt ?? Infinity, lastTickAt));
+    const placed = { index: clock.nextIndex, at: toEpoch(end), endsWarmup: false, cpuPercent: cpu() };
     post({
-      type: 'report',
-      index: clock.nextIndex,
-      at: toEpoch(end),
-      window: recorder.takeWindow(cpu()),
-      report: recorderReport(recorder, outcome),
+      type: 'slot-report',
+      slot: slots.handOver(recorder, placed, true),
+      report: { ...unsettledReport(recorder, outcome), tickPause: pauses.buckets() },
       failure,
       startedAt: toEpoch(startedAt),
     });

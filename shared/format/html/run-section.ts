@@ -12,7 +12,7 @@ import { formatStagesText } from '../../model/stages.ts';
 import { ERROR_KIND_LABELS, PHASES, type LatencyStats, type RunResult } from '../../model/result.ts';
 import { runVerdict, verdictTone, verdictWord, type Verdict } from '../../verdict/verdict.ts';
 import { summaryCards } from '../cards.ts';
-import { generatorCpuText, sendLatenessText } from '../generator-text.ts';
+import { generatorCpuText, sendLatenessText, tickPauseText } from '../generator-text.ts';
 import { formatRunReport, thresholdActualText, thresholdText } from '../report.ts';
 import { errorSet, sortedStatusCodes } from '../../verdict/run-figures.ts';
 import { statusLine } from '../../figures/status-text.ts';
@@ -255,6 +255,7 @@ function facts(r: RunResult): string {
   const tls = r.tls;
   const g = r.generator;
   const late = sendLatenessText(r);
+  const pause = tickPauseText(r);
   return (
     `<div class="fact-grid"><section><h4>Scenario</h4>` +
     factList([
@@ -313,6 +314,7 @@ function facts(r: RunResult): string {
       ['CPU', `${g.cpuCores} x ${g.cpuModel}`],
       ['Generator CPU', generatorCpuText(r)],
       ...(late === null ? [] : ([['Send lateness', late]] as [string, string][])),
+      ...(pause === null ? [] : ([['Tick pause', pause]] as [string, string][])),
       ...(g.cpuScope
         ? ([
             ['CPU measured for', g.cpuScope === 'engine-thread' ? 'the engine thread' : 'the whole process'],

@@ -1,0 +1,206 @@
+import { ERROR_KINDS, type ErrorKind } from '../../../shared/model/result-parts.ts';
+import type { ShardWindow } from '../../../shared/model/shard-facts.ts';
+import { COUNTS_LENGTH, HIGHEST_TRACKABLE_US, indexOf } from '../recording/hdr-layout.ts';
+import { ValueRecorder } from '../recording/histogram.ts';
+import { settledReport } from '../recording/recorder-report.ts';
+import { SettledFigures } from '../recording/settled.ts';
+import { statusCodesOf } from '../recording/window-counts.ts';
+import {
+  AT,
+  ERRORS_AT,
+  SLOT_HANDED,
+  SLOT_LAST,
+  SLOT_RECORDING,
+  slotStates,
+  slotViews,
+  type HeaderField,
+  type SlotNumber,
+  type SlotViews,
+} from '../recording/window-slots.ts';
+import type { FromShard } from './messages.ts';
+
+/*
+ * The coordinator's side of a thread's window slots (recording/window-slots.ts): a slot the
+ * shard handed over is checked, made the window the coordinator merges, added to the run's
+ * figures when measured (the shard's recorder leaves them to this side), zeroed and handed back.
+ * The check is the boundary's: the layout is fixed, so instead of zod over an object every
+ * header field and every count is checked to be what it can only be (a whole number of
+ * requests, a count that adds up to its header's), and a slot that is not is refused by name.
+ */
+
+type WindowMessage = Extract<FromShard, { type: 'window' }>;
+type ReportMessage = Extract<FromShard, { type: 'report' }>;
+type Arriving = Extract<FromShard, { type: 'window' | 'report' | 'slot' | 'slot-report' }>;
+
+interface ReaderSlot {
+  views: SlotViews;
+  latency: ValueRecorder;
+  lateness: ValueRecorder;
+}
+
+const whole = (v: number): boolean => Number.isSafeInteger(v) && v >= 0;
+
+/** Each histogram's header fields. */
+const RANGE = {
+  latency: { count: 'latencyCount', min: 'latencyMin', max: 'latencyMax' },
+  lateness: { count: 'latenessCount', min: 'latenessMin', max: 'latenessMax' },
+} as const;
+
+/** What is wrong with a slot's header, naming the field; null when nothing is. */
+function headerProblem(h: Float64Array): string | null {
+  const field = (f: HeaderField): number => h[AT[f]]!;
+  const bad = (f: string, v: number, what: string): string => `${f} is ${v}, not ${what}`;
+  for (const f of [
+    'index',
+    'requests',
+    'bytesIn',
+    'late',
+    'inFlight',
+    'latencyCount',
+    'latenessCount',
+  ] as const) {
+    if (!whole(field(f))) return bad(f, field(f), 'a whole number ≥ 0');
+  }
+  for (let k = 0; k < ERROR_KINDS.length; k++) {
+    const v = h[ERRORS_AT + k]!;
+    if (!whole(v)) return bad(`errors.${ERROR_KINDS[k]}`, v, 'a whole number ≥ 0');
+  }
+  if (!(Number.isFinite(field('at')) && field('at') > 0)) return bad('at', field('at'), 'a time');
+  if (field('endsWarmup') !== 0 && field('endsWarmup') !== 1)
+    return bad('endsWarmup', field('endsWarmup'), '0 or 1');
+  const connections = field('connections');
+  if (connections !== -1 && !whole(connections))
+    return bad('connections', connections, '-1 or a whole number ≥ 0');
+  const cpu = field('cpuPercent');
+  if (!(Number.isFinite(cpu) && cpu >= 0)) return bad('cpuPercent', cpu, 'a percentage');
+  for (const names of Object.values(RANGE)) {
+    const min = field(names.min);
+    const max = field(names.max);
+    if (min !== Infinity && !(min > 0 && min <= HIGHEST_TRACKABLE_US))
+      return bad(names.min, min, 'a value or Infinity');
+    if (max !== -1 && !(max >= 0 && max <= HIGHEST_TRACKABLE_US)) return bad(names.max, max, 'a value or -1');
+  }
+  return null;
+}
+
+/**
+ * What is wrong with a slot's counts of one kind, naming the count; null when nothing is:
+ * each a whole number, adding up to the header's count, none outside its smallest and largest
+ * value's buckets (a count there would lie outside what the window's walks cover).
+ */
+function countsProblem(counts: Float64Array, kind: keyof typeof RANGE, h: Float64Array): string | null {
+  const names = RANGE[kind];
+  const total = h[AT[names.count]]!;
+  const min = h[AT[names.min]]!;
+  const max = h[AT[names.max]]!;
+  const maxAt = max < 0 ? -1 : indexOf(max);
+  const minAt = min === Infinity ? COUNTS_LENGTH : indexOf(min);
+  let sum = 0;
+  for (let i = 0; i < COUNTS_LENGTH; i++) {
+    const c = counts[i]!;
+    if (c === 0) continue;
+    if (!whole(c)) return `${kind} count at index ${i} is ${c}, not a whole number ≥ 0`;
+    if (i > maxAt || (i > 0 && i < minAt))
+      return `${kind} count at index ${i} lies outside ${names.min}..${names.max}`;
+    sum += c;
+  }
+  return sum === total ? null : `${kind} counts add up to ${sum}, not ${names.count} ${total}`;
+}
+
+/** A thread's window slots as the coordinator reads them, and the run's figures it settles from them. */
+export class SlotReader {
+  readonly buffer: SharedArrayBuffer;
+  readonly #states: Int32Array;
+  readonly #slots: [ReaderSlot, ReaderSlot];
+  readonly #settled = new SettledFigures();
+  /** Whether the shard's windows count yet: after the warm-up's last. */
+  #measured: boolean;
+
+  constructor(buffer: SharedArrayBuffer, opts: { warmup: boolean }) {
+    this.buffer = buffer;
+    this.#states = slotStates(buffer);
+    const slot = (n: SlotNumber): ReaderSlot => {
+      const views = slotViews(buffer, n);
+      return {
+        views,
+        latency: new ValueRecorder(views.latency),
+        lateness: new ValueRecorder(views.lateness),
+      };
+    };
+    this.#slots = [slot(0), slot(1)];
+    this.#measured = !opts.warmup;
+  }
+
+  /**
+   * A window or report message of the shard as the coordinator takes it: a slot's read (a
+   * `window`, a `report` made whole); a `window` it sent as a message (the warm-up's last, when
+   * this side was behind) passes. A string says what is wrong.
+   */
+  take(msg: Arriving): WindowMessage | ReportMessage | string {
+    if (msg.type === 'report') return 'sent a report outside its window slots';
+    if (msg.type === 'window') {
+      if (this.#measured) return 'sent a measured window outside its window slots';
+      if (msg.endsWarmup) this.#measured = true;
+      return msg;
+    }
+    const read = this.#read(msg.slot, msg.type === 'slot' ? SLOT_HANDED : SLOT_LAST);
+    if (typeof read === 'string') return `sent a malformed window: window slot ${msg.slot}: ${read}`;
+    if (msg.type === 'slot') return { type: 'window', ...read };
+    return {
+      type: 'report',
+      index: read.index,
+      at: read.at,
+      window: read.window,
+      report: settledReport(msg.report, this.#settled),
+      failure: msg.failure,
+      startedAt: msg.startedAt,
+    };
+  }
+
+  /**
+   * The slot handed over at a tick and not read yet, if any: one at most, since the sending
+   * thread hands a slot over only when the other is back (one handed with the report waits for it).
+   */
+  handed(): SlotNumber | null {
+    if (Atomics.load(this.#states, 0) === SLOT_HANDED) return 0;
+    return Atomics.load(this.#states, 1) === SLOT_HANDED ? 1 : null;
+  }
+
+  /** Reads a handed-over slot: checked, its window made, settled when measured, zeroed, handed back. */
+  #read(n: SlotNumber, state: typeof SLOT_HANDED | typeof SLOT_LAST): Omit<WindowMessage, 'type'> | string {
+    if (Atomics.load(this.#states, n) !== state) return 'was not handed over';
+    const { views, latency, lateness } = this.#slots[n];
+    const h = views.header;
+    const problem =
+      headerProblem(h) ??
+      countsProblem(views.latency, 'latency', h) ??
+      countsProblem(views.lateness, 'lateness', h);
+    if (problem !== null) return problem;
+    latency.holding(h[AT.latencyCount]!, h[AT.latencyMin]!, h[AT.latencyMax]!);
+    lateness.holding(h[AT.latenessCount]!, h[AT.latenessMin]!, h[AT.latenessMax]!);
+    const errors: Partial<Record<ErrorKind, number>> = {};
+    for (let k = 0; k < ERROR_KINDS.length; k++)
+      if (h[ERRORS_AT + k]! > 0) errors[ERROR_KINDS[k]!] = h[ERRORS_AT + k]!;
+    const connections = h[AT.connections]!;
+    const window: ShardWindow = {
+      requests: h[AT.requests]!,
+      bytesIn: h[AT.bytesIn]!,
+      statusCodes: statusCodesOf(views.status),
+      errors,
+      late: h[AT.late]!,
+      inFlight: h[AT.inFlight]!,
+      cpuPercent: h[AT.cpuPercent]!,
+      latency: latency.buckets(),
+      lateness: lateness.buckets(),
+      ...(connections >= 0 ? { connections } : {}),
+    };
+    const endsWarmup = h[AT.endsWarmup] === 1;
+    if (this.#measured) this.#settled.add(latency, lateness, views.status);
+    if (endsWarmup) this.#measured = true;
+    latency.clear();
+    lateness.clear();
+    views.status.fill(0);
+    Atomics.store(this.#states, n, SLOT_RECORDING);
+    return { index: h[AT.index]!, at: h[AT.at]!, endsWarmup, window };
+  }
+}
