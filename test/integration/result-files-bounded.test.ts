@@ -108,6 +108,30 @@ async function serve(dataDir: string) {
   };
 }
 
+/** A result file of about `bytes` written as `name`, and the body that imports it (history.import's input). */
+function importOf(name: string, bytes: number): { size: number; body: string } {
+  const file = join(dir, name);
+  const size = writeBigResult(file, bytes);
+  return { size, body: JSON.stringify({ files: [{ name, text: readFileSync(file, 'utf8') }] }) };
+}
+
+/** `trebuchet serve` on a fresh data folder, its peak RSS measured until `peak()` is called. */
+async function measuredHost(folder: string) {
+  const dataDir = join(dir, folder);
+  mkdirSync(dataDir);
+  const host = await serve(dataDir);
+  endAll(host);
+  let measuring: () => void = () => undefined;
+  const peak = peakRssMb(host.pid, new Promise<void>((resolve) => (measuring = resolve)));
+  return {
+    host,
+    peak: () => {
+      measuring();
+      return peak;
+    },
+  };
+}
+
 describe('result files are read with bounded memory', () => {
   it('reports a 95 MB result under 300 MB of RSS (2.06 GB before)', async () => {
     const file = join(dir, 'day.json');
@@ -137,26 +161,15 @@ describe('result files are read with bounded memory', () => {
     'imports a 60 MB result through the web host under 250 MB of RSS, and ten of 20 MB at once stay under that',
     { timeout: 600_000 },
     async () => {
-      const file = join(dir, 'import.json');
-      const size = writeBigResult(file, 60 * MB);
-      const body = JSON.stringify({ files: [{ name: 'import.json', text: readFileSync(file, 'utf8') }] });
-      const dataDir = join(dir, 'data-one');
-      mkdirSync(dataDir);
-      const one = await serve(dataDir);
-      endAll(one);
-      let finished = false;
-      const oneEnded = new Promise<void>((resolve) => {
-        const t = setInterval(() => finished && (clearInterval(t), resolve()), 10);
-      });
-      const onePeak = peakRssMb(one.pid, oneEnded);
+      const { size, body } = importOf('import.json', 60 * MB);
+      const { host: one, peak: onePeak } = await measuredHost('data-one');
       const reply = await one.post(body);
-      finished = true;
       expect(reply.status).toBe(200);
       expect(JSON.parse(reply.text)).toMatchObject({
         ok: true,
         value: { imported: [{ files: ['import.json'] }], problems: [] },
       });
-      const single = await onePeak;
+      const single = await onePeak();
       console.log(`import of ${(size / MB).toFixed(1)} MB: peak RSS ${single.toFixed(0)} MB`);
       expect(single).toBeLessThan(250);
 
@@ -164,18 +177,8 @@ describe('result files are read with bounded memory', () => {
       // read at a time, eight wait, the tenth is turned away. Read one after another, their peak
       // stays under the one 60 MB import's (154 against 240 MB here); bodies buffered while
       // they wait would pass it by the fifth (each 20 MB on top of a 20 MB file's tree).
-      const tenFile = join(dir, 'ten.json');
-      const tenSize = writeBigResult(tenFile, 20 * MB);
-      const tenBody = JSON.stringify({ files: [{ name: 'ten.json', text: readFileSync(tenFile, 'utf8') }] });
-      const manyDir = join(dir, 'data-many');
-      mkdirSync(manyDir);
-      const many = await serve(manyDir);
-      endAll(many);
-      let done = false;
-      const manyEnded = new Promise<void>((resolve) => {
-        const t = setInterval(() => done && (clearInterval(t), resolve()), 10);
-      });
-      const manyPeak = peakRssMb(many.pid, manyEnded);
+      const { size: tenSize, body: tenBody } = importOf('ten.json', 20 * MB);
+      const { host: many, peak: manyPeak } = await measuredHost('data-many');
       // Ten posted at once, each body held after its first KiB: none can end, so whatever their
       // order of arrival, one is read, eight wait, and the tenth is turned away; then the rest
       // of each body is sent.
@@ -190,8 +193,7 @@ describe('result files are read with bounded memory', () => {
       const others = posts.filter((_, i) => i !== first.i);
       for (const p of others) p.finish();
       const replies = await Promise.all(others.map((p) => p.reply));
-      done = true;
-      const peak = await manyPeak;
+      const peak = await manyPeak();
       console.log(`ten imports of ${(tenSize / MB).toFixed(1)} MB at once: peak RSS ${peak.toFixed(0)} MB`);
       expect(replies.map((r) => r.status)).toEqual(Array.from({ length: 9 }, () => 200));
       // The first read is imported; each after it finds it there (the same file), named so.
