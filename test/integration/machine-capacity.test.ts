@@ -106,11 +106,14 @@ describe('trebuchet capacity on a busy machine', () => {
       }
       const [a, b] = [first.report.answer!, second.report.answer!];
       if (a.stop === 'converged' && b.stop === 'converged') {
-        // Within a step: the two held rates differ by no more than the wider of the two last
-        // steps (held 875 breaking at 1,000 and held 1,000 breaking at 1,125 agree; a break the
-        // machine caused, read as the server's, would put them further apart).
+        // Halfway between agreeing and the error this guards against: a break the machine caused,
+        // read as the server's, halves the answer (two hogs leave nginx half the CPU), while the
+        // server's own capacity moves a few percent between two quiet searches (two steps of 25
+        // apart at about 900 req/s, 5 %, in a quiet CI). So: within a quarter of the larger
+        // answer, and never closer than the wider of the two last steps demands.
         const step = Math.max(a.limitRate! - a.heldRate!, b.limitRate! - b.heldRate!);
-        expect(Math.abs(a.heldRate! - b.heldRate!)).toBeLessThanOrEqual(step);
+        const larger = Math.max(a.heldRate!, b.heldRate!);
+        expect(Math.abs(a.heldRate! - b.heldRate!)).toBeLessThanOrEqual(Math.max(step, larger / 4));
       } else {
         // Not both the server's: the machine (others' work) or the client was the limit, and each answer says so.
         for (const x of [a, b])
