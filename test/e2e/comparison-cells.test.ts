@@ -14,9 +14,9 @@ import { useE2eApp } from './fixture.ts';
  * A comparison as complete as a single run, in Chromium against the web host and the real
  * engine: every cell opens its run's full report, the matrix shows the columns asked for and
  * marks every cell whose figures are not the server's, and a run whose every response is a
- * 404 never looks like a clean success. The comparison's end-to-end test: the first test runs
- * the real engine; the page's own behaviour after it (a single run's 404 badge, the HTML export
- * holding the figures on screen) runs on the scripted engine, the missing page answering 404.
+ * 404 never looks like a clean success. The comparison's end-to-end test: the real engine,
+ * but for the HTML export, which is about the page (the figures on screen are the file's): it
+ * runs on the scripted engine, the missing page answering 404.
  */
 
 const e2e = useE2eApp();
@@ -25,7 +25,7 @@ let missing: TestServer;
 let downloads: string;
 /** A context of its own for opening exported files offline (the app's keeps its network). */
 let offline: TestBrowser;
-/** The engine of the tests after the real comparison: the missing page's load answers 404 as its pre-flight did. */
+/** The HTML export's engine: the missing page's load answers 404 as its pre-flight did. */
 const scripted = new ScriptedEngine({ server: (url) => (url.startsWith(missing.url) ? { status: 404 } : {}) });
 
 beforeAll(async () => {
@@ -178,8 +178,6 @@ describe('a comparison whose every cell opens its run', () => {
 });
 
 describe('a run whose every response is a 404', () => {
-  beforeAll(() => e2e.useEngine(scripted));
-
   it('is not shown as a clean success: the badge and the verdict say so', async () => {
     const app = await e2e.open();
     const { page } = app;
