@@ -1,5 +1,6 @@
 import type { ErrorKind, Sample } from '../../../shared/model/result.ts';
 import type { BucketCounts, ShardWindow } from '../../../shared/model/shard-facts.ts';
+import type { HeldWindow } from './held-window.ts';
 import { sampleBuckets, ValueRecorder, type Histogram } from './histogram.ts';
 import { foldedCpu } from './sample-clock.ts';
 import { SettledFigures } from './settled.ts';
@@ -264,7 +265,14 @@ export class Recorder {
       this.closed = { counts: w, sample, from: this.lastTickAt };
     }
     if (final) sample.final = true;
-    this.w = emptyWindow();
+    // The counts no Sample needs any more (the window folded in, or the one closed before this
+    // one) are the next window's: a tick allocates no table.
+    const free = fold ? w : previous?.counts;
+    if (free === undefined) this.w = emptyWindow();
+    else {
+      clearWindow(free);
+      this.w = free;
+    }
     this.lastTickAt = now;
     return sample;
   }
@@ -347,23 +355,13 @@ export class Recorder {
    * The coordinator's side: adds the shards' merged window to the current one, as if its
    * requests had finished here, so tick() makes the run's Sample of it (folds included).
    */
-  addWindow(sw: ShardWindow): void {
-    const w = this.w;
-    w.requests += sw.requests;
-    w.bytesIn += sw.bytesIn;
-    w.late += sw.late;
-    for (const [code, n] of Object.entries(sw.statusCodes)) {
-      const s = Number(code);
-      if (s >= 0 && s < MAX_STATUS) w.status[s]! += n;
-    }
-    for (const [k, n] of Object.entries(sw.errors) as [ErrorKind, number][]) {
-      w.errors.set(k, (w.errors.get(k) ?? 0) + n);
-    }
-    this.windowValues.addBuckets(sw.latency);
-    this.latenessValues.addBuckets(sw.lateness);
-    this.inFlight = sw.inFlight;
-    if (sw.connections !== undefined) this.connections = sw.connections;
-    if (this.measuring) this.totals.total += sw.requests;
+  addWindow(held: HeldWindow): void {
+    addWindow(this.w, held.window);
+    held.latency.addTo(this.windowValues);
+    held.lateness.addTo(this.latenessValues);
+    this.inFlight = held.inFlight;
+    if (held.connections !== null) this.connections = held.connections;
+    if (this.measuring) this.totals.total += held.window.requests;
   }
 
   /** The measured run's send lateness as buckets, for a shard's report (after the last window). */
