@@ -198,6 +198,11 @@ describe('window slots', () => {
     expect(forged((v) => (v.header[ERRORS_AT + ERROR_KINDS.indexOf('reset')] = -3))).toBe(
       'sent a malformed window: window slot 0: errors.reset is -3, not a whole number ≥ 0',
     );
+    // Outside the span: refused below it too, and a -0 there (not a count) is let through as the whole walk lets it.
+    expect(forged((v) => (v.header[AT.latencyMin] = 1_000_000))).toMatch(
+      /^sent a malformed window: window slot 0: latency count at index \d+ lies outside latencyMin\.\.latencyMax$/,
+    );
+    expect(forged((v) => (v.latency[COUNTS_LENGTH - 1] = -0))).toBe('accepted');
     expect(forged(() => undefined)).toBe('accepted');
   });
 

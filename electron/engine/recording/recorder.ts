@@ -106,8 +106,16 @@ export class Recorder {
     serverSoftware: null,
   };
   private readonly startedAt: number;
+  /** Whether closed windows go into `settled`: not in the coordinator's Sample maker (see the constructor). */
+  private readonly settles: boolean;
 
-  constructor(opts: { sloMs: number | null; warmup: boolean; now: number }) {
+  /**
+   * `settles: false` for the coordinator's Sample maker: the run's figures are its shards'
+   * (their reports, their slots' readers), so the windows it only samples are not added up a
+   * second time (a walk of both histograms and the status table per tick, for nothing).
+   */
+  constructor(opts: { sloMs: number | null; warmup: boolean; now: number; settles?: boolean }) {
+    this.settles = opts.settles ?? true;
     this.sloUs = opts.sloMs === null ? null : opts.sloMs * 1000;
     this.sloMessage = `response slower than ${opts.sloMs} ms`;
     this.measuring = !opts.warmup;
@@ -279,7 +287,8 @@ export class Recorder {
 
   /** Adds the window being closed to the run's figures, if it was measured (it stays in the window). */
   private settleWindow(): void {
-    if (this.measuring) this.settled.add(this.windowValues, this.latenessValues, this.w.status);
+    if (this.measuring && this.settles)
+      this.settled.add(this.windowValues, this.latenessValues, this.w.status);
   }
 
   /** The Sample of window counts w, its latencies and lateness those of the last closed window. */

@@ -45,7 +45,7 @@ export function warmShardTick(pool = new WindowPool()): HeldWindow[] {
 
 /** The coordinator's side: the shard's windows read from their slots, made Samples, given back. */
 export function warmCoordinatorTick(): void {
-  const coordinator = new Recorder({ sloMs: 1000, warmup: false, now: 0 });
+  const coordinator = new Recorder({ sloMs: 1000, warmup: false, now: 0, settles: false });
   const pool = new WindowPool();
   for (const [r, window] of warmShardTick(pool).entries()) {
     coordinator.addWindow(window);
