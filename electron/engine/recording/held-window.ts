@@ -2,10 +2,10 @@ import type { ErrorKind } from '../../../shared/model/result.ts';
 import type { ShardWindow } from '../../../shared/model/shard-facts.ts';
 import { ValueRecorder } from './histogram.ts';
 import {
+  addStatusCodes,
   addWindow,
   clearWindow,
   emptyWindow,
-  MAX_STATUS,
   statusCodesOf,
   type Window,
 } from './window-counts.ts';
@@ -78,10 +78,7 @@ export function heldFrom(h: HeldWindow, sw: ShardWindow): HeldWindow {
   w.requests = sw.requests;
   w.bytesIn = sw.bytesIn;
   w.late = sw.late;
-  for (const [code, n] of Object.entries(sw.statusCodes)) {
-    const s = Number(code);
-    if (s >= 0 && s < MAX_STATUS) w.status[s]! += n;
-  }
+  addStatusCodes(w.status, sw.statusCodes);
   for (const [k, n] of Object.entries(sw.errors) as [ErrorKind, number][]) w.errors.set(k, n);
   h.latency.addBuckets(sw.latency);
   h.lateness.addBuckets(sw.lateness);
