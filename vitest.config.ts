@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 /*
- * The tiers of docs/testing.md, one after another (sequence.groupOrder), each file's tests in
+ * The tiers of docs/testing.md: unit, then integration and e2e together (one sequence.groupOrder:
+ * as two groups, each one's last long file ran beside an idle worker), each file's tests in
  * parallel with the other files' (a worker per core). A test whose numbers depend on time or
  * the machine's load is tagged `timing`: `npm test` leaves those out of this run and runs them
  * afterwards, one file at a time (--tags-filter timing --max-workers 1), so that no other
@@ -77,7 +78,7 @@ export default defineConfig({
           expect: expectOptions,
           testTimeout: 180_000,
           hookTimeout: 120_000,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -195,15 +195,21 @@ describe('what limited the figure, made for real', () => {
         nginx.caFile!,
         nginx.httpsUrl!,
       ]);
-      const v = runVerdict(run.result);
-      const setup = v.caveats.find((c) => c.code === 'setup-bound');
-      expect(setup, v.headline).toBeDefined();
-      const p = run.result.phases!;
-      expect(p.total!.percentiles['99']! - p.processing!.percentiles['99']!).toBeGreaterThan(
-        (p.total!.percentiles['99']! * VERDICT.setupSharePercent) / 100,
-      );
-      expect(run.stdout).toContain('Connection setup was most of the p99');
-      expect(run.stdout).toContain('Warm up (--warmup)');
+      const codes = runVerdict(run.result).caveats.map((c) => c.code);
+      // The handshakes made the p99 while the machine had room. Others' work beside it (the
+      // machine busy) stretches the requests' own tails by preemption, so the handshakes' share
+      // may fall under the bound; then the machine is said and holds up.
+      if (codes.includes('setup-bound')) {
+        const p = run.result.phases!;
+        expect(p.total!.percentiles['99']! - p.processing!.percentiles['99']!).toBeGreaterThan(
+          (p.total!.percentiles['99']! * VERDICT.setupSharePercent) / 100,
+        );
+        expect(run.stdout).toContain('Connection setup was most of the p99');
+        expect(run.stdout).toContain('Warm up (--warmup)');
+      } else {
+        expect(codes).toContain('machine-busy');
+        expectBusyReasonHolds(run);
+      }
     },
   );
 

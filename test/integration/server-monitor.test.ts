@@ -131,13 +131,20 @@ describe("the server's process tree (nginx with 2 workers)", () => {
       const scheduled = after - before;
       expect(Math.abs(sampled - scheduled) / scheduled).toBeLessThan(0.05);
       expect(sr.cpuSeconds).toBeCloseTo(sampled, 9);
-      // The mean is those CPU-seconds over the measured time: readings weighted by their
-      // windows, the run's short last one folded, the first one the load's own.
-      const overMeasured = (sampled / result.durationSeconds) * 100;
-      console.log(
-        `nginx: ${sampled.toFixed(3)} CPU-s over ${result.durationSeconds.toFixed(2)} s = ${overMeasured.toFixed(1)}%; summary mean ${sr.summary.cpuPercent!.mean.toFixed(1)}%, max ${sr.summary.cpuPercent!.max.toFixed(1)}%`,
+      // The mean is those CPU-seconds over the time the readings cover: readings weighted by
+      // their windows, the run's short last one folded (a mean of readings would count a last
+      // 22 ms window as a whole tick), exactly. The readings cover the measured time, as the
+      // efficiency figure needs; how far they reach past it is the machine's (a late tick's
+      // reading covers its lateness: 16 % more beside test:flaky's hog and others' load).
+      const covered = sr.samples.reduce(
+        (sum, s) => sum + (s.cpuSeconds === undefined ? 0 : s.intervalSeconds),
+        0,
       );
-      expect(Math.abs(sr.summary.cpuPercent!.mean - overMeasured) / overMeasured).toBeLessThan(0.1);
+      expect(covered).toBeGreaterThanOrEqual(result.durationSeconds * 0.9);
+      console.log(
+        `nginx: ${sampled.toFixed(3)} CPU-s over ${covered.toFixed(2)} s read (${result.durationSeconds.toFixed(2)} s measured); summary mean ${sr.summary.cpuPercent!.mean.toFixed(1)}%, max ${sr.summary.cpuPercent!.max.toFixed(1)}%`,
+      );
+      expect(sr.summary.cpuPercent!.mean).toBeCloseTo((sampled / covered) * 100, 6);
       expect(sr.summary.cpuPercent!.max).toBeGreaterThanOrEqual(sr.summary.cpuPercent!.mean);
       expect(sr.cpuSecondsPer10kRequests).toBeCloseTo((sampled / result.requests.total) * 10_000, 9);
       expect(sr.monitorCpuPercent).toBeLessThan(1);

@@ -7,7 +7,7 @@
  *     - the timing pass (tests tagged `timing`, one file at a time) at the normal priority;
  *     - at the idle scheduling class (`chrt --idle 0`: a core is given to any normal process
  *       that wants it, at once, and the idle-class work gets only what is left): `npm run
- *       check`, then every other test, each tier's files in parallel. The timing pass mostly
+ *       check` beside every other test, each tier's files in parallel. The timing pass mostly
  *       waits on real time (its cores were 80 % idle when it ran alone); its tests measure
  *       their own processes' time, never the machine's.
  *  3. Alone: the timing files that read the whole machine (every process's CPU) or start CPU
@@ -59,13 +59,13 @@ async function timed(name: string, work: () => Promise<number>): Promise<Step> {
   return { name, code, seconds: (performance.now() - started) / 1000 };
 }
 
-/** `npm run check`, then every test not tagged `timing`. */
+/** `npm run check` beside every test not tagged `timing`. */
 async function rest(idle: boolean): Promise<Step[]> {
-  const check = await timed('npm run check', () => run(NPM, ['run', 'check'], { idle }));
-  const tiers = await timed('the tiers (vitest --tags-filter=!timing)', () =>
+  const check = timed('npm run check', () => run(NPM, ['run', 'check'], { idle, held: true }));
+  const tiers = timed('the tiers (vitest --tags-filter=!timing)', () =>
     run(process.execPath, [VITEST, 'run', '--tags-filter=!timing'], { idle }),
   );
-  return [check, tiers];
+  return [await check, await tiers];
 }
 
 const idleClass = spawnSync('chrt', ['--idle', '0', 'true']).status === 0;
