@@ -11,6 +11,8 @@
 import os from 'node:os';
 import { writeFileSync } from 'node:fs';
 import { CpuAccount } from '../engine/cpu.ts';
+import { wireOf } from '../engine/recording/held-window.ts';
+import type { ShardWindow } from '../../shared/model/shard-facts.ts';
 import { checkRun, engineShards } from '../engine/execute.ts';
 import { cpuFacts, type CpuSample, type TargetFacts } from '../engine/result.ts';
 import { coordinateWith } from '../engine/shards/coordinator.ts';
@@ -50,7 +52,8 @@ class LinkAssembly implements Assembly<LinkOutcome> {
   #goAt: number | null = null;
   #coordinator: Starter | null = null;
   #lastAt = 0;
-  #final: Place | null = null;
+  /** The final place, its window as its line carries it (the place's own is the coordinator's, reused). */
+  #final: (Omit<Place, 'window'> & { window: ShardWindow }) | null = null;
   /** Each thread's CPU in each place: its machine's report carries each one's figures. */
   readonly #cpu: CpuSample[][] = [];
 
@@ -101,16 +104,11 @@ class LinkAssembly implements Assembly<LinkOutcome> {
     }
     if (p.endsWarmup) this.#measuring = true;
     this.#lastAt = p.at;
+    const window = wireOf(p.window);
     // The final place goes up inside the report.
-    if (p.final) this.#final = p;
+    if (p.final) this.#final = { ...p, window };
     else
-      this.#o.send({
-        type: 'window',
-        index: p.index,
-        at: toEpoch(p.at),
-        endsWarmup: p.endsWarmup,
-        window: p.window,
-      });
+      this.#o.send({ type: 'window', index: p.index, at: toEpoch(p.at), endsWarmup: p.endsWarmup, window });
   }
 
   complete({ failure, reported }: Completion): LinkOutcome {

@@ -3,7 +3,6 @@ import type {
   BucketCounts,
   PhaseBuckets,
   ShardCounts,
-  ShardWindow,
   StageCounts,
   UrlCounts,
   UrlCountsRow,
@@ -80,25 +79,6 @@ function addRecords<K extends string>(
     for (const [k, n] of Object.entries(p) as [K, number][]) out[k] = (out[k] ?? 0) + n;
   }
   return out;
-}
-
-/** The shards' windows of one tick as one window: counts added, CPU added (percent of one core). */
-export function mergeWindows(windows: readonly ShardWindow[]): ShardWindow {
-  const sum = (f: (w: ShardWindow) => number): number => windows.reduce((a, w) => a + f(w), 0);
-  return {
-    requests: sum((w) => w.requests),
-    bytesIn: sum((w) => w.bytesIn),
-    statusCodes: addRecords(windows.map((w) => w.statusCodes)) as Record<string, number>,
-    errors: addRecords(windows.map((w) => w.errors)),
-    late: sum((w) => w.late),
-    inFlight: sum((w) => w.inFlight),
-    cpuPercent: sum((w) => w.cpuPercent),
-    latency: mergeBuckets(windows.map((w) => w.latency)),
-    lateness: mergeBuckets(windows.map((w) => w.lateness)),
-    ...(windows.some((w) => w.connections !== undefined)
-      ? { connections: sum((w) => w.connections ?? 0) }
-      : {}),
-  };
 }
 
 function addFields<T extends Record<string, number>>(parts: readonly T[]): T {

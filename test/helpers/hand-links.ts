@@ -9,7 +9,7 @@ import { CpuAccount } from '../../electron/engine/cpu.ts';
 import type { TargetFacts } from '../../electron/engine/result.ts';
 import type { LinkListener, ShardBackend } from '../../electron/engine/shards/links.ts';
 import type { FromShard, ToShard } from '../../electron/engine/shards/messages.ts';
-import { newWindowSlots } from '../../electron/engine/recording/window-slots.ts';
+import { newWindowSlots, type SlotNumber } from '../../electron/engine/recording/window-slots.ts';
 import { SlotReader } from '../../electron/engine/shards/slot-reader.ts';
 import { coordinate } from '../../electron/engine/shards/run-assembly.ts';
 import { oneTarget, runSpecFixture } from './engine.ts';
@@ -33,6 +33,8 @@ export interface HandShard {
   sent: ToShard[];
   closed: boolean;
   say: (m: FromShard) => void;
+  /** Its link found slot `slot` handed over (a link with slots looks for them itself). */
+  found: (slot: SlotNumber) => void;
   /** What its link says it waits for (a pod's scheduler), null for nothing. */
   waiting: string | null;
   /** Its window slots' reader, for links with slots (a worker thread's). */
@@ -59,6 +61,7 @@ export function handLinks(
         sent: [],
         closed: false,
         say: (m) => listener.message(m),
+        found: (slot) => listener.slot(slot),
         waiting: null,
         ...(slots ? { slots } : {}),
       };

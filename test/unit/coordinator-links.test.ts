@@ -136,8 +136,8 @@ describe('the coordinator over machine links', () => {
     for (const v of many(990, 1000)) ra.r.response(200, v, 5, 100);
     for (const v of many(10, 50_000)) rb.r.response(200, v, 5, 100);
     const tick = { index: 1, at: go.at + 100, endsWarmup: false, cpuPercent: 20 };
-    a.say({ type: 'slot', slot: ra.sender.handOver(ra.r, tick) });
-    b.say({ type: 'slot', slot: rb.sender.handOver(rb.r, tick) });
+    a.found(ra.sender.handOver(ra.r, tick));
+    b.found(rb.sender.handOver(rb.r, tick));
     // Merged exactly, as windows sent in messages are.
     expect(samples).toHaveLength(1);
     expect(samples[0]!.requests).toBe(1000);
@@ -146,7 +146,7 @@ describe('the coordinator over machine links', () => {
     rb.r.response(200, 2000, 5, 100);
     const forged = rb.sender.handOver(rb.r, { ...tick, index: 2, at: go.at + 200 });
     slotViews(b.slots!.buffer, forged).latency[3] = -1;
-    b.say({ type: 'slot', slot: forged });
+    b.found(forged);
     expect(b.closed).toBe(true);
     expect(a.sent.at(-1)).toEqual({ type: 'stop' });
     ra.r.response(200, 1000, 5, 100);
@@ -174,7 +174,13 @@ describe('the coordinator over machine links', () => {
     const { done } = start(backend);
     const [a, b] = links as [Hand, Hand];
     const at = began(links);
-    a.say({ type: 'slot', slot: 0 });
+    a.say({
+      type: 'slot-report',
+      slot: 0,
+      report: unsettledReport(new Recorder({ sloMs: null, warmup: false, now: 0 }), emptyOutcome()),
+      failure: null,
+      startedAt: at,
+    });
     expect(a.closed).toBe(true);
     b.say({
       type: 'report',
@@ -188,7 +194,7 @@ describe('the coordinator over machine links', () => {
     });
     const result = await done;
     expect(result.error!.message).toBe(
-      'shard 1/2 sent a slot without window slots; the result holds the other 1 of 2',
+      'shard 1/2 sent a slot-report without window slots; the result holds the other 1 of 2',
     );
     expect(result.requests.total).toBe(1);
   });

@@ -53,6 +53,7 @@ function open(client: FakeCluster) {
     const listener: LinkListener = {
       message: (m) => heard[i]!.messages.push(m),
       lost: (r) => heard[i]!.lost.push(r),
+      slot: (n) => heard[i]!.messages.push({ found: n }),
     };
     return links.open({ spec, shard }, listener);
   });

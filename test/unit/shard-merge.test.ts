@@ -1,27 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { describeIssues, issuesOf } from '../../shared/model/validation.ts';
-import { mergeBuckets, mergeCounts, mergePhases, mergeWindows } from '../../shared/shards/merge.ts';
-import {
-  bucketCountsSchema,
-  shardCountsSchema,
-  shardWindowSchema,
-  type ShardCounts,
-  type ShardWindow,
-} from '../../shared/model/shard-facts.ts';
+import { mergeBuckets, mergeCounts, mergePhases } from '../../shared/shards/merge.ts';
+import { bucketCountsSchema, shardCountsSchema, type ShardCounts } from '../../shared/model/shard-facts.ts';
 import { bucketTotal, EMPTY_BUCKETS } from '../helpers/buckets.ts';
-
-const window = (over: Partial<ShardWindow>): ShardWindow => ({
-  requests: 0,
-  bytesIn: 0,
-  statusCodes: {},
-  errors: {},
-  late: 0,
-  inFlight: 0,
-  cpuPercent: 0,
-  latency: EMPTY_BUCKETS,
-  lateness: EMPTY_BUCKETS,
-  ...over,
-});
 
 const counts = (over: Partial<ShardCounts> & { total?: number; unsolicited?: number }): ShardCounts => ({
   requests: {
@@ -65,41 +46,6 @@ describe('merging shard reports', () => {
       minNonZero: 1,
       max: 2010,
     });
-  });
-
-  it("sums the workers' windows of a tick into one, CPU included", () => {
-    const m = mergeWindows([
-      window({
-        requests: 10,
-        bytesIn: 100,
-        statusCodes: { 200: 9, 404: 1 },
-        errors: { reset: 2 },
-        late: 1,
-        inFlight: 3,
-        cpuPercent: 60,
-      }),
-      window({
-        requests: 5,
-        bytesIn: 50,
-        statusCodes: { 200: 5 },
-        errors: { reset: 1, timeout: 4 },
-        inFlight: 2,
-        cpuPercent: 35.5,
-      }),
-    ]);
-    expect(m).toMatchObject({
-      requests: 15,
-      bytesIn: 150,
-      statusCodes: { 200: 14, 404: 1 },
-      errors: { reset: 3, timeout: 4 },
-      late: 1,
-      inFlight: 5,
-      cpuPercent: 95.5,
-    });
-    expect(shardWindowSchema.safeParse(m).success).toBe(true);
-    // No connection count without stages; with them, both workers' connections together.
-    expect(m.connections).toBeUndefined();
-    expect(mergeWindows([window({ connections: 3 }), window({ connections: 2 })]).connections).toBe(5);
   });
 
   it("adds the counts of a run's shards; errors by kind with the first message; the first shard's document", () => {

@@ -4,6 +4,7 @@ import { unsettledReport } from '../../electron/engine/recording/recorder-report
 import { newWindowSlots, SlotSender } from '../../electron/engine/recording/window-slots.ts';
 import { toEpoch } from '../../electron/engine/shards/messages.ts';
 import { SlotPoll } from '../../electron/engine/shards/slot-poll.ts';
+import { WindowPool } from '../../electron/engine/recording/held-window.ts';
 import { SlotReader } from '../../electron/engine/shards/slot-reader.ts';
 import { emptyOutcome } from '../../electron/engine/types.ts';
 import { oneTarget, runSpecFixture } from '../helpers/engine.ts';
@@ -26,11 +27,12 @@ describe("a thread shard's slots looked for on its grid", () => {
     const recorder = new Recorder({ sloMs: null, warmup: false, now: 0 });
     const sender = new SlotSender(buffer, recorder);
     const reader = new SlotReader(buffer, { warmup: false });
+    const pool = new WindowPool();
     const read: { index: number; requests: number; at: number }[] = [];
     const poll = new SlotPoll(reader, spec, (slot) => {
-      const m = reader.take({ type: 'slot', slot });
+      const m = reader.take({ type: 'slot', slot }, pool);
       if (typeof m === 'string') throw new Error(m);
-      read.push({ index: m.index, requests: m.window.requests, at: performance.now() });
+      read.push({ index: m.index, requests: m.window.window.requests, at: performance.now() });
     });
     const t0 = performance.now();
     poll.start(toEpoch(t0));
@@ -63,14 +65,17 @@ describe("a thread shard's slots looked for on its grid", () => {
     // The slot handed with the report is not taken by a look: the report's message names it.
     const last = handOver(4, true);
     expect(poll.poll()).toBe(false);
-    const report = reader.take({
-      type: 'slot-report',
-      slot: last,
-      report: unsettledReport(recorder, emptyOutcome()),
-      failure: null,
-      startedAt: toEpoch(t0),
-    });
-    expect(typeof report === 'string' ? report : report.window.requests).toBe(1);
+    const report = reader.take(
+      {
+        type: 'slot-report',
+        slot: last,
+        report: unsettledReport(recorder, emptyOutcome()),
+        failure: null,
+        startedAt: toEpoch(t0),
+      },
+      pool,
+    );
+    expect(typeof report === 'string' ? report : report.window.window.requests).toBe(1);
     poll.stop();
     expect(vi.getTimerCount()).toBe(0);
   });

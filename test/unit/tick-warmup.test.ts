@@ -7,15 +7,15 @@ describe("the tick path's warm-up", () => {
     const run = new Recorder({ sloMs: null, warmup: false, now: 0 });
     run.response(200, 1500, 5, 200);
     const windows = warmShardTick();
-    expect(windows.map((w) => w.requests)).toEqual([3000, 3000]);
+    expect(windows.map((w) => w.window.requests)).toEqual([3000, 3000]);
     // Latencies from 50 us to 20 ms: many buckets, as a busy second fills.
-    expect(windows[0]!.latency.counts.length).toBeGreaterThan(100);
+    expect(windows[0]!.latency.buckets().counts.length).toBeGreaterThan(100);
     const window = run.takeWindow(0);
     expect([window.requests, window.latency.counts]).toEqual([1, [1]]);
   });
 
-  it("runs windows the shards' schema accepts through the coordinator's side", () => {
-    // It parses its windows strictly (fromShardSchema.parse): a window the schema refuses throws.
+  it("runs windows the slots' reader accepts through the coordinator's side", () => {
+    // A slot the reader refuses (its check of every count) throws.
     expect(() => warmCoordinatorTick()).not.toThrow();
   });
 });

@@ -17,6 +17,7 @@ import {
   type SlotNumber,
 } from '../../electron/engine/recording/window-slots.ts';
 import { SlotReader } from '../../electron/engine/shards/slot-reader.ts';
+import { WindowPool, wireOf } from '../../electron/engine/recording/held-window.ts';
 import { emptyOutcome } from '../../electron/engine/types.ts';
 
 /*
@@ -38,30 +39,36 @@ function load(r: Recorder, seed: number, n = 500): void {
 }
 
 const slotMessage = (slot: SlotNumber) => ({ type: 'slot' as const, slot });
+const pool = new WindowPool();
 
-/** A reader's window, or the test fails with what it refused. */
+/** A reader's window, as a message would carry it (the held one goes back to the pool), or the test fails with what it refused. */
 function read(
   reader: SlotReader,
   slot: SlotNumber,
 ): { index: number; at: number; endsWarmup: boolean; window: ShardWindow } {
-  const m = reader.take(slotMessage(slot));
+  const m = reader.take(slotMessage(slot), pool);
   if (typeof m === 'string') throw new Error(m);
   if (m.type !== 'window') throw new Error(`read a ${m.type}`);
-  return m;
+  const window = wireOf(m.window);
+  pool.give(m.window);
+  return { ...m, window };
 }
 
 /** The reader's last window and whole report, from the shard's `slot-report`. */
 function lastOf(reader: SlotReader, slot: SlotNumber, recorder: Recorder) {
-  const m = reader.take({
-    type: 'slot-report',
-    slot,
-    report: unsettledReport(recorder, emptyOutcome()),
-    failure: null,
-    startedAt: 1,
-  });
+  const m = reader.take(
+    {
+      type: 'slot-report',
+      slot,
+      report: unsettledReport(recorder, emptyOutcome()),
+      failure: null,
+      startedAt: 1,
+    },
+    pool,
+  );
   if (typeof m === 'string') throw new Error(m);
   if (m.type !== 'report') throw new Error(`read a ${m.type}`);
-  return m;
+  return { ...m, window: wireOf(m.window) };
 }
 
 const pair = (warmup = false) => {
@@ -125,7 +132,9 @@ describe('window slots', () => {
     expect(Atomics.load(slotStates(buffer), 0)).toBe(SLOT_RECORDING);
     expect(sender.free).toBe(true);
     // A slot read twice was not handed over again.
-    expect(reader.take(slotMessage(0))).toBe('sent a malformed window: window slot 0: was not handed over');
+    expect(reader.take(slotMessage(0), pool)).toBe(
+      'sent a malformed window: window slot 0: was not handed over',
+    );
   });
 
   it('make the same report over a run with a warm-up: the reader settles what the recorder did', () => {
@@ -164,7 +173,7 @@ describe('window slots', () => {
       load(recorder, 2);
       const slot = sender.handOver(recorder, { index: 1, at: 1000, endsWarmup: false, cpuPercent: 0 });
       forge(slotViews(buffer, slot));
-      const m = reader.take(slotMessage(slot));
+      const m = reader.take(slotMessage(slot), pool);
       return typeof m === 'string' ? m : 'accepted';
     };
     const i = indexOf(1);
@@ -189,6 +198,11 @@ describe('window slots', () => {
     expect(forged((v) => (v.header[ERRORS_AT + ERROR_KINDS.indexOf('reset')] = -3))).toBe(
       'sent a malformed window: window slot 0: errors.reset is -3, not a whole number ≥ 0',
     );
+    // Outside the span: refused below it too, and a -0 there (not a count) is let through as the whole walk lets it.
+    expect(forged((v) => (v.header[AT.latencyMin] = 1_000_000))).toMatch(
+      /^sent a malformed window: window slot 0: latency count at index \d+ lies outside latencyMin\.\.latencyMax$/,
+    );
+    expect(forged((v) => (v.latency[COUNTS_LENGTH - 1] = -0))).toBe('accepted');
     expect(forged(() => undefined)).toBe('accepted');
   });
 
@@ -228,9 +242,12 @@ describe('window slots', () => {
     load(recorder, 1);
     const window = recorder.takeWindow(0);
     const warmupEnd = { type: 'window' as const, index: 1, at: 1000, endsWarmup: true, window };
-    expect(reader.take(warmupEnd)).toBe(warmupEnd);
+    // Read into a held window that a message carries back unchanged.
+    const held = reader.take(warmupEnd, pool);
+    if (typeof held === 'string') throw new Error(held);
+    expect({ ...held, window: wireOf(held.window) }).toEqual(warmupEnd);
     // From here the windows count: one outside the slots is refused.
-    expect(reader.take({ ...warmupEnd, index: 2, endsWarmup: false })).toBe(
+    expect(reader.take({ ...warmupEnd, index: 2, endsWarmup: false }, pool)).toBe(
       'sent a measured window outside its window slots',
     );
   });

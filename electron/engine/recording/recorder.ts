@@ -1,5 +1,6 @@
 import type { ErrorKind, Sample } from '../../../shared/model/result.ts';
 import type { BucketCounts, ShardWindow } from '../../../shared/model/shard-facts.ts';
+import type { HeldWindow } from './held-window.ts';
 import { sampleBuckets, ValueRecorder, type Histogram } from './histogram.ts';
 import { foldedCpu } from './sample-clock.ts';
 import { SettledFigures } from './settled.ts';
@@ -105,8 +106,16 @@ export class Recorder {
     serverSoftware: null,
   };
   private readonly startedAt: number;
+  /** Whether closed windows go into `settled`: not in the coordinator's Sample maker (see the constructor). */
+  private readonly settles: boolean;
 
-  constructor(opts: { sloMs: number | null; warmup: boolean; now: number }) {
+  /**
+   * `settles: false` for the coordinator's Sample maker: the run's figures are its shards'
+   * (their reports, their slots' readers), so the windows it only samples are not added up a
+   * second time (a walk of both histograms and the status table per tick, for nothing).
+   */
+  constructor(opts: { sloMs: number | null; warmup: boolean; now: number; settles?: boolean }) {
+    this.settles = opts.settles ?? true;
     this.sloUs = opts.sloMs === null ? null : opts.sloMs * 1000;
     this.sloMessage = `response slower than ${opts.sloMs} ms`;
     this.measuring = !opts.warmup;
@@ -264,14 +273,22 @@ export class Recorder {
       this.closed = { counts: w, sample, from: this.lastTickAt };
     }
     if (final) sample.final = true;
-    this.w = emptyWindow();
+    // The counts no Sample needs any more (the window folded in, or the one closed before this
+    // one) are the next window's: a tick allocates no table.
+    const free = fold ? w : previous?.counts;
+    if (free === undefined) this.w = emptyWindow();
+    else {
+      clearWindow(free);
+      this.w = free;
+    }
     this.lastTickAt = now;
     return sample;
   }
 
   /** Adds the window being closed to the run's figures, if it was measured (it stays in the window). */
   private settleWindow(): void {
-    if (this.measuring) this.settled.add(this.windowValues, this.latenessValues, this.w.status);
+    if (this.measuring && this.settles)
+      this.settled.add(this.windowValues, this.latenessValues, this.w.status);
   }
 
   /** The Sample of window counts w, its latencies and lateness those of the last closed window. */
@@ -347,23 +364,13 @@ export class Recorder {
    * The coordinator's side: adds the shards' merged window to the current one, as if its
    * requests had finished here, so tick() makes the run's Sample of it (folds included).
    */
-  addWindow(sw: ShardWindow): void {
-    const w = this.w;
-    w.requests += sw.requests;
-    w.bytesIn += sw.bytesIn;
-    w.late += sw.late;
-    for (const [code, n] of Object.entries(sw.statusCodes)) {
-      const s = Number(code);
-      if (s >= 0 && s < MAX_STATUS) w.status[s]! += n;
-    }
-    for (const [k, n] of Object.entries(sw.errors) as [ErrorKind, number][]) {
-      w.errors.set(k, (w.errors.get(k) ?? 0) + n);
-    }
-    this.windowValues.addBuckets(sw.latency);
-    this.latenessValues.addBuckets(sw.lateness);
-    this.inFlight = sw.inFlight;
-    if (sw.connections !== undefined) this.connections = sw.connections;
-    if (this.measuring) this.totals.total += sw.requests;
+  addWindow(held: HeldWindow): void {
+    addWindow(this.w, held.window);
+    held.latency.addTo(this.windowValues);
+    held.lateness.addTo(this.latenessValues);
+    this.inFlight = held.inFlight;
+    if (held.connections !== null) this.connections = held.connections;
+    if (this.measuring) this.totals.total += held.window.requests;
   }
 
   /** The measured run's send lateness as buckets, for a shard's report (after the last window). */

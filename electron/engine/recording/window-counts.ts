@@ -37,6 +37,14 @@ export function statusCodesOf(status: Uint32Array): Record<string, number> {
   return out;
 }
 
+/** Adds codes with their counts (statusCodesOf's shape) to a status table; a code past the table is left out. */
+export function addStatusCodes(status: Uint32Array, codes: Record<string, number>): void {
+  for (const [code, n] of Object.entries(codes)) {
+    const s = Number(code);
+    if (s >= 0 && s < MAX_STATUS) status[s]! += n;
+  }
+}
+
 /** Adds one window's counts to another's. */
 export function addWindow(into: Window, w: Window): void {
   into.requests += w.requests;

@@ -1,5 +1,6 @@
 import type { ErrorKind, WarmFacts } from '../../../shared/model/result.ts';
-import type { ShardReport, ShardWindow } from '../../../shared/model/shard-facts.ts';
+import type { ShardReport } from '../../../shared/model/shard-facts.ts';
+import type { HeldWindow } from '../recording/held-window.ts';
 import type { ShardBackend, ShardLink } from './links.ts';
 import type { ShardMachineFacts, TargetFactsOfShard } from './messages.ts';
 
@@ -24,7 +25,7 @@ export interface Arrived {
   at: number;
   seconds: number;
   endsWarmup: boolean;
-  window: ShardWindow;
+  window: HeldWindow;
 }
 
 export interface Member {
@@ -43,7 +44,7 @@ export interface Member {
   heardAt: number;
   /** At its latest window's end: requests in flight, connections carrying load. */
   inFlight: number;
-  connections: number | undefined;
+  connections: number | null;
   report: ShardReport | null;
   /** Grid index of its report's window. */
   reportIndex: number;
@@ -67,7 +68,8 @@ export interface Place {
   /** performance.now() where it closes. */
   at: number;
   endsWarmup: boolean;
-  window: ShardWindow;
+  /** The coordinator's, and reused once place() returns: read it there, keep nothing of it. */
+  window: HeldWindow;
   /** Each member's CPU over it, percent of one core (0 for one that sent no window for it). */
   cpus: number[];
   final: boolean;

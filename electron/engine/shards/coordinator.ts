@@ -1,7 +1,6 @@
 import type { ErrorKind } from '../../../shared/model/result.ts';
 import { describeIssues, issuesOf } from '../../../shared/model/validation.ts';
-import { mergeWindows } from '../../../shared/shards/merge.ts';
-import { type ShardReport, type ShardWindow } from '../../../shared/model/shard-facts.ts';
+import { type ShardReport } from '../../../shared/model/shard-facts.ts';
 import type { Shard } from '../../../shared/shards/plan.ts';
 import { shardSequence, type SendSequence } from '../../../shared/model/request-list.ts';
 import type { CpuAccount } from '../cpu.ts';
@@ -9,14 +8,19 @@ import type { RunSpec } from '../types.ts';
 import type { Arrived, Assembly, Member, RunFailure, Starter } from './assembly.ts';
 import type { ShardBackend } from './links.ts';
 import { overdueLinks, WATCH_EVERY_MS } from './link-watch.ts';
-import { fromEpoch, fromShardSchema, toEpoch, type FromShard, type ToShard } from './messages.ts';
+import { fromEpoch, fromShardSchema, toEpoch, type ToShard } from './messages.ts';
+import { addHeld, heldFrom, WindowPool } from '../recording/held-window.ts';
+import type { SlotNumber } from '../recording/window-slots.ts';
+import type { Arriving, HeldReportMessage, HeldWindowMessage } from './slot-reader.ts';
 
 /*
  * The one coordinator of every run: its shards (one worker in this thread, worker threads, a
  * machine's processes or pods: links.ts, electron/distributed/) reached through links, started
  * together once every one is ready, their windows merged by place on the run's grid (every
  * shard's window of a place, or the ones it went past, in one: histograms added bucket by
- * bucket, so a place's percentiles are the whole run's), their reports collected. What the
+ * bucket, so a place's percentiles are the whole run's; windows held in typed arrays from a
+ * pool, recording/held-window.ts, so a tick allocates nothing and one shard's window is its
+ * place's as it is), their reports collected. What the
  * merged places and reports become is an Assembly's: the run's Samples and RunResult
  * (run-assembly.ts), or, for a machine's shard, the same messages one level up
  * (electron/distributed/link-end.ts). A shard lost once the load began (crashed, killed, silent
@@ -51,6 +55,8 @@ export class Coordinator<R> implements Starter {
   #settled = false;
   #openedAt = 0;
   #watch: NodeJS.Timeout | null = null;
+  /** The windows held from their arrival to their place's Sample, reused. */
+  readonly #pool = new WindowPool();
 
   constructor(run: CoordinatorRun, assembly: Assembly<R>, resolve: (r: R) => void) {
     this.#run = run;
@@ -75,6 +81,7 @@ export class Coordinator<R> implements Starter {
           {
             message: (raw) => cpu.charge(() => this.#onMessage(this.members[i]!, raw)),
             lost: (reason) => cpu.charge(() => this.#lost(this.members[i]!, reason)),
+            slot: (slot) => cpu.charge(() => this.#onSlot(this.members[i]!, slot)),
           },
         );
         this.members.push({
@@ -88,7 +95,7 @@ export class Coordinator<R> implements Starter {
           lastAt: 0,
           heardAt: this.#openedAt,
           inFlight: 0,
-          connections: undefined,
+          connections: null,
           report: null,
           reportIndex: 0,
           machine: null,
@@ -163,20 +170,25 @@ export class Coordinator<R> implements Starter {
       this.#lost(m, message, msg.kind ?? 'other', true);
       return;
     }
-    if (!this.#started || m.frontier === Infinity) {
-      this.#lost(m, `sent a ${msg.type} out of turn`);
-      return;
-    }
-    this.#take(m, m.link.slots ? m.link.slots.take(msg) : msg);
+    this.#take(m, msg);
   }
 
-  /** A shard's window or report, as its slots' reader made it (or a string: what is wrong with it). */
-  #take(
-    m: Member,
-    msg: Extract<FromShard, { type: 'window' | 'report' | 'slot' | 'slot-report' }> | string,
-  ): void {
-    if (typeof msg === 'string' || msg.type === 'slot' || msg.type === 'slot-report') {
-      this.#lost(m, typeof msg === 'string' ? msg : `sent a ${msg.type} without window slots`);
+  /** A window slot the shard's link found handed over: read without a message to parse. */
+  #onSlot(m: Member, slot: SlotNumber): void {
+    if (this.#settled || m.lost !== null) return;
+    m.heardAt = performance.now();
+    this.#take(m, { type: 'slot', slot });
+  }
+
+  /** A shard's window or report: read from its slots by their reader, or from the message. */
+  #take(m: Member, arriving: Arriving): void {
+    if (!this.#started || m.frontier === Infinity) {
+      this.#lost(m, `sent a ${arriving.type} out of turn`);
+      return;
+    }
+    const msg = this.#held(m, arriving);
+    if (typeof msg === 'string') {
+      this.#lost(m, msg);
       return;
     }
     this.#arrive(m, msg);
@@ -196,7 +208,14 @@ export class Coordinator<R> implements Starter {
     this.#advance();
   }
 
-  #arrive(m: Member, msg: Extract<FromShard, { type: 'window' | 'report' }>): void {
+  /** The window or report as held here (its window in the pool's typed arrays), or what is wrong with it. */
+  #held(m: Member, msg: Arriving): HeldWindowMessage | HeldReportMessage | string {
+    if (m.link.slots) return m.link.slots.take(msg, this.#pool);
+    if (msg.type === 'slot' || msg.type === 'slot-report') return `sent a ${msg.type} without window slots`;
+    return { ...msg, window: heldFrom(this.#pool.take(), msg.window) };
+  }
+
+  #arrive(m: Member, msg: HeldWindowMessage | HeldReportMessage): void {
     const at = fromEpoch(msg.at);
     m.queue.push({
       index: msg.index,
@@ -235,15 +254,14 @@ export class Coordinator<R> implements Starter {
     const at = end ?? Math.max(this.#lastTickAt, ...all.map((a) => a.at));
     const cpus = taken.map(cpuOver);
     const present = this.members.filter((m) => m.lost === null);
-    const connections = present.flatMap((m) => (m.connections === undefined ? [] : [m.connections]));
-    const window: ShardWindow = {
-      ...mergeWindows(all.map((a) => a.window)),
-      // Each shard's latest state, whether or not it sent a window for this place.
-      inFlight: present.reduce((n, m) => n + m.inFlight, 0),
-      cpuPercent: cpus.reduce((a, b) => a + b, 0),
-    };
-    delete window.connections;
-    if (connections.length > 0) window.connections = connections.reduce((a, b) => a + b, 0);
+    // One window is its place's as it is; several are added into one.
+    const window = all.length === 1 ? all[0]!.window : this.#pool.take();
+    if (all.length > 1) for (const a of all) addHeld(window, a.window);
+    // Each shard's latest state, whether or not it sent a window for this place.
+    window.inFlight = present.reduce((n, m) => n + m.inFlight, 0);
+    window.cpuPercent = cpus.reduce((a, b) => a + b, 0);
+    const connections = present.flatMap((m) => (m.connections === null ? [] : [m.connections]));
+    window.connections = connections.length > 0 ? connections.reduce((a, b) => a + b, 0) : null;
     const index = end === null ? upTo : Math.max(this.#lastIndex, ...this.members.map((m) => m.reportIndex));
     this.#lastTickAt = at;
     this.#lastIndex = Math.max(this.#lastIndex, index);
@@ -255,6 +273,9 @@ export class Coordinator<R> implements Starter {
       cpus,
       final: end !== null,
     });
+    // The place is made: its windows are the pool's again.
+    if (all.length > 1) for (const a of all) this.#pool.give(a.window);
+    this.#pool.give(window);
   }
 
   /** Every shard has reported or is lost: the final place where the last load ended, then the result. */

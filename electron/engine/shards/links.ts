@@ -5,7 +5,7 @@ import { sendsOnSchedule, type RunSpec } from '../types.ts';
 import { engineWorkerOptions } from '../thread/worker-options.ts';
 import type { Shard } from '../../../shared/shards/plan.ts';
 import type { FromShard, ShardData, ToShard } from './messages.ts';
-import { newWindowSlots } from '../recording/window-slots.ts';
+import { newWindowSlots, type SlotNumber } from '../recording/window-slots.ts';
 import { runShard, type ShardOptions } from './shard.ts';
 import { SlotPoll } from './slot-poll.ts';
 import { SlotReader } from './slot-reader.ts';
@@ -26,7 +26,7 @@ export interface ShardLink {
   close(): void;
   /** Why a shard not ready yet is waiting, if its link knows (a pod's scheduler: "Unschedulable: ..."). */
   waiting?(): string | null;
-  /** Where a thread's shard hands its windows over (the link says each found as a `slot`); absent: in its messages. */
+  /** Where a thread's shard hands its windows over (the link says each found: LinkListener.slot); absent: in its messages. */
   slots?: SlotReader;
 }
 
@@ -36,6 +36,8 @@ export interface LinkListener {
   message(raw: unknown): void;
   /** The shard is gone before its report: it could not start, crashed or exited. */
   lost(reason: string): void;
+  /** A window slot a thread's shard handed over, found by its link (this side's own word: nothing to parse). */
+  slot(slot: SlotNumber): void;
 }
 
 export interface ShardBackend {
@@ -89,10 +91,10 @@ export function inThisThread(excluded: readonly CpuAccount[], options: ShardOpti
   };
 }
 
-/** A thread shard's window slots, their reader on this side, and when it looks: each found slot is said as a `slot`. */
+/** A thread shard's window slots, their reader on this side, and when it looks: each found slot is said to the listener. */
 function slotsFor(data: ShardData, listener: LinkListener): { slots: SlotReader; poll: SlotPoll } {
   const slots = new SlotReader(newWindowSlots(), { warmup: data.spec.options.warmupSeconds > 0 });
-  return { slots, poll: new SlotPoll(slots, data.spec, (slot) => listener.message({ type: 'slot', slot })) };
+  return { slots, poll: new SlotPoll(slots, data.spec, (slot) => listener.slot(slot)) };
 }
 
 /** What a thread's shard says, after the windows it handed over before it (its last one's slot is read with its report). */

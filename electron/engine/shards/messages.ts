@@ -110,13 +110,9 @@ export const fromShardSchema = z.discriminatedUnion('type', [
     machine: shardMachineSchema.optional(),
   }),
   /**
-   * A thread's shard (recording/window-slots.ts): a window closed on a tick is in slot `slot`,
-   * whose header says its place on the grid, its close and endsWarmup. Said by its link, which
-   * looks for handed-over slots (shards/slot-poll.ts), not by the shard.
-   */
-  z.strictObject({ type: z.literal('slot'), slot: slotNumber }),
-  /**
-   * Its load is over: its last window in slot `slot`, and its report without what the slots'
+   * A thread's shard (recording/window-slots.ts), whose windows closed on a tick are found in
+   * its slots by its link (shards/slot-poll.ts, LinkListener.slot), not said: its load is over,
+   * its last window in slot `slot`, and its report without what the slots'
    * reader settled (unsettledReportSchema); otherwise as `report`.
    */
   z.strictObject({

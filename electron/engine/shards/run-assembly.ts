@@ -72,7 +72,12 @@ class RunAssembly implements Assembly<RunResult> {
     const { options } = this.#run.spec;
     this.#gridStart = t0;
     this.#measureStart = t0;
-    this.#recorder = new Recorder({ sloMs: options.sloMs, warmup: options.warmupSeconds > 0, now: t0 });
+    this.#recorder = new Recorder({
+      sloMs: options.sloMs,
+      warmup: options.warmupSeconds > 0,
+      now: t0,
+      settles: false,
+    });
   }
 
   place(p: Place): void {

@@ -1,10 +1,9 @@
-import { ERROR_KINDS, type ErrorKind } from '../../../shared/model/result-parts.ts';
-import type { ShardWindow } from '../../../shared/model/shard-facts.ts';
+import { ERROR_KINDS } from '../../../shared/model/result-parts.ts';
 import { COUNTS_LENGTH, HIGHEST_TRACKABLE_US, indexOf } from '../recording/hdr-layout.ts';
+import { heldFrom, type HeldWindow, type WindowPool } from '../recording/held-window.ts';
 import { ValueRecorder } from '../recording/histogram.ts';
 import { settledReport } from '../recording/recorder-report.ts';
 import { SettledFigures } from '../recording/settled.ts';
-import { statusCodesOf } from '../recording/window-counts.ts';
 import {
   AT,
   ERRORS_AT,
@@ -21,22 +20,33 @@ import type { FromShard } from './messages.ts';
 
 /*
  * The coordinator's side of a thread's window slots (recording/window-slots.ts): a slot the
- * shard handed over is checked, made the window the coordinator merges, added to the run's
- * figures when measured (the shard's recorder leaves them to this side), zeroed and handed back.
+ * shard handed over is checked, its used spans added into a window of the coordinator's pool
+ * (recording/held-window.ts: the same typed arrays, so no list of buckets is made) and, when
+ * measured, to the run's figures (the shard's recorder leaves them to this side), then zeroed
+ * and handed back.
  * The check is the boundary's: the layout is fixed, so instead of zod over an object every
  * header field and every count is checked to be what it can only be (a whole number of
  * requests, a count that adds up to its header's), and a slot that is not is refused by name.
  */
 
-type WindowMessage = Extract<FromShard, { type: 'window' }>;
-type ReportMessage = Extract<FromShard, { type: 'report' }>;
-type Arriving = Extract<FromShard, { type: 'window' | 'report' | 'slot' | 'slot-report' }>;
+/** A slot the link found handed over (LinkListener.slot), or a message of the shard's. */
+export type Arriving =
+  { type: 'slot'; slot: SlotNumber } | Extract<FromShard, { type: 'window' | 'report' | 'slot-report' }>;
+/** A shard's window or report message as the coordinator holds it: its window a held one. */
+export type Held<T extends { window: unknown }> = Omit<T, 'window'> & { window: HeldWindow };
+export type HeldWindowMessage = Held<Extract<FromShard, { type: 'window' }>>;
+export type HeldReportMessage = Held<Extract<FromShard, { type: 'report' }>>;
 
 interface ReaderSlot {
   views: SlotViews;
   latency: ValueRecorder;
   lateness: ValueRecorder;
+  /** The counts' memory, for the native compare of what lies outside their span. */
+  latencyBytes: Buffer;
+  latenessBytes: Buffer;
 }
+
+const bytesOf = (a: Float64Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
 const whole = (v: number): boolean => Number.isSafeInteger(v) && v >= 0;
 
@@ -84,25 +94,52 @@ function headerProblem(h: Float64Array): string | null {
 }
 
 /**
+ * Zeros to compare a slot's counts outside their span with: a native compare takes 8 us for
+ * both stretches of one histogram, where the loop below over all 23,552 counts takes 60 us (and
+ * both histograms' were most of the coordinator's per-tick work: docs/benchmarks.md, issue 38).
+ */
+const ZEROS = Buffer.alloc(COUNTS_LENGTH * 8);
+
+/** Whether the counts from index `from` to `to` (excluded) are all +0, byte for byte. */
+const zeroBetween = (bytes: Buffer, from: number, to: number): boolean =>
+  from >= to || bytes.compare(ZEROS, from * 8, to * 8, from * 8, to * 8) === 0;
+
+/**
  * What is wrong with a slot's counts of one kind, naming the count; null when nothing is:
  * each a whole number, adding up to the header's count, none outside its smallest and largest
- * value's buckets (a count there would lie outside what the window's walks cover).
+ * value's buckets (a count there would lie outside what the window's walks cover). When
+ * everything outside those buckets is zero (compared natively: `bytes` is the counts' memory),
+ * only the counts inside are walked; otherwise all of them, to name the one that is not.
  */
-function countsProblem(counts: Float64Array, kind: keyof typeof RANGE, h: Float64Array): string | null {
+function countsProblem(
+  counts: Float64Array,
+  bytes: Buffer,
+  kind: keyof typeof RANGE,
+  h: Float64Array,
+): string | null {
   const names = RANGE[kind];
   const total = h[AT[names.count]]!;
   const min = h[AT[names.min]]!;
   const max = h[AT[names.max]]!;
   const maxAt = max < 0 ? -1 : indexOf(max);
   const minAt = min === Infinity ? COUNTS_LENGTH : indexOf(min);
+  // Inside: index 0 (values of 0) up to maxAt, and max(minAt, 1) to maxAt.
+  const top = Math.max(maxAt + 1, 1);
+  const low = Math.min(Math.max(minAt, 1), top);
+  const clean =
+    (maxAt >= 0 || counts[0] === 0) && zeroBetween(bytes, 1, low) && zeroBetween(bytes, top, COUNTS_LENGTH);
   let sum = 0;
-  for (let i = 0; i < COUNTS_LENGTH; i++) {
-    const c = counts[i]!;
-    if (c === 0) continue;
-    if (!whole(c)) return `${kind} count at index ${i} is ${c}, not a whole number ≥ 0`;
-    if (i > maxAt || (i > 0 && i < minAt))
-      return `${kind} count at index ${i} lies outside ${names.min}..${names.max}`;
-    sum += c;
+  // Ascending, as the walk over all of them goes: the same count is named first either way.
+  const ranges = clean ? [maxAt >= 0 ? 0 : 1, 1, low, top] : [0, COUNTS_LENGTH];
+  for (let r = 0; r < ranges.length; r += 2) {
+    for (let i = ranges[r]!; i < ranges[r + 1]!; i++) {
+      const c = counts[i]!;
+      if (c === 0) continue;
+      if (!whole(c)) return `${kind} count at index ${i} is ${c}, not a whole number ≥ 0`;
+      if (i > maxAt || (i > 0 && i < minAt))
+        return `${kind} count at index ${i} lies outside ${names.min}..${names.max}`;
+      sum += c;
+    }
   }
   return sum === total ? null : `${kind} counts add up to ${sum}, not ${names.count} ${total}`;
 }
@@ -125,6 +162,8 @@ export class SlotReader {
         views,
         latency: new ValueRecorder(views.latency),
         lateness: new ValueRecorder(views.lateness),
+        latencyBytes: bytesOf(views.latency),
+        latenessBytes: bytesOf(views.lateness),
       };
     };
     this.#slots = [slot(0), slot(1)];
@@ -132,18 +171,18 @@ export class SlotReader {
   }
 
   /**
-   * A window or report message of the shard as the coordinator takes it: a slot's read (a
-   * `window`, a `report` made whole); a `window` it sent as a message (the warm-up's last, when
-   * this side was behind) passes. A string says what is wrong.
+   * A window or report message of the shard as the coordinator takes it, its window in one of
+   * `pool`'s: a slot's read (a `window`, a `report` made whole); a `window` it sent as a message
+   * (the warm-up's last, when this side was behind) is read in. A string says what is wrong.
    */
-  take(msg: Arriving): WindowMessage | ReportMessage | string {
+  take(msg: Arriving, pool: WindowPool): HeldWindowMessage | HeldReportMessage | string {
     if (msg.type === 'report') return 'sent a report outside its window slots';
     if (msg.type === 'window') {
       if (this.#measured) return 'sent a measured window outside its window slots';
       if (msg.endsWarmup) this.#measured = true;
-      return msg;
+      return { ...msg, window: heldFrom(pool.take(), msg.window) };
     }
-    const read = this.#read(msg.slot, msg.type === 'slot' ? SLOT_HANDED : SLOT_LAST);
+    const read = this.#read(msg.slot, msg.type === 'slot' ? SLOT_HANDED : SLOT_LAST, pool);
     if (typeof read === 'string') return `sent a malformed window: window slot ${msg.slot}: ${read}`;
     if (msg.type === 'slot') return { type: 'window', ...read };
     return {
@@ -166,34 +205,36 @@ export class SlotReader {
     return Atomics.load(this.#states, 1) === SLOT_HANDED ? 1 : null;
   }
 
-  /** Reads a handed-over slot: checked, its window made, settled when measured, zeroed, handed back. */
-  #read(n: SlotNumber, state: typeof SLOT_HANDED | typeof SLOT_LAST): Omit<WindowMessage, 'type'> | string {
+  /** Reads a handed-over slot: checked, added into a pool's window, settled when measured, zeroed, handed back. */
+  #read(
+    n: SlotNumber,
+    state: typeof SLOT_HANDED | typeof SLOT_LAST,
+    pool: WindowPool,
+  ): Omit<HeldWindowMessage, 'type'> | string {
     if (Atomics.load(this.#states, n) !== state) return 'was not handed over';
-    const { views, latency, lateness } = this.#slots[n];
+    const { views, latency, lateness, latencyBytes, latenessBytes } = this.#slots[n];
     const h = views.header;
     const problem =
       headerProblem(h) ??
-      countsProblem(views.latency, 'latency', h) ??
-      countsProblem(views.lateness, 'lateness', h);
+      countsProblem(views.latency, latencyBytes, 'latency', h) ??
+      countsProblem(views.lateness, latenessBytes, 'lateness', h);
     if (problem !== null) return problem;
     latency.holding(h[AT.latencyCount]!, h[AT.latencyMin]!, h[AT.latencyMax]!);
     lateness.holding(h[AT.latenessCount]!, h[AT.latenessMin]!, h[AT.latenessMax]!);
-    const errors: Partial<Record<ErrorKind, number>> = {};
+    const held = pool.take();
+    const w = held.window;
+    w.requests = h[AT.requests]!;
+    w.bytesIn = h[AT.bytesIn]!;
+    w.late = h[AT.late]!;
+    w.status.set(views.status);
     for (let k = 0; k < ERROR_KINDS.length; k++)
-      if (h[ERRORS_AT + k]! > 0) errors[ERROR_KINDS[k]!] = h[ERRORS_AT + k]!;
+      if (h[ERRORS_AT + k]! > 0) w.errors.set(ERROR_KINDS[k]!, h[ERRORS_AT + k]!);
+    latency.addTo(held.latency);
+    lateness.addTo(held.lateness);
+    held.inFlight = h[AT.inFlight]!;
+    held.cpuPercent = h[AT.cpuPercent]!;
     const connections = h[AT.connections]!;
-    const window: ShardWindow = {
-      requests: h[AT.requests]!,
-      bytesIn: h[AT.bytesIn]!,
-      statusCodes: statusCodesOf(views.status),
-      errors,
-      late: h[AT.late]!,
-      inFlight: h[AT.inFlight]!,
-      cpuPercent: h[AT.cpuPercent]!,
-      latency: latency.buckets(),
-      lateness: lateness.buckets(),
-      ...(connections >= 0 ? { connections } : {}),
-    };
+    held.connections = connections >= 0 ? connections : null;
     const endsWarmup = h[AT.endsWarmup] === 1;
     if (this.#measured) this.#settled.add(latency, lateness, views.status);
     if (endsWarmup) this.#measured = true;
@@ -201,6 +242,6 @@ export class SlotReader {
     lateness.clear();
     views.status.fill(0);
     Atomics.store(this.#states, n, SLOT_RECORDING);
-    return { index: h[AT.index]!, at: h[AT.at]!, endsWarmup, window };
+    return { index: h[AT.index]!, at: h[AT.at]!, endsWarmup, window: held };
   }
 }
