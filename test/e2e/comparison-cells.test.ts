@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatRateValue } from '../../shared/figures/units.ts';
 import { openOffline, type TestBrowser } from '../helpers/browser.ts';
+import { ScriptedEngine } from '../helpers/scripted-engine.ts';
 import { handlers, startHttpServer, type TestServer } from '../helpers/servers.ts';
 import { ARTIFACTS, fillPlan, fillScenario, saveDownload, waitForStatus } from './app-page.ts';
 import { useE2eApp } from './fixture.ts';
@@ -13,7 +14,9 @@ import { useE2eApp } from './fixture.ts';
  * A comparison as complete as a single run, in Chromium against the web host and the real
  * engine: every cell opens its run's full report, the matrix shows the columns asked for and
  * marks every cell whose figures are not the server's, and a run whose every response is a
- * 404 never looks like a clean success. The comparison's end-to-end test: the real engine.
+ * 404 never looks like a clean success. The comparison's end-to-end test: the real engine,
+ * but for the HTML export, which is about the page (the figures on screen are the file's): it
+ * runs on the scripted engine, the missing page answering 404.
  */
 
 const e2e = useE2eApp();
@@ -22,6 +25,8 @@ let missing: TestServer;
 let downloads: string;
 /** A context of its own for opening exported files offline (the app's keeps its network). */
 let offline: TestBrowser;
+/** The HTML export's engine: the missing page's load answers 404 as its pre-flight did. */
+const scripted = new ScriptedEngine({ server: (url) => (url.startsWith(missing.url) ? { status: 404 } : {}) });
 
 beforeAll(async () => {
   downloads = mkdtempSync(join(tmpdir(), 'trebuchet-e2e-cells-'));
@@ -197,6 +202,8 @@ describe('a run whose every response is a 404', () => {
 });
 
 describe('the HTML export of the UI', () => {
+  beforeAll(() => e2e.useEngine(scripted));
+
   it('downloads one self-contained file for a run and for a comparison, with the figures on screen', async () => {
     const app = await e2e.open();
     const { page } = app;
