@@ -65,14 +65,15 @@ describe('native load generator, open model and rate caps', () => {
       // Even gaps: one wake-up per due time, not bursts (the median gap is the 2 ms interval,
       // give or take a timer tick), where the arrivals' times can show them. The sends and the
       // arrivals share this thread: the pacer's whole-millisecond timer fires later by the
-      // thread's wait for a core, so a quarter of that tick is all the machine may add (beside
-      // others' load at 8 it waited 1.5-2.5 ms a turn, the sends 2-44 ms late, gaps 0.1-0.3 ms).
+      // thread's wait for a core, so half of that tick is all the machine may add (beside
+      // others' load at 8 it waited 1.5-2.5 ms a turn, the sends 2-44 ms late, gaps 0.1-0.3 ms;
+      // beside test:flaky's hog alone 0.26 ms, gaps 2.04 ms).
       const gaps = arrivals.slice(1).map((at, i) => at - arrivals[i]!);
       const median = [...gaps].sort((a, b) => a - b)[gaps.length >> 1]!;
       console.log(
         `gaps: median ${median.toFixed(3)} ms; send lateness p50 ${late.percentiles['50']!.toFixed(3)} ms, threads waited ${waitPerTurnMs.toFixed(3)} ms a turn`,
       );
-      if (gapsResolvable(0.25, waitPerTurnMs)) {
+      if (gapsResolvable(0.5, waitPerTurnMs)) {
         expect(median).toBeGreaterThan(1);
         expect(median).toBeLessThan(3);
       }
