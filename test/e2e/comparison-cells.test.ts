@@ -26,7 +26,9 @@ let downloads: string;
 /** A context of its own for opening exported files offline (the app's keeps its network). */
 let offline: TestBrowser;
 /** The HTML export's engine: the missing page's load answers 404 as its pre-flight did. */
-const scripted = new ScriptedEngine({ server: (url) => (url.startsWith(missing.url) ? { status: 404 } : {}) });
+const scripted = new ScriptedEngine({
+  server: (url) => (url.startsWith(missing.url) ? { status: 404 } : {}),
+});
 
 beforeAll(async () => {
   downloads = mkdtempSync(join(tmpdir(), 'trebuchet-e2e-cells-'));
@@ -183,9 +185,11 @@ describe('a run whose every response is a 404', () => {
     const { page } = app;
     await fillScenario(app, { url: missing.url, connections: 2, seconds: 0.5 });
     await page.getByTestId('run-button').click();
-    // Measured on purpose: the pre-flight stops at the 404 and "Run anyway" runs it.
+    // Measured on purpose: the pre-flight stops at the 404 (the run failed, as preflight-status
+    // waits for too) and "Run anyway" runs it; a run that failed again says so, not a timeout.
+    expect(await waitForStatus(app, ['completed', 'cancelled', 'failed'])).toBe('failed');
     await page.getByTestId('run-anyway').click();
-    expect(await waitForStatus(app, ['completed', 'cancelled'])).toBe('completed');
+    expect(await waitForStatus(app, ['completed', 'cancelled', 'failed'])).toBe('completed');
     const badge = page.getByTestId('run-status');
     expect(await badge.textContent()).toBe('completed · all non-2xx');
     expect(await badge.getAttribute('class')).toContain('badge--caveat');
