@@ -18,7 +18,10 @@
  * after the other.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { readFailures } from './failures.ts';
 import { timingArgs, type TimingSet } from './timing-files.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -29,13 +32,26 @@ interface Step {
   name: string;
   code: number;
   seconds: number;
+  /** A vitest step's list of failures (test/scripts/failures-reporter.ts writes it). */
+  failures?: string;
 }
 
+/** Where each vitest step's failures-reporter writes; removed at the end. */
+const FAILURES_DIR = mkdtempSync(path.join(tmpdir(), 'trebuchet-failures-'));
+let vitestRuns = 0;
+/** The summary lists this many failures a step; CI shows the output's last lines only. */
+const LISTED = 8;
+
 /** Runs a command; its output goes to ours as it comes, or is kept and printed whole at its end. */
-function run(command: string, args: readonly string[], opts: { idle?: boolean; held?: boolean } = {}) {
+function run(
+  command: string,
+  args: readonly string[],
+  opts: { idle?: boolean; held?: boolean; env?: NodeJS.ProcessEnv } = {},
+) {
   const [file, argv] = opts.idle ? ['chrt', ['--idle', '0', command, ...args]] : [command, args];
   const child = spawn(file, argv, {
     cwd: ROOT,
+    env: { ...process.env, ...opts.env },
     stdio: ['ignore', opts.held ? 'pipe' : 'inherit', opts.held ? 'pipe' : 'inherit'],
   });
   const held: Buffer[] = [];
@@ -49,22 +65,48 @@ function run(command: string, args: readonly string[], opts: { idle?: boolean; h
   );
 }
 
-/** One timing pass over a set of the timing files, in a vitest of its own. */
-const timingPass = (set: TimingSet, held = false) =>
-  run(process.execPath, [VITEST, ...timingArgs([], ROOT, set)], { held });
-
 async function timed(name: string, work: () => Promise<number>): Promise<Step> {
   const started = performance.now();
   const code = await work();
   return { name, code, seconds: (performance.now() - started) / 1000 };
 }
 
+/** A vitest step: its reporters are the default one and failures-reporter.ts, whose list it keeps. */
+async function vitestStep(
+  name: string,
+  args: readonly string[],
+  opts: { idle?: boolean; held?: boolean } = {},
+): Promise<Step> {
+  const list = path.join(FAILURES_DIR, `${++vitestRuns}.json`);
+  const reporters = ['--reporter=default', '--reporter=./test/scripts/failures-reporter.ts'];
+  const step = await timed(name, () =>
+    run(process.execPath, [VITEST, ...args, ...reporters], {
+      ...opts,
+      env: { TREBUCHET_FAILURES_FILE: list },
+    }),
+  );
+  if (step.code === 0) return step;
+  const failures = readFailures(list);
+  const lines =
+    typeof failures === 'string'
+      ? [failures]
+      : failures.slice(0, LISTED).map((f) => `${f.file} › ${f.test}\n        ${f.message}`);
+  if (typeof failures !== 'string' && failures.length > LISTED) {
+    lines.push(`and ${failures.length - LISTED} more (the output above holds them)`);
+  }
+  return { ...step, failures: lines.map((l) => `      ${l}\n`).join('') };
+}
+
+/** One timing pass over a set of the timing files, in a vitest of its own. */
+const timingPass = (name: string, set: TimingSet, held = false) =>
+  vitestStep(name, timingArgs([], ROOT, set), { held });
+
 /** `npm run check` beside every test not tagged `timing`. */
 async function rest(idle: boolean): Promise<Step[]> {
   const check = timed('npm run check', () => run(NPM, ['run', 'check'], { idle, held: true }));
-  const tiers = timed('the tiers (vitest --tags-filter=!timing)', () =>
-    run(process.execPath, [VITEST, 'run', '--tags-filter=!timing'], { idle }),
-  );
+  const tiers = vitestStep('the tiers (vitest --tags-filter=!timing)', ['run', '--tags-filter=!timing'], {
+    idle,
+  });
   return [await check, await tiers];
 }
 
@@ -78,21 +120,24 @@ if (idleClass) {
   process.stdout.write(
     'npm test: the timing pass runs beside the rest, which runs at the idle class; its output follows when it ends\n',
   );
-  const timing = timed('the timing pass', () => timingPass('others', true));
+  const timing = timingPass('the timing pass', 'others', true);
   const others = rest(true);
   steps.push(await timing, ...(await others));
 } else {
   steps.push(...(await rest(false)));
-  steps.push(await timed('the timing pass', () => timingPass('others')));
+  steps.push(await timingPass('the timing pass', 'others'));
 }
-steps.push(await timed('the timing pass of the machine’s files, alone', () => timingPass('machine')));
+steps.push(await timingPass('the timing pass of the machine’s files, alone', 'machine'));
+rmSync(FAILURES_DIR, { recursive: true, force: true });
 
 const failed = steps.filter((s) => s.code !== 0);
 process.stdout.write(
   `\nnpm test: ${((performance.now() - started) / 1000).toFixed(0)} s\n` +
     steps
       .map(
-        (s) => `  ${s.code === 0 ? 'passed' : 'FAILED'}  ${s.seconds.toFixed(0).padStart(4)} s  ${s.name}\n`,
+        (s) =>
+          `  ${s.code === 0 ? 'passed' : 'FAILED'}  ${s.seconds.toFixed(0).padStart(4)} s  ${s.name}\n` +
+          (s.failures ?? ''),
       )
       .join(''),
 );
