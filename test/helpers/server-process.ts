@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { makeTestCerts, type TestCerts } from './certs.ts';
-import { freePort } from './servers.ts';
+import { freePorts } from './servers.ts';
 
 function pngChunk(type: string, data: Buffer): Buffer {
   const head = Buffer.alloc(8);
@@ -177,7 +177,7 @@ function readLogs(files: readonly string[]): string {
     .join('');
 }
 
-/** The bound port was taken between freePort() and the server's bind: worth another try with new ports. */
+/** The bound port was taken between freePorts() and the server's bind: worth another try with new ports. */
 const PORT_TAKEN = /address already in use|EADDRINUSE|could not bind/i;
 
 /** Starts the process and waits until its ports accept; on failure it is killed and the error says why. */
@@ -252,7 +252,8 @@ export async function launchServer(opts: LaunchOptions): Promise<LocalServer> {
 
   try {
     for (let attempt = 1; ; attempt++) {
-      const ports = { http: await freePort(), https: opts.https ? await freePort() : null };
+      const [http, https] = await freePorts(opts.https ? 2 : 1);
+      const ports = { http: http!, https: https ?? null };
       const setup = { dir, www, ports, certs };
       let started: Awaited<ReturnType<typeof startProcess>>;
       try {

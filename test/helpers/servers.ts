@@ -81,17 +81,31 @@ export function startRawServer(onSocket: (socket: net.Socket) => void): Promise<
   return listen(track(server, 'connection'), 'http');
 }
 
-/** A loopback port nothing listens on right now (bound once, then released): free for a server to bind. */
-export async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((resolve, reject) => {
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => resolve());
-  });
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
+/**
+ * Loopback ports nothing listens on right now, all different: each is bound while the next is
+ * picked, then all are released (free for a server to bind). Picked one after another, two
+ * could be the same port, handed out again once released (H2O then refused a config that
+ * served http and https on one port).
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const held: net.Server[] = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const s = net.createServer();
+      held.push(s);
+      await new Promise<void>((resolve, reject) => {
+        s.once('error', reject);
+        s.listen(0, '127.0.0.1', () => resolve());
+      });
+    }
+    return held.map((s) => (s.address() as AddressInfo).port);
+  } finally {
+    await Promise.all(held.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+  }
 }
+
+/** A loopback port nothing listens on right now (bound once, then released): free for a server to bind. */
+export const freePort = async (): Promise<number> => (await freePorts(1))[0]!;
 
 /** A loopback port that refuses connections: a free one, as long as nothing binds it. */
 export const refusedPort = freePort;

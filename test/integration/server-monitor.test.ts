@@ -267,6 +267,10 @@ describe("the comparison suite's other servers", () => {
     for (const [start, names] of servers) {
       const server = await start();
       try {
+        // H2O forks its perl helper after its ports accept: the family is read once it is whole.
+        await expect
+          .poll(() => new Set(psTree(server.pid).map((p) => p.comm)), { timeout: 10_000 })
+          .toEqual(new Set(names));
         // Listed first: Apache (prefork) keeps forking children after start, so a later monitor sees more.
         const family = psTree(server.pid);
         const monitor = await startServerMonitor(
