@@ -31,6 +31,8 @@ export const NO_WRK2 =
 
 export interface Wrk2Figures {
   requestsPerSecond: number;
+  /** Responses it counted ("N requests in 5.00s"): short runs send under the rate asked (its warm-up). */
+  requests: number;
   p50: number | null;
   p99: number | null;
   p999: number | null;
@@ -43,6 +45,12 @@ const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 }
 export function wrk2Percentile(out: string, percentile: string): number | null {
   const m = new RegExp(`^\\s*${percentile.replace('.', '\\.')}%\\s+([\\d.]+)(us|ms|s|m)\\b`, 'm').exec(out);
   return m ? Number(m[1]) * UNIT_MS[m[2]!]! : null;
+}
+
+/** wrk2's count of responses ("  49993 requests in 5.00s, 12.34MB read"); null when it printed none. */
+export function wrk2Requests(out: string): number | null {
+  const m = /^\s*(\d+) requests in /m.exec(out);
+  return m ? Number(m[1]) : null;
 }
 
 /** wrk2 at `rate` req/s for `seconds` with `connections`, one thread (as wrk -t1 elsewhere). */
@@ -59,6 +67,7 @@ export async function runWrk2(
   const rps = /^Requests\/sec:\s+([\d.]+)/m.exec(m.stdout);
   return {
     requestsPerSecond: rps ? Number(rps[1]) : Number.NaN,
+    requests: wrk2Requests(m.stdout) ?? Number.NaN,
     p50: wrk2Percentile(m.stdout, '50.000'),
     p99: wrk2Percentile(m.stdout, '99.000'),
     p999: wrk2Percentile(m.stdout, '99.900'),

@@ -22,8 +22,12 @@ const endEach = endAfterEach();
 let dir: string;
 let nginx: NginxServer;
 
-/** About 40 KB of text: a few milliseconds of gzip -9 each, so one worker holds a few hundred req/s. */
-const PAGE = Array.from({ length: 1500 }, (_, i) => `line ${i} of the page, ${(i * 7919) % 1000}`).join('\n');
+/**
+ * About 20 KB of text: half a millisecond of gzip -9 each, so one worker holds under 2,000
+ * req/s, where a step measures a p99's 1,000 requests in its 0.5 s (at 40 KB it held 875-1,000
+ * and every step was lengthened toward them: 25 s a search).
+ */
+const PAGE = Array.from({ length: 750 }, (_, i) => `line ${i} of the page, ${(i * 7919) % 1000}`).join('\n');
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'trebuchet-machine-capacity-'));
@@ -39,12 +43,12 @@ async function search(name: string): Promise<{ report: SearchReport; stderr: str
     [
       'capacity',
       `nginx=${nginx.httpUrl}page.txt`,
-      // From 200 req/s: below the 875-1,000 nginx held here with room for a machine half as
-      // fast; steps under 400 req/s run 2.5 s (lengthened toward a p99's 1,000 requests).
-      ...['-H', 'Accept-Encoding: gzip', '--p99', '50', '--start-rate', '200', '--max-rate', '6400'],
+      // From 400 req/s: below what nginx holds here with room for a machine half as fast;
+      // steps under 2,000 req/s are lengthened toward a p99's 1,000 requests (2.5 s at 400).
+      ...['-H', 'Accept-Encoding: gzip', '--p99', '50', '--start-rate', '400', '--max-rate', '12800'],
       ...['--step', '0.5s', '--warmup', '0.2', '--json', json],
     ],
-    // A search is a dozen steps of about 2 s, and up to three waits of four steps' time at a rate.
+    // A search is a dozen steps of 1-3 s, and up to three waits of four steps' time at a rate.
     { env: MACHINE_ON, timeoutMs: 240_000 },
   );
   expect([0, 1], r.stderr).toContain(r.code);
@@ -108,8 +112,8 @@ describe('trebuchet capacity on a busy machine', () => {
       if (a.stop === 'converged' && b.stop === 'converged') {
         // Halfway between agreeing and the error this guards against: a break the machine caused,
         // read as the server's, halves the answer (two hogs leave nginx half the CPU), while the
-        // server's own capacity moves a few percent between two quiet searches (two steps of 25
-        // apart at about 900 req/s, 5 %, in a quiet CI). So: within a quarter of the larger
+        // server's own capacity moves a few percent between two quiet searches (1,950 and 2,100
+        // req/s here, 7 %; at 40 KB, 5 % in a quiet CI). So: within a quarter of the larger
         // answer, and never closer than the wider of the two last steps demands.
         const step = Math.max(a.limitRate! - a.heldRate!, b.limitRate! - b.heldRate!);
         const larger = Math.max(a.heldRate!, b.heldRate!);

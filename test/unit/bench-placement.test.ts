@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PINNED, UNPINNED, pinServer, placed, place, placement } from '../../test/bench/pinning.ts';
-import { wrk2Percentile } from '../../test/bench/wrk2.ts';
+import { wrk2Percentile, wrk2Requests } from '../../test/bench/wrk2.ts';
 import { spawn, spawnSync } from 'node:child_process';
 
 // wrk2 --latency's distribution, as it prints it.
@@ -12,6 +12,7 @@ const WRK2_OUT = `Running 5s test @ http://127.0.0.1:8080/test.html
  90.000%    1.34ms
  99.000%    3.51ms
  99.900%    1.47s
+  49993 requests in 5.00s, 12.34MB read
 Requests/sec:   9998.52
 `;
 
@@ -21,6 +22,9 @@ describe('the bench: placement and the CO-correct reference', () => {
     expect(wrk2Percentile(WRK2_OUT, '99.000')).toBeCloseTo(3.51, 6);
     expect(wrk2Percentile(WRK2_OUT, '99.900')).toBe(1470);
     expect(wrk2Percentile(WRK2_OUT, '99.990')).toBeNull();
+    // Its count of responses: the CPU per request is compared, a short run sending under the rate.
+    expect(wrk2Requests(WRK2_OUT)).toBe(49993);
+    expect(wrk2Requests('Requests/sec:   9998.52\n')).toBeNull();
   });
 
   it('starts generators under taskset on their CPU when pinned, as they are when not, and moves the server', () => {
