@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 /*
@@ -5,8 +7,8 @@ import { defineConfig } from 'vitest/config';
  * as two groups, each one's last long file ran beside an idle worker), each file's tests in
  * parallel with the other files' (a worker per core). A test whose numbers depend on time or
  * the machine's load is tagged `timing`: `npm test` leaves those out of this run and runs them
- * afterwards, one file at a time (--tags-filter timing --max-workers 1), so that no other
- * test's load skews what they measure; `npm run test:flaky` runs them under a CPU hog.
+ * afterwards, one file at a time (--tags-filter timing --max-workers 1 --isolate), so that no
+ * other test's load skews what they measure; `npm run test:flaky` runs them under a CPU hog.
  */
 
 /** Every test: counts its assertions when TREBUCHET_COUNT_ASSERTIONS names a file (docs/testing.md). */
@@ -26,6 +28,29 @@ const env = { TREBUCHET_MACHINE: 'off' };
  * this; polls with a bound of their own keep it.
  */
 const expectOptions = { poll: { timeout: 15_000 } };
+
+/*
+ * The integration files that keep a module graph of their own: those that mock a module (a mock
+ * must not reach, nor miss, another file's import of it). The timing pass isolates every file
+ * (--isolate, test/scripts/timing-files.ts): a timing test's figures carry no other file's heap.
+ */
+const mocking = readdirSync(path.join(import.meta.dirname, 'test/integration'), {
+  recursive: true,
+  encoding: 'utf8',
+})
+  .filter((f) => f.endsWith('.test.ts'))
+  .map((f) => path.join('test/integration', f))
+  .filter((f) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(path.join(import.meta.dirname, f), 'utf8')))
+  .sort();
+
+const integration = {
+  setupFiles,
+  env,
+  expect: expectOptions,
+  testTimeout: 120_000,
+  hookTimeout: 60_000,
+  sequence: { groupOrder: 1 },
+};
 
 export default defineConfig({
   test: {
@@ -55,15 +80,17 @@ export default defineConfig({
       },
       {
         test: {
+          ...integration,
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          setupFiles,
-          env,
-          expect: expectOptions,
-          testTimeout: 120_000,
-          hookTimeout: 60_000,
-          sequence: { groupOrder: 1 },
+          exclude: mocking,
+          // The files of a worker share one module graph: each file's own imports (the engine,
+          // the hosts, zod's schemas) cost 0.7-0.9 CPU-seconds a file when isolated.
+          isolate: false,
         },
+      },
+      {
+        test: { ...integration, name: 'integration-isolated', include: mocking },
       },
       {
         test: {

@@ -39,13 +39,23 @@ function filesOf(set: TimingSet, root: string): string[] {
 
 /**
  * vitest's arguments for one timing pass: the timing tests of those files, one file at a time,
- * `extra` after; in the unit and integration tiers unless `extra` names a --project.
+ * each in a module graph of its own, `extra` after; in the unit and integration tiers unless
+ * `extra` names a --project.
  */
 export function timingArgs(extra: readonly string[] = [], root = ROOT, set: TimingSet = 'all'): string[] {
   const projects = extra.some((a) => a.startsWith('--project'))
     ? []
-    : ['--project', 'unit', '--project', 'integration'];
-  return ['run', ...projects, '--tags-filter=timing', '--max-workers=1', ...filesOf(set, root), ...extra];
+    : ['--project', 'unit', '--project', 'integration*'];
+  // --isolate: each file in a module graph of its own (the integration tier shares one otherwise).
+  return [
+    'run',
+    ...projects,
+    '--tags-filter=timing',
+    '--max-workers=1',
+    '--isolate',
+    ...filesOf(set, root),
+    ...extra,
+  ];
 }
 
 /** Runs one timing pass in a vitest of its own; resolves with its exit code. */

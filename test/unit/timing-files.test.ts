@@ -35,23 +35,25 @@ describe('the timing pass’s files', () => {
     expect(TIMING_TAG.test(`it('${tag} of a tick', () => {})`)).toBe(false);
   });
 
-  it('runs them one at a time, in the unit and integration tiers unless told a project', () => {
-    expect(timingArgs().slice(0, 7)).toEqual([
+  it('runs them one at a time, each isolated, in the unit and integration tiers unless told a project', () => {
+    expect(timingArgs().slice(0, 8)).toEqual([
       'run',
       '--project',
       'unit',
       '--project',
-      'integration',
+      'integration*',
       '--tags-filter=timing',
       '--max-workers=1',
+      '--isolate',
     ]);
-    expect(timingArgs(['--project', 'integration'])).toEqual([
+    expect(timingArgs(['--project', 'integration*'])).toEqual([
       'run',
       '--tags-filter=timing',
       '--max-workers=1',
+      '--isolate',
       ...timingFiles(),
       '--project',
-      'integration',
+      'integration*',
     ]);
   });
 
