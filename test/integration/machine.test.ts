@@ -1,8 +1,8 @@
 /**
  * Issue 32 for real: the conditions made here and undone after, and `trebuchet run` asked
  * what limited each figure. Two `yes` hogs pinned to the two cores; the same run once they are
- * gone; nginx with one worker compressing every answer; nginx behind a front that holds each new TLS connection 300 ms; a server
- * in a network namespace behind a veth shaped to 20 Mb/s.
+ * gone; nginx with one worker compressing every answer; nginx behind a front that holds each
+ * new TLS connection 300 ms; a server in a network namespace behind a veth shaped to 20 Mb/s.
  *
  * This machine is shared: other work may run beside these tests, and a reading of it says so
  * (machine busy). So each test asserts what its own conditions cause whatever else runs (the
