@@ -14,6 +14,9 @@ import {
   type Window,
 } from './window-counts.ts';
 
+/** No asks (a recorder without window slots): the words never differ. */
+const NO_ASKS = new Int32Array(2);
+
 /** The percentiles a Sample carries. */
 const WINDOW_PERCENTILES = [50, 90, 99] as const;
 const LATENESS_PERCENTILES = [99] as const;
@@ -108,6 +111,9 @@ export class Recorder {
   private readonly startedAt: number;
   /** Whether closed windows go into `settled`: not in the coordinator's Sample maker (see the constructor). */
   private readonly settles: boolean;
+  /** A window slots' ask words ([asked, taken]: window-slots.ts), tested between two requests. */
+  private asks: Int32Array<ArrayBufferLike> = NO_ASKS;
+  private takeAsk: () => void = () => undefined;
 
   /**
    * `settles: false` for the coordinator's Sample maker: the run's figures are its shards'
@@ -139,6 +145,7 @@ export class Recorder {
     totalBytes: number,
     documentLength: number | null = this.totals.documentLength,
   ): void {
+    this.between();
     const w = this.w;
     w.requests++;
     w.bytesIn += totalBytes;
@@ -164,6 +171,7 @@ export class Recorder {
 
   /** A request failed without a response. */
   error(kind: ErrorKind, message: string): void {
+    this.between();
     this.w.requests++;
     this.countError(kind, message, this.w);
     if (!this.measuring) return;
@@ -186,6 +194,7 @@ export class Recorder {
 
   /** A request was started: it counts as sent once, and is in flight until it finishes. */
   started(): void {
+    this.between();
     this.inFlight++;
     if (this.measuring) this.totals.sent++;
   }
@@ -358,6 +367,22 @@ export class Recorder {
     this.w = next.window;
     this.windowValues = next.latency;
     this.latenessValues = next.lateness;
+  }
+
+  /**
+   * A shard with window slots: `take` runs when the reader's ask is waiting (its words differ),
+   * tested before a request is counted (started, response, error), so the window it hands over
+   * closes between two requests, and the measured part begins there when it ends the warm-up.
+   */
+  watchAsks(asks: Int32Array, take: () => void): void {
+    this.asks = asks;
+    this.takeAsk = take;
+  }
+
+  /** Between two requests: one Atomics.load and a compare, the ask taken when one waits. */
+  private between(): void {
+    const a = this.asks;
+    if (Atomics.load(a, 0) !== a[1]) this.takeAsk();
   }
 
   /**

@@ -46,6 +46,11 @@ export const toShardSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('start'), at: epochMs }),
   /** The user stopped the run (or another shard failed): stop sending, abandon what is in flight, report. */
   z.strictObject({ type: z.literal('stop') }),
+  /**
+   * A thread shard's link asked for a tick's window (recording/window-slots.ts) and the
+   * sending thread recorded no request since to take the ask between: take it now.
+   */
+  z.strictObject({ type: z.literal('hand-over') }),
 ]);
 export type ToShard = z.infer<typeof toShardSchema>;
 

@@ -5,12 +5,19 @@ import { ValueRecorder } from '../recording/histogram.ts';
 import { settledReport } from '../recording/recorder-report.ts';
 import { SettledFigures } from '../recording/settled.ts';
 import {
+  ASKED,
+  askOf,
+  askWord,
+  askTime,
+  askWords,
   AT,
   ERRORS_AT,
   SLOT_HANDED,
   SLOT_LAST,
   SLOT_RECORDING,
   slotStates,
+  TAKEN,
+  WRITING,
   slotViews,
   type HeaderField,
   type SlotNumber,
@@ -148,6 +155,8 @@ function countsProblem(
 export class SlotReader {
   readonly buffer: SharedArrayBuffer;
   readonly #states: Int32Array;
+  readonly #asks: Int32Array;
+  readonly #askTime: Float64Array;
   readonly #slots: [ReaderSlot, ReaderSlot];
   readonly #settled = new SettledFigures();
   /** Whether the shard's windows count yet: after the warm-up's last. */
@@ -156,6 +165,8 @@ export class SlotReader {
   constructor(buffer: SharedArrayBuffer, opts: { warmup: boolean }) {
     this.buffer = buffer;
     this.#states = slotStates(buffer);
+    this.#asks = askWords(buffer);
+    this.#askTime = askTime(buffer);
     const slot = (n: SlotNumber): ReaderSlot => {
       const views = slotViews(buffer, n);
       return {
@@ -194,6 +205,33 @@ export class SlotReader {
       failure: msg.failure,
       startedAt: msg.startedAt,
     };
+  }
+
+  /**
+   * Asks the sending thread for the window of the tick at `index`, `atEpoch` (window-slots.ts):
+   * it closes the window at the first request it records after the ask, so none was recorded
+   * between the tick and the close, and the window is the tick's exactly. An ask not
+   * taken yet is replaced (its window then spans both ticks, as a late tick's does), unless it
+   * ends the warm-up: that one is left to be taken, so the warm-up's last window never runs
+   * into the measured part, and this tick is not asked for (the window after it spans it).
+   * Whether it was asked.
+   */
+  ask(index: number, endsWarmup: boolean, atEpoch: number): boolean {
+    if (askOf(this.waiting).endsWarmup) return false;
+    const word = askWord(index, endsWarmup);
+    const a = this.#asks;
+    const writing = a[WRITING]!;
+    Atomics.store(a, WRITING, writing + 1);
+    this.#askTime[0] = atEpoch;
+    Atomics.store(a, ASKED, word);
+    Atomics.store(a, WRITING, (writing + 2) | 0);
+    return true;
+  }
+
+  /** The ask the sending thread has not taken yet, as its word; 0: none waits. */
+  get waiting(): number {
+    const asked = Atomics.load(this.#asks, ASKED);
+    return asked === Atomics.load(this.#asks, TAKEN) ? 0 : asked;
   }
 
   /**
