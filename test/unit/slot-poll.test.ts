@@ -132,6 +132,8 @@ async function shardByHand(warmupSeconds: number) {
     async end() {
       finish();
       await vi.advanceTimersByTimeAsync(0);
+      // As the link does before anything the shard says (links.ts said): a slot handed over is read first.
+      poll.poll();
       poll.stop();
       const last = said.at(-1);
       if (last?.type !== 'slot-report') throw new Error(`the shard said ${JSON.stringify(last)}`);
@@ -194,6 +196,25 @@ describe("a thread shard's ticks, asked for by its link", () => {
     expect(last.index).toBe(3);
     expect(last.report.counts.requests.total).toBe(4);
     expect(tickPauses(last.report)).toBe(2);
+  });
+
+  it("ends with an ask waiting: that tick's window handed over first, the last one from it", async () => {
+    const s = await shardByHand(0);
+    s.answer(2);
+    await s.to(150);
+    s.answer(3);
+    // Tick 2 asked at 200; the load ends at 201, before anything took the ask or woke the shard.
+    await s.to(201);
+    expect(s.reader.waiting).not.toBe(0);
+    const last = await s.end();
+    expect(s.reads.map((r) => [r.index, r.at, r.requests])).toEqual([
+      [1, 100, 2],
+      [2, 200, 3],
+    ]);
+    expect([last.index, last.requests]).toEqual([3, 0]);
+    expect(last.report.counts.requests.total).toBe(5);
+    // Tick 1's wake (nothing recorded from 0 to 150); none for tick 2, taken at the end.
+    expect(s.sent).toEqual([{ type: 'hand-over' }]);
   });
 
   it('ends the warm-up exactly at its tick: the requests after it measured, the ones before not', async () => {

@@ -19,7 +19,7 @@ import { warmShardTick } from './tick-warmup.ts';
 
 /*
  * One shard of a run: its share of the load through a load generator, its requests counted in its own
- * recorder, its windows closed on its own clock. Every run has at least one (one worker: one
+ * recorder, its windows closed on the run's grid. Every run has at least one (one worker: one
  * shard, in the coordinator's thread). It says `ready` once its load generator is loaded and readied (the
  * open model's connections opened and warmed), starts at the
  * common start it is given, closes a window at each tick of the run's grid (the warm-up's end
@@ -158,14 +158,14 @@ export function runShard(
       outcome = emptyOutcome();
       failure = `the ${generator.name} engine broke down: ${classifyError(err).message}`;
     }
+    // An ask still waiting is a tick this thread recorded nothing after: its window is taken as
+    // at any tick, and the last one runs from it.
+    take();
     over = true;
     // The last window stops where the load ended, not after the load generator's summary work; never
-    // before the last tick, never after now. It stands at the tick asked and not taken, if one
-    // waits (it spans that tick), else at the tick after the last taken.
+    // before the last tick, never after now.
     const end = Math.min(performance.now(), Math.max(outcome.loadEndedAt ?? Infinity, lastTickAt));
-    const waiting = slots.waiting;
-    const index = waiting === 0 ? lastIndex + 1 : askOf(waiting).index;
-    const placed = { index, at: toEpoch(end), endsWarmup: false, cpuPercent: cpu() };
+    const placed = { index: lastIndex + 1, at: toEpoch(end), endsWarmup: false, cpuPercent: cpu() };
     post({
       type: 'slot-report',
       slot: slots.handOver(recorder, placed, true),
