@@ -67,8 +67,15 @@ const ASK_AT = 8;
 export const ASKED = 0;
 export const TAKEN = 1;
 export const WRITING = 2;
+/**
+ * The sending thread's Linux thread id (Int32), written once before its load starts when the
+ * reader can read its CPU time (cpu.ts threadCpuNs); 0: it reads its own at each hand-over.
+ */
+const THREAD_AT = 20;
 const ASK_TIME_AT = 24;
-const CONTROL_BYTES = 32;
+/** With a thread id: the sending thread's CPU time (ns) at its last window's close, Float64. */
+const END_CPU_AT = 32;
+const CONTROL_BYTES = 40;
 const STATUS_AT = HEADER_LENGTH * 8;
 const LATENCY_AT = STATUS_AT + MAX_STATUS * 4;
 const LATENESS_AT = LATENCY_AT + COUNTS_LENGTH * 8;
@@ -92,6 +99,15 @@ export const slotStates = (buffer: SharedArrayBuffer): Int32Array => new Int32Ar
 
 /** The ask's words: [ASKED, TAKEN, WRITING]. */
 export const askWords = (buffer: SharedArrayBuffer): Int32Array => new Int32Array(buffer, ASK_AT, 3);
+
+/** The sending thread's id for the reader's CPU readings ([0]; 0: none, see THREAD_AT). */
+export const threadWord = (buffer: SharedArrayBuffer): Int32Array => new Int32Array(buffer, THREAD_AT, 1);
+
+/** A header's cpuPercent when the reader reads the sending thread's CPU itself (threadWord). */
+export const CPU_READ_BY_READER = -1;
+
+/** The sending thread's CPU time (ns) at its last window's close ([0]; see END_CPU_AT). */
+export const endCpu = (buffer: SharedArrayBuffer): Float64Array => new Float64Array(buffer, END_CPU_AT, 1);
 
 /** The asked tick's time (epoch ms), in one Float64. */
 export const askTime = (buffer: SharedArrayBuffer): Float64Array => new Float64Array(buffer, ASK_TIME_AT, 1);
@@ -142,6 +158,7 @@ export class SlotSender {
   /** The ask's words, shared with the recorder that tests them between two requests. */
   readonly asks: Int32Array;
   readonly #askTime: Float64Array;
+  readonly #endCpu: Float64Array;
   /** The time (epoch ms) of the ask `waiting` last returned. */
   askedAt = 0;
   readonly #slots: [SenderSlot, SenderSlot];
@@ -151,6 +168,7 @@ export class SlotSender {
     this.#states = slotStates(buffer);
     this.asks = askWords(buffer);
     this.#askTime = askTime(buffer);
+    this.#endCpu = endCpu(buffer);
     const slot = (n: SlotNumber): SenderSlot => {
       const v = slotViews(buffer, n);
       return {
@@ -180,6 +198,11 @@ export class SlotSender {
     if (Atomics.load(a, WRITING) !== writing) return 0;
     this.askedAt = at;
     return asked;
+  }
+
+  /** With the reader reading this thread's CPU (threadWord): its CPU time (ns) as its last window closes. */
+  endCpu(ns: number): void {
+    this.#endCpu[0] = ns;
   }
 
   /** The ask `word` is taken (whatever comes of it): the reader stops waiting for it. */

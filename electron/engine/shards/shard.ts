@@ -1,9 +1,9 @@
-import { cpuMeter } from '../cpu.ts';
+import { cpuClock, cpuMeter } from '../cpu.ts';
 import { classifyError } from '../errors.ts';
 import { ValueRecorder } from '../recording/histogram.ts';
 import { Recorder } from '../recording/recorder.ts';
 import { unsettledReport } from '../recording/recorder-report.ts';
-import { askOf, SlotSender } from '../recording/window-slots.ts';
+import { askOf, CPU_READ_BY_READER, SlotSender } from '../recording/window-slots.ts';
 import { selectLoadGenerator } from '../load-generators.ts';
 import {
   emptyOutcome,
@@ -34,6 +34,12 @@ import { warmShardTick } from './tick-warmup.ts';
 export interface ShardOptions {
   /** This thread's CPU over each window, percent of one core (the coordinator's share left out when it runs here). */
   cpu?: () => number;
+  /**
+   * The slots' reader reads this thread's CPU (a worker thread on Linux: its id is in the slots,
+   * window-slots.ts threadWord): a hand-over writes CPU_READ_BY_READER instead of reading it
+   * (a syscall, cold at a hand-over), and the last window's close gives its CPU time.
+   */
+  cpuReadByReader?: boolean;
   /** The load generator for the spec (the engine's by default; tests give a fake). */
   selectGenerator?: (spec: RunSpec) => Promise<LoadGenerator>;
 }
@@ -53,6 +59,7 @@ export function runShard(
   const { spec, shard } = data;
   const controller = new AbortController();
   const cpu = options.cpu ?? cpuMeter();
+  const handOverCpu = options.cpuReadByReader ? (): number => CPU_READ_BY_READER : cpu;
   let resolveStart: (at: number) => void = () => undefined;
   const started = new Promise<number>((resolve) => (resolveStart = resolve));
   let warmupEnded: () => void = () => undefined;
@@ -109,7 +116,7 @@ export function runShard(
       lastIndex = index;
       const placed = { index, at: slots.askedAt, endsWarmup };
       if (slots.free) {
-        slots.handOver(recorder, { ...placed, cpuPercent: cpu() });
+        slots.handOver(recorder, { ...placed, cpuPercent: handOverCpu() });
       } else if (endsWarmup) {
         // The reader still holds the other slot, and the warm-up's last window must not run
         // into the measured part: it goes as a message, taken from the slot.
@@ -165,7 +172,11 @@ export function runShard(
     // The last window stops where the load ended, not after the load generator's summary work; never
     // before the last tick, never after now.
     const end = Math.min(performance.now(), Math.max(outcome.loadEndedAt ?? Infinity, lastTickAt));
-    const placed = { index: lastIndex + 1, at: toEpoch(end), endsWarmup: false, cpuPercent: cpu() };
+    const placed = { index: lastIndex + 1, at: toEpoch(end), endsWarmup: false, cpuPercent: handOverCpu() };
+    if (options.cpuReadByReader) {
+      const c = cpuClock();
+      slots.endCpu((c.user + c.system) * 1000);
+    }
     post({
       type: 'slot-report',
       slot: slots.handOver(recorder, placed, true),

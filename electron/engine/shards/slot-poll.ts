@@ -42,6 +42,7 @@ export class SlotPoll {
 
   /** The load starts at `atEpoch` (the `start` the shard is sent): the grid begins there. */
   start(atEpoch: number): void {
+    this.#reader.begin(atEpoch);
     this.#clock.begin(fromEpoch(atEpoch), this.#warmupMs);
   }
 
