@@ -4,6 +4,7 @@ import type { HeldWindow } from './held-window.ts';
 import { sampleBuckets, ValueRecorder, type Histogram } from './histogram.ts';
 import { foldedCpu } from './sample-clock.ts';
 import { SettledFigures } from './settled.ts';
+import { emptyTotals, type Totals } from './totals.ts';
 import { isNon2xx, isOkStatus } from './status-class.ts';
 import {
   addWindow,
@@ -26,32 +27,6 @@ export interface WindowStorage {
   window: Window;
   latency: ValueRecorder;
   lateness: ValueRecorder;
-}
-
-/** Whole-run counters, warm-up excluded. */
-export interface Totals {
-  total: number;
-  responses: number;
-  ok: number;
-  non2xx: number;
-  errors: number;
-  sloExceeded: number;
-  /** Responses whose body length differs from documentLength (ab's "Length" failures). */
-  lengthMismatch: number;
-  late: number;
-  inBody: number;
-  inTotal: number;
-  outBody: number;
-  outTotal: number;
-  /** Requests started, each once however often it is written (a resend on a new connection is the same request). */
-  sent: number;
-  /** Responses that answered no request (see RunResult's requests.unsolicited): not in total. */
-  unsolicited: number;
-  errorSet: Map<ErrorKind, { count: number; message: string }>;
-  /** Body length of the first successful response (ab's "Document Length"). */
-  documentLength: number | null;
-  /** Server header of the first response (ab's "Server Software"). */
-  serverSoftware: string | null;
 }
 
 /**
@@ -89,25 +64,8 @@ export class Recorder {
   inFlight = 0;
   /** Closed model with stages: connections carrying load, kept current by the driver; null otherwise. */
   connections: number | null = null;
-  readonly totals: Totals = {
-    total: 0,
-    responses: 0,
-    ok: 0,
-    non2xx: 0,
-    errors: 0,
-    sloExceeded: 0,
-    lengthMismatch: 0,
-    late: 0,
-    inBody: 0,
-    inTotal: 0,
-    outBody: 0,
-    outTotal: 0,
-    sent: 0,
-    unsolicited: 0,
-    errorSet: new Map(),
-    documentLength: null,
-    serverSoftware: null,
-  };
+  readonly totals: Totals = emptyTotals();
+
   private readonly startedAt: number;
   /** Whether closed windows go into `settled`: not in the coordinator's Sample maker (see the constructor). */
   private readonly settles: boolean;
