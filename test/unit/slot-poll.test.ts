@@ -124,6 +124,17 @@ async function shardByHand(warmupSeconds: number) {
         r.inFlight--;
       }
     },
+    /** n requests sent now, to be answered later (answerSent). */
+    send(n: number): void {
+      for (let i = 0; i < n; i++) r.started();
+    },
+    /** n of the requests sent answered now. */
+    answerSent(n: number): void {
+      for (let i = 0; i < n; i++) {
+        r.inFlight--;
+        r.response(200, 1000, 5, 100);
+      }
+    },
     /** On to `ms` after the load's start. */
     async to(ms: number): Promise<void> {
       await vi.advanceTimersByTimeAsync(state.t0 + ms - performance.now());
@@ -237,6 +248,26 @@ describe("a thread shard's ticks, asked for by its link", () => {
     // Measured: the answers at 251, 300 and 351, none of the warm-up's.
     expect(last.report.counts.requests.total).toBe(9);
     expect(last.requests).toBe(3);
+  });
+
+  it('counts an answer that takes the ask in the window before it, whole, and measures the ones after', async () => {
+    const s = await shardByHand(0.25);
+    await s.to(240);
+    s.send(3);
+    // The warm-up's end asked at 250; the answer at 251 takes it once counted (a warm-up one),
+    // so the two after it are measured, and nothing else moved in between.
+    await s.to(251);
+    s.answerSent(1);
+    expect(s.reader.waiting).toBe(0);
+    await s.to(260);
+    s.answerSent(2);
+    await s.to(300);
+    expect(s.reads.filter((r) => r.endsWarmup)).toEqual([
+      { index: 3, at: 250, endsWarmup: true, requests: 1, readAt: 253 },
+    ]);
+    const last = await s.end();
+    expect(last.report.counts.requests.total).toBe(2);
+    expect(last.requests).toBe(2);
   });
 
   it('keeps a waiting warm-up ask rather than replace it, so its window never runs into the measured part', () => {

@@ -103,13 +103,15 @@ export class Recorder {
     totalBytes: number,
     documentLength: number | null = this.totals.documentLength,
   ): void {
-    this.between();
     const w = this.w;
     w.requests++;
     w.bytesIn += totalBytes;
     if (status >= 0 && status < MAX_STATUS) w.status[status]!++;
     this.windowValues.record(latencyUs < 1 ? 1 : latencyUs);
-    if (!this.measuring) return;
+    if (!this.measuring) {
+      this.between();
+      return;
+    }
     const t = this.totals;
     t.total++;
     t.responses++;
@@ -125,16 +127,18 @@ export class Recorder {
     } else if (isOkStatus(status)) {
       t.ok++;
     }
+    this.between();
   }
 
   /** A request failed without a response. */
   error(kind: ErrorKind, message: string): void {
-    this.between();
     this.w.requests++;
     this.countError(kind, message, this.w);
-    if (!this.measuring) return;
-    this.totals.total++;
-    this.totals.errors++;
+    if (this.measuring) {
+      this.totals.total++;
+      this.totals.errors++;
+    }
+    this.between();
   }
 
   private countError(kind: ErrorKind, message: string, w: Window): void {
@@ -167,12 +171,14 @@ export class Recorder {
 
   /** Open model: a request missed its scheduled send time. */
   late(n = 1): void {
+    this.between();
     this.w.late += n;
     if (this.measuring) this.totals.late += n;
   }
 
   /** A scheduled request went out lateUs after its intended send time. */
   sentLate(lateUs: number): void {
+    this.between();
     this.latenessValues.record(lateUs);
   }
 
@@ -329,8 +335,9 @@ export class Recorder {
 
   /**
    * A shard with window slots: `take` runs when the reader's ask is waiting (its words differ),
-   * tested before a request is counted (started, response, error), so the window it hands over
-   * closes between two requests, and the measured part begins there when it ends the warm-up.
+   * tested as a send begins (late, sentLate, started) and once a response or a failure is
+   * counted, so the window it hands over closes between two requests' bookkeeping, never
+   * inside one's, and the measured part begins there when it ends the warm-up.
    */
   watchAsks(asks: Int32Array, take: () => void): void {
     this.asks = asks;

@@ -110,7 +110,7 @@ export function runShard(
       if (word === 0 || over) return;
       const began = performance.now();
       const { index, endsWarmup } = askOf(word);
-      // The tick's own time: nothing was recorded between it and this first request after it.
+      // The tick's own time: nothing but this request (an answer, counted) was recorded since.
       const tickAt = fromEpoch(slots.askedAt);
       lastTickAt = tickAt;
       lastIndex = index;

@@ -218,8 +218,9 @@ export class SlotReader {
 
   /**
    * Asks the sending thread for the window of the tick at `index`, `atEpoch` (window-slots.ts):
-   * it closes the window at the first request it records after the ask, so none was recorded
-   * between the tick and the close, and the window is the tick's exactly. An ask not
+   * it closes the window as the first request after the ask begins (a send) or once it is
+   * counted (an answer, a failure), so the window is the tick's but for that one answer at
+   * most, as a tick's timer late by as much would have had it. An ask not
    * taken yet is replaced (its window then spans both ticks, as a late tick's does), unless it
    * ends the warm-up: that one is left to be taken, so the warm-up's last window never runs
    * into the measured part, and this tick is not asked for (the window after it spans it).
