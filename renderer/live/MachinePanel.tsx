@@ -40,7 +40,9 @@ export const MachinePanel = memo(function MachinePanel({
             ? `no reading: ${last.gap}`
             : others.length > 0
               ? `busiest other processes: ${otherProcessesText(others)}`
-              : 'no other process used the CPU'}
+              : last.otherProcesses === undefined && last.otherCpuPercent !== undefined
+                ? 'other processes too light to name'
+                : 'no other process used the CPU'}
         </span>
         {last.gap === undefined && (
           <span className="server-panel__figures" data-testid="machine-figures">
