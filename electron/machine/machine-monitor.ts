@@ -88,6 +88,8 @@ class RunMachine implements MachineMonitor {
   #lastFull: MachineCounters | null = null;
   /** What a light reading asks for (askedPids), and the server's root it was found with. */
   #asked: { pids: ReadonlySet<number>; serverRoot: number | null } | null = null;
+  /** The last window's others may have passed the busy share: the next reading reads every process at once. */
+  #othersBusy = false;
   #lastReadElapsed = 0;
   #warmupSinceRead = false;
   #selfMicros = 0;
@@ -207,9 +209,15 @@ class RunMachine implements MachineMonitor {
     this.#asked = { pids: askedPids(counters.processes, roles), serverRoot: roles.serverRoot };
   }
 
+  /** Whether a window's others may have passed the busy share, its processes' counters cut to USER_HZ ticks. */
+  #mayBeBusy(w: MachineWindow, counted: number): boolean {
+    return othersMayBeBusy(w.figures, counted, 1 / clockTicksPerSecond());
+  }
+
   /**
    * The counters of a reading: light when one will do; every process when the light one's
-   * others may pass the busy share, or when `everyProcess`.
+   * others may pass the busy share, when the last window's did (a busy stretch is read once a
+   * reading, not twice), or when `everyProcess`.
    */
   #take(
     previous: MachineCounters | null,
@@ -218,12 +226,14 @@ class RunMachine implements MachineMonitor {
   ): MachineCounters | null {
     const asked = this.#asked;
     const light =
-      !everyProcess && previous !== null && asked !== null && asked.serverRoot === roles.serverRoot;
+      !everyProcess &&
+      !this.#othersBusy &&
+      previous !== null &&
+      asked !== null &&
+      asked.serverRoot === roles.serverRoot;
     let { value: current, micros } = this.#read(light ? asked.pids : undefined);
     if (current?.only !== undefined && previous) {
-      const counted = current.processes?.size ?? 0;
-      const tick = 1 / clockTicksPerSecond();
-      if (othersMayBeBusy(machineWindow(previous, current, roles).figures, counted, tick)) {
+      if (this.#mayBeBusy(machineWindow(previous, current, roles), current.processes?.size ?? 0)) {
         const again = this.#read(undefined);
         current = again.value ?? current;
         micros += again.micros;
@@ -266,6 +276,7 @@ class RunMachine implements MachineMonitor {
     }
     // The first window began before the engine did: it counts as the load's time (windowOver).
     const read = machineWindow(previous, current, roles);
+    this.#othersBusy = this.#mayBeBusy(read, this.#asked?.pids.size ?? 0);
     const w = first && sample.elapsedSeconds > 0 ? windowOver(read, sample.elapsedSeconds) : read;
     this.#serverInGenerator ||= w.serverInGenerator;
     if (!warmup) {

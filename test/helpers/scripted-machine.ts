@@ -34,8 +34,8 @@ export const MIN_READING_MS = 1;
 /** The generator's one thread as the scripted machine shows it. */
 export const ENGINE_THREAD = 'engine';
 
-/** A scripted machine's reader, and how many of its readings read every process. */
-export type ScriptedReader = MachineReader & { fullReads: () => number };
+/** A scripted machine's reader, and how many of its readings read every process and how many were light. */
+export type ScriptedReader = MachineReader & { reads: () => { full: number; light: number } };
 
 /** A process's CPU-seconds by `ms` on the clock: its share of the time it has run. */
 function cpuSeconds(p: ScriptedProcess, ms: number): number {
@@ -70,7 +70,7 @@ export function scriptedMachine(script: MachineScript, clock: () => number): Scr
   }
   let last = -Infinity;
   let lastLight = false;
-  let fullReads = 0;
+  const reads = { full: 0, light: 0 };
   return {
     reader: 'procfs',
     read(linkBytes, only): MachineCounters {
@@ -78,7 +78,8 @@ export function scriptedMachine(script: MachineScript, clock: () => number): Scr
       const at = Math.max(clock(), last + (lastLight && !only ? 0 : MIN_READING_MS));
       last = at;
       lastLight = only !== undefined;
-      if (!only) fullReads++;
+      if (only) reads.light++;
+      else reads.full++;
       const seconds = at / 1000;
       const processes = new Map<number, ProcessTimes>(
         all
@@ -119,6 +120,6 @@ export function scriptedMachine(script: MachineScript, clock: () => number): Scr
     },
     cut: () => false,
     label: (_pid, comm) => comm,
-    fullReads: () => fullReads,
+    reads: () => ({ ...reads }),
   };
 }

@@ -32,7 +32,7 @@ function run(
   processes: ScriptedProcess[],
   seconds: number,
   warmupSeconds = 0,
-): { outcome: MachineOutcome; fullReads: number } {
+): { outcome: MachineOutcome; reads: { full: number; light: number } } {
   let now = 0;
   const reader = scriptedMachine({ processes }, () => now);
   const monitor = startMachineMonitor({
@@ -47,7 +47,7 @@ function run(
       sampleFixture({ seq: s, elapsedSeconds: s, warmup: s <= warmupSeconds, final: s === seconds }),
     );
   }
-  return { outcome: monitor.stop(), fullReads: reader.fullReads() };
+  return { outcome: monitor.stop(), reads: reader.reads() };
 }
 
 const others = (o: MachineOutcome) =>
@@ -58,9 +58,9 @@ const others = (o: MachineOutcome) =>
 
 describe('the machine monitor on a quiet machine', () => {
   it('reads every process only at the run’s edges, and names the quiet others over the run', () => {
-    const { outcome, fullReads } = run([...SERVER, SSHD], 10, 2);
+    const { outcome, reads } = run([...SERVER, SSHD], 10, 2);
     // The baseline, both warm-up readings and the last: the 7 readings between are light.
-    expect(fullReads).toBe(4);
+    expect(reads).toEqual({ full: 4, light: 7 });
     const read = others(outcome);
     expect(read.slice(0, 2)).toEqual([
       [2, [['sshd', 2]]],
@@ -78,11 +78,11 @@ describe('the machine monitor on a quiet machine', () => {
 });
 
 describe('the machine monitor on a busy machine', () => {
-  it('reads every process each reading and names the hog in each window', () => {
+  it('reads every process each reading, once, and names the hog in each window', () => {
     const hog: ScriptedProcess = { pid: 4242, name: 'yes', cpuPercent: 90 };
-    const { outcome, fullReads } = run([...SERVER, SSHD, hog], 5);
-    // The baseline and all 5 readings (each light one's rest of 92 % called for every process).
-    expect(fullReads).toBe(6);
+    const { outcome, reads } = run([...SERVER, SSHD, hog], 5);
+    // The baseline and all 5 readings; none light (the first is read whole, and each after a busy window).
+    expect(reads).toEqual({ full: 6, light: 0 });
     for (const r of others(outcome)) {
       expect(r).toEqual([
         92,
@@ -101,9 +101,11 @@ describe('the machine monitor on a busy machine', () => {
   it('from quiet to busy to quiet: light, then every process from the first busy window, then light', () => {
     // A hog from 3 s to 6 s of a 10 s run.
     const hog: ScriptedProcess = { pid: 4242, name: 'yes', cpuPercent: 90, during: [3000, 6000] };
-    const { outcome, fullReads } = run([...SERVER, SSHD, hog], 10);
-    // The baseline, the first reading, the three busy ones and the last.
-    expect(fullReads).toBe(6);
+    const { outcome, reads } = run([...SERVER, SSHD, hog], 10);
+    // Every process: the baseline, the first reading, the three busy ones, the one after them
+    // (the last busy window calls for it) and the last. Light: readings 2 and 3, 4 (whose rest
+    // called for every process at once), 8 and 9.
+    expect(reads).toEqual({ full: 7, light: 5 });
     expect(others(outcome)).toEqual([
       [2, [['sshd', 2]]],
       [2, 'light'],
@@ -124,7 +126,7 @@ describe('the machine monitor on a busy machine', () => {
           ['sshd', 2],
         ],
       ],
-      [2, 'light'],
+      [2, [['sshd', 2]]],
       [2, 'light'],
       [2, 'light'],
       [2, 'light'],
