@@ -15,6 +15,7 @@ import {
   type ProcessTimes,
 } from '../../shared/machine/readings.ts';
 import { startMachineMonitor, type MachineOutcome } from '../../electron/machine/machine-monitor.ts';
+import { liveOthersText } from '../../shared/format/machine/machine-table.ts';
 import { scriptedMachine, type ScriptedProcess } from '../helpers/scripted-machine.ts';
 import { sampleFixture } from '../helpers/run-result.ts';
 
@@ -74,6 +75,13 @@ describe('the machine monitor on a quiet machine', () => {
     // The others' CPU added up from the warm-up's end to the last reading of every process.
     expect(m.otherProcesses.map((p) => [p.name, p.pid, near(p.cpuPercent)])).toEqual([['sshd', 700, 2]]);
     expect(near(outcome.generator?.cpuPercentMean)).toBe(15);
+    // The live panel says a light window's others were not named, not that there were none.
+    expect(m.samples.slice(1, 3).map(liveOthersText)).toEqual([
+      'busiest other processes: sshd (pid 700) 2.0%',
+      'other processes too light to name',
+    ]);
+    const { otherCpuPercent: _, ...unlisted } = m.samples[2]!;
+    expect(liveOthersText(unlisted)).toBe('no other process used the CPU');
   });
 });
 
