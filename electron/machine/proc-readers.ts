@@ -34,6 +34,24 @@ function readSmall(path: string): string | null {
   }
 }
 
+/**
+ * /proc/stat: a few KiB (its per-core lines, the interrupts' counts), 1.2 KiB on 2 cores here;
+ * read into a kept buffer as the process files are (15 us against readFileSync's 26-52 here,
+ * and it is a light reading's largest part), readFileSync only for a machine whose file fills it.
+ */
+const statBuffer = Buffer.allocUnsafe(65_536);
+
+function readProcStat(): string {
+  const fd = openSync('/proc/stat', 'r');
+  try {
+    const n = readSync(fd, statBuffer, 0, statBuffer.length, 0);
+    if (n < statBuffer.length) return statBuffer.toString('latin1', 0, n);
+  } finally {
+    closeSync(fd);
+  }
+  return readFileSync('/proc/stat', 'latin1');
+}
+
 /** /proc/<pid>/stat's flags bit of a kernel thread (PF_KTHREAD). */
 const PF_KTHREAD = 0x00200000;
 
@@ -189,7 +207,7 @@ export function procReader(maxProcesses: number): MachineReader {
   return {
     reader: 'procfs',
     read(linkBytes, only) {
-      const { cpu, cores } = parseProcStat(readFileSync('/proc/stat', 'latin1'), ticks);
+      const { cpu, cores } = parseProcStat(readProcStat(), ticks);
       let processes: Map<number, ProcessTimes>;
       if (only) processes = readProcesses(ticks, only);
       else {
