@@ -8,15 +8,11 @@
 import { describe, expect, it } from 'vitest';
 import { VERDICT } from '../../shared/model/defaults.ts';
 import { askedPids, othersMayBeBusy } from '../../shared/machine/light-readings.ts';
-import {
-  machineWindow,
-  type CpuTimes,
-  type MachineCounters,
-  type ProcessTimes,
-} from '../../shared/machine/readings.ts';
+import { machineWindow, type MachineCounters, type ProcessTimes } from '../../shared/machine/readings.ts';
 import { startMachineMonitor, type MachineOutcome } from '../../electron/machine/machine-monitor.ts';
 import { liveOthersText } from '../../shared/format/machine/machine-table.ts';
 import { scriptedMachine, type ScriptedProcess } from '../helpers/scripted-machine.ts';
+import { cpu, proc } from '../helpers/machine-counters.ts';
 import { sampleFixture } from '../helpers/run-result.ts';
 
 const SERVER_ROOT = 500;
@@ -151,26 +147,6 @@ describe('the machine monitor on a busy machine', () => {
 });
 
 describe('a light window', () => {
-  const cpu = (over: Partial<CpuTimes>): CpuTimes => ({
-    user: 0,
-    nice: 0,
-    system: 0,
-    idle: 0,
-    iowait: 0,
-    irq: 0,
-    softirq: 0,
-    steal: 0,
-    ...over,
-  });
-  const proc = (ppid: number, seconds: number): ProcessTimes => ({
-    ppid,
-    name: 'p',
-    seconds,
-    childSeconds: 0,
-    start: 1,
-    kernel: false,
-  });
-
   it('counts as others what the machine was busy with less the generator’s and the server’s, steal apart', () => {
     const at = (
       ms: number,
