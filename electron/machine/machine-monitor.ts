@@ -35,7 +35,8 @@ import type { MachineReader } from './proc-readers.ts';
  * Most readings are light (shared/machine/light-readings.ts): /proc/stat, the generator's and
  * the server's processes, and the others' CPU as what is left of the machine's busy time.
  * Every process is read when that remainder may pass the busy verdict's share, and at the
- * run's edges: the first reading, every reading of the warm-up, the last. The run's busiest
+ * run's edges: the first reading, every reading of the warm-up, the last, and when the
+ * server's root changes (its tree is then unknown). The run's busiest
  * others are added up between readings of every process, so a stretch of light readings
  * between two of them is charged to the processes that used it.
  */
