@@ -81,6 +81,50 @@ describe('the machine monitor on a quiet machine', () => {
   });
 });
 
+describe('the machine monitor when the server’s root becomes known', () => {
+  it('reads every process then, to know its tree, and counts its CPU as the server’s after', () => {
+    let now = 0;
+    let serverRoot: number | null = null;
+    const reader = scriptedMachine({ processes: [...SERVER, SSHD] }, () => now);
+    const monitor = startMachineMonitor({
+      options: { sampleIntervalMs: 1000, warmupSeconds: 0 },
+      reader,
+      roles: () => ({ selfPid: process.pid, serverRoot }),
+      link: null,
+    });
+    for (let s = 1; s <= 5; s++) {
+      now = s * 1000;
+      // The server monitor finds its root after the second tick.
+      if (s === 3) serverRoot = SERVER_ROOT;
+      monitor.tick(sampleFixture({ seq: s, elapsedSeconds: s, final: s === 5 }));
+    }
+    const outcome = monitor.stop();
+    // Every process: the baseline, the first, the third (the root new) and the last; light: the second and fourth.
+    expect(reader.reads()).toEqual({ full: 4, light: 2 });
+    // nginx's 5 % is among the others until its root is known, and in the window it became
+    // known (the light reading before it had not read nginx: that window is a remainder).
+    expect(others(outcome)).toEqual([
+      [
+        7,
+        [
+          ['nginx', 5],
+          ['sshd', 2],
+        ],
+      ],
+      [7, 'light'],
+      [7, 'light'],
+      [2, 'light'],
+      [2, 'light'],
+    ]);
+    // Over the run: nginx in the first window only (0.05 of 5 CPU-s); the stretch after it is
+    // added up with the roles known at the reading that closed it.
+    expect(outcome.machine.otherProcesses.map((p) => [p.name, p.pid, near(p.cpuPercent)])).toEqual([
+      ['sshd', 700, 2],
+      ['nginx', SERVER_ROOT + 1, 1],
+    ]);
+  });
+});
+
 describe('the machine monitor on a busy machine', () => {
   it('reads every process each reading, once, and names the hog in each window', () => {
     const hog: ScriptedProcess = { pid: 4242, name: 'yes', cpuPercent: 90 };
