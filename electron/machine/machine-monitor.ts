@@ -8,14 +8,18 @@ import type {
   MachineSample,
   OtherProcess,
 } from '../../shared/model/machine-facts.ts';
+import { askedPids, othersMayBeBusy } from '../../shared/machine/light-readings.ts';
 import {
   machineWindow,
+  processShares,
   windowOver,
   type MachineCounters,
   type MachineRoles,
+  type MachineWindow,
 } from '../../shared/machine/readings.ts';
 import { summarizeMachine } from '../../shared/machine/summary.ts';
 import type { CpuAccount } from '../engine/cpu.ts';
+import { clockTicksPerSecond } from '../monitor/procfs.ts';
 import { messageOf, timedCpu } from '../monitor/source.ts';
 import { linkBytes, type LinkPlan } from './link.ts';
 import type { MachineReader } from './proc-readers.ts';
@@ -27,6 +31,14 @@ import type { MachineReader } from './proc-readers.ts';
  * reading is synchronous (procfs answers from kernel memory), so its own CPU is measured
  * exactly; when a reading costs more than DEFAULTS.machine.costPercent of a core at the
  * interval (a machine of thousands of processes), the interval grows to keep it there.
+ *
+ * Most readings are light (shared/machine/light-readings.ts): /proc/stat, the generator's and
+ * the server's processes, and the others' CPU as what is left of the machine's busy time.
+ * Every process is read when that remainder may pass the busy verdict's share, and at the
+ * run's edges: the first reading, every reading of the warm-up, the last, and when the
+ * server's root changes (its tree is then unknown). The run's busiest
+ * others are added up between readings of every process, so a stretch of light readings
+ * between two of them is charged to the processes that used it.
  */
 
 export interface MachineMonitorOptions {
@@ -73,6 +85,12 @@ class RunMachine implements MachineMonitor {
   /** The readings' CPU so far (the baseline's left out), for the budget. */
   readonly #budgeted = { micros: 0, reads: 0 };
   #previous: MachineCounters | null = null;
+  /** The last reading of every process: the others' CPU since then is added up from it. */
+  #lastFull: MachineCounters | null = null;
+  /** What a light reading asks for (askedPids), and the server's root it was found with. */
+  #asked: { pids: ReadonlySet<number>; serverRoot: number | null } | null = null;
+  /** The last window's others may have passed the busy share: the next reading reads every process at once. */
+  #othersBusy = false;
   #lastReadElapsed = 0;
   #warmupSinceRead = false;
   #selfMicros = 0;
@@ -88,7 +106,8 @@ class RunMachine implements MachineMonitor {
     this.#intervalMs = this.#minIntervalMs;
     for (const note of opts.notes ?? []) this.#notes.add(note);
     // The baseline's cost is not a reading's: the first read of /proc loads code and fills caches.
-    this.#previous = this.#read(false);
+    this.#previous = this.#read(undefined).value;
+    if (this.#previous) this.#full(this.#previous, opts.roles());
   }
 
   tick(sample: Sample): void {
@@ -168,35 +187,81 @@ class RunMachine implements MachineMonitor {
     return { ...p, name: label };
   }
 
-  #read(budgeted = true): MachineCounters | null {
+  /** One read of the counters (every process, or `only` those), and its CPU. */
+  #read(only: ReadonlySet<number> | undefined): { value: MachineCounters | null; micros: number } {
     const device = this.#opts.link?.device;
     try {
       const { value, micros } = timedCpu(() =>
-        this.#opts.reader.read(device === undefined ? null : () => linkBytes(device)),
+        this.#opts.reader.read(device === undefined ? null : () => linkBytes(device), only),
       );
       this.#selfMicros += micros;
-      // The budget: the readings' mean CPU over the interval stays within DEFAULTS.machine.costPercent of a core.
-      if (budgeted) {
-        this.#budgeted.micros += micros;
-        this.#budgeted.reads++;
-        const budgetMs =
-          this.#budgeted.micros / this.#budgeted.reads / 1000 / (DEFAULTS.machine.costPercent / 100);
-        this.#intervalMs = Math.min(Math.max(this.#minIntervalMs, budgetMs), DEFAULTS.machine.maxIntervalMs);
-      }
       this.#cores = value.cores;
-      return value;
+      return { value, micros };
     } catch (err) {
       this.#notes.add(`a machine reading failed: ${messageOf(err)}`);
-      return null;
+      return { value: null, micros: 0 };
     }
   }
 
+  /** A reading of every process: what light readings ask for from now on, and where the others' CPU is added up from. */
+  #full(counters: MachineCounters, roles: MachineRoles): void {
+    if (counters.only !== undefined || !counters.processes) return;
+    this.#lastFull = counters;
+    this.#asked = { pids: askedPids(counters.processes, roles), serverRoot: roles.serverRoot };
+  }
+
+  /** Whether a window's others may have passed the busy share, its processes' counters cut to USER_HZ ticks. */
+  #mayBeBusy(w: MachineWindow, counted: number): boolean {
+    return othersMayBeBusy(w.figures, counted, 1 / clockTicksPerSecond());
+  }
+
+  /**
+   * The counters of a reading: light when one will do; every process when the light one's
+   * others may pass the busy share, when the last window's did (a busy stretch is read once a
+   * reading, not twice), or when `everyProcess`.
+   */
+  #take(
+    previous: MachineCounters | null,
+    roles: MachineRoles,
+    everyProcess: boolean,
+  ): MachineCounters | null {
+    const asked = this.#asked;
+    const light =
+      !everyProcess &&
+      !this.#othersBusy &&
+      previous !== null &&
+      asked !== null &&
+      asked.serverRoot === roles.serverRoot;
+    let { value: current, micros } = this.#read(light ? asked.pids : undefined);
+    if (current?.only !== undefined && previous) {
+      if (this.#mayBeBusy(machineWindow(previous, current, roles), current.processes?.size ?? 0)) {
+        const again = this.#read(undefined);
+        current = again.value ?? current;
+        micros += again.micros;
+      }
+    }
+    // The budget: the readings' mean CPU over the interval stays within DEFAULTS.machine.costPercent of a core.
+    if (current) {
+      this.#budgeted.micros += micros;
+      this.#budgeted.reads++;
+      const budgetMs =
+        this.#budgeted.micros / this.#budgeted.reads / 1000 / (DEFAULTS.machine.costPercent / 100);
+      this.#intervalMs = Math.min(Math.max(this.#minIntervalMs, budgetMs), DEFAULTS.machine.maxIntervalMs);
+    }
+    return current;
+  }
+
   #reading(sample: Sample, warmup: boolean): void {
-    const current = this.#read();
+    const roles = this.#opts.roles();
     const previous = this.#previous;
+    // The first window is scaled to the load's time (windowOver); the warm-up's readings keep
+    // the span the run's others are added up over out of it; the last closes that span.
+    const first = !this.#samples.some((s) => s.gap === undefined);
+    const current = this.#take(previous, roles, first || warmup || sample.final === true);
     if (current) this.#previous = current;
     const at = { seq: sample.seq, elapsedSeconds: sample.elapsedSeconds, warmup };
     if (!current || !previous) {
+      if (current) this.#full(current, roles);
       this.#push({
         ...at,
         intervalSeconds: 0,
@@ -211,12 +276,12 @@ class RunMachine implements MachineMonitor {
       return;
     }
     // The first window began before the engine did: it counts as the load's time (windowOver).
-    const first = !this.#samples.some((s) => s.gap === undefined);
-    const read = machineWindow(previous, current, this.#opts.roles());
+    const read = machineWindow(previous, current, roles);
+    this.#othersBusy = this.#mayBeBusy(read, this.#asked?.pids.size ?? 0);
     const w = first && sample.elapsedSeconds > 0 ? windowOver(read, sample.elapsedSeconds) : read;
     this.#serverInGenerator ||= w.serverInGenerator;
     if (!warmup) {
-      for (const [pid, p] of w.others) {
+      for (const [pid, p] of this.#othersSince(previous, current, w, roles)) {
         const total = this.#others.get(pid);
         if (total) total.seconds += p.seconds;
         else this.#others.set(pid, { ...p });
@@ -234,12 +299,31 @@ class RunMachine implements MachineMonitor {
         } else this.#threads.set(tid, { name: t.name, seconds: t.seconds, max: pct });
       }
     }
+    this.#full(current, roles);
     const { otherProcesses, ...figures } = w.figures;
     this.#push({
       ...at,
       ...figures,
       ...(otherProcesses ? { otherProcesses: otherProcesses.map((p) => this.#named(p)) } : {}),
     });
+  }
+
+  /**
+   * The others' CPU-seconds a reading adds to the run's: a window between two readings of every
+   * process has its own; a reading of every process after light ones brings those since the
+   * last reading of every process (the span's, as no light reading names anyone); a light one, none yet.
+   */
+  #othersSince(
+    previous: MachineCounters,
+    current: MachineCounters,
+    w: Pick<MachineWindow, 'others'>,
+    roles: MachineRoles,
+  ): MachineWindow['others'] {
+    if (previous.only === undefined && current.only === undefined) return w.others;
+    const last = this.#lastFull;
+    return current.only === undefined && last?.processes && current.processes
+      ? processShares(last.processes, current.processes, roles).others
+      : new Map<number, { name: string; seconds: number }>();
   }
 
   #push(sample: MachineSample): void {

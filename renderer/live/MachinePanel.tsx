@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import type { MachineSample } from '../../shared/model/machine-facts.ts';
 import { fixed } from '../../shared/figures/units.ts';
-import { otherProcessesText } from '../../shared/machine/readings.ts';
+import { liveOthersText } from '../../shared/format/machine/machine-table.ts';
 import type { JobFeeds } from '../jobs/liveSeries.ts';
 import type { ChartAbout } from '../charts/chartSubject.ts';
 import { LiveChart } from './LiveCharts.tsx';
@@ -30,17 +30,12 @@ export const MachinePanel = memo(function MachinePanel({
   last,
 }: MachinePanelProps) {
   if (!last) return null;
-  const others = last.otherProcesses ?? [];
   return (
     <section className="server-panel" data-testid="machine-panel">
       <div className="server-panel__head">
         <h2 className="server-panel__title">Machine</h2>
         <span className="server-panel__source muted" data-testid="machine-others">
-          {last.gap !== undefined
-            ? `no reading: ${last.gap}`
-            : others.length > 0
-              ? `busiest other processes: ${otherProcessesText(others)}`
-              : 'no other process used the CPU'}
+          {liveOthersText(last)}
         </span>
         {last.gap === undefined && (
           <span className="server-panel__figures" data-testid="machine-figures">

@@ -54,6 +54,12 @@ export interface MachineCounters {
   selfSeconds: number;
   /** The link's device's byte counters, for a target past this machine with a known link. */
   link: { rxBytes: number; txBytes: number } | null;
+  /**
+   * A light reading's process list: the pids it asked for (the generator's and the server's
+   * processes as the last full reading knew them), `processes` holding those still there.
+   * Absent when every process was read.
+   */
+  only?: ReadonlySet<number>;
 }
 
 /** Whose processes are whose: the generator's is this process, the server's the monitored tree's root. */
@@ -164,7 +170,65 @@ export function busiest(
     .map(([pid, p]) => ({ name: p.name, pid, cpuPercent: seconds > 0 ? (p.seconds / seconds) * 100 : 0 }));
 }
 
-/** The figures of the machine between two readings, with whose processes are whose. */
+/** Whose CPU the processes of two process lists used between them. */
+export interface ProcessShares {
+  generatorSeconds: number;
+  serverSeconds: number;
+  /** Processes neither the generator's nor the server's nor the kernel's, by pid (those that used any). */
+  others: Map<number, { name: string; seconds: number }>;
+  otherSeconds: number;
+  serverInGenerator: boolean;
+}
+
+/** The CPU-seconds between two process lists of the generator's tree, the server's tree and the others. */
+export function processShares(
+  prev: ReadonlyMap<number, ProcessTimes>,
+  cur: ReadonlyMap<number, ProcessTimes>,
+  roles: MachineRoles,
+): ProcessShares {
+  const used = processSeconds(prev, cur);
+  const generator = treeOf(roles.selfPid, cur);
+  const server = roles.serverRoot === null ? new Set<number>() : treeOf(roles.serverRoot, cur);
+  const out: ProcessShares = {
+    generatorSeconds: 0,
+    serverSeconds: 0,
+    others: new Map(),
+    otherSeconds: 0,
+    serverInGenerator: server.has(roles.selfPid),
+  };
+  for (const [pid, s] of used) {
+    const p = cur.get(pid)!;
+    if (generator.has(pid)) out.generatorSeconds += s;
+    else if (server.has(pid)) out.serverSeconds += s;
+    else if (p.kernel) continue;
+    else {
+      out.otherSeconds += s;
+      if (s > 0) out.others.set(pid, { name: p.name, seconds: s });
+    }
+  }
+  return out;
+}
+
+/** The machine's busy CPU-seconds between two readings that processes can have used (steal is other guests'). */
+function processBusySeconds(prev: CpuTimes, cur: CpuTimes): number {
+  const modes = ['user', 'nice', 'system', 'irq', 'softirq'] as const;
+  return modes.reduce((sum, m) => sum + Math.max(0, cur[m] - prev[m]), 0);
+}
+
+/** A process list cut to the pids in `asked`. */
+const within = (
+  processes: ReadonlyMap<number, ProcessTimes>,
+  asked: ReadonlySet<number> | undefined,
+): ReadonlyMap<number, ProcessTimes> =>
+  asked === undefined ? processes : new Map([...processes].filter(([pid]) => asked.has(pid)));
+
+/**
+ * The figures of the machine between two readings, with whose processes are whose. When
+ * either reading was light (MachineCounters.only), the others are not read one by one: their
+ * CPU is the machine's busy time less the generator's and the server's (/proc/stat's
+ * remainder: it holds the kernel's threads and interrupts too, so it reads at least what the
+ * others used), and none is named.
+ */
 export function machineWindow(
   prev: MachineCounters,
   cur: MachineCounters,
@@ -172,27 +236,27 @@ export function machineWindow(
 ): MachineWindow {
   const seconds = Math.max(0, (cur.at - prev.at) / 1000);
   const pct = (s: number): number => (seconds > 0 ? (s / seconds) * 100 : 0);
-  const others = new Map<number, { name: string; seconds: number }>();
+  let others = new Map<number, { name: string; seconds: number }>();
   let generatorSeconds = Math.max(0, cur.selfSeconds - prev.selfSeconds);
   let serverInGenerator = false;
-  let otherCpuPercent: number | undefined;
+  let otherFigures: Pick<MachineWindow['figures'], 'otherCpuPercent' | 'otherProcesses'> = {};
   if (prev.processes && cur.processes) {
-    const used = processSeconds(prev.processes, cur.processes);
-    const generator = treeOf(roles.selfPid, cur.processes);
-    const server = roles.serverRoot === null ? new Set<number>() : treeOf(roles.serverRoot, cur.processes);
-    serverInGenerator = server.has(roles.selfPid);
-    generatorSeconds = 0;
-    let otherSeconds = 0;
-    for (const [pid, s] of used) {
-      const p = cur.processes.get(pid)!;
-      if (generator.has(pid)) generatorSeconds += s;
-      else if (server.has(pid) || p.kernel) continue;
-      else {
-        otherSeconds += s;
-        if (s > 0) others.set(pid, { name: p.name, seconds: s });
-      }
+    if (prev.only === undefined && cur.only === undefined) {
+      const shares = processShares(prev.processes, cur.processes, roles);
+      others = shares.others;
+      otherFigures = { otherCpuPercent: pct(shares.otherSeconds), otherProcesses: busiest(others, seconds) };
+      ({ generatorSeconds, serverInGenerator } = shares);
+    } else {
+      // Only the pids both readings asked for compare: one missing from a light reading was not asked.
+      const asked =
+        prev.only && cur.only
+          ? new Set([...prev.only].filter((pid) => cur.only!.has(pid)))
+          : (prev.only ?? cur.only);
+      const shares = processShares(within(prev.processes, asked), within(cur.processes, asked), roles);
+      const rest = processBusySeconds(prev.cpu, cur.cpu) - shares.generatorSeconds - shares.serverSeconds;
+      otherFigures = { otherCpuPercent: pct(Math.max(0, rest)) };
+      ({ generatorSeconds, serverInGenerator } = shares);
     }
-    otherCpuPercent = pct(otherSeconds);
   }
   const threads = new Map<number, { name: string; seconds: number }>();
   if (prev.threads && cur.threads) {
@@ -216,7 +280,7 @@ export function machineWindow(
       ...cpuShares(prev.cpu, cur.cpu),
       generatorCpuPercent: pct(generatorSeconds),
       ...(thread ? { generatorThread: { name: thread.name, cpuPercent: thread.cpuPercent } } : {}),
-      ...(otherCpuPercent === undefined ? {} : { otherCpuPercent, otherProcesses: busiest(others, seconds) }),
+      ...otherFigures,
       ...link,
     },
     others,

@@ -47,9 +47,16 @@ export const machineSampleSchema = z.strictObject({
   generatorCpuPercent: nonNeg,
   /** The generator's busiest thread in this window (Linux), % of one core. */
   generatorThread: z.strictObject({ name: z.string().max(64), cpuPercent: nonNeg }).optional(),
-  /** Every other process's CPU summed, % of one core (Linux: where processes can be listed). */
+  /**
+   * Every other process's CPU summed, % of one core (Linux: where processes can be listed). In
+   * a light reading's window (no otherProcesses), the machine's busy time less the generator's
+   * and the server's: it holds the kernel's threads and interrupts too.
+   */
   otherCpuPercent: nonNeg.optional(),
-  /** The busiest other processes of this window, at most OTHER_PROCESSES_SHOWN. */
+  /**
+   * The busiest other processes of this window, at most OTHER_PROCESSES_SHOWN; absent where
+   * the others were not read one by one (too light to pass the busy share, or not listed).
+   */
   otherProcesses: z.array(otherProcessSchema).max(OTHER_PROCESSES_SHOWN).optional(),
   /** A target past this machine with a known link: bits per second the link's device received and sent. */
   linkInBitsPerSecond: nonNeg.optional(),
@@ -76,8 +83,9 @@ export type MachineLink = z.infer<typeof machineLinkSchema>;
 /** The machine during a run: its readings and their summary over the measured time. */
 export const machineFactsSchema = z.strictObject({
   /**
-   * procfs: Linux's /proc/stat and every process's /proc/<pid>/stat (the other processes are
-   * named); os: the operating system's per-core times (os.cpus()), no process list.
+   * procfs: Linux's /proc/stat and the processes' /proc/<pid>/stat (every process's when the
+   * others took enough to be named, else the generator's and the server's); os: the operating
+   * system's per-core times (os.cpus()), no process list.
    */
   reader: z.enum(['procfs', 'os']),
   platform: z.string().max(64),

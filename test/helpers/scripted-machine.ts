@@ -10,6 +10,8 @@ export interface ScriptedProcess {
   cpuPercent: number;
   /** Its parent's pid (default 1): a server's workers name its root. */
   ppid?: number;
+  /** The stretch of the clock (ms, from and until) it runs in; always when absent. */
+  during?: readonly [number, number];
 }
 
 /** What a scripted machine runs beside the generator. */
@@ -32,14 +34,25 @@ export const MIN_READING_MS = 1;
 /** The generator's one thread as the scripted machine shows it. */
 export const ENGINE_THREAD = 'engine';
 
+/** A scripted machine's reader, and how many of its readings read every process and how many were light. */
+export type ScriptedReader = MachineReader & { reads: () => { full: number; light: number } };
+
+/** A process's CPU-seconds by `ms` on the clock: its share of the time it has run. */
+function cpuSeconds(p: ScriptedProcess, ms: number): number {
+  const [from, until] = p.during ?? [0, Infinity];
+  const ran = Math.max(0, Math.min(ms, until) - from);
+  return ((ran / 1000) * p.cpuPercent) / 100;
+}
+
 /**
  * A MachineReader (electron/machine/proc-readers.ts) of a scripted machine, for the host's own
  * machine monitor: each process's CPU time grows at its share with `clock` (ms: the run's time
  * in the scripted engine, so its readings fall a tick apart however fast the samples are sent;
  * MIN_READING_MS past the reading before at least), the machine's busy time is all of theirs together and the rest of its cores is idle. The
- * same clock gives the same counters, so every window reads the script's shares exactly.
+ * same clock gives the same counters, so every window reads the script's shares exactly. A
+ * light reading (`only`) lists just the processes asked for, as /proc's reader does.
  */
-export function scriptedMachine(script: MachineScript, clock: () => number): MachineReader {
+export function scriptedMachine(script: MachineScript, clock: () => number): ScriptedReader {
   const cores = script.cores ?? 2;
   const generator: ScriptedProcess = {
     pid: process.pid,
@@ -56,34 +69,43 @@ export function scriptedMachine(script: MachineScript, clock: () => number): Mac
     throw new Error(`a scripted machine's processes use ${busyCores} cores of its ${cores}`);
   }
   let last = -Infinity;
+  let lastLight = false;
+  const reads = { full: 0, light: 0 };
   return {
     reader: 'procfs',
-    read(linkBytes): MachineCounters {
-      const at = Math.max(clock(), last + MIN_READING_MS);
+    read(linkBytes, only): MachineCounters {
+      // The monitor's look at every process after a light reading is that same instant's.
+      const at = Math.max(clock(), last + (lastLight && !only ? 0 : MIN_READING_MS));
       last = at;
+      lastLight = only !== undefined;
+      if (only) reads.light++;
+      else reads.full++;
       const seconds = at / 1000;
       const processes = new Map<number, ProcessTimes>(
-        all.map((p) => [
-          p.pid,
-          {
-            ppid: p.ppid ?? 1,
-            name: p.name,
-            seconds: (seconds * p.cpuPercent) / 100,
-            childSeconds: 0,
-            start: 1,
-            kernel: false,
-          },
-        ]),
+        all
+          .filter((p) => !only || only.has(p.pid))
+          .map((p) => [
+            p.pid,
+            {
+              ppid: p.ppid ?? 1,
+              name: p.name,
+              seconds: cpuSeconds(p, at),
+              childSeconds: 0,
+              start: 1,
+              kernel: false,
+            },
+          ]),
       );
-      const own = (seconds * generator.cpuPercent) / 100;
+      const own = cpuSeconds(generator, at);
+      const busy = all.reduce((sum, p) => sum + cpuSeconds(p, at), 0);
       return {
         at,
         cores,
         cpu: {
-          user: seconds * busyCores,
+          user: busy,
           nice: 0,
           system: 0,
-          idle: seconds * (cores - busyCores),
+          idle: seconds * cores - busy,
           iowait: 0,
           irq: 0,
           softirq: 0,
@@ -93,9 +115,11 @@ export function scriptedMachine(script: MachineScript, clock: () => number): Mac
         threads: new Map([[process.pid, { name: ENGINE_THREAD, seconds: own }]]),
         selfSeconds: own,
         link: linkBytes?.() ?? null,
+        ...(only ? { only } : {}),
       };
     },
     cut: () => false,
     label: (_pid, comm) => comm,
+    reads: () => ({ ...reads }),
   };
 }

@@ -10,37 +10,14 @@ import {
   machineWindow,
   processSeconds,
   treeOf,
-  type CpuTimes,
   type MachineCounters,
-  type ProcessTimes,
 } from '../../shared/machine/readings.ts';
 import { summarizeMachine } from '../../shared/machine/summary.ts';
 import { commandName, parseProcStat, type MachineReader } from '../../electron/machine/proc-readers.ts';
 import { routeDevice4, routeDevice6, shaperRate } from '../../electron/machine/link.ts';
 import { startMachineMonitor } from '../../electron/machine/machine-monitor.ts';
+import { cpu, proc } from '../helpers/machine-counters.ts';
 import { sampleFixture } from '../helpers/run-result.ts';
-
-const cpu = (over: Partial<CpuTimes> = {}): CpuTimes => ({
-  user: 0,
-  nice: 0,
-  system: 0,
-  idle: 0,
-  iowait: 0,
-  irq: 0,
-  softirq: 0,
-  steal: 0,
-  ...over,
-});
-
-const proc = (ppid: number, seconds: number, over: Partial<ProcessTimes> = {}): ProcessTimes => ({
-  ppid,
-  name: 'p',
-  seconds,
-  childSeconds: 0,
-  start: 1,
-  kernel: false,
-  ...over,
-});
 
 describe('the machine between two readings', () => {
   it('splits the CPU into busy (steal included), idle, iowait and steal shares of all cores', () => {

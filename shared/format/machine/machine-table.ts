@@ -4,7 +4,7 @@
  * the notes and the readings' own cost; and the generator's whole process beside its engine
  * workers' CPU.
  */
-import type { GeneratorProcess, MachineFacts } from '../../model/machine-facts.ts';
+import type { GeneratorProcess, MachineFacts, MachineSample } from '../../model/machine-facts.ts';
 import { bitsText, fixed } from '../../figures/units.ts';
 import { otherProcessesText } from '../../machine/readings.ts';
 
@@ -80,4 +80,15 @@ export function formatMachine(m: MachineFacts): string {
   if (m.monitorCpuPercent !== null)
     lines.push(`  readings' cost: ${fixed(m.monitorCpuPercent, 2)}% of a core`);
   return lines.join('\n') + '\n';
+}
+
+/** What the live Machine panel says of a reading's other processes. */
+export function liveOthersText(s: MachineSample): string {
+  if (s.gap !== undefined) return `no reading: ${s.gap}`;
+  if (s.otherProcesses && s.otherProcesses.length > 0)
+    return `busiest other processes: ${otherProcessesText(s.otherProcesses)}`;
+  // A light reading's window: the others' CPU is a remainder, too little to read them one by one.
+  if (s.otherProcesses === undefined && s.otherCpuPercent !== undefined)
+    return 'other processes too light to name';
+  return 'no other process used the CPU';
 }

@@ -2,17 +2,18 @@
  * When the open model's thread sleeps and when it does not (issue 38).
  *
  * A wake-up is the expensive part of a send at a low rate: a sleep and its wake cost 35-80 us
- * of CPU on a virtual machine whoever wakes the thread (a timer, a futex, a socket), against
- * about 4 us for a turn of the event loop that polls its sockets without sleeping. So:
+ * of CPU on a virtual machine whoever wakes the thread (a timer, a futex, a socket). A turn of
+ * the loop that polls without sleeping is no cheaper: each is an `epoll_pwait` system call.
+ * Turning the loop until a due time under 50 us away cost 4-7 of those a request at 10,000
+ * req/s and about 40% of the sending thread's CPU (docs/benchmarks.md, 2026-12-05 16:13). So:
  *
- * - **No wait** when the next send is due within SPIN_MS, less than a wake-up costs: the loop
- *   turns (its I/O polled, nothing slept) until it is due. At high rates there is always a
- *   send due that soon, and the thread never sleeps.
- * - **Coarse** otherwise: a timer on the loop's clock, which counts whole milliseconds, fires
- *   in the loop's first millisecond at or after the due time; the send goes out up to about a
+ * - **Coarse**: a timer on the loop's clock, which counts whole milliseconds, fires in the
+ *   loop's first millisecond at or after the due time; the send goes out up to about a
  *   millisecond late, with every send due by then in the same wake-up. That lateness is
  *   recorded (the run's send lateness) and is in the latency, which runs from the schedule's
- *   time (coordinated omission corrected). wrk2's timers count whole milliseconds too.
+ *   time (coordinated omission corrected). wrk2's timers count whole milliseconds too. At high
+ *   rates the thread hardly waits for it: each response wakes it and sends what is due by then
+ *   (the driver's freed()), so the timer only fills the gaps between responses.
  * - **Precise**, only where the coarse wake-ups' measured lateness passes LATENESS_BOUND_MS
  *   at the p99 (a timer clock coarser than the loop's millisecond: a platform's timer
  *   coalescing) and a precise sleep measured better: the thread sleeps (Atomics.wait) until the
@@ -21,8 +22,6 @@
  *   not mend: the coarse timer again, for a while before the next try.
  */
 
-/** A turn of the loop costs ~4 us, a sleep and its wake 35-80 us: a due time nearer than this is not slept for. */
-export const SPIN_MS = 0.05;
 /**
  * The lateness a coarse wake-up may have at its p99: the loop clock's millisecond, and as
  * much again for the wake-up itself. Above it the pacer tries precise sleeps.
@@ -186,7 +185,7 @@ export class Pacer {
       if (this.#watch.mode === 'precise') {
         // Near the due time, once nothing is in flight, the timer gives way to the precise sleep.
         if (this.#at - now > TIMER_SLOP_MS || !this.#quiet()) return;
-      } else if (this.#timerAt >= this.#at && this.#at - now > SPIN_MS) {
+      } else if (this.#timerAt >= this.#at) {
         return;
       }
       this.cancel();
@@ -213,10 +212,7 @@ export class Pacer {
       return;
     }
     const clock = this.#clock;
-    if (rest <= SPIN_MS) {
-      // Nearer than a wake-up's cost: turn the loop (its sockets polled) until it is due.
-      this.#turn = clock.setTurn(this.#onTurn);
-    } else if (this.#watch.mode === 'coarse') {
+    if (this.#watch.mode === 'coarse') {
       // The loop's clock counts whole milliseconds from its turn's start: the timer fires in its
       // first millisecond at or after the due time (or up to one early: then again, as above).
       const ms = Math.ceil(rest);
