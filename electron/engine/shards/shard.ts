@@ -1,10 +1,11 @@
-import { cpuClock, cpuMeter } from '../cpu.ts';
+import { cpuMeter } from '../cpu.ts';
 import { classifyError } from '../errors.ts';
 import { ValueRecorder } from '../recording/histogram.ts';
 import { Recorder } from '../recording/recorder.ts';
 import { unsettledReport } from '../recording/recorder-report.ts';
-import { askOf, CPU_READ_BY_READER, SlotSender } from '../recording/window-slots.ts';
+import { SlotSender } from '../recording/window-slots.ts';
 import { selectLoadGenerator } from '../load-generators.ts';
+import { SampleClock, type Tick } from '../recording/sample-clock.ts';
 import {
   emptyOutcome,
   type PreparedRun,
@@ -19,27 +20,20 @@ import { warmShardTick } from './tick-warmup.ts';
 
 /*
  * One shard of a run: its share of the load through a load generator, its requests counted in its own
- * recorder, its windows closed on the run's grid. Every run has at least one (one worker: one
+ * recorder, its windows closed on its own clock. Every run has at least one (one worker: one
  * shard, in the coordinator's thread). It says `ready` once its load generator is loaded and readied (the
  * open model's connections opened and warmed), starts at the
  * common start it is given, closes a window at each tick of the run's grid (the warm-up's end
- * is a tick of its own) as its link's reader asks (it runs no timer for ticks: the ask is taken
- * between two requests, or at the link's wake message), and when its load is over sends its
- * last window, closed where the load ended, with its report (counts, histograms). No
- * pre-flight: the coordinator checked the target once. The transport is a link's (links.ts);
- * its windows are handed over in window slots, not in messages (recording/window-slots.ts),
- * and each hand-over's pause of the sending thread is timed for the report.
+ * is a tick of its own) and sends it, and when its load is over sends its last window, closed
+ * where the load ended, with its report (counts, histograms). No pre-flight: the coordinator
+ * checked the target once. The transport is a link's (links.ts); its windows are handed over
+ * in window slots, not in messages (recording/window-slots.ts), and each tick's pause of the
+ * sending thread is timed for the report.
  */
 
 export interface ShardOptions {
   /** This thread's CPU over each window, percent of one core (the coordinator's share left out when it runs here). */
   cpu?: () => number;
-  /**
-   * The slots' reader reads this thread's CPU (a worker thread on Linux: its id is in the slots,
-   * window-slots.ts threadWord): a hand-over writes CPU_READ_BY_READER instead of reading it
-   * (a syscall, cold at a hand-over), and the last window's close gives its CPU time.
-   */
-  cpuReadByReader?: boolean;
   /** The load generator for the spec (the engine's by default; tests give a fake). */
   selectGenerator?: (spec: RunSpec) => Promise<LoadGenerator>;
 }
@@ -59,13 +53,10 @@ export function runShard(
   const { spec, shard } = data;
   const controller = new AbortController();
   const cpu = options.cpu ?? cpuMeter();
-  const handOverCpu = options.cpuReadByReader ? (): number => CPU_READ_BY_READER : cpu;
   let resolveStart: (at: number) => void = () => undefined;
   const started = new Promise<number>((resolve) => (resolveStart = resolve));
   let warmupEnded: () => void = () => undefined;
   const warmupDone = new Promise<void>((resolve) => (warmupEnded = resolve));
-  /** Takes the reader's waiting ask, once the load has its recorder (see run). */
-  let takeAsk: () => void = () => undefined;
 
   const run = async (): Promise<void> => {
     let generator: LoadGenerator;
@@ -97,44 +88,31 @@ export function runShard(
     const recorder = new Recorder({ sloMs: spec.options.sloMs, warmup: warmupMs > 0, now: at });
     const slots = new SlotSender(buffer, recorder);
     const schedule: Schedule = { startAt: at, offsetMs: shard.offsetMs, arrivalPhase: shard.arrivalPhase };
-    /** How long each hand-over held the sending thread up, us. */
+    /** How long each tick held the sending thread up, us. */
     const pauses = new ValueRecorder();
     let lastTickAt = at;
-    /** The grid index of the last ask taken. */
-    let lastIndex = 0;
-    let over = false;
-    // The reader asks for each tick's window (window-slots.ts); this thread runs no timer for
-    // ticks and takes the ask between two requests, or at the link's wake message when idle.
-    const take = (): void => {
-      const word = slots.waiting;
-      if (word === 0 || over) return;
+    const onTick = (tick: Tick): void => {
       const began = performance.now();
-      const { index, endsWarmup } = askOf(word);
-      // The tick's own time: nothing but this request (an answer, counted) was recorded since.
-      const tickAt = fromEpoch(slots.askedAt);
-      lastTickAt = tickAt;
-      lastIndex = index;
-      const placed = { index, at: slots.askedAt, endsWarmup };
+      lastTickAt = tick.at;
+      const placed = { index: tick.index, at: toEpoch(tick.at), endsWarmup: tick.endsWarmup };
+      // Handed over, not announced: the coordinator's side looks for it on its own timer.
       if (slots.free) {
-        slots.handOver(recorder, { ...placed, cpuPercent: handOverCpu() });
-      } else if (endsWarmup) {
+        slots.handOver(recorder, { ...placed, cpuPercent: cpu() });
+      } else if (tick.endsWarmup) {
         // The reader still holds the other slot, and the warm-up's last window must not run
         // into the measured part: it goes as a message, taken from the slot.
         post({ type: 'window', ...placed, window: recorder.takeWindow(cpu()) });
       }
       // Otherwise the reader is behind: the window goes on in its slot, spanning this tick too.
-      if (endsWarmup) {
-        // Measured from the tick: the requests from this one on are the measured part's.
-        schedule.measureFrom = tickAt;
+      if (tick.endsWarmup) {
+        schedule.measureFrom = tick.at;
         recorder.startMeasuring();
         warmupEnded();
       }
-      // Taken after the hand-over: a reader that sees it taken finds the slot handed.
-      slots.took(word);
       pauses.record((performance.now() - began) * 1000);
     };
-    recorder.watchAsks(slots.asks, take);
-    takeAsk = take;
+    const clock = new SampleClock(spec.options.sampleIntervalMs, onTick);
+    clock.begin(at, warmupMs);
     if (warmupMs === 0) warmupEnded();
     // When the load began; a load generator that fails before its gate never began: the start itself.
     let startedAt = at;
@@ -165,18 +143,11 @@ export function runShard(
       outcome = emptyOutcome();
       failure = `the ${generator.name} engine broke down: ${classifyError(err).message}`;
     }
-    // An ask still waiting is a tick this thread recorded nothing after: its window is taken as
-    // at any tick, and the last one runs from it.
-    take();
-    over = true;
+    clock.stop();
     // The last window stops where the load ended, not after the load generator's summary work; never
     // before the last tick, never after now.
     const end = Math.min(performance.now(), Math.max(outcome.loadEndedAt ?? Infinity, lastTickAt));
-    const placed = { index: lastIndex + 1, at: toEpoch(end), endsWarmup: false, cpuPercent: handOverCpu() };
-    if (options.cpuReadByReader) {
-      const c = cpuClock();
-      slots.endCpu((c.user + c.system) * 1000);
-    }
+    const placed = { index: clock.nextIndex, at: toEpoch(end), endsWarmup: false, cpuPercent: cpu() };
     post({
       type: 'slot-report',
       slot: slots.handOver(recorder, placed, true),
@@ -190,7 +161,6 @@ export function runShard(
 
   return (msg) => {
     if (msg.type === 'start') resolveStart(fromEpoch(msg.at));
-    else if (msg.type === 'hand-over') takeAsk();
     else controller.abort();
   };
 }
