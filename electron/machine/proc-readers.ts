@@ -16,8 +16,8 @@ import { clockTicksPerSecond, procfsSupported } from '../monitor/procfs.ts';
 /** A /proc/<pid>/stat line is well under 1 KiB (its name at most 15 characters in parentheses). */
 const buffer = Buffer.allocUnsafe(4096);
 
-/** A small /proc file's text, or null when it is gone (the process exited between the listing and the read). */
-function readSmall(path: string): string | null {
+/** A /proc file's text read into `into`, or null when it is gone (the process exited between the listing and the read). */
+function readInto(path: string, into: Buffer): string | null {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -25,14 +25,17 @@ function readSmall(path: string): string | null {
     return null;
   }
   try {
-    const n = readSync(fd, buffer, 0, buffer.length, 0);
-    return buffer.toString('latin1', 0, n);
+    const n = readSync(fd, into, 0, into.length, 0);
+    return into.toString('latin1', 0, n);
   } catch {
     return null;
   } finally {
     closeSync(fd);
   }
 }
+
+/** A small /proc file's text (a process's stat or cmdline), or null when it is gone. */
+const readSmall = (path: string): string | null => readInto(path, buffer);
 
 /**
  * /proc/stat: a few KiB (its per-core lines, the interrupts' counts), 1.2 KiB on 2 cores here;
@@ -42,14 +45,9 @@ function readSmall(path: string): string | null {
 const statBuffer = Buffer.allocUnsafe(65_536);
 
 function readProcStat(): string {
-  const fd = openSync('/proc/stat', 'r');
-  try {
-    const n = readSync(fd, statBuffer, 0, statBuffer.length, 0);
-    if (n < statBuffer.length) return statBuffer.toString('latin1', 0, n);
-  } finally {
-    closeSync(fd);
-  }
-  return readFileSync('/proc/stat', 'latin1');
+  const text = readInto('/proc/stat', statBuffer);
+  // A file that filled the buffer may go on; one that is gone throws here, as a read of it would.
+  return text !== null && text.length < statBuffer.length ? text : readFileSync('/proc/stat', 'latin1');
 }
 
 /** /proc/<pid>/stat's flags bit of a kernel thread (PF_KTHREAD). */
