@@ -1,3 +1,4 @@
+import { readFileSync, readlinkSync } from 'node:fs';
 import type { GeneratorFacts } from '../../shared/model/result.ts';
 
 const perThread = typeof process.threadCpuUsage === 'function';
@@ -61,4 +62,31 @@ export function cpuMeter(...excluded: readonly CpuAccount[]): () => number {
     lastAt = now;
     return percent;
   };
+}
+
+/**
+ * This thread's id on Linux (`/proc/thread-self` links to `PID/task/TID`), so another thread of
+ * the process can read its CPU time (threadCpuNs); null where there is no such link.
+ */
+export function linuxThreadId(): number | null {
+  try {
+    const id = Number(/\/task\/(\d+)$/.exec(readlinkSync('/proc/thread-self'))?.[1]);
+    return Number.isSafeInteger(id) && id > 0 && threadCpuNs(id) !== null ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The CPU time (ns, user and system) thread `tid` of this process has run, read from another
+ * thread: its schedstat's first field, the scheduler's own count (what getrusage's user and
+ * system times are split from). Null when it cannot be read.
+ */
+export function threadCpuNs(tid: number): number | null {
+  try {
+    const ns = Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'latin1').split(' ', 1)[0]);
+    return Number.isSafeInteger(ns) && ns >= 0 ? ns : null;
+  } catch {
+    return null;
+  }
 }

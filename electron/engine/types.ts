@@ -130,7 +130,7 @@ export interface LoadGeneratorContext {
    * flight (leaving recorder.inFlight as it is) and resolves promptly.
    */
   signal: AbortSignal;
-  /** Length of the warm-up; the shard's clock times it and calls recorder.startMeasuring() at its end. */
+  /** Length of the warm-up; the shard calls recorder.startMeasuring() at the tick that ends it. */
   warmupSeconds: number;
   /**
    * Resolves once the warm-up has elapsed and the recorder measures (at once when there is

@@ -63,7 +63,12 @@ const fakeGenerator: LoadGenerator = {
         clearTimeout(deadline);
         resolve(emptyOutcome({ loadEndedAt: performance.now(), httpVersion: '1.1' }));
       };
-      void ctx.warmupDone.then(() => (deadline = setTimeout(end, seconds * 1000)));
+      // As the drivers do: the measured part runs from the warm-up's end (the schedule's
+      // measureFrom: the tick's time), not from when warmupDone resolved (the ask's take, later).
+      void ctx.warmupDone.then(() => {
+        const from = ctx.schedule?.measureFrom ?? start;
+        deadline = setTimeout(end, from + seconds * 1000 - performance.now());
+      });
       ctx.signal.addEventListener('abort', end, { once: true });
     }),
 };

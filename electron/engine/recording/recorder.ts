@@ -4,6 +4,7 @@ import type { HeldWindow } from './held-window.ts';
 import { sampleBuckets, ValueRecorder, type Histogram } from './histogram.ts';
 import { foldedCpu } from './sample-clock.ts';
 import { SettledFigures } from './settled.ts';
+import { emptyTotals, type Totals } from './totals.ts';
 import { isNon2xx, isOkStatus } from './status-class.ts';
 import {
   addWindow,
@@ -14,6 +15,15 @@ import {
   type Window,
 } from './window-counts.ts';
 
+/** No asks (a recorder without window slots): the words never differ. */
+const NO_ASKS = new Int32Array(2);
+
+/** What takes a waiting ask: the shard's tick (shards/tick-taker.ts), one class in its warm-up and its run. */
+export interface AskTaker {
+  take(): void;
+}
+const NO_TAKER: AskTaker = { take: () => undefined };
+
 /** The percentiles a Sample carries. */
 const WINDOW_PERCENTILES = [50, 90, 99] as const;
 const LATENESS_PERCENTILES = [99] as const;
@@ -23,32 +33,6 @@ export interface WindowStorage {
   window: Window;
   latency: ValueRecorder;
   lateness: ValueRecorder;
-}
-
-/** Whole-run counters, warm-up excluded. */
-export interface Totals {
-  total: number;
-  responses: number;
-  ok: number;
-  non2xx: number;
-  errors: number;
-  sloExceeded: number;
-  /** Responses whose body length differs from documentLength (ab's "Length" failures). */
-  lengthMismatch: number;
-  late: number;
-  inBody: number;
-  inTotal: number;
-  outBody: number;
-  outTotal: number;
-  /** Requests started, each once however often it is written (a resend on a new connection is the same request). */
-  sent: number;
-  /** Responses that answered no request (see RunResult's requests.unsolicited): not in total. */
-  unsolicited: number;
-  errorSet: Map<ErrorKind, { count: number; message: string }>;
-  /** Body length of the first successful response (ab's "Document Length"). */
-  documentLength: number | null;
-  /** Server header of the first response (ab's "Server Software"). */
-  serverSoftware: string | null;
 }
 
 /**
@@ -86,28 +70,14 @@ export class Recorder {
   inFlight = 0;
   /** Closed model with stages: connections carrying load, kept current by the driver; null otherwise. */
   connections: number | null = null;
-  readonly totals: Totals = {
-    total: 0,
-    responses: 0,
-    ok: 0,
-    non2xx: 0,
-    errors: 0,
-    sloExceeded: 0,
-    lengthMismatch: 0,
-    late: 0,
-    inBody: 0,
-    inTotal: 0,
-    outBody: 0,
-    outTotal: 0,
-    sent: 0,
-    unsolicited: 0,
-    errorSet: new Map(),
-    documentLength: null,
-    serverSoftware: null,
-  };
+  readonly totals: Totals = emptyTotals();
+
   private readonly startedAt: number;
   /** Whether closed windows go into `settled`: not in the coordinator's Sample maker (see the constructor). */
   private readonly settles: boolean;
+  /** A window slots' ask words ([asked, taken]: window-slots.ts), tested between two requests. */
+  private asks: Int32Array<ArrayBufferLike> = NO_ASKS;
+  private taker: AskTaker = NO_TAKER;
 
   /**
    * `settles: false` for the coordinator's Sample maker: the run's figures are its shards'
@@ -144,7 +114,10 @@ export class Recorder {
     w.bytesIn += totalBytes;
     if (status >= 0 && status < MAX_STATUS) w.status[status]!++;
     this.windowValues.record(latencyUs < 1 ? 1 : latencyUs);
-    if (!this.measuring) return;
+    if (!this.measuring) {
+      this.between();
+      return;
+    }
     const t = this.totals;
     t.total++;
     t.responses++;
@@ -160,15 +133,18 @@ export class Recorder {
     } else if (isOkStatus(status)) {
       t.ok++;
     }
+    this.between();
   }
 
   /** A request failed without a response. */
   error(kind: ErrorKind, message: string): void {
     this.w.requests++;
     this.countError(kind, message, this.w);
-    if (!this.measuring) return;
-    this.totals.total++;
-    this.totals.errors++;
+    if (this.measuring) {
+      this.totals.total++;
+      this.totals.errors++;
+    }
+    this.between();
   }
 
   private countError(kind: ErrorKind, message: string, w: Window): void {
@@ -186,6 +162,7 @@ export class Recorder {
 
   /** A request was started: it counts as sent once, and is in flight until it finishes. */
   started(): void {
+    this.between();
     this.inFlight++;
     if (this.measuring) this.totals.sent++;
   }
@@ -200,12 +177,14 @@ export class Recorder {
 
   /** Open model: a request missed its scheduled send time. */
   late(n = 1): void {
+    this.between();
     this.w.late += n;
     if (this.measuring) this.totals.late += n;
   }
 
   /** A scheduled request went out lateUs after its intended send time. */
   sentLate(lateUs: number): void {
+    this.between();
     this.latenessValues.record(lateUs);
   }
 
@@ -358,6 +337,23 @@ export class Recorder {
     this.w = next.window;
     this.windowValues = next.latency;
     this.latenessValues = next.lateness;
+  }
+
+  /**
+   * A shard with window slots: `taker` takes the reader's ask when one waits (its words differ),
+   * tested as a send begins (late, sentLate, started) and once a response or a failure is
+   * counted, so the window it hands over closes between two requests' bookkeeping, never
+   * inside one's, and the measured part begins there when it ends the warm-up.
+   */
+  watchAsks(asks: Int32Array, taker: AskTaker): void {
+    this.asks = asks;
+    this.taker = taker;
+  }
+
+  /** Between two requests: one Atomics.load and a compare, the ask taken when one waits. */
+  private between(): void {
+    const a = this.asks;
+    if (Atomics.load(a, 0) !== a[1]) this.taker.take();
   }
 
   /**

@@ -70,7 +70,8 @@ export function inThisThread(excluded: readonly CpuAccount[], options: ShardOpti
     readyTimeoutMs: null,
     silenceMs: null,
     open(data, listener) {
-      const { slots, poll } = slotsFor(data, listener);
+      // The wake is a call on a later turn, as a port's message would be (the poll's timer is one).
+      const { slots, poll } = slotsFor(data, listener, () => handle({ type: 'hand-over' }));
       const post = (m: FromShard): void => void setImmediate(() => said(poll, listener, m));
       const handle = runShard(data, post, () => undefined, slots.buffer, {
         cpu: cpuMeter(...excluded),
@@ -91,10 +92,17 @@ export function inThisThread(excluded: readonly CpuAccount[], options: ShardOpti
   };
 }
 
-/** A thread shard's window slots, their reader on this side, and when it looks: each found slot is said to the listener. */
-function slotsFor(data: ShardData, listener: LinkListener): { slots: SlotReader; poll: SlotPoll } {
+/**
+ * A thread shard's window slots, their reader on this side, and when it asks for them and looks:
+ * each found slot is said to the listener; `wake` tells an idle sending thread to take an ask.
+ */
+function slotsFor(
+  data: ShardData,
+  listener: LinkListener,
+  wake: () => void,
+): { slots: SlotReader; poll: SlotPoll } {
   const slots = new SlotReader(newWindowSlots(), { warmup: data.spec.options.warmupSeconds > 0 });
-  return { slots, poll: new SlotPoll(slots, data.spec, (slot) => listener.slot(slot)) };
+  return { slots, poll: new SlotPoll(slots, data.spec, (slot) => listener.slot(slot), wake) };
 }
 
 /** What a thread's shard says, after the windows it handed over before it (its last one's slot is read with its report). */
@@ -118,7 +126,8 @@ export const inWorkerThread: ShardBackend = {
   readyTimeoutMs: null,
   silenceMs: null,
   open(data, listener) {
-    const { slots, poll } = slotsFor(data, listener);
+    // Woken only once started: the worker is made by then.
+    const { slots, poll } = slotsFor(data, listener, () => worker.postMessage({ type: 'hand-over' }));
     let worker: Worker;
     try {
       worker = new Worker(

@@ -15,8 +15,8 @@ import type { RunSpec } from '../types.ts';
  * (links.ts: this thread, a worker thread; electron/distributed/: a process, a pod): plain
  * JSON-serializable messages, parsed on arrival. A shard gets its spec (the run's, with the
  * shard's load) and its place in the plan; then the coordinator only says when to start and,
- * maybe, to stop. Everything else flows from the shard: it keeps its own clock on the run's grid
- * and sends each window as it closes, then its report, so a shard that can only talk back (a
+ * maybe, to stop (and a thread's link asks for its windows: shards/slot-poll.ts). Everything
+ * else flows from the shard: it closes its windows on the run's grid and sends each as it closes, then its report, so a shard that can only talk back (a
  * pod's log) is driven the same way. A shard that is a machine of its own (a process, a pod:
  * its engine threads behind a coordinator of their own, electron/distributed/link-end.ts) says
  * the same messages for all its threads, merged, plus its pre-flight's facts and its machine.
@@ -46,6 +46,11 @@ export const toShardSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('start'), at: epochMs }),
   /** The user stopped the run (or another shard failed): stop sending, abandon what is in flight, report. */
   z.strictObject({ type: z.literal('stop') }),
+  /**
+   * A thread shard's link asked for a tick's window (recording/window-slots.ts) and the
+   * sending thread recorded no request since to take the ask between: take it now.
+   */
+  z.strictObject({ type: z.literal('hand-over') }),
 ]);
 export type ToShard = z.infer<typeof toShardSchema>;
 
@@ -110,7 +115,7 @@ export const fromShardSchema = z.discriminatedUnion('type', [
     machine: shardMachineSchema.optional(),
   }),
   /**
-   * A thread's shard (recording/window-slots.ts), whose windows closed on a tick are found in
+   * A thread's shard (recording/window-slots.ts), whose windows closed at its link's asks are found in
    * its slots by its link (shards/slot-poll.ts, LinkListener.slot), not said: its load is over,
    * its last window in slot `slot`, and its report without what the slots'
    * reader settled (unsettledReportSchema); otherwise as `report`.

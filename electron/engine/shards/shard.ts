@@ -1,11 +1,9 @@
-import { cpuMeter } from '../cpu.ts';
+import { cpuClock, cpuMeter } from '../cpu.ts';
 import { classifyError } from '../errors.ts';
-import { ValueRecorder } from '../recording/histogram.ts';
 import { Recorder } from '../recording/recorder.ts';
 import { unsettledReport } from '../recording/recorder-report.ts';
-import { SlotSender } from '../recording/window-slots.ts';
+import { CPU_READ_BY_READER, SlotSender } from '../recording/window-slots.ts';
 import { selectLoadGenerator } from '../load-generators.ts';
-import { SampleClock, type Tick } from '../recording/sample-clock.ts';
 import {
   emptyOutcome,
   type PreparedRun,
@@ -16,24 +14,32 @@ import {
   type Schedule,
 } from '../types.ts';
 import { fromEpoch, toEpoch, type FromShard, type ShardData, type ToShard } from './messages.ts';
+import { TickTaker } from './tick-taker.ts';
 import { warmShardTick } from './tick-warmup.ts';
 
 /*
  * One shard of a run: its share of the load through a load generator, its requests counted in its own
- * recorder, its windows closed on its own clock. Every run has at least one (one worker: one
+ * recorder, its windows closed on the run's grid. Every run has at least one (one worker: one
  * shard, in the coordinator's thread). It says `ready` once its load generator is loaded and readied (the
  * open model's connections opened and warmed), starts at the
  * common start it is given, closes a window at each tick of the run's grid (the warm-up's end
- * is a tick of its own) and sends it, and when its load is over sends its last window, closed
- * where the load ended, with its report (counts, histograms). No pre-flight: the coordinator
- * checked the target once. The transport is a link's (links.ts); its windows are handed over
- * in window slots, not in messages (recording/window-slots.ts), and each tick's pause of the
- * sending thread is timed for the report.
+ * is a tick of its own) as its link's reader asks (it runs no timer for ticks: the ask is taken
+ * between two requests, or at the link's wake message), and when its load is over sends its
+ * last window, closed where the load ended, with its report (counts, histograms). No
+ * pre-flight: the coordinator checked the target once. The transport is a link's (links.ts);
+ * its windows are handed over in window slots, not in messages (recording/window-slots.ts),
+ * and each hand-over's pause of the sending thread is timed for the report.
  */
 
 export interface ShardOptions {
   /** This thread's CPU over each window, percent of one core (the coordinator's share left out when it runs here). */
   cpu?: () => number;
+  /**
+   * The slots' reader reads this thread's CPU (a worker thread on Linux: its id is in the slots,
+   * window-slots.ts threadWord): a hand-over writes CPU_READ_BY_READER instead of reading it
+   * (a syscall, cold at a hand-over), and the last window's close gives its CPU time.
+   */
+  cpuReadByReader?: boolean;
   /** The load generator for the spec (the engine's by default; tests give a fake). */
   selectGenerator?: (spec: RunSpec) => Promise<LoadGenerator>;
 }
@@ -53,10 +59,13 @@ export function runShard(
   const { spec, shard } = data;
   const controller = new AbortController();
   const cpu = options.cpu ?? cpuMeter();
+  const cpuReadByReader = options.cpuReadByReader ?? false;
   let resolveStart: (at: number) => void = () => undefined;
   const started = new Promise<number>((resolve) => (resolveStart = resolve));
   let warmupEnded: () => void = () => undefined;
   const warmupDone = new Promise<void>((resolve) => (warmupEnded = resolve));
+  /** Takes the reader's waiting ask, once the load has its recorder (see run). */
+  let taker: TickTaker | null = null;
 
   const run = async (): Promise<void> => {
     let generator: LoadGenerator;
@@ -88,31 +97,24 @@ export function runShard(
     const recorder = new Recorder({ sloMs: spec.options.sloMs, warmup: warmupMs > 0, now: at });
     const slots = new SlotSender(buffer, recorder);
     const schedule: Schedule = { startAt: at, offsetMs: shard.offsetMs, arrivalPhase: shard.arrivalPhase };
-    /** How long each tick held the sending thread up, us. */
-    const pauses = new ValueRecorder();
-    let lastTickAt = at;
-    const onTick = (tick: Tick): void => {
-      const began = performance.now();
-      lastTickAt = tick.at;
-      const placed = { index: tick.index, at: toEpoch(tick.at), endsWarmup: tick.endsWarmup };
-      // Handed over, not announced: the coordinator's side looks for it on its own timer.
-      if (slots.free) {
-        slots.handOver(recorder, { ...placed, cpuPercent: cpu() });
-      } else if (tick.endsWarmup) {
-        // The reader still holds the other slot, and the warm-up's last window must not run
-        // into the measured part: it goes as a message, taken from the slot.
-        post({ type: 'window', ...placed, window: recorder.takeWindow(cpu()) });
-      }
-      // Otherwise the reader is behind: the window goes on in its slot, spanning this tick too.
-      if (tick.endsWarmup) {
-        schedule.measureFrom = tick.at;
-        recorder.startMeasuring();
-        warmupEnded();
-      }
-      pauses.record((performance.now() - began) * 1000);
-    };
-    const clock = new SampleClock(spec.options.sampleIntervalMs, onTick);
-    clock.begin(at, warmupMs);
+    // The reader asks for each tick's window (window-slots.ts); this thread runs no timer for
+    // ticks and takes the ask between two requests, or at the link's wake message when idle.
+    const ticks = new TickTaker(
+      slots,
+      recorder,
+      {
+        cpu,
+        cpuReadByReader,
+        post,
+        measureFrom: (tickAt) => {
+          schedule.measureFrom = tickAt;
+          warmupEnded();
+        },
+      },
+      at,
+    );
+    recorder.watchAsks(slots.asks, ticks);
+    taker = ticks;
     if (warmupMs === 0) warmupEnded();
     // When the load began; a load generator that fails before its gate never began: the start itself.
     let startedAt = at;
@@ -143,15 +145,24 @@ export function runShard(
       outcome = emptyOutcome();
       failure = `the ${generator.name} engine broke down: ${classifyError(err).message}`;
     }
-    clock.stop();
+    ticks.end();
     // The last window stops where the load ended, not after the load generator's summary work; never
     // before the last tick, never after now.
-    const end = Math.min(performance.now(), Math.max(outcome.loadEndedAt ?? Infinity, lastTickAt));
-    const placed = { index: clock.nextIndex, at: toEpoch(end), endsWarmup: false, cpuPercent: cpu() };
+    const end = Math.min(performance.now(), Math.max(outcome.loadEndedAt ?? Infinity, ticks.lastTickAt));
+    const placed = {
+      index: ticks.lastIndex + 1,
+      at: toEpoch(end),
+      endsWarmup: false,
+      cpuPercent: cpuReadByReader ? CPU_READ_BY_READER : cpu(),
+    };
+    if (cpuReadByReader) {
+      const c = cpuClock();
+      slots.endCpu((c.user + c.system) * 1000);
+    }
     post({
       type: 'slot-report',
       slot: slots.handOver(recorder, placed, true),
-      report: { ...unsettledReport(recorder, outcome), tickPause: pauses.buckets() },
+      report: { ...unsettledReport(recorder, outcome), tickPause: ticks.pauses.buckets() },
       failure,
       startedAt: toEpoch(startedAt),
     });
@@ -161,6 +172,7 @@ export function runShard(
 
   return (msg) => {
     if (msg.type === 'start') resolveStart(fromEpoch(msg.at));
+    else if (msg.type === 'hand-over') taker?.take();
     else controller.abort();
   };
 }

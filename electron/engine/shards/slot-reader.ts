@@ -5,18 +5,27 @@ import { ValueRecorder } from '../recording/histogram.ts';
 import { settledReport } from '../recording/recorder-report.ts';
 import { SettledFigures } from '../recording/settled.ts';
 import {
+  ASKED,
+  askOf,
+  askWord,
+  askTime,
+  askWords,
   AT,
+  CPU_READ_BY_READER,
   ERRORS_AT,
   SLOT_HANDED,
   SLOT_LAST,
   SLOT_RECORDING,
   slotStates,
+  TAKEN,
+  WRITING,
   slotViews,
   type HeaderField,
   type SlotNumber,
   type SlotViews,
 } from '../recording/window-slots.ts';
 import type { FromShard } from './messages.ts';
+import { ReaderCpu } from './reader-cpu.ts';
 
 /*
  * The coordinator's side of a thread's window slots (recording/window-slots.ts): a slot the
@@ -56,8 +65,11 @@ const RANGE = {
   lateness: { count: 'latenessCount', min: 'latenessMin', max: 'latenessMax' },
 } as const;
 
-/** What is wrong with a slot's header, naming the field; null when nothing is. */
-function headerProblem(h: Float64Array): string | null {
+/**
+ * What is wrong with a slot's header, naming the field; null when nothing is. `cpuByReader`:
+ * the sending thread left its CPU to the reader (cpuPercent CPU_READ_BY_READER).
+ */
+function headerProblem(h: Float64Array, cpuByReader: boolean): string | null {
   const field = (f: HeaderField): number => h[AT[f]]!;
   const bad = (f: string, v: number, what: string): string => `${f} is ${v}, not ${what}`;
   for (const f of [
@@ -82,7 +94,8 @@ function headerProblem(h: Float64Array): string | null {
   if (connections !== -1 && !whole(connections))
     return bad('connections', connections, '-1 or a whole number ≥ 0');
   const cpu = field('cpuPercent');
-  if (!(Number.isFinite(cpu) && cpu >= 0)) return bad('cpuPercent', cpu, 'a percentage');
+  if (!(Number.isFinite(cpu) && cpu >= 0) && !(cpuByReader && cpu === CPU_READ_BY_READER))
+    return bad('cpuPercent', cpu, 'a percentage');
   for (const names of Object.values(RANGE)) {
     const min = field(names.min);
     const max = field(names.max);
@@ -148,14 +161,21 @@ function countsProblem(
 export class SlotReader {
   readonly buffer: SharedArrayBuffer;
   readonly #states: Int32Array;
+  readonly #asks: Int32Array;
+  readonly #askTime: Float64Array;
+  readonly #cpu: ReaderCpu;
   readonly #slots: [ReaderSlot, ReaderSlot];
   readonly #settled = new SettledFigures();
   /** Whether the shard's windows count yet: after the warm-up's last. */
   #measured: boolean;
 
-  constructor(buffer: SharedArrayBuffer, opts: { warmup: boolean }) {
+  /** `cpuNs`: how a thread's CPU time is read (cpu.ts threadCpuNs; tests give their own). */
+  constructor(buffer: SharedArrayBuffer, opts: { warmup: boolean; cpuNs?: (tid: number) => number | null }) {
     this.buffer = buffer;
     this.#states = slotStates(buffer);
+    this.#asks = askWords(buffer);
+    this.#askTime = askTime(buffer);
+    this.#cpu = new ReaderCpu(buffer, opts.cpuNs);
     const slot = (n: SlotNumber): ReaderSlot => {
       const views = slotViews(buffer, n);
       return {
@@ -197,6 +217,40 @@ export class SlotReader {
   }
 
   /**
+   * Asks the sending thread for the window of the tick at `index`, `atEpoch` (window-slots.ts):
+   * it closes the window as the first request after the ask begins (a send) or once it is
+   * counted (an answer, a failure), so the window is the tick's but for that one answer at
+   * most, as a tick's timer late by as much would have had it. An ask not
+   * taken yet is replaced (its window then spans both ticks, as a late tick's does), unless it
+   * ends the warm-up: that one is left to be taken, so the warm-up's last window never runs
+   * into the measured part, and this tick is not asked for (the window after it spans it).
+   * Whether it was asked.
+   */
+  ask(index: number, endsWarmup: boolean, atEpoch: number): boolean {
+    if (askOf(this.waiting).endsWarmup) return false;
+    const word = askWord(index, endsWarmup);
+    const a = this.#asks;
+    const writing = a[WRITING]!;
+    Atomics.store(a, WRITING, writing + 1);
+    this.#askTime[0] = atEpoch;
+    Atomics.store(a, ASKED, word);
+    Atomics.store(a, WRITING, (writing + 2) | 0);
+    this.#cpu.asked(index, atEpoch);
+    return true;
+  }
+
+  /** The load starts at `atEpoch`: the sending thread's CPU, when this side reads it, counts from here. */
+  begin(atEpoch: number): void {
+    this.#cpu.begin(atEpoch);
+  }
+
+  /** The ask the sending thread has not taken yet, as its word; 0: none waits. */
+  get waiting(): number {
+    const asked = Atomics.load(this.#asks, ASKED);
+    return asked === Atomics.load(this.#asks, TAKEN) ? 0 : asked;
+  }
+
+  /**
    * The slot handed over at a tick and not read yet, if any: one at most, since the sending
    * thread hands a slot over only when the other is back (one handed with the report waits for it).
    */
@@ -215,7 +269,7 @@ export class SlotReader {
     const { views, latency, lateness, latencyBytes, latenessBytes } = this.#slots[n];
     const h = views.header;
     const problem =
-      headerProblem(h) ??
+      headerProblem(h, this.#cpu.reads) ??
       countsProblem(views.latency, latencyBytes, 'latency', h) ??
       countsProblem(views.lateness, latenessBytes, 'lateness', h);
     if (problem !== null) return problem;
@@ -232,7 +286,9 @@ export class SlotReader {
     latency.addTo(held.latency);
     lateness.addTo(held.lateness);
     held.inFlight = h[AT.inFlight]!;
-    held.cpuPercent = h[AT.cpuPercent]!;
+    const cpu = h[AT.cpuPercent]!;
+    held.cpuPercent =
+      cpu === CPU_READ_BY_READER ? this.#cpu.percent(h[AT.index]!, state === SLOT_LAST, h[AT.at]!) : cpu;
     const connections = h[AT.connections]!;
     held.connections = connections >= 0 ? connections : null;
     const endsWarmup = h[AT.endsWarmup] === 1;

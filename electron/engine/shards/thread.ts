@@ -1,7 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { z } from 'zod';
 import { describeIssues, issuesOf } from '../../../shared/model/validation.ts';
-import { WINDOW_SLOTS_BYTES } from '../recording/window-slots.ts';
+import { linuxThreadId } from '../cpu.ts';
+import { threadWord, WINDOW_SLOTS_BYTES } from '../recording/window-slots.ts';
 import { runShard } from './shard.ts';
 import { shardDataSchema, toShardSchema } from './messages.ts';
 
@@ -25,11 +26,15 @@ function main(): void {
   const parsed = threadDataSchema.safeParse(workerData);
   if (!parsed.success) throw new Error(`shard data is invalid: ${describeIssues(issuesOf(parsed.error))}`);
   const { slots, ...data } = parsed.data;
+  // Where the link can read this thread's CPU, it does: a hand-over then reads none.
+  const tid = linuxThreadId();
+  if (tid !== null) Atomics.store(threadWord(slots), 0, tid);
   const handle = runShard(
     data,
     (m) => port.postMessage(m),
     () => port.close(),
     slots,
+    { cpuReadByReader: tid !== null },
   );
   port.on('message', (raw: unknown) => {
     const m = toShardSchema.safeParse(raw);
