@@ -16,8 +16,9 @@ import type { RunSpec } from '../types.ts';
  * JSON-serializable messages, parsed on arrival. A shard gets its spec (the run's, with the
  * shard's load) and its place in the plan; then the coordinator only says when to start and,
  * maybe, to stop (and a thread's link asks for its windows: shards/slot-poll.ts). Everything
- * else flows from the shard: it closes its windows on the run's grid and sends each as it closes, then its report, so a shard that can only talk back (a
- * pod's log) is driven the same way. A shard that is a machine of its own (a process, a pod:
+ * else flows from the shard: it closes its windows on the run's grid and sends each as it
+ * closes, then its report, so a shard that can only talk back (a pod's log) is driven the same
+ * way. A shard that is a machine of its own (a process, a pod:
  * its engine threads behind a coordinator of their own, electron/distributed/link-end.ts) says
  * the same messages for all its threads, merged, plus its pre-flight's facts and its machine.
  * Times cross as epoch ms (performance.timeOrigin + performance.now()), so they mean the same in
