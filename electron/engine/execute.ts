@@ -8,7 +8,6 @@ import { plannedEngine, selectLoadGenerator } from './load-generators.ts';
 import { backendOf, type ShardBackend } from './shards/links.ts';
 import { coordinate } from './shards/run-assembly.ts';
 import { warmCoordinatorTick } from './shards/tick-warmup.ts';
-import { yieldV8Helpers } from './thread/helper-priority.ts';
 import { shardsFor } from './worker-count.ts';
 import { sendsOnSchedule, type RunSpec } from './types.ts';
 
@@ -67,8 +66,6 @@ export async function executeRun(
   hostCpu?: CpuAccount,
 ): Promise<RunResult> {
   const startedAt = new Date();
-  // V8's compiles and GC tasks, any isolate's, wait for the engine's threads on a shared core.
-  yieldV8Helpers();
   const checked = await checkRun(spec, signal);
   if (!checked.ok) {
     const { engine, tls, stopped } = checked;

@@ -1,6 +1,7 @@
 import type { CpuAccount } from './cpu.ts';
 import { executeRun } from './execute.ts';
 import { followRun, type RunCallbacks, type RunHandle } from './run.ts';
+import { yieldV8Helpers } from './thread/helper-priority.ts';
 import type { RunSpec } from './types.ts';
 
 /*
@@ -22,6 +23,9 @@ import type { RunSpec } from './types.ts';
 
 /** Starts `spec`'s run in this thread; the same handle as startRun's, with the same result. */
 export function startRunHere(spec: RunSpec, callbacks: RunCallbacks, hostCpu: CpuAccount): RunHandle {
+  // The CLI is a process for its job: V8's compiles and GC tasks, any isolate's, may wait for the
+  // engine's threads on a shared core for the rest of it (the hosts keep theirs as they are).
+  yieldV8Helpers();
   return followRun(spec, callbacks, (listener) => {
     const controller = new AbortController();
     let closed = false;

@@ -53,7 +53,7 @@ describe.runIf(process.platform === 'linux')("V8's helper threads give way to th
     for (const h of helpers) expect(after.get(h.tid)).toBe(target);
     // Nothing else moved: the calling thread and Node's other threads keep their priority.
     for (const t of seen.before.filter((t) => !isHelper(t))) expect(after.get(t.tid)).toBe(t.nice);
-    // Each run calls it: the second call finds nothing to lower.
+    // Each of the CLI's runs calls it: the second call finds nothing to lower.
     expect(seen.again).toBe(0);
   });
 

@@ -18,16 +18,18 @@ const HELPER_NAMES: ReadonlySet<string> = new Set(['V8Worker', 'DelayedTaskSche'
  * in the sending thread's place for a scheduler's slice at a time: perf sched of https at
  * 10,000 req/s with no warm-up, the CLI on one core, showed the sending thread runnable but
  * waiting 10-12 ms behind Maglev and Sparkplug compiles and the main thread, and each such wait
- * was a burst of late sends (docs/benchmarks.md, 2026-12-05 20:00). At nice +10 (a tenth of the
+ * was a burst of late sends (docs/benchmarks.md, 2026-12-05 19:51). At nice +10 (a tenth of the
  * sending thread's weight) they run when it waits. They are made once, as the process starts,
  * so no engine thread made later inherits their priority; nothing else in the process is
- * changed. Linux only (a thread's id in /proc/self/task, setpriority acting on one thread);
- * elsewhere nothing is done.
+ * changed. The CLI does it as its tiny and scheduled runs start (engine/run-here.ts): a process
+ * for one job, whose scheduled sends are the ones a wait makes late; the hosts (Electron's main
+ * process, the web host) serve more than runs and keep theirs. Linux only (a thread's id in
+ * /proc/self/task, setpriority acting on one thread); elsewhere nothing is done.
  */
 
 /**
  * Lowers V8's helper threads to HELPER_NICE below this thread (never raising one already lower);
- * how many it lowered. Idempotent: every run calls it.
+ * how many it lowered. Idempotent: each of the CLI's runs calls it.
  */
 export function yieldV8Helpers(): number {
   let tasks: string[];
