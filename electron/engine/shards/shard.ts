@@ -2,7 +2,7 @@ import { cpuClock, cpuMeter } from '../cpu.ts';
 import { classifyError } from '../errors.ts';
 import { Recorder } from '../recording/recorder.ts';
 import { unsettledReport } from '../recording/recorder-report.ts';
-import { CPU_READ_BY_READER, SlotSender } from '../recording/window-slots.ts';
+import { SlotSender } from '../recording/window-slots.ts';
 import { selectLoadGenerator } from '../load-generators.ts';
 import {
   emptyOutcome,
@@ -153,7 +153,7 @@ export function runShard(
       index: ticks.lastIndex + 1,
       at: toEpoch(end),
       endsWarmup: false,
-      cpuPercent: cpuReadByReader ? CPU_READ_BY_READER : cpu(),
+      cpuPercent: ticks.cpuPercent(),
     };
     if (cpuReadByReader) {
       const c = cpuClock();

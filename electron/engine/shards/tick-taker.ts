@@ -61,8 +61,7 @@ export class TickTaker implements AskTaker {
     this.lastTickAt = tickAt;
     this.lastIndex = index;
     if (slots.free) {
-      const cpuPercent = this.#cpuReadByReader ? CPU_READ_BY_READER : this.#cpu();
-      slots.handOver(this.#recorder, { index, at: slots.askedAt, endsWarmup, cpuPercent });
+      slots.handOver(this.#recorder, { index, at: slots.askedAt, endsWarmup, cpuPercent: this.cpuPercent() });
     } else if (endsWarmup) {
       // The reader still holds the other slot, and the warm-up's last window must not run
       // into the measured part: it goes as a message, taken from the slot.
@@ -78,6 +77,11 @@ export class TickTaker implements AskTaker {
     // Taken after the hand-over: a reader that sees it taken finds the slot handed.
     slots.took(word);
     this.pauses.record((performance.now() - began) * 1000);
+  }
+
+  /** A hand-over's CPU figure: this thread's, or CPU_READ_BY_READER where the reader reads it. */
+  cpuPercent(): number {
+    return this.#cpuReadByReader ? CPU_READ_BY_READER : this.#cpu();
   }
 
   /** The load is over: an ask still waiting is taken like any tick's (the last window runs from it), none after. */
